@@ -1,0 +1,3 @@
+#include <cstdio>
+
+int main() { std::puts("rigscope-cli"); return 0; }

@@ -1,0 +1,240 @@
+#include "core/build/model_builder.h"
+
+#include <unordered_map>
+
+#include "core/diag/diagnostic_ids.h"
+
+namespace rigscope::core {
+
+void orderSkeleton(Model& m, DiagnosticSink& sink)
+{
+    Skeleton& s = m.skeleton;
+    const std::size_t n = s.size();
+    // 1. Break cycles: walk each chain; a bone met twice on its own chain is cut.
+    std::vector<std::uint8_t> state(n, 0); // 0 new, 1 on stack, 2 done
+    std::vector<std::size_t> chain;
+    for (std::size_t start = 0; start < n; ++start) {
+        if (state[start] != 0) {
+            continue;
+        }
+        chain.clear();
+        std::size_t cur = start;
+        for (;;) {
+            if (state[cur] == 2) {
+                break;
+            }
+            if (state[cur] == 1) {
+                // `cur` is revisited: the bone whose parent closes the loop becomes a root.
+                const std::size_t last = chain.back();
+                std::string path;
+                bool in = false;
+                for (std::size_t c : chain) {
+                    in = in || c == cur;
+                    if (in) {
+                        path += s.names[c];
+                        path += " -> ";
+                    }
+                }
+                path += s.names[cur];
+                sink.error(ids::kSkeletonCycle, s.where[last],
+                           "bone '" + s.names[last] + "' is its own ancestor (" + path + ")",
+                           {ElementRef::Kind::Joint, static_cast<std::int32_t>(last)});
+                s.parents[last] = kNoJoint;
+                break;
+            }
+            state[cur] = 1;
+            chain.push_back(cur);
+            const JointIndex p = s.parents[cur];
+            if (p == kNoJoint) {
+                break;
+            }
+            cur = static_cast<std::size_t>(p);
+        }
+        for (std::size_t c : chain) {
+            state[c] = 2;
+        }
+    }
+    // 2. Stable topological order: emit each bone after its ancestors, in file order.
+    std::vector<JointIndex> order;
+    order.reserve(n);
+    std::vector<JointIndex> newIndex(n, kNoJoint);
+    std::vector<std::size_t> stack;
+    bool identity = true;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (newIndex[i] != kNoJoint) {
+            continue;
+        }
+        stack.clear();
+        std::size_t cur = i;
+        for (;;) {
+            stack.push_back(cur);
+            const JointIndex p = s.parents[cur];
+            if (p == kNoJoint || newIndex[static_cast<std::size_t>(p)] != kNoJoint) {
+                break;
+            }
+            cur = static_cast<std::size_t>(p);
+        }
+        for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
+            newIndex[*it] = static_cast<JointIndex>(order.size());
+            identity = identity && *it == order.size();
+            order.push_back(static_cast<JointIndex>(*it));
+        }
+    }
+    if (identity) {
+        return;
+    }
+    auto permute = [&order](auto& v) {
+        if (v.empty()) {
+            return;
+        }
+        std::remove_reference_t<decltype(v)> out;
+        out.reserve(v.size());
+        for (JointIndex o : order) {
+            out.push_back(std::move(v[static_cast<std::size_t>(o)]));
+        }
+        v = std::move(out);
+    };
+    permute(s.names);
+    permute(s.parents);
+    permute(s.sourceIds);
+    permute(s.where);
+    permute(s.bindPositions);
+    permute(s.bindRotations);
+    permute(s.bindAxes);
+    permute(s.bindScales);
+    permute(s.bindHasScale);
+    permute(s.bindWhere);
+    auto remap = [&newIndex](JointIndex j) {
+        return j == kNoJoint ? kNoJoint : newIndex[static_cast<std::size_t>(j)];
+    };
+    for (JointIndex& p : s.parents) {
+        p = remap(p);
+    }
+    for (JointIndex& p : m.mesh.pointParents) {
+        p = remap(p);
+    }
+    for (JointIndex& j : m.mesh.influenceJoints) {
+        j = remap(j);
+    }
+    for (Diagnostic& d : sink.diagnostics()) {
+        if (d.element.kind == ElementRef::Kind::Joint && d.element.index >= 0 &&
+            static_cast<std::size_t>(d.element.index) < n) {
+            d.element.index = newIndex[static_cast<std::size_t>(d.element.index)];
+        }
+    }
+    for (Animation& a : m.animations) {
+        if (a.jointCount != n) {
+            continue;
+        }
+        auto permuteKeys = [&](auto& v) {
+            if (v.empty()) {
+                return;
+            }
+            std::remove_reference_t<decltype(v)> out(v.size());
+            for (std::size_t f = 0; f < a.times.size(); ++f) {
+                for (std::size_t j = 0; j < n; ++j) {
+                    out[f * n + j] = v[f * n + static_cast<std::size_t>(order[j])];
+                }
+            }
+            v = std::move(out);
+        };
+        permuteKeys(a.positions);
+        permuteKeys(a.rotations);
+        permuteKeys(a.axes);
+        permuteKeys(a.scales);
+        permuteKeys(a.explicitKey);
+    }
+}
+
+void bindFromFirstFrame(Model& m)
+{
+    Skeleton& s = m.skeleton;
+    s.bindKind = PoseKind::LocalEulerXYZ;
+    const std::size_t n = s.size();
+    for (std::size_t j = 0; j < n; ++j) {
+        s.bindPositions[j] = Vec3::Zero();
+        s.bindRotations[j] = Vec3::Zero();
+        s.bindWhere[j] = {};
+    }
+    if (m.animations.empty() || m.animations.front().times.empty() ||
+        m.animations.front().jointCount != n) {
+        return;
+    }
+    const Animation& a = m.animations.front();
+    if (a.kind != PoseKind::LocalEulerXYZ) {
+        return;
+    }
+    for (std::size_t j = 0; j < n; ++j) {
+        s.bindPositions[j] = a.positions[j];
+        s.bindRotations[j] = a.rotations[j];
+        s.bindWhere[j] = a.frameWhere[0];
+    }
+}
+
+void deriveFlexShapes(Model& m)
+{
+    m.flexShapes.clear();
+    if (m.vertexFrames.empty()) {
+        return;
+    }
+    const VertexFrame& base = m.vertexFrames.front();
+    std::unordered_map<std::int32_t, std::size_t> baseIndex;
+    baseIndex.reserve(base.ids.size());
+    for (std::size_t i = 0; i < base.ids.size(); ++i) {
+        baseIndex[base.ids[i]] = i; // duplicate ids: the last line wins
+    }
+    for (std::size_t k = 1; k < m.vertexFrames.size(); ++k) {
+        const VertexFrame& f = m.vertexFrames[k];
+        FlexShape s;
+        s.name = f.name.empty() ? "frame " + std::to_string(k) : f.name;
+        s.where = f.where;
+        s.ids.reserve(f.ids.size());
+        for (std::size_t i = 0; i < f.ids.size(); ++i) {
+            auto it = baseIndex.find(f.ids[i]);
+            if (it == baseIndex.end()) {
+                continue; // flex.vertex-id-out-of-range is reported by the reader
+            }
+            s.ids.push_back(f.ids[i]);
+            s.deltaPositions.push_back(f.positions[i] - base.positions[it->second]);
+            s.deltaNormals.push_back(f.normals[i] - base.normals[it->second]);
+        }
+        m.flexShapes.push_back(std::move(s));
+    }
+}
+
+void appendPoint(Mesh& mesh, const Vec3& position, JointIndex parent, LinkState state,
+                 const JointIndex* joints, const float* weights, std::size_t linkCount,
+                 SourceLoc where)
+{
+    if (mesh.influenceOffsets.empty()) {
+        mesh.influenceOffsets.push_back(0);
+    }
+    mesh.pointPositions.push_back(position);
+    mesh.pointParents.push_back(parent);
+    mesh.pointLinkState.push_back(state);
+    mesh.pointWhere.push_back(where);
+    for (std::size_t i = 0; i < linkCount; ++i) {
+        mesh.influenceJoints.push_back(joints[i]);
+        mesh.influenceWeights.push_back(weights[i]);
+    }
+    mesh.influenceOffsets.push_back(static_cast<std::uint32_t>(mesh.influenceJoints.size()));
+}
+
+std::uint32_t MaterialInterner::intern(Mesh& mesh, std::string_view name, SourceLoc where)
+{
+    if (m_last != UINT32_MAX && m_lastName == name) {
+        return m_last;
+    }
+    auto [it, inserted] = m_index.try_emplace(std::string(name), static_cast<std::uint32_t>(mesh.materials.size()));
+    if (inserted) {
+        Material mat;
+        mat.name = std::string(name);
+        mat.where = where;
+        mesh.materials.push_back(std::move(mat));
+    }
+    m_lastName.assign(name);
+    m_last = it->second;
+    return m_last;
+}
+
+} // namespace rigscope::core

@@ -1,0 +1,159 @@
+#include "core/formats/registry.h"
+
+#include <array>
+
+#include "core/diag/diagnostic_ids.h"
+#include "core/formats/smd/smd_reader.h"
+#include "core/formats/smd/smd_writer.h"
+#include "core/formats/smdx/smdx.h"
+#include "core/formats/xanim/xanim.h"
+#include "core/formats/xbin/xbin.h"
+#include "core/formats/xmodel/xmodel.h"
+#include "core/io/file_buffer.h"
+
+namespace rigscope::core {
+
+std::string_view profileName(Profile p) noexcept
+{
+    switch (p) {
+    case Profile::Auto: return "auto";
+    case Profile::GoldSrc: return "goldsrc";
+    case Profile::Source: return "source";
+    case Profile::Source256: return "source256";
+    case Profile::Cod: return "cod";
+    }
+    return "auto";
+}
+
+std::optional<Profile> parseProfile(std::string_view name) noexcept
+{
+    for (Profile p : {Profile::Auto, Profile::GoldSrc, Profile::Source, Profile::Source256, Profile::Cod}) {
+        if (profileName(p) == name) {
+            return p;
+        }
+    }
+    return std::nullopt;
+}
+
+int profileColumn(Profile p) noexcept
+{
+    switch (p) {
+    case Profile::GoldSrc: return 0;
+    case Profile::Source256: return 2;
+    case Profile::Cod: return 3;
+    case Profile::Auto:
+    case Profile::Source: return 1;
+    }
+    return 1;
+}
+
+namespace {
+
+constexpr std::string_view kSmdExt[] = {"smd", "sma", "phys"};
+constexpr std::string_view kVtaExt[] = {"vta"};
+constexpr std::string_view kSmdxExt[] = {"smdx"};
+constexpr std::string_view kXmodelExt[] = {"xmodel_export"};
+constexpr std::string_view kXanimExt[] = {"xanim_export"};
+constexpr std::string_view kNtExt[] = {"nt_export"};
+constexpr std::string_view kXmodelBinExt[] = {"xmodel_bin"};
+constexpr std::string_view kXanimBinExt[] = {"xanim_bin"};
+
+const std::array<FormatInfo, 8> kFormats{{
+    {"smd", "Valve SMD", kSmdExt, &sniffSmd, &readSmd, &writeSmd},
+    {"vta", "Valve VTA (flex)", kVtaExt, &sniffSmd, &readSmd, &writeSmd},
+    {"smdx", "BinarySMD", kSmdxExt, &sniffSmdx, &readSmdx, &writeSmdx},
+    {"xmodel", "Call of Duty XMODEL_EXPORT", kXmodelExt, &sniffXmodel, &readXmodel, &writeXmodel},
+    {"xanim", "Call of Duty XANIM_EXPORT", kXanimExt, &sniffXanim, &readXanim, &writeXanim},
+    {"nt", "Call of Duty NT_EXPORT", kNtExt, &sniffNtExport, &readNtExport, &writeNtExport},
+    {"xmodel_bin", "Call of Duty XMODEL_BIN", kXmodelBinExt, &sniffXbin, &readXbin, &writeXmodelBin},
+    {"xanim_bin", "Call of Duty XANIM_BIN", kXanimBinExt, &sniffXbin, &readXbin, &writeXanimBin},
+}};
+
+} // namespace
+
+std::span<const FormatInfo> formats() noexcept { return kFormats; }
+
+const FormatInfo* formatById(std::string_view id) noexcept
+{
+    for (const auto& f : kFormats) {
+        if (f.id == id) {
+            return &f;
+        }
+    }
+    return nullptr;
+}
+
+const FormatInfo* formatByExtension(std::string_view fileName) noexcept
+{
+    const std::string ext = extensionLower(fileName);
+    for (const auto& f : kFormats) {
+        for (auto e : f.extensions) {
+            if (e == ext) {
+                return &f;
+            }
+        }
+    }
+    return nullptr;
+}
+
+const FormatInfo* detectFormat(std::string_view bytes, std::string_view fileName,
+                               bool* extensionMismatch) noexcept
+{
+    const FormatInfo* byExt = formatByExtension(fileName);
+    const std::string_view head = bytes.substr(0, 4096);
+    const FormatInfo* best = nullptr;
+    int bestScore = 0;
+    for (const auto& f : kFormats) {
+        int score = f.sniff(head);
+        if (score > 0 && &f == byExt) {
+            score += 1; // extension breaks ties (smd vs vta, xmodel_bin vs xanim_bin)
+        }
+        if (score > bestScore) {
+            bestScore = score;
+            best = &f;
+        }
+    }
+    if (extensionMismatch) {
+        *extensionMismatch = false;
+    }
+    if (!best) {
+        return byExt; // nothing recognised the content: trust the extension (reader reports)
+    }
+    if (extensionMismatch && byExt && best != byExt && best->read != byExt->read) {
+        *extensionMismatch = true;
+    }
+    return best;
+}
+
+ReadResult readAny(std::string_view bytes, const ReadContext& ctx)
+{
+    bool mismatch = false;
+    const FormatInfo* f = detectFormat(bytes, ctx.fileName, &mismatch);
+    if (!f) {
+        ReadResult r;
+        DiagnosticSink sink(ctx.fileName);
+        if (bytes.find_first_not_of(" \t\r\n\f\v") == std::string_view::npos) {
+            sink.error(ids::kSyntaxEmptyFile, {1, 1, 0}, "file is empty");
+        } else {
+            sink.error(ids::kSyntaxBadVersion, {1, 1, 0}, "unrecognised file format");
+        }
+        r.diagnostics = sink.take();
+        return r;
+    }
+    ReadResult r = f->read(bytes, ctx);
+    if (mismatch) {
+        const FormatInfo* byExt = formatByExtension(ctx.fileName);
+        Diagnostic d;
+        d.severity = Severity::Note;
+        d.id = ids::kSyntaxExtMismatch;
+        d.message = "content is " + std::string(f->name) + ", extension says " +
+                    std::string(byExt ? byExt->name : "unknown") + "; read by content";
+        d.file = ctx.fileName;
+        d.where = {1, 1, 0};
+        d.fixedSeverity = true;
+        r.diagnostics.insert(r.diagnostics.begin(), std::move(d));
+    }
+    return r;
+}
+
+} // namespace rigscope::core

@@ -1,0 +1,177 @@
+#include "core/io/file_buffer.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace rigscope::core {
+
+FileReadResult readFile(const std::string& path, std::uint64_t maxBytes)
+{
+    FileReadResult r;
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        r.error = "cannot open '" + path + "': " + std::strerror(errno);
+        return r;
+    }
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) {
+        r.error = "cannot stat '" + path + "': " + std::strerror(errno);
+        ::close(fd);
+        return r;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        r.error = "'" + path + "' is a directory";
+        ::close(fd);
+        return r;
+    }
+    if (static_cast<std::uint64_t>(st.st_size) > maxBytes) {
+        r.error = "'" + path + "' is larger than the limit";
+        ::close(fd);
+        return r;
+    }
+    std::size_t cap = st.st_size > 0 ? static_cast<std::size_t>(st.st_size) : 65536;
+    r.bytes.resize(cap);
+    std::size_t got = 0;
+    for (;;) {
+        if (got == r.bytes.size()) {
+            if (r.bytes.size() >= maxBytes) {
+                break;
+            }
+            r.bytes.resize(r.bytes.size() * 2);
+        }
+        const ssize_t n = ::read(fd, r.bytes.data() + got, r.bytes.size() - got);
+        if (n < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            r.error = "cannot read '" + path + "': " + std::strerror(errno);
+            r.bytes.clear();
+            ::close(fd);
+            return r;
+        }
+        if (n == 0) {
+            break;
+        }
+        got += static_cast<std::size_t>(n);
+    }
+    r.bytes.resize(got);
+    ::close(fd);
+    return r;
+}
+
+std::string writeFileAtomic(const std::string& path, std::string_view bytes, WriteMode mode)
+{
+    if (mode == WriteMode::RefuseExisting && fileExists(path)) {
+        return "'" + path + "' exists; pass --force to overwrite it";
+    }
+    std::string tmpl = path + ".rigscope-XXXXXX";
+    std::string buf = tmpl;
+    const int fd = ::mkstemp(buf.data());
+    if (fd < 0) {
+        return "cannot create a temporary file next to '" + path + "': " + std::strerror(errno);
+    }
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+        const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+        if (n < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            std::string err = "cannot write '" + buf + "': " + std::strerror(errno);
+            ::close(fd);
+            ::unlink(buf.c_str());
+            return err;
+        }
+        done += static_cast<std::size_t>(n);
+    }
+    ::fchmod(fd, 0644);
+    if (::fsync(fd) != 0 || ::close(fd) != 0) {
+        std::string err = "cannot flush '" + buf + "': " + std::strerror(errno);
+        ::unlink(buf.c_str());
+        return err;
+    }
+    if (mode == WriteMode::RefuseExisting) {
+        // link() fails if the target appeared meanwhile: never clobber.
+        if (::link(buf.c_str(), path.c_str()) != 0) {
+            std::string err = errno == EEXIST ? "'" + path + "' exists; pass --force to overwrite it"
+                                              : "cannot create '" + path + "': " + std::strerror(errno);
+            ::unlink(buf.c_str());
+            return err;
+        }
+        ::unlink(buf.c_str());
+        return {};
+    }
+    if (::rename(buf.c_str(), path.c_str()) != 0) {
+        std::string err = "cannot rename onto '" + path + "': " + std::strerror(errno);
+        ::unlink(buf.c_str());
+        return err;
+    }
+    return {};
+}
+
+bool fileExists(const std::string& path) noexcept
+{
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0;
+}
+
+bool sameFile(const std::string& a, const std::string& b) noexcept
+{
+    struct stat sa {}, sb {};
+    if (::stat(a.c_str(), &sa) != 0 || ::stat(b.c_str(), &sb) != 0) {
+        return false;
+    }
+    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+std::string baseName(std::string_view path)
+{
+    const auto slash = path.find_last_of('/');
+    return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
+}
+
+std::string stemName(std::string_view path)
+{
+    std::string b = baseName(path);
+    const auto dot = b.find_last_of('.');
+    if (dot != std::string::npos && dot > 0) {
+        b.resize(dot);
+    }
+    return b;
+}
+
+std::string extensionLower(std::string_view path)
+{
+    std::string b = baseName(path);
+    const auto dot = b.find_last_of('.');
+    if (dot == std::string::npos) {
+        return {};
+    }
+    std::string e = b.substr(dot + 1);
+    for (char& c : e) {
+        if (c >= 'A' && c <= 'Z') {
+            c = static_cast<char>(c - 'A' + 'a');
+        }
+    }
+    return e;
+}
+
+std::string directoryOf(std::string_view path)
+{
+    const auto slash = path.find_last_of('/');
+    if (slash == std::string_view::npos) {
+        return ".";
+    }
+    if (slash == 0) {
+        return "/";
+    }
+    return std::string(path.substr(0, slash));
+}
+
+} // namespace rigscope::core

@@ -1,0 +1,32 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace rigscope::core {
+
+// The only file I/O in core. Reads a whole file into memory (one allocation, sized from the
+// file), and writes files atomically: a temporary file in the target folder, fsync, rename.
+struct FileReadResult {
+    std::string bytes;
+    std::string error; // empty on success ("cannot open 'x': No such file or directory")
+    bool ok() const noexcept { return error.empty(); }
+};
+FileReadResult readFile(const std::string& path, std::uint64_t maxBytes = (1ull << 34));
+
+enum class WriteMode { RefuseExisting, Overwrite };
+// Writes `bytes` to `path` through `path.rigscope-XXXXXX` + rename. Refuses to overwrite an
+// existing file unless mode is Overwrite. Returns an error message, empty on success. A failed
+// write leaves any existing file untouched.
+std::string writeFileAtomic(const std::string& path, std::string_view bytes, WriteMode mode);
+
+bool fileExists(const std::string& path) noexcept;
+// True when both paths name the same existing file (same device and inode).
+bool sameFile(const std::string& a, const std::string& b) noexcept;
+std::string baseName(std::string_view path);          // "dir/idle.smd" -> "idle.smd"
+std::string stemName(std::string_view path);          // "dir/idle.smd" -> "idle"
+std::string extensionLower(std::string_view path);    // "dir/idle.SMD" -> "smd"
+std::string directoryOf(std::string_view path);       // "dir/idle.smd" -> "dir" ("." if none)
+
+} // namespace rigscope::core

@@ -1,0 +1,52 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/model/animation.h"
+#include "core/model/mesh.h"
+#include "core/model/morph.h"
+#include "core/model/skeleton.h"
+
+namespace rigscope::core {
+
+enum class ModelKind : std::uint8_t { Unknown, Reference, Animation, Flex };
+enum class LineEnding : std::uint8_t { LF, CRLF, CR };
+
+std::string_view kindName(ModelKind k) noexcept; // "reference", "animation", "flex", "unknown"
+
+// A movable value: everything one file says, in contiguous arrays indexed by core indices.
+// Errors remove content; they never break invariants (see verifyInvariants()).
+struct Model {
+    std::string format;       // FormatInfo::id of the reader ("smd", "smdx", "xmodel", ...)
+    int version = 1;          // as read (SMD 1/2/3, XMODEL 5/6/7, XANIM 3)
+    ModelKind kind = ModelKind::Unknown;
+
+    Skeleton skeleton;
+    Mesh mesh;
+    // SMD-family: one animation holding every frame of the skeleton block (frame 0 = bind
+    // pose). XANIM: one animation of model-space part matrices. XMODEL: none.
+    std::vector<Animation> animations;
+    std::vector<VertexFrame> vertexFrames; // VTA vertexanimation block
+    std::vector<FlexShape> flexShapes;     // derived from vertexFrames by the builder
+
+    std::vector<std::string> headerComments; // comment lines before the first keyword
+    LineEnding lineEnding = LineEnding::LF;
+
+    bool operator==(const Model& o) const noexcept; // content only; locations ignored
+};
+
+// Checks every structural invariant (parents[i] < i, array lengths, indices in range, CSR
+// offsets monotone, ...). Returns an empty string when the model is sound, else a description
+// of the first violation. Tests run it on every model every reader returns.
+std::string verifyInvariants(const Model& m);
+
+// Axis-aligned bounds of the mesh points (or of the bind-pose joints when there is no mesh).
+struct Bounds {
+    Vec3 min = Vec3::Zero();
+    Vec3 max = Vec3::Zero();
+    bool valid = false;
+};
+Bounds meshBounds(const Model& m);
+
+} // namespace rigscope::core

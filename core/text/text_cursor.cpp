@@ -1,0 +1,152 @@
+#include "core/text/text_cursor.h"
+
+namespace rigscope::core {
+
+bool TextCursor::nextLine(std::string_view& line) noexcept
+{
+    if (m_pos >= m_text.size()) {
+        return false;
+    }
+    m_prevPos = m_pos;
+    const std::size_t start = m_pos;
+    const char* base = m_text.data();
+    const std::size_t n = m_text.size();
+    std::size_t i = start;
+    while (i < n && base[i] != '\n' && base[i] != '\r') {
+        ++i;
+    }
+    line = std::string_view(base + start, i - start);
+    if (i >= n) {
+        lastLineTerminated = false;
+        m_pos = n;
+    } else if (base[i] == '\r') {
+        if (i + 1 < n && base[i + 1] == '\n') {
+            ++crlfCount;
+            m_pos = i + 2;
+        } else {
+            ++crCount;
+            m_pos = i + 1;
+        }
+    } else {
+        ++lfCount;
+        m_pos = i + 1;
+    }
+    ++m_line;
+    m_lineStart = start;
+    return true;
+}
+
+void TextCursor::unread() noexcept
+{
+    // Counts of line endings are only used for statistics; the re-read line is not counted
+    // twice because callers unread at most once per line and statistics tolerate it.
+    if (m_line > 0) {
+        m_pos = m_prevPos;
+        --m_line;
+    }
+}
+
+SourceLoc TextCursor::lineLoc(std::string_view line) const noexcept
+{
+    std::size_t i = 0;
+    while (i < line.size() && isBlank(line[i])) {
+        ++i;
+    }
+    if (i == line.size()) {
+        i = 0;
+    }
+    return {m_line, static_cast<std::uint32_t>(i + 1), m_lineStart + i};
+}
+
+std::string_view trim(std::string_view s) noexcept
+{
+    while (!s.empty() && (isBlank(s.front()) || s.front() == '\r' || s.front() == '\n')) {
+        s.remove_prefix(1);
+    }
+    while (!s.empty() && (isBlank(s.back()) || s.back() == '\r' || s.back() == '\n')) {
+        s.remove_suffix(1);
+    }
+    return s;
+}
+
+std::size_t Tokenizer::split(std::string_view line, std::string_view* out, std::size_t maxTokens,
+                             bool commas, bool* more, bool* unterminated) noexcept
+{
+    std::size_t count = 0;
+    std::size_t i = 0;
+    const std::size_t n = line.size();
+    if (more) {
+        *more = false;
+    }
+    if (unterminated) {
+        *unterminated = false;
+    }
+    auto sep = [commas](char c) { return isBlank(c) || (commas && c == ','); };
+    while (i < n) {
+        while (i < n && sep(line[i])) {
+            ++i;
+        }
+        if (i >= n) {
+            break;
+        }
+        std::size_t start = i;
+        if (line[i] == '"') {
+            ++i;
+            while (i < n && line[i] != '"') {
+                ++i;
+            }
+            if (i >= n) {
+                if (unterminated) {
+                    *unterminated = true;
+                }
+            } else {
+                ++i;
+            }
+        } else {
+            while (i < n && !sep(line[i])) {
+                ++i;
+            }
+        }
+        if (count == maxTokens) {
+            if (more) {
+                *more = true;
+            }
+            return count;
+        }
+        out[count++] = line.substr(start, i - start);
+    }
+    return count;
+}
+
+std::string_view unquote(std::string_view tok) noexcept
+{
+    if (!tok.empty() && tok.front() == '"') {
+        tok.remove_prefix(1);
+        if (!tok.empty() && tok.back() == '"') {
+            tok.remove_suffix(1);
+        }
+    }
+    return tok;
+}
+
+bool equalsIgnoreCase(std::string_view a, std::string_view b) noexcept
+{
+    if (a.size() != b.size()) {
+        return false;
+    }
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        char x = a[i], y = b[i];
+        if (x >= 'A' && x <= 'Z') {
+            x = static_cast<char>(x - 'A' + 'a');
+        }
+        if (y >= 'A' && y <= 'Z') {
+            y = static_cast<char>(y - 'A' + 'a');
+        }
+        if (x != y) {
+            return false;
+        }
+    }
+    return true;
+}
+
+} // namespace rigscope::core

@@ -1,0 +1,75 @@
+#include <QtTest/QtTest>
+
+#include <cmath>
+
+#include "core/text/numbers.h"
+
+using namespace rigscope::core;
+
+class TstNumbers : public QObject {
+    Q_OBJECT
+private slots:
+    void parsesFloats_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("ok");
+        QTest::addColumn<float>("value");
+        QTest::newRow("int") << "1" << true << 1.0f;
+        QTest::newRow("plus") << "+0.5" << true << 0.5f;
+        QTest::newRow("neg") << "-2.25" << true << -2.25f;
+        QTest::newRow("exp") << "1e-7" << true << 1e-7f;
+        QTest::newRow("dot-leading") << ".5" << true << 0.5f;
+        QTest::newRow("double-dot") << "1.0.0" << false << 0.0f;
+        QTest::newRow("hex") << "0x10" << false << 0.0f;
+        QTest::newRow("garbage") << "1a" << false << 0.0f;
+        QTest::newRow("empty") << "" << false << 0.0f;
+        QTest::newRow("plus-minus") << "+-1" << false << 0.0f;
+        QTest::newRow("huge") << "1e999" << true << std::numeric_limits<float>::infinity();
+        QTest::newRow("tiny") << "1e-999" << true << 0.0f;
+    }
+    void parsesFloats()
+    {
+        QFETCH(QString, text);
+        QFETCH(bool, ok);
+        QFETCH(float, value);
+        float v = 0;
+        const std::string s = text.toStdString();
+        QCOMPARE(parseFloat(s, v), ok);
+        if (ok) {
+            QCOMPARE(v, value);
+        }
+    }
+    void parsesNonFinite()
+    {
+        float v = 0;
+        QVERIFY(parseFloat("NaN", v) && std::isnan(v));
+        QVERIFY(parseFloat("-inf", v) && std::isinf(v) && v < 0);
+        QVERIFY(parseFloat("Infinity", v) && std::isinf(v) && v > 0);
+        QVERIFY(!parseFloat("nanx", v));
+    }
+    void parsesInts()
+    {
+        std::int32_t i = 0;
+        QVERIFY(parseInt("+12", i) && i == 12);
+        QVERIFY(parseInt("-1", i) && i == -1);
+        QVERIFY(!parseInt("1.0", i));
+        QVERIFY(!parseInt("2147483648", i));
+        QVERIFY(parseInt("2147483647", i) && i == 2147483647);
+    }
+    void formatsShortestFixed()
+    {
+        QCOMPARE(formatFloat(-0.0f), std::string("-0"));
+        QCOMPARE(formatFloat(1.0f), std::string("1"));
+        QCOMPARE(formatFloat(0.143489f), std::string("0.143489"));
+        QCOMPARE(formatFloat(1e-7f), std::string("0.0000001"));
+        QCOMPARE(formatFloat(std::numeric_limits<float>::infinity()), std::string("inf"));
+        float back = 0;
+        for (float f : {0.1f, 3.14159274f, -123456.789f, 1e-20f, 3.4e38f}) {
+            QVERIFY(parseFloat(formatFloat(f), back));
+            QCOMPARE(back, f);
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TstNumbers)
+#include "tst_numbers.moc"
