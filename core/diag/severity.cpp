@@ -1,0 +1,91 @@
+#include "core/diag/severity.h"
+
+#include <algorithm>
+
+#include "core/diag/diagnostic_ids.h"
+
+namespace rigscope::core {
+
+namespace {
+bool endsWithIgnoreCase(std::string_view s, std::string_view suffix) noexcept
+{
+    if (s.size() < suffix.size()) {
+        return false;
+    }
+    s = s.substr(s.size() - suffix.size());
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        char c = s[i];
+        if (c >= 'A' && c <= 'Z') {
+            c = static_cast<char>(c - 'A' + 'a');
+        }
+        if (c != suffix[i]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool isLimitCheck(std::string_view id) noexcept
+{
+    return id.ends_with("-limit") || id == ids::kSkeletonNameLength ||
+           id == ids::kMeshMaterialNameLength;
+}
+} // namespace
+
+Profile resolveProfile(const Model& m, Profile requested) noexcept
+{
+    if (requested != Profile::Auto) {
+        return requested;
+    }
+    const std::string& f = m.format;
+    if (f == "xmodel" || f == "xanim" || f == "nt" || f == "xmodel_bin" || f == "xanim_bin") {
+        return Profile::Cod;
+    }
+    if (m.mesh.triangleCount() == 0) {
+        return Profile::Source;
+    }
+    for (LinkState s : m.mesh.pointLinkState) {
+        if (s != LinkState::Absent) {
+            return Profile::Source;
+        }
+    }
+    if (m.mesh.uvSetCount > 1) {
+        return Profile::Source;
+    }
+    for (const Material& mat : m.mesh.materials) {
+        if (!endsWithIgnoreCase(mat.name, ".bmp")) {
+            return Profile::Source;
+        }
+    }
+    return Profile::GoldSrc;
+}
+
+void applyProfile(std::vector<Diagnostic>& diags, Profile profile, bool guessed)
+{
+    const int col = profileColumn(profile);
+    std::erase_if(diags, [&](Diagnostic& d) {
+        if (d.fixedSeverity) {
+            return false;
+        }
+        const CatalogEntry* e = findCatalogEntry(d.id);
+        if (!e) {
+            return false;
+        }
+        const CatalogSeverity s = e->severity[col];
+        switch (s) {
+        case CatalogSeverity::Off: return true;
+        case CatalogSeverity::Note: d.severity = Severity::Note; break;
+        case CatalogSeverity::Warning: d.severity = Severity::Warning; break;
+        case CatalogSeverity::Error: d.severity = Severity::Error; break;
+        }
+        if (guessed && isLimitCheck(d.id) && d.severity == Severity::Error) {
+            d.severity = Severity::Warning;
+            d.message += " (profile guessed: ";
+            d.message += profileName(profile);
+            d.message += "; pass --profile to enforce)";
+        }
+        return false;
+    });
+}
+
+} // namespace rigscope::core
