@@ -1,0 +1,156 @@
+#include "core/build/weld.h"
+
+#include <cstring>
+#include <unordered_map>
+
+namespace rigscope::core {
+
+namespace {
+
+std::uint64_t mix(std::uint64_t h, std::uint64_t v) noexcept
+{
+    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    return h * 0xff51afd7ed558ccdull;
+}
+
+std::uint32_t bits(float f) noexcept
+{
+    std::uint32_t u = 0;
+    std::memcpy(&u, &f, 4);
+    return u;
+}
+
+bool sameSkin(const Mesh& m, std::uint32_t a, std::uint32_t b) noexcept
+{
+    if (a == b) {
+        return true;
+    }
+    if (m.pointParents[a] != m.pointParents[b] || m.pointLinkState[a] != m.pointLinkState[b] ||
+        m.influenceCount(a) != m.influenceCount(b)) {
+        return false;
+    }
+    const std::uint32_t oa = m.influenceOffsets.empty() ? 0 : m.influenceOffsets[a];
+    const std::uint32_t ob = m.influenceOffsets.empty() ? 0 : m.influenceOffsets[b];
+    for (std::uint32_t i = 0; i < m.influenceCount(a); ++i) {
+        if (m.influenceJoints[oa + i] != m.influenceJoints[ob + i] ||
+            bits(m.influenceWeights[oa + i]) != bits(m.influenceWeights[ob + i])) {
+            return false;
+        }
+    }
+    return true;
+}
+
+std::uint64_t cornerHash(const Mesh& m, std::uint32_t c) noexcept
+{
+    const std::uint32_t p = m.cornerPoints[c];
+    std::uint64_t h = 1469598103934665603ull;
+    const Vec3& pos = m.pointPositions[p];
+    const Vec3& n = m.cornerNormals[c];
+    const Vec2& uv = m.cornerUvs[c];
+    for (float f : {pos.x(), pos.y(), pos.z(), n.x(), n.y(), n.z(), uv.x(), uv.y()}) {
+        h = mix(h, bits(f));
+    }
+    h = mix(h, static_cast<std::uint32_t>(m.pointParents[p]));
+    const std::uint32_t o = m.influenceOffsets.empty() ? 0 : m.influenceOffsets[p];
+    for (std::uint32_t i = 0; i < m.influenceCount(p); ++i) {
+        h = mix(h, static_cast<std::uint32_t>(m.influenceJoints[o + i]));
+        h = mix(h, bits(m.influenceWeights[o + i]));
+    }
+    return h;
+}
+
+bool sameCorner(const Mesh& m, std::uint32_t a, std::uint32_t b) noexcept
+{
+    const std::uint32_t pa = m.cornerPoints[a], pb = m.cornerPoints[b];
+    auto eq3 = [](const Vec3& x, const Vec3& y) {
+        return bits(x.x()) == bits(y.x()) && bits(x.y()) == bits(y.y()) && bits(x.z()) == bits(y.z());
+    };
+    return eq3(m.pointPositions[pa], m.pointPositions[pb]) && eq3(m.cornerNormals[a], m.cornerNormals[b]) &&
+           bits(m.cornerUvs[a].x()) == bits(m.cornerUvs[b].x()) &&
+           bits(m.cornerUvs[a].y()) == bits(m.cornerUvs[b].y()) && sameSkin(m, pa, pb);
+}
+
+// Assigns a vertex id to every corner; returns the representative corner of each vertex.
+std::vector<std::uint32_t> assign(const Mesh& m, std::vector<std::uint32_t>& cornerVertex)
+{
+    const std::size_t nc = m.cornerPoints.size();
+    cornerVertex.assign(nc, 0);
+    std::vector<std::uint32_t> reps;
+    reps.reserve(nc / 3 + 16);
+    // Keyed on a 64-bit hash of the corner bits; equal hashes compare the full corner data.
+    std::unordered_multimap<std::uint64_t, std::uint32_t> table;
+    table.reserve(nc);
+    for (std::uint32_t c = 0; c < nc; ++c) {
+        const std::uint64_t h = cornerHash(m, c);
+        auto [lo, hi] = table.equal_range(h);
+        bool found = false;
+        for (auto it = lo; it != hi; ++it) {
+            if (sameCorner(m, reps[it->second], c)) {
+                cornerVertex[c] = it->second;
+                found = true;
+                break;
+            }
+        }
+        if (!found) {
+            const auto v = static_cast<std::uint32_t>(reps.size());
+            reps.push_back(c);
+            table.emplace(h, v);
+            cornerVertex[c] = v;
+        }
+    }
+    return reps;
+}
+
+} // namespace
+
+WeldedMesh weldMesh(const Mesh& m)
+{
+    WeldedMesh w;
+    const std::vector<std::uint32_t> reps = assign(m, w.cornerVertex);
+    w.positions.reserve(reps.size());
+    w.normals.reserve(reps.size());
+    w.uvs.reserve(reps.size());
+    w.vertexPoint.reserve(reps.size());
+    for (std::uint32_t c : reps) {
+        const std::uint32_t p = m.cornerPoints[c];
+        w.positions.push_back(m.pointPositions[p]);
+        w.normals.push_back(m.cornerNormals[c]);
+        w.uvs.push_back(m.cornerUvs[c]);
+        w.vertexPoint.push_back(p);
+    }
+    // Group triangles by material with a counting sort (stable).
+    const std::size_t nt = m.triangleMaterials.size();
+    const std::size_t nm = m.materials.size();
+    std::vector<std::uint32_t> start(nm + 1, 0);
+    for (std::uint32_t mat : m.triangleMaterials) {
+        ++start[mat + 1];
+    }
+    for (std::size_t i = 0; i < nm; ++i) {
+        start[i + 1] += start[i];
+    }
+    w.drawTriangle.assign(nt, 0);
+    std::vector<std::uint32_t> fill(start.begin(), start.end() - 1);
+    for (std::uint32_t t = 0; t < nt; ++t) {
+        w.drawTriangle[fill[m.triangleMaterials[t]]++] = t;
+    }
+    w.indices.reserve(nt * 3);
+    for (std::uint32_t t : w.drawTriangle) {
+        for (std::uint32_t k = 0; k < 3; ++k) {
+            w.indices.push_back(w.cornerVertex[3 * t + k]);
+        }
+    }
+    for (std::uint32_t mat = 0; mat < nm; ++mat) {
+        if (start[mat + 1] > start[mat]) {
+            w.materialRanges.push_back({mat, start[mat] * 3, (start[mat + 1] - start[mat]) * 3});
+        }
+    }
+    return w;
+}
+
+std::size_t countUniqueVertices(const Mesh& mesh)
+{
+    std::vector<std::uint32_t> cornerVertex;
+    return assign(mesh, cornerVertex).size();
+}
+
+} // namespace rigscope::core

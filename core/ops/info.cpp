@@ -1,0 +1,275 @@
+#include "core/ops/info.h"
+
+#include <cstdio>
+
+#include "core/build/weld.h"
+#include "core/diag/severity.h"
+#include "core/io/file_buffer.h"
+#include "core/text/json_writer.h"
+#include "core/text/numbers.h"
+
+namespace rigscope::core {
+
+InfoReport infoFromResult(const std::string& file, const ReadResult& r, Profile requested)
+{
+    InfoReport out;
+    out.file = file;
+    out.readable = true;
+    const Model& m = r.model;
+    const FormatInfo* f = formatById(m.format);
+    out.format = m.format;
+    out.formatName = f ? std::string(f->name) : std::string();
+    out.kind = std::string(kindName(m.kind));
+    out.version = m.version;
+    out.profile = resolveProfile(m, requested);
+    out.profileGuessed = requested == Profile::Auto;
+    out.diagnostics = r.diagnostics;
+    applyProfile(out.diagnostics, out.profile, out.profileGuessed);
+    out.errors = countSeverity(out.diagnostics, Severity::Error);
+    out.warnings = countSeverity(out.diagnostics, Severity::Warning);
+    out.notes = countSeverity(out.diagnostics, Severity::Note);
+    if (!r.hasModel) {
+        out.kind = "unknown";
+        return out;
+    }
+    out.bones = m.skeleton.size();
+    out.roots = m.skeleton.rootCount();
+    if (!m.animations.empty()) {
+        const Animation& a = m.animations.front();
+        out.frames = a.frameCount();
+        out.fps = a.fps;
+        out.fpsFromFile = a.fpsFromFile;
+        if (!a.times.empty()) {
+            out.firstTime = a.times.front();
+            out.lastTime = a.times.back();
+        }
+        for (const Animation& an : m.animations) {
+            out.notetracks.insert(out.notetracks.end(), an.notes.begin(), an.notes.end());
+        }
+    }
+    out.triangles = m.mesh.triangleCount();
+    out.corners = m.mesh.cornerCount();
+    out.vertices = countUniqueVertices(m.mesh);
+    std::vector<std::size_t> perMaterial(m.mesh.materials.size(), 0);
+    for (std::uint32_t mat : m.mesh.triangleMaterials) {
+        ++perMaterial[mat];
+    }
+    for (std::size_t i = 0; i < m.mesh.materials.size(); ++i) {
+        out.materials.push_back({m.mesh.materials[i].name, perMaterial[i]});
+    }
+    for (const FlexShape& s : m.flexShapes) {
+        out.flexShapes.push_back(s.name);
+    }
+    out.bounds = meshBounds(m);
+    // Bone tree, depth-first (parents precede children, so one pass computes depths).
+    const Skeleton& s = m.skeleton;
+    std::vector<int> depth(s.size(), 0);
+    std::vector<std::vector<std::size_t>> children(s.size());
+    std::vector<std::size_t> roots;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        if (s.parents[i] == kNoJoint) {
+            roots.push_back(i);
+        } else {
+            children[static_cast<std::size_t>(s.parents[i])].push_back(i);
+            depth[i] = depth[static_cast<std::size_t>(s.parents[i])] + 1;
+        }
+    }
+    std::vector<std::size_t> stack(roots.rbegin(), roots.rend());
+    while (!stack.empty()) {
+        const std::size_t j = stack.back();
+        stack.pop_back();
+        out.boneTree.push_back(std::string(static_cast<std::size_t>(depth[j]) * 2, ' ') + s.names[j] +
+                               " (" + std::to_string(s.sourceIds[j]) + ")");
+        for (auto it = children[j].rbegin(); it != children[j].rend(); ++it) {
+            stack.push_back(*it);
+        }
+    }
+    return out;
+}
+
+InfoReport infoFromFile(const std::string& path, Profile requested)
+{
+    FileReadResult file = readFile(path);
+    if (!file.ok()) {
+        InfoReport out;
+        out.file = path;
+        out.ioError = file.error;
+        return out;
+    }
+    ReadContext ctx;
+    ctx.fileName = path;
+    ctx.profile = requested;
+    if (!detectFormat(file.bytes, path)) {
+        InfoReport out;
+        out.file = path;
+        out.ioError = "'" + path + "': unknown format";
+        return out;
+    }
+    const ReadResult r = readAny(file.bytes, ctx);
+    return infoFromResult(path, r, requested);
+}
+
+namespace {
+
+std::string vec(const Vec3& v)
+{
+    std::string s;
+    appendFloat(s, v.x());
+    s += ' ';
+    appendFloat(s, v.y());
+    s += ' ';
+    appendFloat(s, v.z());
+    return s;
+}
+
+std::string thousands(std::size_t n)
+{
+    std::string s = std::to_string(n);
+    for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) {
+        s.insert(static_cast<std::size_t>(i), ",");
+    }
+    return s;
+}
+
+} // namespace
+
+std::string infoText(const InfoReport& r, bool verbose)
+{
+    std::string o;
+    o += r.file + "\n";
+    if (!r.readable) {
+        o += "  error: " + r.ioError + "\n";
+        return o;
+    }
+    auto line = [&o](const char* k, const std::string& v) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "  %-12s", k);
+        o += buf;
+        o += v;
+        o += '\n';
+    };
+    line("format", r.formatName + " (" + r.format + ", version " + std::to_string(r.version) + ")");
+    line("kind", r.kind);
+    line("profile", std::string(profileName(r.profile)) + (r.profileGuessed ? " (auto)" : ""));
+    line("bones", thousands(r.bones) + " (" + thousands(r.roots) + (r.roots == 1 ? " root)" : " roots)"));
+    if (r.frames > 0) {
+        std::string fr = thousands(r.frames);
+        std::string t0, t1, fps;
+        appendNumber(t0, r.firstTime);
+        appendNumber(t1, r.lastTime);
+        appendNumber(fps, r.fps);
+        fr += " (time " + t0 + ".." + t1 + ", " + fps + " fps" + (r.fpsFromFile ? ")" : " default)");
+        line("frames", fr);
+    }
+    if (r.triangles > 0) {
+        line("triangles", thousands(r.triangles));
+        line("vertices", thousands(r.vertices) + " unique of " + thousands(r.corners) + " corners");
+    }
+    if (!r.materials.empty()) {
+        line("materials", thousands(r.materials.size()));
+        for (const auto& m : r.materials) {
+            o += "    " + m.name + "  (" + thousands(m.triangles) + " triangles)\n";
+        }
+    }
+    if (!r.flexShapes.empty()) {
+        line("flex shapes", thousands(r.flexShapes.size()));
+        for (const auto& s : r.flexShapes) {
+            o += "    " + s + "\n";
+        }
+    }
+    if (!r.notetracks.empty()) {
+        line("notetracks", thousands(r.notetracks.size()));
+        for (const auto& n : r.notetracks) {
+            std::string f;
+            appendNumber(f, n.frame);
+            o += "    " + f + " " + n.text + "\n";
+        }
+    }
+    if (r.bounds.valid) {
+        line("bounds", "min " + vec(r.bounds.min) + "  max " + vec(r.bounds.max));
+        line("size", vec(r.bounds.max - r.bounds.min));
+    }
+    line("diagnostics", thousands(r.errors) + " errors, " + thousands(r.warnings) + " warnings, " +
+                            thousands(r.notes) + " notes");
+    if (verbose && !r.boneTree.empty()) {
+        o += "  bone tree\n";
+        for (const auto& b : r.boneTree) {
+            o += "    " + b + "\n";
+        }
+    }
+    return o;
+}
+
+std::string infoJson(const std::vector<InfoReport>& reports)
+{
+    JsonWriter w;
+    w.beginArray();
+    for (const InfoReport& r : reports) {
+        w.beginObject();
+        w.key("file").value(r.file);
+        if (!r.readable) {
+            w.key("error").value(r.ioError);
+            w.endObject();
+            continue;
+        }
+        w.key("format").value(r.format);
+        w.key("kind").value(r.kind);
+        w.key("version").value(r.version);
+        w.key("profile").value(profileName(r.profile));
+        w.key("bones").value(r.bones);
+        w.key("roots").value(r.roots);
+        w.key("frames").value(r.frames);
+        w.key("fps").value(r.fps);
+        w.key("triangles").value(r.triangles);
+        w.key("corners").value(r.corners);
+        w.key("vertices").value(r.vertices);
+        w.key("materials").beginArray();
+        for (const auto& m : r.materials) {
+            w.beginObject().key("name").value(m.name).key("triangles").value(m.triangles).endObject();
+        }
+        w.endArray();
+        w.key("flexShapes").beginArray();
+        for (const auto& s : r.flexShapes) {
+            w.value(s);
+        }
+        w.endArray();
+        w.key("notetracks").beginArray();
+        for (const auto& n : r.notetracks) {
+            w.beginObject().key("frame").value(n.frame).key("text").value(n.text);
+            w.key("part").value(n.part).key("track").value(n.track).endObject();
+        }
+        w.endArray();
+        w.key("bounds");
+        if (r.bounds.valid) {
+            w.beginObject();
+            w.key("min").beginArray().value(r.bounds.min.x()).value(r.bounds.min.y()).value(r.bounds.min.z()).endArray();
+            w.key("max").beginArray().value(r.bounds.max.x()).value(r.bounds.max.y()).value(r.bounds.max.z()).endArray();
+            w.endObject();
+        } else {
+            w.null();
+        }
+        w.key("errors").value(r.errors);
+        w.key("warnings").value(r.warnings);
+        w.key("diagnostics").beginArray();
+        for (const Diagnostic& d : r.diagnostics) {
+            w.beginObject();
+            w.key("severity").value(severityName(d.severity));
+            w.key("id").value(d.id);
+            if (d.binary) {
+                w.key("offset").value(static_cast<std::uint64_t>(d.where.offset));
+            }
+            w.key("line").value(d.binary ? 0u : d.where.line);
+            w.key("column").value(d.binary ? 0u : d.where.column);
+            w.key("message").value(d.message);
+            w.endObject();
+        }
+        w.endArray();
+        w.endObject();
+    }
+    w.endArray();
+    std::string s = w.take();
+    s += '\n';
+    return s;
+}
+
+} // namespace rigscope::core

@@ -1,0 +1,47 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/formats/registry.h"
+
+namespace rigscope::core {
+
+// What `rigscope-cli info` reports for one file (UX.md, issue 2 §6). Shared by CLI and GUI.
+struct InfoReport {
+    std::string file;
+    bool readable = false;          // false: I/O failure or unknown format (exit 2)
+    std::string ioError;
+    std::string format;             // FormatInfo::id
+    std::string formatName;
+    std::string kind;               // reference / animation / flex / unknown
+    int version = 0;
+    Profile profile = Profile::Auto; // resolved
+    bool profileGuessed = true;
+    std::size_t bones = 0, roots = 0, frames = 0, triangles = 0, corners = 0, vertices = 0;
+    double fps = 0;
+    bool fpsFromFile = false;
+    double firstTime = 0, lastTime = 0;
+    struct MaterialCount {
+        std::string name;
+        std::size_t triangles = 0;
+    };
+    std::vector<MaterialCount> materials;
+    std::vector<std::string> flexShapes;
+    std::vector<Notetrack> notetracks;
+    Bounds bounds;
+    std::size_t errors = 0, warnings = 0, notes = 0;
+    std::vector<Diagnostic> diagnostics;
+    // -v: "name (id) <- parent" lines in hierarchy order, indented by depth
+    std::vector<std::string> boneTree;
+};
+
+InfoReport infoFromResult(const std::string& file, const ReadResult& r, Profile requested);
+// Reads the file (I/O errors give readable == false) and summarises it.
+InfoReport infoFromFile(const std::string& path, Profile requested);
+
+std::string infoText(const InfoReport& r, bool verbose);
+// One JSON array, one object per file, with the keys of issue 2 §6 plus notetracks.
+std::string infoJson(const std::vector<InfoReport>& reports);
+
+} // namespace rigscope::core
