@@ -1,0 +1,73 @@
+#include <QtTest/QtTest>
+
+#include "core/build/model_builder.h"
+#include "core/build/weld.h"
+
+using namespace rigscope::core;
+
+namespace {
+
+// Two triangles forming a quad, sharing an edge; corners written SMD-style (one point each).
+Mesh quad(bool splitUv)
+{
+    Mesh m;
+    const Vec3 p[4] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}};
+    const int tri[2][3] = {{0, 1, 2}, {0, 2, 3}};
+    const JointIndex j[1] = {0};
+    const float w[1] = {1.0f};
+    m.materials.push_back({"a", {}, {}, {}, {}});
+    m.materials.push_back({"b", {}, {}, {}, {}});
+    for (int t = 0; t < 2; ++t) {
+        for (int c = 0; c < 3; ++c) {
+            const int k = tri[t][c];
+            appendPoint(m, p[k], 0, LinkState::List, j, w, 1, {});
+            m.cornerPoints.push_back(static_cast<std::uint32_t>(m.cornerPoints.size()));
+            m.cornerNormals.push_back(Vec3::UnitZ());
+            const float u = splitUv && t == 1 ? 0.5f : 0.0f;
+            m.cornerUvs.push_back(Vec2(p[k].x() + u, p[k].y()));
+            m.cornerWhere.push_back({});
+        }
+        m.triangleMaterials.push_back(static_cast<std::uint32_t>(1 - t)); // b, then a
+        m.triangleWhere.push_back({});
+    }
+    return m;
+}
+
+} // namespace
+
+class TstWeld : public QObject {
+    Q_OBJECT
+private slots:
+    void sharedCornersWeld()
+    {
+        const Mesh m = quad(false);
+        QCOMPARE(countUniqueVertices(m), std::size_t(4));
+        const WeldedMesh w = weldMesh(m);
+        QCOMPARE(w.vertexCount(), std::size_t(4));
+        QCOMPARE(w.cornerVertex[0], w.cornerVertex[3]); // corner 0 of both triangles
+        QCOMPARE(w.cornerVertex[2], w.cornerVertex[4]);
+    }
+    void differentUvSplits()
+    {
+        QCOMPARE(countUniqueVertices(quad(true)), std::size_t(6));
+    }
+    void differentWeightsSplit()
+    {
+        Mesh m = quad(false);
+        m.influenceWeights[3] = 0.5f; // corner 3 (point 3) now differs from corner 0
+        QCOMPARE(countUniqueVertices(m), std::size_t(5));
+    }
+    void trianglesGroupedByMaterialStably()
+    {
+        const WeldedMesh w = weldMesh(quad(false));
+        QCOMPARE(w.materialRanges.size(), std::size_t(2));
+        QCOMPARE(w.materialRanges[0].material, 0u);
+        QCOMPARE(w.drawTriangle[0], 1u); // triangle 1 uses material a
+        QCOMPARE(w.drawTriangle[1], 0u);
+        QCOMPARE(w.indices.size(), std::size_t(6));
+        QCOMPARE(w.indices[0], w.cornerVertex[3]);
+    }
+};
+
+QTEST_APPLESS_MAIN(TstWeld)
+#include "tst_weld.moc"
