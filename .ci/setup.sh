@@ -2,7 +2,8 @@
 # Installs what is missing on a Debian 12 machine (root or sudo). Safe to run again.
 set -euo pipefail
 PKGS=(cmake ninja-build g++ pkg-config qt6-base-dev qt6-3d-dev libeigen3-dev libmsgpack-cxx-dev
-      libboost-dev liblz4-dev xvfb xauth libgl1-mesa-dri)
+      libboost-dev liblz4-dev xvfb xauth libgl1-mesa-dri desktop-file-utils appstream libxml2-utils
+      dpkg-dev file)
 missing=()
 for p in "${PKGS[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
