@@ -1,0 +1,554 @@
+#include "core/checks/check_util.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <numeric>
+#include <unordered_map>
+
+#include "core/text/numbers.h"
+
+namespace rigscope::core::checks {
+
+std::string num(double v, int decimals)
+{
+    if (!std::isfinite(v)) {
+        return std::isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf");
+    }
+    const double scale = std::pow(10.0, decimals);
+    double r = std::round(v * scale) / scale;
+    if (r == 0.0) {
+        r = 0.0; // no "-0"
+    }
+    std::string s;
+    appendNumber(s, r);
+    return s;
+}
+
+std::string thousands(std::size_t n)
+{
+    std::string s = std::to_string(n);
+    for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) {
+        s.insert(static_cast<std::size_t>(i), ",");
+    }
+    return s;
+}
+
+std::string quoted(std::string_view s)
+{
+    std::string out = "'";
+    out += s;
+    out += '\'';
+    return out;
+}
+
+std::string nameList(const std::vector<std::string>& names, std::size_t max)
+{
+    std::string out;
+    const std::size_t n = std::min(max, names.size());
+    for (std::size_t i = 0; i < n; ++i) {
+        if (i > 0) {
+            out += ", ";
+        }
+        out += quoted(names[i]);
+    }
+    if (names.size() > n) {
+        out += " and " + thousands(names.size() - n) + " more";
+    }
+    return out;
+}
+
+bool isOff(std::string_view id, Profile p) noexcept
+{
+    const CatalogEntry* e = findCatalogEntry(id);
+    return e && e->severity[profileColumn(p)] == CatalogSeverity::Off;
+}
+
+void grade(Diagnostic& d, Profile p, Severity s)
+{
+    d.severity = s;
+    if (!isOff(d.id, p)) {
+        d.fixedSeverity = true;
+    }
+}
+
+bool endsWithIgnoreCase(std::string_view s, std::string_view suffix) noexcept
+{
+    if (s.size() < suffix.size()) {
+        return false;
+    }
+    s = s.substr(s.size() - suffix.size());
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        char a = s[i], b = suffix[i];
+        if (a >= 'A' && a <= 'Z') {
+            a = static_cast<char>(a - 'A' + 'a');
+        }
+        if (b >= 'A' && b <= 'Z') {
+            b = static_cast<char>(b - 'A' + 'a');
+        }
+        if (a != b) {
+            return false;
+        }
+    }
+    return true;
+}
+
+std::string lower(std::string_view s)
+{
+    std::string out(s);
+    for (char& c : out) {
+        if (c >= 'A' && c <= 'Z') {
+            c = static_cast<char>(c - 'A' + 'a');
+        }
+    }
+    return out;
+}
+
+bool isSmdFamily(const Model& m) noexcept
+{
+    return m.format == "smd" || m.format == "vta" || m.format == "smdx";
+}
+
+bool isXModel(const Model& m) noexcept
+{
+    return m.format == "xmodel" || m.format == "xmodel_bin";
+}
+
+bool isXAnim(const Model& m) noexcept
+{
+    return m.format == "xanim" || m.format == "xanim_bin";
+}
+
+bool isCodFormat(const Model& m) noexcept
+{
+    return isXModel(m) || isXAnim(m) || m.format == "nt";
+}
+
+std::vector<std::size_t> jointsInFileOrder(const Skeleton& s)
+{
+    std::vector<std::size_t> order(s.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    if (s.where.size() == s.size()) {
+        std::stable_sort(order.begin(), order.end(), [&s](std::size_t a, std::size_t b) {
+            const SourceLoc& x = s.where[a];
+            const SourceLoc& y = s.where[b];
+            if (x.line != y.line) {
+                return x.line < y.line;
+            }
+            return x.offset < y.offset;
+        });
+    }
+    return order;
+}
+
+SourceLoc jointLoc(const Skeleton& s, std::size_t j)
+{
+    return j < s.where.size() ? s.where[j] : SourceLoc{};
+}
+
+std::string boneName(const Skeleton& s, JointIndex j)
+{
+    if (j < 0 || static_cast<std::size_t>(j) >= s.size()) {
+        return "#" + std::to_string(j);
+    }
+    return s.names[static_cast<std::size_t>(j)];
+}
+
+void mergedLinks(const Mesh& mesh, std::size_t point, std::vector<Link>& out)
+{
+    out.clear();
+    const std::uint32_t n = mesh.influenceCount(point);
+    if (n == 0) {
+        return;
+    }
+    const std::uint32_t o = mesh.influenceOffsets[point];
+    for (std::uint32_t i = 0; i < n; ++i) {
+        const JointIndex b = mesh.influenceJoints[o + i];
+        const float w = mesh.influenceWeights[o + i];
+        bool merged = false;
+        for (Link& l : out) {
+            if (l.bone == b) {
+                l.weight += w;
+                merged = true;
+                break;
+            }
+        }
+        if (!merged) {
+            out.push_back({b, w});
+        }
+    }
+}
+
+void compiledLinks(const Mesh& mesh, std::size_t point, Profile profile, std::vector<Link>& out,
+                   std::size_t* culledCount, float* droppedWeight)
+{
+    const bool rigid = mesh.pointLinkState[point] != LinkState::List || mesh.influenceCount(point) == 0;
+    if (droppedWeight) {
+        *droppedWeight = 0;
+    }
+    if (profile == Profile::GoldSrc || (rigid && profile != Profile::Cod)) {
+        out.clear();
+        if (mesh.pointParents[point] != kNoJoint) {
+            out.push_back({mesh.pointParents[point], 1.0f});
+        }
+        if (culledCount) {
+            *culledCount = out.size();
+        }
+        return;
+    }
+    mergedLinks(mesh, point, out);
+    if (profile == Profile::Cod) {
+        if (culledCount) {
+            *culledCount = out.size();
+        }
+        return;
+    }
+    // SortAndBalanceBones: merge (done; later duplicates become 0-weight and cull away),
+    // bubble sort descending swapping only on strictly greater (stable), cull, clip, renormalise.
+    std::stable_sort(out.begin(), out.end(),
+                     [](const Link& a, const Link& b) { return a.weight > b.weight; });
+    // NaN never compares greater: the stable sort leaves it where the bubble sort would.
+    while (out.size() > 1 && out.back().weight < 0.05f) {
+        out.pop_back();
+    }
+    if (culledCount) {
+        *culledCount = out.size();
+    }
+    const std::size_t keep = 3;
+    if (out.size() > keep) {
+        float total = 0, dropped = 0;
+        for (std::size_t i = 0; i < out.size(); ++i) {
+            total += out[i].weight;
+            if (i >= keep) {
+                dropped += out[i].weight;
+            }
+        }
+        if (droppedWeight && total > 0) {
+            *droppedWeight = dropped / total;
+        }
+        out.resize(keep);
+    }
+    float t = 0;
+    for (const Link& l : out) {
+        t += l.weight;
+    }
+    for (Link& l : out) {
+        l.weight = t > 0 ? l.weight / t : 1.0f / static_cast<float>(out.size());
+    }
+}
+
+namespace {
+
+std::uint32_t bits(float f) noexcept
+{
+    if (f == 0.0f) {
+        f = 0.0f; // -0 welds with 0
+    }
+    std::uint32_t u = 0;
+    std::memcpy(&u, &f, 4);
+    return u;
+}
+
+struct Key {
+    std::array<std::uint32_t, 16> v{};
+    std::uint32_t n = 0;
+    void add(std::uint32_t x) noexcept { v[n++] = x; }
+    bool operator==(const Key& o) const noexcept
+    {
+        return n == o.n && std::equal(v.begin(), v.begin() + n, o.v.begin());
+    }
+};
+
+struct KeyHash {
+    std::size_t operator()(const Key& k) const noexcept
+    {
+        std::uint64_t h = 1469598103934665603ull;
+        for (std::uint32_t i = 0; i < k.n; ++i) {
+            h ^= k.v[i];
+            h *= 1099511628211ull;
+        }
+        return static_cast<std::size_t>(h ^ (h >> 29));
+    }
+};
+
+Vec3 unit(const Vec3& n) noexcept
+{
+    const float len = n.norm();
+    return (len > 0 && std::isfinite(len)) ? Vec3(n / len) : Vec3::Zero();
+}
+
+constexpr float kCos2Deg = 0.99939083f;
+
+bool sameNormal(const Vec3& a, const Vec3& b) noexcept
+{
+    if (a.isZero(0) && b.isZero(0)) {
+        return true;
+    }
+    return a.dot(b) > kCos2Deg;
+}
+
+std::int32_t cell(float v, float size) noexcept
+{
+    if (!std::isfinite(v)) {
+        return INT32_MIN;
+    }
+    return static_cast<std::int32_t>(std::floor(v / size));
+}
+
+std::int64_t round2dp(float v) noexcept
+{
+    if (!std::isfinite(v)) {
+        return INT64_MIN;
+    }
+    return static_cast<std::int64_t>(std::llround(static_cast<double>(v) * 100.0));
+}
+
+} // namespace
+
+WeldStats weldStats(const Model& m, Profile profile, std::size_t vertexLimit,
+                    std::size_t normalLimit, bool wantCornerMap)
+{
+    WeldStats out;
+    const Mesh& me = m.mesh;
+    const std::size_t nc = me.cornerCount();
+    if (wantCornerMap) {
+        out.cornerVertex.assign(nc, 0);
+    }
+    if (profile == Profile::Cod || isXModel(m)) {
+        // CoD: the VERT pool is what the binary indexes.
+        out.vertices = me.pointCount();
+        if (vertexLimit > 0 && out.vertices > vertexLimit) {
+            out.vertexOverflow = static_cast<std::uint32_t>(vertexLimit);
+        }
+        for (std::size_t c = 0; wantCornerMap && c < nc; ++c) {
+            out.cornerVertex[c] = me.cornerPoints[c];
+        }
+        return out;
+    }
+    if (profile == Profile::GoldSrc) {
+        std::unordered_map<Key, std::uint32_t, KeyHash> verts;
+        verts.reserve(nc);
+        // Normals: per (bone, material), greedy against representatives within 2°, found
+        // through a grid of the unit vectors (cell > chord of 2°, so 27 cells cover it).
+        std::unordered_map<Key, std::vector<std::uint32_t>, KeyHash> normalCells;
+        std::vector<Vec3> reps;
+        const float cellSize = 0.04f;
+        for (std::size_t c = 0; c < nc; ++c) {
+            const std::uint32_t p = me.cornerPoints[c];
+            const Vec3& pos = me.pointPositions[p];
+            const auto bone = static_cast<std::uint32_t>(me.pointParents[p]);
+            Key k;
+            for (float f : {pos.x(), pos.y(), pos.z()}) {
+                const auto r = static_cast<std::uint64_t>(round2dp(f));
+                k.add(static_cast<std::uint32_t>(r));
+                k.add(static_cast<std::uint32_t>(r >> 32));
+            }
+            k.add(bone);
+            auto [it, inserted] = verts.try_emplace(k, static_cast<std::uint32_t>(verts.size()));
+            if (inserted && vertexLimit > 0 && verts.size() == vertexLimit + 1) {
+                out.vertexOverflow = static_cast<std::uint32_t>(c);
+            }
+            if (wantCornerMap) {
+                out.cornerVertex[c] = it->second;
+            }
+            const Vec3 n = unit(me.cornerNormals[c]);
+            const std::uint32_t mat = me.triangleMaterials[c / 3];
+            const std::int32_t cx = cell(n.x(), cellSize), cy = cell(n.y(), cellSize),
+                               cz = cell(n.z(), cellSize);
+            bool found = false;
+            for (int dx = -1; dx <= 1 && !found; ++dx) {
+                for (int dy = -1; dy <= 1 && !found; ++dy) {
+                    for (int dz = -1; dz <= 1 && !found; ++dz) {
+                        Key ck;
+                        ck.add(bone);
+                        ck.add(mat);
+                        ck.add(static_cast<std::uint32_t>(cx + dx));
+                        ck.add(static_cast<std::uint32_t>(cy + dy));
+                        ck.add(static_cast<std::uint32_t>(cz + dz));
+                        auto cit = normalCells.find(ck);
+                        if (cit == normalCells.end()) {
+                            continue;
+                        }
+                        for (std::uint32_t r : cit->second) {
+                            if (sameNormal(reps[r], n)) {
+                                found = true;
+                                break;
+                            }
+                        }
+                    }
+                }
+            }
+            if (!found) {
+                Key ck;
+                ck.add(bone);
+                ck.add(mat);
+                ck.add(static_cast<std::uint32_t>(cx));
+                ck.add(static_cast<std::uint32_t>(cy));
+                ck.add(static_cast<std::uint32_t>(cz));
+                normalCells[ck].push_back(static_cast<std::uint32_t>(reps.size()));
+                reps.push_back(n);
+                if (normalLimit > 0 && reps.size() == normalLimit + 1) {
+                    out.normalOverflow = static_cast<std::uint32_t>(c);
+                }
+            }
+        }
+        out.vertices = verts.size();
+        out.normals = reps.size();
+        return out;
+    }
+    // Source: material, exact position, UV and compiled weights hash; normals within 2° are
+    // matched against the representatives of the same key.
+    std::unordered_map<Key, std::uint32_t, KeyHash> heads; // key -> first representative
+    heads.reserve(nc);
+    std::vector<Vec3> repNormal;
+    std::vector<std::uint32_t> repNext;
+    std::vector<Link> links;
+    const auto kNone = UINT32_MAX;
+    for (std::size_t c = 0; c < nc; ++c) {
+        const std::uint32_t p = me.cornerPoints[c];
+        const Vec3& pos = me.pointPositions[p];
+        const Vec2& uv = me.cornerUvs[c];
+        Key k;
+        k.add(me.triangleMaterials[c / 3]);
+        k.add(bits(pos.x()));
+        k.add(bits(pos.y()));
+        k.add(bits(pos.z()));
+        k.add(bits(uv.x()));
+        k.add(bits(uv.y()));
+        compiledLinks(me, p, profile, links);
+        for (std::size_t i = 0; i < links.size() && i < 3; ++i) {
+            k.add(static_cast<std::uint32_t>(links[i].bone));
+            k.add(bits(links[i].weight));
+        }
+        const Vec3 n = unit(me.cornerNormals[c]);
+        auto [it, inserted] = heads.try_emplace(k, kNone);
+        std::uint32_t found = kNone;
+        for (std::uint32_t r = it->second; r != kNone; r = repNext[r]) {
+            if (sameNormal(repNormal[r], n)) {
+                found = r;
+                break;
+            }
+        }
+        if (found == kNone) {
+            found = static_cast<std::uint32_t>(repNormal.size());
+            repNormal.push_back(n);
+            repNext.push_back(it->second);
+            it->second = found;
+            if (vertexLimit > 0 && repNormal.size() == vertexLimit + 1) {
+                out.vertexOverflow = static_cast<std::uint32_t>(c);
+            }
+        }
+        if (wantCornerMap) {
+            out.cornerVertex[c] = found;
+        }
+    }
+    out.vertices = repNormal.size();
+    return out;
+}
+
+bool deltaKept(const Vec3& dp, const Vec3& dn) noexcept
+{
+    return dp.squaredNorm() > 0.001f || dn.squaredNorm() > 0.001f;
+}
+
+FlexMatch matchFlexToReference(const Model& vta, const Model& reference)
+{
+    FlexMatch out;
+    if (vta.vertexFrames.empty()) {
+        return out;
+    }
+    const VertexFrame& base = vta.vertexFrames.front();
+    const Mesh& me = reference.mesh;
+    const std::size_t nc = me.cornerCount();
+    out.corners.resize(base.ids.size());
+    auto cornerPos = [&me](std::size_t c) -> const Vec3& { return me.pointPositions[me.cornerPoints[c]]; };
+    // 1. Direct: ids 0..3T-1 in some order, each equal to its corner.
+    if (base.ids.size() == nc && nc > 0) {
+        bool direct = true;
+        for (std::size_t i = 0; i < base.ids.size() && direct; ++i) {
+            const std::int32_t id = base.ids[i];
+            direct = id >= 0 && static_cast<std::size_t>(id) < nc &&
+                     (base.positions[i] - cornerPos(static_cast<std::size_t>(id))).cwiseAbs().maxCoeff() <= 1e-4f;
+        }
+        if (direct) {
+            out.direct = true;
+            for (std::size_t i = 0; i < base.ids.size(); ++i) {
+                out.corners[i].push_back(static_cast<std::uint32_t>(base.ids[i]));
+            }
+            return out;
+        }
+    }
+    // 2. Every corner at the same position (≤ 1e-4), else the nearest within 0.15.
+    const float cellSize = 0.15f;
+    struct CellKey {
+        std::int32_t x, y, z;
+        bool operator==(const CellKey&) const = default;
+    };
+    struct CellHash {
+        std::size_t operator()(const CellKey& k) const noexcept
+        {
+            return static_cast<std::size_t>(static_cast<std::uint32_t>(k.x) * 73856093u ^
+                                            static_cast<std::uint32_t>(k.y) * 19349663u ^
+                                            static_cast<std::uint32_t>(k.z) * 83492791u);
+        }
+    };
+    std::unordered_map<CellKey, std::vector<std::uint32_t>, CellHash> grid;
+    grid.reserve(nc);
+    for (std::size_t c = 0; c < nc; ++c) {
+        const Vec3& p = cornerPos(c);
+        if (!p.allFinite()) {
+            continue;
+        }
+        grid[{cell(p.x(), cellSize), cell(p.y(), cellSize), cell(p.z(), cellSize)}].push_back(
+            static_cast<std::uint32_t>(c));
+    }
+    for (std::size_t i = 0; i < base.ids.size(); ++i) {
+        const Vec3& q = base.positions[i];
+        if (!q.allFinite()) {
+            ++out.unmatched;
+            if (out.firstUnmatched == SIZE_MAX) {
+                out.firstUnmatched = i;
+            }
+            continue;
+        }
+        const CellKey k{cell(q.x(), cellSize), cell(q.y(), cellSize), cell(q.z(), cellSize)};
+        float best = 0.15f * 0.15f;
+        std::uint32_t bestCorner = UINT32_MAX;
+        std::vector<std::uint32_t>& exact = out.corners[i];
+        for (int dx = -1; dx <= 1; ++dx) {
+            for (int dy = -1; dy <= 1; ++dy) {
+                for (int dz = -1; dz <= 1; ++dz) {
+                    auto it = grid.find({k.x + dx, k.y + dy, k.z + dz});
+                    if (it == grid.end()) {
+                        continue;
+                    }
+                    for (std::uint32_t c : it->second) {
+                        const Vec3 d = cornerPos(c) - q;
+                        if (d.cwiseAbs().maxCoeff() <= 1e-4f) {
+                            exact.push_back(c);
+                        }
+                        const float d2 = d.squaredNorm();
+                        if (d2 < best) {
+                            best = d2;
+                            bestCorner = c;
+                        }
+                    }
+                }
+            }
+        }
+        std::sort(exact.begin(), exact.end());
+        if (exact.empty() && bestCorner != UINT32_MAX) {
+            exact.push_back(bestCorner);
+        }
+        if (exact.empty()) {
+            ++out.unmatched;
+            if (out.firstUnmatched == SIZE_MAX) {
+                out.firstUnmatched = i;
+            }
+        }
+    }
+    return out;
+}
+
+} // namespace rigscope::core::checks

@@ -1,0 +1,88 @@
+#pragma once
+
+// Helpers shared by the check families (internal to core/checks).
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/checks/registry.h"
+#include "core/diag/diagnostic_ids.h"
+
+namespace rigscope::core::checks {
+
+using K = ElementRef::Kind;
+
+// Numbers in messages: '.' decimal point, at most `decimals` decimals, no trailing zeros.
+std::string num(double v, int decimals = 4);
+std::string thousands(std::size_t n);
+std::string quoted(std::string_view s); // 'name'
+// "a, b, c and 4 more" (at most `max` names).
+std::string nameList(const std::vector<std::string>& names, std::size_t max = 8);
+
+// A check whose catalog row has two severities (e.g. W for all three corners, N for one):
+// sets `s` and pins it, unless the profile turns the id off (then the normal grading, and
+// --enable, decide).
+void grade(Diagnostic& d, Profile p, Severity s);
+bool isOff(std::string_view id, Profile p) noexcept;
+
+bool endsWithIgnoreCase(std::string_view s, std::string_view suffix) noexcept;
+std::string lower(std::string_view s);
+bool isSmdFamily(const Model& m) noexcept;  // smd, vta, smdx
+bool isXModel(const Model& m) noexcept;     // xmodel, xmodel_bin
+bool isXAnim(const Model& m) noexcept;      // xanim, xanim_bin
+bool isCodFormat(const Model& m) noexcept;
+
+// Joints in the order the file declared them (by source line / offset).
+std::vector<std::size_t> jointsInFileOrder(const Skeleton& s);
+SourceLoc jointLoc(const Skeleton& s, std::size_t j);
+std::string boneName(const Skeleton& s, JointIndex j);
+
+// One compiled link (CHECKS.md §5).
+struct Link {
+    JointIndex bone = kNoJoint;
+    float weight = 0;
+};
+// Links merged (duplicates summed into the first occurrence), file order otherwise.
+void mergedLinks(const Mesh& mesh, std::size_t point, std::vector<Link>& out);
+// Compiled skinning for `profile`: goldsrc → parent field; source → SortAndBalanceBones;
+// cod → merged authored links. `culledCount` (optional) = links left after the cull, before
+// the clip to the profile's maximum.
+void compiledLinks(const Mesh& mesh, std::size_t point, Profile profile, std::vector<Link>& out,
+                   std::size_t* culledCount = nullptr, float* droppedWeight = nullptr);
+
+// Welded counts of CHECKS.md §3 for the profile; `overflow*` = the corner (or XMODEL pool
+// vertex) that makes the count exceed `limit` (UINT32_MAX when it never does).
+struct WeldStats {
+    std::size_t vertices = 0;
+    std::uint32_t vertexOverflow = UINT32_MAX;
+    std::size_t normals = 0; // goldsrc only
+    std::uint32_t normalOverflow = UINT32_MAX;
+    std::vector<std::uint32_t> cornerVertex; // corner -> welded vertex (filled when asked)
+};
+WeldStats weldStats(const Model& m, Profile profile, std::size_t vertexLimit,
+                    std::size_t normalLimit, bool wantCornerMap = false);
+
+// VTA base vertex → reference corners (FORMATS.md §1.6 matching).
+struct FlexMatch {
+    bool direct = false;                        // ids 0..3T-1 equal their corners
+    std::vector<std::vector<std::uint32_t>> corners; // per base entry (vertexFrames[0] order)
+    std::size_t unmatched = 0;
+    std::size_t firstUnmatched = SIZE_MAX;       // base entry index
+};
+FlexMatch matchFlexToReference(const Model& vta, const Model& reference);
+
+// Welded (source rule) reference vertices moved by any kept delta of `vta`, per material.
+struct FlexedVertices {
+    std::vector<std::size_t> perMaterial;   // index = reference material
+    std::vector<std::uint32_t> flexedCorners; // one corner per flexed welded vertex
+    std::vector<std::size_t> flexedBase;      // matching base entry of that corner
+};
+FlexedVertices flexedVertices(const Model& vta, const Model& reference, const FlexMatch& match,
+                              Profile profile);
+
+// Delta kept by studiomdl (RemapVertexAnimations threshold).
+bool deltaKept(const Vec3& dp, const Vec3& dn) noexcept;
+
+} // namespace rigscope::core::checks

@@ -1,0 +1,474 @@
+// mesh.* checks (CHECKS.md §4.4).
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <unordered_map>
+
+#include "core/checks/check_util.h"
+#include "core/checks/checks.h"
+
+namespace rigscope::core::checks {
+
+namespace {
+
+std::string profileStr(Profile p)
+{
+    return std::string(profileName(p));
+}
+
+ElementRef triRef(std::size_t t)
+{
+    return {K::Triangle, static_cast<std::int32_t>(t)};
+}
+
+ElementRef matRef(std::size_t m)
+{
+    return {K::Material, static_cast<std::int32_t>(m)};
+}
+
+// The vertex a corner is selected as: SMD corner 3t+c (= its point); XMODEL pool vertex.
+ElementRef cornerVertexRef(const Model& m, std::size_t c)
+{
+    const std::size_t v = isXModel(m) ? m.mesh.cornerPoints[c] : c;
+    return {K::Vertex, static_cast<std::int32_t>(v)};
+}
+
+const Vec3& cornerPos(const Mesh& me, std::size_t c)
+{
+    return me.pointPositions[me.cornerPoints[c]];
+}
+
+Vec3 faceCross(const Mesh& me, std::size_t t)
+{
+    const Vec3& a = cornerPos(me, 3 * t);
+    const Vec3& b = cornerPos(me, 3 * t + 1);
+    const Vec3& c = cornerPos(me, 3 * t + 2);
+    return (b - a).cross(c - a);
+}
+
+bool isDegenerate(const Mesh& me, std::size_t t)
+{
+    const Vec3& a = cornerPos(me, 3 * t);
+    const Vec3& b = cornerPos(me, 3 * t + 1);
+    const Vec3& c = cornerPos(me, 3 * t + 2);
+    if (!a.allFinite() || !b.allFinite() || !c.allFinite()) {
+        return false; // mesh.nan covers it
+    }
+    if (a == b || b == c || a == c) {
+        return true;
+    }
+    const double e1 = (b - a).norm(), e2 = (c - a).norm();
+    return faceCross(me, t).norm() <= 1e-6 * e1 * e2;
+}
+
+std::uint32_t bits(float f) noexcept
+{
+    if (f == 0.0f) {
+        f = 0.0f;
+    }
+    std::uint32_t u = 0;
+    std::memcpy(&u, &f, 4);
+    return u;
+}
+
+std::string nanName(float v)
+{
+    return std::isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf");
+}
+
+// First non-finite component of `v` as "x is nan"; empty when finite.
+template <typename V>
+std::string badComponent(const V& v)
+{
+    static const char* const kAxis[] = {"x", "y", "z", "w"};
+    for (Eigen::Index i = 0; i < v.size(); ++i) {
+        if (!std::isfinite(v[i])) {
+            return std::string(kAxis[i]) + " is " + nanName(v[i]);
+        }
+    }
+    return {};
+}
+
+} // namespace
+
+void checkDegenerateTriangles(const Model& m, const Profile&, DiagnosticSink& sink)
+{
+    const Mesh& me = m.mesh;
+    for (std::size_t t = 0; t < me.triangleCount(); ++t) {
+        if (isDegenerate(me, t)) {
+            sink.note(ids::kMeshDegenerateTriangle, me.triangleWhere[t],
+                      "triangle " + std::to_string(t) + " has zero area", triRef(t));
+        }
+    }
+}
+
+void checkMisdirectedNormals(const Model& m, const Profile& p, DiagnosticSink& sink)
+{
+    const Mesh& me = m.mesh;
+    for (std::size_t t = 0; t < me.triangleCount(); ++t) {
+        if (isDegenerate(me, t)) {
+            continue;
+        }
+        const Vec3 fn = faceCross(me, t);
+        if (!fn.allFinite()) {
+            continue;
+        }
+        int opposed = 0, valid = 0;
+        for (std::size_t c = 3 * t; c < 3 * t + 3; ++c) {
+            const Vec3& n = me.cornerNormals[c];
+            if (!n.allFinite() || n.norm() < 1e-6f) {
+                continue;
+            }
+            ++valid;
+            opposed += n.dot(fn) < 0 ? 1 : 0;
+        }
+        if (opposed == 0) {
+            continue;
+        }
+        if (opposed == 3) {
+            sink.warning(ids::kMeshMisdirectedNormals, me.triangleWhere[t],
+                         "triangle " + std::to_string(t) +
+                             " is reversed: its normals oppose its winding",
+                         triRef(t));
+        } else if (p == Profile::GoldSrc) {
+            Diagnostic& d = sink.note(ids::kMeshMisdirectedNormals, me.triangleWhere[t],
+                                      "triangle " + std::to_string(t) + ": " +
+                                          std::to_string(opposed) + " of " + std::to_string(valid) +
+                                          " corner normals oppose its winding",
+                                      triRef(t));
+            grade(d, p, Severity::Note);
+        }
+    }
+}
+
+void checkNormalLength(const Model& m, const Profile& p, DiagnosticSink& sink)
+{
+    const Mesh& me = m.mesh;
+    for (std::size_t c = 0; c < me.cornerCount(); ++c) {
+        const Vec3& n = me.cornerNormals[c];
+        if (!n.allFinite()) {
+            continue;
+        }
+        const float len = n.norm();
+        if (len < 1e-6f) {
+            sink.warning(ids::kMeshZeroNormal, me.cornerWhere[c],
+                         p == Profile::Cod ? "vertex normal is zero; BO tools reject it"
+                                           : "vertex normal is zero",
+                         cornerVertexRef(m, c));
+        } else if (std::abs(len - 1.0f) > 1e-3f) {
+            sink.note(ids::kMeshUnnormalisedNormal, me.cornerWhere[c], "normal length " + num(len),
+                      cornerVertexRef(m, c));
+        }
+    }
+}
+
+void checkMeshNan(const Model& m, const Profile&, DiagnosticSink& sink)
+{
+    const Mesh& me = m.mesh;
+    for (std::size_t pt = 0; pt < me.pointCount(); ++pt) {
+        const std::string bad = badComponent(me.pointPositions[pt]);
+        if (!bad.empty()) {
+            sink.error(ids::kMeshNan, me.pointWhere[pt], "position " + bad,
+                       {K::Vertex, static_cast<std::int32_t>(pt)});
+        }
+    }
+    for (std::size_t c = 0; c < me.cornerCount(); ++c) {
+        std::string bad = badComponent(me.cornerNormals[c]);
+        if (!bad.empty()) {
+            sink.error(ids::kMeshNan, me.cornerWhere[c], "normal " + bad, cornerVertexRef(m, c));
+        }
+        bad = badComponent(me.cornerUvs[c]);
+        if (!bad.empty()) {
+            bad[0] = bad[0] == 'x' ? 'u' : 'v';
+            sink.error(ids::kMeshNan, me.cornerWhere[c], "uv " + bad, cornerVertexRef(m, c));
+        }
+    }
+    const Skeleton& s = m.skeleton;
+    for (std::size_t j : jointsInFileOrder(s)) {
+        std::string bad = badComponent(s.bindPositions[j]);
+        std::string field = "bind position ";
+        if (bad.empty()) {
+            bad = badComponent(s.bindRotations[j]);
+            field = "bind rotation ";
+        }
+        if (!bad.empty()) {
+            sink.error(ids::kMeshNan, s.bindWhere[j].line ? s.bindWhere[j] : jointLoc(s, j),
+                       field + bad + " on bone " + quoted(s.names[j]),
+                       {K::Joint, static_cast<std::int32_t>(j)});
+        }
+    }
+    // Animation keys: one report per bone (the first bad frame), frame 0 is the bind pose.
+    for (const Animation& a : m.animations) {
+        for (std::size_t j = 0; j < a.jointCount; ++j) {
+            for (std::size_t f = 1; f < a.frameCount(); ++f) {
+                const std::size_t k = a.key(f, j);
+                std::string bad = badComponent(a.positions[k]);
+                if (bad.empty() && k < a.rotations.size()) {
+                    bad = badComponent(a.rotations[k]);
+                }
+                if (!bad.empty()) {
+                    sink.error(ids::kMeshNan, a.frameWhere[f],
+                               "pose of bone " + quoted(boneName(s, static_cast<JointIndex>(j))) +
+                                   " at frame " + num(a.times[f]) + ": " + bad,
+                               {K::Joint, static_cast<std::int32_t>(j)});
+                    break;
+                }
+            }
+        }
+    }
+}
+
+void checkEmptyMaterial(const Model& m, const Profile&, DiagnosticSink& sink)
+{
+    const Mesh& me = m.mesh;
+    if (!isSmdFamily(m)) {
+        return;
+    }
+    for (std::size_t t = 0; t < me.triangleCount(); ++t) {
+        if (me.materials[me.triangleMaterials[t]].name.empty()) {
+            sink.warning(ids::kMeshEmptyMaterial, me.triangleWhere[t],
+                         "triangle " + std::to_string(t) + " has no material; studiomdl skips it",
+                         triRef(t));
+        }
+    }
+}
+
+void checkMaterialNameLength(const Model& m, const Profile& p, DiagnosticSink& sink)
+{
+    const Limits lim = limitsFor(p, &m);
+    if (lim.materialNameLength == 0) {
+        return;
+    }
+    const Mesh& me = m.mesh;
+    for (std::size_t i = 0; i < me.materials.size(); ++i) {
+        const std::size_t n = me.materials[i].name.size();
+        if (n > lim.materialNameLength) {
+            sink.error(ids::kMeshMaterialNameLength, me.materials[i].where,
+                       "material name has " + std::to_string(n) + " chars; " + profileStr(p) +
+                           " allows " + std::to_string(lim.materialNameLength),
+                       matRef(i));
+        }
+    }
+}
+
+void checkMaterialChars(const Model& m, const Profile& p, DiagnosticSink& sink)
+{
+    if (!isSmdFamily(m)) {
+        return;
+    }
+    const Mesh& me = m.mesh;
+    for (std::size_t i = 0; i < me.materials.size(); ++i) {
+        const std::string& name = me.materials[i].name;
+        if (name.empty()) {
+            continue;
+        }
+        std::vector<std::string> what;
+        bool quote = false;
+        if (name.find('"') != std::string::npos) {
+            what.emplace_back("a quote");
+            quote = true;
+        }
+        if (name.find(' ') != std::string::npos) {
+            what.emplace_back("spaces (assimp/IQM cut at the first space)");
+        }
+        if (name.find_first_of("/\\") != std::string::npos) {
+            what.emplace_back("a path separator");
+        }
+        const auto blank = [](char c) { return c == ' ' || c == '\t'; };
+        if (blank(name.front()) || blank(name.back())) {
+            what.emplace_back("blanks at its edges");
+        }
+        if (what.empty()) {
+            continue;
+        }
+        std::string list;
+        for (std::size_t k = 0; k < what.size(); ++k) {
+            list += (k == 0 ? "" : (k + 1 == what.size() ? " and " : ", ")) + what[k];
+        }
+        Diagnostic& d = sink.warning(ids::kMeshMaterialChars, me.materials[i].where,
+                                     "material " + quoted(name) + " contains " + list, matRef(i));
+        grade(d, p, quote ? Severity::Warning : Severity::Note);
+    }
+}
+
+void checkMaterialNotBmp(const Model& m, const Profile&, DiagnosticSink& sink)
+{
+    if (!isSmdFamily(m)) {
+        return;
+    }
+    const Mesh& me = m.mesh;
+    for (std::size_t i = 0; i < me.materials.size(); ++i) {
+        const std::string& name = me.materials[i].name;
+        if (!name.empty() && !endsWithIgnoreCase(name, ".bmp")) {
+            sink.error(ids::kMeshMaterialNotBmp, me.materials[i].where,
+                       "GoldSrc loads only .bmp textures (" + quoted(name) + ")", matRef(i));
+        }
+    }
+}
+
+void checkNullMaterial(const Model& m, const Profile&, DiagnosticSink& sink)
+{
+    const Mesh& me = m.mesh;
+    std::vector<std::size_t> count(me.materials.size(), 0);
+    std::vector<std::size_t> first(me.materials.size(), SIZE_MAX);
+    for (std::size_t t = 0; t < me.triangleCount(); ++t) {
+        const std::uint32_t mat = me.triangleMaterials[t];
+        ++count[mat];
+        first[mat] = std::min(first[mat], t);
+    }
+    for (std::size_t i = 0; i < me.materials.size(); ++i) {
+        std::string n = lower(me.materials[i].name);
+        std::replace(n.begin(), n.end(), '\\', '/');
+        const bool isNull = n == "null.bmp" || n == "null.tga" || n == "null" ||
+                            n == "debug/debugempty" || n == "debug/debugempty.vmt";
+        if (!isNull || count[i] == 0) {
+            continue;
+        }
+        sink.note(ids::kMeshNullMaterial, me.triangleWhere[first[i]],
+                  thousands(count[i]) + (count[i] == 1 ? " triangle uses " : " triangles use ") +
+                      quoted(me.materials[i].name) + "; studiomdl skips them",
+                  triRef(first[i]));
+    }
+}
+
+void checkMaterialChrome(const Model& m, const Profile&, DiagnosticSink& sink)
+{
+    const Mesh& me = m.mesh;
+    for (std::size_t i = 0; i < me.materials.size(); ++i) {
+        if (lower(me.materials[i].name).find("chrome") != std::string::npos) {
+            sink.note(ids::kMeshMaterialChrome, me.materials[i].where,
+                      "GoldSrc sets CHROME+FLATSHADE on " + quoted(me.materials[i].name), matRef(i));
+        }
+    }
+}
+
+// One weld serves mesh.vertex-limit, mesh.vertex-split, mesh.normal-limit and the
+// mesh.unique-vertices budget note: welding is the expensive part.
+void checkVertexLimit(const Model& m, const Profile& p, DiagnosticSink& sink)
+{
+    const Mesh& me = m.mesh;
+    if (me.empty()) {
+        return;
+    }
+    const Limits lim = limitsFor(p, &m);
+    const WeldStats w = weldStats(m, p, lim.uniqueVertices, lim.uniqueNormals);
+    const bool pool = p == Profile::Cod || isXModel(m);
+    auto vertexWhere = [&](std::uint32_t i) { return pool ? me.pointWhere[i] : me.cornerWhere[i]; };
+    auto vertexRef = [&](std::uint32_t i) {
+        return pool ? ElementRef{K::Vertex, static_cast<std::int32_t>(i)} : cornerVertexRef(m, i);
+    };
+    if (lim.uniqueVertices > 0 && w.vertices > lim.uniqueVertices) {
+        sink.error(ids::kMeshVertexLimit, vertexWhere(w.vertexOverflow),
+                   thousands(w.vertices) + " unique vertices after " + profileStr(p) +
+                       " welding; at most " + thousands(lim.uniqueVertices),
+                   vertexRef(w.vertexOverflow));
+    } else if (lim.uniqueVertices > 0 && w.vertices * 4 > lim.uniqueVertices * 3) {
+        const std::size_t pct = w.vertices * 100 / lim.uniqueVertices;
+        sink.note(ids::kMeshUniqueVertices, {1, 1, 0},
+                  thousands(w.vertices) + " of " + thousands(lim.uniqueVertices) +
+                      " unique vertices (" + std::to_string(pct) + "%) after " + profileStr(p) +
+                      " welding");
+    }
+    if (lim.vertexSplit > 0 && w.vertices > lim.vertexSplit) {
+        sink.warning(ids::kMeshVertexSplit, {1, 1, 0},
+                     thousands(w.vertices) + " vertices > $maxverts " + thousands(lim.vertexSplit) +
+                         "; studiomdl splits the model");
+    }
+    if (lim.uniqueNormals > 0 && w.normals > lim.uniqueNormals) {
+        sink.error(ids::kMeshNormalLimit, me.cornerWhere[w.normalOverflow],
+                   thousands(w.normals) + " unique normals; " + profileStr(p) + " allows " +
+                       thousands(lim.uniqueNormals),
+                   cornerVertexRef(m, w.normalOverflow));
+    }
+}
+
+void checkTriangleLimit(const Model& m, const Profile& p, DiagnosticSink& sink)
+{
+    const Limits lim = limitsFor(p, &m);
+    const std::size_t n = m.mesh.triangleCount();
+    if (lim.triangles == 0 || n <= lim.triangles) {
+        return;
+    }
+    sink.warning(ids::kMeshTriangleLimit, m.mesh.triangleWhere[lim.triangles],
+                 thousands(n) + " triangles; " + profileStr(p) + " table holds " +
+                     thousands(lim.triangles),
+                 triRef(lim.triangles));
+}
+
+void checkMaterialLimit(const Model& m, const Profile& p, DiagnosticSink& sink)
+{
+    const Limits lim = limitsFor(p, &m);
+    const Mesh& me = m.mesh;
+    if (lim.materials == 0) {
+        return;
+    }
+    // Materials in order of first use by a triangle.
+    std::vector<std::uint8_t> used(me.materials.size(), 0);
+    std::vector<std::size_t> order;
+    for (std::uint32_t mat : me.triangleMaterials) {
+        if (!used[mat]) {
+            used[mat] = 1;
+            order.push_back(mat);
+        }
+    }
+    if (order.size() > lim.materials) {
+        const std::size_t over = order[lim.materials];
+        sink.error(ids::kMeshMaterialLimit, me.materials[over].where,
+                   "model uses " + std::to_string(order.size()) + " materials; " + profileStr(p) +
+                       " allows at most " + std::to_string(lim.materials),
+                   matRef(over));
+    }
+    if (p == Profile::Cod && me.objects.size() > lim.materials) {
+        sink.error(ids::kMeshMaterialLimit, {1, 1, 0},
+                   "model uses " + std::to_string(me.objects.size()) + " objects; cod allows at most " +
+                       std::to_string(lim.materials));
+    }
+}
+
+void checkDuplicateTriangles(const Model& m, const Profile&, DiagnosticSink& sink)
+{
+    const Mesh& me = m.mesh;
+    struct Key {
+        std::array<std::uint32_t, 10> v{};
+        bool operator==(const Key&) const = default;
+    };
+    struct Hash {
+        std::size_t operator()(const Key& k) const noexcept
+        {
+            std::uint64_t h = 1469598103934665603ull;
+            for (std::uint32_t x : k.v) {
+                h ^= x;
+                h *= 1099511628211ull;
+            }
+            return static_cast<std::size_t>(h);
+        }
+    };
+    std::unordered_map<Key, std::size_t, Hash> seen;
+    seen.reserve(me.triangleCount());
+    for (std::size_t t = 0; t < me.triangleCount(); ++t) {
+        std::array<std::array<std::uint32_t, 3>, 3> pos{};
+        for (std::size_t c = 0; c < 3; ++c) {
+            const Vec3& v = cornerPos(me, 3 * t + c);
+            pos[c] = {bits(v.x()), bits(v.y()), bits(v.z())};
+        }
+        std::sort(pos.begin(), pos.end());
+        Key k;
+        k.v[0] = me.triangleMaterials[t];
+        for (std::size_t c = 0; c < 3; ++c) {
+            for (std::size_t i = 0; i < 3; ++i) {
+                k.v[1 + 3 * c + i] = pos[c][i];
+            }
+        }
+        auto [it, inserted] = seen.try_emplace(k, t);
+        if (!inserted) {
+            Diagnostic& d = sink.note(ids::kMeshDuplicateTriangle, me.triangleWhere[t],
+                                      "triangle " + std::to_string(t) + " duplicates triangle " +
+                                          std::to_string(it->second),
+                                      triRef(t));
+            d.related.push_back({sink.file(), me.triangleWhere[it->second], "first triangle here"});
+        }
+    }
+}
+
+} // namespace rigscope::core::checks

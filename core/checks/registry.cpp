@@ -1,0 +1,240 @@
+#include "core/checks/registry.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+#include "core/checks/check_util.h"
+#include "core/checks/checks.h"
+#include "core/diag/severity.h"
+
+namespace rigscope::core {
+
+Limits limitsFor(Profile p, const Model* model) noexcept
+{
+    Limits l;
+    switch (p) {
+    case Profile::GoldSrc:
+        l.bones = 127;
+        l.boneNameLength = 31;
+        l.weightsPerVertex = 1;
+        l.uniqueVertices = 2048;
+        l.uniqueNormals = 2048;
+        l.triangles = 20000;
+        l.materials = 100;
+        l.materialNameLength = 63;
+        l.framesPerAnimation = 2048;
+        break;
+    case Profile::Auto:
+    case Profile::Source:
+    case Profile::Source256:
+        l.bones = p == Profile::Source256 ? 255 : 127;
+        l.boneNameLength = 127;
+        l.weightsPerVertex = 3;
+        l.weightCull = 0.05f;
+        l.uniqueVertices = 65536;
+        l.vertexSplit = 21845; // reported by source256 only (catalog), on demand elsewhere
+        l.triangles = 65536;
+        l.materials = 32;
+        l.materialNameLength = p == Profile::Source256 ? 259 : 63;
+        l.framesPerAnimation = 2000;
+        l.flexedVertices = 10000;
+        break;
+    case Profile::Cod: {
+        // XMODEL v5/v6 index vertices with UShort and objects/materials with uint8; v7 widens both.
+        const bool v7 = model && model->version >= 7;
+        l.uniqueVertices = v7 ? 0 : 65535;
+        l.materials = v7 ? 0 : 255;
+        break;
+    }
+    }
+    return l;
+}
+
+namespace {
+
+using namespace checks;
+
+constexpr ModelCheck kModelChecks[] = {
+    {"skeleton.no-bones", checkNoBones},
+    {"skeleton.duplicate-name", checkDuplicateBoneName},
+    {"skeleton.id-gap", checkBoneIdGap},
+    {"skeleton.multiple-roots", checkMultipleRoots},
+    {"skeleton.bone-limit", checkBoneLimit},
+    {"skeleton.bone-id-range", checkBoneIdRange},
+    {"skeleton.name-length", checkBoneNameLength},
+    {"skeleton.unreferenced-bone", checkUnreferencedBones},
+    {"skeleton.missing-in-first-frame", checkMissingInFirstFrame},
+    {"skeleton.missing-frames", checkMissingFrames},
+    {"skeleton.reference-animated", checkReferenceAnimated},
+    {"skeleton.frame-limit", checkFrameLimit},
+    {"weights.sum-not-one", checkWeightsSumToOne},
+    {"weights.negative", checkWeightsNegative},
+    {"weights.zero-sum", checkWeightsZeroSum},
+    {"weights.zero-link", checkWeightsZeroLink},
+    {"weights.nan", checkWeightsNan},
+    {"weights.too-many-links", checkWeightsTooManyLinks},
+    {"weights.below-cull", checkWeightsBelowCull},
+    {"weights.duplicate-link", checkWeightsDuplicateLink},
+    {"weights.parent-mismatch", checkWeightsParentMismatch},
+    {"mesh.degenerate-triangle", checkDegenerateTriangles},
+    {"mesh.misdirected-normals", checkMisdirectedNormals},
+    {"mesh.zero-normal/unnormalised-normal", checkNormalLength},
+    {"mesh.nan", checkMeshNan},
+    {"mesh.empty-material", checkEmptyMaterial},
+    {"mesh.material-name-length", checkMaterialNameLength},
+    {"mesh.material-chars", checkMaterialChars},
+    {"mesh.material-not-bmp", checkMaterialNotBmp},
+    {"mesh.null-material", checkNullMaterial},
+    {"mesh.material-chrome", checkMaterialChrome},
+    {"mesh.vertex-limit/vertex-split/normal-limit/unique-vertices", checkVertexLimit},
+    {"mesh.triangle-limit", checkTriangleLimit},
+    {"mesh.material-limit", checkMaterialLimit},
+    {"mesh.duplicate-triangle", checkDuplicateTriangles},
+    {"flex.unsupported", checkFlexUnsupported},
+    {"flex.empty-shape", checkFlexEmptyShape},
+    {"flex.shape-name", checkFlexShapeName},
+    {"cod.root-count", checkCodRootCount},
+    {"cod.bone-matrix", checkCodBoneMatrix},
+    {"cod.non-unit-scale", checkCodNonUnitScale},
+    {"cod.color-range", checkCodColorRange},
+};
+
+constexpr SceneCheck kSceneChecks[] = {
+    {"xref.anim-bone-missing", checkXrefAnimBoneMissing},
+    {"xref.ref-bone-missing", checkXrefRefBoneMissing},
+    {"xref.parent-mismatch", checkXrefParentMismatch},
+    {"xref.rest-pose-differs", checkXrefRestPose},
+    {"xref.vta-vertex-count", checkXrefVtaVertexCount},
+    {"flex.unmatched-vertices", checkFlexUnmatchedVertices},
+    {"flex.vertex-limit", checkFlexVertexLimit},
+    {"flex.multi-bone-vertex", checkFlexMultiBoneVertex},
+    {"cod.part-not-in-model", checkCodPartNotInModel},
+};
+
+// Drops check diagnostics (from `from` on) whose id the reader already reported.
+void dropReaderIds(DiagnosticSink& sink, std::size_t from, const std::vector<Diagnostic>& reader)
+{
+    if (reader.empty()) {
+        return;
+    }
+    std::unordered_set<std::string_view> seen;
+    for (const Diagnostic& d : reader) {
+        seen.insert(d.id);
+    }
+    auto& diags = sink.diagnostics();
+    diags.erase(std::remove_if(diags.begin() + static_cast<std::ptrdiff_t>(from), diags.end(),
+                               [&seen](const Diagnostic& d) { return seen.count(d.id) > 0; }),
+                diags.end());
+}
+
+} // namespace
+
+std::span<const ModelCheck> modelChecks() noexcept
+{
+    return kModelChecks;
+}
+
+std::span<const SceneCheck> sceneChecks() noexcept
+{
+    return kSceneChecks;
+}
+
+void runModelChecks(const Model& m, Profile profile, DiagnosticSink& sink,
+                    const std::vector<Diagnostic>& readerDiagnostics)
+{
+    const Profile p = profile == Profile::Auto ? Profile::Source : profile;
+    const std::size_t from = sink.diagnostics().size();
+    for (const ModelCheck& c : kModelChecks) {
+        c.run(m, p, sink);
+    }
+    dropReaderIds(sink, from, readerDiagnostics);
+}
+
+void runSceneChecks(const SceneFile& self, const SceneFile& reference, Profile profile,
+                    DiagnosticSink& sink, const std::vector<Diagnostic>& readerDiagnostics)
+{
+    const Profile p = profile == Profile::Auto ? Profile::Source : profile;
+    const std::size_t from = sink.diagnostics().size();
+    for (const SceneCheck& c : kSceneChecks) {
+        c.run(self, reference, p, sink);
+    }
+    dropReaderIds(sink, from, readerDiagnostics);
+}
+
+bool matchesIdPattern(std::string_view id, std::string_view pattern) noexcept
+{
+    if (pattern == "*" || pattern == id) {
+        return true;
+    }
+    if (pattern.ends_with("*")) {
+        return id.starts_with(pattern.substr(0, pattern.size() - 1));
+    }
+    return false;
+}
+
+void gradeDiagnostics(std::vector<Diagnostic>& diags, Profile profile, bool guessed,
+                      const CheckFilter& filter)
+{
+    const auto any = [](const std::vector<std::string>& pats, std::string_view id) {
+        return std::any_of(pats.begin(), pats.end(),
+                           [id](const std::string& pat) { return matchesIdPattern(id, pat); });
+    };
+    std::erase_if(diags, [&](const Diagnostic& d) { return any(filter.disable, d.id); });
+    const int col = profileColumn(profile);
+    for (Diagnostic& d : diags) {
+        const CatalogEntry* e = findCatalogEntry(d.id);
+        if (e && e->severity[col] == CatalogSeverity::Off && any(filter.enable, d.id)) {
+            d.fixedSeverity = true; // turned on by --enable: keep the check's own severity
+        }
+    }
+    applyProfile(diags, profile, guessed);
+}
+
+std::vector<BudgetMeter> budgetMeters(const Model& m, Profile profile, const Model* flex)
+{
+    const Profile p = profile == Profile::Auto ? Profile::Source : profile;
+    const Limits lim = limitsFor(p, &m);
+    std::vector<BudgetMeter> out;
+
+    std::size_t bones = m.skeleton.size();
+    if (p == Profile::GoldSrc && m.mesh.triangleCount() > 0) {
+        std::vector<std::uint8_t> ref(m.skeleton.size(), 0);
+        std::vector<Link> links;
+        for (std::size_t pt = 0; pt < m.mesh.pointCount(); ++pt) {
+            compiledLinks(m.mesh, pt, p, links);
+            for (const Link& l : links) {
+                ref[static_cast<std::size_t>(l.bone)] = 1;
+            }
+        }
+        for (std::size_t i = ref.size(); i-- > 0;) {
+            if (ref[i] && m.skeleton.parents[i] != kNoJoint) {
+                ref[static_cast<std::size_t>(m.skeleton.parents[i])] = 1;
+            }
+        }
+        bones = static_cast<std::size_t>(std::count(ref.begin(), ref.end(), 1));
+    }
+    out.push_back({"bones", bones, lim.bones});
+
+    std::vector<std::uint8_t> used(m.mesh.materials.size(), 0);
+    for (std::uint32_t mat : m.mesh.triangleMaterials) {
+        used[mat] = 1;
+    }
+    out.push_back({"materials", static_cast<std::size_t>(std::count(used.begin(), used.end(), 1)),
+                   lim.materials});
+
+    const WeldStats w = weldStats(m, p, 0, 0);
+    out.push_back({"vertices", w.vertices, lim.uniqueVertices});
+
+    std::size_t flexed = 0;
+    if (flex && !flex->vertexFrames.empty() && !m.mesh.empty()) {
+        const FlexMatch match = matchFlexToReference(*flex, m);
+        const FlexedVertices fv = flexedVertices(*flex, m, match, p);
+        for (std::size_t n : fv.perMaterial) {
+            flexed = std::max(flexed, n);
+        }
+    }
+    out.push_back({"flexed vertices", flexed, lim.flexedVertices});
+    return out;
+}
+
+} // namespace rigscope::core

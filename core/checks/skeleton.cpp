@@ -1,0 +1,327 @@
+// skeleton.* checks (CHECKS.md §4.2) that need the built model, not the raw text.
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+#include "core/checks/check_util.h"
+#include "core/checks/checks.h"
+
+namespace rigscope::core::checks {
+
+namespace {
+
+std::string profileStr(Profile p)
+{
+    return std::string(profileName(p));
+}
+
+// Bones studiomdl keeps for the limit: goldsrc counts bones under vertices and their
+// ancestors (references only); other profiles count every declared bone.
+std::vector<std::uint8_t> referencedBones(const Model& m, Profile p)
+{
+    const Skeleton& s = m.skeleton;
+    std::vector<std::uint8_t> ref(s.size(), 0);
+    std::vector<Link> links;
+    for (std::size_t pt = 0; pt < m.mesh.pointCount(); ++pt) {
+        compiledLinks(m.mesh, pt, p, links);
+        for (const Link& l : links) {
+            if (l.bone >= 0 && static_cast<std::size_t>(l.bone) < s.size()) {
+                ref[static_cast<std::size_t>(l.bone)] = 1;
+            }
+        }
+    }
+    for (std::size_t i = s.size(); i-- > 0;) {
+        if (ref[i] && s.parents[i] != kNoJoint) {
+            ref[static_cast<std::size_t>(s.parents[i])] = 1;
+        }
+    }
+    return ref;
+}
+
+bool isReference(const Model& m) noexcept
+{
+    return m.mesh.triangleCount() > 0;
+}
+
+} // namespace
+
+void checkNoBones(const Model& m, const Profile&, DiagnosticSink& sink)
+{
+    if (m.skeleton.empty()) {
+        sink.error(ids::kSkeletonNoBones, {1, 1, 0}, "file declares no bones");
+    }
+}
+
+void checkDuplicateBoneName(const Model& m, const Profile& p, DiagnosticSink& sink)
+{
+    const Skeleton& s = m.skeleton;
+    const bool caseless = p != Profile::Cod;
+    std::unordered_map<std::string, std::size_t> seen;
+    for (std::size_t j : jointsInFileOrder(s)) {
+        const std::string key = caseless ? lower(s.names[j]) : s.names[j];
+        auto [it, inserted] = seen.try_emplace(key, j);
+        if (inserted) {
+            continue;
+        }
+        const std::size_t first = it->second;
+        Diagnostic& d = sink.warning(ids::kSkeletonDuplicateName, jointLoc(s, j),
+                                     "bone name " + quoted(s.names[j]) + " used by ids " +
+                                         std::to_string(s.sourceIds[first]) + " and " +
+                                         std::to_string(s.sourceIds[j]) +
+                                         "; they merge in the compiled table",
+                                     {K::Joint, static_cast<std::int32_t>(j)});
+        d.related.push_back({sink.file(), jointLoc(s, first), "first declared here"});
+    }
+}
+
+void checkBoneIdGap(const Model& m, const Profile& p, DiagnosticSink& sink)
+{
+    const Skeleton& s = m.skeleton;
+    if (s.empty() || !isSmdFamily(m)) {
+        return;
+    }
+    const std::vector<std::size_t> order = jointsInFileOrder(s);
+    std::size_t firstBad = SIZE_MAX;
+    std::int32_t maxId = 0;
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        const std::int32_t id = s.sourceIds[order[i]];
+        maxId = std::max(maxId, id);
+        if (firstBad == SIZE_MAX && id != static_cast<std::int32_t>(i)) {
+            firstBad = order[i];
+        }
+    }
+    if (firstBad == SIZE_MAX) {
+        return;
+    }
+    const std::int32_t last = s.sourceIds[order.back()];
+    const std::size_t n = s.size();
+    std::string msg = "bone ids are not 0.." + std::to_string(n - 1) + " in order; ";
+    if (p == Profile::GoldSrc) {
+        msg += "GoldSrc sizes the table from the last id (" + std::to_string(last) +
+               "), not the largest (" + std::to_string(maxId) + ")";
+    } else {
+        const std::size_t table = static_cast<std::size_t>(maxId) + 1;
+        const std::size_t placeholders = table > n ? table - n : 0;
+        msg += std::to_string(placeholders) + " unnamed placeholder bones";
+    }
+    sink.warning(ids::kSkeletonIdGap, jointLoc(s, firstBad), std::move(msg),
+                 {K::Joint, static_cast<std::int32_t>(firstBad)});
+}
+
+void checkMultipleRoots(const Model& m, const Profile&, DiagnosticSink& sink)
+{
+    const Skeleton& s = m.skeleton;
+    std::vector<std::string> names;
+    std::size_t secondRoot = SIZE_MAX;
+    for (std::size_t j : jointsInFileOrder(s)) {
+        if (s.parents[j] == kNoJoint) {
+            if (!names.empty() && secondRoot == SIZE_MAX) {
+                secondRoot = j;
+            }
+            names.push_back(s.names[j]);
+        }
+    }
+    if (names.size() <= 1) {
+        return;
+    }
+    sink.note(ids::kSkeletonMultipleRoots, jointLoc(s, secondRoot),
+              std::to_string(names.size()) + " root bones: " + nameList(names),
+              {K::Joint, static_cast<std::int32_t>(secondRoot)});
+}
+
+void checkBoneLimit(const Model& m, const Profile& p, DiagnosticSink& sink)
+{
+    const Limits lim = limitsFor(p, &m);
+    const Skeleton& s = m.skeleton;
+    if (lim.bones == 0 || s.size() <= lim.bones) {
+        return;
+    }
+    const bool countReferenced = p == Profile::GoldSrc && isReference(m);
+    std::vector<std::uint8_t> counted(s.size(), 1);
+    if (countReferenced) {
+        counted = referencedBones(m, p);
+    }
+    std::size_t n = 0;
+    std::size_t over = SIZE_MAX;
+    for (std::size_t j : jointsInFileOrder(s)) {
+        if (counted[j]) {
+            ++n;
+            if (n == lim.bones + 1) {
+                over = j;
+            }
+        }
+    }
+    if (n <= lim.bones) {
+        return;
+    }
+    std::string msg = "model uses " + std::to_string(n) + " bones; " + profileStr(p) +
+                      " allows at most " + std::to_string(lim.bones);
+    if (!countReferenced && isReference(m)) {
+        const std::vector<std::uint8_t> ref = referencedBones(m, p);
+        const auto unused = static_cast<std::size_t>(std::count(ref.begin(), ref.end(), 0));
+        if (unused > 0) {
+            msg += "; " + std::to_string(unused) + " carry no vertices";
+        }
+    }
+    if (p == Profile::Source && n <= limitsFor(Profile::Source256).bones) {
+        msg += "; source256 allows 255";
+    }
+    sink.error(ids::kSkeletonBoneLimit, jointLoc(s, over), std::move(msg),
+               {K::Joint, static_cast<std::int32_t>(over)});
+}
+
+void checkBoneIdRange(const Model& m, const Profile&, DiagnosticSink& sink)
+{
+    const Skeleton& s = m.skeleton;
+    if (!isSmdFamily(m)) {
+        return;
+    }
+    for (std::size_t j : jointsInFileOrder(s)) {
+        const std::int32_t id = s.sourceIds[j];
+        if (id < 0 || id >= 512) {
+            sink.error(ids::kSkeletonBoneIdRange, jointLoc(s, j),
+                       "bone id " + std::to_string(id) +
+                           " outside 0..511 (studiomdl's source-bone array)",
+                       {K::Joint, static_cast<std::int32_t>(j)});
+        }
+    }
+}
+
+void checkBoneNameLength(const Model& m, const Profile& p, DiagnosticSink& sink)
+{
+    const Limits lim = limitsFor(p, &m);
+    const Skeleton& s = m.skeleton;
+    if (lim.boneNameLength == 0) {
+        return;
+    }
+    std::unordered_map<std::string, std::size_t> truncated;
+    const std::vector<std::size_t> order = jointsInFileOrder(s);
+    for (std::size_t j : order) {
+        truncated.try_emplace(lower(s.names[j].substr(0, lim.boneNameLength)), j);
+    }
+    for (std::size_t j : order) {
+        const std::string& name = s.names[j];
+        if (name.size() <= lim.boneNameLength) {
+            continue;
+        }
+        std::string msg = "bone name has " + std::to_string(name.size()) + " chars; " +
+                          profileStr(p) + " keeps " + std::to_string(lim.boneNameLength);
+        const auto it = truncated.find(lower(name.substr(0, lim.boneNameLength)));
+        if (it != truncated.end() && it->second != j) {
+            msg += "; truncated name collides with " + quoted(s.names[it->second]);
+        }
+        sink.warning(ids::kSkeletonNameLength, jointLoc(s, j), std::move(msg),
+                     {K::Joint, static_cast<std::int32_t>(j)});
+    }
+}
+
+void checkUnreferencedBones(const Model& m, const Profile& p, DiagnosticSink& sink)
+{
+    if (!isReference(m) || m.skeleton.empty()) {
+        return;
+    }
+    const Skeleton& s = m.skeleton;
+    const std::vector<std::uint8_t> ref = referencedBones(m, p);
+    std::vector<std::string> names;
+    std::size_t first = SIZE_MAX;
+    for (std::size_t j : jointsInFileOrder(s)) {
+        if (!ref[j]) {
+            if (first == SIZE_MAX) {
+                first = j;
+            }
+            names.push_back(s.names[j]);
+        }
+    }
+    if (names.empty()) {
+        return;
+    }
+    const std::string k = std::to_string(names.size());
+    std::string msg = p == Profile::GoldSrc
+                          ? k + " bones carry no vertices and are dropped by GoldSrc: "
+                          : k + " bones carry no vertices: ";
+    if (names.size() == 1) {
+        msg = p == Profile::GoldSrc ? "1 bone carries no vertices and is dropped by GoldSrc: "
+                                    : "1 bone carries no vertices: ";
+    }
+    msg += nameList(names);
+    sink.warning(ids::kSkeletonUnreferencedBone, jointLoc(s, first), std::move(msg),
+                 {K::Joint, static_cast<std::int32_t>(first)});
+}
+
+void checkMissingInFirstFrame(const Model& m, const Profile&, DiagnosticSink& sink)
+{
+    if (!isSmdFamily(m) || m.kind == ModelKind::Flex || m.animations.empty()) {
+        return;
+    }
+    const Animation& a = m.animations.front();
+    if (a.frameCount() == 0 || a.explicitKey.size() < a.jointCount) {
+        return;
+    }
+    bool anyExplicit = false;
+    for (std::size_t j = 0; j < a.jointCount; ++j) {
+        anyExplicit = anyExplicit || a.explicitKey[j] != 0;
+    }
+    if (!anyExplicit) {
+        return; // the reader did not record keys; nothing to compare
+    }
+    for (std::size_t j : jointsInFileOrder(m.skeleton)) {
+        if (a.explicitKey[a.key(0, j)] == 0) {
+            sink.warning(ids::kSkeletonMissingInFirstFrame, a.frameWhere[0],
+                         "bone " + quoted(m.skeleton.names[j]) + " missing from frame " +
+                             num(a.times[0]) + "; it gets zero position and rotation",
+                         {K::Joint, static_cast<std::int32_t>(j)});
+        }
+    }
+}
+
+void checkMissingFrames(const Model& m, const Profile&, DiagnosticSink& sink)
+{
+    if (!isSmdFamily(m) || m.kind == ModelKind::Flex) {
+        return;
+    }
+    for (const Animation& a : m.animations) {
+        for (std::size_t f = 1; f < a.frameCount(); ++f) {
+            const double prev = a.times[f - 1], cur = a.times[f];
+            if (cur - prev > 1.0) {
+                sink.warning(ids::kSkeletonMissingFrames, a.frameWhere[f],
+                             "frame " + num(prev + 1) + " missing between " + num(prev) + " and " +
+                                 num(cur),
+                             {K::Frame, static_cast<std::int32_t>(f)});
+            }
+        }
+    }
+}
+
+void checkReferenceAnimated(const Model& m, const Profile&, DiagnosticSink& sink)
+{
+    if (!isSmdFamily(m) || !isReference(m) || m.animations.empty()) {
+        return;
+    }
+    const Animation& a = m.animations.front();
+    if (a.frameCount() <= 1) {
+        return;
+    }
+    sink.warning(ids::kSkeletonReferenceAnimated, a.frameWhere[1],
+                 "reference has " + std::to_string(a.frameCount()) + " frames; frame " +
+                     num(a.times[0]) + " is the rest pose",
+                 {K::Frame, 1});
+}
+
+void checkFrameLimit(const Model& m, const Profile& p, DiagnosticSink& sink)
+{
+    const Limits lim = limitsFor(p, &m);
+    if (lim.framesPerAnimation == 0) {
+        return;
+    }
+    for (const Animation& a : m.animations) {
+        if (a.frameCount() <= lim.framesPerAnimation) {
+            continue;
+        }
+        sink.error(ids::kSkeletonFrameLimit, a.frameWhere[lim.framesPerAnimation],
+                   "animation has " + std::to_string(a.frameCount()) + " frames; " + profileStr(p) +
+                       " allows at most " + std::to_string(lim.framesPerAnimation),
+                   {K::Frame, static_cast<std::int32_t>(lim.framesPerAnimation)});
+    }
+}
+
+} // namespace rigscope::core::checks
