@@ -1,0 +1,860 @@
+// BinarySMD reader (FORMATS.md §2): parse into raw per-file arrays with every table index
+// checked, then build the model with the SMD reader's conventions (§1.5, §1.7).
+#include "core/formats/smdx/smdx.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <unordered_map>
+
+#include "core/build/model_builder.h"
+#include "core/diag/diagnostic_ids.h"
+#include "core/formats/smdx/smdx_cursor.h"
+
+namespace rigscope::core {
+
+namespace {
+
+using detail::SmdxCursor;
+
+constexpr std::string_view kMagic = "SMDX";
+
+// Minimum encoded sizes, for the count checks (FORMATS.md §2.6).
+constexpr std::size_t kMinBlock = 2;     // type + first count
+constexpr std::size_t kMinNode = 3;      // id name parent
+constexpr std::size_t kMinVector = 15;   // 3 x CA float32
+constexpr std::size_t kMinUv = 10;       // 2 x CA float32
+constexpr std::size_t kMinString = 1;    // fixstr header
+constexpr std::size_t kMinKeyframe = 2;  // time bcount
+constexpr std::size_t kMinBoneState = 3; // bone pos rot
+constexpr std::size_t kMinTriangle = 16; // mat + 3 x (parent pos nrm uv lcount)
+constexpr std::size_t kMinLink = 6;      // bone + CA float32
+constexpr std::size_t kMinVertexFrame = 2;
+constexpr std::size_t kMinVertexEntry = 3;
+
+SourceLoc at(std::uint64_t offset) { return {0, 0, offset}; }
+
+std::string hexOffset(std::uint64_t v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "0x%04llX", static_cast<unsigned long long>(v));
+    return buf;
+}
+
+struct RawNode {
+    std::int32_t id = 0;
+    std::string name;
+    std::int32_t parent = -1;
+    std::uint64_t offset = 0;
+};
+
+struct RawState {
+    std::int32_t bone = 0;
+    Vec3 position = Vec3::Zero();
+    Vec3 rotation = Vec3::Zero();
+    std::uint64_t offset = 0;
+};
+
+struct RawFrame {
+    std::int32_t time = 0;
+    std::uint64_t offset = 0;
+    std::vector<RawState> states;
+};
+
+struct RawCorner {
+    std::int32_t parent = 0;
+    Vec3 position = Vec3::Zero();
+    Vec3 normal = Vec3::Zero();
+    Vec2 uv = Vec2::Zero();
+    std::uint32_t linkBegin = 0;
+    std::uint32_t linkCount = 0;
+    std::uint64_t offset = 0;
+};
+
+struct RawTriangle {
+    std::uint32_t material = 0; // into Raw::materials
+    std::uint64_t offset = 0;
+    RawCorner corners[3];
+};
+
+struct Pending {
+    std::uint64_t offset = 0;
+    std::string message;
+    ElementRef element;
+};
+
+struct Raw {
+    std::vector<RawNode> nodes;
+    bool hasSkeleton = false;
+    std::vector<RawFrame> frames;
+    bool hasTriangles = false;
+    std::vector<std::string> materials;
+    std::vector<RawTriangle> triangles;
+    std::vector<std::int32_t> linkBones;
+    std::vector<float> linkWeights;
+    bool hasVertexAnimation = false;
+    std::vector<VertexFrame> vertexFrames;
+    std::vector<Pending> corrupt; // index errors: the element was dropped, reading went on
+    std::vector<Pending> writerBug;
+};
+
+struct Fatal {
+    bool set = false;
+    std::uint64_t offset = 0;
+    std::string message;
+};
+
+// Parses blocks into a Raw. Every failure stops at the value that failed; complete elements
+// read before it are kept.
+class Parser {
+public:
+    Parser(SmdxCursor& cursor, Raw& raw) : m_c(cursor), m_raw(raw) {}
+
+    // block_count and the blocks; false on a fatal error (see fatal()).
+    bool parseBlocks();
+    const Fatal& fatal() const noexcept { return m_fatal; }
+
+private:
+    bool parseNodes();
+    bool parseVectors(std::vector<Vec3>& table);
+    bool parseSkeleton();
+    bool parseTriangles(bool& indexError);
+    bool parseVertexAnimation(bool bugLayout, bool& indexError);
+    bool parseTrianglesOrWriterBug(std::size_t block, std::uint64_t blockOffset);
+
+    void setFatalFromCursor();
+    std::string context() const;
+    void item(const char* kind, std::size_t index, const char* sub = nullptr, std::size_t subIndex = 0)
+    {
+        m_item = kind;
+        m_index = index;
+        m_sub = sub;
+        m_subIndex = subIndex;
+    }
+
+    SmdxCursor& m_c;
+    Raw& m_raw;
+    Fatal m_fatal;
+    const char* m_block = nullptr;
+    const char* m_item = nullptr;
+    std::size_t m_index = 0;
+    const char* m_sub = nullptr;
+    std::size_t m_subIndex = 0;
+};
+
+std::string Parser::context() const
+{
+    std::string s;
+    if (m_block) {
+        s += " in ";
+        s += m_block;
+        s += " block";
+    }
+    if (m_item) {
+        s += ", ";
+        s += m_item;
+        s += ' ';
+        s += std::to_string(m_index);
+    }
+    if (m_sub) {
+        s += ", ";
+        s += m_sub;
+        s += ' ';
+        s += std::to_string(m_subIndex);
+    }
+    return s;
+}
+
+void Parser::setFatalFromCursor()
+{
+    m_fatal.set = true;
+    m_fatal.offset = m_c.error().offset;
+    m_fatal.message = m_c.error().message + context();
+}
+
+bool Parser::parseNodes()
+{
+    std::uint32_t count = 0;
+    item("node count", 0);
+    m_item = "node count";
+    if (!m_c.readCount(count, kMinNode)) {
+        return false;
+    }
+    m_raw.nodes.reserve(m_raw.nodes.size() + count);
+    for (std::uint32_t i = 0; i < count; ++i) {
+        item("node", i);
+        RawNode n;
+        n.offset = m_c.pos();
+        if (!m_c.readInt(n.id) || !m_c.readString(n.name) || !m_c.readInt(n.parent)) {
+            return false;
+        }
+        m_raw.nodes.push_back(std::move(n));
+    }
+    return true;
+}
+
+bool Parser::parseVectors(std::vector<Vec3>& table)
+{
+    item("vector count", 0);
+    m_item = "vector count";
+    std::uint32_t count = 0;
+    if (!m_c.readCount(count, kMinVector)) {
+        return false;
+    }
+    table.reserve(count);
+    for (std::uint32_t i = 0; i < count; ++i) {
+        item("vector", i);
+        Vec3 v;
+        if (!m_c.readFloat(v.x()) || !m_c.readFloat(v.y()) || !m_c.readFloat(v.z())) {
+            return false;
+        }
+        table.push_back(v);
+    }
+    return true;
+}
+
+bool Parser::parseSkeleton()
+{
+    m_raw.hasSkeleton = true;
+    std::vector<Vec3> vectors;
+    if (!parseVectors(vectors)) {
+        return false;
+    }
+    item("keyframe count", 0);
+    m_item = "keyframe count";
+    std::uint32_t kcount = 0;
+    if (!m_c.readCount(kcount, kMinKeyframe)) {
+        return false;
+    }
+    for (std::uint32_t k = 0; k < kcount; ++k) {
+        item("keyframe", k);
+        RawFrame frame;
+        frame.offset = m_c.pos();
+        std::uint32_t bcount = 0;
+        if (!m_c.readInt(frame.time) || !m_c.readCount(bcount, kMinBoneState)) {
+            return false;
+        }
+        m_raw.frames.push_back(std::move(frame));
+        RawFrame& f = m_raw.frames.back();
+        f.states.reserve(bcount);
+        for (std::uint32_t b = 0; b < bcount; ++b) {
+            item("keyframe", k, "bone state", b);
+            RawState s;
+            s.offset = m_c.pos();
+            std::int32_t pos = 0, rot = 0;
+            const std::size_t posAt = m_c.pos();
+            if (!m_c.readInt(s.bone) || !m_c.readInt(pos)) {
+                return false;
+            }
+            const std::size_t rotAt = m_c.pos();
+            if (!m_c.readInt(rot)) {
+                return false;
+            }
+            const auto n = static_cast<std::int64_t>(vectors.size());
+            if (pos < 0 || pos >= n || rot < 0 || rot >= n) {
+                const bool badPos = pos < 0 || pos >= n;
+                m_raw.corrupt.push_back(
+                    {badPos ? posAt : rotAt,
+                     std::string(badPos ? "position" : "rotation") + " index " +
+                         std::to_string(badPos ? pos : rot) + " outside the vector table (" +
+                         std::to_string(n) + " entries) in skeleton block, keyframe " +
+                         std::to_string(k) + " (time " + std::to_string(f.time) +
+                         "); bone state dropped",
+                     {ElementRef::Kind::Frame, static_cast<std::int32_t>(m_raw.frames.size() - 1)}});
+                continue;
+            }
+            s.position = vectors[static_cast<std::size_t>(pos)];
+            s.rotation = vectors[static_cast<std::size_t>(rot)];
+            f.states.push_back(s);
+        }
+    }
+    return true;
+}
+
+bool Parser::parseTriangles(bool& indexError)
+{
+    m_raw.hasTriangles = true;
+    item("material count", 0);
+    m_item = "material count";
+    std::uint32_t mcount = 0;
+    if (!m_c.readCount(mcount, kMinString)) {
+        return false;
+    }
+    const auto materialBase = static_cast<std::uint32_t>(m_raw.materials.size());
+    for (std::uint32_t i = 0; i < mcount; ++i) {
+        item("material", i);
+        std::string name;
+        if (!m_c.readString(name)) {
+            return false;
+        }
+        m_raw.materials.push_back(std::move(name));
+    }
+    std::vector<Vec3> vectors;
+    if (!parseVectors(vectors)) {
+        return false;
+    }
+    item("uv count", 0);
+    m_item = "uv count";
+    std::uint32_t ucount = 0;
+    if (!m_c.readCount(ucount, kMinUv)) {
+        return false;
+    }
+    std::vector<Vec2> uvs;
+    uvs.reserve(ucount);
+    for (std::uint32_t i = 0; i < ucount; ++i) {
+        item("uv", i);
+        Vec2 uv;
+        if (!m_c.readFloat(uv.x()) || !m_c.readFloat(uv.y())) {
+            return false;
+        }
+        uvs.push_back(uv);
+    }
+    item("triangle count", 0);
+    m_item = "triangle count";
+    std::uint32_t tcount = 0;
+    if (!m_c.readCount(tcount, kMinTriangle)) {
+        return false;
+    }
+    m_raw.triangles.reserve(m_raw.triangles.size() + tcount);
+    const auto nv = static_cast<std::int64_t>(vectors.size());
+    const auto nu = static_cast<std::int64_t>(uvs.size());
+    for (std::uint32_t t = 0; t < tcount; ++t) {
+        item("triangle", t);
+        RawTriangle tri;
+        tri.offset = m_c.pos();
+        const std::size_t linkMark = m_raw.linkBones.size();
+        std::int32_t mat = 0;
+        if (!m_c.readInt(mat)) {
+            return false;
+        }
+        std::uint64_t badAt = 0;
+        std::string bad;
+        if (mat < 0 || mat >= static_cast<std::int64_t>(mcount)) {
+            badAt = tri.offset;
+            bad = "material index " + std::to_string(mat) + " outside the material table (" +
+                  std::to_string(mcount) + " entries)";
+        }
+        tri.material = materialBase + static_cast<std::uint32_t>(std::max(mat, 0));
+        for (std::size_t c = 0; c < 3; ++c) {
+            item("triangle", t, "corner", c);
+            RawCorner& k = tri.corners[c];
+            k.offset = m_c.pos();
+            std::int32_t idx[3] = {0, 0, 0};
+            std::size_t idxAt[3] = {0, 0, 0};
+            if (!m_c.readInt(k.parent)) {
+                return false;
+            }
+            for (std::size_t i = 0; i < 3; ++i) {
+                idxAt[i] = m_c.pos();
+                if (!m_c.readInt(idx[i])) {
+                    return false;
+                }
+            }
+            std::uint32_t lcount = 0;
+            if (!m_c.readCount(lcount, kMinLink)) {
+                return false;
+            }
+            k.linkBegin = static_cast<std::uint32_t>(m_raw.linkBones.size());
+            k.linkCount = lcount;
+            for (std::uint32_t l = 0; l < lcount; ++l) {
+                std::int32_t bone = 0;
+                float w = 0;
+                if (!m_c.readInt(bone) || !m_c.readFloat(w)) {
+                    return false;
+                }
+                m_raw.linkBones.push_back(bone);
+                m_raw.linkWeights.push_back(w);
+            }
+            static constexpr const char* kWhat[3] = {"position", "normal", "uv"};
+            for (std::size_t i = 0; i < 3 && bad.empty(); ++i) {
+                const std::int64_t limit = i == 2 ? nu : nv;
+                if (idx[i] < 0 || idx[i] >= limit) {
+                    badAt = idxAt[i];
+                    bad = std::string(kWhat[i]) + " index " + std::to_string(idx[i]) +
+                          " outside the " + (i == 2 ? "uv" : "vector") + " table (" +
+                          std::to_string(limit) + " entries) at corner " + std::to_string(c);
+                }
+            }
+            if (bad.empty()) {
+                k.position = vectors[static_cast<std::size_t>(idx[0])];
+                k.normal = vectors[static_cast<std::size_t>(idx[1])];
+                k.uv = uvs[static_cast<std::size_t>(idx[2])];
+            }
+        }
+        if (!bad.empty()) {
+            indexError = true;
+            m_raw.linkBones.resize(linkMark);
+            m_raw.linkWeights.resize(linkMark);
+            m_raw.corrupt.push_back({badAt,
+                                     bad + " in triangles block, triangle " + std::to_string(t) +
+                                         "; triangle dropped",
+                                     {}});
+            continue;
+        }
+        m_raw.triangles.push_back(tri);
+    }
+    return true;
+}
+
+bool Parser::parseVertexAnimation(bool bugLayout, bool& indexError)
+{
+    m_raw.hasVertexAnimation = true;
+    std::vector<Vec3> vectors;
+    if (!parseVectors(vectors)) {
+        return false;
+    }
+    std::uint32_t fcount = 0;
+    if (!bugLayout) {
+        item("frame count", 0);
+        m_item = "frame count";
+        if (!m_c.readCount(fcount, kMinVertexFrame)) {
+            return false;
+        }
+    }
+    const auto nv = static_cast<std::int64_t>(vectors.size());
+    for (std::uint32_t k = 0; bugLayout ? !m_c.atEnd() : k < fcount; ++k) {
+        item("frame", k);
+        VertexFrame f;
+        f.where = at(m_c.pos());
+        std::int32_t time = 0;
+        std::uint32_t n = 0;
+        if (!m_c.readInt(time) || !m_c.readCount(n, kMinVertexEntry)) {
+            return false;
+        }
+        f.time = time;
+        m_raw.vertexFrames.push_back(std::move(f));
+        VertexFrame& vf = m_raw.vertexFrames.back();
+        vf.ids.reserve(n);
+        vf.positions.reserve(n);
+        vf.normals.reserve(n);
+        vf.lineWhere.reserve(n);
+        for (std::uint32_t i = 0; i < n; ++i) {
+            item("frame", k, "vertex", i);
+            const std::uint64_t off = m_c.pos();
+            std::int32_t id = 0, pos = 0, nrm = 0;
+            if (!m_c.readInt(id)) {
+                return false;
+            }
+            const std::size_t posAt = m_c.pos();
+            if (!m_c.readInt(pos)) {
+                return false;
+            }
+            const std::size_t nrmAt = m_c.pos();
+            if (!m_c.readInt(nrm)) {
+                return false;
+            }
+            if (pos < 0 || pos >= nv || nrm < 0 || nrm >= nv) {
+                const bool badPos = pos < 0 || pos >= nv;
+                indexError = true;
+                m_raw.corrupt.push_back(
+                    {badPos ? posAt : nrmAt,
+                     std::string(badPos ? "position" : "normal") + " index " +
+                         std::to_string(badPos ? pos : nrm) + " outside the vector table (" +
+                         std::to_string(nv) + " entries) in vertexanimation block, frame " +
+                         std::to_string(k) + "; vertex " + std::to_string(id) + " dropped",
+                     {ElementRef::Kind::Shape, static_cast<std::int32_t>(k)}});
+                continue;
+            }
+            vf.ids.push_back(id);
+            vf.positions.push_back(vectors[static_cast<std::size_t>(pos)]);
+            vf.normals.push_back(vectors[static_cast<std::size_t>(nrm)]);
+            vf.lineWhere.push_back(at(off));
+        }
+    }
+    return true;
+}
+
+// FORMATS.md §2.4: a type-2 block that fails as triangles is retried as the upstream writer's
+// vertexanimation layout (no fcount, frames until the end of the data).
+bool Parser::parseTrianglesOrWriterBug(std::size_t block, std::uint64_t blockOffset)
+{
+    const SmdxCursor::State start = m_c.state();
+    const std::size_t materials = m_raw.materials.size();
+    const std::size_t triangles = m_raw.triangles.size();
+    const std::size_t links = m_raw.linkBones.size();
+    const std::size_t corrupt = m_raw.corrupt.size();
+    const std::size_t vframes = m_raw.vertexFrames.size();
+    const bool hadTriangles = m_raw.hasTriangles;
+    const bool hadVta = m_raw.hasVertexAnimation;
+    auto rewind = [&] {
+        m_c.restore(start);
+        m_raw.materials.resize(materials);
+        m_raw.triangles.resize(triangles);
+        m_raw.linkBones.resize(links);
+        m_raw.linkWeights.resize(links);
+        m_raw.corrupt.resize(corrupt);
+        m_raw.vertexFrames.resize(vframes);
+        m_raw.hasTriangles = hadTriangles;
+        m_raw.hasVertexAnimation = hadVta;
+    };
+
+    bool indexError = false;
+    if (parseTriangles(indexError) && !indexError) {
+        return true;
+    }
+    rewind();
+    m_block = "vertexanimation";
+    bool bugIndexError = false;
+    if (parseVertexAnimation(true, bugIndexError) && !bugIndexError && m_c.atEnd()) {
+        m_raw.writerBug.push_back(
+            {blockOffset,
+             "block " + std::to_string(block) +
+                 " read as vertexanimation (BinarySMD writer bug: type 2 without a frame count)",
+             {}});
+        return true;
+    }
+    // Not the writer bug either: report the block as triangles.
+    rewind();
+    m_block = "triangles";
+    indexError = false;
+    return parseTriangles(indexError);
+}
+
+bool Parser::parseBlocks()
+{
+    m_block = nullptr;
+    item("block count", 0);
+    m_item = "block count";
+    std::uint32_t blockCount = 0;
+    if (!m_c.readCount(blockCount, kMinBlock)) {
+        setFatalFromCursor();
+        return false;
+    }
+    for (std::uint32_t b = 0; b < blockCount; ++b) {
+        m_block = nullptr;
+        m_item = nullptr;
+        m_sub = nullptr;
+        const std::uint64_t blockOffset = m_c.pos();
+        std::int32_t type = 0;
+        if (!m_c.readByte(type)) {
+            m_fatal.set = true;
+            m_fatal.offset = m_c.error().offset;
+            m_fatal.message = m_c.error().message + " of block " + std::to_string(b) + " (" +
+                              std::to_string(blockCount) + " blocks announced)";
+            return false;
+        }
+        bool ok = false;
+        bool indexError = false;
+        switch (type) {
+        case 0:
+            m_block = "nodes";
+            ok = parseNodes();
+            break;
+        case 1:
+            m_block = "skeleton";
+            ok = parseSkeleton();
+            break;
+        case 2:
+            m_block = "triangles";
+            ok = parseTrianglesOrWriterBug(b, blockOffset);
+            break;
+        case 3:
+            m_block = "vertexanimation";
+            ok = parseVertexAnimation(false, indexError);
+            break;
+        default:
+            m_fatal.set = true;
+            m_fatal.offset = blockOffset;
+            m_fatal.message = "unknown block type " + std::to_string(type) + " at @" +
+                              hexOffset(blockOffset) + "; rest of file unreadable";
+            return false;
+        }
+        if (!ok) {
+            setFatalFromCursor();
+            return false;
+        }
+    }
+    return true;
+}
+
+std::string fileStem(std::string_view fileName)
+{
+    const std::size_t slash = fileName.find_last_of("/\\");
+    if (slash != std::string_view::npos) {
+        fileName.remove_prefix(slash + 1);
+    }
+    const std::size_t dot = fileName.rfind('.');
+    if (dot != std::string_view::npos && dot > 0) {
+        fileName = fileName.substr(0, dot);
+    }
+    return std::string(fileName);
+}
+
+std::string describeHead(std::string_view bytes)
+{
+    static constexpr char kDigits[] = "0123456789ABCDEF";
+    std::string s;
+    for (std::size_t i = 0; i < bytes.size() && i < 4; ++i) {
+        const auto b = static_cast<unsigned char>(bytes[i]);
+        if (!s.empty()) {
+            s += ' ';
+        }
+        s += kDigits[b >> 4];
+        s += kDigits[b & 15];
+    }
+    return s.empty() ? "nothing" : s;
+}
+
+// ---- build -------------------------------------------------------------------------------
+
+void buildModel(Raw& raw, Model& m, DiagnosticSink& sink, const ReadContext& ctx)
+{
+    Skeleton& s = m.skeleton;
+    std::unordered_map<std::int32_t, JointIndex> byId;
+    std::vector<std::int32_t> rawParents;
+    for (RawNode& n : raw.nodes) {
+        const SourceLoc loc = at(n.offset);
+        if (n.id < 0) {
+            sink.error(ids::kSkeletonNegativeId, loc,
+                       "node id " + std::to_string(n.id) + " is negative; node skipped");
+            continue;
+        }
+        auto it = byId.find(n.id);
+        if (it != byId.end()) {
+            const auto j = static_cast<std::size_t>(it->second);
+            const bool same = s.names[j] == n.name && rawParents[j] == n.parent;
+            sink.report(same ? Severity::Note : Severity::Error, ids::kSkeletonDuplicateId, loc,
+                        "bone id " + std::to_string(n.id) + " redefined; studiomdl keeps the last ('" +
+                            n.name + "')",
+                        {ElementRef::Kind::Joint, it->second});
+            s.names[j] = std::move(n.name);
+            s.where[j] = loc;
+            rawParents[j] = n.parent;
+            continue;
+        }
+        const JointIndex j = s.addJoint(std::move(n.name), kNoJoint, n.id, loc);
+        byId.emplace(n.id, j);
+        rawParents.push_back(n.parent);
+    }
+    for (std::size_t j = 0; j < s.size(); ++j) {
+        const std::int32_t p = rawParents[j];
+        if (p == -1) {
+            continue;
+        }
+        auto it = byId.find(p);
+        if (it == byId.end()) {
+            sink.error(ids::kSkeletonUnknownParent, s.where[j],
+                       "parent " + std::to_string(p) + " of bone '" + s.names[j] +
+                           "' is not declared",
+                       {ElementRef::Kind::Joint, static_cast<std::int32_t>(j)});
+            continue;
+        }
+        s.parents[j] = it->second;
+    }
+    const std::size_t nj = s.size();
+
+    // Skeleton frames: sorted by time, duplicates merged (later states win), carried forward.
+    std::size_t distinctFrames = 0;
+    if (raw.hasSkeleton) {
+        Animation a;
+        a.name = fileStem(ctx.fileName);
+        a.kind = PoseKind::LocalEulerXYZ;
+        a.jointCount = nj;
+        std::vector<std::size_t> order(raw.frames.size());
+        for (std::size_t i = 0; i < order.size(); ++i) {
+            order[i] = i;
+        }
+        for (std::size_t i = 1; i < raw.frames.size(); ++i) {
+            const RawFrame& f = raw.frames[i];
+            const RawFrame& prev = raw.frames[i - 1];
+            const std::int32_t first = raw.frames.front().time;
+            if (f.time < prev.time) {
+                if (f.time < first) {
+                    sink.error(ids::kSkeletonTimeOrder, at(f.offset),
+                               "time " + std::to_string(f.time) + " precedes the first frame " +
+                                   std::to_string(first));
+                } else {
+                    sink.warning(ids::kSkeletonTimeOrder, at(f.offset),
+                                 "time " + std::to_string(f.time) + " follows time " +
+                                     std::to_string(prev.time) + "; frames sorted by time");
+                }
+            }
+        }
+        std::stable_sort(order.begin(), order.end(), [&raw](std::size_t x, std::size_t y) {
+            return raw.frames[x].time < raw.frames[y].time;
+        });
+        for (std::size_t o : order) {
+            const RawFrame& f = raw.frames[o];
+            if (!a.times.empty() && a.times.back() == static_cast<double>(f.time)) {
+                sink.warning(ids::kSkeletonDuplicateFrame, at(f.offset),
+                             "time " + std::to_string(f.time) +
+                                 " repeated; studiomdl merges, BST adds a frame");
+            } else {
+                a.appendFrame(f.time, at(f.offset));
+            }
+            const std::size_t frame = a.times.size() - 1;
+            for (const RawState& st : f.states) {
+                auto it = byId.find(st.bone);
+                if (it == byId.end()) {
+                    sink.error(ids::kSkeletonUnknownBoneInFrame, at(st.offset),
+                               "frame " + std::to_string(f.time) + " animates undeclared bone id " +
+                                   std::to_string(st.bone),
+                               {ElementRef::Kind::Frame, static_cast<std::int32_t>(frame)});
+                    continue;
+                }
+                const std::size_t k = a.key(frame, static_cast<std::size_t>(it->second));
+                a.positions[k] = st.position;
+                a.rotations[k] = st.rotation;
+                a.explicitKey[k] = 1;
+            }
+        }
+        distinctFrames = a.times.size();
+        m.animations.push_back(std::move(a));
+    }
+
+    // Triangles: one point per corner.
+    Mesh& mesh = m.mesh;
+    MaterialInterner materials;
+    std::vector<JointIndex> joints;
+    std::vector<float> weights;
+    for (const RawTriangle& tri : raw.triangles) {
+        const auto t = static_cast<std::uint32_t>(mesh.triangleMaterials.size());
+        const std::uint32_t mat = materials.intern(mesh, raw.materials[tri.material], at(tri.offset));
+        for (std::size_t c = 0; c < 3; ++c) {
+            const RawCorner& k = tri.corners[c];
+            const ElementRef vertex{ElementRef::Kind::Vertex, static_cast<std::int32_t>(3 * t + c)};
+            JointIndex parent = kNoJoint;
+            if (auto it = byId.find(k.parent); it != byId.end()) {
+                parent = it->second;
+            } else {
+                sink.error(ids::kWeightsUnknownBone, at(k.offset),
+                           "vertex weighted to undeclared bone id " + std::to_string(k.parent),
+                           vertex);
+                parent = nj > 0 ? 0 : kNoJoint;
+            }
+            joints.clear();
+            weights.clear();
+            for (std::uint32_t l = 0; l < k.linkCount; ++l) {
+                const std::int32_t bone = raw.linkBones[k.linkBegin + l];
+                auto it = byId.find(bone);
+                if (it == byId.end()) {
+                    sink.error(ids::kWeightsUnknownBone, at(k.offset),
+                               "vertex weighted to undeclared bone id " + std::to_string(bone),
+                               vertex);
+                    continue;
+                }
+                joints.push_back(it->second);
+                weights.push_back(raw.linkWeights[k.linkBegin + l]);
+            }
+            LinkState state = LinkState::Absent;
+            if (k.linkCount > 0) {
+                state = joints.empty() ? LinkState::Zero : LinkState::List;
+            }
+            const auto point = static_cast<std::uint32_t>(mesh.pointPositions.size());
+            appendPoint(mesh, k.position, parent, state, joints.data(), weights.data(),
+                        joints.size(), at(k.offset));
+            mesh.cornerPoints.push_back(point);
+            mesh.cornerNormals.push_back(k.normal);
+            mesh.cornerUvs.push_back(k.uv);
+            mesh.cornerWhere.push_back(at(k.offset));
+        }
+        mesh.triangleMaterials.push_back(mat);
+        mesh.triangleWhere.push_back(at(tri.offset));
+    }
+
+    m.vertexFrames = std::move(raw.vertexFrames);
+
+    if (raw.hasVertexAnimation) {
+        m.kind = ModelKind::Flex;
+        if (raw.hasTriangles) {
+            sink.warning(ids::kFlexHasTriangles, {}, "a triangles block inside a vertex animation file");
+        }
+        if (raw.hasSkeleton && distinctFrames != m.vertexFrames.size()) {
+            sink.warning(ids::kFlexFrameCountMismatch, {},
+                         "skeleton has " + std::to_string(distinctFrames) +
+                             " frames, vertexanimation " + std::to_string(m.vertexFrames.size()));
+        }
+    } else if (raw.hasTriangles) {
+        m.kind = ModelKind::Reference;
+    } else {
+        m.kind = ModelKind::Animation;
+    }
+
+    orderSkeleton(m, sink);
+    bindFromFirstFrame(m);
+    deriveFlexShapes(m);
+}
+
+} // namespace
+
+int sniffSmdx(std::string_view head) noexcept
+{
+    return head.substr(0, 4) == kMagic ? 100 : 0;
+}
+
+ReadResult readSmdx(std::string_view bytes, const ReadContext& ctx)
+{
+    ReadResult r;
+    DiagnosticSink sink(ctx.fileName, true);
+    if (bytes.empty()) {
+        sink.error(ids::kSyntaxEmptyFile, {}, "file is empty");
+        r.diagnostics = sink.take();
+        return r;
+    }
+    SmdxCursor cursor(bytes);
+    Raw raw;
+    Fatal fatal;
+    int version = 1;
+    bool legacy = false;
+    if (bytes.substr(0, 4) == kMagic) {
+        cursor.skipRaw(4);
+        std::int32_t v = 0;
+        if (!cursor.readByte(v)) {
+            fatal = {true, cursor.error().offset, cursor.error().message + " (version)"};
+        } else {
+            version = v;
+            if (v != 1) {
+                sink.error(ids::kSyntaxBadVersion, at(4),
+                           "version " + std::to_string(v) + "; smdx accepts 1");
+            }
+            Parser p(cursor, raw);
+            if (!p.parseBlocks()) {
+                fatal = p.fatal();
+            }
+        }
+    } else {
+        // FORMATS.md §2.6: the pre-magic layout starts at block_count; it must parse to EOF.
+        Parser p(cursor, raw);
+        if (p.parseBlocks() && cursor.atEnd()) {
+            legacy = true;
+            sink.warning(ids::kSyntaxSmdxLegacy, {},
+                         "no 'SMDX' magic; read as the pre-magic BinarySMD layout");
+        } else {
+            sink.error(ids::kSyntaxSmdxCorrupt, {},
+                       "bad magic: expected 53 4D 44 58 ('SMDX'), got " + describeHead(bytes));
+            r.diagnostics = sink.take();
+            return r;
+        }
+    }
+    for (const Pending& pd : raw.writerBug) {
+        sink.warning(ids::kSyntaxSmdxVtaWriterBug, at(pd.offset), pd.message, pd.element);
+    }
+    for (const Pending& pd : raw.corrupt) {
+        sink.error(ids::kSyntaxSmdxCorrupt, at(pd.offset), pd.message, pd.element);
+    }
+    if (fatal.set) {
+        sink.error(ids::kSyntaxSmdxCorrupt, at(fatal.offset), fatal.message);
+    } else if (!cursor.atEnd()) {
+        sink.error(ids::kSyntaxSmdxCorrupt, at(cursor.pos()),
+                   std::to_string(cursor.remaining()) + " trailing bytes after the last block");
+    }
+    if (cursor.nonMinimalCount() > 0) {
+        sink.note(ids::kSyntaxSmdxNonMinimal, at(cursor.firstNonMinimalOffset()),
+                  std::to_string(cursor.nonMinimalCount()) +
+                      (cursor.nonMinimalCount() == 1 ? " integer" : " integers") +
+                      " not in the shortest MessagePack encoding (first: " +
+                      cursor.firstNonMinimal() + ")");
+    }
+
+    r.model.format = "smdx";
+    r.model.version = legacy ? 1 : version;
+    buildModel(raw, r.model, sink, ctx);
+    r.hasModel = true;
+    r.diagnostics = sink.take();
+    std::stable_sort(r.diagnostics.begin(), r.diagnostics.end(),
+                     [](const Diagnostic& a, const Diagnostic& b) {
+                         return a.where.offset < b.where.offset;
+                     });
+    return r;
+}
+
+} // namespace rigscope::core
