@@ -1,0 +1,90 @@
+#include "core/pose/skin_job.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/pose/skin_matrices_job.h"
+
+namespace rigscope::core {
+
+bool SkinMatricesJob::validate() const noexcept
+{
+    return model.size() == inverseBind.size() && skin.size() == model.size();
+}
+
+bool SkinMatricesJob::run() const noexcept
+{
+    if (!validate()) {
+        return false;
+    }
+    for (std::size_t j = 0; j < model.size(); ++j) {
+        skin[j] = (model[j] * inverseBind[j]).affine();
+    }
+    return true;
+}
+
+bool SkinJob::validate() const noexcept
+{
+    const std::size_t n = positions.size();
+    if (offsets.size() != n + 1 || outPositions.size() != n || weights.size() != joints.size()) {
+        return false;
+    }
+    if (!normals.empty() && normals.size() != n) {
+        return false;
+    }
+    if (outNormals.size() != normals.size()) {
+        return false;
+    }
+    if (offsets[n] != joints.size()) {
+        return false;
+    }
+    const std::size_t last = std::min(end, n);
+    if (begin > last) {
+        return false;
+    }
+    for (std::size_t v = begin; v < last; ++v) {
+        if (offsets[v] > offsets[v + 1]) {
+            return false;
+        }
+    }
+    const std::size_t jointCount = skin.size();
+    for (std::size_t k = offsets[begin]; k < offsets[last]; ++k) {
+        if (joints[k] < 0 || static_cast<std::size_t>(joints[k]) >= jointCount) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool SkinJob::run() const noexcept
+{
+    if (!validate()) {
+        return false;
+    }
+    const std::size_t last = std::min(end, positions.size());
+    const bool doNormals = !normals.empty();
+    for (std::size_t v = begin; v < last; ++v) {
+        const std::uint32_t first = offsets[v];
+        const std::uint32_t stop = offsets[v + 1];
+        if (first == stop) {
+            outPositions[v] = positions[v];
+            if (doNormals) {
+                outNormals[v] = normals[v];
+            }
+            continue;
+        }
+        SkinMatrix m = weights[first] * skin[static_cast<std::size_t>(joints[first])];
+        for (std::uint32_t k = first + 1; k < stop; ++k) {
+            m.noalias() += weights[k] * skin[static_cast<std::size_t>(joints[k])];
+        }
+        outPositions[v] = m.leftCols<3>() * positions[v] + m.col(3);
+        if (doNormals) {
+            const Vec3 n = m.leftCols<3>() * normals[v];
+            const float len2 = n.squaredNorm();
+            outNormals[v] = len2 > 0.0f ? Vec3(n / std::sqrt(len2)) : n;
+        }
+    }
+    return true;
+}
+
+} // namespace rigscope::core
