@@ -123,6 +123,8 @@ private:
 
     void setFatalFromCursor();
     std::string context() const;
+    static constexpr std::size_t kNoIndex = static_cast<std::size_t>(-1);
+    void countItem(const char* kind) { item(kind, kNoIndex); }
     void item(const char* kind, std::size_t index, const char* sub = nullptr, std::size_t subIndex = 0)
     {
         m_item = kind;
@@ -152,8 +154,10 @@ std::string Parser::context() const
     if (m_item) {
         s += ", ";
         s += m_item;
-        s += ' ';
-        s += std::to_string(m_index);
+        if (m_index != kNoIndex) {
+            s += ' ';
+            s += std::to_string(m_index);
+        }
     }
     if (m_sub) {
         s += ", ";
@@ -174,8 +178,7 @@ void Parser::setFatalFromCursor()
 bool Parser::parseNodes()
 {
     std::uint32_t count = 0;
-    item("node count", 0);
-    m_item = "node count";
+    countItem("node count");
     if (!m_c.readCount(count, kMinNode)) {
         return false;
     }
@@ -194,8 +197,7 @@ bool Parser::parseNodes()
 
 bool Parser::parseVectors(std::vector<Vec3>& table)
 {
-    item("vector count", 0);
-    m_item = "vector count";
+    countItem("vector count");
     std::uint32_t count = 0;
     if (!m_c.readCount(count, kMinVector)) {
         return false;
@@ -219,8 +221,7 @@ bool Parser::parseSkeleton()
     if (!parseVectors(vectors)) {
         return false;
     }
-    item("keyframe count", 0);
-    m_item = "keyframe count";
+    countItem("keyframe count");
     std::uint32_t kcount = 0;
     if (!m_c.readCount(kcount, kMinKeyframe)) {
         return false;
@@ -273,8 +274,7 @@ bool Parser::parseSkeleton()
 bool Parser::parseTriangles(bool& indexError)
 {
     m_raw.hasTriangles = true;
-    item("material count", 0);
-    m_item = "material count";
+    countItem("material count");
     std::uint32_t mcount = 0;
     if (!m_c.readCount(mcount, kMinString)) {
         return false;
@@ -292,8 +292,7 @@ bool Parser::parseTriangles(bool& indexError)
     if (!parseVectors(vectors)) {
         return false;
     }
-    item("uv count", 0);
-    m_item = "uv count";
+    countItem("uv count");
     std::uint32_t ucount = 0;
     if (!m_c.readCount(ucount, kMinUv)) {
         return false;
@@ -308,8 +307,7 @@ bool Parser::parseTriangles(bool& indexError)
         }
         uvs.push_back(uv);
     }
-    item("triangle count", 0);
-    m_item = "triangle count";
+    countItem("triangle count");
     std::uint32_t tcount = 0;
     if (!m_c.readCount(tcount, kMinTriangle)) {
         return false;
@@ -404,8 +402,7 @@ bool Parser::parseVertexAnimation(bool bugLayout, bool& indexError)
     }
     std::uint32_t fcount = 0;
     if (!bugLayout) {
-        item("frame count", 0);
-        m_item = "frame count";
+        countItem("frame count");
         if (!m_c.readCount(fcount, kMinVertexFrame)) {
             return false;
         }
@@ -512,8 +509,7 @@ bool Parser::parseTrianglesOrWriterBug(std::size_t block, std::uint64_t blockOff
 bool Parser::parseBlocks()
 {
     m_block = nullptr;
-    item("block count", 0);
-    m_item = "block count";
+    countItem("block count");
     std::uint32_t blockCount = 0;
     if (!m_c.readCount(blockCount, kMinBlock)) {
         setFatalFromCursor();
