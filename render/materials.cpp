@@ -1,0 +1,250 @@
+#include "render/materials.h"
+
+#include <QtGui/QVector4D>
+#include <Qt3DRender/QAbstractTexture>
+#include <Qt3DRender/QBlendEquation>
+#include <Qt3DRender/QBlendEquationArguments>
+#include <Qt3DRender/QCullFace>
+#include <Qt3DRender/QDepthTest>
+#include <Qt3DRender/QEffect>
+#include <Qt3DRender/QFilterKey>
+#include <Qt3DRender/QGraphicsApiFilter>
+#include <Qt3DRender/QNoDepthMask>
+#include <Qt3DRender/QParameter>
+#include <Qt3DRender/QRenderPass>
+#include <Qt3DRender/QShaderProgram>
+#include <Qt3DRender/QTechnique>
+
+namespace rigscope::render {
+
+namespace {
+
+constexpr char kShadedVert[] = R"(#version 150 core
+in vec3 vertexPosition;
+in vec3 vertexNormal;
+in vec2 vertexTexCoord;
+out vec3 vNormal;
+out vec3 vPos;
+out vec2 vUv;
+uniform mat4 modelView;
+uniform mat3 modelViewNormal;
+uniform mat4 mvp;
+void main()
+{
+    vNormal = modelViewNormal * vertexNormal;
+    vPos = (modelView * vec4(vertexPosition, 1.0)).xyz;
+    vUv = vertexTexCoord;
+    gl_Position = mvp * vec4(vertexPosition, 1.0);
+}
+)";
+
+constexpr char kShadedFrag[] = R"(#version 150 core
+in vec3 vNormal;
+in vec3 vPos;
+in vec2 vUv;
+out vec4 fragColor;
+uniform mat4 projectionMatrix;
+uniform vec4 baseColor;
+uniform sampler2D diffuseTexture;
+uniform float useTexture;
+uniform vec4 highlight;
+uniform float flatShading;
+void main()
+{
+    vec3 faceN = normalize(cross(dFdx(vPos), dFdy(vPos)));
+    vec3 n = (flatShading > 0.5 || dot(vNormal, vNormal) < 1e-12) ? faceN : normalize(vNormal);
+    vec3 v = projectionMatrix[3][3] > 0.5 ? vec3(0.0, 0.0, 1.0) : normalize(-vPos);
+    if (dot(n, v) < 0.0)
+        n = -n;
+    vec3 albedo = baseColor.rgb;
+    if (useTexture > 0.5)
+        albedo = texture(diffuseTexture, vUv).rgb;
+    vec3 key = normalize(vec3(-0.45, 0.65, 0.65));
+    vec3 fill = normalize(vec3(0.7, -0.25, 0.45));
+    vec3 rim = normalize(vec3(0.0, 0.3, -1.0));
+    float diffuse = 0.72 * max(dot(n, key), 0.0) + 0.28 * max(dot(n, fill), 0.0) + 0.2;
+    float rimTerm = 0.18 * pow(1.0 - max(dot(n, v), 0.0), 3.0) + 0.05 * max(dot(n, rim), 0.0);
+    vec3 h = normalize(key + v);
+    float spec = 0.12 * pow(max(dot(n, h), 0.0), 40.0);
+    vec3 c = albedo * diffuse + vec3(spec + rimTerm);
+    c = mix(c, highlight.rgb, highlight.a);
+    fragColor = vec4(c, 1.0);
+}
+)";
+
+constexpr char kLineVert[] = R"(#version 150 core
+in vec3 vertexPosition;
+in vec4 vertexColor;
+out vec4 vColor;
+uniform mat4 mvp;
+void main()
+{
+    vColor = vertexColor;
+    gl_Position = mvp * vec4(vertexPosition, 1.0);
+}
+)";
+
+constexpr char kLineFrag[] = R"(#version 150 core
+in vec4 vColor;
+out vec4 fragColor;
+void main()
+{
+    fragColor = vColor;
+}
+)";
+
+constexpr char kBackgroundVert[] = R"(#version 150 core
+in vec3 vertexPosition;
+in vec4 vertexColor;
+out vec4 vColor;
+void main()
+{
+    vColor = vertexColor;
+    gl_Position = vec4(vertexPosition.xy, 0.9999, 1.0);
+}
+)";
+
+constexpr char kSolidVert[] = R"(#version 150 core
+in vec3 vertexPosition;
+in vec3 vertexNormal;
+out vec3 vNormal;
+uniform mat3 modelViewNormal;
+uniform mat4 mvp;
+void main()
+{
+    vNormal = modelViewNormal * vertexNormal;
+    gl_Position = mvp * vec4(vertexPosition, 1.0);
+}
+)";
+
+constexpr char kSolidFrag[] = R"(#version 150 core
+in vec3 vNormal;
+out vec4 fragColor;
+uniform vec4 solidColor;
+void main()
+{
+    float d = 0.55 + 0.45 * max(normalize(vNormal).z, 0.0);
+    fragColor = vec4(solidColor.rgb * d, solidColor.a);
+}
+)";
+
+Qt3DRender::QEffect* makeEffect(const char* vert, const char* frag, DepthMode depth, bool blend,
+                                Qt3DCore::QNode* parent)
+{
+    auto* effect = new Qt3DRender::QEffect(parent);
+    auto* technique = new Qt3DRender::QTechnique;
+    technique->graphicsApiFilter()->setApi(Qt3DRender::QGraphicsApiFilter::OpenGL);
+    technique->graphicsApiFilter()->setProfile(Qt3DRender::QGraphicsApiFilter::CoreProfile);
+    technique->graphicsApiFilter()->setMajorVersion(3);
+    technique->graphicsApiFilter()->setMinorVersion(2);
+    auto* key = new Qt3DRender::QFilterKey;
+    key->setName(QStringLiteral("renderingStyle"));
+    key->setValue(QStringLiteral("forward"));
+    technique->addFilterKey(key);
+
+    auto* pass = new Qt3DRender::QRenderPass;
+    auto* program = new Qt3DRender::QShaderProgram;
+    program->setVertexShaderCode(QByteArray(vert));
+    program->setFragmentShaderCode(QByteArray(frag));
+    pass->setShaderProgram(program);
+
+    auto* cull = new Qt3DRender::QCullFace;
+    cull->setMode(Qt3DRender::QCullFace::NoCulling);
+    pass->addRenderState(cull);
+    auto* test = new Qt3DRender::QDepthTest;
+    test->setDepthFunction(depth == DepthMode::OnTop ? Qt3DRender::QDepthTest::Always
+                                                     : Qt3DRender::QDepthTest::LessOrEqual);
+    pass->addRenderState(test);
+    if (depth != DepthMode::Scene) {
+        pass->addRenderState(new Qt3DRender::QNoDepthMask);
+    }
+    if (blend) {
+        auto* eq = new Qt3DRender::QBlendEquation;
+        eq->setBlendFunction(Qt3DRender::QBlendEquation::Add);
+        auto* args = new Qt3DRender::QBlendEquationArguments;
+        args->setSourceRgb(Qt3DRender::QBlendEquationArguments::SourceAlpha);
+        args->setDestinationRgb(Qt3DRender::QBlendEquationArguments::OneMinusSourceAlpha);
+        args->setSourceAlpha(Qt3DRender::QBlendEquationArguments::One);
+        args->setDestinationAlpha(Qt3DRender::QBlendEquationArguments::OneMinusSourceAlpha);
+        pass->addRenderState(eq);
+        pass->addRenderState(args);
+    }
+    technique->addRenderPass(pass);
+    effect->addTechnique(technique);
+    return effect;
+}
+
+QVector4D rgba(const QColor& c)
+{
+    return {float(c.redF()), float(c.greenF()), float(c.blueF()), float(c.alphaF())};
+}
+
+} // namespace
+
+ShadedMaterial::ShadedMaterial(const QColor& base, Qt3DCore::QNode* parent)
+    : Qt3DRender::QMaterial(parent)
+    , m_base(new Qt3DRender::QParameter(QStringLiteral("baseColor"), rgba(base)))
+    , m_texture(new Qt3DRender::QParameter(QStringLiteral("diffuseTexture"), QVariant()))
+    , m_useTexture(new Qt3DRender::QParameter(QStringLiteral("useTexture"), 0.0f))
+    , m_highlight(new Qt3DRender::QParameter(QStringLiteral("highlight"), QVector4D(1, 0.6f, 0.1f, 0)))
+    , m_flat(new Qt3DRender::QParameter(QStringLiteral("flatShading"), 0.0f))
+{
+    setEffect(makeEffect(kShadedVert, kShadedFrag, DepthMode::Scene, false, this));
+    addParameter(m_base);
+    addParameter(m_useTexture);
+    addParameter(m_highlight);
+    addParameter(m_flat);
+}
+
+void ShadedMaterial::setBaseColor(const QColor& c) { m_base->setValue(rgba(c)); }
+
+void ShadedMaterial::setTexture(Qt3DRender::QAbstractTexture* texture)
+{
+    m_hasTexture = texture != nullptr;
+    if (texture) {
+        m_texture->setValue(QVariant::fromValue(texture));
+        if (!parameters().contains(m_texture)) {
+            addParameter(m_texture);
+        }
+    }
+    m_useTexture->setValue(m_hasTexture && m_texturesEnabled ? 1.0f : 0.0f);
+}
+
+void ShadedMaterial::setTexturesEnabled(bool on)
+{
+    m_texturesEnabled = on;
+    m_useTexture->setValue(m_hasTexture && m_texturesEnabled ? 1.0f : 0.0f);
+}
+
+void ShadedMaterial::setHighlight(const QColor& c, float amount)
+{
+    QVector4D v = rgba(c);
+    v.setW(amount);
+    m_highlight->setValue(v);
+}
+
+void ShadedMaterial::setFlatShading(bool on) { m_flat->setValue(on ? 1.0f : 0.0f); }
+
+LineMaterial::LineMaterial(DepthMode depth, Qt3DCore::QNode* parent)
+    : Qt3DRender::QMaterial(parent)
+{
+    setEffect(makeEffect(kLineVert, kLineFrag, depth, true, this));
+}
+
+BackgroundMaterial::BackgroundMaterial(Qt3DCore::QNode* parent)
+    : Qt3DRender::QMaterial(parent)
+{
+    setEffect(makeEffect(kBackgroundVert, kLineFrag, DepthMode::NoWrite, false, this));
+}
+
+SolidMaterial::SolidMaterial(const QColor& c, DepthMode depth, Qt3DCore::QNode* parent)
+    : Qt3DRender::QMaterial(parent)
+    , m_color(new Qt3DRender::QParameter(QStringLiteral("solidColor"), rgba(c)))
+{
+    setEffect(makeEffect(kSolidVert, kSolidFrag, depth, true, this));
+    addParameter(m_color);
+}
+
+void SolidMaterial::setColor(const QColor& c) { m_color->setValue(rgba(c)); }
+
+} // namespace rigscope::render

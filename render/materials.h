@@ -1,0 +1,63 @@
+#pragma once
+
+#include <QtGui/QColor>
+#include <Qt3DRender/QMaterial>
+
+namespace Qt3DRender {
+class QAbstractTexture;
+class QParameter;
+} // namespace Qt3DRender
+
+namespace rigscope::render {
+
+// How a material treats depth: normal scene geometry, or an overlay drawn on top of it.
+enum class DepthMode { Scene, OnTop, NoWrite };
+
+// Lit surface with a view-space key + fill light, two-sided (winding-agnostic: SMD is CCW,
+// CoD clockwise), optional diffuse texture and a highlight tint. GLSL 1.50 core.
+class ShadedMaterial : public Qt3DRender::QMaterial {
+    Q_OBJECT
+public:
+    explicit ShadedMaterial(const QColor& base, Qt3DCore::QNode* parent = nullptr);
+    void setBaseColor(const QColor& c);
+    void setTexture(Qt3DRender::QAbstractTexture* texture); // nullptr = colour only
+    void setHighlight(const QColor& c, float amount);
+    void setFlatShading(bool on);
+    void setTexturesEnabled(bool on);
+
+private:
+    Qt3DRender::QParameter* m_base;
+    Qt3DRender::QParameter* m_texture;
+    Qt3DRender::QParameter* m_useTexture;
+    Qt3DRender::QParameter* m_highlight;
+    Qt3DRender::QParameter* m_flat;
+    bool m_hasTexture = false;
+    bool m_texturesEnabled = true;
+};
+
+// Unlit per-vertex colour (attribute vertexColor, vec4) for lines, grid, gizmo and background.
+class LineMaterial : public Qt3DRender::QMaterial {
+    Q_OBJECT
+public:
+    explicit LineMaterial(DepthMode depth, Qt3DCore::QNode* parent = nullptr);
+};
+
+// Full-screen vertical gradient (vertex positions are clip-space x y; vertexColor per corner).
+class BackgroundMaterial : public Qt3DRender::QMaterial {
+    Q_OBJECT
+public:
+    explicit BackgroundMaterial(Qt3DCore::QNode* parent = nullptr);
+};
+
+// Uniform colour with a soft headlight, for joint spheres.
+class SolidMaterial : public Qt3DRender::QMaterial {
+    Q_OBJECT
+public:
+    SolidMaterial(const QColor& c, DepthMode depth, Qt3DCore::QNode* parent = nullptr);
+    void setColor(const QColor& c);
+
+private:
+    Qt3DRender::QParameter* m_color;
+};
+
+} // namespace rigscope::render

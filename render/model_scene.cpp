@@ -1,0 +1,459 @@
+#include "render/model_scene.h"
+
+#include <cmath>
+
+#include <QtGui/QPainter>
+#include <Qt3DCore/QTransform>
+#include <Qt3DExtras/QSphereMesh>
+#include <Qt3DRender/QLayer>
+#include <Qt3DRender/QPaintedTextureImage>
+#include <Qt3DRender/QTexture>
+
+#include "render/bind_pose.h"
+#include "render/convert.h"
+#include "render/geometry.h"
+#include "render/materials.h"
+#include "render/texture_loader.h"
+
+namespace rigscope::render {
+
+namespace {
+
+// Uploads a QImage, flipped so that row 0 is the bottom (OpenGL convention, SMD v-up).
+class ImageTexture : public Qt3DRender::QPaintedTextureImage {
+public:
+    ImageTexture(const QImage& image, Qt3DCore::QNode* parent)
+        : Qt3DRender::QPaintedTextureImage(parent)
+        , m_image(image.convertToFormat(QImage::Format_ARGB32).mirrored(false, true))
+    {
+        setSize(m_image.size());
+    }
+
+protected:
+    void paint(QPainter* painter) override { painter->drawImage(0, 0, m_image); }
+
+private:
+    QImage m_image;
+};
+
+core::Vec3 finite(const core::Vec3& v)
+{
+    return {std::isfinite(v.x()) ? v.x() : 0.0f, std::isfinite(v.y()) ? v.y() : 0.0f,
+            std::isfinite(v.z()) ? v.z() : 0.0f};
+}
+
+const QColor kBoneColor(120, 200, 255, 235);
+const QColor kBoneSelected(255, 92, 138, 255);
+const QColor kJointColor(255, 209, 102, 255);
+const QColor kWireColor(20, 22, 26, 110);
+const QColor kWireOnlyColor(170, 190, 210, 255);
+const QColor kNormalColor(120, 230, 140, 220);
+const QColor kBoxColor(255, 255, 255, 120);
+const QColor kSelectColor(255, 159, 28, 255);
+
+} // namespace
+
+QColor paletteColor(std::size_t i)
+{
+    static const QColor kPalette[] = {
+        QColor(176, 190, 208), QColor(222, 170, 120), QColor(150, 196, 150), QColor(214, 140, 140),
+        QColor(176, 158, 214), QColor(226, 210, 140), QColor(128, 196, 190), QColor(232, 164, 186),
+        QColor(160, 176, 120), QColor(140, 170, 220),
+    };
+    return kPalette[i % std::size(kPalette)];
+}
+
+ModelScene::ModelScene(std::shared_ptr<const core::Model> model, const QStringList& textureFolders,
+                       const SceneLayers& layers, Qt3DCore::QNode* parent)
+    : Qt3DCore::QEntity(parent)
+    , m_model(std::move(model))
+{
+    const core::Model& m = *m_model;
+    m_bind = bindWorld(m.skeleton);
+    m_world = m_bind;
+    const core::Bounds b = core::meshBounds(m);
+    m_size = b.valid ? (b.max - b.min).norm() : 1.0f;
+    if (!(m_size > 1e-6f) || !std::isfinite(m_size)) {
+        m_size = 1.0f;
+    }
+
+    m_sceneRoot = new Qt3DCore::QEntity(this);
+    m_sceneRoot->addComponent(layers.mesh);
+    m_linesRoot = new Qt3DCore::QEntity(this);
+    m_linesRoot->addComponent(layers.lines);
+    m_overlayRoot = new Qt3DCore::QEntity(this);
+    m_overlayRoot->addComponent(layers.overlay);
+
+    // Meshes, one per material.
+    m_meshRoot = new Qt3DCore::QEntity(m_sceneRoot);
+    const std::size_t materialCount = m.mesh.materials.size();
+    m_materialTris.resize(materialCount);
+    for (std::size_t t = 0; t < m.mesh.triangleCount(); ++t) {
+        const std::uint32_t mat = m.mesh.triangleMaterials[t];
+        if (mat < materialCount) {
+            m_materialTris[mat].push_back(std::uint32_t(t));
+        }
+    }
+    for (std::size_t i = 0; i < materialCount; ++i) {
+        const core::Material& mat = m.mesh.materials[i];
+        auto* entity = new Qt3DCore::QEntity(m_meshRoot);
+        auto* geometry = new TriangleGeometry(entity);
+        m_colors.push_back(paletteColor(i));
+        auto* material = new ShadedMaterial(m_colors.back(), entity);
+        const QString path = findTexture(mat.name, mat.images, textureFolders);
+        QString used;
+        if (!path.isEmpty()) {
+            const QImage image = loadTextureImage(path);
+            if (!image.isNull()) {
+                auto* texture = new Qt3DRender::QTexture2D(entity);
+                texture->addTextureImage(new ImageTexture(image, texture));
+                texture->setGenerateMipMaps(true);
+                texture->setMinificationFilter(Qt3DRender::QAbstractTexture::LinearMipMapLinear);
+                texture->setMagnificationFilter(Qt3DRender::QAbstractTexture::Linear);
+                texture->wrapMode()->setX(Qt3DRender::QTextureWrapMode::Repeat);
+                texture->wrapMode()->setY(Qt3DRender::QTextureWrapMode::Repeat);
+                material->setTexture(texture);
+                used = path;
+            }
+        }
+        m_texturePaths.push_back(used);
+        entity->addComponent(geometry);
+        entity->addComponent(material);
+        m_meshGeometry.push_back(geometry);
+        m_materials.push_back(material);
+    }
+
+    m_wireEntity = new Qt3DCore::QEntity(m_linesRoot);
+    m_wire = new LineGeometry(m_wireEntity);
+    m_wireEntity->addComponent(m_wire);
+    m_wireEntity->addComponent(new LineMaterial(DepthMode::NoWrite, m_wireEntity));
+
+    m_normalsEntity = new Qt3DCore::QEntity(m_linesRoot);
+    m_normals = new LineGeometry(m_normalsEntity);
+    m_normalsEntity->addComponent(m_normals);
+    m_normalsEntity->addComponent(new LineMaterial(DepthMode::Scene, m_normalsEntity));
+
+    m_bboxEntity = new Qt3DCore::QEntity(m_linesRoot);
+    m_bbox = new LineGeometry(m_bboxEntity);
+    m_bboxEntity->addComponent(m_bbox);
+    m_bboxEntity->addComponent(new LineMaterial(DepthMode::NoWrite, m_bboxEntity));
+
+    // Skeleton overlay: links, then joints (drawn on top of everything).
+    m_skeletonRoot = new Qt3DCore::QEntity(m_overlayRoot);
+    auto* bonesEntity = new Qt3DCore::QEntity(m_skeletonRoot);
+    m_bones = new LineGeometry(bonesEntity);
+    bonesEntity->addComponent(m_bones);
+    bonesEntity->addComponent(new LineMaterial(DepthMode::OnTop, bonesEntity));
+    m_jointMesh = new Qt3DExtras::QSphereMesh(m_skeletonRoot);
+    m_jointMesh->setRadius(std::clamp(m_size * 0.006f, 1e-4f, 1e6f));
+    m_jointMesh->setRings(8);
+    m_jointMesh->setSlices(12);
+    m_jointMaterial = new SolidMaterial(kJointColor, DepthMode::OnTop, m_skeletonRoot);
+    m_jointSelectedMaterial = new SolidMaterial(kBoneSelected, DepthMode::OnTop, m_skeletonRoot);
+    for (std::size_t j = 0; j < m.skeleton.size(); ++j) {
+        auto* e = new Qt3DCore::QEntity(m_skeletonRoot);
+        auto* t = new Qt3DCore::QTransform(e);
+        e->addComponent(m_jointMesh);
+        e->addComponent(m_jointMaterial);
+        e->addComponent(t);
+        m_joints.push_back(e);
+        m_jointTransforms.push_back(t);
+    }
+
+    m_selectionEntity = new Qt3DCore::QEntity(m_overlayRoot);
+    m_selection = new LineGeometry(m_selectionEntity);
+    m_selectionEntity->addComponent(m_selection);
+    m_selectionEntity->addComponent(new LineMaterial(DepthMode::OnTop, m_selectionEntity));
+    m_cornerMarker = new Qt3DCore::QEntity(m_overlayRoot);
+    m_cornerTransform = new Qt3DCore::QTransform(m_cornerMarker);
+    m_cornerTransform->setScale(1.3f);
+    m_cornerMarker->addComponent(m_jointMesh);
+    m_cornerMarker->addComponent(new SolidMaterial(kSelectColor, DepthMode::OnTop, m_cornerMarker));
+    m_cornerMarker->addComponent(m_cornerTransform);
+
+    setPose({});
+    applyVisibility();
+}
+
+ModelScene::~ModelScene() = default;
+
+void ModelScene::setPose(const std::vector<Eigen::Affine3f>& world)
+{
+    const core::Model& m = *m_model;
+    const core::Mesh& mesh = m.mesh;
+    const bool posed = world.size() == m.skeleton.size() && !world.empty();
+    m_world = posed ? world : m_bind;
+    m_posed = posed;
+    m_points.resize(mesh.pointCount());
+    std::vector<Eigen::Matrix3f> pointLinear;
+    if (posed) {
+        std::vector<Eigen::Affine3f> skin(m_world.size());
+        for (std::size_t j = 0; j < skin.size(); ++j) {
+            skin[j] = m_world[j] * m_bind[j].inverse();
+        }
+        pointLinear.resize(mesh.pointCount());
+        for (std::size_t p = 0; p < mesh.pointCount(); ++p) {
+            Eigen::Matrix4f acc = Eigen::Matrix4f::Zero();
+            float sum = 0;
+            if (!mesh.influenceOffsets.empty()) {
+                for (std::uint32_t k = mesh.influenceOffsets[p]; k < mesh.influenceOffsets[p + 1]; ++k) {
+                    const core::JointIndex j = mesh.influenceJoints[k];
+                    const float w = mesh.influenceWeights[k];
+                    if (j >= 0 && std::size_t(j) < skin.size() && std::isfinite(w) && w > 0) {
+                        acc += w * skin[std::size_t(j)].matrix();
+                        sum += w;
+                    }
+                }
+            }
+            if (sum <= 0) {
+                const core::JointIndex j = p < mesh.pointParents.size() ? mesh.pointParents[p] : core::kNoJoint;
+                acc = (j >= 0 && std::size_t(j) < skin.size()) ? skin[std::size_t(j)].matrix()
+                                                                : Eigen::Matrix4f::Identity();
+                sum = 1;
+            }
+            acc /= sum;
+            core::Vec3 base = finite(mesh.pointPositions[p]);
+            if (p < m_morph.size()) {
+                base += m_morph[p];
+            }
+            m_points[p] = (acc * base.homogeneous()).head<3>();
+            pointLinear[p] = acc.topLeftCorner<3, 3>();
+        }
+    } else {
+        for (std::size_t p = 0; p < mesh.pointCount(); ++p) {
+            m_points[p] = finite(mesh.pointPositions[p]);
+            if (p < m_morph.size()) {
+                m_points[p] += m_morph[p];
+            }
+        }
+    }
+
+    // Mesh buffers.
+    auto cornerNormal = [&](std::size_t c, const core::Vec3& faceN) {
+        core::Vec3 n = c < mesh.cornerNormals.size() ? finite(mesh.cornerNormals[c]) : core::Vec3::Zero();
+        if (posed) {
+            n = pointLinear[mesh.cornerPoints[c]] * n;
+        }
+        const float len = n.norm();
+        return len > 1e-12f ? core::Vec3(n / len) : faceN;
+    };
+    const bool codUv = m.format.rfind("xmodel", 0) == 0;
+    LineList wire;
+    LineList normals;
+    const float normalLen = m_size * 0.02f;
+    for (std::size_t mat = 0; mat < m_materialTris.size(); ++mat) {
+        std::vector<float> data;
+        data.reserve(m_materialTris[mat].size() * 24);
+        for (std::uint32_t t : m_materialTris[mat]) {
+            core::Vec3 p[3];
+            for (int k = 0; k < 3; ++k) {
+                p[k] = m_points[mesh.cornerPoints[t * 3 + std::size_t(k)]];
+            }
+            core::Vec3 faceN = (p[1] - p[0]).cross(p[2] - p[0]);
+            faceN = faceN.norm() > 0 ? core::Vec3(faceN.normalized()) : core::Vec3::UnitZ();
+            for (int k = 0; k < 3; ++k) {
+                const std::size_t c = t * 3 + std::size_t(k);
+                const core::Vec3 n = cornerNormal(c, faceN);
+                core::Vec2 uv = c < mesh.cornerUvs.size() ? mesh.cornerUvs[c] : core::Vec2::Zero();
+                if (codUv) {
+                    uv.y() = 1.0f - uv.y();
+                }
+                data.insert(data.end(), {p[k].x(), p[k].y(), p[k].z(), n.x(), n.y(), n.z(),
+                                         std::isfinite(uv.x()) ? uv.x() : 0.0f,
+                                         std::isfinite(uv.y()) ? uv.y() : 0.0f});
+                if (m_flags.normals) {
+                    normals.add(toQt(p[k]), toQt(p[k] + n * normalLen), kNormalColor,
+                                QColor(120, 230, 140, 40));
+                }
+            }
+            if (m_flags.wireframe || m_flags.wireOnly) {
+                const QColor wc = m_flags.wireOnly ? kWireOnlyColor : kWireColor;
+                wire.add(toQt(p[0]), toQt(p[1]), wc);
+                wire.add(toQt(p[1]), toQt(p[2]), wc);
+                wire.add(toQt(p[2]), toQt(p[0]), wc);
+            }
+        }
+        m_meshGeometry[mat]->setVertices(data);
+    }
+    m_wire->setLines(wire);
+    m_normals->setLines(normals);
+
+    LineList box;
+    const core::Bounds b = bounds();
+    if (b.valid) {
+        const QVector3D lo = toQt(b.min), hi = toQt(b.max);
+        auto corner = [&](int i) {
+            return QVector3D(i & 1 ? hi.x() : lo.x(), i & 2 ? hi.y() : lo.y(), i & 4 ? hi.z() : lo.z());
+        };
+        for (int i = 0; i < 8; ++i) {
+            for (int axis : {1, 2, 4}) {
+                if (!(i & axis)) {
+                    box.add(corner(i), corner(i | axis), kBoxColor);
+                }
+            }
+        }
+    }
+    m_bbox->setLines(box);
+    rebuildSkeleton();
+    rebuildSelection();
+}
+
+void ModelScene::setMorphOffsets(const std::vector<core::Vec3>& pointOffsets)
+{
+    m_morph = pointOffsets;
+    setPose(m_posed ? std::vector<Eigen::Affine3f>(m_world) : std::vector<Eigen::Affine3f>{});
+}
+
+core::Bounds ModelScene::bounds() const
+{
+    core::Bounds b;
+    auto grow = [&](const core::Vec3& p) {
+        if (!p.allFinite()) {
+            return;
+        }
+        if (!b.valid) {
+            b.min = b.max = p;
+            b.valid = true;
+        } else {
+            b.min = b.min.cwiseMin(p);
+            b.max = b.max.cwiseMax(p);
+        }
+    };
+    if (!m_model->mesh.empty()) {
+        for (std::uint32_t c : m_model->mesh.cornerPoints) {
+            grow(m_points[c]);
+        }
+    } else {
+        for (const auto& w : m_world) {
+            grow(w.translation());
+        }
+    }
+    return b;
+}
+
+void ModelScene::rebuildSkeleton()
+{
+    const core::Skeleton& s = m_model->skeleton;
+    LineList lines;
+    for (std::size_t j = 0; j < s.size(); ++j) {
+        const QVector3D p = toQt(core::Vec3(m_world[j].translation()));
+        m_jointTransforms[j]->setTranslation(p);
+        const core::JointIndex parent = s.parents[j];
+        if (parent >= 0) {
+            const bool sel = int(j) == m_selJoint || parent == m_selJoint;
+            const QVector3D q = toQt(core::Vec3(m_world[std::size_t(parent)].translation()));
+            lines.add(q, p, sel ? kBoneSelected : kBoneColor);
+        }
+    }
+    if (m_selJoint >= 0 && std::size_t(m_selJoint) < s.size()) {
+        const Eigen::Affine3f& w = m_world[std::size_t(m_selJoint)];
+        const QVector3D o = toQt(core::Vec3(w.translation()));
+        const float len = m_size * 0.06f;
+        const QColor axisColors[3] = {QColor(255, 80, 80), QColor(110, 230, 90), QColor(80, 150, 255)};
+        for (int a = 0; a < 3; ++a) {
+            const core::Vec3 dir = w.linear().col(a).normalized();
+            lines.add(o, o + toQt(core::Vec3(dir * len)), axisColors[a]);
+        }
+    }
+    m_bones->setLines(lines);
+}
+
+void ModelScene::rebuildSelection()
+{
+    const core::Mesh& mesh = m_model->mesh;
+    LineList lines;
+    bool corner = false;
+    if (m_selTriangle >= 0 && std::size_t(m_selTriangle) < mesh.triangleCount()) {
+        const std::size_t t = std::size_t(m_selTriangle);
+        QVector3D p[3];
+        for (int k = 0; k < 3; ++k) {
+            p[k] = toQt(m_points[mesh.cornerPoints[t * 3 + std::size_t(k)]]);
+        }
+        for (int k = 0; k < 3; ++k) {
+            lines.add(p[k], p[(k + 1) % 3], kSelectColor);
+        }
+        if (m_selCorner >= 0 && m_selCorner < 3) {
+            m_cornerTransform->setTranslation(p[m_selCorner]);
+            corner = true;
+        }
+    }
+    m_selection->setLines(lines);
+    m_cornerMarker->setEnabled(corner);
+}
+
+void ModelScene::setDisplay(const DisplayFlags& flags)
+{
+    const bool rebuild = flags.wireframe != m_flags.wireframe || flags.wireOnly != m_flags.wireOnly ||
+                         flags.normals != m_flags.normals;
+    m_flags = flags;
+    for (auto* mat : m_materials) {
+        mat->setTexturesEnabled(flags.textures);
+        mat->setFlatShading(flags.flatShading);
+    }
+    if (rebuild) {
+        setPose(m_posed ? std::vector<Eigen::Affine3f>(m_world) : std::vector<Eigen::Affine3f>{});
+    }
+    applyVisibility();
+}
+
+void ModelScene::applyVisibility()
+{
+    m_meshRoot->setEnabled(m_flags.mesh && !m_flags.wireOnly);
+    m_wireEntity->setEnabled(m_flags.wireframe || m_flags.wireOnly);
+    m_normalsEntity->setEnabled(m_flags.normals);
+    m_bboxEntity->setEnabled(m_flags.boundingBox);
+    m_skeletonRoot->setEnabled(m_flags.skeleton && !m_model->skeleton.empty());
+}
+
+void ModelScene::setSelectedJoint(int joint)
+{
+    const int old = m_selJoint;
+    m_selJoint = joint;
+    auto swap = [&](int j, bool selected) {
+        if (j < 0 || std::size_t(j) >= m_joints.size()) {
+            return;
+        }
+        auto* e = m_joints[std::size_t(j)];
+        e->removeComponent(selected ? static_cast<Qt3DCore::QComponent*>(m_jointMaterial) : m_jointSelectedMaterial);
+        e->addComponent(selected ? static_cast<Qt3DCore::QComponent*>(m_jointSelectedMaterial) : m_jointMaterial);
+        m_jointTransforms[std::size_t(j)]->setScale(selected ? 1.6f : 1.0f);
+    };
+    if (old != joint) {
+        swap(old, false);
+        swap(joint, true);
+    }
+    rebuildSkeleton();
+}
+
+void ModelScene::setSelectedMaterial(int material)
+{
+    m_selMaterial = material;
+    for (std::size_t i = 0; i < m_materials.size(); ++i) {
+        m_materials[i]->setHighlight(kSelectColor, int(i) == material ? 0.45f : 0.0f);
+    }
+}
+
+void ModelScene::setSelectedTriangle(int triangle, int corner)
+{
+    m_selTriangle = triangle;
+    m_selCorner = corner;
+    rebuildSelection();
+}
+
+QString ModelScene::texturePath(std::size_t material) const
+{
+    return material < m_texturePaths.size() ? m_texturePaths[material] : QString();
+}
+
+QColor ModelScene::materialColor(std::size_t material) const
+{
+    return material < m_colors.size() ? m_colors[material] : QColor();
+}
+
+ModelScene* SceneBuilder::build(std::shared_ptr<const core::Model> model, const QStringList& textureFolders,
+                                const SceneLayers& layers, Qt3DCore::QNode* parent)
+{
+    return new ModelScene(std::move(model), textureFolders, layers, parent);
+}
+
+} // namespace rigscope::render

@@ -1,0 +1,147 @@
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include <Eigen/Geometry>
+#include <QtCore/QStringList>
+#include <QtGui/QColor>
+#include <Qt3DCore/QEntity>
+
+#include "core/model/model.h"
+
+namespace Qt3DCore {
+class QTransform;
+}
+namespace Qt3DRender {
+class QLayer;
+}
+namespace Qt3DExtras {
+class QSphereMesh;
+}
+
+namespace rigscope::render {
+
+class LineGeometry;
+class ShadedMaterial;
+class SolidMaterial;
+class TriangleGeometry;
+
+// What the viewport draws. Plain values; the app stores them in settings.
+struct DisplayFlags {
+    bool mesh = true;
+    bool wireframe = false;  // overlay on the shaded mesh
+    bool wireOnly = false;   // no shading, wires only
+    bool skeleton = true;
+    bool normals = false;
+    bool textures = true;
+    bool flatShading = false;
+    bool boundingBox = false;
+    bool grid = true;
+    bool axes = true;
+    bool operator==(const DisplayFlags&) const = default;
+};
+
+// Layers the viewport's frame graph draws in order: opaque meshes, scene lines (depth-tested,
+// no depth writes), then overlays on top of everything.
+struct SceneLayers {
+    Qt3DRender::QLayer* mesh = nullptr;
+    Qt3DRender::QLayer* lines = nullptr;
+    Qt3DRender::QLayer* overlay = nullptr;
+};
+
+// Colour of material `i` when it has no texture (a soft, distinguishable palette).
+QColor paletteColor(std::size_t i);
+
+// Qt3D entities for one core::Model: per-material shaded meshes, wireframe, normals, bounding
+// box (scene layer) and the skeleton, selection markers (overlay layer, drawn on top).
+// Built by SceneBuilder::build; render never mutates core. Skinning runs on the CPU.
+class ModelScene : public Qt3DCore::QEntity {
+    Q_OBJECT
+public:
+    ModelScene(std::shared_ptr<const core::Model> model, const QStringList& textureFolders,
+               const struct SceneLayers& layers, Qt3DCore::QNode* parent = nullptr);
+    ~ModelScene() override;
+
+    const core::Model& model() const { return *m_model; }
+    std::shared_ptr<const core::Model> sharedModel() const { return m_model; }
+
+    // Model-space joint matrices; empty = bind pose. Skins the mesh (linear blend).
+    void setPose(const std::vector<Eigen::Affine3f>& world);
+    // Adds sparse VTA-id deltas already mapped to points: position offsets per point.
+    void setMorphOffsets(const std::vector<core::Vec3>& pointOffsets);
+    void setDisplay(const DisplayFlags& flags);
+    const DisplayFlags& display() const { return m_flags; }
+
+    void setSelectedJoint(int joint);     // -1 = none
+    void setSelectedMaterial(int material);
+    void setSelectedTriangle(int triangle, int corner);
+    int selectedJoint() const { return m_selJoint; }
+
+    // Current (posed) data, used for picking and framing.
+    const std::vector<core::Vec3>& pointPositions() const { return m_points; }
+    const std::vector<Eigen::Affine3f>& jointWorld() const { return m_world; }
+    core::Bounds bounds() const;
+    float size() const { return m_size; } // bind-pose bounding box diagonal (> 0)
+
+    QString texturePath(std::size_t material) const;
+    QColor materialColor(std::size_t material) const;
+
+private:
+    void rebuildMesh();
+    void rebuildSkeleton();
+    void rebuildSelection();
+    void applyVisibility();
+
+    std::shared_ptr<const core::Model> m_model;
+    DisplayFlags m_flags;
+    float m_size = 1.0f;
+    std::vector<Eigen::Affine3f> m_bind;
+    std::vector<Eigen::Affine3f> m_world;
+    std::vector<core::Vec3> m_points;
+    std::vector<core::Vec3> m_morph;
+    std::vector<std::vector<std::uint32_t>> m_materialTris;
+
+    Qt3DCore::QEntity* m_sceneRoot;
+    Qt3DCore::QEntity* m_linesRoot;
+    Qt3DCore::QEntity* m_overlayRoot;
+    Qt3DCore::QEntity* m_meshRoot;
+    std::vector<TriangleGeometry*> m_meshGeometry;
+    std::vector<ShadedMaterial*> m_materials;
+    std::vector<QString> m_texturePaths;
+    std::vector<QColor> m_colors;
+
+    Qt3DCore::QEntity* m_wireEntity;
+    LineGeometry* m_wire;
+    Qt3DCore::QEntity* m_normalsEntity;
+    LineGeometry* m_normals;
+    Qt3DCore::QEntity* m_bboxEntity;
+    LineGeometry* m_bbox;
+
+    Qt3DCore::QEntity* m_skeletonRoot;
+    LineGeometry* m_bones;
+    Qt3DExtras::QSphereMesh* m_jointMesh;
+    SolidMaterial* m_jointMaterial;
+    SolidMaterial* m_jointSelectedMaterial;
+    std::vector<Qt3DCore::QEntity*> m_joints;
+    std::vector<Qt3DCore::QTransform*> m_jointTransforms;
+
+    Qt3DCore::QEntity* m_selectionEntity;
+    LineGeometry* m_selection;
+    Qt3DCore::QEntity* m_cornerMarker;
+    Qt3DCore::QTransform* m_cornerTransform;
+
+    bool m_posed = false;
+    int m_selJoint = -1;
+    int m_selMaterial = -1;
+    int m_selTriangle = -1;
+    int m_selCorner = -1;
+};
+
+// HOUSE_STYLE §9 entry point.
+struct SceneBuilder {
+    static ModelScene* build(std::shared_ptr<const core::Model> model, const QStringList& textureFolders,
+                             const SceneLayers& layers, Qt3DCore::QNode* parent);
+};
+
+} // namespace rigscope::render

@@ -1,0 +1,126 @@
+#pragma once
+
+#include <memory>
+
+#include <QtCore/QElapsedTimer>
+#include <QtCore/QPoint>
+#include <Qt3DExtras/Qt3DWindow>
+
+#include "render/model_scene.h"
+#include "render/orbit_camera.h"
+
+namespace Qt3DRender {
+class QCamera;
+class QClearBuffers;
+class QLayer;
+class QRenderCapture;
+class QViewport;
+} // namespace Qt3DRender
+
+namespace rigscope::render {
+
+class LineGeometry;
+
+struct ViewportOptions {
+    bool msaa = true;     // tests and --screenshot turn it off (deterministic llvmpipe pixels)
+    bool interactive = true;
+};
+
+// What a click hit: a joint, or a triangle with its nearest corner (core indices).
+struct PickResult {
+    int joint = -1;
+    int triangle = -1;
+    int corner = -1;  // 0..2 within the triangle
+    QVector3D point;
+    bool hit() const { return joint >= 0 || triangle >= 0; }
+};
+
+// The Qt3D window: frame graph (background, meshes, lines, overlay, axes gizmo, capture),
+// the HLAM mouse scheme, camera presets and CPU picking. QtGui only; the app embeds it with
+// QWidget::createWindowContainer.
+class Viewport : public Qt3DExtras::Qt3DWindow {
+    Q_OBJECT
+public:
+    explicit Viewport(const ViewportOptions& options = {}, QScreen* screen = nullptr);
+    ~Viewport() override;
+
+    // Replaces the displayed model (nullptr clears). Keeps the camera unless resetCamera.
+    void setModel(std::shared_ptr<const core::Model> model, const QStringList& textureFolders,
+                  bool resetCamera);
+    ModelScene* scene() const { return m_scene; }
+
+    void setDisplay(const DisplayFlags& flags);
+    const DisplayFlags& display() const { return m_flags; }
+    void setBackgroundVisible(bool on);
+    void setClearColorForCapture(const QColor& c); // with the background hidden
+
+    const OrbitCamera& camera3d() const { return m_camera; }
+    void setCamera3d(const OrbitCamera& c);
+    void setPreset(CameraPreset p);
+    void setOrtho(bool on);
+    void frameAll();
+    void frameSelection();
+
+    void setSelectedJoint(int joint);
+    void setSelectedMaterial(int material);
+    void setSelectedTriangle(int triangle, int corner);
+
+    PickResult pick(const QPoint& pos) const;
+    Qt3DRender::QRenderCapture* capture() const { return m_capture; }
+    // Re-applies camera matrices and asks Qt3D for a frame.
+    void refresh();
+
+signals:
+    void picked(const rigscope::render::PickResult& result);
+    void cameraChanged();
+    void unhandledKey(int key, Qt::KeyboardModifiers modifiers);
+    void fpsChanged(double fps);
+
+protected:
+    void mousePressEvent(QMouseEvent* e) override;
+    void mouseMoveEvent(QMouseEvent* e) override;
+    void mouseReleaseEvent(QMouseEvent* e) override;
+    void mouseDoubleClickEvent(QMouseEvent* e) override;
+    void wheelEvent(QWheelEvent* e) override;
+    void keyPressEvent(QKeyEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
+
+private:
+    void buildFrameGraph();
+    void buildGrid();
+    void buildGizmo();
+    void applyCamera();
+    void updateGizmoViewport();
+    core::Bounds selectionBounds() const;
+    void frameBounds(const core::Bounds& b);
+
+    ViewportOptions m_options;
+    DisplayFlags m_flags;
+    OrbitCamera m_camera;
+    Qt3DCore::QEntity* m_root = nullptr;
+    Qt3DRender::QCamera* m_gizmoCamera = nullptr;
+    Qt3DRender::QViewport* m_gizmoViewport = nullptr;
+    Qt3DRender::QClearBuffers* m_clear = nullptr;
+    Qt3DRender::QRenderCapture* m_capture = nullptr;
+    SceneLayers m_layers;
+    Qt3DRender::QLayer* m_backgroundLayer = nullptr;
+    Qt3DRender::QLayer* m_gizmoLayer = nullptr;
+    Qt3DCore::QEntity* m_background = nullptr;
+    Qt3DCore::QEntity* m_gridEntity = nullptr;
+    LineGeometry* m_grid = nullptr;
+    Qt3DCore::QEntity* m_gizmo = nullptr;
+    ModelScene* m_scene = nullptr;
+    float m_gridExtent = 10.0f;
+
+    Qt::MouseButton m_dragButton = Qt::NoButton;
+    Qt::KeyboardModifiers m_dragModifiers;
+    QPoint m_pressPos;
+    QPoint m_lastPos;
+    bool m_dragged = false;
+    int m_frames = 0;
+    QElapsedTimer m_fpsTimer;
+};
+
+} // namespace rigscope::render
+
+Q_DECLARE_METATYPE(rigscope::render::PickResult)
