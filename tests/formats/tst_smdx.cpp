@@ -472,7 +472,6 @@ void TstSmdx::hostileCounts()
     const std::string strHdr("\xDB\x80\x00\x00\x00", 5);
     const std::string binHdr("\xC6\x80\x00\x00\x00", 5);
     const std::string extHdr("\xC9\x80\x00\x00\x00\x01", 6);
-    const std::string node = Bytes().i(0).s("root").i(-1).b;
     const std::string oneVec = Bytes().i(1).v3(0, 0, 0).b;
     // Prefixes that end right where a count (or a scalar) is expected.
     const std::vector<std::string> prefixes = {
@@ -491,7 +490,7 @@ void TstSmdx::hostileCounts()
         head + Bytes().i(1).i(3).b,                             // vta vector count
         head + Bytes().i(1).i(3).i(0).b,                        // frame count
         head + Bytes().i(1).i(3).i(0).i(1).i(0).b,              // vertex count
-        head + Bytes().i(1).i(2).i(0).b + oneVec.substr(1, 0),  // writer-bug retry path
+        head + Bytes().i(1).i(2).i(1).v3(0, 0, 0).i(0).b,       // writer-bug retry: vertex count
     };
     for (std::size_t p = 0; p < prefixes.size(); ++p) {
         for (const std::string* tail : {&huge, &large, &arrayHdr, &mapHdr, &strHdr, &binHdr, &extHdr}) {
@@ -506,7 +505,6 @@ void TstSmdx::hostileCounts()
             QVERIFY(verifyInvariants(r.model).empty());
         }
     }
-    (void)node;
 }
 
 void TstSmdx::writerBugLayout()
@@ -526,14 +524,15 @@ void TstSmdx::writerBugLayout()
     // Rewriting fixes the layout: type 3 with fcount.
     QCOMPARE(hex(writeBytes(bug.model)), hex(test::readBytes(dir + QStringLiteral("flex.smdx"))));
 
-    // Our own writer's VTA round trip, and the bug layout built from it.
-    const Model m = flexModel();
-    const std::string ok = writeBytes(m);
-    // Type 3 block: turn it into type 2 and drop fcount (a fixint right after the vector table).
-    const std::size_t type = ok.find(std::string("\x03", 1), ok.size() - 80);
-    QVERIFY(type != std::string::npos);
-    ReadResult r = readBytes(ok);
-    QVERIFY(r.diagnostics.empty());
+    // A type-2 block that is neither triangles nor the bug layout is reported as triangles.
+    std::string broken = test::readBytes(dir + QStringLiteral("vta_writer_bug.smdx"));
+    broken.back() = '\xC1'; // never used in msgpack
+    ReadResult r = readBytes(broken);
+    QCOMPARE(countId(r.diagnostics, ids::kSyntaxSmdxVtaWriterBug), std::size_t(0));
+    const Diagnostic* d = findId(r.diagnostics, ids::kSyntaxSmdxCorrupt);
+    QVERIFY(d);
+    QVERIFY2(d->message.find("in triangles block") != std::string::npos, d->message.c_str());
+    QVERIFY(verifyInvariants(r.model).empty());
 }
 
 void TstSmdx::legacyLayout()
