@@ -1,0 +1,379 @@
+#include "core/formats/xmodel/cod_record.h"
+
+#include <cmath>
+
+#include <Eigen/Geometry>
+#include <Eigen/LU>
+
+#include "core/diag/diagnostic_ids.h"
+#include "core/text/numbers.h"
+#include "core/text/text_cursor.h"
+
+namespace rigscope::core::cod {
+
+namespace {
+
+char upper(char c) noexcept { return (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c; }
+
+// Cuts a `//` comment outside quotes; returns the remaining line.
+std::string_view stripComment(std::string_view line) noexcept
+{
+    bool inQuote = false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (c == '"') {
+            inQuote = !inQuote;
+        } else if (!inQuote && c == '/' && i + 1 < line.size() && line[i + 1] == '/') {
+            return line.substr(0, i);
+        }
+    }
+    return line;
+}
+
+} // namespace
+
+TextRecordStream::TextRecordStream(std::string_view text, DiagnosticSink& sink,
+                                   std::vector<std::string>* headerComments)
+    : m_text(text), m_sink(sink), m_header(headerComments)
+{
+    // A UTF-8 byte order mark is not part of the first keyword.
+    if (m_text.size() >= 3 && static_cast<unsigned char>(m_text[0]) == 0xEF &&
+        static_cast<unsigned char>(m_text[1]) == 0xBB && static_cast<unsigned char>(m_text[2]) == 0xBF) {
+        m_pos = 3;
+    }
+}
+
+int TextRecordStream::dominantEnding() const noexcept
+{
+    if (m_crlf >= m_lf && m_crlf >= m_cr && m_crlf > 0) {
+        return 1;
+    }
+    if (m_cr > m_lf && m_cr > m_crlf) {
+        return 2;
+    }
+    return 0;
+}
+
+bool TextRecordStream::next(Record& r)
+{
+    std::array<std::string_view, kMaxArgs + 1> toks;
+    while (m_pos < m_text.size()) {
+        const std::size_t start = m_pos;
+        std::size_t i = start;
+        const std::size_t n = m_text.size();
+        while (i < n && m_text[i] != '\n' && m_text[i] != '\r') {
+            ++i;
+        }
+        const std::string_view line = m_text.substr(start, i - start);
+        if (i >= n) {
+            m_pos = n;
+        } else if (m_text[i] == '\r') {
+            if (i + 1 < n && m_text[i + 1] == '\n') {
+                ++m_crlf;
+                m_pos = i + 2;
+            } else {
+                ++m_cr;
+                m_pos = i + 1;
+            }
+        } else {
+            ++m_lf;
+            m_pos = i + 1;
+        }
+        ++m_line;
+
+        std::size_t first = 0;
+        while (first < line.size() && isBlank(line[first])) {
+            ++first;
+        }
+        if (first == line.size()) {
+            continue;
+        }
+        std::string_view content = line;
+        bool comment = line[first] == ';';
+        if (!comment) {
+            content = stripComment(line);
+            comment = trim(content).empty();
+        }
+        if (comment) {
+            if (!m_sawKeyword && m_header) {
+                m_header->emplace_back(trim(line));
+            }
+            continue;
+        }
+        auto locOf = [&](std::string_view tok) {
+            const auto col = static_cast<std::size_t>(tok.data() - line.data());
+            return SourceLoc{m_line, static_cast<std::uint32_t>(col + 1), start + col};
+        };
+        bool more = false;
+        bool unterminated = false;
+        const std::size_t count = Tokenizer::split(content, toks.data(), toks.size(), true, &more, &unterminated);
+        if (count == 0) {
+            continue;
+        }
+        if (unterminated) {
+            m_sink.warning(ids::kSyntaxUnterminatedString, locOf(toks[count - 1]),
+                           "quoted string runs to the end of the line; line dropped");
+            continue;
+        }
+        // syntax.cod-comma: a comma outside quotes not followed by a blank.
+        {
+            bool inQuote = false;
+            for (std::size_t k = 0; k < content.size(); ++k) {
+                const char c = content[k];
+                if (c == '"') {
+                    inQuote = !inQuote;
+                } else if (!inQuote && c == ',' && k + 1 < content.size() && !isBlank(content[k + 1])) {
+                    m_sink.note(ids::kSyntaxCodComma, locOf(content.substr(k, 1)),
+                                "comma without space; PyCoD-based tools fail to split it");
+                    break;
+                }
+            }
+        }
+        const std::string_view kw = toks[0];
+        r.keyword.clear();
+        bool lower = false;
+        for (char c : kw) {
+            lower = lower || (c >= 'a' && c <= 'z');
+            r.keyword.push_back(upper(c));
+        }
+        r.loc = locOf(kw);
+        r.keywordLoc = r.loc;
+        r.binary = false;
+        if (lower) {
+            m_sink.error(ids::kSyntaxKeywordCase, r.loc,
+                         "'" + std::string(kw) + "' must be '" + r.keyword + "' for cod");
+        }
+        r.argc = count - 1;
+        r.moreArgs = more;
+        for (std::size_t k = 1; k < count; ++k) {
+            Arg& a = r.args[k - 1];
+            a.text = toks[k];
+            a.hasNum = false;
+            a.num = 0;
+            a.isString = !toks[k].empty() && toks[k].front() == '"';
+            a.loc = locOf(toks[k]);
+        }
+        m_sawKeyword = true;
+        return true;
+    }
+    return false;
+}
+
+SourceLoc argLoc(const Record& r, std::size_t i) noexcept
+{
+    return i < r.argc ? r.args[i].loc : r.loc;
+}
+
+bool needArgs(const Record& r, std::size_t n, DiagnosticSink& sink, std::string_view kind)
+{
+    if (r.argc >= n) {
+        return true;
+    }
+    sink.error(ids::kSyntaxShortLine, r.loc,
+               std::string(kind) + " line has " + std::to_string(r.argc + 1) + " fields; needs " +
+                   std::to_string(n + 1));
+    return false;
+}
+
+bool argFloat(const Record& r, std::size_t i, float& out, DiagnosticSink& sink, std::string_view field)
+{
+    if (i >= r.argc) {
+        return false;
+    }
+    const Arg& a = r.args[i];
+    if (a.hasNum) {
+        out = static_cast<float>(a.num);
+        return true;
+    }
+    if (!a.isString && parseFloat(a.text, out)) {
+        return true;
+    }
+    sink.error(ids::kSyntaxBadNumber, a.loc,
+               "expected float for " + std::string(field) + ", got '" + std::string(a.text) + "'");
+    return false;
+}
+
+bool argDouble(const Record& r, std::size_t i, double& out, DiagnosticSink& sink, std::string_view field)
+{
+    if (i >= r.argc) {
+        return false;
+    }
+    const Arg& a = r.args[i];
+    if (a.hasNum) {
+        out = a.num;
+        return true;
+    }
+    if (!a.isString && parseDouble(a.text, out)) {
+        return true;
+    }
+    sink.error(ids::kSyntaxBadNumber, a.loc,
+               "expected float for " + std::string(field) + ", got '" + std::string(a.text) + "'");
+    return false;
+}
+
+bool argInt(const Record& r, std::size_t i, std::int32_t& out, DiagnosticSink& sink, std::string_view field)
+{
+    if (i >= r.argc) {
+        return false;
+    }
+    const Arg& a = r.args[i];
+    if (a.hasNum) {
+        out = static_cast<std::int32_t>(a.num);
+        return true;
+    }
+    if (!a.isString && parseInt(a.text, out)) {
+        return true;
+    }
+    sink.error(ids::kSyntaxBadNumber, a.loc,
+               "expected int for " + std::string(field) + ", got '" + std::string(a.text) + "'");
+    return false;
+}
+
+bool argFloats(const Record& r, std::size_t first, std::size_t n, float* out, DiagnosticSink& sink,
+               std::string_view field)
+{
+    for (std::size_t k = 0; k < n; ++k) {
+        if (!argFloat(r, first + k, out[k], sink, field)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+std::string argString(const Record& r, std::size_t i)
+{
+    if (i >= r.argc) {
+        return {};
+    }
+    const Arg& a = r.args[i];
+    if (a.hasNum) {
+        return {};
+    }
+    return std::string(r.binary ? a.text : unquote(a.text));
+}
+
+std::string firstKeyword(std::string_view head)
+{
+    if (head.size() >= 3 && static_cast<unsigned char>(head[0]) == 0xEF) {
+        head.remove_prefix(3);
+    }
+    TextCursor cur(head);
+    std::string_view line;
+    while (cur.nextLine(line)) {
+        std::string_view t = trim(line);
+        if (t.empty() || t.front() == ';' || t.substr(0, 2) == "//") {
+            continue;
+        }
+        std::size_t e = 0;
+        while (e < t.size() && !isBlank(t[e]) && t[e] != ',') {
+            ++e;
+        }
+        std::string kw;
+        for (char c : t.substr(0, e)) {
+            kw.push_back(upper(c));
+        }
+        return kw;
+    }
+    return {};
+}
+
+bool isOrthonormal(const Mat3& a, float& det) noexcept
+{
+    det = a.determinant();
+    constexpr float kTol = 1e-3f;
+    if (!(std::fabs(det - 1.0f) <= kTol)) {
+        return false;
+    }
+    for (int i = 0; i < 3; ++i) {
+        if (!(std::fabs(a.col(i).norm() - 1.0f) <= kTol)) {
+            return false;
+        }
+        for (int j = i + 1; j < 3; ++j) {
+            if (!(std::fabs(a.col(i).dot(a.col(j))) <= kTol)) {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+BoneNumbering boneNumbering(const std::vector<std::int32_t>& sourceIds)
+{
+    BoneNumbering b;
+    const std::size_t n = sourceIds.size();
+    std::vector<std::size_t> at(n, SIZE_MAX);
+    bool permutation = true;
+    for (std::size_t j = 0; j < n && permutation; ++j) {
+        const std::int32_t id = sourceIds[j];
+        if (id < 0 || static_cast<std::size_t>(id) >= n || at[static_cast<std::size_t>(id)] != SIZE_MAX) {
+            permutation = false;
+        } else {
+            at[static_cast<std::size_t>(id)] = j;
+        }
+    }
+    b.index.resize(n);
+    b.order.resize(n);
+    for (std::size_t j = 0; j < n; ++j) {
+        if (permutation) {
+            b.order[j] = at[j];
+            b.index[j] = sourceIds[j];
+        } else {
+            b.order[j] = j;
+            b.index[j] = static_cast<std::int32_t>(j);
+        }
+    }
+    return b;
+}
+
+void pointInfluences(const Mesh& me, std::size_t p, std::vector<std::int32_t>& joints, std::vector<float>& weights)
+{
+    joints.clear();
+    weights.clear();
+    if (me.pointLinkState[p] == LinkState::List) {
+        const std::uint32_t a = me.influenceOffsets.empty() ? 0 : me.influenceOffsets[p];
+        const std::uint32_t e = me.influenceOffsets.empty() ? 0 : me.influenceOffsets[p + 1];
+        for (std::uint32_t i = a; i < e; ++i) {
+            joints.push_back(me.influenceJoints[i]);
+            weights.push_back(me.influenceWeights[i]);
+        }
+        if (!joints.empty() || me.pointParents[p] == kNoJoint) {
+            return;
+        }
+    }
+    if (me.pointParents[p] != kNoJoint) {
+        joints.push_back(me.pointParents[p]);
+        weights.push_back(1.0f);
+    }
+}
+
+const char* newline(int lineEnding) noexcept
+{
+    return lineEnding == 1 ? "\r\n" : (lineEnding == 2 ? "\r" : "\n");
+}
+
+void appendFloats(std::string& out, const float* v, std::size_t n)
+{
+    for (std::size_t i = 0; i < n; ++i) {
+        out += ' ';
+        appendFloat(out, v[i]);
+    }
+}
+
+std::string numberText(double v)
+{
+    std::string s;
+    appendNumber(s, v);
+    return s;
+}
+
+std::string quoted(std::string_view s)
+{
+    std::string q;
+    q.reserve(s.size() + 2);
+    q += '"';
+    q += s;
+    q += '"';
+    return q;
+}
+
+} // namespace rigscope::core::cod
