@@ -1,0 +1,670 @@
+// XANIM_EXPORT v3 and NT_EXPORT readers (FORMATS.md §4). parseXanimRecords is shared with the
+// *_BIN reader.
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <unordered_map>
+
+#include "core/diag/diagnostic_ids.h"
+#include "core/formats/xanim/xanim.h"
+#include "core/formats/xanim/xanim_parse.h"
+#include "core/io/file_buffer.h"
+#include "core/text/numbers.h"
+
+namespace rigscope::core {
+
+namespace cod {
+
+namespace {
+
+struct Count {
+    std::optional<std::int64_t> value;
+    SourceLoc loc;
+};
+
+struct PartInfo {
+    std::int32_t index = 0;
+    std::string name;
+    SourceLoc loc;
+};
+
+struct RawKey {
+    std::int32_t part = 0;
+    Vec3 pos = Vec3::Zero();
+    Mat3 axes = Mat3::Identity();
+    Vec3 scale = Vec3::Ones();
+    bool hasScale = false;
+    SourceLoc loc, scaleLoc;
+};
+
+struct RawFrame {
+    double num = 0;
+    SourceLoc loc;
+    std::uint32_t firstKey = 0, keyCount = 0;
+};
+
+struct TrackCount {
+    std::int64_t declared = 0;
+    std::size_t have = 0;
+    SourceLoc loc;
+};
+
+enum class Section : std::uint8_t { Start, Parts, Frames, Notes };
+
+std::string frameText(double f) { return numberText(f); }
+
+class XanimParser {
+public:
+    XanimParser(DiagnosticSink& sink, Model& m, std::uint64_t limit) : m_sink(sink), m_m(m), m_limit(limit) {}
+
+    bool run(RecordStream& in)
+    {
+        Record r;
+        while (in.next(r)) {
+            dispatch(r);
+        }
+        if (!m_sawAnimation) {
+            return false;
+        }
+        finish();
+        return true;
+    }
+
+private:
+    DiagnosticSink& m_sink;
+    Model& m_m;
+    std::uint64_t m_limit;
+    bool m_sawAnimation = false;
+    bool m_sawVersion = false;
+    Section m_section = Section::Start;
+    Count m_numParts, m_numFrames;
+    std::optional<double> m_fps;
+    SourceLoc m_fpsLoc;
+    std::vector<PartInfo> m_parts;
+    std::vector<RawFrame> m_frames;
+    std::vector<RawKey> m_keys;
+    bool m_inKey = false;
+    // notes
+    std::vector<Notetrack> m_notes;
+    bool m_notePartSeen = false;
+    bool m_flatSeen = false;
+    std::int32_t m_notePart = 0;
+    std::int32_t m_track = 0;
+    std::vector<TrackCount> m_keyCounts;   // NUMKEYS per track
+    std::vector<TrackCount> m_trackCounts; // NUMTRACKS per part
+
+    void readCount(const Record& r, Count& c)
+    {
+        std::int32_t v = 0;
+        if (needArgs(r, 1, m_sink, r.keyword) && argInt(r, 0, v, m_sink, r.keyword)) {
+            c.value = v;
+            c.loc = r.loc;
+        }
+    }
+
+    void dispatch(const Record& r)
+    {
+        const std::string& k = r.keyword;
+        if (k == "ANIMATION") {
+            m_sawAnimation = true;
+        } else if (k == "VERSION") {
+            std::int32_t v = 0;
+            if (needArgs(r, 1, m_sink, "VERSION") && argInt(r, 0, v, m_sink, "VERSION")) {
+                m_sawVersion = true;
+                if (v != 3) {
+                    m_sink.error(ids::kSyntaxBadVersion, argLoc(r, 0), "version " + std::to_string(v) + "; cod accepts 3");
+                }
+            }
+        } else if (k == "NUMPARTS") {
+            readCount(r, m_numParts);
+            m_section = Section::Parts;
+        } else if (k == "PART") {
+            part(r);
+        } else if (k == "FRAMERATE") {
+            double v = 0;
+            if (needArgs(r, 1, m_sink, "FRAMERATE") && argDouble(r, 0, v, m_sink, "FRAMERATE")) {
+                m_fps = v;
+                m_fpsLoc = r.loc;
+            }
+        } else if (k == "NUMFRAMES") {
+            readCount(r, m_numFrames);
+        } else if (k == "FRAME") {
+            frame(r);
+        } else if (k == "OFFSET" || k == "SCALE" || k == "X" || k == "Y" || k == "Z") {
+            vector3(r);
+        } else if (k == "NOTETRACKS") {
+            m_section = Section::Notes;
+            m_inKey = false;
+        } else if (k == "NUMTRACKS") {
+            TrackCount c;
+            std::int32_t v = 0;
+            if (needArgs(r, 1, m_sink, k) && argInt(r, 0, v, m_sink, k)) {
+                c.declared = v;
+                c.loc = r.loc;
+                m_trackCounts.push_back(c);
+            }
+        } else if (k == "NOTETRACK") {
+            std::int32_t v = 0;
+            if (needArgs(r, 1, m_sink, k) && argInt(r, 0, v, m_sink, k)) {
+                m_track = v;
+                if (!m_trackCounts.empty()) {
+                    ++m_trackCounts.back().have;
+                }
+            }
+        } else if (k == "NUMKEYS") {
+            std::int32_t v = 0;
+            m_inKey = false;
+            if (needArgs(r, 1, m_sink, k) && argInt(r, 0, v, m_sink, k)) {
+                if (!m_notePartSeen) {
+                    m_flatSeen = true;
+                    m_notePart = 0;
+                    m_track = 0;
+                }
+                m_keyCounts.push_back({v, 0, r.loc});
+            }
+        } else if (k == "EXTRA" || k == "ROTATION" || k == "QUATERNION") {
+            m_sink.warning(ids::kCodUnsupported, r.loc, "'" + k + "' data skipped");
+        } else {
+            m_sink.warning(ids::kSyntaxUnknownBlock, r.loc, "unknown keyword '" + k + "' skipped");
+        }
+    }
+
+    void part(const Record& r)
+    {
+        std::int32_t i = 0;
+        if (!needArgs(r, 1, m_sink, "PART") || !argInt(r, 0, i, m_sink, "part index")) {
+            m_inKey = false;
+            return;
+        }
+        if (r.argc >= 2) { // PART i "name"
+            if (i < 0 || (m_numParts.value && i >= *m_numParts.value) || static_cast<std::uint64_t>(i) >= m_limit) {
+                m_sink.error(ids::kCodIndexRange, argLoc(r, 0),
+                             "part index " + std::to_string(i) +
+                                 (i < 0 ? " < 0" : " \u2265 NUMPARTS " + std::to_string(m_numParts.value.value_or(0))));
+                return;
+            }
+            m_parts.push_back({i, argString(r, 1), r.loc});
+            return;
+        }
+        if (m_section == Section::Notes) {
+            m_notePart = i;
+            m_notePartSeen = true;
+            m_track = 0;
+            return;
+        }
+        m_inKey = false;
+        if (m_frames.empty()) {
+            m_sink.warning(ids::kSyntaxUnknownBlock, r.loc, "'PART' block before any 'FRAME' skipped");
+            return;
+        }
+        if (i < 0 || (m_numParts.value && i >= *m_numParts.value) || static_cast<std::uint64_t>(i) >= m_limit) {
+            m_sink.error(ids::kCodIndexRange, argLoc(r, 0),
+                         "part index " + std::to_string(i) +
+                             (i < 0 ? " < 0" : " \u2265 NUMPARTS " + std::to_string(m_numParts.value.value_or(0))));
+            return;
+        }
+        RawKey key;
+        key.part = i;
+        key.loc = r.loc;
+        m_keys.push_back(key);
+        ++m_frames.back().keyCount;
+        m_inKey = true;
+    }
+
+    void frame(const Record& r)
+    {
+        m_inKey = false;
+        if (r.argc >= 2) { // FRAME f "note"
+            double f = 0;
+            if (!argDouble(r, 0, f, m_sink, "note frame")) {
+                return;
+            }
+            if (!m_notePartSeen && m_section != Section::Notes) {
+                m_flatSeen = true;
+            }
+            Notetrack n;
+            n.part = m_notePart;
+            n.track = m_track;
+            n.frame = f;
+            n.text = argString(r, 1);
+            n.where = r.loc;
+            m_notes.push_back(std::move(n));
+            if (!m_keyCounts.empty()) {
+                ++m_keyCounts.back().have;
+            }
+            return;
+        }
+        if (m_section == Section::Notes) {
+            m_sink.warning(ids::kSyntaxUnknownBlock, r.loc, "'FRAME' without a note inside NOTETRACKS skipped");
+            return;
+        }
+        double f = 0;
+        if (!needArgs(r, 1, m_sink, "FRAME") || !argDouble(r, 0, f, m_sink, "frame")) {
+            return;
+        }
+        if (!std::isfinite(f)) {
+            m_sink.error(ids::kSyntaxBadNumber, argLoc(r, 0), "expected a finite frame number, got '" + frameText(f) + "'");
+            return;
+        }
+        if (f != std::floor(f)) {
+            m_sink.note(ids::kCodFractionalFrame, argLoc(r, 0), "fractional frame " + frameText(f));
+        }
+        m_section = Section::Frames;
+        RawFrame fr;
+        fr.num = f;
+        fr.loc = r.loc;
+        fr.firstKey = static_cast<std::uint32_t>(m_keys.size());
+        m_frames.push_back(fr);
+    }
+
+    void vector3(const Record& r)
+    {
+        if (!m_inKey || m_keys.empty()) {
+            m_sink.warning(ids::kSyntaxUnknownBlock, r.loc, "'" + r.keyword + "' outside a part block skipped");
+            return;
+        }
+        float v[3];
+        if (!needArgs(r, 3, m_sink, r.keyword) || !argFloats(r, 0, 3, v, m_sink, r.keyword)) {
+            return;
+        }
+        RawKey& key = m_keys.back();
+        const Vec3 vec(v[0], v[1], v[2]);
+        const std::string& k = r.keyword;
+        if (k == "OFFSET") {
+            key.pos = vec;
+        } else if (k == "SCALE") {
+            key.scale = vec;
+            key.hasScale = true;
+            key.scaleLoc = r.loc;
+        } else {
+            key.axes.col(k == "X" ? 0 : (k == "Y" ? 1 : 2)) = vec;
+        }
+    }
+
+    void finish();
+};
+
+void XanimParser::finish()
+{
+    Model& m = m_m;
+    m.kind = ModelKind::Animation;
+    m.version = 3;
+    if (!m_sawVersion) {
+        m_sink.error(ids::kSyntaxBadVersion, {1, 1, 0}, "version missing; cod accepts 3");
+    }
+    Skeleton& s = m.skeleton;
+    s.bindKind = PoseKind::ModelMatrix;
+
+    // ---- parts
+    std::unordered_map<std::int32_t, std::size_t> seen;
+    std::vector<std::size_t> slots;
+    for (std::size_t i = 0; i < m_parts.size(); ++i) {
+        auto [it, inserted] = seen.try_emplace(m_parts[i].index, slots.size());
+        if (inserted) {
+            slots.push_back(i);
+        } else {
+            m_sink.warning(ids::kCodDuplicateIndex, m_parts[i].loc,
+                           "part index " + std::to_string(m_parts[i].index) + " given twice; the last one wins");
+            slots[it->second] = i;
+        }
+    }
+    std::sort(slots.begin(), slots.end(), [&](std::size_t a, std::size_t b) { return m_parts[a].index < m_parts[b].index; });
+    if (m_numParts.value && *m_numParts.value != static_cast<std::int64_t>(slots.size())) {
+        m_sink.error(ids::kCodCountMismatch, m_numParts.loc,
+                     "NUMPARTS says " + std::to_string(*m_numParts.value) + ", file has " + std::to_string(slots.size()));
+    }
+    std::unordered_map<std::int32_t, std::size_t> jointOf;
+    for (std::size_t slot : slots) {
+        const PartInfo& p = m_parts[slot];
+        jointOf[p.index] = static_cast<std::size_t>(s.addJoint(p.name, kNoJoint, p.index, p.loc));
+    }
+    const std::size_t nj = s.size();
+
+    // ---- frame rate
+    Animation a;
+    a.kind = PoseKind::ModelMatrix;
+    a.jointCount = nj;
+    if (!m_fps) {
+        m_sink.warning(ids::kCodFramerate, {1, 1, 0}, "FRAMERATE missing; using 30");
+    } else if (!(*m_fps > 0) || !std::isfinite(*m_fps)) {
+        m_sink.warning(ids::kCodFramerate, m_fpsLoc, "framerate " + frameText(*m_fps) + " \u2264 0; using 30");
+    } else {
+        a.fps = static_cast<float>(*m_fps);
+        a.fpsFromFile = true;
+        if (*m_fps != std::floor(*m_fps)) {
+            m_sink.warning(ids::kCodFramerate, m_fpsLoc,
+                           "framerate " + frameText(*m_fps) + " stored as " + frameText(std::round(*m_fps)));
+        }
+    }
+
+    // ---- frames: sort, last wins, gaps
+    if (m_numFrames.value && *m_numFrames.value != static_cast<std::int64_t>(m_frames.size())) {
+        m_sink.error(ids::kCodCountMismatch, m_numFrames.loc,
+                     "NUMFRAMES says " + std::to_string(*m_numFrames.value) + ", file has " + std::to_string(m_frames.size()));
+    }
+    std::vector<std::size_t> order(m_frames.size());
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        order[i] = i;
+        if (i > 0 && m_frames[i].num < m_frames[i - 1].num) {
+            m_sink.error(ids::kCodFrameGaps, m_frames[i].loc,
+                         "frame " + frameText(m_frames[i].num) + " follows frame " + frameText(m_frames[i - 1].num) +
+                             "; frames sorted",
+                         {ElementRef::Kind::Frame, static_cast<std::int32_t>(i)});
+        }
+    }
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return m_frames[x].num < m_frames[y].num; });
+    std::vector<std::size_t> unique;
+    for (std::size_t idx : order) {
+        if (!unique.empty() && m_frames[unique.back()].num == m_frames[idx].num) {
+            m_sink.error(ids::kCodFrameGaps, m_frames[idx].loc,
+                         "frame " + frameText(m_frames[idx].num) + " repeated; the last one wins",
+                         {ElementRef::Kind::Frame, static_cast<std::int32_t>(unique.size() - 1)});
+            unique.back() = idx;
+        } else {
+            unique.push_back(idx);
+        }
+    }
+    if (!unique.empty()) {
+        const double first = m_frames[unique.front()].num;
+        const double last = m_frames[unique.back()].num;
+        for (std::size_t u = 1; u < unique.size(); ++u) {
+            const double prev = m_frames[unique[u - 1]].num;
+            const double cur = m_frames[unique[u]].num;
+            if (cur - prev > 1.0 && prev == std::floor(prev) && cur == std::floor(cur)) {
+                const double missing = cur - prev - 1.0;
+                m_sink.error(ids::kCodFrameGaps, m_frames[unique[u]].loc,
+                             "frame " + frameText(prev + 1) + " missing (range " + frameText(first) + ".." +
+                                 frameText(last) + ")" + (missing > 1 ? "; " + frameText(missing) + " frames missing" : ""),
+                             {ElementRef::Kind::Frame, static_cast<std::int32_t>(u)});
+            }
+        }
+    }
+    bool anyScale = false;
+    for (const RawKey& k : m_keys) {
+        anyScale = anyScale || k.hasScale;
+    }
+    std::vector<std::uint8_t> got(nj);
+    std::size_t nonUnit = 0;
+    SourceLoc nonUnitLoc;
+    for (std::size_t u = 0; u < unique.size(); ++u) {
+        const RawFrame& fr = m_frames[unique[u]];
+        const std::size_t f = a.appendFrame(fr.num, fr.loc);
+        if (f == 0 && anyScale) {
+            a.scales.assign(nj, Vec3::Ones());
+        }
+        std::fill(got.begin(), got.end(), std::uint8_t{0});
+        for (std::uint32_t k = fr.firstKey; k < fr.firstKey + fr.keyCount; ++k) {
+            const RawKey& key = m_keys[k];
+            auto it = jointOf.find(key.part);
+            if (it == jointOf.end()) {
+                m_sink.error(ids::kCodIndexRange, key.loc,
+                             "part index " + std::to_string(key.part) + " has no 'PART i \"name\"' line",
+                             {ElementRef::Kind::Frame, static_cast<std::int32_t>(f)});
+                continue;
+            }
+            const std::size_t j = it->second;
+            if (got[j]) {
+                m_sink.warning(ids::kCodDuplicateIndex, key.loc,
+                               "part " + std::to_string(key.part) + " given twice in frame " + frameText(fr.num) +
+                                   "; the last one wins",
+                               {ElementRef::Kind::Frame, static_cast<std::int32_t>(f)});
+            }
+            got[j] = 1;
+            const std::size_t at = a.key(f, j);
+            a.positions[at] = key.pos;
+            a.axes[at] = key.axes;
+            if (anyScale) {
+                a.scales[at] = key.scale;
+            }
+            if (key.hasScale && !(key.scale == Vec3::Ones()) && nonUnit++ == 0) {
+                nonUnitLoc = key.scaleLoc;
+            }
+            a.explicitKey[at] = 1;
+        }
+        const auto missing = static_cast<std::size_t>(std::count(got.begin(), got.end(), std::uint8_t{0}));
+        if (missing > 0) {
+            m_sink.error(ids::kCodCountMismatch, fr.loc,
+                         "frame " + frameText(fr.num) + " lacks " + std::to_string(missing) + " of " +
+                             std::to_string(nj) + " parts; carried forward",
+                         {ElementRef::Kind::Frame, static_cast<std::int32_t>(f)});
+        }
+    }
+    if (nonUnit > 0) {
+        m_sink.warning(ids::kCodNonUnitScale, nonUnitLoc,
+                       std::to_string(nonUnit) + " part keys have a non-unit scale; ignored by PyCoD and lost in SMD");
+    }
+
+    // ---- notes
+    for (const TrackCount& c : m_keyCounts) {
+        if (c.declared != static_cast<std::int64_t>(c.have)) {
+            m_sink.error(ids::kCodCountMismatch, c.loc,
+                         "NUMKEYS says " + std::to_string(c.declared) + ", file has " + std::to_string(c.have));
+        }
+    }
+    for (const TrackCount& c : m_trackCounts) {
+        if (c.declared != static_cast<std::int64_t>(c.have)) {
+            m_sink.error(ids::kCodCountMismatch, c.loc,
+                         "NUMTRACKS says " + std::to_string(c.declared) + ", file has " + std::to_string(c.have));
+        }
+    }
+    if (!a.times.empty()) {
+        const double first = a.times.front();
+        const double last = a.times.back();
+        for (const Notetrack& n : m_notes) {
+            if (n.frame < first || n.frame > last) {
+                m_sink.warning(ids::kCodNotetrackRange, n.where,
+                               "note '" + n.text + "' at frame " + frameText(n.frame) + " outside " + frameText(first) +
+                                   ".." + frameText(last));
+            }
+        }
+    }
+    a.notes = std::move(m_notes);
+    a.noteStyle = a.notes.empty() ? NoteStyle::None : (m_notePartSeen ? NoteStyle::PerPart : NoteStyle::Flat);
+    // Bind pose: the first frame (parts have no rest pose of their own).
+    if (!a.times.empty()) {
+        for (std::size_t j = 0; j < nj; ++j) {
+            s.bindPositions[j] = a.positions[j];
+            s.bindAxes[j] = a.axes[j];
+            s.bindWhere[j] = a.frameWhere[0];
+        }
+    }
+    m.animations.push_back(std::move(a));
+}
+
+} // namespace
+
+bool parseXanimRecords(RecordStream& in, DiagnosticSink& sink, Model& m, std::uint64_t indexLimit)
+{
+    XanimParser p(sink, m, indexLimit);
+    return p.run(in);
+}
+
+} // namespace cod
+
+int sniffXanim(std::string_view head) noexcept
+{
+    try {
+        return cod::firstKeyword(head) == "ANIMATION" ? 90 : 0;
+    } catch (...) {
+        return 0;
+    }
+}
+
+namespace {
+
+LineEnding endingOf(int e)
+{
+    return e == 1 ? LineEnding::CRLF : (e == 2 ? LineEnding::CR : LineEnding::LF);
+}
+
+ReadResult notCod(DiagnosticSink& sink, std::string_view bytes, const char* what)
+{
+    ReadResult r;
+    if (bytes.find_first_not_of(" \t\r\n\f\v") == std::string_view::npos) {
+        sink.error(ids::kSyntaxEmptyFile, {1, 1, 0}, "file is empty");
+    } else {
+        sink.error(ids::kSyntaxBadVersion, {1, 1, 0}, what);
+    }
+    r.diagnostics = sink.take();
+    return r;
+}
+
+} // namespace
+
+ReadResult readXanim(std::string_view bytes, const ReadContext& ctx)
+{
+    DiagnosticSink sink(ctx.fileName);
+    Model m;
+    cod::TextRecordStream in(bytes, sink, &m.headerComments);
+    if (!cod::parseXanimRecords(in, sink, m, bytes.size() + 1)) {
+        return notCod(sink, bytes, "no 'ANIMATION' keyword; not an XANIM_EXPORT file");
+    }
+    m.format = "xanim";
+    m.lineEnding = endingOf(in.dominantEnding());
+    ReadResult r;
+    r.model = std::move(m);
+    r.hasModel = true;
+    r.diagnostics = sink.take();
+    return r;
+}
+
+int sniffNtExport(std::string_view head) noexcept
+{
+    try {
+        const std::string k = cod::firstKeyword(head);
+        return (k == "FIRSTFRAME" || k == "NUMFRAMES" || k == "NUMKEYS") ? 80 : 0;
+    } catch (...) {
+        return 0;
+    }
+}
+
+ReadResult readNtExport(std::string_view bytes, const ReadContext& ctx)
+{
+    constexpr std::int64_t kMaxFrames = 1 << 18;
+    DiagnosticSink sink(ctx.fileName);
+    Model m;
+    cod::TextRecordStream in(bytes, sink, &m.headerComments);
+    cod::Record r;
+    std::optional<double> first;
+    std::optional<std::int64_t> numFrames;
+    SourceLoc numFramesLoc;
+    std::optional<std::int64_t> numKeys;
+    SourceLoc numKeysLoc;
+    bool any = false;
+    Animation a;
+    a.kind = PoseKind::ModelMatrix;
+    a.noteStyle = NoteStyle::SeparateFile;
+    while (in.next(r)) {
+        any = true;
+        if (r.keyword == "FIRSTFRAME") {
+            double v = 0;
+            if (cod::needArgs(r, 1, sink, r.keyword) && cod::argDouble(r, 0, v, sink, "FIRSTFRAME") && std::isfinite(v)) {
+                first = v;
+            }
+        } else if (r.keyword == "NUMFRAMES") {
+            std::int32_t v = 0;
+            if (cod::needArgs(r, 1, sink, r.keyword) && cod::argInt(r, 0, v, sink, "NUMFRAMES")) {
+                numFrames = v;
+                numFramesLoc = r.loc;
+            }
+        } else if (r.keyword == "NUMKEYS") {
+            std::int32_t v = 0;
+            if (cod::needArgs(r, 1, sink, r.keyword) && cod::argInt(r, 0, v, sink, "NUMKEYS")) {
+                numKeys = v;
+                numKeysLoc = r.loc;
+            }
+        } else if (r.keyword == "FRAME") {
+            double f = 0;
+            if (!cod::needArgs(r, 2, sink, "note FRAME") || !cod::argDouble(r, 0, f, sink, "note frame")) {
+                continue;
+            }
+            Notetrack n;
+            n.frame = f;
+            n.text = cod::argString(r, 1);
+            n.where = r.loc;
+            a.notes.push_back(std::move(n));
+        } else {
+            sink.warning(ids::kSyntaxUnknownBlock, r.loc, "unknown keyword '" + r.keyword + "' skipped");
+        }
+    }
+    if (!any) {
+        return notCod(sink, bytes, "not an NT_EXPORT file");
+    }
+    if (numKeys && *numKeys != static_cast<std::int64_t>(a.notes.size())) {
+        sink.error(ids::kCodCountMismatch, numKeysLoc,
+                   "NUMKEYS says " + std::to_string(*numKeys) + ", file has " + std::to_string(a.notes.size()));
+    }
+    std::int64_t n = numFrames.value_or(0);
+    if (n < 0 || n > kMaxFrames) {
+        sink.error(ids::kCodCountMismatch, numFramesLoc,
+                   "NUMFRAMES says " + std::to_string(n) + "; 0.." + std::to_string(kMaxFrames) + " kept");
+        n = n < 0 ? 0 : kMaxFrames;
+    }
+    const double f0 = first.value_or(0.0);
+    for (std::int64_t i = 0; i < n; ++i) {
+        a.appendFrame(f0 + static_cast<double>(i), numFramesLoc);
+    }
+    if (n > 0) {
+        const double last = f0 + static_cast<double>(n - 1);
+        for (const Notetrack& note : a.notes) {
+            if (note.frame < f0 || note.frame > last) {
+                sink.warning(ids::kCodNotetrackRange, note.where,
+                             "note '" + note.text + "' at frame " + cod::numberText(note.frame) + " outside " +
+                                 cod::numberText(f0) + ".." + cod::numberText(last));
+            }
+        }
+    }
+    m.animations.push_back(std::move(a));
+    m.kind = ModelKind::Animation;
+    m.format = "nt";
+    m.version = 1;
+    m.lineEnding = endingOf(in.dominantEnding());
+    ReadResult res;
+    res.model = std::move(m);
+    res.hasModel = true;
+    res.diagnostics = sink.take();
+    return res;
+}
+
+std::string ntExportPathFor(const std::string& xanimPath)
+{
+    const std::string dir = directoryOf(xanimPath);
+    std::string stem = stemName(xanimPath);
+    const bool hasDir = xanimPath.find('/') != std::string::npos;
+    for (const char* ext : {".NT_EXPORT", ".nt_export"}) {
+        const std::string p = (hasDir ? dir + "/" : std::string()) + stem + ext;
+        if (fileExists(p)) {
+            return p;
+        }
+    }
+    return {};
+}
+
+void mergeNotetracks(Model& anim, const Model& nt, DiagnosticSink& sink)
+{
+    if (anim.animations.empty() || nt.animations.empty()) {
+        return;
+    }
+    Animation& a = anim.animations.front();
+    const Animation& n = nt.animations.front();
+    const double aFirst = a.times.empty() ? 0.0 : a.times.front();
+    const double nFirst = n.times.empty() ? 0.0 : n.times.front();
+    if (aFirst != nFirst || a.times.size() != n.times.size()) {
+        sink.warning(ids::kCodNtexportMismatch, n.frameWhere.empty() ? SourceLoc{1, 1, 0} : n.frameWhere.front(),
+                     "NT_EXPORT covers " + cod::numberText(nFirst) + "+" + std::to_string(n.times.size()) + ", anim " +
+                         cod::numberText(aFirst) + "+" + std::to_string(a.times.size()));
+    }
+    for (const Notetrack& note : n.notes) {
+        if (!a.times.empty() && (note.frame < a.times.front() || note.frame > a.times.back())) {
+            sink.warning(ids::kCodNotetrackRange, note.where,
+                         "note '" + note.text + "' at frame " + cod::numberText(note.frame) + " outside " +
+                             cod::numberText(a.times.front()) + ".." + cod::numberText(a.times.back()));
+        }
+        a.notes.push_back(note);
+    }
+    if (!n.notes.empty()) {
+        a.noteStyle = NoteStyle::SeparateFile;
+    }
+}
+
+} // namespace rigscope::core
