@@ -30,12 +30,12 @@ AnimationBinding bindAnimation(const Skeleton& reference, const Skeleton& animat
 //   parent). `local` is not written; run ModelToLocalJob next for L_b = W_parent^-1 * W_b.
 struct RetargetJob {
     PoseKind kind = PoseKind::LocalEulerXYZ;
-    std::span<const JointIndex> parents;       // in: reference, parents[i] < i
-    std::span<const JointIndex> animJointOfRef; // in: per reference joint
-    std::span<const Xform> bindLocal;          // in: per reference joint
-    std::span<const Xform> sampled;            // in: per animation joint (SampleJob output)
-    std::span<Xform> local;                    // out (Euler kind)
-    std::span<Xform> model;                    // out (matrix kind)
+    std::span<const JointIndex> parents{};       // in: reference, parents[i] < i
+    std::span<const JointIndex> animJointOfRef{}; // in: per reference joint
+    std::span<const Xform> bindLocal{};          // in: per reference joint
+    std::span<const Xform> sampled{};            // in: per animation joint (SampleJob output)
+    std::span<Xform> local{};                    // out (Euler kind)
+    std::span<Xform> model{};                    // out (matrix kind)
     [[nodiscard]] bool validate() const noexcept;
     bool run() const noexcept;
 };

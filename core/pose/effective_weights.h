@@ -18,8 +18,8 @@ struct Link {
 
 // One point's raw skinning, as the model stores it.
 struct RawLinks {
-    std::span<const JointIndex> joints;
-    std::span<const float> weights;
+    std::span<const JointIndex> joints{};
+    std::span<const float> weights{};
     LinkState state = LinkState::List;
     JointIndex parent = kNoJoint; // the SMD parent-bone field; kNoJoint for CoD pool vertices
 };

@@ -26,12 +26,12 @@ FrameSample frameAtTime(const Animation& anim, double seconds) noexcept;
 struct SampleJob {
     PoseKind kind = PoseKind::LocalEulerXYZ;
     std::size_t jointCount = 0;
-    std::span<const Vec3> positions; // in: keys[frame * jointCount + joint]
-    std::span<const Vec3> rotations; // in: Euler kind
-    std::span<const Mat3> axes;      // in: matrix kind
+    std::span<const Vec3> positions{}; // in: keys[frame * jointCount + joint]
+    std::span<const Vec3> rotations{}; // in: Euler kind
+    std::span<const Mat3> axes{};      // in: matrix kind
     FrameSample at;
     Interpolation mode = Interpolation::Stepped;
-    std::span<Xform> out;            // out: jointCount
+    std::span<Xform> out{};            // out: jointCount
     [[nodiscard]] bool validate() const noexcept;
     bool run() const noexcept;
 };
