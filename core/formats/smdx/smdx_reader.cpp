@@ -87,6 +87,8 @@ struct Raw {
     bool hasSkeleton = false;
     std::vector<RawFrame> frames;
     bool hasTriangles = false;
+    std::uint64_t trianglesAt = 0;
+    std::uint64_t vertexAnimationAt = 0;
     std::vector<std::string> materials;
     std::vector<RawTriangle> triangles;
     std::vector<std::int32_t> linkBones;
@@ -492,6 +494,7 @@ bool Parser::parseTrianglesOrWriterBug(std::size_t block, std::uint64_t blockOff
     m_block = "vertexanimation";
     bool bugIndexError = false;
     if (parseVertexAnimation(true, bugIndexError) && !bugIndexError && m_c.atEnd()) {
+        m_raw.vertexAnimationAt = blockOffset;
         m_raw.writerBug.push_back(
             {blockOffset,
              "block " + std::to_string(block) +
@@ -541,10 +544,12 @@ bool Parser::parseBlocks()
             break;
         case 2:
             m_block = "triangles";
+            m_raw.trianglesAt = blockOffset;
             ok = parseTrianglesOrWriterBug(b, blockOffset);
             break;
         case 3:
             m_block = "vertexanimation";
+            m_raw.vertexAnimationAt = blockOffset;
             ok = parseVertexAnimation(false, indexError);
             break;
         default:
@@ -590,6 +595,74 @@ std::string describeHead(std::string_view bytes)
     return s.empty() ? "nothing" : s;
 }
 
+// The SMD reader's VTA id checks (FORMATS.md §1.6), on the frames as read.
+std::string describeMissing(const std::vector<std::int32_t>& sortedIds)
+{
+    std::string out;
+    std::size_t ranges = 0;
+    std::int64_t expect = 0;
+    for (std::int32_t id : sortedIds) {
+        if (id < 0) {
+            continue;
+        }
+        if (id > expect) {
+            if (ranges == 5) {
+                out += ", ...";
+            }
+            if (ranges++ < 5) {
+                if (!out.empty()) {
+                    out += ", ";
+                }
+                out += std::to_string(expect);
+                if (id - 1 > expect) {
+                    out += "-" + std::to_string(static_cast<std::int64_t>(id) - 1);
+                }
+            }
+        }
+        expect = static_cast<std::int64_t>(id) + 1;
+    }
+    return out;
+}
+
+void checkVertexFrames(const std::vector<VertexFrame>& frames, DiagnosticSink& sink)
+{
+    if (frames.empty()) {
+        return;
+    }
+    const VertexFrame& base = frames.front();
+    std::vector<std::int32_t> sorted = base.ids;
+    std::sort(sorted.begin(), sorted.end());
+    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+    for (std::size_t i = 0; i < base.ids.size(); ++i) {
+        if (base.ids[i] < 0) {
+            sink.error(ids::kFlexVertexIdOutOfRange, base.lineWhere[i],
+                       "base frame lists vertex " + std::to_string(base.ids[i]) +
+                           "; ids start at 0",
+                       {ElementRef::Kind::Frame, 0});
+        }
+    }
+    const std::string missing = describeMissing(sorted);
+    if (!missing.empty()) {
+        sink.error(ids::kFlexFirstShapeIncomplete, base.where,
+                   "base frame lacks ids " + missing + "; their deltas have no base",
+                   {ElementRef::Kind::Frame, 0});
+    }
+    const std::string baseCount = std::to_string(base.ids.size());
+    for (std::size_t k = 1; k < frames.size(); ++k) {
+        const VertexFrame& f = frames[k];
+        for (std::size_t i = 0; i < f.ids.size(); ++i) {
+            const std::int32_t id = f.ids[i];
+            if (id >= 0 && std::binary_search(sorted.begin(), sorted.end(), id)) {
+                continue;
+            }
+            sink.error(ids::kFlexVertexIdOutOfRange, f.lineWhere[i],
+                       "shape frame " + std::to_string(k) + " moves vertex " + std::to_string(id) +
+                           "; base frame has " + baseCount,
+                       {ElementRef::Kind::Shape, static_cast<std::int32_t>(k - 1)});
+        }
+    }
+}
+
 // ---- build -------------------------------------------------------------------------------
 
 void buildModel(Raw& raw, Model& m, DiagnosticSink& sink, const ReadContext& ctx)
@@ -601,17 +674,21 @@ void buildModel(Raw& raw, Model& m, DiagnosticSink& sink, const ReadContext& ctx
         const SourceLoc loc = at(n.offset);
         if (n.id < 0) {
             sink.error(ids::kSkeletonNegativeId, loc,
-                       "node id " + std::to_string(n.id) + " is negative; node skipped");
+                       "node id " + std::to_string(n.id) + " is negative; node skipped")
+                .fixedSeverity = true;
             continue;
         }
         auto it = byId.find(n.id);
         if (it != byId.end()) {
             const auto j = static_cast<std::size_t>(it->second);
             const bool same = s.names[j] == n.name && rawParents[j] == n.parent;
-            sink.report(same ? Severity::Note : Severity::Error, ids::kSkeletonDuplicateId, loc,
-                        "bone id " + std::to_string(n.id) + " redefined; studiomdl keeps the last ('" +
-                            n.name + "')",
-                        {ElementRef::Kind::Joint, it->second});
+            Diagnostic& d = sink.report(same ? Severity::Note : Severity::Error,
+                                        ids::kSkeletonDuplicateId, loc,
+                                        "bone id " + std::to_string(n.id) +
+                                            " redefined; studiomdl keeps the last ('" + n.name + "')",
+                                        {ElementRef::Kind::Joint, it->second});
+            d.fixedSeverity = same;
+            d.related.push_back({ctx.fileName, s.where[j], "first defined here"});
             s.names[j] = std::move(n.name);
             s.where[j] = loc;
             rawParents[j] = n.parent;
@@ -661,7 +738,8 @@ void buildModel(Raw& raw, Model& m, DiagnosticSink& sink, const ReadContext& ctx
                 } else {
                     sink.warning(ids::kSkeletonTimeOrder, at(f.offset),
                                  "time " + std::to_string(f.time) + " follows time " +
-                                     std::to_string(prev.time) + "; frames sorted by time");
+                                     std::to_string(prev.time) + "; frames sorted by time")
+                        .fixedSeverity = true;
                 }
             }
         }
@@ -752,13 +830,17 @@ void buildModel(Raw& raw, Model& m, DiagnosticSink& sink, const ReadContext& ctx
     if (raw.hasVertexAnimation) {
         m.kind = ModelKind::Flex;
         if (raw.hasTriangles) {
-            sink.warning(ids::kFlexHasTriangles, {}, "a triangles block inside a vertex animation file");
+            sink.warning(ids::kFlexHasTriangles, at(raw.trianglesAt),
+                         "a triangles block inside a vertex animation file")
+                .fixedSeverity = true;
         }
         if (raw.hasSkeleton && distinctFrames != m.vertexFrames.size()) {
-            sink.warning(ids::kFlexFrameCountMismatch, {},
+            sink.warning(ids::kFlexFrameCountMismatch, at(raw.vertexAnimationAt),
                          "skeleton has " + std::to_string(distinctFrames) +
-                             " frames, vertexanimation " + std::to_string(m.vertexFrames.size()));
+                             " frames, vertexanimation " + std::to_string(m.vertexFrames.size()))
+                .fixedSeverity = true;
         }
+        checkVertexFrames(m.vertexFrames, sink);
     } else if (raw.hasTriangles) {
         m.kind = ModelKind::Reference;
     } else {
@@ -813,7 +895,8 @@ ReadResult readSmdx(std::string_view bytes, const ReadContext& ctx)
         if (p.parseBlocks() && cursor.atEnd()) {
             legacy = true;
             sink.warning(ids::kSyntaxSmdxLegacy, {},
-                         "no 'SMDX' magic; read as the pre-magic BinarySMD layout");
+                         "no 'SMDX' magic; read as the pre-magic BinarySMD layout")
+                .fixedSeverity = true;
         } else {
             sink.error(ids::kSyntaxSmdxCorrupt, {},
                        "bad magic: expected 53 4D 44 58 ('SMDX'), got " + describeHead(bytes));
@@ -838,7 +921,8 @@ ReadResult readSmdx(std::string_view bytes, const ReadContext& ctx)
                   std::to_string(cursor.nonMinimalCount()) +
                       (cursor.nonMinimalCount() == 1 ? " integer" : " integers") +
                       " not in the shortest MessagePack encoding (first: " +
-                      cursor.firstNonMinimal() + ")");
+                      cursor.firstNonMinimal() + ")")
+            .fixedSeverity = true;
     }
 
     r.model.format = "smdx";
