@@ -84,6 +84,7 @@ private:
     std::vector<RawFrame> m_frames;
     std::vector<RawKey> m_keys;
     bool m_inKey = false;
+    bool m_skipBlock = false; // inside a PART block whose index is out of range
     // notes
     std::vector<Notetrack> m_notes;
     bool m_notePartSeen = false;
@@ -105,6 +106,9 @@ private:
     void dispatch(const Record& r)
     {
         const std::string& k = r.keyword;
+        if (!(k == "OFFSET" || k == "SCALE" || k == "X" || k == "Y" || k == "Z")) {
+            m_skipBlock = false;
+        }
         if (k == "ANIMATION") {
             m_sawAnimation = true;
         } else if (k == "VERSION") {
@@ -200,7 +204,9 @@ private:
         if (i < 0 || (m_numParts.value && i >= *m_numParts.value) || static_cast<std::uint64_t>(i) >= m_limit) {
             m_sink.error(ids::kCodIndexRange, argLoc(r, 0),
                          "part index " + std::to_string(i) +
-                             (i < 0 ? " < 0" : " \u2265 NUMPARTS " + std::to_string(m_numParts.value.value_or(0))));
+                             (i < 0 ? " < 0" : " \u2265 NUMPARTS " + std::to_string(m_numParts.value.value_or(0))) +
+                             "; block skipped");
+            m_skipBlock = true;
             return;
         }
         RawKey key;
@@ -259,6 +265,9 @@ private:
 
     void vector3(const Record& r)
     {
+        if (m_skipBlock) {
+            return;
+        }
         if (!m_inKey || m_keys.empty()) {
             m_sink.warning(ids::kSyntaxUnknownBlock, r.loc, "'" + r.keyword + "' outside a part block skipped");
             return;
