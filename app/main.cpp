@@ -1,13 +1,63 @@
-#include <QtWidgets/QApplication>
-#include <QtWidgets/QMainWindow>
+#include <cstdio>
 
+#include <QtCore/QDir>
+#include <QtCore/QFileInfo>
+#include <QtCore/QSettings>
+#include <QtCore/QTemporaryDir>
+#include <QtWidgets/QApplication>
+
+#include "app/document/command_line.h"
+#include "app/widgets/main_window.h"
+#include "app/widgets/screenshot.h"
 #include "render/render_setup.h"
 
 int main(int argc, char** argv)
 {
     rigscope::render::pinRenderer();
     QApplication app(argc, argv);
-    QMainWindow w;
-    w.show();
+    QApplication::setApplicationName(QStringLiteral("rigscope"));
+    QApplication::setOrganizationName(QStringLiteral("RigScope"));
+    QApplication::setApplicationVersion(QStringLiteral(RIGSCOPE_VERSION));
+
+    const rigscope::app::GuiOptions options = rigscope::app::parseGuiCommandLine(QApplication::arguments());
+    if (!options.error.isEmpty()) {
+        std::fprintf(stderr, "rigscope: %s\n", qPrintable(options.error));
+        return 2;
+    }
+    if (options.showHelp) {
+        std::fputs(qPrintable(options.helpText), stdout);
+        return 0;
+    }
+    if (options.showVersion) {
+        std::printf("rigscope %s\n", RIGSCOPE_VERSION);
+        return 0;
+    }
+    if (!options.screenshot.isEmpty()) {
+        QString error;
+        const int rc = rigscope::app::runScreenshot(options, &error);
+        if (rc != 0) {
+            std::fprintf(stderr, "rigscope: %s\n", qPrintable(error));
+        }
+        return rc;
+    }
+
+    QTemporaryDir scratch;
+    QString configPath = options.config;
+    if (options.noConfig) {
+        configPath = scratch.filePath(QStringLiteral("rigscope.ini"));
+    } else if (options.portable) {
+        configPath = QDir(QApplication::applicationDirPath()).filePath(QStringLiteral("rigscope.ini"));
+    }
+    std::unique_ptr<QSettings> settings =
+        configPath.isEmpty()
+            ? std::make_unique<QSettings>(QSettings::IniFormat, QSettings::UserScope, QStringLiteral("RigScope"),
+                                          QStringLiteral("rigscope"))
+            : std::make_unique<QSettings>(configPath, QSettings::IniFormat);
+
+    rigscope::app::MainWindow window(*settings);
+    window.show();
+    if (!options.files.isEmpty()) {
+        window.openFiles(options.files);
+    }
     return app.exec();
 }

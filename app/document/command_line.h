@@ -1,0 +1,30 @@
+#pragma once
+
+#include <optional>
+
+#include <QtCore/QSize>
+#include <QtCore/QStringList>
+
+namespace rigscope::app {
+
+// The GUI binary's command line (UX.md "Command line"), filled by QCommandLineParser::parse().
+struct GuiOptions {
+    QStringList files;
+    QString screenshot;          // empty = interactive
+    QSize size{1280, 720};
+    std::optional<int> frame;    // 0-based index; negative counts from the end
+    QString anim;
+    QString camera = QStringLiteral("iso"); // front | right | side | top | iso
+    bool noBackground = false;
+    bool portable = false;
+    bool noConfig = false;
+    QString config;
+    bool showHelp = false;
+    bool showVersion = false;
+    QString helpText;
+    QString error;               // usage error (exit 2)
+};
+
+GuiOptions parseGuiCommandLine(const QStringList& arguments);
+
+} // namespace rigscope::app

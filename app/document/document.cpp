@@ -1,0 +1,342 @@
+#include "app/document/document.h"
+
+#include <QtConcurrent/QtConcurrentRun>
+#include <QtCore/QElapsedTimer>
+#include <QtCore/QEventLoop>
+#include <QtCore/QFileInfo>
+#include <QtCore/QPromise>
+#include <QtCore/QTimer>
+
+#include "app/qt_convert.h"
+#include "core/io/file_buffer.h"
+#include "core/pose/sample.h"
+
+namespace rigscope::app {
+
+LoadedFile loadFile(const QString& path)
+{
+    LoadedFile f;
+    f.path = QFileInfo(path).absoluteFilePath();
+    QElapsedTimer timer;
+    timer.start();
+    core::FileReadResult bytes = core::readFile(toStd(f.path));
+    if (!bytes.ok()) {
+        f.error = toQString(bytes.error);
+        return f;
+    }
+    f.bytes = qint64(bytes.bytes.size());
+    core::ReadContext ctx;
+    ctx.fileName = toStd(QFileInfo(path).fileName());
+    core::ReadResult r = core::readAny(bytes.bytes, ctx);
+    f.diagnostics = std::move(r.diagnostics);
+    if (r.hasModel) {
+        f.model = std::make_shared<const core::Model>(std::move(r.model));
+    } else {
+        f.error = f.diagnostics.empty() ? QStringLiteral("unreadable file")
+                                        : toQString(f.diagnostics.front().message);
+    }
+    f.loadMs = double(timer.nsecsElapsed()) / 1e6;
+    return f;
+}
+
+Document::Document(QObject* parent)
+    : QObject(parent)
+{
+    qRegisterMetaType<rigscope::app::Selection>();
+    connect(&m_watcher, &QFutureWatcher<std::vector<LoadedFile>>::finished, this, &Document::onLoadFinished);
+    connect(&m_watcher, &QFutureWatcher<std::vector<LoadedFile>>::progressValueChanged, this,
+            [this](int v) { emit loadProgress(v, m_watcher.progressMaximum()); });
+}
+
+Document::~Document()
+{
+    m_watcher.cancel();
+    m_watcher.waitForFinished();
+}
+
+void Document::open(const QStringList& paths, bool keepState)
+{
+    if (paths.isEmpty()) {
+        return;
+    }
+    m_watcher.cancel();
+    m_keepState = keepState;
+    m_loadingPaths = paths;
+    m_loadingGeneration = ++m_generation;
+    emit loadStarted();
+    m_watcher.setFuture(QtConcurrent::run([paths](QPromise<std::vector<LoadedFile>>& promise) {
+        promise.setProgressRange(0, int(paths.size()));
+        std::vector<LoadedFile> out;
+        for (int i = 0; i < paths.size(); ++i) {
+            if (promise.isCanceled()) {
+                return;
+            }
+            out.push_back(loadFile(paths[i]));
+            promise.setProgressValue(i + 1);
+        }
+        promise.addResult(std::move(out));
+    }));
+}
+
+void Document::reload()
+{
+    if (!m_files.empty()) {
+        open(paths(), true);
+    }
+}
+
+void Document::cancelLoad()
+{
+    if (isLoading()) {
+        m_watcher.cancel();
+        ++m_generation;
+        emit loadFailed(tr("Loading cancelled"));
+    }
+}
+
+bool Document::isLoading() const { return m_loadingGeneration == m_generation && m_watcher.isRunning(); }
+
+bool Document::waitForLoaded(int timeoutMs)
+{
+    if (m_watcher.isFinished() && m_loadingGeneration != m_generation) {
+        return !m_files.empty();
+    }
+    QEventLoop loop;
+    QTimer timer;
+    timer.setSingleShot(true);
+    connect(&timer, &QTimer::timeout, &loop, &QEventLoop::quit);
+    connect(this, &Document::loaded, &loop, &QEventLoop::quit);
+    connect(this, &Document::loadFailed, &loop, &QEventLoop::quit);
+    timer.start(timeoutMs);
+    if (m_loadingGeneration == m_generation) {
+        loop.exec();
+    }
+    return !m_files.empty() && m_loadingGeneration != m_generation;
+}
+
+void Document::onLoadFinished()
+{
+    const quint64 generation = m_loadingGeneration;
+    if (generation != m_generation || m_watcher.isCanceled() || m_watcher.future().resultCount() == 0) {
+        return;
+    }
+    m_loadingGeneration = 0;
+    std::vector<LoadedFile> files = m_watcher.result();
+    bool any = false;
+    QStringList errors;
+    for (const auto& f : files) {
+        any = any || f.model;
+        if (!f.model) {
+            errors << QStringLiteral("%1: %2").arg(QFileInfo(f.path).fileName(), f.error);
+        }
+    }
+    if (!any) {
+        emit loadFailed(errors.join(QLatin1Char('\n')));
+        return;
+    }
+    assemble(std::move(files), m_keepState);
+    if (!errors.isEmpty()) {
+        emit loadFailed(errors.join(QLatin1Char('\n')));
+    }
+}
+
+void Document::assemble(std::vector<LoadedFile> files, bool keepState)
+{
+    const QString oldAnim = m_currentAnimation >= 0 ? m_animations[std::size_t(m_currentAnimation)].name : QString();
+    const int oldFrame = m_currentFrame;
+    const Selection oldSel = m_selection;
+    QString oldJointName;
+    if (oldSel.kind == Selection::Kind::Joint && primaryModel() &&
+        std::size_t(oldSel.index) < primaryModel()->skeleton.size()) {
+        oldJointName = toQString(primaryModel()->skeleton.names[std::size_t(oldSel.index)]);
+    }
+
+    m_files = std::move(files);
+    m_primary = -1;
+    for (std::size_t i = 0; i < m_files.size() && m_primary < 0; ++i) {
+        if (m_files[i].model && m_files[i].model->kind == core::ModelKind::Reference) {
+            m_primary = int(i);
+        }
+    }
+    for (std::size_t i = 0; i < m_files.size() && m_primary < 0; ++i) {
+        if (m_files[i].model) {
+            m_primary = int(i);
+        }
+    }
+    const core::Model& ref = *m_files[std::size_t(m_primary)].model;
+
+    m_animations.clear();
+    for (std::size_t i = 0; i < m_files.size(); ++i) {
+        const auto& f = m_files[i];
+        if (!f.model || f.model->animations.empty() || f.model->kind == core::ModelKind::Flex) {
+            continue;
+        }
+        const core::Animation& a = f.model->animations.front();
+        if (int(i) == m_primary && f.model->kind == core::ModelKind::Reference && a.frameCount() <= 1) {
+            continue;
+        }
+        DocAnimation d;
+        d.name = QFileInfo(f.path).completeBaseName();
+        d.file = int(i);
+        d.binding = core::bindAnimation(ref.skeleton, f.model->skeleton, a.kind);
+        m_animations.push_back(std::move(d));
+    }
+
+    m_rig = core::makePoseRig(ref.skeleton);
+    m_weighted.assign(ref.skeleton.size(), 0);
+    const core::Mesh& mesh = ref.mesh;
+    for (std::size_t p = 0; p < mesh.pointCount(); ++p) {
+        bool anyLink = false;
+        if (!mesh.influenceOffsets.empty()) {
+            for (std::uint32_t k = mesh.influenceOffsets[p]; k < mesh.influenceOffsets[p + 1]; ++k) {
+                const core::JointIndex j = mesh.influenceJoints[k];
+                if (j >= 0 && std::size_t(j) < m_weighted.size() && mesh.influenceWeights[k] > 0) {
+                    ++m_weighted[std::size_t(j)];
+                    anyLink = true;
+                }
+            }
+        }
+        const core::JointIndex parent = p < mesh.pointParents.size() ? mesh.pointParents[p] : core::kNoJoint;
+        if (!anyLink && parent >= 0 && std::size_t(parent) < m_weighted.size()) {
+            ++m_weighted[std::size_t(parent)];
+        }
+    }
+
+    m_currentAnimation = -1;
+    m_currentFrame = 0;
+    m_selection = {};
+    if (keepState) {
+        const int a = findAnimation(oldAnim);
+        if (a >= 0) {
+            m_currentAnimation = a;
+            m_currentFrame = std::clamp(oldFrame, 0, frameCount() - 1);
+        }
+        if (!oldJointName.isEmpty()) {
+            const core::JointIndex j = ref.skeleton.findByName(toStd(oldJointName));
+            if (j >= 0) {
+                m_selection = {Selection::Kind::Joint, j, -1};
+            }
+        } else if (oldSel.kind == Selection::Kind::Material && std::size_t(oldSel.index) < mesh.materials.size()) {
+            m_selection = oldSel;
+        } else if (oldSel.kind == Selection::Kind::Triangle && std::size_t(oldSel.index) < mesh.triangleCount()) {
+            m_selection = oldSel;
+        }
+    }
+    emit loaded(keepState);
+    emit animationChanged(m_currentAnimation);
+    emit frameChanged(m_currentFrame);
+    emit selectionChanged(m_selection);
+}
+
+QStringList Document::paths() const
+{
+    QStringList out;
+    for (const auto& f : m_files) {
+        out << f.path;
+    }
+    return out;
+}
+
+const LoadedFile* Document::primary() const
+{
+    return m_primary >= 0 ? &m_files[std::size_t(m_primary)] : nullptr;
+}
+
+std::shared_ptr<const core::Model> Document::primaryModel() const
+{
+    return m_primary >= 0 ? m_files[std::size_t(m_primary)].model : nullptr;
+}
+
+QString Document::displayName() const
+{
+    const LoadedFile* p = primary();
+    return p ? QFileInfo(p->path).fileName() : QString();
+}
+
+int Document::frameCount() const
+{
+    if (m_currentAnimation < 0) {
+        return 1;
+    }
+    return std::max(1, int(m_animations[std::size_t(m_currentAnimation)].animation(m_files).frameCount()));
+}
+
+void Document::setCurrentAnimation(int index)
+{
+    if (index < -1 || index >= int(m_animations.size())) {
+        index = -1;
+    }
+    if (index == m_currentAnimation) {
+        return;
+    }
+    m_currentAnimation = index;
+    m_currentFrame = 0;
+    emit animationChanged(index);
+    emit frameChanged(0);
+}
+
+void Document::setCurrentFrame(int frame)
+{
+    frame = std::clamp(frame, 0, frameCount() - 1);
+    if (frame == m_currentFrame) {
+        return;
+    }
+    m_currentFrame = frame;
+    emit frameChanged(frame);
+}
+
+int Document::findAnimation(const QString& name) const
+{
+    if (name.isEmpty()) {
+        return -1;
+    }
+    for (std::size_t i = 0; i < m_animations.size(); ++i) {
+        if (m_animations[i].name.compare(name, Qt::CaseInsensitive) == 0 ||
+            QFileInfo(m_files[std::size_t(m_animations[i].file)].path).fileName().compare(name, Qt::CaseInsensitive) == 0) {
+            return int(i);
+        }
+    }
+    return -1;
+}
+
+std::vector<Eigen::Affine3f> Document::currentPose()
+{
+    if (m_currentAnimation < 0 || m_primary < 0) {
+        return {};
+    }
+    const DocAnimation& d = m_animations[std::size_t(m_currentAnimation)];
+    const core::Animation& anim = d.animation(m_files);
+    m_buffers.resize(m_rig.jointCount(), anim.jointCount, 0, false, 0);
+    const core::FrameSample at = core::frameAtIndex(anim, double(m_currentFrame));
+    if (!core::evaluatePose(m_rig, &anim, &d.binding, at, core::Interpolation::Stepped, m_buffers)) {
+        return {};
+    }
+    return {m_buffers.model.begin(), m_buffers.model.end()};
+}
+
+void Document::setSelection(const Selection& s)
+{
+    if (s == m_selection) {
+        return;
+    }
+    m_selection = s;
+    emit selectionChanged(s);
+}
+
+std::vector<int> Document::materialTriangleCounts() const
+{
+    std::vector<int> out;
+    auto m = primaryModel();
+    if (!m) {
+        return out;
+    }
+    out.assign(m->mesh.materials.size(), 0);
+    for (std::uint32_t mat : m->mesh.triangleMaterials) {
+        if (mat < out.size()) {
+            ++out[mat];
+        }
+    }
+    return out;
+}
+
+} // namespace rigscope::app

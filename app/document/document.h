@@ -1,0 +1,127 @@
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include <Eigen/Geometry>
+#include <QtCore/QFutureWatcher>
+#include <QtCore/QObject>
+#include <QtCore/QString>
+#include <QtCore/QStringList>
+
+#include "core/formats/registry.h"
+#include "core/pose/animation_binding.h"
+#include "core/pose/pose_buffers.h"
+#include "core/pose/pose_rig.h"
+
+namespace rigscope::app {
+
+// One file of a document: the model as read plus its diagnostics.
+struct LoadedFile {
+    QString path;
+    std::shared_ptr<const core::Model> model; // null when the file could not be read
+    std::vector<core::Diagnostic> diagnostics;
+    QString error;   // I/O or format failure
+    qint64 bytes = 0;
+    double loadMs = 0;
+};
+
+// An animation the document can play: animations[0] of file `file`, bound to the primary
+// skeleton by bone name.
+struct DocAnimation {
+    QString name;
+    int file = -1;
+    core::AnimationBinding binding;
+    const core::Animation& animation(const std::vector<LoadedFile>& files) const
+    {
+        return files[std::size_t(file)].model->animations.front();
+    }
+};
+
+// What is selected; indices are core indices into the primary model.
+struct Selection {
+    enum class Kind { None, Joint, Material, Triangle, Animation, Flex, Frame };
+    Kind kind = Kind::None;
+    int index = -1;
+    int corner = -1; // Triangle: 0..2; Frame: frame index
+    bool operator==(const Selection&) const = default;
+};
+
+// Owns the files of one scene (a reference plus attached animations and VTAs), the current
+// animation and frame, and the selection. Loads in the background (QtConcurrent + a generation
+// counter); the model is swapped only on success.
+class Document : public QObject {
+    Q_OBJECT
+public:
+    explicit Document(QObject* parent = nullptr);
+    ~Document() override;
+
+    // Starts loading; the previous files stay until the new ones arrive. `keepState` keeps the
+    // animation (by name), frame and selection (reload).
+    void open(const QStringList& paths, bool keepState = false);
+    void reload();
+    void cancelLoad();
+    bool isLoading() const;
+    // Blocks until the current load finished (tests, --screenshot).
+    bool waitForLoaded(int timeoutMs = 60000);
+
+    const std::vector<LoadedFile>& files() const { return m_files; }
+    QStringList paths() const;
+    int primaryIndex() const { return m_primary; }
+    const LoadedFile* primary() const;
+    std::shared_ptr<const core::Model> primaryModel() const;
+    QString displayName() const;
+
+    const std::vector<DocAnimation>& animations() const { return m_animations; }
+    int currentAnimation() const { return m_currentAnimation; } // -1 = rest pose
+    int currentFrame() const { return m_currentFrame; }
+    int frameCount() const; // of the current animation (1 for the rest pose)
+    void setCurrentAnimation(int index);
+    void setCurrentFrame(int frame);
+    int findAnimation(const QString& name) const;
+    // Model-space joint matrices at the current frame; empty for the rest pose.
+    std::vector<Eigen::Affine3f> currentPose();
+
+    const Selection& selection() const { return m_selection; }
+    void setSelection(const Selection& s);
+
+    // Weighted-vertex count per joint of the primary model (points with weight > 0).
+    const std::vector<int>& weightedVertexCounts() const { return m_weighted; }
+    std::vector<int> materialTriangleCounts() const;
+
+signals:
+    void loadStarted();
+    void loadProgress(int done, int total);
+    void loaded(bool keepState);
+    void loadFailed(const QString& message);
+    void animationChanged(int index);
+    void frameChanged(int frame);
+    void selectionChanged(const rigscope::app::Selection& selection);
+
+private:
+    void onLoadFinished();
+    void assemble(std::vector<LoadedFile> files, bool keepState);
+
+    std::vector<LoadedFile> m_files;
+    int m_primary = -1;
+    std::vector<DocAnimation> m_animations;
+    int m_currentAnimation = -1;
+    int m_currentFrame = 0;
+    Selection m_selection;
+    std::vector<int> m_weighted;
+    core::PoseRig m_rig;
+    core::PoseBuffers m_buffers;
+
+    QFutureWatcher<std::vector<LoadedFile>> m_watcher;
+    quint64 m_generation = 0;
+    quint64 m_loadingGeneration = 0;
+    bool m_keepState = false;
+    QStringList m_loadingPaths;
+};
+
+// Reads one file (any supported format). Runs on worker threads.
+LoadedFile loadFile(const QString& path);
+
+} // namespace rigscope::app
+
+Q_DECLARE_METATYPE(rigscope::app::Selection)

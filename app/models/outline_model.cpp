@@ -1,0 +1,370 @@
+#include "app/models/outline_model.h"
+
+#include <QtCore/QFileInfo>
+#include <QtGui/QFont>
+#include <QtCore/QLocale>
+
+#include "app/qt_convert.h"
+
+namespace rigscope::app {
+
+namespace {
+constexpr int kKindShift = 56;
+constexpr quintptr kAMask = 0xFFFFFF;
+} // namespace
+
+OutlineModel::OutlineModel(QObject* parent)
+    : QAbstractItemModel(parent)
+{
+}
+
+void OutlineModel::setDocument(Document* document)
+{
+    if (m_document) {
+        disconnect(m_document, nullptr, this, nullptr);
+    }
+    m_document = document;
+    if (m_document) {
+        connect(m_document, &Document::loaded, this, &OutlineModel::rebuild);
+    }
+    rebuild();
+}
+
+quintptr OutlineModel::pack(Node kind, quint32 a, quint32 b)
+{
+    return (quintptr(kind) << kKindShift) | ((quintptr(a) & kAMask) << 32) | quintptr(b);
+}
+OutlineModel::Node OutlineModel::kindOfId(quintptr id) { return Node(id >> kKindShift); }
+quint32 OutlineModel::aOf(quintptr id) { return quint32((id >> 32) & kAMask); }
+quint32 OutlineModel::bOf(quintptr id) { return quint32(id & 0xFFFFFFFFu); }
+
+void OutlineModel::rebuild()
+{
+    beginResetModel();
+    m_model = m_document ? m_document->primaryModel() : nullptr;
+    m_children.clear();
+    m_roots.clear();
+    m_rowInParent.clear();
+    m_triangles.clear();
+    m_flex.clear();
+    if (m_model) {
+        const core::Skeleton& s = m_model->skeleton;
+        m_children.resize(s.size());
+        m_rowInParent.resize(s.size());
+        for (std::size_t j = 0; j < s.size(); ++j) {
+            const core::JointIndex p = s.parents[j];
+            auto& list = p >= 0 ? m_children[std::size_t(p)] : m_roots;
+            m_rowInParent[j] = int(list.size());
+            list.push_back(int(j));
+        }
+        m_triangles = m_document->materialTriangleCounts();
+        const auto& files = m_document->files();
+        for (std::size_t f = 0; f < files.size(); ++f) {
+            if (!files[f].model) {
+                continue;
+            }
+            for (std::size_t k = 0; k < files[f].model->flexShapes.size(); ++k) {
+                m_flex.push_back({int(f), int(k)});
+            }
+        }
+    }
+    endResetModel();
+}
+
+QModelIndex OutlineModel::index(int row, int column, const QModelIndex& parent) const
+{
+    if (row < 0 || column < 0 || column >= ColumnCount || row >= rowCount(parent)) {
+        return {};
+    }
+    if (!parent.isValid()) {
+        return createIndex(row, column, pack(Node::Section, quint32(row)));
+    }
+    const quintptr pid = parent.internalId();
+    switch (kindOfId(pid)) {
+    case Node::Section:
+        switch (Section(aOf(pid))) {
+        case Nodes: return createIndex(row, column, pack(Node::Joint, quint32(m_roots[std::size_t(row)])));
+        case Materials: return createIndex(row, column, pack(Node::Material, quint32(row)));
+        case Animations: return createIndex(row, column, pack(Node::Animation, quint32(row)));
+        case FlexShapes: return createIndex(row, column, pack(Node::Flex, quint32(row)));
+        default: return {};
+        }
+    case Node::Joint:
+        return createIndex(row, column, pack(Node::Joint, quint32(m_children[aOf(pid)][std::size_t(row)])));
+    case Node::Animation: return createIndex(row, column, pack(Node::Frame, aOf(pid), quint32(row)));
+    default: return {};
+    }
+}
+
+QModelIndex OutlineModel::parent(const QModelIndex& child) const
+{
+    if (!child.isValid()) {
+        return {};
+    }
+    const quintptr id = child.internalId();
+    switch (kindOfId(id)) {
+    case Node::Section: return {};
+    case Node::Joint: {
+        const core::JointIndex p = m_model->skeleton.parents[aOf(id)];
+        if (p < 0) {
+            return createIndex(Nodes, 0, pack(Node::Section, Nodes));
+        }
+        return createIndex(m_rowInParent[std::size_t(p)], 0, pack(Node::Joint, quint32(p)));
+    }
+    case Node::Material: return createIndex(Materials, 0, pack(Node::Section, Materials));
+    case Node::Animation: return createIndex(Animations, 0, pack(Node::Section, Animations));
+    case Node::Flex: return createIndex(FlexShapes, 0, pack(Node::Section, FlexShapes));
+    case Node::Frame: return createIndex(int(aOf(id)), 0, pack(Node::Animation, aOf(id)));
+    }
+    return {};
+}
+
+int OutlineModel::rowCount(const QModelIndex& parent) const
+{
+    if (!parent.isValid()) {
+        return m_model ? SectionCount : 0;
+    }
+    if (parent.column() != 0) {
+        return 0;
+    }
+    const quintptr id = parent.internalId();
+    switch (kindOfId(id)) {
+    case Node::Section:
+        switch (Section(aOf(id))) {
+        case Nodes: return int(m_roots.size());
+        case Materials: return int(m_model->mesh.materials.size());
+        case Animations: return m_document ? int(m_document->animations().size()) + 1 : 1;
+        case FlexShapes: return int(m_flex.size());
+        default: return 0;
+        }
+    case Node::Joint: return int(m_children[aOf(id)].size());
+    case Node::Animation: {
+        const quint32 a = aOf(id);
+        if (a == 0) {
+            return 0;
+        }
+        const auto& d = m_document->animations()[a - 1];
+        return int(d.animation(m_document->files()).frameCount());
+    }
+    default: return 0;
+    }
+}
+
+int OutlineModel::columnCount(const QModelIndex&) const { return ColumnCount; }
+
+QVariant OutlineModel::headerData(int section, Qt::Orientation o, int role) const
+{
+    if (o != Qt::Horizontal || role != Qt::DisplayRole) {
+        return {};
+    }
+    switch (section) {
+    case NameColumn: return tr("Name");
+    case IdColumn: return tr("Id");
+    case CountColumn: return tr("Info");
+    default: return {};
+    }
+}
+
+QVariant OutlineModel::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid() || !m_model) {
+        return {};
+    }
+    const quintptr id = index.internalId();
+    const Node kind = kindOfId(id);
+    const quint32 a = aOf(id);
+    const int col = index.column();
+    if (role == NodeKindRole) {
+        return int(kind);
+    }
+    if (role == CoreIndexRole) {
+        return kind == Node::Animation ? int(a) - 1 : int(a);
+    }
+    if (role == SubIndexRole) {
+        return int(bOf(id));
+    }
+    const QLocale loc = QLocale::system();
+    const core::Model& m = *m_model;
+    if (role == Qt::DisplayRole) {
+        switch (kind) {
+        case Node::Section:
+            if (col == NameColumn) {
+                const QString names[] = {tr("Nodes"), tr("Materials"), tr("Animations"), tr("Flex shapes")};
+                return names[a];
+            }
+            if (col == CountColumn) {
+                switch (Section(a)) {
+                case Nodes: return tr("%n bone(s), %1 root(s)", nullptr, int(m.skeleton.size())).arg(m.skeleton.rootCount());
+                case Materials: return loc.toString(qlonglong(m.mesh.materials.size()));
+                case Animations: return loc.toString(qlonglong(m_document->animations().size()));
+                case FlexShapes: return loc.toString(qlonglong(m_flex.size()));
+                default: return {};
+                }
+            }
+            return {};
+        case Node::Joint:
+            if (col == NameColumn) {
+                return toQString(m.skeleton.names[a]);
+            }
+            if (col == IdColumn) {
+                return m.skeleton.sourceIds[a];
+            }
+            if (col == CountColumn) {
+                const auto& w = m_document->weightedVertexCounts();
+                return tr("%1 verts").arg(loc.toString(a < w.size() ? w[a] : 0));
+            }
+            return {};
+        case Node::Material:
+            if (col == NameColumn) {
+                return toQString(m.mesh.materials[a].name);
+            }
+            if (col == IdColumn) {
+                return int(a);
+            }
+            if (col == CountColumn) {
+                return tr("%1 tris").arg(loc.toString(a < m_triangles.size() ? m_triangles[a] : 0));
+            }
+            return {};
+        case Node::Animation: {
+            if (a == 0) {
+                return col == NameColumn ? QVariant(tr("Rest pose")) : QVariant();
+            }
+            const auto& d = m_document->animations()[a - 1];
+            const core::Animation& an = d.animation(m_document->files());
+            if (col == NameColumn) {
+                return d.name;
+            }
+            if (col == CountColumn) {
+                return tr("%1 frames · %2 fps").arg(an.frameCount()).arg(double(an.fps));
+            }
+            return {};
+        }
+        case Node::Frame: {
+            const auto& d = m_document->animations()[a - 1];
+            const core::Animation& an = d.animation(m_document->files());
+            const quint32 f = bOf(id);
+            if (col == NameColumn) {
+                return tr("Frame %1").arg(f);
+            }
+            if (col == CountColumn && f < an.times.size()) {
+                return tr("time %1").arg(an.times[f]);
+            }
+            return {};
+        }
+        case Node::Flex: {
+            const FlexRef r = m_flex[a];
+            const auto& shape = m_document->files()[std::size_t(r.file)].model->flexShapes[std::size_t(r.shape)];
+            if (col == NameColumn) {
+                return shape.name.empty() ? tr("shape %1").arg(r.shape) : toQString(shape.name);
+            }
+            if (col == IdColumn) {
+                return r.shape;
+            }
+            if (col == CountColumn) {
+                return tr("%1 verts").arg(loc.toString(qlonglong(shape.ids.size())));
+            }
+            return {};
+        }
+        }
+    }
+    if (role == Qt::ToolTipRole && kind == Node::Joint) {
+        const core::JointIndex p = m.skeleton.parents[a];
+        return tr("%1 (id %2), parent %3, line %4")
+            .arg(toQString(m.skeleton.names[a]))
+            .arg(m.skeleton.sourceIds[a])
+            .arg(p >= 0 ? toQString(m.skeleton.names[std::size_t(p)]) : tr("none"))
+            .arg(m.skeleton.where[a].line);
+    }
+    if (role == Qt::FontRole && kind == Node::Section) {
+        QFont f;
+        f.setBold(true);
+        return f;
+    }
+    return {};
+}
+
+OutlineModel::Node OutlineModel::kindOf(const QModelIndex& index) const
+{
+    return index.isValid() ? kindOfId(index.internalId()) : Node::Section;
+}
+
+int OutlineModel::jointAt(const QModelIndex& index) const
+{
+    return index.isValid() && kindOf(index) == Node::Joint ? int(aOf(index.internalId())) : -1;
+}
+
+int OutlineModel::materialAt(const QModelIndex& index) const
+{
+    return index.isValid() && kindOf(index) == Node::Material ? int(aOf(index.internalId())) : -1;
+}
+
+QModelIndex OutlineModel::indexOfJoint(int joint, int column) const
+{
+    if (!m_model || joint < 0 || std::size_t(joint) >= m_rowInParent.size()) {
+        return {};
+    }
+    return createIndex(m_rowInParent[std::size_t(joint)], column, pack(Node::Joint, quint32(joint)));
+}
+
+QModelIndex OutlineModel::indexOfMaterial(int material, int column) const
+{
+    if (!m_model || material < 0 || std::size_t(material) >= m_model->mesh.materials.size()) {
+        return {};
+    }
+    return createIndex(material, column, pack(Node::Material, quint32(material)));
+}
+
+QModelIndex OutlineModel::indexOfAnimation(int animation, int column) const
+{
+    if (!m_model || !m_document || animation < -1 || animation >= int(m_document->animations().size())) {
+        return {};
+    }
+    return createIndex(animation + 1, column, pack(Node::Animation, quint32(animation + 1)));
+}
+
+QModelIndex OutlineModel::sectionIndex(Section s) const
+{
+    return m_model ? createIndex(s, 0, pack(Node::Section, s)) : QModelIndex();
+}
+
+Selection OutlineModel::selectionFor(const QModelIndex& index) const
+{
+    if (!index.isValid()) {
+        return {};
+    }
+    const quintptr id = index.internalId();
+    switch (kindOfId(id)) {
+    case Node::Joint: return {Selection::Kind::Joint, int(aOf(id)), -1};
+    case Node::Material: return {Selection::Kind::Material, int(aOf(id)), -1};
+    case Node::Animation: return {Selection::Kind::Animation, int(aOf(id)) - 1, -1};
+    case Node::Frame: return {Selection::Kind::Frame, int(aOf(id)) - 1, int(bOf(id))};
+    case Node::Flex: return {Selection::Kind::Flex, int(aOf(id)), -1};
+    default: return {};
+    }
+}
+
+QModelIndex OutlineModel::indexFor(const Selection& s) const
+{
+    switch (s.kind) {
+    case Selection::Kind::Joint: return indexOfJoint(s.index);
+    case Selection::Kind::Material: return indexOfMaterial(s.index);
+    case Selection::Kind::Triangle: {
+        if (!m_model || s.index < 0 || std::size_t(s.index) >= m_model->mesh.triangleCount()) {
+            return {};
+        }
+        return indexOfMaterial(int(m_model->mesh.triangleMaterials[std::size_t(s.index)]));
+    }
+    case Selection::Kind::Animation: return indexOfAnimation(s.index);
+    case Selection::Kind::Frame: {
+        const QModelIndex parent = indexOfAnimation(s.index);
+        return parent.isValid() ? index(s.corner, 0, parent) : QModelIndex();
+    }
+    case Selection::Kind::Flex:
+        return s.index >= 0 && std::size_t(s.index) < m_flex.size()
+                   ? createIndex(s.index, 0, pack(Node::Flex, quint32(s.index)))
+                   : QModelIndex();
+    default: return {};
+    }
+}
+
+} // namespace rigscope::app

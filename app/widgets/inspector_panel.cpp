@@ -1,0 +1,268 @@
+#include "app/widgets/inspector_panel.h"
+
+#include <cmath>
+
+#include <QtCore/QFileInfo>
+#include <QtCore/QLocale>
+#include <QtWidgets/QHeaderView>
+#include <QtWidgets/QTreeWidget>
+#include <QtWidgets/QVBoxLayout>
+
+#include "app/qt_convert.h"
+#include "render/bind_pose.h"
+
+namespace rigscope::app {
+
+namespace {
+
+QString num(double v) { return QString::number(v, 'g', 6); }
+QString vec(const core::Vec3& v) { return QStringLiteral("%1  %2  %3").arg(num(v.x()), num(v.y()), num(v.z())); }
+QString deg(const core::Vec3& r)
+{
+    constexpr double k = 180.0 / 3.14159265358979;
+    return QStringLiteral("%1°  %2°  %3°").arg(num(r.x() * k), num(r.y() * k), num(r.z() * k));
+}
+
+} // namespace
+
+InspectorPanel::InspectorPanel(QWidget* parent)
+    : QWidget(parent)
+    , m_tree(new QTreeWidget(this))
+{
+    m_tree->setColumnCount(2);
+    m_tree->setHeaderLabels({tr("Property"), tr("Value")});
+    m_tree->setRootIsDecorated(false);
+    m_tree->setAlternatingRowColors(true);
+    m_tree->setColumnWidth(0, 130);
+    m_tree->header()->setStretchLastSection(true);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addWidget(m_tree);
+}
+
+void InspectorPanel::setDocument(Document* document)
+{
+    m_document = document;
+    connect(document, &Document::selectionChanged, this, &InspectorPanel::refresh);
+    connect(document, &Document::loaded, this, &InspectorPanel::refresh);
+    connect(document, &Document::frameChanged, this, &InspectorPanel::refresh);
+    refresh();
+}
+
+QTreeWidgetItem* InspectorPanel::group(const QString& title)
+{
+    auto* g = new QTreeWidgetItem(m_tree, {title});
+    QFont f = g->font(0);
+    f.setBold(true);
+    g->setFont(0, f);
+    g->setFirstColumnSpanned(true);
+    g->setExpanded(true);
+    return g;
+}
+
+void InspectorPanel::row(QTreeWidgetItem* g, const QString& key, const QString& value)
+{
+    auto* item = new QTreeWidgetItem({key, value});
+    item->setToolTip(1, value);
+    if (g) {
+        g->addChild(item);
+    } else {
+        m_tree->addTopLevelItem(item);
+    }
+}
+
+QStringList InspectorPanel::lines() const
+{
+    QStringList out;
+    for (int i = 0; i < m_tree->topLevelItemCount(); ++i) {
+        const auto* g = m_tree->topLevelItem(i);
+        out << g->text(0);
+        for (int k = 0; k < g->childCount(); ++k) {
+            out << QStringLiteral("%1: %2").arg(g->child(k)->text(0), g->child(k)->text(1));
+        }
+    }
+    return out;
+}
+
+void InspectorPanel::refresh()
+{
+    m_tree->clear();
+    if (!m_document || !m_document->primaryModel()) {
+        return;
+    }
+    const Selection& s = m_document->selection();
+    switch (s.kind) {
+    case Selection::Kind::Joint: showJoint(s.index); break;
+    case Selection::Kind::Material: showMaterial(s.index); break;
+    case Selection::Kind::Triangle: showTriangle(s.index, s.corner); break;
+    default: showFile(); break;
+    }
+    for (int i = 0; i < m_tree->topLevelItemCount(); ++i) {
+        m_tree->topLevelItem(i)->setExpanded(true);
+    }
+}
+
+void InspectorPanel::showFile()
+{
+    const QLocale loc = QLocale::system();
+    for (const auto& f : m_document->files()) {
+        auto* g = group(QFileInfo(f.path).fileName());
+        row(g, tr("Path"), f.path);
+        if (!f.model) {
+            row(g, tr("Error"), f.error);
+            continue;
+        }
+        const core::Model& m = *f.model;
+        row(g, tr("Format"), tr("%1 (version %2)").arg(toQString(m.format)).arg(m.version));
+        row(g, tr("Kind"), toQString(core::kindName(m.kind)));
+        row(g, tr("Size"), loc.formattedDataSize(f.bytes));
+        row(g, tr("Load time"), tr("%1 ms").arg(f.loadMs, 0, 'f', 1));
+        row(g, tr("Bones"), tr("%1 (%2 roots)").arg(m.skeleton.size()).arg(m.skeleton.rootCount()));
+        if (!m.mesh.empty()) {
+            row(g, tr("Triangles"), loc.toString(qlonglong(m.mesh.triangleCount())));
+            row(g, tr("Points"), loc.toString(qlonglong(m.mesh.pointCount())));
+            row(g, tr("Materials"), loc.toString(qlonglong(m.mesh.materials.size())));
+        }
+        if (!m.animations.empty()) {
+            row(g, tr("Frames"), loc.toString(qlonglong(m.animations.front().frameCount())));
+        }
+        if (!m.flexShapes.empty()) {
+            row(g, tr("Flex shapes"), loc.toString(qlonglong(m.flexShapes.size())));
+        }
+        const core::Bounds b = core::meshBounds(m);
+        if (b.valid) {
+            const core::Vec3 d = b.max - b.min;
+            row(g, tr("Dimensions"), QStringLiteral("%1 × %2 × %3").arg(num(d.x()), num(d.y()), num(d.z())));
+            row(g, tr("Bounds min"), vec(b.min));
+            row(g, tr("Bounds max"), vec(b.max));
+        }
+        row(g, tr("Diagnostics"),
+            tr("%1 errors, %2 warnings, %3 notes")
+                .arg(core::countSeverity(f.diagnostics, core::Severity::Error))
+                .arg(core::countSeverity(f.diagnostics, core::Severity::Warning))
+                .arg(core::countSeverity(f.diagnostics, core::Severity::Note)));
+    }
+}
+
+void InspectorPanel::showJoint(int joint)
+{
+    auto model = m_document->primaryModel();
+    const core::Skeleton& s = model->skeleton;
+    if (joint < 0 || std::size_t(joint) >= s.size()) {
+        return;
+    }
+    const std::size_t j = std::size_t(joint);
+    auto* g = group(tr("Bone"));
+    row(g, tr("Name"), toQString(s.names[j]));
+    row(g, tr("Id"), QString::number(s.sourceIds[j]));
+    row(g, tr("Index"), QString::number(joint));
+    const core::JointIndex p = s.parents[j];
+    row(g, tr("Parent"), p >= 0 ? QStringLiteral("%1 (id %2)").arg(toQString(s.names[std::size_t(p)])).arg(s.sourceIds[std::size_t(p)])
+                                : tr("none (root)"));
+    int children = 0;
+    for (auto q : s.parents) {
+        children += q == joint ? 1 : 0;
+    }
+    row(g, tr("Children"), QString::number(children));
+    const auto& w = m_document->weightedVertexCounts();
+    row(g, tr("Weighted verts"), QString::number(j < w.size() ? w[j] : 0));
+    row(g, tr("Source line"), s.where[j].line ? tr("line %1").arg(s.where[j].line) : tr("unknown"));
+
+    auto* local = group(tr("Bind pose (local)"));
+    if (s.bindKind == core::PoseKind::LocalEulerXYZ) {
+        row(local, tr("Position"), vec(s.bindPositions[j]));
+        row(local, tr("Rotation"), deg(s.bindRotations[j]));
+        row(local, tr("Rotation (rad)"), vec(s.bindRotations[j]));
+    }
+    const auto world = render::bindWorld(s);
+    Eigen::Affine3f localM = world[j];
+    if (p >= 0) {
+        localM = world[std::size_t(p)].inverse() * world[j];
+    }
+    if (s.bindKind != core::PoseKind::LocalEulerXYZ) {
+        row(local, tr("Position"), vec(localM.translation()));
+    }
+    if (s.bindWhere.size() > j && s.bindWhere[j].line) {
+        row(local, tr("Pose line"), tr("line %1").arg(s.bindWhere[j].line));
+    }
+    auto* modelG = group(tr("Bind pose (model)"));
+    row(modelG, tr("Position"), vec(world[j].translation()));
+    for (int a = 0; a < 3; ++a) {
+        const QString axis[] = {tr("X axis"), tr("Y axis"), tr("Z axis")};
+        row(modelG, axis[a], vec(world[j].linear().col(a)));
+    }
+    const auto pose = m_document->currentPose();
+    if (j < pose.size()) {
+        auto* posed = group(tr("Current pose (frame %1)").arg(m_document->currentFrame()));
+        row(posed, tr("Position"), vec(pose[j].translation()));
+    }
+}
+
+void InspectorPanel::showMaterial(int material)
+{
+    auto model = m_document->primaryModel();
+    if (material < 0 || std::size_t(material) >= model->mesh.materials.size()) {
+        return;
+    }
+    const core::Material& m = model->mesh.materials[std::size_t(material)];
+    auto* g = group(tr("Material"));
+    row(g, tr("Name"), toQString(m.name));
+    row(g, tr("Index"), QString::number(material));
+    const auto counts = m_document->materialTriangleCounts();
+    row(g, tr("Triangles"), QString::number(counts[std::size_t(material)]));
+    if (!m.type.empty()) {
+        row(g, tr("Type"), toQString(m.type));
+    }
+    if (!m.images.empty()) {
+        row(g, tr("Images"), toQString(m.images));
+    }
+    const QString tex = m_texturePath ? m_texturePath(material) : QString();
+    row(g, tr("Texture"), tex.isEmpty() ? tr("missing") : tex);
+    row(g, tr("First use"), m.where.line ? tr("line %1").arg(m.where.line) : tr("unknown"));
+}
+
+void InspectorPanel::showTriangle(int triangle, int corner)
+{
+    auto model = m_document->primaryModel();
+    const core::Mesh& mesh = model->mesh;
+    if (triangle < 0 || std::size_t(triangle) >= mesh.triangleCount()) {
+        return;
+    }
+    const std::size_t t = std::size_t(triangle);
+    auto* g = group(tr("Triangle %1").arg(triangle));
+    const std::uint32_t mat = mesh.triangleMaterials[t];
+    row(g, tr("Material"), mat < mesh.materials.size() ? toQString(mesh.materials[mat].name) : QString());
+    row(g, tr("Source line"), mesh.triangleWhere.size() > t && mesh.triangleWhere[t].line
+                                  ? tr("line %1").arg(mesh.triangleWhere[t].line) : tr("unknown"));
+    for (int k = 0; k < 3; ++k) {
+        const std::size_t c = t * 3 + std::size_t(k);
+        const std::uint32_t p = mesh.cornerPoints[c];
+        auto* cg = group(tr("Vertex %1%2").arg(k).arg(k == corner ? tr(" (nearest)") : QString()));
+        row(cg, tr("Point"), QString::number(p));
+        row(cg, tr("Position"), vec(mesh.pointPositions[p]));
+        if (c < mesh.cornerNormals.size()) {
+            row(cg, tr("Normal"), vec(mesh.cornerNormals[c]));
+        }
+        if (c < mesh.cornerUvs.size()) {
+            row(cg, tr("UV"), QStringLiteral("%1  %2").arg(num(mesh.cornerUvs[c].x()), num(mesh.cornerUvs[c].y())));
+        }
+        QStringList weights;
+        if (!mesh.influenceOffsets.empty()) {
+            for (std::uint32_t i = mesh.influenceOffsets[p]; i < mesh.influenceOffsets[p + 1]; ++i) {
+                const core::JointIndex j = mesh.influenceJoints[i];
+                const QString name = j >= 0 && std::size_t(j) < model->skeleton.size()
+                                         ? toQString(model->skeleton.names[std::size_t(j)]) : QStringLiteral("?");
+                weights << QStringLiteral("%1 %2").arg(name, num(mesh.influenceWeights[i]));
+            }
+        }
+        if (weights.isEmpty() && p < mesh.pointParents.size() && mesh.pointParents[p] >= 0) {
+            weights << tr("%1 1 (parent)").arg(toQString(model->skeleton.names[std::size_t(mesh.pointParents[p])]));
+        }
+        row(cg, tr("Weights"), weights.join(QStringLiteral(", ")));
+        if (corner == k) {
+            cg->setForeground(0, QColor(255, 159, 28));
+        }
+    }
+}
+
+} // namespace rigscope::app

@@ -1,0 +1,711 @@
+#include "app/widgets/main_window.h"
+
+#include <QtCore/QCollator>
+#include <QtCore/QDateTime>
+#include <QtCore/QDir>
+#include <QtCore/QFileInfo>
+#include <QtCore/QLocale>
+#include <QtCore/QMimeData>
+#include <QtCore/QStandardPaths>
+#include <QtGui/QCloseEvent>
+#include <QtGui/QDragEnterEvent>
+#include <QtGui/QDropEvent>
+#include <QtGui/QIcon>
+#include <QtWidgets/QApplication>
+#include <QtWidgets/QDockWidget>
+#include <QtWidgets/QFileDialog>
+#include <QtWidgets/QHeaderView>
+#include <QtWidgets/QInputDialog>
+#include <QtWidgets/QLabel>
+#include <QtWidgets/QLineEdit>
+#include <QtWidgets/QListWidget>
+#include <QtWidgets/QMenuBar>
+#include <QtWidgets/QMessageBox>
+#include <QtWidgets/QPlainTextEdit>
+#include <QtWidgets/QProgressBar>
+#include <QtWidgets/QStatusBar>
+#include <QtWidgets/QToolBar>
+#include <QtWidgets/QToolButton>
+#include <QtWidgets/QTreeView>
+#include <QtWidgets/QTreeWidget>
+
+#include "app/qt_convert.h"
+#include "app/widgets/inspector_panel.h"
+#include "app/widgets/outline_panel.h"
+#include "app/widgets/timeline_panel.h"
+#include "app/widgets/viewport_widget.h"
+#include "core/formats/registry.h"
+#include "render/render_capture.h"
+
+namespace rigscope::app {
+
+namespace {
+
+QStringList supportedSuffixes()
+{
+    QStringList out;
+    for (const auto& f : core::formats()) {
+        for (auto ext : f.extensions) {
+            out << toQString(ext);
+        }
+    }
+    out.removeDuplicates();
+    return out;
+}
+
+QString openFilter()
+{
+    QStringList all;
+    QStringList parts;
+    for (const auto& f : core::formats()) {
+        QStringList globs;
+        for (auto ext : f.extensions) {
+            globs << QStringLiteral("*.%1").arg(toQString(ext));
+        }
+        all << globs;
+        parts << QStringLiteral("%1 (%2)").arg(toQString(f.name), globs.join(QLatin1Char(' ')));
+    }
+    all.removeDuplicates();
+    parts.prepend(QObject::tr("All supported (%1)").arg(all.join(QLatin1Char(' '))));
+    parts << QObject::tr("All files (*)");
+    return parts.join(QStringLiteral(";;"));
+}
+
+// References first, so animations and VTAs attach to the reference that precedes them.
+QStringList orderForOpening(const QStringList& paths)
+{
+    QStringList refs, rest;
+    for (const QString& p : paths) {
+        const QString s = QFileInfo(p).suffix().toLower();
+        const QString base = QFileInfo(p).completeBaseName().toLower();
+        const bool anim = s == u"vta" || s == u"xanim_export" || s == u"xanim_bin" || s == u"nt_export" ||
+                          base.contains(u"anim") || base.contains(u"idle");
+        (anim ? rest : refs) << p;
+    }
+    return refs + rest;
+}
+
+const QString kRecentKey = QStringLiteral("Recent/files");
+const QString kGeometryKey = QStringLiteral("MainWindow/geometry");
+const QString kStateKey = QStringLiteral("MainWindow/state");
+const QString kTexturePathKey = QStringLiteral("Textures/searchPath");
+const QString kAutoReloadKey = QStringLiteral("Files/autoReload");
+const QString kScreenshotDirKey = QStringLiteral("Screenshot/folder");
+
+} // namespace
+
+MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewport, QWidget* parent)
+    : QMainWindow(parent)
+    , m_settings(settings)
+    , m_document(new Document(this))
+    , m_viewport(new ViewportWidget(viewport, this))
+    , m_outline(new OutlinePanel(this))
+    , m_inspector(new InspectorPanel(this))
+    , m_timeline(new TimelinePanel(this))
+    , m_files(new QListWidget(this))
+    , m_flex(new QListWidget(this))
+    , m_problems(new QTreeWidget(this))
+    , m_log(new QPlainTextEdit(this))
+    , m_summary(new QLabel(this))
+    , m_frameLabel(new QLabel(this))
+    , m_fpsLabel(new QLabel(this))
+    , m_progress(new QProgressBar(this))
+    , m_cancel(new QToolButton(this))
+{
+    setWindowTitle(tr("RigScope"));
+    setWindowIcon(QIcon(QStringLiteral(":/icons/rigscope.svg")));
+    setAcceptDrops(true);
+    setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
+    setCentralWidget(m_viewport);
+
+    m_outline->setDocument(m_document);
+    m_inspector->setDocument(m_document);
+    m_timeline->setDocument(m_document);
+    m_viewport->setDocument(m_document);
+    m_viewport->setTextureSearchPath(m_settings.value(kTexturePathKey).toStringList());
+    m_inspector->setTexturePathLookup([this](int material) {
+        auto* scene = m_viewport->viewport()->scene();
+        return scene ? scene->texturePath(std::size_t(material)) : QString();
+    });
+
+    m_problems->setHeaderLabels({tr("Severity"), tr("Id"), tr("Message"), tr("Location")});
+    m_problems->setRootIsDecorated(false);
+    m_problems->setAlternatingRowColors(true);
+    m_problems->setColumnWidth(0, 70);
+    m_problems->setColumnWidth(1, 190);
+    m_problems->setColumnWidth(2, 420);
+    m_log->setReadOnly(true);
+    m_log->setMaximumBlockCount(5000);
+
+    QDockWidget* outline = addDock(m_outline, QStringLiteral("outline"), tr("Outline"), Qt::LeftDockWidgetArea);
+    QDockWidget* files = addDock(m_files, QStringLiteral("files"), tr("Files"), Qt::LeftDockWidgetArea);
+    tabifyDockWidget(outline, files);
+    outline->raise();
+    QDockWidget* inspector = addDock(m_inspector, QStringLiteral("inspector"), tr("Inspector"), Qt::RightDockWidgetArea);
+    QDockWidget* flex = addDock(m_flex, QStringLiteral("flex"), tr("Flex"), Qt::RightDockWidgetArea);
+    tabifyDockWidget(inspector, flex);
+    inspector->raise();
+    addDock(m_timeline, QStringLiteral("timeline"), tr("Timeline"), Qt::BottomDockWidgetArea);
+    QDockWidget* problems = addDock(m_problems, QStringLiteral("problems"), tr("Problems"), Qt::BottomDockWidgetArea);
+    QDockWidget* logDock = addDock(m_log, QStringLiteral("log"), tr("Log"), Qt::BottomDockWidgetArea);
+    tabifyDockWidget(problems, logDock);
+    problems->raise();
+    resizeDocks({outline, inspector}, {300, 320}, Qt::Horizontal);
+    resizeDocks({problems}, {130}, Qt::Vertical);
+
+    m_progress->setMaximumWidth(180);
+    m_progress->setRange(0, 0);
+    m_progress->setVisible(false);
+    m_cancel->setText(tr("Cancel"));
+    m_cancel->setVisible(false);
+    m_summary->setText(tr("No file · drop an SMD, VTA, SMDX or CoD export here"));
+    statusBar()->addWidget(m_summary, 1);
+    statusBar()->addPermanentWidget(m_progress);
+    statusBar()->addPermanentWidget(m_cancel);
+    statusBar()->addPermanentWidget(m_frameLabel);
+    statusBar()->addPermanentWidget(m_fpsLabel);
+    connect(m_cancel, &QToolButton::clicked, m_document, &Document::cancelLoad);
+
+    createActions();
+
+    connect(m_document, &Document::loadStarted, this, [this] {
+        m_progress->setVisible(true);
+        m_cancel->setVisible(true);
+        m_progress->setRange(0, 0);
+    });
+    connect(m_document, &Document::loadProgress, this, [this](int done, int total) {
+        if (total > 1) {
+            m_progress->setRange(0, total);
+            m_progress->setValue(done);
+        }
+    });
+    connect(m_document, &Document::loaded, this, &MainWindow::onLoaded);
+    connect(m_document, &Document::loadFailed, this, &MainWindow::onLoadFailed);
+    connect(m_document, &Document::frameChanged, this, &MainWindow::updateStatus);
+    connect(m_document, &Document::selectionChanged, this, &MainWindow::updateStatus);
+    connect(m_viewport->viewport(), &render::Viewport::fpsChanged, this,
+            [this](double fps) { m_fpsLabel->setText(tr("%1 fps").arg(fps, 0, 'f', 0)); });
+    connect(m_viewport->viewport(), &render::Viewport::unhandledKey, this,
+            [this](int key, Qt::KeyboardModifiers mods) {
+                const QKeySequence seq(QKeyCombination(mods, Qt::Key(key)));
+                for (QAction* a : findChildren<QAction*>()) {
+                    if (a->isEnabled() && a->shortcuts().contains(seq)) {
+                        a->trigger();
+                        return;
+                    }
+                }
+            });
+
+    m_reloadDebounce.setSingleShot(true);
+    m_reloadDebounce.setInterval(250);
+    connect(&m_reloadDebounce, &QTimer::timeout, this, [this] { reload(true); });
+    connect(&m_watcher, &QFileSystemWatcher::fileChanged, this, &MainWindow::onFileChanged);
+    m_autoReload = m_settings.value(kAutoReloadKey, true).toBool();
+
+    resize(1400, 880);
+    m_defaultState = saveState(kWindowStateVersion);
+    restoreGeometry(m_settings.value(kGeometryKey).toByteArray());
+    restoreState(m_settings.value(kStateKey).toByteArray(), kWindowStateVersion);
+    applyDisplay();
+    updateRecentMenu();
+}
+
+MainWindow::~MainWindow() = default;
+
+QDockWidget* MainWindow::addDock(QWidget* panel, const QString& objectName, const QString& title,
+                                 Qt::DockWidgetArea area)
+{
+    auto* dock = new QDockWidget(title, this);
+    dock->setObjectName(objectName);
+    dock->setWidget(panel);
+    addDockWidget(area, dock);
+    if (m_viewMenu) {
+        m_viewMenu->addAction(dock->toggleViewAction());
+    }
+    return dock;
+}
+
+QAction* MainWindow::displayToggle(QMenu* menu, const QString& text, const QKeySequence& key,
+                                   bool render::DisplayFlags::*flag)
+{
+    QAction* a = menu->addAction(text);
+    a->setCheckable(true);
+    a->setChecked(m_flags.*flag);
+    a->setShortcut(key);
+    const QString settingKey = QStringLiteral("Viewport/") + text.toLower().remove(QLatin1Char('&')).remove(QLatin1Char(' '));
+    a->setChecked(m_settings.value(settingKey, m_flags.*flag).toBool());
+    m_flags.*flag = a->isChecked();
+    connect(a, &QAction::toggled, this, [this, flag, settingKey](bool on) {
+        m_flags.*flag = on;
+        m_settings.setValue(settingKey, on);
+        applyDisplay();
+    });
+    return a;
+}
+
+void MainWindow::createActions()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open = file->addAction(QIcon::fromTheme(QStringLiteral("document-open")), tr("&Open…"));
+    open->setShortcut(QKeySequence::Open);
+    connect(open, &QAction::triggered, this, [this] {
+        const QString dir = m_settings.value(QStringLiteral("Files/lastFolder")).toString();
+        const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Open models"), dir, openFilter());
+        if (!paths.isEmpty()) {
+            openFiles(paths);
+        }
+    });
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    file->addSeparator();
+    QAction* reloadA = file->addAction(QIcon::fromTheme(QStringLiteral("view-refresh")), tr("&Reload"));
+    reloadA->setShortcuts({QKeySequence(Qt::Key_F5)});
+    connect(reloadA, &QAction::triggered, this, [this] { reload(true); });
+    QAction* reloadReset = file->addAction(tr("Reload and Reset View"));
+    reloadReset->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5));
+    connect(reloadReset, &QAction::triggered, this, [this] { reload(false); });
+    QAction* autoReload = file->addAction(tr("Reload Automatically on Change"));
+    autoReload->setCheckable(true);
+    autoReload->setChecked(m_settings.value(kAutoReloadKey, true).toBool());
+    connect(autoReload, &QAction::toggled, this, [this](bool on) {
+        m_autoReload = on;
+        m_settings.setValue(kAutoReloadKey, on);
+    });
+    QAction* prev = file->addAction(tr("Previous File in Folder"));
+    prev->setShortcut(QKeySequence(Qt::Key_Left));
+    prev->setShortcutContext(Qt::WidgetShortcut); // arrows belong to the tree; the viewport forwards them
+    connect(prev, &QAction::triggered, this, [this] { browse(-1); });
+    QAction* next = file->addAction(tr("Next File in Folder"));
+    next->setShortcut(QKeySequence(Qt::Key_Right));
+    next->setShortcutContext(Qt::WidgetShortcut);
+    connect(next, &QAction::triggered, this, [this] { browse(1); });
+    file->addSeparator();
+    QAction* shot = file->addAction(QIcon::fromTheme(QStringLiteral("camera-photo")), tr("Save &Screenshot"));
+    shot->setShortcuts({QKeySequence(Qt::Key_F12), QKeySequence(Qt::Key_F10)});
+    connect(shot, &QAction::triggered, this, [this] { saveScreenshot(); });
+    QAction* shotMin = file->addAction(tr("Save Minimal Screenshot (transparent)"));
+    shotMin->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F12));
+    connect(shotMin, &QAction::triggered, this, [this] { saveScreenshot({}, true); });
+    QAction* texPath = file->addAction(tr("Texture Search Path…"));
+    connect(texPath, &QAction::triggered, this, [this] {
+        bool ok = false;
+        const QString current = m_settings.value(kTexturePathKey).toStringList().join(QLatin1Char(';'));
+        const QString text = QInputDialog::getText(this, tr("Texture search path"),
+                                                   tr("Folders searched for textures (separated by ';'):"),
+                                                   QLineEdit::Normal, current, &ok);
+        if (ok) {
+            const QStringList dirs = text.split(QLatin1Char(';'), Qt::SkipEmptyParts);
+            m_settings.setValue(kTexturePathKey, dirs);
+            m_viewport->setTextureSearchPath(dirs);
+            reload(true);
+        }
+    });
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"));
+    quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
+    connect(quit, &QAction::triggered, this, &QWidget::close);
+
+    QMenu* display = menuBar()->addMenu(tr("&Display"));
+    displayToggle(display, tr("Bones"), QKeySequence(Qt::Key_B), &render::DisplayFlags::skeleton);
+    displayToggle(display, tr("Normals"), QKeySequence(Qt::Key_N), &render::DisplayFlags::normals);
+    displayToggle(display, tr("Wire Overlay"), QKeySequence(Qt::Key_W), &render::DisplayFlags::wireframe);
+    displayToggle(display, tr("Wire Only"), QKeySequence(Qt::SHIFT | Qt::Key_W), &render::DisplayFlags::wireOnly);
+    displayToggle(display, tr("Flat Shading"), QKeySequence(Qt::Key_V), &render::DisplayFlags::flatShading);
+    displayToggle(display, tr("Textures"), QKeySequence(Qt::Key_T), &render::DisplayFlags::textures);
+    displayToggle(display, tr("Grid"), QKeySequence(Qt::Key_G), &render::DisplayFlags::grid);
+    displayToggle(display, tr("Axes"), QKeySequence(Qt::Key_X), &render::DisplayFlags::axes);
+    displayToggle(display, tr("Bounding Box"), QKeySequence(Qt::SHIFT | Qt::Key_X), &render::DisplayFlags::boundingBox);
+
+    QMenu* camera = menuBar()->addMenu(tr("&Camera"));
+    auto* vp = m_viewport->viewport();
+    auto preset = [&](const QString& text, const QString& key, render::CameraPreset p) {
+        QAction* a = camera->addAction(text + QLatin1Char('\t') + key);
+        connect(a, &QAction::triggered, this, [vp, p] { vp->setPreset(p); });
+    };
+    preset(tr("Front"), QStringLiteral("1"), render::CameraPreset::Front);
+    preset(tr("Right"), QStringLiteral("3"), render::CameraPreset::Right);
+    preset(tr("Top"), QStringLiteral("7"), render::CameraPreset::Top);
+    preset(tr("Iso"), QStringLiteral("9"), render::CameraPreset::Iso);
+    preset(tr("Back"), QStringLiteral("Ctrl+1"), render::CameraPreset::Back);
+    preset(tr("Left"), QStringLiteral("Ctrl+3"), render::CameraPreset::Left);
+    preset(tr("Bottom"), QStringLiteral("Ctrl+7"), render::CameraPreset::Bottom);
+    camera->addSeparator();
+    QAction* ortho = camera->addAction(tr("Orthographic") + QStringLiteral("\t5"));
+    connect(ortho, &QAction::triggered, this, [vp] { vp->setOrtho(!vp->camera3d().ortho); });
+    QAction* frameSel = camera->addAction(tr("Frame Selection") + QStringLiteral("\tF"));
+    connect(frameSel, &QAction::triggered, vp, &render::Viewport::frameSelection);
+    QAction* frameAll = camera->addAction(tr("Frame All") + QStringLiteral("\tEnter"));
+    connect(frameAll, &QAction::triggered, vp, &render::Viewport::frameAll);
+
+    QMenu* playback = menuBar()->addMenu(tr("&Playback"));
+    QAction* play = playback->addAction(tr("Play / Pause"));
+    play->setShortcut(QKeySequence(Qt::Key_Space));
+    connect(play, &QAction::triggered, this, [this] { m_timeline->setPlaying(!m_timeline->isPlaying()); });
+    auto stepAction = [&](const QString& text, const QKeySequence& key, int delta) {
+        QAction* a = playback->addAction(text);
+        a->setShortcut(key);
+        connect(a, &QAction::triggered, this, [this, delta] { m_timeline->step(delta); });
+    };
+    stepAction(tr("Next Frame"), QKeySequence(Qt::Key_Period), 1);
+    stepAction(tr("Previous Frame"), QKeySequence(Qt::Key_Comma), -1);
+    stepAction(tr("Forward 5 Frames"), QKeySequence(Qt::Key_Greater), 5);
+    stepAction(tr("Back 5 Frames"), QKeySequence(Qt::Key_Less), -5);
+    QAction* nextAnim = playback->addAction(tr("Next Animation"));
+    nextAnim->setShortcut(QKeySequence(Qt::Key_BracketRight));
+    connect(nextAnim, &QAction::triggered, this, [this] {
+        const int n = int(m_document->animations().size());
+        m_document->setCurrentAnimation(n ? (m_document->currentAnimation() + 2) % (n + 1) - 1 : -1);
+    });
+    QAction* prevAnim = playback->addAction(tr("Previous Animation"));
+    prevAnim->setShortcut(QKeySequence(Qt::Key_BracketLeft));
+    connect(prevAnim, &QAction::triggered, this, [this] {
+        const int n = int(m_document->animations().size());
+        m_document->setCurrentAnimation(n ? (m_document->currentAnimation() + n + 1) % (n + 1) - 1 : -1);
+    });
+
+    m_viewMenu = menuBar()->addMenu(tr("&View"));
+    QAction* search = m_viewMenu->addAction(tr("Search Outline"));
+    search->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F));
+    connect(search, &QAction::triggered, this, [this] {
+        m_outline->parentWidget()->show();
+        m_outline->parentWidget()->raise();
+        m_outline->searchBox()->setFocus();
+        m_outline->searchBox()->selectAll();
+    });
+    QAction* deselect = m_viewMenu->addAction(tr("Deselect"));
+    deselect->setShortcut(QKeySequence(Qt::Key_Escape));
+    connect(deselect, &QAction::triggered, this, [this] { m_document->setSelection({}); });
+    QAction* reset = m_viewMenu->addAction(tr("Reset Layout"));
+    connect(reset, &QAction::triggered, this, &MainWindow::resetLayout);
+    m_viewMenu->addSeparator();
+    for (QDockWidget* d : findChildren<QDockWidget*>()) {
+        m_viewMenu->addAction(d->toggleViewAction());
+    }
+
+    QToolBar* tb = addToolBar(tr("Main"));
+    tb->setObjectName(QStringLiteral("toolbar"));
+    tb->setMovable(false);
+    tb->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    tb->addAction(open);
+    tb->addAction(reloadA);
+    tb->addSeparator();
+    for (QAction* a : display->actions()) {
+        if (a->text() == tr("Bones") || a->text() == tr("Wire Overlay") || a->text() == tr("Grid") ||
+            a->text() == tr("Textures") || a->text() == tr("Normals")) {
+            tb->addAction(a);
+        }
+    }
+    tb->addSeparator();
+    tb->addAction(shot);
+}
+
+void MainWindow::applyDisplay() { m_viewport->viewport()->setDisplay(m_flags); }
+
+void MainWindow::resetLayout() { restoreState(m_defaultState, kWindowStateVersion); }
+
+void MainWindow::openFiles(const QStringList& paths)
+{
+    if (paths.isEmpty()) {
+        return;
+    }
+    const QStringList ordered = orderForOpening(paths);
+    m_settings.setValue(QStringLiteral("Files/lastFolder"), QFileInfo(ordered.front()).absolutePath());
+    log(tr("Opening %1").arg(ordered.join(QStringLiteral(", "))));
+    m_document->open(ordered, false);
+}
+
+void MainWindow::reload(bool keepView)
+{
+    if (m_document->files().empty()) {
+        return;
+    }
+    log(tr("Reloading %1").arg(m_document->displayName()));
+    m_document->open(m_document->paths(), keepView);
+}
+
+void MainWindow::browse(int delta)
+{
+    const LoadedFile* p = m_document->primary();
+    if (!p) {
+        return;
+    }
+    const QFileInfo info(p->path);
+    QStringList globs;
+    for (const QString& s : supportedSuffixes()) {
+        globs << QStringLiteral("*.") + s;
+    }
+    QDir dir = info.absoluteDir();
+    QStringList names = dir.entryList(QDir::Files);
+    names.erase(std::remove_if(names.begin(), names.end(),
+                               [&](const QString& n) {
+                                   return !supportedSuffixes().contains(QFileInfo(n).suffix().toLower());
+                               }),
+                names.end());
+    QCollator collator;
+    collator.setNumericMode(true);
+    collator.setCaseSensitivity(Qt::CaseInsensitive);
+    std::sort(names.begin(), names.end(), [&](const QString& a, const QString& b) { return collator.compare(a, b) < 0; });
+    const int n = int(names.size());
+    if (n == 0) {
+        return;
+    }
+    int i = int(names.indexOf(info.fileName()));
+    i = ((i < 0 ? 0 : i + delta) % n + n) % n;
+    const QString path = dir.filePath(names[i]);
+    log(tr("Browsing to %1 (%2/%3)").arg(names[i]).arg(i + 1).arg(n));
+    m_document->open({path}, QApplication::keyboardModifiers().testFlag(Qt::ControlModifier));
+}
+
+void MainWindow::onLoaded(bool keepState)
+{
+    m_progress->setVisible(false);
+    m_cancel->setVisible(false);
+    Q_UNUSED(keepState);
+    const LoadedFile* p = m_document->primary();
+    setWindowTitle(tr("%1 — RigScope").arg(m_document->displayName()));
+    addRecent(m_document->paths());
+    rearmWatcher();
+
+    m_files->clear();
+    for (const auto& f : m_document->files()) {
+        const QString kind = f.model ? toQString(core::kindName(f.model->kind)) : tr("failed");
+        auto* item = new QListWidgetItem(QStringLiteral("%1  ·  %2").arg(QFileInfo(f.path).fileName(), kind), m_files);
+        item->setToolTip(f.path);
+    }
+    m_flex->clear();
+    for (const auto& f : m_document->files()) {
+        if (f.model) {
+            for (const auto& s : f.model->flexShapes) {
+                m_flex->addItem(toQString(s.name));
+            }
+        }
+    }
+    m_problems->clear();
+    int errors = 0;
+    for (const auto& f : m_document->files()) {
+        for (const auto& d : f.diagnostics) {
+            auto* item = new QTreeWidgetItem(m_problems);
+            item->setText(0, toQString(core::severityName(d.severity)));
+            item->setText(1, toQString(d.id));
+            item->setText(2, toQString(d.message));
+            item->setText(3, QStringLiteral("%1:%2").arg(toQString(d.file)).arg(d.where.line));
+            errors += d.severity == core::Severity::Error ? 1 : 0;
+        }
+    }
+    if (errors > 0) {
+        findChild<QDockWidget*>(QStringLiteral("problems"))->raise();
+    }
+    log(tr("Loaded %1 file(s); primary %2 in %3 ms")
+            .arg(m_document->files().size())
+            .arg(p ? QFileInfo(p->path).fileName() : QString())
+            .arg(p ? p->loadMs : 0.0, 0, 'f', 1));
+    updateStatus();
+}
+
+void MainWindow::onLoadFailed(const QString& message)
+{
+    m_progress->setVisible(m_document->isLoading());
+    m_cancel->setVisible(m_document->isLoading());
+    log(tr("Load failed: %1").arg(message));
+    if (m_document->files().empty()) {
+        m_summary->setText(tr("Could not open: %1").arg(message));
+    } else {
+        statusBar()->showMessage(tr("Reload failed: showing last good version (%1)").arg(message), 8000);
+    }
+    if (auto* dock = findChild<QDockWidget*>(QStringLiteral("log"))) {
+        dock->show();
+        dock->raise();
+    }
+}
+
+void MainWindow::updateStatus()
+{
+    auto m = m_document->primaryModel();
+    if (!m) {
+        return;
+    }
+    const QLocale loc = QLocale::system();
+    QStringList parts;
+    parts << toQString(core::kindName(m->kind));
+    parts << tr("%n bone(s)", nullptr, int(m->skeleton.size()));
+    if (!m->mesh.empty()) {
+        parts << tr("%1 tris").arg(loc.toString(qlonglong(m->mesh.triangleCount())));
+        parts << tr("%n material(s)", nullptr, int(m->mesh.materials.size()));
+    }
+    if (!m_document->animations().empty()) {
+        parts << tr("%n animation(s)", nullptr, int(m_document->animations().size()));
+    }
+    std::size_t shapes = 0;
+    for (const auto& f : m_document->files()) {
+        shapes += f.model ? f.model->flexShapes.size() : 0;
+    }
+    if (shapes > 0) {
+        parts << tr("%n flex shape(s)", nullptr, int(shapes));
+    }
+    const core::Bounds b = core::meshBounds(*m);
+    if (b.valid) {
+        const core::Vec3 d = b.max - b.min;
+        parts << tr("%1 × %2 × %3 units").arg(d.x(), 0, 'g', 4).arg(d.y(), 0, 'g', 4).arg(d.z(), 0, 'g', 4);
+    }
+    m_summary->setText(parts.join(QStringLiteral(" · ")));
+    if (m_document->currentAnimation() >= 0) {
+        m_frameLabel->setText(tr("frame %1 (0–%2)").arg(m_document->currentFrame()).arg(m_document->frameCount() - 1));
+    } else {
+        m_frameLabel->setText(tr("rest pose"));
+    }
+}
+
+void MainWindow::addRecent(const QStringList& paths)
+{
+    QStringList recent = m_settings.value(kRecentKey).toStringList();
+    const QString entry = paths.join(QLatin1Char('|'));
+    recent.removeAll(entry);
+    recent.prepend(entry);
+    while (recent.size() > 10) {
+        recent.removeLast();
+    }
+    m_settings.setValue(kRecentKey, recent);
+    updateRecentMenu();
+}
+
+void MainWindow::updateRecentMenu()
+{
+    if (!m_recentMenu) {
+        return;
+    }
+    m_recentMenu->clear();
+    const QStringList recent = m_settings.value(kRecentKey).toStringList();
+    for (const QString& entry : recent) {
+        const QStringList paths = entry.split(QLatin1Char('|'));
+        QStringList names;
+        for (const QString& p : paths) {
+            names << QFileInfo(p).fileName();
+        }
+        QAction* a = m_recentMenu->addAction(names.join(QStringLiteral(" + ")));
+        a->setToolTip(paths.join(QLatin1Char('\n')));
+        a->setEnabled(QFileInfo::exists(paths.front()));
+        connect(a, &QAction::triggered, this, [this, paths] { openFiles(paths); });
+    }
+    if (!recent.isEmpty()) {
+        m_recentMenu->addSeparator();
+    }
+    QAction* clear = m_recentMenu->addAction(tr("Clear List"));
+    connect(clear, &QAction::triggered, this, [this] {
+        m_settings.remove(kRecentKey);
+        updateRecentMenu();
+    });
+}
+
+void MainWindow::rearmWatcher()
+{
+    if (!m_watcher.files().isEmpty()) {
+        m_watcher.removePaths(m_watcher.files());
+    }
+    const QStringList paths = m_document->paths();
+    if (!paths.isEmpty()) {
+        m_watcher.addPaths(paths);
+    }
+}
+
+void MainWindow::onFileChanged(const QString& path)
+{
+    if (!m_autoReload) {
+        return;
+    }
+    log(tr("Changed on disk: %1").arg(QFileInfo(path).fileName()));
+    // Rename-saves drop the watch; re-arm after the reload (rearmWatcher in onLoaded).
+    m_reloadDebounce.start();
+}
+
+void MainWindow::log(const QString& line)
+{
+    m_log->appendPlainText(QStringLiteral("%1  %2").arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")), line));
+}
+
+QString MainWindow::saveScreenshot(const QString& path, bool minimal)
+{
+    QString out = path;
+    if (out.isEmpty()) {
+        const QString dir = m_settings
+                                .value(kScreenshotDirKey,
+                                       QStandardPaths::writableLocation(QStandardPaths::PicturesLocation))
+                                .toString();
+        QDir().mkpath(dir);
+        const QString stem = QFileInfo(m_document->displayName()).completeBaseName();
+        out = QDir(dir).filePath(QStringLiteral("%1_%2.png")
+                                     .arg(stem.isEmpty() ? QStringLiteral("rigscope") : stem,
+                                          QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd_HHmmss"))));
+    }
+    auto* vp = m_viewport->viewport();
+    const render::DisplayFlags saved = m_flags;
+    if (minimal) {
+        render::DisplayFlags f = m_flags;
+        f.grid = f.axes = f.skeleton = f.normals = f.boundingBox = f.wireframe = false;
+        vp->setDisplay(f);
+    }
+    const QImage image = render::captureViewport(*vp, minimal);
+    if (minimal) {
+        vp->setDisplay(saved);
+    }
+    if (image.isNull() || !image.save(out)) {
+        log(tr("Screenshot failed: %1").arg(out));
+        return {};
+    }
+    log(tr("Screenshot saved: %1").arg(out));
+    statusBar()->showMessage(tr("Screenshot saved: %1").arg(out), 5000);
+    return out;
+}
+
+void MainWindow::closeEvent(QCloseEvent* e)
+{
+    m_settings.setValue(kGeometryKey, saveGeometry());
+    m_settings.setValue(kStateKey, saveState(kWindowStateVersion));
+    QMainWindow::closeEvent(e);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* e)
+{
+    if (e->mimeData()->hasUrls()) {
+        e->acceptProposedAction();
+    }
+}
+
+void MainWindow::dropEvent(QDropEvent* e)
+{
+    QStringList paths;
+    for (const QUrl& url : e->mimeData()->urls()) {
+        if (!url.isLocalFile()) {
+            continue;
+        }
+        const QFileInfo info(url.toLocalFile());
+        if (info.isDir()) {
+            QDir dir(info.absoluteFilePath());
+            for (const QString& n : dir.entryList(QDir::Files, QDir::Name)) {
+                if (supportedSuffixes().contains(QFileInfo(n).suffix().toLower())) {
+                    paths << dir.filePath(n);
+                    break;
+                }
+            }
+        } else {
+            paths << info.absoluteFilePath();
+        }
+    }
+    if (paths.isEmpty()) {
+        return;
+    }
+    // An animation or VTA dropped on an open model attaches to it, unless Shift is held.
+    const bool attach = !m_document->files().empty() &&
+                        !e->modifiers().testFlag(Qt::ShiftModifier) &&
+                        std::all_of(paths.begin(), paths.end(), [](const QString& p) {
+                            const QString s = QFileInfo(p).suffix().toLower();
+                            return s == u"vta" || s == u"xanim_export" || s == u"xanim_bin" ||
+                                   QFileInfo(p).completeBaseName().contains(u"anim", Qt::CaseInsensitive);
+                        });
+    if (attach) {
+        m_document->open(m_document->paths() + paths, true);
+    } else {
+        openFiles(paths);
+    }
+    e->acceptProposedAction();
+}
+
+} // namespace rigscope::app

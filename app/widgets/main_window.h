@@ -1,0 +1,98 @@
+#pragma once
+
+#include <QtCore/QFileSystemWatcher>
+#include <QtCore/QSettings>
+#include <QtCore/QTimer>
+#include <QtWidgets/QMainWindow>
+
+#include "app/document/document.h"
+#include "render/viewport.h"
+
+class QAction;
+class QDockWidget;
+class QLabel;
+class QListWidget;
+class QMenu;
+class QPlainTextEdit;
+class QProgressBar;
+class QToolButton;
+class QTreeWidget;
+
+namespace rigscope::app {
+
+class InspectorPanel;
+class OutlinePanel;
+class TimelinePanel;
+class ViewportWidget;
+
+// Bumped whenever the set of docks changes, so old saved layouts are ignored.
+inline constexpr int kWindowStateVersion = 1;
+
+// The viewer window: viewport in the centre, docks `outline files inspector flex timeline
+// problems log` (UX.md), menus with every key, status bar, background loading with Cancel,
+// recent files, drag and drop, folder browsing, reload (F5) and auto-reload keeping the view.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QSettings& settings, const render::ViewportOptions& viewport = {},
+                        QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    Document* document() const { return m_document; }
+    ViewportWidget* viewportWidget() const { return m_viewport; }
+    OutlinePanel* outline() const { return m_outline; }
+    InspectorPanel* inspector() const { return m_inspector; }
+    QLabel* statusSummary() const { return m_summary; }
+
+    void openFiles(const QStringList& paths);
+    void reload(bool keepView = true);
+    void browse(int delta); // previous / next supported file in the folder
+    QString saveScreenshot(const QString& path = {}, bool minimal = false);
+    void resetLayout();
+
+protected:
+    void closeEvent(QCloseEvent* e) override;
+    void dragEnterEvent(QDragEnterEvent* e) override;
+    void dropEvent(QDropEvent* e) override;
+
+private:
+    QDockWidget* addDock(QWidget* panel, const QString& objectName, const QString& title,
+                         Qt::DockWidgetArea area);
+    void createActions();
+    void updateStatus();
+    void updateRecentMenu();
+    void addRecent(const QStringList& paths);
+    void onLoaded(bool keepState);
+    void onLoadFailed(const QString& message);
+    void onFileChanged(const QString& path);
+    void log(const QString& line);
+    void applyDisplay();
+    void rearmWatcher();
+    QAction* displayToggle(QMenu* menu, const QString& text, const QKeySequence& key,
+                           bool render::DisplayFlags::*flag);
+
+    QSettings& m_settings;
+    Document* m_document;
+    ViewportWidget* m_viewport;
+    OutlinePanel* m_outline;
+    InspectorPanel* m_inspector;
+    TimelinePanel* m_timeline;
+    QListWidget* m_files;
+    QListWidget* m_flex;
+    QTreeWidget* m_problems;
+    QPlainTextEdit* m_log;
+    QLabel* m_summary;
+    QLabel* m_frameLabel;
+    QLabel* m_fpsLabel;
+    QProgressBar* m_progress;
+    QToolButton* m_cancel;
+    QMenu* m_recentMenu = nullptr;
+    QMenu* m_viewMenu = nullptr;
+    QByteArray m_defaultState;
+    render::DisplayFlags m_flags;
+    QFileSystemWatcher m_watcher;
+    QTimer m_reloadDebounce;
+    bool m_autoReload = true;
+};
+
+} // namespace rigscope::app

@@ -1,0 +1,110 @@
+#include "app/widgets/outline_panel.h"
+
+#include <QtCore/QSortFilterProxyModel>
+#include <QtWidgets/QHeaderView>
+#include <QtWidgets/QLineEdit>
+#include <QtWidgets/QTreeView>
+#include <QtWidgets/QVBoxLayout>
+
+#include "app/models/outline_model.h"
+
+namespace rigscope::app {
+
+OutlinePanel::OutlinePanel(QWidget* parent)
+    : QWidget(parent)
+    , m_model(new OutlineModel(this))
+    , m_proxy(new QSortFilterProxyModel(this))
+    , m_view(new QTreeView(this))
+    , m_search(new QLineEdit(this))
+{
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setRecursiveFilteringEnabled(true);
+    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_proxy->setFilterKeyColumn(OutlineModel::NameColumn);
+    m_search->setPlaceholderText(tr("Search bones, materials, animations… (Ctrl+F)"));
+    m_search->setClearButtonEnabled(true);
+    m_view->setModel(m_proxy);
+    m_view->setUniformRowHeights(true);
+    m_view->setAlternatingRowColors(true);
+    m_view->header()->setStretchLastSection(true);
+    m_view->header()->setSectionResizeMode(OutlineModel::NameColumn, QHeaderView::Interactive);
+    m_view->setColumnWidth(OutlineModel::NameColumn, 190);
+    m_view->setColumnWidth(OutlineModel::IdColumn, 40);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->setSpacing(2);
+    layout->addWidget(m_search);
+    layout->addWidget(m_view);
+    connect(m_search, &QLineEdit::textChanged, this, [this](const QString& text) {
+        m_proxy->setFilterFixedString(text);
+        if (!text.isEmpty()) {
+            m_view->expandAll();
+        }
+    });
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            &OutlinePanel::onCurrentChanged);
+    connect(m_view, &QTreeView::activated, this, &OutlinePanel::onActivated);
+}
+
+void OutlinePanel::setDocument(Document* document)
+{
+    m_document = document;
+    m_model->setDocument(document);
+    connect(document, &Document::selectionChanged, this, &OutlinePanel::onDocumentSelection);
+    connect(document, &Document::loaded, this, &OutlinePanel::onLoaded);
+}
+
+void OutlinePanel::onLoaded()
+{
+    m_view->expand(m_proxy->mapFromSource(m_model->sectionIndex(OutlineModel::Nodes)));
+    // Expand the first levels of the hierarchy so the tree is useful at a glance.
+    const QModelIndex nodes = m_proxy->mapFromSource(m_model->sectionIndex(OutlineModel::Nodes));
+    for (int r = 0; r < m_proxy->rowCount(nodes); ++r) {
+        m_view->expand(m_proxy->index(r, 0, nodes));
+    }
+    m_view->expand(m_proxy->mapFromSource(m_model->sectionIndex(OutlineModel::Materials)));
+    m_view->expand(m_proxy->mapFromSource(m_model->sectionIndex(OutlineModel::Animations)));
+    onDocumentSelection(m_document->selection());
+}
+
+void OutlinePanel::onCurrentChanged(const QModelIndex& current)
+{
+    if (m_syncing || !m_document) {
+        return;
+    }
+    const QModelIndex src = m_proxy->mapToSource(current);
+    const Selection s = m_model->selectionFor(src);
+    m_syncing = true;
+    if (s.kind == Selection::Kind::Animation) {
+        m_document->setCurrentAnimation(s.index);
+    } else if (s.kind == Selection::Kind::Frame) {
+        m_document->setCurrentAnimation(s.index);
+        m_document->setCurrentFrame(s.corner);
+    }
+    m_document->setSelection(s);
+    m_syncing = false;
+}
+
+void OutlinePanel::onActivated(const QModelIndex& index)
+{
+    onCurrentChanged(index);
+}
+
+void OutlinePanel::onDocumentSelection(const Selection& s)
+{
+    if (m_syncing) {
+        return;
+    }
+    m_syncing = true;
+    const QModelIndex src = m_model->indexFor(s);
+    const QModelIndex idx = m_proxy->mapFromSource(src);
+    if (idx.isValid()) {
+        m_view->setCurrentIndex(idx);
+        m_view->scrollTo(idx);
+    } else {
+        m_view->selectionModel()->clearSelection();
+    }
+    m_syncing = false;
+}
+
+} // namespace rigscope::app

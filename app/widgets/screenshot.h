@@ -1,0 +1,17 @@
+#pragma once
+
+#include <QtCore/QString>
+
+#include "app/document/command_line.h"
+
+namespace rigscope::app {
+
+// `rigscope FILE… --screenshot OUT.png`: loads, renders one frame in a window of the requested
+// size (no MSAA), writes the PNG and returns the exit code (0 written, 1 model failed to load,
+// 2 usage or I/O). Messages go to `error`.
+int runScreenshot(const GuiOptions& options, QString* error);
+
+// Expands {model} {anim} {frame} {frame:04} in an output path.
+QString expandOutputTemplate(const QString& pattern, const QString& model, const QString& anim, int frame);
+
+} // namespace rigscope::app

@@ -1,0 +1,92 @@
+#include "app/widgets/viewport_widget.h"
+
+#include <QtCore/QDir>
+#include <QtCore/QFileInfo>
+#include <QtWidgets/QVBoxLayout>
+
+namespace rigscope::app {
+
+ViewportWidget::ViewportWidget(const render::ViewportOptions& options, QWidget* parent)
+    : QWidget(parent)
+    , m_view(new render::Viewport(options))
+{
+    m_container = QWidget::createWindowContainer(m_view, this);
+    m_container->setFocusPolicy(Qt::StrongFocus);
+    m_container->setMinimumSize(200, 150);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_container);
+    connect(m_view, &render::Viewport::picked, this, &ViewportWidget::onPicked);
+}
+
+void ViewportWidget::setDocument(Document* document)
+{
+    if (m_document) {
+        disconnect(m_document, nullptr, this, nullptr);
+    }
+    m_document = document;
+    connect(document, &Document::loaded, this, &ViewportWidget::onLoaded);
+    connect(document, &Document::frameChanged, this, &ViewportWidget::onFrameChanged);
+    connect(document, &Document::animationChanged, this, &ViewportWidget::onFrameChanged);
+    connect(document, &Document::selectionChanged, this, &ViewportWidget::onSelectionChanged);
+}
+
+QStringList ViewportWidget::textureFolders() const
+{
+    QStringList out;
+    if (m_document && m_document->primary()) {
+        const QDir dir = QFileInfo(m_document->primary()->path).absoluteDir();
+        out << dir.absolutePath() << dir.filePath(QStringLiteral("textures"))
+            << dir.filePath(QStringLiteral("../textures")) << dir.filePath(QStringLiteral("../materials"))
+            << dir.filePath(QStringLiteral("../maps"));
+    }
+    out << m_searchPath;
+    return out;
+}
+
+void ViewportWidget::onLoaded(bool keepState)
+{
+    m_view->setModel(m_document->primaryModel(), textureFolders(), !keepState);
+    onFrameChanged();
+    onSelectionChanged(m_document->selection());
+}
+
+void ViewportWidget::onFrameChanged()
+{
+    if (auto* scene = m_view->scene()) {
+        scene->setPose(m_document->currentPose());
+        m_view->refresh();
+    }
+}
+
+void ViewportWidget::onSelectionChanged(const Selection& s)
+{
+    using K = Selection::Kind;
+    m_view->setSelectedJoint(s.kind == K::Joint ? s.index : -1);
+    int material = s.kind == K::Material ? s.index : -1;
+    if (s.kind == K::Triangle) {
+        auto m = m_document->primaryModel();
+        if (m && std::size_t(s.index) < m->mesh.triangleCount()) {
+            material = int(m->mesh.triangleMaterials[std::size_t(s.index)]);
+        }
+    }
+    m_view->setSelectedMaterial(material);
+    m_view->setSelectedTriangle(s.kind == K::Triangle ? s.index : -1, s.kind == K::Triangle ? s.corner : -1);
+    m_view->refresh();
+}
+
+void ViewportWidget::onPicked(const render::PickResult& r)
+{
+    if (!m_document) {
+        return;
+    }
+    if (r.joint >= 0) {
+        m_document->setSelection({Selection::Kind::Joint, r.joint, -1});
+    } else if (r.triangle >= 0) {
+        m_document->setSelection({Selection::Kind::Triangle, r.triangle, r.corner});
+    } else {
+        m_document->setSelection({});
+    }
+}
+
+} // namespace rigscope::app

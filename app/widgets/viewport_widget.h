@@ -1,0 +1,34 @@
+#pragma once
+
+#include <QtWidgets/QWidget>
+
+#include "app/document/document.h"
+#include "render/viewport.h"
+
+namespace rigscope::app {
+
+// Embeds the Qt3D viewport (QWidget::createWindowContainer) and keeps it in sync with the
+// Document: model swaps (camera kept on reload), pose per frame, selection both ways.
+class ViewportWidget : public QWidget {
+    Q_OBJECT
+public:
+    explicit ViewportWidget(const render::ViewportOptions& options = {}, QWidget* parent = nullptr);
+    void setDocument(Document* document);
+    render::Viewport* viewport() const { return m_view; }
+    QWidget* container() const { return m_container; }
+    void setTextureSearchPath(const QStringList& folders) { m_searchPath = folders; }
+    QStringList textureFolders() const;
+
+private:
+    void onLoaded(bool keepState);
+    void onFrameChanged();
+    void onSelectionChanged(const Selection& s);
+    void onPicked(const render::PickResult& r);
+
+    Document* m_document = nullptr;
+    render::Viewport* m_view;
+    QWidget* m_container;
+    QStringList m_searchPath;
+};
+
+} // namespace rigscope::app
