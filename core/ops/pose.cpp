@@ -1,0 +1,351 @@
+#include "core/ops/pose.h"
+
+#include <charconv>
+#include <cmath>
+
+#include "core/diag/diagnostic_ids.h"
+#include "core/diag/severity.h"
+#include "core/formats/registry.h"
+#include "core/io/file_buffer.h"
+#include "core/pose/animation_binding.h"
+#include "core/pose/pose_rig.h"
+#include "core/pose/sample.h"
+#include "core/text/json_writer.h"
+#include "core/text/numbers.h"
+
+namespace rigscope::core {
+
+namespace {
+
+AnimationBinding identityBinding(std::size_t joints, PoseKind kind)
+{
+    AnimationBinding b;
+    b.kind = kind;
+    for (std::size_t j = 0; j < joints; ++j) {
+        b.animJointOfRef.push_back(static_cast<JointIndex>(j));
+        b.refJointOfAnim.push_back(static_cast<JointIndex>(j));
+    }
+    return b;
+}
+
+std::string joinNames(const std::vector<std::string>& names, std::size_t max)
+{
+    std::string s;
+    for (std::size_t i = 0; i < names.size() && i < max; ++i) {
+        s += i == 0 ? "'" : ", '";
+        s += names[i];
+        s += "'";
+    }
+    if (names.size() > max) {
+        s += ", ...";
+    }
+    return s;
+}
+
+// Fixed notation, at most 6 decimals, trailing zeros and "-0" removed; locale-independent.
+void appendShort(std::string& out, float v)
+{
+    if (!std::isfinite(v)) {
+        appendFloat(out, v);
+        return;
+    }
+    char buf[64];
+    const auto [ptr, ec] = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, 6);
+    if (ec != std::errc()) {
+        out += '0';
+        return;
+    }
+    std::string s(buf, ptr);
+    while (!s.empty() && s.back() == '0') {
+        s.pop_back();
+    }
+    if (!s.empty() && s.back() == '.') {
+        s.pop_back();
+    }
+    if (s == "-0") {
+        s = "0";
+    }
+    out += s;
+}
+
+std::string formatNumber(double v)
+{
+    std::string s;
+    appendNumber(s, v);
+    return s;
+}
+
+} // namespace
+
+PoseReport poseFromModels(const Model& reference, const Model* animation, const PoseRequest& req)
+{
+    PoseReport r;
+    r.ok = true;
+    r.file = req.file;
+    const Skeleton& skel = reference.skeleton;
+    const PoseRig rig = makePoseRig(skel);
+
+    const Animation* anim = nullptr;
+    AnimationBinding binding;
+    if (animation != nullptr && !animation->animations.empty()) {
+        anim = &animation->animations.front();
+        r.animFile = req.animFile;
+        binding = bindAnimation(skel, animation->skeleton, anim->kind);
+        if (anim->jointCount != animation->skeleton.size()) {
+            anim = nullptr;
+        }
+    } else if (animation == nullptr && !reference.animations.empty() &&
+               reference.animations.front().frameCount() > 1) {
+        // a reference's single frame is its bind pose; more frames play as its own animation
+        anim = &reference.animations.front();
+        r.animFile = req.file;
+        binding = identityBinding(skel.size(), anim->kind);
+        if (anim->jointCount != skel.size()) {
+            anim = nullptr;
+        }
+    } else if (animation != nullptr) {
+        r.ok = false;
+        r.error = "'" + req.animFile + "' has no animation";
+        return r;
+    }
+    if (anim != nullptr && anim->frameCount() == 0) {
+        anim = nullptr;
+    }
+
+    // frame
+    const std::size_t frames = anim != nullptr ? anim->frameCount() : 1;
+    double frame = req.frame < 0 ? static_cast<double>(frames) + req.frame : req.frame;
+    if (!std::isfinite(frame) || frame < 0 || frame > static_cast<double>(frames - 1)) {
+        r.ok = false;
+        r.error = "frame " + formatNumber(req.frame) + " is out of range (" +
+                  std::to_string(frames) + (frames == 1 ? " frame)" : " frames)");
+        return r;
+    }
+    r.frame = frame;
+    r.frameCount = anim != nullptr ? frames : 0;
+    r.bindPose = anim == nullptr;
+    FrameSample at;
+    if (anim != nullptr) {
+        r.animName = anim->name;
+        at = frameAtIndex(*anim, frame);
+        r.time = anim->times[at.frame0] +
+                 static_cast<double>(at.t) * (anim->times[at.frame1] - anim->times[at.frame0]);
+    }
+
+    // missing bones (only for an attached animation; a file's own animation covers its bones)
+    if (animation != nullptr && anim != nullptr) {
+        const std::string refName = baseName(req.file);
+        for (JointIndex a : binding.missingInReference) {
+            const auto ai = static_cast<std::size_t>(a);
+            const std::string& name = animation->skeleton.names[ai];
+            r.missingInReference.push_back(name);
+            Diagnostic d;
+            d.file = req.animFile;
+            d.where = ai < animation->skeleton.where.size() ? animation->skeleton.where[ai] : SourceLoc{};
+            if (anim->kind == PoseKind::ModelMatrix) {
+                d.severity = Severity::Warning;
+                d.id = ids::kCodPartNotInModel;
+                d.message = "part '" + name + "' animates no bone of '" + refName + "'";
+                d.element = {ElementRef::Kind::Part, a};
+            } else {
+                d.severity = Severity::Warning;
+                d.id = ids::kXrefAnimBoneMissing;
+                d.message = "'" + name + "' is not in reference '" + refName + "'";
+                d.element = {ElementRef::Kind::Joint, a};
+            }
+            r.diagnostics.push_back(std::move(d));
+        }
+        for (JointIndex j : binding.missingInAnimation) {
+            r.missingInAnimation.push_back(skel.names[static_cast<std::size_t>(j)]);
+        }
+        if (!r.missingInAnimation.empty()) {
+            Diagnostic d;
+            d.severity = Severity::Note;
+            d.id = ids::kXrefRefBoneMissing;
+            d.file = req.animFile;
+            d.where = animation->skeleton.where.empty() ? SourceLoc{} : animation->skeleton.where.front();
+            d.message = std::to_string(r.missingInAnimation.size()) +
+                        " reference bones not animated; they hold the rest pose (" +
+                        joinNames(r.missingInAnimation, 8) + ")";
+            r.diagnostics.push_back(std::move(d));
+        }
+    }
+
+    PoseBuffers buffers;
+    buffers.resize(skel.size(), anim != nullptr ? anim->jointCount : 0, 0, false, 0);
+    if (!evaluatePose(rig, anim, anim != nullptr ? &binding : nullptr, at, req.mode, buffers)) {
+        r.ok = false;
+        r.error = "cannot pose '" + req.file + "': inconsistent skeleton or animation";
+        return r;
+    }
+    r.bones.reserve(skel.size());
+    for (std::size_t j = 0; j < skel.size(); ++j) {
+        BonePose b;
+        b.name = skel.names[j];
+        b.parent = skel.parents[j];
+        b.animated = anim != nullptr && binding.animJointOfRef[j] != kNoJoint;
+        b.position = buffers.model[j].translation();
+        b.rotation = buffers.model[j].linear();
+        b.localPosition = buffers.local[j].translation();
+        b.localRotation = buffers.local[j].linear();
+        r.bones.push_back(std::move(b));
+    }
+    return r;
+}
+
+namespace {
+
+struct Loaded {
+    ReadResult result;
+    std::string error; // I/O or unknown format
+};
+
+Loaded load(const std::string& path, Profile profile)
+{
+    Loaded l;
+    FileReadResult file = readFile(path);
+    if (!file.ok()) {
+        l.error = file.error;
+        return l;
+    }
+    if (detectFormat(file.bytes, path) == nullptr) {
+        l.error = "'" + path + "': unknown format";
+        return l;
+    }
+    ReadContext ctx;
+    ctx.fileName = path;
+    ctx.profile = profile;
+    l.result = readAny(file.bytes, ctx);
+    if (!l.result.hasModel) {
+        l.error = "'" + path + "': nothing readable";
+    }
+    applyProfile(l.result.diagnostics, resolveProfile(l.result.model, profile),
+                 profile == Profile::Auto);
+    return l;
+}
+
+void keepErrors(const std::vector<Diagnostic>& from, PoseReport& r)
+{
+    for (const Diagnostic& d : from) {
+        if (d.severity == Severity::Error) {
+            r.diagnostics.push_back(d);
+            ++r.errors;
+        }
+    }
+}
+
+} // namespace
+
+PoseReport poseFromFiles(const PoseRequest& req)
+{
+    PoseReport r;
+    r.file = req.file;
+    Loaded ref = load(req.file, req.profile);
+    if (!ref.error.empty()) {
+        r.error = ref.error;
+        keepErrors(ref.result.diagnostics, r);
+        return r;
+    }
+    Loaded anim;
+    if (!req.animFile.empty()) {
+        anim = load(req.animFile, req.profile);
+        if (!anim.error.empty()) {
+            r.error = anim.error;
+            keepErrors(ref.result.diagnostics, r);
+            keepErrors(anim.result.diagnostics, r);
+            return r;
+        }
+    }
+    PoseReport out = poseFromModels(ref.result.model, req.animFile.empty() ? nullptr : &anim.result.model, req);
+    std::vector<Diagnostic> binding = std::move(out.diagnostics);
+    out.diagnostics.clear();
+    keepErrors(ref.result.diagnostics, out);
+    keepErrors(anim.result.diagnostics, out);
+    for (Diagnostic& d : binding) {
+        out.diagnostics.push_back(std::move(d));
+    }
+    return out;
+}
+
+std::string poseText(const PoseReport& r)
+{
+    std::string s = "# " + r.file;
+    if (r.bindPose) {
+        s += ": bind pose\n";
+    } else {
+        s += ": " + (r.animFile == r.file ? std::string("own animation") : r.animFile) + ", frame " +
+             formatNumber(r.frame) + " of " + std::to_string(r.frameCount) + " (time " +
+             formatNumber(r.time) + ")\n";
+    }
+    s += "# index name parent | model-space position | rotation (row-major)\n";
+    for (std::size_t j = 0; j < r.bones.size(); ++j) {
+        const BonePose& b = r.bones[j];
+        s += std::to_string(j) + " \"" + b.name + "\" ";
+        s += b.parent == kNoJoint ? std::string("-")
+                                  : "\"" + r.bones[static_cast<std::size_t>(b.parent)].name + "\"";
+        s += " | ";
+        for (int i = 0; i < 3; ++i) {
+            appendShort(s, b.position[i]);
+            s += i < 2 ? " " : " | ";
+        }
+        for (int row = 0; row < 3; ++row) {
+            for (int col = 0; col < 3; ++col) {
+                appendShort(s, b.rotation(row, col));
+                s += col < 2 ? " " : (row < 2 ? "  " : "");
+            }
+        }
+        if (!r.bindPose && !b.animated) {
+            s += " (rest)";
+        }
+        s += '\n';
+    }
+    return s;
+}
+
+std::string poseJson(const PoseReport& r)
+{
+    JsonWriter w;
+    w.beginArray();
+    for (const BonePose& b : r.bones) {
+        w.beginObject();
+        w.key("name").value(b.name);
+        w.key("parent");
+        if (b.parent == kNoJoint) {
+            w.null();
+        } else {
+            w.value(r.bones[static_cast<std::size_t>(b.parent)].name);
+        }
+        w.key("position").beginArray();
+        for (int i = 0; i < 3; ++i) {
+            w.value(b.position[i]);
+        }
+        w.endArray();
+        w.key("rotation").beginArray();
+        for (int row = 0; row < 3; ++row) {
+            for (int col = 0; col < 3; ++col) {
+                w.value(b.rotation(row, col));
+            }
+        }
+        w.endArray();
+        w.key("localPosition").beginArray();
+        for (int i = 0; i < 3; ++i) {
+            w.value(b.localPosition[i]);
+        }
+        w.endArray();
+        w.key("localRotation").beginArray();
+        for (int row = 0; row < 3; ++row) {
+            for (int col = 0; col < 3; ++col) {
+                w.value(b.localRotation(row, col));
+            }
+        }
+        w.endArray();
+        w.key("animated").value(b.animated);
+        w.endObject();
+    }
+    w.endArray();
+    std::string out = w.take();
+    out += '\n';
+    return out;
+}
+
+} // namespace rigscope::core
