@@ -32,8 +32,14 @@ void* operator new(std::size_t size)
     }
     throw std::bad_alloc();
 }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p) noexcept
+{
+    std::free(p);
+}
+void operator delete(void* p, std::size_t) noexcept
+{
+    std::free(p);
+}
 
 using namespace rigscope;
 using namespace rigscope::core;
@@ -66,12 +72,14 @@ struct Bytes {
             return u8(static_cast<unsigned>(v & 0xFF));
         }
         if (v > 0) {
-            return v <= 0xFF ? u8(0xCC).be(static_cast<std::uint32_t>(v), 1)
+            return v <= 0xFF     ? u8(0xCC).be(static_cast<std::uint32_t>(v), 1)
                    : v <= 0xFFFF ? u8(0xCD).be(static_cast<std::uint32_t>(v), 2)
                                  : u8(0xCE).be(static_cast<std::uint32_t>(v), 4);
         }
         const auto bits = static_cast<std::uint32_t>(static_cast<std::int32_t>(v));
-        return v >= -128 ? u8(0xD0).be(bits, 1) : v >= -32768 ? u8(0xD1).be(bits, 2) : u8(0xD2).be(bits, 4);
+        return v >= -128     ? u8(0xD0).be(bits, 1)
+               : v >= -32768 ? u8(0xD1).be(bits, 2)
+                             : u8(0xD2).be(bits, 4);
     }
     Bytes& f(float v)
     {
@@ -121,7 +129,10 @@ const Diagnostic* findId(const std::vector<Diagnostic>& d, std::string_view id)
     return nullptr;
 }
 
-QByteArray hex(const std::string& s) { return QByteArray(s.data(), static_cast<qsizetype>(s.size())).toHex(' '); }
+QByteArray hex(const std::string& s)
+{
+    return QByteArray(s.data(), static_cast<qsizetype>(s.size())).toHex(' ');
+}
 
 // The §2.5 model built by hand: one bone, one frame, one triangle with one link per corner.
 Model workedExampleModel()
@@ -200,9 +211,9 @@ Model richModel()
             const JointIndex joints[3] = {1, 2, 1};
             const float weights[3] = {0.5f, 0.25f, 0.25f};
             const std::size_t links = static_cast<std::size_t>((t + c) % 4);
-            appendPoint(m.mesh, Vec3(k, c == 0 ? -0.0f : 0.0f, 1.0f), static_cast<JointIndex>(c % 3),
-                        links ? LinkState::List : LinkState::Absent, joints, weights,
-                        links > 3 ? 3 : links, {});
+            appendPoint(m.mesh, Vec3(k, c == 0 ? -0.0f : 0.0f, 1.0f),
+                        static_cast<JointIndex>(c % 3), links ? LinkState::List : LinkState::Absent,
+                        joints, weights, links > 3 ? 3 : links, {});
             m.mesh.cornerPoints.push_back(static_cast<std::uint32_t>(3 * t + c));
             m.mesh.cornerNormals.push_back(Vec3(0, 0, c == 1 ? -1.0f : 1.0f));
             m.mesh.cornerUvs.push_back(Vec2(0.1f * k, -0.0f));
@@ -408,7 +419,8 @@ void TstSmdx::corpusMatchesTextTwin()
 void TstSmdx::smdSamplesConvert_data()
 {
     QTest::addColumn<QString>("path");
-    for (const QString& f : test::filesUnder(test::samplesDir(), {QStringLiteral("smd"), QStringLiteral("vta")})) {
+    for (const QString& f :
+         test::filesUnder(test::samplesDir(), {QStringLiteral("smd"), QStringLiteral("vta")})) {
         QTest::newRow(qPrintable(QFileInfo(f).fileName())) << f;
     }
 }
@@ -449,8 +461,8 @@ void TstSmdx::everyTruncation()
     const std::size_t bugLayout = files.size();
     for (const char* name : {"valid/vta_writer_bug.smdx", "valid/legacy_no_magic.smdx",
                              "valid/non_minimal_ints.smdx", "valid/float64_and_bin.smdx"}) {
-        files.push_back(test::readBytes(test::fixturesDir() + QStringLiteral("/smdx/") +
-                                        QLatin1String(name)));
+        files.push_back(
+            test::readBytes(test::fixturesDir() + QStringLiteral("/smdx/") + QLatin1String(name)));
     }
     for (std::size_t fi = 0; fi < files.size(); ++fi) {
         const std::string& full = files[fi];
@@ -501,8 +513,8 @@ void TstSmdx::corpusTruncations()
 void TstSmdx::hostileCounts()
 {
     const std::string head("SMDX\x01", 5);
-    const std::string huge("\xCE\x80\x00\x00\x00", 5);   // 2^31: does not fit an int
-    const std::string large("\xCE\x7F\xFF\xFF\xFF", 5);  // 2^31-1: more than the file holds
+    const std::string huge("\xCE\x80\x00\x00\x00", 5);  // 2^31: does not fit an int
+    const std::string large("\xCE\x7F\xFF\xFF\xFF", 5); // 2^31-1: more than the file holds
     const std::string arrayHdr("\xDD\x80\x00\x00\x00", 5);
     const std::string mapHdr("\xDF\x80\x00\x00\x00", 5);
     const std::string strHdr("\xDB\x80\x00\x00\x00", 5);
@@ -511,31 +523,48 @@ void TstSmdx::hostileCounts()
     const std::string oneVec = Bytes().i(1).v3(0, 0, 0).b;
     // Prefixes that end right where a count (or a scalar) is expected.
     const std::vector<std::string> prefixes = {
-        head,                                                   // block_count
-        head + Bytes().i(1).i(0).b,                             // node count
-        head + Bytes().i(1).i(0).i(1).b,                        // node id
-        head + Bytes().i(1).i(0).i(1).i(0).b,                   // node name
-        head + Bytes().i(1).i(1).b,                             // skeleton vector count
-        head + Bytes().i(1).i(1).b + oneVec,                    // keyframe count
+        head,                                                      // block_count
+        head + Bytes().i(1).i(0).b,                                // node count
+        head + Bytes().i(1).i(0).i(1).b,                           // node id
+        head + Bytes().i(1).i(0).i(1).i(0).b,                      // node name
+        head + Bytes().i(1).i(1).b,                                // skeleton vector count
+        head + Bytes().i(1).i(1).b + oneVec,                       // keyframe count
         head + Bytes().i(1).i(1).b + oneVec + Bytes().i(1).i(0).b, // bone count
-        head + Bytes().i(1).i(2).b,                             // material count
-        head + Bytes().i(1).i(2).i(0).b,                        // triangle vector count
-        head + Bytes().i(1).i(2).i(0).i(0).b,                   // uv count
-        head + Bytes().i(1).i(2).i(0).i(0).i(0).b,              // triangle count
-        head + Bytes().i(1).i(2).i(0).i(1).v3(0, 0, 0).i(1).f(0).f(0).i(1).i(0).i(0).i(0).i(0).i(0).b, // lcount
-        head + Bytes().i(1).i(3).b,                             // vta vector count
-        head + Bytes().i(1).i(3).i(0).b,                        // frame count
-        head + Bytes().i(1).i(3).i(0).i(1).i(0).b,              // vertex count
-        head + Bytes().i(1).i(2).i(1).v3(0, 0, 0).i(0).b,       // writer-bug retry: vertex count
+        head + Bytes().i(1).i(2).b,                                // material count
+        head + Bytes().i(1).i(2).i(0).b,                           // triangle vector count
+        head + Bytes().i(1).i(2).i(0).i(0).b,                      // uv count
+        head + Bytes().i(1).i(2).i(0).i(0).i(0).b,                 // triangle count
+        head + Bytes()
+                   .i(1)
+                   .i(2)
+                   .i(0)
+                   .i(1)
+                   .v3(0, 0, 0)
+                   .i(1)
+                   .f(0)
+                   .f(0)
+                   .i(1)
+                   .i(0)
+                   .i(0)
+                   .i(0)
+                   .i(0)
+                   .i(0)
+                   .b,                                    // lcount
+        head + Bytes().i(1).i(3).b,                       // vta vector count
+        head + Bytes().i(1).i(3).i(0).b,                  // frame count
+        head + Bytes().i(1).i(3).i(0).i(1).i(0).b,        // vertex count
+        head + Bytes().i(1).i(2).i(1).v3(0, 0, 0).i(0).b, // writer-bug retry: vertex count
     };
     for (std::size_t p = 0; p < prefixes.size(); ++p) {
-        for (const std::string* tail : {&huge, &large, &arrayHdr, &mapHdr, &strHdr, &binHdr, &extHdr}) {
+        for (const std::string* tail :
+             {&huge, &large, &arrayHdr, &mapHdr, &strHdr, &binHdr, &extHdr}) {
             const std::string bytes = prefixes[p] + *tail + std::string(64, '\0');
             g_largestAlloc = 0;
             ReadResult r = readBytes(bytes);
             const std::size_t largest = g_largestAlloc.load();
-            const QByteArray what = "prefix " + QByteArray::number(qulonglong(p)) + ": " +
-                                    QByteArray::fromStdString(test::formatted(r.diagnostics).join(u' ').toStdString());
+            const QByteArray what =
+                "prefix " + QByteArray::number(qulonglong(p)) + ": " +
+                QByteArray::fromStdString(test::formatted(r.diagnostics).join(u' ').toStdString());
             QVERIFY2(largest < (1u << 20), what.constData());
             QVERIFY2(findId(r.diagnostics, ids::kSyntaxSmdxCorrupt), what.constData());
             QVERIFY(verifyInvariants(r.model).empty());
@@ -606,7 +635,8 @@ void TstSmdx::nonMinimalInts()
     // The writer goes back to the shortest form.
     QCOMPARE(hex(writeBytes(r.model)), hex(worked));
     // u64 / i64 holding small values are accepted too.
-    std::string wider = worked.substr(0, 5) + std::string("\xCF\0\0\0\0\0\0\0\x03", 9) + worked.substr(6);
+    std::string wider =
+        worked.substr(0, 5) + std::string("\xCF\0\0\0\0\0\0\0\x03", 9) + worked.substr(6);
     ReadResult r2 = readBytes(wider, "worked_example.smdx");
     QCOMPARE(countId(r2.diagnostics, ids::kSyntaxSmdxNonMinimal), std::size_t(1));
     QVERIFY(r2.model == workedExampleModel());
@@ -614,7 +644,8 @@ void TstSmdx::nonMinimalInts()
 
 void TstSmdx::widerEncodings()
 {
-    ReadResult r = test::readPath(test::fixturesDir() + QStringLiteral("/smdx/valid/float64_and_bin.smdx"));
+    ReadResult r =
+        test::readPath(test::fixturesDir() + QStringLiteral("/smdx/valid/float64_and_bin.smdx"));
     QVERIFY(r.diagnostics.empty());
     Model expected = workedExampleModel();
     r.model.animations.front().name = expected.animations.front().name;
@@ -627,7 +658,8 @@ void TstSmdx::widerEncodings()
     const Diagnostic* d = findId(bad.diagnostics, ids::kSyntaxSmdxCorrupt);
     QVERIFY(d);
     QCOMPARE(d->where.offset, std::uint64_t(5));
-    QVERIFY2(d->message.find("expected count, got float32") != std::string::npos, d->message.c_str());
+    QVERIFY2(d->message.find("expected count, got float32") != std::string::npos,
+             d->message.c_str());
 }
 
 void TstSmdx::badIndices()

@@ -10,7 +10,10 @@ namespace rigscope::core::detail {
 namespace {
 
 // Strings and bins point into the input instead of being copied into the zone.
-bool referenceInput(msgpack::type::object_type, std::size_t, void*) { return true; }
+bool referenceInput(msgpack::type::object_type, std::size_t, void*)
+{
+    return true;
+}
 
 std::string hexByte(unsigned char b)
 {
@@ -37,16 +40,23 @@ std::string valueName(unsigned char b)
         return "map";
     }
     switch (b) {
-    case 0xC0: return "nil";
+    case 0xC0:
+        return "nil";
     case 0xC2:
-    case 0xC3: return "bool";
+    case 0xC3:
+        return "bool";
     case 0xC4:
     case 0xC5:
-    case 0xC6: return "bin";
-    case 0xCA: return "float32";
-    case 0xCB: return "float64";
-    case 0xC1: return "invalid byte 0xC1";
-    default: return "ext";
+    case 0xC6:
+        return "bin";
+    case 0xCA:
+        return "float32";
+    case 0xCB:
+        return "float64";
+    case 0xC1:
+        return "invalid byte 0xC1";
+    default:
+        return "ext";
     }
 }
 
@@ -102,8 +112,8 @@ struct SmdxCursor::Impl {
             error = {start, std::string("expected ") + what + ", got " + valueName(first)};
             return false;
         } catch (const msgpack::unpack_error&) {
-            error = {start, std::string("expected ") + what + ", got " + valueName(first) +
-                                " (" + hexByte(first) + ")"};
+            error = {start, std::string("expected ") + what + ", got " + valueName(first) + " (" +
+                                hexByte(first) + ")"};
             return false;
         } catch (const msgpack::type_error&) {
             error = {start, std::string("expected ") + what + ", got " + valueName(first)};

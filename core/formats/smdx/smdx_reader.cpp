@@ -31,7 +31,10 @@ constexpr std::size_t kMinLink = 6;      // bone + CA float32
 constexpr std::size_t kMinVertexFrame = 2;
 constexpr std::size_t kMinVertexEntry = 3;
 
-SourceLoc at(std::uint64_t offset) { return {0, 0, offset}; }
+SourceLoc at(std::uint64_t offset)
+{
+    return {0, 0, offset};
+}
 
 std::string hexOffset(std::uint64_t v)
 {
@@ -127,7 +130,8 @@ private:
     std::string context() const;
     static constexpr std::size_t kNoIndex = static_cast<std::size_t>(-1);
     void countItem(const char* kind) { item(kind, kNoIndex); }
-    void item(const char* kind, std::size_t index, const char* sub = nullptr, std::size_t subIndex = 0)
+    void item(const char* kind, std::size_t index, const char* sub = nullptr,
+              std::size_t subIndex = 0)
     {
         m_item = kind;
         m_index = index;
@@ -255,14 +259,15 @@ bool Parser::parseSkeleton()
             const auto n = static_cast<std::int64_t>(vectors.size());
             if (pos < 0 || pos >= n || rot < 0 || rot >= n) {
                 const bool badPos = pos < 0 || pos >= n;
-                m_raw.corrupt.push_back(
-                    {badPos ? posAt : rotAt,
-                     std::string(badPos ? "position" : "rotation") + " index " +
-                         std::to_string(badPos ? pos : rot) + " outside the vector table (" +
-                         std::to_string(n) + " entries) in skeleton block, keyframe " +
-                         std::to_string(k) + " (time " + std::to_string(f.time) +
-                         "); bone state dropped",
-                     {ElementRef::Kind::Frame, static_cast<std::int32_t>(m_raw.frames.size() - 1)}});
+                m_raw.corrupt.push_back({badPos ? posAt : rotAt,
+                                         std::string(badPos ? "position" : "rotation") + " index " +
+                                             std::to_string(badPos ? pos : rot) +
+                                             " outside the vector table (" + std::to_string(n) +
+                                             " entries) in skeleton block, keyframe " +
+                                             std::to_string(k) + " (time " +
+                                             std::to_string(f.time) + "); bone state dropped",
+                                         {ElementRef::Kind::Frame,
+                                          static_cast<std::int32_t>(m_raw.frames.size() - 1)}});
                 continue;
             }
             s.position = vectors[static_cast<std::size_t>(pos)];
@@ -384,10 +389,10 @@ bool Parser::parseTriangles(bool& indexError)
             indexError = true;
             m_raw.linkBones.resize(linkMark);
             m_raw.linkWeights.resize(linkMark);
-            m_raw.corrupt.push_back({badAt,
-                                     bad + " in triangles block, triangle " + std::to_string(t) +
-                                         "; triangle dropped",
-                                     {}});
+            m_raw.corrupt.push_back(
+                {badAt,
+                 bad + " in triangles block, triangle " + std::to_string(t) + "; triangle dropped",
+                 {}});
             continue;
         }
         m_raw.triangles.push_back(tri);
@@ -682,11 +687,11 @@ void buildModel(Raw& raw, Model& m, DiagnosticSink& sink, const ReadContext& ctx
         if (it != byId.end()) {
             const auto j = static_cast<std::size_t>(it->second);
             const bool same = s.names[j] == n.name && rawParents[j] == n.parent;
-            Diagnostic& d = sink.report(same ? Severity::Note : Severity::Error,
-                                        ids::kSkeletonDuplicateId, loc,
-                                        "bone id " + std::to_string(n.id) +
-                                            " redefined; studiomdl keeps the last ('" + n.name + "')",
-                                        {ElementRef::Kind::Joint, it->second});
+            Diagnostic& d =
+                sink.report(same ? Severity::Note : Severity::Error, ids::kSkeletonDuplicateId, loc,
+                            "bone id " + std::to_string(n.id) +
+                                " redefined; studiomdl keeps the last ('" + n.name + "')",
+                            {ElementRef::Kind::Joint, it->second});
             d.fixedSeverity = same;
             d.related.push_back({ctx.fileName, s.where[j], "first defined here"});
             s.names[j] = std::move(n.name);
@@ -782,7 +787,8 @@ void buildModel(Raw& raw, Model& m, DiagnosticSink& sink, const ReadContext& ctx
     std::vector<float> weights;
     for (const RawTriangle& tri : raw.triangles) {
         const auto t = static_cast<std::uint32_t>(mesh.triangleMaterials.size());
-        const std::uint32_t mat = materials.intern(mesh, raw.materials[tri.material], at(tri.offset));
+        const std::uint32_t mat =
+            materials.intern(mesh, raw.materials[tri.material], at(tri.offset));
         for (std::size_t c = 0; c < 3; ++c) {
             const RawCorner& k = tri.corners[c];
             const ElementRef vertex{ElementRef::Kind::Vertex, static_cast<std::int32_t>(3 * t + c)};
@@ -930,10 +936,9 @@ ReadResult readSmdx(std::string_view bytes, const ReadContext& ctx)
     buildModel(raw, r.model, sink, ctx);
     r.hasModel = true;
     r.diagnostics = sink.take();
-    std::stable_sort(r.diagnostics.begin(), r.diagnostics.end(),
-                     [](const Diagnostic& a, const Diagnostic& b) {
-                         return a.where.offset < b.where.offset;
-                     });
+    std::stable_sort(
+        r.diagnostics.begin(), r.diagnostics.end(),
+        [](const Diagnostic& a, const Diagnostic& b) { return a.where.offset < b.where.offset; });
     return r;
 }
 

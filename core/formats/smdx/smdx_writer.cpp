@@ -99,14 +99,12 @@ std::uint32_t dedupBits(float f) noexcept
     return bits;
 }
 
-template <std::size_t N>
-struct BitsKey {
+template <std::size_t N> struct BitsKey {
     std::uint32_t v[N];
     bool operator==(const BitsKey& o) const noexcept { return std::memcmp(v, o.v, sizeof v) == 0; }
 };
 
-template <std::size_t N>
-struct BitsHash {
+template <std::size_t N> struct BitsHash {
     std::size_t operator()(const BitsKey<N>& k) const noexcept
     {
         std::uint64_t h = 1469598103934665603ull;
@@ -118,8 +116,7 @@ struct BitsHash {
 };
 
 // A dedup table in first-appearance order.
-template <typename V, std::size_t N>
-class Table {
+template <typename V, std::size_t N> class Table {
 public:
     std::uint32_t add(const V& v)
     {
@@ -312,8 +309,8 @@ WriteResult writeSmdx(const Model& m, const WriteContext& ctx)
 {
     WriteResult r;
     DiagnosticSink sink(ctx.fileName);
-    const bool smdFamily = m.format.empty() || m.format == "smd" || m.format == "vta" ||
-                           m.format == "smdx";
+    const bool smdFamily =
+        m.format.empty() || m.format == "smd" || m.format == "vta" || m.format == "smdx";
     if (smdFamily && m.version != 1) {
         sink.note(ids::kWriteVersionDropped, {1, 1, 0},
                   "source version " + std::to_string(m.version) +
