@@ -1,8 +1,294 @@
-// Placeholder: replaced by the real writer.
+// Valve SMD / VTA writer (FORMATS.md §6.1-6.3): only what the model keeps, shortest round-trip
+// floats, the stored line ending, so write(read(write(m))) == write(m) byte for byte.
 #include "core/formats/smd/smd_writer.h"
+
+#include <cmath>
+
+#include "core/diag/diagnostic_ids.h"
+#include "core/text/numbers.h"
 
 namespace rigscope::core {
 
-WriteResult writeSmd(const Model&, const WriteContext&) { return {}; }
+namespace {
+
+bool isSmdFamily(const std::string& format) noexcept
+{
+    return format.empty() || format == "smd" || format == "vta" || format == "smdx";
+}
+
+class Out {
+public:
+    explicit Out(LineEnding ending)
+    {
+        switch (ending) {
+        case LineEnding::LF: m_eol = "\n"; break;
+        case LineEnding::CRLF: m_eol = "\r\n"; break;
+        case LineEnding::CR: m_eol = "\r"; break;
+        }
+    }
+
+    Out& text(std::string_view s)
+    {
+        bytes.append(s);
+        return *this;
+    }
+    Out& nl()
+    {
+        bytes.append(m_eol);
+        return *this;
+    }
+    Out& i(std::int64_t v)
+    {
+        space();
+        appendInt(bytes, v);
+        return *this;
+    }
+    Out& f(float v)
+    {
+        space();
+        if (!std::isfinite(v)) {
+            ++nonFinite;
+        }
+        appendFloat(bytes, v);
+        return *this;
+    }
+    Out& v3(const Vec3& v) { return f(v.x()).f(v.y()).f(v.z()); }
+    Out& time(double t)
+    {
+        bytes.append("time ");
+        appendNumber(bytes, t);
+        return *this;
+    }
+    // A name between quotes; '"' and line breaks cannot be written and become '\''.
+    Out& quoted(std::string_view name)
+    {
+        space();
+        bytes.push_back('"');
+        for (char c : name) {
+            if (c == '"' || c == '\n' || c == '\r') {
+                ++badNames;
+                c = '\'';
+            }
+            bytes.push_back(c);
+        }
+        bytes.push_back('"');
+        return *this;
+    }
+    // Raw text on its own line; line breaks would split it, so they become spaces.
+    Out& line(std::string_view s)
+    {
+        for (char c : s) {
+            if (c == '\n' || c == '\r') {
+                ++badNames;
+                c = ' ';
+            }
+            bytes.push_back(c);
+        }
+        return nl();
+    }
+
+    std::string bytes;
+    std::size_t nonFinite = 0;
+    std::size_t badNames = 0;
+
+private:
+    void space()
+    {
+        if (!bytes.empty() && bytes.back() != '\n' && bytes.back() != '\r') {
+            bytes.push_back(' ');
+        }
+    }
+    std::string_view m_eol = "\n";
+};
+
+std::int32_t sourceIdOf(const Skeleton& s, JointIndex j) noexcept
+{
+    if (j == kNoJoint || j < 0 || static_cast<std::size_t>(j) >= s.size()) {
+        return -1;
+    }
+    return s.sourceIds[static_cast<std::size_t>(j)];
+}
+
+// `time` comment for the VTA: the shape name of the vertex frame at the same time.
+const VertexFrame* frameAt(const std::vector<VertexFrame>& frames, double t) noexcept
+{
+    for (const VertexFrame& f : frames) {
+        if (f.time == t) {
+            return &f;
+        }
+    }
+    return nullptr;
+}
+
+void timeLine(Out& o, double t, const VertexFrame* named)
+{
+    o.time(t);
+    if (named && named->nameFromComment) {
+        o.text(" #");
+        if (!named->name.empty()) {
+            o.text(" ").text(named->name);
+        }
+    }
+    o.nl();
+}
+
+void writeNodes(Out& o, const Skeleton& s)
+{
+    o.text("nodes").nl();
+    for (std::size_t j = 0; j < s.size(); ++j) {
+        o.i(s.sourceIds[j]).quoted(s.names[j]).i(sourceIdOf(s, s.parents[j])).nl();
+    }
+    o.text("end").nl();
+}
+
+void writeSkeleton(Out& o, const Model& m, const Animation* anim)
+{
+    const Skeleton& s = m.skeleton;
+    const bool vta = !m.vertexFrames.empty();
+    o.text("skeleton").nl();
+    if (anim) {
+        const std::size_t n = anim->jointCount;
+        const bool keysKnown = anim->explicitKey.size() == anim->positions.size();
+        for (std::size_t f = 0; f < anim->frameCount(); ++f) {
+            timeLine(o, anim->times[f], vta ? frameAt(m.vertexFrames, anim->times[f]) : nullptr);
+            for (std::size_t j = 0; j < n; ++j) {
+                const std::size_t k = anim->key(f, j);
+                if (keysKnown && anim->explicitKey[k] == 0) {
+                    continue;
+                }
+                o.i(s.sourceIds[j]).v3(anim->positions[k]).v3(anim->rotations[k]).nl();
+            }
+        }
+    } else {
+        // A model from another format with a local Euler bind pose and no animation.
+        o.time(0).nl();
+        for (std::size_t j = 0; j < s.size(); ++j) {
+            o.i(s.sourceIds[j]).v3(s.bindPositions[j]).v3(s.bindRotations[j]).nl();
+        }
+    }
+    o.text("end").nl();
+}
+
+void writeTriangles(Out& o, const Model& m)
+{
+    const Skeleton& s = m.skeleton;
+    const Mesh& me = m.mesh;
+    const std::uint32_t extra = me.uvSetCount > 1 ? me.uvSetCount - 1 : 0;
+    o.text("triangles").nl();
+    for (std::size_t t = 0; t < me.triangleCount(); ++t) {
+        o.line(me.materials[me.triangleMaterials[t]].name);
+        for (std::size_t c = 3 * t; c < 3 * t + 3; ++c) {
+            const std::uint32_t p = me.cornerPoints[c];
+            JointIndex parent = me.pointParents[p];
+            const std::uint32_t begin = me.influenceOffsets.empty() ? 0 : me.influenceOffsets[p];
+            const std::uint32_t count = me.influenceCount(p);
+            if (parent == kNoJoint) {
+                parent = count > 0 ? me.influenceJoints[begin] : (s.empty() ? kNoJoint : 0);
+            }
+            const std::int32_t parentId = parent == kNoJoint ? 0 : sourceIdOf(s, parent);
+            o.i(parentId).v3(me.pointPositions[p]).v3(me.cornerNormals[c]);
+            o.f(me.cornerUvs[c].x()).f(me.cornerUvs[c].y());
+            bool extrasUsed = false;
+            for (std::uint32_t e = 0; e < extra; ++e) {
+                const Vec2& uv = me.cornerExtraUvs[c * extra + e];
+                extrasUsed = extrasUsed || uv.x() != 0.0f || uv.y() != 0.0f || std::signbit(uv.x()) ||
+                             std::signbit(uv.y()) || std::isnan(uv.x()) || std::isnan(uv.y());
+            }
+            const LinkState state = me.pointLinkState[p];
+            if (state == LinkState::List && count > 0) {
+                o.i(count);
+                for (std::uint32_t l = begin; l < begin + count; ++l) {
+                    o.i(sourceIdOf(s, me.influenceJoints[l])).f(me.influenceWeights[l]);
+                }
+            } else if (state != LinkState::Absent || extrasUsed) {
+                o.i(0);
+            }
+            if (state != LinkState::Absent || extrasUsed) {
+                for (std::uint32_t e = 0; e < extra; ++e) {
+                    const Vec2& uv = me.cornerExtraUvs[c * extra + e];
+                    o.f(uv.x()).f(uv.y());
+                }
+            }
+            o.nl();
+        }
+    }
+    o.text("end").nl();
+}
+
+void writeVertexAnimation(Out& o, const Model& m)
+{
+    o.text("vertexanimation").nl();
+    for (const VertexFrame& f : m.vertexFrames) {
+        timeLine(o, f.time, &f);
+        for (std::size_t i = 0; i < f.ids.size(); ++i) {
+            o.i(f.ids[i]).v3(f.positions[i]).v3(f.normals[i]).nl();
+        }
+    }
+    o.text("end").nl();
+}
+
+} // namespace
+
+WriteResult writeSmd(const Model& m, const WriteContext& ctx)
+{
+    WriteResult r;
+    DiagnosticSink sink(ctx.fileName);
+    const bool family = isSmdFamily(m.format);
+    const Skeleton& s = m.skeleton;
+
+    const Animation* anim = nullptr;
+    for (const Animation& a : m.animations) {
+        if (a.kind == PoseKind::LocalEulerXYZ && a.jointCount == s.size()) {
+            anim = &a;
+            break;
+        }
+    }
+    if (!anim && !s.empty() && s.bindKind == PoseKind::ModelMatrix) {
+        sink.error(ids::kWriteBadName, {1, 1, 0},
+                   "model holds model-space bone matrices; convert to local Euler first "
+                   "('rigscope-cli convert')");
+        r.diagnostics = sink.take();
+        return r;
+    }
+
+    int version = family ? m.version : 1;
+    if (m.mesh.uvSetCount > 1 && !family) {
+        version = 3; // extra UV sets exist only in version 3
+    }
+    Out o(family ? m.lineEnding : LineEnding::LF);
+    for (const std::string& c : m.headerComments) {
+        const std::size_t first = c.find_first_not_of(" \t\f\v");
+        const std::string_view body = first == std::string::npos ? std::string_view{} : std::string_view(c).substr(first);
+        if (!(body.starts_with("//") || body.starts_with("#") || body.starts_with(";"))) {
+            o.text("// ");
+        }
+        o.line(c);
+    }
+    o.text("version").i(version).nl();
+    writeNodes(o, s);
+    const bool vta = !m.vertexFrames.empty() || m.kind == ModelKind::Flex;
+    if (anim || (!family && !s.empty())) {
+        writeSkeleton(o, m, anim);
+    }
+    if (m.mesh.triangleCount() > 0 || m.kind == ModelKind::Reference) {
+        writeTriangles(o, m);
+    }
+    if (vta) {
+        writeVertexAnimation(o, m);
+    }
+
+    if (o.nonFinite > 0) {
+        sink.warning(ids::kWriteNonFinite, {1, 1, 0},
+                     std::to_string(o.nonFinite) + " NaN/Inf values written as nan/inf; some tools reject them");
+    }
+    if (o.badNames > 0) {
+        sink.error(ids::kWriteBadName, {1, 1, 0},
+                   std::to_string(o.badNames) +
+                       " quote or line-break characters in names cannot be written to SMD; replaced");
+    }
+    r.bytes = std::move(o.bytes);
+    r.diagnostics = sink.take();
+    return r;
+}
 
 } // namespace rigscope::core
