@@ -1,0 +1,487 @@
+#include "core/ops/convert.h"
+
+#include <cmath>
+
+#include <Eigen/Geometry>
+#include <Eigen/LU>
+
+#include "core/build/model_builder.h"
+#include "core/diag/diagnostic_ids.h"
+#include "core/formats/xanim/xanim.h"
+#include "core/io/file_buffer.h"
+
+namespace rigscope::core {
+
+namespace {
+
+using Affine = Eigen::Affine3f;
+
+Affine affineOf(const Mat3& linear, const Vec3& t)
+{
+    Affine a = Affine::Identity();
+    a.linear() = linear;
+    a.translation() = t;
+    return a;
+}
+
+// Local transforms (Euler) from model-space matrices: local = parent^-1 * model.
+void localsFromModel(const std::vector<JointIndex>& parents, const Vec3* pos, const Mat3* axes, std::size_t n,
+                     Vec3* outPos, Vec3* outRot)
+{
+    for (std::size_t j = 0; j < n; ++j) {
+        const Affine w = affineOf(axes[j], pos[j]);
+        Affine local = w;
+        const JointIndex p = parents[j];
+        if (p != kNoJoint) {
+            const Affine wp = affineOf(axes[static_cast<std::size_t>(p)], pos[static_cast<std::size_t>(p)]);
+            local = Affine(wp.matrix().inverse()) * w;
+        }
+        outPos[j] = local.translation();
+        outRot[j] = eulerFromMatrix(local.linear());
+    }
+}
+
+// Model-space matrices from Euler locals: model = parent * local (parents precede children).
+void modelFromLocals(const std::vector<JointIndex>& parents, const Vec3* pos, const Vec3* rot, std::size_t n,
+                     Vec3* outPos, Mat3* outAxes)
+{
+    std::vector<Affine> world(n);
+    for (std::size_t j = 0; j < n; ++j) {
+        const Affine local = affineOf(matrixFromEuler(rot[j]), pos[j]);
+        const JointIndex p = parents[j];
+        world[j] = (p == kNoJoint || static_cast<std::size_t>(p) >= j) ? local : world[static_cast<std::size_t>(p)] * local;
+        outPos[j] = world[j].translation();
+        outAxes[j] = world[j].linear();
+    }
+}
+
+void loss(DiagnosticSink& sink, std::string message)
+{
+    Diagnostic& d = sink.note(ids::kCodUnsupported, {1, 1, 0}, std::move(message));
+    d.fixedSeverity = true;
+}
+
+bool isCod(const Model& m)
+{
+    return m.skeleton.bindKind == PoseKind::ModelMatrix ||
+           (!m.animations.empty() && m.animations.front().kind == PoseKind::ModelMatrix);
+}
+
+std::string writerFor(const std::string& outName, const std::string& toFormat)
+{
+    std::string f = toFormat;
+    if (f.empty()) {
+        f = extensionLower(outName);
+    }
+    for (char& c : f) {
+        c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+    }
+    if (f == "xmodel_export" || f == "xmodel") {
+        return "xmodel";
+    }
+    if (f == "xanim_export" || f == "xanim") {
+        return "xanim";
+    }
+    if (f == "nt_export" || f == "nt") {
+        return "nt";
+    }
+    if (f == "smd" || f == "vta" || f == "smdx" || f == "xmodel_bin" || f == "xanim_bin") {
+        return f;
+    }
+    return {};
+}
+
+} // namespace
+
+Vec3 eulerFromMatrix(const Mat3& r) noexcept
+{
+    const double r20 = std::clamp(static_cast<double>(r(2, 0)), -1.0, 1.0);
+    double x = 0, y = 0, z = 0;
+    if (std::fabs(r20) < 0.9999999) {
+        y = std::asin(-r20);
+        x = std::atan2(static_cast<double>(r(2, 1)), static_cast<double>(r(2, 2)));
+        z = std::atan2(static_cast<double>(r(1, 0)), static_cast<double>(r(0, 0)));
+    } else if (r20 < 0) { // y = +90°: R01 = sin(x - z), R11 = cos(x - z); take z = 0
+        y = M_PI / 2;
+        x = std::atan2(static_cast<double>(r(0, 1)), static_cast<double>(r(1, 1)));
+    } else { // y = -90°: R01 = -sin(x + z), R11 = cos(x + z)
+        y = -M_PI / 2;
+        x = std::atan2(-static_cast<double>(r(0, 1)), static_cast<double>(r(1, 1)));
+    }
+    return Vec3(static_cast<float>(x), static_cast<float>(y), static_cast<float>(z));
+}
+
+Mat3 matrixFromEuler(const Vec3& e) noexcept
+{
+    return (Eigen::AngleAxisf(e.z(), Vec3::UnitZ()) * Eigen::AngleAxisf(e.y(), Vec3::UnitY()) *
+            Eigen::AngleAxisf(e.x(), Vec3::UnitX()))
+        .toRotationMatrix();
+}
+
+Model toSmdFamily(const Model& in, DiagnosticSink& sink)
+{
+    if (!isCod(in)) {
+        return in;
+    }
+    Model m;
+    m.format = "smd";
+    m.version = 1;
+    m.kind = in.kind;
+    m.headerComments = in.headerComments;
+    m.lineEnding = LineEnding::LF;
+    const Skeleton& s = in.skeleton;
+    const std::size_t n = s.size();
+    for (std::size_t j = 0; j < n; ++j) {
+        m.skeleton.addJoint(s.names[j], s.parents[j], static_cast<std::int32_t>(j), s.where[j]);
+    }
+    m.skeleton.bindKind = PoseKind::LocalEulerXYZ;
+    std::size_t scaled = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+        scaled += (s.bindHasScale[j] && !(s.bindScales[j] == Vec3::Ones())) ? 1u : 0u;
+    }
+
+    // Skeleton block: the bind pose (XMODEL) or every XANIM frame.
+    Animation a;
+    a.kind = PoseKind::LocalEulerXYZ;
+    a.jointCount = n;
+    if (!in.animations.empty() && in.animations.front().kind == PoseKind::ModelMatrix) {
+        const Animation& src = in.animations.front();
+        a.fps = src.fps;
+        a.fpsFromFile = src.fpsFromFile;
+        for (std::size_t f = 0; f < src.frameCount(); ++f) {
+            a.appendFrame(src.times[f], src.frameWhere[f]);
+            localsFromModel(m.skeleton.parents, &src.positions[f * n], &src.axes[f * n], n, &a.positions[f * n],
+                            &a.rotations[f * n]);
+            for (std::size_t j = 0; j < n; ++j) {
+                a.explicitKey[f * n + j] = 1;
+            }
+        }
+        for (const Vec3& sc : src.scales) {
+            scaled += sc == Vec3::Ones() ? 0u : 1u;
+        }
+        if (!src.notes.empty()) {
+            loss(sink, std::to_string(src.notes.size()) + " notetrack keys dropped; SMD has no notetracks (write an .NT_EXPORT)");
+        }
+    } else {
+        a.appendFrame(0, {});
+        localsFromModel(m.skeleton.parents, s.bindPositions.data(), s.bindAxes.data(), n, a.positions.data(),
+                        a.rotations.data());
+        for (std::size_t j = 0; j < n; ++j) {
+            a.explicitKey[j] = 1;
+        }
+    }
+    m.animations.push_back(std::move(a));
+    bindFromFirstFrame(m);
+    if (scaled > 0) {
+        Diagnostic& d = sink.warning(ids::kCodNonUnitScale, {1, 1, 0},
+                                     std::to_string(scaled) + " bone scales other than 1 1 1 lost in SMD");
+        d.fixedSeverity = true;
+    }
+
+    // Mesh: one point per corner, counter-clockwise (corners 1 and 2 swapped), v up.
+    const Mesh& me = in.mesh;
+    Mesh& out = m.mesh;
+    out.materials.reserve(me.materials.size());
+    std::size_t params = 0;
+    for (const Material& mat : me.materials) {
+        Material sm;
+        sm.name = !mat.images.empty() && mat.images.find(':') == std::string::npos ? mat.images
+                  : !mat.name.empty()                                            ? mat.name
+                                                                                 : mat.images;
+        sm.where = mat.where;
+        params += mat.params.size();
+        out.materials.push_back(std::move(sm));
+    }
+    std::vector<JointIndex> js;
+    std::vector<float> ws;
+    std::size_t colours = 0;
+    for (std::size_t t = 0; t < me.triangleCount(); ++t) {
+        for (std::size_t k : {std::size_t{0}, std::size_t{2}, std::size_t{1}}) {
+            const std::size_t c = 3 * t + k;
+            const std::size_t p = me.cornerPoints[c];
+            js.clear();
+            ws.clear();
+            for (std::uint32_t i = me.influenceOffsets.empty() ? 0 : me.influenceOffsets[p];
+                 !me.influenceOffsets.empty() && i < me.influenceOffsets[p + 1]; ++i) {
+                js.push_back(me.influenceJoints[i]);
+                ws.push_back(me.influenceWeights[i]);
+            }
+            JointIndex parent = n > 0 ? 0 : kNoJoint;
+            float best = -1;
+            for (std::size_t i = 0; i < js.size(); ++i) {
+                if (ws[i] > best) {
+                    best = ws[i];
+                    parent = js[i];
+                }
+            }
+            appendPoint(out, me.pointPositions[p], parent, js.empty() ? LinkState::Zero : LinkState::List, js.data(),
+                        ws.data(), js.size(), me.pointWhere[p]);
+            out.cornerPoints.push_back(static_cast<std::uint32_t>(out.cornerPoints.size()));
+            out.cornerNormals.push_back(me.cornerNormals[c]);
+            out.cornerUvs.push_back(Vec2(me.cornerUvs[c].x(), 1.0f - me.cornerUvs[c].y()));
+            out.cornerWhere.push_back(me.cornerWhere[c]);
+            if (!me.cornerColors.empty() && !(me.cornerColors[c] == Vec4::Ones())) {
+                ++colours;
+            }
+        }
+        out.triangleMaterials.push_back(me.triangleMaterials[t]);
+        out.triangleWhere.push_back(me.triangleWhere[t]);
+    }
+    if (colours > 0) {
+        loss(sink, std::to_string(colours) + " vertex colours other than white dropped; SMD has no vertex colours");
+    }
+    if (me.uvSetCount > 1) {
+        loss(sink, std::to_string(me.uvSetCount - 1) + " extra UV sets dropped; SMD keeps one");
+    }
+    if (params > 0) {
+        loss(sink, std::to_string(params) + " material shading parameters dropped; SMD keeps a material name");
+    }
+    if (me.objects.size() > 1) {
+        loss(sink, std::to_string(me.objects.size()) + " objects merged; SMD has no objects");
+    }
+    return m;
+}
+
+Model toCodFamily(const Model& in, bool animation, DiagnosticSink& sink)
+{
+    if (isCod(in)) {
+        return in;
+    }
+    Model m;
+    m.format = in.format;
+    m.version = animation ? 3 : 6;
+    m.kind = animation ? ModelKind::Animation : ModelKind::Reference;
+    m.headerComments = in.headerComments;
+    m.lineEnding = LineEnding::CRLF;
+    const Skeleton& s = in.skeleton;
+    const std::size_t n = s.size();
+    for (std::size_t j = 0; j < n; ++j) {
+        m.skeleton.addJoint(s.names[j], animation ? kNoJoint : s.parents[j], static_cast<std::int32_t>(j), s.where[j]);
+    }
+    m.skeleton.bindKind = PoseKind::ModelMatrix;
+    modelFromLocals(s.parents, s.bindPositions.data(), s.bindRotations.data(), n, m.skeleton.bindPositions.data(),
+                    m.skeleton.bindAxes.data());
+    if (animation) {
+        Animation a;
+        a.kind = PoseKind::ModelMatrix;
+        a.jointCount = n;
+        if (!in.animations.empty() && in.animations.front().jointCount == n) {
+            const Animation& src = in.animations.front();
+            a.fps = src.fps;
+            a.fpsFromFile = src.fpsFromFile;
+            for (std::size_t f = 0; f < src.frameCount(); ++f) {
+                a.appendFrame(src.times[f], src.frameWhere[f]);
+                modelFromLocals(s.parents, &src.positions[f * n], &src.rotations[f * n], n, &a.positions[f * n],
+                                &a.axes[f * n]);
+                for (std::size_t j = 0; j < n; ++j) {
+                    a.explicitKey[f * n + j] = 1;
+                }
+            }
+            if (!src.times.empty() && src.times.front() != std::floor(src.times.front())) {
+                Diagnostic& d = sink.note(ids::kCodFractionalFrame, {1, 1, 0}, "fractional SMD times kept as XANIM frames");
+                d.fixedSeverity = true;
+            }
+        }
+        m.animations.push_back(std::move(a));
+        if (!in.mesh.empty()) {
+            loss(sink, "triangles dropped; an XANIM holds bones only");
+        }
+        return m;
+    }
+    // Pool = the SMD points; corners back to clockwise, v down.
+    const Mesh& me = in.mesh;
+    Mesh& out = m.mesh;
+    std::vector<JointIndex> js;
+    std::vector<float> ws;
+    for (std::size_t p = 0; p < me.pointCount(); ++p) {
+        js.clear();
+        ws.clear();
+        if (me.pointLinkState[p] == LinkState::List) {
+            for (std::uint32_t i = me.influenceOffsets[p]; i < me.influenceOffsets[p + 1]; ++i) {
+                js.push_back(me.influenceJoints[i]);
+                ws.push_back(me.influenceWeights[i]);
+            }
+        }
+        if (js.empty() && me.pointParents[p] != kNoJoint) {
+            js.push_back(me.pointParents[p]);
+            ws.push_back(1.0f);
+        }
+        appendPoint(out, me.pointPositions[p], kNoJoint, LinkState::List, js.data(), ws.data(), js.size(), me.pointWhere[p]);
+    }
+    for (std::size_t t = 0; t < me.triangleCount(); ++t) {
+        for (std::size_t k : {std::size_t{0}, std::size_t{2}, std::size_t{1}}) {
+            const std::size_t c = 3 * t + k;
+            out.cornerPoints.push_back(me.cornerPoints[c]);
+            out.cornerNormals.push_back(me.cornerNormals[c]);
+            out.cornerUvs.push_back(Vec2(me.cornerUvs[c].x(), 1.0f - me.cornerUvs[c].y()));
+            out.cornerWhere.push_back(me.cornerWhere[c]);
+        }
+        out.triangleMaterials.push_back(me.triangleMaterials[t]);
+        out.triangleObjects.push_back(0);
+        out.triangleWhere.push_back(me.triangleWhere[t]);
+    }
+    if (me.uvSetCount > 1) {
+        loss(sink, std::to_string(me.uvSetCount - 1) + " extra UV sets dropped");
+    }
+    if (!out.triangleMaterials.empty()) {
+        out.objects.push_back("default");
+    }
+    for (const Material& mat : me.materials) {
+        Material cm;
+        cm.name = stemName(mat.name);
+        cm.type = "Lambert";
+        cm.images = mat.name;
+        cm.where = mat.where;
+        out.materials.push_back(std::move(cm));
+    }
+    if (in.animations.size() == 1 && in.animations.front().frameCount() > 1) {
+        loss(sink, std::to_string(in.animations.front().frameCount() - 1) +
+                       " animation frames dropped; an XMODEL keeps the first frame as its bind pose");
+    }
+    return m;
+}
+
+ConvertResult convertModel(const ReadResult& in, const std::string& inName, const std::string& outName,
+                           const std::string& toFormat, std::string& bytes)
+{
+    ConvertResult res;
+    res.diagnostics = in.diagnostics;
+    res.inputFormat = in.model.format;
+    const std::string target = writerFor(outName, toFormat);
+    if (target.empty()) {
+        res.exitCode = 2;
+        res.error = "cannot write '" + outName + "': unknown output format (use .smd .vta .smdx .xmodel_export "
+                    ".xanim_export .xmodel_bin .xanim_bin .nt_export)";
+        return res;
+    }
+    res.outputFormat = target;
+    const FormatInfo* f = formatById(target);
+    if (!f || !f->write) {
+        res.exitCode = 2;
+        res.error = "no writer for " + target;
+        return res;
+    }
+    DiagnosticSink sink(inName);
+    const Model& src = in.model;
+    Model converted;
+    if (target == "smd" || target == "vta" || target == "smdx") {
+        converted = toSmdFamily(src, sink);
+    } else if (target == "xmodel" || target == "xmodel_bin") {
+        converted = toCodFamily(src, false, sink);
+        if (converted.kind == ModelKind::Animation && converted.mesh.empty()) {
+            loss(sink, "an animation written as a model keeps its parts as bones and no keys");
+        }
+    } else if (target == "xanim" || target == "xanim_bin") {
+        const bool smdAnim = !isCod(src);
+        converted = toCodFamily(src, true, sink);
+        if (!smdAnim && (converted.animations.empty() || converted.animations.front().kind != PoseKind::ModelMatrix)) {
+            res.exitCode = 2;
+            res.error = "'" + inName + "' holds no animation to write as XANIM";
+            return res;
+        }
+    } else {
+        converted = src; // nt: notes only
+        if (converted.animations.empty()) {
+            res.exitCode = 2;
+            res.error = "'" + inName + "' holds no animation to write as NT_EXPORT";
+            return res;
+        }
+    }
+    const bool fromText = src.format == "xmodel" || src.format == "xanim" || src.format == "smd" ||
+                          src.format == "vta" || src.format == "smdx";
+    if ((target == "xmodel_bin" || target == "xanim_bin") && fromText) {
+        loss(sink, "text to binary is lossy: normals and axes are stored as 16-bit, colours as 8-bit values");
+    }
+    WriteContext wctx;
+    wctx.fileName = outName;
+    WriteResult w = f->write(converted, wctx);
+    for (Diagnostic& d : sink.take()) {
+        res.diagnostics.push_back(std::move(d));
+    }
+    for (Diagnostic& d : w.diagnostics) {
+        res.diagnostics.push_back(std::move(d));
+    }
+    if (!w.ok() || w.bytes.empty()) {
+        if (w.ok()) {
+            res.error = "the " + std::string(f->name) + " writer produced nothing";
+            res.exitCode = 2;
+        } else {
+            res.exitCode = 1;
+        }
+        return res;
+    }
+    bytes = std::move(w.bytes);
+    res.exitCode = countSeverity(res.diagnostics, Severity::Error) > 0 ? 1 : 0;
+    return res;
+}
+
+ConvertResult convertFile(const std::string& inPath, const std::string& outPath, bool force, const std::string& toFormat)
+{
+    ConvertResult res;
+    if (sameFile(inPath, outPath)) {
+        res.exitCode = 2;
+        res.error = "refusing to write over the input '" + inPath + "'";
+        return res;
+    }
+    if (!force && fileExists(outPath)) {
+        res.exitCode = 2;
+        res.error = "'" + outPath + "' exists; pass --force to overwrite it";
+        return res;
+    }
+    FileReadResult file = readFile(inPath);
+    if (!file.ok()) {
+        res.exitCode = 2;
+        res.error = file.error;
+        return res;
+    }
+    ReadContext ctx;
+    ctx.fileName = inPath;
+    ReadResult r = readAny(file.bytes, ctx);
+    if (!r.hasModel) {
+        res.diagnostics = std::move(r.diagnostics);
+        res.exitCode = 2;
+        res.error = "cannot read '" + inPath + "'";
+        return res;
+    }
+    // An XANIM without notes takes them from its sibling NT_EXPORT (FORMATS.md §4.3).
+    if ((r.model.format == "xanim" || r.model.format == "xanim_bin") && !r.model.animations.empty() &&
+        r.model.animations.front().notes.empty()) {
+        const std::string nt = ntExportPathFor(inPath);
+        if (!nt.empty() && !sameFile(nt, outPath)) {
+            FileReadResult ntFile = readFile(nt);
+            if (ntFile.ok()) {
+                ReadContext nctx;
+                nctx.fileName = nt;
+                ReadResult ntr = readNtExport(ntFile.bytes, nctx);
+                for (Diagnostic& d : ntr.diagnostics) {
+                    r.diagnostics.push_back(std::move(d));
+                }
+                if (ntr.hasModel) {
+                    DiagnosticSink sink(nt);
+                    mergeNotetracks(r.model, ntr.model, sink);
+                    for (Diagnostic& d : sink.take()) {
+                        r.diagnostics.push_back(std::move(d));
+                    }
+                }
+            }
+        }
+    }
+    std::string bytes;
+    res = convertModel(r, inPath, outPath, toFormat, bytes);
+    if (bytes.empty()) {
+        if (res.exitCode == 0) {
+            res.exitCode = 1;
+        }
+        return res;
+    }
+    const std::string err = writeFileAtomic(outPath, bytes, force ? WriteMode::Overwrite : WriteMode::RefuseExisting);
+    if (!err.empty()) {
+        res.exitCode = 2;
+        res.error = err;
+        return res;
+    }
+    res.written = true;
+    return res;
+}
+
+} // namespace rigscope::core

@@ -1,0 +1,43 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/formats/registry.h"
+
+namespace rigscope::core {
+
+// `rigscope-cli convert` (UX.md): read by content, write the format the output extension names,
+// atomically, never over the input, never over an existing file unless forced.
+struct ConvertResult {
+    int exitCode = 0;                    // 0 ok, 1 errors in the input or lossy failure, 2 usage / I/O
+    bool written = false;
+    std::string error;                   // usage / I/O message (exit 2)
+    std::string inputFormat, outputFormat; // FormatInfo ids
+    std::vector<Diagnostic> diagnostics; // reader, conversion (loss notes) and writer, in order
+};
+
+// Output extensions convert can write: smd vta smdx xmodel_export xanim_export xmodel_bin
+// xanim_bin nt_export. `toFormat` (a FormatInfo id or extension) overrides the extension.
+ConvertResult convertFile(const std::string& inPath, const std::string& outPath, bool force,
+                          const std::string& toFormat = {});
+// The same on bytes already read (no file I/O); `outName` picks the writer.
+ConvertResult convertModel(const ReadResult& in, const std::string& inName, const std::string& outName,
+                           const std::string& toFormat, std::string& bytes);
+
+// CoD (model-space OFFSET + X/Y/Z columns, VERT pool, clockwise, v down) to the SMD family
+// (parent-relative position + Euler XYZ with R = Rz*Ry*Rx in radians, point i == corner i,
+// counter-clockwise, v up). Local = parent^-1 * model. Notes what SMD cannot carry: scale, vertex
+// colours, extra UV sets, shading parameters, objects, notetracks. Models already in the SMD
+// family are returned unchanged.
+Model toSmdFamily(const Model& m, DiagnosticSink& sink);
+// The reverse, for SMD -> XMODEL / XANIM: model-space bones (model = parent * local), pool =
+// the SMD points, winding and V flipped back. `animation` makes animations[0] an XANIM (parts =
+// bones, model-space keys); otherwise the model is a reference with its bind pose only.
+Model toCodFamily(const Model& m, bool animation, DiagnosticSink& sink);
+
+// Euler XYZ (radians, R = Rz*Ry*Rx) of a rotation matrix, and back.
+Vec3 eulerFromMatrix(const Mat3& r) noexcept;
+Mat3 matrixFromEuler(const Vec3& e) noexcept;
+
+} // namespace rigscope::core
