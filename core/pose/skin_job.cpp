@@ -77,11 +77,19 @@ bool SkinJob::run() const noexcept
         for (std::uint32_t k = first + 1; k < stop; ++k) {
             m.noalias() += weights[k] * skin[static_cast<std::size_t>(joints[k])];
         }
-        outPositions[v] = m.leftCols<3>() * positions[v] + m.col(3);
+        // Written out: Eigen's Block<3x4> * Vector3f product goes through a generic path here.
+        const float* a = m.data(); // column-major: columns at 0, 3, 6 and the translation at 9
+        const Vec3& p = positions[v];
+        outPositions[v] = Vec3(a[0] * p.x() + a[3] * p.y() + a[6] * p.z() + a[9],
+                               a[1] * p.x() + a[4] * p.y() + a[7] * p.z() + a[10],
+                               a[2] * p.x() + a[5] * p.y() + a[8] * p.z() + a[11]);
         if (doNormals) {
-            const Vec3 n = m.leftCols<3>() * normals[v];
+            const Vec3& q = normals[v];
+            const Vec3 n(a[0] * q.x() + a[3] * q.y() + a[6] * q.z(),
+                         a[1] * q.x() + a[4] * q.y() + a[7] * q.z(),
+                         a[2] * q.x() + a[5] * q.y() + a[8] * q.z());
             const float len2 = n.squaredNorm();
-            outNormals[v] = len2 > 0.0f ? Vec3(n / std::sqrt(len2)) : n;
+            outNormals[v] = len2 > 0.0f ? Vec3(n * (1.0f / std::sqrt(len2))) : n;
         }
     }
     return true;
