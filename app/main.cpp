@@ -9,6 +9,7 @@
 #include "app/document/command_line.h"
 #include "app/widgets/main_window.h"
 #include "app/widgets/screenshot.h"
+#include "app/widgets/window_grab.h"
 #include "render/render_setup.h"
 
 int main(int argc, char** argv)
@@ -58,6 +59,13 @@ int main(int argc, char** argv)
     window.show();
     if (!options.files.isEmpty()) {
         window.openFiles(options.files);
+    }
+    if (!options.windowScreenshot.isEmpty()) {
+        window.resize(options.size);
+        window.document()->waitForLoaded(600000);
+        QApplication::processEvents();
+        const QImage image = rigscope::app::grabWindow(window);
+        return image.save(options.windowScreenshot) ? 0 : 2;
     }
     return app.exec();
 }

@@ -145,7 +145,7 @@ ModelScene::ModelScene(std::shared_ptr<const core::Model> model, const QStringLi
     bonesEntity->addComponent(m_bones);
     bonesEntity->addComponent(new LineMaterial(DepthMode::OnTop, bonesEntity));
     m_jointMesh = new Qt3DExtras::QSphereMesh(m_skeletonRoot);
-    m_jointMesh->setRadius(std::clamp(m_size * 0.006f, 1e-4f, 1e6f));
+    m_jointMesh->setRadius(std::clamp(m_size * 0.0075f, 1e-4f, 1e6f));
     m_jointMesh->setRings(8);
     m_jointMesh->setSlices(12);
     m_jointMaterial = new SolidMaterial(kJointColor, DepthMode::OnTop, m_skeletonRoot);

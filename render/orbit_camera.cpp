@@ -48,12 +48,12 @@ void OrbitCamera::frame(const core::Bounds& b, float aspect)
     target = toQt(core::Vec3((b.min + b.max) * 0.5f));
     float radius = 0.5f * (b.max - b.min).norm();
     if (!(radius > 1e-6f) || !std::isfinite(radius)) {
-        radius = 1.0f;
+        radius = 1.0f; // a single joint or a point: show a unit neighbourhood
     }
     const float halfV = 0.5f * fovDeg * kDeg;
     const float halfH = std::atan(std::tan(halfV) * std::max(aspect, 0.05f));
     const float half = std::min(halfV, halfH);
-    distance = radius / std::sin(half) * 1.02f;
+    distance = radius / std::sin(half) * 1.08f;
 }
 
 void OrbitCamera::orbit(float dxDeg, float dyDeg)

@@ -21,7 +21,9 @@ GuiOptions parseGuiCommandLine(const QStringList& arguments)
     const QCommandLineOption portable(QStringLiteral("portable"), QCoreApplication::translate("main", "Store settings beside the binary."));
     const QCommandLineOption noConfig(QStringLiteral("no-config"), QCoreApplication::translate("main", "Ignore stored settings."));
     const QCommandLineOption config(QStringLiteral("config"), QCoreApplication::translate("main", "Settings file."), QStringLiteral("FILE"));
-    p.addOptions({help, version, shot, size, frame, anim, camera, noBg, portable, noConfig, config});
+    QCommandLineOption windowShot(QStringLiteral("window-screenshot"), QStringLiteral("Grab the whole window after loading and exit."), QStringLiteral("OUT"));
+    windowShot.setFlags(QCommandLineOption::HiddenFromHelp);
+    p.addOptions({help, version, shot, size, frame, anim, camera, noBg, portable, noConfig, config, windowShot});
     p.addPositionalArgument(QStringLiteral("files"), QCoreApplication::translate("main", "Files to open."), QStringLiteral("[FILE…]"));
     o.helpText = p.helpText();
     if (!p.parse(arguments)) {
@@ -32,6 +34,7 @@ GuiOptions parseGuiCommandLine(const QStringList& arguments)
     o.showVersion = p.isSet(version);
     o.files = p.positionalArguments();
     o.screenshot = p.value(shot);
+    o.windowScreenshot = p.value(windowShot);
     o.anim = p.value(anim);
     o.noBackground = p.isSet(noBg);
     o.portable = p.isSet(portable);

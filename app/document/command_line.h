@@ -11,6 +11,7 @@ namespace rigscope::app {
 struct GuiOptions {
     QStringList files;
     QString screenshot;          // empty = interactive
+    QString windowScreenshot;    // hidden: grab the whole window after loading, then exit
     QSize size{1280, 720};
     std::optional<int> frame;    // 0-based index; negative counts from the end
     QString anim;

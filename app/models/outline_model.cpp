@@ -194,7 +194,10 @@ QVariant OutlineModel::data(const QModelIndex& index, int role) const
             }
             if (col == CountColumn) {
                 switch (Section(a)) {
-                case Nodes: return tr("%n bone(s), %1 root(s)", nullptr, int(m.skeleton.size())).arg(m.skeleton.rootCount());
+                case Nodes:
+                    return (m.skeleton.size() == 1 ? tr("1 bone") : tr("%1 bones").arg(m.skeleton.size())) +
+                           QStringLiteral(", ") +
+                           (m.skeleton.rootCount() == 1 ? tr("1 root") : tr("%1 roots").arg(m.skeleton.rootCount()));
                 case Materials: return loc.toString(qlonglong(m.mesh.materials.size()));
                 case Animations: return loc.toString(qlonglong(m_document->animations().size()));
                 case FlexShapes: return loc.toString(qlonglong(m_flex.size()));

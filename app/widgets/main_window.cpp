@@ -145,13 +145,15 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
     QDockWidget* flex = addDock(m_flex, QStringLiteral("flex"), tr("Flex"), Qt::RightDockWidgetArea);
     tabifyDockWidget(inspector, flex);
     inspector->raise();
-    addDock(m_timeline, QStringLiteral("timeline"), tr("Timeline"), Qt::BottomDockWidgetArea);
+    QDockWidget* timeline = addDock(m_timeline, QStringLiteral("timeline"), tr("Timeline"), Qt::BottomDockWidgetArea);
     QDockWidget* problems = addDock(m_problems, QStringLiteral("problems"), tr("Problems"), Qt::BottomDockWidgetArea);
+    splitDockWidget(timeline, problems, Qt::Vertical);
     QDockWidget* logDock = addDock(m_log, QStringLiteral("log"), tr("Log"), Qt::BottomDockWidgetArea);
     tabifyDockWidget(problems, logDock);
     problems->raise();
-    resizeDocks({outline, inspector}, {300, 320}, Qt::Horizontal);
-    resizeDocks({problems}, {130}, Qt::Vertical);
+    m_timeline->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    resizeDocks({outline, inspector}, {330, 330}, Qt::Horizontal);
+    resizeDocks({timeline, problems}, {40, 120}, Qt::Vertical);
 
     m_progress->setMaximumWidth(180);
     m_progress->setRange(0, 0);
@@ -182,6 +184,7 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
     connect(m_document, &Document::loaded, this, &MainWindow::onLoaded);
     connect(m_document, &Document::loadFailed, this, &MainWindow::onLoadFailed);
     connect(m_document, &Document::frameChanged, this, &MainWindow::updateStatus);
+    connect(m_document, &Document::animationChanged, this, &MainWindow::updateStatus);
     connect(m_document, &Document::selectionChanged, this, &MainWindow::updateStatus);
     connect(m_viewport->viewport(), &render::Viewport::fpsChanged, this,
             [this](double fps) { m_fpsLabel->setText(tr("%1 fps").arg(fps, 0, 'f', 0)); });
@@ -526,20 +529,23 @@ void MainWindow::updateStatus()
     const QLocale loc = QLocale::system();
     QStringList parts;
     parts << toQString(core::kindName(m->kind));
-    parts << tr("%n bone(s)", nullptr, int(m->skeleton.size()));
+    auto plural = [&loc](std::size_t n, const QString& one, const QString& many) {
+        return QStringLiteral("%1 %2").arg(loc.toString(qulonglong(n)), n == 1 ? one : many);
+    };
+    parts << plural(m->skeleton.size(), tr("bone"), tr("bones"));
     if (!m->mesh.empty()) {
         parts << tr("%1 tris").arg(loc.toString(qlonglong(m->mesh.triangleCount())));
-        parts << tr("%n material(s)", nullptr, int(m->mesh.materials.size()));
+        parts << plural(m->mesh.materials.size(), tr("material"), tr("materials"));
     }
     if (!m_document->animations().empty()) {
-        parts << tr("%n animation(s)", nullptr, int(m_document->animations().size()));
+        parts << plural(m_document->animations().size(), tr("animation"), tr("animations"));
     }
     std::size_t shapes = 0;
     for (const auto& f : m_document->files()) {
         shapes += f.model ? f.model->flexShapes.size() : 0;
     }
     if (shapes > 0) {
-        parts << tr("%n flex shape(s)", nullptr, int(shapes));
+        parts << plural(shapes, tr("flex shape"), tr("flex shapes"));
     }
     const core::Bounds b = core::meshBounds(*m);
     if (b.valid) {
@@ -548,7 +554,12 @@ void MainWindow::updateStatus()
     }
     m_summary->setText(parts.join(QStringLiteral(" · ")));
     if (m_document->currentAnimation() >= 0) {
-        m_frameLabel->setText(tr("frame %1 (0–%2)").arg(m_document->currentFrame()).arg(m_document->frameCount() - 1));
+        const auto& d = m_document->animations()[std::size_t(m_document->currentAnimation())];
+        m_frameLabel->setText(tr("%1 · frame %2 (0–%3) · %4 fps")
+                                  .arg(d.name)
+                                  .arg(m_document->currentFrame())
+                                  .arg(m_document->frameCount() - 1)
+                                  .arg(double(d.animation(m_document->files()).fps)));
     } else {
         m_frameLabel->setText(tr("rest pose"));
     }

@@ -28,8 +28,8 @@ OutlinePanel::OutlinePanel(QWidget* parent)
     m_view->setAlternatingRowColors(true);
     m_view->header()->setStretchLastSection(true);
     m_view->header()->setSectionResizeMode(OutlineModel::NameColumn, QHeaderView::Interactive);
-    m_view->setColumnWidth(OutlineModel::NameColumn, 190);
-    m_view->setColumnWidth(OutlineModel::IdColumn, 40);
+    m_view->setColumnWidth(OutlineModel::NameColumn, 170);
+    m_view->setColumnWidth(OutlineModel::IdColumn, 34);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->setSpacing(2);

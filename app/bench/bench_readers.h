@@ -1,0 +1,21 @@
+#pragma once
+
+#include <string>
+
+namespace rigscope::bench {
+
+struct ReaderBenchOptions {
+    std::string workDir = "/tmp/rigscope-bench"; // generated inputs live here
+    double targetMegabytes = 100.0;              // size of the generated reference SMD
+    int repeats = 3;                             // best of N
+    std::string self;                            // argv[0], to measure memory in a child
+};
+
+// Generates the inputs (deterministic), then prints per reader: MB/s, peak memory and the ratio
+// against the from_chars floor measured in the same run. Returns 0.
+int runReaderBench(const ReaderBenchOptions& opt);
+
+// Child-process entry: reads FILE with the registry and prints "peak_kb=N seconds=S".
+int measureReadChild(const std::string& file);
+
+} // namespace rigscope::bench

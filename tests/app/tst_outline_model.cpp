@@ -1,0 +1,229 @@
+#include <QtCore/QSortFilterProxyModel>
+#include <QtTest/QAbstractItemModelTester>
+#include <QtTest/QSignalSpy>
+#include <QtTest/QtTest>
+#include <QtWidgets/QLineEdit>
+#include <QtWidgets/QTreeView>
+
+#include "app/document/command_line.h"
+#include "app/document/document.h"
+#include "app/models/outline_model.h"
+#include "app/qt_convert.h"
+#include "app/widgets/inspector_panel.h"
+#include "app/widgets/outline_panel.h"
+#include "app/widgets/screenshot.h"
+#include "tests/support/test_support.h"
+
+using namespace rigscope;
+using app::OutlineModel;
+
+class TstOutlineModel : public QObject {
+    Q_OBJECT
+
+private:
+    QStringList samplePaths() const
+    {
+        const QString d = test::samplesDir();
+        return {d + QStringLiteral("/sample_ref.smd"), d + QStringLiteral("/sample_anim.smd"),
+                d + QStringLiteral("/sample_flex.vta")};
+    }
+
+private slots:
+    void documentLoadsSceneInBackground()
+    {
+        app::Document doc;
+        QSignalSpy loaded(&doc, &app::Document::loaded);
+        doc.open(samplePaths());
+        QVERIFY(doc.isLoading());
+        QVERIFY(doc.waitForLoaded());
+        QCOMPARE(loaded.count(), 1);
+        QCOMPARE(doc.files().size(), std::size_t(3));
+        QVERIFY(doc.primaryModel());
+        QCOMPARE(doc.primaryModel()->kind, core::ModelKind::Reference);
+        QCOMPARE(doc.animations().size(), std::size_t(1));
+        QCOMPARE(doc.animations()[0].name, QStringLiteral("sample_anim"));
+        // The animation attaches by bone name: every reference bone is animated.
+        for (auto j : doc.animations()[0].binding.animJointOfRef) {
+            QVERIFY(j >= 0);
+        }
+    }
+
+    void treeMatchesModel()
+    {
+        app::Document doc;
+        OutlineModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setDocument(&doc);
+        QCOMPARE(model.rowCount(), 0);
+        doc.open(samplePaths());
+        QVERIFY(doc.waitForLoaded());
+        const core::Model& m = *doc.primaryModel();
+
+        QCOMPARE(model.rowCount(), int(OutlineModel::SectionCount));
+        // Nodes: the hierarchy, one row per bone, ids and parents as in the file.
+        int bones = 0;
+        std::function<void(const QModelIndex&, int)> walk = [&](const QModelIndex& parent, int parentJoint) {
+            for (int r = 0; r < model.rowCount(parent); ++r) {
+                const QModelIndex idx = model.index(r, 0, parent);
+                const int j = model.jointAt(idx);
+                QVERIFY(j >= 0);
+                QCOMPARE(m.skeleton.parents[std::size_t(j)], parentJoint);
+                QCOMPARE(idx.data().toString(), app::toQString(m.skeleton.names[std::size_t(j)]));
+                QCOMPARE(model.index(r, OutlineModel::IdColumn, parent).data().toInt(), m.skeleton.sourceIds[std::size_t(j)]);
+                QCOMPARE(model.indexOfJoint(j), idx);
+                ++bones;
+                walk(idx, j);
+            }
+        };
+        walk(model.sectionIndex(OutlineModel::Nodes), -1);
+        QCOMPARE(bones, int(m.skeleton.size()));
+        QVERIFY(model.index(OutlineModel::Nodes, OutlineModel::CountColumn).data().toString().startsWith(
+            QStringLiteral("%1 bones").arg(m.skeleton.size())));
+
+        // Per-bone weighted vertex counts add up to at least the point count.
+        const auto& w = doc.weightedVertexCounts();
+        QCOMPARE(w.size(), m.skeleton.size());
+        QVERIFY(std::accumulate(w.begin(), w.end(), 0) >= int(m.mesh.pointCount()));
+
+        // Materials with triangle counts that add up.
+        const QModelIndex mats = model.sectionIndex(OutlineModel::Materials);
+        QCOMPARE(model.rowCount(mats), int(m.mesh.materials.size()));
+        int tris = 0;
+        for (int r = 0; r < model.rowCount(mats); ++r) {
+            const QString info = model.index(r, OutlineModel::CountColumn, mats).data().toString();
+            tris += info.section(QLatin1Char(' '), 0, 0).remove(QLatin1Char(',')).toInt();
+        }
+        QCOMPARE(tris, int(m.mesh.triangleCount()));
+
+        // Animations: rest pose + sample_anim with its frames.
+        const QModelIndex anims = model.sectionIndex(OutlineModel::Animations);
+        QCOMPARE(model.rowCount(anims), 2);
+        QCOMPARE(model.index(0, 0, anims).data().toString(), QStringLiteral("Rest pose"));
+        const QModelIndex anim = model.index(1, 0, anims);
+        QCOMPARE(anim.data().toString(), QStringLiteral("sample_anim"));
+        QCOMPARE(model.rowCount(anim), int(doc.animations()[0].animation(doc.files()).frameCount()));
+
+        // Flex shapes from the VTA.
+        const QModelIndex flex = model.sectionIndex(OutlineModel::FlexShapes);
+        QCOMPARE(model.rowCount(flex), int(doc.files()[2].model->flexShapes.size()));
+        QVERIFY(model.rowCount(flex) > 0);
+
+        // Reload resets cleanly under the tester.
+        doc.reload();
+        QVERIFY(doc.waitForLoaded());
+        QCOMPARE(model.rowCount(), int(OutlineModel::SectionCount));
+    }
+
+    void searchFiltersTheTree()
+    {
+        app::Document doc;
+        app::OutlinePanel panel;
+        panel.setDocument(&doc);
+        doc.open(samplePaths());
+        QVERIFY(doc.waitForLoaded());
+        const std::string tipName = doc.primaryModel()->skeleton.names.back();
+        panel.searchBox()->setText(app::toQString(tipName));
+        auto* proxy = panel.proxy();
+        QVERIFY(proxy->rowCount() < int(OutlineModel::SectionCount));
+        QCOMPARE(proxy->index(0, 0).data().toString(), QStringLiteral("Nodes"));
+        // Every remaining leaf matches; the bone is reachable through its ancestors.
+        bool found = false;
+        std::function<void(const QModelIndex&)> walk = [&](const QModelIndex& parent) {
+            for (int r = 0; r < proxy->rowCount(parent); ++r) {
+                const QModelIndex idx = proxy->index(r, 0, parent);
+                if (proxy->rowCount(idx) == 0) {
+                    QVERIFY(idx.data().toString().contains(app::toQString(tipName), Qt::CaseInsensitive));
+                }
+                found = found || idx.data().toString() == app::toQString(tipName);
+                walk(idx);
+            }
+        };
+        walk({});
+        QVERIFY(found);
+        panel.searchBox()->clear();
+        QCOMPARE(proxy->rowCount(), int(OutlineModel::SectionCount));
+    }
+
+    void selectionSyncsBothWays()
+    {
+        app::Document doc;
+        app::OutlinePanel panel;
+        app::InspectorPanel inspector;
+        panel.setDocument(&doc);
+        inspector.setDocument(&doc);
+        doc.open(samplePaths());
+        QVERIFY(doc.waitForLoaded());
+        QSignalSpy spy(&doc, &app::Document::selectionChanged);
+
+        // Tree -> document.
+        const QModelIndex src = panel.model()->indexOfJoint(2);
+        panel.view()->setCurrentIndex(panel.proxy()->mapFromSource(src));
+        QCOMPARE(doc.selection().kind, app::Selection::Kind::Joint);
+        QCOMPARE(doc.selection().index, 2);
+        QCOMPARE(spy.count(), 1);
+        QVERIFY(inspector.lines().join(QLatin1Char('\n')).contains(
+            app::toQString(doc.primaryModel()->skeleton.names[2])));
+
+        // Document (e.g. a viewport pick) -> tree: a triangle selects its material row.
+        doc.setSelection({app::Selection::Kind::Triangle, 0, 1});
+        const QModelIndex cur = panel.proxy()->mapToSource(panel.view()->currentIndex());
+        QCOMPARE(panel.model()->materialAt(cur), int(doc.primaryModel()->mesh.triangleMaterials[0]));
+        QCOMPARE(doc.selection().kind, app::Selection::Kind::Triangle); // not overwritten by the echo
+        QVERIFY(inspector.lines().join(QLatin1Char('\n')).contains(QStringLiteral("Weights")));
+
+        // Selecting an animation frame in the tree moves the document's frame.
+        const QModelIndex frame = panel.model()->index(3, 0, panel.model()->indexOfAnimation(0));
+        panel.view()->setCurrentIndex(panel.proxy()->mapFromSource(frame));
+        QCOMPARE(doc.currentAnimation(), 0);
+        QCOMPARE(doc.currentFrame(), 3);
+    }
+
+    void reloadKeepsAnimationFrameAndBone()
+    {
+        app::Document doc;
+        doc.open(samplePaths());
+        QVERIFY(doc.waitForLoaded());
+        doc.setCurrentAnimation(0);
+        doc.setCurrentFrame(5);
+        doc.setSelection({app::Selection::Kind::Joint, 1, -1});
+        doc.reload();
+        QVERIFY(doc.waitForLoaded());
+        QCOMPARE(doc.currentAnimation(), 0);
+        QCOMPARE(doc.currentFrame(), 5);
+        QCOMPARE(doc.selection().index, 1);
+        QVERIFY(!doc.currentPose().empty());
+    }
+
+    void failedLoadReportsAndKeepsNothing()
+    {
+        app::Document doc;
+        QSignalSpy failed(&doc, &app::Document::loadFailed);
+        doc.open({QStringLiteral("/nonexistent/file.smd")});
+        doc.waitForLoaded(10000);
+        QCOMPARE(failed.count(), 1);
+        QVERIFY(!doc.primaryModel());
+    }
+
+    void commandLine()
+    {
+        const auto o = app::parseGuiCommandLine({QStringLiteral("rigscope"), QStringLiteral("a.smd"),
+                                                 QStringLiteral("--screenshot=out.png"), QStringLiteral("--size"),
+                                                 QStringLiteral("320x200"), QStringLiteral("--frame=-1"),
+                                                 QStringLiteral("--camera=top"), QStringLiteral("--no-background")});
+        QVERIFY2(o.error.isEmpty(), qPrintable(o.error));
+        QCOMPARE(o.files, QStringList{QStringLiteral("a.smd")});
+        QCOMPARE(o.size, QSize(320, 200));
+        QCOMPARE(*o.frame, -1);
+        QCOMPARE(o.camera, QStringLiteral("top"));
+        QVERIFY(o.noBackground);
+        QVERIFY(!app::parseGuiCommandLine({QStringLiteral("rigscope"), QStringLiteral("a.smd"),
+                                           QStringLiteral("--size=big")}).error.isEmpty());
+        QVERIFY(!app::parseGuiCommandLine({QStringLiteral("rigscope"), QStringLiteral("--screenshot=x.png")}).error.isEmpty());
+        QCOMPARE(app::expandOutputTemplate(QStringLiteral("{model}_{anim}_{frame:04}.png"), QStringLiteral("m"),
+                                           QStringLiteral("idle"), 7),
+                 QStringLiteral("m_idle_0007.png"));
+    }
+};
+
+QTEST_MAIN(TstOutlineModel)
+#include "tst_outline_model.moc"
