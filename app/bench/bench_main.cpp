@@ -30,9 +30,9 @@ using namespace rigscope::core;
 
 namespace {
 
-constexpr int kGrid = 224;      // quads per side: 2 * 224 * 224 = 100352 triangles
+constexpr int kGrid = 224; // quads per side: 2 * 224 * 224 = 100352 triangles
 constexpr int kBones = 128;
-constexpr int kChain = 8;       // bones per chain under the root (16 chains, the last one short)
+constexpr int kChain = 8; // bones per chain under the root (16 chains, the last one short)
 constexpr int kLinks = 4;
 constexpr int kShapes = 8;
 constexpr int kAnimFrames = 120;
@@ -97,8 +97,9 @@ Scene makeScene()
             const std::size_t k = a.key(fi, static_cast<std::size_t>(j));
             const float ph = 0.1f * static_cast<float>(f) + 0.37f * static_cast<float>(j);
             a.positions[k] = s.bindPositions[static_cast<std::size_t>(j)];
-            a.rotations[k] = s.bindRotations[static_cast<std::size_t>(j)] +
-                             Vec3(0.2f * std::sin(ph), 0.15f * std::cos(ph), 0.1f * std::sin(2 * ph));
+            a.rotations[k] =
+                s.bindRotations[static_cast<std::size_t>(j)] +
+                Vec3(0.2f * std::sin(ph), 0.15f * std::cos(ph), 0.1f * std::sin(2 * ph));
         }
     }
     m.animations.push_back(std::move(a));
@@ -112,9 +113,11 @@ Scene makeScene()
         for (int x = 0; x < side; ++x) {
             const float fx = static_cast<float>(x) / kGrid * 100.0f - 50.0f;
             const float fy = static_cast<float>(y) / kGrid * 100.0f - 50.0f;
-            mesh.pointPositions.emplace_back(fx, fy, 2.0f * std::sin(0.1f * fx) * std::cos(0.1f * fy));
+            mesh.pointPositions.emplace_back(fx, fy,
+                                             2.0f * std::sin(0.1f * fx) * std::cos(0.1f * fy));
             const int b0 = 1 + (x * 7 + y * 13) % (kBones - 1);
-            const JointIndex joints[kLinks] = {b0, 1 + (b0 + 1) % (kBones - 1), 1 + (b0 + 17) % (kBones - 1), 0};
+            const JointIndex joints[kLinks] = {b0, 1 + (b0 + 1) % (kBones - 1),
+                                               1 + (b0 + 17) % (kBones - 1), 0};
             float w[kLinks];
             float sum = 0;
             for (float& v : w) {
@@ -127,14 +130,16 @@ Scene makeScene()
                 mesh.influenceJoints.push_back(joints[l]);
                 mesh.influenceWeights.push_back(w[l] / sum);
             }
-            mesh.influenceOffsets.push_back(static_cast<std::uint32_t>(mesh.influenceJoints.size()));
+            mesh.influenceOffsets.push_back(
+                static_cast<std::uint32_t>(mesh.influenceJoints.size()));
             mesh.pointWhere.push_back({});
         }
     }
     auto corner = [&](int x, int y) {
         const auto p = static_cast<std::uint32_t>(y * side + x);
         mesh.cornerPoints.push_back(p);
-        mesh.cornerNormals.push_back(Vec3(0.1f * std::sin(0.05f * static_cast<float>(x)), 0.0f, 1.0f).normalized());
+        mesh.cornerNormals.push_back(
+            Vec3(0.1f * std::sin(0.05f * static_cast<float>(x)), 0.0f, 1.0f).normalized());
         mesh.cornerUvs.emplace_back(static_cast<float>(x) / kGrid, static_cast<float>(y) / kGrid);
         mesh.cornerWhere.push_back({});
     };
@@ -181,8 +186,7 @@ Scene makeScene()
 class SkinHelper {
 public:
     SkinHelper(const SkinTarget& target, const FlexTargets& flex, PoseBuffers& buffers)
-        : m_target(target), m_flex(flex), m_buffers(buffers),
-          m_thread([this] { loop(); })
+        : m_target(target), m_flex(flex), m_buffers(buffers), m_thread([this] { loop(); })
     {
     }
     ~SkinHelper()
@@ -319,9 +323,10 @@ int main(int argc, char** argv)
             target.positions.push_back(ref.mesh.pointPositions[p]);
         }
         target.normals = ref.mesh.cornerNormals;
-        target.influences = remapInfluences(
-            effectiveInfluences(ref.mesh, ref.skeleton.size(), Profile::Source, WeightView::Authored),
-            ref.mesh.cornerPoints);
+        target.influences =
+            remapInfluences(effectiveInfluences(ref.mesh, ref.skeleton.size(), Profile::Source,
+                                                WeightView::Authored),
+                            ref.mesh.cornerPoints);
         flex = bindFlexShapes(ref.mesh, sc.vta, identity);
     } else {
         target = makeSkinTarget(ref.mesh, ref.skeleton.size(), sc.welded, Profile::Source,
@@ -369,7 +374,8 @@ int main(int argc, char** argv)
         for (int f = 0; f < opt.frames; ++f) {
             const double frame = std::fmod(static_cast<double>(f) * 0.5, kAnimFrames - 1.0);
             for (std::size_t s = 0; s < buf.flexWeights.size(); ++s) {
-                buf.flexWeights[s] = 0.5f + 0.5f * std::sin(0.05f * static_cast<float>(f) + static_cast<float>(s));
+                buf.flexWeights[s] =
+                    0.5f + 0.5f * std::sin(0.05f * static_cast<float>(f) + static_cast<float>(s));
             }
             ok = ok && evaluatePose(rig, &anim, &binding, frameAtIndex(anim, frame),
                                     Interpolation::Slerp, buf);
@@ -391,7 +397,8 @@ int main(int argc, char** argv)
     }
     std::printf("  pose + morph + skin: %8.3f ms/frame (best of %d x %d frames)\n", best,
                 opt.repeats, opt.frames);
-    std::printf("  baseline copy:       %8.3f ms/frame (positions + normals, same run)\n", bestCopy);
+    std::printf("  baseline copy:       %8.3f ms/frame (positions + normals, same run)\n",
+                bestCopy);
     std::printf("  ratio:               %8.1fx\n", best / std::max(bestCopy, 1e-9));
     std::printf("  target <= 5 ms:      %s\n", best <= 5.0 ? "met" : "MISSED");
     std::printf("  (checksum %g)\n", static_cast<double>(checksum));

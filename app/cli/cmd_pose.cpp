@@ -14,7 +14,8 @@ int runPose(const QStringList& args)
 {
     QCommandLineParser p;
     p.setApplicationDescription(QStringLiteral("Print bone transforms at a frame"));
-    p.addPositionalArgument(QStringLiteral("file"), QStringLiteral("Reference (or any file with a skeleton)"),
+    p.addPositionalArgument(QStringLiteral("file"),
+                            QStringLiteral("Reference (or any file with a skeleton)"),
                             QStringLiteral("FILE"));
     const QCommandLineOption anim(QStringLiteral("anim"),
                                   QStringLiteral("Animation to attach by bone name"),
@@ -44,8 +45,9 @@ int runPose(const QStringList& args)
     }
     const QStringList files = p.positionalArguments();
     if (files.size() != 1) {
-        std::fputs(files.isEmpty() ? "rigscope-cli pose: no input file\n"
-                                   : "rigscope-cli pose: expected one FILE (use --anim for the animation)\n",
+        std::fputs(files.isEmpty()
+                       ? "rigscope-cli pose: no input file\n"
+                       : "rigscope-cli pose: expected one FILE (use --anim for the animation)\n",
                    stderr);
         return 2;
     }
@@ -67,12 +69,14 @@ int runPose(const QStringList& args)
     } else if (mode == QStringLiteral("slerp")) {
         req.mode = core::Interpolation::Slerp;
     } else {
-        std::fprintf(stderr, "rigscope-cli pose: unknown interpolation '%s'\n", qPrintable(p.value(interp)));
+        std::fprintf(stderr, "rigscope-cli pose: unknown interpolation '%s'\n",
+                     qPrintable(p.value(interp)));
         return 2;
     }
     const auto prof = core::parseProfile(p.value(profile).toStdString());
     if (!prof) {
-        std::fprintf(stderr, "rigscope-cli pose: unknown profile '%s'\n", qPrintable(p.value(profile)));
+        std::fprintf(stderr, "rigscope-cli pose: unknown profile '%s'\n",
+                     qPrintable(p.value(profile)));
         return 2;
     }
     req.profile = *prof;

@@ -141,7 +141,8 @@ PoseReport poseFromModels(const Model& reference, const Model* animation, const 
             r.missingInReference.push_back(name);
             Diagnostic d;
             d.file = req.animFile;
-            d.where = ai < animation->skeleton.where.size() ? animation->skeleton.where[ai] : SourceLoc{};
+            d.where =
+                ai < animation->skeleton.where.size() ? animation->skeleton.where[ai] : SourceLoc{};
             if (anim->kind == PoseKind::ModelMatrix) {
                 d.severity = Severity::Warning;
                 d.id = ids::kCodPartNotInModel;
@@ -163,7 +164,8 @@ PoseReport poseFromModels(const Model& reference, const Model* animation, const 
             d.severity = Severity::Note;
             d.id = ids::kXrefRefBoneMissing;
             d.file = req.animFile;
-            d.where = animation->skeleton.where.empty() ? SourceLoc{} : animation->skeleton.where.front();
+            d.where =
+                animation->skeleton.where.empty() ? SourceLoc{} : animation->skeleton.where.front();
             d.message = std::to_string(r.missingInAnimation.size()) +
                         " reference bones not animated; they hold the rest pose (" +
                         joinNames(r.missingInAnimation, 8) + ")";
@@ -256,7 +258,8 @@ PoseReport poseFromFiles(const PoseRequest& req)
             return r;
         }
     }
-    PoseReport out = poseFromModels(ref.result.model, req.animFile.empty() ? nullptr : &anim.result.model, req);
+    PoseReport out =
+        poseFromModels(ref.result.model, req.animFile.empty() ? nullptr : &anim.result.model, req);
     std::vector<Diagnostic> binding = std::move(out.diagnostics);
     out.diagnostics.clear();
     keepErrors(ref.result.diagnostics, out);
@@ -273,9 +276,9 @@ std::string poseText(const PoseReport& r)
     if (r.bindPose) {
         s += ": bind pose\n";
     } else {
-        s += ": " + (r.animFile == r.file ? std::string("own animation") : r.animFile) + ", frame " +
-             formatNumber(r.frame) + " of " + std::to_string(r.frameCount) + " (time " +
-             formatNumber(r.time) + ")\n";
+        s += ": " + (r.animFile == r.file ? std::string("own animation") : r.animFile) +
+             ", frame " + formatNumber(r.frame) + " of " + std::to_string(r.frameCount) +
+             " (time " + formatNumber(r.time) + ")\n";
     }
     s += "# index name parent | model-space position | rotation (row-major)\n";
     for (std::size_t j = 0; j < r.bones.size(); ++j) {

@@ -4,8 +4,7 @@
 
 namespace rigscope::core {
 
-AnimationBinding bindAnimation(const Skeleton& reference, const Skeleton& animation,
-                               PoseKind kind)
+AnimationBinding bindAnimation(const Skeleton& reference, const Skeleton& animation, PoseKind kind)
 {
     AnimationBinding b;
     b.kind = kind;

@@ -13,14 +13,13 @@ namespace rigscope::core {
 // case-insensitive; a duplicate name binds the first). Built once per attach, not per frame.
 struct AnimationBinding {
     PoseKind kind = PoseKind::LocalEulerXYZ;
-    std::vector<JointIndex> animJointOfRef;  // per reference joint; kNoJoint = not animated
-    std::vector<JointIndex> refJointOfAnim;  // per animation joint; kNoJoint = not in reference
+    std::vector<JointIndex> animJointOfRef;     // per reference joint; kNoJoint = not animated
+    std::vector<JointIndex> refJointOfAnim;     // per animation joint; kNoJoint = not in reference
     std::vector<JointIndex> missingInReference; // animation joints with no reference bone
     std::vector<JointIndex> missingInAnimation; // reference joints the animation leaves alone
 };
 
-AnimationBinding bindAnimation(const Skeleton& reference, const Skeleton& animation,
-                               PoseKind kind);
+AnimationBinding bindAnimation(const Skeleton& reference, const Skeleton& animation, PoseKind kind);
 
 // Puts one sampled animation frame onto the reference skeleton.
 // - LocalEulerXYZ: local[i] = sampled[animJoint] when animated, else bindLocal[i]. `model` is
@@ -30,12 +29,12 @@ AnimationBinding bindAnimation(const Skeleton& reference, const Skeleton& animat
 //   parent). `local` is not written; run ModelToLocalJob next for L_b = W_parent^-1 * W_b.
 struct RetargetJob {
     PoseKind kind = PoseKind::LocalEulerXYZ;
-    std::span<const JointIndex> parents{};       // in: reference, parents[i] < i
+    std::span<const JointIndex> parents{};        // in: reference, parents[i] < i
     std::span<const JointIndex> animJointOfRef{}; // in: per reference joint
-    std::span<const Xform> bindLocal{};          // in: per reference joint
-    std::span<const Xform> sampled{};            // in: per animation joint (SampleJob output)
-    std::span<Xform> local{};                    // out (Euler kind)
-    std::span<Xform> model{};                    // out (matrix kind)
+    std::span<const Xform> bindLocal{};           // in: per reference joint
+    std::span<const Xform> sampled{};             // in: per animation joint (SampleJob output)
+    std::span<Xform> local{};                     // out (Euler kind)
+    std::span<Xform> model{};                     // out (matrix kind)
     [[nodiscard]] bool validate() const noexcept;
     bool run() const noexcept;
 };

@@ -133,7 +133,8 @@ FlexTargets bindFlexShapes(const Mesh& reference, const Model& vta,
             if (it == baseIndex.end()) {
                 continue; // flex.vertex-id-out-of-range, reported by checks
             }
-            for (std::uint32_t m = matchOffsets[it->second]; m < matchOffsets[it->second + 1]; ++m) {
+            for (std::uint32_t m = matchOffsets[it->second]; m < matchOffsets[it->second + 1];
+                 ++m) {
                 const std::uint32_t v = vertexOf(matchCorners[m]);
                 if (stamp[v] == s) {
                     continue;

@@ -12,13 +12,13 @@ namespace rigscope::core {
 // A VTA's shapes mapped from VTA id space onto the vertices the caller skins, as MorphJob
 // wants them (CSR per shape). Built once per attach.
 struct FlexTargets {
-    std::vector<std::string> names;           // one per shape
-    std::vector<std::uint32_t> shapeOffsets;  // shapes + 1
-    std::vector<std::uint32_t> targets;       // vertex index per delta
+    std::vector<std::string> names;          // one per shape
+    std::vector<std::uint32_t> shapeOffsets; // shapes + 1
+    std::vector<std::uint32_t> targets;      // vertex index per delta
     std::vector<Vec3> deltaPositions;
     std::vector<Vec3> deltaNormals;
-    bool direct = false;            // ids were 3t+c and matched their corners exactly
-    std::size_t unmatchedBase = 0;  // base vertices with no corner within 0.15
+    bool direct = false;           // ids were 3t+c and matched their corners exactly
+    std::size_t unmatchedBase = 0; // base vertices with no corner within 0.15
     std::size_t shapeCount() const noexcept { return names.size(); }
 };
 

@@ -14,7 +14,7 @@ bool parentsAreOrdered(std::span<const JointIndex> parents) noexcept;
 struct LocalToModelJob {
     std::span<const JointIndex> parents{}; // in: parents[i] < i
     std::span<const Xform> local{};        // in
-    const Xform* root = nullptr;         // in: identity when null
+    const Xform* root = nullptr;           // in: identity when null
     std::span<Xform> model{};              // out
     [[nodiscard]] bool validate() const noexcept;
     bool run() const noexcept; // false, output untouched, if invalid

@@ -43,8 +43,8 @@ SkinTarget makeSkinTarget(const Mesh& mesh, std::size_t jointCount, const Welded
     SkinTarget t;
     t.positions = welded.positions;
     t.normals = welded.normals;
-    t.influences = remapInfluences(effectiveInfluences(mesh, jointCount, profile, view),
-                                   welded.vertexPoint);
+    t.influences =
+        remapInfluences(effectiveInfluences(mesh, jointCount, profile, view), welded.vertexPoint);
     return t;
 }
 
@@ -53,8 +53,8 @@ SkinTarget makePointSkinTarget(const Mesh& mesh, std::size_t jointCount, Profile
 {
     SkinTarget t;
     t.positions = mesh.pointPositions;
-    bool pointsAreCorners = mesh.cornerCount() == mesh.pointCount() &&
-                            mesh.cornerNormals.size() == mesh.cornerCount();
+    bool pointsAreCorners =
+        mesh.cornerCount() == mesh.pointCount() && mesh.cornerNormals.size() == mesh.cornerCount();
     for (std::size_t c = 0; pointsAreCorners && c < mesh.cornerCount(); ++c) {
         pointsAreCorners = mesh.cornerPoints[c] == c;
     }
@@ -90,8 +90,8 @@ bool evaluatePose(const PoseRig& rig, const Animation* anim, const AnimationBind
         return false;
     }
     if (binding->kind == PoseKind::LocalEulerXYZ) {
-        return LocalToModelJob{.parents = rig.parents, .local = buffers.local,
-                               .model = buffers.model}
+        return LocalToModelJob{
+            .parents = rig.parents, .local = buffers.local, .model = buffers.model}
             .run();
     }
     return ModelToLocalJob{rig.parents, buffers.model, buffers.local}.run();
@@ -126,8 +126,9 @@ bool prepareSkin(const PoseRig& rig, const SkinTarget& target, const FlexTargets
                    .shapeOffsets = flex->shapeOffsets,
                    .targets = flex->targets,
                    .deltaPositions = flex->deltaPositions,
-                   .deltaNormals = target.normals.empty() ? std::span<const Vec3>{}
-                                                          : std::span<const Vec3>(flex->deltaNormals),
+                   .deltaNormals = target.normals.empty()
+                                       ? std::span<const Vec3>{}
+                                       : std::span<const Vec3>(flex->deltaNormals),
                    .outPositions = buffers.morphedPositions,
                    .outNormals = buffers.morphedNormals};
     return morph.run();

@@ -84,8 +84,8 @@ bool SampleJob::run() const noexcept
             Mat3 a0, a1;
             if (kind == PoseKind::LocalEulerXYZ) {
                 if (mode == Interpolation::Linear) {
-                    x.linear() = eulerXYZToMatrix((1.0f - t) * rotations[k0 + j] +
-                                                  t * rotations[k1 + j]);
+                    x.linear() =
+                        eulerXYZToMatrix((1.0f - t) * rotations[k0 + j] + t * rotations[k1 + j]);
                     x.makeAffine();
                     continue;
                 }

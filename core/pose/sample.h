@@ -31,7 +31,7 @@ struct SampleJob {
     std::span<const Mat3> axes{};      // in: matrix kind
     FrameSample at;
     Interpolation mode = Interpolation::Stepped;
-    std::span<Xform> out{};            // out: jointCount
+    std::span<Xform> out{}; // out: jointCount
     [[nodiscard]] bool validate() const noexcept;
     bool run() const noexcept;
 };

@@ -14,14 +14,14 @@ namespace rigscope::core {
 // influence is copied unchanged. [begin, end) selects a vertex range so callers can split the
 // work across threads; the default is every vertex.
 struct SkinJob {
-    std::span<const SkinMatrix> skin{};        // in: per joint
-    std::span<const std::uint32_t> offsets{};  // in: vertices + 1, monotone
-    std::span<const JointIndex> joints{};      // in: < skin.size()
-    std::span<const float> weights{};          // in: same size as joints
-    std::span<const Vec3> positions{};         // in: bind space (after morphs)
-    std::span<const Vec3> normals{};           // in: empty, or one per vertex
-    std::span<Vec3> outPositions{};            // out: one per vertex
-    std::span<Vec3> outNormals{};              // out: same size as normals
+    std::span<const SkinMatrix> skin{};       // in: per joint
+    std::span<const std::uint32_t> offsets{}; // in: vertices + 1, monotone
+    std::span<const JointIndex> joints{};     // in: < skin.size()
+    std::span<const float> weights{};         // in: same size as joints
+    std::span<const Vec3> positions{};        // in: bind space (after morphs)
+    std::span<const Vec3> normals{};          // in: empty, or one per vertex
+    std::span<Vec3> outPositions{};           // out: one per vertex
+    std::span<Vec3> outNormals{};             // out: same size as normals
     std::size_t begin = 0;
     std::size_t end = std::numeric_limits<std::size_t>::max(); // clamped to the vertex count
     [[nodiscard]] bool validate() const noexcept;

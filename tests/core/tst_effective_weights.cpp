@@ -40,7 +40,8 @@ bool same(const Links& a, const Links& b, float tol = 5e-4f)
         if (a[i].joint != b[i].joint) {
             return false;
         }
-        if (std::isnan(b[i].weight) ? !std::isnan(a[i].weight) : std::abs(a[i].weight - b[i].weight) > tol) {
+        if (std::isnan(b[i].weight) ? !std::isnan(a[i].weight)
+                                    : std::abs(a[i].weight - b[i].weight) > tol) {
             return false;
         }
     }
@@ -65,27 +66,30 @@ private slots:
         QTest::addColumn<std::vector<float>>("weights");
         QTest::addColumn<JointIndex>("parent");
         QTest::addColumn<Links>("expected");
-        QTest::newRow("0 (parent 4)") << std::vector<JointIndex>{} << std::vector<float>{} << 4
-                                      << Links{{4, 1.0f}};
-        QTest::newRow("2 7 0.6 7 0.3") << std::vector<JointIndex>{7, 7} << std::vector<float>{0.6f, 0.3f}
-                                       << 0 << Links{{7, 1.0f}};
+        QTest::newRow("0 (parent 4)")
+            << std::vector<JointIndex>{} << std::vector<float>{} << 4 << Links{{4, 1.0f}};
+        QTest::newRow("2 7 0.6 7 0.3") << std::vector<JointIndex>{7, 7}
+                                       << std::vector<float>{0.6f, 0.3f} << 0 << Links{{7, 1.0f}};
         QTest::newRow("3 1 0.5 2 0.46 3 0.04")
             << std::vector<JointIndex>{1, 2, 3} << std::vector<float>{0.5f, 0.46f, 0.04f} << 0
             << Links{{1, 0.521f}, {2, 0.479f}};
         QTest::newRow("4 1 0.4 2 0.3 3 0.2 4 0.1")
-            << std::vector<JointIndex>{1, 2, 3, 4} << std::vector<float>{0.4f, 0.3f, 0.2f, 0.1f} << 0
-            << Links{{1, 0.444f}, {2, 0.333f}, {3, 0.222f}};
-        QTest::newRow("2 1 0.03 2 0.02") << std::vector<JointIndex>{1, 2} << std::vector<float>{0.03f, 0.02f}
-                                         << 0 << Links{{1, 1.0f}};
-        QTest::newRow("2 1 0.0 2 0.0") << std::vector<JointIndex>{1, 2} << std::vector<float>{0.0f, 0.0f}
-                                       << 0 << Links{{1, 1.0f}};
-        QTest::newRow("2 1 -0.5 2 1.5") << std::vector<JointIndex>{1, 2} << std::vector<float>{-0.5f, 1.5f}
-                                        << 0 << Links{{2, 1.0f}};
-        QTest::newRow("2 1 nan 2 1.0") << std::vector<JointIndex>{1, 2} << std::vector<float>{kNan, 1.0f}
-                                       << 0 << Links{{1, kNan}, {2, kNan}};
+            << std::vector<JointIndex>{1, 2, 3, 4} << std::vector<float>{0.4f, 0.3f, 0.2f, 0.1f}
+            << 0 << Links{{1, 0.444f}, {2, 0.333f}, {3, 0.222f}};
+        QTest::newRow("2 1 0.03 2 0.02")
+            << std::vector<JointIndex>{1, 2} << std::vector<float>{0.03f, 0.02f} << 0
+            << Links{{1, 1.0f}};
+        QTest::newRow("2 1 0.0 2 0.0") << std::vector<JointIndex>{1, 2}
+                                       << std::vector<float>{0.0f, 0.0f} << 0 << Links{{1, 1.0f}};
+        QTest::newRow("2 1 -0.5 2 1.5") << std::vector<JointIndex>{1, 2}
+                                        << std::vector<float>{-0.5f, 1.5f} << 0 << Links{{2, 1.0f}};
+        QTest::newRow("2 1 nan 2 1.0")
+            << std::vector<JointIndex>{1, 2} << std::vector<float>{kNan, 1.0f} << 0
+            << Links{{1, kNan}, {2, kNan}};
         // beyond the table: ties keep file order; sorting is descending
-        QTest::newRow("ties keep order") << std::vector<JointIndex>{5, 3, 9} << std::vector<float>{0.25f, 0.5f, 0.25f}
-                                         << 0 << Links{{3, 0.5f}, {5, 0.25f}, {9, 0.25f}};
+        QTest::newRow("ties keep order")
+            << std::vector<JointIndex>{5, 3, 9} << std::vector<float>{0.25f, 0.5f, 0.25f} << 0
+            << Links{{3, 0.5f}, {5, 0.25f}, {9, 0.25f}};
     }
     void sourceTable()
     {
@@ -110,17 +114,21 @@ private slots:
         QTest::addColumn<std::vector<float>>("weights");
         QTest::addColumn<JointIndex>("parent");
         QTest::addColumn<Links>("expected");
-        QTest::newRow("links 0 -> parent") << std::vector<JointIndex>{} << std::vector<float>{} << 4
-                                           << Links{{4, 1.0f}};
-        QTest::newRow("merged, divided by sum") << std::vector<JointIndex>{7, 2, 7} << std::vector<float>{0.2f, 0.4f, 0.2f}
-                                                << 0 << Links{{7, 0.5f}, {2, 0.5f}};
+        QTest::newRow("links 0 -> parent")
+            << std::vector<JointIndex>{} << std::vector<float>{} << 4 << Links{{4, 1.0f}};
+        QTest::newRow("merged, divided by sum")
+            << std::vector<JointIndex>{7, 2, 7} << std::vector<float>{0.2f, 0.4f, 0.2f} << 0
+            << Links{{7, 0.5f}, {2, 0.5f}};
         QTest::newRow("no cull, no clip")
-            << std::vector<JointIndex>{1, 2, 3, 4, 5} << std::vector<float>{0.4f, 0.3f, 0.2f, 0.06f, 0.04f} << 0
+            << std::vector<JointIndex>{1, 2, 3, 4, 5}
+            << std::vector<float>{0.4f, 0.3f, 0.2f, 0.06f, 0.04f} << 0
             << Links{{1, 0.4f}, {2, 0.3f}, {3, 0.2f}, {4, 0.06f}, {5, 0.04f}};
-        QTest::newRow("nan and negative left out") << std::vector<JointIndex>{1, 2, 3} << std::vector<float>{kNan, -0.5f, 2.0f}
-                                                   << 0 << Links{{3, 1.0f}};
-        QTest::newRow("all zero -> parent") << std::vector<JointIndex>{1, 2} << std::vector<float>{0.0f, 0.0f}
-                                            << 6 << Links{{6, 1.0f}};
+        QTest::newRow("nan and negative left out")
+            << std::vector<JointIndex>{1, 2, 3} << std::vector<float>{kNan, -0.5f, 2.0f} << 0
+            << Links{{3, 1.0f}};
+        QTest::newRow("all zero -> parent")
+            << std::vector<JointIndex>{1, 2} << std::vector<float>{0.0f, 0.0f} << 6
+            << Links{{6, 1.0f}};
     }
     void authored()
     {
@@ -158,11 +166,13 @@ private slots:
         m.influenceOffsets = {0, 0, 4, 4};
         m.influenceJoints = {1, 2, 3, 4};
         m.influenceWeights = {0.4f, 0.3f, 0.2f, 0.1f};
-        const Influences compiled = effectiveInfluences(m, 5, Profile::Source, WeightView::Compiled);
+        const Influences compiled =
+            effectiveInfluences(m, 5, Profile::Source, WeightView::Compiled);
         QCOMPARE(compiled.offsets, (std::vector<std::uint32_t>{0, 1, 4, 5}));
         QCOMPARE(compiled.joints, (std::vector<JointIndex>{2, 1, 2, 3, 0}));
         QCOMPARE(compiled.maxLinks(), std::size_t{3});
-        const Influences authored = effectiveInfluences(m, 5, Profile::Source, WeightView::Authored);
+        const Influences authored =
+            effectiveInfluences(m, 5, Profile::Source, WeightView::Authored);
         QCOMPARE(authored.maxLinks(), std::size_t{4});
         const std::vector<std::uint32_t> vertexPoint{1, 1, 0};
         const Influences perVertex = remapInfluences(compiled, vertexPoint);

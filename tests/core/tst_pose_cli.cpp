@@ -17,7 +17,8 @@ QString fixture(const char* name)
 }
 
 // Runs `pose --json ...` and returns the bones by name.
-QMap<QString, QJsonObject> poseJson(const QStringList& args, int expectedExit = 0, QByteArray* err = nullptr)
+QMap<QString, QJsonObject> poseJson(const QStringList& args, int expectedExit = 0,
+                                    QByteArray* err = nullptr)
 {
     QStringList full{QStringLiteral("pose"), QStringLiteral("--json")};
     full += args;
@@ -55,7 +56,10 @@ bool near(const QJsonArray& a, const std::vector<double>& e, double tol = 1e-5)
     return true;
 }
 
-QByteArray dump(const QJsonObject& o) { return QJsonDocument(o).toJson(QJsonDocument::Compact); }
+QByteArray dump(const QJsonObject& o)
+{
+    return QJsonDocument(o).toJson(QJsonDocument::Compact);
+}
 
 const std::vector<double> kIdentity{1, 0, 0, 0, 1, 0, 0, 0, 1};
 const std::vector<double> kRz90{0, -1, 0, 1, 0, 0, 0, 0, 1};
@@ -110,32 +114,42 @@ private slots:
         QFETCH(std::vector<double>, handPos);
         QFETCH(std::vector<double>, handRot);
         QByteArray err;
-        const auto bones = poseJson({fixture("rig_ref.smd"), QStringLiteral("--anim"), fixture("rig_anim.smd"),
-                                     QStringLiteral("--frame=") + frame}, 0, &err);
+        const auto bones = poseJson({fixture("rig_ref.smd"), QStringLiteral("--anim"),
+                                     fixture("rig_anim.smd"), QStringLiteral("--frame=") + frame},
+                                    0, &err);
         QCOMPARE(bones.size(), 3);
-        QVERIFY(near(bones.value(QStringLiteral("Root")).value(QStringLiteral("position")).toArray(), rootPos));
+        QVERIFY(
+            near(bones.value(QStringLiteral("Root")).value(QStringLiteral("position")).toArray(),
+                 rootPos));
         const QJsonObject hand = bones.value(QStringLiteral("Hand"));
         QVERIFY2(near(hand.value(QStringLiteral("position")).toArray(), handPos), dump(hand));
         QVERIFY2(near(hand.value(QStringLiteral("rotation")).toArray(), handRot), dump(hand));
         QVERIFY(!bones.value(QStringLiteral("Arm")).value(QStringLiteral("animated")).toBool());
         // missing bones are listed on stderr
-        QVERIFY2(err.contains("'Prop' is not in reference 'rig_ref.smd' [xref.anim-bone-missing]"), err);
+        QVERIFY2(err.contains("'Prop' is not in reference 'rig_ref.smd' [xref.anim-bone-missing]"),
+                 err);
         QVERIFY2(err.contains("('Arm') [xref.ref-bone-missing]"), err);
     }
 
     void linearBetweenFrames()
     {
-        const auto bones = poseJson({fixture("rig_ref.smd"), QStringLiteral("--anim"), fixture("rig_anim.smd"),
-                                     QStringLiteral("--frame"), QStringLiteral("0.5"),
-                                     QStringLiteral("--interpolation=linear")});
+        const auto bones =
+            poseJson({fixture("rig_ref.smd"), QStringLiteral("--anim"), fixture("rig_anim.smd"),
+                      QStringLiteral("--frame"), QStringLiteral("0.5"),
+                      QStringLiteral("--interpolation=linear")});
         const QJsonObject root = bones.value(QStringLiteral("Root"));
         const double h = std::sqrt(0.5);
         QVERIFY2(near(root.value(QStringLiteral("position")).toArray(), {0, 0, 0.5}), dump(root));
-        QVERIFY2(near(root.value(QStringLiteral("rotation")).toArray(), {h, -h, 0, h, h, 0, 0, 0, 1}), dump(root));
+        QVERIFY2(
+            near(root.value(QStringLiteral("rotation")).toArray(), {h, -h, 0, h, h, 0, 0, 0, 1}),
+            dump(root));
         // stepped (the default) holds frame 0
-        const auto stepped = poseJson({fixture("rig_ref.smd"), QStringLiteral("--anim"), fixture("rig_anim.smd"),
-                                       QStringLiteral("--frame"), QStringLiteral("0.5")});
-        QVERIFY(near(stepped.value(QStringLiteral("Root")).value(QStringLiteral("position")).toArray(), {0, 0, 1}));
+        const auto stepped =
+            poseJson({fixture("rig_ref.smd"), QStringLiteral("--anim"), fixture("rig_anim.smd"),
+                      QStringLiteral("--frame"), QStringLiteral("0.5")});
+        QVERIFY(
+            near(stepped.value(QStringLiteral("Root")).value(QStringLiteral("position")).toArray(),
+                 {0, 0, 1}));
     }
 
     void codBindAndParts()
@@ -149,7 +163,8 @@ private slots:
 
         QByteArray err;
         const auto posed = poseJson({fixture("cod_ref.xmodel_export"), QStringLiteral("--anim"),
-                                     fixture("cod_anim.xanim_export"), QStringLiteral("--frame"), QStringLiteral("1")},
+                                     fixture("cod_anim.xanim_export"), QStringLiteral("--frame"),
+                                     QStringLiteral("1")},
                                     0, &err);
         const QJsonObject origin = posed.value(QStringLiteral("tag_origin"));
         QVERIFY2(near(origin.value(QStringLiteral("position")).toArray(), {5, 0, 0}), dump(origin));
@@ -181,12 +196,17 @@ private slots:
         QTest::newRow("no file") << QStringList{};
         QTest::newRow("missing file") << QStringList{fixture("nope.smd")};
         QTest::newRow("two files") << QStringList{fixture("rig_ref.smd"), fixture("rig_anim.smd")};
-        QTest::newRow("frame out of range") << QStringList{fixture("rig_ref.smd"), QStringLiteral("--anim"),
-                                                           fixture("rig_anim.smd"), QStringLiteral("--frame=3")};
-        QTest::newRow("frame not a number") << QStringList{fixture("rig_ref.smd"), QStringLiteral("--frame=x")};
-        QTest::newRow("bind pose has one frame") << QStringList{fixture("rig_ref.smd"), QStringLiteral("--frame=1")};
-        QTest::newRow("bad interpolation") << QStringList{fixture("rig_ref.smd"), QStringLiteral("--interpolation=cubic")};
-        QTest::newRow("unknown option") << QStringList{fixture("rig_ref.smd"), QStringLiteral("--bogus")};
+        QTest::newRow("frame out of range")
+            << QStringList{fixture("rig_ref.smd"), QStringLiteral("--anim"),
+                           fixture("rig_anim.smd"), QStringLiteral("--frame=3")};
+        QTest::newRow("frame not a number")
+            << QStringList{fixture("rig_ref.smd"), QStringLiteral("--frame=x")};
+        QTest::newRow("bind pose has one frame")
+            << QStringList{fixture("rig_ref.smd"), QStringLiteral("--frame=1")};
+        QTest::newRow("bad interpolation")
+            << QStringList{fixture("rig_ref.smd"), QStringLiteral("--interpolation=cubic")};
+        QTest::newRow("unknown option")
+            << QStringList{fixture("rig_ref.smd"), QStringLiteral("--bogus")};
     }
     void usageErrors()
     {

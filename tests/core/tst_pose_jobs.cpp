@@ -54,18 +54,54 @@ struct AllocationCounter {
 };
 } // namespace
 
-void* operator new(std::size_t n) { return countedAlloc(n, 0); }
-void* operator new[](std::size_t n) { return countedAlloc(n, 0); }
-void* operator new(std::size_t n, std::align_val_t a) { return countedAlloc(n, static_cast<std::size_t>(a)); }
-void* operator new[](std::size_t n, std::align_val_t a) { return countedAlloc(n, static_cast<std::size_t>(a)); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+void* operator new(std::size_t n)
+{
+    return countedAlloc(n, 0);
+}
+void* operator new[](std::size_t n)
+{
+    return countedAlloc(n, 0);
+}
+void* operator new(std::size_t n, std::align_val_t a)
+{
+    return countedAlloc(n, static_cast<std::size_t>(a));
+}
+void* operator new[](std::size_t n, std::align_val_t a)
+{
+    return countedAlloc(n, static_cast<std::size_t>(a));
+}
+void operator delete(void* p) noexcept
+{
+    std::free(p);
+}
+void operator delete[](void* p) noexcept
+{
+    std::free(p);
+}
+void operator delete(void* p, std::size_t) noexcept
+{
+    std::free(p);
+}
+void operator delete[](void* p, std::size_t) noexcept
+{
+    std::free(p);
+}
+void operator delete(void* p, std::align_val_t) noexcept
+{
+    std::free(p);
+}
+void operator delete[](void* p, std::align_val_t) noexcept
+{
+    std::free(p);
+}
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept
+{
+    std::free(p);
+}
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept
+{
+    std::free(p);
+}
 
 using namespace rigscope::core;
 
@@ -74,14 +110,24 @@ namespace {
 constexpr float kPi = 3.14159265358979f;
 constexpr float kTol = 1e-5f;
 
-bool near(const Vec3& a, const Vec3& b, float tol = kTol) { return (a - b).cwiseAbs().maxCoeff() <= tol; }
-bool nearM(const Mat3& a, const Mat3& b, float tol = kTol) { return (a - b).cwiseAbs().maxCoeff() <= tol; }
+bool near(const Vec3& a, const Vec3& b, float tol = kTol)
+{
+    return (a - b).cwiseAbs().maxCoeff() <= tol;
+}
+bool nearM(const Mat3& a, const Mat3& b, float tol = kTol)
+{
+    return (a - b).cwiseAbs().maxCoeff() <= tol;
+}
 bool nearX(const Xform& a, const Xform& b, float tol = kTol)
 {
     return (a.matrix() - b.matrix()).cwiseAbs().maxCoeff() <= tol;
 }
 
-QByteArray show(const Vec3& v) { return QByteArray::number(v.x()) + ' ' + QByteArray::number(v.y()) + ' ' + QByteArray::number(v.z()); }
+QByteArray show(const Vec3& v)
+{
+    return QByteArray::number(v.x()) + ' ' + QByteArray::number(v.y()) + ' ' +
+           QByteArray::number(v.z());
+}
 
 // Double-precision reference: Rz * Ry * Rx from Eigen angle-axis products.
 Mat3 referenceEuler(const Vec3& r)
@@ -112,7 +158,8 @@ Skeleton smdSkeleton(std::vector<std::string> names, std::vector<JointIndex> par
     return s;
 }
 
-Animation eulerAnimation(std::size_t joints, const std::vector<std::vector<std::pair<Vec3, Vec3>>>& frames)
+Animation eulerAnimation(std::size_t joints,
+                         const std::vector<std::vector<std::pair<Vec3, Vec3>>>& frames)
 {
     Animation a;
     a.kind = PoseKind::LocalEulerXYZ;
@@ -215,7 +262,8 @@ private slots:
         // a point one unit along the bone's X lands one unit along model +Y from the bone
         QVERIFY(near(Vec3(model[0] * Vec3(1, 0, 0)), Vec3(1, 3, 3)));
         const Xform root(Eigen::Translation3f(10, 0, 0));
-        QVERIFY((LocalToModelJob{.parents = parents, .local = local, .root = &root, .model = model}.run()));
+        QVERIFY((LocalToModelJob{.parents = parents, .local = local, .root = &root, .model = model}
+                     .run()));
         QVERIFY(near(model[0].translation(), Vec3(11, 2, 3)));
     }
 
@@ -243,27 +291,28 @@ private slots:
     // and animations bind by name (case-insensitive), not by id.
     void nonSequentialIds()
     {
-        const Skeleton ref = smdSkeleton({"Root", "Arm", "Hand"}, {kNoJoint, 0, 1}, {7, 3, 12},
-                                         {{0, 0, 0}, {0, 0, 1}, {1, 0, 0}},
-                                         {{0, 0, 0}, {0, 0, kPi / 2}, {0, 0, 0}});
+        const Skeleton ref =
+            smdSkeleton({"Root", "Arm", "Hand"}, {kNoJoint, 0, 1}, {7, 3, 12},
+                        {{0, 0, 0}, {0, 0, 1}, {1, 0, 0}}, {{0, 0, 0}, {0, 0, kPi / 2}, {0, 0, 0}});
         const PoseRig rig = makePoseRig(ref);
         QVERIFY(near(rig.bindModel[2].translation(), Vec3(0, 1, 1)));
         // the animation lists the bones in another order, other ids, other case
-        const Skeleton animSkel = smdSkeleton({"hand", "ROOT", "arm"}, {2, kNoJoint, 1}, {0, 1, 2},
-                                              {}, {});
+        const Skeleton animSkel =
+            smdSkeleton({"hand", "ROOT", "arm"}, {2, kNoJoint, 1}, {0, 1, 2}, {}, {});
         // (parents in the animation file are irrelevant to binding)
         const AnimationBinding b = bindAnimation(ref, animSkel, PoseKind::LocalEulerXYZ);
         QCOMPARE(b.animJointOfRef, (std::vector<JointIndex>{1, 2, 0}));
         QCOMPARE(b.refJointOfAnim, (std::vector<JointIndex>{2, 0, 1}));
         QVERIFY(b.missingInAnimation.empty());
         QVERIFY(b.missingInReference.empty());
-        const Animation anim = eulerAnimation(3, {{{Vec3(3, 0, 0), Vec3(0, 0, 0)},      // hand
-                                                  {Vec3(0, 0, 0), Vec3(0, 0, 0)},      // root
-                                                  {Vec3(0, 0, 1), Vec3(0, 0, -kPi / 2)}}}); // arm
+        const Animation anim = eulerAnimation(3, {{{Vec3(3, 0, 0), Vec3(0, 0, 0)},           // hand
+                                                   {Vec3(0, 0, 0), Vec3(0, 0, 0)},           // root
+                                                   {Vec3(0, 0, 1), Vec3(0, 0, -kPi / 2)}}}); // arm
         PoseBuffers buf;
         buf.resize(3, 3, 0, false, 0);
         QVERIFY(evaluatePose(rig, &anim, &b, {}, Interpolation::Stepped, buf));
-        QVERIFY2(near(buf.model[2].translation(), Vec3(0, -3, 1)), show(buf.model[2].translation()));
+        QVERIFY2(near(buf.model[2].translation(), Vec3(0, -3, 1)),
+                 show(buf.model[2].translation()));
     }
 
     void xmodelRoundTrip()
@@ -271,8 +320,7 @@ private slots:
         // model-space CoD matrices, one of them slightly non-orthonormal (kept as written)
         const std::vector<JointIndex> parents{kNoJoint, 0, 1, 0};
         const std::vector<Vec3> offsets{{0, 0, 0}, {1, 2, 3}, {4, -1, 2.5f}, {-2, 0, 1}};
-        std::vector<Mat3> axes{Mat3::Identity(),
-                               axesOf({0, 1, 0}, {-1, 0, 0}, {0, 0, 1}),
+        std::vector<Mat3> axes{Mat3::Identity(), axesOf({0, 1, 0}, {-1, 0, 0}, {0, 0, 1}),
                                eulerXYZToMatrix(Vec3(0.3f, -0.2f, 1.4f)),
                                eulerXYZToMatrix(Vec3(-1.0f, 0.5f, 0.1f))};
         axes[2](0, 1) += 0.01f; // non-orthonormal: cod.bone-matrix, but still exact
@@ -339,30 +387,35 @@ private slots:
     // Bones missing on either side: listed; unanimated bones hold the bind local transform.
     void animationWithOmittedBones()
     {
-        const Skeleton ref = smdSkeleton({"root", "spine", "head"}, {kNoJoint, 0, 1}, {0, 1, 2},
-                                         {{0, 0, 0}, {0, 0, 5}, {0, 0, 3}},
-                                         {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}});
-        const Skeleton animSkel = smdSkeleton({"root", "head", "prop"}, {kNoJoint, 0, 0}, {0, 1, 2},
-                                              {}, {});
+        const Skeleton ref =
+            smdSkeleton({"root", "spine", "head"}, {kNoJoint, 0, 1}, {0, 1, 2},
+                        {{0, 0, 0}, {0, 0, 5}, {0, 0, 3}}, {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}});
+        const Skeleton animSkel =
+            smdSkeleton({"root", "head", "prop"}, {kNoJoint, 0, 0}, {0, 1, 2}, {}, {});
         const AnimationBinding b = bindAnimation(ref, animSkel, PoseKind::LocalEulerXYZ);
         QCOMPARE(b.missingInAnimation, (std::vector<JointIndex>{1}));
         QCOMPARE(b.missingInReference, (std::vector<JointIndex>{2}));
-        const Animation anim = eulerAnimation(
-            3, {{{Vec3(0, 0, 0), Vec3(0, 0, 0)}, {Vec3(0, 0, 3), Vec3(0, 0, 0)}, {Vec3(7, 7, 7), Vec3(0, 0, 0)}},
-                {{Vec3(0, 0, 0), Vec3(kPi / 2, 0, 0)}, {Vec3(0, 0, 4), Vec3(0, 0, 0)}, {Vec3(7, 7, 7), Vec3(0, 0, 0)}}});
+        const Animation anim = eulerAnimation(3, {{{Vec3(0, 0, 0), Vec3(0, 0, 0)},
+                                                   {Vec3(0, 0, 3), Vec3(0, 0, 0)},
+                                                   {Vec3(7, 7, 7), Vec3(0, 0, 0)}},
+                                                  {{Vec3(0, 0, 0), Vec3(kPi / 2, 0, 0)},
+                                                   {Vec3(0, 0, 4), Vec3(0, 0, 0)},
+                                                   {Vec3(7, 7, 7), Vec3(0, 0, 0)}}});
         const PoseRig rig = makePoseRig(ref);
         PoseBuffers buf;
         buf.resize(3, 3, 0, false, 0);
         QVERIFY(evaluatePose(rig, &anim, &b, frameAtIndex(anim, 1), Interpolation::Stepped, buf));
         // root turned 90 about X: +Z goes to -Y. spine (bind local 0,0,5) follows; head 4 above
-        QVERIFY2(near(buf.model[1].translation(), Vec3(0, -5, 0)), show(buf.model[1].translation()));
-        QVERIFY2(near(buf.model[2].translation(), Vec3(0, -9, 0)), show(buf.model[2].translation()));
+        QVERIFY2(near(buf.model[1].translation(), Vec3(0, -5, 0)),
+                 show(buf.model[1].translation()));
+        QVERIFY2(near(buf.model[2].translation(), Vec3(0, -9, 0)),
+                 show(buf.model[2].translation()));
     }
 
     void sampling()
     {
-        const Animation anim = eulerAnimation(1, {{{Vec3(0, 0, 0), Vec3(0, 0, 0)}},
-                                                  {{Vec3(2, 0, 0), Vec3(0, 0, kPi / 2)}}});
+        const Animation anim = eulerAnimation(
+            1, {{{Vec3(0, 0, 0), Vec3(0, 0, 0)}}, {{Vec3(2, 0, 0), Vec3(0, 0, kPi / 2)}}});
         std::vector<Xform> out(1);
         const FrameSample mid = frameAtIndex(anim, 0.5);
         QCOMPARE(mid.frame0, std::size_t{0});
@@ -379,8 +432,8 @@ private slots:
         QCOMPARE(frameAtIndex(anim, -1.0).frame0, std::size_t{0});
 
         // time gaps hold the previous pose; only the last unit before the next key blends
-        Animation gap = eulerAnimation(1, {{{Vec3(0, 0, 0), Vec3(0, 0, 0)}},
-                                           {{Vec3(4, 0, 0), Vec3(0, 0, 0)}}});
+        Animation gap =
+            eulerAnimation(1, {{{Vec3(0, 0, 0), Vec3(0, 0, 0)}}, {{Vec3(4, 0, 0), Vec3(0, 0, 0)}}});
         gap.times = {0, 4};
         gap.fps = 1.0f;
         FrameSample s = frameAtTime(gap, 2.0);
@@ -394,7 +447,8 @@ private slots:
     void skinTwoBones()
     {
         // bone 0 at rest, bone 1 posed 90 about Z around the origin; vertex half on each
-        const std::vector<Xform> model{Xform::Identity(), Xform(Eigen::AngleAxisf(kPi / 2, Vec3::UnitZ()))};
+        const std::vector<Xform> model{Xform::Identity(),
+                                       Xform(Eigen::AngleAxisf(kPi / 2, Vec3::UnitZ()))};
         const std::vector<Xform> invBind{Xform::Identity(), Xform::Identity()};
         std::vector<SkinMatrix> skin(2);
         QVERIFY((SkinMatricesJob{model, invBind, skin}.run()));
@@ -404,8 +458,14 @@ private slots:
         const std::vector<Vec3> pos{{2, 0, 0}, {1, 0, 0}, {3, 3, 3}};
         const std::vector<Vec3> nrm{{1, 0, 0}, {1, 0, 0}, {0, 0, 2}};
         std::vector<Vec3> outP(3), outN(3);
-        SkinJob job{.skin = skin, .offsets = offsets, .joints = joints, .weights = weights,
-                    .positions = pos, .normals = nrm, .outPositions = outP, .outNormals = outN};
+        SkinJob job{.skin = skin,
+                    .offsets = offsets,
+                    .joints = joints,
+                    .weights = weights,
+                    .positions = pos,
+                    .normals = nrm,
+                    .outPositions = outP,
+                    .outNormals = outN};
         QVERIFY(job.run());
         QVERIFY(near(outP[0], Vec3(1, 1, 0)));
         QVERIFY(near(outN[0], Vec3(1, 1, 0).normalized()));
@@ -457,8 +517,11 @@ private slots:
         const std::vector<JointIndex> parents{kNoJoint, 0};
         const std::vector<JointIndex> animOf{0, 3};
         std::vector<Xform> bind(2), sampled(2), outLocal(2);
-        RetargetJob rt{.parents = parents, .animJointOfRef = animOf, .bindLocal = bind,
-                       .sampled = sampled, .local = outLocal};
+        RetargetJob rt{.parents = parents,
+                       .animJointOfRef = animOf,
+                       .bindLocal = bind,
+                       .sampled = sampled,
+                       .local = outLocal};
         QVERIFY(!rt.run());
         std::vector<Xform> sample(1);
         Animation empty;
@@ -473,8 +536,12 @@ private slots:
         const std::vector<std::uint32_t> targets{5}; // out of range
         const std::vector<Vec3> deltas{Vec3::Ones()};
         std::vector<Vec3> out(2, Vec3::Zero());
-        MorphJob morph{.basePositions = pos, .shapeWeights = weights, .shapeOffsets = offsets,
-                       .targets = targets, .deltaPositions = deltas, .outPositions = out};
+        MorphJob morph{.basePositions = pos,
+                       .shapeWeights = weights,
+                       .shapeOffsets = offsets,
+                       .targets = targets,
+                       .deltaPositions = deltas,
+                       .outPositions = out};
         QVERIFY(!morph.run());
     }
 
@@ -510,7 +577,8 @@ private slots:
         QCOMPARE(flex.targets, (std::vector<std::uint32_t>{1, 3, 4, 0}));
 
         const PoseRig rig = makePoseRig(ref.skeleton);
-        const SkinTarget target = makePointSkinTarget(ref.mesh, 1, Profile::Source, WeightView::Authored);
+        const SkinTarget target =
+            makePointSkinTarget(ref.mesh, 1, Profile::Source, WeightView::Authored);
         PoseBuffers buf;
         buf.resize(1, 0, target.vertexCount(), true, flex.shapeCount());
         buf.flexWeights = {0.5f, 0.0f};
@@ -564,8 +632,12 @@ private slots:
                                          {{0, 0, 0}, {0, 0, 1}, {0, 1, 0}},
                                          {{0.1f, 0.2f, 0.3f}, {0, 0, 1}, {1, 0, 0}});
         const PoseRig rig = makePoseRig(ref);
-        const Animation anim = eulerAnimation(3, {{{Vec3(0, 0, 0), Vec3(0, 0, 0)}, {Vec3(0, 0, 1), Vec3(0, 0, 0)}, {Vec3(0, 1, 0), Vec3(0, 0, 0)}},
-                                                  {{Vec3(1, 0, 0), Vec3(1, 0, 0)}, {Vec3(0, 0, 1), Vec3(0, 1, 0)}, {Vec3(0, 1, 0), Vec3(0, 0, 1)}}});
+        const Animation anim = eulerAnimation(3, {{{Vec3(0, 0, 0), Vec3(0, 0, 0)},
+                                                   {Vec3(0, 0, 1), Vec3(0, 0, 0)},
+                                                   {Vec3(0, 1, 0), Vec3(0, 0, 0)}},
+                                                  {{Vec3(1, 0, 0), Vec3(1, 0, 0)},
+                                                   {Vec3(0, 0, 1), Vec3(0, 1, 0)},
+                                                   {Vec3(0, 1, 0), Vec3(0, 0, 1)}}});
         const AnimationBinding b = bindAnimation(ref, ref, PoseKind::LocalEulerXYZ);
         Mesh mesh = twoTriangles(1);
         mesh.pointLinkState[2] = LinkState::List;
@@ -574,7 +646,8 @@ private slots:
         for (std::size_t i = 3; i < mesh.influenceOffsets.size(); ++i) {
             mesh.influenceOffsets[i] = 3;
         }
-        const SkinTarget target = makePointSkinTarget(mesh, 3, Profile::Source, WeightView::Compiled);
+        const SkinTarget target =
+            makePointSkinTarget(mesh, 3, Profile::Source, WeightView::Compiled);
         Model vta;
         VertexFrame base;
         for (std::int32_t i = 0; i < 6; ++i) {
@@ -604,7 +677,8 @@ private slots:
                 ok = ok && evaluateSkin(rig, target, &flex, buf);
             }
             ok = ok && EulerToLocalJob{ref.bindPositions, ref.bindRotations, local}.run();
-            ok = ok && LocalToModelJob{.parents = ref.parents, .local = local, .model = model}.run();
+            ok =
+                ok && LocalToModelJob{.parents = ref.parents, .local = local, .model = model}.run();
             ok = ok && AxesToModelJob{ref.bindPositions, axes, cod}.run();
             ok = ok && ModelToLocalJob{ref.parents, cod, local}.run();
             ok = ok && frameAtTime(anim, 0.01).frame1 == 1;
