@@ -78,12 +78,20 @@ constexpr CharClasses kClasses;
 inline std::uint8_t cls(char ch) noexcept { return kClasses.c[static_cast<unsigned char>(ch)]; }
 
 // A token for messages: long tokens are cut so hostile input cannot blow up a message.
+// Control bytes print as '?'.
 std::string shown(std::string_view tok)
 {
-    if (tok.size() > 40) {
-        return std::string(tok.substr(0, 40)) + "...";
+    const bool cut = tok.size() > 40;
+    std::string out(cut ? tok.substr(0, 40) : tok);
+    for (char& ch : out) {
+        if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7F) {
+            ch = '?';
+        }
     }
-    return std::string(tok);
+    if (cut) {
+        out += "...";
+    }
+    return out;
 }
 
 std::string numberText(double v)
