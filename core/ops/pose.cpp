@@ -95,7 +95,8 @@ PoseReport poseFromModels(const Model& reference, const Model* animation, const 
             anim = nullptr;
         }
     } else if (animation == nullptr && !reference.animations.empty() &&
-               reference.animations.front().frameCount() > 1) {
+               (reference.animations.front().frameCount() > 1 ||
+                reference.kind == ModelKind::Animation)) {
         // a reference's single frame is its bind pose; more frames play as its own animation
         anim = &reference.animations.front();
         r.animFile = req.file;

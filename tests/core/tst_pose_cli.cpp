@@ -180,6 +180,20 @@ private slots:
         QVERIFY2(err.contains("('j_spine') [xref.ref-bone-missing]"), err);
     }
 
+    // An animation file on its own plays its own frames (XANIM parts are free axes).
+    void animationAlone()
+    {
+        const auto parts =
+            poseJson({fixture("cod_anim.xanim_export"), QStringLiteral("--frame=1")});
+        QCOMPARE(parts.size(), 3);
+        const QJsonObject origin = parts.value(QStringLiteral("TAG_ORIGIN"));
+        QVERIFY2(near(origin.value(QStringLiteral("position")).toArray(), {5, 0, 0}), dump(origin));
+        QVERIFY2(near(origin.value(QStringLiteral("rotation")).toArray(), kRz90), dump(origin));
+        const auto smd = poseJson({fixture("rig_anim.smd"), QStringLiteral("--frame=1")});
+        QVERIFY(near(smd.value(QStringLiteral("HAND")).value(QStringLiteral("position")).toArray(),
+                     {1, 0, 0}));
+    }
+
     void textOutput()
     {
         const auto r = test::runCli({QStringLiteral("pose"), fixture("rig_ref.smd")});
