@@ -1,0 +1,327 @@
+// rigscope-test: TIMEOUT 300
+#include <QtCore/QDir>
+#include <QtCore/QFileInfo>
+#include <QtTest/QSignalSpy>
+#include <QtTest/QtTest>
+#include <QtWidgets/QApplication>
+#include <QtWidgets/QDockWidget>
+#include <QtWidgets/QLabel>
+#include <QtWidgets/QTreeView>
+#include <QtCore/QSortFilterProxyModel>
+#include <Qt3DRender/QCamera>
+
+#include "app/models/outline_model.h"
+#include "app/widgets/main_window.h"
+#include "app/widgets/outline_panel.h"
+#include "app/widgets/screenshot.h"
+#include "app/widgets/viewport_widget.h"
+#include "app/widgets/window_grab.h"
+#include "render/convert.h"
+#include "render/render_capture.h"
+#include "render/render_setup.h"
+#include "render/viewport.h"
+#include "tests/support/test_support.h"
+
+using namespace rigscope;
+
+namespace {
+
+// Baseline comparison (HOUSE_STYLE §10): fails when more than `fraction` of the pixels differ
+// by more than `threshold` in any channel; writes <name>_actual.png and <name>_diff.png.
+// RIGSCOPE_BLESS=1 (re)writes the baseline.
+bool matchesBaseline(const QImage& actual, const QString& name, QString* message, double fraction = 0.005,
+                     int threshold = 24)
+{
+    const QString baseline = test::baselinesDir() + QLatin1Char('/') + name + QStringLiteral(".png");
+    const QString out = test::outputDir() + QLatin1Char('/') + name;
+    if (qEnvironmentVariableIntValue("RIGSCOPE_BLESS") == 1) {
+        actual.save(baseline);
+        return true;
+    }
+    const QImage expected = QImage(baseline).convertToFormat(QImage::Format_ARGB32);
+    if (expected.isNull() || expected.size() != actual.size()) {
+        actual.save(out + QStringLiteral("_actual.png"));
+        *message = QStringLiteral("missing or differently sized baseline %1; actual written to %2_actual.png")
+                       .arg(baseline, out);
+        return false;
+    }
+    QImage diff(actual.size(), QImage::Format_ARGB32);
+    diff.fill(Qt::black);
+    qint64 bad = 0;
+    for (int y = 0; y < actual.height(); ++y) {
+        const auto* a = reinterpret_cast<const QRgb*>(actual.constScanLine(y));
+        const auto* e = reinterpret_cast<const QRgb*>(expected.constScanLine(y));
+        for (int x = 0; x < actual.width(); ++x) {
+            const int d = std::max({std::abs(qRed(a[x]) - qRed(e[x])), std::abs(qGreen(a[x]) - qGreen(e[x])),
+                                    std::abs(qBlue(a[x]) - qBlue(e[x])), std::abs(qAlpha(a[x]) - qAlpha(e[x]))});
+            if (d > threshold) {
+                ++bad;
+                diff.setPixel(x, y, qRgb(255, 0, 255));
+            }
+        }
+    }
+    const double ratio = double(bad) / double(qint64(actual.width()) * actual.height());
+    if (ratio > fraction) {
+        actual.save(out + QStringLiteral("_actual.png"));
+        diff.save(out + QStringLiteral("_diff.png"));
+        *message = QStringLiteral("%1: %2 % of pixels differ (limit %3 %); see %4_actual.png and %4_diff.png")
+                       .arg(name)
+                       .arg(ratio * 100, 0, 'f', 2)
+                       .arg(fraction * 100)
+                       .arg(out);
+        return false;
+    }
+    return true;
+}
+
+std::shared_ptr<const core::Model> loadSample()
+{
+    const core::ReadResult r = test::readPath(test::samplesDir() + QStringLiteral("/sample_ref.smd"));
+    return r.hasModel ? std::make_shared<const core::Model>(r.model) : nullptr;
+}
+
+// A big triangle around the origin (material 0) and a small marker triangle high above it
+// (material 1), both in the YZ plane facing the front camera (+X).
+std::shared_ptr<const core::Model> markerModel()
+{
+    core::Model m;
+    m.kind = core::ModelKind::Reference;
+    m.format = "smd";
+    auto add = [&](core::Vec3 a, core::Vec3 b, core::Vec3 c, std::uint32_t material) {
+        for (const auto& p : {a, b, c}) {
+            m.mesh.cornerPoints.push_back(std::uint32_t(m.mesh.pointPositions.size()));
+            m.mesh.pointPositions.push_back(p);
+            m.mesh.pointParents.push_back(core::kNoJoint);
+            m.mesh.cornerNormals.push_back(core::Vec3::UnitX());
+            m.mesh.cornerUvs.push_back(core::Vec2::Zero());
+        }
+        m.mesh.triangleMaterials.push_back(material);
+    };
+    add({0, -1, -0.5f}, {0, 1, -0.5f}, {0, 0, 0.5f}, 0);
+    add({0, -0.3f, 2.5f}, {0, 0.3f, 2.5f}, {0, 0, 3.0f}, 1);
+    m.mesh.materials.resize(2);
+    m.mesh.materials[0].name = "body";
+    m.mesh.materials[1].name = "marker";
+    return std::make_shared<const core::Model>(std::move(m));
+}
+
+} // namespace
+
+class TstViewportRender : public QObject {
+    Q_OBJECT
+
+private:
+    std::unique_ptr<render::Viewport> makeViewport()
+    {
+        render::ViewportOptions o;
+        o.msaa = false;
+        auto v = std::make_unique<render::Viewport>(o);
+        v->resize(256, 256);
+        v->show();
+        if (!QTest::qWaitForWindowExposed(v.get())) {
+            return nullptr;
+        }
+        return v;
+    }
+
+private slots:
+    void initTestCase() { render::pinRenderer(); }
+
+    void sampleBaselines_data()
+    {
+        QTest::addColumn<int>("preset");
+        QTest::newRow("front") << int(render::CameraPreset::Front);
+        QTest::newRow("right") << int(render::CameraPreset::Right);
+        QTest::newRow("top") << int(render::CameraPreset::Top);
+        QTest::newRow("iso") << int(render::CameraPreset::Iso);
+    }
+
+    void sampleBaselines()
+    {
+        QFETCH(int, preset);
+        auto model = loadSample();
+        QVERIFY(model);
+        auto v = makeViewport();
+        QVERIFY(v);
+        render::DisplayFlags flags;
+        flags.axes = false;
+        v->setDisplay(flags);
+        v->setModel(model, {test::samplesDir()}, true);
+        v->setPreset(render::CameraPreset(preset));
+        v->frameAll();
+        const QImage image = render::captureViewport(*v);
+        QCOMPARE(image.size(), QSize(256, 256));
+        QString message;
+        QVERIFY2(matchesBaseline(image, QStringLiteral("TstViewportRender_sample_%1").arg(QString::fromLatin1(QTest::currentDataTag())),
+                                 &message),
+                 qPrintable(message));
+    }
+
+    void markerAboveCentreLandsInTopHalf()
+    {
+        auto v = makeViewport();
+        QVERIFY(v);
+        render::DisplayFlags flags;
+        flags.grid = false;
+        flags.axes = false;
+        v->setDisplay(flags);
+        v->setModel(markerModel(), {}, true);
+        v->setPreset(render::CameraPreset::Front);
+        v->frameAll();
+        const QImage image = render::captureViewport(*v);
+        QVERIFY(!image.isNull());
+        // The marker uses palette colour 1 (orange): red well above blue.
+        double sumY = 0;
+        int count = 0;
+        for (int y = 0; y < image.height(); ++y) {
+            for (int x = 0; x < image.width(); ++x) {
+                const QRgb c = image.pixel(x, y);
+                if (qRed(c) - qBlue(c) > 50) {
+                    sumY += y;
+                    ++count;
+                }
+            }
+        }
+        QVERIFY2(count > 20, "marker not visible");
+        QVERIFY2(sumY / count < image.height() / 2.0, "marker rendered in the bottom half (image upside down?)");
+        QString message;
+        QVERIFY2(matchesBaseline(image, QStringLiteral("TstViewportRender_marker"), &message), qPrintable(message));
+    }
+
+    void transparentBackground()
+    {
+        auto v = makeViewport();
+        QVERIFY(v);
+        v->setModel(markerModel(), {}, true);
+        v->setPreset(render::CameraPreset::Front);
+        v->frameAll();
+        const QImage image = render::captureViewport(*v, true);
+        QVERIFY(!image.isNull());
+        image.save(test::outputDir() + QStringLiteral("/TstViewportRender_transparent.png"));
+        QCOMPARE(qAlpha(image.pixel(2, 2)), 0);
+        QCOMPARE(qAlpha(image.pixel(128, 215)), 255);
+    }
+
+    void pickingFindsJointsAndTriangles()
+    {
+        auto v = makeViewport();
+        QVERIFY(v);
+        auto model = loadSample();
+        v->setModel(model, {}, true);
+        v->setPreset(render::CameraPreset::Front);
+        v->frameAll();
+        auto* cam = v->camera();
+        const QRect vp(0, 0, v->width(), v->height());
+        const auto& world = v->scene()->jointWorld();
+        const QVector3D s = render::toQt(core::Vec3(world[2].translation())).project(cam->viewMatrix(), cam->projectionMatrix(), vp);
+        const render::PickResult jr = v->pick(QPoint(int(s.x()), v->height() - int(s.y())));
+        QCOMPARE(jr.joint, 2);
+        render::DisplayFlags noBones;
+        noBones.skeleton = false;
+        v->setDisplay(noBones);
+        const render::PickResult tr = v->pick(QPoint(int(s.x()), v->height() - int(s.y())));
+        QVERIFY(tr.triangle >= 0);
+        QVERIFY(tr.corner >= 0 && tr.corner < 3);
+        QVERIFY(!v->pick(QPoint(2, 2)).hit());
+    }
+
+    void windowOpensWithSample()
+    {
+        QSettings settings(test::outputDir() + QStringLiteral("/tst_window.ini"), QSettings::IniFormat);
+        settings.clear();
+        render::ViewportOptions o;
+        o.msaa = false;
+        app::MainWindow w(settings, o);
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QString d = test::samplesDir();
+        w.openFiles({d + QStringLiteral("/sample_ref.smd"), d + QStringLiteral("/sample_anim.smd"),
+                     d + QStringLiteral("/sample_flex.vta")});
+        QVERIFY(w.document()->waitForLoaded());
+        QCoreApplication::processEvents();
+        const QString status = w.statusSummary()->text();
+        QVERIFY2(status.startsWith(QStringLiteral("reference · 4 bones · ")), qPrintable(status));
+        QVERIFY(status.contains(QStringLiteral("2 materials")));
+        for (const char* name : {"outline", "files", "inspector", "flex", "timeline", "problems", "log"}) {
+            QVERIFY2(w.findChild<QDockWidget*>(QString::fromLatin1(name)), name);
+        }
+        auto* vp = w.viewportWidget()->viewport();
+        QVERIFY(vp->scene());
+
+        // Viewport click -> document -> tree.
+        vp->setPreset(render::CameraPreset::Front);
+        vp->frameAll();
+        auto* cam = vp->camera();
+        const QRect rect(0, 0, vp->width(), vp->height());
+        const QVector3D s = render::toQt(core::Vec3(vp->scene()->jointWorld()[1].translation()))
+                                .project(cam->viewMatrix(), cam->projectionMatrix(), rect);
+        const QPoint at(int(s.x()), vp->height() - int(s.y()));
+        QTest::mouseClick(vp, Qt::LeftButton, Qt::NoModifier, at);
+        QTRY_COMPARE(w.document()->selection().kind, app::Selection::Kind::Joint);
+        QCOMPARE(w.document()->selection().index, 1);
+        auto* outline = w.outline();
+        QCOMPARE(outline->model()->jointAt(outline->proxy()->mapToSource(outline->view()->currentIndex())), 1);
+        QCOMPARE(vp->scene()->selectedJoint(), 1);
+
+        // Tree -> viewport.
+        outline->view()->setCurrentIndex(outline->proxy()->mapFromSource(outline->model()->indexOfJoint(3)));
+        QCOMPARE(vp->scene()->selectedJoint(), 3);
+
+        const QImage shot = app::grabWindow(w);
+        QVERIFY(!shot.isNull());
+        shot.save(test::outputDir() + QStringLiteral("/TstViewportRender_window.png"));
+    }
+
+    void reloadKeepsCamera()
+    {
+        QSettings settings(test::outputDir() + QStringLiteral("/tst_reload.ini"), QSettings::IniFormat);
+        settings.clear();
+        render::ViewportOptions o;
+        o.msaa = false;
+        app::MainWindow w(settings, o);
+        w.resize(1000, 700);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.openFiles({test::samplesDir() + QStringLiteral("/sample_ref.smd"), test::samplesDir() + QStringLiteral("/sample_anim.smd")});
+        QVERIFY(w.document()->waitForLoaded());
+        auto* vp = w.viewportWidget()->viewport();
+        render::OrbitCamera cam = vp->camera3d();
+        cam.yawDeg = 123;
+        cam.pitchDeg = -12;
+        cam.distance *= 0.5f;
+        cam.target += QVector3D(0.25f, 0, 0.5f);
+        cam.ortho = true;
+        vp->setCamera3d(cam);
+        w.document()->setCurrentAnimation(0);
+        w.document()->setCurrentFrame(7);
+        w.reload(true);
+        QVERIFY(w.document()->waitForLoaded());
+        QCOMPARE(vp->camera3d(), cam);
+        QCOMPARE(w.document()->currentFrame(), 7);
+        w.reload(false); // Shift+F5 resets the view
+        QVERIFY(w.document()->waitForLoaded());
+        QVERIFY(!(vp->camera3d() == cam));
+    }
+
+    void screenshotCommand()
+    {
+        app::GuiOptions o;
+        o.files = {test::samplesDir() + QStringLiteral("/sample_ref.smd"), test::samplesDir() + QStringLiteral("/sample_anim.smd")};
+        o.screenshot = test::outputDir() + QStringLiteral("/shot_{model}_{anim}_{frame:03}.png");
+        o.size = QSize(200, 150);
+        o.anim = QStringLiteral("sample_anim");
+        o.frame = -1;
+        QString error;
+        QCOMPARE(app::runScreenshot(o, &error), 0);
+        const QImage written(test::outputDir() + QStringLiteral("/shot_sample_ref_sample_anim_030.png"));
+        QCOMPARE(written.size(), QSize(200, 150));
+
+        o.files = {test::outputDir() + QStringLiteral("/does_not_exist.smd")};
+        QCOMPARE(app::runScreenshot(o, &error), 1);
+        QVERIFY(!error.isEmpty());
+    }
+};
+
+QTEST_MAIN(TstViewportRender)
+#include "tst_viewport_render.moc"
