@@ -987,7 +987,8 @@ void SmdReader::parseTriangles(SourceLoc opened)
                 m_cur.unread();
             }
             if (!emptyMaterial) {
-                blankOrComment(line, material, Block::Triangles);
+                // The peek moved the cursor's line start: report at the saved location.
+                error(ids::kSyntaxBlankLineInBlock, matAt, "blank line desyncs 'triangles' in studiomdl");
                 continue;
             }
         } else if (material.starts_with("//")) {
