@@ -16,7 +16,8 @@ using K = ElementRef::Kind;
 bool samePosition(const Vec3& a, const Vec3& b) noexcept
 {
     // NaN compares false: never the same position.
-    return std::fabs(a.x() - b.x()) <= kFlexSamePosition && std::fabs(a.y() - b.y()) <= kFlexSamePosition &&
+    return std::fabs(a.x() - b.x()) <= kFlexSamePosition &&
+           std::fabs(a.y() - b.y()) <= kFlexSamePosition &&
            std::fabs(a.z() - b.z()) <= kFlexSamePosition;
 }
 
@@ -33,22 +34,23 @@ public:
             if (!std::isfinite(p.x()) || !std::isfinite(p.y()) || !std::isfinite(p.z())) {
                 continue;
             }
-            keyed.emplace_back(key(cell(p.x()), cell(p.y()), cell(p.z())), static_cast<std::uint32_t>(c));
+            keyed.emplace_back(key(cell(p.x()), cell(p.y()), cell(p.z())),
+                               static_cast<std::uint32_t>(c));
         }
         std::sort(keyed.begin(), keyed.end());
         m_sorted.reserve(keyed.size());
         m_ranges.reserve(keyed.size());
         for (std::size_t i = 0; i < keyed.size(); ++i) {
             if (i == 0 || keyed[i].first != keyed[i - 1].first) {
-                m_ranges[keyed[i].first] = {static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(i)};
+                m_ranges[keyed[i].first] = {static_cast<std::uint32_t>(i),
+                                            static_cast<std::uint32_t>(i)};
             }
             m_ranges[keyed[i].first].second = static_cast<std::uint32_t>(i + 1);
             m_sorted.push_back(keyed[i].second);
         }
     }
 
-    template <typename F>
-    void visit(const Vec3& p, F&& fn) const
+    template <typename F> void visit(const Vec3& p, F&& fn) const
     {
         if (!std::isfinite(p.x()) || !std::isfinite(p.y()) || !std::isfinite(p.z())) {
             return;
@@ -77,13 +79,15 @@ private:
     static std::int64_t cell(float v) noexcept
     {
         const double q = std::floor(static_cast<double>(v) / static_cast<double>(kFlexMatchRadius));
-        return static_cast<std::int64_t>(std::clamp(q, -static_cast<double>(kLimit), static_cast<double>(kLimit)));
+        return static_cast<std::int64_t>(
+            std::clamp(q, -static_cast<double>(kLimit), static_cast<double>(kLimit)));
     }
     static std::uint64_t key(std::int64_t x, std::int64_t y, std::int64_t z) noexcept
     {
         constexpr std::int64_t off = 1 << 20;
         constexpr std::uint64_t mask = (1u << 21) - 1;
-        return (static_cast<std::uint64_t>(x + off) & mask) | ((static_cast<std::uint64_t>(y + off) & mask) << 21) |
+        return (static_cast<std::uint64_t>(x + off) & mask) |
+               ((static_cast<std::uint64_t>(y + off) & mask) << 21) |
                ((static_cast<std::uint64_t>(z + off) & mask) << 42);
     }
 
@@ -163,7 +167,8 @@ FlexMatchResult matchFlex(const Model& vta, const Model& reference, DiagnosticSi
                 }
             });
             if (out.baseCorners.size() > before) {
-                std::sort(out.baseCorners.begin() + static_cast<std::ptrdiff_t>(before), out.baseCorners.end());
+                std::sort(out.baseCorners.begin() + static_cast<std::ptrdiff_t>(before),
+                          out.baseCorners.end());
             } else if (nearest != UINT32_MAX) {
                 out.baseCorners.push_back(nearest);
             } else {
@@ -206,17 +211,19 @@ FlexMatchResult matchFlex(const Model& vta, const Model& reference, DiagnosticSi
     if (sink && !me.empty()) {
         if (nb != corners.size()) {
             sink->note(ids::kXrefVtaVertexCount, base.where,
-                       "VTA has " + std::to_string(nb) + " vertices, reference " + std::to_string(corners.size()) +
-                           " corners; matched by position",
+                       "VTA has " + std::to_string(nb) + " vertices, reference " +
+                           std::to_string(corners.size()) + " corners; matched by position",
                        {K::Frame, 0});
         }
         if (out.unmatched > 0) {
             const std::size_t i = out.firstUnmatched;
-            sink->warning(ids::kFlexUnmatchedVertices, i < base.lineWhere.size() ? base.lineWhere[i] : base.where,
-                          std::to_string(out.unmatched) + " of " + std::to_string(nb) + " VTA vertices (" +
-                              percent(100.0 * static_cast<double>(out.unmatched) / static_cast<double>(nb)) +
-                              "%) match no mesh vertex within 0.15; dropped",
-                          {K::Vertex, base.ids[i]});
+            sink->warning(
+                ids::kFlexUnmatchedVertices,
+                i < base.lineWhere.size() ? base.lineWhere[i] : base.where,
+                std::to_string(out.unmatched) + " of " + std::to_string(nb) + " VTA vertices (" +
+                    percent(100.0 * static_cast<double>(out.unmatched) / static_cast<double>(nb)) +
+                    "%) match no mesh vertex within 0.15; dropped",
+                {K::Vertex, base.ids[i]});
         }
     }
     return out;

@@ -23,7 +23,7 @@ struct FlexCornerShape {
 };
 
 struct FlexMatchResult {
-    bool direct = false;                   // rule 1 applied
+    bool direct = false; // rule 1 applied
     // CSR: base vertex i (index into vertexFrames[0]) -> baseCorners[baseOffsets[i]..[i+1]).
     std::vector<std::uint32_t> baseOffsets;
     std::vector<std::uint32_t> baseCorners;

@@ -176,7 +176,8 @@ void TstModelBuilder::matchDirect()
     VertexFrame base;
     for (std::int32_t c = 0; c < 6; ++c) {
         base.ids.push_back(c);
-        base.positions.push_back(ref.mesh.pointPositions[static_cast<std::size_t>(c)] + Vec3(0, 0, 5e-5f));
+        base.positions.push_back(ref.mesh.pointPositions[static_cast<std::size_t>(c)] +
+                                 Vec3(0, 0, 5e-5f));
         base.normals.push_back(Vec3(0, 0, 1));
         base.lineWhere.push_back({});
     }
@@ -257,7 +258,8 @@ void TstModelBuilder::matchUnmatched()
         }
     }
     QVERIFY(d);
-    QCOMPARE(d->message, std::string("1 of 2 VTA vertices (50.0%) match no mesh vertex within 0.15; dropped"));
+    QCOMPARE(d->message,
+             std::string("1 of 2 VTA vertices (50.0%) match no mesh vertex within 0.15; dropped"));
     QCOMPARE(d->where.line, 4u);
 }
 
@@ -307,8 +309,10 @@ void TstModelBuilder::corpusHarrison()
     if (dir.isEmpty()) {
         QSKIP("corpus not present");
     }
-    ReadResult ref = test::readPath(dir + QStringLiteral("/smd/pathos_harrison_head_reference.smd"));
-    ReadResult vta = test::readPath(dir + QStringLiteral("/vta/pathos_harrison_head_expressions.vta"));
+    ReadResult ref =
+        test::readPath(dir + QStringLiteral("/smd/pathos_harrison_head_reference.smd"));
+    ReadResult vta =
+        test::readPath(dir + QStringLiteral("/vta/pathos_harrison_head_expressions.vta"));
     QVERIFY(ref.hasModel && vta.hasModel);
     QCOMPARE(vta.model.vertexFrames.front().ids.size(), std::size_t(911));
     DiagnosticSink sink;

@@ -131,11 +131,13 @@ void TstCorpusSmd::corpus()
         return;
     }
     QVERIFY(r.hasModel);
-    QVERIFY2(countSeverity(diags, Severity::Error) == 0, qPrintable(test::formatted(diags).join(u'\n')));
+    QVERIFY2(countSeverity(diags, Severity::Error) == 0,
+             qPrintable(test::formatted(diags).join(u'\n')));
 
     const std::string bytes = test::readBytes(path);
     const LineCounts lc = countLines(bytes);
-    const std::size_t skeletonFrames = r.model.animations.empty() ? 0 : r.model.animations[0].frameCount();
+    const std::size_t skeletonFrames =
+        r.model.animations.empty() ? 0 : r.model.animations[0].frameCount();
     QCOMPARE(skeletonFrames + r.model.vertexFrames.size(), lc.timeLines);
     QCOMPARE(r.model.mesh.triangleCount() * 4, lc.triangleLines);
     const QHash<QString, int> manifest = manifestFrames(test::corpusDir());
@@ -144,7 +146,8 @@ void TstCorpusSmd::corpus()
     }
     const bool vta = path.endsWith(QStringLiteral(".vta"), Qt::CaseInsensitive);
     QCOMPARE(r.model.kind, vta ? ModelKind::Flex
-                               : (r.model.mesh.triangleCount() > 0 ? ModelKind::Reference : ModelKind::Animation));
+                               : (r.model.mesh.triangleCount() > 0 ? ModelKind::Reference
+                                                                   : ModelKind::Animation));
     QCOMPARE(r.model.format, std::string(vta ? "vta" : "smd"));
     if (vta) {
         QVERIFY(!r.model.vertexFrames.empty());
@@ -157,7 +160,8 @@ void TstCorpusSmd::throughput()
     // A reference like real exports: 60 bones, ~1.2M vertex lines with 1-3 links.
     std::string text = "version 1\nnodes\n";
     for (int b = 0; b < 60; ++b) {
-        text += std::to_string(b) + " \"Bip01 bone " + std::to_string(b) + "\" " + std::to_string(b - 1) + "\n";
+        text += std::to_string(b) + " \"Bip01 bone " + std::to_string(b) + "\" " +
+                std::to_string(b - 1) + "\n";
     }
     text += "end\nskeleton\ntime 0\n";
     for (int b = 0; b < 60; ++b) {
@@ -171,8 +175,11 @@ void TstCorpusSmd::throughput()
         text += t % 7 ? "models/hero/skin_body.tga\n" : "models/hero/skin_head.tga\n";
         for (int c = 0; c < 3; ++c) {
             const std::string i = std::to_string((t * 3 + static_cast<std::size_t>(c)) % 1000);
-            text += "0 -12.345678 " + i + ".125 45.000001 0.577350 -0.577350 0.577350 0.123456 0.876543 ";
-            text += c == 0 ? "1 5 1.000000\n" : c == 1 ? "2 5 0.750000 6 0.250000\n" : "3 5 0.5 6 0.3 7 0.2\n";
+            text += "0 -12.345678 " + i +
+                    ".125 45.000001 0.577350 -0.577350 0.577350 0.123456 0.876543 ";
+            text += c == 0   ? "1 5 1.000000\n"
+                    : c == 1 ? "2 5 0.750000 6 0.250000\n"
+                             : "3 5 0.5 6 0.3 7 0.2\n";
         }
         ++t;
     }
@@ -183,8 +190,8 @@ void TstCorpusSmd::throughput()
     ReadResult r = readSmd(text, ctx);
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const double mbs = static_cast<double>(text.size()) / 1e6 / s;
-    qInfo("read %.1f MB in %.2f s: %.1f MB/s (%zu triangles)", static_cast<double>(text.size()) / 1e6, s, mbs,
-          r.model.mesh.triangleCount());
+    qInfo("read %.1f MB in %.2f s: %.1f MB/s (%zu triangles)",
+          static_cast<double>(text.size()) / 1e6, s, mbs, r.model.mesh.triangleCount());
     QCOMPARE(r.model.mesh.triangleCount(), t);
     QVERIFY(r.diagnostics.empty());
     QVERIFY2(s < 20.0, qPrintable(QString::number(s)));

@@ -28,7 +28,8 @@ ReadResult readText(std::string_view bytes, const std::string& name = "test.smd"
 
 ReadResult readFixture(const char* rel)
 {
-    return test::readPath(test::fixturesDir() + QLatin1Char('/') + QLatin1String(rel), test::fixturesDir());
+    return test::readPath(test::fixturesDir() + QLatin1Char('/') + QLatin1String(rel),
+                          test::fixturesDir());
 }
 
 std::vector<Diagnostic> graded(const ReadResult& r)
@@ -59,11 +60,13 @@ std::size_t countId(const std::vector<Diagnostic>& d, std::string_view id)
 
 QString where(const Diagnostic* d)
 {
-    return d ? QStringLiteral("%1:%2").arg(d->where.line).arg(d->where.column) : QStringLiteral("none");
+    return d ? QStringLiteral("%1:%2").arg(d->where.line).arg(d->where.column)
+             : QStringLiteral("none");
 }
 
-const char* const kMinimal = "version 1\nnodes\n0 \"root\" -1\nend\nskeleton\ntime 0\n0 0 0 0 0 0 0\nend\n"
-                             "triangles\nskin.tga\n0 0 0 0 0 0 1 0 0\n0 1 0 0 0 0 1 1 0\n0 0 1 0 0 0 1 0 1\nend\n";
+const char* const kMinimal =
+    "version 1\nnodes\n0 \"root\" -1\nend\nskeleton\ntime 0\n0 0 0 0 0 0 0\nend\n"
+    "triangles\nskin.tga\n0 0 0 0 0 0 1 0 0\n0 1 0 0 0 0 1 1 0\n0 0 1 0 0 0 1 0 1\nend\n";
 
 } // namespace
 
@@ -109,7 +112,8 @@ void TstSmdReader::fixtures_data()
     QTest::addColumn<QString>("path");
     for (const char* fmt : {"smd", "vta"}) {
         const QString dir = test::fixturesDir() + QLatin1Char('/') + QLatin1String(fmt);
-        for (const QString& f : test::filesUnder(dir, {QStringLiteral("smd"), QStringLiteral("vta")})) {
+        for (const QString& f :
+             test::filesUnder(dir, {QStringLiteral("smd"), QStringLiteral("vta")})) {
             QTest::newRow(qPrintable(QDir(test::fixturesDir()).relativeFilePath(f))) << f;
         }
     }
@@ -130,12 +134,14 @@ void TstSmdReader::fixtures()
     const bool invalid = path.contains(QStringLiteral("/invalid/"));
     QCOMPARE(countSeverity(diags, Severity::Error) > 0, invalid);
     for (const Diagnostic& d : diags) {
-        QVERIFY2(d.where.line >= 1 && d.where.column >= 1, qPrintable(QString::fromStdString(formatDiagnostic(d))));
+        QVERIFY2(d.where.line >= 1 && d.where.column >= 1,
+                 qPrintable(QString::fromStdString(formatDiagnostic(d))));
         QVERIFY(findCatalogEntry(d.id) != nullptr || d.fixedSeverity);
     }
     if (r.hasModel) {
         QCOMPARE(r.model.animations.empty() ? std::string() : r.model.animations.front().name,
-                 r.model.animations.empty() ? std::string() : QFileInfo(path).completeBaseName().toStdString());
+                 r.model.animations.empty() ? std::string()
+                                            : QFileInfo(path).completeBaseName().toStdString());
     }
     if (!invalid && r.hasModel) {
         WriteContext wctx;
@@ -143,7 +149,8 @@ void TstSmdReader::fixtures()
         ReadResult again = readText(once, QFileInfo(path).fileName().toStdString());
         QCOMPARE(QString::fromStdString(verifyInvariants(again.model)), QString());
         QVERIFY(again.model == r.model);
-        QCOMPARE(QByteArray::fromStdString(writeSmd(again.model, wctx).bytes), QByteArray::fromStdString(once));
+        QCOMPARE(QByteArray::fromStdString(writeSmd(again.model, wctx).bytes),
+                 QByteArray::fromStdString(once));
     }
 }
 
@@ -327,8 +334,8 @@ void TstSmdReader::unknownBones()
     ReadResult r = readFixture("smd/invalid/unknown_link_bone.smd");
     const Mesh& me = r.model.mesh;
     QCOMPARE(countId(r.diagnostics, ids::kWeightsUnknownBone), std::size_t(3));
-    QCOMPARE(me.pointParents[0], 0);        // bad rigid parent -> first declared bone
-    QCOMPARE(me.influenceCount(1), 1u);     // bone 8 dropped, bone 1 kept
+    QCOMPARE(me.pointParents[0], 0);                 // bad rigid parent -> first declared bone
+    QCOMPARE(me.influenceCount(1), 1u);              // bone 8 dropped, bone 1 kept
     QCOMPARE(me.pointLinkState[2], LinkState::Zero); // its only link dropped
     const Diagnostic* d = findId(r.diagnostics, ids::kWeightsUnknownBone);
     QCOMPARE(d->element.kind, ElementRef::Kind::Vertex);
@@ -579,7 +586,8 @@ void TstSmdReader::hostileManyMaterials()
     const std::size_t n = 200000;
     text.reserve(n * 80);
     for (std::size_t i = 0; i < n; ++i) {
-        text += "m" + std::to_string(i) + "\n0 0 0 0 0 0 1 0 0\n0 1 0 0 0 0 1 0 0\n0 0 1 0 0 0 1 0 0\n";
+        text +=
+            "m" + std::to_string(i) + "\n0 0 0 0 0 0 1 0 0\n0 1 0 0 0 0 1 0 0\n0 0 1 0 0 0 1 0 0\n";
     }
     text += "end\n";
     const auto t0 = std::chrono::steady_clock::now();
@@ -597,8 +605,9 @@ void TstSmdReader::hostileIds()
     QCOMPARE(r.model.mesh.influenceCount(0), 1u);
     QCOMPARE(r.model.mesh.influenceJoints[0], 0);
     // Links count of 2^31-1: reported, no allocation of that size.
-    ReadResult big = readText("version 1\nnodes\n0 \"r\" -1\nend\ntriangles\nm\n"
-                              "0 0 0 0 0 0 1 0 0 2147483647 0 1\n0 0 0 0 0 0 1 0 0\n0 0 0 0 0 0 1 0 0\nend\n");
+    ReadResult big =
+        readText("version 1\nnodes\n0 \"r\" -1\nend\ntriangles\nm\n"
+                 "0 0 0 0 0 0 1 0 0 2147483647 0 1\n0 0 0 0 0 0 1 0 0\n0 0 0 0 0 0 1 0 0\nend\n");
     QVERIFY(findId(big.diagnostics, ids::kSyntaxBadNumber));
     QCOMPARE(QString::fromStdString(verifyInvariants(big.model)), QString());
 }
@@ -608,9 +617,12 @@ void TstSmdReader::randomMutations()
     // Byte flips, deletions and truncations of every fixture: no crash, sound models.
     std::mt19937 rng(1234);
     const QString dir = test::fixturesDir();
-    const QStringList files = test::filesUnder(dir + QStringLiteral("/smd"), {QStringLiteral("smd")}) +
-                              test::filesUnder(dir + QStringLiteral("/vta"), {QStringLiteral("vta")});
-    const char pool[] = "0123456789 \t\r\n\"-+.#;/eEnN" "end" "time";
+    const QStringList files =
+        test::filesUnder(dir + QStringLiteral("/smd"), {QStringLiteral("smd")}) +
+        test::filesUnder(dir + QStringLiteral("/vta"), {QStringLiteral("vta")});
+    const char pool[] = "0123456789 \t\r\n\"-+.#;/eEnN"
+                        "end"
+                        "time";
     std::size_t runs = 0;
     for (const QString& f : files) {
         const std::string base = test::readBytes(f);
@@ -623,15 +635,24 @@ void TstSmdReader::randomMutations()
             for (int e = 0; e < edits && !s.empty(); ++e) {
                 const std::size_t at = rng() % s.size();
                 switch (rng() % 4) {
-                case 0: s[at] = pool[rng() % (sizeof pool - 1)]; break;
-                case 1: s.erase(at, 1 + rng() % 8); break;
-                case 2: s.insert(at, 1, pool[rng() % (sizeof pool - 1)]); break;
-                default: s.resize(at); break;
+                case 0:
+                    s[at] = pool[rng() % (sizeof pool - 1)];
+                    break;
+                case 1:
+                    s.erase(at, 1 + rng() % 8);
+                    break;
+                case 2:
+                    s.insert(at, 1, pool[rng() % (sizeof pool - 1)]);
+                    break;
+                default:
+                    s.resize(at);
+                    break;
                 }
             }
             ReadResult r = readText(s, k % 2 ? "m.vta" : "m.smd");
             const std::string why = verifyInvariants(r.model);
-            QVERIFY2(why.empty(), qPrintable(f + QStringLiteral(": ") + QString::fromStdString(why)));
+            QVERIFY2(why.empty(),
+                     qPrintable(f + QStringLiteral(": ") + QString::fromStdString(why)));
             if (r.hasModel) {
                 const std::string once = writeSmd(r.model, {}).bytes;
                 ReadResult again = readText(once, k % 2 ? "m.vta" : "m.smd");

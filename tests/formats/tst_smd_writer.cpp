@@ -154,7 +154,8 @@ void roundTrip(const std::string& bytes, const std::string& name)
     QCOMPARE(again.model.lineEnding, r.model.lineEnding);
     QCOMPARE(again.model.headerComments, r.model.headerComments);
     QCOMPARE(again.model.format, r.model.format);
-    QCOMPARE(QByteArray::fromStdString(write(again.model).bytes), QByteArray::fromStdString(once.bytes));
+    QCOMPARE(QByteArray::fromStdString(write(again.model).bytes),
+             QByteArray::fromStdString(once.bytes));
 }
 
 } // namespace
@@ -209,7 +210,8 @@ void TstSmdWriter::lineEndings()
     Model m = handModel();
     m.lineEnding = LineEnding::CRLF;
     std::string crlf = write(m).bytes;
-    QCOMPARE(std::count(crlf.begin(), crlf.end(), '\r'), std::count(crlf.begin(), crlf.end(), '\n'));
+    QCOMPARE(std::count(crlf.begin(), crlf.end(), '\r'),
+             std::count(crlf.begin(), crlf.end(), '\n'));
     QVERIFY(crlf.ends_with("end\r\n"));
     QCOMPARE(readText(crlf, "hand.smd").model.lineEnding, LineEnding::CRLF);
     m.lineEnding = LineEnding::CR;
@@ -225,7 +227,8 @@ void TstSmdWriter::headerComments()
     Model m = handModel();
     m.headerComments = {"// exported by RigScope", "  # indented", "not a comment"};
     const std::string bytes = write(m).bytes;
-    QVERIFY(bytes.starts_with("// exported by RigScope\n  # indented\n// not a comment\nversion 1\n"));
+    QVERIFY(
+        bytes.starts_with("// exported by RigScope\n  # indented\n// not a comment\nversion 1\n"));
     ReadResult r = readText(bytes, "hand.smd");
     QCOMPARE(r.model.headerComments.size(), std::size_t(3));
     QCOMPARE(r.model.headerComments[2], std::string("// not a comment"));
@@ -285,7 +288,8 @@ void TstSmdWriter::otherFormats()
     const std::string bytes = write(m).bytes;
     QVERIFY(bytes.starts_with("version 1\n"));
     // No animation: the Euler bind pose becomes `time 0`.
-    QVERIFY(bytes.find("skeleton\ntime 0\n3 0 0 0 0 0 0\n7 1 0.5 -0 0 0 1.5707964\nend\n") != std::string::npos);
+    QVERIFY(bytes.find("skeleton\ntime 0\n3 0 0 0 0 0 0\n7 1 0.5 -0 0 0 1.5707964\nend\n") !=
+            std::string::npos);
 }
 
 void TstSmdWriter::extraUvSets()
@@ -296,8 +300,8 @@ void TstSmdWriter::extraUvSets()
     m.mesh.cornerExtraUvs = {Vec2(0.25f, 0.5f), Vec2(0, 0), Vec2(1, 1)};
     const std::string bytes = write(m).bytes;
     QVERIFY(bytes.starts_with("version 3\n"));
-    QVERIFY(bytes.find("0.0000001 0 0.25 0.5\n") != std::string::npos);         // absent + extras -> 0
-    QVERIFY(bytes.find("0.0000001 0 0 0\n") != std::string::npos);              // zero link + zero extras
+    QVERIFY(bytes.find("0.0000001 0 0.25 0.5\n") != std::string::npos); // absent + extras -> 0
+    QVERIFY(bytes.find("0.0000001 0 0 0\n") != std::string::npos);      // zero link + zero extras
     QVERIFY(bytes.find("2 7 0.75 3 0.25 1 1\n") != std::string::npos);
     ReadResult r = readText(bytes, "hand.smd");
     QCOMPARE(r.model.mesh.uvSetCount, 2u);
@@ -308,8 +312,10 @@ void TstSmdWriter::fixturesRoundTrip_data()
 {
     QTest::addColumn<QString>("path");
     for (const char* fmt : {"smd", "vta"}) {
-        const QString dir = test::fixturesDir() + QLatin1Char('/') + QLatin1String(fmt) + QStringLiteral("/valid");
-        for (const QString& f : test::filesUnder(dir, {QStringLiteral("smd"), QStringLiteral("vta")})) {
+        const QString dir =
+            test::fixturesDir() + QLatin1Char('/') + QLatin1String(fmt) + QStringLiteral("/valid");
+        for (const QString& f :
+             test::filesUnder(dir, {QStringLiteral("smd"), QStringLiteral("vta")})) {
             QTest::newRow(qPrintable(QDir(test::fixturesDir()).relativeFilePath(f))) << f;
         }
     }

@@ -22,21 +22,26 @@ namespace {
 
 using K = ElementRef::Kind;
 
-constexpr std::size_t kMaxTokens = 4096;       // tokens kept per line; the rest are counted
+constexpr std::size_t kMaxTokens = 4096; // tokens kept per line; the rest are counted
 constexpr std::size_t kMaxLinks = (kMaxTokens - 10) / 2;
-constexpr std::size_t kMaxPerId = 10000;       // reader diagnostics per id, then a summary
-constexpr std::size_t kDenseIds = 1u << 16;    // ids below this use a flat table
+constexpr std::size_t kMaxPerId = 10000;    // reader diagnostics per id, then a summary
+constexpr std::size_t kDenseIds = 1u << 16; // ids below this use a flat table
 
 enum class Block : std::uint8_t { None, Nodes, Skeleton, Triangles, VertexAnimation };
 
 std::string_view blockName(Block b) noexcept
 {
     switch (b) {
-    case Block::Nodes: return "nodes";
-    case Block::Skeleton: return "skeleton";
-    case Block::Triangles: return "triangles";
-    case Block::VertexAnimation: return "vertexanimation";
-    case Block::None: break;
+    case Block::Nodes:
+        return "nodes";
+    case Block::Skeleton:
+        return "skeleton";
+    case Block::Triangles:
+        return "triangles";
+    case Block::VertexAnimation:
+        return "vertexanimation";
+    case Block::None:
+        break;
     }
     return "";
 }
@@ -75,7 +80,10 @@ struct CharClasses {
 };
 constexpr CharClasses kClasses;
 
-inline std::uint8_t cls(char ch) noexcept { return kClasses.c[static_cast<unsigned char>(ch)]; }
+inline std::uint8_t cls(char ch) noexcept
+{
+    return kClasses.c[static_cast<unsigned char>(ch)];
+}
 
 // A token for messages: long tokens are cut so hostile input cannot blow up a message.
 // Control bytes print as '?'.
@@ -220,7 +228,8 @@ private:
     {
         return report(Severity::Error, id, where, std::move(message), e);
     }
-    Diagnostic& warning(std::string_view id, SourceLoc where, std::string message, ElementRef e = {})
+    Diagnostic& warning(std::string_view id, SourceLoc where, std::string message,
+                        ElementRef e = {})
     {
         return report(Severity::Warning, id, where, std::move(message), e);
     }
@@ -235,11 +244,12 @@ private:
         d.fixedSeverity = true;
         return d;
     }
-    void badNumber(std::string_view line, std::string_view tok, bool integer, std::string_view field)
+    void badNumber(std::string_view line, std::string_view tok, bool integer,
+                   std::string_view field)
     {
         error(ids::kSyntaxBadNumber, m_cur.loc(line, tok),
-              std::string("expected ") + (integer ? "int" : "float") + " for " + std::string(field) +
-                  ", got '" + shown(tok) + "'");
+              std::string("expected ") + (integer ? "int" : "float") + " for " +
+                  std::string(field) + ", got '" + shown(tok) + "'");
     }
     void shortLine(std::string_view line, std::string_view kind, std::size_t have, std::size_t need)
     {
@@ -285,7 +295,8 @@ private:
         return parseF(line, i, out.x(), fields[0]) && parseF(line, i + 1, out.y(), fields[1]) &&
                parseF(line, i + 2, out.z(), fields[2]);
     }
-    void keywordCase(std::string_view line, std::string_view tok, std::string_view exact, bool block);
+    void keywordCase(std::string_view line, std::string_view tok, std::string_view exact,
+                     bool block);
 
     // ---- blocks -------------------------------------------------------------------------
     void openBlock(Block b, std::string_view line);
@@ -455,7 +466,8 @@ bool SmdReader::blankOrComment(std::string_view line, std::string_view trimmed, 
             error(ids::kSyntaxBlankLineInBlock, at, "blank line desyncs 'triangles' in studiomdl");
         } else {
             fixed(Severity::Warning, ids::kSyntaxBlankLineInBlock, at,
-                  "blank line in '" + std::string(blockName(b)) + "'; Blender Source Tools ends the block here");
+                  "blank line in '" + std::string(blockName(b)) +
+                      "'; Blender Source Tools ends the block here");
         }
         return true;
     }
@@ -494,10 +506,11 @@ bool SmdReader::isEndLine(std::string_view line, Block b)
     return true;
 }
 
-void SmdReader::keywordCase(std::string_view line, std::string_view tok, std::string_view exact, bool block)
+void SmdReader::keywordCase(std::string_view line, std::string_view tok, std::string_view exact,
+                            bool block)
 {
     const Diagnostic& d = error(ids::kSyntaxKeywordCase, m_cur.loc(line, tok),
-          "'" + shown(tok) + "' must be '" + std::string(exact) + "'");
+                                "'" + shown(tok) + "' must be '" + std::string(exact) + "'");
     const std::size_t i = indexOf(d);
     if (i != SIZE_MAX) {
         m_deferred.emplace_back(i, block ? Deferred::BlockKeywordCase : Deferred::KeywordCase);
@@ -537,8 +550,8 @@ ReadResult SmdReader::run()
             if (beforeKeyword) {
                 m_model.headerComments.emplace_back(line);
             }
-            const std::size_t i = indexOf(
-                note(ids::kSyntaxCommentGoldsrc, m_cur.lineLoc(line), "GoldSrc studiomdl has no comments"));
+            const std::size_t i = indexOf(note(ids::kSyntaxCommentGoldsrc, m_cur.lineLoc(line),
+                                               "GoldSrc studiomdl has no comments"));
             if (i != SIZE_MAX) {
                 m_deferred.emplace_back(i, Deferred::TopLevelComment);
             }
@@ -604,10 +617,9 @@ ReadResult SmdReader::run()
             r.diagnostics.push_back(std::move(d));
         }
     }
-    std::stable_sort(r.diagnostics.begin(), r.diagnostics.end(),
-                     [](const Diagnostic& a, const Diagnostic& b) {
-                         return a.where.offset < b.where.offset;
-                     });
+    std::stable_sort(
+        r.diagnostics.begin(), r.diagnostics.end(),
+        [](const Diagnostic& a, const Diagnostic& b) { return a.where.offset < b.where.offset; });
     return r;
 }
 
@@ -638,7 +650,9 @@ void SmdReader::openBlock(Block b, std::string_view line)
     extraFields(line, 1);
     const SourceLoc opened = m_cur.lineLoc(line);
     switch (b) {
-    case Block::Nodes: parseNodes(opened); break;
+    case Block::Nodes:
+        parseNodes(opened);
+        break;
     case Block::Skeleton:
         m_hasSkeleton = true;
         parseSkeleton(opened);
@@ -657,7 +671,8 @@ void SmdReader::openBlock(Block b, std::string_view line)
         m_hasVertexAnimation = true;
         parseVertexAnimation(opened);
         break;
-    case Block::None: break;
+    case Block::None:
+        break;
     }
 }
 
@@ -665,9 +680,11 @@ void SmdReader::missingEnd(Block b, SourceLoc opened, SourceLoc at)
 {
     const std::string msg = "'" + std::string(blockName(b)) + "' opened at line " +
                             std::to_string(opened.line) + " has no 'end'";
-    Diagnostic& d = b == Block::Triangles ? fixed(Severity::Warning, ids::kSyntaxMissingEnd, at, msg)
-                                          : error(ids::kSyntaxMissingEnd, at, msg);
-    d.related.push_back({m_ctx.fileName, opened, "'" + std::string(blockName(b)) + "' opened here"});
+    Diagnostic& d = b == Block::Triangles
+                        ? fixed(Severity::Warning, ids::kSyntaxMissingEnd, at, msg)
+                        : error(ids::kSyntaxMissingEnd, at, msg);
+    d.related.push_back(
+        {m_ctx.fileName, opened, "'" + std::string(blockName(b)) + "' opened here"});
 }
 
 bool SmdReader::nextLine(std::string_view& line) noexcept
@@ -754,10 +771,11 @@ void SmdReader::parseNodes(SourceLoc opened)
         if (j != kNoJoint) {
             const auto u = static_cast<std::size_t>(j);
             const bool same = s.names[u] == name && m_rawParents[u] == parent;
-            const std::string msg = "bone id " + std::to_string(id) + " redefined; studiomdl keeps the last ('" +
-                                    shown(name) + "')";
-            Diagnostic& d = same ? fixed(Severity::Note, ids::kSkeletonDuplicateId, at, msg, {K::Joint, j})
-                                 : error(ids::kSkeletonDuplicateId, at, msg, {K::Joint, j});
+            const std::string msg = "bone id " + std::to_string(id) +
+                                    " redefined; studiomdl keeps the last ('" + shown(name) + "')";
+            Diagnostic& d =
+                same ? fixed(Severity::Note, ids::kSkeletonDuplicateId, at, msg, {K::Joint, j})
+                     : error(ids::kSkeletonDuplicateId, at, msg, {K::Joint, j});
             d.related.push_back({m_ctx.fileName, s.where[u], "first defined here"});
             s.names[u].assign(name);
             s.where[u] = at;
@@ -781,7 +799,8 @@ void SmdReader::parseNodes(SourceLoc opened)
 
 // ---- skeleton -------------------------------------------------------------------------------
 
-bool SmdReader::parseTimeLine(std::string_view line, double& time, std::string& comment, bool& hasComment)
+bool SmdReader::parseTimeLine(std::string_view line, double& time, std::string& comment,
+                              bool& hasComment)
 {
     if (m_tok[0] != "time") {
         keywordCase(line, m_tok[0], "time", false);
@@ -861,11 +880,11 @@ void SmdReader::parseSkeleton(SourceLoc opened)
         st.joint = m_ids.find(id);
         if (st.joint == kNoJoint) {
             const std::size_t raw = m_frames.size() - 1;
-            const std::size_t di = indexOf(
-                error(ids::kSkeletonUnknownBoneInFrame, m_cur.loc(line, m_tok[0]),
-                      "frame " + numberText(m_frames.back().time) + " animates undeclared bone id " +
-                          std::to_string(id),
-                      {K::Frame, static_cast<std::int32_t>(raw)}));
+            const std::size_t di =
+                indexOf(error(ids::kSkeletonUnknownBoneInFrame, m_cur.loc(line, m_tok[0]),
+                              "frame " + numberText(m_frames.back().time) +
+                                  " animates undeclared bone id " + std::to_string(id),
+                              {K::Frame, static_cast<std::int32_t>(raw)}));
             if (di != SIZE_MAX) {
                 m_frameDiags.push_back(di);
             }
@@ -988,7 +1007,8 @@ void SmdReader::parseTriangles(SourceLoc opened)
             }
             if (!emptyMaterial) {
                 // The peek moved the cursor's line start: report at the saved location.
-                error(ids::kSyntaxBlankLineInBlock, matAt, "blank line desyncs 'triangles' in studiomdl");
+                error(ids::kSyntaxBlankLineInBlock, matAt,
+                      "blank line desyncs 'triangles' in studiomdl");
                 continue;
             }
         } else if (material.starts_with("//")) {
@@ -1011,7 +1031,8 @@ void SmdReader::parseTriangles(SourceLoc opened)
         while (got < 3) {
             if (!nextLine(line)) {
                 error(ids::kSyntaxShortLine, matAt,
-                      "triangle has " + std::to_string(got) + " of 3 vertex lines before the end of the file");
+                      "triangle has " + std::to_string(got) +
+                          " of 3 vertex lines before the end of the file");
                 clearVertexRefs(mark);
                 missingEnd(Block::Triangles, opened, eofLoc());
                 return;
@@ -1040,7 +1061,8 @@ void SmdReader::parseTriangles(SourceLoc opened)
         const std::size_t materialsBefore = mesh.materials.size();
         const std::uint32_t mat = m_materials.intern(mesh, material, matAt);
         if (mesh.materials.size() != materialsBefore && !isAscii(material)) {
-            warning(ids::kSyntaxNonAscii, matAt, "name '" + shown(material) + "' contains non-ASCII characters",
+            warning(ids::kSyntaxNonAscii, matAt,
+                    "name '" + shown(material) + "' contains non-ASCII characters",
                     {K::Material, static_cast<std::int32_t>(mat)});
         }
         for (const Corner& c : m_corner) {
@@ -1112,7 +1134,8 @@ void SmdReader::parseVertexAnimation(SourceLoc opened)
         std::int32_t id = 0;
         Vec3 p;
         Vec3 n;
-        if (!parseI(line, 0, id, "vertex id") || !parseVec3(line, 1, p, kPos) || !parseVec3(line, 4, n, kNrm)) {
+        if (!parseI(line, 0, id, "vertex id") || !parseVec3(line, 1, p, kPos) ||
+            !parseVec3(line, 4, n, kNrm)) {
             continue;
         }
         extraFields(line, 7);
@@ -1138,7 +1161,8 @@ void SmdReader::buildSkeleton()
         const JointIndex pj = m_ids.find(p);
         if (pj == kNoJoint) {
             error(ids::kSkeletonUnknownParent, m_parentTokAt[j],
-                  "parent " + std::to_string(p) + " of bone '" + shown(s.names[j]) + "' is not declared",
+                  "parent " + std::to_string(p) + " of bone '" + shown(s.names[j]) +
+                      "' is not declared",
                   {K::Joint, static_cast<std::int32_t>(j)});
             continue;
         }
@@ -1183,16 +1207,17 @@ void SmdReader::buildAnimation()
     for (std::size_t i = 0; i < nf; ++i) {
         order[i] = i;
     }
-    std::stable_sort(order.begin(), order.end(),
-                     [this](std::size_t x, std::size_t y) { return m_frames[x].time < m_frames[y].time; });
+    std::stable_sort(order.begin(), order.end(), [this](std::size_t x, std::size_t y) {
+        return m_frames[x].time < m_frames[y].time;
+    });
     std::vector<std::int32_t> rawToFrame(nf, 0);
     for (std::size_t o : order) {
         const RawFrame& f = m_frames[o];
         if (!a.times.empty() && a.times.back() == f.time) {
-            const std::size_t di = indexOf(warning(ids::kSkeletonDuplicateFrame, f.where,
-                                                   "time " + numberText(f.time) +
-                                                       " repeated; studiomdl merges, BST adds a frame",
-                                                   {K::Frame, static_cast<std::int32_t>(o)}));
+            const std::size_t di = indexOf(warning(
+                ids::kSkeletonDuplicateFrame, f.where,
+                "time " + numberText(f.time) + " repeated; studiomdl merges, BST adds a frame",
+                {K::Frame, static_cast<std::int32_t>(o)}));
             if (di != SIZE_MAX) {
                 m_frameDiags.push_back(di);
             }
@@ -1313,9 +1338,11 @@ void SmdReader::buildVertexFrames()
             if (inBase(f.ids[i])) {
                 continue;
             }
-            const std::string shape = f.name.empty() ? "frame " + std::to_string(k) : "'" + shown(f.name) + "'";
+            const std::string shape =
+                f.name.empty() ? "frame " + std::to_string(k) : "'" + shown(f.name) + "'";
             error(ids::kFlexVertexIdOutOfRange, f.lineWhere[i],
-                  "shape " + shape + " moves vertex " + std::to_string(f.ids[i]) + "; base frame has " + baseCount,
+                  "shape " + shape + " moves vertex " + std::to_string(f.ids[i]) +
+                      "; base frame has " + baseCount,
                   {K::Shape, static_cast<std::int32_t>(k - 1)});
         }
     }
@@ -1366,7 +1393,9 @@ void SmdReader::gradeByProfile()
                 d.fixedSeverity = true;
             }
             [[fallthrough]];
-        case Deferred::KeywordCase: d.message += " for " + pname; break;
+        case Deferred::KeywordCase:
+            d.message += " for " + pname;
+            break;
         case Deferred::TopLevelComment:
             if (p == Profile::GoldSrc) {
                 d.severity = Severity::Warning;
@@ -1379,7 +1408,8 @@ void SmdReader::gradeByProfile()
     const int v = m_model.version;
     if (!m_sawVersion) {
         error(ids::kSyntaxBadVersion, {1, 1, 0},
-              "version missing; " + pname + " accepts " + (p == Profile::GoldSrc || p == Profile::Cod ? "1" : "1-2"));
+              "version missing; " + pname + " accepts " +
+                  (p == Profile::GoldSrc || p == Profile::Cod ? "1" : "1-2"));
     } else if (v != 1) {
         if (p == Profile::Source && v == 2) {
             fixed(Severity::Warning, ids::kSyntaxBadVersion, m_versionTokAt,
@@ -1402,10 +1432,12 @@ void SmdReader::gradeByProfile()
     const std::uint64_t crlf = m_cur.crlfCount;
     const std::uint64_t cr = m_cur.crCount;
     if (cr > 0) {
-        fixed(Severity::Error, ids::kSyntaxLineEnding, {1, 1, 0}, "bare CR line endings: fgets sees one line");
+        fixed(Severity::Error, ids::kSyntaxLineEnding, {1, 1, 0},
+              "bare CR line endings: fgets sees one line");
     } else if (lf > 0 && crlf > 0) {
         fixed(Severity::Warning, ids::kSyntaxLineEnding, {1, 1, 0},
-              "mixed line endings (" + std::to_string(lf) + " LF, " + std::to_string(crlf) + " CRLF)");
+              "mixed line endings (" + std::to_string(lf) + " LF, " + std::to_string(crlf) +
+                  " CRLF)");
     }
     if (!m_cur.lastLineTerminated && m_lastWasEnd) {
         fixed(Severity::Note, ids::kSyntaxLineEnding, {1, 1, 0}, "no newline after the last 'end'");
@@ -1420,7 +1452,6 @@ void SmdReader::gradeByProfile()
 }
 
 } // namespace
-
 
 int sniffSmd(std::string_view head) noexcept
 {

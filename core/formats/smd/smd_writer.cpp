@@ -21,9 +21,15 @@ public:
     explicit Out(LineEnding ending)
     {
         switch (ending) {
-        case LineEnding::LF: m_eol = "\n"; break;
-        case LineEnding::CRLF: m_eol = "\r\n"; break;
-        case LineEnding::CR: m_eol = "\r"; break;
+        case LineEnding::LF:
+            m_eol = "\n";
+            break;
+        case LineEnding::CRLF:
+            m_eol = "\r\n";
+            break;
+        case LineEnding::CR:
+            m_eol = "\r";
+            break;
         }
     }
 
@@ -191,8 +197,9 @@ void writeTriangles(Out& o, const Model& m)
             bool extrasUsed = false;
             for (std::uint32_t e = 0; e < extra; ++e) {
                 const Vec2& uv = me.cornerExtraUvs[c * extra + e];
-                extrasUsed = extrasUsed || uv.x() != 0.0f || uv.y() != 0.0f || std::signbit(uv.x()) ||
-                             std::signbit(uv.y()) || std::isnan(uv.x()) || std::isnan(uv.y());
+                extrasUsed = extrasUsed || uv.x() != 0.0f || uv.y() != 0.0f ||
+                             std::signbit(uv.x()) || std::signbit(uv.y()) || std::isnan(uv.x()) ||
+                             std::isnan(uv.y());
             }
             const LinkState state = me.pointLinkState[p];
             if (state == LinkState::List && count > 0) {
@@ -258,7 +265,8 @@ WriteResult writeSmd(const Model& m, const WriteContext& ctx)
     Out o(family ? m.lineEnding : LineEnding::LF);
     for (const std::string& c : m.headerComments) {
         const std::size_t first = c.find_first_not_of(" \t\f\v");
-        const std::string_view body = first == std::string::npos ? std::string_view{} : std::string_view(c).substr(first);
+        const std::string_view body =
+            first == std::string::npos ? std::string_view{} : std::string_view(c).substr(first);
         if (!(body.starts_with("//") || body.starts_with("#") || body.starts_with(";"))) {
             o.text("// ");
         }
@@ -279,12 +287,14 @@ WriteResult writeSmd(const Model& m, const WriteContext& ctx)
 
     if (o.nonFinite > 0) {
         sink.warning(ids::kWriteNonFinite, {1, 1, 0},
-                     std::to_string(o.nonFinite) + " NaN/Inf values written as nan/inf; some tools reject them");
+                     std::to_string(o.nonFinite) +
+                         " NaN/Inf values written as nan/inf; some tools reject them");
     }
     if (o.badNames > 0) {
-        sink.error(ids::kWriteBadName, {1, 1, 0},
-                   std::to_string(o.badNames) +
-                       " quote or line-break characters in names cannot be written to SMD; replaced");
+        sink.error(
+            ids::kWriteBadName, {1, 1, 0},
+            std::to_string(o.badNames) +
+                " quote or line-break characters in names cannot be written to SMD; replaced");
     }
     r.bytes = std::move(o.bytes);
     r.diagnostics = sink.take();
