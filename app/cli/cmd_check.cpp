@@ -1,14 +1,121 @@
-// Placeholder until the 'check' verb lands.
-#include "app/cli/commands.h"
-
+// `rigscope-cli check PATH… [--profile P] [--reference FILE] [--format text|json|sarif]
+//  [--enable ID,…] [--disable ID,…] [--max-per-check N] [--werror]` (CHECKS.md §1)
 #include <cstdio>
+#include <string>
+#include <vector>
+
+#include <QtCore/QCommandLineParser>
+
+#include "app/cli/commands.h"
+#include "core/ops/check.h"
 
 namespace rigscope::cli {
 
-int runCheck(const QStringList&)
+namespace {
+
+std::vector<std::string> idList(const QStringList& values)
 {
-    std::fputs("rigscope-cli: 'check' is not implemented yet\n", stderr);
-    return 2;
+    std::vector<std::string> out;
+    for (const QString& v : values) {
+        for (const QString& part : v.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+            out.push_back(part.trimmed().toStdString());
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+int runCheck(const QStringList& args)
+{
+    QCommandLineParser p;
+    p.setApplicationDescription(QStringLiteral("Check model files against a compiler profile"));
+    p.addPositionalArgument(QStringLiteral("paths"), QStringLiteral("Files or directories to check"),
+                            QStringLiteral("PATH..."));
+    const QCommandLineOption profile(QStringLiteral("profile"),
+                                     QStringLiteral("auto|goldsrc|source|source256|cod"),
+                                     QStringLiteral("P"), QStringLiteral("auto"));
+    const QCommandLineOption format(QStringLiteral("format"), QStringLiteral("text|json|sarif"),
+                                    QStringLiteral("F"), QStringLiteral("text"));
+    const QCommandLineOption reference(QStringLiteral("reference"),
+                                       QStringLiteral("Reference for the xref.* checks"),
+                                       QStringLiteral("FILE"));
+    const QCommandLineOption enable(QStringLiteral("enable"),
+                                    QStringLiteral("Turn checks on (ID or family.*, comma-separated)"),
+                                    QStringLiteral("IDS"));
+    const QCommandLineOption disable(QStringLiteral("disable"),
+                                     QStringLiteral("Turn checks off (ID or family.*, comma-separated)"),
+                                     QStringLiteral("IDS"));
+    const QCommandLineOption maxPerCheck(QStringLiteral("max-per-check"),
+                                         QStringLiteral("Lines per id per file in text output (0 = all)"),
+                                         QStringLiteral("N"), QStringLiteral("20"));
+    const QCommandLineOption werror(QStringLiteral("werror"), QStringLiteral("Treat warnings as errors"));
+    const QCommandLineOption jobs(QStringLiteral("jobs"), QStringLiteral("Worker threads (0 = all cores)"),
+                                  QStringLiteral("N"), QStringLiteral("0"));
+    const QCommandLineOption help(QStringList{QStringLiteral("h"), QStringLiteral("help")},
+                                  QStringLiteral("Show this help"));
+    p.addOptions({profile, format, reference, enable, disable, maxPerCheck, werror, jobs, help});
+    QStringList argv = args;
+    argv.prepend(QStringLiteral("rigscope-cli check"));
+    if (!p.parse(argv)) {
+        std::fprintf(stderr, "rigscope-cli check: %s\n", qPrintable(p.errorText()));
+        return 2;
+    }
+    if (p.isSet(help)) {
+        std::fputs(qPrintable(p.helpText()), stdout);
+        return 0;
+    }
+    core::CheckOptions opt;
+    const auto prof = core::parseProfile(p.value(profile).toStdString());
+    if (!prof) {
+        std::fprintf(stderr, "rigscope-cli check: unknown profile '%s'\n", qPrintable(p.value(profile)));
+        return 2;
+    }
+    opt.profile = *prof;
+    const QString fmt = p.value(format);
+    if (fmt != QLatin1String("text") && fmt != QLatin1String("json") && fmt != QLatin1String("sarif")) {
+        std::fprintf(stderr, "rigscope-cli check: unknown format '%s'\n", qPrintable(fmt));
+        return 2;
+    }
+    bool ok = false;
+    const int maxN = p.value(maxPerCheck).toInt(&ok);
+    if (!ok || maxN < 0) {
+        std::fprintf(stderr, "rigscope-cli check: --max-per-check needs a number >= 0\n");
+        return 2;
+    }
+    opt.maxPerCheck = static_cast<std::size_t>(maxN);
+    const int jobN = p.value(jobs).toInt(&ok);
+    if (!ok || jobN < 0) {
+        std::fprintf(stderr, "rigscope-cli check: --jobs needs a number >= 0\n");
+        return 2;
+    }
+    opt.jobs = static_cast<unsigned>(jobN);
+    opt.filter.enable = idList(p.values(enable));
+    opt.filter.disable = idList(p.values(disable));
+    opt.reference = p.value(reference).toStdString();
+    opt.werror = p.isSet(werror);
+    const QStringList paths = p.positionalArguments();
+    if (paths.isEmpty()) {
+        std::fputs("rigscope-cli check: no input files\n", stderr);
+        return 2;
+    }
+    std::vector<std::string> inputs;
+    for (const QString& s : paths) {
+        inputs.push_back(s.toStdString());
+    }
+    const core::CheckRun run = core::runCheck(inputs, opt);
+    for (const std::string& e : run.inputErrors) {
+        std::fprintf(stderr, "rigscope-cli: %s\n", e.c_str());
+    }
+    if (fmt == QLatin1String("json")) {
+        std::fputs(core::checkJson(run).c_str(), stdout);
+    } else if (fmt == QLatin1String("sarif")) {
+        std::fputs(core::checkSarif(run).c_str(), stdout);
+    } else {
+        std::fputs(core::checkText(run, opt).c_str(), stdout);
+    }
+    std::fprintf(stderr, "%s\n", core::checkSummary(run).c_str());
+    return core::checkExitCode(run);
 }
 
 } // namespace rigscope::cli

@@ -1,6 +1,8 @@
 // cod.* checks on the built model (CHECKS.md §4.7); count and index checks are the readers'.
 #include <cmath>
 
+#include <Eigen/LU>
+
 #include "core/checks/check_util.h"
 #include "core/checks/checks.h"
 

@@ -81,3 +81,8 @@ struct BudgetMeter {
 std::vector<BudgetMeter> budgetMeters(const Model& m, Profile profile, const Model* flex = nullptr);
 
 } // namespace rigscope::core
+
+namespace rigscope::core {
+// The catalog's "Fix" column for `id` (empty when it has none).
+std::string_view fixHint(std::string_view id) noexcept;
+} // namespace rigscope::core

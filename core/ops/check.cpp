@@ -1,0 +1,711 @@
+#include "core/ops/check.h"
+
+#include <algorithm>
+#include <atomic>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <system_error>
+#include <thread>
+#include <unordered_set>
+
+#include "core/diag/diagnostic_ids.h"
+#include "core/diag/severity.h"
+#include "core/formats/registry.h"
+#include "core/io/file_buffer.h"
+#include "core/text/json_writer.h"
+
+namespace rigscope::core {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+bool isCodExtension(const std::string& path)
+{
+    const std::string e = extensionLower(path);
+    return e == "xmodel_export" || e == "xanim_export" || e == "nt_export" || e == "xmodel_bin" ||
+           e == "xanim_bin";
+}
+
+bool isXModelFormat(const std::string& f)
+{
+    return f == "xmodel" || f == "xmodel_bin";
+}
+
+bool isXAnimFormat(const std::string& f)
+{
+    return f == "xanim" || f == "xanim_bin";
+}
+
+bool isSmdFamilyFormat(const std::string& f)
+{
+    return f == "smd" || f == "vta" || f == "smdx";
+}
+
+// Runs fn(i) for i in [0, n) on `jobs` threads; results land in caller-owned slots.
+template <typename Fn>
+void parallelFor(std::size_t n, unsigned jobs, Fn fn)
+{
+    unsigned threads = jobs != 0 ? jobs : std::max(1u, std::thread::hardware_concurrency());
+    threads = static_cast<unsigned>(std::min<std::size_t>(threads, n));
+    if (threads <= 1) {
+        for (std::size_t i = 0; i < n; ++i) {
+            fn(i);
+        }
+        return;
+    }
+    std::atomic<std::size_t> next{0};
+    std::vector<std::thread> pool;
+    pool.reserve(threads);
+    for (unsigned t = 0; t < threads; ++t) {
+        pool.emplace_back([&] {
+            for (std::size_t i = next++; i < n; i = next++) {
+                fn(i);
+            }
+        });
+    }
+    for (std::thread& t : pool) {
+        t.join();
+    }
+}
+
+struct Loaded {
+    std::string path;
+    bool readable = false;
+    std::string ioError;
+    ReadResult result;
+    const Loaded* reference = nullptr;
+    std::string referencePath;
+};
+
+void load(Loaded& l, Profile requested)
+{
+    FileReadResult file = readFile(l.path);
+    if (!file.ok()) {
+        l.ioError = file.error;
+        return;
+    }
+    if (!detectFormat(file.bytes, l.path)) {
+        l.ioError = "'" + l.path + "': unknown format";
+        return;
+    }
+    ReadContext ctx;
+    ctx.fileName = l.path;
+    ctx.profile = requested;
+    l.result = readAny(file.bytes, ctx);
+    l.readable = true;
+}
+
+bool isReferenceModel(const Loaded& l)
+{
+    if (!l.readable || !l.result.hasModel) {
+        return false;
+    }
+    const Model& m = l.result.model;
+    return isXModelFormat(m.format) || (isSmdFamilyFormat(m.format) && m.kind == ModelKind::Reference);
+}
+
+bool wantsReference(const Loaded& l)
+{
+    if (!l.readable || !l.result.hasModel) {
+        return false;
+    }
+    const Model& m = l.result.model;
+    return isXAnimFormat(m.format) ||
+           (isSmdFamilyFormat(m.format) && (m.kind == ModelKind::Animation || m.kind == ModelKind::Flex));
+}
+
+// Share of `m`'s bones that `ref` declares too.
+double boneOverlap(const Model& m, const std::unordered_set<std::string>& refNames)
+{
+    if (m.skeleton.empty()) {
+        return 0;
+    }
+    std::size_t hits = 0;
+    for (const std::string& n : m.skeleton.names) {
+        std::string k = n;
+        for (char& c : k) {
+            c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+        }
+        hits += refNames.count(k);
+    }
+    return static_cast<double>(hits) / static_cast<double>(m.skeleton.size());
+}
+
+std::unordered_set<std::string> lowerNames(const Model& m)
+{
+    std::unordered_set<std::string> out;
+    for (std::string n : m.skeleton.names) {
+        for (char& c : n) {
+            c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+        }
+        out.insert(std::move(n));
+    }
+    return out;
+}
+
+// Per folder: each animation / VTA / XANIM gets the reference there with the same stem, else
+// the one declaring most of its bones (at least half).
+void discoverReferences(std::vector<std::unique_ptr<Loaded>>& files)
+{
+    std::map<std::string, std::vector<Loaded*>> folders;
+    for (auto& f : files) {
+        folders[directoryOf(f->path)].push_back(f.get());
+    }
+    for (auto& [dir, list] : folders) {
+        std::vector<Loaded*> refs;
+        std::vector<std::unordered_set<std::string>> refNames;
+        for (Loaded* l : list) {
+            if (isReferenceModel(*l)) {
+                refs.push_back(l);
+                refNames.push_back(lowerNames(l->result.model));
+            }
+        }
+        if (refs.empty()) {
+            continue;
+        }
+        for (Loaded* l : list) {
+            if (!wantsReference(*l)) {
+                continue;
+            }
+            const bool xanim = isXAnimFormat(l->result.model.format);
+            const Loaded* best = nullptr;
+            double bestScore = 0.5 - 1e-9;
+            for (std::size_t r = 0; r < refs.size(); ++r) {
+                if (isXModelFormat(refs[r]->result.model.format) != xanim) {
+                    continue;
+                }
+                if (stemName(refs[r]->path) == stemName(l->path)) {
+                    best = refs[r];
+                    break;
+                }
+                const double score = boneOverlap(l->result.model, refNames[r]);
+                if (score > bestScore) {
+                    bestScore = score;
+                    best = refs[r];
+                }
+            }
+            if (best) {
+                l->reference = best;
+                l->referencePath = best->path;
+            }
+        }
+    }
+}
+
+Profile fileProfile(const Loaded& l, Profile requested)
+{
+    if (requested != Profile::Auto) {
+        return requested;
+    }
+    if (l.reference) {
+        return resolveProfile(l.reference->result.model, Profile::Auto);
+    }
+    if (l.readable && l.result.hasModel) {
+        return resolveProfile(l.result.model, Profile::Auto);
+    }
+    return isCodExtension(l.path) ? Profile::Cod : Profile::Source;
+}
+
+std::string objectName(const Model& m, const ElementRef& e)
+{
+    using Kd = ElementRef::Kind;
+    if (e.index < 0) {
+        return {};
+    }
+    const auto i = static_cast<std::size_t>(e.index);
+    switch (e.kind) {
+    case Kd::Joint:
+    case Kd::Part: return i < m.skeleton.size() ? m.skeleton.names[i] : std::string();
+    case Kd::Material: return i < m.mesh.materials.size() ? m.mesh.materials[i].name : std::string();
+    case Kd::Shape: return i < m.flexShapes.size() ? m.flexShapes[i].name : std::string();
+    default: return {};
+    }
+}
+
+void checkOne(Loaded& l, CheckedFile& out, const CheckOptions& opt)
+{
+    out.file = l.path;
+    out.readable = l.readable;
+    out.ioError = l.ioError;
+    out.profile = fileProfile(l, opt.profile);
+    out.guessed = opt.profile == Profile::Auto;
+    if (!l.readable) {
+        return;
+    }
+    const ReadResult& r = l.result;
+    const Model& m = r.model;
+    out.format = m.format;
+    out.kind = r.hasModel ? m.kind : ModelKind::Unknown;
+    out.reference = l.referencePath;
+    std::vector<Diagnostic> diags = r.diagnostics;
+    if (r.hasModel) {
+        DiagnosticSink sink(l.path, m.format == "smdx" || m.format == "xmodel_bin" || m.format == "xanim_bin");
+        runModelChecks(m, out.profile, sink, r.diagnostics);
+        if (l.reference && l.reference->result.hasModel) {
+            runSceneChecks({&m, l.path}, {&l.reference->result.model, l.referencePath}, out.profile, sink,
+                           r.diagnostics);
+        }
+        for (Diagnostic& d : sink.diagnostics()) {
+            diags.push_back(std::move(d));
+        }
+        const Model* budgetModel = &m;
+        const Model* flex = nullptr;
+        if (m.kind == ModelKind::Flex && l.reference) {
+            budgetModel = &l.reference->result.model;
+            flex = &m;
+        }
+        out.budget = budgetMeters(*budgetModel, out.profile, flex);
+    }
+    gradeDiagnostics(diags, out.profile, out.guessed, opt.filter);
+    std::stable_sort(diags.begin(), diags.end(), [](const Diagnostic& a, const Diagnostic& b) {
+        const std::uint32_t la = a.where.line == 0 ? 1 : a.where.line;
+        const std::uint32_t lb = b.where.line == 0 ? 1 : b.where.line;
+        if (la != lb) {
+            return la < lb;
+        }
+        return a.where.offset < b.where.offset;
+    });
+    if (opt.werror) {
+        for (Diagnostic& d : diags) {
+            if (d.severity == Severity::Warning) {
+                d.severity = Severity::Error;
+                d.fixedSeverity = true;
+                ++out.warningsAsErrors;
+            }
+        }
+    }
+    out.objectNames.reserve(diags.size());
+    for (const Diagnostic& d : diags) {
+        out.objectNames.push_back(r.hasModel ? objectName(m, d.element) : std::string());
+    }
+    out.diagnostics = std::move(diags);
+}
+
+std::string plural(std::size_t n, const char* one, const char* many)
+{
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+std::string thousandsOf(std::size_t n)
+{
+    std::string s = std::to_string(n);
+    for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) {
+        s.insert(static_cast<std::size_t>(i), ",");
+    }
+    return s;
+}
+
+std::string relatedLine(const Diagnostic& d, const RelatedNote& n)
+{
+    return formatLocation(n.file, n.where, d.binary && n.file == d.file) + " note: " + n.message +
+           " [" + std::string(d.id) + "]";
+}
+
+// RFC 3986 path: keep unreserved characters and '/', percent-encode the rest.
+std::string uriOf(const std::string& path)
+{
+    static const char* const kHex = "0123456789ABCDEF";
+    std::string out;
+    if (!path.empty() && path.front() == '/') {
+        out = "file://";
+    }
+    for (const char ch : path) {
+        const auto c = static_cast<unsigned char>(ch);
+        const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                          c == '-' || c == '.' || c == '_' || c == '~' || c == '/';
+        if (keep) {
+            out += static_cast<char>(c);
+        } else {
+            out += '%';
+            out += kHex[c >> 4];
+            out += kHex[c & 15];
+        }
+    }
+    return out;
+}
+
+std::string profileLabel(const CheckRun& run)
+{
+    if (run.requested != Profile::Auto) {
+        return std::string(profileName(run.requested));
+    }
+    std::vector<std::string> names;
+    for (const CheckedFile& f : run.files) {
+        const std::string n(profileName(f.profile));
+        if (f.readable && std::find(names.begin(), names.end(), n) == names.end()) {
+            names.push_back(n);
+        }
+    }
+    if (names.size() == 1) {
+        return names.front();
+    }
+    std::sort(names.begin(), names.end());
+    std::string s = "auto";
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        s += (i == 0 ? ": " : ", ") + names[i];
+    }
+    return s;
+}
+
+} // namespace
+
+std::vector<std::string> expandCheckInputs(const std::vector<std::string>& paths,
+                                           std::vector<std::string>& errors)
+{
+    std::vector<std::string> out;
+    for (const std::string& p : paths) {
+        std::error_code ec;
+        const fs::file_status st = fs::status(p, ec);
+        if (ec || !fs::exists(st)) {
+            errors.push_back("cannot open '" + p + "': No such file or directory");
+            continue;
+        }
+        if (!fs::is_directory(st)) {
+            out.push_back(p);
+            continue;
+        }
+        std::vector<std::string> found;
+        fs::recursive_directory_iterator it(p, fs::directory_options::skip_permission_denied, ec);
+        if (ec) {
+            errors.push_back("cannot list '" + p + "': " + ec.message());
+            continue;
+        }
+        for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
+            if (ec) {
+                errors.push_back("cannot list '" + p + "': " + ec.message());
+                break;
+            }
+            std::error_code fe;
+            if (it->is_regular_file(fe) && formatByExtension(it->path().string())) {
+                found.push_back(it->path().string());
+            }
+        }
+        std::sort(found.begin(), found.end());
+        out.insert(out.end(), found.begin(), found.end());
+    }
+    return out;
+}
+
+CheckRun runCheck(const std::vector<std::string>& paths, const CheckOptions& options)
+{
+    CheckRun run;
+    run.requested = options.profile;
+    const std::vector<std::string> inputs = expandCheckInputs(paths, run.inputErrors);
+    run.ioFailure = !run.inputErrors.empty();
+
+    std::vector<std::unique_ptr<Loaded>> files;
+    files.reserve(inputs.size());
+    for (const std::string& p : inputs) {
+        files.push_back(std::make_unique<Loaded>());
+        files.back()->path = p;
+    }
+    parallelFor(files.size(), options.jobs, [&](std::size_t i) { load(*files[i], options.profile); });
+
+    std::unique_ptr<Loaded> external; // --reference not among the inputs
+    if (!options.reference.empty()) {
+        const Loaded* ref = nullptr;
+        for (auto& f : files) {
+            if (f->path == options.reference || sameFile(f->path, options.reference)) {
+                ref = f.get();
+                break;
+            }
+        }
+        if (!ref) {
+            external = std::make_unique<Loaded>();
+            external->path = options.reference;
+            load(*external, options.profile);
+            if (!external->readable) {
+                run.inputErrors.push_back(external->ioError);
+                run.ioFailure = true;
+            } else if (!external->result.hasModel) {
+                run.inputErrors.push_back("'" + options.reference + "': no model to use as reference");
+                run.ioFailure = true;
+            }
+            ref = external.get();
+        }
+        if (ref->readable && ref->result.hasModel) {
+            for (auto& f : files) {
+                if (f.get() != ref && f->readable && f->result.hasModel) {
+                    f->reference = ref;
+                    f->referencePath = ref->path;
+                }
+            }
+        }
+    } else {
+        discoverReferences(files);
+    }
+
+    run.files.resize(files.size());
+    parallelFor(files.size(), options.jobs, [&](std::size_t i) { checkOne(*files[i], run.files[i], options); });
+
+    for (const CheckedFile& f : run.files) {
+        if (!f.readable) {
+            run.ioFailure = true;
+            run.inputErrors.push_back(f.ioError);
+            continue;
+        }
+        for (const Diagnostic& d : f.diagnostics) {
+            switch (d.severity) {
+            case Severity::Error: ++run.errors; break;
+            case Severity::Warning: ++run.warnings; break;
+            case Severity::Note: ++run.notes; break;
+            }
+        }
+    }
+    for (const CheckedFile& f : run.files) {
+        run.warningsAsErrors += f.warningsAsErrors;
+    }
+    return run;
+}
+
+std::string checkText(const CheckRun& run, const CheckOptions& options)
+{
+    std::string out;
+    for (const CheckedFile& f : run.files) {
+        std::map<std::string_view, std::size_t> printed;
+        std::vector<std::pair<std::string_view, const Diagnostic*>> firstOmitted;
+        std::map<std::string_view, std::size_t> omitted;
+        for (const Diagnostic& d : f.diagnostics) {
+            std::size_t& n = printed[d.id];
+            if (options.maxPerCheck != 0 && n >= options.maxPerCheck) {
+                if (omitted[d.id]++ == 0) {
+                    firstOmitted.emplace_back(d.id, &d);
+                }
+                continue;
+            }
+            ++n;
+            out += formatDiagnostic(d);
+            out += '\n';
+            for (const RelatedNote& r : d.related) {
+                out += relatedLine(d, r);
+                out += '\n';
+            }
+        }
+        for (const auto& [id, d] : firstOmitted) {
+            out += formatLocation(d->file, d->where, d->binary) + " note: … and " +
+                   thousandsOf(omitted[id]) + " more [" + std::string(id) + "]\n";
+        }
+    }
+    return out;
+}
+
+std::string checkSummary(const CheckRun& run)
+{
+    std::size_t files = 0;
+    for (const CheckedFile& f : run.files) {
+        files += f.readable ? 1 : 0;
+    }
+    std::string s = plural(run.errors, "error", "errors") + ", " +
+                    plural(run.warnings, "warning", "warnings") + ", " +
+                    plural(run.notes, "note", "notes") + " in " + plural(files, "file", "files") +
+                    " (profile " + profileLabel(run) + ")";
+    if (run.warningsAsErrors > 0) {
+        s += " (" + plural(run.warningsAsErrors, "warning", "warnings") + " treated as errors)";
+    }
+    return s;
+}
+
+std::string checkJson(const CheckRun& run)
+{
+    JsonWriter w;
+    w.beginObject();
+    w.key("profile").value(profileLabel(run));
+    w.key("summary").beginObject();
+    w.key("errors").value(run.errors).key("warnings").value(run.warnings).key("notes").value(run.notes);
+    w.key("warningsAsErrors").value(run.warningsAsErrors);
+    w.endObject();
+    w.key("files").beginArray();
+    for (const CheckedFile& f : run.files) {
+        w.beginObject();
+        w.key("file").value(f.file);
+        if (!f.readable) {
+            w.key("error").value(f.ioError);
+            w.endObject();
+            continue;
+        }
+        w.key("format").value(f.format);
+        w.key("kind").value(kindName(f.kind));
+        w.key("profile").value(profileName(f.profile));
+        w.key("profileGuessed").value(f.guessed);
+        w.key("reference");
+        if (f.reference.empty()) {
+            w.null();
+        } else {
+            w.value(f.reference);
+        }
+        w.key("budget").beginArray();
+        for (const BudgetMeter& b : f.budget) {
+            w.beginObject().key("name").value(b.name).key("used").value(b.used).key("limit");
+            if (b.limit == 0) {
+                w.null();
+            } else {
+                w.value(b.limit);
+            }
+            w.endObject();
+        }
+        w.endArray();
+        w.key("diagnostics").beginArray();
+        for (std::size_t i = 0; i < f.diagnostics.size(); ++i) {
+            const Diagnostic& d = f.diagnostics[i];
+            w.beginObject();
+            w.key("file").value(d.file);
+            w.key("line").value(d.binary ? 0u : (d.where.line == 0 ? 1u : d.where.line));
+            w.key("col").value(d.binary ? 0u : (d.where.column == 0 ? 1u : d.where.column));
+            w.key("offset");
+            if (d.binary) {
+                w.value(static_cast<std::uint64_t>(d.where.offset));
+            } else {
+                w.null();
+            }
+            w.key("severity").value(severityName(d.severity));
+            w.key("id").value(d.id);
+            w.key("message").value(d.message);
+            w.key("profile").value(profileName(f.profile));
+            w.key("object");
+            if (d.element.kind == ElementRef::Kind::None) {
+                w.null();
+            } else {
+                w.beginObject();
+                w.key("kind").value(elementKindName(d.element.kind));
+                w.key("index").value(d.element.index);
+                w.key("name");
+                if (f.objectNames[i].empty()) {
+                    w.null();
+                } else {
+                    w.value(f.objectNames[i]);
+                }
+                w.endObject();
+            }
+            w.key("fix").value(fixHint(d.id));
+            w.key("related").beginArray();
+            for (const RelatedNote& r : d.related) {
+                w.beginObject();
+                w.key("file").value(r.file);
+                w.key("line").value(r.where.line == 0 ? 1u : r.where.line);
+                w.key("col").value(r.where.column == 0 ? 1u : r.where.column);
+                w.key("message").value(r.message);
+                w.endObject();
+            }
+            w.endArray();
+            w.endObject();
+        }
+        w.endArray();
+        w.endObject();
+    }
+    w.endArray();
+    w.endObject();
+    std::string s = w.take();
+    s += '\n';
+    return s;
+}
+
+std::string checkSarif(const CheckRun& run)
+{
+    // Rules: the catalog entries the results use, in catalog order.
+    std::unordered_set<std::string_view> used;
+    for (const CheckedFile& f : run.files) {
+        for (const Diagnostic& d : f.diagnostics) {
+            used.insert(d.id);
+        }
+    }
+    std::map<std::string_view, std::size_t> ruleIndex;
+    std::vector<const CatalogEntry*> rules;
+    for (const CatalogEntry& e : diagnosticCatalog()) {
+        if (used.count(e.id)) {
+            ruleIndex[e.id] = rules.size();
+            rules.push_back(&e);
+        }
+    }
+    const int defaultCol = profileColumn(run.requested);
+    JsonWriter w;
+    w.beginObject();
+    w.key("$schema").value("https://json.schemastore.org/sarif-2.1.0.json");
+    w.key("version").value("2.1.0");
+    w.key("runs").beginArray().beginObject();
+    w.key("tool").beginObject().key("driver").beginObject();
+    w.key("name").value("rigscope");
+    w.key("informationUri").value("https://github.com/rigscope/rigscope");
+    w.key("semanticVersion").value("0.1.0");
+    w.key("rules").beginArray();
+    for (const CatalogEntry* e : rules) {
+        w.beginObject();
+        w.key("id").value(e->id);
+        w.key("shortDescription").beginObject().key("text").value(e->firesWhen).endObject();
+        const std::string_view fix = fixHint(e->id);
+        if (!fix.empty()) {
+            w.key("help").beginObject().key("text").value(fix).endObject();
+        }
+        const CatalogSeverity s = e->severity[defaultCol];
+        w.key("defaultConfiguration").beginObject().key("level");
+        w.value(s == CatalogSeverity::Error     ? "error"
+                : s == CatalogSeverity::Warning ? "warning"
+                : s == CatalogSeverity::Note    ? "note"
+                                                : "none");
+        w.endObject();
+        w.endObject();
+    }
+    w.endArray();
+    w.endObject().endObject(); // driver, tool
+    w.key("columnKind").value("utf16CodeUnits");
+    w.key("results").beginArray();
+    auto physical = [&w](const std::string& file, const SourceLoc& where, bool binary) {
+        w.key("physicalLocation").beginObject();
+        w.key("artifactLocation").beginObject().key("uri").value(uriOf(file)).endObject();
+        w.key("region").beginObject();
+        if (binary) {
+            w.key("byteOffset").value(static_cast<std::uint64_t>(where.offset));
+        } else {
+            w.key("startLine").value(where.line == 0 ? 1u : where.line);
+            w.key("startColumn").value(where.column == 0 ? 1u : where.column);
+        }
+        w.endObject();
+        w.endObject();
+    };
+    for (const CheckedFile& f : run.files) {
+        for (const Diagnostic& d : f.diagnostics) {
+            w.beginObject();
+            w.key("ruleId").value(d.id);
+            const auto it = ruleIndex.find(d.id);
+            if (it != ruleIndex.end()) {
+                w.key("ruleIndex").value(it->second);
+            }
+            w.key("level").value(severityName(d.severity));
+            w.key("message").beginObject().key("text").value(d.message).endObject();
+            w.key("locations").beginArray().beginObject();
+            physical(d.file, d.where, d.binary);
+            w.endObject().endArray();
+            if (!d.related.empty()) {
+                w.key("relatedLocations").beginArray();
+                for (std::size_t i = 0; i < d.related.size(); ++i) {
+                    const RelatedNote& r = d.related[i];
+                    w.beginObject();
+                    w.key("id").value(i);
+                    physical(r.file, r.where, d.binary && r.file == d.file);
+                    w.key("message").beginObject().key("text").value(r.message).endObject();
+                    w.endObject();
+                }
+                w.endArray();
+            }
+            w.key("properties").beginObject().key("profile").value(profileName(f.profile)).endObject();
+            w.endObject();
+        }
+    }
+    w.endArray();
+    w.endObject().endArray(); // run, runs
+    w.endObject();
+    std::string s = w.take();
+    s += '\n';
+    return s;
+}
+
+int checkExitCode(const CheckRun& run) noexcept
+{
+    if (run.ioFailure) {
+        return 2;
+    }
+    return run.errors > 0 ? 1 : 0;
+}
+
+} // namespace rigscope::core

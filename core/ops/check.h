@@ -1,0 +1,65 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/checks/registry.h"
+#include "core/diag/diagnostic.h"
+#include "core/formats/profile.h"
+
+namespace rigscope::core {
+
+// `rigscope-cli check` (CHECKS.md §1), shared with the GUI's headless mode.
+struct CheckOptions {
+    Profile profile = Profile::Auto;
+    CheckFilter filter;          // --enable / --disable
+    std::size_t maxPerCheck = 20; // text output: lines per id per file (0 = all)
+    std::string reference;       // --reference; empty: discovered per folder
+    bool werror = false;
+    unsigned jobs = 0;           // worker threads; 0 = hardware concurrency
+};
+
+struct CheckedFile {
+    std::string file;            // as given (or as found under a given directory)
+    bool readable = false;       // false: I/O failure or unknown format
+    std::string ioError;
+    std::string format;
+    ModelKind kind = ModelKind::Unknown;
+    Profile profile = Profile::Source; // the profile it was checked with
+    bool guessed = true;
+    std::string reference;       // reference used for xref.* (empty: none)
+    std::vector<Diagnostic> diagnostics; // graded, in file order
+    std::vector<std::string> objectNames; // per diagnostic: bone / material / shape name
+    std::vector<BudgetMeter> budget;
+    std::size_t warningsAsErrors = 0; // --werror promotions
+};
+
+struct CheckRun {
+    std::vector<CheckedFile> files;
+    std::vector<std::string> inputErrors; // paths that do not exist or cannot be listed
+    std::size_t errors = 0, warnings = 0, notes = 0;
+    std::size_t warningsAsErrors = 0;     // --werror: included in `errors`
+    bool ioFailure = false;
+    Profile requested = Profile::Auto;
+};
+
+// Files named, plus the model files found under named directories (recursive, sorted).
+std::vector<std::string> expandCheckInputs(const std::vector<std::string>& paths,
+                                           std::vector<std::string>& errors);
+
+// Reads and checks every input (in parallel); files of one folder form a document with the
+// reference given or found there (an animation / VTA gets the folder's reference that holds
+// most of its bones, at least half of them).
+CheckRun runCheck(const std::vector<std::string>& paths, const CheckOptions& options);
+
+// Text: `FILE:LINE:COL: severity: message [id]`, related notes, and per id per file at most
+// maxPerCheck lines followed by "note: … and N more [id]".
+std::string checkText(const CheckRun& run, const CheckOptions& options);
+// "2 errors, 14 warnings, 3 notes in 4 files (profile source)"
+std::string checkSummary(const CheckRun& run);
+std::string checkJson(const CheckRun& run);
+std::string checkSarif(const CheckRun& run);
+// 0 clean, 1 errors (warnings too with --werror), 2 I/O failure.
+int checkExitCode(const CheckRun& run) noexcept;
+
+} // namespace rigscope::core
