@@ -5,6 +5,8 @@
 #include <cstring>
 #include <unordered_map>
 
+#include <Eigen/Geometry>
+
 #include "core/checks/check_util.h"
 #include "core/checks/checks.h"
 
