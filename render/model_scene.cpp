@@ -12,6 +12,7 @@
 #include "render/bind_pose.h"
 #include "render/convert.h"
 #include "render/geometry.h"
+#include "render/labels.h"
 #include "render/materials.h"
 #include "render/texture_loader.h"
 
@@ -160,6 +161,9 @@ ModelScene::ModelScene(std::shared_ptr<const core::Model> model, const QStringLi
         m_jointTransforms.push_back(t);
     }
 
+    m_boneLabels = new LabelLayer(m_overlayRoot);
+    m_boxLabels = new LabelLayer(m_overlayRoot);
+
     m_selectionEntity = new Qt3DCore::QEntity(m_overlayRoot);
     m_selection = new LineGeometry(m_selectionEntity);
     m_selectionEntity->addComponent(m_selection);
@@ -294,6 +298,16 @@ void ModelScene::setPose(const std::vector<Eigen::Affine3f>& world)
         }
     }
     m_bbox->setLines(box);
+    std::vector<Label> dims;
+    if (b.valid && m_flags.boundingBox) {
+        const core::Vec3 d = b.max - b.min;
+        const core::Vec3 mid = (b.min + b.max) * 0.5f;
+        const QColor c(255, 255, 255);
+        dims.push_back({toQt(core::Vec3(mid.x(), b.min.y(), b.min.z())), QStringLiteral("X %1").arg(double(d.x()), 0, 'g', 4), c});
+        dims.push_back({toQt(core::Vec3(b.max.x(), mid.y(), b.min.z())), QStringLiteral("Y %1").arg(double(d.y()), 0, 'g', 4), c});
+        dims.push_back({toQt(core::Vec3(b.max.x(), b.min.y(), mid.z())), QStringLiteral("Z %1").arg(double(d.z()), 0, 'g', 4), c});
+    }
+    m_boxLabels->setLabels(dims);
     rebuildSkeleton();
     rebuildSelection();
 }
@@ -356,6 +370,23 @@ void ModelScene::rebuildSkeleton()
         }
     }
     m_bones->setLines(lines);
+
+    std::vector<Label> names;
+    const bool skeletonShown = m_flags.skeleton && !s.empty();
+    for (std::size_t j = 0; j < s.size() && skeletonShown; ++j) {
+        const bool sel = int(j) == m_selJoint;
+        if (m_flags.boneNames || sel) {
+            names.push_back({toQt(core::Vec3(m_world[j].translation())), QString::fromUtf8(s.names[j].c_str()),
+                             sel ? QColor(255, 170, 190) : QColor(235, 238, 242)});
+        }
+    }
+    m_boneLabels->setLabels(names);
+}
+
+void ModelScene::setViewportSize(const QSizeF& size)
+{
+    m_boneLabels->setViewportSize(size);
+    m_boxLabels->setViewportSize(size);
 }
 
 void ModelScene::rebuildSelection()
@@ -384,7 +415,8 @@ void ModelScene::rebuildSelection()
 void ModelScene::setDisplay(const DisplayFlags& flags)
 {
     const bool rebuild = flags.wireframe != m_flags.wireframe || flags.wireOnly != m_flags.wireOnly ||
-                         flags.normals != m_flags.normals;
+                         flags.normals != m_flags.normals || flags.boundingBox != m_flags.boundingBox ||
+                         flags.boneNames != m_flags.boneNames || flags.skeleton != m_flags.skeleton;
     m_flags = flags;
     for (auto* mat : m_materials) {
         mat->setTexturesEnabled(flags.textures);
@@ -402,6 +434,7 @@ void ModelScene::applyVisibility()
     m_wireEntity->setEnabled(m_flags.wireframe || m_flags.wireOnly);
     m_normalsEntity->setEnabled(m_flags.normals);
     m_bboxEntity->setEnabled(m_flags.boundingBox);
+    m_boxLabels->setEnabled(m_flags.boundingBox);
     m_skeletonRoot->setEnabled(m_flags.skeleton && !m_model->skeleton.empty());
 }
 

@@ -22,6 +22,7 @@ class QSphereMesh;
 
 namespace rigscope::render {
 
+class LabelLayer;
 class LineGeometry;
 class ShadedMaterial;
 class SolidMaterial;
@@ -33,6 +34,7 @@ struct DisplayFlags {
     bool wireframe = false;  // overlay on the shaded mesh
     bool wireOnly = false;   // no shading, wires only
     bool skeleton = true;
+    bool boneNames = false;
     bool normals = false;
     bool textures = true;
     bool flatShading = false;
@@ -77,6 +79,7 @@ public:
     void setSelectedMaterial(int material);
     void setSelectedTriangle(int triangle, int corner);
     int selectedJoint() const { return m_selJoint; }
+    void setViewportSize(const QSizeF& size);
 
     // Current (posed) data, used for picking and framing.
     const std::vector<core::Vec3>& pointPositions() const { return m_points; }
@@ -126,6 +129,8 @@ private:
     std::vector<Qt3DCore::QEntity*> m_joints;
     std::vector<Qt3DCore::QTransform*> m_jointTransforms;
 
+    LabelLayer* m_boneLabels;
+    LabelLayer* m_boxLabels;
     Qt3DCore::QEntity* m_selectionEntity;
     LineGeometry* m_selection;
     Qt3DCore::QEntity* m_cornerMarker;

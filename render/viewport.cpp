@@ -390,6 +390,9 @@ void Viewport::applyCamera()
     }
     cam->setViewCenter(m_camera.target);
     cam->setUpVector(m_camera.up());
+    if (m_scene) {
+        m_scene->setViewportSize(QSizeF(std::max(width(), 1), std::max(height(), 1)));
+    }
 
     m_gizmoCamera->lens()->setOrthographicProjection(-1.45f, 1.45f, -1.45f, 1.45f, 0.1f, 20.0f);
     m_gizmoCamera->setPosition(m_camera.direction() * 5.0f);

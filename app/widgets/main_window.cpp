@@ -309,6 +309,7 @@ void MainWindow::createActions()
 
     QMenu* display = menuBar()->addMenu(tr("&Display"));
     displayToggle(display, tr("Bones"), QKeySequence(Qt::Key_B), &render::DisplayFlags::skeleton);
+    displayToggle(display, tr("Bone Names"), QKeySequence(Qt::SHIFT | Qt::Key_B), &render::DisplayFlags::boneNames);
     displayToggle(display, tr("Normals"), QKeySequence(Qt::Key_N), &render::DisplayFlags::normals);
     displayToggle(display, tr("Wire Overlay"), QKeySequence(Qt::Key_W), &render::DisplayFlags::wireframe);
     displayToggle(display, tr("Wire Only"), QKeySequence(Qt::SHIFT | Qt::Key_W), &render::DisplayFlags::wireOnly);
