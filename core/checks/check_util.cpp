@@ -7,6 +7,7 @@
 #include <numeric>
 #include <unordered_map>
 
+#include "core/build/flex_match.h"
 #include "core/text/numbers.h"
 
 namespace rigscope::core::checks {
@@ -454,99 +455,17 @@ bool deltaKept(const Vec3& dp, const Vec3& dn) noexcept
 
 FlexMatch matchFlexToReference(const Model& vta, const Model& reference)
 {
+    // The matching itself is core/build/flex_match (FORMATS.md §1.6), shared with the viewer.
+    const FlexMatchResult r = matchFlex(vta, reference, nullptr);
     FlexMatch out;
-    if (vta.vertexFrames.empty()) {
-        return out;
-    }
-    const VertexFrame& base = vta.vertexFrames.front();
-    const Mesh& me = reference.mesh;
-    const std::size_t nc = me.cornerCount();
-    out.corners.resize(base.ids.size());
-    auto cornerPos = [&me](std::size_t c) -> const Vec3& { return me.pointPositions[me.cornerPoints[c]]; };
-    // 1. Direct: ids 0..3T-1 in some order, each equal to its corner.
-    if (base.ids.size() == nc && nc > 0) {
-        bool direct = true;
-        for (std::size_t i = 0; i < base.ids.size() && direct; ++i) {
-            const std::int32_t id = base.ids[i];
-            direct = id >= 0 && static_cast<std::size_t>(id) < nc &&
-                     (base.positions[i] - cornerPos(static_cast<std::size_t>(id))).cwiseAbs().maxCoeff() <= 1e-4f;
-        }
-        if (direct) {
-            out.direct = true;
-            for (std::size_t i = 0; i < base.ids.size(); ++i) {
-                out.corners[i].push_back(static_cast<std::uint32_t>(base.ids[i]));
-            }
-            return out;
-        }
-    }
-    // 2. Every corner at the same position (≤ 1e-4), else the nearest within 0.15.
-    const float cellSize = 0.15f;
-    struct CellKey {
-        std::int32_t x, y, z;
-        bool operator==(const CellKey&) const = default;
-    };
-    struct CellHash {
-        std::size_t operator()(const CellKey& k) const noexcept
-        {
-            return static_cast<std::size_t>(static_cast<std::uint32_t>(k.x) * 73856093u ^
-                                            static_cast<std::uint32_t>(k.y) * 19349663u ^
-                                            static_cast<std::uint32_t>(k.z) * 83492791u);
-        }
-    };
-    std::unordered_map<CellKey, std::vector<std::uint32_t>, CellHash> grid;
-    grid.reserve(nc);
-    for (std::size_t c = 0; c < nc; ++c) {
-        const Vec3& p = cornerPos(c);
-        if (!p.allFinite()) {
-            continue;
-        }
-        grid[{cell(p.x(), cellSize), cell(p.y(), cellSize), cell(p.z(), cellSize)}].push_back(
-            static_cast<std::uint32_t>(c));
-    }
-    for (std::size_t i = 0; i < base.ids.size(); ++i) {
-        const Vec3& q = base.positions[i];
-        if (!q.allFinite()) {
-            ++out.unmatched;
-            if (out.firstUnmatched == SIZE_MAX) {
-                out.firstUnmatched = i;
-            }
-            continue;
-        }
-        const CellKey k{cell(q.x(), cellSize), cell(q.y(), cellSize), cell(q.z(), cellSize)};
-        float best = 0.15f * 0.15f;
-        std::uint32_t bestCorner = UINT32_MAX;
-        std::vector<std::uint32_t>& exact = out.corners[i];
-        for (int dx = -1; dx <= 1; ++dx) {
-            for (int dy = -1; dy <= 1; ++dy) {
-                for (int dz = -1; dz <= 1; ++dz) {
-                    auto it = grid.find({k.x + dx, k.y + dy, k.z + dz});
-                    if (it == grid.end()) {
-                        continue;
-                    }
-                    for (std::uint32_t c : it->second) {
-                        const Vec3 d = cornerPos(c) - q;
-                        if (d.cwiseAbs().maxCoeff() <= 1e-4f) {
-                            exact.push_back(c);
-                        }
-                        const float d2 = d.squaredNorm();
-                        if (d2 < best) {
-                            best = d2;
-                            bestCorner = c;
-                        }
-                    }
-                }
-            }
-        }
-        std::sort(exact.begin(), exact.end());
-        if (exact.empty() && bestCorner != UINT32_MAX) {
-            exact.push_back(bestCorner);
-        }
-        if (exact.empty()) {
-            ++out.unmatched;
-            if (out.firstUnmatched == SIZE_MAX) {
-                out.firstUnmatched = i;
-            }
-        }
+    out.direct = r.direct;
+    out.unmatched = r.unmatched;
+    out.firstUnmatched = r.firstUnmatched;
+    const std::size_t n = r.baseOffsets.empty() ? 0 : r.baseOffsets.size() - 1;
+    out.corners.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        out.corners[i].assign(r.baseCorners.begin() + r.baseOffsets[i],
+                              r.baseCorners.begin() + r.baseOffsets[i + 1]);
     }
     return out;
 }

@@ -52,7 +52,7 @@ void checkWeightsSumToOne(const Model& m, const Profile& p, DiagnosticSink& sink
             continue;
         }
         const RawSum r = rawSum(me, pt);
-        if (!r.finite || r.allNonPositive || std::abs(r.sum - 1.0) <= 1e-3) {
+        if (!r.finite || r.allNonPositive || std::abs(r.sum - 1.0) <= 1e-3 + 1e-5) {
             continue;
         }
         sink.warning(ids::kWeightsSumNotOne, me.pointWhere[pt],

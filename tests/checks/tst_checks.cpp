@@ -1,0 +1,459 @@
+// Checks engine: one fixture per check (tests/fixtures/checks), models built in code for the
+// limits, profile differences, compiled weights (CHECKS.md §5), grading and budget meters.
+#include <QtCore/QDir>
+#include <QtCore/QFileInfo>
+#include <QtTest/QtTest>
+
+#include "core/build/model_builder.h"
+#include "core/checks/check_util.h"
+#include "core/checks/registry.h"
+#include "core/diag/diagnostic_ids.h"
+#include "core/ops/check.h"
+#include "tests/support/test_support.h"
+
+using namespace rigscope;
+using namespace rigscope::core;
+
+namespace {
+
+QString checksDir()
+{
+    return test::fixturesDir() + QStringLiteral("/checks");
+}
+
+// "weights.parent-mismatch.goldsrc.smd" -> profile goldsrc; default auto.
+Profile profileOf(const QString& name)
+{
+    for (Profile p : {Profile::GoldSrc, Profile::Source, Profile::Source256, Profile::Cod}) {
+        if (name.contains(QLatin1Char('.') + QString::fromUtf8(profileName(p).data()) + QLatin1Char('.'))) {
+            return p;
+        }
+    }
+    return Profile::Auto;
+}
+
+// The id a case is named after: "family.kebab-name" up to the next '.', minus "-partial".
+QString idOf(const QString& name)
+{
+    const int dot = name.indexOf(QLatin1Char('.'));
+    if (dot < 0) {
+        return name;
+    }
+    const int end = name.indexOf(QLatin1Char('.'), dot + 1);
+    QString id = end < 0 ? name : name.left(end);
+    id.remove(QStringLiteral("-partial"));
+    return id;
+}
+
+CheckRun runIn(const QString& dir, const std::vector<std::string>& paths, CheckOptions opt)
+{
+    const QString old = QDir::currentPath();
+    QDir::setCurrent(dir);
+    CheckRun run = runCheck(paths, opt);
+    QDir::setCurrent(old);
+    return run;
+}
+
+QStringList lines(const std::string& text)
+{
+    QStringList out = QString::fromStdString(text).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    return out;
+}
+
+std::vector<std::string> idsOf(const CheckRun& run)
+{
+    std::vector<std::string> out;
+    for (const CheckedFile& f : run.files) {
+        for (const Diagnostic& d : f.diagnostics) {
+            out.emplace_back(d.id);
+        }
+    }
+    return out;
+}
+
+bool hasId(const std::vector<Diagnostic>& diags, std::string_view id)
+{
+    return std::any_of(diags.begin(), diags.end(), [id](const Diagnostic& d) { return d.id == id; });
+}
+
+// A model built in code: `bones` bones in a chain under a root, triangles with distinct
+// corners (each corner its own position), rigid on bone 0 with one link.
+Model makeModel(std::size_t bones, std::size_t triangles, std::size_t materials = 1)
+{
+    Model m;
+    m.format = "smd";
+    m.kind = triangles > 0 ? ModelKind::Reference : ModelKind::Animation;
+    for (std::size_t b = 0; b < bones; ++b) {
+        m.skeleton.addJoint("bone" + std::to_string(b), b == 0 ? kNoJoint : 0,
+                            static_cast<std::int32_t>(b), {static_cast<std::uint32_t>(3 + b), 1, 0});
+    }
+    MaterialInterner mats;
+    const JointIndex j = 0;
+    const float w = 1.0f;
+    for (std::size_t t = 0; t < triangles; ++t) {
+        const std::uint32_t mat =
+            mats.intern(m.mesh, "m" + std::to_string(t % materials) + ".bmp",
+                        {static_cast<std::uint32_t>(100 + 4 * t), 1, 0});
+        m.mesh.triangleMaterials.push_back(mat);
+        m.mesh.triangleWhere.push_back({static_cast<std::uint32_t>(100 + 4 * t), 1, 0});
+        for (std::size_t c = 0; c < 3; ++c) {
+            const float x = static_cast<float>(t) * 0.1f;
+            const Vec3 pos = c == 0 ? Vec3(x, 0, 0) : (c == 1 ? Vec3(x + 0.05f, 0, 0) : Vec3(x, 0.05f, 0));
+            const SourceLoc loc{static_cast<std::uint32_t>(101 + 4 * t + c), 1, 0};
+            appendPoint(m.mesh, pos, 0, LinkState::List, &j, &w, 1, loc);
+            m.mesh.cornerPoints.push_back(static_cast<std::uint32_t>(m.mesh.pointCount() - 1));
+            m.mesh.cornerNormals.push_back(Vec3(0, 0, 1));
+            m.mesh.cornerUvs.push_back(Vec2(pos.x(), pos.y()));
+            m.mesh.cornerWhere.push_back(loc);
+        }
+    }
+    return m;
+}
+
+std::vector<Diagnostic> check(const Model& m, Profile p)
+{
+    DiagnosticSink sink("m.smd");
+    runModelChecks(m, p, sink);
+    std::vector<Diagnostic> d = sink.take();
+    gradeDiagnostics(d, p, false, {});
+    return d;
+}
+
+} // namespace
+
+class TstChecks : public QObject {
+    Q_OBJECT
+
+private slots:
+    void fixtures_data();
+    void fixtures();
+    void cleanUnderEveryProfile();
+    void catalogHasEveryCheckedId();
+    void profileDifferences();
+    void boneLimit();
+    void vertexAndNormalLimits();
+    void triangleAndFrameLimits();
+    void compiledWeights_data();
+    void compiledWeights();
+    void codChecks();
+    void partNotInModel();
+    void readerIdsAreNotRepeated();
+    void enableDisableAndGuess();
+    void budgetMeters();
+};
+
+void TstChecks::fixtures_data()
+{
+    QTest::addColumn<QString>("name");
+    const QDir dir(checksDir());
+    for (const QFileInfo& fi : dir.entryInfoList(QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
+        if (fi.suffix() == QLatin1String("expected")) {
+            continue;
+        }
+        QTest::newRow(qPrintable(fi.fileName())) << fi.fileName();
+    }
+}
+
+void TstChecks::fixtures()
+{
+    QFETCH(QString, name);
+    CheckOptions opt;
+    opt.profile = profileOf(name);
+    opt.maxPerCheck = 0;
+    const QFileInfo fi(checksDir() + QLatin1Char('/') + name);
+    if (fi.isDir() && QFileInfo::exists(fi.filePath() + QStringLiteral("/ref.smd"))) {
+        opt.reference = (name + QStringLiteral("/ref.smd")).toStdString();
+    }
+    const CheckRun run = runIn(checksDir(), {name.toStdString()}, opt);
+    QVERIFY(!run.ioFailure);
+    const QStringList actual = lines(checkText(run, opt));
+    const QString base = fi.isDir() ? name : name.left(name.lastIndexOf(QLatin1Char('.')));
+    const QString expectedPath = checksDir() + QLatin1Char('/') + base + QStringLiteral(".expected");
+    if (test::blessing()) {
+        test::writeLines(expectedPath, actual);
+    }
+    QCOMPARE(actual, test::expectedLines(expectedPath));
+    const std::vector<std::string> ids = idsOf(run);
+    if (name.startsWith(QLatin1String("clean"))) {
+        QVERIFY2(ids.empty(), qPrintable(actual.join(QLatin1Char('\n'))));
+    } else {
+        const std::string id = idOf(name).toStdString();
+        QVERIFY2(std::find(ids.begin(), ids.end(), id) != ids.end(), id.c_str());
+    }
+}
+
+void TstChecks::cleanUnderEveryProfile()
+{
+    for (Profile p : {Profile::Auto, Profile::GoldSrc, Profile::Source, Profile::Source256, Profile::Cod}) {
+        CheckOptions opt;
+        opt.profile = p;
+        const CheckRun run = runIn(checksDir(), {"clean.smd"}, opt);
+        QVERIFY2(idsOf(run).empty(), profileName(p).data());
+        QCOMPARE(checkExitCode(run), 0);
+    }
+}
+
+void TstChecks::catalogHasEveryCheckedId()
+{
+    // Every id a fixture is named after exists in the catalog.
+    const QDir dir(checksDir());
+    for (const QString& n : dir.entryList(QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot)) {
+        if (n.endsWith(QLatin1String(".expected")) || n.startsWith(QLatin1String("clean"))) {
+            continue;
+        }
+        QVERIFY2(findCatalogEntry(idOf(n).toStdString()) != nullptr, qPrintable(n));
+    }
+}
+
+void TstChecks::profileDifferences()
+{
+    // The same file, different verdicts per profile.
+    auto idsFor = [](const char* file, Profile p) {
+        CheckOptions opt;
+        opt.profile = p;
+        return idsOf(runIn(checksDir(), {file}, opt));
+    };
+    auto has = [](const std::vector<std::string>& v, std::string_view id) {
+        return std::find(v.begin(), v.end(), std::string(id)) != v.end();
+    };
+    QVERIFY(has(idsFor("skeleton.name-length.goldsrc.smd", Profile::GoldSrc), ids::kSkeletonNameLength));
+    QVERIFY(!has(idsFor("skeleton.name-length.goldsrc.smd", Profile::Source), ids::kSkeletonNameLength));
+    QVERIFY(has(idsFor("mesh.material-not-bmp.goldsrc.smd", Profile::GoldSrc), ids::kMeshMaterialNotBmp));
+    QVERIFY(!has(idsFor("mesh.material-not-bmp.goldsrc.smd", Profile::Source), ids::kMeshMaterialNotBmp));
+    QVERIFY(has(idsFor("weights.sum-not-one.smd", Profile::Source), ids::kWeightsSumNotOne));
+    QVERIFY(!has(idsFor("weights.sum-not-one.smd", Profile::GoldSrc), ids::kWeightsSumNotOne));
+    QVERIFY(has(idsFor("mesh.material-name-length.smd", Profile::Source), ids::kMeshMaterialNameLength));
+    QVERIFY(!has(idsFor("mesh.material-name-length.smd", Profile::Source256), ids::kMeshMaterialNameLength));
+    // missing frames: goldsrc warns, source refuses
+    CheckOptions g;
+    g.profile = Profile::GoldSrc;
+    QCOMPARE(checkExitCode(runIn(checksDir(), {"skeleton.missing-frames.smd"}, g)), 0);
+    g.profile = Profile::Source;
+    QCOMPARE(checkExitCode(runIn(checksDir(), {"skeleton.missing-frames.smd"}, g)), 1);
+    // under auto a limit check is capped at warning and says so
+    CheckOptions a;
+    const CheckRun run = runIn(checksDir(), {"mesh.material-limit.smd"}, a);
+    QCOMPARE(checkExitCode(run), 0);
+    QVERIFY(QString::fromStdString(checkText(run, a)).contains(QLatin1String("profile guessed: source")));
+    a.profile = Profile::Source;
+    QCOMPARE(checkExitCode(runIn(checksDir(), {"mesh.material-limit.smd"}, a)), 1);
+}
+
+void TstChecks::boneLimit()
+{
+    const Model m = makeModel(128, 1);
+    std::vector<Diagnostic> d = check(m, Profile::Source);
+    QVERIFY(hasId(d, ids::kSkeletonBoneLimit));
+    const auto it = std::find_if(d.begin(), d.end(), [](const Diagnostic& x) { return x.id == ids::kSkeletonBoneLimit; });
+    QCOMPARE(it->message, std::string("model uses 128 bones; source allows at most 127; 127 carry no vertices; "
+                                      "source256 allows 255"));
+    QCOMPARE(it->where.line, 3u + 127u); // node line of bone 128
+    QCOMPARE(it->severity, Severity::Error);
+    QVERIFY(!hasId(check(m, Profile::Source256), ids::kSkeletonBoneLimit));
+    // goldsrc counts only bones under vertices and their ancestors
+    QVERIFY(!hasId(check(m, Profile::GoldSrc), ids::kSkeletonBoneLimit));
+    QVERIFY(!hasId(check(m, Profile::Cod), ids::kSkeletonBoneLimit));
+}
+
+void TstChecks::vertexAndNormalLimits()
+{
+    // 683 triangles = 2049 distinct corners: over goldsrc's 2048 (positions 2 dp + bone).
+    const Model big = makeModel(1, 683);
+    std::vector<Diagnostic> g = check(big, Profile::GoldSrc);
+    QVERIFY(hasId(g, ids::kMeshVertexLimit));
+    const auto it = std::find_if(g.begin(), g.end(), [](const Diagnostic& x) { return x.id == ids::kMeshVertexLimit; });
+    QCOMPARE(it->message, std::string("2,049 unique vertices after goldsrc welding; at most 2,048"));
+    QCOMPARE(it->element.index, 2048); // the corner that makes the count 2049
+    QVERIFY(!hasId(g, ids::kMeshNormalLimit)); // all normals equal
+    QVERIFY(!hasId(check(big, Profile::Source), ids::kMeshVertexLimit));
+    // Budget note above 75 %: 513 triangles = 1539 vertices of 2048
+    QVERIFY(hasId(check(makeModel(1, 513), Profile::GoldSrc), ids::kMeshUniqueVertices));
+    QVERIFY(!hasId(check(makeModel(1, 500), Profile::GoldSrc), ids::kMeshUniqueVertices));
+    // Normals: 2049 directions far apart on one bone → goldsrc normal-limit
+    Model n = makeModel(1, 683);
+    for (std::size_t c = 0; c < n.mesh.cornerCount(); ++c) {
+        const float a = static_cast<float>(c) * 0.05f; // 2.9° steps on a spiral
+        n.mesh.cornerNormals[c] = Vec3(std::cos(a) * std::sin(a / 40.0f), std::sin(a) * std::sin(a / 40.0f),
+                                       std::cos(a / 40.0f))
+                                      .normalized();
+    }
+    const checks::WeldStats w = checks::weldStats(n, Profile::GoldSrc, 2048, 2048);
+    QVERIFY(w.normals > 1000);
+    // Source welds exact positions + normals within 2°: shared corners weld
+    Model s = makeModel(1, 2);
+    s.mesh.pointPositions[3] = s.mesh.pointPositions[0];
+    s.mesh.cornerUvs[3] = s.mesh.cornerUvs[0];
+    QCOMPARE(checks::weldStats(s, Profile::Source, 0, 0).vertices, std::size_t(5));
+    s.mesh.cornerNormals[3] = Vec3(0, std::sin(0.1f), std::cos(0.1f)); // 5.7°: no weld
+    QCOMPARE(checks::weldStats(s, Profile::Source, 0, 0).vertices, std::size_t(6));
+    s.mesh.cornerNormals[3] = Vec3(0, std::sin(0.01f), std::cos(0.01f)); // 0.6°: weld
+    QCOMPARE(checks::weldStats(s, Profile::Source, 0, 0).vertices, std::size_t(5));
+    // source256 warns about the $maxverts split
+    const Model split = makeModel(1, 7282); // 21846 vertices
+    QVERIFY(hasId(check(split, Profile::Source256), ids::kMeshVertexSplit));
+    QVERIFY(!hasId(check(split, Profile::Source), ids::kMeshVertexSplit));
+}
+
+void TstChecks::triangleAndFrameLimits()
+{
+    const Model m = makeModel(1, 20001);
+    QVERIFY(hasId(check(m, Profile::GoldSrc), ids::kMeshTriangleLimit));
+    QVERIFY(!hasId(check(m, Profile::Source), ids::kMeshTriangleLimit));
+    Model a = makeModel(2, 0);
+    Animation an;
+    an.jointCount = 2;
+    for (int f = 0; f < 2001; ++f) {
+        an.appendFrame(f, {static_cast<std::uint32_t>(10 + f), 1, 0});
+    }
+    a.animations.push_back(std::move(an));
+    QVERIFY(verifyInvariants(a).empty());
+    std::vector<Diagnostic> d = check(a, Profile::Source);
+    QVERIFY(hasId(d, ids::kSkeletonFrameLimit));
+    const auto it = std::find_if(d.begin(), d.end(), [](const Diagnostic& x) { return x.id == ids::kSkeletonFrameLimit; });
+    QCOMPARE(it->where.line, 10u + 2000u);
+    QVERIFY(!hasId(check(a, Profile::GoldSrc), ids::kSkeletonFrameLimit)); // 2048 there
+}
+
+void TstChecks::compiledWeights_data()
+{
+    // CHECKS.md §5 table: links as written -> compiled (bone:weight ...)
+    QTest::addColumn<QVector<float>>("links"); // bone, weight pairs
+    QTest::addColumn<QString>("compiled");
+    QTest::newRow("zero links") << QVector<float>{} << QStringLiteral("4:1");
+    QTest::newRow("duplicates merge") << QVector<float>{7, 0.6f, 7, 0.3f} << QStringLiteral("7:1");
+    QTest::newRow("cull") << QVector<float>{1, 0.5f, 2, 0.46f, 3, 0.04f} << QStringLiteral("1:0.521 2:0.479");
+    QTest::newRow("clip") << QVector<float>{1, 0.4f, 2, 0.3f, 3, 0.2f, 4, 0.1f}
+                          << QStringLiteral("1:0.444 2:0.333 3:0.222");
+    QTest::newRow("sole survivor") << QVector<float>{1, 0.03f, 2, 0.02f} << QStringLiteral("1:1");
+    QTest::newRow("zero sum") << QVector<float>{1, 0, 2, 0} << QStringLiteral("1:1");
+    QTest::newRow("negative") << QVector<float>{1, -0.5f, 2, 1.5f} << QStringLiteral("2:1");
+}
+
+void TstChecks::compiledWeights()
+{
+    QFETCH(QVector<float>, links);
+    QFETCH(QString, compiled);
+    Mesh me;
+    std::vector<JointIndex> j;
+    std::vector<float> w;
+    for (int i = 0; i + 1 < links.size(); i += 2) {
+        j.push_back(static_cast<JointIndex>(links[i]));
+        w.push_back(links[i + 1]);
+    }
+    appendPoint(me, Vec3::Zero(), 4, links.isEmpty() ? LinkState::Zero : LinkState::List, j.data(), w.data(),
+                j.size(), {});
+    std::vector<checks::Link> out;
+    checks::compiledLinks(me, 0, Profile::Source, out);
+    QStringList parts;
+    for (const checks::Link& l : out) {
+        parts << QString::number(l.bone) + QLatin1Char(':') + QString::number(static_cast<double>(l.weight), 'g', 3);
+    }
+    QCOMPARE(parts.join(QLatin1Char(' ')), compiled);
+    checks::compiledLinks(me, 0, Profile::GoldSrc, out);
+    QCOMPARE(out.size(), std::size_t(1));
+    QCOMPARE(out[0].bone, 4);
+}
+
+void TstChecks::codChecks()
+{
+    Model m;
+    m.format = "xmodel";
+    m.version = 6;
+    m.kind = ModelKind::Reference;
+    m.skeleton.bindKind = PoseKind::ModelMatrix;
+    m.skeleton.addJoint("tag_origin", kNoJoint, 0, {5, 1, 0});
+    m.skeleton.addJoint("j_spine", 0, 1, {6, 1, 0});
+    m.skeleton.addJoint("j_other_root", kNoJoint, 2, {7, 1, 0});
+    m.skeleton.bindWhere = {{10, 1, 0}, {15, 1, 0}, {20, 1, 0}};
+    m.skeleton.bindAxes[1] = Mat3::Identity() * 1.1f;
+    m.skeleton.bindHasScale[2] = 1;
+    m.skeleton.bindScales[2] = Vec3(2, 2, 2);
+    std::vector<Diagnostic> d = check(m, Profile::Cod);
+    QVERIFY(hasId(d, ids::kCodRootCount));
+    QVERIFY(hasId(d, ids::kCodBoneMatrix));
+    QVERIFY(hasId(d, ids::kCodNonUnitScale));
+    const auto it = std::find_if(d.begin(), d.end(), [](const Diagnostic& x) { return x.id == ids::kCodRootCount; });
+    QCOMPARE(it->message, std::string("2 root bones; CoD requires exactly 1"));
+    QCOMPARE(it->where.line, 7u);
+    // colours outside 0..1 are a note
+    Model c = makeModel(1, 1);
+    c.format = "xmodel";
+    c.mesh.cornerColors = {Vec4(1, 1, 1, 1), Vec4(-1, 0.5f, 1.66f, 1), Vec4(1, 1, 1, 1)};
+    d = check(c, Profile::Cod);
+    QVERIFY(hasId(d, ids::kCodColorRange));
+    // cod checks are off for the Valve profiles
+    QVERIFY(!hasId(check(m, Profile::Source), ids::kCodRootCount));
+}
+
+void TstChecks::partNotInModel()
+{
+    Model model;
+    model.format = "xmodel";
+    model.kind = ModelKind::Reference;
+    model.skeleton.bindKind = PoseKind::ModelMatrix;
+    model.skeleton.addJoint("tag_origin", kNoJoint, 0, {5, 1, 0});
+    Model anim;
+    anim.format = "xanim";
+    anim.kind = ModelKind::Animation;
+    anim.skeleton.bindKind = PoseKind::ModelMatrix;
+    anim.skeleton.addJoint("tag_origin", kNoJoint, 0, {4, 1, 0});
+    anim.skeleton.addJoint("j_gun", kNoJoint, 1, {5, 1, 0});
+    DiagnosticSink sink("a.xanim_export");
+    runSceneChecks({&anim, "a.xanim_export"}, {&model, "m.xmodel_export"}, Profile::Cod, sink);
+    std::vector<Diagnostic> d = sink.take();
+    gradeDiagnostics(d, Profile::Cod, false, {});
+    QVERIFY(hasId(d, ids::kCodPartNotInModel));
+    QVERIFY(!hasId(d, ids::kXrefAnimBoneMissing)); // off under cod
+    QCOMPARE(d.front().message, std::string("part 'j_gun' animates no bone of 'm.xmodel_export'"));
+}
+
+void TstChecks::readerIdsAreNotRepeated()
+{
+    const Model m = makeModel(2, 1);
+    Diagnostic reader;
+    reader.id = ids::kSkeletonUnreferencedBone;
+    DiagnosticSink sink("m.smd");
+    runModelChecks(m, Profile::Source, sink, {reader});
+    QVERIFY(!hasId(sink.diagnostics(), ids::kSkeletonUnreferencedBone));
+    DiagnosticSink sink2("m.smd");
+    runModelChecks(m, Profile::Source, sink2);
+    QVERIFY(hasId(sink2.diagnostics(), ids::kSkeletonUnreferencedBone));
+}
+
+void TstChecks::enableDisableAndGuess()
+{
+    QVERIFY(matchesIdPattern("weights.zero-link", "weights.*"));
+    QVERIFY(!matchesIdPattern("mesh.nan", "weights.*"));
+    CheckOptions opt;
+    opt.profile = Profile::GoldSrc;
+    QVERIFY(idsOf(runIn(checksDir(), {"weights.sum-not-one.smd"}, opt)).size() > 0); // unreferenced etc.
+    std::vector<std::string> ids0 = idsOf(runIn(checksDir(), {"weights.sum-not-one.smd"}, opt));
+    QVERIFY(std::find(ids0.begin(), ids0.end(), "weights.sum-not-one") == ids0.end());
+    opt.filter.enable = {"weights.*"};
+    std::vector<std::string> ids1 = idsOf(runIn(checksDir(), {"weights.sum-not-one.smd"}, opt));
+    QVERIFY(std::find(ids1.begin(), ids1.end(), "weights.sum-not-one") != ids1.end());
+    opt.filter.disable = {"weights.sum-not-one"};
+    std::vector<std::string> ids2 = idsOf(runIn(checksDir(), {"weights.sum-not-one.smd"}, opt));
+    QVERIFY(std::find(ids2.begin(), ids2.end(), "weights.sum-not-one") == ids2.end());
+}
+
+void TstChecks::budgetMeters()
+{
+    const Model m = makeModel(3, 10, 2);
+    const std::vector<BudgetMeter> b = core::budgetMeters(m, Profile::Source);
+    QCOMPARE(b.size(), std::size_t(4));
+    QCOMPARE(b[0].name, std::string_view("bones"));
+    QCOMPARE(b[0].used, std::size_t(3));
+    QCOMPARE(b[0].limit, std::size_t(127));
+    QCOMPARE(b[1].used, std::size_t(2));
+    QCOMPARE(b[1].limit, std::size_t(32));
+    QCOMPARE(b[2].used, std::size_t(30));
+    QCOMPARE(b[2].limit, std::size_t(65536));
+    QCOMPARE(b[3].limit, std::size_t(10000));
+    const std::vector<BudgetMeter> g = core::budgetMeters(m, Profile::GoldSrc);
+    QCOMPARE(g[0].used, std::size_t(1)); // only bone 0 carries vertices
+    QCOMPARE(g[2].limit, std::size_t(2048));
+}
+
+QTEST_APPLESS_MAIN(TstChecks)
+#include "tst_checks.moc"
