@@ -116,19 +116,33 @@ bool wantsReference(const Loaded& l)
            (isSmdFamilyFormat(m.format) && (m.kind == ModelKind::Animation || m.kind == ModelKind::Flex));
 }
 
-// Share of `m`'s bones that `ref` declares too.
-double boneOverlap(const Model& m, const std::unordered_set<std::string>& refNames)
+std::string lowerAscii(std::string s)
+{
+    for (char& c : s) {
+        c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+    }
+    return s;
+}
+
+// "bone\nparent" keys: a document's files share names *and* hierarchy; generic names
+// ("Bone12") alone would pair unrelated files of one folder.
+std::string boneKey(const Skeleton& s, std::size_t j)
+{
+    const JointIndex p = s.parents[j];
+    return lowerAscii(s.names[j]) + '\n' +
+           (p == kNoJoint ? std::string() : lowerAscii(s.names[static_cast<std::size_t>(p)]));
+}
+
+// Share of `m`'s bones that `ref` declares too, under the same parent.
+double boneOverlap(const Model& m, const std::unordered_set<std::string>& refKeys)
 {
     if (m.skeleton.empty()) {
         return 0;
     }
     std::size_t hits = 0;
-    for (const std::string& n : m.skeleton.names) {
-        std::string k = n;
-        for (char& c : k) {
-            c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-        }
-        hits += refNames.count(k);
+    for (std::size_t j = 0; j < m.skeleton.size(); ++j) {
+        hits += refKeys.count(isXAnimFormat(m.format) ? lowerAscii(m.skeleton.names[j])
+                                                      : boneKey(m.skeleton, j));
     }
     return static_cast<double>(hits) / static_cast<double>(m.skeleton.size());
 }
@@ -136,17 +150,16 @@ double boneOverlap(const Model& m, const std::unordered_set<std::string>& refNam
 std::unordered_set<std::string> lowerNames(const Model& m)
 {
     std::unordered_set<std::string> out;
-    for (std::string n : m.skeleton.names) {
-        for (char& c : n) {
-            c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-        }
-        out.insert(std::move(n));
+    for (std::size_t j = 0; j < m.skeleton.size(); ++j) {
+        out.insert(boneKey(m.skeleton, j));
+        out.insert(lowerAscii(m.skeleton.names[j])); // for XANIM parts (no hierarchy)
     }
     return out;
 }
 
 // Per folder: each animation / VTA / XANIM gets the reference there with the same stem, else
-// the one declaring most of its bones (at least half).
+// the one declaring most of its bones under the same parents (at least half). XANIM parts have
+// no hierarchy, so they match by name only.
 void discoverReferences(std::vector<std::unique_ptr<Loaded>>& files)
 {
     std::map<std::string, std::vector<Loaded*>> folders;
