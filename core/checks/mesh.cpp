@@ -454,7 +454,8 @@ void checkDuplicateTriangles(const Model& m, const Profile&, DiagnosticSink& sin
             const Vec3& v = cornerPos(me, 3 * t + c);
             pos[c] = {bits(v.x()), bits(v.y()), bits(v.z())};
         }
-        std::sort(pos.begin(), pos.end());
+        // Same winding only: a reversed copy is the back of a double-sided face.
+        std::rotate(pos.begin(), std::min_element(pos.begin(), pos.end()), pos.end());
         Key k;
         k.v[0] = me.triangleMaterials[t];
         for (std::size_t c = 0; c < 3; ++c) {
