@@ -17,13 +17,14 @@ GuiOptions parseGuiCommandLine(const QStringList& arguments)
     const QCommandLineOption frame(QStringLiteral("frame"), QCoreApplication::translate("main", "Frame index (negative counts from the end)."), QStringLiteral("N"));
     const QCommandLineOption anim(QStringLiteral("anim"), QCoreApplication::translate("main", "Animation (file base name)."), QStringLiteral("NAME"));
     const QCommandLineOption camera(QStringLiteral("camera"), QCoreApplication::translate("main", "front, right (side), top or iso."), QStringLiteral("VIEW"));
+    const QCommandLineOption flex(QStringLiteral("flex"), QCoreApplication::translate("main", "Flex shape weight (repeatable)."), QStringLiteral("NAME=V"));
     const QCommandLineOption noBg(QStringLiteral("no-background"), QCoreApplication::translate("main", "Transparent background."));
     const QCommandLineOption portable(QStringLiteral("portable"), QCoreApplication::translate("main", "Store settings beside the binary."));
     const QCommandLineOption noConfig(QStringLiteral("no-config"), QCoreApplication::translate("main", "Ignore stored settings."));
     const QCommandLineOption config(QStringLiteral("config"), QCoreApplication::translate("main", "Settings file."), QStringLiteral("FILE"));
     QCommandLineOption windowShot(QStringLiteral("window-screenshot"), QStringLiteral("Grab the whole window after loading and exit."), QStringLiteral("OUT"));
     windowShot.setFlags(QCommandLineOption::HiddenFromHelp);
-    p.addOptions({help, version, shot, size, frame, anim, camera, noBg, portable, noConfig, config, windowShot});
+    p.addOptions({help, version, shot, size, frame, anim, camera, flex, noBg, portable, noConfig, config, windowShot});
     p.addPositionalArgument(QStringLiteral("files"), QCoreApplication::translate("main", "Files to open."), QStringLiteral("[FILE…]"));
     o.helpText = p.helpText();
     if (!p.parse(arguments)) {
@@ -57,6 +58,16 @@ GuiOptions parseGuiCommandLine(const QStringList& arguments)
             return o;
         }
         o.frame = f;
+    }
+    for (const QString& f : p.values(flex)) {
+        const qsizetype eq = f.lastIndexOf(QLatin1Char('='));
+        bool ok = false;
+        const float v = eq > 0 ? f.mid(eq + 1).toFloat(&ok) : 0.0f;
+        if (!ok) {
+            o.error = QCoreApplication::translate("main", "invalid --flex '%1' (expected NAME=V)").arg(f);
+            return o;
+        }
+        o.flex.append({f.left(eq), v});
     }
     if (p.isSet(camera)) {
         o.camera = p.value(camera).toLower();

@@ -3,6 +3,8 @@
 #include <optional>
 
 #include <QtCore/QSize>
+#include <QtCore/QList>
+#include <QtCore/QPair>
 #include <QtCore/QStringList>
 
 namespace rigscope::app {
@@ -17,6 +19,7 @@ struct GuiOptions {
     QString anim;
     QString camera = QStringLiteral("iso"); // front | right | side | top | iso
     bool noBackground = false;
+    QList<QPair<QString, float>> flex; // --flex=NAME=V
     bool portable = false;
     bool noConfig = false;
     QString config;

@@ -4,6 +4,7 @@
 #include <QtCore/QElapsedTimer>
 #include <QtCore/QEventLoop>
 #include <QtCore/QFileInfo>
+#include <QtCore/QHash>
 #include <QtCore/QPromise>
 #include <QtCore/QTimer>
 
@@ -182,6 +183,30 @@ void Document::assemble(std::vector<LoadedFile> files, bool keepState)
         m_animations.push_back(std::move(d));
     }
 
+    QHash<QString, float> oldWeights;
+    for (int i = 0; i < m_flexNames.size(); ++i) {
+        oldWeights.insert(m_flexNames[i], m_flexWeights[std::size_t(i)]);
+    }
+    m_flexFiles.clear();
+    m_flexNames.clear();
+    m_flexWeights.clear();
+    for (std::size_t i = 0; i < m_files.size(); ++i) {
+        const auto& f = m_files[i];
+        if (!f.model || f.model->flexShapes.empty() || ref.mesh.empty()) {
+            continue;
+        }
+        DocFlexFile d;
+        d.file = int(i);
+        d.firstShape = int(m_flexNames.size());
+        d.targets = core::bindFlexShapes(ref.mesh, *f.model, ref.mesh.cornerPoints);
+        for (const auto& n : d.targets.names) {
+            const QString name = toQString(n);
+            m_flexNames << name;
+            m_flexWeights.push_back(keepState ? oldWeights.value(name, 0.0f) : 0.0f);
+        }
+        m_flexFiles.push_back(std::move(d));
+    }
+
     m_rig = core::makePoseRig(ref.skeleton);
     m_weighted.assign(ref.skeleton.size(), 0);
     const core::Mesh& mesh = ref.mesh;
@@ -312,6 +337,50 @@ std::vector<Eigen::Affine3f> Document::currentPose()
         return {};
     }
     return {m_buffers.model.begin(), m_buffers.model.end()};
+}
+
+float Document::flexWeight(int shape) const
+{
+    return shape >= 0 && std::size_t(shape) < m_flexWeights.size() ? m_flexWeights[std::size_t(shape)] : 0.0f;
+}
+
+void Document::setFlexWeight(int shape, float weight)
+{
+    if (shape < 0 || std::size_t(shape) >= m_flexWeights.size() || m_flexWeights[std::size_t(shape)] == weight) {
+        return;
+    }
+    m_flexWeights[std::size_t(shape)] = weight;
+    emit flexChanged();
+}
+
+void Document::resetFlexWeights()
+{
+    std::fill(m_flexWeights.begin(), m_flexWeights.end(), 0.0f);
+    emit flexChanged();
+}
+
+std::vector<core::Vec3> Document::flexOffsets() const
+{
+    auto ref = primaryModel();
+    if (!ref || std::all_of(m_flexWeights.begin(), m_flexWeights.end(), [](float w) { return w == 0.0f; })) {
+        return {};
+    }
+    std::vector<core::Vec3> out(ref->mesh.pointCount(), core::Vec3::Zero());
+    for (const auto& f : m_flexFiles) {
+        const core::FlexTargets& t = f.targets;
+        for (std::size_t s = 0; s < t.shapeCount(); ++s) {
+            const float w = m_flexWeights[std::size_t(f.firstShape) + s];
+            if (w == 0.0f) {
+                continue;
+            }
+            for (std::uint32_t k = t.shapeOffsets[s]; k < t.shapeOffsets[s + 1]; ++k) {
+                if (t.targets[k] < out.size()) {
+                    out[t.targets[k]] += w * t.deltaPositions[k];
+                }
+            }
+        }
+    }
+    return out;
 }
 
 void Document::setSelection(const Selection& s)

@@ -11,6 +11,7 @@
 
 #include "core/formats/registry.h"
 #include "core/pose/animation_binding.h"
+#include "core/pose/flex_binding.h"
 #include "core/pose/pose_buffers.h"
 #include "core/pose/pose_rig.h"
 
@@ -36,6 +37,13 @@ struct DocAnimation {
     {
         return files[std::size_t(file)].model->animations.front();
     }
+};
+
+// One VTA attached to the primary model: its shapes bound to the primary's points.
+struct DocFlexFile {
+    int file = -1;
+    core::FlexTargets targets;
+    int firstShape = 0; // index of its first shape in Document::flexNames()
 };
 
 // What is selected; indices are core indices into the primary model.
@@ -82,6 +90,14 @@ public:
     // Model-space joint matrices at the current frame; empty for the rest pose.
     std::vector<Eigen::Affine3f> currentPose();
 
+    // Flex shapes of all attached VTAs, in file then shape order; weights survive reloads by name.
+    const QStringList& flexNames() const { return m_flexNames; }
+    float flexWeight(int shape) const;
+    void setFlexWeight(int shape, float weight);
+    void resetFlexWeights();
+    // Sum of weighted deltas per mesh point of the primary model (empty when all weights are 0).
+    std::vector<core::Vec3> flexOffsets() const;
+
     const Selection& selection() const { return m_selection; }
     void setSelection(const Selection& s);
 
@@ -97,6 +113,7 @@ signals:
     void animationChanged(int index);
     void frameChanged(int frame);
     void selectionChanged(const rigscope::app::Selection& selection);
+    void flexChanged();
 
 private:
     void onLoadFinished();
@@ -109,6 +126,9 @@ private:
     int m_currentFrame = 0;
     Selection m_selection;
     std::vector<int> m_weighted;
+    std::vector<DocFlexFile> m_flexFiles;
+    QStringList m_flexNames;
+    std::vector<float> m_flexWeights;
     core::PoseRig m_rig;
     core::PoseBuffers m_buffers;
 

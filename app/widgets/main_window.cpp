@@ -30,6 +30,7 @@
 #include <QtWidgets/QTreeWidget>
 
 #include "app/qt_convert.h"
+#include "app/widgets/flex_panel.h"
 #include "app/widgets/inspector_panel.h"
 #include "app/widgets/outline_panel.h"
 #include "app/widgets/timeline_panel.h"
@@ -103,7 +104,7 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
     , m_inspector(new InspectorPanel(this))
     , m_timeline(new TimelinePanel(this))
     , m_files(new QListWidget(this))
-    , m_flex(new QListWidget(this))
+    , m_flex(new FlexPanel(this))
     , m_problems(new QTreeWidget(this))
     , m_log(new QPlainTextEdit(this))
     , m_summary(new QLabel(this))
@@ -121,6 +122,7 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
     m_outline->setDocument(m_document);
     m_inspector->setDocument(m_document);
     m_timeline->setDocument(m_document);
+    m_flex->setDocument(m_document);
     m_viewport->setDocument(m_document);
     m_viewport->setTextureSearchPath(m_settings.value(kTexturePathKey).toStringList());
     m_inspector->setTexturePathLookup([this](int material) {
@@ -474,14 +476,6 @@ void MainWindow::onLoaded(bool keepState)
         const QString kind = f.model ? toQString(core::kindName(f.model->kind)) : tr("failed");
         auto* item = new QListWidgetItem(QStringLiteral("%1  ·  %2").arg(QFileInfo(f.path).fileName(), kind), m_files);
         item->setToolTip(f.path);
-    }
-    m_flex->clear();
-    for (const auto& f : m_document->files()) {
-        if (f.model) {
-            for (const auto& s : f.model->flexShapes) {
-                m_flex->addItem(toQString(s.name));
-            }
-        }
     }
     m_problems->clear();
     int errors = 0;

@@ -20,6 +20,7 @@ class QTreeWidget;
 
 namespace rigscope::app {
 
+class FlexPanel;
 class InspectorPanel;
 class OutlinePanel;
 class TimelinePanel;
@@ -78,7 +79,7 @@ private:
     InspectorPanel* m_inspector;
     TimelinePanel* m_timeline;
     QListWidget* m_files;
-    QListWidget* m_flex;
+    FlexPanel* m_flex;
     QTreeWidget* m_problems;
     QPlainTextEdit* m_log;
     QLabel* m_summary;

@@ -59,6 +59,15 @@ int runScreenshot(const GuiOptions& o, QString* error)
         doc.setCurrentFrame(*o.frame < 0 ? n + *o.frame : *o.frame);
     }
 
+    for (const auto& [name, weight] : o.flex) {
+        const int shape = int(doc.flexNames().indexOf(name));
+        if (shape < 0) {
+            *error = QStringLiteral("no flex shape named '%1'").arg(name);
+            return 2;
+        }
+        doc.setFlexWeight(shape, weight);
+    }
+
     render::ViewportOptions vo;
     vo.msaa = false;
     vo.interactive = false;
@@ -75,6 +84,7 @@ int runScreenshot(const GuiOptions& o, QString* error)
     folders << dir.absolutePath() << dir.filePath(QStringLiteral("textures")) << dir.filePath(QStringLiteral("../textures"));
     view.setModel(doc.primaryModel(), folders, true);
     if (view.scene()) {
+        view.scene()->setMorphOffsets(doc.flexOffsets());
         view.scene()->setPose(doc.currentPose());
     }
     const QString cam = o.camera;

@@ -29,6 +29,12 @@ void ViewportWidget::setDocument(Document* document)
     connect(document, &Document::frameChanged, this, &ViewportWidget::onFrameChanged);
     connect(document, &Document::animationChanged, this, &ViewportWidget::onFrameChanged);
     connect(document, &Document::selectionChanged, this, &ViewportWidget::onSelectionChanged);
+    connect(document, &Document::flexChanged, this, [this] {
+        if (auto* scene = m_view->scene()) {
+            scene->setMorphOffsets(m_document->flexOffsets());
+            m_view->refresh();
+        }
+    });
 }
 
 QStringList ViewportWidget::textureFolders() const
@@ -47,6 +53,9 @@ QStringList ViewportWidget::textureFolders() const
 void ViewportWidget::onLoaded(bool keepState)
 {
     m_view->setModel(m_document->primaryModel(), textureFolders(), !keepState);
+    if (auto* scene = m_view->scene()) {
+        scene->setMorphOffsets(m_document->flexOffsets());
+    }
     onFrameChanged();
     onSelectionChanged(m_document->selection());
 }

@@ -194,6 +194,28 @@ private slots:
         QVERIFY(!doc.currentPose().empty());
     }
 
+    void flexWeightsMorphAndSurviveReload()
+    {
+        app::Document doc;
+        doc.open(samplePaths());
+        QVERIFY(doc.waitForLoaded());
+        QCOMPARE(doc.flexNames().size(), qsizetype(doc.files()[2].model->flexShapes.size()));
+        QVERIFY(doc.flexOffsets().empty());
+        const int bulge = int(doc.flexNames().indexOf(QStringLiteral("bulge")));
+        QVERIFY(bulge >= 0);
+        QSignalSpy changed(&doc, &app::Document::flexChanged);
+        doc.setFlexWeight(bulge, 0.5f);
+        QCOMPARE(changed.count(), 1);
+        const auto offsets = doc.flexOffsets();
+        QCOMPARE(offsets.size(), doc.primaryModel()->mesh.pointCount());
+        QVERIFY(std::any_of(offsets.begin(), offsets.end(), [](const core::Vec3& v) { return v.norm() > 1e-4f; }));
+        doc.reload();
+        QVERIFY(doc.waitForLoaded());
+        QCOMPARE(doc.flexWeight(bulge), 0.5f);
+        doc.resetFlexWeights();
+        QVERIFY(doc.flexOffsets().empty());
+    }
+
     void failedLoadReportsAndKeepsNothing()
     {
         app::Document doc;

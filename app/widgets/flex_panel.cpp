@@ -1,0 +1,154 @@
+#include "app/widgets/flex_panel.h"
+
+#include <QtCore/QEvent>
+#include <QtWidgets/QGridLayout>
+#include <QtWidgets/QHBoxLayout>
+#include <QtWidgets/QLabel>
+#include <QtWidgets/QLineEdit>
+#include <QtWidgets/QPushButton>
+#include <QtWidgets/QScrollArea>
+#include <QtWidgets/QSlider>
+#include <QtWidgets/QToolButton>
+#include <QtWidgets/QVBoxLayout>
+
+namespace rigscope::app {
+
+namespace {
+constexpr int kSteps = 1000;
+const char* const kShapeProperty = "rigscopeShape";
+} // namespace
+
+FlexPanel::FlexPanel(QWidget* parent)
+    : QWidget(parent)
+    , m_filter(new QLineEdit(this))
+    , m_rows(new QWidget)
+    , m_rowsLayout(new QVBoxLayout(m_rows))
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    auto* header = new QHBoxLayout;
+    m_filter->setPlaceholderText(tr("Filter shapes"));
+    m_filter->setClearButtonEnabled(true);
+    header->addWidget(m_filter, 1);
+    auto* resetAll = new QPushButton(tr("Reset all"), this);
+    header->addWidget(resetAll);
+    layout->addLayout(header);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setWidget(m_rows);
+    scroll->setFrameShape(QFrame::NoFrame);
+    layout->addWidget(scroll, 1);
+    m_rowsLayout->setContentsMargins(2, 2, 2, 2);
+    m_rowsLayout->setSpacing(2);
+    m_rowsLayout->addStretch(1);
+    connect(resetAll, &QPushButton::clicked, this, [this] {
+        if (m_document) {
+            m_document->resetFlexWeights();
+        }
+    });
+    connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
+        for (QWidget* row : m_rows->findChildren<QWidget*>(QStringLiteral("flexRow"), Qt::FindDirectChildrenOnly)) {
+            row->setVisible(text.isEmpty() || row->property("shapeName").toString().contains(text, Qt::CaseInsensitive));
+        }
+    });
+}
+
+void FlexPanel::setDocument(Document* document)
+{
+    m_document = document;
+    connect(document, &Document::loaded, this, &FlexPanel::rebuild);
+    connect(document, &Document::flexChanged, this, &FlexPanel::syncValues);
+    rebuild();
+}
+
+void FlexPanel::rebuild()
+{
+    for (QWidget* row : m_rows->findChildren<QWidget*>(QStringLiteral("flexRow"), Qt::FindDirectChildrenOnly)) {
+        delete row;
+    }
+    if (!m_document) {
+        return;
+    }
+    const QStringList names = m_document->flexNames();
+    for (int i = 0; i < names.size(); ++i) {
+        auto* row = new QWidget(m_rows);
+        row->setObjectName(QStringLiteral("flexRow"));
+        row->setProperty("shapeName", names[i]);
+        auto* grid = new QGridLayout(row);
+        grid->setContentsMargins(2, 1, 2, 1);
+        auto* name = new QLabel(names[i], row);
+        name->setToolTip(names[i]);
+        auto* value = new QLabel(row);
+        value->setObjectName(QStringLiteral("value"));
+        value->setMinimumWidth(36);
+        value->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        auto* slider = new QSlider(Qt::Horizontal, row);
+        slider->setRange(0, kSteps);
+        slider->setProperty(kShapeProperty, i);
+        slider->installEventFilter(this);
+        auto* solo = new QToolButton(row);
+        solo->setText(tr("Solo"));
+        solo->setAutoRaise(true);
+        auto* reset = new QToolButton(row);
+        reset->setText(tr("Reset"));
+        reset->setAutoRaise(true);
+        grid->addWidget(name, 0, 0, 1, 3);
+        grid->addWidget(value, 0, 3);
+        grid->addWidget(slider, 1, 0);
+        grid->addWidget(solo, 1, 1);
+        grid->addWidget(reset, 1, 2, 1, 2);
+        grid->setColumnStretch(0, 1);
+        connect(slider, &QSlider::valueChanged, this, [this, i, value](int v) {
+            value->setText(QString::number(double(v) / kSteps, 'f', 2));
+            if (!m_syncing && m_document) {
+                m_document->setFlexWeight(i, float(v) / kSteps);
+            }
+        });
+        connect(reset, &QToolButton::clicked, this, [this, i] { m_document->setFlexWeight(i, 0.0f); });
+        connect(solo, &QToolButton::clicked, this, [this, i] {
+            m_syncing = true;
+            for (int k = 0; k < m_document->flexNames().size(); ++k) {
+                m_document->setFlexWeight(k, k == i ? 1.0f : 0.0f);
+            }
+            m_syncing = false;
+            syncValues();
+        });
+        m_rowsLayout->insertWidget(m_rowsLayout->count() - 1, row);
+    }
+    if (names.isEmpty()) {
+        auto* row = new QLabel(tr("No flex shapes. Open or drop a VTA on a reference."), m_rows);
+        row->setObjectName(QStringLiteral("flexRow"));
+        row->setWordWrap(true);
+        m_rowsLayout->insertWidget(0, row);
+    }
+    syncValues();
+}
+
+void FlexPanel::syncValues()
+{
+    if (!m_document) {
+        return;
+    }
+    m_syncing = true;
+    for (QSlider* s : m_rows->findChildren<QSlider*>()) {
+        const int i = s->property(kShapeProperty).toInt();
+        s->setValue(int(m_document->flexWeight(i) * kSteps + 0.5f));
+        if (auto* value = s->parentWidget()->findChild<QLabel*>(QStringLiteral("value"))) {
+            value->setText(QString::number(double(m_document->flexWeight(i)), 'f', 2));
+        }
+    }
+    m_syncing = false;
+}
+
+bool FlexPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    if (event->type() == QEvent::MouseButtonDblClick && m_document) {
+        if (auto* s = qobject_cast<QSlider*>(watched)) {
+            m_document->setFlexWeight(s->property(kShapeProperty).toInt(), 0.0f);
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+} // namespace rigscope::app

@@ -1,0 +1,35 @@
+#pragma once
+
+#include <QtWidgets/QWidget>
+
+#include "app/document/document.h"
+
+class QLineEdit;
+class QVBoxLayout;
+
+namespace rigscope::app {
+
+// Flex dock: one slider per VTA shape (0–1), value readout, Solo and Reset; a filter box and
+// Reset all. Double-click on a slider resets it. Values live in the Document (kept by name on
+// reload).
+class FlexPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit FlexPanel(QWidget* parent = nullptr);
+    void setDocument(Document* document);
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    void rebuild();
+    void syncValues();
+
+    Document* m_document = nullptr;
+    QLineEdit* m_filter;
+    QWidget* m_rows;
+    QVBoxLayout* m_rowsLayout;
+    bool m_syncing = false;
+};
+
+} // namespace rigscope::app
