@@ -112,7 +112,9 @@ void checkMisdirectedNormals(const Model& m, const Profile& p, DiagnosticSink& s
         if (isDegenerate(me, t)) {
             continue;
         }
-        const Vec3 fn = faceCross(me, t);
+        // XMODEL faces wind clockwise seen from the normal side (the CoD exporters write them
+        // so and PyCoD reverses them on import); Valve formats wind counter-clockwise.
+        const Vec3 fn = isXModel(m) ? Vec3(-faceCross(me, t)) : faceCross(me, t);
         if (!fn.allFinite()) {
             continue;
         }
