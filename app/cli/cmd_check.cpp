@@ -30,7 +30,8 @@ int runCheck(const QStringList& args)
 {
     QCommandLineParser p;
     p.setApplicationDescription(QStringLiteral("Check model files against a compiler profile"));
-    p.addPositionalArgument(QStringLiteral("paths"), QStringLiteral("Files or directories to check"),
+    p.addPositionalArgument(QStringLiteral("paths"),
+                            QStringLiteral("Files or directories to check"),
                             QStringLiteral("PATH..."));
     const QCommandLineOption profile(QStringLiteral("profile"),
                                      QStringLiteral("auto|goldsrc|source|source256|cod"),
@@ -40,17 +41,20 @@ int runCheck(const QStringList& args)
     const QCommandLineOption reference(QStringLiteral("reference"),
                                        QStringLiteral("Reference for the xref.* checks"),
                                        QStringLiteral("FILE"));
-    const QCommandLineOption enable(QStringLiteral("enable"),
-                                    QStringLiteral("Turn checks on (ID or family.*, comma-separated)"),
-                                    QStringLiteral("IDS"));
-    const QCommandLineOption disable(QStringLiteral("disable"),
-                                     QStringLiteral("Turn checks off (ID or family.*, comma-separated)"),
-                                     QStringLiteral("IDS"));
-    const QCommandLineOption maxPerCheck(QStringLiteral("max-per-check"),
-                                         QStringLiteral("Lines per id per file in text output (0 = all)"),
-                                         QStringLiteral("N"), QStringLiteral("20"));
-    const QCommandLineOption werror(QStringLiteral("werror"), QStringLiteral("Treat warnings as errors"));
-    const QCommandLineOption jobs(QStringLiteral("jobs"), QStringLiteral("Worker threads (0 = all cores)"),
+    const QCommandLineOption enable(
+        QStringLiteral("enable"),
+        QStringLiteral("Turn checks on (ID or family.*, comma-separated)"), QStringLiteral("IDS"));
+    const QCommandLineOption disable(
+        QStringLiteral("disable"),
+        QStringLiteral("Turn checks off (ID or family.*, comma-separated)"), QStringLiteral("IDS"));
+    const QCommandLineOption maxPerCheck(
+        QStringLiteral("max-per-check"),
+        QStringLiteral("Lines per id per file in text output (0 = all)"), QStringLiteral("N"),
+        QStringLiteral("20"));
+    const QCommandLineOption werror(QStringLiteral("werror"),
+                                    QStringLiteral("Treat warnings as errors"));
+    const QCommandLineOption jobs(QStringLiteral("jobs"),
+                                  QStringLiteral("Worker threads (0 = all cores)"),
                                   QStringLiteral("N"), QStringLiteral("0"));
     const QCommandLineOption help(QStringList{QStringLiteral("h"), QStringLiteral("help")},
                                   QStringLiteral("Show this help"));
@@ -68,12 +72,14 @@ int runCheck(const QStringList& args)
     core::CheckOptions opt;
     const auto prof = core::parseProfile(p.value(profile).toStdString());
     if (!prof) {
-        std::fprintf(stderr, "rigscope-cli check: unknown profile '%s'\n", qPrintable(p.value(profile)));
+        std::fprintf(stderr, "rigscope-cli check: unknown profile '%s'\n",
+                     qPrintable(p.value(profile)));
         return 2;
     }
     opt.profile = *prof;
     const QString fmt = p.value(format);
-    if (fmt != QLatin1String("text") && fmt != QLatin1String("json") && fmt != QLatin1String("sarif")) {
+    if (fmt != QLatin1String("text") && fmt != QLatin1String("json") &&
+        fmt != QLatin1String("sarif")) {
         std::fprintf(stderr, "rigscope-cli check: unknown format '%s'\n", qPrintable(fmt));
         return 2;
     }

@@ -184,7 +184,8 @@ void mergedLinks(const Mesh& mesh, std::size_t point, std::vector<Link>& out)
 void compiledLinks(const Mesh& mesh, std::size_t point, Profile profile, std::vector<Link>& out,
                    std::size_t* culledCount, float* droppedWeight)
 {
-    const bool rigid = mesh.pointLinkState[point] != LinkState::List || mesh.influenceCount(point) == 0;
+    const bool rigid =
+        mesh.pointLinkState[point] != LinkState::List || mesh.influenceCount(point) == 0;
     if (droppedWeight) {
         *droppedWeight = 0;
     }

@@ -29,9 +29,9 @@ bool isOff(std::string_view id, Profile p) noexcept;
 
 bool endsWithIgnoreCase(std::string_view s, std::string_view suffix) noexcept;
 std::string lower(std::string_view s);
-bool isSmdFamily(const Model& m) noexcept;  // smd, vta, smdx
-bool isXModel(const Model& m) noexcept;     // xmodel, xmodel_bin
-bool isXAnim(const Model& m) noexcept;      // xanim, xanim_bin
+bool isSmdFamily(const Model& m) noexcept; // smd, vta, smdx
+bool isXModel(const Model& m) noexcept;    // xmodel, xmodel_bin
+bool isXAnim(const Model& m) noexcept;     // xanim, xanim_bin
 bool isCodFormat(const Model& m) noexcept;
 
 // Joints in the order the file declared them (by source line / offset).
@@ -66,16 +66,16 @@ WeldStats weldStats(const Model& m, Profile profile, std::size_t vertexLimit,
 
 // VTA base vertex → reference corners (FORMATS.md §1.6 matching).
 struct FlexMatch {
-    bool direct = false;                        // ids 0..3T-1 equal their corners
+    bool direct = false;                             // ids 0..3T-1 equal their corners
     std::vector<std::vector<std::uint32_t>> corners; // per base entry (vertexFrames[0] order)
     std::size_t unmatched = 0;
-    std::size_t firstUnmatched = SIZE_MAX;       // base entry index
+    std::size_t firstUnmatched = SIZE_MAX; // base entry index
 };
 FlexMatch matchFlexToReference(const Model& vta, const Model& reference);
 
 // Welded (source rule) reference vertices moved by any kept delta of `vta`, per material.
 struct FlexedVertices {
-    std::vector<std::size_t> perMaterial;   // index = reference material
+    std::vector<std::size_t> perMaterial;     // index = reference material
     std::vector<std::uint32_t> flexedCorners; // one corner per flexed welded vertex
     std::vector<std::size_t> flexedBase;      // matching base entry of that corner
 };

@@ -64,7 +64,8 @@ void checkXrefRefBoneMissing(const SceneFile&, const SceneFile&, const Profile&,
 void checkXrefParentMismatch(const SceneFile&, const SceneFile&, const Profile&, DiagnosticSink&);
 void checkXrefRestPose(const SceneFile&, const SceneFile&, const Profile&, DiagnosticSink&);
 void checkXrefVtaVertexCount(const SceneFile&, const SceneFile&, const Profile&, DiagnosticSink&);
-void checkFlexUnmatchedVertices(const SceneFile&, const SceneFile&, const Profile&, DiagnosticSink&);
+void checkFlexUnmatchedVertices(const SceneFile&, const SceneFile&, const Profile&,
+                                DiagnosticSink&);
 void checkFlexVertexLimit(const SceneFile&, const SceneFile&, const Profile&, DiagnosticSink&);
 void checkFlexMultiBoneVertex(const SceneFile&, const SceneFile&, const Profile&, DiagnosticSink&);
 void checkCodPartNotInModel(const SceneFile&, const SceneFile&, const Profile&, DiagnosticSink&);

@@ -65,7 +65,8 @@ void checkCodBoneMatrix(const Model& m, const Profile&, DiagnosticSink& sink)
         for (std::size_t j : jointsInFileOrder(s)) {
             float det = 0;
             if (orthoError(s.bindAxes[j], det) > 1e-3f) {
-                sink.warning(ids::kCodBoneMatrix, s.bindWhere[j].line ? s.bindWhere[j] : jointLoc(s, j),
+                sink.warning(ids::kCodBoneMatrix,
+                             s.bindWhere[j].line ? s.bindWhere[j] : jointLoc(s, j),
                              "bone " + quoted(s.names[j]) + " rotation not orthonormal (det " +
                                  num(det) + ")",
                              {K::Joint, static_cast<std::int32_t>(j)});
@@ -101,7 +102,8 @@ void checkCodNonUnitScale(const Model& m, const Profile&, DiagnosticSink& sink)
     if (isXModel(m)) {
         for (std::size_t j : jointsInFileOrder(s)) {
             if (s.bindHasScale[j] && nonUnit(s.bindScales[j])) {
-                sink.warning(ids::kCodNonUnitScale, s.bindWhere[j].line ? s.bindWhere[j] : jointLoc(s, j),
+                sink.warning(ids::kCodNonUnitScale,
+                             s.bindWhere[j].line ? s.bindWhere[j] : jointLoc(s, j),
                              "bone " + quoted(s.names[j]) + " scale " + vec(s.bindScales[j]) +
                                  "; ignored by PyCoD and lost in SMD",
                              {K::Joint, static_cast<std::int32_t>(j)});
@@ -119,8 +121,9 @@ void checkCodNonUnitScale(const Model& m, const Profile&, DiagnosticSink& sink)
             for (std::size_t f = 0; f < a.frameCount(); ++f) {
                 if (nonUnit(a.scales[a.key(f, j)])) {
                     sink.warning(ids::kCodNonUnitScale, a.frameWhere[f],
-                                 "bone " + quoted(boneName(s, static_cast<JointIndex>(j))) + " scale " +
-                                     vec(a.scales[a.key(f, j)]) + "; ignored by PyCoD and lost in SMD",
+                                 "bone " + quoted(boneName(s, static_cast<JointIndex>(j))) +
+                                     " scale " + vec(a.scales[a.key(f, j)]) +
+                                     "; ignored by PyCoD and lost in SMD",
                                  {K::Joint, static_cast<std::int32_t>(j)});
                     break;
                 }

@@ -36,11 +36,11 @@ void checkFlexShapeName(const Model& m, const Profile& p, DiagnosticSink& sink)
         const VertexFrame& f = m.vertexFrames[k];
         const ElementRef ref{K::Shape, static_cast<std::int32_t>(k - 1)};
         if (f.name.empty()) {
-            Diagnostic& d = sink.note(ids::kFlexShapeName, f.where,
-                                      "shape " + std::to_string(k) +
-                                          " has no '# name'; it shows as 'frame " +
-                                          std::to_string(k) + "'",
-                                      ref);
+            Diagnostic& d =
+                sink.note(ids::kFlexShapeName, f.where,
+                          "shape " + std::to_string(k) + " has no '# name'; it shows as 'frame " +
+                              std::to_string(k) + "'",
+                          ref);
             grade(d, p, Severity::Note);
             continue;
         }

@@ -80,8 +80,7 @@ std::string nanName(float v)
 }
 
 // First non-finite component of `v` as "x is nan"; empty when finite.
-template <typename V>
-std::string badComponent(const V& v)
+template <typename V> std::string badComponent(const V& v)
 {
     static const char* const kAxis[] = {"x", "y", "z", "w"};
     for (Eigen::Index i = 0; i < v.size(); ++i) {
@@ -136,11 +135,11 @@ void checkMisdirectedNormals(const Model& m, const Profile& p, DiagnosticSink& s
                              " is reversed: its normals oppose its winding",
                          triRef(t));
         } else if (p == Profile::GoldSrc) {
-            Diagnostic& d = sink.note(ids::kMeshMisdirectedNormals, me.triangleWhere[t],
-                                      "triangle " + std::to_string(t) + ": " +
-                                          std::to_string(opposed) + " of " + std::to_string(valid) +
-                                          " corner normals oppose its winding",
-                                      triRef(t));
+            Diagnostic& d =
+                sink.note(ids::kMeshMisdirectedNormals, me.triangleWhere[t],
+                          "triangle " + std::to_string(t) + ": " + std::to_string(opposed) +
+                              " of " + std::to_string(valid) + " corner normals oppose its winding",
+                          triRef(t));
             grade(d, p, Severity::Note);
         }
     }
@@ -342,7 +341,8 @@ void checkMaterialChrome(const Model& m, const Profile&, DiagnosticSink& sink)
     for (std::size_t i = 0; i < me.materials.size(); ++i) {
         if (lower(me.materials[i].name).find("chrome") != std::string::npos) {
             sink.note(ids::kMeshMaterialChrome, me.materials[i].where,
-                      "GoldSrc sets CHROME+FLATSHADE on " + quoted(me.materials[i].name), matRef(i));
+                      "GoldSrc sets CHROME+FLATSHADE on " + quoted(me.materials[i].name),
+                      matRef(i));
         }
     }
 }
@@ -425,8 +425,8 @@ void checkMaterialLimit(const Model& m, const Profile& p, DiagnosticSink& sink)
     }
     if (p == Profile::Cod && me.objects.size() > lim.materials) {
         sink.error(ids::kMeshMaterialLimit, {1, 1, 0},
-                   "model uses " + std::to_string(me.objects.size()) + " objects; cod allows at most " +
-                       std::to_string(lim.materials));
+                   "model uses " + std::to_string(me.objects.size()) +
+                       " objects; cod allows at most " + std::to_string(lim.materials));
     }
 }
 

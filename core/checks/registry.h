@@ -17,9 +17,9 @@ struct Limits {
     std::size_t bones = 0;
     std::size_t boneNameLength = 0;
     std::size_t weightsPerVertex = 0;
-    float weightCull = 0;            // raw weights below this are culled (0 = no cull)
+    float weightCull = 0; // raw weights below this are culled (0 = no cull)
     std::size_t uniqueVertices = 0;
-    std::size_t vertexSplit = 0;     // $maxverts split warning (source256)
+    std::size_t vertexSplit = 0; // $maxverts split warning (source256)
     std::size_t uniqueNormals = 0;
     std::size_t triangles = 0;
     std::size_t materials = 0;

@@ -64,12 +64,12 @@ void checkDuplicateBoneName(const Model& m, const Profile& p, DiagnosticSink& si
             continue;
         }
         const std::size_t first = it->second;
-        Diagnostic& d = sink.warning(ids::kSkeletonDuplicateName, jointLoc(s, j),
-                                     "bone name " + quoted(s.names[j]) + " used by ids " +
-                                         std::to_string(s.sourceIds[first]) + " and " +
-                                         std::to_string(s.sourceIds[j]) +
-                                         "; they merge in the compiled table",
-                                     {K::Joint, static_cast<std::int32_t>(j)});
+        Diagnostic& d =
+            sink.warning(ids::kSkeletonDuplicateName, jointLoc(s, j),
+                         "bone name " + quoted(s.names[j]) + " used by ids " +
+                             std::to_string(s.sourceIds[first]) + " and " +
+                             std::to_string(s.sourceIds[j]) + "; they merge in the compiled table",
+                         {K::Joint, static_cast<std::int32_t>(j)});
         d.related.push_back({sink.file(), jointLoc(s, first), "first declared here"});
     }
 }

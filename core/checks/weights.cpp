@@ -150,8 +150,9 @@ void checkWeightsNan(const Model& m, const Profile&, DiagnosticSink& sink)
             const float w = me.influenceWeights[o + i];
             if (!std::isfinite(w)) {
                 sink.error(ids::kWeightsNan, me.pointWhere[pt],
-                           "weight on bone " + quoted(boneName(m.skeleton, me.influenceJoints[o + i])) +
-                               " is " + num(w) + "; the vertex skins to NaN",
+                           "weight on bone " +
+                               quoted(boneName(m.skeleton, me.influenceJoints[o + i])) + " is " +
+                               num(w) + "; the vertex skins to NaN",
                            vertexRef(pt));
             }
         }

@@ -26,7 +26,8 @@ std::string refName(const SceneFile& ref)
 
 std::string parentName(const Skeleton& s, std::size_t j)
 {
-    return s.parents[j] == kNoJoint ? std::string() : s.names[static_cast<std::size_t>(s.parents[j])];
+    return s.parents[j] == kNoJoint ? std::string()
+                                    : s.names[static_cast<std::size_t>(s.parents[j])];
 }
 
 Mat3 rotationOf(const Skeleton& s, std::size_t j)
@@ -42,7 +43,8 @@ Mat3 rotationOf(const Skeleton& s, std::size_t j)
 
 double angleDeg(const Mat3& a, const Mat3& b)
 {
-    const double c = std::clamp((static_cast<double>((a.transpose() * b).trace()) - 1.0) / 2.0, -1.0, 1.0);
+    const double c =
+        std::clamp((static_cast<double>((a.transpose() * b).trace()) - 1.0) / 2.0, -1.0, 1.0);
     return std::acos(c) * 180.0 / 3.14159265358979323846;
 }
 
@@ -109,8 +111,9 @@ void checkXrefRefBoneMissing(const SceneFile& self, const SceneFile& ref, const 
     }
     sink.note(ids::kXrefRefBoneMissing, nodesLine(s),
               std::to_string(missing.size()) +
-                  (missing.size() == 1 ? " reference bone not animated; it holds the rest pose: "
-                                       : " reference bones not animated; they hold the rest pose: ") +
+                  (missing.size() == 1
+                       ? " reference bone not animated; it holds the rest pose: "
+                       : " reference bones not animated; they hold the rest pose: ") +
                   nameList(missing));
 }
 
@@ -135,14 +138,15 @@ void checkXrefParentMismatch(const SceneFile& self, const SceneFile& ref, const 
         }
         // A parent one side lacks altogether is a trimmed skeleton (xref.*-bone-missing), not a
         // different hierarchy.
-        if ((!q.empty() && s.findByName(q) == kNoJoint) || (!p.empty() && r.findByName(p) == kNoJoint)) {
+        if ((!q.empty() && s.findByName(q) == kNoJoint) ||
+            (!p.empty() && r.findByName(p) == kNoJoint)) {
             continue;
         }
         const std::string here = p.empty() ? "no parent" : "parent " + quoted(p);
         const std::string there = q.empty() ? "none" : quoted(q);
         Diagnostic& d = sink.error(ids::kXrefParentMismatch, jointLoc(s, j),
-                                   quoted(s.names[j]) + " has " + here + " here, " + there + " in " +
-                                       refName(ref),
+                                   quoted(s.names[j]) + " has " + here + " here, " + there +
+                                       " in " + refName(ref),
                                    {K::Joint, static_cast<std::int32_t>(j)});
         d.related.push_back({ref.file, jointLoc(r, rjs), "reference declares parent here"});
     }
@@ -179,12 +183,14 @@ void checkXrefRestPose(const SceneFile& self, const SceneFile& ref, const Profil
                                          quoted(s.names[j]) + " rest differs: Δpos " + num(dpos) +
                                              ", Δrot " + num(drot, 2) + "°",
                                          {K::Joint, static_cast<std::int32_t>(j)});
-            d.related.push_back({ref.file, r.bindWhere[rjs].line ? r.bindWhere[rjs] : jointLoc(r, rjs),
+            d.related.push_back({ref.file,
+                                 r.bindWhere[rjs].line ? r.bindWhere[rjs] : jointLoc(r, rjs),
                                  "reference pose here"});
         }
         return;
     }
-    if (m.kind != ModelKind::Animation || m.animations.empty() || m.animations.front().frameCount() == 0) {
+    if (m.kind != ModelKind::Animation || m.animations.empty() ||
+        m.animations.front().frameCount() == 0) {
         return;
     }
     // An animation's frame 0 against the reference: bone lengths only (poses are free to move).
@@ -202,7 +208,8 @@ void checkXrefRestPose(const SceneFile& self, const SceneFile& ref, const Profil
             if (pj == kNoJoint) {
                 continue;
             }
-            len = (a.positions[a.key(0, j)] - a.positions[a.key(0, static_cast<std::size_t>(pj))]).norm();
+            len = (a.positions[a.key(0, j)] - a.positions[a.key(0, static_cast<std::size_t>(pj))])
+                      .norm();
         } else {
             if (s.parents[j] == kNoJoint) {
                 continue;
@@ -233,8 +240,8 @@ void checkXrefVtaVertexCount(const SceneFile& self, const SceneFile& ref, const 
         return;
     }
     sink.note(ids::kXrefVtaVertexCount, base.where,
-              "VTA has " + thousands(base.ids.size()) + " vertices, reference " + thousands(corners) +
-                  " corners; matched by position",
+              "VTA has " + thousands(base.ids.size()) + " vertices, reference " +
+                  thousands(corners) + " corners; matched by position",
               {K::Frame, 0});
 }
 
@@ -268,7 +275,8 @@ FlexedVertices flexedVertices(const Model& vta, const Model& reference, const Fl
     if (vta.vertexFrames.empty()) {
         return out;
     }
-    const Profile weldProfile = profile == Profile::GoldSrc || profile == Profile::Cod ? Profile::Source : profile;
+    const Profile weldProfile =
+        profile == Profile::GoldSrc || profile == Profile::Cod ? Profile::Source : profile;
     const WeldStats w = weldStats(reference, weldProfile, 0, 0, true);
     std::unordered_map<std::int32_t, std::size_t> baseIndex;
     const VertexFrame& base = vta.vertexFrames.front();
@@ -318,12 +326,12 @@ void checkFlexVertexLimit(const SceneFile& self, const SceneFile& ref, const Pro
     const auto& mats = ref.model->mesh.materials;
     for (std::size_t i = 0; i < fv.perMaterial.size(); ++i) {
         if (fv.perMaterial[i] > lim.flexedVertices) {
-            Diagnostic& d = sink.error(ids::kFlexVertexLimit, {1, 1, 0},
-                                       "mesh " + quoted(mats[i].name) + " has " +
-                                           thousands(fv.perMaterial[i]) + " flexed vertices; " +
-                                           std::string(profileName(p)) + " allows " +
-                                           thousands(lim.flexedVertices),
-                                       {K::Material, static_cast<std::int32_t>(i)});
+            Diagnostic& d =
+                sink.error(ids::kFlexVertexLimit, {1, 1, 0},
+                           "mesh " + quoted(mats[i].name) + " has " + thousands(fv.perMaterial[i]) +
+                               " flexed vertices; " + std::string(profileName(p)) + " allows " +
+                               thousands(lim.flexedVertices),
+                           {K::Material, static_cast<std::int32_t>(i)});
             d.related.push_back({ref.file, mats[i].where, "material used here"});
         }
     }
@@ -356,7 +364,8 @@ void checkFlexMultiBoneVertex(const SceneFile& self, const SceneFile& ref, const
     }
     const VertexFrame& base = self.model->vertexFrames.front();
     const std::size_t bi = fv.flexedBase[first];
-    sink.note(ids::kFlexMultiBoneVertex, bi < base.lineWhere.size() ? base.lineWhere[bi] : base.where,
+    sink.note(ids::kFlexMultiBoneVertex,
+              bi < base.lineWhere.size() ? base.lineWhere[bi] : base.where,
               thousands(k) + (k == 1 ? " flexed vertex has" : " flexed vertices have") +
                   " several bones (studiomdl: SLOW path)",
               {K::Vertex, base.ids[bi]});
@@ -372,7 +381,8 @@ void checkCodPartNotInModel(const SceneFile& self, const SceneFile& ref, const P
     for (std::size_t j : jointsInFileOrder(s)) {
         if (ref.model->skeleton.findByName(s.names[j]) == kNoJoint) {
             sink.warning(ids::kCodPartNotInModel, jointLoc(s, j),
-                         "part " + quoted(s.names[j]) + " animates no bone of " + quoted(refName(ref)),
+                         "part " + quoted(s.names[j]) + " animates no bone of " +
+                             quoted(refName(ref)),
                          {K::Part, static_cast<std::int32_t>(j)});
         }
     }

@@ -44,8 +44,7 @@ bool isSmdFamilyFormat(const std::string& f)
 }
 
 // Runs fn(i) for i in [0, n) on `jobs` threads; results land in caller-owned slots.
-template <typename Fn>
-void parallelFor(std::size_t n, unsigned jobs, Fn fn)
+template <typename Fn> void parallelFor(std::size_t n, unsigned jobs, Fn fn)
 {
     unsigned threads = jobs != 0 ? jobs : std::max(1u, std::thread::hardware_concurrency());
     threads = static_cast<unsigned>(std::min<std::size_t>(threads, n));
@@ -103,7 +102,8 @@ bool isReferenceModel(const Loaded& l)
         return false;
     }
     const Model& m = l.result.model;
-    return isXModelFormat(m.format) || (isSmdFamilyFormat(m.format) && m.kind == ModelKind::Reference);
+    return isXModelFormat(m.format) ||
+           (isSmdFamilyFormat(m.format) && m.kind == ModelKind::Reference);
 }
 
 bool wantsReference(const Loaded& l)
@@ -113,7 +113,8 @@ bool wantsReference(const Loaded& l)
     }
     const Model& m = l.result.model;
     return isXAnimFormat(m.format) ||
-           (isSmdFamilyFormat(m.format) && (m.kind == ModelKind::Animation || m.kind == ModelKind::Flex));
+           (isSmdFamilyFormat(m.format) &&
+            (m.kind == ModelKind::Animation || m.kind == ModelKind::Flex));
 }
 
 std::string lowerAscii(std::string s)
@@ -230,10 +231,14 @@ std::string objectName(const Model& m, const ElementRef& e)
     const auto i = static_cast<std::size_t>(e.index);
     switch (e.kind) {
     case Kd::Joint:
-    case Kd::Part: return i < m.skeleton.size() ? m.skeleton.names[i] : std::string();
-    case Kd::Material: return i < m.mesh.materials.size() ? m.mesh.materials[i].name : std::string();
-    case Kd::Shape: return i < m.flexShapes.size() ? m.flexShapes[i].name : std::string();
-    default: return {};
+    case Kd::Part:
+        return i < m.skeleton.size() ? m.skeleton.names[i] : std::string();
+    case Kd::Material:
+        return i < m.mesh.materials.size() ? m.mesh.materials[i].name : std::string();
+    case Kd::Shape:
+        return i < m.flexShapes.size() ? m.flexShapes[i].name : std::string();
+    default:
+        return {};
     }
 }
 
@@ -254,11 +259,12 @@ void checkOne(Loaded& l, CheckedFile& out, const CheckOptions& opt)
     out.reference = l.referencePath;
     std::vector<Diagnostic> diags = r.diagnostics;
     if (r.hasModel) {
-        DiagnosticSink sink(l.path, m.format == "smdx" || m.format == "xmodel_bin" || m.format == "xanim_bin");
+        DiagnosticSink sink(l.path, m.format == "smdx" || m.format == "xmodel_bin" ||
+                                        m.format == "xanim_bin");
         runModelChecks(m, out.profile, sink, r.diagnostics);
         if (l.reference && l.reference->result.hasModel) {
-            runSceneChecks({&m, l.path}, {&l.reference->result.model, l.referencePath}, out.profile, sink,
-                           r.diagnostics);
+            runSceneChecks({&m, l.path}, {&l.reference->result.model, l.referencePath}, out.profile,
+                           sink, r.diagnostics);
         }
         for (Diagnostic& d : sink.diagnostics()) {
             diags.push_back(std::move(d));
@@ -326,8 +332,9 @@ std::string uriOf(const std::string& path)
     }
     for (const char ch : path) {
         const auto c = static_cast<unsigned char>(ch);
-        const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                          c == '-' || c == '.' || c == '_' || c == '~' || c == '/';
+        const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                          (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' || c == '~' ||
+                          c == '/';
         if (keep) {
             out += static_cast<char>(c);
         } else {
@@ -414,7 +421,8 @@ CheckRun runCheck(const std::vector<std::string>& paths, const CheckOptions& opt
         files.push_back(std::make_unique<Loaded>());
         files.back()->path = p;
     }
-    parallelFor(files.size(), options.jobs, [&](std::size_t i) { load(*files[i], options.profile); });
+    parallelFor(files.size(), options.jobs,
+                [&](std::size_t i) { load(*files[i], options.profile); });
 
     std::unique_ptr<Loaded> external; // --reference not among the inputs
     if (!options.reference.empty()) {
@@ -433,7 +441,8 @@ CheckRun runCheck(const std::vector<std::string>& paths, const CheckOptions& opt
                 run.inputErrors.push_back(external->ioError);
                 run.ioFailure = true;
             } else if (!external->result.hasModel) {
-                run.inputErrors.push_back("'" + options.reference + "': no model to use as reference");
+                run.inputErrors.push_back("'" + options.reference +
+                                          "': no model to use as reference");
                 run.ioFailure = true;
             }
             ref = external.get();
@@ -451,7 +460,8 @@ CheckRun runCheck(const std::vector<std::string>& paths, const CheckOptions& opt
     }
 
     run.files.resize(files.size());
-    parallelFor(files.size(), options.jobs, [&](std::size_t i) { checkOne(*files[i], run.files[i], options); });
+    parallelFor(files.size(), options.jobs,
+                [&](std::size_t i) { checkOne(*files[i], run.files[i], options); });
 
     for (const CheckedFile& f : run.files) {
         if (!f.readable) {
@@ -461,9 +471,15 @@ CheckRun runCheck(const std::vector<std::string>& paths, const CheckOptions& opt
         }
         for (const Diagnostic& d : f.diagnostics) {
             switch (d.severity) {
-            case Severity::Error: ++run.errors; break;
-            case Severity::Warning: ++run.warnings; break;
-            case Severity::Note: ++run.notes; break;
+            case Severity::Error:
+                ++run.errors;
+                break;
+            case Severity::Warning:
+                ++run.warnings;
+                break;
+            case Severity::Note:
+                ++run.notes;
+                break;
             }
         }
     }
@@ -526,7 +542,12 @@ std::string checkJson(const CheckRun& run)
     w.beginObject();
     w.key("profile").value(profileLabel(run));
     w.key("summary").beginObject();
-    w.key("errors").value(run.errors).key("warnings").value(run.warnings).key("notes").value(run.notes);
+    w.key("errors")
+        .value(run.errors)
+        .key("warnings")
+        .value(run.warnings)
+        .key("notes")
+        .value(run.notes);
     w.key("warningsAsErrors").value(run.warningsAsErrors);
     w.endObject();
     w.key("files").beginArray();
@@ -701,7 +722,11 @@ std::string checkSarif(const CheckRun& run)
                 }
                 w.endArray();
             }
-            w.key("properties").beginObject().key("profile").value(profileName(f.profile)).endObject();
+            w.key("properties")
+                .beginObject()
+                .key("profile")
+                .value(profileName(f.profile))
+                .endObject();
             w.endObject();
         }
     }

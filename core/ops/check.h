@@ -12,23 +12,23 @@ namespace rigscope::core {
 // `rigscope-cli check` (CHECKS.md §1), shared with the GUI's headless mode.
 struct CheckOptions {
     Profile profile = Profile::Auto;
-    CheckFilter filter;          // --enable / --disable
+    CheckFilter filter;           // --enable / --disable
     std::size_t maxPerCheck = 20; // text output: lines per id per file (0 = all)
-    std::string reference;       // --reference; empty: discovered per folder
+    std::string reference;        // --reference; empty: discovered per folder
     bool werror = false;
-    unsigned jobs = 0;           // worker threads; 0 = hardware concurrency
+    unsigned jobs = 0; // worker threads; 0 = hardware concurrency
 };
 
 struct CheckedFile {
-    std::string file;            // as given (or as found under a given directory)
-    bool readable = false;       // false: I/O failure or unknown format
+    std::string file;      // as given (or as found under a given directory)
+    bool readable = false; // false: I/O failure or unknown format
     std::string ioError;
     std::string format;
     ModelKind kind = ModelKind::Unknown;
     Profile profile = Profile::Source; // the profile it was checked with
     bool guessed = true;
-    std::string reference;       // reference used for xref.* (empty: none)
-    std::vector<Diagnostic> diagnostics; // graded, in file order
+    std::string reference;                // reference used for xref.* (empty: none)
+    std::vector<Diagnostic> diagnostics;  // graded, in file order
     std::vector<std::string> objectNames; // per diagnostic: bone / material / shape name
     std::vector<BudgetMeter> budget;
     std::size_t warningsAsErrors = 0; // --werror promotions
@@ -38,7 +38,7 @@ struct CheckRun {
     std::vector<CheckedFile> files;
     std::vector<std::string> inputErrors; // paths that do not exist or cannot be listed
     std::size_t errors = 0, warnings = 0, notes = 0;
-    std::size_t warningsAsErrors = 0;     // --werror: included in `errors`
+    std::size_t warningsAsErrors = 0; // --werror: included in `errors`
     bool ioFailure = false;
     Profile requested = Profile::Auto;
 };

@@ -25,7 +25,8 @@ QString checksDir()
 Profile profileOf(const QString& name)
 {
     for (Profile p : {Profile::GoldSrc, Profile::Source, Profile::Source256, Profile::Cod}) {
-        if (name.contains(QLatin1Char('.') + QString::fromUtf8(profileName(p).data()) + QLatin1Char('.'))) {
+        if (name.contains(QLatin1Char('.') + QString::fromUtf8(profileName(p).data()) +
+                          QLatin1Char('.'))) {
             return p;
         }
     }
@@ -73,7 +74,8 @@ std::vector<std::string> idsOf(const CheckRun& run)
 
 bool hasId(const std::vector<Diagnostic>& diags, std::string_view id)
 {
-    return std::any_of(diags.begin(), diags.end(), [id](const Diagnostic& d) { return d.id == id; });
+    return std::any_of(diags.begin(), diags.end(),
+                       [id](const Diagnostic& d) { return d.id == id; });
 }
 
 // A model built in code: `bones` bones in a chain under a root, triangles with distinct
@@ -85,20 +87,21 @@ Model makeModel(std::size_t bones, std::size_t triangles, std::size_t materials 
     m.kind = triangles > 0 ? ModelKind::Reference : ModelKind::Animation;
     for (std::size_t b = 0; b < bones; ++b) {
         m.skeleton.addJoint("bone" + std::to_string(b), b == 0 ? kNoJoint : 0,
-                            static_cast<std::int32_t>(b), {static_cast<std::uint32_t>(3 + b), 1, 0});
+                            static_cast<std::int32_t>(b),
+                            {static_cast<std::uint32_t>(3 + b), 1, 0});
     }
     MaterialInterner mats;
     const JointIndex j = 0;
     const float w = 1.0f;
     for (std::size_t t = 0; t < triangles; ++t) {
-        const std::uint32_t mat =
-            mats.intern(m.mesh, "m" + std::to_string(t % materials) + ".bmp",
-                        {static_cast<std::uint32_t>(100 + 4 * t), 1, 0});
+        const std::uint32_t mat = mats.intern(m.mesh, "m" + std::to_string(t % materials) + ".bmp",
+                                              {static_cast<std::uint32_t>(100 + 4 * t), 1, 0});
         m.mesh.triangleMaterials.push_back(mat);
         m.mesh.triangleWhere.push_back({static_cast<std::uint32_t>(100 + 4 * t), 1, 0});
         for (std::size_t c = 0; c < 3; ++c) {
             const float x = static_cast<float>(t) * 0.1f;
-            const Vec3 pos = c == 0 ? Vec3(x, 0, 0) : (c == 1 ? Vec3(x + 0.05f, 0, 0) : Vec3(x, 0.05f, 0));
+            const Vec3 pos =
+                c == 0 ? Vec3(x, 0, 0) : (c == 1 ? Vec3(x + 0.05f, 0, 0) : Vec3(x, 0.05f, 0));
             const SourceLoc loc{static_cast<std::uint32_t>(101 + 4 * t + c), 1, 0};
             appendPoint(m.mesh, pos, 0, LinkState::List, &j, &w, 1, loc);
             m.mesh.cornerPoints.push_back(static_cast<std::uint32_t>(m.mesh.pointCount() - 1));
@@ -146,7 +149,8 @@ void TstChecks::fixtures_data()
 {
     QTest::addColumn<QString>("name");
     const QDir dir(checksDir());
-    for (const QFileInfo& fi : dir.entryInfoList(QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
+    for (const QFileInfo& fi :
+         dir.entryInfoList(QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
         if (fi.suffix() == QLatin1String("expected")) {
             continue;
         }
@@ -168,7 +172,8 @@ void TstChecks::fixtures()
     QVERIFY(!run.ioFailure);
     const QStringList actual = lines(checkText(run, opt));
     const QString base = fi.isDir() ? name : name.left(name.lastIndexOf(QLatin1Char('.')));
-    const QString expectedPath = checksDir() + QLatin1Char('/') + base + QStringLiteral(".expected");
+    const QString expectedPath =
+        checksDir() + QLatin1Char('/') + base + QStringLiteral(".expected");
     if (test::blessing()) {
         test::writeLines(expectedPath, actual);
     }
@@ -184,7 +189,8 @@ void TstChecks::fixtures()
 
 void TstChecks::cleanUnderEveryProfile()
 {
-    for (Profile p : {Profile::Auto, Profile::GoldSrc, Profile::Source, Profile::Source256, Profile::Cod}) {
+    for (Profile p :
+         {Profile::Auto, Profile::GoldSrc, Profile::Source, Profile::Source256, Profile::Cod}) {
         CheckOptions opt;
         opt.profile = p;
         const CheckRun run = runIn(checksDir(), {"clean.smd"}, opt);
@@ -216,14 +222,20 @@ void TstChecks::profileDifferences()
     auto has = [](const std::vector<std::string>& v, std::string_view id) {
         return std::find(v.begin(), v.end(), std::string(id)) != v.end();
     };
-    QVERIFY(has(idsFor("skeleton.name-length.goldsrc.smd", Profile::GoldSrc), ids::kSkeletonNameLength));
-    QVERIFY(!has(idsFor("skeleton.name-length.goldsrc.smd", Profile::Source), ids::kSkeletonNameLength));
-    QVERIFY(has(idsFor("mesh.material-not-bmp.goldsrc.smd", Profile::GoldSrc), ids::kMeshMaterialNotBmp));
-    QVERIFY(!has(idsFor("mesh.material-not-bmp.goldsrc.smd", Profile::Source), ids::kMeshMaterialNotBmp));
+    QVERIFY(has(idsFor("skeleton.name-length.goldsrc.smd", Profile::GoldSrc),
+                ids::kSkeletonNameLength));
+    QVERIFY(!has(idsFor("skeleton.name-length.goldsrc.smd", Profile::Source),
+                 ids::kSkeletonNameLength));
+    QVERIFY(has(idsFor("mesh.material-not-bmp.goldsrc.smd", Profile::GoldSrc),
+                ids::kMeshMaterialNotBmp));
+    QVERIFY(!has(idsFor("mesh.material-not-bmp.goldsrc.smd", Profile::Source),
+                 ids::kMeshMaterialNotBmp));
     QVERIFY(has(idsFor("weights.sum-not-one.smd", Profile::Source), ids::kWeightsSumNotOne));
     QVERIFY(!has(idsFor("weights.sum-not-one.smd", Profile::GoldSrc), ids::kWeightsSumNotOne));
-    QVERIFY(has(idsFor("mesh.material-name-length.smd", Profile::Source), ids::kMeshMaterialNameLength));
-    QVERIFY(!has(idsFor("mesh.material-name-length.smd", Profile::Source256), ids::kMeshMaterialNameLength));
+    QVERIFY(has(idsFor("mesh.material-name-length.smd", Profile::Source),
+                ids::kMeshMaterialNameLength));
+    QVERIFY(!has(idsFor("mesh.material-name-length.smd", Profile::Source256),
+                 ids::kMeshMaterialNameLength));
     // missing frames: goldsrc warns, source refuses
     CheckOptions g;
     g.profile = Profile::GoldSrc;
@@ -234,7 +246,8 @@ void TstChecks::profileDifferences()
     CheckOptions a;
     const CheckRun run = runIn(checksDir(), {"mesh.material-limit.smd"}, a);
     QCOMPARE(checkExitCode(run), 0);
-    QVERIFY(QString::fromStdString(checkText(run, a)).contains(QLatin1String("profile guessed: source")));
+    QVERIFY(QString::fromStdString(checkText(run, a))
+                .contains(QLatin1String("profile guessed: source")));
     a.profile = Profile::Source;
     QCOMPARE(checkExitCode(runIn(checksDir(), {"mesh.material-limit.smd"}, a)), 1);
 }
@@ -244,9 +257,11 @@ void TstChecks::boneLimit()
     const Model m = makeModel(128, 1);
     std::vector<Diagnostic> d = check(m, Profile::Source);
     QVERIFY(hasId(d, ids::kSkeletonBoneLimit));
-    const auto it = std::find_if(d.begin(), d.end(), [](const Diagnostic& x) { return x.id == ids::kSkeletonBoneLimit; });
-    QCOMPARE(it->message, std::string("model uses 128 bones; source allows at most 127; 127 carry no vertices; "
-                                      "source256 allows 255"));
+    const auto it = std::find_if(
+        d.begin(), d.end(), [](const Diagnostic& x) { return x.id == ids::kSkeletonBoneLimit; });
+    QCOMPARE(it->message,
+             std::string("model uses 128 bones; source allows at most 127; 127 carry no vertices; "
+                         "source256 allows 255"));
     QCOMPARE(it->where.line, 3u + 127u); // node line of bone 128
     QCOMPARE(it->severity, Severity::Error);
     QVERIFY(!hasId(check(m, Profile::Source256), ids::kSkeletonBoneLimit));
@@ -261,9 +276,11 @@ void TstChecks::vertexAndNormalLimits()
     const Model big = makeModel(1, 683);
     std::vector<Diagnostic> g = check(big, Profile::GoldSrc);
     QVERIFY(hasId(g, ids::kMeshVertexLimit));
-    const auto it = std::find_if(g.begin(), g.end(), [](const Diagnostic& x) { return x.id == ids::kMeshVertexLimit; });
-    QCOMPARE(it->message, std::string("2,049 unique vertices after goldsrc welding; at most 2,048"));
-    QCOMPARE(it->element.index, 2048); // the corner that makes the count 2049
+    const auto it = std::find_if(g.begin(), g.end(),
+                                 [](const Diagnostic& x) { return x.id == ids::kMeshVertexLimit; });
+    QCOMPARE(it->message,
+             std::string("2,049 unique vertices after goldsrc welding; at most 2,048"));
+    QCOMPARE(it->element.index, 2048);         // the corner that makes the count 2049
     QVERIFY(!hasId(g, ids::kMeshNormalLimit)); // all normals equal
     QVERIFY(!hasId(check(big, Profile::Source), ids::kMeshVertexLimit));
     // Budget note above 75 %: 513 triangles = 1539 vertices of 2048
@@ -273,8 +290,8 @@ void TstChecks::vertexAndNormalLimits()
     Model n = makeModel(1, 683);
     for (std::size_t c = 0; c < n.mesh.cornerCount(); ++c) {
         const float a = static_cast<float>(c) * 0.05f; // 2.9° steps on a spiral
-        n.mesh.cornerNormals[c] = Vec3(std::cos(a) * std::sin(a / 40.0f), std::sin(a) * std::sin(a / 40.0f),
-                                       std::cos(a / 40.0f))
+        n.mesh.cornerNormals[c] = Vec3(std::cos(a) * std::sin(a / 40.0f),
+                                       std::sin(a) * std::sin(a / 40.0f), std::cos(a / 40.0f))
                                       .normalized();
     }
     const checks::WeldStats w = checks::weldStats(n, Profile::GoldSrc, 2048, 2048);
@@ -309,7 +326,8 @@ void TstChecks::triangleAndFrameLimits()
     QVERIFY(verifyInvariants(a).empty());
     std::vector<Diagnostic> d = check(a, Profile::Source);
     QVERIFY(hasId(d, ids::kSkeletonFrameLimit));
-    const auto it = std::find_if(d.begin(), d.end(), [](const Diagnostic& x) { return x.id == ids::kSkeletonFrameLimit; });
+    const auto it = std::find_if(
+        d.begin(), d.end(), [](const Diagnostic& x) { return x.id == ids::kSkeletonFrameLimit; });
     QCOMPARE(it->where.line, 10u + 2000u);
     QVERIFY(!hasId(check(a, Profile::GoldSrc), ids::kSkeletonFrameLimit)); // 2048 there
 }
@@ -321,7 +339,8 @@ void TstChecks::compiledWeights_data()
     QTest::addColumn<QString>("compiled");
     QTest::newRow("zero links") << QVector<float>{} << QStringLiteral("4:1");
     QTest::newRow("duplicates merge") << QVector<float>{7, 0.6f, 7, 0.3f} << QStringLiteral("7:1");
-    QTest::newRow("cull") << QVector<float>{1, 0.5f, 2, 0.46f, 3, 0.04f} << QStringLiteral("1:0.521 2:0.479");
+    QTest::newRow("cull") << QVector<float>{1, 0.5f, 2, 0.46f, 3, 0.04f}
+                          << QStringLiteral("1:0.521 2:0.479");
     QTest::newRow("clip") << QVector<float>{1, 0.4f, 2, 0.3f, 3, 0.2f, 4, 0.1f}
                           << QStringLiteral("1:0.444 2:0.333 3:0.222");
     QTest::newRow("sole survivor") << QVector<float>{1, 0.03f, 2, 0.02f} << QStringLiteral("1:1");
@@ -340,13 +359,14 @@ void TstChecks::compiledWeights()
         j.push_back(static_cast<JointIndex>(links[i]));
         w.push_back(links[i + 1]);
     }
-    appendPoint(me, Vec3::Zero(), 4, links.isEmpty() ? LinkState::Zero : LinkState::List, j.data(), w.data(),
-                j.size(), {});
+    appendPoint(me, Vec3::Zero(), 4, links.isEmpty() ? LinkState::Zero : LinkState::List, j.data(),
+                w.data(), j.size(), {});
     std::vector<checks::Link> out;
     checks::compiledLinks(me, 0, Profile::Source, out);
     QStringList parts;
     for (const checks::Link& l : out) {
-        parts << QString::number(l.bone) + QLatin1Char(':') + QString::number(static_cast<double>(l.weight), 'g', 3);
+        parts << QString::number(l.bone) + QLatin1Char(':') +
+                     QString::number(static_cast<double>(l.weight), 'g', 3);
     }
     QCOMPARE(parts.join(QLatin1Char(' ')), compiled);
     checks::compiledLinks(me, 0, Profile::GoldSrc, out);
@@ -372,7 +392,8 @@ void TstChecks::codChecks()
     QVERIFY(hasId(d, ids::kCodRootCount));
     QVERIFY(hasId(d, ids::kCodBoneMatrix));
     QVERIFY(hasId(d, ids::kCodNonUnitScale));
-    const auto it = std::find_if(d.begin(), d.end(), [](const Diagnostic& x) { return x.id == ids::kCodRootCount; });
+    const auto it = std::find_if(d.begin(), d.end(),
+                                 [](const Diagnostic& x) { return x.id == ids::kCodRootCount; });
     QCOMPARE(it->message, std::string("2 root bones; CoD requires exactly 1"));
     QCOMPARE(it->where.line, 7u);
     // colours outside 0..1 are a note
@@ -426,7 +447,8 @@ void TstChecks::enableDisableAndGuess()
     QVERIFY(!matchesIdPattern("mesh.nan", "weights.*"));
     CheckOptions opt;
     opt.profile = Profile::GoldSrc;
-    QVERIFY(idsOf(runIn(checksDir(), {"weights.sum-not-one.smd"}, opt)).size() > 0); // unreferenced etc.
+    QVERIFY(idsOf(runIn(checksDir(), {"weights.sum-not-one.smd"}, opt)).size() >
+            0); // unreferenced etc.
     std::vector<std::string> ids0 = idsOf(runIn(checksDir(), {"weights.sum-not-one.smd"}, opt));
     QVERIFY(std::find(ids0.begin(), ids0.end(), "weights.sum-not-one") == ids0.end());
     opt.filter.enable = {"weights.*"};

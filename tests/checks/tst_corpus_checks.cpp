@@ -47,7 +47,8 @@ void TstCorpusChecks::corpus()
         const CheckRun run = runCheck({f.toStdString()}, opt);
         QCOMPARE(run.files.size(), std::size_t(1));
         QVERIFY2(run.files.front().readable, qPrintable(f));
-        if (opt.profile == Profile::Auto && !f.endsWith(QLatin1String("assimp_empty_invalid.smd"))) {
+        if (opt.profile == Profile::Auto &&
+            !f.endsWith(QLatin1String("assimp_empty_invalid.smd"))) {
             for (const Diagnostic& d : run.files.front().diagnostics) {
                 if (d.severity == Severity::Error) {
                     errors << QString::fromStdString(formatDiagnostic(d));
