@@ -143,6 +143,7 @@ private slots:
     void readerIdsAreNotRepeated();
     void enableDisableAndGuess();
     void budgetMeters();
+    void flexVertexLimit();
 };
 
 void TstChecks::fixtures_data()
@@ -475,6 +476,43 @@ void TstChecks::budgetMeters()
     const std::vector<BudgetMeter> g = core::budgetMeters(m, Profile::GoldSrc);
     QCOMPARE(g[0].used, std::size_t(1)); // only bone 0 carries vertices
     QCOMPARE(g[2].limit, std::size_t(2048));
+}
+
+void TstChecks::flexVertexLimit()
+{
+    // 10,002 corners, all moved by one shape: over source's 10,000 flexed vertices per mesh.
+    const Model ref = makeModel(1, 3334);
+    Model vta;
+    vta.format = "vta";
+    vta.kind = ModelKind::Flex;
+    vta.skeleton.addJoint("bone0", kNoJoint, 0, {3, 1, 0});
+    VertexFrame base, shape;
+    base.where = {10, 1, 0};
+    shape.time = 1;
+    shape.name = "smile";
+    shape.where = {20000, 1, 0};
+    for (std::size_t c = 0; c < ref.mesh.cornerCount(); ++c) {
+        const Vec3 p = ref.mesh.pointPositions[ref.mesh.cornerPoints[c]];
+        base.ids.push_back(static_cast<std::int32_t>(c));
+        base.positions.push_back(p);
+        base.normals.push_back(Vec3(0, 0, 1));
+        base.lineWhere.push_back({static_cast<std::uint32_t>(11 + c), 1, 0});
+        shape.ids.push_back(static_cast<std::int32_t>(c));
+        shape.positions.push_back(p + Vec3(0, 0, 1));
+        shape.normals.push_back(Vec3(0, 0, 1));
+        shape.lineWhere.push_back({});
+    }
+    vta.vertexFrames = {base, shape};
+    deriveFlexShapes(vta);
+    DiagnosticSink sink("face.vta");
+    runSceneChecks({&vta, "face.vta"}, {&ref, "ref.smd"}, Profile::Source, sink);
+    std::vector<Diagnostic> d = sink.take();
+    gradeDiagnostics(d, Profile::Source, false, {});
+    QVERIFY(hasId(d, ids::kFlexVertexLimit));
+    QVERIFY(!hasId(d, ids::kFlexUnmatchedVertices));
+    QVERIFY(!hasId(d, ids::kXrefVtaVertexCount)); // base count = corner count
+    const std::vector<BudgetMeter> b = core::budgetMeters(ref, Profile::Source, &vta);
+    QCOMPARE(b[3].used, std::size_t(10002));
 }
 
 QTEST_APPLESS_MAIN(TstChecks)
