@@ -462,7 +462,7 @@ void ModelScene::setSelectedMaterial(int material)
 {
     m_selMaterial = material;
     for (std::size_t i = 0; i < m_materials.size(); ++i) {
-        m_materials[i]->setHighlight(kSelectColor, int(i) == material ? 0.45f : 0.0f);
+        m_materials[i]->setHighlight(kSelectColor, int(i) == material ? 0.3f : 0.0f);
     }
 }
 

@@ -11,6 +11,7 @@
 #include <QtGui/QDragEnterEvent>
 #include <QtGui/QDropEvent>
 #include <QtGui/QIcon>
+#include <QtGui/QClipboard>
 #include <QtWidgets/QApplication>
 #include <QtWidgets/QDockWidget>
 #include <QtWidgets/QFileDialog>
@@ -114,7 +115,7 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
     , m_cancel(new QToolButton(this))
 {
     setWindowTitle(tr("RigScope"));
-    setWindowIcon(QIcon(QStringLiteral(":/icons/rigscope.svg")));
+    setWindowIcon(QIcon::fromTheme(QStringLiteral("rigscope")));
     setAcceptDrops(true);
     setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
     setCentralWidget(m_viewport);
@@ -355,6 +356,14 @@ void MainWindow::createActions()
     stepAction(tr("Previous Frame"), QKeySequence(Qt::Key_Comma), -1);
     stepAction(tr("Forward 5 Frames"), QKeySequence(Qt::Key_Greater), 5);
     stepAction(tr("Back 5 Frames"), QKeySequence(Qt::Key_Less), -5);
+    QAction* first = playback->addAction(tr("First Frame"));
+    first->setShortcut(QKeySequence(Qt::Key_Home));
+    first->setShortcutContext(Qt::WidgetShortcut); // Home/End belong to the tree; the viewport forwards them
+    connect(first, &QAction::triggered, this, [this] { m_document->setCurrentFrame(0); });
+    QAction* last = playback->addAction(tr("Last Frame"));
+    last->setShortcut(QKeySequence(Qt::Key_End));
+    last->setShortcutContext(Qt::WidgetShortcut);
+    connect(last, &QAction::triggered, this, [this] { m_document->setCurrentFrame(m_document->frameCount() - 1); });
     QAction* nextAnim = playback->addAction(tr("Next Animation"));
     nextAnim->setShortcut(QKeySequence(Qt::Key_BracketRight));
     connect(nextAnim, &QAction::triggered, this, [this] {
@@ -376,6 +385,14 @@ void MainWindow::createActions()
         m_outline->parentWidget()->raise();
         m_outline->searchBox()->setFocus();
         m_outline->searchBox()->selectAll();
+    });
+    QAction* copy = m_viewMenu->addAction(tr("Copy Selection as Text"));
+    copy->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_C));
+    copy->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    m_inspector->addAction(copy);
+    m_viewport->addAction(copy);
+    connect(copy, &QAction::triggered, this, [this] {
+        QApplication::clipboard()->setText(m_inspector->lines().join(QLatin1Char('\n')));
     });
     QAction* deselect = m_viewMenu->addAction(tr("Deselect"));
     deselect->setShortcut(QKeySequence(Qt::Key_Escape));

@@ -1,5 +1,6 @@
 // rigscope-test: TIMEOUT 300
 #include <QtCore/QDir>
+#include <QtCore/QTemporaryDir>
 #include <QtCore/QFileInfo>
 #include <QtTest/QSignalSpy>
 #include <QtTest/QtTest>
@@ -11,6 +12,7 @@
 #include <Qt3DRender/QCamera>
 
 #include "app/models/outline_model.h"
+#include "app/widgets/inspector_panel.h"
 #include "app/widgets/main_window.h"
 #include "app/widgets/outline_panel.h"
 #include "app/widgets/screenshot.h"
@@ -271,6 +273,71 @@ private slots:
         const QImage shot = app::grabWindow(w);
         QVERIFY(!shot.isNull());
         shot.save(test::outputDir() + QStringLiteral("/TstViewportRender_window.png"));
+
+        // Keys typed in the viewport reach the window's actions: B hides the bones, W adds wires.
+        QTest::keyClick(vp, Qt::Key_B);
+        QTRY_VERIFY(!vp->display().skeleton);
+        QTest::keyClick(vp, Qt::Key_W);
+        QTRY_VERIFY(vp->display().wireframe);
+
+        // A click on the mesh selects a triangle, its material and shows the corner weights.
+        QTest::mouseClick(vp, Qt::LeftButton, Qt::NoModifier, QPoint(vp->width() / 2, vp->height() / 2));
+        QTRY_COMPARE(w.document()->selection().kind, app::Selection::Kind::Triangle);
+        const int tri = w.document()->selection().index;
+        const int mat = int(w.document()->primaryModel()->mesh.triangleMaterials[std::size_t(tri)]);
+        QCOMPARE(outline->model()->materialAt(outline->proxy()->mapToSource(outline->view()->currentIndex())), mat);
+        QVERIFY(w.inspector()->lines().join(QLatin1Char('\n')).contains(QStringLiteral("Weights: ")));
+        app::grabWindow(w).save(test::outputDir() + QStringLiteral("/TstViewportRender_window_triangle.png"));
+    }
+
+    void autoReloadKeepsCamera()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("model.smd"));
+        QVERIFY(QFile::copy(test::samplesDir() + QStringLiteral("/sample_ref.smd"), path));
+        QSettings settings(test::outputDir() + QStringLiteral("/tst_watch.ini"), QSettings::IniFormat);
+        settings.clear();
+        render::ViewportOptions o;
+        o.msaa = false;
+        app::MainWindow w(settings, o);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.openFiles({path});
+        QVERIFY(w.document()->waitForLoaded());
+        auto* vp = w.viewportWidget()->viewport();
+        render::OrbitCamera cam = vp->camera3d();
+        cam.yawDeg = 77;
+        vp->setCamera3d(cam);
+        QSignalSpy loaded(w.document(), &app::Document::loaded);
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::Append));
+            f.write("// touched\n");
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(loaded.count() >= 1, 10000);
+        QCOMPARE(vp->camera3d(), cam);
+    }
+
+    void browseFolderAndRecentFiles()
+    {
+        QSettings settings(test::outputDir() + QStringLiteral("/tst_browse.ini"), QSettings::IniFormat);
+        settings.clear();
+        render::ViewportOptions o;
+        o.msaa = false;
+        app::MainWindow w(settings, o);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QString ref = QFileInfo(test::samplesDir() + QStringLiteral("/sample_ref.smd")).absoluteFilePath();
+        w.openFiles({ref});
+        QVERIFY(w.document()->waitForLoaded());
+        QCOMPARE(settings.value(QStringLiteral("Recent/files")).toStringList().value(0), ref);
+        // Natural order in the samples folder: sample_anim.smd, sample_flex.vta, sample_ref.smd; wraps.
+        w.browse(1);
+        QVERIFY(w.document()->waitForLoaded());
+        QCOMPARE(QFileInfo(w.document()->primary()->path).fileName(), QStringLiteral("sample_anim.smd"));
+        w.browse(-1);
+        QVERIFY(w.document()->waitForLoaded());
+        QCOMPARE(QFileInfo(w.document()->primary()->path).fileName(), QStringLiteral("sample_ref.smd"));
     }
 
     void reloadKeepsCamera()
