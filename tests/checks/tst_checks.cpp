@@ -269,6 +269,21 @@ void TstChecks::boneLimit()
     // goldsrc counts only bones under vertices and their ancestors
     QVERIFY(!hasId(check(m, Profile::GoldSrc), ids::kSkeletonBoneLimit));
     QVERIFY(!hasId(check(m, Profile::Cod), ids::kSkeletonBoneLimit));
+    // source: the union of the document's bones
+    const Model ref = makeModel(100, 1);
+    Model anim = makeModel(100, 0);
+    for (std::size_t j = 50; j < 100; ++j) {
+        anim.skeleton.names[j] = "extra" + std::to_string(j);
+    }
+    DiagnosticSink sink("anim.smd");
+    runSceneChecks({&anim, "anim.smd"}, {&ref, "ref.smd"}, Profile::Source, sink);
+    QVERIFY(hasId(sink.diagnostics(), ids::kSkeletonBoneLimit));
+    const auto dl =
+        std::find_if(sink.diagnostics().begin(), sink.diagnostics().end(),
+                     [](const Diagnostic& x) { return x.id == ids::kSkeletonBoneLimit; });
+    QCOMPARE(
+        dl->message,
+        std::string("document uses 150 bones (ref.smd and this file); source allows at most 127"));
 }
 
 void TstChecks::vertexAndNormalLimits()
