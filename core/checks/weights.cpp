@@ -88,7 +88,8 @@ void checkWeightsZeroSum(const Model& m, const Profile& p, DiagnosticSink& sink)
     const Mesh& me = m.mesh;
     std::vector<Link> links;
     for (std::size_t pt = 0; pt < me.pointCount(); ++pt) {
-        if (isXModel(m) && me.influenceCount(pt) == 0) {
+        const bool placeholder = me.pointWhere[pt].line == 0 && me.pointWhere[pt].offset == 0;
+        if (isXModel(m) && me.influenceCount(pt) == 0 && !placeholder) {
             sink.warning(ids::kWeightsZeroSum, me.pointWhere[pt],
                          "vertex has no weights (BONES 0); it stays rigid on bone " +
                              quoted(boneName(m.skeleton, 0)),

@@ -252,54 +252,12 @@ void checkOne(Loaded& l, CheckedFile& out, const CheckOptions& opt)
     if (!l.readable) {
         return;
     }
-    const ReadResult& r = l.result;
-    const Model& m = r.model;
-    out.format = m.format;
-    out.kind = r.hasModel ? m.kind : ModelKind::Unknown;
-    out.reference = l.referencePath;
-    std::vector<Diagnostic> diags = r.diagnostics;
-    if (r.hasModel) {
-        DiagnosticSink sink(l.path, m.format == "smdx" || m.format == "xmodel_bin" ||
-                                        m.format == "xanim_bin");
-        runModelChecks(m, out.profile, sink, r.diagnostics);
-        if (l.reference && l.reference->result.hasModel) {
-            runSceneChecks({&m, l.path}, {&l.reference->result.model, l.referencePath}, out.profile,
-                           sink, r.diagnostics);
-        }
-        for (Diagnostic& d : sink.diagnostics()) {
-            diags.push_back(std::move(d));
-        }
-        const Model* budgetModel = &m;
-        const Model* flex = nullptr;
-        if (m.kind == ModelKind::Flex && l.reference) {
-            budgetModel = &l.reference->result.model;
-            flex = &m;
-        }
-        out.budget = budgetMeters(*budgetModel, out.profile, flex);
-    }
-    gradeDiagnostics(diags, out.profile, out.guessed, opt.filter);
-    std::stable_sort(diags.begin(), diags.end(), [](const Diagnostic& a, const Diagnostic& b) {
-        const std::uint32_t la = a.where.line == 0 ? 1 : a.where.line;
-        const std::uint32_t lb = b.where.line == 0 ? 1 : b.where.line;
-        if (la != lb) {
-            return la < lb;
-        }
-        return a.where.offset < b.where.offset;
-    });
-    if (opt.werror) {
-        for (Diagnostic& d : diags) {
-            if (d.severity == Severity::Warning) {
-                d.severity = Severity::Error;
-                d.fixedSeverity = true;
-                ++out.warningsAsErrors;
-            }
-        }
-    }
-    out.objectNames.reserve(diags.size());
-    for (const Diagnostic& d : diags) {
-        out.objectNames.push_back(r.hasModel ? objectName(m, d.element) : std::string());
-    }
-    out.diagnostics = std::move(diags);
+    const Loaded* ref = l.reference;
+    const bool refUsable = ref && ref->result.hasModel;
+    CheckedFile c = checkReadResult(l.path, l.result, refUsable ? &ref->result.model : nullptr,
+                                    refUsable ? ref->path : std::string(), opt);
+    c.ioError = out.ioError;
+    out = std::move(c);
 }
 
 std::string plural(std::size_t n, const char* one, const char* many)
@@ -370,6 +328,72 @@ std::string profileLabel(const CheckRun& run)
 }
 
 } // namespace
+
+CheckedFile checkReadResult(const std::string& file, const ReadResult& r, const Model* reference,
+                            const std::string& referenceFile, const CheckOptions& opt)
+{
+    CheckedFile out;
+    out.file = file;
+    out.readable = true;
+    out.guessed = opt.profile == Profile::Auto;
+    if (opt.profile != Profile::Auto) {
+        out.profile = opt.profile;
+    } else if (reference) {
+        out.profile = resolveProfile(*reference, Profile::Auto);
+    } else if (r.hasModel) {
+        out.profile = resolveProfile(r.model, Profile::Auto);
+    } else {
+        out.profile = isCodExtension(file) ? Profile::Cod : Profile::Source;
+    }
+    const Model& m = r.model;
+    out.format = m.format;
+    out.kind = r.hasModel ? m.kind : ModelKind::Unknown;
+    out.reference = reference ? referenceFile : std::string();
+    std::vector<Diagnostic> diags = r.diagnostics;
+    if (r.hasModel) {
+        DiagnosticSink sink(file, m.format == "smdx" || m.format == "xmodel_bin" ||
+                                      m.format == "xanim_bin");
+        runModelChecks(m, out.profile, sink, r.diagnostics);
+        if (reference) {
+            runSceneChecks({&m, file}, {reference, referenceFile}, out.profile, sink,
+                           r.diagnostics);
+        }
+        for (Diagnostic& d : sink.diagnostics()) {
+            diags.push_back(std::move(d));
+        }
+        const Model* budgetModel = &m;
+        const Model* flex = nullptr;
+        if (m.kind == ModelKind::Flex && reference) {
+            budgetModel = reference;
+            flex = &m;
+        }
+        out.budget = budgetMeters(*budgetModel, out.profile, flex);
+    }
+    gradeDiagnostics(diags, out.profile, out.guessed, opt.filter);
+    std::stable_sort(diags.begin(), diags.end(), [](const Diagnostic& a, const Diagnostic& b) {
+        const std::uint32_t la = a.where.line == 0 ? 1 : a.where.line;
+        const std::uint32_t lb = b.where.line == 0 ? 1 : b.where.line;
+        if (la != lb) {
+            return la < lb;
+        }
+        return a.where.offset < b.where.offset;
+    });
+    if (opt.werror) {
+        for (Diagnostic& d : diags) {
+            if (d.severity == Severity::Warning) {
+                d.severity = Severity::Error;
+                d.fixedSeverity = true;
+                ++out.warningsAsErrors;
+            }
+        }
+    }
+    out.objectNames.reserve(diags.size());
+    for (const Diagnostic& d : diags) {
+        out.objectNames.push_back(r.hasModel ? objectName(m, d.element) : std::string());
+    }
+    out.diagnostics = std::move(diags);
+    return out;
+}
 
 std::vector<std::string> expandCheckInputs(const std::vector<std::string>& paths,
                                            std::vector<std::string>& errors)

@@ -6,6 +6,7 @@
 #include "core/checks/registry.h"
 #include "core/diag/diagnostic.h"
 #include "core/formats/profile.h"
+#include "core/formats/registry.h"
 
 namespace rigscope::core {
 
@@ -46,6 +47,13 @@ struct CheckRun {
 // Files named, plus the model files found under named directories (recursive, sorted).
 std::vector<std::string> expandCheckInputs(const std::vector<std::string>& paths,
                                            std::vector<std::string>& errors);
+
+// One file of a document, already read (the GUI's entry point): reader diagnostics plus every
+// check for the profile (`opt.profile`, or under auto the reference's / the file's own),
+// graded, in file order, with budget meters. `reference` may be null.
+CheckedFile checkReadResult(const std::string& file, const ReadResult& result,
+                            const Model* reference, const std::string& referenceFile,
+                            const CheckOptions& opt);
 
 // Reads and checks every input (in parallel); files of one folder form a document with the
 // reference given or found there (an animation / VTA gets the folder's reference that holds
