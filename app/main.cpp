@@ -20,7 +20,8 @@ int main(int argc, char** argv)
     QApplication::setOrganizationName(QStringLiteral("RigScope"));
     QApplication::setApplicationVersion(QStringLiteral(RIGSCOPE_VERSION));
 
-    const rigscope::app::GuiOptions options = rigscope::app::parseGuiCommandLine(QApplication::arguments());
+    const rigscope::app::GuiOptions options =
+        rigscope::app::parseGuiCommandLine(QApplication::arguments());
     if (!options.error.isEmpty()) {
         std::fprintf(stderr, "rigscope: %s\n", qPrintable(options.error));
         return 2;
@@ -47,12 +48,13 @@ int main(int argc, char** argv)
     if (options.noConfig) {
         configPath = scratch.filePath(QStringLiteral("rigscope.ini"));
     } else if (options.portable) {
-        configPath = QDir(QApplication::applicationDirPath()).filePath(QStringLiteral("rigscope.ini"));
+        configPath =
+            QDir(QApplication::applicationDirPath()).filePath(QStringLiteral("rigscope.ini"));
     }
     std::unique_ptr<QSettings> settings =
         configPath.isEmpty()
-            ? std::make_unique<QSettings>(QSettings::IniFormat, QSettings::UserScope, QStringLiteral("RigScope"),
-                                          QStringLiteral("rigscope"))
+            ? std::make_unique<QSettings>(QSettings::IniFormat, QSettings::UserScope,
+                                          QStringLiteral("RigScope"), QStringLiteral("rigscope"))
             : std::make_unique<QSettings>(configPath, QSettings::IniFormat);
 
     rigscope::app::MainWindow window(*settings);

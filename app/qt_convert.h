@@ -11,9 +11,14 @@ namespace rigscope::app {
 inline QString toQString(std::string_view s)
 {
     const QString u = QString::fromUtf8(s.data(), qsizetype(s.size()));
-    return u.contains(QChar::ReplacementCharacter) ? QString::fromLatin1(s.data(), qsizetype(s.size())) : u;
+    return u.contains(QChar::ReplacementCharacter)
+               ? QString::fromLatin1(s.data(), qsizetype(s.size()))
+               : u;
 }
 
-inline std::string toStd(const QString& s) { return s.toUtf8().toStdString(); }
+inline std::string toStd(const QString& s)
+{
+    return s.toUtf8().toStdString();
+}
 
 } // namespace rigscope::app

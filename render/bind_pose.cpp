@@ -30,7 +30,8 @@ std::vector<Eigen::Affine3f> bindWorld(const core::Skeleton& s)
     for (std::size_t i = 0; i < s.size(); ++i) {
         if (s.bindKind == core::PoseKind::ModelMatrix) {
             const core::Mat3 axes = i < s.bindAxes.size() ? s.bindAxes[i] : core::Mat3::Identity();
-            const core::Vec3 p = i < s.bindPositions.size() ? s.bindPositions[i] : core::Vec3::Zero();
+            const core::Vec3 p =
+                i < s.bindPositions.size() ? s.bindPositions[i] : core::Vec3::Zero();
             world[i] = modelMatrix(p, axes);
             continue;
         }

@@ -10,8 +10,14 @@
 // Eigen <-> Qt math conversions (HOUSE_STYLE §3). Header-only, no state.
 namespace rigscope::render {
 
-inline QVector3D toQt(const core::Vec3& v) { return {v.x(), v.y(), v.z()}; }
-inline core::Vec3 toEigen(const QVector3D& v) { return {v.x(), v.y(), v.z()}; }
+inline QVector3D toQt(const core::Vec3& v)
+{
+    return {v.x(), v.y(), v.z()};
+}
+inline core::Vec3 toEigen(const QVector3D& v)
+{
+    return {v.x(), v.y(), v.z()};
+}
 
 inline QMatrix4x4 toQt(const Eigen::Affine3f& a)
 {

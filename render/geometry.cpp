@@ -31,7 +31,10 @@ QByteArray bytesOf(const std::vector<float>& v)
 
 } // namespace
 
-void LineList::add(const QVector3D& a, const QVector3D& b, const QColor& c) { add(a, b, c, c); }
+void LineList::add(const QVector3D& a, const QVector3D& b, const QColor& c)
+{
+    add(a, b, c, c);
+}
 
 void LineList::add(const QVector3D& a, const QVector3D& b, const QColor& ca, const QColor& cb)
 {
@@ -41,13 +44,14 @@ void LineList::add(const QVector3D& a, const QVector3D& b, const QColor& ca, con
     }
 }
 
-LineGeometry::LineGeometry(Qt3DCore::QNode* parent)
-    : Qt3DRender::QGeometryRenderer(parent)
+LineGeometry::LineGeometry(Qt3DCore::QNode* parent) : Qt3DRender::QGeometryRenderer(parent)
 {
     auto* g = new Qt3DCore::QGeometry(this);
     m_buffer = new Qt3DCore::QBuffer(g);
-    m_position = makeAttribute(Qt3DCore::QAttribute::defaultPositionAttributeName(), m_buffer, 3, 0, 7, g);
-    m_color = makeAttribute(Qt3DCore::QAttribute::defaultColorAttributeName(), m_buffer, 4, 3, 7, g);
+    m_position =
+        makeAttribute(Qt3DCore::QAttribute::defaultPositionAttributeName(), m_buffer, 3, 0, 7, g);
+    m_color =
+        makeAttribute(Qt3DCore::QAttribute::defaultColorAttributeName(), m_buffer, 4, 3, 7, g);
     setGeometry(g);
     setPrimitiveType(Qt3DRender::QGeometryRenderer::Lines);
     setVertexCount(0);
@@ -63,14 +67,16 @@ void LineGeometry::setLines(const LineList& lines)
     setEnabled(count > 0);
 }
 
-TriangleGeometry::TriangleGeometry(Qt3DCore::QNode* parent)
-    : Qt3DRender::QGeometryRenderer(parent)
+TriangleGeometry::TriangleGeometry(Qt3DCore::QNode* parent) : Qt3DRender::QGeometryRenderer(parent)
 {
     auto* g = new Qt3DCore::QGeometry(this);
     m_buffer = new Qt3DCore::QBuffer(g);
-    m_position = makeAttribute(Qt3DCore::QAttribute::defaultPositionAttributeName(), m_buffer, 3, 0, 8, g);
-    m_normal = makeAttribute(Qt3DCore::QAttribute::defaultNormalAttributeName(), m_buffer, 3, 3, 8, g);
-    m_uv = makeAttribute(Qt3DCore::QAttribute::defaultTextureCoordinateAttributeName(), m_buffer, 2, 6, 8, g);
+    m_position =
+        makeAttribute(Qt3DCore::QAttribute::defaultPositionAttributeName(), m_buffer, 3, 0, 8, g);
+    m_normal =
+        makeAttribute(Qt3DCore::QAttribute::defaultNormalAttributeName(), m_buffer, 3, 3, 8, g);
+    m_uv = makeAttribute(Qt3DCore::QAttribute::defaultTextureCoordinateAttributeName(), m_buffer, 2,
+                         6, 8, g);
     setGeometry(g);
     setPrimitiveType(Qt3DRender::QGeometryRenderer::Triangles);
     setVertexCount(0);

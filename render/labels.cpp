@@ -57,7 +57,8 @@ public:
     }
     void setData(const std::vector<float>& data)
     {
-        m_buffer->setData(QByteArray(reinterpret_cast<const char*>(data.data()), qsizetype(data.size() * sizeof(float))));
+        m_buffer->setData(QByteArray(reinterpret_cast<const char*>(data.data()),
+                                     qsizetype(data.size() * sizeof(float))));
         const auto count = uint(data.size() / 9);
         for (auto* a : m_attributes) {
             a->setCount(count);
@@ -161,8 +162,8 @@ constexpr float kOffsetY = -kHeight - 3.0f;
 } // namespace
 
 LabelLayer::LabelLayer(Qt3DCore::QNode* parent)
-    : Qt3DCore::QEntity(parent)
-    , m_viewport(new Qt3DRender::QParameter(QStringLiteral("viewportSize"), QVector2D(256, 256)))
+    : Qt3DCore::QEntity(parent),
+      m_viewport(new Qt3DRender::QParameter(QStringLiteral("viewportSize"), QVector2D(256, 256)))
 {
     auto* bgEntity = new Qt3DCore::QEntity(this);
     m_background = new ScreenGeometry(Qt3DRender::QGeometryRenderer::Triangles, bgEntity);
@@ -220,15 +221,18 @@ void LabelLayer::setLabels(const std::vector<Label>& labels)
         const Glyphs& g = glyphs(l.text);
         const QVector3D& p = l.anchor;
         for (std::size_t i = 0; i < g.pixels.size(); i += 3) {
-            text.insert(text.end(), {p.x(), p.y(), p.z(), kOffsetX + g.pixels[i], kOffsetY + g.pixels[i + 1],
-                                     float(l.color.redF()), float(l.color.greenF()), float(l.color.blueF()),
-                                     g.pixels[i + 2]});
+            text.insert(text.end(),
+                        {p.x(), p.y(), p.z(), kOffsetX + g.pixels[i], kOffsetY + g.pixels[i + 1],
+                         float(l.color.redF()), float(l.color.greenF()), float(l.color.blueF()),
+                         g.pixels[i + 2]});
         }
-        const float x0 = kOffsetX, x1 = kOffsetX + float(g.width), y0 = kOffsetY, y1 = kOffsetY + float(g.height);
+        const float x0 = kOffsetX, x1 = kOffsetX + float(g.width), y0 = kOffsetY,
+                    y1 = kOffsetY + float(g.height);
         const float quad[6][2] = {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y0}, {x1, y1}, {x0, y1}};
         for (const auto& c : quad) {
-            background.insert(background.end(), {p.x(), p.y(), p.z(), c[0], c[1], float(bg.redF()),
-                                                 float(bg.greenF()), float(bg.blueF()), float(bg.alphaF())});
+            background.insert(background.end(),
+                              {p.x(), p.y(), p.z(), c[0], c[1], float(bg.redF()),
+                               float(bg.greenF()), float(bg.blueF()), float(bg.alphaF())});
         }
     }
     m_text->setData(text);

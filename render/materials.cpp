@@ -182,12 +182,13 @@ QVector4D rgba(const QColor& c)
 } // namespace
 
 ShadedMaterial::ShadedMaterial(const QColor& base, Qt3DCore::QNode* parent)
-    : Qt3DRender::QMaterial(parent)
-    , m_base(new Qt3DRender::QParameter(QStringLiteral("baseColor"), rgba(base)))
-    , m_texture(new Qt3DRender::QParameter(QStringLiteral("diffuseTexture"), QVariant()))
-    , m_useTexture(new Qt3DRender::QParameter(QStringLiteral("useTexture"), 0.0f))
-    , m_highlight(new Qt3DRender::QParameter(QStringLiteral("highlight"), QVector4D(1, 0.6f, 0.1f, 0)))
-    , m_flat(new Qt3DRender::QParameter(QStringLiteral("flatShading"), 0.0f))
+    : Qt3DRender::QMaterial(parent),
+      m_base(new Qt3DRender::QParameter(QStringLiteral("baseColor"), rgba(base))),
+      m_texture(new Qt3DRender::QParameter(QStringLiteral("diffuseTexture"), QVariant())),
+      m_useTexture(new Qt3DRender::QParameter(QStringLiteral("useTexture"), 0.0f)),
+      m_highlight(
+          new Qt3DRender::QParameter(QStringLiteral("highlight"), QVector4D(1, 0.6f, 0.1f, 0))),
+      m_flat(new Qt3DRender::QParameter(QStringLiteral("flatShading"), 0.0f))
 {
     setEffect(makeEffect(kShadedVert, kShadedFrag, DepthMode::Scene, false, this));
     addParameter(m_base);
@@ -196,7 +197,10 @@ ShadedMaterial::ShadedMaterial(const QColor& base, Qt3DCore::QNode* parent)
     addParameter(m_flat);
 }
 
-void ShadedMaterial::setBaseColor(const QColor& c) { m_base->setValue(rgba(c)); }
+void ShadedMaterial::setBaseColor(const QColor& c)
+{
+    m_base->setValue(rgba(c));
+}
 
 void ShadedMaterial::setTexture(Qt3DRender::QAbstractTexture* texture)
 {
@@ -223,28 +227,32 @@ void ShadedMaterial::setHighlight(const QColor& c, float amount)
     m_highlight->setValue(v);
 }
 
-void ShadedMaterial::setFlatShading(bool on) { m_flat->setValue(on ? 1.0f : 0.0f); }
+void ShadedMaterial::setFlatShading(bool on)
+{
+    m_flat->setValue(on ? 1.0f : 0.0f);
+}
 
-LineMaterial::LineMaterial(DepthMode depth, Qt3DCore::QNode* parent)
-    : Qt3DRender::QMaterial(parent)
+LineMaterial::LineMaterial(DepthMode depth, Qt3DCore::QNode* parent) : Qt3DRender::QMaterial(parent)
 {
     setEffect(makeEffect(kLineVert, kLineFrag, depth, true, this));
 }
 
-BackgroundMaterial::BackgroundMaterial(Qt3DCore::QNode* parent)
-    : Qt3DRender::QMaterial(parent)
+BackgroundMaterial::BackgroundMaterial(Qt3DCore::QNode* parent) : Qt3DRender::QMaterial(parent)
 {
     setEffect(makeEffect(kBackgroundVert, kLineFrag, DepthMode::NoWrite, false, this));
 }
 
 SolidMaterial::SolidMaterial(const QColor& c, DepthMode depth, Qt3DCore::QNode* parent)
-    : Qt3DRender::QMaterial(parent)
-    , m_color(new Qt3DRender::QParameter(QStringLiteral("solidColor"), rgba(c)))
+    : Qt3DRender::QMaterial(parent),
+      m_color(new Qt3DRender::QParameter(QStringLiteral("solidColor"), rgba(c)))
 {
     setEffect(makeEffect(kSolidVert, kSolidFrag, depth, true, this));
     addParameter(m_color);
 }
 
-void SolidMaterial::setColor(const QColor& c) { m_color->setValue(rgba(c)); }
+void SolidMaterial::setColor(const QColor& c)
+{
+    m_color->setValue(rgba(c));
+}
 
 } // namespace rigscope::render

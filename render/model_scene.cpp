@@ -24,8 +24,8 @@ namespace {
 class ImageTexture : public Qt3DRender::QPaintedTextureImage {
 public:
     ImageTexture(const QImage& image, Qt3DCore::QNode* parent)
-        : Qt3DRender::QPaintedTextureImage(parent)
-        , m_image(image.convertToFormat(QImage::Format_ARGB32).mirrored(false, true))
+        : Qt3DRender::QPaintedTextureImage(parent),
+          m_image(image.convertToFormat(QImage::Format_ARGB32).mirrored(false, true))
     {
         setSize(m_image.size());
     }
@@ -66,8 +66,7 @@ QColor paletteColor(std::size_t i)
 
 ModelScene::ModelScene(std::shared_ptr<const core::Model> model, const QStringList& textureFolders,
                        const SceneLayers& layers, Qt3DCore::QNode* parent)
-    : Qt3DCore::QEntity(parent)
-    , m_model(std::move(model))
+    : Qt3DCore::QEntity(parent), m_model(std::move(model))
 {
     const core::Model& m = *m_model;
     m_bind = bindWorld(m.skeleton);
@@ -200,7 +199,8 @@ void ModelScene::setPose(const std::vector<Eigen::Affine3f>& world)
             Eigen::Matrix4f acc = Eigen::Matrix4f::Zero();
             float sum = 0;
             if (!mesh.influenceOffsets.empty()) {
-                for (std::uint32_t k = mesh.influenceOffsets[p]; k < mesh.influenceOffsets[p + 1]; ++k) {
+                for (std::uint32_t k = mesh.influenceOffsets[p]; k < mesh.influenceOffsets[p + 1];
+                     ++k) {
                     const core::JointIndex j = mesh.influenceJoints[k];
                     const float w = mesh.influenceWeights[k];
                     if (j >= 0 && std::size_t(j) < skin.size() && std::isfinite(w) && w > 0) {
@@ -210,9 +210,10 @@ void ModelScene::setPose(const std::vector<Eigen::Affine3f>& world)
                 }
             }
             if (sum <= 0) {
-                const core::JointIndex j = p < mesh.pointParents.size() ? mesh.pointParents[p] : core::kNoJoint;
+                const core::JointIndex j =
+                    p < mesh.pointParents.size() ? mesh.pointParents[p] : core::kNoJoint;
                 acc = (j >= 0 && std::size_t(j) < skin.size()) ? skin[std::size_t(j)].matrix()
-                                                                : Eigen::Matrix4f::Identity();
+                                                               : Eigen::Matrix4f::Identity();
                 sum = 1;
             }
             acc /= sum;
@@ -234,7 +235,8 @@ void ModelScene::setPose(const std::vector<Eigen::Affine3f>& world)
 
     // Mesh buffers.
     auto cornerNormal = [&](std::size_t c, const core::Vec3& faceN) {
-        core::Vec3 n = c < mesh.cornerNormals.size() ? finite(mesh.cornerNormals[c]) : core::Vec3::Zero();
+        core::Vec3 n =
+            c < mesh.cornerNormals.size() ? finite(mesh.cornerNormals[c]) : core::Vec3::Zero();
         if (posed) {
             n = pointLinear[mesh.cornerPoints[c]] * n;
         }
@@ -287,7 +289,8 @@ void ModelScene::setPose(const std::vector<Eigen::Affine3f>& world)
     if (b.valid) {
         const QVector3D lo = toQt(b.min), hi = toQt(b.max);
         auto corner = [&](int i) {
-            return QVector3D(i & 1 ? hi.x() : lo.x(), i & 2 ? hi.y() : lo.y(), i & 4 ? hi.z() : lo.z());
+            return QVector3D(i & 1 ? hi.x() : lo.x(), i & 2 ? hi.y() : lo.y(),
+                             i & 4 ? hi.z() : lo.z());
         };
         for (int i = 0; i < 8; ++i) {
             for (int axis : {1, 2, 4}) {
@@ -303,9 +306,12 @@ void ModelScene::setPose(const std::vector<Eigen::Affine3f>& world)
         const core::Vec3 d = b.max - b.min;
         const core::Vec3 mid = (b.min + b.max) * 0.5f;
         const QColor c(255, 255, 255);
-        dims.push_back({toQt(core::Vec3(mid.x(), b.min.y(), b.min.z())), QStringLiteral("X %1").arg(double(d.x()), 0, 'g', 4), c});
-        dims.push_back({toQt(core::Vec3(b.max.x(), mid.y(), b.min.z())), QStringLiteral("Y %1").arg(double(d.y()), 0, 'g', 4), c});
-        dims.push_back({toQt(core::Vec3(b.max.x(), b.min.y(), mid.z())), QStringLiteral("Z %1").arg(double(d.z()), 0, 'g', 4), c});
+        dims.push_back({toQt(core::Vec3(mid.x(), b.min.y(), b.min.z())),
+                        QStringLiteral("X %1").arg(double(d.x()), 0, 'g', 4), c});
+        dims.push_back({toQt(core::Vec3(b.max.x(), mid.y(), b.min.z())),
+                        QStringLiteral("Y %1").arg(double(d.y()), 0, 'g', 4), c});
+        dims.push_back({toQt(core::Vec3(b.max.x(), b.min.y(), mid.z())),
+                        QStringLiteral("Z %1").arg(double(d.z()), 0, 'g', 4), c});
     }
     m_boxLabels->setLabels(dims);
     rebuildSkeleton();
@@ -363,7 +369,8 @@ void ModelScene::rebuildSkeleton()
         const Eigen::Affine3f& w = m_world[std::size_t(m_selJoint)];
         const QVector3D o = toQt(core::Vec3(w.translation()));
         const float len = m_size * 0.06f;
-        const QColor axisColors[3] = {QColor(255, 80, 80), QColor(110, 230, 90), QColor(80, 150, 255)};
+        const QColor axisColors[3] = {QColor(255, 80, 80), QColor(110, 230, 90),
+                                      QColor(80, 150, 255)};
         for (int a = 0; a < 3; ++a) {
             const core::Vec3 dir = w.linear().col(a).normalized();
             lines.add(o, o + toQt(core::Vec3(dir * len)), axisColors[a]);
@@ -376,7 +383,8 @@ void ModelScene::rebuildSkeleton()
     for (std::size_t j = 0; j < s.size() && skeletonShown; ++j) {
         const bool sel = int(j) == m_selJoint;
         if (m_flags.boneNames || sel) {
-            names.push_back({toQt(core::Vec3(m_world[j].translation())), QString::fromUtf8(s.names[j].c_str()),
+            names.push_back({toQt(core::Vec3(m_world[j].translation())),
+                             QString::fromUtf8(s.names[j].c_str()),
                              sel ? QColor(255, 170, 190) : QColor(235, 238, 242)});
         }
     }
@@ -414,8 +422,9 @@ void ModelScene::rebuildSelection()
 
 void ModelScene::setDisplay(const DisplayFlags& flags)
 {
-    const bool rebuild = flags.wireframe != m_flags.wireframe || flags.wireOnly != m_flags.wireOnly ||
-                         flags.normals != m_flags.normals || flags.boundingBox != m_flags.boundingBox ||
+    const bool rebuild = flags.wireframe != m_flags.wireframe ||
+                         flags.wireOnly != m_flags.wireOnly || flags.normals != m_flags.normals ||
+                         flags.boundingBox != m_flags.boundingBox ||
                          flags.boneNames != m_flags.boneNames || flags.skeleton != m_flags.skeleton;
     m_flags = flags;
     for (auto* mat : m_materials) {
@@ -447,8 +456,10 @@ void ModelScene::setSelectedJoint(int joint)
             return;
         }
         auto* e = m_joints[std::size_t(j)];
-        e->removeComponent(selected ? static_cast<Qt3DCore::QComponent*>(m_jointMaterial) : m_jointSelectedMaterial);
-        e->addComponent(selected ? static_cast<Qt3DCore::QComponent*>(m_jointSelectedMaterial) : m_jointMaterial);
+        e->removeComponent(selected ? static_cast<Qt3DCore::QComponent*>(m_jointMaterial)
+                                    : m_jointSelectedMaterial);
+        e->addComponent(selected ? static_cast<Qt3DCore::QComponent*>(m_jointSelectedMaterial)
+                                 : m_jointMaterial);
         m_jointTransforms[std::size_t(j)]->setScale(selected ? 1.6f : 1.0f);
     };
     if (old != joint) {
@@ -483,8 +494,9 @@ QColor ModelScene::materialColor(std::size_t material) const
     return material < m_colors.size() ? m_colors[material] : QColor();
 }
 
-ModelScene* SceneBuilder::build(std::shared_ptr<const core::Model> model, const QStringList& textureFolders,
-                                const SceneLayers& layers, Qt3DCore::QNode* parent)
+ModelScene* SceneBuilder::build(std::shared_ptr<const core::Model> model,
+                                const QStringList& textureFolders, const SceneLayers& layers,
+                                Qt3DCore::QNode* parent)
 {
     return new ModelScene(std::move(model), textureFolders, layers, parent);
 }

@@ -31,8 +31,8 @@ class TriangleGeometry;
 // What the viewport draws. Plain values; the app stores them in settings.
 struct DisplayFlags {
     bool mesh = true;
-    bool wireframe = false;  // overlay on the shaded mesh
-    bool wireOnly = false;   // no shading, wires only
+    bool wireframe = false; // overlay on the shaded mesh
+    bool wireOnly = false;  // no shading, wires only
     bool skeleton = true;
     bool boneNames = false;
     bool normals = false;
@@ -75,7 +75,7 @@ public:
     void setDisplay(const DisplayFlags& flags);
     const DisplayFlags& display() const { return m_flags; }
 
-    void setSelectedJoint(int joint);     // -1 = none
+    void setSelectedJoint(int joint); // -1 = none
     void setSelectedMaterial(int material);
     void setSelectedTriangle(int triangle, int corner);
     int selectedJoint() const { return m_selJoint; }
@@ -145,8 +145,9 @@ private:
 
 // HOUSE_STYLE §9 entry point.
 struct SceneBuilder {
-    static ModelScene* build(std::shared_ptr<const core::Model> model, const QStringList& textureFolders,
-                             const SceneLayers& layers, Qt3DCore::QNode* parent);
+    static ModelScene* build(std::shared_ptr<const core::Model> model,
+                             const QStringList& textureFolders, const SceneLayers& layers,
+                             Qt3DCore::QNode* parent);
 };
 
 } // namespace rigscope::render

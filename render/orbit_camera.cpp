@@ -23,18 +23,42 @@ QVector3D OrbitCamera::up() const
     return {-std::sin(p) * std::cos(y), -std::sin(p) * std::sin(y), std::cos(p)};
 }
 
-QVector3D OrbitCamera::right() const { return QVector3D::crossProduct(-direction(), up()).normalized(); }
+QVector3D OrbitCamera::right() const
+{
+    return QVector3D::crossProduct(-direction(), up()).normalized();
+}
 
 void OrbitCamera::setPreset(CameraPreset preset)
 {
     switch (preset) {
-    case CameraPreset::Front: yawDeg = 0; pitchDeg = 0; break;
-    case CameraPreset::Back: yawDeg = 180; pitchDeg = 0; break;
-    case CameraPreset::Right: yawDeg = -90; pitchDeg = 0; break;
-    case CameraPreset::Left: yawDeg = 90; pitchDeg = 0; break;
-    case CameraPreset::Top: yawDeg = 180; pitchDeg = 90; break;
-    case CameraPreset::Bottom: yawDeg = 180; pitchDeg = -90; break;
-    case CameraPreset::Iso: yawDeg = -35; pitchDeg = 20; break;
+    case CameraPreset::Front:
+        yawDeg = 0;
+        pitchDeg = 0;
+        break;
+    case CameraPreset::Back:
+        yawDeg = 180;
+        pitchDeg = 0;
+        break;
+    case CameraPreset::Right:
+        yawDeg = -90;
+        pitchDeg = 0;
+        break;
+    case CameraPreset::Left:
+        yawDeg = 90;
+        pitchDeg = 0;
+        break;
+    case CameraPreset::Top:
+        yawDeg = 180;
+        pitchDeg = 90;
+        break;
+    case CameraPreset::Bottom:
+        yawDeg = 180;
+        pitchDeg = -90;
+        break;
+    case CameraPreset::Iso:
+        yawDeg = -35;
+        pitchDeg = 20;
+        break;
     }
 }
 
@@ -68,8 +92,14 @@ void OrbitCamera::pan(float dxPixels, float dyPixels, float viewportHeight)
     target += (-right() * dxPixels + up() * dyPixels) * worldPerPixel;
 }
 
-void OrbitCamera::dolly(float factor) { distance = std::clamp(distance * factor, 1e-4f, 1e7f); }
+void OrbitCamera::dolly(float factor)
+{
+    distance = std::clamp(distance * factor, 1e-4f, 1e7f);
+}
 
-float OrbitCamera::orthoHalfHeight() const { return distance * std::tan(0.5f * fovDeg * kDeg); }
+float OrbitCamera::orthoHalfHeight() const
+{
+    return distance * std::tan(0.5f * fovDeg * kDeg);
+}
 
 } // namespace rigscope::render

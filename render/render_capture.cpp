@@ -23,7 +23,8 @@ QImage captureOnce(Viewport& viewport, int timeoutMs)
         QTimer timer;
         timer.setSingleShot(true);
         QObject::connect(&timer, &QTimer::timeout, &loop, &QEventLoop::quit);
-        QObject::connect(reply, &Qt3DRender::QRenderCaptureReply::completed, &loop, &QEventLoop::quit);
+        QObject::connect(reply, &Qt3DRender::QRenderCaptureReply::completed, &loop,
+                         &QEventLoop::quit);
         timer.start(timeoutMs);
         if (!reply->isComplete()) {
             loop.exec();
@@ -78,7 +79,8 @@ QImage captureViewport(Viewport& viewport, bool transparentBackground, int timeo
         auto* o = reinterpret_cast<QRgb*>(out.scanLine(y));
         for (int x = 0; x < out.width(); ++x) {
             const int diff = ((qRed(w[x]) - qRed(b[x])) + (qGreen(w[x]) - qGreen(b[x])) +
-                              (qBlue(w[x]) - qBlue(b[x]))) / 3;
+                              (qBlue(w[x]) - qBlue(b[x]))) /
+                             3;
             const int a = std::clamp(255 - diff, 0, 255);
             auto un = [a](int c) { return a > 0 ? std::clamp(c * 255 / a, 0, 255) : 0; };
             o[x] = qRgba(un(qRed(b[x])), un(qGreen(b[x])), un(qBlue(b[x])), a);

@@ -10,6 +10,7 @@ class Viewport;
 // QT3D_RENDERER=opengl). With transparentBackground the background is left out and alpha is
 // recovered from renders over black and white if the surface has no alpha channel. Null image
 // on timeout. Serves render tests, F12 and --screenshot.
-QImage captureViewport(Viewport& viewport, bool transparentBackground = false, int timeoutMs = 20000);
+QImage captureViewport(Viewport& viewport, bool transparentBackground = false,
+                       int timeoutMs = 20000);
 
 } // namespace rigscope::render

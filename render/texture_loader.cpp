@@ -46,7 +46,8 @@ QImage decodeTga(const QByteArray& data)
             out = qRgb(p[0], p[0], p[0]);
         } else if (bytes == 2) {
             const int v = p[0] | (p[1] << 8);
-            out = qRgb(((v >> 10) & 31) * 255 / 31, ((v >> 5) & 31) * 255 / 31, (v & 31) * 255 / 31);
+            out =
+                qRgb(((v >> 10) & 31) * 255 / 31, ((v >> 5) & 31) * 255 / 31, (v & 31) * 255 / 31);
         } else if (bytes == 3) {
             out = qRgb(p[2], p[1], p[0]);
         } else {
@@ -99,8 +100,9 @@ QImage decodeTga(const QByteArray& data)
 QString fromUtf8OrLatin1(const std::string& s)
 {
     const QString u = QString::fromUtf8(s.data(), qsizetype(s.size()));
-    return u.contains(QChar::ReplacementCharacter) ? QString::fromLatin1(s.data(), qsizetype(s.size()))
-                                                   : u;
+    return u.contains(QChar::ReplacementCharacter)
+               ? QString::fromLatin1(s.data(), qsizetype(s.size()))
+               : u;
 }
 
 } // namespace
@@ -134,16 +136,19 @@ QStringList textureCandidates(const std::string& materialName, const std::string
         if (file != name) {
             out << file;
         }
-        const QString stem = QFileInfo(file).completeBaseName().isEmpty()
-                                 ? file
-                                 : (file.contains(QLatin1Char('.')) ? file.left(file.lastIndexOf(QLatin1Char('.'))) : file);
+        const QString stem =
+            QFileInfo(file).completeBaseName().isEmpty()
+                ? file
+                : (file.contains(QLatin1Char('.')) ? file.left(file.lastIndexOf(QLatin1Char('.')))
+                                                   : file);
         for (const auto* ext : {".tga", ".bmp", ".png"}) {
             out << stem + QLatin1String(ext);
         }
     };
     if (!images.empty()) {
         const QString img = fromUtf8OrLatin1(images);
-        const QStringList items = img.split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts);
+        const QStringList items =
+            img.split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts);
         const QRegularExpression keyed(QStringLiteral("^([A-Za-z0-9_]{2,}):(.+)$"));
         bool allKeyed = !items.isEmpty();
         for (const QString& it : items) {

@@ -66,8 +66,7 @@ Qt3DRender::QLayerFilter* layerFilter(Qt3DRender::QLayer* layer, Qt3DCore::QNode
 } // namespace
 
 Viewport::Viewport(const ViewportOptions& options, QScreen* screen)
-    : Qt3DExtras::Qt3DWindow(screen)
-    , m_options(options)
+    : Qt3DExtras::Qt3DWindow(screen), m_options(options)
 {
     qRegisterMetaType<rigscope::render::PickResult>();
     QSurfaceFormat fmt = format();
@@ -194,9 +193,9 @@ void Viewport::buildGrid()
         const bool major = (i + int(std::lround(cx / step))) % 5 == 0;
         const bool majorY = (i + int(std::lround(cy / step))) % 5 == 0;
         QColor cX = std::abs(y) < step * 0.01f ? QColor(230, 90, 90, 150)
-                                              : QColor(255, 255, 255, majorY ? 46 : 20);
+                                               : QColor(255, 255, 255, majorY ? 46 : 20);
         QColor cY = std::abs(x) < step * 0.01f ? QColor(110, 210, 110, 150)
-                                              : QColor(255, 255, 255, major ? 46 : 20);
+                                               : QColor(255, 255, 255, major ? 46 : 20);
         const float e = m_gridExtent;
         // Lines along X (constant y) and along Y (constant x), faded towards the rim.
         lines.add({cx - e, y, z}, {cx, y, z}, faded(cX, 0), faded(cX, fade));
@@ -285,7 +284,10 @@ void Viewport::setBackgroundVisible(bool on)
     m_clear->setClearColor(on ? kBackgroundBottom : QColor(0, 0, 0, 0));
 }
 
-void Viewport::setClearColorForCapture(const QColor& c) { m_clear->setClearColor(c); }
+void Viewport::setClearColorForCapture(const QColor& c)
+{
+    m_clear->setClearColor(c);
+}
 
 void Viewport::setCamera3d(const OrbitCamera& c)
 {
@@ -311,7 +313,10 @@ void Viewport::frameBounds(const core::Bounds& b)
     applyCamera();
 }
 
-void Viewport::frameAll() { frameBounds(m_scene ? m_scene->bounds() : core::Bounds{}); }
+void Viewport::frameAll()
+{
+    frameBounds(m_scene ? m_scene->bounds() : core::Bounds{});
+}
 
 core::Bounds Viewport::selectionBounds() const
 {
@@ -368,7 +373,10 @@ void Viewport::setSelectedTriangle(int triangle, int corner)
     }
 }
 
-void Viewport::refresh() { applyCamera(); }
+void Viewport::refresh()
+{
+    applyCamera();
+}
 
 void Viewport::applyCamera()
 {
@@ -472,7 +480,8 @@ PickResult Viewport::pick(const QPoint& pos) const
             r.point = toQt(hitP);
             float bestC = std::numeric_limits<float>::max();
             for (int k = 0; k < 3; ++k) {
-                const float dc = (pts[mesh.cornerPoints[3 * t + std::size_t(k)]] - hitP).squaredNorm();
+                const float dc =
+                    (pts[mesh.cornerPoints[3 * t + std::size_t(k)]] - hitP).squaredNorm();
                 if (dc < bestC) {
                     bestC = dc;
                     r.corner = k;
@@ -545,19 +554,47 @@ void Viewport::keyPressEvent(QKeyEvent* e)
 {
     const bool ctrl = e->modifiers().testFlag(Qt::ControlModifier);
     switch (e->key()) {
-    case Qt::Key_1: setPreset(ctrl ? CameraPreset::Back : CameraPreset::Front); return;
-    case Qt::Key_3: setPreset(ctrl ? CameraPreset::Left : CameraPreset::Right); return;
-    case Qt::Key_7: setPreset(ctrl ? CameraPreset::Bottom : CameraPreset::Top); return;
-    case Qt::Key_9: setPreset(CameraPreset::Iso); return;
-    case Qt::Key_5: setOrtho(!m_camera.ortho); return;
-    case Qt::Key_2: m_camera.orbit(0, -90); applyCamera(); return;
-    case Qt::Key_8: m_camera.orbit(0, 90); applyCamera(); return;
-    case Qt::Key_4: m_camera.orbit(90, 0); applyCamera(); return;
-    case Qt::Key_6: m_camera.orbit(-90, 0); applyCamera(); return;
-    case Qt::Key_F: frameSelection(); return;
+    case Qt::Key_1:
+        setPreset(ctrl ? CameraPreset::Back : CameraPreset::Front);
+        return;
+    case Qt::Key_3:
+        setPreset(ctrl ? CameraPreset::Left : CameraPreset::Right);
+        return;
+    case Qt::Key_7:
+        setPreset(ctrl ? CameraPreset::Bottom : CameraPreset::Top);
+        return;
+    case Qt::Key_9:
+        setPreset(CameraPreset::Iso);
+        return;
+    case Qt::Key_5:
+        setOrtho(!m_camera.ortho);
+        return;
+    case Qt::Key_2:
+        m_camera.orbit(0, -90);
+        applyCamera();
+        return;
+    case Qt::Key_8:
+        m_camera.orbit(0, 90);
+        applyCamera();
+        return;
+    case Qt::Key_4:
+        m_camera.orbit(90, 0);
+        applyCamera();
+        return;
+    case Qt::Key_6:
+        m_camera.orbit(-90, 0);
+        applyCamera();
+        return;
+    case Qt::Key_F:
+        frameSelection();
+        return;
     case Qt::Key_Return:
-    case Qt::Key_Enter: m_camera = OrbitCamera{}; frameAll(); return;
-    default: break;
+    case Qt::Key_Enter:
+        m_camera = OrbitCamera{};
+        frameAll();
+        return;
+    default:
+        break;
     }
     emit unhandledKey(e->key(), e->modifiers());
 }

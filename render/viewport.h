@@ -22,7 +22,7 @@ namespace rigscope::render {
 class LineGeometry;
 
 struct ViewportOptions {
-    bool msaa = true;     // tests and --screenshot turn it off (deterministic llvmpipe pixels)
+    bool msaa = true; // tests and --screenshot turn it off (deterministic llvmpipe pixels)
     bool interactive = true;
 };
 
@@ -30,7 +30,7 @@ struct ViewportOptions {
 struct PickResult {
     int joint = -1;
     int triangle = -1;
-    int corner = -1;  // 0..2 within the triangle
+    int corner = -1; // 0..2 within the triangle
     QVector3D point;
     bool hit() const { return joint >= 0 || triangle >= 0; }
 };

@@ -9,23 +9,55 @@ GuiOptions parseGuiCommandLine(const QStringList& arguments)
 {
     GuiOptions o;
     QCommandLineParser p;
-    p.setApplicationDescription(QCoreApplication::translate("main", "Viewer for SMD, VTA, SMDX and Call of Duty model sources"));
-    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")}, QCoreApplication::translate("main", "Show this help."));
-    const QCommandLineOption version(QStringLiteral("version"), QCoreApplication::translate("main", "Show the version."));
-    const QCommandLineOption shot(QStringLiteral("screenshot"), QCoreApplication::translate("main", "Render one frame to OUT.png and exit."), QStringLiteral("OUT"));
-    const QCommandLineOption size(QStringLiteral("size"), QCoreApplication::translate("main", "Screenshot size (default 1280x720)."), QStringLiteral("WxH"));
-    const QCommandLineOption frame(QStringLiteral("frame"), QCoreApplication::translate("main", "Frame index (negative counts from the end)."), QStringLiteral("N"));
-    const QCommandLineOption anim(QStringLiteral("anim"), QCoreApplication::translate("main", "Animation (file base name)."), QStringLiteral("NAME"));
-    const QCommandLineOption camera(QStringLiteral("camera"), QCoreApplication::translate("main", "front, right (side), top or iso."), QStringLiteral("VIEW"));
-    const QCommandLineOption flex(QStringLiteral("flex"), QCoreApplication::translate("main", "Flex shape weight (repeatable)."), QStringLiteral("NAME=V"));
-    const QCommandLineOption noBg(QStringLiteral("no-background"), QCoreApplication::translate("main", "Transparent background."));
-    const QCommandLineOption portable(QStringLiteral("portable"), QCoreApplication::translate("main", "Store settings beside the binary."));
-    const QCommandLineOption noConfig(QStringLiteral("no-config"), QCoreApplication::translate("main", "Ignore stored settings."));
-    const QCommandLineOption config(QStringLiteral("config"), QCoreApplication::translate("main", "Settings file."), QStringLiteral("FILE"));
-    QCommandLineOption windowShot(QStringLiteral("window-screenshot"), QStringLiteral("Grab the whole window after loading and exit."), QStringLiteral("OUT"));
+    p.setApplicationDescription(QCoreApplication::translate(
+        "main", "Viewer for SMD, VTA, SMDX and Call of Duty model sources"));
+    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
+                                  QCoreApplication::translate("main", "Show this help."));
+    const QCommandLineOption version(QStringLiteral("version"),
+                                     QCoreApplication::translate("main", "Show the version."));
+    const QCommandLineOption shot(
+        QStringLiteral("screenshot"),
+        QCoreApplication::translate("main", "Render one frame to OUT.png and exit."),
+        QStringLiteral("OUT"));
+    const QCommandLineOption size(
+        QStringLiteral("size"),
+        QCoreApplication::translate("main", "Screenshot size (default 1280x720)."),
+        QStringLiteral("WxH"));
+    const QCommandLineOption frame(
+        QStringLiteral("frame"),
+        QCoreApplication::translate("main", "Frame index (negative counts from the end)."),
+        QStringLiteral("N"));
+    const QCommandLineOption anim(
+        QStringLiteral("anim"), QCoreApplication::translate("main", "Animation (file base name)."),
+        QStringLiteral("NAME"));
+    const QCommandLineOption camera(
+        QStringLiteral("camera"),
+        QCoreApplication::translate("main", "front, right (side), top or iso."),
+        QStringLiteral("VIEW"));
+    const QCommandLineOption flex(
+        QStringLiteral("flex"),
+        QCoreApplication::translate("main", "Flex shape weight (repeatable)."),
+        QStringLiteral("NAME=V"));
+    const QCommandLineOption noBg(QStringLiteral("no-background"),
+                                  QCoreApplication::translate("main", "Transparent background."));
+    const QCommandLineOption portable(
+        QStringLiteral("portable"),
+        QCoreApplication::translate("main", "Store settings beside the binary."));
+    const QCommandLineOption noConfig(
+        QStringLiteral("no-config"),
+        QCoreApplication::translate("main", "Ignore stored settings."));
+    const QCommandLineOption config(QStringLiteral("config"),
+                                    QCoreApplication::translate("main", "Settings file."),
+                                    QStringLiteral("FILE"));
+    QCommandLineOption windowShot(QStringLiteral("window-screenshot"),
+                                  QStringLiteral("Grab the whole window after loading and exit."),
+                                  QStringLiteral("OUT"));
     windowShot.setFlags(QCommandLineOption::HiddenFromHelp);
-    p.addOptions({help, version, shot, size, frame, anim, camera, flex, noBg, portable, noConfig, config, windowShot});
-    p.addPositionalArgument(QStringLiteral("files"), QCoreApplication::translate("main", "Files to open."), QStringLiteral("[FILE…]"));
+    p.addOptions({help, version, shot, size, frame, anim, camera, flex, noBg, portable, noConfig,
+                  config, windowShot});
+    p.addPositionalArgument(QStringLiteral("files"),
+                            QCoreApplication::translate("main", "Files to open."),
+                            QStringLiteral("[FILE…]"));
     o.helpText = p.helpText();
     if (!p.parse(arguments)) {
         o.error = p.errorText();
@@ -42,10 +74,12 @@ GuiOptions parseGuiCommandLine(const QStringList& arguments)
     o.noConfig = p.isSet(noConfig);
     o.config = p.value(config);
     if (p.isSet(size)) {
-        const auto m = QRegularExpression(QStringLiteral("^(\\d+)[xX](\\d+)$")).match(p.value(size));
+        const auto m =
+            QRegularExpression(QStringLiteral("^(\\d+)[xX](\\d+)$")).match(p.value(size));
         if (!m.hasMatch() || m.captured(1).toInt() < 16 || m.captured(2).toInt() < 16 ||
             m.captured(1).toInt() > 8192 || m.captured(2).toInt() > 8192) {
-            o.error = QCoreApplication::translate("main", "invalid --size '%1' (expected WxH)").arg(p.value(size));
+            o.error = QCoreApplication::translate("main", "invalid --size '%1' (expected WxH)")
+                          .arg(p.value(size));
             return o;
         }
         o.size = QSize(m.captured(1).toInt(), m.captured(2).toInt());
@@ -54,7 +88,8 @@ GuiOptions parseGuiCommandLine(const QStringList& arguments)
         bool ok = false;
         const int f = p.value(frame).toInt(&ok);
         if (!ok) {
-            o.error = QCoreApplication::translate("main", "invalid --frame '%1'").arg(p.value(frame));
+            o.error =
+                QCoreApplication::translate("main", "invalid --frame '%1'").arg(p.value(frame));
             return o;
         }
         o.frame = f;
@@ -64,17 +99,20 @@ GuiOptions parseGuiCommandLine(const QStringList& arguments)
         bool ok = false;
         const float v = eq > 0 ? f.mid(eq + 1).toFloat(&ok) : 0.0f;
         if (!ok) {
-            o.error = QCoreApplication::translate("main", "invalid --flex '%1' (expected NAME=V)").arg(f);
+            o.error =
+                QCoreApplication::translate("main", "invalid --flex '%1' (expected NAME=V)").arg(f);
             return o;
         }
         o.flex.append({f.left(eq), v});
     }
     if (p.isSet(camera)) {
         o.camera = p.value(camera).toLower();
-        const QStringList ok{QStringLiteral("front"), QStringLiteral("right"), QStringLiteral("side"),
-                             QStringLiteral("top"), QStringLiteral("iso")};
+        const QStringList ok{QStringLiteral("front"), QStringLiteral("right"),
+                             QStringLiteral("side"), QStringLiteral("top"), QStringLiteral("iso")};
         if (!ok.contains(o.camera)) {
-            o.error = QCoreApplication::translate("main", "invalid --camera '%1' (front, right, side, top or iso)").arg(o.camera);
+            o.error = QCoreApplication::translate(
+                          "main", "invalid --camera '%1' (front, right, side, top or iso)")
+                          .arg(o.camera);
             return o;
         }
     }

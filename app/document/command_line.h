@@ -12,10 +12,10 @@ namespace rigscope::app {
 // The GUI binary's command line (UX.md "Command line"), filled by QCommandLineParser::parse().
 struct GuiOptions {
     QStringList files;
-    QString screenshot;          // empty = interactive
-    QString windowScreenshot;    // hidden: grab the whole window after loading, then exit
+    QString screenshot;       // empty = interactive
+    QString windowScreenshot; // hidden: grab the whole window after loading, then exit
     QSize size{1280, 720};
-    std::optional<int> frame;    // 0-based index; negative counts from the end
+    std::optional<int> frame; // 0-based index; negative counts from the end
     QString anim;
     QString camera = QStringLiteral("iso"); // front | right | side | top | iso
     bool noBackground = false;
@@ -26,7 +26,7 @@ struct GuiOptions {
     bool showHelp = false;
     bool showVersion = false;
     QString helpText;
-    QString error;               // usage error (exit 2)
+    QString error; // usage error (exit 2)
 };
 
 GuiOptions parseGuiCommandLine(const QStringList& arguments);

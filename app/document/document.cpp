@@ -40,11 +40,11 @@ LoadedFile loadFile(const QString& path)
     return f;
 }
 
-Document::Document(QObject* parent)
-    : QObject(parent)
+Document::Document(QObject* parent) : QObject(parent)
 {
     qRegisterMetaType<rigscope::app::Selection>();
-    connect(&m_watcher, &QFutureWatcher<std::vector<LoadedFile>>::finished, this, &Document::onLoadFinished);
+    connect(&m_watcher, &QFutureWatcher<std::vector<LoadedFile>>::finished, this,
+            &Document::onLoadFinished);
     connect(&m_watcher, &QFutureWatcher<std::vector<LoadedFile>>::progressValueChanged, this,
             [this](int v) { emit loadProgress(v, m_watcher.progressMaximum()); });
 }
@@ -95,7 +95,10 @@ void Document::cancelLoad()
     }
 }
 
-bool Document::isLoading() const { return m_loadingGeneration == m_generation && m_watcher.isRunning(); }
+bool Document::isLoading() const
+{
+    return m_loadingGeneration == m_generation && m_watcher.isRunning();
+}
 
 bool Document::waitForLoaded(int timeoutMs)
 {
@@ -118,7 +121,8 @@ bool Document::waitForLoaded(int timeoutMs)
 void Document::onLoadFinished()
 {
     const quint64 generation = m_loadingGeneration;
-    if (generation != m_generation || m_watcher.isCanceled() || m_watcher.future().resultCount() == 0) {
+    if (generation != m_generation || m_watcher.isCanceled() ||
+        m_watcher.future().resultCount() == 0) {
         return;
     }
     m_loadingGeneration = 0;
@@ -143,7 +147,8 @@ void Document::onLoadFinished()
 
 void Document::assemble(std::vector<LoadedFile> files, bool keepState)
 {
-    const QString oldAnim = m_currentAnimation >= 0 ? m_animations[std::size_t(m_currentAnimation)].name : QString();
+    const QString oldAnim =
+        m_currentAnimation >= 0 ? m_animations[std::size_t(m_currentAnimation)].name : QString();
     const int oldFrame = m_currentFrame;
     const Selection oldSel = m_selection;
     QString oldJointName;
@@ -173,7 +178,8 @@ void Document::assemble(std::vector<LoadedFile> files, bool keepState)
             continue;
         }
         const core::Animation& a = f.model->animations.front();
-        if (int(i) == m_primary && f.model->kind == core::ModelKind::Reference && a.frameCount() <= 1) {
+        if (int(i) == m_primary && f.model->kind == core::ModelKind::Reference &&
+            a.frameCount() <= 1) {
             continue;
         }
         DocAnimation d;
@@ -213,7 +219,8 @@ void Document::assemble(std::vector<LoadedFile> files, bool keepState)
     for (std::size_t p = 0; p < mesh.pointCount(); ++p) {
         bool anyLink = false;
         if (!mesh.influenceOffsets.empty()) {
-            for (std::uint32_t k = mesh.influenceOffsets[p]; k < mesh.influenceOffsets[p + 1]; ++k) {
+            for (std::uint32_t k = mesh.influenceOffsets[p]; k < mesh.influenceOffsets[p + 1];
+                 ++k) {
                 const core::JointIndex j = mesh.influenceJoints[k];
                 if (j >= 0 && std::size_t(j) < m_weighted.size() && mesh.influenceWeights[k] > 0) {
                     ++m_weighted[std::size_t(j)];
@@ -221,7 +228,8 @@ void Document::assemble(std::vector<LoadedFile> files, bool keepState)
                 }
             }
         }
-        const core::JointIndex parent = p < mesh.pointParents.size() ? mesh.pointParents[p] : core::kNoJoint;
+        const core::JointIndex parent =
+            p < mesh.pointParents.size() ? mesh.pointParents[p] : core::kNoJoint;
         if (!anyLink && parent >= 0 && std::size_t(parent) < m_weighted.size()) {
             ++m_weighted[std::size_t(parent)];
         }
@@ -241,9 +249,11 @@ void Document::assemble(std::vector<LoadedFile> files, bool keepState)
             if (j >= 0) {
                 m_selection = {Selection::Kind::Joint, j, -1};
             }
-        } else if (oldSel.kind == Selection::Kind::Material && std::size_t(oldSel.index) < mesh.materials.size()) {
+        } else if (oldSel.kind == Selection::Kind::Material &&
+                   std::size_t(oldSel.index) < mesh.materials.size()) {
             m_selection = oldSel;
-        } else if (oldSel.kind == Selection::Kind::Triangle && std::size_t(oldSel.index) < mesh.triangleCount()) {
+        } else if (oldSel.kind == Selection::Kind::Triangle &&
+                   std::size_t(oldSel.index) < mesh.triangleCount()) {
             m_selection = oldSel;
         }
     }
@@ -283,7 +293,8 @@ int Document::frameCount() const
     if (m_currentAnimation < 0) {
         return 1;
     }
-    return std::max(1, int(m_animations[std::size_t(m_currentAnimation)].animation(m_files).frameCount()));
+    return std::max(
+        1, int(m_animations[std::size_t(m_currentAnimation)].animation(m_files).frameCount()));
 }
 
 void Document::setCurrentAnimation(int index)
@@ -317,7 +328,9 @@ int Document::findAnimation(const QString& name) const
     }
     for (std::size_t i = 0; i < m_animations.size(); ++i) {
         if (m_animations[i].name.compare(name, Qt::CaseInsensitive) == 0 ||
-            QFileInfo(m_files[std::size_t(m_animations[i].file)].path).fileName().compare(name, Qt::CaseInsensitive) == 0) {
+            QFileInfo(m_files[std::size_t(m_animations[i].file)].path)
+                    .fileName()
+                    .compare(name, Qt::CaseInsensitive) == 0) {
             return int(i);
         }
     }
@@ -333,7 +346,8 @@ std::vector<Eigen::Affine3f> Document::currentPose()
     const core::Animation& anim = d.animation(m_files);
     m_buffers.resize(m_rig.jointCount(), anim.jointCount, 0, false, 0);
     const core::FrameSample at = core::frameAtIndex(anim, double(m_currentFrame));
-    if (!core::evaluatePose(m_rig, &anim, &d.binding, at, core::Interpolation::Stepped, m_buffers)) {
+    if (!core::evaluatePose(m_rig, &anim, &d.binding, at, core::Interpolation::Stepped,
+                            m_buffers)) {
         return {};
     }
     return {m_buffers.model.begin(), m_buffers.model.end()};
@@ -341,12 +355,15 @@ std::vector<Eigen::Affine3f> Document::currentPose()
 
 float Document::flexWeight(int shape) const
 {
-    return shape >= 0 && std::size_t(shape) < m_flexWeights.size() ? m_flexWeights[std::size_t(shape)] : 0.0f;
+    return shape >= 0 && std::size_t(shape) < m_flexWeights.size()
+               ? m_flexWeights[std::size_t(shape)]
+               : 0.0f;
 }
 
 void Document::setFlexWeight(int shape, float weight)
 {
-    if (shape < 0 || std::size_t(shape) >= m_flexWeights.size() || m_flexWeights[std::size_t(shape)] == weight) {
+    if (shape < 0 || std::size_t(shape) >= m_flexWeights.size() ||
+        m_flexWeights[std::size_t(shape)] == weight) {
         return;
     }
     m_flexWeights[std::size_t(shape)] = weight;
@@ -362,7 +379,8 @@ void Document::resetFlexWeights()
 std::vector<core::Vec3> Document::flexOffsets() const
 {
     auto ref = primaryModel();
-    if (!ref || std::all_of(m_flexWeights.begin(), m_flexWeights.end(), [](float w) { return w == 0.0f; })) {
+    if (!ref || std::all_of(m_flexWeights.begin(), m_flexWeights.end(),
+                            [](float w) { return w == 0.0f; })) {
         return {};
     }
     std::vector<core::Vec3> out(ref->mesh.pointCount(), core::Vec3::Zero());

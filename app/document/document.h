@@ -22,7 +22,7 @@ struct LoadedFile {
     QString path;
     std::shared_ptr<const core::Model> model; // null when the file could not be read
     std::vector<core::Diagnostic> diagnostics;
-    QString error;   // I/O or format failure
+    QString error; // I/O or format failure
     qint64 bytes = 0;
     double loadMs = 0;
 };

@@ -13,10 +13,7 @@ constexpr int kKindShift = 56;
 constexpr quintptr kAMask = 0xFFFFFF;
 } // namespace
 
-OutlineModel::OutlineModel(QObject* parent)
-    : QAbstractItemModel(parent)
-{
-}
+OutlineModel::OutlineModel(QObject* parent) : QAbstractItemModel(parent) {}
 
 void OutlineModel::setDocument(Document* document)
 {
@@ -34,9 +31,18 @@ quintptr OutlineModel::pack(Node kind, quint32 a, quint32 b)
 {
     return (quintptr(kind) << kKindShift) | ((quintptr(a) & kAMask) << 32) | quintptr(b);
 }
-OutlineModel::Node OutlineModel::kindOfId(quintptr id) { return Node(id >> kKindShift); }
-quint32 OutlineModel::aOf(quintptr id) { return quint32((id >> 32) & kAMask); }
-quint32 OutlineModel::bOf(quintptr id) { return quint32(id & 0xFFFFFFFFu); }
+OutlineModel::Node OutlineModel::kindOfId(quintptr id)
+{
+    return Node(id >> kKindShift);
+}
+quint32 OutlineModel::aOf(quintptr id)
+{
+    return quint32((id >> 32) & kAMask);
+}
+quint32 OutlineModel::bOf(quintptr id)
+{
+    return quint32(id & 0xFFFFFFFFu);
+}
 
 void OutlineModel::rebuild()
 {
@@ -83,16 +89,24 @@ QModelIndex OutlineModel::index(int row, int column, const QModelIndex& parent) 
     switch (kindOfId(pid)) {
     case Node::Section:
         switch (Section(aOf(pid))) {
-        case Nodes: return createIndex(row, column, pack(Node::Joint, quint32(m_roots[std::size_t(row)])));
-        case Materials: return createIndex(row, column, pack(Node::Material, quint32(row)));
-        case Animations: return createIndex(row, column, pack(Node::Animation, quint32(row)));
-        case FlexShapes: return createIndex(row, column, pack(Node::Flex, quint32(row)));
-        default: return {};
+        case Nodes:
+            return createIndex(row, column, pack(Node::Joint, quint32(m_roots[std::size_t(row)])));
+        case Materials:
+            return createIndex(row, column, pack(Node::Material, quint32(row)));
+        case Animations:
+            return createIndex(row, column, pack(Node::Animation, quint32(row)));
+        case FlexShapes:
+            return createIndex(row, column, pack(Node::Flex, quint32(row)));
+        default:
+            return {};
         }
     case Node::Joint:
-        return createIndex(row, column, pack(Node::Joint, quint32(m_children[aOf(pid)][std::size_t(row)])));
-    case Node::Animation: return createIndex(row, column, pack(Node::Frame, aOf(pid), quint32(row)));
-    default: return {};
+        return createIndex(row, column,
+                           pack(Node::Joint, quint32(m_children[aOf(pid)][std::size_t(row)])));
+    case Node::Animation:
+        return createIndex(row, column, pack(Node::Frame, aOf(pid), quint32(row)));
+    default:
+        return {};
     }
 }
 
@@ -103,7 +117,8 @@ QModelIndex OutlineModel::parent(const QModelIndex& child) const
     }
     const quintptr id = child.internalId();
     switch (kindOfId(id)) {
-    case Node::Section: return {};
+    case Node::Section:
+        return {};
     case Node::Joint: {
         const core::JointIndex p = m_model->skeleton.parents[aOf(id)];
         if (p < 0) {
@@ -111,10 +126,14 @@ QModelIndex OutlineModel::parent(const QModelIndex& child) const
         }
         return createIndex(m_rowInParent[std::size_t(p)], 0, pack(Node::Joint, quint32(p)));
     }
-    case Node::Material: return createIndex(Materials, 0, pack(Node::Section, Materials));
-    case Node::Animation: return createIndex(Animations, 0, pack(Node::Section, Animations));
-    case Node::Flex: return createIndex(FlexShapes, 0, pack(Node::Section, FlexShapes));
-    case Node::Frame: return createIndex(int(aOf(id)), 0, pack(Node::Animation, aOf(id)));
+    case Node::Material:
+        return createIndex(Materials, 0, pack(Node::Section, Materials));
+    case Node::Animation:
+        return createIndex(Animations, 0, pack(Node::Section, Animations));
+    case Node::Flex:
+        return createIndex(FlexShapes, 0, pack(Node::Section, FlexShapes));
+    case Node::Frame:
+        return createIndex(int(aOf(id)), 0, pack(Node::Animation, aOf(id)));
     }
     return {};
 }
@@ -131,13 +150,19 @@ int OutlineModel::rowCount(const QModelIndex& parent) const
     switch (kindOfId(id)) {
     case Node::Section:
         switch (Section(aOf(id))) {
-        case Nodes: return int(m_roots.size());
-        case Materials: return int(m_model->mesh.materials.size());
-        case Animations: return m_document ? int(m_document->animations().size()) + 1 : 1;
-        case FlexShapes: return int(m_flex.size());
-        default: return 0;
+        case Nodes:
+            return int(m_roots.size());
+        case Materials:
+            return int(m_model->mesh.materials.size());
+        case Animations:
+            return m_document ? int(m_document->animations().size()) + 1 : 1;
+        case FlexShapes:
+            return int(m_flex.size());
+        default:
+            return 0;
         }
-    case Node::Joint: return int(m_children[aOf(id)].size());
+    case Node::Joint:
+        return int(m_children[aOf(id)].size());
     case Node::Animation: {
         const quint32 a = aOf(id);
         if (a == 0) {
@@ -146,11 +171,15 @@ int OutlineModel::rowCount(const QModelIndex& parent) const
         const auto& d = m_document->animations()[a - 1];
         return int(d.animation(m_document->files()).frameCount());
     }
-    default: return 0;
+    default:
+        return 0;
     }
 }
 
-int OutlineModel::columnCount(const QModelIndex&) const { return ColumnCount; }
+int OutlineModel::columnCount(const QModelIndex&) const
+{
+    return ColumnCount;
+}
 
 QVariant OutlineModel::headerData(int section, Qt::Orientation o, int role) const
 {
@@ -158,10 +187,14 @@ QVariant OutlineModel::headerData(int section, Qt::Orientation o, int role) cons
         return {};
     }
     switch (section) {
-    case NameColumn: return tr("Name");
-    case IdColumn: return tr("Id");
-    case CountColumn: return tr("Info");
-    default: return {};
+    case NameColumn:
+        return tr("Name");
+    case IdColumn:
+        return tr("Id");
+    case CountColumn:
+        return tr("Info");
+    default:
+        return {};
     }
 }
 
@@ -189,19 +222,27 @@ QVariant OutlineModel::data(const QModelIndex& index, int role) const
         switch (kind) {
         case Node::Section:
             if (col == NameColumn) {
-                const QString names[] = {tr("Nodes"), tr("Materials"), tr("Animations"), tr("Flex shapes")};
+                const QString names[] = {tr("Nodes"), tr("Materials"), tr("Animations"),
+                                         tr("Flex shapes")};
                 return names[a];
             }
             if (col == CountColumn) {
                 switch (Section(a)) {
                 case Nodes:
-                    return (m.skeleton.size() == 1 ? tr("1 bone") : tr("%1 bones").arg(m.skeleton.size())) +
+                    return (m.skeleton.size() == 1 ? tr("1 bone")
+                                                   : tr("%1 bones").arg(m.skeleton.size())) +
                            QStringLiteral(", ") +
-                           (m.skeleton.rootCount() == 1 ? tr("1 root") : tr("%1 roots").arg(m.skeleton.rootCount()));
-                case Materials: return loc.toString(qlonglong(m.mesh.materials.size()));
-                case Animations: return loc.toString(qlonglong(m_document->animations().size()));
-                case FlexShapes: return loc.toString(qlonglong(m_flex.size()));
-                default: return {};
+                           (m.skeleton.rootCount() == 1
+                                ? tr("1 root")
+                                : tr("%1 roots").arg(m.skeleton.rootCount()));
+                case Materials:
+                    return loc.toString(qlonglong(m.mesh.materials.size()));
+                case Animations:
+                    return loc.toString(qlonglong(m_document->animations().size()));
+                case FlexShapes:
+                    return loc.toString(qlonglong(m_flex.size()));
+                default:
+                    return {};
                 }
             }
             return {};
@@ -256,7 +297,8 @@ QVariant OutlineModel::data(const QModelIndex& index, int role) const
         }
         case Node::Flex: {
             const FlexRef r = m_flex[a];
-            const auto& shape = m_document->files()[std::size_t(r.file)].model->flexShapes[std::size_t(r.shape)];
+            const auto& shape =
+                m_document->files()[std::size_t(r.file)].model->flexShapes[std::size_t(r.shape)];
             if (col == NameColumn) {
                 return shape.name.empty() ? tr("shape %1").arg(r.shape) : toQString(shape.name);
             }
@@ -306,7 +348,8 @@ QModelIndex OutlineModel::indexOfJoint(int joint, int column) const
     if (!m_model || joint < 0 || std::size_t(joint) >= m_rowInParent.size()) {
         return {};
     }
-    return createIndex(m_rowInParent[std::size_t(joint)], column, pack(Node::Joint, quint32(joint)));
+    return createIndex(m_rowInParent[std::size_t(joint)], column,
+                       pack(Node::Joint, quint32(joint)));
 }
 
 QModelIndex OutlineModel::indexOfMaterial(int material, int column) const
@@ -319,7 +362,8 @@ QModelIndex OutlineModel::indexOfMaterial(int material, int column) const
 
 QModelIndex OutlineModel::indexOfAnimation(int animation, int column) const
 {
-    if (!m_model || !m_document || animation < -1 || animation >= int(m_document->animations().size())) {
+    if (!m_model || !m_document || animation < -1 ||
+        animation >= int(m_document->animations().size())) {
         return {};
     }
     return createIndex(animation + 1, column, pack(Node::Animation, quint32(animation + 1)));
@@ -337,27 +381,36 @@ Selection OutlineModel::selectionFor(const QModelIndex& index) const
     }
     const quintptr id = index.internalId();
     switch (kindOfId(id)) {
-    case Node::Joint: return {Selection::Kind::Joint, int(aOf(id)), -1};
-    case Node::Material: return {Selection::Kind::Material, int(aOf(id)), -1};
-    case Node::Animation: return {Selection::Kind::Animation, int(aOf(id)) - 1, -1};
-    case Node::Frame: return {Selection::Kind::Frame, int(aOf(id)) - 1, int(bOf(id))};
-    case Node::Flex: return {Selection::Kind::Flex, int(aOf(id)), -1};
-    default: return {};
+    case Node::Joint:
+        return {Selection::Kind::Joint, int(aOf(id)), -1};
+    case Node::Material:
+        return {Selection::Kind::Material, int(aOf(id)), -1};
+    case Node::Animation:
+        return {Selection::Kind::Animation, int(aOf(id)) - 1, -1};
+    case Node::Frame:
+        return {Selection::Kind::Frame, int(aOf(id)) - 1, int(bOf(id))};
+    case Node::Flex:
+        return {Selection::Kind::Flex, int(aOf(id)), -1};
+    default:
+        return {};
     }
 }
 
 QModelIndex OutlineModel::indexFor(const Selection& s) const
 {
     switch (s.kind) {
-    case Selection::Kind::Joint: return indexOfJoint(s.index);
-    case Selection::Kind::Material: return indexOfMaterial(s.index);
+    case Selection::Kind::Joint:
+        return indexOfJoint(s.index);
+    case Selection::Kind::Material:
+        return indexOfMaterial(s.index);
     case Selection::Kind::Triangle: {
         if (!m_model || s.index < 0 || std::size_t(s.index) >= m_model->mesh.triangleCount()) {
             return {};
         }
         return indexOfMaterial(int(m_model->mesh.triangleMaterials[std::size_t(s.index)]));
     }
-    case Selection::Kind::Animation: return indexOfAnimation(s.index);
+    case Selection::Kind::Animation:
+        return indexOfAnimation(s.index);
     case Selection::Kind::Frame: {
         const QModelIndex parent = indexOfAnimation(s.index);
         return parent.isValid() ? index(s.corner, 0, parent) : QModelIndex();
@@ -366,7 +419,8 @@ QModelIndex OutlineModel::indexFor(const Selection& s) const
         return s.index >= 0 && std::size_t(s.index) < m_flex.size()
                    ? createIndex(s.index, 0, pack(Node::Flex, quint32(s.index)))
                    : QModelIndex();
-    default: return {};
+    default:
+        return {};
     }
 }
 

@@ -55,8 +55,8 @@ private:
     std::shared_ptr<const core::Model> m_model;
     std::vector<std::vector<int>> m_children; // per joint
     std::vector<int> m_roots;
-    std::vector<int> m_rowInParent;           // per joint
-    std::vector<int> m_triangles;             // per material
+    std::vector<int> m_rowInParent; // per joint
+    std::vector<int> m_triangles;   // per material
     std::vector<FlexRef> m_flex;
 };
 

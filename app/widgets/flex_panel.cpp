@@ -19,10 +19,8 @@ const char* const kShapeProperty = "rigscopeShape";
 } // namespace
 
 FlexPanel::FlexPanel(QWidget* parent)
-    : QWidget(parent)
-    , m_filter(new QLineEdit(this))
-    , m_rows(new QWidget)
-    , m_rowsLayout(new QVBoxLayout(m_rows))
+    : QWidget(parent), m_filter(new QLineEdit(this)), m_rows(new QWidget),
+      m_rowsLayout(new QVBoxLayout(m_rows))
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
@@ -47,8 +45,11 @@ FlexPanel::FlexPanel(QWidget* parent)
         }
     });
     connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
-        for (QWidget* row : m_rows->findChildren<QWidget*>(QStringLiteral("flexRow"), Qt::FindDirectChildrenOnly)) {
-            row->setVisible(text.isEmpty() || row->property("shapeName").toString().contains(text, Qt::CaseInsensitive));
+        for (QWidget* row : m_rows->findChildren<QWidget*>(QStringLiteral("flexRow"),
+                                                           Qt::FindDirectChildrenOnly)) {
+            row->setVisible(
+                text.isEmpty() ||
+                row->property("shapeName").toString().contains(text, Qt::CaseInsensitive));
         }
     });
 }
@@ -63,7 +64,8 @@ void FlexPanel::setDocument(Document* document)
 
 void FlexPanel::rebuild()
 {
-    for (QWidget* row : m_rows->findChildren<QWidget*>(QStringLiteral("flexRow"), Qt::FindDirectChildrenOnly)) {
+    for (QWidget* row :
+         m_rows->findChildren<QWidget*>(QStringLiteral("flexRow"), Qt::FindDirectChildrenOnly)) {
         delete row;
     }
     if (!m_document) {
@@ -104,7 +106,8 @@ void FlexPanel::rebuild()
                 m_document->setFlexWeight(i, float(v) / kSteps);
             }
         });
-        connect(reset, &QToolButton::clicked, this, [this, i] { m_document->setFlexWeight(i, 0.0f); });
+        connect(reset, &QToolButton::clicked, this,
+                [this, i] { m_document->setFlexWeight(i, 0.0f); });
         connect(solo, &QToolButton::clicked, this, [this, i] {
             m_syncing = true;
             for (int k = 0; k < m_document->flexNames().size(); ++k) {

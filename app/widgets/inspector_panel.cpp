@@ -15,8 +15,14 @@ namespace rigscope::app {
 
 namespace {
 
-QString num(double v) { return QString::number(v, 'g', 6); }
-QString vec(const core::Vec3& v) { return QStringLiteral("%1  %2  %3").arg(num(v.x()), num(v.y()), num(v.z())); }
+QString num(double v)
+{
+    return QString::number(v, 'g', 6);
+}
+QString vec(const core::Vec3& v)
+{
+    return QStringLiteral("%1  %2  %3").arg(num(v.x()), num(v.y()), num(v.z()));
+}
 QString deg(const core::Vec3& r)
 {
     constexpr double k = 180.0 / 3.14159265358979;
@@ -25,9 +31,7 @@ QString deg(const core::Vec3& r)
 
 } // namespace
 
-InspectorPanel::InspectorPanel(QWidget* parent)
-    : QWidget(parent)
-    , m_tree(new QTreeWidget(this))
+InspectorPanel::InspectorPanel(QWidget* parent) : QWidget(parent), m_tree(new QTreeWidget(this))
 {
     m_tree->setColumnCount(2);
     m_tree->setHeaderLabels({tr("Property"), tr("Value")});
@@ -92,10 +96,18 @@ void InspectorPanel::refresh()
     }
     const Selection& s = m_document->selection();
     switch (s.kind) {
-    case Selection::Kind::Joint: showJoint(s.index); break;
-    case Selection::Kind::Material: showMaterial(s.index); break;
-    case Selection::Kind::Triangle: showTriangle(s.index, s.corner); break;
-    default: showFile(); break;
+    case Selection::Kind::Joint:
+        showJoint(s.index);
+        break;
+    case Selection::Kind::Material:
+        showMaterial(s.index);
+        break;
+    case Selection::Kind::Triangle:
+        showTriangle(s.index, s.corner);
+        break;
+    default:
+        showFile();
+        break;
     }
     for (int i = 0; i < m_tree->topLevelItemCount(); ++i) {
         m_tree->topLevelItem(i)->setExpanded(true);
@@ -132,7 +144,8 @@ void InspectorPanel::showFile()
         const core::Bounds b = core::meshBounds(m);
         if (b.valid) {
             const core::Vec3 d = b.max - b.min;
-            row(g, tr("Dimensions"), QStringLiteral("%1 × %2 × %3").arg(num(d.x()), num(d.y()), num(d.z())));
+            row(g, tr("Dimensions"),
+                QStringLiteral("%1 × %2 × %3").arg(num(d.x()), num(d.y()), num(d.z())));
             row(g, tr("Bounds min"), vec(b.min));
             row(g, tr("Bounds max"), vec(b.max));
         }
@@ -157,8 +170,11 @@ void InspectorPanel::showJoint(int joint)
     row(g, tr("Id"), QString::number(s.sourceIds[j]));
     row(g, tr("Index"), QString::number(joint));
     const core::JointIndex p = s.parents[j];
-    row(g, tr("Parent"), p >= 0 ? QStringLiteral("%1 (id %2)").arg(toQString(s.names[std::size_t(p)])).arg(s.sourceIds[std::size_t(p)])
-                                : tr("none (root)"));
+    row(g, tr("Parent"),
+        p >= 0 ? QStringLiteral("%1 (id %2)")
+                     .arg(toQString(s.names[std::size_t(p)]))
+                     .arg(s.sourceIds[std::size_t(p)])
+               : tr("none (root)"));
     int children = 0;
     for (auto q : s.parents) {
         children += q == joint ? 1 : 0;
@@ -231,9 +247,12 @@ void InspectorPanel::showTriangle(int triangle, int corner)
     const std::size_t t = std::size_t(triangle);
     auto* g = group(tr("Triangle %1").arg(triangle));
     const std::uint32_t mat = mesh.triangleMaterials[t];
-    row(g, tr("Material"), mat < mesh.materials.size() ? toQString(mesh.materials[mat].name) : QString());
-    row(g, tr("Source line"), mesh.triangleWhere.size() > t && mesh.triangleWhere[t].line
-                                  ? tr("line %1").arg(mesh.triangleWhere[t].line) : tr("unknown"));
+    row(g, tr("Material"),
+        mat < mesh.materials.size() ? toQString(mesh.materials[mat].name) : QString());
+    row(g, tr("Source line"),
+        mesh.triangleWhere.size() > t && mesh.triangleWhere[t].line
+            ? tr("line %1").arg(mesh.triangleWhere[t].line)
+            : tr("unknown"));
     for (int k = 0; k < 3; ++k) {
         const std::size_t c = t * 3 + std::size_t(k);
         const std::uint32_t p = mesh.cornerPoints[c];
@@ -244,19 +263,25 @@ void InspectorPanel::showTriangle(int triangle, int corner)
             row(cg, tr("Normal"), vec(mesh.cornerNormals[c]));
         }
         if (c < mesh.cornerUvs.size()) {
-            row(cg, tr("UV"), QStringLiteral("%1  %2").arg(num(mesh.cornerUvs[c].x()), num(mesh.cornerUvs[c].y())));
+            row(cg, tr("UV"),
+                QStringLiteral("%1  %2").arg(num(mesh.cornerUvs[c].x()),
+                                             num(mesh.cornerUvs[c].y())));
         }
         QStringList weights;
         if (!mesh.influenceOffsets.empty()) {
-            for (std::uint32_t i = mesh.influenceOffsets[p]; i < mesh.influenceOffsets[p + 1]; ++i) {
+            for (std::uint32_t i = mesh.influenceOffsets[p]; i < mesh.influenceOffsets[p + 1];
+                 ++i) {
                 const core::JointIndex j = mesh.influenceJoints[i];
                 const QString name = j >= 0 && std::size_t(j) < model->skeleton.size()
-                                         ? toQString(model->skeleton.names[std::size_t(j)]) : QStringLiteral("?");
+                                         ? toQString(model->skeleton.names[std::size_t(j)])
+                                         : QStringLiteral("?");
                 weights << QStringLiteral("%1 %2").arg(name, num(mesh.influenceWeights[i]));
             }
         }
         if (weights.isEmpty() && p < mesh.pointParents.size() && mesh.pointParents[p] >= 0) {
-            weights << tr("%1 1 (parent)").arg(toQString(model->skeleton.names[std::size_t(mesh.pointParents[p])]));
+            weights << tr("%1 1 (parent)")
+                           .arg(
+                               toQString(model->skeleton.names[std::size_t(mesh.pointParents[p])]));
         }
         row(cg, tr("Weights"), weights.join(QStringLiteral(", ")));
         if (corner == k) {

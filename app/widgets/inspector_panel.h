@@ -17,7 +17,10 @@ public:
     explicit InspectorPanel(QWidget* parent = nullptr);
     void setDocument(Document* document);
     QTreeWidget* tree() const { return m_tree; }
-    void setTexturePathLookup(std::function<QString(int)> lookup) { m_texturePath = std::move(lookup); }
+    void setTexturePathLookup(std::function<QString(int)> lookup)
+    {
+        m_texturePath = std::move(lookup);
+    }
     // "key: value" lines of the current contents (tests, Ctrl+C).
     QStringList lines() const;
 

@@ -80,8 +80,8 @@ QStringList orderForOpening(const QStringList& paths)
     for (const QString& p : paths) {
         const QString s = QFileInfo(p).suffix().toLower();
         const QString base = QFileInfo(p).completeBaseName().toLower();
-        const bool anim = s == u"vta" || s == u"xanim_export" || s == u"xanim_bin" || s == u"nt_export" ||
-                          base.contains(u"anim") || base.contains(u"idle");
+        const bool anim = s == u"vta" || s == u"xanim_export" || s == u"xanim_bin" ||
+                          s == u"nt_export" || base.contains(u"anim") || base.contains(u"idle");
         (anim ? rest : refs) << p;
     }
     return refs + rest;
@@ -96,23 +96,15 @@ const QString kScreenshotDirKey = QStringLiteral("Screenshot/folder");
 
 } // namespace
 
-MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewport, QWidget* parent)
-    : QMainWindow(parent)
-    , m_settings(settings)
-    , m_document(new Document(this))
-    , m_viewport(new ViewportWidget(viewport, this))
-    , m_outline(new OutlinePanel(this))
-    , m_inspector(new InspectorPanel(this))
-    , m_timeline(new TimelinePanel(this))
-    , m_files(new QListWidget(this))
-    , m_flex(new FlexPanel(this))
-    , m_problems(new QTreeWidget(this))
-    , m_log(new QPlainTextEdit(this))
-    , m_summary(new QLabel(this))
-    , m_frameLabel(new QLabel(this))
-    , m_fpsLabel(new QLabel(this))
-    , m_progress(new QProgressBar(this))
-    , m_cancel(new QToolButton(this))
+MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewport,
+                       QWidget* parent)
+    : QMainWindow(parent), m_settings(settings), m_document(new Document(this)),
+      m_viewport(new ViewportWidget(viewport, this)), m_outline(new OutlinePanel(this)),
+      m_inspector(new InspectorPanel(this)), m_timeline(new TimelinePanel(this)),
+      m_files(new QListWidget(this)), m_flex(new FlexPanel(this)),
+      m_problems(new QTreeWidget(this)), m_log(new QPlainTextEdit(this)),
+      m_summary(new QLabel(this)), m_frameLabel(new QLabel(this)), m_fpsLabel(new QLabel(this)),
+      m_progress(new QProgressBar(this)), m_cancel(new QToolButton(this))
 {
     setWindowTitle(tr("RigScope"));
     setWindowIcon(QIcon::fromTheme(QStringLiteral("rigscope")));
@@ -140,18 +132,25 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
     m_log->setReadOnly(true);
     m_log->setMaximumBlockCount(5000);
 
-    QDockWidget* outline = addDock(m_outline, QStringLiteral("outline"), tr("Outline"), Qt::LeftDockWidgetArea);
-    QDockWidget* files = addDock(m_files, QStringLiteral("files"), tr("Files"), Qt::LeftDockWidgetArea);
+    QDockWidget* outline =
+        addDock(m_outline, QStringLiteral("outline"), tr("Outline"), Qt::LeftDockWidgetArea);
+    QDockWidget* files =
+        addDock(m_files, QStringLiteral("files"), tr("Files"), Qt::LeftDockWidgetArea);
     tabifyDockWidget(outline, files);
     outline->raise();
-    QDockWidget* inspector = addDock(m_inspector, QStringLiteral("inspector"), tr("Inspector"), Qt::RightDockWidgetArea);
-    QDockWidget* flex = addDock(m_flex, QStringLiteral("flex"), tr("Flex"), Qt::RightDockWidgetArea);
+    QDockWidget* inspector =
+        addDock(m_inspector, QStringLiteral("inspector"), tr("Inspector"), Qt::RightDockWidgetArea);
+    QDockWidget* flex =
+        addDock(m_flex, QStringLiteral("flex"), tr("Flex"), Qt::RightDockWidgetArea);
     tabifyDockWidget(inspector, flex);
     inspector->raise();
-    QDockWidget* timeline = addDock(m_timeline, QStringLiteral("timeline"), tr("Timeline"), Qt::BottomDockWidgetArea);
-    QDockWidget* problems = addDock(m_problems, QStringLiteral("problems"), tr("Problems"), Qt::BottomDockWidgetArea);
+    QDockWidget* timeline =
+        addDock(m_timeline, QStringLiteral("timeline"), tr("Timeline"), Qt::BottomDockWidgetArea);
+    QDockWidget* problems =
+        addDock(m_problems, QStringLiteral("problems"), tr("Problems"), Qt::BottomDockWidgetArea);
     splitDockWidget(timeline, problems, Qt::Vertical);
-    QDockWidget* logDock = addDock(m_log, QStringLiteral("log"), tr("Log"), Qt::BottomDockWidgetArea);
+    QDockWidget* logDock =
+        addDock(m_log, QStringLiteral("log"), tr("Log"), Qt::BottomDockWidgetArea);
     tabifyDockWidget(problems, logDock);
     problems->raise();
     m_timeline->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
@@ -238,7 +237,8 @@ QAction* MainWindow::displayToggle(QMenu* menu, const QString& text, const QKeyS
     a->setCheckable(true);
     a->setChecked(m_flags.*flag);
     a->setShortcut(key);
-    const QString settingKey = QStringLiteral("Viewport/") + text.toLower().remove(QLatin1Char('&')).remove(QLatin1Char(' '));
+    const QString settingKey = QStringLiteral("Viewport/") +
+                               text.toLower().remove(QLatin1Char('&')).remove(QLatin1Char(' '));
     a->setChecked(m_settings.value(settingKey, m_flags.*flag).toBool());
     m_flags.*flag = a->isChecked();
     connect(a, &QAction::toggled, this, [this, flag, settingKey](bool on) {
@@ -252,18 +252,21 @@ QAction* MainWindow::displayToggle(QMenu* menu, const QString& text, const QKeyS
 void MainWindow::createActions()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    QAction* open = file->addAction(QIcon::fromTheme(QStringLiteral("document-open")), tr("&Open…"));
+    QAction* open =
+        file->addAction(QIcon::fromTheme(QStringLiteral("document-open")), tr("&Open…"));
     open->setShortcut(QKeySequence::Open);
     connect(open, &QAction::triggered, this, [this] {
         const QString dir = m_settings.value(QStringLiteral("Files/lastFolder")).toString();
-        const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Open models"), dir, openFilter());
+        const QStringList paths =
+            QFileDialog::getOpenFileNames(this, tr("Open models"), dir, openFilter());
         if (!paths.isEmpty()) {
             openFiles(paths);
         }
     });
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     file->addSeparator();
-    QAction* reloadA = file->addAction(QIcon::fromTheme(QStringLiteral("view-refresh")), tr("&Reload"));
+    QAction* reloadA =
+        file->addAction(QIcon::fromTheme(QStringLiteral("view-refresh")), tr("&Reload"));
     reloadA->setShortcuts({QKeySequence(Qt::Key_F5)});
     connect(reloadA, &QAction::triggered, this, [this] { reload(true); });
     QAction* reloadReset = file->addAction(tr("Reload and Reset View"));
@@ -278,14 +281,16 @@ void MainWindow::createActions()
     });
     QAction* prev = file->addAction(tr("Previous File in Folder"));
     prev->setShortcut(QKeySequence(Qt::Key_Left));
-    prev->setShortcutContext(Qt::WidgetShortcut); // arrows belong to the tree; the viewport forwards them
+    prev->setShortcutContext(
+        Qt::WidgetShortcut); // arrows belong to the tree; the viewport forwards them
     connect(prev, &QAction::triggered, this, [this] { browse(-1); });
     QAction* next = file->addAction(tr("Next File in Folder"));
     next->setShortcut(QKeySequence(Qt::Key_Right));
     next->setShortcutContext(Qt::WidgetShortcut);
     connect(next, &QAction::triggered, this, [this] { browse(1); });
     file->addSeparator();
-    QAction* shot = file->addAction(QIcon::fromTheme(QStringLiteral("camera-photo")), tr("Save &Screenshot"));
+    QAction* shot =
+        file->addAction(QIcon::fromTheme(QStringLiteral("camera-photo")), tr("Save &Screenshot"));
     shot->setShortcuts({QKeySequence(Qt::Key_F12), QKeySequence(Qt::Key_F10)});
     connect(shot, &QAction::triggered, this, [this] { saveScreenshot(); });
     QAction* shotMin = file->addAction(tr("Save Minimal Screenshot (transparent)"));
@@ -294,10 +299,12 @@ void MainWindow::createActions()
     QAction* texPath = file->addAction(tr("Texture Search Path…"));
     connect(texPath, &QAction::triggered, this, [this] {
         bool ok = false;
-        const QString current = m_settings.value(kTexturePathKey).toStringList().join(QLatin1Char(';'));
-        const QString text = QInputDialog::getText(this, tr("Texture search path"),
-                                                   tr("Folders searched for textures (separated by ';'):"),
-                                                   QLineEdit::Normal, current, &ok);
+        const QString current =
+            m_settings.value(kTexturePathKey).toStringList().join(QLatin1Char(';'));
+        const QString text =
+            QInputDialog::getText(this, tr("Texture search path"),
+                                  tr("Folders searched for textures (separated by ';'):"),
+                                  QLineEdit::Normal, current, &ok);
         if (ok) {
             const QStringList dirs = text.split(QLatin1Char(';'), Qt::SkipEmptyParts);
             m_settings.setValue(kTexturePathKey, dirs);
@@ -312,15 +319,21 @@ void MainWindow::createActions()
 
     QMenu* display = menuBar()->addMenu(tr("&Display"));
     displayToggle(display, tr("Bones"), QKeySequence(Qt::Key_B), &render::DisplayFlags::skeleton);
-    displayToggle(display, tr("Bone Names"), QKeySequence(Qt::SHIFT | Qt::Key_B), &render::DisplayFlags::boneNames);
+    displayToggle(display, tr("Bone Names"), QKeySequence(Qt::SHIFT | Qt::Key_B),
+                  &render::DisplayFlags::boneNames);
     displayToggle(display, tr("Normals"), QKeySequence(Qt::Key_N), &render::DisplayFlags::normals);
-    displayToggle(display, tr("Wire Overlay"), QKeySequence(Qt::Key_W), &render::DisplayFlags::wireframe);
-    displayToggle(display, tr("Wire Only"), QKeySequence(Qt::SHIFT | Qt::Key_W), &render::DisplayFlags::wireOnly);
-    displayToggle(display, tr("Flat Shading"), QKeySequence(Qt::Key_V), &render::DisplayFlags::flatShading);
-    displayToggle(display, tr("Textures"), QKeySequence(Qt::Key_T), &render::DisplayFlags::textures);
+    displayToggle(display, tr("Wire Overlay"), QKeySequence(Qt::Key_W),
+                  &render::DisplayFlags::wireframe);
+    displayToggle(display, tr("Wire Only"), QKeySequence(Qt::SHIFT | Qt::Key_W),
+                  &render::DisplayFlags::wireOnly);
+    displayToggle(display, tr("Flat Shading"), QKeySequence(Qt::Key_V),
+                  &render::DisplayFlags::flatShading);
+    displayToggle(display, tr("Textures"), QKeySequence(Qt::Key_T),
+                  &render::DisplayFlags::textures);
     displayToggle(display, tr("Grid"), QKeySequence(Qt::Key_G), &render::DisplayFlags::grid);
     displayToggle(display, tr("Axes"), QKeySequence(Qt::Key_X), &render::DisplayFlags::axes);
-    displayToggle(display, tr("Bounding Box"), QKeySequence(Qt::SHIFT | Qt::Key_X), &render::DisplayFlags::boundingBox);
+    displayToggle(display, tr("Bounding Box"), QKeySequence(Qt::SHIFT | Qt::Key_X),
+                  &render::DisplayFlags::boundingBox);
 
     QMenu* camera = menuBar()->addMenu(tr("&Camera"));
     auto* vp = m_viewport->viewport();
@@ -346,7 +359,8 @@ void MainWindow::createActions()
     QMenu* playback = menuBar()->addMenu(tr("&Playback"));
     QAction* play = playback->addAction(tr("Play / Pause"));
     play->setShortcut(QKeySequence(Qt::Key_Space));
-    connect(play, &QAction::triggered, this, [this] { m_timeline->setPlaying(!m_timeline->isPlaying()); });
+    connect(play, &QAction::triggered, this,
+            [this] { m_timeline->setPlaying(!m_timeline->isPlaying()); });
     auto stepAction = [&](const QString& text, const QKeySequence& key, int delta) {
         QAction* a = playback->addAction(text);
         a->setShortcut(key);
@@ -358,23 +372,27 @@ void MainWindow::createActions()
     stepAction(tr("Back 5 Frames"), QKeySequence(Qt::Key_Less), -5);
     QAction* first = playback->addAction(tr("First Frame"));
     first->setShortcut(QKeySequence(Qt::Key_Home));
-    first->setShortcutContext(Qt::WidgetShortcut); // Home/End belong to the tree; the viewport forwards them
+    first->setShortcutContext(
+        Qt::WidgetShortcut); // Home/End belong to the tree; the viewport forwards them
     connect(first, &QAction::triggered, this, [this] { m_document->setCurrentFrame(0); });
     QAction* last = playback->addAction(tr("Last Frame"));
     last->setShortcut(QKeySequence(Qt::Key_End));
     last->setShortcutContext(Qt::WidgetShortcut);
-    connect(last, &QAction::triggered, this, [this] { m_document->setCurrentFrame(m_document->frameCount() - 1); });
+    connect(last, &QAction::triggered, this,
+            [this] { m_document->setCurrentFrame(m_document->frameCount() - 1); });
     QAction* nextAnim = playback->addAction(tr("Next Animation"));
     nextAnim->setShortcut(QKeySequence(Qt::Key_BracketRight));
     connect(nextAnim, &QAction::triggered, this, [this] {
         const int n = int(m_document->animations().size());
-        m_document->setCurrentAnimation(n ? (m_document->currentAnimation() + 2) % (n + 1) - 1 : -1);
+        m_document->setCurrentAnimation(n ? (m_document->currentAnimation() + 2) % (n + 1) - 1
+                                          : -1);
     });
     QAction* prevAnim = playback->addAction(tr("Previous Animation"));
     prevAnim->setShortcut(QKeySequence(Qt::Key_BracketLeft));
     connect(prevAnim, &QAction::triggered, this, [this] {
         const int n = int(m_document->animations().size());
-        m_document->setCurrentAnimation(n ? (m_document->currentAnimation() + n + 1) % (n + 1) - 1 : -1);
+        m_document->setCurrentAnimation(n ? (m_document->currentAnimation() + n + 1) % (n + 1) - 1
+                                          : -1);
     });
 
     m_viewMenu = menuBar()->addMenu(tr("&View"));
@@ -412,8 +430,8 @@ void MainWindow::createActions()
     tb->addAction(reloadA);
     tb->addSeparator();
     for (QAction* a : display->actions()) {
-        if (a->text() == tr("Bones") || a->text() == tr("Wire Overlay") || a->text() == tr("Grid") ||
-            a->text() == tr("Textures") || a->text() == tr("Normals")) {
+        if (a->text() == tr("Bones") || a->text() == tr("Wire Overlay") ||
+            a->text() == tr("Grid") || a->text() == tr("Textures") || a->text() == tr("Normals")) {
             tb->addAction(a);
         }
     }
@@ -421,9 +439,15 @@ void MainWindow::createActions()
     tb->addAction(shot);
 }
 
-void MainWindow::applyDisplay() { m_viewport->viewport()->setDisplay(m_flags); }
+void MainWindow::applyDisplay()
+{
+    m_viewport->viewport()->setDisplay(m_flags);
+}
 
-void MainWindow::resetLayout() { restoreState(m_defaultState, kWindowStateVersion); }
+void MainWindow::resetLayout()
+{
+    restoreState(m_defaultState, kWindowStateVersion);
+}
 
 void MainWindow::openFiles(const QStringList& paths)
 {
@@ -431,7 +455,8 @@ void MainWindow::openFiles(const QStringList& paths)
         return;
     }
     const QStringList ordered = orderForOpening(paths);
-    m_settings.setValue(QStringLiteral("Files/lastFolder"), QFileInfo(ordered.front()).absolutePath());
+    m_settings.setValue(QStringLiteral("Files/lastFolder"),
+                        QFileInfo(ordered.front()).absolutePath());
     log(tr("Opening %1").arg(ordered.join(QStringLiteral(", "))));
     m_document->open(ordered, false);
 }
@@ -460,13 +485,15 @@ void MainWindow::browse(int delta)
     QStringList names = dir.entryList(QDir::Files);
     names.erase(std::remove_if(names.begin(), names.end(),
                                [&](const QString& n) {
-                                   return !supportedSuffixes().contains(QFileInfo(n).suffix().toLower());
+                                   return !supportedSuffixes().contains(
+                                       QFileInfo(n).suffix().toLower());
                                }),
                 names.end());
     QCollator collator;
     collator.setNumericMode(true);
     collator.setCaseSensitivity(Qt::CaseInsensitive);
-    std::sort(names.begin(), names.end(), [&](const QString& a, const QString& b) { return collator.compare(a, b) < 0; });
+    std::sort(names.begin(), names.end(),
+              [&](const QString& a, const QString& b) { return collator.compare(a, b) < 0; });
     const int n = int(names.size());
     if (n == 0) {
         return;
@@ -491,7 +518,8 @@ void MainWindow::onLoaded(bool keepState)
     m_files->clear();
     for (const auto& f : m_document->files()) {
         const QString kind = f.model ? toQString(core::kindName(f.model->kind)) : tr("failed");
-        auto* item = new QListWidgetItem(QStringLiteral("%1  ·  %2").arg(QFileInfo(f.path).fileName(), kind), m_files);
+        auto* item = new QListWidgetItem(
+            QStringLiteral("%1  ·  %2").arg(QFileInfo(f.path).fileName(), kind), m_files);
         item->setToolTip(f.path);
     }
     m_problems->clear();
@@ -524,7 +552,8 @@ void MainWindow::onLoadFailed(const QString& message)
     if (m_document->files().empty()) {
         m_summary->setText(tr("Could not open: %1").arg(message));
     } else {
-        statusBar()->showMessage(tr("Reload failed: showing last good version (%1)").arg(message), 8000);
+        statusBar()->showMessage(tr("Reload failed: showing last good version (%1)").arg(message),
+                                 8000);
     }
     if (auto* dock = findChild<QDockWidget*>(QStringLiteral("log"))) {
         dock->show();
@@ -562,7 +591,10 @@ void MainWindow::updateStatus()
     const core::Bounds b = core::meshBounds(*m);
     if (b.valid) {
         const core::Vec3 d = b.max - b.min;
-        parts << tr("%1 × %2 × %3 units").arg(d.x(), 0, 'g', 4).arg(d.y(), 0, 'g', 4).arg(d.z(), 0, 'g', 4);
+        parts << tr("%1 × %2 × %3 units")
+                     .arg(d.x(), 0, 'g', 4)
+                     .arg(d.y(), 0, 'g', 4)
+                     .arg(d.z(), 0, 'g', 4);
     }
     m_summary->setText(parts.join(QStringLiteral(" · ")));
     if (m_document->currentAnimation() >= 0) {
@@ -641,22 +673,25 @@ void MainWindow::onFileChanged(const QString& path)
 
 void MainWindow::log(const QString& line)
 {
-    m_log->appendPlainText(QStringLiteral("%1  %2").arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")), line));
+    m_log->appendPlainText(QStringLiteral("%1  %2").arg(
+        QTime::currentTime().toString(QStringLiteral("HH:mm:ss")), line));
 }
 
 QString MainWindow::saveScreenshot(const QString& path, bool minimal)
 {
     QString out = path;
     if (out.isEmpty()) {
-        const QString dir = m_settings
-                                .value(kScreenshotDirKey,
-                                       QStandardPaths::writableLocation(QStandardPaths::PicturesLocation))
-                                .toString();
+        const QString dir =
+            m_settings
+                .value(kScreenshotDirKey,
+                       QStandardPaths::writableLocation(QStandardPaths::PicturesLocation))
+                .toString();
         QDir().mkpath(dir);
         const QString stem = QFileInfo(m_document->displayName()).completeBaseName();
-        out = QDir(dir).filePath(QStringLiteral("%1_%2.png")
-                                     .arg(stem.isEmpty() ? QStringLiteral("rigscope") : stem,
-                                          QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd_HHmmss"))));
+        out = QDir(dir).filePath(
+            QStringLiteral("%1_%2.png")
+                .arg(stem.isEmpty() ? QStringLiteral("rigscope") : stem,
+                     QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd_HHmmss"))));
     }
     auto* vp = m_viewport->viewport();
     const render::DisplayFlags saved = m_flags;
@@ -716,13 +751,13 @@ void MainWindow::dropEvent(QDropEvent* e)
         return;
     }
     // An animation or VTA dropped on an open model attaches to it, unless Shift is held.
-    const bool attach = !m_document->files().empty() &&
-                        !e->modifiers().testFlag(Qt::ShiftModifier) &&
-                        std::all_of(paths.begin(), paths.end(), [](const QString& p) {
-                            const QString s = QFileInfo(p).suffix().toLower();
-                            return s == u"vta" || s == u"xanim_export" || s == u"xanim_bin" ||
-                                   QFileInfo(p).completeBaseName().contains(u"anim", Qt::CaseInsensitive);
-                        });
+    const bool attach =
+        !m_document->files().empty() && !e->modifiers().testFlag(Qt::ShiftModifier) &&
+        std::all_of(paths.begin(), paths.end(), [](const QString& p) {
+            const QString s = QFileInfo(p).suffix().toLower();
+            return s == u"vta" || s == u"xanim_export" || s == u"xanim_bin" ||
+                   QFileInfo(p).completeBaseName().contains(u"anim", Qt::CaseInsensitive);
+        });
     if (attach) {
         m_document->open(m_document->paths() + paths, true);
     } else {

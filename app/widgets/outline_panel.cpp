@@ -11,11 +11,8 @@
 namespace rigscope::app {
 
 OutlinePanel::OutlinePanel(QWidget* parent)
-    : QWidget(parent)
-    , m_model(new OutlineModel(this))
-    , m_proxy(new QSortFilterProxyModel(this))
-    , m_view(new QTreeView(this))
-    , m_search(new QLineEdit(this))
+    : QWidget(parent), m_model(new OutlineModel(this)), m_proxy(new QSortFilterProxyModel(this)),
+      m_view(new QTreeView(this)), m_search(new QLineEdit(this))
 {
     m_proxy->setSourceModel(m_model);
     m_proxy->setRecursiveFilteringEnabled(true);

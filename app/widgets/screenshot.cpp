@@ -15,7 +15,8 @@
 
 namespace rigscope::app {
 
-QString expandOutputTemplate(const QString& pattern, const QString& model, const QString& anim, int frame)
+QString expandOutputTemplate(const QString& pattern, const QString& model, const QString& anim,
+                             int frame)
 {
     QString out = pattern;
     out.replace(QStringLiteral("{model}"), model);
@@ -24,7 +25,8 @@ QString expandOutputTemplate(const QString& pattern, const QString& model, const
     auto m = re.match(out);
     while (m.hasMatch()) {
         const int width = m.captured(1).isEmpty() ? 0 : m.captured(1).toInt();
-        out.replace(m.capturedStart(), m.capturedLength(), QStringLiteral("%1").arg(frame, width, 10, QLatin1Char('0')));
+        out.replace(m.capturedStart(), m.capturedLength(),
+                    QStringLiteral("%1").arg(frame, width, 10, QLatin1Char('0')));
         m = re.match(out);
     }
     return out;
@@ -81,26 +83,30 @@ int runScreenshot(const GuiOptions& o, QString* error)
     view.setDisplay(flags);
     QStringList folders;
     const QDir dir = QFileInfo(doc.primary()->path).absoluteDir();
-    folders << dir.absolutePath() << dir.filePath(QStringLiteral("textures")) << dir.filePath(QStringLiteral("../textures"));
+    folders << dir.absolutePath() << dir.filePath(QStringLiteral("textures"))
+            << dir.filePath(QStringLiteral("../textures"));
     view.setModel(doc.primaryModel(), folders, true);
     if (view.scene()) {
         view.scene()->setMorphOffsets(doc.flexOffsets());
         view.scene()->setPose(doc.currentPose());
     }
     const QString cam = o.camera;
-    view.setPreset(cam == u"front" ? render::CameraPreset::Front
+    view.setPreset(cam == u"front"                       ? render::CameraPreset::Front
                    : (cam == u"right" || cam == u"side") ? render::CameraPreset::Right
-                   : cam == u"top" ? render::CameraPreset::Top
-                                   : render::CameraPreset::Iso);
+                   : cam == u"top"                       ? render::CameraPreset::Top
+                                                         : render::CameraPreset::Iso);
     view.frameAll();
     const QImage image = render::captureViewport(view, o.noBackground);
     if (image.isNull()) {
         *error = QStringLiteral("rendering failed (Qt3D needs an OpenGL display; try xvfb-run)");
         return 2;
     }
-    const QString animName = doc.currentAnimation() >= 0 ? doc.animations()[std::size_t(doc.currentAnimation())].name : QString();
-    const QString out = expandOutputTemplate(o.screenshot, QFileInfo(doc.primary()->path).completeBaseName(), animName,
-                                             doc.currentFrame());
+    const QString animName = doc.currentAnimation() >= 0
+                                 ? doc.animations()[std::size_t(doc.currentAnimation())].name
+                                 : QString();
+    const QString out =
+        expandOutputTemplate(o.screenshot, QFileInfo(doc.primary()->path).completeBaseName(),
+                             animName, doc.currentFrame());
     if (out == u"-") {
         QByteArray bytes;
         QBuffer buffer(&bytes);

@@ -12,6 +12,7 @@ namespace rigscope::app {
 int runScreenshot(const GuiOptions& options, QString* error);
 
 // Expands {model} {anim} {frame} {frame:04} in an output path.
-QString expandOutputTemplate(const QString& pattern, const QString& model, const QString& anim, int frame);
+QString expandOutputTemplate(const QString& pattern, const QString& model, const QString& anim,
+                             int frame);
 
 } // namespace rigscope::app

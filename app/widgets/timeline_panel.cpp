@@ -12,12 +12,9 @@
 namespace rigscope::app {
 
 TimelinePanel::TimelinePanel(QWidget* parent)
-    : QWidget(parent)
-    , m_anims(new QComboBox(this))
-    , m_play(new QToolButton(this))
-    , m_slider(new QSlider(Qt::Horizontal, this))
-    , m_frame(new QSpinBox(this))
-    , m_readout(new QLabel(this))
+    : QWidget(parent), m_anims(new QComboBox(this)), m_play(new QToolButton(this)),
+      m_slider(new QSlider(Qt::Horizontal, this)), m_frame(new QSpinBox(this)),
+      m_readout(new QLabel(this))
 {
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(4, 2, 4, 2);
@@ -130,13 +127,15 @@ void TimelinePanel::onFrameChanged(int frame)
     const auto& d = m_document->animations()[std::size_t(a)];
     const core::Animation& anim = d.animation(m_document->files());
     const double fps = anim.fps > 0 ? double(anim.fps) : 30.0;
-    const double time = std::size_t(frame) < anim.times.size() ? anim.times[std::size_t(frame)] : frame;
-    m_readout->setText(tr("frame %1 (0–%2) · time %3 · %4 s · %5")
-                           .arg(frame)
-                           .arg(m_document->frameCount() - 1)
-                           .arg(time)
-                           .arg(frame / fps, 0, 'f', 2)
-                           .arg(QFileInfo(m_document->files()[std::size_t(d.file)].path).fileName()));
+    const double time =
+        std::size_t(frame) < anim.times.size() ? anim.times[std::size_t(frame)] : frame;
+    m_readout->setText(
+        tr("frame %1 (0–%2) · time %3 · %4 s · %5")
+            .arg(frame)
+            .arg(m_document->frameCount() - 1)
+            .arg(time)
+            .arg(frame / fps, 0, 'f', 2)
+            .arg(QFileInfo(m_document->files()[std::size_t(d.file)].path).fileName()));
 }
 
 void TimelinePanel::setPlaying(bool on)
@@ -173,7 +172,8 @@ void TimelinePanel::onTick()
         setPlaying(false);
         return;
     }
-    const core::Animation& anim = m_document->animations()[std::size_t(a)].animation(m_document->files());
+    const core::Animation& anim =
+        m_document->animations()[std::size_t(a)].animation(m_document->files());
     const double fps = anim.fps > 0 ? double(anim.fps) : 30.0;
     m_accum += double(m_clock.restart()) / 1000.0 * fps;
     const int whole = int(m_accum);

@@ -7,8 +7,7 @@
 namespace rigscope::app {
 
 ViewportWidget::ViewportWidget(const render::ViewportOptions& options, QWidget* parent)
-    : QWidget(parent)
-    , m_view(new render::Viewport(options))
+    : QWidget(parent), m_view(new render::Viewport(options))
 {
     m_container = QWidget::createWindowContainer(m_view, this);
     m_container->setFocusPolicy(Qt::StrongFocus);
@@ -43,7 +42,8 @@ QStringList ViewportWidget::textureFolders() const
     if (m_document && m_document->primary()) {
         const QDir dir = QFileInfo(m_document->primary()->path).absoluteDir();
         out << dir.absolutePath() << dir.filePath(QStringLiteral("textures"))
-            << dir.filePath(QStringLiteral("../textures")) << dir.filePath(QStringLiteral("../materials"))
+            << dir.filePath(QStringLiteral("../textures"))
+            << dir.filePath(QStringLiteral("../materials"))
             << dir.filePath(QStringLiteral("../maps"));
     }
     out << m_searchPath;
@@ -80,7 +80,8 @@ void ViewportWidget::onSelectionChanged(const Selection& s)
         }
     }
     m_view->setSelectedMaterial(material);
-    m_view->setSelectedTriangle(s.kind == K::Triangle ? s.index : -1, s.kind == K::Triangle ? s.corner : -1);
+    m_view->setSelectedTriangle(s.kind == K::Triangle ? s.index : -1,
+                                s.kind == K::Triangle ? s.corner : -1);
     m_view->refresh();
 }
 

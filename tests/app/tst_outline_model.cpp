@@ -52,7 +52,8 @@ private slots:
     {
         app::Document doc;
         OutlineModel model;
-        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setDocument(&doc);
         QCOMPARE(model.rowCount(), 0);
         doc.open(samplePaths());
@@ -62,14 +63,16 @@ private slots:
         QCOMPARE(model.rowCount(), int(OutlineModel::SectionCount));
         // Nodes: the hierarchy, one row per bone, ids and parents as in the file.
         int bones = 0;
-        std::function<void(const QModelIndex&, int)> walk = [&](const QModelIndex& parent, int parentJoint) {
+        std::function<void(const QModelIndex&, int)> walk = [&](const QModelIndex& parent,
+                                                                int parentJoint) {
             for (int r = 0; r < model.rowCount(parent); ++r) {
                 const QModelIndex idx = model.index(r, 0, parent);
                 const int j = model.jointAt(idx);
                 QVERIFY(j >= 0);
                 QCOMPARE(m.skeleton.parents[std::size_t(j)], parentJoint);
                 QCOMPARE(idx.data().toString(), app::toQString(m.skeleton.names[std::size_t(j)]));
-                QCOMPARE(model.index(r, OutlineModel::IdColumn, parent).data().toInt(), m.skeleton.sourceIds[std::size_t(j)]);
+                QCOMPARE(model.index(r, OutlineModel::IdColumn, parent).data().toInt(),
+                         m.skeleton.sourceIds[std::size_t(j)]);
                 QCOMPARE(model.indexOfJoint(j), idx);
                 ++bones;
                 walk(idx, j);
@@ -77,8 +80,10 @@ private slots:
         };
         walk(model.sectionIndex(OutlineModel::Nodes), -1);
         QCOMPARE(bones, int(m.skeleton.size()));
-        QVERIFY(model.index(OutlineModel::Nodes, OutlineModel::CountColumn).data().toString().startsWith(
-            QStringLiteral("%1 bones").arg(m.skeleton.size())));
+        QVERIFY(model.index(OutlineModel::Nodes, OutlineModel::CountColumn)
+                    .data()
+                    .toString()
+                    .startsWith(QStringLiteral("%1 bones").arg(m.skeleton.size())));
 
         // Per-bone weighted vertex counts add up to at least the point count.
         const auto& w = doc.weightedVertexCounts();
@@ -101,7 +106,8 @@ private slots:
         QCOMPARE(model.index(0, 0, anims).data().toString(), QStringLiteral("Rest pose"));
         const QModelIndex anim = model.index(1, 0, anims);
         QCOMPARE(anim.data().toString(), QStringLiteral("sample_anim"));
-        QCOMPARE(model.rowCount(anim), int(doc.animations()[0].animation(doc.files()).frameCount()));
+        QCOMPARE(model.rowCount(anim),
+                 int(doc.animations()[0].animation(doc.files()).frameCount()));
 
         // Flex shapes from the VTA.
         const QModelIndex flex = model.sectionIndex(OutlineModel::FlexShapes);
@@ -132,7 +138,8 @@ private slots:
             for (int r = 0; r < proxy->rowCount(parent); ++r) {
                 const QModelIndex idx = proxy->index(r, 0, parent);
                 if (proxy->rowCount(idx) == 0) {
-                    QVERIFY(idx.data().toString().contains(app::toQString(tipName), Qt::CaseInsensitive));
+                    QVERIFY(idx.data().toString().contains(app::toQString(tipName),
+                                                           Qt::CaseInsensitive));
                 }
                 found = found || idx.data().toString() == app::toQString(tipName);
                 walk(idx);
@@ -161,14 +168,17 @@ private slots:
         QCOMPARE(doc.selection().kind, app::Selection::Kind::Joint);
         QCOMPARE(doc.selection().index, 2);
         QCOMPARE(spy.count(), 1);
-        QVERIFY(inspector.lines().join(QLatin1Char('\n')).contains(
-            app::toQString(doc.primaryModel()->skeleton.names[2])));
+        QVERIFY(inspector.lines()
+                    .join(QLatin1Char('\n'))
+                    .contains(app::toQString(doc.primaryModel()->skeleton.names[2])));
 
         // Document (e.g. a viewport pick) -> tree: a triangle selects its material row.
         doc.setSelection({app::Selection::Kind::Triangle, 0, 1});
         const QModelIndex cur = panel.proxy()->mapToSource(panel.view()->currentIndex());
-        QCOMPARE(panel.model()->materialAt(cur), int(doc.primaryModel()->mesh.triangleMaterials[0]));
-        QCOMPARE(doc.selection().kind, app::Selection::Kind::Triangle); // not overwritten by the echo
+        QCOMPARE(panel.model()->materialAt(cur),
+                 int(doc.primaryModel()->mesh.triangleMaterials[0]));
+        QCOMPARE(doc.selection().kind,
+                 app::Selection::Kind::Triangle); // not overwritten by the echo
         QVERIFY(inspector.lines().join(QLatin1Char('\n')).contains(QStringLiteral("Weights")));
 
         // Selecting an animation frame in the tree moves the document's frame.
@@ -208,7 +218,8 @@ private slots:
         QCOMPARE(changed.count(), 1);
         const auto offsets = doc.flexOffsets();
         QCOMPARE(offsets.size(), doc.primaryModel()->mesh.pointCount());
-        QVERIFY(std::any_of(offsets.begin(), offsets.end(), [](const core::Vec3& v) { return v.norm() > 1e-4f; }));
+        QVERIFY(std::any_of(offsets.begin(), offsets.end(),
+                            [](const core::Vec3& v) { return v.norm() > 1e-4f; }));
         doc.reload();
         QVERIFY(doc.waitForLoaded());
         QCOMPARE(doc.flexWeight(bulge), 0.5f);
@@ -228,10 +239,11 @@ private slots:
 
     void commandLine()
     {
-        const auto o = app::parseGuiCommandLine({QStringLiteral("rigscope"), QStringLiteral("a.smd"),
-                                                 QStringLiteral("--screenshot=out.png"), QStringLiteral("--size"),
-                                                 QStringLiteral("320x200"), QStringLiteral("--frame=-1"),
-                                                 QStringLiteral("--camera=top"), QStringLiteral("--no-background")});
+        const auto o = app::parseGuiCommandLine(
+            {QStringLiteral("rigscope"), QStringLiteral("a.smd"),
+             QStringLiteral("--screenshot=out.png"), QStringLiteral("--size"),
+             QStringLiteral("320x200"), QStringLiteral("--frame=-1"),
+             QStringLiteral("--camera=top"), QStringLiteral("--no-background")});
         QVERIFY2(o.error.isEmpty(), qPrintable(o.error));
         QCOMPARE(o.files, QStringList{QStringLiteral("a.smd")});
         QCOMPARE(o.size, QSize(320, 200));
@@ -239,10 +251,13 @@ private slots:
         QCOMPARE(o.camera, QStringLiteral("top"));
         QVERIFY(o.noBackground);
         QVERIFY(!app::parseGuiCommandLine({QStringLiteral("rigscope"), QStringLiteral("a.smd"),
-                                           QStringLiteral("--size=big")}).error.isEmpty());
-        QVERIFY(!app::parseGuiCommandLine({QStringLiteral("rigscope"), QStringLiteral("--screenshot=x.png")}).error.isEmpty());
-        QCOMPARE(app::expandOutputTemplate(QStringLiteral("{model}_{anim}_{frame:04}.png"), QStringLiteral("m"),
-                                           QStringLiteral("idle"), 7),
+                                           QStringLiteral("--size=big")})
+                     .error.isEmpty());
+        QVERIFY(!app::parseGuiCommandLine(
+                     {QStringLiteral("rigscope"), QStringLiteral("--screenshot=x.png")})
+                     .error.isEmpty());
+        QCOMPARE(app::expandOutputTemplate(QStringLiteral("{model}_{anim}_{frame:04}.png"),
+                                           QStringLiteral("m"), QStringLiteral("idle"), 7),
                  QStringLiteral("m_idle_0007.png"));
     }
 };

@@ -31,10 +31,11 @@ namespace {
 // Baseline comparison (HOUSE_STYLE §10): fails when more than `fraction` of the pixels differ
 // by more than `threshold` in any channel; writes <name>_actual.png and <name>_diff.png.
 // RIGSCOPE_BLESS=1 (re)writes the baseline.
-bool matchesBaseline(const QImage& actual, const QString& name, QString* message, double fraction = 0.005,
-                     int threshold = 24)
+bool matchesBaseline(const QImage& actual, const QString& name, QString* message,
+                     double fraction = 0.005, int threshold = 24)
 {
-    const QString baseline = test::baselinesDir() + QLatin1Char('/') + name + QStringLiteral(".png");
+    const QString baseline =
+        test::baselinesDir() + QLatin1Char('/') + name + QStringLiteral(".png");
     const QString out = test::outputDir() + QLatin1Char('/') + name;
     if (qEnvironmentVariableIntValue("RIGSCOPE_BLESS") == 1) {
         actual.save(baseline);
@@ -43,7 +44,8 @@ bool matchesBaseline(const QImage& actual, const QString& name, QString* message
     const QImage expected = QImage(baseline).convertToFormat(QImage::Format_ARGB32);
     if (expected.isNull() || expected.size() != actual.size()) {
         actual.save(out + QStringLiteral("_actual.png"));
-        *message = QStringLiteral("missing or differently sized baseline %1; actual written to %2_actual.png")
+        *message = QStringLiteral(
+                       "missing or differently sized baseline %1; actual written to %2_actual.png")
                        .arg(baseline, out);
         return false;
     }
@@ -54,8 +56,9 @@ bool matchesBaseline(const QImage& actual, const QString& name, QString* message
         const auto* a = reinterpret_cast<const QRgb*>(actual.constScanLine(y));
         const auto* e = reinterpret_cast<const QRgb*>(expected.constScanLine(y));
         for (int x = 0; x < actual.width(); ++x) {
-            const int d = std::max({std::abs(qRed(a[x]) - qRed(e[x])), std::abs(qGreen(a[x]) - qGreen(e[x])),
-                                    std::abs(qBlue(a[x]) - qBlue(e[x])), std::abs(qAlpha(a[x]) - qAlpha(e[x]))});
+            const int d = std::max(
+                {std::abs(qRed(a[x]) - qRed(e[x])), std::abs(qGreen(a[x]) - qGreen(e[x])),
+                 std::abs(qBlue(a[x]) - qBlue(e[x])), std::abs(qAlpha(a[x]) - qAlpha(e[x]))});
             if (d > threshold) {
                 ++bad;
                 diff.setPixel(x, y, qRgb(255, 0, 255));
@@ -66,7 +69,8 @@ bool matchesBaseline(const QImage& actual, const QString& name, QString* message
     if (ratio > fraction) {
         actual.save(out + QStringLiteral("_actual.png"));
         diff.save(out + QStringLiteral("_diff.png"));
-        *message = QStringLiteral("%1: %2 % of pixels differ (limit %3 %); see %4_actual.png and %4_diff.png")
+        *message = QStringLiteral(
+                       "%1: %2 % of pixels differ (limit %3 %); see %4_actual.png and %4_diff.png")
                        .arg(name)
                        .arg(ratio * 100, 0, 'f', 2)
                        .arg(fraction * 100)
@@ -78,7 +82,8 @@ bool matchesBaseline(const QImage& actual, const QString& name, QString* message
 
 std::shared_ptr<const core::Model> loadSample()
 {
-    const core::ReadResult r = test::readPath(test::samplesDir() + QStringLiteral("/sample_ref.smd"));
+    const core::ReadResult r =
+        test::readPath(test::samplesDir() + QStringLiteral("/sample_ref.smd"));
     return r.hasModel ? std::make_shared<const core::Model>(r.model) : nullptr;
 }
 
@@ -154,7 +159,9 @@ private slots:
         const QImage image = render::captureViewport(*v);
         QCOMPARE(image.size(), QSize(256, 256));
         QString message;
-        QVERIFY2(matchesBaseline(image, QStringLiteral("TstViewportRender_sample_%1").arg(QString::fromLatin1(QTest::currentDataTag())),
+        QVERIFY2(matchesBaseline(image,
+                                 QStringLiteral("TstViewportRender_sample_%1")
+                                     .arg(QString::fromLatin1(QTest::currentDataTag())),
                                  &message),
                  qPrintable(message));
     }
@@ -185,9 +192,11 @@ private slots:
             }
         }
         QVERIFY2(count > 20, "marker not visible");
-        QVERIFY2(sumY / count < image.height() / 2.0, "marker rendered in the bottom half (image upside down?)");
+        QVERIFY2(sumY / count < image.height() / 2.0,
+                 "marker rendered in the bottom half (image upside down?)");
         QString message;
-        QVERIFY2(matchesBaseline(image, QStringLiteral("TstViewportRender_marker"), &message), qPrintable(message));
+        QVERIFY2(matchesBaseline(image, QStringLiteral("TstViewportRender_marker"), &message),
+                 qPrintable(message));
     }
 
     void transparentBackground()
@@ -215,7 +224,8 @@ private slots:
         auto* cam = v->camera();
         const QRect vp(0, 0, v->width(), v->height());
         const auto& world = v->scene()->jointWorld();
-        const QVector3D s = render::toQt(core::Vec3(world[2].translation())).project(cam->viewMatrix(), cam->projectionMatrix(), vp);
+        const QVector3D s = render::toQt(core::Vec3(world[2].translation()))
+                                .project(cam->viewMatrix(), cam->projectionMatrix(), vp);
         const render::PickResult jr = v->pick(QPoint(int(s.x()), v->height() - int(s.y())));
         QCOMPARE(jr.joint, 2);
         render::DisplayFlags noBones;
@@ -229,7 +239,8 @@ private slots:
 
     void windowOpensWithSample()
     {
-        QSettings settings(test::outputDir() + QStringLiteral("/tst_window.ini"), QSettings::IniFormat);
+        QSettings settings(test::outputDir() + QStringLiteral("/tst_window.ini"),
+                           QSettings::IniFormat);
         settings.clear();
         render::ViewportOptions o;
         o.msaa = false;
@@ -245,7 +256,8 @@ private slots:
         const QString status = w.statusSummary()->text();
         QVERIFY2(status.startsWith(QStringLiteral("reference · 4 bones · ")), qPrintable(status));
         QVERIFY(status.contains(QStringLiteral("2 materials")));
-        for (const char* name : {"outline", "files", "inspector", "flex", "timeline", "problems", "log"}) {
+        for (const char* name :
+             {"outline", "files", "inspector", "flex", "timeline", "problems", "log"}) {
             QVERIFY2(w.findChild<QDockWidget*>(QString::fromLatin1(name)), name);
         }
         auto* vp = w.viewportWidget()->viewport();
@@ -263,11 +275,14 @@ private slots:
         QTRY_COMPARE(w.document()->selection().kind, app::Selection::Kind::Joint);
         QCOMPARE(w.document()->selection().index, 1);
         auto* outline = w.outline();
-        QCOMPARE(outline->model()->jointAt(outline->proxy()->mapToSource(outline->view()->currentIndex())), 1);
+        QCOMPARE(outline->model()->jointAt(
+                     outline->proxy()->mapToSource(outline->view()->currentIndex())),
+                 1);
         QCOMPARE(vp->scene()->selectedJoint(), 1);
 
         // Tree -> viewport.
-        outline->view()->setCurrentIndex(outline->proxy()->mapFromSource(outline->model()->indexOfJoint(3)));
+        outline->view()->setCurrentIndex(
+            outline->proxy()->mapFromSource(outline->model()->indexOfJoint(3)));
         QCOMPARE(vp->scene()->selectedJoint(), 3);
 
         const QImage shot = app::grabWindow(w);
@@ -281,13 +296,18 @@ private slots:
         QTRY_VERIFY(vp->display().wireframe);
 
         // A click on the mesh selects a triangle, its material and shows the corner weights.
-        QTest::mouseClick(vp, Qt::LeftButton, Qt::NoModifier, QPoint(vp->width() / 2, vp->height() / 2));
+        QTest::mouseClick(vp, Qt::LeftButton, Qt::NoModifier,
+                          QPoint(vp->width() / 2, vp->height() / 2));
         QTRY_COMPARE(w.document()->selection().kind, app::Selection::Kind::Triangle);
         const int tri = w.document()->selection().index;
         const int mat = int(w.document()->primaryModel()->mesh.triangleMaterials[std::size_t(tri)]);
-        QCOMPARE(outline->model()->materialAt(outline->proxy()->mapToSource(outline->view()->currentIndex())), mat);
-        QVERIFY(w.inspector()->lines().join(QLatin1Char('\n')).contains(QStringLiteral("Weights: ")));
-        app::grabWindow(w).save(test::outputDir() + QStringLiteral("/TstViewportRender_window_triangle.png"));
+        QCOMPARE(outline->model()->materialAt(
+                     outline->proxy()->mapToSource(outline->view()->currentIndex())),
+                 mat);
+        QVERIFY(
+            w.inspector()->lines().join(QLatin1Char('\n')).contains(QStringLiteral("Weights: ")));
+        app::grabWindow(w).save(test::outputDir() +
+                                QStringLiteral("/TstViewportRender_window_triangle.png"));
     }
 
     void autoReloadKeepsCamera()
@@ -295,7 +315,8 @@ private slots:
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("model.smd"));
         QVERIFY(QFile::copy(test::samplesDir() + QStringLiteral("/sample_ref.smd"), path));
-        QSettings settings(test::outputDir() + QStringLiteral("/tst_watch.ini"), QSettings::IniFormat);
+        QSettings settings(test::outputDir() + QStringLiteral("/tst_watch.ini"),
+                           QSettings::IniFormat);
         settings.clear();
         render::ViewportOptions o;
         o.msaa = false;
@@ -320,29 +341,35 @@ private slots:
 
     void browseFolderAndRecentFiles()
     {
-        QSettings settings(test::outputDir() + QStringLiteral("/tst_browse.ini"), QSettings::IniFormat);
+        QSettings settings(test::outputDir() + QStringLiteral("/tst_browse.ini"),
+                           QSettings::IniFormat);
         settings.clear();
         render::ViewportOptions o;
         o.msaa = false;
         app::MainWindow w(settings, o);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        const QString ref = QFileInfo(test::samplesDir() + QStringLiteral("/sample_ref.smd")).absoluteFilePath();
+        const QString ref =
+            QFileInfo(test::samplesDir() + QStringLiteral("/sample_ref.smd")).absoluteFilePath();
         w.openFiles({ref});
         QVERIFY(w.document()->waitForLoaded());
         QCOMPARE(settings.value(QStringLiteral("Recent/files")).toStringList().value(0), ref);
-        // Natural order in the samples folder: sample_anim.smd, sample_flex.vta, sample_ref.smd; wraps.
+        // Natural order in the samples folder: sample_anim.smd, sample_flex.vta, sample_ref.smd;
+        // wraps.
         w.browse(1);
         QVERIFY(w.document()->waitForLoaded());
-        QCOMPARE(QFileInfo(w.document()->primary()->path).fileName(), QStringLiteral("sample_anim.smd"));
+        QCOMPARE(QFileInfo(w.document()->primary()->path).fileName(),
+                 QStringLiteral("sample_anim.smd"));
         w.browse(-1);
         QVERIFY(w.document()->waitForLoaded());
-        QCOMPARE(QFileInfo(w.document()->primary()->path).fileName(), QStringLiteral("sample_ref.smd"));
+        QCOMPARE(QFileInfo(w.document()->primary()->path).fileName(),
+                 QStringLiteral("sample_ref.smd"));
     }
 
     void reloadKeepsCamera()
     {
-        QSettings settings(test::outputDir() + QStringLiteral("/tst_reload.ini"), QSettings::IniFormat);
+        QSettings settings(test::outputDir() + QStringLiteral("/tst_reload.ini"),
+                           QSettings::IniFormat);
         settings.clear();
         render::ViewportOptions o;
         o.msaa = false;
@@ -350,7 +377,8 @@ private slots:
         w.resize(1000, 700);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        w.openFiles({test::samplesDir() + QStringLiteral("/sample_ref.smd"), test::samplesDir() + QStringLiteral("/sample_anim.smd")});
+        w.openFiles({test::samplesDir() + QStringLiteral("/sample_ref.smd"),
+                     test::samplesDir() + QStringLiteral("/sample_anim.smd")});
         QVERIFY(w.document()->waitForLoaded());
         auto* vp = w.viewportWidget()->viewport();
         render::OrbitCamera cam = vp->camera3d();
@@ -374,14 +402,16 @@ private slots:
     void screenshotCommand()
     {
         app::GuiOptions o;
-        o.files = {test::samplesDir() + QStringLiteral("/sample_ref.smd"), test::samplesDir() + QStringLiteral("/sample_anim.smd")};
+        o.files = {test::samplesDir() + QStringLiteral("/sample_ref.smd"),
+                   test::samplesDir() + QStringLiteral("/sample_anim.smd")};
         o.screenshot = test::outputDir() + QStringLiteral("/shot_{model}_{anim}_{frame:03}.png");
         o.size = QSize(200, 150);
         o.anim = QStringLiteral("sample_anim");
         o.frame = -1;
         QString error;
         QCOMPARE(app::runScreenshot(o, &error), 0);
-        const QImage written(test::outputDir() + QStringLiteral("/shot_sample_ref_sample_anim_030.png"));
+        const QImage written(test::outputDir() +
+                             QStringLiteral("/shot_sample_ref_sample_anim_030.png"));
         QCOMPARE(written.size(), QSize(200, 150));
 
         o.files = {test::outputDir() + QStringLiteral("/does_not_exist.smd")};
