@@ -144,6 +144,7 @@ private slots:
     void enableDisableAndGuess();
     void budgetMeters();
     void flexVertexLimit();
+    void readerFixturesDoNotCrash();
 };
 
 void TstChecks::fixtures_data()
@@ -528,6 +529,30 @@ void TstChecks::flexVertexLimit()
     QVERIFY(!hasId(d, ids::kXrefVtaVertexCount)); // base count = corner count
     const std::vector<BudgetMeter> b = core::budgetMeters(ref, Profile::Source, &vta);
     QCOMPARE(b[3].used, std::size_t(10002));
+}
+
+void TstChecks::readerFixturesDoNotCrash()
+{
+    // Partial models from broken files go through every check under every profile, checked
+    // per folder so the xref checks pair whatever they find.
+    const QDir root(test::fixturesDir());
+    for (const QString& sub : root.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        if (sub == QLatin1String("checks")) {
+            continue;
+        }
+        for (Profile p :
+             {Profile::Auto, Profile::GoldSrc, Profile::Source, Profile::Source256, Profile::Cod}) {
+            CheckOptions opt;
+            opt.profile = p;
+            opt.jobs = 2;
+            const CheckRun run = runCheck({root.filePath(sub).toStdString()}, opt);
+            for (const CheckedFile& f : run.files) {
+                QCOMPARE(f.objectNames.size(), f.diagnostics.size());
+            }
+            QVERIFY(!checkSummary(run).empty());
+            QVERIFY(!checkSarif(run).empty());
+        }
+    }
 }
 
 QTEST_APPLESS_MAIN(TstChecks)
