@@ -1,5 +1,7 @@
 #include "app/widgets/outline_panel.h"
 
+#include <algorithm>
+
 #include <QtCore/QSortFilterProxyModel>
 #include <QtWidgets/QHeaderView>
 #include <QtWidgets/QLineEdit>
@@ -61,6 +63,8 @@ void OutlinePanel::onLoaded()
     }
     m_view->expand(m_proxy->mapFromSource(m_model->sectionIndex(OutlineModel::Materials)));
     m_view->expand(m_proxy->mapFromSource(m_model->sectionIndex(OutlineModel::Animations)));
+    m_view->resizeColumnToContents(OutlineModel::NameColumn);
+    m_view->setColumnWidth(OutlineModel::NameColumn, std::clamp(m_view->columnWidth(OutlineModel::NameColumn), 120, 260));
     onDocumentSelection(m_document->selection());
 }
 

@@ -80,6 +80,7 @@ int runScreenshot(const GuiOptions& o, QString* error)
     render::DisplayFlags flags;
     flags.axes = false;
     flags.skeleton = doc.primaryModel()->mesh.empty();
+    flags.grid = !o.noBackground; // a transparent thumbnail shows only the model
     view.setDisplay(flags);
     QStringList folders;
     const QDir dir = QFileInfo(doc.primary()->path).absoluteDir();
