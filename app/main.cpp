@@ -15,13 +15,12 @@
 int main(int argc, char** argv)
 {
     rigscope::render::pinRenderer();
-    QApplication app(argc, argv);
-    QApplication::setApplicationName(QStringLiteral("rigscope"));
-    QApplication::setOrganizationName(QStringLiteral("RigScope"));
-    QApplication::setApplicationVersion(QStringLiteral(RIGSCOPE_VERSION));
-
-    const rigscope::app::GuiOptions options =
-        rigscope::app::parseGuiCommandLine(QApplication::arguments());
+    // Parse before QApplication exists, so --help, --version and usage errors need no display.
+    QStringList arguments;
+    for (int i = 0; i < argc; ++i) {
+        arguments << QString::fromLocal8Bit(argv[i]);
+    }
+    const rigscope::app::GuiOptions options = rigscope::app::parseGuiCommandLine(arguments);
     if (!options.error.isEmpty()) {
         std::fprintf(stderr, "rigscope: %s\n", qPrintable(options.error));
         return 2;
@@ -34,6 +33,16 @@ int main(int argc, char** argv)
         std::printf("rigscope %s\n", RIGSCOPE_VERSION);
         return 0;
     }
+    if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
+        qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
+        std::fprintf(stderr, "rigscope: no display; Qt3D needs OpenGL (on a server use: xvfb-run "
+                             "-a rigscope ...)\n");
+        return 2;
+    }
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("rigscope"));
+    QApplication::setOrganizationName(QStringLiteral("RigScope"));
+    QApplication::setApplicationVersion(QStringLiteral(RIGSCOPE_VERSION));
     if (!options.screenshot.isEmpty()) {
         QString error;
         const int rc = rigscope::app::runScreenshot(options, &error);

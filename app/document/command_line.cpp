@@ -58,7 +58,8 @@ GuiOptions parseGuiCommandLine(const QStringList& arguments)
     p.addPositionalArgument(QStringLiteral("files"),
                             QCoreApplication::translate("main", "Files to open."),
                             QStringLiteral("[FILE…]"));
-    o.helpText = p.helpText();
+    o.helpText =
+        p.helpText().replace(QStringLiteral("<executable_name>"), QStringLiteral("rigscope"));
     if (!p.parse(arguments)) {
         o.error = p.errorText();
         return o;

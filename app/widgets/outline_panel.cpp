@@ -64,7 +64,8 @@ void OutlinePanel::onLoaded()
     m_view->expand(m_proxy->mapFromSource(m_model->sectionIndex(OutlineModel::Materials)));
     m_view->expand(m_proxy->mapFromSource(m_model->sectionIndex(OutlineModel::Animations)));
     m_view->resizeColumnToContents(OutlineModel::NameColumn);
-    m_view->setColumnWidth(OutlineModel::NameColumn, std::clamp(m_view->columnWidth(OutlineModel::NameColumn), 120, 260));
+    m_view->setColumnWidth(OutlineModel::NameColumn,
+                           std::clamp(m_view->columnWidth(OutlineModel::NameColumn), 120, 260));
     onDocumentSelection(m_document->selection());
 }
 
