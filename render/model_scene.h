@@ -79,6 +79,8 @@ public:
     void setSelectedMaterial(int material);
     void setSelectedTriangle(int triangle, int corner);
     int selectedJoint() const { return m_selJoint; }
+    int selectedMaterial() const { return m_selMaterial; }
+    int selectedTriangle() const { return m_selTriangle; }
     void setViewportSize(const QSizeF& size);
 
     // Current (posed) data, used for picking and framing.

@@ -338,6 +338,25 @@ core::Bounds Viewport::selectionBounds() const
         const float r = m_scene->size() * 0.08f;
         grow(p - core::Vec3::Constant(r));
         grow(p + core::Vec3::Constant(r));
+        return b;
+    }
+    const core::Mesh& mesh = m_scene->model().mesh;
+    const auto& pts = m_scene->pointPositions();
+    const int tri = m_scene->selectedTriangle();
+    const int mat = m_scene->selectedMaterial();
+    for (std::size_t t = 0; t < mesh.triangleCount(); ++t) {
+        if (int(t) == tri || (tri < 0 && mat >= 0 && int(mesh.triangleMaterials[t]) == mat)) {
+            for (std::size_t k = 0; k < 3; ++k) {
+                grow(pts[mesh.cornerPoints[3 * t + k]]);
+            }
+        }
+    }
+    if (b.valid && tri >= 0) {
+        // Show some context around a single triangle.
+        const core::Vec3 c = (b.min + b.max) * 0.5f;
+        const float r = std::max((b.max - b.min).norm() * 2.0f, m_scene->size() * 0.05f);
+        b.min = c - core::Vec3::Constant(r);
+        b.max = c + core::Vec3::Constant(r);
     }
     return b;
 }

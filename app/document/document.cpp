@@ -97,7 +97,8 @@ void Document::cancelLoad()
 
 bool Document::isLoading() const
 {
-    return m_loadingGeneration == m_generation && m_watcher.isRunning();
+    // Pending until onLoadFinished ran, even if the worker already finished.
+    return m_loadingGeneration != 0 && m_loadingGeneration == m_generation;
 }
 
 bool Document::waitForLoaded(int timeoutMs)

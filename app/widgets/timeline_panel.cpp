@@ -140,6 +140,10 @@ void TimelinePanel::onFrameChanged(int frame)
 
 void TimelinePanel::setPlaying(bool on)
 {
+    if (on && m_document && m_document->currentAnimation() < 0 &&
+        !m_document->animations().empty()) {
+        m_document->setCurrentAnimation(0); // Space on the rest pose plays the first animation
+    }
     if (on && (!m_document || m_document->currentAnimation() < 0)) {
         on = false;
     }

@@ -227,6 +227,24 @@ private slots:
         QVERIFY(doc.flexOffsets().empty());
     }
 
+    void cancelKeepsThePreviousModel()
+    {
+        app::Document doc;
+        doc.open({samplePaths().front()});
+        QVERIFY(doc.waitForLoaded());
+        const auto before = doc.primaryModel();
+        QSignalSpy loaded(&doc, &app::Document::loaded);
+        QSignalSpy failed(&doc, &app::Document::loadFailed);
+        doc.open({samplePaths()[1]});
+        QVERIFY(doc.isLoading());
+        doc.cancelLoad();
+        QVERIFY(!doc.isLoading());
+        QCOMPARE(failed.count(), 1);
+        QTest::qWait(300);
+        QCOMPARE(loaded.count(), 0);
+        QCOMPARE(doc.primaryModel(), before);
+    }
+
     void failedLoadReportsAndKeepsNothing()
     {
         app::Document doc;
