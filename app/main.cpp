@@ -74,6 +74,17 @@ int main(int argc, char** argv)
     if (!options.windowScreenshot.isEmpty()) {
         window.resize(options.size);
         window.document()->waitForLoaded(600000);
+        auto* doc = window.document();
+        if (!options.anim.isEmpty()) {
+            doc->setCurrentAnimation(doc->findAnimation(options.anim));
+        }
+        if (options.frame) {
+            doc->setCurrentFrame(*options.frame < 0 ? doc->frameCount() + *options.frame
+                                                    : *options.frame);
+        }
+        for (const auto& [name, weight] : options.flex) {
+            doc->setFlexWeight(int(doc->flexNames().indexOf(name)), weight);
+        }
         QApplication::processEvents();
         const QImage image = rigscope::app::grabWindow(window);
         return image.save(options.windowScreenshot) ? 0 : 2;

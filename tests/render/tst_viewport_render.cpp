@@ -262,6 +262,9 @@ private slots:
         }
         auto* vp = w.viewportWidget()->viewport();
         QVERIFY(vp->scene());
+        QSignalSpy fps(vp, &render::Viewport::fpsChanged);
+        QTRY_VERIFY_WITH_TIMEOUT(fps.count() > 0, 3000);
+        qInfo("viewport fps: %.1f", fps.last().at(0).toDouble());
 
         // Viewport click -> document -> tree.
         vp->setPreset(render::CameraPreset::Front);
