@@ -74,7 +74,8 @@ ModelScene::ModelScene(std::shared_ptr<const core::Model> model, const QStringLi
     const core::Bounds b = core::meshBounds(m);
     m_size = b.valid ? (b.max - b.min).norm() : 1.0f;
     if (!(m_size > 1e-6f) || !std::isfinite(m_size)) {
-        m_size = 1.0f;
+        m_size = 1.0f; // matches OrbitCamera::frame's unit neighbourhood
+        m_degenerate = true;
     }
 
     m_sceneRoot = new Qt3DCore::QEntity(this);
@@ -145,7 +146,7 @@ ModelScene::ModelScene(std::shared_ptr<const core::Model> model, const QStringLi
     bonesEntity->addComponent(m_bones);
     bonesEntity->addComponent(new LineMaterial(DepthMode::OnTop, bonesEntity));
     m_jointMesh = new Qt3DExtras::QSphereMesh(m_skeletonRoot);
-    m_jointMesh->setRadius(std::clamp(m_size * 0.0075f, 1e-4f, 1e6f));
+    m_jointMesh->setRadius(m_degenerate ? 0.03f : std::clamp(m_size * 0.0075f, 1e-4f, 1e6f));
     m_jointMesh->setRings(8);
     m_jointMesh->setSlices(12);
     m_jointMaterial = new SolidMaterial(kJointColor, DepthMode::OnTop, m_skeletonRoot);
@@ -363,6 +364,21 @@ void ModelScene::rebuildSkeleton()
             const bool sel = int(j) == m_selJoint || parent == m_selJoint;
             const QVector3D q = toQt(core::Vec3(m_world[std::size_t(parent)].translation()));
             lines.add(q, p, sel ? kBoneSelected : kBoneColor);
+        }
+    }
+    // Skeleton-only files (animations): every joint shows its orientation, so a lone root at
+    // the origin is still visible.
+    if (m_model->mesh.empty()) {
+        const float len = m_degenerate ? 0.35f : m_size * 0.02f;
+        const QColor dim[3] = {QColor(255, 80, 80, 140), QColor(110, 230, 90, 140),
+                               QColor(80, 150, 255, 140)};
+        for (std::size_t j = 0; j < s.size(); ++j) {
+            const Eigen::Affine3f& w = m_world[j];
+            const QVector3D o = toQt(core::Vec3(w.translation()));
+            for (int a = 0; a < 3; ++a) {
+                const core::Vec3 dir = w.linear().col(a).normalized();
+                lines.add(o, o + toQt(core::Vec3(dir * len)), dim[a]);
+            }
         }
     }
     if (m_selJoint >= 0 && std::size_t(m_selJoint) < s.size()) {

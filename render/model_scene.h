@@ -139,6 +139,7 @@ private:
     Qt3DCore::QTransform* m_cornerTransform;
 
     bool m_posed = false;
+    bool m_degenerate = false; // bounds of zero size (a lone joint)
     int m_selJoint = -1;
     int m_selMaterial = -1;
     int m_selTriangle = -1;
