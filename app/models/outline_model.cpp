@@ -23,6 +23,14 @@ void OutlineModel::setDocument(Document* document)
     m_document = document;
     if (m_document) {
         connect(m_document, &Document::loaded, this, &OutlineModel::rebuild);
+        connect(m_document, &Document::animationChanged, this, [this] {
+            const QModelIndex anims = sectionIndex(Animations);
+            const int rows = rowCount(anims);
+            if (rows > 0) {
+                emit dataChanged(index(0, 0, anims), index(rows - 1, ColumnCount - 1, anims),
+                                 {Qt::FontRole});
+            }
+        });
     }
     rebuild();
 }
@@ -319,6 +327,12 @@ QVariant OutlineModel::data(const QModelIndex& index, int role) const
             .arg(m.skeleton.sourceIds[a])
             .arg(p >= 0 ? toQString(m.skeleton.names[std::size_t(p)]) : tr("none"))
             .arg(m.skeleton.where[a].line);
+    }
+    if (role == Qt::FontRole && kind == Node::Animation && m_document &&
+        int(a) - 1 == m_document->currentAnimation()) {
+        QFont f;
+        f.setBold(true);
+        return f; // the animation playing in the viewport
     }
     if (role == Qt::FontRole && kind == Node::Section) {
         QFont f;
