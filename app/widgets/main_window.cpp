@@ -729,8 +729,15 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* e)
 
 void MainWindow::dropEvent(QDropEvent* e)
 {
+    if (openDropped(e->mimeData()->urls(), e->modifiers())) {
+        e->acceptProposedAction();
+    }
+}
+
+bool MainWindow::openDropped(const QList<QUrl>& urls, Qt::KeyboardModifiers modifiers)
+{
     QStringList paths;
-    for (const QUrl& url : e->mimeData()->urls()) {
+    for (const QUrl& url : urls) {
         if (!url.isLocalFile()) {
             continue;
         }
@@ -748,11 +755,11 @@ void MainWindow::dropEvent(QDropEvent* e)
         }
     }
     if (paths.isEmpty()) {
-        return;
+        return false;
     }
     // An animation or VTA dropped on an open model attaches to it, unless Shift is held.
     const bool attach =
-        !m_document->files().empty() && !e->modifiers().testFlag(Qt::ShiftModifier) &&
+        !m_document->files().empty() && !modifiers.testFlag(Qt::ShiftModifier) &&
         std::all_of(paths.begin(), paths.end(), [](const QString& p) {
             const QString s = QFileInfo(p).suffix().toLower();
             return s == u"vta" || s == u"xanim_export" || s == u"xanim_bin" ||
@@ -763,7 +770,7 @@ void MainWindow::dropEvent(QDropEvent* e)
     } else {
         openFiles(paths);
     }
-    e->acceptProposedAction();
+    return true;
 }
 
 } // namespace rigscope::app

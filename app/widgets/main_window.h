@@ -3,6 +3,7 @@
 #include <QtCore/QFileSystemWatcher>
 #include <QtCore/QSettings>
 #include <QtCore/QTimer>
+#include <QtCore/QUrl>
 #include <QtWidgets/QMainWindow>
 
 #include "app/document/document.h"
@@ -50,6 +51,9 @@ public:
     void browse(int delta); // previous / next supported file in the folder
     QString saveScreenshot(const QString& path = {}, bool minimal = false);
     void resetLayout();
+    // What a drop does (UX.md): a folder opens its first model; animations and VTAs dropped on an
+    // open model attach to it unless Shift is held. False when nothing usable was dropped.
+    bool openDropped(const QList<QUrl>& urls, Qt::KeyboardModifiers modifiers);
 
 protected:
     void closeEvent(QCloseEvent* e) override;

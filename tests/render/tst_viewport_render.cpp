@@ -367,6 +367,17 @@ private slots:
         QVERIFY(w.document()->waitForLoaded());
         QCOMPARE(QFileInfo(w.document()->primary()->path).fileName(),
                  QStringLiteral("sample_ref.smd"));
+
+        // Dropping a VTA on the open reference attaches it (the scene keeps the reference).
+        QVERIFY(w.openDropped(
+            {QUrl::fromLocalFile(test::samplesDir() + QStringLiteral("/sample_flex.vta"))},
+            Qt::NoModifier));
+        QVERIFY(w.document()->isLoading());
+        QVERIFY(w.document()->waitForLoaded());
+        QCOMPARE(w.document()->files().size(), std::size_t(2));
+        QCOMPARE(QFileInfo(w.document()->primary()->path).fileName(),
+                 QStringLiteral("sample_ref.smd"));
+        QVERIFY(!w.document()->flexNames().isEmpty());
     }
 
     void reloadKeepsCamera()
