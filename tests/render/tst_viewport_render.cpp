@@ -288,6 +288,13 @@ private slots:
             outline->proxy()->mapFromSource(outline->model()->indexOfJoint(3)));
         QCOMPARE(vp->scene()->selectedJoint(), 3);
 
+        // F12: the viewport alone, at the viewport's size.
+        const QString f12 = w.saveScreenshot(test::outputDir() + QStringLiteral("/f12.png"));
+        QCOMPARE(QImage(f12).size(), vp->size());
+        const QString minimal =
+            w.saveScreenshot(test::outputDir() + QStringLiteral("/f12_min.png"), true);
+        QCOMPARE(qAlpha(QImage(minimal).pixel(1, 1)), 0);
+
         const QImage shot = app::grabWindow(w);
         QVERIFY(!shot.isNull());
         shot.save(test::outputDir() + QStringLiteral("/TstViewportRender_window.png"));
