@@ -72,11 +72,12 @@ TriangleGeometry::TriangleGeometry(Qt3DCore::QNode* parent) : Qt3DRender::QGeome
     auto* g = new Qt3DCore::QGeometry(this);
     m_buffer = new Qt3DCore::QBuffer(g);
     m_position =
-        makeAttribute(Qt3DCore::QAttribute::defaultPositionAttributeName(), m_buffer, 3, 0, 8, g);
+        makeAttribute(Qt3DCore::QAttribute::defaultPositionAttributeName(), m_buffer, 3, 0, 9, g);
     m_normal =
-        makeAttribute(Qt3DCore::QAttribute::defaultNormalAttributeName(), m_buffer, 3, 3, 8, g);
+        makeAttribute(Qt3DCore::QAttribute::defaultNormalAttributeName(), m_buffer, 3, 3, 9, g);
     m_uv = makeAttribute(Qt3DCore::QAttribute::defaultTextureCoordinateAttributeName(), m_buffer, 2,
-                         6, 8, g);
+                         6, 9, g);
+    m_weight = makeAttribute(QStringLiteral("vertexWeight"), m_buffer, 1, 8, 9, g);
     setGeometry(g);
     setPrimitiveType(Qt3DRender::QGeometryRenderer::Triangles);
     setVertexCount(0);
@@ -84,11 +85,12 @@ TriangleGeometry::TriangleGeometry(Qt3DCore::QNode* parent) : Qt3DRender::QGeome
 
 void TriangleGeometry::setVertices(const std::vector<float>& interleaved)
 {
-    const auto count = uint(interleaved.size() / 8);
+    const auto count = uint(interleaved.size() / 9);
     m_buffer->setData(bytesOf(interleaved));
     m_position->setCount(count);
     m_normal->setCount(count);
     m_uv->setCount(count);
+    m_weight->setCount(count);
     setVertexCount(int(count));
     setEnabled(count > 0);
 }

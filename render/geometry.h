@@ -40,7 +40,7 @@ private:
     Qt3DCore::QAttribute* m_color;
 };
 
-// Non-indexed triangles: x y z nx ny nz u v per vertex.
+// Non-indexed triangles: x y z nx ny nz u v w per vertex (w: heat-map weight, 0..1).
 class TriangleGeometry : public Qt3DRender::QGeometryRenderer {
     Q_OBJECT
 public:
@@ -52,6 +52,7 @@ private:
     Qt3DCore::QAttribute* m_position;
     Qt3DCore::QAttribute* m_normal;
     Qt3DCore::QAttribute* m_uv;
+    Qt3DCore::QAttribute* m_weight;
 };
 
 } // namespace rigscope::render

@@ -23,9 +23,11 @@ constexpr char kShadedVert[] = R"(#version 150 core
 in vec3 vertexPosition;
 in vec3 vertexNormal;
 in vec2 vertexTexCoord;
+in float vertexWeight;
 out vec3 vNormal;
 out vec3 vPos;
 out vec2 vUv;
+out float vWeight;
 uniform mat4 modelView;
 uniform mat3 modelViewNormal;
 uniform mat4 mvp;
@@ -34,6 +36,7 @@ void main()
     vNormal = modelViewNormal * vertexNormal;
     vPos = (modelView * vec4(vertexPosition, 1.0)).xyz;
     vUv = vertexTexCoord;
+    vWeight = vertexWeight;
     gl_Position = mvp * vec4(vertexPosition, 1.0);
 }
 )";
@@ -42,8 +45,10 @@ constexpr char kShadedFrag[] = R"(#version 150 core
 in vec3 vNormal;
 in vec3 vPos;
 in vec2 vUv;
+in float vWeight;
 out vec4 fragColor;
 uniform mat4 projectionMatrix;
+uniform float heatMap;
 uniform vec4 baseColor;
 uniform sampler2D diffuseTexture;
 uniform float useTexture;
@@ -59,6 +64,13 @@ void main()
     vec3 albedo = baseColor.rgb;
     if (useTexture > 0.5)
         albedo = texture(diffuseTexture, vUv).rgb;
+    if (heatMap > 0.5) {
+        // 0 -> slate, then blue -> green -> yellow -> red as the weight grows.
+        float w = clamp(vWeight, 0.0, 1.0);
+        vec3 ramp = w < 0.5 ? mix(vec3(0.15, 0.35, 0.95), vec3(0.2, 0.85, 0.3), w * 2.0)
+                            : mix(vec3(0.95, 0.85, 0.2), vec3(0.95, 0.2, 0.15), (w - 0.5) * 2.0);
+        albedo = w <= 0.001 ? vec3(0.32, 0.34, 0.4) : ramp;
+    }
     vec3 key = normalize(vec3(-0.45, 0.65, 0.65));
     vec3 fill = normalize(vec3(0.7, -0.25, 0.45));
     vec3 rim = normalize(vec3(0.0, 0.3, -1.0));
@@ -188,13 +200,20 @@ ShadedMaterial::ShadedMaterial(const QColor& base, Qt3DCore::QNode* parent)
       m_useTexture(new Qt3DRender::QParameter(QStringLiteral("useTexture"), 0.0f)),
       m_highlight(
           new Qt3DRender::QParameter(QStringLiteral("highlight"), QVector4D(1, 0.6f, 0.1f, 0))),
-      m_flat(new Qt3DRender::QParameter(QStringLiteral("flatShading"), 0.0f))
+      m_flat(new Qt3DRender::QParameter(QStringLiteral("flatShading"), 0.0f)),
+      m_heat(new Qt3DRender::QParameter(QStringLiteral("heatMap"), 0.0f))
 {
     setEffect(makeEffect(kShadedVert, kShadedFrag, DepthMode::Scene, false, this));
     addParameter(m_base);
     addParameter(m_useTexture);
     addParameter(m_highlight);
     addParameter(m_flat);
+    addParameter(m_heat);
+}
+
+void ShadedMaterial::setHeatMap(bool on)
+{
+    m_heat->setValue(on ? 1.0f : 0.0f);
 }
 
 void ShadedMaterial::setBaseColor(const QColor& c)

@@ -24,6 +24,7 @@ public:
     void setHighlight(const QColor& c, float amount);
     void setFlatShading(bool on);
     void setTexturesEnabled(bool on);
+    void setHeatMap(bool on); // colour by the vertexWeight attribute instead of albedo
 
 private:
     Qt3DRender::QParameter* m_base;
@@ -31,6 +32,7 @@ private:
     Qt3DRender::QParameter* m_useTexture;
     Qt3DRender::QParameter* m_highlight;
     Qt3DRender::QParameter* m_flat;
+    Qt3DRender::QParameter* m_heat;
     bool m_hasTexture = false;
     bool m_texturesEnabled = true;
 };

@@ -245,12 +245,36 @@ void ModelScene::setPose(const std::vector<Eigen::Affine3f>& world)
         return len > 1e-12f ? core::Vec3(n / len) : faceN;
     };
     const bool codUv = m.format.rfind("xmodel", 0) == 0;
+    // Heat-map: the selected bone's authored weight per point (normalised by the positive sum;
+    // rigid points count fully for their parent bone).
+    std::vector<float> heat;
+    if (m_flags.weightHeatMap && m_selJoint >= 0) {
+        heat.assign(mesh.pointCount(), 0.0f);
+        for (std::size_t p = 0; p < mesh.pointCount(); ++p) {
+            float sum = 0, mine = 0;
+            if (!mesh.influenceOffsets.empty()) {
+                for (std::uint32_t k = mesh.influenceOffsets[p]; k < mesh.influenceOffsets[p + 1];
+                     ++k) {
+                    const float w = mesh.influenceWeights[k];
+                    if (std::isfinite(w) && w > 0) {
+                        sum += w;
+                        mine += mesh.influenceJoints[k] == m_selJoint ? w : 0.0f;
+                    }
+                }
+            }
+            if (sum > 0) {
+                heat[p] = mine / sum;
+            } else if (p < mesh.pointParents.size() && mesh.pointParents[p] == m_selJoint) {
+                heat[p] = 1.0f;
+            }
+        }
+    }
     LineList wire;
     LineList normals;
     const float normalLen = m_size * 0.02f;
     for (std::size_t mat = 0; mat < m_materialTris.size(); ++mat) {
         std::vector<float> data;
-        data.reserve(m_materialTris[mat].size() * 24);
+        data.reserve(m_materialTris[mat].size() * 27);
         for (std::uint32_t t : m_materialTris[mat]) {
             core::Vec3 p[3];
             for (int k = 0; k < 3; ++k) {
@@ -265,9 +289,10 @@ void ModelScene::setPose(const std::vector<Eigen::Affine3f>& world)
                 if (codUv) {
                     uv.y() = 1.0f - uv.y();
                 }
+                const float w = heat.empty() ? 0.0f : heat[mesh.cornerPoints[c]];
                 data.insert(data.end(), {p[k].x(), p[k].y(), p[k].z(), n.x(), n.y(), n.z(),
                                          std::isfinite(uv.x()) ? uv.x() : 0.0f,
-                                         std::isfinite(uv.y()) ? uv.y() : 0.0f});
+                                         std::isfinite(uv.y()) ? uv.y() : 0.0f, w});
                 if (m_flags.normals) {
                     normals.add(toQt(p[k]), toQt(p[k] + n * normalLen), kNormalColor,
                                 QColor(120, 230, 140, 40));
@@ -438,14 +463,16 @@ void ModelScene::rebuildSelection()
 
 void ModelScene::setDisplay(const DisplayFlags& flags)
 {
-    const bool rebuild = flags.wireframe != m_flags.wireframe ||
-                         flags.wireOnly != m_flags.wireOnly || flags.normals != m_flags.normals ||
-                         flags.boundingBox != m_flags.boundingBox ||
-                         flags.boneNames != m_flags.boneNames || flags.skeleton != m_flags.skeleton;
+    const bool rebuild =
+        flags.wireframe != m_flags.wireframe || flags.wireOnly != m_flags.wireOnly ||
+        flags.normals != m_flags.normals || flags.boundingBox != m_flags.boundingBox ||
+        flags.boneNames != m_flags.boneNames || flags.skeleton != m_flags.skeleton ||
+        flags.weightHeatMap != m_flags.weightHeatMap;
     m_flags = flags;
     for (auto* mat : m_materials) {
         mat->setTexturesEnabled(flags.textures);
         mat->setFlatShading(flags.flatShading);
+        mat->setHeatMap(flags.weightHeatMap);
     }
     if (rebuild) {
         setPose(m_posed ? std::vector<Eigen::Affine3f>(m_world) : std::vector<Eigen::Affine3f>{});
@@ -481,6 +508,10 @@ void ModelScene::setSelectedJoint(int joint)
     if (old != joint) {
         swap(old, false);
         swap(joint, true);
+    }
+    if (m_flags.weightHeatMap && old != joint) {
+        setPose(m_posed ? std::vector<Eigen::Affine3f>(m_world) : std::vector<Eigen::Affine3f>{});
+        return;
     }
     rebuildSkeleton();
 }

@@ -38,6 +38,7 @@ struct DisplayFlags {
     bool normals = false;
     bool textures = true;
     bool flatShading = false;
+    bool weightHeatMap = false; // colour by the selected bone's (authored) weights
     bool boundingBox = false;
     bool grid = true;
     bool axes = true;

@@ -328,6 +328,8 @@ void MainWindow::createActions()
                   &render::DisplayFlags::wireOnly);
     displayToggle(display, tr("Flat Shading"), QKeySequence(Qt::Key_V),
                   &render::DisplayFlags::flatShading);
+    displayToggle(display, tr("Weight Heat-map"), QKeySequence(Qt::Key_K),
+                  &render::DisplayFlags::weightHeatMap);
     displayToggle(display, tr("Textures"), QKeySequence(Qt::Key_T),
                   &render::DisplayFlags::textures);
     displayToggle(display, tr("Grid"), QKeySequence(Qt::Key_G), &render::DisplayFlags::grid);

@@ -65,7 +65,7 @@ void OutlinePanel::onLoaded()
     m_view->expand(m_proxy->mapFromSource(m_model->sectionIndex(OutlineModel::Animations)));
     m_view->resizeColumnToContents(OutlineModel::NameColumn);
     m_view->setColumnWidth(OutlineModel::NameColumn,
-                           std::clamp(m_view->columnWidth(OutlineModel::NameColumn), 120, 260));
+                           std::clamp(m_view->columnWidth(OutlineModel::NameColumn), 160, 280));
     onDocumentSelection(m_document->selection());
 }
 

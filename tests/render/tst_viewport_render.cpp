@@ -295,6 +295,14 @@ private slots:
             w.saveScreenshot(test::outputDir() + QStringLiteral("/f12_min.png"), true);
         QCOMPARE(qAlpha(QImage(minimal).pixel(1, 1)), 0);
 
+        // K colours the mesh by the selected bone's weights.
+        QTest::keyClick(vp, Qt::Key_K);
+        QTRY_VERIFY(vp->display().weightHeatMap);
+        app::grabWindow(w).save(test::outputDir() +
+                                QStringLiteral("/TstViewportRender_window_heat.png"));
+        QTest::keyClick(vp, Qt::Key_K);
+        QTRY_VERIFY(!vp->display().weightHeatMap);
+
         const QImage shot = app::grabWindow(w);
         QVERIFY(!shot.isNull());
         shot.save(test::outputDir() + QStringLiteral("/TstViewportRender_window.png"));
