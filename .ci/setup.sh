@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing on a Debian 12 machine (root or sudo). Safe to run again.
 set -euo pipefail
-PKGS=(cmake ninja-build g++ pkg-config qt6-base-dev qt6-3d-dev libeigen3-dev libmsgpack-cxx-dev
+PKGS=(cmake ninja-build g++ pkg-config qt6-base-dev qt6-3d-dev libqt6opengl6-dev libeigen3-dev libmsgpack-cxx-dev
       libboost-dev liblz4-dev xvfb xauth libgl1-mesa-dri desktop-file-utils appstream libxml2-utils
       dpkg-dev file)
 missing=()
