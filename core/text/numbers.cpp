@@ -1,8 +1,11 @@
 #include "core/text/numbers.h"
 
+#include <bit>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <limits>
+#include <type_traits>
 
 namespace rigscope::core {
 
@@ -25,9 +28,58 @@ bool ieq(std::string_view a, std::string_view b) noexcept
     return true;
 }
 
-template <typename F>
-bool parseReal(std::string_view tok, F& out) noexcept
+// Correctly rounded fast path for the plain decimals that fill real files ("-12.345678", "1",
+// ".5"): at most 15 digits and no exponent. The digits make an integer m < 2^53 and the value is
+// m / 10^k with k <= 15, both exact in double, so one IEEE division gives the correctly rounded
+// double. Rounding that double to float is wrong only when it lands exactly on a float midpoint
+// (double rounding), which we detect and hand to from_chars. Returns false to fall back.
+constexpr double kPow10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                             1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+
+bool fastDecimal(const char* p, const char* e, bool neg, float& out) noexcept
 {
+    std::uint64_t m = 0;
+    int digits = 0;
+    int frac = 0;
+    bool dot = false;
+    for (; p != e; ++p) {
+        const unsigned d = static_cast<unsigned char>(*p) - unsigned('0');
+        if (d < 10) {
+            m = m * 10 + d;
+            ++digits;
+            frac += dot ? 1 : 0;
+        } else if (*p == '.' && !dot) {
+            dot = true;
+        } else {
+            return false;
+        }
+    }
+    if (digits == 0 || digits > 15) {
+        return false;
+    }
+    const double d = static_cast<double>(m) / kPow10[frac];
+    if (d != 0.0) {
+        const std::uint64_t bits = std::bit_cast<std::uint64_t>(d);
+        if ((bits & ((std::uint64_t(1) << 29) - 1)) == (std::uint64_t(1) << 28)) {
+            return false; // a float midpoint: let from_chars round the exact value
+        }
+    }
+    const float f = static_cast<float>(d);
+    out = neg ? -f : f;
+    return true;
+}
+
+template <typename F> bool parseReal(std::string_view tok, F& out) noexcept
+{
+    if constexpr (std::is_same_v<F, float>) {
+        if (!tok.empty()) {
+            const bool neg = tok.front() == '-';
+            const std::size_t skip = (neg || tok.front() == '+') ? 1 : 0;
+            if (fastDecimal(tok.data() + skip, tok.data() + tok.size(), neg, out)) {
+                return true;
+            }
+        }
+    }
     if (tok.empty()) {
         return false;
     }
@@ -88,8 +140,14 @@ bool parseReal(std::string_view tok, F& out) noexcept
 
 } // namespace
 
-bool parseFloat(std::string_view tok, float& out) noexcept { return parseReal(tok, out); }
-bool parseDouble(std::string_view tok, double& out) noexcept { return parseReal(tok, out); }
+bool parseFloat(std::string_view tok, float& out) noexcept
+{
+    return parseReal(tok, out);
+}
+bool parseDouble(std::string_view tok, double& out) noexcept
+{
+    return parseReal(tok, out);
+}
 
 bool parseInt64(std::string_view tok, std::int64_t& out) noexcept
 {

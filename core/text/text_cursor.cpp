@@ -1,5 +1,8 @@
 #include "core/text/text_cursor.h"
 
+#include <algorithm>
+#include <cstring>
+
 namespace rigscope::core {
 
 bool TextCursor::nextLine(std::string_view& line) noexcept
@@ -11,10 +14,16 @@ bool TextCursor::nextLine(std::string_view& line) noexcept
     const std::size_t start = m_pos;
     const char* base = m_text.data();
     const std::size_t n = m_text.size();
-    std::size_t i = start;
-    while (i < n && base[i] != '\n' && base[i] != '\r') {
-        ++i;
+    // memchr (vectorised) for both terminators; the next '\r' is cached, so LF-only files
+    // search for it once and CRLF files once per line.
+    if (!m_crScanned || m_nextCr < start) {
+        m_crScanned = true;
+        const void* cr = std::memchr(base + start, '\r', n - start);
+        m_nextCr = cr ? static_cast<std::size_t>(static_cast<const char*>(cr) - base) : n;
     }
+    const void* nl = std::memchr(base + start, '\n', std::min(n, m_nextCr) - start);
+    const std::size_t i =
+        nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - base) : std::min(n, m_nextCr);
     line = std::string_view(base + start, i - start);
     if (i >= n) {
         lastLineTerminated = false;

@@ -25,11 +25,14 @@ public:
     bool lastLineTerminated = true;
 
     // Column (1-based) of `tok`, which must view into `line`.
-    static std::uint32_t columnOf(std::string_view line, std::string_view tok) noexcept {
+    static std::uint32_t columnOf(std::string_view line, std::string_view tok) noexcept
+    {
         return static_cast<std::uint32_t>(tok.data() - line.data()) + 1;
     }
-    SourceLoc loc(std::string_view line, std::string_view tok) const noexcept {
-        return {m_line, columnOf(line, tok), m_lineStart + static_cast<std::uint64_t>(tok.data() - line.data())};
+    SourceLoc loc(std::string_view line, std::string_view tok) const noexcept
+    {
+        return {m_line, columnOf(line, tok),
+                m_lineStart + static_cast<std::uint64_t>(tok.data() - line.data())};
     }
     SourceLoc lineLoc(std::string_view line) const noexcept; // first non-blank column
 
@@ -37,12 +40,17 @@ private:
     std::string_view m_text;
     std::size_t m_pos = 0;
     std::size_t m_prevPos = 0;
+    bool m_crScanned = false;
+    std::size_t m_nextCr = 0; // position of the next '\r' at or after the line start (or size)
     std::uint32_t m_line = 0;
     std::uint64_t m_lineStart = 0;
     bool m_countedPrev = false;
 };
 
-inline bool isBlank(char c) noexcept { return c == ' ' || c == '\t' || c == '\f' || c == '\v'; }
+inline bool isBlank(char c) noexcept
+{
+    return c == ' ' || c == '\t' || c == '\f' || c == '\v';
+}
 std::string_view trim(std::string_view s) noexcept;
 
 // Splits on runs of blanks (and optionally commas), with "…" strings as one token (quotes
@@ -50,7 +58,8 @@ std::string_view trim(std::string_view s) noexcept;
 // tokens followed. `unterminated` is set when a quote is not closed.
 struct Tokenizer {
     static std::size_t split(std::string_view line, std::string_view* out, std::size_t maxTokens,
-                             bool commas, bool* more = nullptr, bool* unterminated = nullptr) noexcept;
+                             bool commas, bool* more = nullptr,
+                             bool* unterminated = nullptr) noexcept;
 };
 
 // Removes surrounding quotes when present.

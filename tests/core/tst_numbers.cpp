@@ -1,6 +1,9 @@
 #include <QtTest/QtTest>
 
+#include <charconv>
 #include <cmath>
+#include <cstring>
+#include <string>
 
 #include "core/text/numbers.h"
 
@@ -55,6 +58,52 @@ private slots:
         QVERIFY(!parseInt("1.0", i));
         QVERIFY(!parseInt("2147483648", i));
         QVERIFY(parseInt("2147483647", i) && i == 2147483647);
+    }
+    // The fast decimal path must agree bit for bit with from_chars (correct rounding), including
+    // the values whose double lands on a float midpoint.
+    void fastPathMatchesFromChars()
+    {
+        std::uint64_t state = 0x2545F4914F6CDD1Dull;
+        auto next = [&state] {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            return state;
+        };
+        int checked = 0;
+        for (int i = 0; i < 400000; ++i) {
+            std::string s;
+            if (next() % 2) {
+                s += '-';
+            }
+            const int intDigits = int(next() % 9);
+            const int fracDigits = int(next() % 9);
+            for (int d = 0; d < intDigits; ++d) {
+                s += char('0' + next() % 10);
+            }
+            if (fracDigits > 0 || intDigits == 0) {
+                s += '.';
+                for (int d = 0; d < std::max(fracDigits, 1); ++d) {
+                    s += char('0' + next() % 10);
+                }
+            }
+            float fast = 0, ref = 0;
+            const bool ok = parseFloat(s, fast);
+            const auto r = std::from_chars(s.data(), s.data() + s.size(), ref);
+            QVERIFY2(ok == (r.ec == std::errc() && r.ptr == s.data() + s.size()), s.c_str());
+            if (ok) {
+                QVERIFY2(std::memcmp(&fast, &ref, sizeof fast) == 0, s.c_str());
+                ++checked;
+            }
+        }
+        QVERIFY(checked > 390000);
+        // 16777217 = 2^24 + 1 is a float midpoint between 2^24 and 2^24 + 2: ties to even.
+        float v = 0;
+        QVERIFY(parseFloat("16777217", v));
+        QCOMPARE(v, 16777216.0f);
+        QVERIFY(parseFloat("16777217.000001", v));
+        QCOMPARE(v, 16777218.0f);
+        QVERIFY(parseFloat("-0.000000", v) && v == 0.0f && std::signbit(v));
     }
     void formatsShortestFixed()
     {

@@ -412,12 +412,15 @@ void SmdReader::tokenize(std::string_view line) noexcept
                 ++p;
             }
         } else {
-            while (p < e) {
-                c = cls(*p);
-                if (c == 1 || c == 2 || (c == 3 && p + 1 < e && p[1] == '/')) {
-                    break;
+            for (;;) {
+                while (p < e && cls(*p) == 0) { // the common case: digits, '.', '-', letters
+                    ++p;
                 }
-                ++p;
+                if (p < e && (cls(*p) == 4 || (cls(*p) == 3 && !(p + 1 < e && p[1] == '/')))) {
+                    ++p; // a quote or a single '/' inside a token
+                    continue;
+                }
+                break;
             }
         }
         if (m_ntok < kMaxTokens) {
