@@ -25,6 +25,7 @@
 #include "core/pose/animation_binding.h"
 #include "core/pose/flex_binding.h"
 #include "core/pose/pose_rig.h"
+#include "app/bench/bench_readers.h"
 
 using namespace rigscope::core;
 
@@ -297,7 +298,7 @@ bool parseArgs(int argc, char** argv, Options& o)
 
 } // namespace
 
-int main(int argc, char** argv)
+int runPoseBench(int argc, char** argv)
 {
     Options opt;
     if (!parseArgs(argc, argv, opt)) {
@@ -403,4 +404,49 @@ int main(int argc, char** argv)
     std::printf("  target <= 5 ms:      %s\n", best <= 5.0 ? "met" : "MISSED");
     std::printf("  (checksum %g)\n", static_cast<double>(checksum));
     return 0;
+}
+
+int main(int argc, char** argv)
+{
+    const std::string verb = argc > 1 ? argv[1] : "all";
+    if (verb == "--measure-read" && argc > 2) {
+        return rigscope::bench::measureReadChild(argv[2]);
+    }
+    if (verb == "--help" || verb == "-h") {
+        std::puts(
+            "usage: rigscope-bench [all|readers|pose] [options]\n"
+            "  readers [--mb=N] [--repeats=N] [--dir=D]  generated inputs, MB/s, peak memory, "
+            "ratio to the from_chars floor\n"
+            "  pose [--frames=N] [--repeats=N] [--threads=1|2] [--corners]  pose + morph + skin "
+            "per frame");
+        return 0;
+    }
+    int rc = 0;
+    if (verb == "readers" || verb == "all") {
+        rigscope::bench::ReaderBenchOptions ro;
+        ro.self = argv[0];
+        for (int i = 2; i < argc; ++i) {
+            const std::string a = argv[i];
+            if (a.rfind("--mb=", 0) == 0) {
+                ro.targetMegabytes = std::atof(a.c_str() + 5);
+            } else if (a.rfind("--repeats=", 0) == 0) {
+                ro.repeats = std::max(1, std::atoi(a.c_str() + 10));
+            } else if (a.rfind("--dir=", 0) == 0) {
+                ro.workDir = a.substr(6);
+            }
+        }
+        rc = rigscope::bench::runReaderBench(ro);
+        if (verb == "readers") {
+            return rc;
+        }
+    }
+    if (verb == "pose" || verb == "all") {
+        std::vector<char*> args{argv[0]};
+        for (int i = 2; verb == "pose" && i < argc; ++i) {
+            args.push_back(argv[i]);
+        }
+        return std::max(rc, runPoseBench(static_cast<int>(args.size()), args.data()));
+    }
+    std::fprintf(stderr, "rigscope-bench: unknown verb '%s' (try --help)\n", verb.c_str());
+    return 2;
 }
