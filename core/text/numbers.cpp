@@ -38,23 +38,27 @@ constexpr double kPow10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
 
 bool fastDecimal(const char* p, const char* e, bool neg, float& out) noexcept
 {
-    std::uint64_t m = 0;
-    int digits = 0;
-    int frac = 0;
-    bool dot = false;
-    for (; p != e; ++p) {
-        const unsigned d = static_cast<unsigned char>(*p) - unsigned('0');
-        if (d < 10) {
-            m = m * 10 + d;
-            ++digits;
-            frac += dot ? 1 : 0;
-        } else if (*p == '.' && !dot) {
-            dot = true;
-        } else {
-            return false;
-        }
+    if (e - p > 16) {
+        return false;
     }
-    if (digits == 0 || digits > 15) {
+    std::uint64_t m = 0;
+    const char* const begin = p;
+    while (p != e && static_cast<unsigned>(*p - '0') < 10) {
+        m = m * 10 + static_cast<unsigned>(*p - '0');
+        ++p;
+    }
+    const long intDigits = p - begin;
+    long frac = 0;
+    if (p != e && *p == '.') {
+        const char* const f0 = ++p;
+        while (p != e && static_cast<unsigned>(*p - '0') < 10) {
+            m = m * 10 + static_cast<unsigned>(*p - '0');
+            ++p;
+        }
+        frac = p - f0;
+    }
+    // At most 16 characters, so m has at most 15 digits once a '.' is present: m < 2^53.
+    if (p != e || intDigits + frac == 0 || intDigits + frac > 15) {
         return false;
     }
     const double d = static_cast<double>(m) / kPow10[frac];
