@@ -45,7 +45,8 @@ int main(int argc, char** argv)
     QApplication::setApplicationVersion(QStringLiteral(RIGSCOPE_VERSION));
     if (!options.screenshot.isEmpty()) {
         QString error;
-        const int rc = rigscope::app::runScreenshot(options, &error);
+        const int rc = options.thumbnail ? rigscope::app::runThumbnail(options, &error)
+                                         : rigscope::app::runScreenshot(options, &error);
         if (rc != 0) {
             std::fprintf(stderr, "rigscope: %s\n", qPrintable(error));
         }

@@ -21,7 +21,8 @@ GuiOptions parseGuiCommandLine(const QStringList& arguments)
         QStringLiteral("OUT"));
     const QCommandLineOption size(
         QStringLiteral("size"),
-        QCoreApplication::translate("main", "Screenshot size (default 1280x720)."),
+        QCoreApplication::translate(
+            "main", "Screenshot size WxH, or N for NxN (default 1280x720; thumbnails 256)."),
         QStringLiteral("WxH"));
     const QCommandLineOption frame(
         QStringLiteral("frame"),
@@ -49,12 +50,17 @@ GuiOptions parseGuiCommandLine(const QStringList& arguments)
     const QCommandLineOption config(QStringLiteral("config"),
                                     QCoreApplication::translate("main", "Settings file."),
                                     QStringLiteral("FILE"));
+    const QCommandLineOption thumbnail(
+        QStringLiteral("thumbnail"),
+        QCoreApplication::translate(
+            "main", "Thumbnailer: render IN framed, transparent, to OUT.png (rigscope "
+                    "--thumbnail IN OUT.png --size N) and exit."));
     QCommandLineOption windowShot(QStringLiteral("window-screenshot"),
                                   QStringLiteral("Grab the whole window after loading and exit."),
                                   QStringLiteral("OUT"));
     windowShot.setFlags(QCommandLineOption::HiddenFromHelp);
-    p.addOptions({help, version, shot, size, frame, anim, camera, flex, noBg, portable, noConfig,
-                  config, windowShot});
+    p.addOptions({help, version, shot, thumbnail, size, frame, anim, camera, flex, noBg, portable,
+                  noConfig, config, windowShot});
     p.addPositionalArgument(QStringLiteral("files"),
                             QCoreApplication::translate("main", "Files to open."),
                             QStringLiteral("[FILE…]"));
@@ -69,21 +75,27 @@ GuiOptions parseGuiCommandLine(const QStringList& arguments)
     o.files = p.positionalArguments();
     o.screenshot = p.value(shot);
     o.windowScreenshot = p.value(windowShot);
+    o.thumbnail = p.isSet(thumbnail);
     o.anim = p.value(anim);
     o.noBackground = p.isSet(noBg);
     o.portable = p.isSet(portable);
     o.noConfig = p.isSet(noConfig);
     o.config = p.value(config);
     if (p.isSet(size)) {
-        const auto m =
-            QRegularExpression(QStringLiteral("^(\\d+)[xX](\\d+)$")).match(p.value(size));
-        if (!m.hasMatch() || m.captured(1).toInt() < 16 || m.captured(2).toInt() < 16 ||
-            m.captured(1).toInt() > 8192 || m.captured(2).toInt() > 8192) {
-            o.error = QCoreApplication::translate("main", "invalid --size '%1' (expected WxH)")
-                          .arg(p.value(size));
+        const auto m = QRegularExpression(QStringLiteral("^(\\d{1,5})(?:[xX](\\d{1,5}))?$"))
+                           .match(p.value(size));
+        const int w = m.hasMatch() ? m.captured(1).toInt() : 0;
+        const int h = m.hasMatch() && !m.captured(2).isEmpty() ? m.captured(2).toInt() : w;
+        if (w < 16 || h < 16 || w > 8192 || h > 8192) {
+            o.error =
+                QCoreApplication::translate("main", "invalid --size '%1' (expected WxH or N, 16 to "
+                                                    "8192)")
+                    .arg(p.value(size));
             return o;
         }
-        o.size = QSize(m.captured(1).toInt(), m.captured(2).toInt());
+        o.size = QSize(w, h);
+    } else if (o.thumbnail) {
+        o.size = QSize(256, 256);
     }
     if (p.isSet(frame)) {
         bool ok = false;
@@ -116,6 +128,19 @@ GuiOptions parseGuiCommandLine(const QStringList& arguments)
                           .arg(o.camera);
             return o;
         }
+    }
+    if (o.thumbnail) {
+        if (!o.screenshot.isEmpty() || !o.windowScreenshot.isEmpty()) {
+            o.error = QCoreApplication::translate(
+                "main", "--thumbnail cannot be combined with --screenshot");
+        } else if (o.files.size() != 2) {
+            o.error = QCoreApplication::translate(
+                "main", "--thumbnail needs an input file and an output PNG (IN OUT.png)");
+        } else {
+            o.screenshot = o.files.takeLast();
+            o.noBackground = true;
+        }
+        return o;
     }
     if (!o.screenshot.isEmpty() && o.files.isEmpty()) {
         o.error = QCoreApplication::translate("main", "--screenshot needs at least one file");

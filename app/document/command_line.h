@@ -14,7 +14,8 @@ struct GuiOptions {
     QStringList files;
     QString screenshot;       // empty = interactive
     QString windowScreenshot; // hidden: grab the whole window after loading, then exit
-    QSize size{1280, 720};
+    bool thumbnail = false;   // --thumbnail IN OUT: files = {IN}, screenshot = OUT
+    QSize size{1280, 720};    // --size WxH, or N for N×N (thumbnails default to 256×256)
     std::optional<int> frame; // 0-based index; negative counts from the end
     QString anim;
     QString camera = QStringLiteral("iso"); // front | right | side | top | iso

@@ -11,6 +11,12 @@ namespace rigscope::app {
 // 2 usage or I/O). Messages go to `error`.
 int runScreenshot(const GuiOptions& options, QString* error);
 
+// `rigscope --thumbnail IN OUT.png [--size N]` (the freedesktop thumbnailer): the model of IN
+// (its skeleton when it has no mesh) from the iso view, framed to fill the image, on a
+// transparent background without grid or overlays. Exit 0 written, 1 the file holds no
+// drawable model, 2 usage, unreadable input, rendering or write failure.
+int runThumbnail(const GuiOptions& options, QString* error);
+
 // Expands {model} {anim} {frame} {frame:04} in an output path.
 QString expandOutputTemplate(const QString& pattern, const QString& model, const QString& anim,
                              int frame);
