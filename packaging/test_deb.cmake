@@ -1,4 +1,7 @@
-# Builds the .deb with CPack, extracts it into a temporary root and runs the installed CLI.
+# Builds the .deb with CPack (shlibdeps on), checks its Depends, extracts it into a temporary
+# root, checks the installed files and runs the installed programs.
+#   cmake -DBUILD_DIR=<build> -DSOURCE_DIR=<repo> -DGUI=ON|OFF [-DXVFB_RUN=<xvfb-run>]
+#         [-DDESKTOP_FILE_VALIDATE=<exe>] -P test_deb.cmake
 set(work ${BUILD_DIR}/packaging-test)
 file(REMOVE_RECURSE ${work})
 file(MAKE_DIRECTORY ${work})
@@ -12,22 +15,88 @@ list(LENGTH debs n)
 if(NOT n EQUAL 1)
     message(FATAL_ERROR "expected one .deb, found: ${debs}")
 endif()
+
+# Control fields: shlibdeps filled Depends with the C++ runtime and, for the viewer, Qt3D.
+execute_process(COMMAND dpkg-deb --field ${debs} Package Version Architecture Depends
+                OUTPUT_VARIABLE fields RESULT_VARIABLE rc)
+message(STATUS "control:\n${fields}")
 execute_process(COMMAND dpkg-deb --field ${debs} Depends OUTPUT_VARIABLE depends)
-message(STATUS "Depends: ${depends}")
-if(NOT depends MATCHES "libc6")
-    message(FATAL_ERROR "shlibdeps did not fill Depends: '${depends}'")
+set(required libc6 libstdc\\+\\+6 libqt6core6)
+if(GUI)
+    list(APPEND required libqt6widgets6 libqt63dcore6 libqt63drender6 libqt63dextras6)
 endif()
+foreach(dep ${required})
+    if(NOT depends MATCHES "(^|, )${dep}( |,|$)")
+        message(FATAL_ERROR "Depends lacks ${dep} (shlibdeps?): '${depends}'")
+    endif()
+endforeach()
+if(depends MATCHES "-dev[ ,]|-dev$")
+    message(FATAL_ERROR "Depends names a -dev package: '${depends}'")
+endif()
+
 execute_process(COMMAND dpkg-deb -x ${debs} ${work}/root RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
     message(FATAL_ERROR "dpkg-deb -x failed")
 endif()
-foreach(f usr/bin/rigscope-cli usr/share/man/man1/rigscope-cli.1)
-    if(NOT EXISTS ${work}/root/${f})
-        message(FATAL_ERROR "package lacks ${f}")
+set(root ${work}/root)
+set(expected usr/bin/rigscope-cli usr/share/man/man1/rigscope-cli.1)
+if(GUI)
+    set(id io.github.rigscope.RigScope)
+    list(APPEND expected usr/bin/rigscope usr/share/man/man1/rigscope.1
+         usr/share/applications/${id}.desktop usr/share/metainfo/${id}.metainfo.xml
+         usr/share/mime/packages/${id}.xml usr/share/thumbnailers/${id}.thumbnailer
+         usr/share/icons/hicolor/scalable/apps/${id}.svg)
+    foreach(size 16 32 48 64 128 256)
+        list(APPEND expected usr/share/icons/hicolor/${size}x${size}/apps/${id}.png)
+    endforeach()
+endif()
+foreach(f ${expected})
+    if(NOT EXISTS ${root}/${f})
+        message(FATAL_ERROR "package lacks /${f}")
     endif()
 endforeach()
-execute_process(COMMAND ${work}/root/usr/bin/rigscope-cli --version RESULT_VARIABLE rc OUTPUT_VARIABLE ver)
+list(LENGTH expected n)
+message(STATUS "package holds all ${n} expected files")
+
+execute_process(COMMAND ${root}/usr/bin/rigscope-cli --version RESULT_VARIABLE rc OUTPUT_VARIABLE ver)
 if(NOT rc EQUAL 0 OR NOT ver MATCHES "rigscope-cli [0-9]")
     message(FATAL_ERROR "installed rigscope-cli --version failed: ${ver}")
 endif()
 message(STATUS "installed: ${ver}")
+execute_process(COMMAND ${root}/usr/bin/rigscope-cli info ${SOURCE_DIR}/resources/samples/sample_ref.smd
+                RESULT_VARIABLE rc OUTPUT_VARIABLE info)
+if(NOT rc EQUAL 0 OR NOT info MATCHES "triangles")
+    message(FATAL_ERROR "installed rigscope-cli info failed (${rc}): ${info}")
+endif()
+
+if(GUI)
+    if(DESKTOP_FILE_VALIDATE)
+        execute_process(COMMAND ${DESKTOP_FILE_VALIDATE} ${root}/usr/share/applications/${id}.desktop
+                        RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+        if(NOT rc EQUAL 0)
+            message(FATAL_ERROR "installed desktop entry does not validate: ${out}")
+        endif()
+    endif()
+    execute_process(COMMAND ${root}/usr/bin/rigscope --version RESULT_VARIABLE rc OUTPUT_VARIABLE ver)
+    if(NOT rc EQUAL 0 OR NOT ver MATCHES "rigscope [0-9]")
+        message(FATAL_ERROR "installed rigscope --version failed: ${ver}")
+    endif()
+    # The installed viewer opens the sample and makes a thumbnail, as the file manager calls it.
+    if(XVFB_RUN)
+        set(thumb ${work}/thumbnail.png)
+        file(STRINGS ${root}/usr/share/thumbnailers/${id}.thumbnailer exec REGEX "^Exec=")
+        string(REGEX REPLACE "^Exec=rigscope " "" exec "${exec}")
+        string(REPLACE "%i" "${SOURCE_DIR}/resources/samples/sample_ref.smd" exec "${exec}")
+        string(REPLACE "%o" "${thumb}" exec "${exec}")
+        string(REPLACE "%s" "128" exec "${exec}")
+        separate_arguments(exec UNIX_COMMAND "${exec}")
+        execute_process(COMMAND ${CMAKE_COMMAND} -E env LIBGL_ALWAYS_SOFTWARE=1
+                                ${XVFB_RUN} -a -s "-screen 0 640x480x24"
+                                ${root}/usr/bin/rigscope ${exec}
+                        RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+        if(NOT rc EQUAL 0 OR NOT EXISTS ${thumb})
+            message(FATAL_ERROR "installed thumbnailer failed (${rc}): ${out}")
+        endif()
+        message(STATUS "installed thumbnailer wrote ${thumb}")
+    endif()
+endif()
