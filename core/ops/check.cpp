@@ -332,6 +332,20 @@ std::string profileLabel(const CheckRun& run)
 CheckedFile checkReadResult(const std::string& file, const ReadResult& r, const Model* reference,
                             const std::string& referenceFile, const CheckOptions& opt)
 {
+    return checkModel(file, r.hasModel ? &r.model : nullptr, r.diagnostics, reference,
+                      referenceFile, opt);
+}
+
+CheckedFile checkModel(const std::string& file, const Model* model,
+                       const std::vector<Diagnostic>& readerDiagnostics, const Model* reference,
+                       const std::string& referenceFile, const CheckOptions& opt)
+{
+    static const Model kEmpty;
+    struct {
+        const Model& model;
+        bool hasModel;
+        const std::vector<Diagnostic>& diagnostics;
+    } r{model ? *model : kEmpty, model != nullptr, readerDiagnostics};
     CheckedFile out;
     out.file = file;
     out.readable = true;

@@ -54,6 +54,11 @@ std::vector<std::string> expandCheckInputs(const std::vector<std::string>& paths
 CheckedFile checkReadResult(const std::string& file, const ReadResult& result,
                             const Model* reference, const std::string& referenceFile,
                             const CheckOptions& opt);
+// The same for a model kept elsewhere (the GUI re-checks under another profile without
+// copying it): `model` null = nothing readable; `readerDiagnostics` as the reader returned them.
+CheckedFile checkModel(const std::string& file, const Model* model,
+                       const std::vector<Diagnostic>& readerDiagnostics, const Model* reference,
+                       const std::string& referenceFile, const CheckOptions& opt);
 
 // Reads and checks every input (in parallel); files of one folder form a document with the
 // reference given or found there (an animation / VTA gets the folder's reference that holds
