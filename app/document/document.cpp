@@ -10,6 +10,7 @@
 
 #include "app/qt_convert.h"
 #include "core/io/file_buffer.h"
+#include "core/ops/check.h"
 #include "core/pose/sample.h"
 
 namespace rigscope::app {
@@ -29,7 +30,8 @@ LoadedFile loadFile(const QString& path)
     core::ReadContext ctx;
     ctx.fileName = toStd(QFileInfo(path).fileName());
     core::ReadResult r = core::readAny(bytes.bytes, ctx);
-    f.diagnostics = std::move(r.diagnostics);
+    f.readerDiagnostics = std::move(r.diagnostics);
+    f.diagnostics = f.readerDiagnostics;
     if (r.hasModel) {
         f.model = std::make_shared<const core::Model>(std::move(r.model));
     } else {
@@ -38,6 +40,46 @@ LoadedFile loadFile(const QString& path)
     }
     f.loadMs = double(timer.nsecsElapsed()) / 1e6;
     return f;
+}
+
+int primaryFileIndex(const std::vector<LoadedFile>& files)
+{
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        if (files[i].model && files[i].model->kind == core::ModelKind::Reference) {
+            return int(i);
+        }
+    }
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        if (files[i].model) {
+            return int(i);
+        }
+    }
+    return -1;
+}
+
+void checkFiles(std::vector<LoadedFile>& files, core::Profile profile)
+{
+    const int primary = primaryFileIndex(files);
+    const core::Model* ref =
+        primary >= 0 && files[std::size_t(primary)].model->kind == core::ModelKind::Reference
+            ? files[std::size_t(primary)].model.get()
+            : nullptr;
+    const std::string refFile = primary >= 0 ? toStd(files[std::size_t(primary)].path) : "";
+    core::CheckOptions opt;
+    opt.profile = profile;
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        LoadedFile& f = files[i];
+        if (!f.model && f.readerDiagnostics.empty()) {
+            continue; // I/O failure: nothing to check
+        }
+        const core::Model* reference = int(i) == primary ? nullptr : ref;
+        core::CheckedFile c = core::checkModel(toStd(f.path), f.model.get(), f.readerDiagnostics,
+                                               reference, reference ? refFile : std::string(), opt);
+        f.diagnostics = std::move(c.diagnostics);
+        f.budget = std::move(c.budget);
+        f.profile = c.profile;
+        f.guessed = c.guessed;
+    }
 }
 
 Document::Document(QObject* parent) : QObject(parent)
@@ -65,18 +107,21 @@ void Document::open(const QStringList& paths, bool keepState)
     m_loadingPaths = paths;
     m_loadingGeneration = ++m_generation;
     emit loadStarted();
-    m_watcher.setFuture(QtConcurrent::run([paths](QPromise<std::vector<LoadedFile>>& promise) {
-        promise.setProgressRange(0, int(paths.size()));
-        std::vector<LoadedFile> out;
-        for (int i = 0; i < paths.size(); ++i) {
-            if (promise.isCanceled()) {
-                return;
+    const core::Profile profile = m_profile;
+    m_watcher.setFuture(
+        QtConcurrent::run([paths, profile](QPromise<std::vector<LoadedFile>>& promise) {
+            promise.setProgressRange(0, int(paths.size()));
+            std::vector<LoadedFile> out;
+            for (int i = 0; i < paths.size(); ++i) {
+                if (promise.isCanceled()) {
+                    return;
+                }
+                out.push_back(loadFile(paths[i]));
+                promise.setProgressValue(i + 1);
             }
-            out.push_back(loadFile(paths[i]));
-            promise.setProgressValue(i + 1);
-        }
-        promise.addResult(std::move(out));
-    }));
+            checkFiles(out, profile);
+            promise.addResult(std::move(out));
+        }));
 }
 
 void Document::reload()
@@ -159,17 +204,7 @@ void Document::assemble(std::vector<LoadedFile> files, bool keepState)
     }
 
     m_files = std::move(files);
-    m_primary = -1;
-    for (std::size_t i = 0; i < m_files.size() && m_primary < 0; ++i) {
-        if (m_files[i].model && m_files[i].model->kind == core::ModelKind::Reference) {
-            m_primary = int(i);
-        }
-    }
-    for (std::size_t i = 0; i < m_files.size() && m_primary < 0; ++i) {
-        if (m_files[i].model) {
-            m_primary = int(i);
-        }
-    }
+    m_primary = primaryFileIndex(m_files);
     const core::Model& ref = *m_files[std::size_t(m_primary)].model;
 
     m_animations.clear();
@@ -259,6 +294,7 @@ void Document::assemble(std::vector<LoadedFile> files, bool keepState)
         }
     }
     emit loaded(keepState);
+    emit diagnosticsChanged();
     emit animationChanged(m_currentAnimation);
     emit frameChanged(m_currentFrame);
     emit selectionChanged(m_selection);
@@ -409,6 +445,136 @@ void Document::setSelection(const Selection& s)
     }
     m_selection = s;
     emit selectionChanged(s);
+}
+
+void Document::setProfile(core::Profile profile)
+{
+    if (profile == m_profile) {
+        return;
+    }
+    m_profile = profile;
+    if (!m_files.empty()) {
+        checkFiles(m_files, profile);
+        emit diagnosticsChanged();
+    }
+}
+
+core::Profile Document::activeProfile() const
+{
+    const LoadedFile* p = primary();
+    if (p) {
+        return p->profile;
+    }
+    return m_profile == core::Profile::Auto ? core::Profile::Source : m_profile;
+}
+
+std::vector<core::BudgetMeter> Document::budget() const
+{
+    const LoadedFile* p = primary();
+    if (!p) {
+        return {};
+    }
+    std::vector<core::BudgetMeter> out = p->budget;
+    for (const LoadedFile& f : m_files) {
+        if (&f == p || !f.model || f.model->kind != core::ModelKind::Flex) {
+            continue;
+        }
+        for (const core::BudgetMeter& b : f.budget) {
+            for (core::BudgetMeter& o : out) {
+                if (o.name == b.name && b.name == "flexed vertices") {
+                    o.used = std::max(o.used, b.used);
+                    o.limit = b.limit;
+                }
+            }
+        }
+    }
+    return out;
+}
+
+Selection Document::selectionFor(int file, const core::ElementRef& e) const
+{
+    using EK = core::ElementRef::Kind;
+    auto ref = primaryModel();
+    if (!ref || file < 0 || std::size_t(file) >= m_files.size() || e.index < 0 ||
+        !m_files[std::size_t(file)].model) {
+        return {};
+    }
+    const core::Model& own = *m_files[std::size_t(file)].model;
+    const auto i = std::size_t(e.index);
+    const bool primaryFile = file == m_primary;
+    switch (e.kind) {
+    case EK::Joint:
+    case EK::Part: {
+        if (primaryFile && e.kind == EK::Joint) {
+            return i < ref->skeleton.size() ? Selection{Selection::Kind::Joint, e.index, -1}
+                                            : Selection{};
+        }
+        const std::string name = i < own.skeleton.size() ? own.skeleton.names[i] : std::string();
+        const core::JointIndex j = name.empty() ? core::kNoJoint : ref->skeleton.findByName(name);
+        return j >= 0 ? Selection{Selection::Kind::Joint, j, -1} : Selection{};
+    }
+    case EK::Triangle:
+        return primaryFile && i < ref->mesh.triangleCount()
+                   ? Selection{Selection::Kind::Triangle, e.index, -1}
+                   : Selection{};
+    case EK::Vertex: {
+        if (!primaryFile) {
+            return {};
+        }
+        // SMD: vertex = corner 3t+c, and point i == corner i. XMODEL: a pool point; its first
+        // corner.
+        const auto& corners = ref->mesh.cornerPoints;
+        std::size_t c = i < corners.size() && corners[i] == i ? i : corners.size();
+        if (c == corners.size()) {
+            c = std::size_t(std::find(corners.begin(), corners.end(), std::uint32_t(i)) -
+                            corners.begin());
+        }
+        return c < corners.size() ? Selection{Selection::Kind::Triangle, int(c / 3), int(c % 3)}
+                                  : Selection{};
+    }
+    case EK::Material:
+        return primaryFile && i < ref->mesh.materials.size()
+                   ? Selection{Selection::Kind::Material, e.index, -1}
+                   : Selection{};
+    case EK::Frame:
+        for (std::size_t a = 0; a < m_animations.size(); ++a) {
+            if (m_animations[a].file == file) {
+                const int frames = int(m_animations[a].animation(m_files).frameCount());
+                return e.index < frames ? Selection{Selection::Kind::Frame, int(a), e.index}
+                                        : Selection{};
+            }
+        }
+        return {};
+    case EK::Shape:
+        for (const DocFlexFile& f : m_flexFiles) {
+            if (f.file == file && i < f.targets.names.size()) {
+                return {Selection::Kind::Flex, f.firstShape + e.index, -1};
+            }
+        }
+        return {};
+    case EK::None:
+        break;
+    }
+    return {};
+}
+
+bool Document::selectDiagnostic(int file, int index)
+{
+    if (file < 0 || std::size_t(file) >= m_files.size() || index < 0 ||
+        std::size_t(index) >= m_files[std::size_t(file)].diagnostics.size()) {
+        return false;
+    }
+    const core::Diagnostic& d = m_files[std::size_t(file)].diagnostics[std::size_t(index)];
+    const Selection s = selectionFor(file, d.element);
+    if (s.kind == Selection::Kind::None) {
+        return false;
+    }
+    if (s.kind == Selection::Kind::Frame) {
+        setCurrentAnimation(s.index);
+        setCurrentFrame(s.corner);
+    }
+    setSelection(s);
+    return true;
 }
 
 std::vector<int> Document::materialTriangleCounts() const

@@ -9,6 +9,7 @@
 #include <QtCore/QString>
 #include <QtCore/QStringList>
 
+#include "core/checks/registry.h"
 #include "core/formats/registry.h"
 #include "core/pose/animation_binding.h"
 #include "core/pose/flex_binding.h"
@@ -20,9 +21,14 @@ namespace rigscope::app {
 // One file of a document: the model as read plus its diagnostics.
 struct LoadedFile {
     QString path;
-    std::shared_ptr<const core::Model> model; // null when the file could not be read
+    std::shared_ptr<const core::Model> model;        // null when the file could not be read
+    std::vector<core::Diagnostic> readerDiagnostics; // as the reader returned them
+    // Reader diagnostics plus every check (CHECKS.md) for `profile`, graded, in file order.
     std::vector<core::Diagnostic> diagnostics;
-    QString error; // I/O or format failure
+    std::vector<core::BudgetMeter> budget; // CHECKS.md §3 meters (VTA: against the reference)
+    core::Profile profile = core::Profile::Source; // the profile it was checked with
+    bool guessed = true;                           // profile came from `auto`
+    QString error;                                 // I/O or format failure
     qint64 bytes = 0;
     double loadMs = 0;
 };
@@ -101,6 +107,23 @@ public:
     const Selection& selection() const { return m_selection; }
     void setSelection(const Selection& s);
 
+    // Checks (CHECKS.md). The requested profile (auto by default) applies to every file; changing
+    // it re-runs the checks and emits diagnosticsChanged.
+    core::Profile requestedProfile() const { return m_profile; }
+    void setProfile(core::Profile profile);
+    // The profile the primary file was checked with (auto resolved).
+    core::Profile activeProfile() const;
+    // Meters of the document: the primary's bones, materials and vertices; flexed vertices
+    // from its VTAs (the largest).
+    std::vector<core::BudgetMeter> budget() const;
+    // What selecting the element of a diagnostic of file `file` means for the primary model
+    // (bones of other files match by name; an SMD vertex is corner 3t+c, an XMODEL one a pool
+    // point). None when the element is not shown.
+    Selection selectionFor(int file, const core::ElementRef& element) const;
+    // Selects the element of files()[file].diagnostics[index] (and its animation and frame for
+    // frame elements). False when the diagnostic points at nothing selectable.
+    bool selectDiagnostic(int file, int index);
+
     // Weighted-vertex count per joint of the primary model (points with weight > 0).
     const std::vector<int>& weightedVertexCounts() const { return m_weighted; }
     std::vector<int> materialTriangleCounts() const;
@@ -114,6 +137,8 @@ signals:
     void frameChanged(int frame);
     void selectionChanged(const rigscope::app::Selection& selection);
     void flexChanged();
+    // Diagnostics and budgets were recomputed (after a load or a profile change).
+    void diagnosticsChanged();
 
 private:
     void onLoadFinished();
@@ -137,10 +162,16 @@ private:
     quint64 m_loadingGeneration = 0;
     bool m_keepState = false;
     QStringList m_loadingPaths;
+    core::Profile m_profile = core::Profile::Auto;
 };
 
 // Reads one file (any supported format). Runs on worker threads.
 LoadedFile loadFile(const QString& path);
+// The file a document shows: the first reference, else the first readable file (-1: none).
+int primaryFileIndex(const std::vector<LoadedFile>& files);
+// Runs the checks on every file (non-primary files against the primary): fills diagnostics,
+// budget, profile. Thread-safe on its own files.
+void checkFiles(std::vector<LoadedFile>& files, core::Profile profile);
 
 } // namespace rigscope::app
 
