@@ -71,13 +71,14 @@ TriangleGeometry::TriangleGeometry(Qt3DCore::QNode* parent) : Qt3DRender::QGeome
 {
     auto* g = new Qt3DCore::QGeometry(this);
     m_buffer = new Qt3DCore::QBuffer(g);
+    const uint n = kStride;
     m_position =
-        makeAttribute(Qt3DCore::QAttribute::defaultPositionAttributeName(), m_buffer, 3, 0, 9, g);
+        makeAttribute(Qt3DCore::QAttribute::defaultPositionAttributeName(), m_buffer, 3, 0, n, g);
     m_normal =
-        makeAttribute(Qt3DCore::QAttribute::defaultNormalAttributeName(), m_buffer, 3, 3, 9, g);
+        makeAttribute(Qt3DCore::QAttribute::defaultNormalAttributeName(), m_buffer, 3, 3, n, g);
     m_uv = makeAttribute(Qt3DCore::QAttribute::defaultTextureCoordinateAttributeName(), m_buffer, 2,
-                         6, 9, g);
-    m_weight = makeAttribute(QStringLiteral("vertexWeight"), m_buffer, 1, 8, 9, g);
+                         6, n, g);
+    m_heat = makeAttribute(QStringLiteral("vertexHeat"), m_buffer, 3, 8, n, g);
     setGeometry(g);
     setPrimitiveType(Qt3DRender::QGeometryRenderer::Triangles);
     setVertexCount(0);
@@ -85,12 +86,12 @@ TriangleGeometry::TriangleGeometry(Qt3DCore::QNode* parent) : Qt3DRender::QGeome
 
 void TriangleGeometry::setVertices(const std::vector<float>& interleaved)
 {
-    const auto count = uint(interleaved.size() / 9);
+    const auto count = uint(interleaved.size() / kStride);
     m_buffer->setData(bytesOf(interleaved));
     m_position->setCount(count);
     m_normal->setCount(count);
     m_uv->setCount(count);
-    m_weight->setCount(count);
+    m_heat->setCount(count);
     setVertexCount(int(count));
     setEnabled(count > 0);
 }

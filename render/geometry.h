@@ -40,10 +40,11 @@ private:
     Qt3DCore::QAttribute* m_color;
 };
 
-// Non-indexed triangles: x y z nx ny nz u v w per vertex (w: heat-map weight, 0..1).
+// Non-indexed triangles: x y z nx ny nz u v r g b per vertex (r g b: heat-map colour, 0..1).
 class TriangleGeometry : public Qt3DRender::QGeometryRenderer {
     Q_OBJECT
 public:
+    static constexpr int kStride = 11; // floats per vertex
     explicit TriangleGeometry(Qt3DCore::QNode* parent = nullptr);
     void setVertices(const std::vector<float>& interleaved);
 
@@ -52,7 +53,7 @@ private:
     Qt3DCore::QAttribute* m_position;
     Qt3DCore::QAttribute* m_normal;
     Qt3DCore::QAttribute* m_uv;
-    Qt3DCore::QAttribute* m_weight;
+    Qt3DCore::QAttribute* m_heat;
 };
 
 } // namespace rigscope::render

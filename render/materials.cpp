@@ -23,11 +23,11 @@ constexpr char kShadedVert[] = R"(#version 150 core
 in vec3 vertexPosition;
 in vec3 vertexNormal;
 in vec2 vertexTexCoord;
-in float vertexWeight;
+in vec3 vertexHeat;
 out vec3 vNormal;
 out vec3 vPos;
 out vec2 vUv;
-out float vWeight;
+out vec3 vHeat;
 uniform mat4 modelView;
 uniform mat3 modelViewNormal;
 uniform mat4 mvp;
@@ -36,7 +36,7 @@ void main()
     vNormal = modelViewNormal * vertexNormal;
     vPos = (modelView * vec4(vertexPosition, 1.0)).xyz;
     vUv = vertexTexCoord;
-    vWeight = vertexWeight;
+    vHeat = vertexHeat;
     gl_Position = mvp * vec4(vertexPosition, 1.0);
 }
 )";
@@ -45,7 +45,7 @@ constexpr char kShadedFrag[] = R"(#version 150 core
 in vec3 vNormal;
 in vec3 vPos;
 in vec2 vUv;
-in float vWeight;
+in vec3 vHeat;
 out vec4 fragColor;
 uniform mat4 projectionMatrix;
 uniform float heatMap;
@@ -64,13 +64,8 @@ void main()
     vec3 albedo = baseColor.rgb;
     if (useTexture > 0.5)
         albedo = texture(diffuseTexture, vUv).rgb;
-    if (heatMap > 0.5) {
-        // 0 -> slate, then blue -> green -> yellow -> red as the weight grows.
-        float w = clamp(vWeight, 0.0, 1.0);
-        vec3 ramp = w < 0.5 ? mix(vec3(0.15, 0.35, 0.95), vec3(0.2, 0.85, 0.3), w * 2.0)
-                            : mix(vec3(0.95, 0.85, 0.2), vec3(0.95, 0.2, 0.15), (w - 0.5) * 2.0);
-        albedo = w <= 0.001 ? vec3(0.32, 0.34, 0.4) : ramp;
-    }
+    if (heatMap > 0.5)
+        albedo = vHeat; // weight views: colours computed on the CPU (render/model_scene.cpp)
     vec3 key = normalize(vec3(-0.45, 0.65, 0.65));
     vec3 fill = normalize(vec3(0.7, -0.25, 0.45));
     vec3 rim = normalize(vec3(0.0, 0.3, -1.0));

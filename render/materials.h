@@ -24,7 +24,7 @@ public:
     void setHighlight(const QColor& c, float amount);
     void setFlatShading(bool on);
     void setTexturesEnabled(bool on);
-    void setHeatMap(bool on); // colour by the vertexWeight attribute instead of albedo
+    void setHeatMap(bool on); // colour by the vertexHeat attribute instead of albedo
 
 private:
     Qt3DRender::QParameter* m_base;

@@ -64,6 +64,43 @@ QColor paletteColor(std::size_t i)
     return kPalette[i % std::size(kPalette)];
 }
 
+QColor weightRampColor(float w)
+{
+    if (!(w > 0.001f)) {
+        return QColor::fromRgbF(0.32f, 0.34f, 0.4f);
+    }
+    w = std::min(w, 1.0f);
+    auto mix = [](float a, float b, float t) { return a + (b - a) * t; };
+    if (w < 0.5f) {
+        const float t = w * 2.0f;
+        return QColor::fromRgbF(mix(0.15f, 0.2f, t), mix(0.35f, 0.85f, t), mix(0.95f, 0.3f, t));
+    }
+    const float t = (w - 0.5f) * 2.0f;
+    return QColor::fromRgbF(0.95f, mix(0.85f, 0.2f, t), mix(0.2f, 0.15f, t));
+}
+
+QColor influenceCountColor(int links, bool overLimit, bool problem)
+{
+    if (problem) {
+        return QColor::fromRgbF(1.0f, 0.15f, 0.95f);
+    }
+    if (overLimit) {
+        return QColor::fromRgbF(0.95f, 0.08f, 0.08f);
+    }
+    switch (links) {
+    case 0:
+        return QColor::fromRgbF(0.32f, 0.34f, 0.4f);
+    case 1:
+        return QColor::fromRgbF(0.25f, 0.45f, 0.9f);
+    case 2:
+        return QColor::fromRgbF(0.2f, 0.78f, 0.4f);
+    case 3:
+        return QColor::fromRgbF(0.95f, 0.85f, 0.2f);
+    default:
+        return QColor::fromRgbF(0.95f, 0.55f, 0.15f);
+    }
+}
+
 ModelScene::ModelScene(std::shared_ptr<const core::Model> model, const QStringList& textureFolders,
                        const SceneLayers& layers, Qt3DCore::QNode* parent)
     : Qt3DCore::QEntity(parent), m_model(std::move(model))
@@ -175,11 +212,86 @@ ModelScene::ModelScene(std::shared_ptr<const core::Model> model, const QStringLi
     m_cornerMarker->addComponent(new SolidMaterial(kSelectColor, DepthMode::OnTop, m_cornerMarker));
     m_cornerMarker->addComponent(m_cornerTransform);
 
+    rebuildWeights();
     setPose({});
     applyVisibility();
 }
 
 ModelScene::~ModelScene() = default;
+
+void ModelScene::rebuildWeights()
+{
+    const core::Model& m = *m_model;
+    m_authored =
+        core::effectiveInfluences(m.mesh, m.skeleton.size(), m_profile, core::WeightView::Authored);
+    m_compiled =
+        core::effectiveInfluences(m.mesh, m.skeleton.size(), m_profile, core::WeightView::Compiled);
+    m_stats = core::weightStats(m.mesh, m.skeleton.size(), m_profile);
+}
+
+void ModelScene::setWeightProfile(core::Profile profile)
+{
+    if (profile == core::Profile::Auto) {
+        profile = core::Profile::Source;
+    }
+    if (profile == m_profile) {
+        return;
+    }
+    m_profile = profile;
+    rebuildWeights();
+    reskin();
+}
+
+void ModelScene::setProblemPoints(const std::vector<std::uint8_t>& mask)
+{
+    m_problemPoints = mask;
+    if (m_flags.heatMap == HeatMap::InfluenceCount) {
+        reskin();
+    }
+}
+
+void ModelScene::reskin()
+{
+    setPose(m_posed ? std::vector<Eigen::Affine3f>(m_world) : std::vector<Eigen::Affine3f>{});
+}
+
+void ModelScene::computeHeat()
+{
+    const std::size_t n = m_model->mesh.pointCount();
+    m_heatColors.clear();
+    switch (m_flags.heatMap) {
+    case HeatMap::Off:
+        return;
+    case HeatMap::SelectedBone: {
+        // The selected bone's weight in the skinning shown (authored, or compiled with Shift+K).
+        const core::Influences& inf = m_flags.compiledWeights ? m_compiled : m_authored;
+        m_heatColors.assign(n, weightRampColor(0.0f));
+        for (std::size_t p = 0; p < n && m_selJoint >= 0 && p + 1 < inf.offsets.size(); ++p) {
+            float mine = 0;
+            for (std::uint32_t k = inf.offsets[p]; k < inf.offsets[p + 1]; ++k) {
+                mine += inf.joints[k] == m_selJoint ? inf.weights[k] : 0.0f;
+            }
+            m_heatColors[p] = weightRampColor(std::isfinite(mine) ? mine : 0.0f);
+        }
+        return;
+    }
+    case HeatMap::InfluenceCount:
+        m_heatColors.resize(n);
+        for (std::size_t p = 0; p < n; ++p) {
+            const bool problem = m_stats.problem[p] != core::WeightProblem::None ||
+                                 (p < m_problemPoints.size() && m_problemPoints[p]);
+            m_heatColors[p] =
+                influenceCountColor(m_stats.linkCount[p], m_stats.overLimit[p] != 0, problem);
+        }
+        return;
+    case HeatMap::WeightChange:
+        m_heatColors.resize(n);
+        for (std::size_t p = 0; p < n; ++p) {
+            m_heatColors[p] = weightRampColor(m_stats.change[p]);
+        }
+        return;
+    }
+}
 
 void ModelScene::setPose(const std::vector<Eigen::Affine3f>& world)
 {
@@ -196,25 +308,22 @@ void ModelScene::setPose(const std::vector<Eigen::Affine3f>& world)
             skin[j] = m_world[j] * m_bind[j].inverse();
         }
         pointLinear.resize(mesh.pointCount());
+        const core::Influences& inf = m_flags.compiledWeights ? m_compiled : m_authored;
         for (std::size_t p = 0; p < mesh.pointCount(); ++p) {
             Eigen::Matrix4f acc = Eigen::Matrix4f::Zero();
             float sum = 0;
-            if (!mesh.influenceOffsets.empty()) {
-                for (std::uint32_t k = mesh.influenceOffsets[p]; k < mesh.influenceOffsets[p + 1];
-                     ++k) {
-                    const core::JointIndex j = mesh.influenceJoints[k];
-                    const float w = mesh.influenceWeights[k];
-                    if (j >= 0 && std::size_t(j) < skin.size() && std::isfinite(w) && w > 0) {
+            if (p + 1 < inf.offsets.size()) {
+                for (std::uint32_t k = inf.offsets[p]; k < inf.offsets[p + 1]; ++k) {
+                    const core::JointIndex j = inf.joints[k];
+                    const float w = inf.weights[k];
+                    if (std::size_t(j) < skin.size() && std::isfinite(w)) {
                         acc += w * skin[std::size_t(j)].matrix();
                         sum += w;
                     }
                 }
             }
-            if (sum <= 0) {
-                const core::JointIndex j =
-                    p < mesh.pointParents.size() ? mesh.pointParents[p] : core::kNoJoint;
-                acc = (j >= 0 && std::size_t(j) < skin.size()) ? skin[std::size_t(j)].matrix()
-                                                               : Eigen::Matrix4f::Identity();
+            if (!(sum > 0)) {
+                acc = Eigen::Matrix4f::Identity(); // no usable influence: unchanged
                 sum = 1;
             }
             acc /= sum;
@@ -245,43 +354,26 @@ void ModelScene::setPose(const std::vector<Eigen::Affine3f>& world)
         return len > 1e-12f ? core::Vec3(n / len) : faceN;
     };
     const bool codUv = m.format.rfind("xmodel", 0) == 0;
-    // Heat-map: the selected bone's authored weight per point (normalised by the positive sum;
-    // rigid points count fully for their parent bone).
-    std::vector<float> heat;
-    if (m_flags.weightHeatMap && m_selJoint >= 0) {
-        heat.assign(mesh.pointCount(), 0.0f);
-        for (std::size_t p = 0; p < mesh.pointCount(); ++p) {
-            float sum = 0, mine = 0;
-            if (!mesh.influenceOffsets.empty()) {
-                for (std::uint32_t k = mesh.influenceOffsets[p]; k < mesh.influenceOffsets[p + 1];
-                     ++k) {
-                    const float w = mesh.influenceWeights[k];
-                    if (std::isfinite(w) && w > 0) {
-                        sum += w;
-                        mine += mesh.influenceJoints[k] == m_selJoint ? w : 0.0f;
-                    }
-                }
-            }
-            if (sum > 0) {
-                heat[p] = mine / sum;
-            } else if (p < mesh.pointParents.size() && mesh.pointParents[p] == m_selJoint) {
-                heat[p] = 1.0f;
-            }
-        }
-    }
+    computeHeat();
+    const QColor noHeat(0, 0, 0);
     LineList wire;
     LineList normals;
     const float normalLen = m_size * 0.02f;
     for (std::size_t mat = 0; mat < m_materialTris.size(); ++mat) {
         std::vector<float> data;
-        data.reserve(m_materialTris[mat].size() * 27);
+        data.reserve(m_materialTris[mat].size() * 3 * TriangleGeometry::kStride);
         for (std::uint32_t t : m_materialTris[mat]) {
             core::Vec3 p[3];
             for (int k = 0; k < 3; ++k) {
                 p[k] = m_points[mesh.cornerPoints[t * 3 + std::size_t(k)]];
             }
             core::Vec3 faceN = (p[1] - p[0]).cross(p[2] - p[0]);
-            faceN = faceN.norm() > 0 ? core::Vec3(faceN.normalized()) : core::Vec3::UnitZ();
+            if (!(faceN.norm() > 0)) {
+                // Zero area (mesh.degenerate-triangle): draws nothing, and with llvmpipe a
+                // zero-area triangle in the buffer made the whole material mesh disappear.
+                continue;
+            }
+            faceN.normalize();
             for (int k = 0; k < 3; ++k) {
                 const std::size_t c = t * 3 + std::size_t(k);
                 const core::Vec3 n = cornerNormal(c, faceN);
@@ -289,10 +381,12 @@ void ModelScene::setPose(const std::vector<Eigen::Affine3f>& world)
                 if (codUv) {
                     uv.y() = 1.0f - uv.y();
                 }
-                const float w = heat.empty() ? 0.0f : heat[mesh.cornerPoints[c]];
+                const QColor& h =
+                    m_heatColors.empty() ? noHeat : m_heatColors[mesh.cornerPoints[c]];
                 data.insert(data.end(), {p[k].x(), p[k].y(), p[k].z(), n.x(), n.y(), n.z(),
                                          std::isfinite(uv.x()) ? uv.x() : 0.0f,
-                                         std::isfinite(uv.y()) ? uv.y() : 0.0f, w});
+                                         std::isfinite(uv.y()) ? uv.y() : 0.0f, float(h.redF()),
+                                         float(h.greenF()), float(h.blueF())});
                 if (m_flags.normals) {
                     normals.add(toQt(p[k]), toQt(p[k] + n * normalLen), kNormalColor,
                                 QColor(120, 230, 140, 40));
@@ -467,12 +561,12 @@ void ModelScene::setDisplay(const DisplayFlags& flags)
         flags.wireframe != m_flags.wireframe || flags.wireOnly != m_flags.wireOnly ||
         flags.normals != m_flags.normals || flags.boundingBox != m_flags.boundingBox ||
         flags.boneNames != m_flags.boneNames || flags.skeleton != m_flags.skeleton ||
-        flags.weightHeatMap != m_flags.weightHeatMap;
+        flags.heatMap != m_flags.heatMap || flags.compiledWeights != m_flags.compiledWeights;
     m_flags = flags;
     for (auto* mat : m_materials) {
         mat->setTexturesEnabled(flags.textures);
         mat->setFlatShading(flags.flatShading);
-        mat->setHeatMap(flags.weightHeatMap);
+        mat->setHeatMap(flags.heatMap != HeatMap::Off);
     }
     if (rebuild) {
         setPose(m_posed ? std::vector<Eigen::Affine3f>(m_world) : std::vector<Eigen::Affine3f>{});
@@ -509,8 +603,8 @@ void ModelScene::setSelectedJoint(int joint)
         swap(old, false);
         swap(joint, true);
     }
-    if (m_flags.weightHeatMap && old != joint) {
-        setPose(m_posed ? std::vector<Eigen::Affine3f>(m_world) : std::vector<Eigen::Affine3f>{});
+    if (m_flags.heatMap == HeatMap::SelectedBone && old != joint) {
+        reskin();
         return;
     }
     rebuildSkeleton();

@@ -8,7 +8,10 @@
 #include <QtGui/QColor>
 #include <Qt3DCore/QEntity>
 
+#include "core/formats/profile.h"
 #include "core/model/model.h"
+#include "core/pose/effective_weights.h"
+#include "core/pose/weight_stats.h"
 
 namespace Qt3DCore {
 class QTransform;
@@ -28,6 +31,10 @@ class ShadedMaterial;
 class SolidMaterial;
 class TriangleGeometry;
 
+// Mesh colouring by skinning weights (UX.md `K`: off → selected bone → influence count →
+// weight change).
+enum class HeatMap : std::uint8_t { Off, SelectedBone, InfluenceCount, WeightChange };
+
 // What the viewport draws. Plain values; the app stores them in settings.
 struct DisplayFlags {
     bool mesh = true;
@@ -38,7 +45,8 @@ struct DisplayFlags {
     bool normals = false;
     bool textures = true;
     bool flatShading = false;
-    bool weightHeatMap = false; // colour by the selected bone's (authored) weights
+    HeatMap heatMap = HeatMap::Off;
+    bool compiledWeights = false; // Shift+K: skin (and colour) with the profile's compiled weights
     bool boundingBox = false;
     bool grid = true;
     bool axes = true;
@@ -55,6 +63,12 @@ struct SceneLayers {
 
 // Colour of material `i` when it has no texture (a soft, distinguishable palette).
 QColor paletteColor(std::size_t i);
+
+// Heat-map colours (before lighting). Ramp: 0 → slate, then blue → green → yellow → red.
+QColor weightRampColor(float w);
+// Influence-count view: 1 blue, 2 green, 3 yellow, 4+ orange; over the profile's limit red;
+// problem points (unweighted, zero-sum, NaN, unknown bone) magenta.
+QColor influenceCountColor(int links, bool overLimit, bool problem);
 
 // Qt3D entities for one core::Model: per-material shaded meshes, wireframe, normals, bounding
 // box (scene layer) and the skeleton, selection markers (overlay layer, drawn on top).
@@ -76,6 +90,17 @@ public:
     void setDisplay(const DisplayFlags& flags);
     const DisplayFlags& display() const { return m_flags; }
 
+    // Profile whose compiled weights Shift+K shows and whose link limit the influence-count
+    // view uses (CHECKS.md §5).
+    void setWeightProfile(core::Profile profile);
+    core::Profile weightProfile() const { return m_profile; }
+    // Extra problem points for the influence-count view (1 = problem), e.g. from
+    // weights.unknown-bone diagnostics; the model alone cannot show dropped links.
+    void setProblemPoints(const std::vector<std::uint8_t>& mask);
+    const core::WeightStats& weightStats() const { return m_stats; }
+    // Per-point heat-map colour of the current mode (empty when off).
+    const std::vector<QColor>& heatColors() const { return m_heatColors; }
+
     void setSelectedJoint(int joint); // -1 = none
     void setSelectedMaterial(int material);
     void setSelectedTriangle(int triangle, int corner);
@@ -95,6 +120,9 @@ public:
 
 private:
     void rebuildMesh();
+    void rebuildWeights();
+    void computeHeat();
+    void reskin();
     void rebuildSkeleton();
     void rebuildSelection();
     void applyVisibility();
@@ -107,6 +135,12 @@ private:
     std::vector<core::Vec3> m_points;
     std::vector<core::Vec3> m_morph;
     std::vector<std::vector<std::uint32_t>> m_materialTris;
+    core::Profile m_profile = core::Profile::Source;
+    core::Influences m_authored;
+    core::Influences m_compiled;
+    core::WeightStats m_stats;
+    std::vector<std::uint8_t> m_problemPoints;
+    std::vector<QColor> m_heatColors;
 
     Qt3DCore::QEntity* m_sceneRoot;
     Qt3DCore::QEntity* m_linesRoot;

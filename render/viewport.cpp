@@ -253,6 +253,7 @@ void Viewport::setModel(std::shared_ptr<const core::Model> model, const QStringL
     }
     if (model) {
         m_scene = SceneBuilder::build(std::move(model), textureFolders, m_layers, m_root);
+        m_scene->setWeightProfile(m_weightProfile);
         m_scene->setDisplay(m_flags);
         if (joint >= 0 && std::size_t(joint) < m_scene->model().skeleton.size() && !resetCamera) {
             m_scene->setSelectedJoint(joint);
@@ -265,6 +266,15 @@ void Viewport::setModel(std::shared_ptr<const core::Model> model, const QStringL
     } else {
         applyCamera();
     }
+}
+
+void Viewport::setWeightProfile(core::Profile profile)
+{
+    m_weightProfile = profile == core::Profile::Auto ? core::Profile::Source : profile;
+    if (m_scene) {
+        m_scene->setWeightProfile(m_weightProfile);
+    }
+    refresh();
 }
 
 void Viewport::setDisplay(const DisplayFlags& flags)

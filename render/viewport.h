@@ -51,6 +51,9 @@ public:
 
     void setDisplay(const DisplayFlags& flags);
     const DisplayFlags& display() const { return m_flags; }
+    // Kept across model swaps (the scene gets it when built); see ModelScene.
+    void setWeightProfile(core::Profile profile);
+    core::Profile weightProfile() const { return m_weightProfile; }
     void setBackgroundVisible(bool on);
     void setClearColorForCapture(const QColor& c); // with the background hidden
 
@@ -96,6 +99,7 @@ private:
 
     ViewportOptions m_options;
     DisplayFlags m_flags;
+    core::Profile m_weightProfile = core::Profile::Source;
     OrbitCamera m_camera;
     Qt3DCore::QEntity* m_root = nullptr;
     Qt3DRender::QCamera* m_gizmoCamera = nullptr;
