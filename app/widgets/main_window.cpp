@@ -13,6 +13,7 @@
 #include <QtGui/QIcon>
 #include <QtGui/QClipboard>
 #include <QtWidgets/QApplication>
+#include <QtWidgets/QComboBox>
 #include <QtWidgets/QDockWidget>
 #include <QtWidgets/QFileDialog>
 #include <QtWidgets/QHeaderView>
@@ -31,11 +32,14 @@
 #include <QtWidgets/QTreeWidget>
 
 #include "app/qt_convert.h"
+#include "app/widgets/budget_bar.h"
 #include "app/widgets/flex_panel.h"
 #include "app/widgets/inspector_panel.h"
 #include "app/widgets/outline_panel.h"
+#include "app/widgets/problems_panel.h"
 #include "app/widgets/timeline_panel.h"
 #include "app/widgets/viewport_widget.h"
+#include "core/diag/diagnostic_ids.h"
 #include "core/formats/registry.h"
 #include "render/render_capture.h"
 
@@ -93,6 +97,11 @@ const QString kStateKey = QStringLiteral("MainWindow/state");
 const QString kTexturePathKey = QStringLiteral("Textures/searchPath");
 const QString kAutoReloadKey = QStringLiteral("Files/autoReload");
 const QString kScreenshotDirKey = QStringLiteral("Screenshot/folder");
+const QString kProfileKey = QStringLiteral("Checks/profile");
+const QString kHeatMapKey = QStringLiteral("Viewport/heatMap");
+const QString kCompiledKey = QStringLiteral("Viewport/compiledWeights");
+const QStringList kHeatMapNames = {QStringLiteral("off"), QStringLiteral("bone"),
+                                   QStringLiteral("influence"), QStringLiteral("change")};
 
 } // namespace
 
@@ -102,8 +111,9 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
       m_viewport(new ViewportWidget(viewport, this)), m_outline(new OutlinePanel(this)),
       m_inspector(new InspectorPanel(this)), m_timeline(new TimelinePanel(this)),
       m_files(new QListWidget(this)), m_flex(new FlexPanel(this)),
-      m_problems(new QTreeWidget(this)), m_log(new QPlainTextEdit(this)),
+      m_problems(new ProblemsPanel(this)), m_log(new QPlainTextEdit(this)),
       m_summary(new QLabel(this)), m_frameLabel(new QLabel(this)), m_fpsLabel(new QLabel(this)),
+      m_heatLabel(new QLabel(this)), m_profileLabel(new QLabel(this)),
       m_progress(new QProgressBar(this)), m_cancel(new QToolButton(this))
 {
     setWindowTitle(tr("RigScope"));
@@ -123,12 +133,20 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
         return scene ? scene->texturePath(std::size_t(material)) : QString();
     });
 
-    m_problems->setHeaderLabels({tr("Severity"), tr("Id"), tr("Message"), tr("Location")});
-    m_problems->setRootIsDecorated(false);
-    m_problems->setAlternatingRowColors(true);
-    m_problems->setColumnWidth(0, 70);
-    m_problems->setColumnWidth(1, 190);
-    m_problems->setColumnWidth(2, 420);
+    m_problems->setDocument(m_document);
+    connect(m_problems, &ProblemsPanel::problemActivated, this,
+            [this](int file, int index, bool selected) {
+                const auto& d =
+                    m_document->files()[std::size_t(file)].diagnostics[std::size_t(index)];
+                statusBar()->showMessage(toQString(core::formatDiagnostic(d)), 8000);
+                if (selected) {
+                    m_viewport->viewport()->frameSelection();
+                    if (auto* dock = findChild<QDockWidget*>(QStringLiteral("inspector"))) {
+                        dock->show();
+                        dock->raise();
+                    }
+                }
+            });
     m_log->setReadOnly(true);
     m_log->setMaximumBlockCount(5000);
 
@@ -168,6 +186,17 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
     statusBar()->addPermanentWidget(m_cancel);
     statusBar()->addPermanentWidget(m_frameLabel);
     statusBar()->addPermanentWidget(m_fpsLabel);
+    m_heatLabel->setObjectName(QStringLiteral("heatLegend"));
+    m_heatLabel->setTextFormat(Qt::RichText);
+    m_heatLabel->setVisible(false);
+    statusBar()->addPermanentWidget(m_heatLabel);
+    m_profileLabel->setObjectName(QStringLiteral("profileLabel"));
+    statusBar()->addPermanentWidget(m_profileLabel);
+    for (const QString& name : {tr("bones"), tr("materials"), tr("verts"), tr("flexed")}) {
+        auto* bar = new BudgetBar(name, this);
+        m_budgetBars.push_back(bar);
+        statusBar()->addPermanentWidget(bar);
+    }
     connect(m_cancel, &QToolButton::clicked, m_document, &Document::cancelLoad);
 
     createActions();
@@ -188,6 +217,7 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
     connect(m_document, &Document::frameChanged, this, &MainWindow::updateStatus);
     connect(m_document, &Document::animationChanged, this, &MainWindow::updateStatus);
     connect(m_document, &Document::selectionChanged, this, &MainWindow::updateStatus);
+    connect(m_document, &Document::diagnosticsChanged, this, &MainWindow::onDiagnosticsChanged);
     connect(m_viewport->viewport(), &render::Viewport::fpsChanged, this,
             [this](double fps) { m_fpsLabel->setText(tr("%1 fps").arg(fps, 0, 'f', 0)); });
     connect(m_viewport->viewport(), &render::Viewport::unhandledKey, this,
@@ -212,6 +242,7 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
     restoreGeometry(m_settings.value(kGeometryKey).toByteArray());
     restoreState(m_settings.value(kStateKey).toByteArray(), kWindowStateVersion);
     applyDisplay();
+    updateHeatLegend();
     updateRecentMenu();
 }
 
@@ -328,8 +359,20 @@ void MainWindow::createActions()
                   &render::DisplayFlags::wireOnly);
     displayToggle(display, tr("Flat Shading"), QKeySequence(Qt::Key_V),
                   &render::DisplayFlags::flatShading);
-    displayToggle(display, tr("Weight Heat-map"), QKeySequence(Qt::Key_K),
-                  &render::DisplayFlags::weightHeatMap);
+    QAction* heat = display->addAction(tr("Cycle Weight View"));
+    heat->setShortcut(QKeySequence(Qt::Key_K));
+    heat->setToolTip(tr("Heat-map: off → selected bone → influence count → weight change"));
+    connect(heat, &QAction::triggered, this, &MainWindow::cycleHeatMap);
+    m_compiledAction = display->addAction(tr("Compiled Weights"));
+    m_compiledAction->setCheckable(true);
+    m_compiledAction->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_K));
+    m_compiledAction->setToolTip(
+        tr("Skin with the weights the active profile's compiler keeps (CHECKS.md §5)"));
+    connect(m_compiledAction, &QAction::toggled, this, &MainWindow::setCompiledWeights);
+    m_flags.heatMap = render::HeatMap(
+        std::max<qsizetype>(0, kHeatMapNames.indexOf(m_settings.value(kHeatMapKey).toString())));
+    m_flags.compiledWeights = m_settings.value(kCompiledKey, false).toBool();
+    m_compiledAction->setChecked(m_flags.compiledWeights);
     displayToggle(display, tr("Textures"), QKeySequence(Qt::Key_T),
                   &render::DisplayFlags::textures);
     displayToggle(display, tr("Grid"), QKeySequence(Qt::Key_G), &render::DisplayFlags::grid);
@@ -417,6 +460,18 @@ void MainWindow::createActions()
     QAction* deselect = m_viewMenu->addAction(tr("Deselect"));
     deselect->setShortcut(QKeySequence(Qt::Key_Escape));
     connect(deselect, &QAction::triggered, this, [this] { m_document->setSelection({}); });
+    QAction* nextProblem = m_viewMenu->addAction(tr("Next Problem"));
+    nextProblem->setShortcut(QKeySequence(Qt::Key_F8));
+    connect(nextProblem, &QAction::triggered, this, [this] {
+        m_problems->parentWidget()->show();
+        m_problems->next();
+    });
+    QAction* prevProblem = m_viewMenu->addAction(tr("Previous Problem"));
+    prevProblem->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F8));
+    connect(prevProblem, &QAction::triggered, this, [this] {
+        m_problems->parentWidget()->show();
+        m_problems->previous();
+    });
     QAction* reset = m_viewMenu->addAction(tr("Reset Layout"));
     connect(reset, &QAction::triggered, this, &MainWindow::resetLayout);
     m_viewMenu->addSeparator();
@@ -430,6 +485,22 @@ void MainWindow::createActions()
     tb->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     tb->addAction(open);
     tb->addAction(reloadA);
+    tb->addSeparator();
+    m_profileBox = new QComboBox(tb);
+    m_profileBox->setObjectName(QStringLiteral("profile"));
+    m_profileBox->setToolTip(tr("Compiler profile for checks, budgets and compiled weights"));
+    for (core::Profile p : {core::Profile::Auto, core::Profile::GoldSrc, core::Profile::Source,
+                            core::Profile::Source256, core::Profile::Cod}) {
+        m_profileBox->addItem(toQString(core::profileName(p)), int(p));
+    }
+    const auto saved =
+        core::parseProfile(toStd(m_settings.value(kProfileKey, QStringLiteral("auto")).toString()));
+    m_profileBox->setCurrentIndex(m_profileBox->findData(int(saved.value_or(core::Profile::Auto))));
+    m_document->setProfile(core::Profile(m_profileBox->currentData().toInt()));
+    connect(m_profileBox, &QComboBox::currentIndexChanged, this,
+            [this](int i) { setProfile(core::Profile(m_profileBox->itemData(i).toInt())); });
+    tb->addWidget(new QLabel(tr(" Profile "), tb));
+    tb->addWidget(m_profileBox);
     tb->addSeparator();
     for (QAction* a : display->actions()) {
         if (a->text() == tr("Bones") || a->text() == tr("Wire Overlay") ||
@@ -524,21 +595,6 @@ void MainWindow::onLoaded(bool keepState)
             QStringLiteral("%1  ·  %2").arg(QFileInfo(f.path).fileName(), kind), m_files);
         item->setToolTip(f.path);
     }
-    m_problems->clear();
-    int errors = 0;
-    for (const auto& f : m_document->files()) {
-        for (const auto& d : f.diagnostics) {
-            auto* item = new QTreeWidgetItem(m_problems);
-            item->setText(0, toQString(core::severityName(d.severity)));
-            item->setText(1, toQString(d.id));
-            item->setText(2, toQString(d.message));
-            item->setText(3, QStringLiteral("%1:%2").arg(toQString(d.file)).arg(d.where.line));
-            errors += d.severity == core::Severity::Error ? 1 : 0;
-        }
-    }
-    if (errors > 0) {
-        findChild<QDockWidget*>(QStringLiteral("problems"))->raise();
-    }
     log(tr("Loaded %1 file(s); primary %2 in %3 ms")
             .arg(m_document->files().size())
             .arg(p ? QFileInfo(p->path).fileName() : QString())
@@ -609,6 +665,160 @@ void MainWindow::updateStatus()
     } else {
         m_frameLabel->setText(tr("rest pose"));
     }
+}
+
+void MainWindow::onDiagnosticsChanged()
+{
+    auto model = m_document->primaryModel();
+    const core::Profile active = m_document->activeProfile();
+    const QString profile = toQString(core::profileName(active));
+    const LoadedFile* p = m_document->primary();
+    const bool guessed = p && p->guessed;
+    m_profileLabel->setText(guessed ? tr("profile %1 (auto)").arg(profile)
+                                    : tr("profile %1").arg(profile));
+    const std::vector<core::BudgetMeter> budget = m_document->budget();
+    for (std::size_t i = 0; i < m_budgetBars.size(); ++i) {
+        if (i < budget.size()) {
+            m_budgetBars[i]->setMeter(budget[i].used, budget[i].limit, profile);
+        } else {
+            m_budgetBars[i]->clear();
+        }
+    }
+
+    // Weight views follow the active profile; vertices the checks flag as unweighted, NaN,
+    // zero-sum or weighted to an undeclared bone stand out in the influence-count view.
+    auto* vp = m_viewport->viewport();
+    vp->setWeightProfile(active);
+    m_compiledAction->setEnabled(active != core::Profile::Cod); // CoD: authored only (§5)
+    if (auto* scene = vp->scene(); scene && model && p) {
+        std::vector<std::uint8_t> mask(model->mesh.pointCount(), 0);
+        for (const core::Diagnostic& d : p->diagnostics) {
+            if (d.element.kind == core::ElementRef::Kind::Vertex && d.element.index >= 0 &&
+                std::size_t(d.element.index) < mask.size() &&
+                (d.id == core::ids::kWeightsUnknownBone || d.id == core::ids::kWeightsZeroSum ||
+                 d.id == core::ids::kWeightsNan)) {
+                mask[std::size_t(d.element.index)] = 1; // SMD corner == point; XMODEL pool point
+            }
+        }
+        scene->setProblemPoints(mask);
+        vp->refresh();
+    }
+    updateHeatLegend();
+
+    std::size_t errors = 0;
+    for (const auto& f : m_document->files()) {
+        errors += core::countSeverity(f.diagnostics, core::Severity::Error);
+    }
+    if (errors > 0) {
+        auto* dock = findChild<QDockWidget*>(QStringLiteral("problems"));
+        dock->show();
+        dock->raise();
+    }
+    log(tr("Checks (%1): %2").arg(profile, m_problems->countsText()));
+}
+
+void MainWindow::setProfile(core::Profile profile)
+{
+    m_settings.setValue(kProfileKey, toQString(core::profileName(profile)));
+    if (m_profileBox && m_profileBox->currentData().toInt() != int(profile)) {
+        m_profileBox->setCurrentIndex(m_profileBox->findData(int(profile)));
+        return; // the combo's signal comes back here
+    }
+    m_document->setProfile(profile);
+}
+
+void MainWindow::cycleHeatMap()
+{
+    using H = render::HeatMap;
+    switch (m_flags.heatMap) {
+    case H::Off:
+        setHeatMap(H::SelectedBone);
+        break;
+    case H::SelectedBone:
+        setHeatMap(H::InfluenceCount);
+        break;
+    case H::InfluenceCount:
+        setHeatMap(H::WeightChange);
+        break;
+    case H::WeightChange:
+        setHeatMap(H::Off);
+        break;
+    }
+}
+
+void MainWindow::setHeatMap(render::HeatMap mode)
+{
+    m_flags.heatMap = mode;
+    m_settings.setValue(kHeatMapKey, kHeatMapNames.value(int(mode)));
+    applyDisplay();
+    updateHeatLegend();
+}
+
+void MainWindow::setCompiledWeights(bool on)
+{
+    if (m_compiledAction && m_compiledAction->isChecked() != on) {
+        m_compiledAction->setChecked(on); // toggled comes back here
+        return;
+    }
+    m_flags.compiledWeights = on;
+    m_settings.setValue(kCompiledKey, on);
+    applyDisplay();
+    updateHeatLegend();
+}
+
+void MainWindow::updateHeatLegend()
+{
+    using H = render::HeatMap;
+    auto swatch = [](const QColor& c, const QString& text) {
+        return QStringLiteral("<span style=\"color:%1\">■</span>&nbsp;%2")
+            .arg(c.name(), text.toHtmlEscaped());
+    };
+    const core::Profile profile = m_document->activeProfile();
+    const QString weights = m_flags.compiledWeights
+                                ? tr("compiled (%1)").arg(toQString(core::profileName(profile)))
+                                : tr("authored");
+    QStringList parts;
+    switch (m_flags.heatMap) {
+    case H::Off:
+        break;
+    case H::SelectedBone:
+        parts << tr("<b>Weights of the selected bone</b>")
+              << swatch(render::weightRampColor(0), tr("0"))
+              << swatch(render::weightRampColor(0.25f), tr("0.25"))
+              << swatch(render::weightRampColor(0.5f), tr("0.5"))
+              << swatch(render::weightRampColor(1.0f), tr("1"));
+        break;
+    case H::InfluenceCount: {
+        const std::size_t limit = core::limitsFor(profile).weightsPerVertex;
+        parts << tr("<b>Influences</b>");
+        for (int n = 1; n <= 4; ++n) {
+            if (limit == 0 || std::size_t(n) <= limit) {
+                parts << swatch(render::influenceCountColor(n, false, false),
+                                n == 4 ? tr("4+") : QString::number(n));
+            }
+        }
+        if (limit > 0) {
+            parts << swatch(
+                render::influenceCountColor(0, true, false),
+                tr("over %1 (%2)").arg(limit).arg(toQString(core::profileName(profile))));
+        }
+        parts << swatch(render::influenceCountColor(0, false, true), tr("problem"));
+        break;
+    }
+    case H::WeightChange:
+        parts << tr("<b>Weight change</b> authored → compiled (%1)")
+                     .arg(toQString(core::profileName(profile)))
+              << swatch(render::weightRampColor(0), tr("none"))
+              << swatch(render::weightRampColor(0.1f), tr("0.1"))
+              << swatch(render::weightRampColor(0.5f), tr("0.5"))
+              << swatch(render::weightRampColor(1.0f), tr("≥ 1 (L1)"));
+        break;
+    }
+    if (m_flags.compiledWeights || m_flags.heatMap != H::Off) {
+        parts << tr("· skinning: %1").arg(weights);
+    }
+    m_heatLabel->setText(parts.join(QStringLiteral(" ")));
+    m_heatLabel->setVisible(!parts.isEmpty());
 }
 
 void MainWindow::addRecent(const QStringList& paths)

@@ -10,6 +10,7 @@
 #include "render/viewport.h"
 
 class QAction;
+class QComboBox;
 class QDockWidget;
 class QLabel;
 class QListWidget;
@@ -21,14 +22,16 @@ class QTreeWidget;
 
 namespace rigscope::app {
 
+class BudgetBar;
 class FlexPanel;
 class InspectorPanel;
+class ProblemsPanel;
 class OutlinePanel;
 class TimelinePanel;
 class ViewportWidget;
 
 // Bumped whenever the set of docks changes, so old saved layouts are ignored.
-inline constexpr int kWindowStateVersion = 1;
+inline constexpr int kWindowStateVersion = 2;
 
 // The viewer window: viewport in the centre, docks `outline files inspector flex timeline
 // problems log` (UX.md), menus with every key, status bar, background loading with Cancel,
@@ -44,7 +47,19 @@ public:
     ViewportWidget* viewportWidget() const { return m_viewport; }
     OutlinePanel* outline() const { return m_outline; }
     InspectorPanel* inspector() const { return m_inspector; }
+    ProblemsPanel* problems() const { return m_problems; }
     QLabel* statusSummary() const { return m_summary; }
+    QLabel* heatLegend() const { return m_heatLabel; }
+    QComboBox* profileBox() const { return m_profileBox; }
+    // Status-bar meters in order: bones, materials, vertices, flexed vertices.
+    const std::vector<BudgetBar*>& budgetBars() const { return m_budgetBars; }
+
+    // K: off → selected bone → influence count → weight change; Shift+K: compiled weights.
+    void cycleHeatMap();
+    void setHeatMap(render::HeatMap mode);
+    void setCompiledWeights(bool on);
+    // Requested checks profile (toolbar combo); re-runs checks, budgets and weight views.
+    void setProfile(core::Profile profile);
 
     void openFiles(const QStringList& paths);
     void reload(bool keepView = true);
@@ -65,6 +80,8 @@ private:
                          Qt::DockWidgetArea area);
     void createActions();
     void updateStatus();
+    void onDiagnosticsChanged();
+    void updateHeatLegend();
     void updateRecentMenu();
     void addRecent(const QStringList& paths);
     void onLoaded(bool keepState);
@@ -84,11 +101,16 @@ private:
     TimelinePanel* m_timeline;
     QListWidget* m_files;
     FlexPanel* m_flex;
-    QTreeWidget* m_problems;
+    ProblemsPanel* m_problems;
     QPlainTextEdit* m_log;
     QLabel* m_summary;
     QLabel* m_frameLabel;
     QLabel* m_fpsLabel;
+    QLabel* m_heatLabel;
+    QLabel* m_profileLabel;
+    QComboBox* m_profileBox = nullptr;
+    QAction* m_compiledAction = nullptr;
+    std::vector<BudgetBar*> m_budgetBars;
     QProgressBar* m_progress;
     QToolButton* m_cancel;
     QMenu* m_recentMenu = nullptr;

@@ -1,0 +1,474 @@
+#include "app/widgets/problems_panel.h"
+
+#include <QtCore/QFile>
+#include <QtCore/QFileInfo>
+#include <QtGui/QFontDatabase>
+#include <QtWidgets/QApplication>
+#include <QtWidgets/QComboBox>
+#include <QtWidgets/QHBoxLayout>
+#include <QtWidgets/QHeaderView>
+#include <QtWidgets/QLabel>
+#include <QtWidgets/QLineEdit>
+#include <QtWidgets/QStyle>
+#include <QtWidgets/QToolButton>
+#include <QtWidgets/QTreeView>
+#include <QtWidgets/QVBoxLayout>
+
+#include "app/qt_convert.h"
+#include "core/checks/registry.h"
+
+namespace rigscope::app {
+
+namespace {
+
+constexpr std::array kSeverities{core::Severity::Error, core::Severity::Warning,
+                                 core::Severity::Note};
+
+// CHECKS.md §4 families plus the writer's, in catalog order.
+const char* const kFamilies[] = {"syntax", "skeleton", "weights", "mesh",
+                                 "flex",   "xref",     "cod",     "write"};
+
+QString familyOf(std::string_view id)
+{
+    const auto dot = id.find('.');
+    return toQString(dot == std::string_view::npos ? id : id.substr(0, dot));
+}
+
+QIcon severityIcon(core::Severity s)
+{
+    QStyle* style = QApplication::style();
+    switch (s) {
+    case core::Severity::Error:
+        return style->standardIcon(QStyle::SP_MessageBoxCritical);
+    case core::Severity::Warning:
+        return style->standardIcon(QStyle::SP_MessageBoxWarning);
+    case core::Severity::Note:
+        break;
+    }
+    return style->standardIcon(QStyle::SP_MessageBoxInformation);
+}
+
+QString countText(int n, core::Severity s)
+{
+    switch (s) {
+    case core::Severity::Error:
+        return n == 1 ? QObject::tr("1 error") : QObject::tr("%1 errors").arg(n);
+    case core::Severity::Warning:
+        return n == 1 ? QObject::tr("1 warning") : QObject::tr("%1 warnings").arg(n);
+    case core::Severity::Note:
+        break;
+    }
+    return n == 1 ? QObject::tr("1 note") : QObject::tr("%1 notes").arg(n);
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------
+// ProblemsModel
+
+ProblemsModel::ProblemsModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void ProblemsModel::setDocument(Document* document)
+{
+    if (m_document) {
+        disconnect(m_document, nullptr, this, nullptr);
+    }
+    m_document = document;
+    if (document) {
+        connect(document, &Document::diagnosticsChanged, this, &ProblemsModel::refresh);
+    }
+    refresh();
+}
+
+void ProblemsModel::refresh()
+{
+    beginResetModel();
+    m_rows.clear();
+    m_counts = {};
+    if (m_document) {
+        const auto& files = m_document->files();
+        for (std::size_t f = 0; f < files.size(); ++f) {
+            for (std::size_t i = 0; i < files[f].diagnostics.size(); ++i) {
+                m_rows.push_back({int(f), int(i)});
+                ++m_counts[std::size_t(files[f].diagnostics[i].severity)];
+            }
+        }
+    }
+    endResetModel();
+}
+
+int ProblemsModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int ProblemsModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+ProblemsModel::Row ProblemsModel::rowAt(int row) const
+{
+    return row >= 0 && std::size_t(row) < m_rows.size() ? m_rows[std::size_t(row)] : Row{};
+}
+
+const core::Diagnostic* ProblemsModel::diagnosticAt(int row) const
+{
+    const Row r = rowAt(row);
+    if (!m_document || r.file < 0 || std::size_t(r.file) >= m_document->files().size()) {
+        return nullptr;
+    }
+    const auto& diags = m_document->files()[std::size_t(r.file)].diagnostics;
+    return std::size_t(r.index) < diags.size() ? &diags[std::size_t(r.index)] : nullptr;
+}
+
+QString ProblemsModel::location(int row) const
+{
+    const core::Diagnostic* d = diagnosticAt(row);
+    if (!d) {
+        return {};
+    }
+    const QString name =
+        QFileInfo(m_document->files()[std::size_t(rowAt(row).file)].path).fileName();
+    QString loc = toQString(core::formatLocation(toStd(name), d->where, d->binary));
+    loc.chop(1); // the trailing ':'
+    return loc;
+}
+
+QVariant ProblemsModel::data(const QModelIndex& index, int role) const
+{
+    const core::Diagnostic* d = index.isValid() ? diagnosticAt(index.row()) : nullptr;
+    if (!d) {
+        return {};
+    }
+    const Row r = rowAt(index.row());
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (index.column()) {
+        case SeverityColumn:
+            return toQString(core::severityName(d->severity));
+        case IdColumn:
+            return toQString(d->id);
+        case MessageColumn:
+            return toQString(d->message);
+        case LocationColumn:
+            return location(index.row());
+        default:
+            return {};
+        }
+    case Qt::DecorationRole:
+        return index.column() == SeverityColumn ? QVariant(severityIcon(d->severity)) : QVariant();
+    case Qt::ToolTipRole: {
+        QStringList lines;
+        lines << toQString(core::formatDiagnostic(*d));
+        const std::string_view fix = core::fixHint(d->id);
+        if (!fix.empty()) {
+            lines << tr("Fix: %1").arg(toQString(fix));
+        }
+        for (const core::RelatedNote& n : d->related) {
+            lines << tr("%1 note: %2")
+                         .arg(toQString(core::formatLocation(n.file, n.where, d->binary)),
+                              toQString(n.message));
+        }
+        lines << m_document->files()[std::size_t(r.file)].path;
+        return lines.join(QLatin1Char('\n'));
+    }
+    case SortRole:
+        switch (index.column()) {
+        case SeverityColumn:
+            return int(d->severity);
+        case IdColumn:
+            return toQString(d->id);
+        case MessageColumn:
+            return toQString(d->message);
+        case LocationColumn: {
+            const quint64 pos = d->binary ? d->where.offset
+                                          : (quint64(d->where.line) << 20) |
+                                                std::min<quint64>(d->where.column, 0xFFFFF);
+            return QVariant::fromValue((quint64(r.file) << 52) | (pos & ((1ull << 52) - 1)));
+        }
+        default:
+            return {};
+        }
+    case SeverityRole:
+        return int(d->severity);
+    case FamilyRole:
+        return familyOf(d->id);
+    case FileRole:
+        return r.file;
+    case DiagnosticRole:
+        return r.index;
+    default:
+        return {};
+    }
+}
+
+QVariant ProblemsModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
+        return {};
+    }
+    switch (section) {
+    case SeverityColumn:
+        return tr("Severity");
+    case IdColumn:
+        return tr("Id");
+    case MessageColumn:
+        return tr("Message");
+    case LocationColumn:
+        return tr("Location");
+    default:
+        return {};
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// ProblemsFilter
+
+ProblemsFilter::ProblemsFilter(QObject* parent) : QSortFilterProxyModel(parent)
+{
+    setSortRole(ProblemsModel::SortRole);
+}
+
+void ProblemsFilter::setSeverityVisible(core::Severity s, bool visible)
+{
+    if (m_severities[std::size_t(s)] == visible) {
+        return;
+    }
+    m_severities[std::size_t(s)] = visible;
+    invalidateFilter();
+}
+
+void ProblemsFilter::setFamily(const QString& family)
+{
+    if (family == m_family) {
+        return;
+    }
+    m_family = family;
+    invalidateFilter();
+}
+
+void ProblemsFilter::setText(const QString& text)
+{
+    const QString t = text.trimmed();
+    if (t == m_text) {
+        return;
+    }
+    m_text = t;
+    invalidateFilter();
+}
+
+bool ProblemsFilter::filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const
+{
+    const QAbstractItemModel* m = sourceModel();
+    const QModelIndex first = m->index(sourceRow, 0, sourceParent);
+    const int severity = first.data(ProblemsModel::SeverityRole).toInt();
+    if (severity < 0 || severity > 2 || !m_severities[std::size_t(severity)]) {
+        return false;
+    }
+    if (!m_family.isEmpty() && first.data(ProblemsModel::FamilyRole).toString() != m_family) {
+        return false;
+    }
+    if (m_text.isEmpty()) {
+        return true;
+    }
+    for (int c = ProblemsModel::IdColumn; c < ProblemsModel::ColumnCount; ++c) {
+        if (m->index(sourceRow, c, sourceParent)
+                .data()
+                .toString()
+                .contains(m_text, Qt::CaseInsensitive)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// ProblemsPanel
+
+ProblemsPanel::ProblemsPanel(QWidget* parent)
+    : QWidget(parent), m_model(new ProblemsModel(this)), m_proxy(new ProblemsFilter(this)),
+      m_view(new QTreeView(this)), m_counts(new QLabel(this)), m_family(new QComboBox(this)),
+      m_search(new QLineEdit(this)), m_source(new QLabel(this))
+{
+    m_proxy->setSourceModel(m_model);
+    m_view->setModel(m_proxy);
+    m_view->setRootIsDecorated(false);
+    m_view->setAlternatingRowColors(true);
+    m_view->setUniformRowHeights(true);
+    m_view->setSortingEnabled(true);
+    m_view->sortByColumn(ProblemsModel::LocationColumn, Qt::AscendingOrder);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_view->setColumnWidth(ProblemsModel::SeverityColumn, 90);
+    m_view->setColumnWidth(ProblemsModel::IdColumn, 210);
+    m_view->setColumnWidth(ProblemsModel::MessageColumn, 520);
+    m_view->header()->setStretchLastSection(true);
+
+    auto* header = new QHBoxLayout;
+    header->setContentsMargins(4, 2, 4, 2);
+    header->setSpacing(4);
+    QFont bold = m_counts->font();
+    bold.setBold(true);
+    m_counts->setFont(bold);
+    m_counts->setObjectName(QStringLiteral("problemCounts"));
+    header->addWidget(m_counts);
+    header->addStretch(1);
+    const QString names[3] = {tr("Notes"), tr("Warnings"), tr("Errors")};
+    for (core::Severity s : kSeverities) {
+        auto* b = new QToolButton(this);
+        b->setCheckable(true);
+        b->setChecked(true);
+        b->setIcon(severityIcon(s));
+        b->setText(names[std::size_t(s)]);
+        b->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+        b->setAutoRaise(true);
+        b->setToolTip(tr("Show %1").arg(names[std::size_t(s)].toLower()));
+        connect(b, &QToolButton::toggled, this,
+                [this, s](bool on) { m_proxy->setSeverityVisible(s, on); });
+        m_buttons[std::size_t(s)] = b;
+        header->addWidget(b);
+    }
+    m_family->addItem(tr("All families"), QString());
+    for (const char* f : kFamilies) {
+        m_family->addItem(QString::fromLatin1(f), QString::fromLatin1(f));
+    }
+    m_family->setToolTip(tr("Show one check family (the part of the id before the dot)"));
+    connect(m_family, &QComboBox::currentIndexChanged, this,
+            [this](int i) { m_proxy->setFamily(m_family->itemData(i).toString()); });
+    header->addWidget(m_family);
+    m_search->setPlaceholderText(tr("Filter problems…"));
+    m_search->setClearButtonEnabled(true);
+    m_search->setMaximumWidth(260);
+    connect(m_search, &QLineEdit::textChanged, m_proxy, &ProblemsFilter::setText);
+    header->addWidget(m_search);
+
+    m_source->setObjectName(QStringLiteral("problemSource"));
+    m_source->setTextFormat(Qt::PlainText);
+    m_source->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_source->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_source->setContentsMargins(6, 2, 6, 2);
+    m_source->setMinimumWidth(50);
+    m_source->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addLayout(header);
+    layout->addWidget(m_view, 1);
+    layout->addWidget(m_source);
+
+    connect(m_view, &QAbstractItemView::activated, this, &ProblemsPanel::activate);
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            [this](const QModelIndex& current) { showSource(current); });
+    connect(m_model, &QAbstractItemModel::modelReset, this, &ProblemsPanel::refresh);
+    refresh();
+}
+
+void ProblemsPanel::setDocument(Document* document)
+{
+    m_document = document;
+    m_model->setDocument(document);
+}
+
+QString ProblemsPanel::countsText() const
+{
+    const int total = m_model->rowCount();
+    if (total == 0) {
+        return m_document && !m_document->files().empty() ? tr("No problems") : QString();
+    }
+    QStringList parts;
+    for (core::Severity s : kSeverities) {
+        parts << countText(m_model->count(s), s);
+    }
+    return parts.join(QStringLiteral(" · "));
+}
+
+void ProblemsPanel::refresh()
+{
+    m_lines.clear();
+    m_counts->setText(countsText());
+    m_source->clear();
+}
+
+QString ProblemsPanel::sourceLine(int file, std::uint32_t line)
+{
+    if (!m_document || file < 0 || std::size_t(file) >= m_document->files().size() || line == 0) {
+        return {};
+    }
+    const QString& path = m_document->files()[std::size_t(file)].path;
+    auto it = m_lines.find(path);
+    if (it == m_lines.end()) {
+        QStringList lines;
+        QFile f(path);
+        if (f.open(QIODevice::ReadOnly) && f.size() < (qint64(256) << 20)) {
+            for (const QByteArray& l : f.readAll().split('\n')) {
+                lines << QString::fromUtf8(l).remove(QLatin1Char('\r'));
+            }
+        }
+        it = m_lines.insert(path, lines);
+    }
+    return line <= std::uint32_t(it->size()) ? it->at(qsizetype(line) - 1) : QString();
+}
+
+void ProblemsPanel::showSource(const QModelIndex& proxyIndex)
+{
+    const int row = m_proxy->mapToSource(proxyIndex).row();
+    const core::Diagnostic* d = m_model->diagnosticAt(row);
+    if (!d) {
+        m_source->clear();
+        return;
+    }
+    const ProblemsModel::Row r = m_model->rowAt(row);
+    QString text = m_model->location(row);
+    if (!d->binary) {
+        QString line = sourceLine(r.file, d->where.line);
+        line.replace(QLatin1Char('\t'), QLatin1Char(' '));
+        if (line.size() > 400) {
+            line = line.left(400) + QStringLiteral("…");
+        }
+        text += QStringLiteral("  │ ") + line;
+    }
+    m_source->setText(text);
+    m_source->setToolTip(toQString(d->message));
+}
+
+void ProblemsPanel::activate(const QModelIndex& proxyIndex)
+{
+    if (!proxyIndex.isValid() || !m_document) {
+        return;
+    }
+    const QModelIndex current = m_proxy->index(proxyIndex.row(), 0);
+    if (m_view->currentIndex().row() != proxyIndex.row()) {
+        m_view->setCurrentIndex(current);
+    }
+    m_view->scrollTo(current);
+    showSource(current);
+    const ProblemsModel::Row r = m_model->rowAt(m_proxy->mapToSource(current).row());
+    const bool selected = m_document->selectDiagnostic(r.file, r.index);
+    emit problemActivated(r.file, r.index, selected);
+}
+
+void ProblemsPanel::step(int delta)
+{
+    const int n = m_proxy->rowCount();
+    if (n == 0) {
+        return;
+    }
+    const QModelIndex cur = m_view->currentIndex();
+    int row = cur.isValid() ? cur.row() + delta : (delta > 0 ? 0 : n - 1);
+    row = (row % n + n) % n;
+    activate(m_proxy->index(row, 0));
+}
+
+void ProblemsPanel::next()
+{
+    step(1);
+}
+
+void ProblemsPanel::previous()
+{
+    step(-1);
+}
+
+} // namespace rigscope::app
