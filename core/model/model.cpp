@@ -1,5 +1,6 @@
 #include "core/model/model.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -21,8 +22,7 @@ bool sameBits(float a, float b) noexcept
 }
 
 namespace {
-template <typename M>
-bool sameBitsN(const M& a, const M& b) noexcept
+template <typename M> bool sameBitsN(const M& a, const M& b) noexcept
 {
     for (Eigen::Index i = 0; i < a.size(); ++i) {
         if (!sameBits(a.data()[i], b.data()[i])) {
@@ -32,8 +32,7 @@ bool sameBitsN(const M& a, const M& b) noexcept
     return true;
 }
 
-template <typename T>
-bool sameVec(const std::vector<T>& a, const std::vector<T>& b) noexcept
+template <typename T> bool sameVec(const std::vector<T>& a, const std::vector<T>& b) noexcept
 {
     if (a.size() != b.size()) {
         return false;
@@ -57,10 +56,22 @@ bool sameVec(const std::vector<T>& a, const std::vector<T>& b) noexcept
 }
 } // namespace
 
-bool sameBits(const Vec2& a, const Vec2& b) noexcept { return sameBitsN(a, b); }
-bool sameBits(const Vec3& a, const Vec3& b) noexcept { return sameBitsN(a, b); }
-bool sameBits(const Vec4& a, const Vec4& b) noexcept { return sameBitsN(a, b); }
-bool sameBits(const Mat3& a, const Mat3& b) noexcept { return sameBitsN(a, b); }
+bool sameBits(const Vec2& a, const Vec2& b) noexcept
+{
+    return sameBitsN(a, b);
+}
+bool sameBits(const Vec3& a, const Vec3& b) noexcept
+{
+    return sameBitsN(a, b);
+}
+bool sameBits(const Vec4& a, const Vec4& b) noexcept
+{
+    return sameBitsN(a, b);
+}
+bool sameBits(const Mat3& a, const Mat3& b) noexcept
+{
+    return sameBitsN(a, b);
+}
 
 // ---- Skeleton ----------------------------------------------------------------------------
 
@@ -139,23 +150,21 @@ std::size_t Animation::appendFrame(double time, SourceLoc loc)
             axes.resize(n, Mat3::Identity()); // scales: the reader sizes them when it meets SCALE
         }
     } else {
+        // Carry the previous frame forward. resize() grows geometrically, so appending frames
+        // is amortised O(n) (an exact reserve per frame made it quadratic).
         const std::size_t prev = (f - 1) * n;
-        positions.reserve(positions.size() + n);
-        for (std::size_t j = 0; j < n; ++j) {
-            positions.push_back(positions[prev + j]);
-        }
+        const auto carry = [prev, n](auto& v) {
+            v.resize(v.size() + n);
+            std::copy_n(v.begin() + static_cast<std::ptrdiff_t>(prev), n,
+                        v.begin() + static_cast<std::ptrdiff_t>(prev + n));
+        };
+        carry(positions);
         if (euler) {
-            for (std::size_t j = 0; j < n; ++j) {
-                rotations.push_back(rotations[prev + j]);
-            }
+            carry(rotations);
         } else {
-            for (std::size_t j = 0; j < n; ++j) {
-                axes.push_back(axes[prev + j]);
-            }
+            carry(axes);
             if (!scales.empty()) {
-                for (std::size_t j = 0; j < n; ++j) {
-                    scales.push_back(scales[prev + j]);
-                }
+                carry(scales);
             }
         }
     }
@@ -207,10 +216,14 @@ bool VertexFrame::operator==(const VertexFrame& o) const noexcept
 std::string_view kindName(ModelKind k) noexcept
 {
     switch (k) {
-    case ModelKind::Reference: return "reference";
-    case ModelKind::Animation: return "animation";
-    case ModelKind::Flex: return "flex";
-    case ModelKind::Unknown: return "unknown";
+    case ModelKind::Reference:
+        return "reference";
+    case ModelKind::Animation:
+        return "animation";
+    case ModelKind::Flex:
+        return "flex";
+    case ModelKind::Unknown:
+        return "unknown";
     }
     return "unknown";
 }
@@ -245,7 +258,8 @@ std::string verifyInvariants(const Model& m)
     }
     const Mesh& me = m.mesh;
     const std::size_t np = me.pointPositions.size();
-    if (me.pointParents.size() != np || me.pointLinkState.size() != np || me.pointWhere.size() != np) {
+    if (me.pointParents.size() != np || me.pointLinkState.size() != np ||
+        me.pointWhere.size() != np) {
         return "point arrays differ in length";
     }
     if (np > 0 || !me.influenceOffsets.empty()) {
@@ -308,10 +322,12 @@ std::string verifyInvariants(const Model& m)
         if (an.jointCount != nj) {
             return fail("animation joint count differs from the skeleton", a);
         }
-        if (an.frameWhere.size() != nf || an.positions.size() != keys || an.explicitKey.size() != keys) {
+        if (an.frameWhere.size() != nf || an.positions.size() != keys ||
+            an.explicitKey.size() != keys) {
             return fail("animation arrays differ in length", a);
         }
-        if (an.kind == PoseKind::LocalEulerXYZ ? an.rotations.size() != keys : an.axes.size() != keys) {
+        if (an.kind == PoseKind::LocalEulerXYZ ? an.rotations.size() != keys
+                                               : an.axes.size() != keys) {
             return fail("animation rotation array has the wrong length", a);
         }
         if (!an.scales.empty() && an.scales.size() != keys) {
@@ -378,12 +394,14 @@ Bounds meshBounds(const Model& m)
         Eigen::Affine3f local = Eigen::Affine3f::Identity();
         if (s.bindKind == PoseKind::LocalEulerXYZ) {
             const Vec3& r = s.bindRotations[i];
-            local.linear() = (Eigen::AngleAxisf(r.z(), Vec3::UnitZ()) *
-                              Eigen::AngleAxisf(r.y(), Vec3::UnitY()) *
-                              Eigen::AngleAxisf(r.x(), Vec3::UnitX()))
-                                 .toRotationMatrix();
+            local.linear() =
+                (Eigen::AngleAxisf(r.z(), Vec3::UnitZ()) * Eigen::AngleAxisf(r.y(), Vec3::UnitY()) *
+                 Eigen::AngleAxisf(r.x(), Vec3::UnitX()))
+                    .toRotationMatrix();
             local.translation() = s.bindPositions[i];
-            world[i] = s.parents[i] == kNoJoint ? local : world[static_cast<std::size_t>(s.parents[i])] * local;
+            world[i] = s.parents[i] == kNoJoint
+                           ? local
+                           : world[static_cast<std::size_t>(s.parents[i])] * local;
         } else {
             world[i].linear() = s.bindAxes[i];
             world[i].translation() = s.bindPositions[i];
