@@ -415,7 +415,8 @@ int main(int argc, char** argv)
     if (verb == "--help" || verb == "-h") {
         std::puts(
             "usage: rigscope-bench [all|readers|pose] [options]\n"
-            "  readers [--mb=N] [--repeats=N] [--dir=D]  generated inputs, MB/s, peak memory, "
+            "  readers [--mb=N] [--repeats=N] [--dir=D] [--corpus=DIR]  generated inputs, MB/s, "
+            "peak memory, "
             "ratio to the from_chars floor\n"
             "  pose [--frames=N] [--repeats=N] [--threads=1|2] [--corners]  pose + morph + skin "
             "per frame");
@@ -433,6 +434,8 @@ int main(int argc, char** argv)
                 ro.repeats = std::max(1, std::atoi(a.c_str() + 10));
             } else if (a.rfind("--dir=", 0) == 0) {
                 ro.workDir = a.substr(6);
+            } else if (a.rfind("--corpus=", 0) == 0) {
+                ro.corpusDir = a.substr(9);
             }
         }
         rc = rigscope::bench::runReaderBench(ro);

@@ -9,6 +9,7 @@ struct ReaderBenchOptions {
     double targetMegabytes = 100.0;              // size of the generated reference SMD
     int repeats = 3;                             // best of N
     std::string self;                            // argv[0], to measure memory in a child
+    std::string corpusDir;                       // timed with `rigscope-cli check` when present
 };
 
 // Generates the inputs (deterministic), then prints per reader: MB/s, peak memory and the ratio
