@@ -1,5 +1,6 @@
 #include <cstdio>
 
+#include <QtCore/QCoreApplication>
 #include <QtCore/QDir>
 #include <QtCore/QFileInfo>
 #include <QtCore/QSettings>
@@ -33,6 +34,16 @@ int main(int argc, char** argv)
         std::printf("rigscope %s\n", RIGSCOPE_VERSION);
         return 0;
     }
+    if (options.thumbnail) {
+        // Software rendering: no display, no window, no OpenGL (file managers may sandbox it).
+        QCoreApplication app(argc, argv);
+        QString error;
+        const int rc = rigscope::app::runThumbnail(options, &error);
+        if (rc != 0) {
+            std::fprintf(stderr, "rigscope: %s\n", qPrintable(error));
+        }
+        return rc;
+    }
     if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
         qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
         std::fprintf(stderr, "rigscope: no display; Qt3D needs OpenGL (on a server use: xvfb-run "
@@ -45,8 +56,7 @@ int main(int argc, char** argv)
     QApplication::setApplicationVersion(QStringLiteral(RIGSCOPE_VERSION));
     if (!options.screenshot.isEmpty()) {
         QString error;
-        const int rc = options.thumbnail ? rigscope::app::runThumbnail(options, &error)
-                                         : rigscope::app::runScreenshot(options, &error);
+        const int rc = rigscope::app::runScreenshot(options, &error);
         if (rc != 0) {
             std::fprintf(stderr, "rigscope: %s\n", qPrintable(error));
         }

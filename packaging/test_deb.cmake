@@ -1,7 +1,7 @@
 # Builds the .deb with CPack (shlibdeps on), checks its Depends, extracts it into a temporary
 # root, checks the installed files and runs the installed programs.
-#   cmake -DBUILD_DIR=<build> -DSOURCE_DIR=<repo> -DGUI=ON|OFF [-DXVFB_RUN=<xvfb-run>]
-#         [-DDESKTOP_FILE_VALIDATE=<exe>] -P test_deb.cmake
+#   cmake -DBUILD_DIR=<build> -DSOURCE_DIR=<repo> -DGUI=ON|OFF [-DDESKTOP_FILE_VALIDATE=<exe>]
+#         -P test_deb.cmake
 set(work ${BUILD_DIR}/packaging-test)
 file(REMOVE_RECURSE ${work})
 file(MAKE_DIRECTORY ${work})
@@ -81,22 +81,25 @@ if(GUI)
     if(NOT rc EQUAL 0 OR NOT ver MATCHES "rigscope [0-9]")
         message(FATAL_ERROR "installed rigscope --version failed: ${ver}")
     endif()
-    # The installed viewer opens the sample and makes a thumbnail, as the file manager calls it.
-    if(XVFB_RUN)
-        set(thumb ${work}/thumbnail.png)
-        file(STRINGS ${root}/usr/share/thumbnailers/${id}.thumbnailer exec REGEX "^Exec=")
-        string(REGEX REPLACE "^Exec=rigscope " "" exec "${exec}")
-        string(REPLACE "%i" "${SOURCE_DIR}/resources/samples/sample_ref.smd" exec "${exec}")
-        string(REPLACE "%o" "${thumb}" exec "${exec}")
-        string(REPLACE "%s" "128" exec "${exec}")
-        separate_arguments(exec UNIX_COMMAND "${exec}")
-        execute_process(COMMAND ${CMAKE_COMMAND} -E env LIBGL_ALWAYS_SOFTWARE=1
-                                ${XVFB_RUN} -a -s "-screen 0 640x480x24"
-                                ${root}/usr/bin/rigscope ${exec}
-                        RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
-        if(NOT rc EQUAL 0 OR NOT EXISTS ${thumb})
-            message(FATAL_ERROR "installed thumbnailer failed (${rc}): ${out}")
-        endif()
-        message(STATUS "installed thumbnailer wrote ${thumb}")
+    # The installed viewer makes a thumbnail of the sample as a file manager calls it: the
+    # Exec line of the installed .thumbnailer, with no display at all (sandboxed thumbnailers
+    # get none).
+    set(thumb ${work}/thumbnail.png)
+    file(STRINGS ${root}/usr/share/thumbnailers/${id}.thumbnailer exec REGEX "^Exec=")
+    string(REGEX REPLACE "^Exec=rigscope " "" exec "${exec}")
+    string(REPLACE "%i" "${SOURCE_DIR}/resources/samples/sample_ref.smd" exec "${exec}")
+    string(REPLACE "%o" "${thumb}" exec "${exec}")
+    string(REPLACE "%s" "128" exec "${exec}")
+    separate_arguments(exec UNIX_COMMAND "${exec}")
+    execute_process(COMMAND ${CMAKE_COMMAND} -E env --unset=DISPLAY --unset=WAYLAND_DISPLAY
+                            --unset=QT_QPA_PLATFORM ${root}/usr/bin/rigscope ${exec}
+                    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+    if(NOT rc EQUAL 0 OR NOT EXISTS ${thumb})
+        message(FATAL_ERROR "installed thumbnailer failed (${rc}): ${out}")
     endif()
+    file(READ ${thumb} magic LIMIT 24 HEX)
+    if(NOT magic MATCHES "^89504e470d0a1a0a0000000d4948445200000080") # PNG, 128 wide
+        message(FATAL_ERROR "installed thumbnailer wrote no 128 px PNG: ${magic}")
+    endif()
+    message(STATUS "installed thumbnailer wrote ${thumb}")
 endif()

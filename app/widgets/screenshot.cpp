@@ -6,14 +6,25 @@
 #include <QtCore/QFileInfo>
 #include <QtCore/QRegularExpression>
 #include <QtGui/QGuiApplication>
+#include <QtGui/QMatrix4x4>
+#include <QtGui/QPainter>
 #include <QtGui/QSurfaceFormat>
+#include <QtGui/QVector2D>
+#include <QtGui/QVector4D>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
+#include <vector>
 
 #include "app/document/document.h"
+#include "render/bind_pose.h"
+#include "render/convert.h"
+#include "render/model_scene.h"
+#include "render/orbit_camera.h"
 #include "render/render_capture.h"
+#include "render/texture_loader.h"
 #include "render/viewport.h"
 
 namespace rigscope::app {
@@ -77,6 +88,270 @@ QImage renderDocument(Document& doc, QSize size, const QString& cam, bool transp
     return render::captureViewport(view, transparent);
 }
 
+// Software renderer for thumbnails: file managers call the thumbnailer many times, often in a
+// sandbox with no display (GNOME Files runs it under bwrap), so it needs no OpenGL, opens no
+// window and draws the rest pose with a z-buffer at 2× and a smooth downscale. The lighting
+// follows render/materials.cpp's shaded material.
+class SoftwareRaster {
+public:
+    SoftwareRaster(QSize size, const QMatrix4x4& view, const QMatrix4x4& projection)
+        : m_w(size.width()), m_h(size.height()), m_view(view), m_viewProjection(projection * view),
+          m_image(size, QImage::Format_ARGB32),
+          m_depth(std::size_t(m_w) * std::size_t(m_h), std::numeric_limits<float>::infinity())
+    {
+        m_image.fill(Qt::transparent);
+    }
+
+    // One triangle (model-space positions and normals, UVs); texture may be null.
+    void triangle(const QVector3D (&p)[3], const QVector3D (&n)[3], const QVector2D (&uv)[3],
+                  const QColor& base, const QImage* texture)
+    {
+        QVector3D s[3];
+        float invW[3];
+        for (int k = 0; k < 3; ++k) {
+            const QVector4D c = m_viewProjection * QVector4D(p[k], 1.0f);
+            if (!(c.w() > 1e-6f)) {
+                return; // behind the eye: the framed camera never needs clipping
+            }
+            invW[k] = 1.0f / c.w();
+            s[k] = QVector3D((c.x() * invW[k] * 0.5f + 0.5f) * float(m_w),
+                             (0.5f - c.y() * invW[k] * 0.5f) * float(m_h), c.z() * invW[k]);
+        }
+        const float area = edge(s[0], s[1], s[2]);
+        if (!(std::abs(area) > 1e-12f)) {
+            return;
+        }
+        // View-space normals and positions for the lighting.
+        QVector3D vn[3];
+        QVector3D vp[3];
+        const QVector3D faceN = QVector3D::crossProduct(p[1] - p[0], p[2] - p[0]).normalized();
+        for (int k = 0; k < 3; ++k) {
+            const QVector3D nk = n[k].lengthSquared() > 1e-12f ? n[k] : faceN;
+            vn[k] = m_view.mapVector(nk);
+            vp[k] = m_view.map(p[k]);
+        }
+        const int x0 = std::max(0, int(std::floor(std::min({s[0].x(), s[1].x(), s[2].x()}))));
+        const int x1 = std::min(m_w - 1, int(std::ceil(std::max({s[0].x(), s[1].x(), s[2].x()}))));
+        const int y0 = std::max(0, int(std::floor(std::min({s[0].y(), s[1].y(), s[2].y()}))));
+        const int y1 = std::min(m_h - 1, int(std::ceil(std::max({s[0].y(), s[1].y(), s[2].y()}))));
+        for (int y = y0; y <= y1; ++y) {
+            auto* row = reinterpret_cast<QRgb*>(m_image.scanLine(y));
+            for (int x = x0; x <= x1; ++x) {
+                const QVector3D q(float(x) + 0.5f, float(y) + 0.5f, 0.0f);
+                float b[3] = {edge(s[1], s[2], q) / area, edge(s[2], s[0], q) / area,
+                              edge(s[0], s[1], q) / area};
+                if (b[0] < 0 || b[1] < 0 || b[2] < 0) {
+                    continue;
+                }
+                const float z = b[0] * s[0].z() + b[1] * s[1].z() + b[2] * s[2].z();
+                float& depth = m_depth[std::size_t(y) * std::size_t(m_w) + std::size_t(x)];
+                if (!(z < depth)) {
+                    continue;
+                }
+                depth = z;
+                // Perspective-correct interpolation.
+                const float pw = b[0] * invW[0] + b[1] * invW[1] + b[2] * invW[2];
+                for (int k = 0; k < 3; ++k) {
+                    b[k] = b[k] * invW[k] / pw;
+                }
+                QColor albedo = base;
+                if (texture) {
+                    const QVector2D t = b[0] * uv[0] + b[1] * uv[1] + b[2] * uv[2];
+                    const float u = t.x() - std::floor(t.x());
+                    const float v = t.y() - std::floor(t.y());
+                    const int tx =
+                        std::clamp(int(u * float(texture->width())), 0, texture->width() - 1);
+                    const int ty = std::clamp(int((1.0f - v) * float(texture->height())), 0,
+                                              texture->height() - 1);
+                    albedo = QColor::fromRgb(texture->pixel(tx, ty));
+                }
+                row[x] = shade(b[0] * vn[0] + b[1] * vn[1] + b[2] * vn[2],
+                               b[0] * vp[0] + b[1] * vp[1] + b[2] * vp[2], albedo);
+            }
+        }
+    }
+
+    const QImage& image() const { return m_image; }
+    QPointF project(const QVector3D& p) const
+    {
+        const QVector4D c = m_viewProjection * QVector4D(p, 1.0f);
+        const float w = c.w() > 1e-6f ? c.w() : 1e-6f;
+        return {(c.x() / w * 0.5 + 0.5) * m_w, (0.5 - c.y() / w * 0.5) * m_h};
+    }
+
+private:
+    static float edge(const QVector3D& a, const QVector3D& b, const QVector3D& c)
+    {
+        return (b.x() - a.x()) * (c.y() - a.y()) - (b.y() - a.y()) * (c.x() - a.x());
+    }
+
+    static QRgb shade(QVector3D n, const QVector3D& pos, const QColor& albedo)
+    {
+        n.normalize();
+        const QVector3D v = (-pos).normalized();
+        if (QVector3D::dotProduct(n, v) < 0) {
+            n = -n;
+        }
+        static const QVector3D key = QVector3D(-0.45f, 0.65f, 0.65f).normalized();
+        static const QVector3D fill = QVector3D(0.7f, -0.25f, 0.45f).normalized();
+        static const QVector3D rim = QVector3D(0.0f, 0.3f, -1.0f).normalized();
+        const float diffuse = 0.72f * std::max(QVector3D::dotProduct(n, key), 0.0f) +
+                              0.28f * std::max(QVector3D::dotProduct(n, fill), 0.0f) + 0.2f;
+        const float rimTerm =
+            0.18f * std::pow(1.0f - std::max(QVector3D::dotProduct(n, v), 0.0f), 3.0f) +
+            0.05f * std::max(QVector3D::dotProduct(n, rim), 0.0f);
+        const QVector3D h = (key + v).normalized();
+        const float spec = 0.12f * std::pow(std::max(QVector3D::dotProduct(n, h), 0.0f), 40.0f);
+        auto channel = [&](float a) {
+            return std::clamp(int(std::lround((a * diffuse + spec + rimTerm) * 255.0f)), 0, 255);
+        };
+        return qRgba(channel(albedo.redF()), channel(albedo.greenF()), channel(albedo.blueF()),
+                     255);
+    }
+
+    int m_w;
+    int m_h;
+    QMatrix4x4 m_view;
+    QMatrix4x4 m_viewProjection;
+    QImage m_image;
+    std::vector<float> m_depth;
+};
+
+// The iso view of the model's rest pose, drawn by SoftwareRaster at 2× and scaled to `size`.
+// Skeleton-only models show their bones as lines with joint dots, VTAs their base vertices.
+QImage renderThumbnail(const core::Model& m, const QString& path, QSize size)
+{
+    const QSize big = size * 2;
+    const std::vector<Eigen::Affine3f> joints = render::bindWorld(m.skeleton);
+    core::Bounds b;
+    auto grow = [&](const core::Vec3& p) {
+        if (!p.allFinite()) {
+            return;
+        }
+        b.min = b.valid ? b.min.cwiseMin(p) : p;
+        b.max = b.valid ? b.max.cwiseMax(p) : p;
+        b.valid = true;
+    };
+    // A VTA has no triangles: its base frame's vertices make a point cloud.
+    const std::vector<core::Vec3>* cloud =
+        m.mesh.empty() && !m.vertexFrames.empty() && !m.vertexFrames[0].positions.empty()
+            ? &m.vertexFrames[0].positions
+            : nullptr;
+    if (!m.mesh.empty()) {
+        for (std::uint32_t c : m.mesh.cornerPoints) {
+            if (c < m.mesh.pointPositions.size()) {
+                grow(m.mesh.pointPositions[c]);
+            }
+        }
+    } else if (cloud) {
+        for (const auto& p : *cloud) {
+            grow(p);
+        }
+    } else {
+        for (const auto& j : joints) {
+            grow(j.translation());
+        }
+    }
+    render::OrbitCamera cam;
+    cam.setPreset(render::CameraPreset::Iso);
+    cam.frame(b, float(size.width()) / float(size.height()));
+    QMatrix4x4 view;
+    view.lookAt(cam.eye(), cam.target, cam.up());
+    QMatrix4x4 projection;
+    const float nearPlane = std::max(cam.distance * 0.01f, 1e-4f);
+    projection.perspective(cam.fovDeg, float(size.width()) / float(size.height()), nearPlane,
+                           cam.distance * 4.0f + 1.0f);
+    SoftwareRaster raster(big, view, projection);
+
+    const core::Mesh& mesh = m.mesh;
+    if (!mesh.empty()) {
+        const QDir dir = QFileInfo(path).absoluteDir();
+        const QStringList folders{dir.absolutePath(), dir.filePath(QStringLiteral("textures")),
+                                  dir.filePath(QStringLiteral("../textures"))};
+        std::vector<QImage> textures;
+        std::vector<QColor> colors;
+        for (std::size_t i = 0; i < mesh.materials.size(); ++i) {
+            const QString file =
+                render::findTexture(mesh.materials[i].name, mesh.materials[i].images, folders);
+            QImage t = file.isEmpty() ? QImage() : render::loadTextureImage(file);
+            textures.push_back(t.isNull() ? t : t.convertToFormat(QImage::Format_RGB32));
+            colors.push_back(render::paletteColor(i));
+        }
+        const bool codUv = m.format.rfind("xmodel", 0) == 0;
+        auto toQ = [](const core::Vec3& v) { return QVector3D(v.x(), v.y(), v.z()); };
+        for (std::size_t t = 0; t < mesh.triangleCount(); ++t) {
+            QVector3D p[3];
+            QVector3D n[3];
+            QVector2D uv[3];
+            bool ok = true;
+            for (int k = 0; k < 3; ++k) {
+                const std::size_t c = t * 3 + std::size_t(k);
+                const std::uint32_t point =
+                    c < mesh.cornerPoints.size() ? mesh.cornerPoints[c] : 0xffffffffu;
+                if (point >= mesh.pointPositions.size() ||
+                    !mesh.pointPositions[point].allFinite()) {
+                    ok = false;
+                    break;
+                }
+                p[k] = toQ(mesh.pointPositions[point]);
+                const core::Vec3 nc =
+                    c < mesh.cornerNormals.size() && mesh.cornerNormals[c].allFinite()
+                        ? mesh.cornerNormals[c]
+                        : core::Vec3::Zero();
+                n[k] = toQ(nc);
+                core::Vec2 u = c < mesh.cornerUvs.size() && mesh.cornerUvs[c].allFinite()
+                                   ? mesh.cornerUvs[c]
+                                   : core::Vec2::Zero();
+                if (codUv) {
+                    u.y() = 1.0f - u.y();
+                }
+                uv[k] = QVector2D(u.x(), u.y());
+            }
+            if (!ok) {
+                continue;
+            }
+            const std::uint32_t mat = mesh.triangleMaterials[t];
+            const bool known = mat < colors.size();
+            const QImage* texture = known && !textures[mat].isNull() ? &textures[mat] : nullptr;
+            raster.triangle(p, n, uv, known ? colors[mat] : render::paletteColor(0), texture);
+        }
+    }
+    QImage image = raster.image();
+    if (cloud) {
+        QPainter painter(&image);
+        painter.setRenderHint(QPainter::Antialiasing);
+        painter.setPen(Qt::NoPen);
+        painter.setBrush(QColor(110, 140, 185));
+        // Bigger dots when there are few vertices (a cube's eight corners).
+        const qreal radius = std::max(1.5, big.width() / 160.0) * (cloud->size() < 200 ? 2.0 : 1.0);
+        for (const auto& p : *cloud) {
+            if (p.allFinite()) {
+                painter.drawEllipse(raster.project(render::toQt(p)), radius, radius);
+            }
+        }
+    } else if (mesh.empty() && !joints.empty()) {
+        QPainter painter(&image);
+        painter.setRenderHint(QPainter::Antialiasing);
+        const qreal width = std::max(2.0, big.width() / 90.0);
+        painter.setPen(QPen(QColor(120, 200, 255), width, Qt::SolidLine, Qt::RoundCap));
+        for (std::size_t j = 0; j < joints.size(); ++j) {
+            const core::JointIndex parent = m.skeleton.parents[j];
+            if (parent >= 0) {
+                painter.drawLine(raster.project(render::toQt(
+                                     core::Vec3(joints[std::size_t(parent)].translation()))),
+                                 raster.project(render::toQt(core::Vec3(joints[j].translation()))));
+            }
+        }
+        painter.setPen(Qt::NoPen);
+        painter.setBrush(QColor(255, 209, 102));
+        for (const auto& j : joints) {
+            painter.drawEllipse(raster.project(render::toQt(core::Vec3(j.translation()))),
+                                width * 0.9, width * 0.9);
+        }
+    }
+    return image.scaled(size, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
+}
+
 // The bounding box of the pixels with alpha above `threshold` (null when there are none).
 QRect opaqueBounds(const QImage& image, int threshold)
 {
@@ -93,31 +368,6 @@ QRect opaqueBounds(const QImage& image, int threshold)
         }
     }
     return right < 0 ? QRect() : QRect(QPoint(left, top), QPoint(right, bottom));
-}
-
-// Thickens one-pixel lines (a skeleton with no mesh) so they survive a small thumbnail: each
-// pixel takes the most opaque of its 3×3 neighbourhood.
-QImage embolden(const QImage& image)
-{
-    QImage out = image;
-    const int w = image.width();
-    const int h = image.height();
-    for (int y = 0; y < h; ++y) {
-        auto* o = reinterpret_cast<QRgb*>(out.scanLine(y));
-        for (int x = 0; x < w; ++x) {
-            QRgb best = o[x];
-            for (int dy = std::max(y - 1, 0); dy <= std::min(y + 1, h - 1); ++dy) {
-                const auto* row = reinterpret_cast<const QRgb*>(image.constScanLine(dy));
-                for (int dx = std::max(x - 1, 0); dx <= std::min(x + 1, w - 1); ++dx) {
-                    if (qAlpha(row[dx]) > qAlpha(best)) {
-                        best = row[dx];
-                    }
-                }
-            }
-            o[x] = best;
-        }
-    }
-    return out;
 }
 
 // Crops a transparent render to its content (plus a small margin) with the image's aspect
@@ -235,14 +485,7 @@ int runThumbnail(const GuiOptions& o, QString* error)
         }
         return 1;
     }
-    QImage image = renderDocument(doc, o.size, o.camera, true);
-    if (image.isNull()) {
-        *error = QStringLiteral("rendering failed (Qt3D needs an OpenGL display; try xvfb-run)");
-        return 2;
-    }
-    if (model->mesh.empty()) {
-        image = embolden(image);
-    }
+    const QImage image = renderThumbnail(*model, doc.primary()->path, o.size);
     const QRect content = opaqueBounds(image, 8);
     if (content.isNull()) {
         *error = QStringLiteral("%1: nothing visible to draw").arg(in);

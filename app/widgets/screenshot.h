@@ -11,10 +11,11 @@ namespace rigscope::app {
 // 2 usage or I/O). Messages go to `error`.
 int runScreenshot(const GuiOptions& options, QString* error);
 
-// `rigscope --thumbnail IN OUT.png [--size N]` (the freedesktop thumbnailer): the model of IN
-// (its skeleton when it has no mesh) from the iso view, framed to fill the image, on a
-// transparent background without grid or overlays. Exit 0 written, 1 the file holds no
-// drawable model, 2 usage, unreadable input, rendering or write failure.
+// `rigscope --thumbnail IN OUT.png [--size N]` (the freedesktop thumbnailer): the rest pose of
+// IN from the iso view, framed to fill the image, on a transparent background without grid or
+// overlays; a skeleton for animation-only files, the base vertices for a VTA. Drawn in software
+// (no display, window or OpenGL), so it also works in sandboxed thumbnailers. Exit 0 written,
+// 1 the file holds nothing drawable, 2 usage, unreadable input or write failure.
 int runThumbnail(const GuiOptions& options, QString* error);
 
 // Expands {model} {anim} {frame} {frame:04} in an output path.

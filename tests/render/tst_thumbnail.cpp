@@ -103,6 +103,22 @@ private slots:
         QVERIFY2(countOpaque(image) > 40, qPrintable(QString::number(countOpaque(image))));
     }
 
+    void vtaShowsBaseVertices()
+    {
+        const QString out = test::outputDir() + QStringLiteral("/thumb_sample_flex.png");
+        QFile::remove(out);
+        QString error;
+        QCOMPARE(
+            app::runThumbnail(
+                thumbnailOptions(test::samplesDir() + QStringLiteral("/sample_flex.vta"), out, 96),
+                &error),
+            0);
+        const QImage image = QImage(out).convertToFormat(QImage::Format_ARGB32);
+        QCOMPARE(image.size(), QSize(96, 96));
+        QCOMPARE(qAlpha(image.pixel(0, 0)), 0);
+        QVERIFY2(countOpaque(image) > 100, qPrintable(QString::number(countOpaque(image))));
+    }
+
     void badFileExitsOne()
     {
         const QString bad = test::outputDir() + QStringLiteral("/thumb_bad.smd");
