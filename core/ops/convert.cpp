@@ -1,5 +1,6 @@
 #include "core/ops/convert.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <Eigen/Geometry>
@@ -25,15 +26,16 @@ Affine affineOf(const Mat3& linear, const Vec3& t)
 }
 
 // Local transforms (Euler) from model-space matrices: local = parent^-1 * model.
-void localsFromModel(const std::vector<JointIndex>& parents, const Vec3* pos, const Mat3* axes, std::size_t n,
-                     Vec3* outPos, Vec3* outRot)
+void localsFromModel(const std::vector<JointIndex>& parents, const Vec3* pos, const Mat3* axes,
+                     std::size_t n, Vec3* outPos, Vec3* outRot)
 {
     for (std::size_t j = 0; j < n; ++j) {
         const Affine w = affineOf(axes[j], pos[j]);
         Affine local = w;
         const JointIndex p = parents[j];
         if (p != kNoJoint) {
-            const Affine wp = affineOf(axes[static_cast<std::size_t>(p)], pos[static_cast<std::size_t>(p)]);
+            const Affine wp =
+                affineOf(axes[static_cast<std::size_t>(p)], pos[static_cast<std::size_t>(p)]);
             local = Affine(wp.matrix().inverse()) * w;
         }
         outPos[j] = local.translation();
@@ -42,14 +44,16 @@ void localsFromModel(const std::vector<JointIndex>& parents, const Vec3* pos, co
 }
 
 // Model-space matrices from Euler locals: model = parent * local (parents precede children).
-void modelFromLocals(const std::vector<JointIndex>& parents, const Vec3* pos, const Vec3* rot, std::size_t n,
-                     Vec3* outPos, Mat3* outAxes)
+void modelFromLocals(const std::vector<JointIndex>& parents, const Vec3* pos, const Vec3* rot,
+                     std::size_t n, Vec3* outPos, Mat3* outAxes)
 {
     std::vector<Affine> world(n);
     for (std::size_t j = 0; j < n; ++j) {
         const Affine local = affineOf(matrixFromEuler(rot[j]), pos[j]);
         const JointIndex p = parents[j];
-        world[j] = (p == kNoJoint || static_cast<std::size_t>(p) >= j) ? local : world[static_cast<std::size_t>(p)] * local;
+        world[j] = (p == kNoJoint || static_cast<std::size_t>(p) >= j)
+                       ? local
+                       : world[static_cast<std::size_t>(p)] * local;
         outPos[j] = world[j].translation();
         outAxes[j] = world[j].linear();
     }
@@ -150,8 +154,8 @@ Model toSmdFamily(const Model& in, DiagnosticSink& sink)
         a.fpsFromFile = src.fpsFromFile;
         for (std::size_t f = 0; f < src.frameCount(); ++f) {
             a.appendFrame(src.times[f], src.frameWhere[f]);
-            localsFromModel(m.skeleton.parents, &src.positions[f * n], &src.axes[f * n], n, &a.positions[f * n],
-                            &a.rotations[f * n]);
+            localsFromModel(m.skeleton.parents, &src.positions[f * n], &src.axes[f * n], n,
+                            &a.positions[f * n], &a.rotations[f * n]);
             for (std::size_t j = 0; j < n; ++j) {
                 a.explicitKey[f * n + j] = 1;
             }
@@ -160,12 +164,13 @@ Model toSmdFamily(const Model& in, DiagnosticSink& sink)
             scaled += sc == Vec3::Ones() ? 0u : 1u;
         }
         if (!src.notes.empty()) {
-            loss(sink, std::to_string(src.notes.size()) + " notetrack keys dropped; SMD has no notetracks (write an .NT_EXPORT)");
+            loss(sink, std::to_string(src.notes.size()) +
+                           " notetrack keys dropped; SMD has no notetracks (write an .NT_EXPORT)");
         }
     } else {
         a.appendFrame(0, {});
-        localsFromModel(m.skeleton.parents, s.bindPositions.data(), s.bindAxes.data(), n, a.positions.data(),
-                        a.rotations.data());
+        localsFromModel(m.skeleton.parents, s.bindPositions.data(), s.bindAxes.data(), n,
+                        a.positions.data(), a.rotations.data());
         for (std::size_t j = 0; j < n; ++j) {
             a.explicitKey[j] = 1;
         }
@@ -173,8 +178,9 @@ Model toSmdFamily(const Model& in, DiagnosticSink& sink)
     m.animations.push_back(std::move(a));
     bindFromFirstFrame(m);
     if (scaled > 0) {
-        Diagnostic& d = sink.warning(ids::kCodNonUnitScale, {1, 1, 0},
-                                     std::to_string(scaled) + " bone scales other than 1 1 1 lost in SMD");
+        Diagnostic& d =
+            sink.warning(ids::kCodNonUnitScale, {1, 1, 0},
+                         std::to_string(scaled) + " bone scales other than 1 1 1 lost in SMD");
         d.fixedSeverity = true;
     }
 
@@ -186,8 +192,8 @@ Model toSmdFamily(const Model& in, DiagnosticSink& sink)
     for (const Material& mat : me.materials) {
         Material sm;
         sm.name = !mat.images.empty() && mat.images.find(':') == std::string::npos ? mat.images
-                  : !mat.name.empty()                                            ? mat.name
-                                                                                 : mat.images;
+                  : !mat.name.empty()                                              ? mat.name
+                                                                                   : mat.images;
         sm.where = mat.where;
         params += mat.params.size();
         out.materials.push_back(std::move(sm));
@@ -214,8 +220,9 @@ Model toSmdFamily(const Model& in, DiagnosticSink& sink)
                     parent = js[i];
                 }
             }
-            appendPoint(out, me.pointPositions[p], parent, js.empty() ? LinkState::Zero : LinkState::List, js.data(),
-                        ws.data(), js.size(), me.pointWhere[p]);
+            appendPoint(out, me.pointPositions[p], parent,
+                        js.empty() ? LinkState::Zero : LinkState::List, js.data(), ws.data(),
+                        js.size(), me.pointWhere[p]);
             out.cornerPoints.push_back(static_cast<std::uint32_t>(out.cornerPoints.size()));
             out.cornerNormals.push_back(me.cornerNormals[c]);
             out.cornerUvs.push_back(Vec2(me.cornerUvs[c].x(), 1.0f - me.cornerUvs[c].y()));
@@ -228,13 +235,15 @@ Model toSmdFamily(const Model& in, DiagnosticSink& sink)
         out.triangleWhere.push_back(me.triangleWhere[t]);
     }
     if (colours > 0) {
-        loss(sink, std::to_string(colours) + " vertex colours other than white dropped; SMD has no vertex colours");
+        loss(sink, std::to_string(colours) +
+                       " vertex colours other than white dropped; SMD has no vertex colours");
     }
     if (me.uvSetCount > 1) {
         loss(sink, std::to_string(me.uvSetCount - 1) + " extra UV sets dropped; SMD keeps one");
     }
     if (params > 0) {
-        loss(sink, std::to_string(params) + " material shading parameters dropped; SMD keeps a material name");
+        loss(sink, std::to_string(params) +
+                       " material shading parameters dropped; SMD keeps a material name");
     }
     if (me.objects.size() > 1) {
         loss(sink, std::to_string(me.objects.size()) + " objects merged; SMD has no objects");
@@ -256,11 +265,12 @@ Model toCodFamily(const Model& in, bool animation, DiagnosticSink& sink)
     const Skeleton& s = in.skeleton;
     const std::size_t n = s.size();
     for (std::size_t j = 0; j < n; ++j) {
-        m.skeleton.addJoint(s.names[j], animation ? kNoJoint : s.parents[j], static_cast<std::int32_t>(j), s.where[j]);
+        m.skeleton.addJoint(s.names[j], animation ? kNoJoint : s.parents[j],
+                            static_cast<std::int32_t>(j), s.where[j]);
     }
     m.skeleton.bindKind = PoseKind::ModelMatrix;
-    modelFromLocals(s.parents, s.bindPositions.data(), s.bindRotations.data(), n, m.skeleton.bindPositions.data(),
-                    m.skeleton.bindAxes.data());
+    modelFromLocals(s.parents, s.bindPositions.data(), s.bindRotations.data(), n,
+                    m.skeleton.bindPositions.data(), m.skeleton.bindAxes.data());
     if (animation) {
         Animation a;
         a.kind = PoseKind::ModelMatrix;
@@ -271,14 +281,15 @@ Model toCodFamily(const Model& in, bool animation, DiagnosticSink& sink)
             a.fpsFromFile = src.fpsFromFile;
             for (std::size_t f = 0; f < src.frameCount(); ++f) {
                 a.appendFrame(src.times[f], src.frameWhere[f]);
-                modelFromLocals(s.parents, &src.positions[f * n], &src.rotations[f * n], n, &a.positions[f * n],
-                                &a.axes[f * n]);
+                modelFromLocals(s.parents, &src.positions[f * n], &src.rotations[f * n], n,
+                                &a.positions[f * n], &a.axes[f * n]);
                 for (std::size_t j = 0; j < n; ++j) {
                     a.explicitKey[f * n + j] = 1;
                 }
             }
             if (!src.times.empty() && src.times.front() != std::floor(src.times.front())) {
-                Diagnostic& d = sink.note(ids::kCodFractionalFrame, {1, 1, 0}, "fractional SMD times kept as XANIM frames");
+                Diagnostic& d = sink.note(ids::kCodFractionalFrame, {1, 1, 0},
+                                          "fractional SMD times kept as XANIM frames");
                 d.fixedSeverity = true;
             }
         }
@@ -306,7 +317,8 @@ Model toCodFamily(const Model& in, bool animation, DiagnosticSink& sink)
             js.push_back(me.pointParents[p]);
             ws.push_back(1.0f);
         }
-        appendPoint(out, me.pointPositions[p], kNoJoint, LinkState::List, js.data(), ws.data(), js.size(), me.pointWhere[p]);
+        appendPoint(out, me.pointPositions[p], kNoJoint, LinkState::List, js.data(), ws.data(),
+                    js.size(), me.pointWhere[p]);
     }
     for (std::size_t t = 0; t < me.triangleCount(); ++t) {
         for (std::size_t k : {std::size_t{0}, std::size_t{2}, std::size_t{1}}) {
@@ -335,14 +347,16 @@ Model toCodFamily(const Model& in, bool animation, DiagnosticSink& sink)
         out.materials.push_back(std::move(cm));
     }
     if (in.animations.size() == 1 && in.animations.front().frameCount() > 1) {
-        loss(sink, std::to_string(in.animations.front().frameCount() - 1) +
-                       " animation frames dropped; an XMODEL keeps the first frame as its bind pose");
+        loss(sink,
+             std::to_string(in.animations.front().frameCount() - 1) +
+                 " animation frames dropped; an XMODEL keeps the first frame as its bind pose");
     }
     return m;
 }
 
-ConvertResult convertModel(const ReadResult& in, const std::string& inName, const std::string& outName,
-                           const std::string& toFormat, std::string& bytes)
+ConvertResult convertModel(const ReadResult& in, const std::string& inName,
+                           const std::string& outName, const std::string& toFormat,
+                           std::string& bytes)
 {
     ConvertResult res;
     res.diagnostics = in.diagnostics;
@@ -350,7 +364,8 @@ ConvertResult convertModel(const ReadResult& in, const std::string& inName, cons
     const std::string target = writerFor(outName, toFormat);
     if (target.empty()) {
         res.exitCode = 2;
-        res.error = "cannot write '" + outName + "': unknown output format (use .smd .vta .smdx .xmodel_export "
+        res.error = "cannot write '" + outName +
+                    "': unknown output format (use .smd .vta .smdx .xmodel_export "
                     ".xanim_export .xmodel_bin .xanim_bin .nt_export)";
         return res;
     }
@@ -366,6 +381,17 @@ ConvertResult convertModel(const ReadResult& in, const std::string& inName, cons
     Model converted;
     if (target == "smd" || target == "vta" || target == "smdx") {
         converted = toSmdFamily(src, sink);
+        if (target == "smdx") {
+            std::size_t named = 0;
+            for (const VertexFrame& f : converted.vertexFrames) {
+                named += f.nameFromComment ? 1 : 0;
+            }
+            if (named > 0) {
+                loss(sink,
+                     std::to_string(named) +
+                         " flex shape names dropped; SMDX has none (shapes show as 'frame N')");
+            }
+        }
     } else if (target == "xmodel" || target == "xmodel_bin") {
         converted = toCodFamily(src, false, sink);
         if (converted.kind == ModelKind::Animation && converted.mesh.empty()) {
@@ -374,7 +400,13 @@ ConvertResult convertModel(const ReadResult& in, const std::string& inName, cons
     } else if (target == "xanim" || target == "xanim_bin") {
         const bool smdAnim = !isCod(src);
         converted = toCodFamily(src, true, sink);
-        if (!smdAnim && (converted.animations.empty() || converted.animations.front().kind != PoseKind::ModelMatrix)) {
+        if (smdAnim && std::any_of(src.skeleton.parents.begin(), src.skeleton.parents.end(),
+                                   [](JointIndex p) { return p != kNoJoint; })) {
+            loss(sink,
+                 "bone hierarchy dropped; XANIM parts have no parents (the model supplies them)");
+        }
+        if (!smdAnim && (converted.animations.empty() ||
+                         converted.animations.front().kind != PoseKind::ModelMatrix)) {
             res.exitCode = 2;
             res.error = "'" + inName + "' holds no animation to write as XANIM";
             return res;
@@ -390,7 +422,8 @@ ConvertResult convertModel(const ReadResult& in, const std::string& inName, cons
     const bool fromText = src.format == "xmodel" || src.format == "xanim" || src.format == "smd" ||
                           src.format == "vta" || src.format == "smdx";
     if ((target == "xmodel_bin" || target == "xanim_bin") && fromText) {
-        loss(sink, "text to binary is lossy: normals and axes are stored as 16-bit, colours as 8-bit values");
+        loss(sink, "text to binary is lossy: normals and axes are stored as 16-bit, colours as "
+                   "8-bit values");
     }
     WriteContext wctx;
     wctx.fileName = outName;
@@ -415,7 +448,8 @@ ConvertResult convertModel(const ReadResult& in, const std::string& inName, cons
     return res;
 }
 
-ConvertResult convertFile(const std::string& inPath, const std::string& outPath, bool force, const std::string& toFormat)
+ConvertResult convertFile(const std::string& inPath, const std::string& outPath, bool force,
+                          const std::string& toFormat)
 {
     ConvertResult res;
     if (sameFile(inPath, outPath)) {
@@ -444,8 +478,8 @@ ConvertResult convertFile(const std::string& inPath, const std::string& outPath,
         return res;
     }
     // An XANIM without notes takes them from its sibling NT_EXPORT (FORMATS.md §4.3).
-    if ((r.model.format == "xanim" || r.model.format == "xanim_bin") && !r.model.animations.empty() &&
-        r.model.animations.front().notes.empty()) {
+    if ((r.model.format == "xanim" || r.model.format == "xanim_bin") &&
+        !r.model.animations.empty() && r.model.animations.front().notes.empty()) {
         const std::string nt = ntExportPathFor(inPath);
         if (!nt.empty() && !sameFile(nt, outPath)) {
             FileReadResult ntFile = readFile(nt);
@@ -474,7 +508,8 @@ ConvertResult convertFile(const std::string& inPath, const std::string& outPath,
         }
         return res;
     }
-    const std::string err = writeFileAtomic(outPath, bytes, force ? WriteMode::Overwrite : WriteMode::RefuseExisting);
+    const std::string err =
+        writeFileAtomic(outPath, bytes, force ? WriteMode::Overwrite : WriteMode::RefuseExisting);
     if (!err.empty()) {
         res.exitCode = 2;
         res.error = err;
