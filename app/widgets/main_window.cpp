@@ -138,7 +138,10 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
             [this](int file, int index, bool selected) {
                 const auto& d =
                     m_document->files()[std::size_t(file)].diagnostics[std::size_t(index)];
-                statusBar()->showMessage(toQString(core::formatDiagnostic(d)), 8000);
+                core::Diagnostic shown = d;
+                shown.file =
+                    toStd(QFileInfo(m_document->files()[std::size_t(file)].path).fileName());
+                statusBar()->showMessage(toQString(core::formatDiagnostic(shown)), 8000);
                 if (selected) {
                     m_viewport->viewport()->frameSelection();
                     if (auto* dock = findChild<QDockWidget*>(QStringLiteral("inspector"))) {
@@ -173,7 +176,7 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
     problems->raise();
     m_timeline->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
     resizeDocks({outline, inspector}, {330, 330}, Qt::Horizontal);
-    resizeDocks({timeline, problems}, {40, 120}, Qt::Vertical);
+    resizeDocks({timeline, problems}, {40, 190}, Qt::Vertical);
 
     m_progress->setMaximumWidth(180);
     m_progress->setRange(0, 0);

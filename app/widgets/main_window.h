@@ -31,7 +31,7 @@ class TimelinePanel;
 class ViewportWidget;
 
 // Bumped whenever the set of docks changes, so old saved layouts are ignored.
-inline constexpr int kWindowStateVersion = 2;
+inline constexpr int kWindowStateVersion = 1;
 
 // The viewer window: viewport in the centre, docks `outline files inspector flex timeline
 // problems log` (UX.md), menus with every key, status bar, background loading with Cancel,
