@@ -39,13 +39,14 @@ if(NOT rc EQUAL 0)
     message(FATAL_ERROR "dpkg-deb -x failed")
 endif()
 set(root ${work}/root)
-set(expected usr/bin/rigscope-cli usr/share/man/man1/rigscope-cli.1)
+set(expected usr/bin/rigscope-cli usr/share/man/man1/rigscope-cli.1.gz)
 if(GUI)
     set(id io.github.rigscope.RigScope)
-    list(APPEND expected usr/bin/rigscope usr/share/man/man1/rigscope.1
+    list(APPEND expected usr/bin/rigscope usr/share/man/man1/rigscope.1.gz
          usr/share/applications/${id}.desktop usr/share/metainfo/${id}.metainfo.xml
          usr/share/mime/packages/${id}.xml usr/share/thumbnailers/${id}.thumbnailer
-         usr/share/icons/hicolor/scalable/apps/${id}.svg)
+         usr/share/icons/hicolor/scalable/apps/${id}.svg
+         usr/share/rigscope/samples/sample_ref.smd)
     foreach(size 16 32 48 64 128 256)
         list(APPEND expected usr/share/icons/hicolor/${size}x${size}/apps/${id}.png)
     endforeach()
