@@ -1,6 +1,7 @@
 // One libFuzzer target per format: RIGSCOPE_FUZZ_FORMAT names the registry id. Reads the
-// bytes, verifies the model's invariants, and writes it back when a writer exists. Crashes,
-// hangs and invariant violations abort.
+// bytes, verifies the model's invariants, runs every check over what the reader returned (alone
+// and against itself as the reference, for the xref.* checks), and writes it back when a writer
+// exists. Crashes, hangs and invariant violations abort.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -8,6 +9,7 @@
 #include <string_view>
 
 #include "core/formats/registry.h"
+#include "core/ops/check.h"
 
 namespace {
 
@@ -36,6 +38,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (std::string broken = verifyInvariants(r.model); !broken.empty()) {
         fail("invariant", broken);
     }
+    CheckOptions opt;
+    opt.jobs = 1;
+    (void)checkReadResult("fuzz", r, nullptr, std::string(), opt);
+    (void)checkReadResult("fuzz", r, &r.model, "fuzz.ref", opt);
     if (f->write) {
         WriteContext w;
         w.fileName = "fuzz.out";
