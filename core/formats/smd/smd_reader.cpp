@@ -109,14 +109,20 @@ std::string numberText(double v)
     return s;
 }
 
-bool isAscii(std::string_view s) noexcept
+// What is wrong with a bone / material / shape name, or "" when nothing: bytes >= 0x80 (invalid
+// UTF-8 included) or control bytes such as NUL, which studiomdl's C strings cut at.
+std::string_view nameIssue(std::string_view s) noexcept
 {
+    bool high = false, control = false;
     for (char ch : s) {
-        if (static_cast<unsigned char>(ch) >= 0x80) {
-            return false;
-        }
+        const auto c = static_cast<unsigned char>(ch);
+        high = high || c >= 0x80;
+        control = control || (c < 0x20 && c != 0x09) || c == 0x7F;
     }
-    return true;
+    if (s.find('\0') != std::string_view::npos) {
+        return "a NUL byte";
+    }
+    return control ? "control characters" : high ? "non-ASCII characters" : "";
 }
 
 bool isFullLineComment(std::string_view trimmed) noexcept
@@ -347,6 +353,7 @@ private:
     // What the file said.
     Model m_model;
     bool m_sawKeyword = false;
+    bool m_sawUnknown = false; // an unknown block or stray 'end': the file is not just comments
     bool m_sawBlock = false;
     bool m_sawVersion = false;
     SourceLoc m_versionAt;
@@ -596,6 +603,17 @@ ReadResult SmdReader::run()
         }
         openBlock(b, line);
     }
+    if (!m_sawBlock && m_sawUnknown) {
+        // Text that is neither comments nor SMD blocks (a 1 GB line of garbage, another format
+        // with a wrong extension): what was skipped, and no bones, rather than "file is empty".
+        if (!m_sawVersion) {
+            m_sink.error(ids::kSyntaxBadVersion, {1, 1, 0}, "version missing; no SMD block found");
+        }
+        m_sink.error(ids::kSkeletonNoBones, {1, 1, 0}, "file declares no bones (no 'nodes' block)");
+        ReadResult r;
+        r.diagnostics = m_sink.take();
+        return r;
+    }
     if (!m_sawBlock) {
         ReadResult r;
         m_sink.diagnostics().clear();
@@ -629,6 +647,7 @@ ReadResult SmdReader::run()
 void SmdReader::skipUnknownBlock(std::string_view line, std::string_view kw)
 {
     m_sawKeyword = true;
+    m_sawUnknown = true;
     warning(ids::kSyntaxUnknownBlock, m_cur.lineLoc(line),
             "unknown block '" + shown(kw) + "' skipped to its 'end'");
     std::string_view l;
@@ -766,9 +785,9 @@ void SmdReader::parseNodes(SourceLoc opened)
         const std::string_view nameTok = m_tok[1];
         const bool quoted = nameTok.size() >= 2 && nameTok.front() == '"' && nameTok.back() == '"';
         const std::string_view name = quoted ? nameTok.substr(1, nameTok.size() - 2) : nameTok;
-        if (!isAscii(name)) {
+        if (const std::string_view issue = nameIssue(name); !issue.empty()) {
             warning(ids::kSyntaxNonAscii, m_cur.loc(line, nameTok),
-                    "name '" + shown(name) + "' contains non-ASCII characters");
+                    "name '" + shown(name) + "' contains " + std::string(issue));
         }
         JointIndex j = m_ids.find(id);
         if (j != kNoJoint) {
@@ -819,9 +838,9 @@ bool SmdReader::parseTimeLine(std::string_view line, double& time, std::string& 
     extraFields(line, 2);
     hasComment = !m_comment.empty();
     comment.assign(hasComment ? commentText() : std::string_view{});
-    if (!isAscii(comment)) {
+    if (const std::string_view issue = nameIssue(comment); !issue.empty()) {
         warning(ids::kSyntaxNonAscii, m_cur.loc(line, m_comment),
-                "name '" + shown(comment) + "' contains non-ASCII characters");
+                "name '" + shown(comment) + "' contains " + std::string(issue));
     }
     return true;
 }
@@ -1063,9 +1082,10 @@ void SmdReader::parseTriangles(SourceLoc opened)
         }
         const std::size_t materialsBefore = mesh.materials.size();
         const std::uint32_t mat = m_materials.intern(mesh, material, matAt);
-        if (mesh.materials.size() != materialsBefore && !isAscii(material)) {
+        const std::string_view matIssue = nameIssue(material);
+        if (mesh.materials.size() != materialsBefore && !matIssue.empty()) {
             warning(ids::kSyntaxNonAscii, matAt,
-                    "name '" + shown(material) + "' contains non-ASCII characters",
+                    "name '" + shown(material) + "' contains " + std::string(matIssue),
                     {K::Material, static_cast<std::int32_t>(mat)});
         }
         for (const Corner& c : m_corner) {

@@ -169,7 +169,7 @@ private:
         } else if (k == "EXTRA" || k == "ROTATION" || k == "QUATERNION") {
             m_sink.warning(ids::kCodUnsupported, r.loc, "'" + k + "' data skipped");
         } else {
-            m_sink.warning(ids::kSyntaxUnknownBlock, r.loc, "unknown keyword '" + k + "' skipped");
+            m_sink.warning(ids::kSyntaxUnknownBlock, r.loc, "unknown keyword '" + shownToken(k) + "' skipped");
         }
     }
 
@@ -187,7 +187,7 @@ private:
                                  (i < 0 ? " < 0" : " \u2265 NUMPARTS " + std::to_string(m_numParts.value.value_or(0))));
                 return;
             }
-            m_parts.push_back({i, argString(r, 1), r.loc});
+            m_parts.push_back({i, argName(r, 1, m_sink), r.loc});
             return;
         }
         if (m_section == Section::Notes) {
@@ -269,7 +269,8 @@ private:
             return;
         }
         if (!m_inKey || m_keys.empty()) {
-            m_sink.warning(ids::kSyntaxUnknownBlock, r.loc, "'" + r.keyword + "' outside a part block skipped");
+            m_sink.warning(ids::kSyntaxUnknownBlock, r.loc,
+                           "'" + cod::shownToken(r.keyword) + "' outside a part block skipped");
             return;
         }
         float v[3];
@@ -593,7 +594,8 @@ ReadResult readNtExport(std::string_view bytes, const ReadContext& ctx)
             n.where = r.loc;
             a.notes.push_back(std::move(n));
         } else {
-            sink.warning(ids::kSyntaxUnknownBlock, r.loc, "unknown keyword '" + r.keyword + "' skipped");
+            sink.warning(ids::kSyntaxUnknownBlock, r.loc,
+                         "unknown keyword '" + cod::shownToken(r.keyword) + "' skipped");
         }
     }
     if (!any) {

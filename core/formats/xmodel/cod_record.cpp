@@ -141,7 +141,8 @@ bool TextRecordStream::next(Record& r)
         r.binary = false;
         if (lower) {
             m_sink.error(ids::kSyntaxKeywordCase, r.loc,
-                         "'" + std::string(kw) + "' must be '" + r.keyword + "' for cod");
+                         "'" + shownToken(kw) + "' must be '" + shownToken(r.keyword) +
+                             "' for cod");
         }
         r.argc = count - 1;
         r.moreArgs = more;
@@ -238,6 +239,42 @@ bool argFloats(const Record& r, std::size_t first, std::size_t n, float* out, Di
         }
     }
     return true;
+}
+
+std::string shownToken(std::string_view s)
+{
+    std::string out(s.substr(0, 40));
+    for (char& ch : out) {
+        if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7F) {
+            ch = '?';
+        }
+    }
+    return s.size() > 40 ? out + "..." : out;
+}
+
+std::string argName(const Record& r, std::size_t i, DiagnosticSink& sink)
+{
+    std::string s = argString(r, i);
+    bool high = false, control = false;
+    for (const char ch : s) {
+        const auto c = static_cast<unsigned char>(ch);
+        high = high || c >= 0x80;
+        control = control || (c < 0x20 && c != 0x09) || c == 0x7F;
+    }
+    if (high || control) {
+        std::string shown = s.substr(0, 40);
+        for (char& ch : shown) {
+            if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7F) {
+                ch = '?';
+            }
+        }
+        sink.warning(ids::kSyntaxNonAscii, argLoc(r, i),
+                     "name '" + shown + (s.size() > 40 ? "..." : "") + "' contains " +
+                         (s.find('\0') != std::string::npos ? "a NUL byte"
+                          : control                         ? "control characters"
+                                                            : "non-ASCII characters"));
+    }
+    return s;
 }
 
 std::string argString(const Record& r, std::size_t i)

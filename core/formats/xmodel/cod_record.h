@@ -74,6 +74,11 @@ bool argFloat(const Record& r, std::size_t i, float& out, DiagnosticSink& sink, 
 bool argDouble(const Record& r, std::size_t i, double& out, DiagnosticSink& sink, std::string_view field);
 bool argInt(const Record& r, std::size_t i, std::int32_t& out, DiagnosticSink& sink, std::string_view field);
 std::string argString(const Record& r, std::size_t i);
+// A keyword or token for a message: at most 40 bytes ("..." after), control bytes as '?'.
+std::string shownToken(std::string_view s);
+// argString for a bone / part / material / object name: syntax.non-ascii (warning) when it holds
+// bytes >= 0x80 (invalid UTF-8 included) or control bytes such as NUL, which C tools cut at.
+std::string argName(const Record& r, std::size_t i, DiagnosticSink& sink);
 bool needArgs(const Record& r, std::size_t n, DiagnosticSink& sink, std::string_view kind);
 // Reads args [first, first+n) as floats into out; false after a diagnostic.
 bool argFloats(const Record& r, std::size_t first, std::size_t n, float* out, DiagnosticSink& sink,

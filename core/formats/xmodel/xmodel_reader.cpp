@@ -177,7 +177,8 @@ private:
     {
         Material* mat = m_section == Section::Materials ? currentMaterial() : nullptr;
         if (!mat) {
-            m_sink.warning(ids::kSyntaxUnknownBlock, r.loc, "'" + r.keyword + "' outside a material skipped");
+            m_sink.warning(ids::kSyntaxUnknownBlock, r.loc,
+                           "'" + shownToken(r.keyword) + "' outside a material skipped");
             return;
         }
         if (!needArgs(r, n, m_sink, r.keyword)) {
@@ -291,7 +292,7 @@ private:
             std::int32_t i = 0;
             if (needArgs(r, 2, m_sink, "OBJECT") && argInt(r, 0, i, m_sink, "object index") &&
                 inRange(i, m_numObjects, r, 0, "object", "NUMOBJECTS")) {
-                m_objects.push_back({{i, r.loc}, argString(r, 1)});
+                m_objects.push_back({{i, r.loc}, argName(r, 1, m_sink)});
             }
         } else if (k == "NUMMATERIALS") {
             readCount(r, m_numMaterials, "NUMMATERIALS");
@@ -309,7 +310,8 @@ private:
                    k == "IKPITCHLAYER" || k == "ROTATION" || k == "EXTRA") {
             m_sink.warning(ids::kCodUnsupported, r.loc, "siege/IK data '" + k + "' skipped");
         } else {
-            m_sink.warning(ids::kSyntaxUnknownBlock, r.loc, "unknown keyword '" + k + "' skipped");
+            m_sink.warning(ids::kSyntaxUnknownBlock, r.loc,
+                           "unknown keyword '" + shownToken(k) + "' skipped");
         }
     }
 
@@ -323,7 +325,7 @@ private:
             if (!inRange(b.index, m_numBones, r, 0, "bone", "NUMBONES")) {
                 return;
             }
-            b.name = argString(r, 2);
+            b.name = argName(r, 2, m_sink);
             b.loc = r.loc;
             b.parentLoc = argLoc(r, 1);
             m_bones.push_back(std::move(b));
@@ -530,7 +532,7 @@ private:
         Material mat;
         mat.where = r.loc;
         if (r.argc >= 4) {
-            mat.name = argString(r, 1);
+            mat.name = argName(r, 1, m_sink);
             mat.type = argString(r, 2);
             mat.images = argString(r, 3);
         } else {
