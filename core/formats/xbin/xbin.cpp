@@ -629,6 +629,11 @@ ReadResult readXbin(std::string_view bytes, const ReadContext& ctx)
         r.diagnostics = sink.take();
         return r;
     };
+    if (bytes.empty()) {
+        sink.error(ids::kSyntaxEmptyFile, {0, 0, 0}, "file is empty");
+        r.diagnostics = sink.take();
+        return r;
+    }
     if (bytes.size() < 9 || bytes.substr(0, 5) != "*LZ4*") {
         return fail(0, bytes.size() < 9 && bytes.substr(0, std::min<std::size_t>(5, bytes.size())) ==
                                                std::string_view("*LZ4*").substr(0, std::min<std::size_t>(5, bytes.size()))
