@@ -11,6 +11,21 @@
 
 namespace rigscope::core {
 
+namespace {
+
+// Makes the rename durable (best effort: some file systems refuse fsync on a directory).
+void syncDirectoryOf(const std::string& path)
+{
+    const std::string dir = directoryOf(path);
+    const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        (void)::fsync(fd);
+        ::close(fd);
+    }
+}
+
+} // namespace
+
 FileReadResult readFile(const std::string& path, std::uint64_t maxBytes)
 {
     FileReadResult r;
@@ -90,7 +105,13 @@ std::string writeFileAtomic(const std::string& path, std::string_view bytes, Wri
         }
         done += static_cast<std::size_t>(n);
     }
-    ::fchmod(fd, 0644);
+    // An overwritten file keeps its permission bits; a new one gets rw-r--r--.
+    struct stat old {};
+    const mode_t perms =
+        mode == WriteMode::Overwrite && ::stat(path.c_str(), &old) == 0 && S_ISREG(old.st_mode)
+            ? static_cast<mode_t>(old.st_mode & 07777)
+            : mode_t{0644};
+    ::fchmod(fd, perms);
     if (::fsync(fd) != 0 || ::close(fd) != 0) {
         std::string err = "cannot flush '" + buf + "': " + std::strerror(errno);
         ::unlink(buf.c_str());
@@ -105,6 +126,7 @@ std::string writeFileAtomic(const std::string& path, std::string_view bytes, Wri
             return err;
         }
         ::unlink(buf.c_str());
+        syncDirectoryOf(path);
         return {};
     }
     if (::rename(buf.c_str(), path.c_str()) != 0) {
@@ -112,6 +134,7 @@ std::string writeFileAtomic(const std::string& path, std::string_view bytes, Wri
         ::unlink(buf.c_str());
         return err;
     }
+    syncDirectoryOf(path);
     return {};
 }
 
