@@ -284,12 +284,22 @@ void ModelScene::computeHeat()
                 influenceCountColor(m_stats.linkCount[p], m_stats.overLimit[p] != 0, problem);
         }
         return;
-    case HeatMap::WeightChange:
+    case HeatMap::WeightChange: {
         m_heatColors.resize(n);
+        // Posed: displacement between authored and compiled skinning, scaled so the point that
+        // moves most is red (nothing moves: all blue). Rest pose: the pose-free L1 change of
+        // the weights (0..2, halved).
+        float most = 0;
+        for (const float d : m_displacement) {
+            most = std::max(most, d);
+        }
+        const bool posed = m_displacement.size() == n && most > 1e-6f * std::max(m_size, 1.0f);
         for (std::size_t p = 0; p < n; ++p) {
-            m_heatColors[p] = weightRampColor(m_stats.change[p]);
+            m_heatColors[p] = posed ? weightRampColor(m_displacement[p] / most)
+                                    : weightRampColor(m_stats.change[p]);
         }
         return;
+    }
     }
 }
 
@@ -308,8 +318,8 @@ void ModelScene::setPose(const std::vector<Eigen::Affine3f>& world)
             skin[j] = m_world[j] * m_bind[j].inverse();
         }
         pointLinear.resize(mesh.pointCount());
-        const core::Influences& inf = m_flags.compiledWeights ? m_compiled : m_authored;
-        for (std::size_t p = 0; p < mesh.pointCount(); ++p) {
+        // Linear blend of the point's skin matrices with one set of influences.
+        auto blend = [&](const core::Influences& inf, std::size_t p) {
             Eigen::Matrix4f acc = Eigen::Matrix4f::Zero();
             float sum = 0;
             if (p + 1 < inf.offsets.size()) {
@@ -323,18 +333,32 @@ void ModelScene::setPose(const std::vector<Eigen::Affine3f>& world)
                 }
             }
             if (!(sum > 0)) {
-                acc = Eigen::Matrix4f::Identity(); // no usable influence: unchanged
-                sum = 1;
+                return Eigen::Matrix4f(Eigen::Matrix4f::Identity()); // no usable influence
             }
-            acc /= sum;
+            return Eigen::Matrix4f(acc / sum);
+        };
+        const core::Influences& inf = m_flags.compiledWeights ? m_compiled : m_authored;
+        const core::Influences& other = m_flags.compiledWeights ? m_authored : m_compiled;
+        // The weight-change view in a pose: how far each point moves between authored and
+        // compiled skinning (CHECKS.md 5), in model units.
+        const bool displacement = m_flags.heatMap == HeatMap::WeightChange;
+        m_displacement.assign(displacement ? mesh.pointCount() : 0, 0.0f);
+        for (std::size_t p = 0; p < mesh.pointCount(); ++p) {
+            const Eigen::Matrix4f acc = blend(inf, p);
             core::Vec3 base = finite(mesh.pointPositions[p]);
             if (p < m_morph.size()) {
                 base += m_morph[p];
             }
             m_points[p] = (acc * base.homogeneous()).head<3>();
             pointLinear[p] = acc.topLeftCorner<3, 3>();
+            if (displacement) {
+                const core::Vec3 q = (blend(other, p) * base.homogeneous()).head<3>();
+                const float d = (q - m_points[p]).norm();
+                m_displacement[p] = std::isfinite(d) ? d : 0.0f;
+            }
         }
     } else {
+        m_displacement.clear();
         for (std::size_t p = 0; p < mesh.pointCount(); ++p) {
             m_points[p] = finite(mesh.pointPositions[p]);
             if (p < m_morph.size()) {

@@ -98,6 +98,16 @@ public:
     // weights.unknown-bone diagnostics; the model alone cannot show dropped links.
     void setProblemPoints(const std::vector<std::uint8_t>& mask);
     const core::WeightStats& weightStats() const { return m_stats; }
+    // Weight-change view in a pose: the largest distance a point moves between authored and
+    // compiled skinning (0 at rest pose or in other views).
+    float maxDisplacement() const
+    {
+        float most = 0;
+        for (const float d : m_displacement) {
+            most = d > most ? d : most;
+        }
+        return most;
+    }
     // Per-point heat-map colour of the current mode (empty when off).
     const std::vector<QColor>& heatColors() const { return m_heatColors; }
 
@@ -139,6 +149,7 @@ private:
     core::Influences m_authored;
     core::Influences m_compiled;
     core::WeightStats m_stats;
+    std::vector<float> m_displacement; // per point, weight-change view in a pose (else empty)
     std::vector<std::uint8_t> m_problemPoints;
     std::vector<QColor> m_heatColors;
 

@@ -218,6 +218,12 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
     connect(m_document, &Document::loaded, this, &MainWindow::onLoaded);
     connect(m_document, &Document::loadFailed, this, &MainWindow::onLoadFailed);
     connect(m_document, &Document::frameChanged, this, &MainWindow::updateStatus);
+    connect(m_document, &Document::frameChanged, this, [this] {
+        if (m_flags.heatMap == render::HeatMap::WeightChange) {
+            // after the viewport has posed the scene for this frame
+            QTimer::singleShot(0, this, &MainWindow::updateHeatLegend);
+        }
+    });
     connect(m_document, &Document::animationChanged, this, &MainWindow::updateStatus);
     connect(m_document, &Document::selectionChanged, this, &MainWindow::updateStatus);
     connect(m_document, &Document::diagnosticsChanged, this, &MainWindow::onDiagnosticsChanged);
@@ -808,7 +814,17 @@ void MainWindow::updateHeatLegend()
         parts << swatch(render::influenceCountColor(0, false, true), tr("problem"));
         break;
     }
-    case H::WeightChange:
+    case H::WeightChange: {
+        auto* scene = m_viewport->viewport()->scene();
+        const float moved = scene ? scene->maxDisplacement() : 0.0f;
+        if (moved > 0) {
+            parts << tr("<b>Weight change</b> in this pose: authored vs compiled skinning (%1)")
+                         .arg(toQString(core::profileName(profile)))
+                  << swatch(render::weightRampColor(0), tr("same place"))
+                  << swatch(render::weightRampColor(1.0f),
+                            tr("moves %1 units").arg(moved, 0, 'g', 3));
+            break;
+        }
         parts << tr("<b>Weight change</b> authored → compiled (%1)")
                      .arg(toQString(core::profileName(profile)))
               << swatch(render::weightRampColor(0), tr("none"))
@@ -816,6 +832,7 @@ void MainWindow::updateHeatLegend()
               << swatch(render::weightRampColor(0.5f), tr("0.5"))
               << swatch(render::weightRampColor(1.0f), tr("≥ 1 (L1)"));
         break;
+    }
     }
     if (m_flags.compiledWeights || m_flags.heatMap != H::Off) {
         parts << tr("· skinning: %1").arg(weights);

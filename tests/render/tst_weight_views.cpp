@@ -209,6 +209,39 @@ private slots:
         QVERIFY(render::captureViewport(*v) != compiled);
     }
 
+    // Weight change in a pose: how far each point moves between authored and compiled skinning.
+    void weightChangeShowsDisplacementInAPose()
+    {
+        auto v = makeViewport();
+        QVERIFY(v);
+        auto model = loadMix();
+        v->setModel(model, {}, true);
+        auto* scene = v->scene();
+        const QImage atRest = shoot(*v, render::HeatMap::WeightChange);
+        QCOMPARE(scene->maxDisplacement(), 0.0f); // rest pose: the pose-free weight change
+        std::vector<Eigen::Affine3f> world = scene->jointWorld();
+        world[4].pretranslate(
+            core::Vec3(0, 0, 1)); // 'd' holds 0.1 of the left quad, source drops it
+        scene->setPose(world);
+        QVERIFY(std::abs(scene->maxDisplacement() - 0.1f) < 1e-4f);
+        const QImage posed = render::captureViewport(*v);
+        QVERIFY(posed != atRest);
+        // The left quad (4 links, 'd' culled) moves most: red. Nothing else moves: no red there.
+        auto reds = [&posed](int x0, int x1) {
+            int n = 0;
+            for (int y = 0; y < posed.height(); ++y) {
+                for (int x = x0; x < x1; ++x) {
+                    const QRgb p = posed.pixel(x, y);
+                    n += qRed(p) > 100 && qGreen(p) < 60 && qBlue(p) < 60;
+                }
+            }
+            return n;
+        };
+        const int half = posed.width() / 2;
+        QVERIFY2(reds(0, half) > 500, qPrintable(QString::number(reds(0, half))));
+        QCOMPARE(reds(half, posed.width()), 0);
+    }
+
     void windowKeysLegendBudgetsAndProfile()
     {
         QSettings settings(test::outputDir() + QStringLiteral("/tst_weight_views.ini"),
