@@ -77,39 +77,54 @@ std::string makeReferenceSmd(double targetMb, std::size_t& triangles)
     triangles = 0;
     const std::size_t target = static_cast<std::size_t>(targetMb * 1e6);
     while (s.size() < target) {
-        s += triangles % 3 == 0 ? "body.tga\n" : (triangles % 3 == 1 ? "head.tga\n" : "arms.tga\n");
+
         // Small triangles tiling a wavy 100 x 100 sheet (two per grid cell), as in a real mesh:
         // the same number of digits to parse as random points, but a realistic load to draw.
         const std::size_t cell = triangles / 2;
         const float gx = static_cast<float>(cell % kSheetCells),
                     gy = static_cast<float>(cell / kSheetCells);
+        const std::size_t third = (cell % kSheetCells) * 3 / kSheetCells; // materials in bands
+        s += third == 0 ? "body.tga\n" : (third == 1 ? "head.tga\n" : "arms.tga\n");
         static constexpr float kCorner[2][3][2] = {{{0, 0}, {1, 0}, {1, 1}},
                                                    {{0, 0}, {1, 1}, {0, 1}}};
         for (int c = 0; c < 3; ++c) {
-            const int parent = rng.below(bones);
-            s += std::to_string(parent);
-            const float x = (gx + kCorner[triangles % 2][c][0]) * (100.0f / kSheetCells) - 50.0f;
-            const float y = (gy + kCorner[triangles % 2][c][1]) * (100.0f / kSheetCells) - 50.0f;
-            const float z = 5.0f * std::sin(0.2f * x) * std::cos(0.15f * y) + 0.01f * rng.unit();
+            // Everything a corner carries is a function of its grid point, so the corners that
+            // share a point weld into one vertex, as in a real mesh.
+            const std::uint32_t ix = static_cast<std::uint32_t>(gx + kCorner[triangles % 2][c][0]);
+            const std::uint32_t iy = static_cast<std::uint32_t>(gy + kCorner[triangles % 2][c][1]);
+            std::uint32_t h = ix * 73856093u ^ iy * 19349663u;
+            h ^= h >> 13;
+            h *= 0x5bd1e995u;
+            h ^= h >> 15;
+            const int first = static_cast<int>(h % static_cast<std::uint32_t>(bones));
+            s += std::to_string(first);
+            const float x = static_cast<float>(ix) * (100.0f / kSheetCells) - 50.0f;
+            const float y = static_cast<float>(iy) * (100.0f / kSheetCells) - 50.0f;
+            const float z = 5.0f * std::sin(0.2f * x) * std::cos(0.15f * y);
             for (const float v : {x, y, z}) {
                 s += ' ';
                 fixed6(s, v);
             }
-            for (int k = 0; k < 3; ++k) {
+            // The sheet's unit normal (counter-clockwise winding faces it, as FORMATS.md says).
+            const float dx = std::cos(0.2f * x) * std::cos(0.15f * y);
+            const float dy = -0.75f * std::sin(0.2f * x) * std::sin(0.15f * y);
+            const float len = std::sqrt(dx * dx + dy * dy + 1.0f);
+            for (const float v : {-dx / len, -dy / len, 1.0f / len}) {
                 s += ' ';
-                fixed6(s, rng.unit() * 2 - 1);
+                fixed6(s, v);
             }
             s += ' ';
-            fixed6(s, rng.unit());
+            fixed6(s, (x + 50.0f) * 0.01f);
             s += ' ';
-            fixed6(s, rng.unit());
-            const int links = 2 + rng.below(3);
+            fixed6(s, (y + 50.0f) * 0.01f);
+            // 2 or 3 distinct bones, and 4 on one point in 64 (over Source's limit of 3).
+            const int links = (h >> 8) % 64 == 0 ? 4 : 2 + static_cast<int>((h >> 16) % 2);
             s += ' ' + std::to_string(links);
             float left = 1.0f;
             for (int l = 0; l < links; ++l) {
                 const float w = l + 1 == links ? left : left * 0.5f;
                 left -= w;
-                s += ' ' + std::to_string(rng.below(bones)) + ' ';
+                s += ' ' + std::to_string((first + l * 7) % bones) + ' ';
                 fixed6(s, w);
             }
             s += '\n';
