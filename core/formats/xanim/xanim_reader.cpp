@@ -106,12 +106,13 @@ private:
     void dispatch(const Record& r)
     {
         const std::string& k = r.keyword;
-        if (!(k == "OFFSET" || k == "SCALE" || k == "X" || k == "Y" || k == "Z")) {
+        const std::string_view kv = k; // compares check the length first
+        if (!(kv == "OFFSET" || kv == "SCALE" || kv == "X" || kv == "Y" || kv == "Z")) {
             m_skipBlock = false;
         }
-        if (k == "ANIMATION") {
+        if (kv == "ANIMATION") {
             m_sawAnimation = true;
-        } else if (k == "VERSION") {
+        } else if (kv == "VERSION") {
             std::int32_t v = 0;
             if (needArgs(r, 1, m_sink, "VERSION") && argInt(r, 0, v, m_sink, "VERSION")) {
                 m_sawVersion = true;
@@ -119,27 +120,27 @@ private:
                     m_sink.error(ids::kSyntaxBadVersion, argLoc(r, 0), "version " + std::to_string(v) + "; cod accepts 3");
                 }
             }
-        } else if (k == "NUMPARTS") {
+        } else if (kv == "NUMPARTS") {
             readCount(r, m_numParts);
             m_section = Section::Parts;
-        } else if (k == "PART") {
+        } else if (kv == "PART") {
             part(r);
-        } else if (k == "FRAMERATE") {
+        } else if (kv == "FRAMERATE") {
             double v = 0;
             if (needArgs(r, 1, m_sink, "FRAMERATE") && argDouble(r, 0, v, m_sink, "FRAMERATE")) {
                 m_fps = v;
                 m_fpsLoc = r.loc;
             }
-        } else if (k == "NUMFRAMES") {
+        } else if (kv == "NUMFRAMES") {
             readCount(r, m_numFrames);
-        } else if (k == "FRAME") {
+        } else if (kv == "FRAME") {
             frame(r);
-        } else if (k == "OFFSET" || k == "SCALE" || k == "X" || k == "Y" || k == "Z") {
+        } else if (kv == "OFFSET" || kv == "SCALE" || kv == "X" || kv == "Y" || kv == "Z") {
             vector3(r);
-        } else if (k == "NOTETRACKS") {
+        } else if (kv == "NOTETRACKS") {
             m_section = Section::Notes;
             m_inKey = false;
-        } else if (k == "NUMTRACKS") {
+        } else if (kv == "NUMTRACKS") {
             TrackCount c;
             std::int32_t v = 0;
             if (needArgs(r, 1, m_sink, k) && argInt(r, 0, v, m_sink, k)) {
@@ -147,7 +148,7 @@ private:
                 c.loc = r.loc;
                 m_trackCounts.push_back(c);
             }
-        } else if (k == "NOTETRACK") {
+        } else if (kv == "NOTETRACK") {
             std::int32_t v = 0;
             if (needArgs(r, 1, m_sink, k) && argInt(r, 0, v, m_sink, k)) {
                 m_track = v;
@@ -155,7 +156,7 @@ private:
                     ++m_trackCounts.back().have;
                 }
             }
-        } else if (k == "NUMKEYS") {
+        } else if (kv == "NUMKEYS") {
             std::int32_t v = 0;
             m_inKey = false;
             if (needArgs(r, 1, m_sink, k) && argInt(r, 0, v, m_sink, k)) {
@@ -166,7 +167,7 @@ private:
                 }
                 m_keyCounts.push_back({v, 0, r.loc});
             }
-        } else if (k == "EXTRA" || k == "ROTATION" || k == "QUATERNION") {
+        } else if (kv == "EXTRA" || kv == "ROTATION" || kv == "QUATERNION") {
             m_sink.warning(ids::kCodUnsupported, r.loc, "'" + k + "' data skipped");
         } else {
             m_sink.warning(ids::kSyntaxUnknownBlock, r.loc, "unknown keyword '" + shownToken(k) + "' skipped");
@@ -280,14 +281,15 @@ private:
         RawKey& key = m_keys.back();
         const Vec3 vec(v[0], v[1], v[2]);
         const std::string& k = r.keyword;
-        if (k == "OFFSET") {
+        const std::string_view kv = k; // compares check the length first
+        if (kv == "OFFSET") {
             key.pos = vec;
-        } else if (k == "SCALE") {
+        } else if (kv == "SCALE") {
             key.scale = vec;
             key.hasScale = true;
             key.scaleLoc = r.loc;
         } else {
-            key.axes.col(k == "X" ? 0 : (k == "Y" ? 1 : 2)) = vec;
+            key.axes.col(kv == "X" ? 0 : (kv == "Y" ? 1 : 2)) = vec;
         }
     }
 

@@ -1,6 +1,7 @@
 #include "core/formats/xmodel/cod_record.h"
 
 #include <cmath>
+#include <cstring>
 
 #include <Eigen/Geometry>
 #include <Eigen/LU>
@@ -13,7 +14,10 @@ namespace rigscope::core::cod {
 
 namespace {
 
-char upper(char c) noexcept { return (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c; }
+char upper(char c) noexcept
+{
+    return (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c;
+}
 
 // Cuts a `//` comment outside quotes; returns the remaining line.
 std::string_view stripComment(std::string_view line) noexcept
@@ -38,7 +42,8 @@ TextRecordStream::TextRecordStream(std::string_view text, DiagnosticSink& sink,
 {
     // A UTF-8 byte order mark is not part of the first keyword.
     if (m_text.size() >= 3 && static_cast<unsigned char>(m_text[0]) == 0xEF &&
-        static_cast<unsigned char>(m_text[1]) == 0xBB && static_cast<unsigned char>(m_text[2]) == 0xBF) {
+        static_cast<unsigned char>(m_text[1]) == 0xBB &&
+        static_cast<unsigned char>(m_text[2]) == 0xBF) {
         m_pos = 3;
     }
 }
@@ -56,13 +61,16 @@ int TextRecordStream::dominantEnding() const noexcept
 
 bool TextRecordStream::next(Record& r)
 {
-    std::array<std::string_view, kMaxArgs + 1> toks;
+    auto& toks = m_toks;
     while (m_pos < m_text.size()) {
         const std::size_t start = m_pos;
-        std::size_t i = start;
         const std::size_t n = m_text.size();
-        while (i < n && m_text[i] != '\n' && m_text[i] != '\r') {
-            ++i;
+        // The line's end: memchr for '\n', then a bare '\r' before it (rare) ends it earlier.
+        const void* nl = std::memchr(m_text.data() + start, '\n', n - start);
+        std::size_t i =
+            nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - m_text.data()) : n;
+        if (const void* cr = std::memchr(m_text.data() + start, '\r', i - start)) {
+            i = static_cast<std::size_t>(static_cast<const char*>(cr) - m_text.data());
         }
         const std::string_view line = m_text.substr(start, i - start);
         if (i >= n) {
@@ -106,7 +114,8 @@ bool TextRecordStream::next(Record& r)
         };
         bool more = false;
         bool unterminated = false;
-        const std::size_t count = Tokenizer::split(content, toks.data(), toks.size(), true, &more, &unterminated);
+        const std::size_t count =
+            Tokenizer::split(content, toks.data(), toks.size(), true, &more, &unterminated);
         if (count == 0) {
             continue;
         }
@@ -122,7 +131,8 @@ bool TextRecordStream::next(Record& r)
                 const char c = content[k];
                 if (c == '"') {
                     inQuote = !inQuote;
-                } else if (!inQuote && c == ',' && k + 1 < content.size() && !isBlank(content[k + 1])) {
+                } else if (!inQuote && c == ',' && k + 1 < content.size() &&
+                           !isBlank(content[k + 1])) {
                     m_sink.note(ids::kSyntaxCodComma, locOf(content.substr(k, 1)),
                                 "comma without space; PyCoD-based tools fail to split it");
                     break;
@@ -176,7 +186,8 @@ bool needArgs(const Record& r, std::size_t n, DiagnosticSink& sink, std::string_
     return false;
 }
 
-bool argFloat(const Record& r, std::size_t i, float& out, DiagnosticSink& sink, std::string_view field)
+bool argFloat(const Record& r, std::size_t i, float& out, DiagnosticSink& sink,
+              std::string_view field)
 {
     if (i >= r.argc) {
         return false;
@@ -194,7 +205,8 @@ bool argFloat(const Record& r, std::size_t i, float& out, DiagnosticSink& sink, 
     return false;
 }
 
-bool argDouble(const Record& r, std::size_t i, double& out, DiagnosticSink& sink, std::string_view field)
+bool argDouble(const Record& r, std::size_t i, double& out, DiagnosticSink& sink,
+               std::string_view field)
 {
     if (i >= r.argc) {
         return false;
@@ -212,7 +224,8 @@ bool argDouble(const Record& r, std::size_t i, double& out, DiagnosticSink& sink
     return false;
 }
 
-bool argInt(const Record& r, std::size_t i, std::int32_t& out, DiagnosticSink& sink, std::string_view field)
+bool argInt(const Record& r, std::size_t i, std::int32_t& out, DiagnosticSink& sink,
+            std::string_view field)
 {
     if (i >= r.argc) {
         return false;
@@ -342,7 +355,8 @@ BoneNumbering boneNumbering(const std::vector<std::int32_t>& sourceIds)
     bool permutation = true;
     for (std::size_t j = 0; j < n && permutation; ++j) {
         const std::int32_t id = sourceIds[j];
-        if (id < 0 || static_cast<std::size_t>(id) >= n || at[static_cast<std::size_t>(id)] != SIZE_MAX) {
+        if (id < 0 || static_cast<std::size_t>(id) >= n ||
+            at[static_cast<std::size_t>(id)] != SIZE_MAX) {
             permutation = false;
         } else {
             at[static_cast<std::size_t>(id)] = j;
@@ -362,7 +376,8 @@ BoneNumbering boneNumbering(const std::vector<std::int32_t>& sourceIds)
     return b;
 }
 
-void pointInfluences(const Mesh& me, std::size_t p, std::vector<std::int32_t>& joints, std::vector<float>& weights)
+void pointInfluences(const Mesh& me, std::size_t p, std::vector<std::int32_t>& joints,
+                     std::vector<float>& weights)
 {
     joints.clear();
     weights.clear();

@@ -66,13 +66,18 @@ private:
     DiagnosticSink& m_sink;
     std::vector<std::string>* m_header;
     bool m_sawKeyword = false;
+    std::array<std::string_view, kMaxArgs + 1> m_toks{}; // reused: lines are short, so
+                                                         // clearing 65 views per line showed
 };
 
 // Typed access with diagnostics (syntax.bad-number, syntax.short-line). Each returns false
 // after reporting.
-bool argFloat(const Record& r, std::size_t i, float& out, DiagnosticSink& sink, std::string_view field);
-bool argDouble(const Record& r, std::size_t i, double& out, DiagnosticSink& sink, std::string_view field);
-bool argInt(const Record& r, std::size_t i, std::int32_t& out, DiagnosticSink& sink, std::string_view field);
+bool argFloat(const Record& r, std::size_t i, float& out, DiagnosticSink& sink,
+              std::string_view field);
+bool argDouble(const Record& r, std::size_t i, double& out, DiagnosticSink& sink,
+               std::string_view field);
+bool argInt(const Record& r, std::size_t i, std::int32_t& out, DiagnosticSink& sink,
+            std::string_view field);
 std::string argString(const Record& r, std::size_t i);
 // A keyword or token for a message: at most 40 bytes ("..." after), control bytes as '?'.
 std::string shownToken(std::string_view s);
@@ -94,8 +99,8 @@ bool isOrthonormal(const Mat3& axes, float& det) noexcept;
 
 // Shared writer helpers.
 struct BoneNumbering {
-    std::vector<std::size_t> order;   // joints in written order
-    std::vector<std::int32_t> index;  // joint -> written index
+    std::vector<std::size_t> order;  // joints in written order
+    std::vector<std::int32_t> index; // joint -> written index
 };
 // Source ids when they are a permutation of 0..n-1 (XMODEL order kept), else joint order.
 BoneNumbering boneNumbering(const std::vector<std::int32_t>& sourceIds);

@@ -196,9 +196,10 @@ private:
     void dispatch(const Record& r)
     {
         const std::string& k = r.keyword;
-        if (k == "MODEL") {
+        const std::string_view kv = k; // compares check the length first
+        if (kv == "MODEL") {
             m_sawModel = true;
-        } else if (k == "VERSION") {
+        } else if (kv == "VERSION") {
             std::int32_t v = 0;
             if (needArgs(r, 1, m_sink, "VERSION") && argInt(r, 0, v, m_sink, "VERSION")) {
                 m_sawVersion = true;
@@ -211,25 +212,25 @@ private:
                     m_version = v;
                 }
             }
-        } else if (k == "NUMBONES") {
+        } else if (kv == "NUMBONES") {
             readCount(r, m_numBones, "NUMBONES");
             m_section = Section::BoneInfo;
-        } else if (k == "NUMCOSMETICBONES" || k == "NUMCOSMETICS") {
+        } else if (kv == "NUMCOSMETICBONES" || kv == "NUMCOSMETICS") {
             versionFeature(0, r);
             m_sink.warning(ids::kCodUnsupported, r.loc, "cosmetic bone count not kept; the bones read as regular bones");
-        } else if (k == "BONE") {
+        } else if (kv == "BONE") {
             bone(r);
-        } else if (k == "OFFSET" || k == "SCALE" || k == "X" || k == "Y" || k == "Z") {
+        } else if (kv == "OFFSET" || kv == "SCALE" || kv == "X" || kv == "Y" || kv == "Z") {
             vector3(r);
-        } else if (k == "NUMVERTS" || k == "NUMVERTS32") {
-            if (k == "NUMVERTS32") {
+        } else if (kv == "NUMVERTS" || kv == "NUMVERTS32") {
+            if (kv == "NUMVERTS32") {
                 versionFeature(1, r);
             }
             readCount(r, m_numVerts, k);
             m_section = Section::Pool;
             m_target = Target::None;
-        } else if (k == "VERT" || k == "VERT32") {
-            if (k == "VERT32") {
+        } else if (kv == "VERT" || kv == "VERT32") {
+            if (kv == "VERT32") {
                 versionFeature(1, r);
             }
             if (m_section == Section::Faces) {
@@ -237,7 +238,7 @@ private:
             } else {
                 poolVert(r);
             }
-        } else if (k == "BONES") {
+        } else if (kv == "BONES") {
             if (m_target != Target::Vert || m_verts.empty()) {
                 m_sink.warning(ids::kSyntaxUnknownBlock, r.loc, "'BONES' outside a vertex skipped");
                 return;
@@ -247,16 +248,16 @@ private:
                 m_verts.back().declared = v;
                 m_verts.back().bonesLoc = r.loc;
             }
-        } else if (k == "NUMFACES") {
+        } else if (kv == "NUMFACES") {
             readCount(r, m_numFaces, "NUMFACES");
             m_section = Section::Faces;
             m_target = Target::None;
-        } else if (k == "TRI" || k == "TRI16") {
-            if (k == "TRI16") {
+        } else if (kv == "TRI" || kv == "TRI16") {
+            if (kv == "TRI16") {
                 versionFeature(2, r);
             }
             tri(r);
-        } else if (k == "NORMAL") {
+        } else if (kv == "NORMAL") {
             Corner* c = currentCorner();
             if (!c) {
                 m_sink.warning(ids::kSyntaxUnknownBlock, r.loc, "'NORMAL' outside a face corner skipped");
@@ -267,7 +268,7 @@ private:
                 c->normal = Vec3(v[0], v[1], v[2]);
                 c->hasNormal = true;
             }
-        } else if (k == "COLOR") {
+        } else if (kv == "COLOR") {
             if (m_section == Section::Materials) {
                 param(r, 4);
                 return;
@@ -283,31 +284,31 @@ private:
                 c->hasColor = true;
                 c->colorLoc = r.loc;
             }
-        } else if (k == "UV") {
+        } else if (kv == "UV") {
             uv(r);
-        } else if (k == "NUMOBJECTS") {
+        } else if (kv == "NUMOBJECTS") {
             readCount(r, m_numObjects, "NUMOBJECTS");
             m_section = Section::Objects;
-        } else if (k == "OBJECT") {
+        } else if (kv == "OBJECT") {
             std::int32_t i = 0;
             if (needArgs(r, 2, m_sink, "OBJECT") && argInt(r, 0, i, m_sink, "object index") &&
                 inRange(i, m_numObjects, r, 0, "object", "NUMOBJECTS")) {
                 m_objects.push_back({{i, r.loc}, argName(r, 1, m_sink)});
             }
-        } else if (k == "NUMMATERIALS") {
+        } else if (kv == "NUMMATERIALS") {
             readCount(r, m_numMaterials, "NUMMATERIALS");
             m_section = Section::Materials;
-        } else if (k == "MATERIAL") {
+        } else if (kv == "MATERIAL") {
             material(r);
-        } else if (k == "TRANSPARENCY" || k == "AMBIENTCOLOR" || k == "INCANDESCENCE" ||
-                   k == "SPECULARCOLOR" || k == "REFLECTIVECOLOR") {
+        } else if (kv == "TRANSPARENCY" || kv == "AMBIENTCOLOR" || kv == "INCANDESCENCE" ||
+                   kv == "SPECULARCOLOR" || kv == "REFLECTIVECOLOR") {
             param(r, 4);
-        } else if (k == "COEFFS" || k == "GLOW" || k == "REFRACTIVE" || k == "REFLECTIVE" || k == "BLINN") {
+        } else if (kv == "COEFFS" || kv == "GLOW" || kv == "REFRACTIVE" || kv == "REFLECTIVE" || kv == "BLINN") {
             param(r, 2);
-        } else if (k == "PHONG") {
+        } else if (kv == "PHONG") {
             param(r, 1);
-        } else if (k == "NUMSBONES" || k == "NUMSWEIGHTS" || k == "QUATERNION" || k == "NUMIKPITCHLAYERS" ||
-                   k == "IKPITCHLAYER" || k == "ROTATION" || k == "EXTRA") {
+        } else if (kv == "NUMSBONES" || kv == "NUMSWEIGHTS" || kv == "QUATERNION" || kv == "NUMIKPITCHLAYERS" ||
+                   kv == "IKPITCHLAYER" || kv == "ROTATION" || kv == "EXTRA") {
             m_sink.warning(ids::kCodUnsupported, r.loc, "siege/IK data '" + k + "' skipped");
         } else {
             m_sink.warning(ids::kSyntaxUnknownBlock, r.loc,
@@ -362,6 +363,7 @@ private:
     void vector3(const Record& r)
     {
         const std::string& k = r.keyword;
+        const std::string_view kv = k; // compares check the length first
         if (m_target == Target::None) {
             m_sink.warning(ids::kSyntaxUnknownBlock, r.loc, "'" + k + "' outside a bone or vertex skipped");
             return;
@@ -372,7 +374,7 @@ private:
         }
         const Vec3 vec(v[0], v[1], v[2]);
         if (m_target == Target::Vert) {
-            if (k == "OFFSET") {
+            if (kv == "OFFSET") {
                 m_verts.back().pos = vec;
             } else {
                 m_sink.warning(ids::kSyntaxUnknownBlock, r.loc, "'" + k + "' inside a vertex skipped");
@@ -380,9 +382,9 @@ private:
             return;
         }
         BoneXf& x = m_xfs.back();
-        if (k == "OFFSET") {
+        if (kv == "OFFSET") {
             x.offset = vec;
-        } else if (k == "SCALE") {
+        } else if (kv == "SCALE") {
             x.scale = vec;
             x.hasScale = true;
             if (!(vec == Vec3::Ones())) {
@@ -398,7 +400,7 @@ private:
                                "bone '" + name + "' scale" + s + "; ignored by PyCoD and lost in SMD");
             }
         } else {
-            const int col = k == "X" ? 0 : (k == "Y" ? 1 : 2);
+            const int col = kv == "X" ? 0 : (kv == "Y" ? 1 : 2);
             x.axes.col(col) = vec;
             if (col == 0) {
                 x.xLoc = r.loc;
