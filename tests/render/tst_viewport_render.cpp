@@ -22,6 +22,7 @@
 #include "render/render_capture.h"
 #include "render/render_setup.h"
 #include "render/viewport.h"
+#include "tests/support/render_support.h"
 #include "tests/support/test_support.h"
 
 using namespace rigscope;
@@ -117,20 +118,6 @@ std::shared_ptr<const core::Model> markerModel()
 class TstViewportRender : public QObject {
     Q_OBJECT
 
-private:
-    std::unique_ptr<render::Viewport> makeViewport()
-    {
-        render::ViewportOptions o;
-        o.msaa = false;
-        auto v = std::make_unique<render::Viewport>(o);
-        v->resize(256, 256);
-        v->show();
-        if (!QTest::qWaitForWindowExposed(v.get())) {
-            return nullptr;
-        }
-        return v;
-    }
-
 private slots:
     void initTestCase() { render::pinRenderer(); }
 
@@ -148,7 +135,7 @@ private slots:
         QFETCH(int, preset);
         auto model = loadSample();
         QVERIFY(model);
-        auto v = makeViewport();
+        auto v = test::makeTestViewport();
         QVERIFY(v);
         render::DisplayFlags flags;
         flags.axes = false;
@@ -168,7 +155,7 @@ private slots:
 
     void markerAboveCentreLandsInTopHalf()
     {
-        auto v = makeViewport();
+        auto v = test::makeTestViewport();
         QVERIFY(v);
         render::DisplayFlags flags;
         flags.grid = false;
@@ -201,7 +188,7 @@ private slots:
 
     void transparentBackground()
     {
-        auto v = makeViewport();
+        auto v = test::makeTestViewport();
         QVERIFY(v);
         v->setModel(markerModel(), {}, true);
         v->setPreset(render::CameraPreset::Front);
@@ -215,7 +202,7 @@ private slots:
 
     void pickingFindsJointsAndTriangles()
     {
-        auto v = makeViewport();
+        auto v = test::makeTestViewport();
         QVERIFY(v);
         auto model = loadSample();
         v->setModel(model, {}, true);

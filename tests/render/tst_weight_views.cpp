@@ -14,6 +14,7 @@
 #include "render/render_capture.h"
 #include "render/render_setup.h"
 #include "render/viewport.h"
+#include "tests/support/render_support.h"
 #include "tests/support/test_support.h"
 
 using namespace rigscope;
@@ -70,19 +71,6 @@ class TstWeightViews : public QObject {
     Q_OBJECT
 
 private:
-    std::unique_ptr<render::Viewport> makeViewport()
-    {
-        render::ViewportOptions o;
-        o.msaa = false;
-        auto v = std::make_unique<render::Viewport>(o);
-        v->resize(256, 256);
-        v->show();
-        if (!QTest::qWaitForWindowExposed(v.get())) {
-            return nullptr;
-        }
-        return v;
-    }
-
     QImage shoot(render::Viewport& v, render::HeatMap mode)
     {
         render::DisplayFlags f;
@@ -97,7 +85,7 @@ private slots:
 
     void modesColourTheMesh()
     {
-        auto v = makeViewport();
+        auto v = test::makeTestViewport();
         QVERIFY(v);
         v->setModel(loadMix(), {}, true);
         v->setPreset(render::CameraPreset::Front);
@@ -141,7 +129,7 @@ private slots:
 
     void selectedBoneFollowsCompiledWeights()
     {
-        auto v = makeViewport();
+        auto v = test::makeTestViewport();
         QVERIFY(v);
         v->setModel(loadMix(), {}, true);
         auto* scene = v->scene();
@@ -161,7 +149,7 @@ private slots:
 
     void problemPointsFromDiagnostics()
     {
-        auto v = makeViewport();
+        auto v = test::makeTestViewport();
         QVERIFY(v);
         v->setModel(loadMix(), {}, true);
         auto* scene = v->scene();
@@ -185,7 +173,7 @@ private slots:
 
     void compiledSkinningMovesVertices()
     {
-        auto v = makeViewport();
+        auto v = test::makeTestViewport();
         QVERIFY(v);
         auto model = loadMix();
         v->setModel(model, {}, true);
@@ -212,7 +200,7 @@ private slots:
     // Weight change in a pose: how far each point moves between authored and compiled skinning.
     void weightChangeShowsDisplacementInAPose()
     {
-        auto v = makeViewport();
+        auto v = test::makeTestViewport();
         QVERIFY(v);
         auto model = loadMix();
         v->setModel(model, {}, true);
