@@ -21,8 +21,8 @@ for f in "${fmts[@]}"; do
     rc=0
     build-fuzz/tests/fuzz/fuzz_$f "$corpus" "$seeds" -max_total_time="$secs" -rss_limit_mb=2048 \
         -timeout=10 -artifact_prefix=tests/fuzz/regressions/$f/ -print_final_stats=1 >"$log" 2>&1 || rc=$?
-    grep -E '^#[0-9]+ +(INITED|DONE)|^stat::|^==[0-9]+==ERROR|^SUMMARY|Test unit written' "$log" || true
+    grep -E '^#[0-9]+[[:space:]]+(INITED|DONE)|^stat::|^==[0-9]+==ERROR|^SUMMARY|Test unit written' "$log" || true
     # Coverage of everything kept (this and earlier runs).
-    build-fuzz/tests/fuzz/fuzz_$f "$corpus" -runs=0 2>&1 | grep -E '^#[0-9]+ +INITED' | sed 's/^/corpus: /' || true
+    build-fuzz/tests/fuzz/fuzz_$f "$corpus" -runs=0 2>&1 | grep -E '^#[0-9]+[[:space:]]+INITED' | sed 's/^/corpus: /' || true
     [ "$rc" -eq 0 ] || { echo "fuzz_$f failed (exit $rc); see $log"; exit "$rc"; }
 done
