@@ -9,6 +9,7 @@
 
 #include "app/document/command_line.h"
 #include "app/widgets/main_window.h"
+#include "core/formats/profile.h"
 #include "app/widgets/screenshot.h"
 #include "app/widgets/window_grab.h"
 #include "render/render_setup.h"
@@ -78,6 +79,9 @@ int main(int argc, char** argv)
             : std::make_unique<QSettings>(configPath, QSettings::IniFormat);
 
     rigscope::app::MainWindow window(*settings);
+    if (!options.profile.isEmpty()) {
+        window.setProfile(*rigscope::core::parseProfile(options.profile.toStdString()));
+    }
     window.show();
     if (!options.files.isEmpty()) {
         window.openFiles(options.files);

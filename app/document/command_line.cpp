@@ -1,5 +1,7 @@
 #include "app/document/command_line.h"
 
+#include "core/formats/profile.h"
+
 #include <QtCore/QCommandLineParser>
 #include <QtCore/QRegularExpression>
 
@@ -39,6 +41,11 @@ GuiOptions parseGuiCommandLine(const QStringList& arguments)
         QStringLiteral("flex"),
         QCoreApplication::translate("main", "Flex shape weight (repeatable)."),
         QStringLiteral("NAME=V"));
+    const QCommandLineOption profile(
+        QStringLiteral("profile"),
+        QCoreApplication::translate("main",
+                                    "Checks profile: auto, goldsrc, source, source256 or cod."),
+        QStringLiteral("P"));
     const QCommandLineOption noBg(QStringLiteral("no-background"),
                                   QCoreApplication::translate("main", "Transparent background."));
     const QCommandLineOption portable(
@@ -59,8 +66,8 @@ GuiOptions parseGuiCommandLine(const QStringList& arguments)
                                   QStringLiteral("Grab the whole window after loading and exit."),
                                   QStringLiteral("OUT"));
     windowShot.setFlags(QCommandLineOption::HiddenFromHelp);
-    p.addOptions({help, version, shot, thumbnail, size, frame, anim, camera, flex, noBg, portable,
-                  noConfig, config, windowShot});
+    p.addOptions({help, version, shot, thumbnail, size, frame, anim, camera, flex, profile, noBg,
+                  portable, noConfig, config, windowShot});
     p.addPositionalArgument(QStringLiteral("files"),
                             QCoreApplication::translate("main", "Files to open."),
                             QStringLiteral("[FILE…]"));
@@ -117,6 +124,16 @@ GuiOptions parseGuiCommandLine(const QStringList& arguments)
             return o;
         }
         o.flex.append({f.left(eq), v});
+    }
+    if (p.isSet(profile)) {
+        o.profile = p.value(profile).toLower();
+        if (!core::parseProfile(o.profile.toStdString())) {
+            o.error =
+                QCoreApplication::translate(
+                    "main", "invalid --profile '%1' (auto, goldsrc, source, source256 or cod)")
+                    .arg(o.profile);
+            return o;
+        }
     }
     if (p.isSet(camera)) {
         o.camera = p.value(camera).toLower();

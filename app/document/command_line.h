@@ -21,6 +21,7 @@ struct GuiOptions {
     QString camera = QStringLiteral("iso"); // front | right | side | top | iso
     bool noBackground = false;
     QList<QPair<QString, float>> flex; // --flex=NAME=V
+    QString profile; // --profile=P: auto goldsrc source source256 cod (empty = stored)
     bool portable = false;
     bool noConfig = false;
     QString config;

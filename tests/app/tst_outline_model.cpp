@@ -274,6 +274,13 @@ private slots:
         QVERIFY(!app::parseGuiCommandLine(
                      {QStringLiteral("rigscope"), QStringLiteral("--screenshot=x.png")})
                      .error.isEmpty());
+        QCOMPARE(app::parseGuiCommandLine({QStringLiteral("rigscope"), QStringLiteral("a.smd"),
+                                           QStringLiteral("--profile=GoldSrc")})
+                     .profile,
+                 QStringLiteral("goldsrc"));
+        QVERIFY(app::parseGuiCommandLine({QStringLiteral("rigscope"), QStringLiteral("a.smd"),
+                                          QStringLiteral("--profile"), QStringLiteral("quake")})
+                    .error.contains(QStringLiteral("--profile")));
         QCOMPARE(app::expandOutputTemplate(QStringLiteral("{model}_{anim}_{frame:04}.png"),
                                            QStringLiteral("m"), QStringLiteral("idle"), 7),
                  QStringLiteral("m_idle_0007.png"));
