@@ -1,5 +1,7 @@
 #include "app/widgets/inspector_panel.h"
 
+#include "app/widgets/problems_panel.h"
+
 #include <cmath>
 
 #include <QtCore/QFileInfo>
@@ -49,6 +51,7 @@ void InspectorPanel::setDocument(Document* document)
     m_document = document;
     connect(document, &Document::selectionChanged, this, &InspectorPanel::refresh);
     connect(document, &Document::loaded, this, &InspectorPanel::refresh);
+    connect(document, &Document::diagnosticsChanged, this, &InspectorPanel::refresh);
     connect(document, &Document::frameChanged, this, &InspectorPanel::refresh);
     refresh();
 }
@@ -149,11 +152,12 @@ void InspectorPanel::showFile()
             row(g, tr("Bounds min"), vec(b.min));
             row(g, tr("Bounds max"), vec(b.max));
         }
-        row(g, tr("Diagnostics"),
-            tr("%1 errors, %2 warnings, %3 notes")
-                .arg(core::countSeverity(f.diagnostics, core::Severity::Error))
-                .arg(core::countSeverity(f.diagnostics, core::Severity::Warning))
-                .arg(core::countSeverity(f.diagnostics, core::Severity::Note)));
+        QStringList counts;
+        for (const core::Severity s :
+             {core::Severity::Error, core::Severity::Warning, core::Severity::Note}) {
+            counts << severityCountText(int(core::countSeverity(f.diagnostics, s)), s);
+        }
+        row(g, tr("Diagnostics"), counts.join(QStringLiteral(", ")));
     }
 }
 

@@ -48,7 +48,9 @@ QIcon severityIcon(core::Severity s)
     return style->standardIcon(QStyle::SP_MessageBoxInformation);
 }
 
-QString countText(int n, core::Severity s)
+} // namespace
+
+QString severityCountText(int n, core::Severity s)
 {
     switch (s) {
     case core::Severity::Error:
@@ -60,8 +62,6 @@ QString countText(int n, core::Severity s)
     }
     return n == 1 ? QObject::tr("1 note") : QObject::tr("%1 notes").arg(n);
 }
-
-} // namespace
 
 // ---------------------------------------------------------------------------------------------
 // ProblemsModel
@@ -379,7 +379,7 @@ QString ProblemsPanel::countsText() const
     }
     QStringList parts;
     for (core::Severity s : kSeverities) {
-        parts << countText(m_model->count(s), s);
+        parts << severityCountText(m_model->count(s), s);
     }
     return parts.join(QStringLiteral(" · "));
 }

@@ -18,6 +18,9 @@ class QTreeView;
 
 namespace rigscope::app {
 
+// "1 error", "3 warnings", "0 notes".
+QString severityCountText(int n, core::Severity s);
+
 // The diagnostics of every file of a Document (CHECKS.md §1), one row each: severity, id,
 // message, file:line. Reset whenever the Document's diagnostics change (load, reload, profile).
 class ProblemsModel : public QAbstractTableModel {
