@@ -34,7 +34,20 @@ void* operator new(std::size_t size)
     }
     throw std::bad_alloc();
 }
+// The nothrow form too: std::stable_sort's temporary buffer uses it and frees through delete
+// (ASan reports alloc-dealloc-mismatch when only one side is replaced).
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept
+{
+    std::size_t seen = g_largestAlloc.load(std::memory_order_relaxed);
+    while (size > seen && !g_largestAlloc.compare_exchange_weak(seen, size)) {
+    }
+    return std::malloc(size == 0 ? 1 : size);
+}
 void operator delete(void* p) noexcept
+{
+    std::free(p);
+}
+void operator delete(void* p, const std::nothrow_t&) noexcept
 {
     std::free(p);
 }
