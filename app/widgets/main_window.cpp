@@ -424,6 +424,22 @@ void MainWindow::createActions()
     stepAction(tr("Previous Frame"), QKeySequence(Qt::Key_Comma), -1);
     stepAction(tr("Forward 5 Frames"), QKeySequence(Qt::Key_Greater), 5);
     stepAction(tr("Back 5 Frames"), QKeySequence(Qt::Key_Less), -5);
+    playback->addSeparator();
+    QAction* loop = playback->addAction(tr("Loop Mode: Loop → Once → Ping-pong"));
+    loop->setShortcut(QKeySequence(Qt::Key_L));
+    connect(loop, &QAction::triggered, m_timeline, &TimelinePanel::cycleLoopMode);
+    QAction* slower = playback->addAction(tr("Half Speed"));
+    slower->setShortcut(QKeySequence(Qt::Key_Minus));
+    connect(slower, &QAction::triggered, this,
+            [this] { m_timeline->setSpeed(m_timeline->speed() / 2); });
+    QAction* faster = playback->addAction(tr("Double Speed"));
+    faster->setShortcut(QKeySequence(Qt::Key_Equal));
+    connect(faster, &QAction::triggered, this,
+            [this] { m_timeline->setSpeed(m_timeline->speed() * 2); });
+    QAction* normal = playback->addAction(tr("Normal Speed"));
+    normal->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    connect(normal, &QAction::triggered, this, [this] { m_timeline->setSpeed(1.0); });
+    playback->addSeparator();
     QAction* first = playback->addAction(tr("First Frame"));
     first->setShortcut(QKeySequence(Qt::Key_Home));
     first->setShortcutContext(

@@ -1,20 +1,86 @@
 #include "app/widgets/timeline_panel.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include <QtCore/QFileInfo>
+#include <QtGui/QHelpEvent>
+#include <QtGui/QPainter>
 #include <QtWidgets/QComboBox>
+#include <QtWidgets/QDoubleSpinBox>
 #include <QtWidgets/QHBoxLayout>
 #include <QtWidgets/QLabel>
-#include <QtWidgets/QSlider>
 #include <QtWidgets/QSpinBox>
 #include <QtWidgets/QStyle>
+#include <QtWidgets/QStyleOptionSlider>
 #include <QtWidgets/QToolButton>
+#include <QtWidgets/QToolTip>
 
 namespace rigscope::app {
 
+// ---- MarkerSlider ---------------------------------------------------------------------------
+
+void MarkerSlider::setMarkers(std::vector<Marker> markers)
+{
+    m_markers = std::move(markers);
+    update();
+}
+
+int MarkerSlider::xOf(int index) const
+{
+    QStyleOptionSlider opt;
+    initStyleOption(&opt);
+    const QRect groove =
+        style()->subControlRect(QStyle::CC_Slider, &opt, QStyle::SC_SliderGroove, this);
+    const QRect handle =
+        style()->subControlRect(QStyle::CC_Slider, &opt, QStyle::SC_SliderHandle, this);
+    const int span = groove.width() - handle.width();
+    return groove.left() + handle.width() / 2 +
+           QStyle::sliderPositionFromValue(minimum(), maximum(), index, std::max(span, 1));
+}
+
+void MarkerSlider::paintEvent(QPaintEvent* event)
+{
+    QSlider::paintEvent(event);
+    if (m_markers.empty()) {
+        return;
+    }
+    QPainter p(this);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.setPen(Qt::NoPen);
+    p.setBrush(QColor(240, 170, 40));
+    for (const Marker& m : m_markers) {
+        const int x = xOf(m.index);
+        const QPolygon tri({QPoint(x - 4, 0), QPoint(x + 4, 0), QPoint(x, 6)});
+        p.drawPolygon(tri);
+    }
+}
+
+bool MarkerSlider::event(QEvent* event)
+{
+    if (event->type() == QEvent::ToolTip && !m_markers.empty()) {
+        const auto* help = static_cast<QHelpEvent*>(event);
+        QStringList names;
+        for (const Marker& m : m_markers) {
+            if (std::abs(xOf(m.index) - help->pos().x()) <= 5) {
+                names << tr("%1 (frame %2)").arg(m.text).arg(m.index);
+            }
+        }
+        if (!names.isEmpty()) {
+            QToolTip::showText(help->globalPos(), names.join(QLatin1Char('\n')), this);
+            return true;
+        }
+    }
+    return QSlider::event(event);
+}
+
+// ---- TimelinePanel --------------------------------------------------------------------------
+
 TimelinePanel::TimelinePanel(QWidget* parent)
     : QWidget(parent), m_anims(new QComboBox(this)), m_play(new QToolButton(this)),
-      m_slider(new QSlider(Qt::Horizontal, this)), m_frame(new QSpinBox(this)),
-      m_readout(new QLabel(this))
+      m_slider(new MarkerSlider(Qt::Horizontal, this)), m_frame(new QSpinBox(this)),
+      m_readout(new QLabel(this)), m_loopBox(new QComboBox(this)),
+      m_speedBox(new QDoubleSpinBox(this)), m_fpsBox(new QDoubleSpinBox(this))
 {
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(4, 2, 4, 2);
@@ -27,13 +93,10 @@ TimelinePanel::TimelinePanel(QWidget* parent)
         b->setToolTip(tip);
         b->setAutoRaise(true);
         connect(b, &QToolButton::clicked, this, [this, delta] {
-            if (!m_document) {
-                return;
-            }
             if (delta == INT_MIN) {
-                m_document->setCurrentFrame(0);
+                setBarIndex(0);
             } else if (delta == INT_MAX) {
-                m_document->setCurrentFrame(m_document->frameCount() - 1);
+                setBarIndex(barCount() - 1);
             } else {
                 step(delta);
             }
@@ -51,8 +114,24 @@ TimelinePanel::TimelinePanel(QWidget* parent)
     button(QStyle::SP_ArrowRight, tr("Next frame (.)"), 1);
     button(QStyle::SP_MediaSeekForward, tr("Forward 5 frames (>)"), 5);
     button(QStyle::SP_MediaSkipForward, tr("Last frame (End)"), INT_MAX);
+    m_loopBox->addItems({tr("Loop"), tr("Once"), tr("Ping-pong")});
+    m_loopBox->setToolTip(tr("At the last frame: loop, stop, or play back (L)"));
+    layout->addWidget(m_loopBox);
     layout->addWidget(m_slider, 1);
     layout->addWidget(m_frame);
+    m_speedBox->setRange(0.1, 4.0);
+    m_speedBox->setSingleStep(0.1);
+    m_speedBox->setDecimals(2);
+    m_speedBox->setSuffix(QStringLiteral("×"));
+    m_speedBox->setValue(1.0);
+    m_speedBox->setToolTip(tr("Playback speed (- halves, = doubles, Ctrl+0 resets)"));
+    layout->addWidget(m_speedBox);
+    m_fpsBox->setRange(1.0, 240.0);
+    m_fpsBox->setDecimals(2);
+    m_fpsBox->setSuffix(tr(" fps"));
+    m_fpsBox->setToolTip(tr("Frames per second: the file's (XANIM FRAMERATE), else 30; "
+                            "a change is kept for this animation"));
+    layout->addWidget(m_fpsBox);
     m_readout->setMinimumWidth(220);
     layout->addWidget(m_readout);
 
@@ -60,18 +139,43 @@ TimelinePanel::TimelinePanel(QWidget* parent)
     connect(&m_timer, &QTimer::timeout, this, &TimelinePanel::onTick);
     connect(m_play, &QToolButton::clicked, this, [this] { setPlaying(!isPlaying()); });
     connect(m_slider, &QSlider::valueChanged, this, [this](int v) {
-        if (!m_syncing && m_document) {
-            m_document->setCurrentFrame(v);
+        if (!m_syncing) {
+            setBarIndex(v);
         }
     });
     connect(m_frame, &QSpinBox::valueChanged, this, [this](int v) {
-        if (!m_syncing && m_document) {
-            m_document->setCurrentFrame(v);
+        if (!m_syncing) {
+            setBarIndex(v);
         }
     });
     connect(m_anims, &QComboBox::currentIndexChanged, this, [this](int i) {
-        if (!m_syncing && m_document) {
+        if (m_syncing || !m_document) {
+            return;
+        }
+        const int animations = int(m_document->animations().size());
+        const bool flex = !m_document->flexNames().isEmpty() && i == animations + 1;
+        if (flex != m_flexMode) {
+            m_flexMode = flex;
+            m_document->resetFlexWeights();
+        }
+        if (flex) {
+            m_document->setCurrentAnimation(-1);
+            onAnimationChanged(-1);
+            setShape(0);
+        } else {
             m_document->setCurrentAnimation(i - 1);
+        }
+    });
+    connect(m_loopBox, &QComboBox::currentIndexChanged, this,
+            [this](int i) { setLoopMode(LoopMode(i)); });
+    connect(m_speedBox, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        if (!m_syncing) {
+            setSpeed(v);
+        }
+    });
+    connect(m_fpsBox, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        if (!m_syncing) {
+            setFps(v);
         }
     });
     setEnabled(false);
@@ -93,7 +197,11 @@ void TimelinePanel::onLoaded()
     for (const auto& a : m_document->animations()) {
         m_anims->addItem(a.name);
     }
+    if (!m_document->flexNames().isEmpty()) {
+        m_anims->addItem(tr("Flex shapes (%1)").arg(m_document->flexNames().size()));
+    }
     m_syncing = false;
+    m_flexMode = false;
     setEnabled(true);
     onAnimationChanged(m_document->currentAnimation());
 }
@@ -101,24 +209,61 @@ void TimelinePanel::onLoaded()
 void TimelinePanel::onAnimationChanged(int index)
 {
     m_syncing = true;
-    m_anims->setCurrentIndex(index + 1);
-    const int last = m_document->frameCount() - 1;
+    if (!m_flexMode || index >= 0) {
+        m_flexMode = false;
+        m_anims->setCurrentIndex(index + 1);
+    }
+    const int last = barCount() - 1;
     m_slider->setRange(0, last);
     m_frame->setRange(0, last);
     m_slider->setTickPosition(last < 200 ? QSlider::TicksBelow : QSlider::NoTicks);
+    m_fpsBox->setValue(fps());
+    m_fpsBox->setEnabled(index >= 0);
+    // Notetrack markers: note frames are the file's own numbers; the bar counts indices.
+    std::vector<MarkerSlider::Marker> markers;
+    if (index >= 0 && !m_flexMode) {
+        const core::Animation& anim =
+            m_document->animations()[std::size_t(index)].animation(m_document->files());
+        for (const core::Notetrack& n : anim.notes) {
+            const auto it = std::lower_bound(anim.times.begin(), anim.times.end(), n.frame);
+            const int i = int(std::min<std::ptrdiff_t>(it - anim.times.begin(), last));
+            markers.push_back({std::max(i, 0), QString::fromStdString(n.text)});
+        }
+    }
+    m_slider->setMarkers(std::move(markers));
+    m_direction = 1;
     m_syncing = false;
-    if (index < 0) {
+    if (index < 0 && !m_flexMode) {
         setPlaying(false);
     }
-    onFrameChanged(m_document->currentFrame());
+    if (m_flexMode) {
+        showFrame(m_shape);
+    } else {
+        onFrameChanged(m_document->currentFrame());
+    }
 }
 
 void TimelinePanel::onFrameChanged(int frame)
+{
+    if (!m_flexMode) {
+        showFrame(frame);
+    }
+}
+
+void TimelinePanel::showFrame(int frame)
 {
     m_syncing = true;
     m_slider->setValue(frame);
     m_frame->setValue(frame);
     m_syncing = false;
+    if (m_flexMode) {
+        const QStringList& names = m_document->flexNames();
+        m_readout->setText(tr("shape %1 of %2 · %3")
+                               .arg(frame + 1)
+                               .arg(names.size())
+                               .arg(frame < names.size() ? names[frame] : QString()));
+        return;
+    }
     const int a = m_document->currentAnimation();
     if (a < 0) {
         m_readout->setText(tr("rest pose"));
@@ -126,7 +271,6 @@ void TimelinePanel::onFrameChanged(int frame)
     }
     const auto& d = m_document->animations()[std::size_t(a)];
     const core::Animation& anim = d.animation(m_document->files());
-    const double fps = anim.fps > 0 ? double(anim.fps) : 30.0;
     const double time =
         std::size_t(frame) < anim.times.size() ? anim.times[std::size_t(frame)] : frame;
     m_readout->setText(
@@ -134,17 +278,54 @@ void TimelinePanel::onFrameChanged(int frame)
             .arg(frame)
             .arg(m_document->frameCount() - 1)
             .arg(time)
-            .arg(frame / fps, 0, 'f', 2)
+            .arg(frame / fps(), 0, 'f', 2)
             .arg(QFileInfo(m_document->files()[std::size_t(d.file)].path).fileName()));
+}
+
+void TimelinePanel::setShape(int shape)
+{
+    const int n = int(m_document->flexNames().size());
+    if (n == 0) {
+        return;
+    }
+    m_shape = std::clamp(shape, 0, n - 1);
+    m_document->resetFlexWeights();
+    m_document->setFlexWeight(m_shape, 1.0f);
+    showFrame(m_shape);
+}
+
+int TimelinePanel::barCount() const
+{
+    if (!m_document) {
+        return 1;
+    }
+    return m_flexMode ? std::max(1, int(m_document->flexNames().size())) : m_document->frameCount();
+}
+
+int TimelinePanel::barIndex() const
+{
+    return m_flexMode ? m_shape : (m_document ? m_document->currentFrame() : 0);
+}
+
+void TimelinePanel::setBarIndex(int index)
+{
+    if (!m_document) {
+        return;
+    }
+    if (m_flexMode) {
+        setShape(index);
+    } else {
+        m_document->setCurrentFrame(index);
+    }
 }
 
 void TimelinePanel::setPlaying(bool on)
 {
-    if (on && m_document && m_document->currentAnimation() < 0 &&
+    if (on && m_document && !m_flexMode && m_document->currentAnimation() < 0 &&
         !m_document->animations().empty()) {
         m_document->setCurrentAnimation(0); // Space on the rest pose plays the first animation
     }
-    if (on && (!m_document || m_document->currentAnimation() < 0)) {
+    if (on && (!m_document || (!m_flexMode && m_document->currentAnimation() < 0))) {
         on = false;
     }
     if (on == isPlaying()) {
@@ -152,6 +333,9 @@ void TimelinePanel::setPlaying(bool on)
     }
     m_play->setIcon(style()->standardIcon(on ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
     if (on) {
+        if (m_loop == LoopMode::Once && barIndex() >= barCount() - 1) {
+            setBarIndex(0); // play again from the start
+        }
         m_accum = 0;
         m_clock.start();
         m_timer.start();
@@ -165,25 +349,102 @@ void TimelinePanel::step(int frames)
     if (!m_document) {
         return;
     }
-    const int n = m_document->frameCount();
-    m_document->setCurrentFrame(((m_document->currentFrame() + frames) % n + n) % n);
+    const int n = barCount();
+    if (m_loop == LoopMode::Once) {
+        setBarIndex(std::clamp(barIndex() + frames, 0, n - 1));
+    } else {
+        setBarIndex(((barIndex() + frames) % n + n) % n);
+    }
+}
+
+void TimelinePanel::advance(int frames)
+{
+    if (!m_document || frames <= 0) {
+        return;
+    }
+    const int n = barCount();
+    int i = barIndex();
+    switch (m_loop) {
+    case LoopMode::Loop:
+        i = (i + frames) % n;
+        break;
+    case LoopMode::Once:
+        i = std::min(i + frames, n - 1);
+        if (i == n - 1) {
+            setPlaying(false);
+        }
+        break;
+    case LoopMode::PingPong:
+        for (int k = 0; k < frames && n > 1; ++k) {
+            if (i + m_direction < 0 || i + m_direction > n - 1) {
+                m_direction = -m_direction;
+            }
+            i += m_direction;
+        }
+        break;
+    }
+    setBarIndex(i);
+}
+
+void TimelinePanel::setLoopMode(LoopMode mode)
+{
+    m_loop = mode;
+    m_direction = 1;
+    if (m_loopBox->currentIndex() != int(mode)) {
+        m_loopBox->setCurrentIndex(int(mode));
+    }
+}
+
+void TimelinePanel::cycleLoopMode()
+{
+    setLoopMode(LoopMode((int(m_loop) + 1) % 3));
+}
+
+void TimelinePanel::setSpeed(double speed)
+{
+    m_speed = std::clamp(speed, 0.1, 4.0);
+    m_syncing = true;
+    m_speedBox->setValue(m_speed);
+    m_syncing = false;
+}
+
+double TimelinePanel::fps() const
+{
+    if (!m_document || m_flexMode || m_document->currentAnimation() < 0) {
+        return m_flexMode ? 2.0 : 30.0; // shapes step slowly enough to see each one
+    }
+    const auto& d = m_document->animations()[std::size_t(m_document->currentAnimation())];
+    if (const auto it = m_fpsOverride.constFind(d.name); it != m_fpsOverride.constEnd()) {
+        return *it;
+    }
+    const core::Animation& anim = d.animation(m_document->files());
+    return anim.fps > 0 ? double(anim.fps) : 30.0;
+}
+
+void TimelinePanel::setFps(double fps)
+{
+    if (!m_document || m_flexMode || m_document->currentAnimation() < 0 || !(fps > 0)) {
+        return;
+    }
+    const auto& d = m_document->animations()[std::size_t(m_document->currentAnimation())];
+    m_fpsOverride.insert(d.name, fps);
+    m_syncing = true;
+    m_fpsBox->setValue(fps);
+    m_syncing = false;
+    showFrame(m_document->currentFrame());
 }
 
 void TimelinePanel::onTick()
 {
-    const int a = m_document->currentAnimation();
-    if (a < 0) {
+    if (!m_flexMode && m_document->currentAnimation() < 0) {
         setPlaying(false);
         return;
     }
-    const core::Animation& anim =
-        m_document->animations()[std::size_t(a)].animation(m_document->files());
-    const double fps = anim.fps > 0 ? double(anim.fps) : 30.0;
-    m_accum += double(m_clock.restart()) / 1000.0 * fps;
+    m_accum += double(m_clock.restart()) / 1000.0 * fps() * m_speed;
     const int whole = int(m_accum);
     if (whole > 0) {
         m_accum -= whole;
-        step(whole);
+        advance(whole);
     }
 }
 

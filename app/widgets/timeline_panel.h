@@ -1,18 +1,46 @@
 #pragma once
 
 #include <QtCore/QElapsedTimer>
+#include <QtCore/QHash>
 #include <QtCore/QTimer>
 #include <QtWidgets/QWidget>
 
 #include "app/document/document.h"
 
+#include <vector>
+
+#include <QtWidgets/QSlider>
+
 class QComboBox;
+class QDoubleSpinBox;
 class QLabel;
-class QSlider;
 class QSpinBox;
 class QToolButton;
 
 namespace rigscope::app {
+
+// The scrub bar: a QSlider that also draws notetrack markers (name on hover).
+class MarkerSlider : public QSlider {
+    Q_OBJECT
+public:
+    using QSlider::QSlider;
+    struct Marker {
+        int index; // frame index on the bar
+        QString text;
+    };
+    void setMarkers(std::vector<Marker> markers);
+    const std::vector<Marker>& markers() const { return m_markers; }
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    bool event(QEvent* event) override;
+
+private:
+    int xOf(int index) const;
+    std::vector<Marker> m_markers;
+};
+
+enum class LoopMode { Loop, Once, PingPong };
 
 // Timeline dock: animation chooser, transport buttons, scrubber, frame box and readout
 // "frame 12 (0–71) · 0.40 s · idle.smd". Frames are 0-based indices; the readout shows the file's
@@ -25,23 +53,50 @@ public:
     bool isPlaying() const { return m_timer.isActive(); }
     void setPlaying(bool on);
     void step(int frames);
+    // Playback: moves `frames` whole frames in the play direction, as the loop mode says
+    // (Loop wraps, Once stops at the last frame, PingPong turns around at either end).
+    void advance(int frames);
+    LoopMode loopMode() const { return m_loop; }
+    void setLoopMode(LoopMode mode);
+    void cycleLoopMode(); // L: loop -> once -> ping-pong
+    double speed() const { return m_speed; }
+    void setSpeed(double speed); // clamped to 0.1 .. 4
+    double fps() const;          // the current animation's (file, else 30, or overridden)
+    void setFps(double fps);     // override for the current animation, by name
+    bool isFlexMode() const { return m_flexMode; }
+    int shapeFrame() const { return m_shape; }
+    const MarkerSlider* scrubBar() const { return m_slider; }
 
 private:
     void onLoaded();
     void onAnimationChanged(int index);
     void onFrameChanged(int frame);
     void onTick();
+    void showFrame(int frame); // slider, spin box and readout
+    void setShape(int shape);  // flex mode: shape N solo at 1.0
+    int barCount() const;      // frames (or shapes in flex mode) on the bar
+    void setBarIndex(int index);
+    int barIndex() const;
 
     Document* m_document = nullptr;
     QComboBox* m_anims;
     QToolButton* m_play;
-    QSlider* m_slider;
+    MarkerSlider* m_slider;
+    QComboBox* m_loopBox;
+    QDoubleSpinBox* m_speedBox;
+    QDoubleSpinBox* m_fpsBox;
     QSpinBox* m_frame;
     QLabel* m_readout;
     QTimer m_timer;
     QElapsedTimer m_clock;
     double m_accum = 0;
     bool m_syncing = false;
+    LoopMode m_loop = LoopMode::Loop;
+    int m_direction = 1; // ping-pong
+    double m_speed = 1.0;
+    QHash<QString, double> m_fpsOverride; // by animation name
+    bool m_flexMode = false;              // the combo's last entry: step through VTA shapes
+    int m_shape = 0;
 };
 
 } // namespace rigscope::app

@@ -1,0 +1,143 @@
+// Timeline dock: loop modes, speed, fps per animation, notetrack markers, and stepping through
+// VTA shapes.
+#include <QtTest/QtTest>
+#include <QtWidgets/QComboBox>
+
+#include "app/document/document.h"
+#include "app/widgets/timeline_panel.h"
+#include "tests/support/test_support.h"
+
+using namespace rigscope;
+
+namespace {
+
+QString sample(const char* name)
+{
+    return test::samplesDir() + QLatin1Char('/') + QLatin1String(name);
+}
+
+QComboBox* animationBox(app::TimelinePanel& panel)
+{
+    return panel.findChildren<QComboBox*>().value(0);
+}
+
+} // namespace
+
+class TstTimelinePanel : public QObject {
+    Q_OBJECT
+private slots:
+    void loopModes()
+    {
+        app::Document doc;
+        app::TimelinePanel panel;
+        panel.setDocument(&doc);
+        doc.open({sample("sample_ref.smd"), sample("sample_anim.smd")});
+        QVERIFY(doc.waitForLoaded());
+        doc.setCurrentAnimation(0);
+        QCOMPARE(doc.frameCount(), 31);
+
+        doc.setCurrentFrame(29);
+        panel.advance(3); // loop: 29 -> 30 -> 0 -> 1
+        QCOMPARE(doc.currentFrame(), 1);
+
+        panel.cycleLoopMode();
+        QCOMPARE(panel.loopMode(), app::LoopMode::Once);
+        doc.setCurrentFrame(28);
+        panel.setPlaying(true);
+        panel.advance(5); // once: stops on the last frame
+        QCOMPARE(doc.currentFrame(), 30);
+        QVERIFY(!panel.isPlaying());
+        panel.step(1); // manual steps do not wrap in Once
+        QCOMPARE(doc.currentFrame(), 30);
+
+        panel.cycleLoopMode();
+        QCOMPARE(panel.loopMode(), app::LoopMode::PingPong);
+        doc.setCurrentFrame(29);
+        panel.advance(3); // 30, then back: 29, 28
+        QCOMPARE(doc.currentFrame(), 28);
+        panel.advance(2); // still going back
+        QCOMPARE(doc.currentFrame(), 26);
+        doc.setCurrentFrame(1);
+        panel.advance(3); // 0, then forward: 1, 2
+        QCOMPARE(doc.currentFrame(), 2);
+
+        panel.cycleLoopMode();
+        QCOMPARE(panel.loopMode(), app::LoopMode::Loop);
+    }
+
+    void speedAndFps()
+    {
+        app::Document doc;
+        app::TimelinePanel panel;
+        panel.setDocument(&doc);
+        doc.open({sample("sample_ref.smd"), sample("sample_anim.smd")});
+        QVERIFY(doc.waitForLoaded());
+        doc.setCurrentAnimation(0);
+        QCOMPARE(panel.speed(), 1.0);
+        panel.setSpeed(8.0);
+        QCOMPARE(panel.speed(), 4.0);
+        panel.setSpeed(0.01);
+        QCOMPARE(panel.speed(), 0.1);
+        QCOMPARE(panel.fps(), 30.0); // SMD has no frame rate
+        panel.setFps(24.0);
+        QCOMPARE(panel.fps(), 24.0);
+        doc.setCurrentAnimation(-1);
+        QCOMPARE(panel.fps(), 30.0);
+        doc.setCurrentAnimation(0); // the override is kept for the animation
+        QCOMPARE(panel.fps(), 24.0);
+    }
+
+    void notetrackMarkers()
+    {
+        app::Document doc;
+        app::TimelinePanel panel;
+        panel.setDocument(&doc);
+        const QString anim =
+            test::fixturesDir() + QStringLiteral("/xanim/valid/walk_perpart.xanim_export");
+        doc.open({anim});
+        QVERIFY(doc.waitForLoaded());
+        doc.setCurrentAnimation(0);
+        const core::Animation& a = doc.animations()[0].animation(doc.files());
+        QVERIFY(!a.notes.empty());
+        QVERIFY(panel.fps() == double(a.fps)); // XANIM FRAMERATE
+        const auto& markers = panel.scrubBar()->markers();
+        QCOMPARE(markers.size(), a.notes.size());
+        for (std::size_t i = 0; i < markers.size(); ++i) {
+            // the marker sits at the index whose time is the note's frame number
+            const int index = markers[i].index;
+            QVERIFY(index >= 0 && std::size_t(index) < a.times.size());
+            QCOMPARE(a.times[std::size_t(index)], a.notes[i].frame);
+            QCOMPARE(markers[i].text.toStdString(), a.notes[i].text);
+        }
+    }
+
+    void stepsThroughFlexShapes()
+    {
+        app::Document doc;
+        app::TimelinePanel panel;
+        panel.setDocument(&doc);
+        doc.open({sample("sample_ref.smd"), sample("sample_flex.vta")});
+        QVERIFY(doc.waitForLoaded());
+        QCOMPARE(doc.flexNames().size(), 3);
+        QComboBox* box = animationBox(panel);
+        QVERIFY(box);
+        QCOMPARE(box->count(), 2); // rest pose, flex shapes
+        box->setCurrentIndex(1);
+        QVERIFY(panel.isFlexMode());
+        QCOMPARE(panel.shapeFrame(), 0);
+        QCOMPARE(doc.flexWeight(0), 1.0f);
+        QCOMPARE(doc.flexWeight(1), 0.0f);
+        panel.step(2); // shape 2 solo
+        QCOMPARE(panel.shapeFrame(), 2);
+        QCOMPARE(doc.flexWeight(0), 0.0f);
+        QCOMPARE(doc.flexWeight(2), 1.0f);
+        panel.advance(1); // loop back to shape 0
+        QCOMPARE(panel.shapeFrame(), 0);
+        box->setCurrentIndex(0); // leaving resets the weights
+        QVERIFY(!panel.isFlexMode());
+        QCOMPARE(doc.flexWeight(0), 0.0f);
+    }
+};
+
+QTEST_MAIN(TstTimelinePanel)
+#include "tst_timeline_panel.moc"
