@@ -624,6 +624,14 @@ void TstHostile::codHugeIndices()
     VERIFY_ID(n, ids::kCodCountMismatch);
     QVERIFY(n.largestAlloc < 16 * kSmallAlloc); // NUMFRAMES is capped at 2^18 frames
     VERIFY_SANE(n, 2000);
+    // A FIRSTFRAME so large that FIRSTFRAME + 1 == FIRSTFRAME (found by fuzz_nt).
+    for (const char* first : {"4e127", "-1e300", "2147483649"}) {
+        const Outcome f = readAndCheck(
+            std::string("FIRSTFRAME ") + first + "\nNUMFRAMES 94\nNUMKEYS 0\n", "first.NT_EXPORT");
+        VERIFY_ID(f, ids::kSyntaxBadNumber);
+        QCOMPARE(f.read.model.animations.front().times.size(), std::size_t(94));
+        VERIFY_SANE(f, 2000);
+    }
     // SMD frame numbers that span 2^31.
     std::string smd = kValidSmd;
     smd.replace(smd.find("end\ntriangles"), 4, "time 2147483647\n0 0 0 0 0 0 0\nend\n");

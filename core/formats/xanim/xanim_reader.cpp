@@ -571,7 +571,15 @@ ReadResult readNtExport(std::string_view bytes, const ReadContext& ctx)
         if (r.keyword == "FIRSTFRAME") {
             double v = 0;
             if (cod::needArgs(r, 1, sink, r.keyword) && cod::argDouble(r, 0, v, sink, "FIRSTFRAME") && std::isfinite(v)) {
-                first = v;
+                // Frames are FIRSTFRAME + i: beyond 2^31 (CoD frames are ints) a double stops
+                // counting by 1 (4e127 + 1 == 4e127) and the frame times would not increase.
+                if (std::fabs(v) <= 2147483648.0) {
+                    first = v;
+                } else {
+                    sink.error(ids::kSyntaxBadNumber, cod::argLoc(r, 0),
+                               "FIRSTFRAME " + cod::shownToken(r.args[0].text) +
+                                   " outside \u00b12^31; 0 used");
+                }
             }
         } else if (r.keyword == "NUMFRAMES") {
             std::int32_t v = 0;
