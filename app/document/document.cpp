@@ -182,13 +182,29 @@ void Document::onLoadFinished()
         }
     }
     if (!any) {
+        // Keep the previous scene; show why this load failed in Problems.
+        m_failed = std::move(files);
+        emit diagnosticsChanged();
         emit loadFailed(errors.join(QLatin1Char('\n')));
         return;
     }
+    m_failed.clear();
     assemble(std::move(files), m_keepState);
     if (!errors.isEmpty()) {
         emit loadFailed(errors.join(QLatin1Char('\n')));
     }
+}
+
+const LoadedFile* Document::problemFile(int index) const
+{
+    if (index < 0) {
+        return nullptr;
+    }
+    if (std::size_t(index) < m_files.size()) {
+        return &m_files[std::size_t(index)];
+    }
+    const std::size_t k = std::size_t(index) - m_files.size();
+    return k < m_failed.size() ? &m_failed[k] : nullptr;
 }
 
 void Document::assemble(std::vector<LoadedFile> files, bool keepState)

@@ -80,6 +80,12 @@ public:
     bool waitForLoaded(int timeoutMs = 60000);
 
     const std::vector<LoadedFile>& files() const { return m_files; }
+    // Files of the last load that failed (no model): their diagnostics stay visible while the
+    // previous scene is kept. Cleared by the next successful load.
+    const std::vector<LoadedFile>& failedFiles() const { return m_failed; }
+    // files() then failedFiles(), for the Problems dock: null past the end.
+    const LoadedFile* problemFile(int index) const;
+    int problemFileCount() const { return int(m_files.size() + m_failed.size()); }
     QStringList paths() const;
     int primaryIndex() const { return m_primary; }
     const LoadedFile* primary() const;
@@ -145,6 +151,7 @@ private:
     void assemble(std::vector<LoadedFile> files, bool keepState);
 
     std::vector<LoadedFile> m_files;
+    std::vector<LoadedFile> m_failed;
     int m_primary = -1;
     std::vector<DocAnimation> m_animations;
     int m_currentAnimation = -1;

@@ -642,6 +642,13 @@ void MainWindow::onLoadFailed(const QString& message)
         dock->show();
         dock->raise();
     }
+    // The failed files' diagnostics are in Problems (the previous scene stays): show them.
+    if (!m_document->failedFiles().empty()) {
+        if (auto* dock = findChild<QDockWidget*>(QStringLiteral("problems"))) {
+            dock->show();
+            dock->raise();
+        }
+    }
 }
 
 void MainWindow::updateStatus()

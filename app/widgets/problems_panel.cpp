@@ -86,11 +86,11 @@ void ProblemsModel::refresh()
     m_rows.clear();
     m_counts = {};
     if (m_document) {
-        const auto& files = m_document->files();
-        for (std::size_t f = 0; f < files.size(); ++f) {
-            for (std::size_t i = 0; i < files[f].diagnostics.size(); ++i) {
-                m_rows.push_back({int(f), int(i)});
-                ++m_counts[std::size_t(files[f].diagnostics[i].severity)];
+        for (int f = 0; f < m_document->problemFileCount(); ++f) {
+            const auto& diags = m_document->problemFile(f)->diagnostics;
+            for (std::size_t i = 0; i < diags.size(); ++i) {
+                m_rows.push_back({f, int(i)});
+                ++m_counts[std::size_t(diags[i].severity)];
             }
         }
     }
@@ -115,10 +115,11 @@ ProblemsModel::Row ProblemsModel::rowAt(int row) const
 const core::Diagnostic* ProblemsModel::diagnosticAt(int row) const
 {
     const Row r = rowAt(row);
-    if (!m_document || r.file < 0 || std::size_t(r.file) >= m_document->files().size()) {
+    const LoadedFile* file = m_document ? m_document->problemFile(r.file) : nullptr;
+    if (!file) {
         return nullptr;
     }
-    const auto& diags = m_document->files()[std::size_t(r.file)].diagnostics;
+    const auto& diags = file->diagnostics;
     return std::size_t(r.index) < diags.size() ? &diags[std::size_t(r.index)] : nullptr;
 }
 
@@ -128,8 +129,7 @@ QString ProblemsModel::location(int row) const
     if (!d) {
         return {};
     }
-    const QString name =
-        QFileInfo(m_document->files()[std::size_t(rowAt(row).file)].path).fileName();
+    const QString name = QFileInfo(m_document->problemFile(rowAt(row).file)->path).fileName();
     QString loc = toQString(core::formatLocation(toStd(name), d->where, d->binary));
     loc.chop(1); // the trailing ':'
     return loc;
@@ -170,7 +170,7 @@ QVariant ProblemsModel::data(const QModelIndex& index, int role) const
                          .arg(toQString(core::formatLocation(n.file, n.where, d->binary)),
                               toQString(n.message));
         }
-        lines << m_document->files()[std::size_t(r.file)].path;
+        lines << m_document->problemFile(r.file)->path;
         return lines.join(QLatin1Char('\n'));
     }
     case SortRole:
@@ -375,7 +375,7 @@ QString ProblemsPanel::countsText() const
 {
     const int total = m_model->rowCount();
     if (total == 0) {
-        return m_document && !m_document->files().empty() ? tr("No problems") : QString();
+        return m_document && m_document->problemFileCount() > 0 ? tr("No problems") : QString();
     }
     QStringList parts;
     for (core::Severity s : kSeverities) {
@@ -393,10 +393,11 @@ void ProblemsPanel::refresh()
 
 QString ProblemsPanel::sourceLine(int file, std::uint32_t line)
 {
-    if (!m_document || file < 0 || std::size_t(file) >= m_document->files().size() || line == 0) {
+    const LoadedFile* lf = m_document ? m_document->problemFile(file) : nullptr;
+    if (!lf || line == 0) {
         return {};
     }
-    const QString& path = m_document->files()[std::size_t(file)].path;
+    const QString& path = lf->path;
     auto it = m_lines.find(path);
     if (it == m_lines.end()) {
         QStringList lines;
