@@ -240,6 +240,14 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
                 }
             });
 
+    m_layoutSave.setSingleShot(true);
+    m_layoutSave.setInterval(500);
+    connect(&m_layoutSave, &QTimer::timeout, this, [this] {
+        if (isVisible()) {
+            store(kGeometryKey, saveGeometry());
+            store(kStateKey, saveState(kWindowStateVersion));
+        }
+    });
     m_reloadDebounce.setSingleShot(true);
     m_reloadDebounce.setInterval(250);
     connect(&m_reloadDebounce, &QTimer::timeout, this, [this] { reload(true); });
@@ -257,6 +265,13 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
 
 MainWindow::~MainWindow() = default;
 
+void MainWindow::store(const QString& key, const QVariant& value)
+{
+    // Written on change, so a crash loses nothing (issue 8); the INI is tiny.
+    m_settings.setValue(key, value);
+    m_settings.sync();
+}
+
 QDockWidget* MainWindow::addDock(QWidget* panel, const QString& objectName, const QString& title,
                                  Qt::DockWidgetArea area)
 {
@@ -264,6 +279,9 @@ QDockWidget* MainWindow::addDock(QWidget* panel, const QString& objectName, cons
     dock->setObjectName(objectName);
     dock->setWidget(panel);
     addDockWidget(area, dock);
+    connect(dock, &QDockWidget::dockLocationChanged, &m_layoutSave, qOverload<>(&QTimer::start));
+    connect(dock, &QDockWidget::topLevelChanged, &m_layoutSave, qOverload<>(&QTimer::start));
+    connect(dock, &QDockWidget::visibilityChanged, &m_layoutSave, qOverload<>(&QTimer::start));
     if (m_viewMenu) {
         m_viewMenu->addAction(dock->toggleViewAction());
     }
@@ -283,7 +301,7 @@ QAction* MainWindow::displayToggle(QMenu* menu, const QString& text, const QKeyS
     m_flags.*flag = a->isChecked();
     connect(a, &QAction::toggled, this, [this, flag, settingKey](bool on) {
         m_flags.*flag = on;
-        m_settings.setValue(settingKey, on);
+        store(settingKey, on);
         applyDisplay();
     });
     return a;
@@ -317,7 +335,7 @@ void MainWindow::createActions()
     autoReload->setChecked(m_settings.value(kAutoReloadKey, true).toBool());
     connect(autoReload, &QAction::toggled, this, [this](bool on) {
         m_autoReload = on;
-        m_settings.setValue(kAutoReloadKey, on);
+        store(kAutoReloadKey, on);
     });
     QAction* prev = file->addAction(tr("Previous File in Folder"));
     prev->setShortcut(QKeySequence(Qt::Key_Left));
@@ -347,7 +365,7 @@ void MainWindow::createActions()
                                   QLineEdit::Normal, current, &ok);
         if (ok) {
             const QStringList dirs = text.split(QLatin1Char(';'), Qt::SkipEmptyParts);
-            m_settings.setValue(kTexturePathKey, dirs);
+            store(kTexturePathKey, dirs);
             m_viewport->setTextureSearchPath(dirs);
             reload(true);
         }
@@ -553,8 +571,7 @@ void MainWindow::openFiles(const QStringList& paths)
         return;
     }
     const QStringList ordered = orderForOpening(paths);
-    m_settings.setValue(QStringLiteral("Files/lastFolder"),
-                        QFileInfo(ordered.front()).absolutePath());
+    store(QStringLiteral("Files/lastFolder"), QFileInfo(ordered.front()).absolutePath());
     log(tr("Opening %1").arg(ordered.join(QStringLiteral(", "))));
     m_document->open(ordered, false);
 }
@@ -751,7 +768,7 @@ void MainWindow::onDiagnosticsChanged()
 
 void MainWindow::setProfile(core::Profile profile)
 {
-    m_settings.setValue(kProfileKey, toQString(core::profileName(profile)));
+    store(kProfileKey, toQString(core::profileName(profile)));
     if (m_profileBox && m_profileBox->currentData().toInt() != int(profile)) {
         m_profileBox->setCurrentIndex(m_profileBox->findData(int(profile)));
         return; // the combo's signal comes back here
@@ -781,7 +798,7 @@ void MainWindow::cycleHeatMap()
 void MainWindow::setHeatMap(render::HeatMap mode)
 {
     m_flags.heatMap = mode;
-    m_settings.setValue(kHeatMapKey, kHeatMapNames.value(int(mode)));
+    store(kHeatMapKey, kHeatMapNames.value(int(mode)));
     applyDisplay();
     updateHeatLegend();
 }
@@ -793,7 +810,7 @@ void MainWindow::setCompiledWeights(bool on)
         return;
     }
     m_flags.compiledWeights = on;
-    m_settings.setValue(kCompiledKey, on);
+    store(kCompiledKey, on);
     applyDisplay();
     updateHeatLegend();
 }
@@ -873,7 +890,7 @@ void MainWindow::addRecent(const QStringList& paths)
     while (recent.size() > 10) {
         recent.removeLast();
     }
-    m_settings.setValue(kRecentKey, recent);
+    store(kRecentKey, recent);
     updateRecentMenu();
 }
 
@@ -970,8 +987,8 @@ QString MainWindow::saveScreenshot(const QString& path, bool minimal)
 
 void MainWindow::closeEvent(QCloseEvent* e)
 {
-    m_settings.setValue(kGeometryKey, saveGeometry());
-    m_settings.setValue(kStateKey, saveState(kWindowStateVersion));
+    store(kGeometryKey, saveGeometry());
+    store(kStateKey, saveState(kWindowStateVersion));
     QMainWindow::closeEvent(e);
 }
 

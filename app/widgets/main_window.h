@@ -82,6 +82,7 @@ private:
     void updateStatus();
     void onDiagnosticsChanged();
     void updateHeatLegend();
+    void store(const QString& key, const QVariant& value); // setValue + sync
     void updateRecentMenu();
     void addRecent(const QStringList& paths);
     void onLoaded(bool keepState);
@@ -119,6 +120,7 @@ private:
     render::DisplayFlags m_flags;
     QFileSystemWatcher m_watcher;
     QTimer m_reloadDebounce;
+    QTimer m_layoutSave; // docks moved, shown or hidden: store the layout shortly after
     bool m_autoReload = true;
 };
 

@@ -103,6 +103,26 @@ private slots:
         timeline->setPlaying(false);
     }
 
+    // Settings are on disk as soon as they change: a crash loses nothing.
+    void settingsWrittenOnChange()
+    {
+        const QString ini = test::outputDir() + QStringLiteral("/tst_robust_settings.ini");
+        QFile::remove(ini);
+        Window win(QStringLiteral("tst_robust_settings.ini"));
+        QVERIFY(QTest::qWaitForWindowExposed(&win.w));
+        win.w.setProfile(core::Profile::GoldSrc);
+        auto* flex = win.w.findChild<QDockWidget*>(QStringLiteral("flex"));
+        QVERIFY(flex);
+        flex->setFloating(true); // a layout change
+        {
+            QSettings onDisk(ini, QSettings::IniFormat); // another reader, window still open
+            QCOMPARE(onDisk.value(QStringLiteral("Checks/profile")).toString(),
+                     QStringLiteral("goldsrc"));
+        }
+        QTRY_VERIFY(
+            QSettings(ini, QSettings::IniFormat).contains(QStringLiteral("MainWindow/state")));
+    }
+
     void everyCorpusFileInOneWindow()
     {
         const QString corpus = test::corpusDir();
