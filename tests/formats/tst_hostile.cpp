@@ -19,42 +19,7 @@
 #include "core/ops/check.h"
 #include "tests/support/test_support.h"
 
-// Largest single allocation since the last reset: hostile counts must not reach operator new.
-namespace {
-std::atomic<std::size_t> g_largestAlloc{0};
-} // namespace
-
-void* operator new(std::size_t size)
-{
-    std::size_t seen = g_largestAlloc.load(std::memory_order_relaxed);
-    while (size > seen && !g_largestAlloc.compare_exchange_weak(seen, size)) {
-    }
-    if (void* p = std::malloc(size == 0 ? 1 : size)) {
-        return p;
-    }
-    throw std::bad_alloc();
-}
-// The nothrow form too: std::stable_sort's temporary buffer uses it and frees through delete
-// (ASan reports alloc-dealloc-mismatch when only one side is replaced).
-void* operator new(std::size_t size, const std::nothrow_t&) noexcept
-{
-    std::size_t seen = g_largestAlloc.load(std::memory_order_relaxed);
-    while (size > seen && !g_largestAlloc.compare_exchange_weak(seen, size)) {
-    }
-    return std::malloc(size == 0 ? 1 : size);
-}
-void operator delete(void* p) noexcept
-{
-    std::free(p);
-}
-void operator delete(void* p, const std::nothrow_t&) noexcept
-{
-    std::free(p);
-}
-void operator delete(void* p, std::size_t) noexcept
-{
-    std::free(p);
-}
+#include "tests/support/alloc_probe.h"
 
 using namespace rigscope;
 using namespace rigscope::core;
