@@ -16,6 +16,17 @@ QString sample(const char* name)
     return test::samplesDir() + QLatin1Char('/') + QLatin1String(name);
 }
 
+// A document with `files` loaded and a timeline bound to it.
+struct Loaded {
+    app::Document doc;
+    app::TimelinePanel panel;
+    explicit Loaded(const QStringList& files)
+    {
+        panel.setDocument(&doc);
+        doc.open(files);
+    }
+};
+
 QComboBox* animationBox(app::TimelinePanel& panel)
 {
     return panel.findChildren<QComboBox*>().value(0);
@@ -28,10 +39,9 @@ class TstTimelinePanel : public QObject {
 private slots:
     void loopModes()
     {
-        app::Document doc;
-        app::TimelinePanel panel;
-        panel.setDocument(&doc);
-        doc.open({sample("sample_ref.smd"), sample("sample_anim.smd")});
+        Loaded l({sample("sample_ref.smd"), sample("sample_anim.smd")});
+        app::Document& doc = l.doc;
+        app::TimelinePanel& panel = l.panel;
         QVERIFY(doc.waitForLoaded());
         doc.setCurrentAnimation(0);
         QCOMPARE(doc.frameCount(), 31);
@@ -67,10 +77,9 @@ private slots:
 
     void speedAndFps()
     {
-        app::Document doc;
-        app::TimelinePanel panel;
-        panel.setDocument(&doc);
-        doc.open({sample("sample_ref.smd"), sample("sample_anim.smd")});
+        Loaded l({sample("sample_ref.smd"), sample("sample_anim.smd")});
+        app::Document& doc = l.doc;
+        app::TimelinePanel& panel = l.panel;
         QVERIFY(doc.waitForLoaded());
         doc.setCurrentAnimation(0);
         QCOMPARE(panel.speed(), 1.0);
@@ -89,12 +98,9 @@ private slots:
 
     void notetrackMarkers()
     {
-        app::Document doc;
-        app::TimelinePanel panel;
-        panel.setDocument(&doc);
-        const QString anim =
-            test::fixturesDir() + QStringLiteral("/xanim/valid/walk_perpart.xanim_export");
-        doc.open({anim});
+        Loaded l({test::fixturesDir() + QStringLiteral("/xanim/valid/walk_perpart.xanim_export")});
+        app::Document& doc = l.doc;
+        const app::TimelinePanel& panel = l.panel;
         QVERIFY(doc.waitForLoaded());
         doc.setCurrentAnimation(0);
         const core::Animation& a = doc.animations()[0].animation(doc.files());
@@ -113,10 +119,9 @@ private slots:
 
     void stepsThroughFlexShapes()
     {
-        app::Document doc;
-        app::TimelinePanel panel;
-        panel.setDocument(&doc);
-        doc.open({sample("sample_ref.smd"), sample("sample_flex.vta")});
+        Loaded l({sample("sample_ref.smd"), sample("sample_flex.vta")});
+        app::Document& doc = l.doc;
+        app::TimelinePanel& panel = l.panel;
         QVERIFY(doc.waitForLoaded());
         QCOMPARE(doc.flexNames().size(), 3);
         QComboBox* box = animationBox(panel);
