@@ -226,14 +226,8 @@ private slots:
 
     void windowOpensWithSample()
     {
-        QSettings settings(test::outputDir() + QStringLiteral("/tst_window.ini"),
-                           QSettings::IniFormat);
-        settings.clear();
-        render::ViewportOptions o;
-        o.msaa = false;
-        app::MainWindow w(settings, o);
-        w.resize(1280, 800);
-        w.show();
+        test::TestWindow win(QStringLiteral("tst_window.ini"), QSize(1280, 800));
+        app::MainWindow& w = win.w;
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         const QString d = test::samplesDir();
         w.openFiles({d + QStringLiteral("/sample_ref.smd"), d + QStringLiteral("/sample_anim.smd"),
@@ -322,13 +316,8 @@ private slots:
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("model.smd"));
         QVERIFY(QFile::copy(test::samplesDir() + QStringLiteral("/sample_ref.smd"), path));
-        QSettings settings(test::outputDir() + QStringLiteral("/tst_watch.ini"),
-                           QSettings::IniFormat);
-        settings.clear();
-        render::ViewportOptions o;
-        o.msaa = false;
-        app::MainWindow w(settings, o);
-        w.show();
+        test::TestWindow win(QStringLiteral("tst_watch.ini"));
+        app::MainWindow& w = win.w;
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         w.openFiles({path});
         QVERIFY(w.document()->waitForLoaded());
@@ -348,19 +337,14 @@ private slots:
 
     void browseFolderAndRecentFiles()
     {
-        QSettings settings(test::outputDir() + QStringLiteral("/tst_browse.ini"),
-                           QSettings::IniFormat);
-        settings.clear();
-        render::ViewportOptions o;
-        o.msaa = false;
-        app::MainWindow w(settings, o);
-        w.show();
+        test::TestWindow win(QStringLiteral("tst_browse.ini"));
+        app::MainWindow& w = win.w;
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         const QString ref =
             QFileInfo(test::samplesDir() + QStringLiteral("/sample_ref.smd")).absoluteFilePath();
         w.openFiles({ref});
         QVERIFY(w.document()->waitForLoaded());
-        QCOMPARE(settings.value(QStringLiteral("Recent/files")).toStringList().value(0), ref);
+        QCOMPARE(win.settings.value(QStringLiteral("Recent/files")).toStringList().value(0), ref);
         // Natural order in the samples folder: sample_anim.smd, sample_flex.vta, sample_ref.smd;
         // wraps.
         w.browse(1);
@@ -386,14 +370,8 @@ private slots:
 
     void reloadKeepsCamera()
     {
-        QSettings settings(test::outputDir() + QStringLiteral("/tst_reload.ini"),
-                           QSettings::IniFormat);
-        settings.clear();
-        render::ViewportOptions o;
-        o.msaa = false;
-        app::MainWindow w(settings, o);
-        w.resize(1000, 700);
-        w.show();
+        test::TestWindow win(QStringLiteral("tst_reload.ini"), QSize(1000, 700));
+        app::MainWindow& w = win.w;
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         w.openFiles({test::samplesDir() + QStringLiteral("/sample_ref.smd"),
                      test::samplesDir() + QStringLiteral("/sample_anim.smd")});

@@ -232,14 +232,8 @@ private slots:
 
     void windowKeysLegendBudgetsAndProfile()
     {
-        QSettings settings(test::outputDir() + QStringLiteral("/tst_weight_views.ini"),
-                           QSettings::IniFormat);
-        settings.clear();
-        render::ViewportOptions o;
-        o.msaa = false;
-        app::MainWindow w(settings, o);
-        w.resize(1400, 900);
-        w.show();
+        test::TestWindow win(QStringLiteral("tst_weight_views.ini"), QSize(1400, 900));
+        app::MainWindow& w = win.w;
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         w.openFiles({mixPath()});
         QVERIFY(w.document()->waitForLoaded());
@@ -286,7 +280,7 @@ private slots:
         QCOMPARE(bars[1]->text(), QStringLiteral("materials 3/100"));
         QCOMPARE(vp->weightProfile(), core::Profile::GoldSrc);
         QVERIFY(w.heatLegend()->text().contains(QStringLiteral("over 1 (goldsrc)")));
-        QCOMPARE(settings.value(QStringLiteral("Checks/profile")).toString(),
+        QCOMPARE(win.settings.value(QStringLiteral("Checks/profile")).toString(),
                  QStringLiteral("goldsrc"));
         w.setProfile(core::Profile::Auto);
         QCOMPARE(bars[1]->text(), QStringLiteral("materials 3/32"));

@@ -12,6 +12,7 @@
 #include "app/widgets/problems_panel.h"
 #include "app/widgets/timeline_panel.h"
 #include "render/render_setup.h"
+#include "tests/support/render_support.h"
 #include "tests/support/test_support.h"
 
 using namespace rigscope;
@@ -23,22 +24,6 @@ QString sample(const char* name)
     return test::samplesDir() + QLatin1Char('/') + QLatin1String(name);
 }
 
-struct Window {
-    QSettings settings;
-    app::MainWindow w;
-    explicit Window(const QString& ini)
-        : settings(test::outputDir() + QLatin1Char('/') + ini, QSettings::IniFormat),
-          w(settings, [] {
-              render::ViewportOptions o;
-              o.msaa = false;
-              return o;
-          }())
-    {
-        w.resize(1100, 700);
-        w.show();
-    }
-};
-
 } // namespace
 
 class TstWindowRobustness : public QObject {
@@ -48,7 +33,7 @@ private slots:
 
     void failedLoadKeepsSceneAndShowsDiagnostics()
     {
-        Window win(QStringLiteral("tst_robust_fail.ini"));
+        test::TestWindow win(QStringLiteral("tst_robust_fail.ini"), QSize(1100, 700));
         QVERIFY(QTest::qWaitForWindowExposed(&win.w));
         app::Document* doc = win.w.document();
         win.w.openFiles({sample("sample_ref.smd")});
@@ -81,7 +66,7 @@ private slots:
 
     void reloadWhilePlaying()
     {
-        Window win(QStringLiteral("tst_robust_reload.ini"));
+        test::TestWindow win(QStringLiteral("tst_robust_reload.ini"), QSize(1100, 700));
         QVERIFY(QTest::qWaitForWindowExposed(&win.w));
         app::Document* doc = win.w.document();
         win.w.openFiles({sample("sample_ref.smd"), sample("sample_anim.smd")});
@@ -107,8 +92,7 @@ private slots:
     void settingsWrittenOnChange()
     {
         const QString ini = test::outputDir() + QStringLiteral("/tst_robust_settings.ini");
-        QFile::remove(ini);
-        Window win(QStringLiteral("tst_robust_settings.ini"));
+        test::TestWindow win(QStringLiteral("tst_robust_settings.ini"), QSize(1100, 700));
         QVERIFY(QTest::qWaitForWindowExposed(&win.w));
         win.w.setProfile(core::Profile::GoldSrc);
         auto* flex = win.w.findChild<QDockWidget*>(QStringLiteral("flex"));
@@ -129,7 +113,7 @@ private slots:
         if (corpus.isEmpty()) {
             QSKIP("shared corpus not present");
         }
-        Window win(QStringLiteral("tst_robust_corpus.ini"));
+        test::TestWindow win(QStringLiteral("tst_robust_corpus.ini"), QSize(1100, 700));
         QVERIFY(QTest::qWaitForWindowExposed(&win.w));
         app::Document* doc = win.w.document();
         int loaded = 0, failed = 0;

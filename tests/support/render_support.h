@@ -3,9 +3,12 @@
 
 #include <memory>
 
+#include <QtCore/QSettings>
 #include <QtTest/QtTest>
 
+#include "app/widgets/main_window.h"
 #include "render/viewport.h"
+#include "tests/support/test_support.h"
 
 namespace rigscope::test {
 
@@ -23,5 +26,34 @@ inline std::unique_ptr<render::Viewport> makeTestViewport()
     }
     return v;
 }
+
+// A main window on its own INI under the test output folder (cleared first), without MSAA,
+// resized when `size` is valid, and shown (wait for exposure in the test).
+struct TestWindow {
+    QSettings settings;
+    app::MainWindow w;
+    explicit TestWindow(const QString& iniName, QSize size = {})
+        : settings((clearIni(iniName), outputDir() + QLatin1Char('/') + iniName),
+                   QSettings::IniFormat),
+          w(settings, noMsaa())
+    {
+        if (size.isValid()) {
+            w.resize(size);
+        }
+        w.show();
+    }
+
+private:
+    static void clearIni(const QString& iniName)
+    {
+        QSettings(outputDir() + QLatin1Char('/') + iniName, QSettings::IniFormat).clear();
+    }
+    static render::ViewportOptions noMsaa()
+    {
+        render::ViewportOptions o;
+        o.msaa = false;
+        return o;
+    }
+};
 
 } // namespace rigscope::test
