@@ -33,8 +33,23 @@ bool ieq(std::string_view a, std::string_view b) noexcept
 // m / 10^k with k <= 15, both exact in double, so one IEEE division gives the correctly rounded
 // double. Rounding that double to float is wrong only when it lands exactly on a float midpoint
 // (double rounding), which we detect and hand to from_chars. Returns false to fall back.
-constexpr double kPow10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                             1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+// Powers of ten exact in double (5^22 < 2^53).
+constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                             1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                             1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+// Rounding a correctly rounded double to float is wrong only when the double lies exactly on
+// a float midpoint (double rounding); then the exact decimal must decide.
+inline bool floatMidpoint(double d) noexcept
+{
+    const std::uint64_t bits = std::bit_cast<std::uint64_t>(d);
+    return d != 0.0 && (bits & ((std::uint64_t(1) << 29) - 1)) == (std::uint64_t(1) << 28);
+}
+
+inline bool isDigit(char c) noexcept
+{
+    return static_cast<unsigned>(c - '0') < 10;
+}
 
 bool fastDecimal(const char* p, const char* e, bool neg, float& out) noexcept
 {
@@ -62,11 +77,8 @@ bool fastDecimal(const char* p, const char* e, bool neg, float& out) noexcept
         return false;
     }
     const double d = static_cast<double>(m) / kPow10[frac];
-    if (d != 0.0) {
-        const std::uint64_t bits = std::bit_cast<std::uint64_t>(d);
-        if ((bits & ((std::uint64_t(1) << 29) - 1)) == (std::uint64_t(1) << 28)) {
-            return false; // a float midpoint: let from_chars round the exact value
-        }
+    if (floatMidpoint(d)) {
+        return false; // let from_chars round the exact value
     }
     const float f = static_cast<float>(d);
     out = neg ? -f : f;
@@ -143,6 +155,90 @@ template <typename F> bool parseReal(std::string_view tok, F& out) noexcept
 }
 
 } // namespace
+
+// Clinger's fast path: m < 10^15 < 2^53 and 10^|k| (|k| <= 22) are exact doubles, so one IEEE
+// multiplication or division gives the correctly rounded double of m * 10^k; the result is at
+// least 1e-22 and below 1e38, so float neither overflows nor goes subnormal.
+const char* scanFloat(const char* p, const char* e, float& out) noexcept
+{
+    bool neg = false;
+    if (p != e && *p == '-') {
+        neg = true;
+        ++p;
+    }
+    std::uint64_t m = 0;
+    const char* const digits = p;
+    while (p != e && isDigit(*p)) {
+        m = m * 10 + static_cast<unsigned>(*p - '0');
+        ++p;
+    }
+    long count = p - digits;
+    long exp10 = 0;
+    if (p != e && *p == '.') {
+        const char* const f0 = ++p;
+        while (p != e && isDigit(*p)) {
+            m = m * 10 + static_cast<unsigned>(*p - '0');
+            ++p;
+        }
+        exp10 = -(p - f0);
+        count += p - f0;
+    }
+    if (count == 0 || count > 15) {
+        return nullptr;
+    }
+    if (p != e && (*p == 'e' || *p == 'E')) {
+        ++p;
+        bool eneg = false;
+        if (p != e && (*p == '+' || *p == '-')) {
+            eneg = *p == '-';
+            ++p;
+        }
+        const char* const x0 = p;
+        long x = 0;
+        while (p != e && isDigit(*p) && p - x0 < 4) {
+            x = x * 10 + (*p - '0');
+            ++p;
+        }
+        if (p == x0 || (p != e && isDigit(*p))) {
+            return nullptr;
+        }
+        exp10 += eneg ? -x : x;
+    }
+    double d = 0.0;
+    if (m != 0) {
+        if (exp10 < -22 || exp10 > 22) {
+            return nullptr;
+        }
+        d = exp10 < 0 ? static_cast<double>(m) / kPow10[-exp10]
+                      : static_cast<double>(m) * kPow10[exp10];
+        if (floatMidpoint(d)) {
+            return nullptr;
+        }
+    }
+    const float f = static_cast<float>(d);
+    out = neg ? -f : f;
+    return p;
+}
+
+const char* scanInt(const char* p, const char* e, std::int32_t& out) noexcept
+{
+    bool neg = false;
+    if (p != e && *p == '-') {
+        neg = true;
+        ++p;
+    }
+    const char* const digits = p;
+    std::int32_t v = 0;
+    while (p != e && isDigit(*p) && p - digits < 9) {
+        v = v * 10 + (*p - '0');
+        ++p;
+    }
+    if (p == digits || (p != e && isDigit(*p))) {
+        return nullptr;
+    }
+    out = neg ? -v : v;
+    return p;
+}
 
 bool parseFloat(std::string_view tok, float& out) noexcept
 {

@@ -105,6 +105,82 @@ private slots:
         QCOMPARE(v, 16777218.0f);
         QVERIFY(parseFloat("-0.000000", v) && v == 0.0f && std::signbit(v));
     }
+    // scanFloat / scanInt either decline or agree bit for bit with parseFloat / parseInt on the
+    // same token, for decimals, exponents, long digit strings and junk after the number.
+    void scannersAgreeWithParsers()
+    {
+        std::uint64_t state = 0x9E3779B97F4A7C15ull;
+        auto next = [&state] {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            return state;
+        };
+        int taken = 0, intsTaken = 0;
+        for (int i = 0; i < 300000; ++i) {
+            std::string s;
+            if (next() % 3 == 0) {
+                s += '-';
+            }
+            const int intDigits = int(next() % 10);
+            const int fracDigits = int(next() % 12);
+            for (int d = 0; d < intDigits; ++d) {
+                s += char('0' + next() % 10);
+            }
+            if (next() % 4 != 0) {
+                s += '.';
+                for (int d = 0; d < fracDigits; ++d) {
+                    s += char('0' + next() % 10);
+                }
+            }
+            if (next() % 4 == 0) {
+                s += (next() % 2) ? 'e' : 'E';
+                const int sign = int(next() % 3);
+                s += sign == 0 ? "" : sign == 1 ? "-" : "+";
+                const int expDigits = int(next() % 4);
+                for (int d = 0; d < expDigits; ++d) {
+                    s += char('0' + next() % 10);
+                }
+            }
+            const std::string tail = next() % 5 == 0 ? "x" : next() % 2 ? " 1" : "";
+            std::string line = s;
+            line += tail;
+            float scanned = 0, parsed = 0;
+            const char* end = scanFloat(line.data(), line.data() + line.size(), scanned);
+            if (end) {
+                const std::string_view tok(line.data(), static_cast<std::size_t>(end - line.data()));
+                QVERIFY2(parseFloat(tok, parsed), line.c_str());
+                QVERIFY2(std::memcmp(&scanned, &parsed, sizeof parsed) == 0, line.c_str());
+                QCOMPARE(std::string(tok), s);
+                ++taken;
+            }
+            std::int32_t si = 0, pi = 0;
+            const char* iend = scanInt(line.data(), line.data() + line.size(), si);
+            if (iend) {
+                const std::string_view tok(line.data(), static_cast<std::size_t>(iend - line.data()));
+                QVERIFY2(parseInt(tok, pi) && pi == si, line.c_str());
+                ++intsTaken;
+            }
+        }
+        QVERIFY(taken > 150000);
+        QVERIFY(intsTaken > 10000);
+        float v = 0;
+        const std::string_view exp = "1.5e-005";
+        QCOMPARE(scanFloat(exp.data(), exp.data() + exp.size(), v), exp.data() + exp.size());
+        QCOMPARE(v, 1.5e-5f);
+        const std::string_view neg0 = "-0.000000";
+        QVERIFY(scanFloat(neg0.data(), neg0.data() + neg0.size(), v) && std::signbit(v));
+        // Declined: 16 digits, nan, '+', a float midpoint.
+        for (std::string_view d : {"1234567890.123456", "nan", "+1", "16777217", "1e30", "."}) {
+            QVERIFY2(!scanFloat(d.data(), d.data() + d.size(), v), std::string(d).c_str());
+        }
+        std::int32_t i = 0;
+        for (std::string_view d : {"1234567890", "+1", "-", ""}) {
+            QVERIFY2(!scanInt(d.data(), d.data() + d.size(), i), std::string(d).c_str());
+        }
+        const std::string_view big = "123456789";
+        QVERIFY(scanInt(big.data(), big.data() + big.size(), i) && i == 123456789);
+    }
     void formatsShortestFixed()
     {
         QCOMPARE(formatFloat(-0.0f), std::string("-0"));
