@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -25,6 +26,25 @@ void syncDirectoryOf(const std::string& path)
 }
 
 } // namespace
+
+void adviseHugePages(const void* data, std::size_t bytes) noexcept
+{
+#ifdef MADV_HUGEPAGE
+    constexpr std::size_t kMin = std::size_t(4) << 20;
+    if (!data || bytes < kMin) {
+        return;
+    }
+    const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    const auto start = (reinterpret_cast<std::uintptr_t>(data) + page - 1) / page * page;
+    const auto stop = (reinterpret_cast<std::uintptr_t>(data) + bytes) / page * page;
+    if (stop > start) {
+        (void)::madvise(reinterpret_cast<void*>(start), stop - start, MADV_HUGEPAGE);
+    }
+#else
+    (void)data;
+    (void)bytes;
+#endif
+}
 
 FileReadResult readFile(const std::string& path, std::uint64_t maxBytes)
 {
@@ -50,15 +70,35 @@ FileReadResult readFile(const std::string& path, std::uint64_t maxBytes)
         ::close(fd);
         return r;
     }
-    std::size_t cap = st.st_size > 0 ? static_cast<std::size_t>(st.st_size) : 65536;
+    const std::size_t cap = st.st_size > 0 ? static_cast<std::size_t>(st.st_size) : 65536;
+    r.bytes.reserve(cap);
+    adviseHugePages(r.bytes.data(), cap);
     r.bytes.resize(cap);
     std::size_t got = 0;
     for (;;) {
         if (got == r.bytes.size()) {
+            // Full. A file that grew since fstat (or a pipe) is read on through a small probe,
+            // so a file of exactly the size fstat gave is not doubled to find its end.
             if (r.bytes.size() >= maxBytes) {
                 break;
             }
-            r.bytes.resize(r.bytes.size() * 2);
+            char probe[65536];
+            const ssize_t n = ::read(fd, probe, sizeof probe);
+            if (n < 0 && errno == EINTR) {
+                continue;
+            }
+            if (n < 0) {
+                r.error = "cannot read '" + path + "': " + std::strerror(errno);
+                r.bytes.clear();
+                ::close(fd);
+                return r;
+            }
+            if (n == 0) {
+                break;
+            }
+            r.bytes.append(probe, static_cast<std::size_t>(n));
+            got += static_cast<std::size_t>(n);
+            continue;
         }
         const ssize_t n = ::read(fd, r.bytes.data() + got, r.bytes.size() - got);
         if (n < 0) {

@@ -15,6 +15,10 @@ struct FileReadResult {
 };
 FileReadResult readFile(const std::string& path, std::uint64_t maxBytes = (1ull << 34));
 
+// Asks the kernel to back [data, data + bytes) with transparent huge pages when it is large
+// (>= 4 MB) and not yet touched: fewer page faults for big buffers and model arrays. A hint only.
+void adviseHugePages(const void* data, std::size_t bytes) noexcept;
+
 enum class WriteMode { RefuseExisting, Overwrite };
 // Writes `bytes` to `path` through `path.rigscope-XXXXXX` + rename. Refuses to overwrite an
 // existing file unless mode is Overwrite. Returns an error message, empty on success. A failed
