@@ -14,6 +14,12 @@ namespace rigscope::core {
 struct ReadContext {
     std::string fileName;          // as given by the user; used in diagnostics
     Profile profile = Profile::Auto;
+    // Tuning, for tests and benchmarks; results never depend on it. `threads`: threads a reader
+    // may use for one large block (0 = one per core); a block is split only into shares of at
+    // least `parallelMinBytes`. `fastPaths` = false reads every line through the general path.
+    unsigned threads = 0;
+    std::size_t parallelMinBytes = std::size_t(4) << 20;
+    bool fastPaths = true;
 };
 
 struct ReadResult {

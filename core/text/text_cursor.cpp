@@ -67,6 +67,26 @@ SourceLoc TextCursor::lineLoc(std::string_view line) const noexcept
     return {m_line, static_cast<std::uint32_t>(i + 1), m_lineStart + i};
 }
 
+std::size_t countNewlines(std::string_view text) noexcept
+{
+    constexpr std::uint64_t kOnes = 0x0101010101010101ull;
+    constexpr std::uint64_t kLow7 = 0x7F7F7F7F7F7F7F7Full;
+    const char* p = text.data();
+    const char* const e = p + text.size();
+    std::size_t n = 0;
+    for (; e - p >= 8; p += 8) {
+        std::uint64_t w;
+        std::memcpy(&w, p, 8);
+        w ^= kOnes * '\n';                          // '\n' bytes become zero
+        const std::uint64_t t = ((w & kLow7) + kLow7) | w; // high bit set where the byte is not zero
+        n += static_cast<std::size_t>((((~t & ~kLow7) >> 7) * kOnes) >> 56); // sum of the flags
+    }
+    for (; p != e; ++p) {
+        n += *p == '\n';
+    }
+    return n;
+}
+
 std::string_view trim(std::string_view s) noexcept
 {
     while (!s.empty() && (isBlank(s.front()) || s.front() == '\r' || s.front() == '\n')) {

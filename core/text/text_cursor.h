@@ -20,6 +20,18 @@ public:
     bool atEnd() const noexcept { return m_pos >= m_text.size(); }
     // Rewinds so that the last returned line is returned again by nextLine().
     void unread() noexcept;
+    // Byte offset of the next line's start.
+    std::size_t position() const noexcept { return m_pos; }
+    // Moves past `lines` complete lines a reader's fast path consumed itself, ending at `pos`
+    // (a line start), with their endings (`lf` + `crlf` == `lines`). unread() cannot go back
+    // over them.
+    void skipTo(std::size_t pos, std::uint32_t lines, std::uint64_t lf, std::uint64_t crlf) noexcept
+    {
+        m_pos = m_prevPos = pos;
+        m_line += lines;
+        lfCount += lf;
+        crlfCount += crlf;
+    }
 
     std::uint64_t lfCount = 0, crlfCount = 0, crCount = 0;
     bool lastLineTerminated = true;
@@ -61,6 +73,9 @@ struct Tokenizer {
                              bool commas, bool* more = nullptr,
                              bool* unterminated = nullptr) noexcept;
 };
+
+// Number of '\n' bytes, eight at a time.
+std::size_t countNewlines(std::string_view text) noexcept;
 
 // Removes surrounding quotes when present.
 std::string_view unquote(std::string_view tok) noexcept;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <memory>
 #include <unordered_map>
 #include <unordered_set>
@@ -13,6 +14,7 @@
 #include "core/build/model_builder.h"
 #include "core/diag/diagnostic_ids.h"
 #include "core/diag/severity.h"
+#include "core/io/file_buffer.h"
 #include "core/text/numbers.h"
 #include "core/text/text_cursor.h"
 
@@ -179,6 +181,233 @@ private:
     std::unordered_map<std::int32_t, JointIndex> m_sparse;
 };
 
+// ---- fast path ------------------------------------------------------------------------------
+// Regular triangles (a material line and three vertex lines of plain numbers, every bone
+// declared, nothing else on the line) are read straight from the bytes: no token array, no
+// diagnostics possible. Anything else stops the fast path before that triangle, and the general
+// path reads it and reports what is wrong, so both paths give the same model and diagnostics.
+
+constexpr std::uint32_t kFastLinks = 32; // links a fast vertex line may carry
+
+struct FastCorner {
+    JointIndex parent = kNoJoint;
+    Vec3 position;
+    Vec3 normal;
+    Vec2 uv;
+    LinkState state = LinkState::Absent;
+    std::uint32_t links = 0;
+    std::array<JointIndex, kFastLinks> joints;
+    std::array<float, kFastLinks> weights;
+    std::uint32_t column = 1;      // first non-blank, 1-based
+    const char* firstTab = nullptr;
+};
+
+inline bool isSpaceOrTab(char c) noexcept
+{
+    return c == ' ' || c == '\t';
+}
+
+// `parent x y z nx ny nz u v [count (bone weight)*]` over [p, e) (no line terminator).
+bool fastVertexLine(const char* p, const char* const e, const IdMap& ids, FastCorner& c) noexcept
+{
+    const char* const b = p;
+    c.firstTab = nullptr;
+    auto skip = [&] {
+        while (p != e && isSpaceOrTab(*p)) {
+            if (*p == '\t' && !c.firstTab) {
+                c.firstTab = p;
+            }
+            ++p;
+        }
+    };
+    // A blank must separate the number just read from the next one.
+    auto gap = [&]() noexcept {
+        if (p == e || !isSpaceOrTab(*p)) {
+            return false;
+        }
+        skip();
+        return true;
+    };
+    skip();
+    c.column = static_cast<std::uint32_t>(p - b) + 1;
+    std::int32_t parent = 0;
+    const char* q = scanInt(p, e, parent);
+    if (!q) {
+        return false;
+    }
+    p = q;
+    float v[8];
+    for (float& x : v) {
+        if (!gap() || !(q = scanFloat(p, e, x))) {
+            return false;
+        }
+        p = q;
+    }
+    if (p != e && !isSpaceOrTab(*p)) {
+        return false;
+    }
+    skip();
+    std::int32_t n = 0;
+    if (p == e) {
+        c.state = LinkState::Absent;
+    } else {
+        if (!(q = scanInt(p, e, n)) || n < 0 || n > static_cast<std::int32_t>(kFastLinks)) {
+            return false;
+        }
+        p = q;
+        for (std::int32_t i = 0; i < n; ++i) {
+            std::int32_t bone = 0;
+            if (!gap() || !(q = scanInt(p, e, bone))) {
+                return false;
+            }
+            p = q;
+            if (!gap() || !(q = scanFloat(p, e, c.weights[static_cast<std::size_t>(i)]))) {
+                return false;
+            }
+            p = q;
+            const JointIndex j = ids.find(bone);
+            if (j == kNoJoint) {
+                return false;
+            }
+            c.joints[static_cast<std::size_t>(i)] = j;
+        }
+        if (p != e && !isSpaceOrTab(*p)) {
+            return false;
+        }
+        skip();
+        if (p != e) {
+            return false; // extra fields or a comment
+        }
+        c.state = n > 0 ? LinkState::List : LinkState::Zero;
+    }
+    c.parent = ids.find(parent);
+    if (c.parent == kNoJoint) {
+        return false;
+    }
+    c.links = static_cast<std::uint32_t>(n);
+    c.position = Vec3(v[0], v[1], v[2]);
+    c.normal = Vec3(v[3], v[4], v[5]);
+    c.uv = Vec2(v[6], v[7]);
+    return true;
+}
+
+// One '\n'-terminated line at p: [ls, le) without its terminator; p moves past it.
+inline bool takeLine(const char*& p, const char* end, const char*& ls, const char*& le,
+                     bool& crlf) noexcept
+{
+    const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(end - p));
+    if (!nl) {
+        return false;
+    }
+    ls = p;
+    le = static_cast<const char*>(nl);
+    p = le + 1;
+    crlf = le != ls && le[-1] == '\r';
+    if (crlf) {
+        --le;
+    }
+    return true;
+}
+
+struct FastRun {
+    const char* end = nullptr;   // where it stopped: the start of the first triangle not taken
+    std::uint32_t lines = 0;
+    std::uint64_t crlf = 0;
+    std::size_t triangles = 0;
+    std::size_t lastLineLength = 0;
+    SourceLoc tabAt;             // first tab, and first tab on a line of more than 4 links
+    SourceLoc tabManyLinksAt;
+};
+
+// Appends the regular triangles from p (a line start, line number `firstLine`) to `mesh`, until
+// one is not regular or p reaches `stopAt`. `intern(name, where)` gives a material's index.
+template <class Intern>
+FastRun fastTriangles(const char* p, const char* const end, const char* const stopAt,
+                      const char* const base, std::uint32_t firstLine, const IdMap& ids,
+                      Mesh& mesh, Intern&& intern)
+{
+    FastRun r;
+    FastCorner c[3];
+    const char* vs[3] = {};
+    std::string_view lastMaterial;
+    std::uint32_t lastIndex = 0;
+    bool haveLast = false;
+    while (p < stopAt) {
+        const char* q = p;
+        const char* ms = nullptr;
+        const char* me = nullptr;
+        bool crlf = false;
+        if (!takeLine(q, end, ms, me, crlf)) {
+            break;
+        }
+        const std::string_view line(ms, static_cast<std::size_t>(me - ms));
+        const std::string_view material = trim(line);
+        if (line.find('\r') != std::string_view::npos) {
+            break; // a bare CR splits the line for the text cursor
+        }
+        const bool same = haveLast && material == lastMaterial;
+        if (!same && (material.empty() || material.starts_with("//") ||
+                      equalsIgnoreCase(material, "end") ||
+                      blockFromKeyword(material) != Block::None)) {
+            break;
+        }
+        std::uint64_t crlfs = crlf ? 1 : 0;
+        bool ok = true;
+        std::size_t lastLength = 0;
+        for (int k = 0; k < 3 && ok; ++k) {
+            const char* ls = nullptr;
+            const char* le = nullptr;
+            bool cr = false;
+            ok = takeLine(q, end, ls, le, cr) && fastVertexLine(ls, le, ids, c[k]);
+            vs[k] = ls;
+            crlfs += cr ? 1 : 0;
+            lastLength = static_cast<std::size_t>(le - ls);
+        }
+        if (!ok) {
+            break;
+        }
+        const std::uint32_t line0 = firstLine + r.lines;
+        const auto col = static_cast<std::uint32_t>(material.data() - ms);
+        const SourceLoc matAt{line0, col + 1, static_cast<std::uint64_t>(ms - base) + col};
+        const std::uint32_t mat = same ? lastIndex : intern(material, matAt);
+        lastMaterial = material;
+        lastIndex = mat;
+        haveLast = true;
+        for (int k = 0; k < 3; ++k) {
+            const FastCorner& v = c[k];
+            const std::uint32_t ln = line0 + 1 + static_cast<std::uint32_t>(k);
+            const auto lineStart = static_cast<std::uint64_t>(vs[k] - base);
+            const SourceLoc at{ln, v.column, lineStart + v.column - 1};
+            const auto point = static_cast<std::uint32_t>(mesh.pointPositions.size());
+            appendPoint(mesh, v.position, v.parent, v.state, v.joints.data(), v.weights.data(),
+                        v.links, at);
+            mesh.cornerPoints.push_back(point);
+            mesh.cornerNormals.push_back(v.normal);
+            mesh.cornerUvs.push_back(v.uv);
+            mesh.cornerWhere.push_back(at);
+            if (v.firstTab) {
+                const auto tc = static_cast<std::uint32_t>(v.firstTab - vs[k]);
+                const SourceLoc tab{ln, tc + 1, lineStart + tc};
+                if (r.tabAt.line == 0) {
+                    r.tabAt = tab;
+                }
+                if (v.links > 4 && r.tabManyLinksAt.line == 0) {
+                    r.tabManyLinksAt = tab;
+                }
+            }
+        }
+        mesh.triangleMaterials.push_back(mat);
+        mesh.triangleWhere.push_back(matAt);
+        r.lines += 4;
+        r.crlf += crlfs;
+        r.lastLineLength = lastLength;
+        ++r.triangles;
+        p = q;
+    }
+    r.end = p;
+    return r;
+}
+
 struct RawFrame {
     double time = 0;
     SourceLoc where;
@@ -314,6 +543,8 @@ private:
     void parseNodes(SourceLoc opened);
     void parseSkeleton(SourceLoc opened);
     void parseTriangles(SourceLoc opened);
+    std::uint32_t internMaterial(std::string_view name, SourceLoc at);
+    void takeRun(const FastRun& r);
     void parseVertexAnimation(SourceLoc opened);
     bool parseTimeLine(std::string_view line, double& time, std::string& comment, bool& hasComment);
     bool parseCorner(std::string_view line, Corner& c, std::uint32_t vertex);
@@ -1019,26 +1250,56 @@ void SmdReader::parseTriangles(SourceLoc opened)
         // doubling, which cuts page faults, copies and the peak memory of large references.
         const std::string_view rest =
             m_bytes.substr(std::min<std::size_t>(m_cur.lineOffset(), m_bytes.size()));
-        const auto lines = static_cast<std::size_t>(std::count(rest.begin(), rest.end(), '\n')) + 1;
+        const std::size_t lines = countNewlines(rest) + 1;
         // A triangle takes at least 56 bytes (3 x "0 0 0 0 0 0 0 0 0\n" and a material), so a
         // hostile file of blank lines cannot reserve more than real triangles of its size use.
         const std::size_t tris = mesh.triangleCount() + std::min(lines / 4, rest.size() / 56);
-        const std::size_t corners = 3 * tris;
-        mesh.pointPositions.reserve(corners);
-        mesh.pointParents.reserve(corners);
-        mesh.pointLinkState.reserve(corners);
-        mesh.pointWhere.reserve(corners);
-        mesh.influenceOffsets.reserve(corners + 1);
-        mesh.cornerPoints.reserve(corners);
-        mesh.cornerNormals.reserve(corners);
-        mesh.cornerUvs.reserve(corners);
-        mesh.cornerWhere.reserve(corners);
-        m_extraCounts.reserve(corners);
-        mesh.triangleMaterials.reserve(tris);
-        mesh.triangleWhere.reserve(tris);
+        auto reserve = [](auto& v, std::size_t n) {
+            v.reserve(v.size() + n);
+            adviseHugePages(v.data(), v.capacity() * sizeof(v[0]));
+        };
+        const std::size_t newCorners = 3 * (tris - mesh.triangleCount());
+        reserve(mesh.pointPositions, newCorners);
+        reserve(mesh.pointParents, newCorners);
+        reserve(mesh.pointLinkState, newCorners);
+        reserve(mesh.pointWhere, newCorners);
+        reserve(mesh.influenceOffsets, newCorners + 1);
+        // Links are not counted ahead; four per corner covers most files in one allocation
+        // (capacity not written to is address space, not memory).
+        reserve(mesh.influenceJoints, 4 * newCorners);
+        reserve(mesh.influenceWeights, 4 * newCorners);
+        reserve(mesh.cornerPoints, newCorners);
+        reserve(mesh.cornerNormals, newCorners);
+        reserve(mesh.cornerUvs, newCorners);
+        reserve(mesh.cornerWhere, newCorners);
+        reserve(mesh.triangleMaterials, newCorners / 3);
+        reserve(mesh.triangleWhere, newCorners / 3);
     }
+    const char* const base = m_bytes.data();
+    const char* const end = base + m_bytes.size();
+    auto intern = [this](std::string_view name, SourceLoc at) { return internMaterial(name, at); };
+    // After a fast attempt that took nothing, the next ones wait 2, 4, ... 1024 triangles, so a
+    // file the fast path never fits (v3 extra UVs, comments on every line) costs little.
+    std::uint32_t fastMisses = 0;
+    std::size_t fastWait = 0;
     std::string_view line;
-    while (nextLine(line)) {
+    for (;;) {
+        if (fastWait == 0 && m_ctx.fastPaths) {
+            const FastRun r = fastTriangles(base + m_cur.position(), end, end, base,
+                                            m_cur.lineNumber() + 1, m_ids, mesh, intern);
+            if (r.triangles > 0) {
+                takeRun(r);
+                fastMisses = 0;
+            } else {
+                fastMisses = std::min<std::uint32_t>(fastMisses + 1, 10);
+                fastWait = std::size_t(1) << fastMisses;
+            }
+        } else {
+            --fastWait;
+        }
+        if (!nextLine(line)) {
+            break;
+        }
         std::string_view material = trim(line);
         SourceLoc matAt = m_cur.lineLoc(line);
         if (material.empty()) {
@@ -1103,30 +1364,58 @@ void SmdReader::parseTriangles(SourceLoc opened)
             clearVertexRefs(mark);
             continue;
         }
-        const std::size_t materialsBefore = mesh.materials.size();
-        const std::uint32_t mat = m_materials.intern(mesh, material, matAt);
-        const std::string_view matIssue = nameIssue(material);
-        if (mesh.materials.size() != materialsBefore && !matIssue.empty()) {
-            warning(ids::kSyntaxNonAscii, matAt,
-                    "name '" + shown(material) + "' contains " + std::string(matIssue),
-                    {K::Material, static_cast<std::int32_t>(mat)});
-        }
+        const std::uint32_t mat = internMaterial(material, matAt);
         for (const Corner& c : m_corner) {
             const auto point = static_cast<std::uint32_t>(mesh.pointPositions.size());
+            if (!c.extraUvs.empty()) {
+                // Extra UV counts are kept from the first corner that has any (zeros before).
+                m_extraCounts.resize(mesh.cornerCount(), 0);
+                m_extraCounts.push_back(static_cast<std::uint32_t>(c.extraUvs.size()));
+                m_extraRaw.insert(m_extraRaw.end(), c.extraUvs.begin(), c.extraUvs.end());
+                m_maxExtra = std::max(m_maxExtra, static_cast<std::uint32_t>(c.extraUvs.size()));
+            }
             appendPoint(mesh, c.position, c.parent, c.state, c.joints.data(), c.weights.data(),
                         c.joints.size(), c.where);
             mesh.cornerPoints.push_back(point);
             mesh.cornerNormals.push_back(c.normal);
             mesh.cornerUvs.push_back(c.uv);
             mesh.cornerWhere.push_back(c.where);
-            m_extraCounts.push_back(static_cast<std::uint32_t>(c.extraUvs.size()));
-            m_extraRaw.insert(m_extraRaw.end(), c.extraUvs.begin(), c.extraUvs.end());
-            m_maxExtra = std::max(m_maxExtra, static_cast<std::uint32_t>(c.extraUvs.size()));
         }
         mesh.triangleMaterials.push_back(mat);
         mesh.triangleWhere.push_back(matAt);
     }
     missingEnd(Block::Triangles, opened, eofLoc());
+}
+
+std::uint32_t SmdReader::internMaterial(std::string_view name, SourceLoc at)
+{
+    Mesh& mesh = m_model.mesh;
+    const std::size_t before = mesh.materials.size();
+    const std::uint32_t mat = m_materials.intern(mesh, name, at);
+    if (mesh.materials.size() != before) {
+        if (const std::string_view issue = nameIssue(name); !issue.empty()) {
+            warning(ids::kSyntaxNonAscii, at,
+                    "name '" + shown(name) + "' contains " + std::string(issue),
+                    {K::Material, static_cast<std::int32_t>(mat)});
+        }
+    }
+    return mat;
+}
+
+// Moves the cursor and the line state past what a fast run read.
+void SmdReader::takeRun(const FastRun& r)
+{
+    m_cur.skipTo(static_cast<std::size_t>(r.end - m_bytes.data()), r.lines, r.lines - r.crlf,
+                 r.crlf);
+    m_lastLine = m_cur.lineNumber();
+    m_lastLineLength = r.lastLineLength;
+    m_lastWasEnd = false;
+    if (m_tabAt.line == 0) {
+        m_tabAt = r.tabAt;
+    }
+    if (m_tabManyLinksAt.line == 0) {
+        m_tabManyLinksAt = r.tabManyLinksAt;
+    }
 }
 
 // ---- vertexanimation ------------------------------------------------------------------------
@@ -1294,9 +1583,10 @@ void SmdReader::buildAnimation()
 void SmdReader::buildExtraUvs()
 {
     Mesh& mesh = m_model.mesh;
-    if (m_maxExtra == 0 || m_extraCounts.size() != mesh.cornerCount()) {
+    if (m_maxExtra == 0) {
         return;
     }
+    m_extraCounts.resize(mesh.cornerCount(), 0);
     mesh.uvSetCount = m_maxExtra + 1;
     mesh.cornerExtraUvs.assign(mesh.cornerCount() * m_maxExtra, Vec2::Zero());
     std::size_t src = 0;
