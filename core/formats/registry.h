@@ -22,10 +22,17 @@ struct ReadContext {
     bool fastPaths = true;
 };
 
+// How a reader went about it (for benchmarks and tests; the model never depends on it).
+struct ReadStats {
+    std::uint64_t fastLines = 0;      // lines read by a fast path
+    std::uint32_t parallelShares = 0; // shares of one block read on threads and kept (0 or >= 2)
+};
+
 struct ReadResult {
     Model model;
     bool hasModel = false;         // false when nothing usable was read (empty file, bad magic)
     std::vector<Diagnostic> diagnostics;
+    ReadStats stats;
     bool hasErrors() const noexcept { return countSeverity(diagnostics, Severity::Error) > 0; }
 };
 

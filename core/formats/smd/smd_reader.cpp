@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <thread>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -408,6 +409,110 @@ FastRun fastTriangles(const char* p, const char* const end, const char* const st
     return r;
 }
 
+// Whether [p, e) starts like a vertex line: an integer, a blank, a number.
+bool looksLikeVertexLine(const char* p, const char* e) noexcept
+{
+    while (p != e && isSpaceOrTab(*p)) {
+        ++p;
+    }
+    std::int32_t i = 0;
+    float f = 0;
+    const char* q = scanInt(p, e, i);
+    if (!q || q == e || !isSpaceOrTab(*q)) {
+        return false;
+    }
+    while (q != e && isSpaceOrTab(*q)) {
+        ++q;
+    }
+    return q != e && scanFloat(q, e, f) != nullptr;
+}
+
+// A guess at the first triangle starting at a line after p: a line that does not look like a
+// vertex line followed by three that do. Only a guess: a share starting here is kept only when
+// the share before it ended exactly here, which proves the guess.
+const char* guessTriangleStart(const char* p, const char* end) noexcept
+{
+    const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(end - p));
+    if (!nl) {
+        return nullptr;
+    }
+    p = static_cast<const char*>(nl) + 1;
+    constexpr int kLook = 12;
+    const char* starts[kLook] = {};
+    bool vertex[kLook] = {};
+    int n = 0;
+    for (const char* q = p; n < kLook;) {
+        const char* at = q;
+        const char* ls = nullptr;
+        const char* le = nullptr;
+        bool cr = false;
+        if (!takeLine(q, end, ls, le, cr)) {
+            break;
+        }
+        starts[n] = at;
+        vertex[n] = looksLikeVertexLine(ls, le);
+        ++n;
+    }
+    for (int i = 0; i + 3 < n; ++i) {
+        if (!vertex[i] && vertex[i + 1] && vertex[i + 2] && vertex[i + 3]) {
+            return starts[i];
+        }
+    }
+    return nullptr;
+}
+
+// A share of a triangles block read on a worker thread into its own mesh. Its line numbers
+// count from 1 at the share's first line; offsets are the file's.
+struct Share {
+    const char* begin = nullptr;
+    const char* stop = nullptr;
+    Mesh mesh;
+    MaterialInterner materials;
+    FastRun run;
+    bool failed = false;
+};
+
+template <class V> void reserveBig(V& v, std::size_t more)
+{
+    v.reserve(v.size() + more);
+    adviseHugePages(v.data(), v.capacity() * sizeof(v[0]));
+}
+
+// Room for `tris` more triangles in every mesh array (links: four per corner; capacity that
+// is never written is address space, not memory).
+void reserveTriangles(Mesh& mesh, std::size_t tris)
+{
+    const std::size_t corners = 3 * tris;
+    reserveBig(mesh.pointPositions, corners);
+    reserveBig(mesh.pointParents, corners);
+    reserveBig(mesh.pointLinkState, corners);
+    reserveBig(mesh.pointWhere, corners);
+    reserveBig(mesh.influenceOffsets, corners + 1);
+    reserveBig(mesh.influenceJoints, 4 * corners);
+    reserveBig(mesh.influenceWeights, 4 * corners);
+    reserveBig(mesh.cornerPoints, corners);
+    reserveBig(mesh.cornerNormals, corners);
+    reserveBig(mesh.cornerUvs, corners);
+    reserveBig(mesh.cornerWhere, corners);
+    reserveBig(mesh.triangleMaterials, tris);
+    reserveBig(mesh.triangleWhere, tris);
+}
+
+// Appends `src` to `dst` and frees `src` at once, so splicing shares never holds two copies of
+// more than one array.
+template <class T, class F> void moveAppend(std::vector<T>& dst, std::vector<T>& src, F&& fix)
+{
+    for (const T& v : src) {
+        dst.push_back(fix(v));
+    }
+    std::vector<T>().swap(src);
+}
+template <class T> void moveAppend(std::vector<T>& dst, std::vector<T>& src)
+{
+    dst.insert(dst.end(), src.begin(), src.end());
+    std::vector<T>().swap(src);
+}
+
 struct RawFrame {
     double time = 0;
     SourceLoc where;
@@ -545,6 +650,8 @@ private:
     void parseTriangles(SourceLoc opened);
     std::uint32_t internMaterial(std::string_view name, SourceLoc at);
     void takeRun(const FastRun& r);
+    void parallelTriangles();
+    void splice(Share& share, std::uint32_t lineBase);
     void parseVertexAnimation(SourceLoc opened);
     bool parseTimeLine(std::string_view line, double& time, std::string& comment, bool& hasComment);
     bool parseCorner(std::string_view line, Corner& c, std::uint32_t vertex);
@@ -610,6 +717,8 @@ private:
     Corner m_corner[3];
 
     std::vector<std::pair<std::size_t, Deferred>> m_deferred;
+    bool m_triedParallel = false;
+    ReadStats m_stats;
 };
 
 // ---- lexing ---------------------------------------------------------------------------------
@@ -856,6 +965,7 @@ ReadResult SmdReader::run()
     ReadResult r;
     r.model = std::move(m_model);
     r.hasModel = true;
+    r.stats = m_stats;
     r.diagnostics = m_sink.take();
     for (const auto& [id, n] : m_perId) {
         if (n > kMaxPerId) {
@@ -1254,26 +1364,7 @@ void SmdReader::parseTriangles(SourceLoc opened)
         // A triangle takes at least 56 bytes (3 x "0 0 0 0 0 0 0 0 0\n" and a material), so a
         // hostile file of blank lines cannot reserve more than real triangles of its size use.
         const std::size_t tris = mesh.triangleCount() + std::min(lines / 4, rest.size() / 56);
-        auto reserve = [](auto& v, std::size_t n) {
-            v.reserve(v.size() + n);
-            adviseHugePages(v.data(), v.capacity() * sizeof(v[0]));
-        };
-        const std::size_t newCorners = 3 * (tris - mesh.triangleCount());
-        reserve(mesh.pointPositions, newCorners);
-        reserve(mesh.pointParents, newCorners);
-        reserve(mesh.pointLinkState, newCorners);
-        reserve(mesh.pointWhere, newCorners);
-        reserve(mesh.influenceOffsets, newCorners + 1);
-        // Links are not counted ahead; four per corner covers most files in one allocation
-        // (capacity not written to is address space, not memory).
-        reserve(mesh.influenceJoints, 4 * newCorners);
-        reserve(mesh.influenceWeights, 4 * newCorners);
-        reserve(mesh.cornerPoints, newCorners);
-        reserve(mesh.cornerNormals, newCorners);
-        reserve(mesh.cornerUvs, newCorners);
-        reserve(mesh.cornerWhere, newCorners);
-        reserve(mesh.triangleMaterials, newCorners / 3);
-        reserve(mesh.triangleWhere, newCorners / 3);
+        reserveTriangles(mesh, tris - mesh.triangleCount());
     }
     const char* const base = m_bytes.data();
     const char* const end = base + m_bytes.size();
@@ -1282,6 +1373,10 @@ void SmdReader::parseTriangles(SourceLoc opened)
     // file the fast path never fits (v3 extra UVs, comments on every line) costs little.
     std::uint32_t fastMisses = 0;
     std::size_t fastWait = 0;
+    if (m_ctx.fastPaths && !m_triedParallel) {
+        m_triedParallel = true;
+        parallelTriangles();
+    }
     std::string_view line;
     for (;;) {
         if (fastWait == 0 && m_ctx.fastPaths) {
@@ -1405,17 +1500,142 @@ std::uint32_t SmdReader::internMaterial(std::string_view name, SourceLoc at)
 // Moves the cursor and the line state past what a fast run read.
 void SmdReader::takeRun(const FastRun& r)
 {
+    if (r.lines == 0) {
+        return;
+    }
     m_cur.skipTo(static_cast<std::size_t>(r.end - m_bytes.data()), r.lines, r.lines - r.crlf,
                  r.crlf);
     m_lastLine = m_cur.lineNumber();
     m_lastLineLength = r.lastLineLength;
     m_lastWasEnd = false;
+    m_stats.fastLines += r.lines;
     if (m_tabAt.line == 0) {
         m_tabAt = r.tabAt;
     }
     if (m_tabManyLinksAt.line == 0) {
         m_tabManyLinksAt = r.tabManyLinksAt;
     }
+}
+
+// Large triangles blocks: the rest of the file is cut into shares at guessed triangle starts;
+// share 0 is read here straight into the model while the others are read on threads into their
+// own meshes. Shares are spliced in file order for as long as each one ended exactly where the
+// next began (which proves the next one's start); at the first that did not, the general loop
+// goes on from where the kept text ends. So the model, locations and diagnostics are exactly
+// those of reading in order.
+void SmdReader::parallelTriangles()
+{
+    const char* const base = m_bytes.data();
+    const char* const end = base + m_bytes.size();
+    const char* const start = base + m_cur.position();
+    const auto rest = static_cast<std::size_t>(end - start);
+    unsigned threads = m_ctx.threads != 0 ? m_ctx.threads : std::thread::hardware_concurrency();
+    threads = std::clamp(threads, 1u, 64u);
+    const std::size_t count =
+        std::min<std::size_t>(threads, rest / std::max<std::size_t>(m_ctx.parallelMinBytes, 1));
+    if (count < 2) {
+        return;
+    }
+    std::vector<const char*> starts{start};
+    for (std::size_t k = 1; k < count; ++k) {
+        const char* s = guessTriangleStart(start + k * (rest / count), end);
+        if (s && s > starts.back()) {
+            starts.push_back(s);
+        }
+    }
+    if (starts.size() < 2) {
+        return;
+    }
+    std::vector<Share> shares(starts.size() - 1);
+    for (std::size_t k = 0; k < shares.size(); ++k) {
+        shares[k].begin = starts[k + 1];
+        shares[k].stop = k + 2 < starts.size() ? starts[k + 2] : end;
+    }
+    FastRun first;
+    {
+        std::vector<std::jthread> workers;
+        workers.reserve(shares.size());
+        for (Share& sh : shares) {
+            workers.emplace_back([&sh, end, base, this] {
+                try {
+                    const std::string_view text(sh.begin,
+                                                static_cast<std::size_t>(sh.stop - sh.begin));
+                    reserveTriangles(sh.mesh, countNewlines(text) / 4 + 1);
+                    sh.run = fastTriangles(sh.begin, end, sh.stop, base, 1, m_ids, sh.mesh,
+                                           [&sh](std::string_view name, SourceLoc at) {
+                                               return sh.materials.intern(sh.mesh, name, at);
+                                           });
+                } catch (...) {
+                    sh.failed = true; // out of memory: the general loop reads it instead
+                }
+            });
+        }
+        auto intern = [this](std::string_view name, SourceLoc at) { return internMaterial(name, at); };
+        first = fastTriangles(start, end, starts[1], base, m_cur.lineNumber() + 1, m_ids,
+                              m_model.mesh, intern);
+        takeRun(first);
+    } // joins the workers
+    const char* at = first.end;
+    std::uint32_t kept = 1;
+    for (Share& sh : shares) {
+        if (at != sh.begin || sh.failed) {
+            break;
+        }
+        const std::uint32_t lineBase = m_cur.lineNumber();
+        splice(sh, lineBase);
+        FastRun r = sh.run;
+        for (SourceLoc* loc : {&r.tabAt, &r.tabManyLinksAt}) {
+            if (loc->line != 0) {
+                loc->line += lineBase;
+            }
+        }
+        takeRun(r);
+        at = r.end;
+        ++kept;
+    }
+    m_stats.parallelShares = kept >= 2 ? kept : 0;
+}
+
+void SmdReader::splice(Share& sh, std::uint32_t lineBase)
+{
+    Mesh& m = m_model.mesh;
+    Mesh& t = sh.mesh;
+    // Materials in the order the share first used them: the indices (and non-ASCII warnings)
+    // reading in order would give.
+    std::vector<std::uint32_t> remap(t.materials.size());
+    for (std::size_t i = 0; i < t.materials.size(); ++i) {
+        SourceLoc where = t.materials[i].where;
+        where.line += lineBase;
+        remap[i] = internMaterial(t.materials[i].name, where);
+    }
+    const auto pointBase = static_cast<std::uint32_t>(m.pointPositions.size());
+    const auto linkBase = static_cast<std::uint32_t>(m.influenceJoints.size());
+    auto relocate = [lineBase](SourceLoc w) {
+        w.line += lineBase;
+        return w;
+    };
+    moveAppend(m.pointPositions, t.pointPositions);
+    moveAppend(m.pointParents, t.pointParents);
+    moveAppend(m.pointLinkState, t.pointLinkState);
+    moveAppend(m.pointWhere, t.pointWhere, relocate);
+    if (m.influenceOffsets.empty()) {
+        m.influenceOffsets.push_back(0);
+    }
+    if (!t.influenceOffsets.empty()) {
+        t.influenceOffsets.erase(t.influenceOffsets.begin()); // its leading 0
+    }
+    moveAppend(m.influenceOffsets, t.influenceOffsets,
+               [linkBase](std::uint32_t o) { return o + linkBase; });
+    moveAppend(m.influenceJoints, t.influenceJoints);
+    moveAppend(m.influenceWeights, t.influenceWeights);
+    moveAppend(m.cornerPoints, t.cornerPoints,
+               [pointBase](std::uint32_t p) { return p + pointBase; });
+    moveAppend(m.cornerNormals, t.cornerNormals);
+    moveAppend(m.cornerUvs, t.cornerUvs);
+    moveAppend(m.cornerWhere, t.cornerWhere, relocate);
+    moveAppend(m.triangleMaterials, t.triangleMaterials,
+               [&remap](std::uint32_t i) { return remap[i]; });
+    moveAppend(m.triangleWhere, t.triangleWhere, relocate);
 }
 
 // ---- vertexanimation ------------------------------------------------------------------------
