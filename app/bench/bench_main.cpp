@@ -410,7 +410,7 @@ int main(int argc, char** argv)
 {
     const std::string verb = argc > 1 ? argv[1] : "all";
     if (verb == "--measure-read" && argc > 2) {
-        return rigscope::bench::measureReadChild(argv[2]);
+        return rigscope::bench::measureReadChild(argv[2], argc > 3 ? std::atoi(argv[3]) : 0);
     }
     if (verb == "--help" || verb == "-h") {
         std::puts(

@@ -300,17 +300,20 @@ void printTool(const char* what, double secs, const char* target)
 
 } // namespace
 
-int measureReadChild(const std::string& file)
+int measureReadChild(const std::string& file, int threads)
 {
     const long before = peakKb();
     const auto t0 = Clock::now();
     core::FileReadResult bytes = core::readFile(file);
     core::ReadContext ctx;
     ctx.fileName = file;
+    ctx.threads = static_cast<unsigned>(std::max(threads, 0));
     core::ReadResult r = core::readAny(bytes.bytes, ctx);
     const double s = seconds(t0, Clock::now());
-    std::printf("peak_kb=%ld seconds=%f baseline_kb=%ld model_kb=%zu triangles=%zu\n", peakKb(), s,
-                before, modelBytes(r.model) / 1024, r.model.mesh.triangleCount());
+    std::printf("peak_kb=%ld seconds=%f baseline_kb=%ld model_kb=%zu triangles=%zu fast_lines=%llu "
+                "shares=%u\n",
+                peakKb(), s, before, modelBytes(r.model) / 1024, r.model.mesh.triangleCount(),
+                static_cast<unsigned long long>(r.stats.fastLines), r.stats.parallelShares);
     return 0;
 }
 

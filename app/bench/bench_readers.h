@@ -16,7 +16,8 @@ struct ReaderBenchOptions {
 // against the from_chars floor measured in the same run. Returns 0.
 int runReaderBench(const ReaderBenchOptions& opt);
 
-// Child-process entry: reads FILE with the registry and prints "peak_kb=N seconds=S".
-int measureReadChild(const std::string& file);
+// Child-process entry: reads FILE with the registry (on up to `threads` threads, 0 = one per
+// core) and prints "peak_kb=N seconds=S ...".
+int measureReadChild(const std::string& file, int threads);
 
 } // namespace rigscope::bench
