@@ -201,6 +201,8 @@ private slots:
     void plantedIrregularities_data();
     void plantedIrregularities();
     void lineEndings();
+    void animationIrregularities_data();
+    void animationIrregularities();
     void fixtures_data();
     void fixtures();
     void corpus_data();
@@ -217,12 +219,12 @@ void TstFastPaths::regularFileTakesTheFastPaths()
     const Mode one = kModes[0];
     const ReadResult r1 = readWith(text, "regular.smd", &one);
     QCOMPARE(r1.model.mesh.triangleCount(), std::size_t(300));
-    QCOMPARE(r1.stats.fastLines, std::uint64_t(1200));
+    QCOMPARE(r1.stats.fastLines, std::uint64_t(7 + 1200)); // skeleton: time + 6 bones
     QCOMPARE(r1.stats.parallelShares, 0u);
     QVERIFY(r1.diagnostics.empty());
     const Mode three = kModes[1];
     const ReadResult r3 = readWith(text, "regular.smd", &three);
-    QCOMPARE(r3.stats.fastLines, std::uint64_t(1200));
+    QCOMPARE(r3.stats.fastLines, std::uint64_t(7 + 1200));
     QCOMPARE(r3.stats.parallelShares, 3u);
     QCOMPARE(difference(r1, r3), QString());
     QCOMPARE(r3.model.mesh.materials.size(), std::size_t(3));
@@ -319,7 +321,72 @@ void TstFastPaths::lineEndings()
     truncated.resize(truncated.size() - 40); // the file ends inside a triangle
     compareModes(truncated, "truncated.smd");
     const Mode three = kModes[1];
-    QCOMPARE(readWith(join(l, "\r\n"), "crlf.smd", &three).stats.fastLines, std::uint64_t(480));
+    QCOMPARE(readWith(join(l, "\r\n"), "crlf.smd", &three).stats.fastLines, std::uint64_t(7 + 480));
+}
+
+// An animation: 4 bones, 40 frames; one irregularity planted in frame 0, 1, 20 or 39.
+void TstFastPaths::animationIrregularities_data()
+{
+    QTest::addColumn<int>("frame");
+    QTest::addColumn<int>("kind");
+    static const char* const kinds[] = {
+        "none",        "time comment", "fractional time", "negative time", "minus zero time",
+        "Time case",   "unknown bone", "pose before time", "extra field",  "tab",
+        "short pose",  "exponent",     "blank line",      "comment line",  "time only",
+        "big time",    "bad number",   "repeated time",   "out of order"};
+    for (int k = 0; k < static_cast<int>(std::size(kinds)); ++k) {
+        for (int f : {0, 1, 20, 39}) {
+            QTest::newRow(qPrintable(QStringLiteral("%1 @%2").arg(QLatin1String(kinds[k])).arg(f)))
+                << f << k;
+        }
+    }
+}
+
+void TstFastPaths::animationIrregularities()
+{
+    QFETCH(int, frame);
+    QFETCH(int, kind);
+    std::vector<std::string> l{"version 1", "nodes", "0 \"root\" -1", "1 \"a\" 0", "2 \"b\" 1",
+                               "3 \"c\" 0", "end", "skeleton"};
+    const std::size_t first = l.size();
+    for (int f = 0; f < 40; ++f) {
+        l.push_back("time " + std::to_string(f));
+        for (int b = 0; b < 4; ++b) {
+            l.push_back(std::to_string(b) + " " + std::to_string(f) + ".5 -1.000000 0.25 0.1 " +
+                        std::to_string(b) + ".000001 -3.141592");
+        }
+    }
+    l.push_back("end");
+    std::string& t = l[first + static_cast<std::size_t>(frame) * 5];
+    std::string& p = l[first + static_cast<std::size_t>(frame) * 5 + 2];
+    switch (kind) {
+    case 0: break;
+    case 1: t += " // smile"; break;
+    case 2: t = "time 1.5"; break;
+    case 3: t = "time -3"; break;
+    case 4: t = "time -0"; break;
+    case 5: t = "Time " + std::to_string(frame); break;
+    case 6: p.replace(0, 1, "7"); break;
+    case 7: l.insert(l.begin() + static_cast<long>(first), "0 1 2 3 4 5 6"); break;
+    case 8: p += " 9"; break;
+    case 9: p.replace(1, 1, "\t"); break;
+    case 10: p = "1 2 3"; break;
+    case 11: p = "1 1e-3 2E+2 3 0 0 0"; break;
+    case 12: l.insert(l.begin() + static_cast<long>(first) + frame * 5 + 2, ""); break;
+    case 13: l.insert(l.begin() + static_cast<long>(first) + frame * 5 + 2, "// x"); break;
+    case 14: t = "time"; break;
+    case 15: t = "time 99999999999"; break;
+    case 16: p = "1 0x10 2 3 0 0 0"; break;
+    case 17: t = "time 5"; break;
+    case 18: t = "time " + std::to_string(40 - frame); break;
+    default: QFAIL("unknown kind");
+    }
+    const std::string text = join(l);
+    compareModes(text, "anim.smd");
+    if (kind == 0) {
+        const Mode one = kModes[0];
+        QCOMPARE(readWith(text, "anim.smd", &one).stats.fastLines, std::uint64_t(200));
+    }
 }
 
 void TstFastPaths::fixtures_data()

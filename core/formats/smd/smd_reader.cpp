@@ -409,6 +409,98 @@ FastRun fastTriangles(const char* p, const char* const end, const char* const st
     return r;
 }
 
+// Regular skeleton lines: `time N` (integer N, nothing else) and `id x y z rx ry rz` of a
+// declared bone inside a frame. Stops before the first other line.
+template <class Frames, class States>
+FastRun fastSkeleton(const char* p, const char* const end, const char* const base,
+                     std::uint32_t firstLine, const IdMap& ids, Frames& frames, States& states,
+                     bool& inFrame)
+{
+    FastRun r;
+    for (;;) {
+        const char* q = p;
+        const char* ls = nullptr;
+        const char* le = nullptr;
+        bool crlf = false;
+        if (!takeLine(q, end, ls, le, crlf)) {
+            break;
+        }
+        const char* c = ls;
+        const char* tab = nullptr;
+        while (c != le && isSpaceOrTab(*c)) {
+            tab = (*c == '\t' && !tab) ? c : tab;
+            ++c;
+        }
+        const auto column = static_cast<std::uint32_t>(c - ls);
+        const std::uint32_t line = firstLine + r.lines;
+        const auto lineStart = static_cast<std::uint64_t>(ls - base);
+        auto blanksToEnd = [&](const char* x) {
+            while (x != le && isSpaceOrTab(*x)) {
+                tab = (*x == '\t' && !tab) ? x : tab;
+                ++x;
+            }
+            return x == le;
+        };
+        if (le - c > 5 && std::memcmp(c, "time", 4) == 0 && isSpaceOrTab(c[4])) {
+            const char* x = c + 4;
+            while (x != le && isSpaceOrTab(*x)) {
+                tab = (*x == '\t' && !tab) ? x : tab;
+                ++x;
+            }
+            std::int32_t t = 0;
+            const char* y = x != le && *x != '-' ? scanInt(x, le, t) : nullptr; // keeps "-0"
+            if (!y || !blanksToEnd(y)) {
+                break;
+            }
+            typename Frames::value_type f;
+            f.time = t;
+            f.where = {line, column + 1, lineStart + column};
+            f.first = states.size();
+            frames.push_back(f);
+            inFrame = true;
+        } else {
+            if (!inFrame) {
+                break;
+            }
+            std::int32_t id = 0;
+            const char* x = scanInt(c, le, id);
+            float v[6];
+            bool ok = x != nullptr;
+            for (int k = 0; k < 6 && ok; ++k) {
+                ok = x != le && isSpaceOrTab(*x);
+                while (ok && x != le && isSpaceOrTab(*x)) {
+                    tab = (*x == '\t' && !tab) ? x : tab;
+                    ++x;
+                }
+                ok = ok && (x = scanFloat(x, le, v[k])) != nullptr;
+            }
+            if (!ok || (x != le && !isSpaceOrTab(*x)) || !blanksToEnd(x)) {
+                break;
+            }
+            const JointIndex j = ids.find(id);
+            if (j == kNoJoint) {
+                break;
+            }
+            typename States::value_type st;
+            st.joint = j;
+            st.position = Vec3(v[0], v[1], v[2]);
+            st.rotation = Vec3(v[3], v[4], v[5]);
+            states.push_back(st);
+            ++frames.back().count;
+        }
+        if (tab && r.tabAt.line == 0) {
+            const auto tc = static_cast<std::uint32_t>(tab - ls);
+            r.tabAt = {line, tc + 1, lineStart + tc};
+        }
+        r.lines += 1;
+        r.crlf += crlf ? 1 : 0;
+        r.lastLineLength = static_cast<std::size_t>(le - ls);
+        p = q;
+    }
+    r.end = p;
+    return r;
+}
+
 // Whether [p, e) starts like a vertex line: an integer, a blank, a number.
 bool looksLikeVertexLine(const char* p, const char* e) noexcept
 {
@@ -1192,8 +1284,28 @@ void SmdReader::parseSkeleton(SourceLoc opened)
     static const char* const kRot[3] = {"rotation x", "rotation y", "rotation z"};
     bool inFrame = false;
     bool skipFrame = false;
+    std::uint32_t fastMisses = 0;
+    std::size_t fastWait = 0;
     std::string_view line;
-    while (nextLine(line)) {
+    for (;;) {
+        if (m_ctx.fastPaths && !skipFrame && fastWait == 0) {
+            const FastRun r = fastSkeleton(m_bytes.data() + m_cur.position(),
+                                           m_bytes.data() + m_bytes.size(), m_bytes.data(),
+                                           m_cur.lineNumber() + 1, m_ids, m_frames, m_states,
+                                           inFrame);
+            takeRun(r);
+            if (r.lines > 0) {
+                fastMisses = 0;
+            } else {
+                fastMisses = std::min<std::uint32_t>(fastMisses + 1, 10);
+                fastWait = std::size_t(1) << fastMisses;
+            }
+        } else if (fastWait > 0) {
+            --fastWait;
+        }
+        if (!nextLine(line)) {
+            break;
+        }
         if (blankOrComment(line, trim(line), Block::Skeleton)) {
             continue;
         }
