@@ -8,6 +8,7 @@
 #include "core/diag/diagnostic_ids.h"
 #include "core/formats/xanim/xanim.h"
 #include "core/formats/xanim/xanim_parse.h"
+#include "core/formats/xmodel/cod_fast.h"
 #include "core/io/file_buffer.h"
 #include "core/text/numbers.h"
 
@@ -524,6 +525,17 @@ ReadResult notCod(DiagnosticSink& sink, std::string_view bytes, const char* what
 } // namespace
 
 ReadResult readXanim(std::string_view bytes, const ReadContext& ctx)
+{
+    if (ctx.fastPaths) {
+        ReadResult fast;
+        if (cod::readXanimFast(bytes, ctx, fast)) {
+            return fast;
+        }
+    }
+    return cod::readXanimGeneral(bytes, ctx);
+}
+
+ReadResult cod::readXanimGeneral(std::string_view bytes, const ReadContext& ctx)
 {
     DiagnosticSink sink(ctx.fileName);
     Model m;

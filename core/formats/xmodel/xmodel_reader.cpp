@@ -9,6 +9,7 @@
 
 #include "core/build/model_builder.h"
 #include "core/diag/diagnostic_ids.h"
+#include "core/formats/xmodel/cod_fast.h"
 #include "core/formats/xmodel/cod_record.h"
 #include "core/formats/xmodel/xmodel.h"
 #include "core/formats/xmodel/xmodel_parse.h"
@@ -883,6 +884,17 @@ int sniffXmodel(std::string_view head) noexcept
 }
 
 ReadResult readXmodel(std::string_view bytes, const ReadContext& ctx)
+{
+    if (ctx.fastPaths) {
+        ReadResult fast;
+        if (cod::readXmodelFast(bytes, ctx, fast)) {
+            return fast;
+        }
+    }
+    return cod::readXmodelGeneral(bytes, ctx);
+}
+
+ReadResult cod::readXmodelGeneral(std::string_view bytes, const ReadContext& ctx)
 {
     ReadResult r;
     DiagnosticSink sink(ctx.fileName);

@@ -1,0 +1,410 @@
+// XANIM_EXPORT fast path (see core/formats/xmodel/cod_fast.h): the layout of FORMATS.md §4.1
+// read straight into the Animation's key arrays (reserved from NUMFRAMES x NUMPARTS). Subset:
+//   ANIMATION, VERSION 3, NUMPARTS p (p > 0), PART i "name" x p (i = 0..), FRAMERATE (an integer
+//   > 0) and NUMFRAMES in either order, then frames FRAME f with integer f counting up by one,
+//   each holding PART 0..p-1 in order with OFFSET / SCALE 1 1 1 / X / Y / Z, then optionally
+//   NOTETRACKS with per-part (PART i, NUMTRACKS, NOTETRACK, NUMKEYS, FRAME f "note") or flat
+//   (NUMKEYS, FRAME f "note") notes and integer note frames.
+// Every count must match. The only diagnostic such a file can still get, cod.notetrack-range, is
+// reported as the general path reports it.
+#include "core/diag/diagnostic_ids.h"
+#include "core/formats/xanim/xanim.h"
+#include "core/formats/xmodel/cod_fast.h"
+#include "core/formats/xmodel/cod_record.h"
+
+// Define COD_FAST_TRACE(loc) to print where a file leaves the fast path (loc.line 0: at the end).
+#ifndef COD_FAST_TRACE
+#define COD_FAST_TRACE(loc) (void)0
+#endif
+
+namespace rigscope::core::cod {
+
+namespace {
+
+enum class Kw : std::uint8_t {
+    Other,
+    Animation,
+    Version,
+    NumParts,
+    Part,
+    FrameRate,
+    NumFrames,
+    Frame,
+    Offset,
+    Scale,
+    X,
+    Y,
+    Z,
+    NoteTracks,
+    NumTracks,
+    NoteTrack,
+    NumKeys,
+};
+
+Kw keywordOf(std::string_view k) noexcept
+{
+    switch (k.size()) {
+    case 1:
+        return k[0] == 'X' ? Kw::X : k[0] == 'Y' ? Kw::Y : k[0] == 'Z' ? Kw::Z : Kw::Other;
+    case 4:
+        return k == "PART" ? Kw::Part : Kw::Other;
+    case 5:
+        return k == "FRAME" ? Kw::Frame : k == "SCALE" ? Kw::Scale : Kw::Other;
+    case 6:
+        return k == "OFFSET" ? Kw::Offset : Kw::Other;
+    case 7:
+        return k == "VERSION" ? Kw::Version : k == "NUMKEYS" ? Kw::NumKeys : Kw::Other;
+    case 8:
+        return k == "NUMPARTS" ? Kw::NumParts : Kw::Other;
+    case 9:
+        return k == "ANIMATION"   ? Kw::Animation
+               : k == "FRAMERATE" ? Kw::FrameRate
+               : k == "NUMFRAMES" ? Kw::NumFrames
+               : k == "NUMTRACKS" ? Kw::NumTracks
+               : k == "NOTETRACK" ? Kw::NoteTrack
+                                  : Kw::Other;
+    case 10:
+        return k == "NOTETRACKS" ? Kw::NoteTracks : Kw::Other;
+    default:
+        return Kw::Other;
+    }
+}
+
+struct TrackCount {
+    std::int32_t declared = 0;
+    std::size_t have = 0;
+};
+
+class XanimFast {
+public:
+    XanimFast(std::string_view bytes, DiagnosticSink& sink, Model& m)
+        : m_in(bytes), m_sink(sink), m_m(m), m_s(m.skeleton)
+    {
+        m_a.kind = PoseKind::ModelMatrix;
+    }
+
+    bool run()
+    {
+        std::string_view kw;
+        SourceLoc loc;
+        for (;;) {
+            const FastScanner::Next n = m_in.nextKeyword(kw, loc, m_m.headerComments);
+            if (n == FastScanner::Next::End) {
+                break;
+            }
+            if (n == FastScanner::Next::Unsupported || !line(keywordOf(kw), loc)) {
+                COD_FAST_TRACE(loc);
+                return false;
+            }
+        }
+        if (!finish()) {
+            COD_FAST_TRACE(SourceLoc{});
+            return false;
+        }
+        return true;
+    }
+
+    int dominantEnding() const noexcept { return m_in.dominantEnding(); }
+
+private:
+    enum class Phase : std::uint8_t { Start, Parts, Frames, Notes };
+
+    FastScanner m_in;
+    DiagnosticSink& m_sink;
+    Model& m_m;
+    Skeleton& m_s;
+    Animation m_a;
+    Phase m_phase = Phase::Start;
+    bool m_sawAnimation = false, m_sawVersion = false;
+    std::int32_t m_numParts = -1, m_numFrames = -1, m_fps = -1;
+    std::size_t m_nj = 0;
+    std::size_t m_keysInFrame = 0;
+    bool m_inKey = false;
+    bool m_scales = false;
+    // notes
+    bool m_notePartSeen = false;
+    std::int32_t m_notePart = 0, m_track = 0;
+    std::vector<TrackCount> m_keyCounts, m_trackCounts;
+
+    static bool count(FastScanner& in, std::int32_t& out)
+    {
+        return out < 0 && in.i(out) && out >= 0 && in.eol();
+    }
+
+    bool line(Kw k, const SourceLoc& loc)
+    {
+        switch (k) {
+        case Kw::Offset:
+        case Kw::X:
+        case Kw::Y:
+        case Kw::Z: {
+            float v[3];
+            if (!m_inKey || !m_in.f3(v) || !m_in.eol()) {
+                return false;
+            }
+            if (k == Kw::Offset) {
+                m_a.positions.back() = Vec3(v[0], v[1], v[2]);
+            } else {
+                m_a.axes.back().col(k == Kw::X ? 0 : (k == Kw::Y ? 1 : 2)) = Vec3(v[0], v[1], v[2]);
+            }
+            return true;
+        }
+        case Kw::Part:
+            return part(loc);
+        case Kw::Frame:
+            return frame(loc);
+        case Kw::Scale: {
+            float v[3];
+            if (!m_inKey || !m_in.f3(v) || !m_in.eol() || !(Vec3(v[0], v[1], v[2]) == Vec3::Ones())) {
+                return false; // cod.non-unit-scale: the general path words it
+            }
+            if (!m_scales) {
+                m_scales = true;
+                m_a.scales.reserve(m_a.positions.capacity());
+                m_a.scales.assign(m_a.positions.size(), Vec3::Ones());
+            }
+            return true;
+        }
+        case Kw::Animation:
+            if (m_phase != Phase::Start || !m_in.eol()) {
+                return false;
+            }
+            m_sawAnimation = true;
+            return true;
+        case Kw::Version: {
+            std::int32_t v = 0;
+            if (m_phase != Phase::Start || m_sawVersion || !m_in.i(v) || v != 3 || !m_in.eol()) {
+                return false;
+            }
+            m_sawVersion = true;
+            return true;
+        }
+        case Kw::NumParts: {
+            if (m_phase != Phase::Start || !m_sawAnimation || !m_sawVersion ||
+                !count(m_in, m_numParts) || m_numParts == 0) {
+                return false;
+            }
+            m_phase = Phase::Parts;
+            const std::size_t n = boundedCount(m_numParts, m_in.bytesLeft(), 8);
+            m_s.names.reserve(n);
+            m_s.parents.reserve(n);
+            m_s.sourceIds.reserve(n);
+            m_s.where.reserve(n);
+            m_s.bindPositions.reserve(n);
+            m_s.bindRotations.reserve(n);
+            m_s.bindAxes.reserve(n);
+            m_s.bindScales.reserve(n);
+            m_s.bindHasScale.reserve(n);
+            m_s.bindWhere.reserve(n);
+            return true;
+        }
+        case Kw::FrameRate:
+            if (m_phase != Phase::Parts || !count(m_in, m_fps) || m_fps == 0) {
+                return false;
+            }
+            return true;
+        case Kw::NumFrames:
+            return m_phase == Phase::Parts && count(m_in, m_numFrames);
+        case Kw::NoteTracks:
+            if (m_phase != Phase::Frames || !closeFrame() ||
+                m_a.times.size() != static_cast<std::size_t>(m_numFrames) || !m_in.eol()) {
+                return false;
+            }
+            m_phase = Phase::Notes;
+            m_inKey = false;
+            return true;
+        case Kw::NumTracks: {
+            std::int32_t v = 0;
+            if (m_phase != Phase::Notes || !m_in.i(v) || !m_in.eol()) {
+                return false;
+            }
+            m_trackCounts.push_back({v, 0});
+            return true;
+        }
+        case Kw::NoteTrack: {
+            std::int32_t v = 0;
+            if (m_phase != Phase::Notes || !m_in.i(v) || !m_in.eol()) {
+                return false;
+            }
+            m_track = v;
+            if (!m_trackCounts.empty()) {
+                ++m_trackCounts.back().have;
+            }
+            return true;
+        }
+        case Kw::NumKeys: {
+            std::int32_t v = 0;
+            if (m_phase != Phase::Notes || !m_in.i(v) || !m_in.eol()) {
+                return false;
+            }
+            if (!m_notePartSeen) {
+                m_notePart = 0;
+                m_track = 0;
+            }
+            m_keyCounts.push_back({v, 0});
+            return true;
+        }
+        case Kw::Other:
+            return false;
+        }
+        return false;
+    }
+
+    bool part(const SourceLoc& loc)
+    {
+        std::int32_t i = 0;
+        if (!m_in.i(i)) {
+            return false;
+        }
+        if (m_phase == Phase::Parts) { // PART i "name"
+            std::string_view name;
+            if (i != static_cast<std::int32_t>(m_s.size()) || i >= m_numParts || !m_in.str(name) ||
+                !m_in.eol() || !plainName(name)) {
+                return false;
+            }
+            m_s.addJoint(std::string(name), kNoJoint, i, loc);
+            return true;
+        }
+        if (!m_in.eol()) {
+            return false;
+        }
+        if (m_phase == Phase::Notes) {
+            m_notePart = i;
+            m_notePartSeen = true;
+            m_track = 0;
+            return true;
+        }
+        if (m_phase != Phase::Frames || i != static_cast<std::int32_t>(m_keysInFrame) ||
+            m_keysInFrame >= m_nj) {
+            return false;
+        }
+        ++m_keysInFrame;
+        m_inKey = true;
+        m_a.positions.push_back(Vec3::Zero());
+        m_a.axes.push_back(Mat3::Identity());
+        m_a.explicitKey.push_back(1);
+        if (m_scales) {
+            m_a.scales.push_back(Vec3::Ones());
+        }
+        return true;
+    }
+
+    bool closeFrame() const noexcept { return m_a.times.empty() || m_keysInFrame == m_nj; }
+
+    bool frame(const SourceLoc& loc)
+    {
+        double f = 0;
+        if (!m_in.intAsDouble(f)) {
+            return false;
+        }
+        if (m_phase == Phase::Notes) { // FRAME f "note"
+            std::string_view text;
+            if (!m_in.str(text) || !m_in.eol()) {
+                return false;
+            }
+            Notetrack n;
+            n.part = m_notePart;
+            n.track = m_track;
+            n.frame = f;
+            n.text = std::string(text);
+            n.where = loc;
+            m_a.notes.push_back(std::move(n));
+            if (!m_keyCounts.empty()) {
+                ++m_keyCounts.back().have;
+            }
+            return true;
+        }
+        if (!m_in.eol()) {
+            return false;
+        }
+        if (m_phase == Phase::Parts) {
+            if (m_s.size() != static_cast<std::size_t>(m_numParts) || m_fps <= 0 || m_numFrames < 0) {
+                return false;
+            }
+            m_phase = Phase::Frames;
+            m_nj = m_s.size();
+            m_a.jointCount = m_nj;
+            const std::size_t frames = boundedCount(m_numFrames, m_in.bytesLeft(), 8);
+            const std::size_t keys = boundedCount(static_cast<std::int64_t>(frames) * static_cast<std::int64_t>(m_nj),
+                                                  m_in.bytesLeft(), 7);
+            m_a.times.reserve(frames);
+            m_a.frameWhere.reserve(frames);
+            m_a.positions.reserve(keys);
+            m_a.axes.reserve(keys);
+            m_a.explicitKey.reserve(keys);
+        } else if (m_phase != Phase::Frames || !closeFrame() || f != m_a.times.back() + 1.0) {
+            return false;
+        }
+        m_a.times.push_back(f);
+        m_a.frameWhere.push_back(loc);
+        m_keysInFrame = 0;
+        m_inKey = false;
+        return true;
+    }
+
+    bool finish()
+    {
+        if (m_phase == Phase::Frames) {
+            if (!closeFrame() || m_a.times.size() != static_cast<std::size_t>(m_numFrames)) {
+                return false;
+            }
+        } else if (m_phase != Phase::Notes) {
+            return false;
+        }
+        for (const TrackCount& c : m_keyCounts) {
+            if (static_cast<std::size_t>(c.declared) != c.have || c.declared < 0) {
+                return false;
+            }
+        }
+        for (const TrackCount& c : m_trackCounts) {
+            if (static_cast<std::size_t>(c.declared) != c.have || c.declared < 0) {
+                return false;
+            }
+        }
+        Model& m = m_m;
+        m.kind = ModelKind::Animation;
+        m.version = 3;
+        m_s.bindKind = PoseKind::ModelMatrix;
+        m_a.fps = static_cast<float>(static_cast<double>(m_fps));
+        m_a.fpsFromFile = true;
+        const double first = m_a.times.front();
+        const double last = m_a.times.back();
+        for (const Notetrack& n : m_a.notes) {
+            if (n.frame < first || n.frame > last) {
+                m_sink.warning(ids::kCodNotetrackRange, n.where,
+                               "note '" + n.text + "' at frame " + numberText(n.frame) + " outside " +
+                                   numberText(first) + ".." + numberText(last));
+            }
+        }
+        m_a.noteStyle = m_a.notes.empty() ? NoteStyle::None
+                                          : (m_notePartSeen ? NoteStyle::PerPart : NoteStyle::Flat);
+        for (std::size_t j = 0; j < m_nj; ++j) {
+            m_s.bindPositions[j] = m_a.positions[j];
+            m_s.bindAxes[j] = m_a.axes[j];
+            m_s.bindWhere[j] = m_a.frameWhere[0];
+        }
+        m.animations.push_back(std::move(m_a));
+        return true;
+    }
+};
+
+} // namespace
+
+bool readXanimFast(std::string_view bytes, const ReadContext& ctx, ReadResult& out)
+{
+    out = ReadResult{};
+    DiagnosticSink sink(ctx.fileName);
+    XanimFast p(bytes, sink, out.model);
+    if (!p.run()) {
+        out = ReadResult{}; // free what was built before the general path runs
+        return false;
+    }
+    const int e = p.dominantEnding();
+    out.model.format = "xanim";
+    out.model.lineEnding = e == 1 ? LineEnding::CRLF : (e == 2 ? LineEnding::CR : LineEnding::LF);
+    out.hasModel = true;
+    out.diagnostics = sink.take();
+    return true;
+}
+
+} // namespace rigscope::core::cod

@@ -1,0 +1,292 @@
+#pragma once
+
+// Fast paths of the XMODEL_EXPORT / XANIM_EXPORT text readers (issue 7).
+//
+// Real files are almost entirely the plain, canonical grammar of FORMATS.md §3.2 / §4.1: upper-case
+// keywords, plain numbers, indices counting up from 0, the blocks in the order the exporters
+// write them. A fast path reads exactly that subset straight from the bytes into the final model
+// arrays (reserved from NUMVERTS / NUMFACES / NUMFRAMES x NUMPARTS): no Record, no per-token
+// allocation, no intermediate copies. At the first line or structure outside the subset (anything
+// the general reader would diagnose, reorder or repair) it gives up and the caller reads the file
+// again with the general path, so diagnostics of unusual files come from one place. When it
+// succeeds its model and diagnostics are those of the general path (tests/formats/
+// tst_cod_fastpath.cpp compares them).
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/formats/registry.h"
+#include "core/text/numbers.h"
+#include "core/text/text_cursor.h"
+
+namespace rigscope::core::cod {
+
+// Each returns false, leaving `out` unspecified, when the file is outside the fast subset.
+bool readXmodelFast(std::string_view bytes, const ReadContext& ctx, ReadResult& out);
+bool readXanimFast(std::string_view bytes, const ReadContext& ctx, ReadResult& out);
+// The general readers alone (what readXmodel / readXanim run when the fast path gives up, or
+// with ReadContext::fastPaths = false).
+ReadResult readXmodelGeneral(std::string_view bytes, const ReadContext& ctx);
+ReadResult readXanimGeneral(std::string_view bytes, const ReadContext& ctx);
+
+// Line and token scanning with the general TextRecordStream's rules (lines end at the first LF,
+// or at a CR before it; blanks are isBlank; `//` and `;` comment lines before the first keyword
+// are header comments), restricted to plain lines: every method returns false where the general
+// path could read the line differently or would report something about it.
+class FastScanner {
+public:
+    explicit FastScanner(std::string_view text) noexcept
+        : m_base(text.data()), m_p(text.data()), m_e(text.data() + text.size())
+    {
+        if (text.size() >= 3 && static_cast<unsigned char>(text[0]) == 0xEF &&
+            static_cast<unsigned char>(text[1]) == 0xBB &&
+            static_cast<unsigned char>(text[2]) == 0xBF) {
+            m_p += 3;
+        }
+    }
+
+    enum class Next : std::uint8_t { Keyword, End, Unsupported };
+
+    // Moves to the next keyword line, skipping blank and comment lines (comment lines before the
+    // first keyword go to `header`). The keyword is [A-Z0-9]+ followed by a blank or the line end.
+    Next nextKeyword(std::string_view& kw, SourceLoc& loc, std::vector<std::string>& header)
+    {
+        for (;;) {
+            if (m_p >= m_e) {
+                return Next::End;
+            }
+            const char* ls = m_p;
+            ++m_line;
+            while (m_p < m_e && isBlank(*m_p)) {
+                ++m_p;
+            }
+            if (m_p >= m_e) {
+                return Next::End;
+            }
+            const char c = *m_p;
+            if (c == '\n' || c == '\r') {
+                ending();
+                continue;
+            }
+            if (c == ';' || (c == '/' && m_p + 1 < m_e && m_p[1] == '/')) {
+                const void* nl = std::memchr(m_p, '\n', static_cast<std::size_t>(m_e - m_p));
+                const char* le = nl ? static_cast<const char*>(nl) : m_e;
+                if (const void* cr = std::memchr(m_p, '\r', static_cast<std::size_t>(le - m_p))) {
+                    le = static_cast<const char*>(cr);
+                }
+                if (!m_sawKeyword) {
+                    header.emplace_back(trim(std::string_view(ls, static_cast<std::size_t>(le - ls))));
+                }
+                m_p = le;
+                ending();
+                continue;
+            }
+            const char* k = m_p;
+            while (m_p < m_e && (static_cast<unsigned>(*m_p - 'A') < 26 ||
+                                 static_cast<unsigned>(*m_p - '0') < 10)) {
+                ++m_p;
+            }
+            if (m_p == k || !endsToken(m_p)) {
+                return Next::Unsupported;
+            }
+            kw = std::string_view(k, static_cast<std::size_t>(m_p - k));
+            loc = SourceLoc{m_line, static_cast<std::uint32_t>(k - ls + 1),
+                            static_cast<std::uint64_t>(k - m_base)};
+            m_sawKeyword = true;
+            return Next::Keyword;
+        }
+    }
+
+    // One argument each: separators first (blanks, commas followed by a blank or the line end),
+    // then a plain number (numbers.h scanFloat / scanInt, bit-identical to parseFloat / parseInt)
+    // that ends at a separator or the line end.
+    bool f(float& out) noexcept
+    {
+        if (!sep()) {
+            return false;
+        }
+        const char* q = scanFloat(m_p, m_e, out);
+        if (q && endsToken(q)) {
+            m_p = q;
+            return true;
+        }
+        return token([&out](std::string_view t) { return parseFloat(t, out); });
+    }
+    bool f3(float* out) noexcept { return f(out[0]) && f(out[1]) && f(out[2]); }
+    bool i(std::int32_t& out) noexcept
+    {
+        if (!sep()) {
+            return false;
+        }
+        const char* q = scanInt(m_p, m_e, out);
+        if (q && endsToken(q)) {
+            m_p = q;
+            return true;
+        }
+        return token([&out](std::string_view t) { return parseInt(t, out); });
+    }
+    // An integer that must read the same as parseDouble of its token: "-0" (-0.0) is refused.
+    bool intAsDouble(double& out) noexcept
+    {
+        std::int32_t v = 0;
+        const bool neg = sep() && m_p < m_e && *m_p == '-';
+        if (!i(v) || (neg && v == 0)) {
+            return false;
+        }
+        out = static_cast<double>(v);
+        return true;
+    }
+    // A quoted string on this line (quotes not kept), ending at a separator or the line end.
+    bool str(std::string_view& out) noexcept
+    {
+        if (!sep() || m_p >= m_e || *m_p != '"') {
+            return false;
+        }
+        const char* q = m_p + 1;
+        while (q < m_e && *q != '"' && *q != '\n' && *q != '\r') {
+            ++q;
+        }
+        if (q >= m_e || *q != '"' || !endsToken(q + 1)) {
+            return false;
+        }
+        out = std::string_view(m_p + 1, static_cast<std::size_t>(q - m_p - 1));
+        m_p = q + 1;
+        return true;
+    }
+    // Another token follows on this line.
+    bool more() noexcept { return sep() && !atLineEnd(m_p); }
+    // The line ends here (after separators); moves past its terminator.
+    bool eol() noexcept
+    {
+        if (!sep() || !atLineEnd(m_p)) {
+            return false;
+        }
+        ending();
+        return true;
+    }
+    // The rest of the line holds only tokens the general path ignores without a diagnostic
+    // (no quote, comma or slash); moves past its terminator.
+    bool skipPlainRest() noexcept
+    {
+        while (!atLineEnd(m_p)) {
+            const char c = *m_p;
+            if (c == '"' || c == ',' || c == '/') {
+                return false;
+            }
+            ++m_p;
+        }
+        ending();
+        return true;
+    }
+
+    std::size_t bytesLeft() const noexcept { return static_cast<std::size_t>(m_e - m_p); }
+    // Dominant line ending as TextRecordStream::dominantEnding (0 LF, 1 CRLF, 2 CR).
+    int dominantEnding() const noexcept
+    {
+        if (m_crlf >= m_lf && m_crlf >= m_cr && m_crlf > 0) {
+            return 1;
+        }
+        if (m_cr > m_lf && m_cr > m_crlf) {
+            return 2;
+        }
+        return 0;
+    }
+
+private:
+    const char* m_base;
+    const char* m_p;
+    const char* m_e;
+    std::uint32_t m_line = 0;
+    std::uint64_t m_lf = 0, m_crlf = 0, m_cr = 0;
+    bool m_sawKeyword = false;
+
+    bool atLineEnd(const char* q) const noexcept
+    {
+        return q >= m_e || *q == '\n' || *q == '\r';
+    }
+    bool endsToken(const char* q) const noexcept
+    {
+        return q >= m_e || isBlank(*q) || *q == ',' || *q == '\n' || *q == '\r';
+    }
+    // The numbers the scanners leave (more than 15 digits, '+', exponents beyond +-22, nan, ...):
+    // the general path's token (up to a blank or comma) through `parse`. A quote or slash in it
+    // would change how the general path splits the line.
+    template <typename Parse> bool token(Parse parse)
+    {
+        const char* t = m_p;
+        while (!endsToken(t)) {
+            if (*t == '"' || *t == '/') {
+                return false;
+            }
+            ++t;
+        }
+        if (t == m_p || !parse(std::string_view(m_p, static_cast<std::size_t>(t - m_p)))) {
+            return false;
+        }
+        m_p = t;
+        return true;
+    }
+    // Skips blanks and commas; false for a comma followed by neither a blank nor the line end
+    // (syntax.cod-comma).
+    bool sep() noexcept
+    {
+        while (m_p < m_e) {
+            const char c = *m_p;
+            if (isBlank(c)) {
+                ++m_p;
+            } else if (c == ',') {
+                if (m_p + 1 < m_e && !isBlank(m_p[1]) && m_p[1] != '\n' && m_p[1] != '\r') {
+                    return false;
+                }
+                ++m_p;
+            } else {
+                break;
+            }
+        }
+        return true;
+    }
+    // At a line terminator (or the end): moves past it and counts it.
+    void ending() noexcept
+    {
+        if (m_p >= m_e) {
+            return;
+        }
+        if (*m_p == '\n') {
+            ++m_lf;
+            ++m_p;
+        } else if (m_p + 1 < m_e && m_p[1] == '\n') {
+            ++m_crlf;
+            m_p += 2;
+        } else {
+            ++m_cr;
+            ++m_p;
+        }
+    }
+};
+
+// argName's rule: bytes >= 0x80 or control bytes (tab allowed) make syntax.non-ascii.
+inline bool plainName(std::string_view s) noexcept
+{
+    for (const char ch : s) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (c >= 0x7F || (c < 0x20 && c != 0x09)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+// Capacity for `count` items of at least `minBytes` bytes each in what is left of the file, so
+// hostile counts never drive allocations.
+inline std::size_t boundedCount(std::int64_t count, std::size_t bytesLeft, std::size_t minBytes) noexcept
+{
+    if (count <= 0) {
+        return 0;
+    }
+    const std::size_t most = bytesLeft / minBytes + 1;
+    return static_cast<std::size_t>(count) < most ? static_cast<std::size_t>(count) : most;
+}
+
+} // namespace rigscope::core::cod
