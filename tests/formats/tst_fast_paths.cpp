@@ -333,7 +333,8 @@ void TstFastPaths::animationIrregularities_data()
         "none",        "time comment", "fractional time", "negative time", "minus zero time",
         "Time case",   "unknown bone", "pose before time", "extra field",  "tab",
         "short pose",  "exponent",     "blank line",      "comment line",  "time only",
-        "big time",    "bad number",   "repeated time",   "out of order"};
+        "big time",    "bad number",   "repeated time",   "out of order",  "late bone",
+        "skeleton before nodes", "second skeleton"};
     for (int k = 0; k < static_cast<int>(std::size(kinds)); ++k) {
         for (int f : {0, 1, 20, 39}) {
             QTest::newRow(qPrintable(QStringLiteral("%1 @%2").arg(QLatin1String(kinds[k])).arg(f)))
@@ -379,6 +380,20 @@ void TstFastPaths::animationIrregularities()
     case 16: p = "1 0x10 2 3 0 0 0"; break;
     case 17: t = "time 5"; break;
     case 18: t = "time " + std::to_string(40 - frame); break;
+    case 19: // a bone declared after the skeleton block, posed in a second one
+        l.insert(l.end(), {"nodes", "4 \"late\" 0", "end", "skeleton",
+                           "time " + std::to_string(41 + frame), "4 1 2 3 0 0 0", "0 1 2 3 0 0 0",
+                           "end"});
+        break;
+    case 20: {
+        std::vector<std::string> nodes(l.begin() + 1, l.begin() + 7);
+        l.erase(l.begin() + 1, l.begin() + 7);
+        l.insert(l.end(), nodes.begin(), nodes.end());
+        break;
+    }
+    case 21:
+        l.insert(l.end(), {"skeleton", "time " + std::to_string(frame), "1 1 2 3 0 0 0", "end"});
+        break;
     default: QFAIL("unknown kind");
     }
     const std::string text = join(l);

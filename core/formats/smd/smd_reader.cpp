@@ -411,10 +411,11 @@ FastRun fastTriangles(const char* p, const char* const end, const char* const st
 
 // Regular skeleton lines: `time N` (integer N, nothing else) and `id x y z rx ry rz` of a
 // declared bone inside a frame. Stops before the first other line.
-template <class Frames, class States>
+// `frame(time, where)` starts a frame; `pose(joint, position, rotation)` adds a key to it.
+template <class OnFrame, class OnPose>
 FastRun fastSkeleton(const char* p, const char* const end, const char* const base,
-                     std::uint32_t firstLine, const IdMap& ids, Frames& frames, States& states,
-                     bool& inFrame)
+                     std::uint32_t firstLine, const IdMap& ids, bool& inFrame, OnFrame&& frame,
+                     OnPose&& pose)
 {
     FastRun r;
     for (;;) {
@@ -452,11 +453,7 @@ FastRun fastSkeleton(const char* p, const char* const end, const char* const bas
             if (!y || !blanksToEnd(y)) {
                 break;
             }
-            typename Frames::value_type f;
-            f.time = t;
-            f.where = {line, column + 1, lineStart + column};
-            f.first = states.size();
-            frames.push_back(f);
+            frame(static_cast<double>(t), SourceLoc{line, column + 1, lineStart + column});
             inFrame = true;
         } else {
             if (!inFrame) {
@@ -481,12 +478,7 @@ FastRun fastSkeleton(const char* p, const char* const end, const char* const bas
             if (j == kNoJoint) {
                 break;
             }
-            typename States::value_type st;
-            st.joint = j;
-            st.position = Vec3(v[0], v[1], v[2]);
-            st.rotation = Vec3(v[3], v[4], v[5]);
-            states.push_back(st);
-            ++frames.back().count;
+            pose(j, Vec3(v[0], v[1], v[2]), Vec3(v[3], v[4], v[5]));
         }
         if (tab && r.tabAt.line == 0) {
             const auto tc = static_cast<std::uint32_t>(tab - ls);
@@ -638,7 +630,8 @@ enum class Deferred : std::uint8_t { KeywordCase, BlockKeywordCase, TopLevelComm
 class SmdReader {
 public:
     SmdReader(std::string_view bytes, const ReadContext& ctx)
-        : m_bytes(bytes), m_ctx(ctx), m_cur(bytes), m_sink(ctx.fileName), m_tok(kMaxTokens)
+        : m_bytes(bytes), m_ctx(ctx), m_cur(bytes), m_sink(ctx.fileName), m_tok(kMaxTokens),
+          m_direct(ctx.fastPaths)
     {
     }
 
@@ -739,6 +732,9 @@ private:
     std::size_t indexOf(const Diagnostic& d) const noexcept;
     void parseNodes(SourceLoc opened);
     void parseSkeleton(SourceLoc opened);
+    void beginFrame(RawFrame&& f);
+    void addPose(JointIndex joint, const Vec3& position, const Vec3& rotation);
+    void leaveDirect();
     void parseTriangles(SourceLoc opened);
     std::uint32_t internMaterial(std::string_view name, SourceLoc at);
     void takeRun(const FastRun& r);
@@ -800,6 +796,11 @@ private:
 
     std::vector<RawFrame> m_frames;
     std::vector<RawState> m_states;
+    // While frame times only increase (nearly every file), poses go straight into the dense
+    // animation (m_anim, frame i = raw frame i) and m_states stays empty: no second copy of
+    // the keys. The first frame out of order converts to m_states and the sorting build.
+    Animation m_anim;
+    bool m_direct = true;
     std::vector<std::size_t> m_frameDiags; // diagnostics whose Frame index is a raw frame index
 
     MaterialInterner m_materials;
@@ -1282,6 +1283,19 @@ void SmdReader::parseSkeleton(SourceLoc opened)
 {
     static const char* const kPos[3] = {"position x", "position y", "position z"};
     static const char* const kRot[3] = {"rotation x", "rotation y", "rotation z"};
+    if (m_direct && m_frames.empty()) {
+        m_anim.jointCount = m_model.skeleton.size();
+        m_anim.kind = PoseKind::LocalEulerXYZ;
+        // Room for full frames over the lines left (address space; pages come as written).
+        const std::string_view rest = m_bytes.substr(m_cur.position());
+        const std::size_t frames = (countNewlines(rest) + 1) / (m_anim.jointCount + 1) + 1;
+        // A reference's one frame needs little: at most 1M keys ahead, growth after that.
+        const std::size_t keys =
+            std::min({frames * m_anim.jointCount, rest.size() / 8, std::size_t(1) << 20});
+        m_anim.positions.reserve(keys);
+        m_anim.rotations.reserve(keys);
+        m_anim.explicitKey.reserve(keys);
+    }
     bool inFrame = false;
     bool skipFrame = false;
     std::uint32_t fastMisses = 0;
@@ -1289,10 +1303,18 @@ void SmdReader::parseSkeleton(SourceLoc opened)
     std::string_view line;
     for (;;) {
         if (m_ctx.fastPaths && !skipFrame && fastWait == 0) {
-            const FastRun r = fastSkeleton(m_bytes.data() + m_cur.position(),
-                                           m_bytes.data() + m_bytes.size(), m_bytes.data(),
-                                           m_cur.lineNumber() + 1, m_ids, m_frames, m_states,
-                                           inFrame);
+            const FastRun r = fastSkeleton(
+                m_bytes.data() + m_cur.position(), m_bytes.data() + m_bytes.size(),
+                m_bytes.data(), m_cur.lineNumber() + 1, m_ids, inFrame,
+                [this](double time, SourceLoc where) {
+                    RawFrame f;
+                    f.time = time;
+                    f.where = where;
+                    beginFrame(std::move(f));
+                },
+                [this](JointIndex j, const Vec3& position, const Vec3& rotation) {
+                    addPose(j, position, rotation);
+                });
             takeRun(r);
             if (r.lines > 0) {
                 fastMisses = 0;
@@ -1327,8 +1349,7 @@ void SmdReader::parseSkeleton(SourceLoc opened)
                 continue;
             }
             f.where = m_cur.lineLoc(line);
-            f.first = m_states.size();
-            m_frames.push_back(std::move(f));
+            beginFrame(std::move(f));
             inFrame = true;
             skipFrame = false;
             continue;
@@ -1365,10 +1386,61 @@ void SmdReader::parseSkeleton(SourceLoc opened)
             }
             continue;
         }
-        m_states.push_back(st);
-        ++m_frames.back().count;
+        addPose(st.joint, st.position, st.rotation);
     }
     missingEnd(Block::Skeleton, opened, eofLoc());
+}
+
+void SmdReader::beginFrame(RawFrame&& f)
+{
+    if (m_direct && !m_anim.times.empty() && !(f.time > m_anim.times.back())) {
+        leaveDirect();
+    }
+    if (m_direct) {
+        m_anim.appendFrame(f.time, f.where);
+    }
+    f.first = m_states.size();
+    m_frames.push_back(std::move(f));
+}
+
+void SmdReader::addPose(JointIndex joint, const Vec3& position, const Vec3& rotation)
+{
+    if (m_direct && static_cast<std::size_t>(joint) >= m_anim.jointCount) {
+        leaveDirect(); // a bone declared after the skeleton block began
+    }
+    if (m_direct) {
+        const std::size_t k = m_anim.key(m_anim.frameCount() - 1, static_cast<std::size_t>(joint));
+        m_anim.positions[k] = position;
+        m_anim.rotations[k] = rotation;
+        m_anim.explicitKey[k] = 1;
+    } else {
+        m_states.push_back({joint, position, rotation});
+    }
+    ++m_frames.back().count;
+}
+
+// The keys written so far become raw states (one per explicit key, in joint order within a
+// frame: the same keys, and a frame's later line for a joint already won).
+void SmdReader::leaveDirect()
+{
+    if (!m_direct) {
+        return;
+    }
+    m_direct = false;
+    const std::size_t n = m_anim.jointCount;
+    for (std::size_t f = 0; f < m_frames.size() && f < m_anim.frameCount(); ++f) {
+        m_frames[f].first = m_states.size();
+        m_frames[f].count = 0;
+        for (std::size_t j = 0; j < n; ++j) {
+            const std::size_t k = m_anim.key(f, j);
+            if (m_anim.explicitKey[k]) {
+                m_states.push_back({static_cast<JointIndex>(j), m_anim.positions[k],
+                                    m_anim.rotations[k]});
+                ++m_frames[f].count;
+            }
+        }
+    }
+    m_anim = Animation{};
 }
 
 // ---- triangles ------------------------------------------------------------------------------
@@ -1840,6 +1912,17 @@ void SmdReader::buildSkeleton()
 void SmdReader::buildAnimation()
 {
     if (!m_hasSkeleton) {
+        return;
+    }
+    if (m_direct && m_anim.jointCount != m_model.skeleton.size()) {
+        leaveDirect(); // bones were declared after the skeleton block
+    }
+    if (m_direct) {
+        // Times strictly increased: nothing to sort, merge or report, and raw frame i is
+        // frame i (so diagnostics' frame indices stand).
+        Animation a = std::move(m_anim);
+        a.name = fileStem(m_ctx.fileName);
+        m_model.animations.push_back(std::move(a));
         return;
     }
     Animation a;
