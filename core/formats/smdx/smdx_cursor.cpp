@@ -1,5 +1,6 @@
 #include "core/formats/smdx/smdx_cursor.h"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 
@@ -81,6 +82,71 @@ std::uint64_t bigEndian(const char* p, std::size_t n) noexcept
     return v;
 }
 
+// The well-formed scalars that fill real files are decoded here, without msgpack-cxx's zone
+// (a malloc and free per value); anything else, errors included, goes through msgpack-cxx,
+// which stays the authority on what is malformed. Returns the encoded size, 0 to fall back.
+std::size_t fastInt(const unsigned char* b, std::size_t left, std::int64_t& v) noexcept
+{
+    const unsigned tag = b[0];
+    if (tag <= 0x7F) {
+        v = tag;
+        return 1;
+    }
+    if (tag >= 0xE0) {
+        v = static_cast<std::int8_t>(tag);
+        return 1;
+    }
+    auto be = [b](std::size_t n) {
+        std::uint64_t x = 0;
+        for (std::size_t i = 1; i <= n; ++i) {
+            x = (x << 8) | b[i];
+        }
+        return x;
+    };
+    switch (tag) {
+    case 0xCC:
+        return left >= 2 ? (v = static_cast<std::int64_t>(be(1)), 2) : 0;
+    case 0xCD:
+        return left >= 3 ? (v = static_cast<std::int64_t>(be(2)), 3) : 0;
+    case 0xCE:
+        return left >= 5 ? (v = static_cast<std::int64_t>(be(4)), 5) : 0;
+    case 0xD0:
+        return left >= 2 ? (v = static_cast<std::int8_t>(be(1)), 2) : 0;
+    case 0xD1:
+        return left >= 3 ? (v = static_cast<std::int16_t>(be(2)), 3) : 0;
+    case 0xD2:
+        return left >= 5 ? (v = static_cast<std::int32_t>(be(4)), 5) : 0;
+    case 0xD3:
+        return left >= 9 ? (v = static_cast<std::int64_t>(be(8)), 9) : 0;
+    default:
+        return 0;
+    }
+}
+
+// str / bin: the payload's offset from the tag and its length; 0 to fall back.
+std::size_t fastString(const unsigned char* b, std::size_t left, std::size_t& length) noexcept
+{
+    const unsigned tag = b[0];
+    std::size_t head = 0;
+    if (tag >= 0xA0 && tag <= 0xBF) {
+        head = 1;
+        length = tag & 0x1F;
+    } else if ((tag == 0xD9 || tag == 0xC4) && left >= 2) {
+        head = 2;
+        length = b[1];
+    } else if ((tag == 0xDA || tag == 0xC5) && left >= 3) {
+        head = 3;
+        length = (std::size_t(b[1]) << 8) | b[2];
+    } else if ((tag == 0xDB || tag == 0xC6) && left >= 5) {
+        head = 5;
+        length = (std::size_t(b[1]) << 24) | (std::size_t(b[2]) << 16) |
+                 (std::size_t(b[3]) << 8) | b[4];
+    } else {
+        return 0;
+    }
+    return length <= left - head ? head : 0;
+}
+
 } // namespace
 
 struct SmdxCursor::Impl {
@@ -143,13 +209,18 @@ bool SmdxCursor::readInteger(std::int64_t& out, std::int64_t lo, std::int64_t hi
         return false;
     }
     const std::size_t start = m_state.pos;
+    std::int64_t v = 0;
+    const auto* b = reinterpret_cast<const unsigned char*>(m_bytes.data()) + start;
+    if (std::size_t n = start < m_bytes.size() ? fastInt(b, m_bytes.size() - start, v) : 0) {
+        m_state.pos = start + n;
+        return checkInteger(v, lo, hi, what, start, out);
+    }
     msgpack::object obj;
     Error err;
     if (!m_impl->next(m_bytes, m_state.pos, obj, what, err)) {
         fail(err.offset, std::move(err.message));
         return false;
     }
-    std::int64_t v = 0;
     if (obj.type == msgpack::type::POSITIVE_INTEGER) {
         if (obj.via.u64 > static_cast<std::uint64_t>(hi)) {
             fail(start, std::string(what) + " " + std::to_string(obj.via.u64) + " out of range");
@@ -163,6 +234,12 @@ bool SmdxCursor::readInteger(std::int64_t& out, std::int64_t lo, std::int64_t hi
                         valueName(static_cast<unsigned char>(m_bytes[start])));
         return false;
     }
+    return checkInteger(v, lo, hi, what, start, out);
+}
+
+bool SmdxCursor::checkInteger(std::int64_t v, std::int64_t lo, std::int64_t hi, const char* what,
+                              std::size_t start, std::int64_t& out)
+{
     if (v < lo || v > hi) {
         fail(start, std::string(what) + " " + std::to_string(v) + " out of range");
         return false;
@@ -231,6 +308,13 @@ bool SmdxCursor::readFloat(float& out)
         return false;
     }
     const std::size_t start = m_state.pos;
+    const std::size_t left = m_bytes.size() - std::min(start, m_bytes.size());
+    if (left >= 5 && static_cast<unsigned char>(m_bytes[start]) == 0xCA) {
+        const auto bits = static_cast<std::uint32_t>(bigEndian(m_bytes.data() + start + 1, 4));
+        std::memcpy(&out, &bits, 4);
+        m_state.pos = start + 5;
+        return true;
+    }
     msgpack::object obj;
     Error err;
     if (!m_impl->next(m_bytes, m_state.pos, obj, "float", err)) {
@@ -263,6 +347,14 @@ bool SmdxCursor::readString(std::string& out)
         return false;
     }
     const std::size_t start = m_state.pos;
+    std::size_t length = 0;
+    const auto* b = reinterpret_cast<const unsigned char*>(m_bytes.data()) + start;
+    if (std::size_t head =
+            start < m_bytes.size() ? fastString(b, m_bytes.size() - start, length) : 0) {
+        out.assign(m_bytes.data() + start + head, length);
+        m_state.pos = start + head + length;
+        return true;
+    }
     msgpack::object obj;
     Error err;
     if (!m_impl->next(m_bytes, m_state.pos, obj, "string", err)) {

@@ -65,6 +65,8 @@ public:
 private:
     struct Impl;
     bool readInteger(std::int64_t& out, std::int64_t lo, std::int64_t hi, const char* what);
+    bool checkInteger(std::int64_t v, std::int64_t lo, std::int64_t hi, const char* what,
+                      std::size_t start, std::int64_t& out);
 
     std::string_view m_bytes;
     State m_state;
