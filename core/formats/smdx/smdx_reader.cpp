@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "core/build/model_builder.h"
+#include "core/io/file_buffer.h"
 #include "core/diag/diagnostic_ids.h"
 #include "core/formats/smdx/smdx_cursor.h"
 
@@ -73,11 +74,6 @@ struct RawCorner {
     std::uint64_t offset = 0;
 };
 
-struct RawTriangle {
-    std::uint32_t material = 0; // into Raw::materials
-    std::uint64_t offset = 0;
-    RawCorner corners[3];
-};
 
 struct Pending {
     std::uint64_t offset = 0;
@@ -93,9 +89,10 @@ struct Raw {
     std::uint64_t trianglesAt = 0;
     std::uint64_t vertexAnimationAt = 0;
     std::vector<std::string> materials;
-    std::vector<RawTriangle> triangles;
-    std::vector<std::int32_t> linkBones;
-    std::vector<float> linkWeights;
+    // Triangles are read straight into mesh arrays, unresolved: point parents and influence
+    // joints hold bone ids, triangle materials index `materials`, link states say only whether
+    // links were written. buildModel resolves them in place, so the model is never copied.
+    Mesh mesh;
     bool hasVertexAnimation = false;
     std::vector<VertexFrame> vertexFrames;
     std::vector<Pending> corrupt; // index errors: the element was dropped, reading went on
@@ -107,6 +104,51 @@ struct Fatal {
     std::uint64_t offset = 0;
     std::string message;
 };
+
+template <class V> void reserveMore(V& v, std::size_t more)
+{
+    v.reserve(v.size() + more);
+    adviseHugePages(v.data(), v.capacity() * sizeof(v[0]));
+}
+
+// Room for `tris` more triangles (links: four per corner; capacity never written is address
+// space, not memory). `tris` was checked against the bytes left.
+void reserveTriangles(Mesh& mesh, std::size_t tris)
+{
+    const std::size_t corners = 3 * tris;
+    reserveMore(mesh.pointPositions, corners);
+    reserveMore(mesh.pointParents, corners);
+    reserveMore(mesh.pointLinkState, corners);
+    reserveMore(mesh.pointWhere, corners);
+    reserveMore(mesh.influenceOffsets, corners + 1);
+    reserveMore(mesh.influenceJoints, 4 * corners);
+    reserveMore(mesh.influenceWeights, 4 * corners);
+    reserveMore(mesh.cornerPoints, corners);
+    reserveMore(mesh.cornerNormals, corners);
+    reserveMore(mesh.cornerUvs, corners);
+    reserveMore(mesh.cornerWhere, corners);
+    reserveMore(mesh.triangleMaterials, tris);
+    reserveMore(mesh.triangleWhere, tris);
+}
+
+// Back to `points` points (= corners), `triangles` triangles and `links` links.
+void truncateMesh(Mesh& mesh, std::size_t points, std::size_t triangles, std::size_t links,
+                  std::size_t offsets)
+{
+    mesh.pointPositions.resize(points);
+    mesh.pointParents.resize(points);
+    mesh.pointLinkState.resize(points);
+    mesh.pointWhere.resize(points);
+    mesh.influenceOffsets.resize(offsets);
+    mesh.influenceJoints.resize(links);
+    mesh.influenceWeights.resize(links);
+    mesh.cornerPoints.resize(points);
+    mesh.cornerNormals.resize(points);
+    mesh.cornerUvs.resize(points);
+    mesh.cornerWhere.resize(points);
+    mesh.triangleMaterials.resize(triangles);
+    mesh.triangleWhere.resize(triangles);
+}
 
 // Parses blocks into a Raw. Every failure stops at the value that failed; complete elements
 // read before it are kept.
@@ -319,14 +361,32 @@ bool Parser::parseTriangles(bool& indexError)
     if (!m_c.readCount(tcount, kMinTriangle)) {
         return false;
     }
-    m_raw.triangles.reserve(m_raw.triangles.size() + tcount);
+    Mesh& mesh = m_raw.mesh;
+    reserveTriangles(mesh, tcount);
     const auto nv = static_cast<std::int64_t>(vectors.size());
     const auto nu = static_cast<std::int64_t>(uvs.size());
     for (std::uint32_t t = 0; t < tcount; ++t) {
         item("triangle", t);
-        RawTriangle tri;
+        struct {
+            std::uint32_t material = 0;
+            std::uint64_t offset = 0;
+            RawCorner corners[3];
+        } tri;
         tri.offset = m_c.pos();
-        const std::size_t linkMark = m_raw.linkBones.size();
+        const std::size_t linkMark = mesh.influenceJoints.size();
+        // A triangle that fails half-way leaves no links behind (the CSR arrays stay whole).
+        struct LinkGuard {
+            Mesh& mesh;
+            std::size_t mark;
+            bool armed = true;
+            ~LinkGuard()
+            {
+                if (armed) {
+                    mesh.influenceJoints.resize(mark);
+                    mesh.influenceWeights.resize(mark);
+                }
+            }
+        } guard{mesh, linkMark};
         std::int32_t mat = 0;
         if (!m_c.readInt(mat)) {
             return false;
@@ -358,7 +418,7 @@ bool Parser::parseTriangles(bool& indexError)
             if (!m_c.readCount(lcount, kMinLink)) {
                 return false;
             }
-            k.linkBegin = static_cast<std::uint32_t>(m_raw.linkBones.size());
+            k.linkBegin = static_cast<std::uint32_t>(mesh.influenceJoints.size());
             k.linkCount = lcount;
             for (std::uint32_t l = 0; l < lcount; ++l) {
                 std::int32_t bone = 0;
@@ -366,8 +426,8 @@ bool Parser::parseTriangles(bool& indexError)
                 if (!m_c.readInt(bone) || !m_c.readFloat(w)) {
                     return false;
                 }
-                m_raw.linkBones.push_back(bone);
-                m_raw.linkWeights.push_back(w);
+                mesh.influenceJoints.push_back(bone);
+                mesh.influenceWeights.push_back(w);
             }
             static constexpr const char* kWhat[3] = {"position", "normal", "uv"};
             for (std::size_t i = 0; i < 3 && bad.empty(); ++i) {
@@ -387,15 +447,32 @@ bool Parser::parseTriangles(bool& indexError)
         }
         if (!bad.empty()) {
             indexError = true;
-            m_raw.linkBones.resize(linkMark);
-            m_raw.linkWeights.resize(linkMark);
+            mesh.influenceJoints.resize(linkMark);
+            mesh.influenceWeights.resize(linkMark);
             m_raw.corrupt.push_back(
                 {badAt,
                  bad + " in triangles block, triangle " + std::to_string(t) + "; triangle dropped",
                  {}});
             continue;
         }
-        m_raw.triangles.push_back(tri);
+        guard.armed = false;
+        if (mesh.influenceOffsets.empty()) {
+            mesh.influenceOffsets.push_back(0);
+        }
+        for (const RawCorner& k : tri.corners) {
+            const auto point = static_cast<std::uint32_t>(mesh.pointPositions.size());
+            mesh.pointPositions.push_back(k.position);
+            mesh.pointParents.push_back(k.parent); // a bone id until buildModel
+            mesh.pointLinkState.push_back(k.linkCount > 0 ? LinkState::List : LinkState::Absent);
+            mesh.pointWhere.push_back(at(k.offset));
+            mesh.influenceOffsets.push_back(k.linkBegin + k.linkCount);
+            mesh.cornerPoints.push_back(point);
+            mesh.cornerNormals.push_back(k.normal);
+            mesh.cornerUvs.push_back(k.uv);
+            mesh.cornerWhere.push_back(at(k.offset));
+        }
+        mesh.triangleMaterials.push_back(tri.material); // into m_raw.materials until buildModel
+        mesh.triangleWhere.push_back(at(tri.offset));
     }
     return true;
 }
@@ -473,8 +550,11 @@ bool Parser::parseTrianglesOrWriterBug(std::size_t block, std::uint64_t blockOff
 {
     const SmdxCursor::State start = m_c.state();
     const std::size_t materials = m_raw.materials.size();
-    const std::size_t triangles = m_raw.triangles.size();
-    const std::size_t links = m_raw.linkBones.size();
+    const Mesh& mesh = m_raw.mesh;
+    const std::size_t points = mesh.pointPositions.size();
+    const std::size_t triangles = mesh.triangleMaterials.size();
+    const std::size_t links = mesh.influenceJoints.size();
+    const std::size_t offsets = mesh.influenceOffsets.size();
     const std::size_t corrupt = m_raw.corrupt.size();
     const std::size_t vframes = m_raw.vertexFrames.size();
     const bool hadTriangles = m_raw.hasTriangles;
@@ -482,9 +562,7 @@ bool Parser::parseTrianglesOrWriterBug(std::size_t block, std::uint64_t blockOff
     auto rewind = [&] {
         m_c.restore(start);
         m_raw.materials.resize(materials);
-        m_raw.triangles.resize(triangles);
-        m_raw.linkBones.resize(links);
-        m_raw.linkWeights.resize(links);
+        truncateMesh(m_raw.mesh, points, triangles, links, offsets);
         m_raw.corrupt.resize(corrupt);
         m_raw.vertexFrames.resize(vframes);
         m_raw.hasTriangles = hadTriangles;
@@ -780,56 +858,60 @@ void buildModel(Raw& raw, Model& m, DiagnosticSink& sink, const ReadContext& ctx
         m.animations.push_back(std::move(a));
     }
 
-    // Triangles: one point per corner.
+    // Triangles: one point per corner, read in place; resolve bone ids and materials.
     Mesh& mesh = m.mesh;
+    mesh = std::move(raw.mesh);
     MaterialInterner materials;
-    std::vector<JointIndex> joints;
-    std::vector<float> weights;
-    for (const RawTriangle& tri : raw.triangles) {
-        const auto t = static_cast<std::uint32_t>(mesh.triangleMaterials.size());
-        const std::uint32_t mat =
-            materials.intern(mesh, raw.materials[tri.material], at(tri.offset));
+    std::vector<std::uint32_t> materialOf(raw.materials.size(), UINT32_MAX);
+    const std::size_t nt = mesh.triangleMaterials.size();
+    std::uint32_t readBegin = 0;
+    std::uint32_t write = 0;
+    for (std::size_t t = 0; t < nt; ++t) {
+        std::uint32_t& mat = mesh.triangleMaterials[t];
+        if (materialOf[mat] == UINT32_MAX) {
+            materialOf[mat] = materials.intern(mesh, raw.materials[mat], mesh.triangleWhere[t]);
+        }
+        mat = materialOf[mat];
         for (std::size_t c = 0; c < 3; ++c) {
-            const RawCorner& k = tri.corners[c];
-            const ElementRef vertex{ElementRef::Kind::Vertex, static_cast<std::int32_t>(3 * t + c)};
-            JointIndex parent = kNoJoint;
-            if (auto it = byId.find(k.parent); it != byId.end()) {
+            const std::size_t p = 3 * t + c;
+            const SourceLoc where = mesh.pointWhere[p];
+            const ElementRef vertex{ElementRef::Kind::Vertex, static_cast<std::int32_t>(p)};
+            JointIndex& parent = mesh.pointParents[p];
+            if (auto it = byId.find(parent); it != byId.end()) {
                 parent = it->second;
             } else {
-                sink.error(ids::kWeightsUnknownBone, at(k.offset),
-                           "vertex weighted to undeclared bone id " + std::to_string(k.parent),
+                sink.error(ids::kWeightsUnknownBone, where,
+                           "vertex weighted to undeclared bone id " + std::to_string(parent),
                            vertex);
                 parent = nj > 0 ? 0 : kNoJoint;
             }
-            joints.clear();
-            weights.clear();
-            for (std::uint32_t l = 0; l < k.linkCount; ++l) {
-                const std::int32_t bone = raw.linkBones[k.linkBegin + l];
+            const std::uint32_t readEnd = mesh.influenceOffsets[p + 1];
+            const std::uint32_t begin = write;
+            for (std::uint32_t i = readBegin; i < readEnd; ++i) {
+                const std::int32_t bone = mesh.influenceJoints[i];
                 auto it = byId.find(bone);
                 if (it == byId.end()) {
-                    sink.error(ids::kWeightsUnknownBone, at(k.offset),
+                    sink.error(ids::kWeightsUnknownBone, where,
                                "vertex weighted to undeclared bone id " + std::to_string(bone),
                                vertex);
                     continue;
                 }
-                joints.push_back(it->second);
-                weights.push_back(raw.linkWeights[k.linkBegin + l]);
+                mesh.influenceJoints[write] = it->second;
+                mesh.influenceWeights[write] = mesh.influenceWeights[i];
+                ++write;
             }
-            LinkState state = LinkState::Absent;
-            if (k.linkCount > 0) {
-                state = joints.empty() ? LinkState::Zero : LinkState::List;
+            mesh.influenceOffsets[p] = begin;
+            readBegin = readEnd;
+            if (mesh.pointLinkState[p] == LinkState::List && write == begin) {
+                mesh.pointLinkState[p] = LinkState::Zero; // links written, none known
             }
-            const auto point = static_cast<std::uint32_t>(mesh.pointPositions.size());
-            appendPoint(mesh, k.position, parent, state, joints.data(), weights.data(),
-                        joints.size(), at(k.offset));
-            mesh.cornerPoints.push_back(point);
-            mesh.cornerNormals.push_back(k.normal);
-            mesh.cornerUvs.push_back(k.uv);
-            mesh.cornerWhere.push_back(at(k.offset));
         }
-        mesh.triangleMaterials.push_back(mat);
-        mesh.triangleWhere.push_back(at(tri.offset));
     }
+    if (!mesh.influenceOffsets.empty()) {
+        mesh.influenceOffsets.back() = write;
+    }
+    mesh.influenceJoints.resize(write);
+    mesh.influenceWeights.resize(write);
 
     m.vertexFrames = std::move(raw.vertexFrames);
 
