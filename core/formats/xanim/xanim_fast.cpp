@@ -160,7 +160,7 @@ private:
             }
             if (!m_scales) {
                 m_scales = true;
-                m_a.scales.reserve(m_a.positions.capacity());
+                reserveBig(m_a.scales, m_a.positions.capacity());
                 m_a.scales.assign(m_a.positions.size(), Vec3::Ones());
             }
             return true;
@@ -329,9 +329,9 @@ private:
                                                   m_in.bytesLeft(), 7);
             m_a.times.reserve(frames);
             m_a.frameWhere.reserve(frames);
-            m_a.positions.reserve(keys);
-            m_a.axes.reserve(keys);
-            m_a.explicitKey.reserve(keys);
+            reserveBig(m_a.positions, keys);
+            reserveBig(m_a.axes, keys);
+            reserveBig(m_a.explicitKey, keys);
         } else if (m_phase != Phase::Frames || !closeFrame() || f != m_a.times.back() + 1.0) {
             return false;
         }

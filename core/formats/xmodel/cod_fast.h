@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/formats/registry.h"
+#include "core/io/file_buffer.h"
 #include "core/text/numbers.h"
 #include "core/text/text_cursor.h"
 
@@ -30,6 +31,31 @@ bool readXanimFast(std::string_view bytes, const ReadContext& ctx, ReadResult& o
 // with ReadContext::fastPaths = false).
 ReadResult readXmodelGeneral(std::string_view bytes, const ReadContext& ctx);
 ReadResult readXanimGeneral(std::string_view bytes, const ReadContext& ctx);
+
+namespace fastchar {
+inline constexpr std::uint8_t kBlank = 1, kComma = 2, kLineEnd = 4, kKeyword = 8;
+// isBlank, ',', line terminators and the keyword characters [A-Z0-9], by byte.
+struct Table {
+    std::uint8_t c[256] = {};
+    constexpr Table()
+    {
+        c[' '] = c['\t'] = c['\f'] = c['\v'] = kBlank;
+        c[','] = kComma;
+        c['\n'] = c['\r'] = kLineEnd;
+        for (int i = 'A'; i <= 'Z'; ++i) {
+            c[i] = kKeyword;
+        }
+        for (int i = '0'; i <= '9'; ++i) {
+            c[i] = kKeyword;
+        }
+    }
+};
+inline constexpr Table kTable{};
+inline std::uint8_t of(char ch) noexcept
+{
+    return kTable.c[static_cast<unsigned char>(ch)];
+}
+} // namespace fastchar
 
 // Line and token scanning with the general TextRecordStream's rules (lines end at the first LF,
 // or at a CR before it; blanks are isBlank; `//` and `;` comment lines before the first keyword
@@ -84,8 +110,7 @@ public:
                 continue;
             }
             const char* k = m_p;
-            while (m_p < m_e && (static_cast<unsigned>(*m_p - 'A') < 26 ||
-                                 static_cast<unsigned>(*m_p - '0') < 10)) {
+            while (m_p < m_e && (fastchar::of(*m_p) & fastchar::kKeyword)) {
                 ++m_p;
             }
             if (m_p == k || !endsToken(m_p)) {
@@ -208,7 +233,8 @@ private:
     }
     bool endsToken(const char* q) const noexcept
     {
-        return q >= m_e || isBlank(*q) || *q == ',' || *q == '\n' || *q == '\r';
+        return q >= m_e ||
+               (fastchar::of(*q) & (fastchar::kBlank | fastchar::kComma | fastchar::kLineEnd));
     }
     // The numbers the scanners leave (more than 15 digits, '+', exponents beyond +-22, nan, ...):
     // the general path's token (up to a blank or comma) through `parse`. A quote or slash in it
@@ -233,11 +259,11 @@ private:
     bool sep() noexcept
     {
         while (m_p < m_e) {
-            const char c = *m_p;
-            if (isBlank(c)) {
+            const std::uint8_t c = fastchar::of(*m_p);
+            if (c & fastchar::kBlank) {
                 ++m_p;
-            } else if (c == ',') {
-                if (m_p + 1 < m_e && !isBlank(m_p[1]) && m_p[1] != '\n' && m_p[1] != '\r') {
+            } else if (c & fastchar::kComma) {
+                if (m_p + 1 < m_e && !(fastchar::of(m_p[1]) & (fastchar::kBlank | fastchar::kLineEnd))) {
                     return false;
                 }
                 ++m_p;
@@ -287,6 +313,14 @@ inline std::size_t boundedCount(std::int64_t count, std::size_t bytesLeft, std::
     }
     const std::size_t most = bytesLeft / minBytes + 1;
     return static_cast<std::size_t>(count) < most ? static_cast<std::size_t>(count) : most;
+}
+
+// Reserves room for `n` items; large arrays get transparent huge pages (fewer page faults).
+// Capacity never written is address space, not memory.
+template <class V> void reserveBig(V& v, std::size_t n)
+{
+    v.reserve(n);
+    adviseHugePages(v.data(), v.capacity() * sizeof(v[0]));
 }
 
 } // namespace rigscope::core::cod

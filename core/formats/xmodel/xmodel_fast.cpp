@@ -288,9 +288,13 @@ private:
             }
             m_phase = Phase::Pool;
             const std::size_t n = boundedCount(m_numVerts, m_in.bytesLeft(), 7);
-            m_me.pointPositions.reserve(n);
-            m_me.pointWhere.reserve(n);
-            m_me.influenceOffsets.reserve(n + 1);
+            reserveBig(m_me.pointPositions, n);
+            reserveBig(m_me.pointWhere, n);
+            reserveBig(m_me.influenceOffsets, n + 1);
+            // Four weights a vertex, at most what the bytes left can hold ("BONE 0 1\n").
+            const std::size_t w = std::min(4 * n, m_in.bytesLeft() / 9 + 1);
+            reserveBig(m_me.influenceJoints, w);
+            reserveBig(m_me.influenceWeights, w);
             return true;
         }
         case Kw::NumFaces: {
@@ -300,14 +304,14 @@ private:
             }
             m_phase = Phase::Faces;
             const std::size_t n = boundedCount(m_numFaces, m_in.bytesLeft(), 29);
-            m_me.triangleMaterials.reserve(n);
-            m_me.triangleObjects.reserve(n);
-            m_me.triangleWhere.reserve(n);
-            m_me.cornerPoints.reserve(3 * n);
-            m_me.cornerNormals.reserve(3 * n);
-            m_me.cornerUvs.reserve(3 * n);
-            m_me.cornerColors.reserve(3 * n);
-            m_me.cornerWhere.reserve(3 * n);
+            reserveBig(m_me.triangleMaterials, n);
+            reserveBig(m_me.triangleObjects, n);
+            reserveBig(m_me.triangleWhere, n);
+            reserveBig(m_me.cornerPoints, 3 * n);
+            reserveBig(m_me.cornerNormals, 3 * n);
+            reserveBig(m_me.cornerUvs, 3 * n);
+            reserveBig(m_me.cornerColors, 3 * n);
+            reserveBig(m_me.cornerWhere, 3 * n);
             return true;
         }
         case Kw::NumObjects:
