@@ -805,6 +805,14 @@ void buildModel(Raw& raw, Model& m, DiagnosticSink& sink, const ReadContext& ctx
         a.name = fileStem(ctx.fileName);
         a.kind = PoseKind::LocalEulerXYZ;
         a.jointCount = nj;
+        // Frames are known: one allocation per key array instead of growth by doubling
+        // (capped: a hostile frames x bones product grows as before).
+        const std::size_t keys = std::min(raw.frames.size() * nj, std::size_t(1) << 22);
+        a.positions.reserve(keys);
+        a.rotations.reserve(keys);
+        a.explicitKey.reserve(keys);
+        a.times.reserve(raw.frames.size());
+        a.frameWhere.reserve(raw.frames.size());
         std::vector<std::size_t> order(raw.frames.size());
         for (std::size_t i = 0; i < order.size(); ++i) {
             order[i] = i;
