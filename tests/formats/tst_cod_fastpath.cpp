@@ -217,6 +217,18 @@ std::string canonicalXmodel(const char* nl)
     return s;
 }
 
+// The same as version 7 with the long spellings.
+std::string canonicalXmodelV7()
+{
+    std::string s = canonicalXmodel("\n");
+    for (auto [from, to] : {std::pair{"VERSION 6", "VERSION 7"}, std::pair{"NUMVERTS 4", "NUMVERTS32 4"},
+                            std::pair{"TRI 0 1 0 0", "TRI16 0 1 0 0"}, std::pair{"VERT 2\nNORMAL", "VERT32 2\nNORMAL"},
+                            std::pair{"VERT 3\nOFFSET", "VERT32 3\nOFFSET"}}) {
+        s.replace(s.find(from), std::strlen(from), to);
+    }
+    return s;
+}
+
 std::string canonicalXanim(const char* nl, bool flat)
 {
     std::string s = std::string("// Export filename: `c:\\anims\\walk.xanim_export`") + nl + nl + "ANIMATION" + nl +
@@ -350,6 +362,7 @@ private slots:
         QTest::newRow("xmodel LF") << QByteArray::fromStdString(canonicalXmodel("\n")) << u"c.xmodel_export"_qs;
         QTest::newRow("xmodel CRLF") << QByteArray::fromStdString(canonicalXmodel("\r\n")) << u"c.xmodel_export"_qs;
         QTest::newRow("xmodel CR") << QByteArray::fromStdString(canonicalXmodel("\r")) << u"c.xmodel_export"_qs;
+        QTest::newRow("xmodel v7") << QByteArray::fromStdString(canonicalXmodelV7()) << u"c.xmodel_export"_qs;
         QTest::newRow("xanim per-part") << QByteArray::fromStdString(canonicalXanim("\r\n", false)) << u"c.xanim_export"_qs;
         QTest::newRow("xanim flat") << QByteArray::fromStdString(canonicalXanim("\n", true)) << u"c.xanim_export"_qs;
         const QString fx = test::fixturesDir();
@@ -424,6 +437,7 @@ private slots:
         QTest::addColumn<QByteArray>("bytes");
         QTest::addColumn<QString>("name");
         QTest::newRow("xmodel") << QByteArray::fromStdString(canonicalXmodel("\n")) << u"m.xmodel_export"_qs;
+        QTest::newRow("xmodel v7") << QByteArray::fromStdString(canonicalXmodelV7()) << u"m.xmodel_export"_qs;
         QTest::newRow("xanim per-part") << QByteArray::fromStdString(canonicalXanim("\n", false)) << u"m.xanim_export"_qs;
         QTest::newRow("xanim flat") << QByteArray::fromStdString(canonicalXanim("\n", true)) << u"m.xanim_export"_qs;
     }

@@ -5,7 +5,7 @@
 //   NUMVERTS v, VERT i (i = 0..) with OFFSET, BONES k and k weights BONE b w (b < NUMBONES),
 //   NUMFACES f, TRI o m ... with three corners VERT i + NORMAL + COLOR + UV 1 u v,
 //   NUMOBJECTS, OBJECT i "name" (i = 0..), NUMMATERIALS, MATERIAL i "name" "type" "images"
-//   (i = 0..) with their parameter lines.
+//   (i = 0..) with their parameter lines. Version 7 files may spell NUMVERTS32, VERT32, TRI16.
 // Every count must match, every index be in range. The diagnostics such a file can still get
 // (cod.bone-matrix, cod.color-range and those of orderSkeleton) are reported exactly as the
 // general path reports them.
@@ -51,6 +51,10 @@ enum class Kw : std::uint8_t {
     Param4, // TRANSPARENCY AMBIENTCOLOR INCANDESCENCE SPECULARCOLOR REFLECTIVECOLOR (COLOR)
     Param2, // COEFFS GLOW REFRACTIVE REFLECTIVE BLINN
     Param1, // PHONG
+    // Version 7 spellings: the same meaning, but cod.version-feature in a version 5 or 6 file.
+    NumVerts32,
+    Vert32,
+    Tri16,
 };
 
 Kw keywordOf(std::string_view k) noexcept
@@ -66,6 +70,7 @@ Kw keywordOf(std::string_view k) noexcept
         return k == "VERT" ? Kw::Vert : k == "BONE" ? Kw::Bone : k == "GLOW" ? Kw::Param2 : Kw::Other;
     case 5:
         return k == "BONES"   ? Kw::Bones
+               : k == "TRI16" ? Kw::Tri16
                : k == "COLOR" ? Kw::Color
                : k == "MODEL" ? Kw::Model
                : k == "SCALE" ? Kw::Scale
@@ -75,6 +80,7 @@ Kw keywordOf(std::string_view k) noexcept
     case 6:
         return k == "OFFSET"   ? Kw::Offset
                : k == "NORMAL" ? Kw::Normal
+               : k == "VERT32" ? Kw::Vert32
                : k == "OBJECT" ? Kw::Object
                : k == "COEFFS" ? Kw::Param2
                                : Kw::Other;
@@ -88,6 +94,7 @@ Kw keywordOf(std::string_view k) noexcept
                                  : Kw::Other;
     case 10:
         return k == "NUMOBJECTS"   ? Kw::NumObjects
+               : k == "NUMVERTS32" ? Kw::NumVerts32
                : k == "REFRACTIVE" ? Kw::Param2
                : k == "REFLECTIVE" ? Kw::Param2
                                    : Kw::Other;
@@ -171,6 +178,12 @@ private:
 
     bool line(Kw k, std::string_view kw, const SourceLoc& loc)
     {
+        if (k >= Kw::NumVerts32) {
+            if (m_version < 7) {
+                return false;
+            }
+            k = k == Kw::NumVerts32 ? Kw::NumVerts : (k == Kw::Vert32 ? Kw::Vert : Kw::Tri);
+        }
         switch (k) {
         case Kw::Offset: {
             float v[3];
@@ -364,6 +377,9 @@ private:
         case Kw::Param1:
             return param(kw, 1);
         case Kw::Other:
+        case Kw::NumVerts32:
+        case Kw::Vert32:
+        case Kw::Tri16:
             return false;
         }
         return false;
