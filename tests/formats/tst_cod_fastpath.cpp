@@ -368,6 +368,7 @@ private slots:
         const QString fx = test::fixturesDir();
         for (const QString& rel : {u"xmodel/valid/cube_v6.xmodel_export"_qs, u"xmodel/valid/cube_v6_lf.xmodel_export"_qs,
                                    u"xmodel/valid/bone_matrix.xmodel_export"_qs,
+                                   u"xmodel/valid/comma_nospace.xmodel_export"_qs,
                                    u"xmodel/valid/color_range.xmodel_export"_qs,
                                    u"xanim/valid/walk_perpart.xanim_export"_qs, u"xanim/valid/walk_flat.xanim_export"_qs,
                                    u"xanim/valid/walk_nonotes.xanim_export"_qs,

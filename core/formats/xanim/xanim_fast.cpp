@@ -78,7 +78,7 @@ struct TrackCount {
 class XanimFast {
 public:
     XanimFast(std::string_view bytes, DiagnosticSink& sink, Model& m)
-        : m_in(bytes), m_sink(sink), m_m(m), m_s(m.skeleton)
+        : m_in(bytes, sink), m_sink(sink), m_m(m), m_s(m.skeleton)
     {
         m_a.kind = PoseKind::ModelMatrix;
     }

@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/diag/diagnostic_ids.h"
 #include "core/formats/registry.h"
 #include "core/io/file_buffer.h"
 #include "core/text/numbers.h"
@@ -60,11 +61,13 @@ inline std::uint8_t of(char ch) noexcept
 // Line and token scanning with the general TextRecordStream's rules (lines end at the first LF,
 // or at a CR before it; blanks are isBlank; `//` and `;` comment lines before the first keyword
 // are header comments), restricted to plain lines: every method returns false where the general
-// path could read the line differently or would report something about it.
+// path could read the line differently or would report something about it, except for the
+// syntax.cod-comma note, which the scanner reports itself.
 class FastScanner {
 public:
-    explicit FastScanner(std::string_view text) noexcept
-        : m_base(text.data()), m_p(text.data()), m_e(text.data() + text.size())
+    // `sink` gets syntax.cod-comma notes, as the general path words them.
+    FastScanner(std::string_view text, DiagnosticSink& sink) noexcept
+        : m_base(text.data()), m_p(text.data()), m_e(text.data() + text.size()), m_sink(sink)
     {
         if (text.size() >= 3 && static_cast<unsigned char>(text[0]) == 0xEF &&
             static_cast<unsigned char>(text[1]) == 0xBB &&
@@ -84,6 +87,8 @@ public:
                 return Next::End;
             }
             const char* ls = m_p;
+            m_ls = ls;
+            m_commaNoted = false;
             ++m_line;
             while (m_p < m_e && isBlank(*m_p)) {
                 ++m_p;
@@ -124,10 +129,10 @@ public:
         }
     }
 
-    // One argument each: separators first (blanks, commas followed by a blank or the line end),
+    // One argument each: separators first (blanks and commas, see sep()),
     // then a plain number (numbers.h scanFloat / scanInt, bit-identical to parseFloat / parseInt)
     // that ends at a separator or the line end.
-    bool f(float& out) noexcept
+    bool f(float& out)
     {
         if (!sep()) {
             return false;
@@ -139,8 +144,8 @@ public:
         }
         return token([&out](std::string_view t) { return parseFloat(t, out); });
     }
-    bool f3(float* out) noexcept { return f(out[0]) && f(out[1]) && f(out[2]); }
-    bool i(std::int32_t& out) noexcept
+    bool f3(float* out) { return f(out[0]) && f(out[1]) && f(out[2]); }
+    bool i(std::int32_t& out)
     {
         if (!sep()) {
             return false;
@@ -153,7 +158,7 @@ public:
         return token([&out](std::string_view t) { return parseInt(t, out); });
     }
     // An integer that must read the same as parseDouble of its token: "-0" (-0.0) is refused.
-    bool intAsDouble(double& out) noexcept
+    bool intAsDouble(double& out)
     {
         std::int32_t v = 0;
         const bool neg = sep() && m_p < m_e && *m_p == '-';
@@ -164,7 +169,7 @@ public:
         return true;
     }
     // A quoted string on this line (quotes not kept), ending at a separator or the line end.
-    bool str(std::string_view& out) noexcept
+    bool str(std::string_view& out)
     {
         if (!sep() || m_p >= m_e || *m_p != '"') {
             return false;
@@ -181,9 +186,9 @@ public:
         return true;
     }
     // Another token follows on this line.
-    bool more() noexcept { return sep() && !atLineEnd(m_p); }
+    bool more() { return sep() && !atLineEnd(m_p); }
     // The line ends here (after separators); moves past its terminator.
-    bool eol() noexcept
+    bool eol()
     {
         if (!sep() || !atLineEnd(m_p)) {
             return false;
@@ -191,16 +196,20 @@ public:
         ending();
         return true;
     }
-    // The rest of the line holds only tokens the general path ignores without a diagnostic
-    // (no quote, comma or slash); moves past its terminator.
-    bool skipPlainRest() noexcept
+    // The rest of the line holds only tokens the general path ignores (no quote or slash);
+    // moves past its terminator.
+    bool skipPlainRest()
     {
         while (!atLineEnd(m_p)) {
             const char c = *m_p;
-            if (c == '"' || c == ',' || c == '/') {
+            if (c == '"' || c == '/') {
                 return false;
             }
-            ++m_p;
+            if (c == ',') {
+                sep();
+            } else {
+                ++m_p;
+            }
         }
         ending();
         return true;
@@ -223,6 +232,9 @@ private:
     const char* m_base;
     const char* m_p;
     const char* m_e;
+    DiagnosticSink& m_sink;
+    const char* m_ls = nullptr; // the current line's start
+    bool m_commaNoted = false;  // the current line has its syntax.cod-comma note
     std::uint32_t m_line = 0;
     std::uint64_t m_lf = 0, m_crlf = 0, m_cr = 0;
     bool m_sawKeyword = false;
@@ -254,17 +266,22 @@ private:
         m_p = t;
         return true;
     }
-    // Skips blanks and commas; false for a comma followed by neither a blank nor the line end
-    // (syntax.cod-comma).
-    bool sep() noexcept
+    // Skips blanks and commas. A comma followed by neither a blank nor the line end gets the
+    // general path's syntax.cod-comma note (the first one of the line only).
+    bool sep()
     {
         while (m_p < m_e) {
             const std::uint8_t c = fastchar::of(*m_p);
             if (c & fastchar::kBlank) {
                 ++m_p;
             } else if (c & fastchar::kComma) {
-                if (m_p + 1 < m_e && !(fastchar::of(m_p[1]) & (fastchar::kBlank | fastchar::kLineEnd))) {
-                    return false;
+                if (m_p + 1 < m_e && !(fastchar::of(m_p[1]) & (fastchar::kBlank | fastchar::kLineEnd)) &&
+                    !m_commaNoted) {
+                    m_commaNoted = true;
+                    m_sink.note(ids::kSyntaxCodComma,
+                                SourceLoc{m_line, static_cast<std::uint32_t>(m_p - m_ls + 1),
+                                          static_cast<std::uint64_t>(m_p - m_base)},
+                                "comma without space; PyCoD-based tools fail to split it");
                 }
                 ++m_p;
             } else {

@@ -115,7 +115,7 @@ Kw keywordOf(std::string_view k) noexcept
 class XmodelFast {
 public:
     XmodelFast(std::string_view bytes, DiagnosticSink& sink, Model& m)
-        : m_in(bytes), m_sink(sink), m_m(m), m_s(m.skeleton), m_me(m.mesh)
+        : m_in(bytes, sink), m_sink(sink), m_m(m), m_s(m.skeleton), m_me(m.mesh)
     {
     }
 
