@@ -386,6 +386,8 @@ private slots:
         const core::ReadResult fast = readDefault(b, n);
         const core::ReadResult general = readGeneral(b, n);
         QVERIFY(fast.hasModel);
+        QVERIFY(fast.stats.fastLines > 0);
+        QCOMPARE(general.stats.fastLines, std::uint64_t(0));
         QCOMPARE(QString::fromStdString(difference(fast, general)), QString());
         QCOMPARE(QString::fromStdString(core::verifyInvariants(fast.model)), QString());
     }

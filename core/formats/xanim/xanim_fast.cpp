@@ -105,6 +105,7 @@ public:
     }
 
     int dominantEnding() const noexcept { return m_in.dominantEnding(); }
+    std::uint32_t lines() const noexcept { return m_in.lines(); }
 
 private:
     enum class Phase : std::uint8_t { Start, Parts, Frames, Notes };
@@ -403,6 +404,7 @@ bool readXanimFast(std::string_view bytes, const ReadContext& ctx, ReadResult& o
     out.model.format = "xanim";
     out.model.lineEnding = e == 1 ? LineEnding::CRLF : (e == 2 ? LineEnding::CR : LineEnding::LF);
     out.hasModel = true;
+    out.stats.fastLines = p.lines();
     out.diagnostics = sink.take();
     return true;
 }

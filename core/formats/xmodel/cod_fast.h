@@ -215,6 +215,7 @@ public:
         return true;
     }
 
+    std::uint32_t lines() const noexcept { return m_line; }
     std::size_t bytesLeft() const noexcept { return static_cast<std::size_t>(m_e - m_p); }
     // Dominant line ending as TextRecordStream::dominantEnding (0 LF, 1 CRLF, 2 CR).
     int dominantEnding() const noexcept

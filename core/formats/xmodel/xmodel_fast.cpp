@@ -141,6 +141,7 @@ public:
     }
 
     int dominantEnding() const noexcept { return m_in.dominantEnding(); }
+    std::uint32_t lines() const noexcept { return m_in.lines(); }
 
 private:
     enum class Phase : std::uint8_t { Start, BoneInfo, Transforms, Pool, Faces, Objects, Materials };
@@ -607,6 +608,7 @@ bool readXmodelFast(std::string_view bytes, const ReadContext& ctx, ReadResult& 
     out.model.format = "xmodel";
     out.model.lineEnding = e == 1 ? LineEnding::CRLF : (e == 2 ? LineEnding::CR : LineEnding::LF);
     out.hasModel = true;
+    out.stats.fastLines = p.lines();
     out.diagnostics = sink.take();
     return true;
 }
