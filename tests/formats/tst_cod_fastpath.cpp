@@ -365,6 +365,11 @@ private slots:
         QTest::newRow("xmodel v7") << QByteArray::fromStdString(canonicalXmodelV7()) << u"c.xmodel_export"_qs;
         QTest::newRow("xanim per-part") << QByteArray::fromStdString(canonicalXanim("\r\n", false)) << u"c.xanim_export"_qs;
         QTest::newRow("xanim flat") << QByteArray::fromStdString(canonicalXanim("\n", true)) << u"c.xanim_export"_qs;
+        {
+            std::string a = canonicalXanim("\n", false);
+            a.replace(a.find("FRAMERATE 30"), 12, "FRAMERATE 30.000000");
+            QTest::newRow("xanim float framerate") << QByteArray::fromStdString(a) << u"c.xanim_export"_qs;
+        }
         const QString fx = test::fixturesDir();
         for (const QString& rel : {u"xmodel/valid/cube_v6.xmodel_export"_qs, u"xmodel/valid/cube_v6_lf.xmodel_export"_qs,
                                    u"xmodel/valid/bone_matrix.xmodel_export"_qs,

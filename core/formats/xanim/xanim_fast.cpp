@@ -1,12 +1,14 @@
 // XANIM_EXPORT fast path (see core/formats/xmodel/cod_fast.h): the layout of FORMATS.md §4.1
 // read straight into the Animation's key arrays (reserved from NUMFRAMES x NUMPARTS). Subset:
-//   ANIMATION, VERSION 3, NUMPARTS p (p > 0), PART i "name" x p (i = 0..), FRAMERATE (an integer
+//   ANIMATION, VERSION 3, NUMPARTS p (p > 0), PART i "name" x p (i = 0..), FRAMERATE (integral,
 //   > 0) and NUMFRAMES in either order, then frames FRAME f with integer f counting up by one,
 //   each holding PART 0..p-1 in order with OFFSET / SCALE 1 1 1 / X / Y / Z, then optionally
 //   NOTETRACKS with per-part (PART i, NUMTRACKS, NOTETRACK, NUMKEYS, FRAME f "note") or flat
 //   (NUMKEYS, FRAME f "note") notes and integer note frames.
 // Every count must match. The only diagnostic such a file can still get, cod.notetrack-range, is
 // reported as the general path reports it.
+#include <cmath>
+
 #include "core/diag/diagnostic_ids.h"
 #include "core/formats/xanim/xanim.h"
 #include "core/formats/xmodel/cod_fast.h"
@@ -117,7 +119,8 @@ private:
     Animation m_a;
     Phase m_phase = Phase::Start;
     bool m_sawAnimation = false, m_sawVersion = false;
-    std::int32_t m_numParts = -1, m_numFrames = -1, m_fps = -1;
+    std::int32_t m_numParts = -1, m_numFrames = -1;
+    double m_fps = 0; // FRAMERATE, > 0 once read
     std::size_t m_nj = 0;
     std::size_t m_keysInFrame = 0;
     bool m_inKey = false;
@@ -200,7 +203,9 @@ private:
             return true;
         }
         case Kw::FrameRate:
-            if (m_phase != Phase::Parts || !count(m_in, m_fps) || m_fps == 0) {
+            // Integral and > 0, else cod.framerate (as "30" or "30.000000").
+            if (m_phase != Phase::Parts || m_fps > 0 || !m_in.d(m_fps) || !m_in.eol() || !(m_fps > 0) ||
+                !std::isfinite(m_fps) || m_fps != std::floor(m_fps)) {
                 return false;
             }
             return true;
@@ -319,7 +324,7 @@ private:
             return false;
         }
         if (m_phase == Phase::Parts) {
-            if (m_s.size() != static_cast<std::size_t>(m_numParts) || m_fps <= 0 || m_numFrames < 0) {
+            if (m_s.size() != static_cast<std::size_t>(m_numParts) || !(m_fps > 0) || m_numFrames < 0) {
                 return false;
             }
             m_phase = Phase::Frames;
@@ -366,7 +371,7 @@ private:
         m.kind = ModelKind::Animation;
         m.version = 3;
         m_s.bindKind = PoseKind::ModelMatrix;
-        m_a.fps = static_cast<float>(static_cast<double>(m_fps));
+        m_a.fps = static_cast<float>(m_fps);
         m_a.fpsFromFile = true;
         const double first = m_a.times.front();
         const double last = m_a.times.back();

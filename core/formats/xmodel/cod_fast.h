@@ -157,6 +157,11 @@ public:
         }
         return token([&out](std::string_view t) { return parseInt(t, out); });
     }
+    // A number as parseDouble reads its token (argDouble).
+    bool d(double& out)
+    {
+        return sep() && token([&out](std::string_view t) { return parseDouble(t, out); });
+    }
     // An integer that must read the same as parseDouble of its token: "-0" (-0.0) is refused.
     bool intAsDouble(double& out)
     {
