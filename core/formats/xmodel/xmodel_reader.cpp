@@ -690,6 +690,15 @@ void XmodelParser::finish()
     std::vector<JointIndex> js;
     std::vector<float> ws;
     std::size_t next = 0;
+    // Exact room, so no growth copies sit next to the parse arrays; each parse array is
+    // released once read (the model never depends on it).
+    me.pointPositions.reserve(poolSize);
+    me.pointParents.reserve(poolSize);
+    me.pointLinkState.reserve(poolSize);
+    me.pointWhere.reserve(poolSize);
+    me.influenceOffsets.reserve(poolSize + 1);
+    me.influenceJoints.reserve(m_wBones.size());
+    me.influenceWeights.reserve(m_wBones.size());
     for (std::size_t p = 0; p < poolSize; ++p) {
         js.clear();
         ws.clear();
@@ -725,6 +734,10 @@ void XmodelParser::finish()
             appendPoint(me, Vec3::Zero(), kNoJoint, LinkState::List, nullptr, nullptr, 0, {});
         }
     }
+    m_verts = {};
+    m_wBones = {};
+    m_wWeights = {};
+    m_wLocs = {};
 
     // ---- objects and materials (faces index them)
     const auto objSlots = lastWins(m_objects, [](const auto& o) { return o.first.index; }, "object");
@@ -755,6 +768,18 @@ void XmodelParser::finish()
     Vec4 firstBad = Vec4::Zero();
     SourceLoc firstBadLoc;
     std::int32_t firstBadVert = -1;
+    {
+        const std::size_t n = m_faces.size();
+        me.cornerPoints.reserve(3 * n);
+        me.cornerNormals.reserve(3 * n);
+        me.cornerWhere.reserve(3 * n);
+        me.cornerUvs.reserve(3 * n);
+        me.cornerExtraUvs.reserve(3 * n * (me.uvSetCount - 1));
+        me.cornerColors.reserve(anyColor ? 3 * n : 0);
+        me.triangleMaterials.reserve(n);
+        me.triangleObjects.reserve(n);
+        me.triangleWhere.reserve(n);
+    }
     for (const Face& f : m_faces) {
         const auto t = static_cast<std::int32_t>(me.triangleMaterials.size());
         if (f.obj == -1 && f.cornerCount == 0) {
@@ -854,6 +879,9 @@ void XmodelParser::finish()
         me.triangleObjects.push_back(static_cast<std::uint32_t>(f.obj));
         me.triangleWhere.push_back(f.loc);
     }
+    m_faces = {};
+    m_corners = {};
+    m_uvs = {};
     if (colourOut > 0) {
         std::string e;
         appendFloats(e, firstBad.data(), 4);
