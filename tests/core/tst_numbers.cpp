@@ -105,8 +105,8 @@ private slots:
         QCOMPARE(v, 16777218.0f);
         QVERIFY(parseFloat("-0.000000", v) && v == 0.0f && std::signbit(v));
     }
-    // scanFloat / scanInt either decline or agree bit for bit with parseFloat / parseInt on the
-    // same token, for decimals, exponents, long digit strings and junk after the number.
+    // scanFloat / scanInt either decline or agree bit for bit with from_chars / parseInt on the
+    // same token, for decimals, exponents, long digit strings, leading zeros and junk after.
     void scannersAgreeWithParsers()
     {
         std::uint64_t state = 0x9E3779B97F4A7C15ull;
@@ -122,15 +122,16 @@ private slots:
             if (next() % 3 == 0) {
                 s += '-';
             }
-            const int intDigits = int(next() % 10);
-            const int fracDigits = int(next() % 12);
+            const int intDigits = int(next() % 12);
+            const int fracDigits = int(next() % 21);
+            const int zeros = next() % 3 == 0 ? int(next() % 12) : 0; // leading zeros
             for (int d = 0; d < intDigits; ++d) {
                 s += char('0' + next() % 10);
             }
             if (next() % 4 != 0) {
                 s += '.';
                 for (int d = 0; d < fracDigits; ++d) {
-                    s += char('0' + next() % 10);
+                    s += d < zeros ? '0' : char('0' + next() % 10);
                 }
             }
             if (next() % 4 == 0) {
@@ -148,8 +149,10 @@ private slots:
             float scanned = 0, parsed = 0;
             const char* end = scanFloat(line.data(), line.data() + line.size(), scanned);
             if (end) {
+                // Against from_chars itself (parseFloat uses scanFloat).
                 const std::string_view tok(line.data(), static_cast<std::size_t>(end - line.data()));
-                QVERIFY2(parseFloat(tok, parsed), line.c_str());
+                const auto r = std::from_chars(tok.data(), tok.data() + tok.size(), parsed);
+                QVERIFY2(r.ec == std::errc() && r.ptr == tok.data() + tok.size(), line.c_str());
                 QVERIFY2(std::memcmp(&scanned, &parsed, sizeof parsed) == 0, line.c_str());
                 QCOMPARE(std::string(tok), s);
                 ++taken;
@@ -170,8 +173,14 @@ private slots:
         QCOMPARE(v, 1.5e-5f);
         const std::string_view neg0 = "-0.000000";
         QVERIFY(scanFloat(neg0.data(), neg0.data() + neg0.size(), v) && std::signbit(v));
-        // Declined: 16 digits, nan, '+', a float midpoint.
-        for (std::string_view d : {"1234567890.123456", "nan", "+1", "16777217", "1e30", "."}) {
+        // Leading zeros do not count against the digits: 16 digits, 8 significant.
+        const std::string_view lead = "0.000000017229468";
+        QVERIFY(scanFloat(lead.data(), lead.data() + lead.size(), v));
+        float ref = 0;
+        QVERIFY(parseFloat(lead, ref) && std::memcmp(&v, &ref, 4) == 0);
+        // Declined: 20 digits, above 2^53, nan, '+', a float midpoint, beyond 10^22.
+        for (std::string_view d : {"12345678901.123456789", "9007199254740993", "nan", "+1",
+                                   "16777217", "1e30", "."}) {
             QVERIFY2(!scanFloat(d.data(), d.data() + d.size(), v), std::string(d).c_str());
         }
         std::int32_t i = 0;
