@@ -3,6 +3,7 @@
 #include <unordered_map>
 
 #include "core/diag/diagnostic_ids.h"
+#include "core/io/file_buffer.h"
 
 namespace rigscope::core {
 
@@ -218,6 +219,34 @@ void appendPoint(Mesh& mesh, const Vec3& position, JointIndex parent, LinkState 
         mesh.influenceWeights.push_back(weights[i]);
     }
     mesh.influenceOffsets.push_back(static_cast<std::uint32_t>(mesh.influenceJoints.size()));
+}
+
+namespace {
+
+template <class V> void reserveMore(V& v, std::size_t more)
+{
+    v.reserve(v.size() + more);
+    adviseHugePages(v.data(), v.capacity() * sizeof(v[0]));
+}
+
+} // namespace
+
+void reserveTriangles(Mesh& mesh, std::size_t tris)
+{
+    const std::size_t corners = 3 * tris;
+    reserveMore(mesh.pointPositions, corners);
+    reserveMore(mesh.pointParents, corners);
+    reserveMore(mesh.pointLinkState, corners);
+    reserveMore(mesh.pointWhere, corners);
+    reserveMore(mesh.influenceOffsets, corners + 1);
+    reserveMore(mesh.influenceJoints, 4 * corners);
+    reserveMore(mesh.influenceWeights, 4 * corners);
+    reserveMore(mesh.cornerPoints, corners);
+    reserveMore(mesh.cornerNormals, corners);
+    reserveMore(mesh.cornerUvs, corners);
+    reserveMore(mesh.cornerWhere, corners);
+    reserveMore(mesh.triangleMaterials, tris);
+    reserveMore(mesh.triangleWhere, tris);
 }
 
 std::uint32_t MaterialInterner::intern(Mesh& mesh, std::string_view name, SourceLoc where)

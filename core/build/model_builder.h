@@ -25,6 +25,11 @@ void appendPoint(Mesh& mesh, const Vec3& position, JointIndex parent, LinkState 
                  const JointIndex* joints, const float* weights, std::size_t linkCount,
                  SourceLoc where);
 
+// Room for `tris` more triangles in every mesh array, one point per corner (links: four per
+// corner). Large arrays get the huge-page hint; capacity never written is address space, not
+// memory. Callers bound `tris` by the bytes left in the file.
+void reserveTriangles(Mesh& mesh, std::size_t tris);
+
 // Finds or appends a material by its raw name; returns its index. O(1) per call.
 class MaterialInterner {
 public:

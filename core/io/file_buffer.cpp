@@ -75,36 +75,21 @@ FileReadResult readFile(const std::string& path, std::uint64_t maxBytes)
     adviseHugePages(r.bytes.data(), cap);
     r.bytes.resize(cap);
     std::size_t got = 0;
+    char probe[65536];
     for (;;) {
-        if (got == r.bytes.size()) {
-            // Full. A file that grew since fstat (or a pipe) is read on through a small probe,
-            // so a file of exactly the size fstat gave is not doubled to find its end.
-            if (r.bytes.size() >= maxBytes) {
-                break;
-            }
-            char probe[65536];
-            const ssize_t n = ::read(fd, probe, sizeof probe);
-            if (n < 0 && errno == EINTR) {
-                continue;
-            }
-            if (n < 0) {
-                r.error = "cannot read '" + path + "': " + std::strerror(errno);
-                r.bytes.clear();
-                ::close(fd);
-                return r;
-            }
-            if (n == 0) {
-                break;
-            }
-            r.bytes.append(probe, static_cast<std::size_t>(n));
-            got += static_cast<std::size_t>(n);
+        // While the buffer has room, read into it. Once full, a file that grew since fstat (or
+        // a pipe) is read on through a small probe, so a file of exactly the size fstat gave is
+        // not doubled to find its end.
+        const bool full = got == r.bytes.size();
+        if (full && r.bytes.size() >= maxBytes) {
+            break;
+        }
+        char* const into = full ? probe : r.bytes.data() + got;
+        const ssize_t n = ::read(fd, into, full ? sizeof probe : r.bytes.size() - got);
+        if (n < 0 && errno == EINTR) {
             continue;
         }
-        const ssize_t n = ::read(fd, r.bytes.data() + got, r.bytes.size() - got);
         if (n < 0) {
-            if (errno == EINTR) {
-                continue;
-            }
             r.error = "cannot read '" + path + "': " + std::strerror(errno);
             r.bytes.clear();
             ::close(fd);
@@ -112,6 +97,9 @@ FileReadResult readFile(const std::string& path, std::uint64_t maxBytes)
         }
         if (n == 0) {
             break;
+        }
+        if (full) {
+            r.bytes.append(probe, static_cast<std::size_t>(n));
         }
         got += static_cast<std::size_t>(n);
     }

@@ -9,6 +9,22 @@
 
 using namespace rigscope::core;
 
+namespace {
+
+// Deterministic pseudo-random numbers for the randomised comparisons.
+struct XorShift {
+    std::uint64_t state;
+    std::uint64_t operator()() noexcept
+    {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        return state;
+    }
+};
+
+} // namespace
+
 class TstNumbers : public QObject {
     Q_OBJECT
 private slots:
@@ -63,13 +79,7 @@ private slots:
     // the values whose double lands on a float midpoint.
     void fastPathMatchesFromChars()
     {
-        std::uint64_t state = 0x2545F4914F6CDD1Dull;
-        auto next = [&state] {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            return state;
-        };
+        XorShift next{0x2545F4914F6CDD1Dull};
         int checked = 0;
         for (int i = 0; i < 400000; ++i) {
             std::string s;
@@ -109,13 +119,7 @@ private slots:
     // same token, for decimals, exponents, long digit strings, leading zeros and junk after.
     void scannersAgreeWithParsers()
     {
-        std::uint64_t state = 0x9E3779B97F4A7C15ull;
-        auto next = [&state] {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            return state;
-        };
+        XorShift next{0x9E3779B97F4A7C15ull};
         int taken = 0, intsTaken = 0;
         for (int i = 0; i < 300000; ++i) {
             std::string s;

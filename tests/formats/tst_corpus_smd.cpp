@@ -103,15 +103,7 @@ private slots:
 
 void TstCorpusSmd::corpus_data()
 {
-    QTest::addColumn<QString>("path");
-    const QString dir = test::corpusDir();
-    if (dir.isEmpty()) {
-        QTest::newRow("no corpus") << QString();
-        return;
-    }
-    for (const QString& f : test::filesUnder(dir, {QStringLiteral("smd"), QStringLiteral("vta")})) {
-        QTest::newRow(qPrintable(QFileInfo(f).fileName())) << f;
-    }
+    test::addPathRows(test::corpusDir(), {QStringLiteral("smd"), QStringLiteral("vta")});
 }
 
 void TstCorpusSmd::corpus()

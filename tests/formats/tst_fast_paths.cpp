@@ -406,11 +406,7 @@ void TstFastPaths::animationIrregularities()
 
 void TstFastPaths::fixtures_data()
 {
-    QTest::addColumn<QString>("path");
-    for (const QString& f : test::filesUnder(test::fixturesDir(),
-                                             {QStringLiteral("smd"), QStringLiteral("vta")})) {
-        QTest::newRow(qPrintable(QFileInfo(f).fileName())) << f;
-    }
+    test::addPathRows(test::fixturesDir(), {QStringLiteral("smd"), QStringLiteral("vta")});
 }
 
 void TstFastPaths::fixtures()
@@ -421,15 +417,7 @@ void TstFastPaths::fixtures()
 
 void TstFastPaths::corpus_data()
 {
-    QTest::addColumn<QString>("path");
-    const QString dir = test::corpusDir();
-    if (dir.isEmpty()) {
-        QTest::newRow("no corpus") << QString();
-        return;
-    }
-    for (const QString& f : test::filesUnder(dir, {QStringLiteral("smd"), QStringLiteral("vta")})) {
-        QTest::newRow(qPrintable(QFileInfo(f).fileName())) << f;
-    }
+    test::addPathRows(test::corpusDir(), {QStringLiteral("smd"), QStringLiteral("vta")});
 }
 
 void TstFastPaths::corpus()

@@ -5,6 +5,7 @@
 #include <QtCore/QFile>
 #include <QtCore/QFileInfo>
 #include <QtCore/QProcess>
+#include <QtTest/QtTest>
 
 #include "core/io/file_buffer.h"
 
@@ -46,6 +47,18 @@ QStringList filesUnder(const QString& dir, const QStringList& exts)
     }
     out.sort();
     return out;
+}
+
+void addPathRows(const QString& dir, const QStringList& exts)
+{
+    QTest::addColumn<QString>("path");
+    if (dir.isEmpty()) {
+        QTest::newRow("absent") << QString();
+        return;
+    }
+    for (const QString& f : filesUnder(dir, exts)) {
+        QTest::newRow(qPrintable(QFileInfo(f).fileName())) << f;
+    }
 }
 
 std::string readBytes(const QString& path)

@@ -21,6 +21,11 @@ QString corpusDir();
 // Files under `dir` (recursive) whose extension is in `exts` (lower case, no dot), sorted.
 QStringList filesUnder(const QString& dir, const QStringList& exts);
 
+// For *_data(): a "path" column and one row per file under `dir` with one of `exts`, named by
+// file name. An empty `dir` (the corpus is absent) adds one row with an empty path, which the
+// test QSKIPs.
+void addPathRows(const QString& dir, const QStringList& exts);
+
 std::string readBytes(const QString& path);
 // Reads a file through the registry (detection included). The file name in diagnostics is the
 // path relative to `relativeTo` when given.

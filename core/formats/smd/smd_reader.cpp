@@ -556,32 +556,6 @@ struct Share {
     bool failed = false;
 };
 
-template <class V> void reserveBig(V& v, std::size_t more)
-{
-    v.reserve(v.size() + more);
-    adviseHugePages(v.data(), v.capacity() * sizeof(v[0]));
-}
-
-// Room for `tris` more triangles in every mesh array (links: four per corner; capacity that
-// is never written is address space, not memory).
-void reserveTriangles(Mesh& mesh, std::size_t tris)
-{
-    const std::size_t corners = 3 * tris;
-    reserveBig(mesh.pointPositions, corners);
-    reserveBig(mesh.pointParents, corners);
-    reserveBig(mesh.pointLinkState, corners);
-    reserveBig(mesh.pointWhere, corners);
-    reserveBig(mesh.influenceOffsets, corners + 1);
-    reserveBig(mesh.influenceJoints, 4 * corners);
-    reserveBig(mesh.influenceWeights, 4 * corners);
-    reserveBig(mesh.cornerPoints, corners);
-    reserveBig(mesh.cornerNormals, corners);
-    reserveBig(mesh.cornerUvs, corners);
-    reserveBig(mesh.cornerWhere, corners);
-    reserveBig(mesh.triangleMaterials, tris);
-    reserveBig(mesh.triangleWhere, tris);
-}
-
 // Appends `src` to `dst` and frees `src` at once, so splicing shares never holds two copies of
 // more than one array.
 template <class T, class F> void moveAppend(std::vector<T>& dst, std::vector<T>& src, F&& fix)

@@ -105,32 +105,6 @@ struct Fatal {
     std::string message;
 };
 
-template <class V> void reserveMore(V& v, std::size_t more)
-{
-    v.reserve(v.size() + more);
-    adviseHugePages(v.data(), v.capacity() * sizeof(v[0]));
-}
-
-// Room for `tris` more triangles (links: four per corner; capacity never written is address
-// space, not memory). `tris` was checked against the bytes left.
-void reserveTriangles(Mesh& mesh, std::size_t tris)
-{
-    const std::size_t corners = 3 * tris;
-    reserveMore(mesh.pointPositions, corners);
-    reserveMore(mesh.pointParents, corners);
-    reserveMore(mesh.pointLinkState, corners);
-    reserveMore(mesh.pointWhere, corners);
-    reserveMore(mesh.influenceOffsets, corners + 1);
-    reserveMore(mesh.influenceJoints, 4 * corners);
-    reserveMore(mesh.influenceWeights, 4 * corners);
-    reserveMore(mesh.cornerPoints, corners);
-    reserveMore(mesh.cornerNormals, corners);
-    reserveMore(mesh.cornerUvs, corners);
-    reserveMore(mesh.cornerWhere, corners);
-    reserveMore(mesh.triangleMaterials, tris);
-    reserveMore(mesh.triangleWhere, tris);
-}
-
 // Back to `points` points (= corners), `triangles` triangles and `links` links.
 void truncateMesh(Mesh& mesh, std::size_t points, std::size_t triangles, std::size_t links,
                   std::size_t offsets)
