@@ -1,6 +1,7 @@
 #include "app/document/document.h"
 
 #include <QtConcurrent/QtConcurrentRun>
+#include <QtCore/QDeadlineTimer>
 #include <QtCore/QElapsedTimer>
 #include <QtCore/QEventLoop>
 #include <QtCore/QFileInfo>
@@ -9,6 +10,7 @@
 #include <QtCore/QTimer>
 
 #include "app/qt_convert.h"
+#include "core/diag/severity.h"
 #include "core/io/file_buffer.h"
 #include "core/ops/check.h"
 #include "core/pose/sample.h"
@@ -31,18 +33,27 @@ LoadedFile loadFile(const QString& path)
     ctx.fileName = toStd(QFileInfo(path).fileName());
     core::ReadResult r = core::readAny(bytes.bytes, ctx);
     f.readerDiagnostics = std::move(r.diagnostics);
-    f.diagnostics = f.readerDiagnostics;
     if (r.hasModel) {
         f.model = std::make_shared<const core::Model>(std::move(r.model));
     } else {
-        f.error = f.diagnostics.empty() ? QStringLiteral("unreadable file")
-                                        : toQString(f.diagnostics.front().message);
+        f.error = f.readerDiagnostics.empty() ? QStringLiteral("unreadable file")
+                                              : toQString(f.readerDiagnostics.front().message);
     }
     f.loadMs = double(timer.nsecsElapsed()) / 1e6;
     return f;
 }
 
-int primaryFileIndex(const std::vector<LoadedFile>& files)
+namespace {
+
+// What the checks of one file need; the model is shared, so a check outlives a newer load.
+struct CheckInput {
+    QString path;
+    std::shared_ptr<const core::Model> model;
+    std::vector<core::Diagnostic> readerDiagnostics;
+};
+
+// The first file with a reference model, else the first with any model (primaryFileIndex).
+template <class Files> int primaryOf(const Files& files)
 {
     for (std::size_t i = 0; i < files.size(); ++i) {
         if (files[i].model && files[i].model->kind == core::ModelKind::Reference) {
@@ -57,9 +68,13 @@ int primaryFileIndex(const std::vector<LoadedFile>& files)
     return -1;
 }
 
-void checkFiles(std::vector<LoadedFile>& files, core::Profile profile)
+// Runs the checks of every file (non-primary files against the primary). `canceled` is asked
+// between files; a canceled run returns what it has.
+template <class Files, class Out>
+void checkEach(const Files& files, core::Profile profile, const std::function<bool()>& canceled,
+               Out&& out)
 {
-    const int primary = primaryFileIndex(files);
+    const int primary = primaryOf(files);
     const core::Model* ref =
         primary >= 0 && files[std::size_t(primary)].model->kind == core::ModelKind::Reference
             ? files[std::size_t(primary)].model.get()
@@ -68,18 +83,57 @@ void checkFiles(std::vector<LoadedFile>& files, core::Profile profile)
     core::CheckOptions opt;
     opt.profile = profile;
     for (std::size_t i = 0; i < files.size(); ++i) {
-        LoadedFile& f = files[i];
+        if (canceled && canceled()) {
+            return;
+        }
+        const auto& f = files[i];
         if (!f.model && f.readerDiagnostics.empty()) {
             continue; // I/O failure: nothing to check
         }
         const core::Model* reference = int(i) == primary ? nullptr : ref;
-        core::CheckedFile c = core::checkModel(toStd(f.path), f.model.get(), f.readerDiagnostics,
-                                               reference, reference ? refFile : std::string(), opt);
+        out(i, core::checkModel(toStd(f.path), f.model.get(), f.readerDiagnostics, reference,
+                                reference ? refFile : std::string(), opt));
+    }
+}
+
+// The profile checkModel will use for files[i] (CheckedFile::profile), without checking.
+core::Profile expectedProfile(const std::vector<LoadedFile>& files, std::size_t i,
+                              core::Profile requested)
+{
+    if (requested != core::Profile::Auto) {
+        return requested;
+    }
+    const int primary = primaryFileIndex(files);
+    const LoadedFile* ref =
+        primary >= 0 && std::size_t(primary) != i &&
+                files[std::size_t(primary)].model->kind == core::ModelKind::Reference
+            ? &files[std::size_t(primary)]
+            : nullptr;
+    if (ref) {
+        return core::resolveProfile(*ref->model, core::Profile::Auto);
+    }
+    if (files[i].model) {
+        return core::resolveProfile(*files[i].model, core::Profile::Auto);
+    }
+    return files[i].profile;
+}
+
+} // namespace
+
+int primaryFileIndex(const std::vector<LoadedFile>& files)
+{
+    return primaryOf(files);
+}
+
+void checkFiles(std::vector<LoadedFile>& files, core::Profile profile)
+{
+    checkEach(files, profile, {}, [&](std::size_t i, core::CheckedFile c) {
+        LoadedFile& f = files[i];
         f.diagnostics = std::move(c.diagnostics);
         f.budget = std::move(c.budget);
         f.profile = c.profile;
         f.guessed = c.guessed;
-    }
+    });
 }
 
 Document::Document(QObject* parent) : QObject(parent)
@@ -89,12 +143,16 @@ Document::Document(QObject* parent) : QObject(parent)
             &Document::onLoadFinished);
     connect(&m_watcher, &QFutureWatcher<std::vector<LoadedFile>>::progressValueChanged, this,
             [this](int v) { emit loadProgress(v, m_watcher.progressMaximum()); });
+    connect(&m_checkWatcher, &QFutureWatcher<std::shared_ptr<CheckResults>>::finished, this,
+            &Document::onChecksFinished);
 }
 
 Document::~Document()
 {
     m_watcher.cancel();
+    m_checkWatcher.cancel();
     m_watcher.waitForFinished();
+    m_checkWatcher.waitForFinished();
 }
 
 void Document::open(const QStringList& paths, bool keepState)
@@ -119,7 +177,10 @@ void Document::open(const QStringList& paths, bool keepState)
                 out.push_back(loadFile(paths[i]));
                 promise.setProgressValue(i + 1);
             }
-            checkFiles(out, profile);
+            if (primaryFileIndex(out) < 0) {
+                // Nothing to show: the graded reader diagnostics are all there is (cheap).
+                checkFiles(out, profile);
+            }
             promise.addResult(std::move(out));
         }));
 }
@@ -148,20 +209,19 @@ bool Document::isLoading() const
 
 bool Document::waitForLoaded(int timeoutMs)
 {
-    if (m_watcher.isFinished() && m_loadingGeneration != m_generation) {
-        return !m_files.empty();
-    }
-    QEventLoop loop;
-    QTimer timer;
-    timer.setSingleShot(true);
-    connect(&timer, &QTimer::timeout, &loop, &QEventLoop::quit);
-    connect(this, &Document::loaded, &loop, &QEventLoop::quit);
-    connect(this, &Document::loadFailed, &loop, &QEventLoop::quit);
-    timer.start(timeoutMs);
-    if (m_loadingGeneration == m_generation) {
+    const QDeadlineTimer deadline(timeoutMs);
+    while ((isLoading() || isChecking()) && !deadline.hasExpired()) {
+        QEventLoop loop;
+        QTimer timer;
+        timer.setSingleShot(true);
+        connect(&timer, &QTimer::timeout, &loop, &QEventLoop::quit);
+        connect(this, &Document::loaded, &loop, &QEventLoop::quit);
+        connect(this, &Document::loadFailed, &loop, &QEventLoop::quit);
+        connect(this, &Document::diagnosticsChanged, &loop, &QEventLoop::quit);
+        timer.start(int(std::max<qint64>(1, deadline.remainingTime())));
         loop.exec();
     }
-    return !m_files.empty() && m_loadingGeneration != m_generation;
+    return !m_files.empty() && !isLoading();
 }
 
 void Document::onLoadFinished()
@@ -222,6 +282,13 @@ void Document::assemble(std::vector<LoadedFile> files, bool keepState)
     m_files = std::move(files);
     m_primary = primaryFileIndex(m_files);
     const core::Model& ref = *m_files[std::size_t(m_primary)].model;
+    for (std::size_t i = 0; i < m_files.size(); ++i) {
+        LoadedFile& f = m_files[i];
+        f.diagnostics.clear(); // until the checks of these files come back
+        f.budget.clear();
+        f.profile = expectedProfile(m_files, i, m_profile);
+        f.guessed = m_profile == core::Profile::Auto;
+    }
 
     m_animations.clear();
     for (std::size_t i = 0; i < m_files.size(); ++i) {
@@ -309,8 +376,10 @@ void Document::assemble(std::vector<LoadedFile> files, bool keepState)
             m_selection = oldSel;
         }
     }
+    // The old files' problems go now (checksStarted), the new ones come with diagnosticsChanged
+    // once the checks ran in the background; the model is shown first.
+    requestChecks();
     emit loaded(keepState);
-    emit diagnosticsChanged();
     emit animationChanged(m_currentAnimation);
     emit frameChanged(m_currentFrame);
     emit selectionChanged(m_selection);
@@ -470,8 +539,83 @@ void Document::setProfile(core::Profile profile)
     }
     m_profile = profile;
     if (!m_files.empty()) {
-        checkFiles(m_files, profile);
-        emit diagnosticsChanged();
+        requestChecks();
+    }
+}
+
+void Document::requestChecks()
+{
+    ++m_checkGeneration;
+    if (!m_checksEnabled || m_files.empty()) {
+        m_checking = false;
+        return;
+    }
+    m_checking = true;
+    if (m_checkRunning) {
+        m_checkWatcher.cancel(); // stops between files; onChecksFinished starts the newest
+    } else {
+        startChecks();
+    }
+    emit checksStarted();
+}
+
+void Document::startChecks()
+{
+    std::vector<CheckInput> inputs;
+    inputs.reserve(m_files.size());
+    for (const LoadedFile& f : m_files) {
+        inputs.push_back({f.path, f.model, f.readerDiagnostics});
+    }
+    m_checkRunning = true;
+    m_checkWatcher.setFuture(QtConcurrent::run(
+        [inputs = std::move(inputs), generation = m_checkGeneration, profile = m_profile,
+         hook = m_checkHook](QPromise<std::shared_ptr<CheckResults>>& promise) {
+            if (hook) {
+                hook();
+            }
+            auto r = std::make_shared<CheckResults>();
+            r->generation = generation;
+            r->files.resize(inputs.size());
+            checkEach(
+                inputs, profile, [&promise] { return promise.isCanceled(); },
+                [&](std::size_t i, core::CheckedFile c) {
+                    FileChecks& f = r->files[i];
+                    f.diagnostics = std::move(c.diagnostics);
+                    f.budget = std::move(c.budget);
+                    f.profile = c.profile;
+                    f.guessed = c.guessed;
+                });
+            if (!promise.isCanceled()) {
+                promise.addResult(std::move(r));
+            }
+        }));
+}
+
+void Document::onChecksFinished()
+{
+    m_checkRunning = false;
+    const QFuture<std::shared_ptr<CheckResults>> future = m_checkWatcher.future();
+    if (!future.isCanceled() && future.resultCount() > 0) {
+        CheckResults& r = *future.result();
+        if (r.generation == m_checkGeneration && r.files.size() == m_files.size()) {
+            for (std::size_t i = 0; i < m_files.size(); ++i) {
+                LoadedFile& f = m_files[i];
+                FileChecks& c = r.files[i];
+                f.diagnostics = std::move(c.diagnostics);
+                f.budget = std::move(c.budget);
+                if (!f.model && f.readerDiagnostics.empty()) {
+                    continue; // not checked: I/O failure
+                }
+                f.profile = c.profile;
+                f.guessed = c.guessed;
+            }
+            m_checking = false;
+            emit diagnosticsChanged();
+            return;
+        }
+    }
+    if (m_checking) {
+        startChecks(); // superseded: check the current files with the current profile
     }
 }
 

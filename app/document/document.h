@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -24,11 +25,13 @@ struct LoadedFile {
     std::shared_ptr<const core::Model> model;        // null when the file could not be read
     std::vector<core::Diagnostic> readerDiagnostics; // as the reader returned them
     // Reader diagnostics plus every check (CHECKS.md) for `profile`, graded, in file order.
+    // Empty while the Document's checks of this file run (Document::isChecking()).
     std::vector<core::Diagnostic> diagnostics;
     std::vector<core::BudgetMeter> budget; // CHECKS.md §3 meters (VTA: against the reference)
-    core::Profile profile = core::Profile::Source; // the profile it was checked with
-    bool guessed = true;                           // profile came from `auto`
-    QString error;                                 // I/O or format failure
+    // The profile it was checked with; while the first checks run, the one they will use.
+    core::Profile profile = core::Profile::Source;
+    bool guessed = true; // profile came from `auto`
+    QString error;       // I/O or format failure
     qint64 bytes = 0;
     double loadMs = 0;
 };
@@ -63,7 +66,9 @@ struct Selection {
 
 // Owns the files of one scene (a reference plus attached animations and VTAs), the current
 // animation and frame, and the selection. Loads in the background (QtConcurrent + a generation
-// counter); the model is swapped only on success.
+// counter); the model is swapped only on success. The checks run afterwards, also in the
+// background: `loaded` comes as soon as the files are read, `diagnosticsChanged` when their
+// checks finished. A newer load or profile supersedes a running check (its results are dropped).
 class Document : public QObject {
     Q_OBJECT
 public:
@@ -76,7 +81,8 @@ public:
     void reload();
     void cancelLoad();
     bool isLoading() const;
-    // Blocks until the current load finished (tests, --screenshot).
+    // Blocks until the current load and its checks finished (tests, --window-screenshot).
+    // True when the document has files (the failed load of another one keeps them).
     bool waitForLoaded(int timeoutMs = 60000);
 
     const std::vector<LoadedFile>& files() const { return m_files; }
@@ -114,11 +120,19 @@ public:
     void setSelection(const Selection& s);
 
     // Checks (CHECKS.md). The requested profile (auto by default) applies to every file; changing
-    // it re-runs the checks and emits diagnosticsChanged.
+    // it re-runs the checks in the background (checksStarted now, diagnosticsChanged when done).
     core::Profile requestedProfile() const { return m_profile; }
     void setProfile(core::Profile profile);
     // The profile the primary file was checked with (auto resolved).
     core::Profile activeProfile() const;
+    // Checks of the current files are running or queued: their diagnostics and budgets are
+    // empty (after a load) or those of the previous profile (after setProfile).
+    bool isChecking() const { return m_checking; }
+    // Off: loads run no checks and diagnostics stay empty (headless renders). On by default.
+    void setChecksEnabled(bool on) { m_checksEnabled = on; }
+    bool checksEnabled() const { return m_checksEnabled; }
+    // Called on the worker thread before each check run (tests hold it to keep a check running).
+    void setCheckStartHook(std::function<void()> hook) { m_checkHook = std::move(hook); }
     // Meters of the document: the primary's bones, materials and vertices; flexed vertices
     // from its VTAs (the largest).
     std::vector<core::BudgetMeter> budget() const;
@@ -143,12 +157,31 @@ signals:
     void frameChanged(int frame);
     void selectionChanged(const rigscope::app::Selection& selection);
     void flexChanged();
-    // Diagnostics and budgets were recomputed (after a load or a profile change).
+    // Checks of the current files started (isChecking()): after a load, before `loaded`, with
+    // the files' diagnostics and budgets cleared; after a profile change.
+    void checksStarted();
+    // Diagnostics and budgets were recomputed (checks of a load or a profile change finished;
+    // a load that failed altogether).
     void diagnosticsChanged();
 
 private:
+    // What one check run returns, per file of the document.
+    struct FileChecks {
+        std::vector<core::Diagnostic> diagnostics;
+        std::vector<core::BudgetMeter> budget;
+        core::Profile profile = core::Profile::Source;
+        bool guessed = true;
+    };
+    struct CheckResults {
+        quint64 generation = 0;
+        std::vector<FileChecks> files;
+    };
+
     void onLoadFinished();
     void assemble(std::vector<LoadedFile> files, bool keepState);
+    void requestChecks();
+    void startChecks();
+    void onChecksFinished();
 
     std::vector<LoadedFile> m_files;
     std::vector<LoadedFile> m_failed;
@@ -170,6 +203,13 @@ private:
     bool m_keepState = false;
     QStringList m_loadingPaths;
     core::Profile m_profile = core::Profile::Auto;
+
+    QFutureWatcher<std::shared_ptr<CheckResults>> m_checkWatcher; // shared: results move out
+    quint64 m_checkGeneration = 0; // bumped by each request; results of older ones are dropped
+    bool m_checkRunning = false;   // a check task runs (until onChecksFinished)
+    bool m_checking = false;       // the current files' checks are not applied yet
+    bool m_checksEnabled = true;
+    std::function<void()> m_checkHook;
 };
 
 // Reads one file (any supported format). Runs on worker threads.

@@ -59,7 +59,8 @@ void BudgetBar::setMeter(std::size_t used, std::size_t limit, const QString& pro
             tip += QLatin1Char('\n') + tr("Above 75 % of the limit");
         }
     }
-    setToolTip(tip);
+    m_tip = tip;
+    showToolTip();
     updateGeometry();
     update();
 }
@@ -68,14 +69,32 @@ void BudgetBar::clear()
 {
     m_used = m_limit = 0;
     m_empty = true;
-    setToolTip(tr("%1: no model").arg(m_name));
+    m_tip = tr("%1: no model").arg(m_name);
+    showToolTip();
+    updateGeometry();
     update();
+}
+
+void BudgetBar::setChecking(bool on)
+{
+    if (on == m_checking) {
+        return;
+    }
+    m_checking = on;
+    showToolTip();
+    updateGeometry();
+    update();
+}
+
+void BudgetBar::showToolTip()
+{
+    setToolTip(m_checking ? m_tip + QLatin1Char('\n') + tr("Checking…") : m_tip);
 }
 
 QString BudgetBar::text() const
 {
     if (m_empty) {
-        return m_name;
+        return m_checking ? m_name + QStringLiteral(" …") : m_name;
     }
     const QLocale loc = QLocale::system();
     return m_limit == 0 ? QStringLiteral("%1 %2").arg(m_name, loc.toString(qulonglong(m_used)))
@@ -94,6 +113,9 @@ void BudgetBar::paintEvent(QPaintEvent*)
 {
     QPainter p(this);
     p.setRenderHint(QPainter::Antialiasing);
+    if (m_checking) {
+        p.setOpacity(0.45);
+    }
     const QRectF r = QRectF(rect()).adjusted(0.5, 1.5, -0.5, -1.5);
     QPainterPath frame;
     frame.addRoundedRect(r, 3, 3);

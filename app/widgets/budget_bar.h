@@ -15,6 +15,9 @@ public:
     explicit BudgetBar(const QString& name, QWidget* parent = nullptr);
     void setMeter(std::size_t used, std::size_t limit, const QString& profile);
     void clear();
+    // Checks running: greyed, "…" when there is no meter yet; setMeter / clear keep it.
+    void setChecking(bool on);
+    bool isChecking() const { return m_checking; }
     std::size_t used() const { return m_used; }
     std::size_t limit() const { return m_limit; }
     Level level() const { return levelFor(m_used, m_limit); }
@@ -31,7 +34,11 @@ private:
     QString m_name;
     std::size_t m_used = 0;
     std::size_t m_limit = 0;
+    void showToolTip();
+
+    QString m_tip; // the meter's tooltip, without the checking note
     bool m_empty = true;
+    bool m_checking = false;
 };
 
 } // namespace rigscope::app

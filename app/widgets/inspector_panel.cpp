@@ -52,6 +52,7 @@ void InspectorPanel::setDocument(Document* document)
     connect(document, &Document::selectionChanged, this, &InspectorPanel::refresh);
     connect(document, &Document::loaded, this, &InspectorPanel::refresh);
     connect(document, &Document::diagnosticsChanged, this, &InspectorPanel::refresh);
+    connect(document, &Document::checksStarted, this, &InspectorPanel::refresh);
     connect(document, &Document::frameChanged, this, &InspectorPanel::refresh);
     refresh();
 }
@@ -157,7 +158,8 @@ void InspectorPanel::showFile()
              {core::Severity::Error, core::Severity::Warning, core::Severity::Note}) {
             counts << severityCountText(int(core::countSeverity(f.diagnostics, s)), s);
         }
-        row(g, tr("Diagnostics"), counts.join(QStringLiteral(", ")));
+        row(g, tr("Diagnostics"),
+            m_document->isChecking() ? tr("checking…") : counts.join(QStringLiteral(", ")));
     }
 }
 

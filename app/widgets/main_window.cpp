@@ -226,6 +226,7 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
     });
     connect(m_document, &Document::animationChanged, this, &MainWindow::updateStatus);
     connect(m_document, &Document::selectionChanged, this, &MainWindow::updateStatus);
+    connect(m_document, &Document::checksStarted, this, &MainWindow::onChecksStarted);
     connect(m_document, &Document::diagnosticsChanged, this, &MainWindow::onDiagnosticsChanged);
     connect(m_viewport->viewport(), &render::Viewport::fpsChanged, this,
             [this](double fps) { m_fpsLabel->setText(tr("%1 fps").arg(fps, 0, 'f', 0)); });
@@ -716,8 +717,27 @@ void MainWindow::updateStatus()
     }
 }
 
+void MainWindow::onChecksStarted()
+{
+    // The model is on screen already; problems, budgets and the profile follow when the checks
+    // finish. A load cleared the old files' meters; a profile change greys the current ones.
+    m_profileLabel->setText(tr("profile %1 · checking…")
+                                .arg(toQString(core::profileName(m_document->requestedProfile()))));
+    const std::vector<core::BudgetMeter> budget = m_document->budget();
+    for (std::size_t i = 0; i < m_budgetBars.size(); ++i) {
+        m_budgetBars[i]->setChecking(true);
+        if (i >= budget.size()) {
+            m_budgetBars[i]->clear();
+        }
+    }
+}
+
 void MainWindow::onDiagnosticsChanged()
 {
+    if (m_document->isChecking()) {
+        onChecksStarted(); // a failed load's diagnostics while the shown files are still checked
+        return;
+    }
     auto model = m_document->primaryModel();
     const core::Profile active = m_document->activeProfile();
     const QString profile = toQString(core::profileName(active));
@@ -727,6 +747,7 @@ void MainWindow::onDiagnosticsChanged()
                                     : tr("profile %1").arg(profile));
     const std::vector<core::BudgetMeter> budget = m_document->budget();
     for (std::size_t i = 0; i < m_budgetBars.size(); ++i) {
+        m_budgetBars[i]->setChecking(false);
         if (i < budget.size()) {
             m_budgetBars[i]->setMeter(budget[i].used, budget[i].limit, profile);
         } else {

@@ -80,6 +80,7 @@ private:
                          Qt::DockWidgetArea area);
     void createActions();
     void updateStatus();
+    void onChecksStarted();
     void onDiagnosticsChanged();
     void updateHeatLegend();
     void store(const QString& key, const QVariant& value); // setValue + sync

@@ -76,6 +76,8 @@ void ProblemsModel::setDocument(Document* document)
     m_document = document;
     if (document) {
         connect(document, &Document::diagnosticsChanged, this, &ProblemsModel::refresh);
+        // After a load the files' diagnostics are cleared until their checks come back.
+        connect(document, &Document::checksStarted, this, &ProblemsModel::refresh);
     }
     refresh();
 }
@@ -387,7 +389,16 @@ QString ProblemsPanel::countsText() const
 void ProblemsPanel::refresh()
 {
     m_lines.clear();
-    m_counts->setText(countsText());
+    const bool checking = m_document && m_document->isChecking();
+    if (checking) {
+        // Rows still shown are the previous profile's (a profile change): greyed until the new
+        // ones arrive.
+        m_counts->setText(tr("Checking (profile %1)…")
+                              .arg(toQString(core::profileName(m_document->requestedProfile()))));
+    } else {
+        m_counts->setText(countsText());
+    }
+    m_view->setEnabled(!checking);
     m_source->clear();
 }
 

@@ -22,7 +22,8 @@ namespace rigscope::app {
 QString severityCountText(int n, core::Severity s);
 
 // The diagnostics of every file of a Document (CHECKS.md §1), one row each: severity, id,
-// message, file:line. Reset whenever the Document's diagnostics change (load, reload, profile).
+// message, file:line. Reset whenever the Document's diagnostics change (load, reload, profile)
+// and when its checks start (a load clears the old files' rows at once).
 class ProblemsModel : public QAbstractTableModel {
     Q_OBJECT
 public:
@@ -84,7 +85,8 @@ private:
 
 // Problems dock (UX.md): counts per severity in the header, severity toggles, family and text
 // filters, a sortable table; activating a row (double-click, Enter, F8) selects the element in
-// the Document and shows the offending source line under the table.
+// the Document and shows the offending source line under the table. While the Document's
+// checks run the header says "Checking…" and the table is greyed.
 class ProblemsPanel : public QWidget {
     Q_OBJECT
 public:

@@ -402,6 +402,7 @@ QImage tighten(const QImage& image, const QRect& content)
 int runScreenshot(const GuiOptions& o, QString* error)
 {
     Document doc;
+    doc.setChecksEnabled(false); // the picture needs the model only
     doc.open(o.files);
     doc.waitForLoaded(600000);
     if (!doc.primaryModel()) {
@@ -473,6 +474,7 @@ int runThumbnail(const GuiOptions& o, QString* error)
         return 2;
     }
     Document doc;
+    doc.setChecksEnabled(false);
     doc.open({in});
     doc.waitForLoaded(600000);
     const auto model = doc.primaryModel();

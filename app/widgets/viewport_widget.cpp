@@ -52,6 +52,9 @@ QStringList ViewportWidget::textureFolders() const
 
 void ViewportWidget::onLoaded(bool keepState)
 {
+    // The profile the checks will use is known before they run: build the scene's weights for
+    // it once (the window re-applies it when the checks finish, then a no-op).
+    m_view->setWeightProfile(m_document->activeProfile());
     m_view->setModel(m_document->primaryModel(), textureFolders(), !keepState);
     if (auto* scene = m_view->scene()) {
         scene->setMorphOffsets(m_document->flexOffsets());
