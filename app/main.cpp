@@ -13,9 +13,12 @@
 #include "app/widgets/screenshot.h"
 #include "app/widgets/window_grab.h"
 #include "render/render_setup.h"
+#include "render/startup_timing.h"
 
 int main(int argc, char** argv)
 {
+    rigscope::render::timingMark("main");
+    std::atexit([] { rigscope::render::timingMark("exit handlers"); });
     rigscope::render::pinRenderer();
     // Parse before QApplication exists, so --help, --version and usage errors need no display.
     QStringList arguments;
@@ -55,12 +58,14 @@ int main(int argc, char** argv)
     QApplication::setApplicationName(QStringLiteral("rigscope"));
     QApplication::setOrganizationName(QStringLiteral("RigScope"));
     QApplication::setApplicationVersion(QStringLiteral(RIGSCOPE_VERSION));
+    rigscope::render::timingMark("QApplication");
     if (!options.screenshot.isEmpty()) {
         QString error;
         const int rc = rigscope::app::runScreenshot(options, &error);
         if (rc != 0) {
             std::fprintf(stderr, "rigscope: %s\n", qPrintable(error));
         }
+        rigscope::render::timingMark("main returns");
         return rc;
     }
 

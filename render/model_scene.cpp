@@ -14,6 +14,7 @@
 #include "render/geometry.h"
 #include "render/labels.h"
 #include "render/materials.h"
+#include "render/startup_timing.h"
 #include "render/texture_loader.h"
 
 namespace rigscope::render {
@@ -102,8 +103,10 @@ QColor influenceCountColor(int links, bool overLimit, bool problem)
 }
 
 ModelScene::ModelScene(std::shared_ptr<const core::Model> model, const QStringList& textureFolders,
-                       const SceneLayers& layers, Qt3DCore::QNode* parent)
-    : Qt3DCore::QEntity(parent), m_model(std::move(model))
+                       const SceneLayers& layers, Qt3DCore::QNode* parent,
+                       const DisplayFlags& flags, core::Profile profile)
+    : Qt3DCore::QEntity(parent), m_model(std::move(model)), m_flags(flags),
+      m_profile(profile == core::Profile::Auto ? core::Profile::Source : profile)
 {
     const core::Model& m = *m_model;
     m_bind = bindWorld(m.skeleton);
@@ -198,6 +201,7 @@ ModelScene::ModelScene(std::shared_ptr<const core::Model> model, const QStringLi
         m_jointTransforms.push_back(t);
     }
 
+    timingMark("scene: entities");
     m_boneLabels = new LabelLayer(m_overlayRoot);
     m_boxLabels = new LabelLayer(m_overlayRoot);
 
@@ -212,21 +216,37 @@ ModelScene::ModelScene(std::shared_ptr<const core::Model> model, const QStringLi
     m_cornerMarker->addComponent(new SolidMaterial(kSelectColor, DepthMode::OnTop, m_cornerMarker));
     m_cornerMarker->addComponent(m_cornerTransform);
 
-    rebuildWeights();
-    setPose({});
+    for (auto* mat : m_materials) {
+        mat->setTexturesEnabled(m_flags.textures);
+        mat->setFlatShading(m_flags.flatShading);
+        mat->setHeatMap(m_flags.heatMap != HeatMap::Off);
+    }
+    rebuild({});
+    timingMark("scene: buffers");
     applyVisibility();
 }
 
 ModelScene::~ModelScene() = default;
 
-void ModelScene::rebuildWeights()
+const core::Influences& ModelScene::influences(bool compiled) const
 {
-    const core::Model& m = *m_model;
-    m_authored =
-        core::effectiveInfluences(m.mesh, m.skeleton.size(), m_profile, core::WeightView::Authored);
-    m_compiled =
-        core::effectiveInfluences(m.mesh, m.skeleton.size(), m_profile, core::WeightView::Compiled);
-    m_stats = core::weightStats(m.mesh, m.skeleton.size(), m_profile);
+    std::optional<core::Influences>& slot = compiled ? m_compiled : m_authored;
+    if (!slot) {
+        const core::Model& m = *m_model;
+        slot = core::effectiveInfluences(m.mesh, m.skeleton.size(), m_profile,
+                                         compiled ? core::WeightView::Compiled
+                                                  : core::WeightView::Authored);
+    }
+    return *slot;
+}
+
+const core::WeightStats& ModelScene::stats() const
+{
+    if (!m_stats) {
+        const core::Model& m = *m_model;
+        m_stats = core::weightStats(m.mesh, m.skeleton.size(), m_profile);
+    }
+    return *m_stats;
 }
 
 void ModelScene::setWeightProfile(core::Profile profile)
@@ -238,8 +258,12 @@ void ModelScene::setWeightProfile(core::Profile profile)
         return;
     }
     m_profile = profile;
-    rebuildWeights();
-    reskin();
+    m_authored.reset();
+    m_compiled.reset();
+    m_stats.reset();
+    if (m_posed || m_flags.heatMap != HeatMap::Off) {
+        reskin(); // only skinning and the weight views use the weights
+    }
 }
 
 void ModelScene::setProblemPoints(const std::vector<std::uint8_t>& mask)
@@ -252,7 +276,7 @@ void ModelScene::setProblemPoints(const std::vector<std::uint8_t>& mask)
 
 void ModelScene::reskin()
 {
-    setPose(m_posed ? std::vector<Eigen::Affine3f>(m_world) : std::vector<Eigen::Affine3f>{});
+    rebuild(m_posed ? std::vector<Eigen::Affine3f>(m_world) : std::vector<Eigen::Affine3f>{});
 }
 
 void ModelScene::computeHeat()
@@ -264,7 +288,7 @@ void ModelScene::computeHeat()
         return;
     case HeatMap::SelectedBone: {
         // The selected bone's weight in the skinning shown (authored, or compiled with Shift+K).
-        const core::Influences& inf = m_flags.compiledWeights ? m_compiled : m_authored;
+        const core::Influences& inf = influences(m_flags.compiledWeights);
         m_heatColors.assign(n, weightRampColor(0.0f));
         for (std::size_t p = 0; p < n && m_selJoint >= 0 && p + 1 < inf.offsets.size(); ++p) {
             float mine = 0;
@@ -275,15 +299,16 @@ void ModelScene::computeHeat()
         }
         return;
     }
-    case HeatMap::InfluenceCount:
+    case HeatMap::InfluenceCount: {
+        const core::WeightStats& st = stats();
         m_heatColors.resize(n);
         for (std::size_t p = 0; p < n; ++p) {
-            const bool problem = m_stats.problem[p] != core::WeightProblem::None ||
+            const bool problem = st.problem[p] != core::WeightProblem::None ||
                                  (p < m_problemPoints.size() && m_problemPoints[p]);
-            m_heatColors[p] =
-                influenceCountColor(m_stats.linkCount[p], m_stats.overLimit[p] != 0, problem);
+            m_heatColors[p] = influenceCountColor(st.linkCount[p], st.overLimit[p] != 0, problem);
         }
         return;
+    }
     case HeatMap::WeightChange: {
         m_heatColors.resize(n);
         // Posed: displacement between authored and compiled skinning, scaled so the point that
@@ -294,9 +319,10 @@ void ModelScene::computeHeat()
             most = std::max(most, d);
         }
         const bool posed = m_displacement.size() == n && most > 1e-6f * std::max(m_size, 1.0f);
+        const core::WeightStats* st = posed ? nullptr : &stats();
         for (std::size_t p = 0; p < n; ++p) {
-            m_heatColors[p] = posed ? weightRampColor(m_displacement[p] / most)
-                                    : weightRampColor(m_stats.change[p]);
+            m_heatColors[p] =
+                posed ? weightRampColor(m_displacement[p] / most) : weightRampColor(st->change[p]);
         }
         return;
     }
@@ -304,6 +330,19 @@ void ModelScene::computeHeat()
 }
 
 void ModelScene::setPose(const std::vector<Eigen::Affine3f>& world)
+{
+    const bool posed = world.size() == m_model->skeleton.size() && !world.empty();
+    if (posed == m_posed &&
+        (!posed || std::equal(world.begin(), world.end(), m_world.begin(), m_world.end(),
+                              [](const Eigen::Affine3f& a, const Eigen::Affine3f& b) {
+                                  return a.matrix() == b.matrix();
+                              }))) {
+        return; // the buffers show this pose already
+    }
+    rebuild(world);
+}
+
+void ModelScene::rebuild(const std::vector<Eigen::Affine3f>& world)
 {
     const core::Model& m = *m_model;
     const core::Mesh& mesh = m.mesh;
@@ -337,11 +376,11 @@ void ModelScene::setPose(const std::vector<Eigen::Affine3f>& world)
             }
             return Eigen::Matrix4f(acc / sum);
         };
-        const core::Influences& inf = m_flags.compiledWeights ? m_compiled : m_authored;
-        const core::Influences& other = m_flags.compiledWeights ? m_authored : m_compiled;
+        const core::Influences& inf = influences(m_flags.compiledWeights);
         // The weight-change view in a pose: how far each point moves between authored and
         // compiled skinning (CHECKS.md 5), in model units.
         const bool displacement = m_flags.heatMap == HeatMap::WeightChange;
+        const core::Influences& other = displacement ? influences(!m_flags.compiledWeights) : inf;
         m_displacement.assign(displacement ? mesh.pointCount() : 0, 0.0f);
         for (std::size_t p = 0; p < mesh.pointCount(); ++p) {
             const Eigen::Matrix4f acc = blend(inf, p);
@@ -464,8 +503,11 @@ void ModelScene::setPose(const std::vector<Eigen::Affine3f>& world)
 
 void ModelScene::setMorphOffsets(const std::vector<core::Vec3>& pointOffsets)
 {
+    if (pointOffsets.empty() && m_morph.empty()) {
+        return;
+    }
     m_morph = pointOffsets;
-    setPose(m_posed ? std::vector<Eigen::Affine3f>(m_world) : std::vector<Eigen::Affine3f>{});
+    reskin();
 }
 
 core::Bounds ModelScene::bounds() const
@@ -581,11 +623,14 @@ void ModelScene::rebuildSelection()
 
 void ModelScene::setDisplay(const DisplayFlags& flags)
 {
+    // The mesh buffers hold the wires, normals, heat colours and skinning; the skeleton its
+    // lines and names.
     const bool rebuild =
         flags.wireframe != m_flags.wireframe || flags.wireOnly != m_flags.wireOnly ||
         flags.normals != m_flags.normals || flags.boundingBox != m_flags.boundingBox ||
-        flags.boneNames != m_flags.boneNames || flags.skeleton != m_flags.skeleton ||
         flags.heatMap != m_flags.heatMap || flags.compiledWeights != m_flags.compiledWeights;
+    const bool skeleton =
+        flags.boneNames != m_flags.boneNames || flags.skeleton != m_flags.skeleton;
     m_flags = flags;
     for (auto* mat : m_materials) {
         mat->setTexturesEnabled(flags.textures);
@@ -593,7 +638,9 @@ void ModelScene::setDisplay(const DisplayFlags& flags)
         mat->setHeatMap(flags.heatMap != HeatMap::Off);
     }
     if (rebuild) {
-        setPose(m_posed ? std::vector<Eigen::Affine3f>(m_world) : std::vector<Eigen::Affine3f>{});
+        reskin();
+    } else if (skeleton) {
+        rebuildSkeleton();
     }
     applyVisibility();
 }
@@ -661,9 +708,10 @@ QColor ModelScene::materialColor(std::size_t material) const
 
 ModelScene* SceneBuilder::build(std::shared_ptr<const core::Model> model,
                                 const QStringList& textureFolders, const SceneLayers& layers,
-                                Qt3DCore::QNode* parent)
+                                Qt3DCore::QNode* parent, const DisplayFlags& flags,
+                                core::Profile profile)
 {
-    return new ModelScene(std::move(model), textureFolders, layers, parent);
+    return new ModelScene(std::move(model), textureFolders, layers, parent, flags, profile);
 }
 
 } // namespace rigscope::render

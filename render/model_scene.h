@@ -1,6 +1,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include <Eigen/Geometry>
@@ -76,14 +77,17 @@ QColor influenceCountColor(int links, bool overLimit, bool problem);
 class ModelScene : public Qt3DCore::QEntity {
     Q_OBJECT
 public:
+    // Built for `flags` and the weights of `profile` (the buffers are made once).
     ModelScene(std::shared_ptr<const core::Model> model, const QStringList& textureFolders,
-               const struct SceneLayers& layers, Qt3DCore::QNode* parent = nullptr);
+               const struct SceneLayers& layers, Qt3DCore::QNode* parent = nullptr,
+               const DisplayFlags& flags = {}, core::Profile profile = core::Profile::Source);
     ~ModelScene() override;
 
     const core::Model& model() const { return *m_model; }
     std::shared_ptr<const core::Model> sharedModel() const { return m_model; }
 
-    // Model-space joint matrices; empty = bind pose. Skins the mesh (linear blend).
+    // Model-space joint matrices; empty = bind pose. Skins the mesh (linear blend). The same
+    // pose again (rest pose again) changes nothing.
     void setPose(const std::vector<Eigen::Affine3f>& world);
     // Adds sparse VTA-id deltas already mapped to points: position offsets per point.
     void setMorphOffsets(const std::vector<core::Vec3>& pointOffsets);
@@ -97,7 +101,7 @@ public:
     // Extra problem points for the influence-count view (1 = problem), e.g. from
     // weights.unknown-bone diagnostics; the model alone cannot show dropped links.
     void setProblemPoints(const std::vector<std::uint8_t>& mask);
-    const core::WeightStats& weightStats() const { return m_stats; }
+    const core::WeightStats& weightStats() const { return stats(); }
     // Weight-change view in a pose: the largest distance a point moves between authored and
     // compiled skinning (0 at rest pose or in other views).
     float maxDisplacement() const
@@ -129,8 +133,12 @@ public:
     QColor materialColor(std::size_t material) const;
 
 private:
-    void rebuildMesh();
-    void rebuildWeights();
+    // Builds the buffers for `world` (empty: bind pose), the current flags, morphs and weights.
+    void rebuild(const std::vector<Eigen::Affine3f>& world);
+    // Skinning weights and their statistics for m_profile, made when first needed (a rest pose
+    // without weight views needs none).
+    const core::Influences& influences(bool compiled) const;
+    const core::WeightStats& stats() const;
     void computeHeat();
     void reskin();
     void rebuildSkeleton();
@@ -146,9 +154,9 @@ private:
     std::vector<core::Vec3> m_morph;
     std::vector<std::vector<std::uint32_t>> m_materialTris;
     core::Profile m_profile = core::Profile::Source;
-    core::Influences m_authored;
-    core::Influences m_compiled;
-    core::WeightStats m_stats;
+    mutable std::optional<core::Influences> m_authored;
+    mutable std::optional<core::Influences> m_compiled;
+    mutable std::optional<core::WeightStats> m_stats;
     std::vector<float> m_displacement; // per point, weight-change view in a pose (else empty)
     std::vector<std::uint8_t> m_problemPoints;
     std::vector<QColor> m_heatColors;
@@ -196,7 +204,8 @@ private:
 struct SceneBuilder {
     static ModelScene* build(std::shared_ptr<const core::Model> model,
                              const QStringList& textureFolders, const SceneLayers& layers,
-                             Qt3DCore::QNode* parent);
+                             Qt3DCore::QNode* parent, const DisplayFlags& flags = {},
+                             core::Profile profile = core::Profile::Source);
 };
 
 } // namespace rigscope::render

@@ -6,6 +6,7 @@
 #include <QtCore/QTimer>
 #include <Qt3DRender/QRenderCapture>
 
+#include "render/startup_timing.h"
 #include "render/viewport.h"
 
 namespace rigscope::render {
@@ -33,6 +34,7 @@ QImage captureOnce(Viewport& viewport, int timeoutMs)
             image = reply->image().convertToFormat(QImage::Format_ARGB32);
         }
         delete reply;
+        timingMark(attempt == 0 ? "capture 1" : "capture 2");
     }
     return image;
 }

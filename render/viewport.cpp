@@ -29,6 +29,7 @@
 #include "render/convert.h"
 #include "render/geometry.h"
 #include "render/materials.h"
+#include "render/startup_timing.h"
 
 namespace rigscope::render {
 
@@ -252,9 +253,11 @@ void Viewport::setModel(std::shared_ptr<const core::Model> model, const QStringL
         m_scene = nullptr;
     }
     if (model) {
-        m_scene = SceneBuilder::build(std::move(model), textureFolders, m_layers, m_root);
+        m_scene = SceneBuilder::build(std::move(model), textureFolders, m_layers, m_root, m_flags,
+                                      m_weightProfile);
         m_scene->setWeightProfile(m_weightProfile);
         m_scene->setDisplay(m_flags);
+        timingMark("scene: display");
         if (joint >= 0 && std::size_t(joint) < m_scene->model().skeleton.size() && !resetCamera) {
             m_scene->setSelectedJoint(joint);
         }

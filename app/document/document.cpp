@@ -14,6 +14,7 @@
 #include "core/io/file_buffer.h"
 #include "core/ops/check.h"
 #include "core/pose/sample.h"
+#include "render/startup_timing.h"
 
 namespace rigscope::app {
 
@@ -40,6 +41,7 @@ LoadedFile loadFile(const QString& path)
                                               : toQString(f.readerDiagnostics.front().message);
     }
     f.loadMs = double(timer.nsecsElapsed()) / 1e6;
+    render::timingMark("file read");
     return f;
 }
 

@@ -24,6 +24,7 @@
 #include "render/model_scene.h"
 #include "render/orbit_camera.h"
 #include "render/render_capture.h"
+#include "render/startup_timing.h"
 #include "render/texture_loader.h"
 #include "render/viewport.h"
 
@@ -63,9 +64,11 @@ QImage renderDocument(Document& doc, QSize size, const QString& cam, bool transp
     vo.msaa = false;
     vo.interactive = false;
     render::Viewport view(vo);
+    render::timingMark("viewport created");
     view.resize(size);
     view.setFlags(Qt::FramelessWindowHint | Qt::WindowDoesNotAcceptFocus);
     view.show();
+    render::timingMark("viewport shown");
     render::DisplayFlags flags;
     flags.axes = false;
     flags.skeleton = doc.primaryModel()->mesh.empty();
@@ -76,16 +79,20 @@ QImage renderDocument(Document& doc, QSize size, const QString& cam, bool transp
     folders << dir.absolutePath() << dir.filePath(QStringLiteral("textures"))
             << dir.filePath(QStringLiteral("../textures"));
     view.setModel(doc.primaryModel(), folders, true);
+    render::timingMark("scene built");
     if (view.scene()) {
         view.scene()->setMorphOffsets(doc.flexOffsets());
         view.scene()->setPose(doc.currentPose());
     }
+    render::timingMark("scene posed");
     view.setPreset(cam == u"front"                       ? render::CameraPreset::Front
                    : (cam == u"right" || cam == u"side") ? render::CameraPreset::Right
                    : cam == u"top"                       ? render::CameraPreset::Top
                                                          : render::CameraPreset::Iso);
     view.frameAll();
-    return render::captureViewport(view, transparent);
+    QImage image = render::captureViewport(view, transparent);
+    render::timingMark("captured");
+    return image;
 }
 
 // Software renderer for thumbnails: file managers call the thumbnailer many times, often in a
@@ -403,8 +410,10 @@ int runScreenshot(const GuiOptions& o, QString* error)
 {
     Document doc;
     doc.setChecksEnabled(false); // the picture needs the model only
+    render::timingMark("load started");
     doc.open(o.files);
     doc.waitForLoaded(600000);
+    render::timingMark("loaded");
     if (!doc.primaryModel()) {
         *error = QStringLiteral("cannot load %1").arg(o.files.join(QStringLiteral(", ")));
         for (const auto& f : doc.files()) {
@@ -462,6 +471,7 @@ int runScreenshot(const GuiOptions& o, QString* error)
         *error = QStringLiteral("cannot write %1").arg(out);
         return 2;
     }
+    render::timingMark("png saved");
     return 0;
 }
 
