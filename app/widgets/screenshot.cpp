@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <memory>
 #include <vector>
 
 #include "app/document/document.h"
@@ -49,9 +50,9 @@ QString expandOutputTemplate(const QString& pattern, const QString& model, const
 
 namespace {
 
-// Renders the document's primary model at its current pose in a frameless window of `size`
-// (no MSAA, no axes gizmo; no grid when transparent). Skeleton-only models show their bones.
-QImage renderDocument(Document& doc, QSize size, const QString& cam, bool transparent)
+// A frameless window of `size` for one render (no MSAA, no axes gizmo), shown at once: Qt3D
+// starts up while the files load.
+std::unique_ptr<render::Viewport> makeRenderWindow(QSize size, bool transparent)
 {
     if (transparent) {
         // An alpha channel lets the capture read transparency from one render instead of two
@@ -63,12 +64,23 @@ QImage renderDocument(Document& doc, QSize size, const QString& cam, bool transp
     render::ViewportOptions vo;
     vo.msaa = false;
     vo.interactive = false;
-    render::Viewport view(vo);
+    auto view = std::make_unique<render::Viewport>(vo);
     render::timingMark("viewport created");
-    view.resize(size);
-    view.setFlags(Qt::FramelessWindowHint | Qt::WindowDoesNotAcceptFocus);
-    view.show();
+    view->resize(size);
+    view->setFlags(Qt::FramelessWindowHint | Qt::WindowDoesNotAcceptFocus);
+    render::DisplayFlags flags;
+    flags.axes = false;
+    flags.grid = !transparent; // a transparent image shows only the model
+    view->setDisplay(flags);
+    view->show();
     render::timingMark("viewport shown");
+    return view;
+}
+
+// Renders the document's primary model at its current pose in `view` (no grid when
+// transparent). Skeleton-only models show their bones.
+QImage renderDocument(render::Viewport& view, Document& doc, const QString& cam, bool transparent)
+{
     render::DisplayFlags flags;
     flags.axes = false;
     flags.skeleton = doc.primaryModel()->mesh.empty();
@@ -412,6 +424,7 @@ int runScreenshot(const GuiOptions& o, QString* error)
     doc.setChecksEnabled(false); // the picture needs the model only
     render::timingMark("load started");
     doc.open(o.files);
+    const std::unique_ptr<render::Viewport> view = makeRenderWindow(o.size, o.noBackground);
     doc.waitForLoaded(600000);
     render::timingMark("loaded");
     if (!doc.primaryModel()) {
@@ -447,7 +460,7 @@ int runScreenshot(const GuiOptions& o, QString* error)
         doc.setFlexWeight(shape, weight);
     }
 
-    const QImage image = renderDocument(doc, o.size, o.camera, o.noBackground);
+    const QImage image = renderDocument(*view, doc, o.camera, o.noBackground);
     if (image.isNull()) {
         *error = QStringLiteral("rendering failed (Qt3D needs an OpenGL display; try xvfb-run)");
         return 2;
