@@ -86,8 +86,13 @@ TriangleGeometry::TriangleGeometry(Qt3DCore::QNode* parent) : Qt3DRender::QGeome
 
 void TriangleGeometry::setVertices(const std::vector<float>& interleaved)
 {
-    const auto count = uint(interleaved.size() / kStride);
-    m_buffer->setData(bytesOf(interleaved));
+    setVertices(bytesOf(interleaved));
+}
+
+void TriangleGeometry::setVertices(QByteArray interleaved)
+{
+    const auto count = uint(std::size_t(interleaved.size()) / (kStride * sizeof(float)));
+    m_buffer->setData(std::move(interleaved));
     m_position->setCount(count);
     m_normal->setCount(count);
     m_uv->setCount(count);

@@ -47,6 +47,8 @@ public:
     static constexpr int kStride = 11; // floats per vertex
     explicit TriangleGeometry(Qt3DCore::QNode* parent = nullptr);
     void setVertices(const std::vector<float>& interleaved);
+    // The same, already as bytes (kStride floats per vertex), handed over without a copy.
+    void setVertices(QByteArray interleaved);
 
 private:
     Qt3DCore::QBuffer* m_buffer;

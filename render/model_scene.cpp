@@ -1,6 +1,10 @@
 #include "render/model_scene.h"
 
+#include <array>
+#include <atomic>
 #include <cmath>
+#include <cstring>
+#include <thread>
 
 #include <QtGui/QPainter>
 #include <Qt3DCore/QTransform>
@@ -42,6 +46,27 @@ core::Vec3 finite(const core::Vec3& v)
 {
     return {std::isfinite(v.x()) ? v.x() : 0.0f, std::isfinite(v.y()) ? v.y() : 0.0f,
             std::isfinite(v.z()) ? v.z() : 0.0f};
+}
+
+// Runs f(0) … f(n - 1) on every core (the calling thread included).
+template <class F> void parallelFor(std::size_t n, F&& f)
+{
+    const std::size_t threads =
+        std::min<std::size_t>(n, std::max(1u, std::thread::hardware_concurrency()));
+    std::atomic<std::size_t> next{0};
+    auto run = [&] {
+        for (std::size_t i = next++; i < n; i = next++) {
+            f(i);
+        }
+    };
+    std::vector<std::thread> pool;
+    for (std::size_t t = 1; t < threads; ++t) {
+        pool.emplace_back(run);
+    }
+    run();
+    for (auto& t : pool) {
+        t.join();
+    }
 }
 
 const QColor kBoneColor(120, 200, 255, 235);
@@ -418,22 +443,25 @@ void ModelScene::rebuild(const std::vector<Eigen::Affine3f>& world)
     };
     const bool codUv = m.format.rfind("xmodel", 0) == 0;
     computeHeat();
-    const QColor noHeat(0, 0, 0);
-    LineList wire;
-    LineList normals;
-    const float normalLen = m_size * 0.02f;
-    for (std::size_t mat = 0; mat < m_materialTris.size(); ++mat) {
-        std::vector<float> data;
-        data.reserve(m_materialTris[mat].size() * 3 * TriangleGeometry::kStride);
-        for (std::uint32_t t : m_materialTris[mat]) {
+    // Heat colours as floats per point, read by every corner (black: no heat map).
+    std::vector<std::array<float, 3>> heat(m_heatColors.size());
+    for (std::size_t i = 0; i < heat.size(); ++i) {
+        const QColor& h = m_heatColors[i];
+        heat[i] = {float(h.redF()), float(h.greenF()), float(h.blueF())};
+    }
+    // Writes the vertices of triangles [first, last) of material `mat` from `out`; returns how
+    // many triangles it wrote (zero-area ones are left out: they draw nothing, and with
+    // llvmpipe a zero-area triangle in the buffer made the whole material mesh disappear).
+    auto fill = [&](std::size_t mat, std::size_t first, std::size_t last, float* out) {
+        std::size_t written = 0;
+        for (std::size_t i = first; i < last; ++i) {
+            const std::uint32_t t = m_materialTris[mat][i];
             core::Vec3 p[3];
             for (int k = 0; k < 3; ++k) {
                 p[k] = m_points[mesh.cornerPoints[t * 3 + std::size_t(k)]];
             }
             core::Vec3 faceN = (p[1] - p[0]).cross(p[2] - p[0]);
             if (!(faceN.norm() > 0)) {
-                // Zero area (mesh.degenerate-triangle): draws nothing, and with llvmpipe a
-                // zero-area triangle in the buffer made the whole material mesh disappear.
                 continue;
             }
             faceN.normalize();
@@ -444,25 +472,92 @@ void ModelScene::rebuild(const std::vector<Eigen::Affine3f>& world)
                 if (codUv) {
                     uv.y() = 1.0f - uv.y();
                 }
-                const QColor& h =
-                    m_heatColors.empty() ? noHeat : m_heatColors[mesh.cornerPoints[c]];
-                data.insert(data.end(), {p[k].x(), p[k].y(), p[k].z(), n.x(), n.y(), n.z(),
-                                         std::isfinite(uv.x()) ? uv.x() : 0.0f,
-                                         std::isfinite(uv.y()) ? uv.y() : 0.0f, float(h.redF()),
-                                         float(h.greenF()), float(h.blueF())});
+                static constexpr std::array<float, 3> kNoHeat{0, 0, 0};
+                const std::array<float, 3>& h = heat.empty() ? kNoHeat : heat[mesh.cornerPoints[c]];
+                float* v = out + (written * 3 + std::size_t(k)) * TriangleGeometry::kStride;
+                v[0] = p[k].x();
+                v[1] = p[k].y();
+                v[2] = p[k].z();
+                v[3] = n.x();
+                v[4] = n.y();
+                v[5] = n.z();
+                v[6] = std::isfinite(uv.x()) ? uv.x() : 0.0f;
+                v[7] = std::isfinite(uv.y()) ? uv.y() : 0.0f;
+                v[8] = h[0];
+                v[9] = h[1];
+                v[10] = h[2];
+            }
+            ++written;
+        }
+        return written;
+    };
+    // Straight into the buffers Qt3D gets (no second copy), in chunks of triangles on every
+    // core for big meshes; chunks that skipped zero-area triangles are closed up afterwards.
+    constexpr std::size_t kChunk = 16384;
+    constexpr std::size_t kTriBytes = 3 * TriangleGeometry::kStride * sizeof(float);
+    struct Chunk {
+        std::size_t mat, first, last, written = 0;
+    };
+    std::vector<Chunk> chunks;
+    std::vector<QByteArray> buffers(m_materialTris.size());
+    for (std::size_t mat = 0; mat < m_materialTris.size(); ++mat) {
+        const std::size_t n = m_materialTris[mat].size();
+        buffers[mat] = QByteArray(qsizetype(n * kTriBytes), Qt::Uninitialized);
+        for (std::size_t first = 0; first < n; first += kChunk) {
+            chunks.push_back({mat, first, std::min(n, first + kChunk)});
+        }
+    }
+    parallelFor(chunks.size(), [&](std::size_t i) {
+        Chunk& ch = chunks[i];
+        auto* out = reinterpret_cast<float*>(buffers[ch.mat].data() + ch.first * kTriBytes);
+        ch.written = fill(ch.mat, ch.first, ch.last, out);
+    });
+    std::vector<std::size_t> triangles(m_materialTris.size(), 0);
+    for (const Chunk& ch : chunks) {
+        char* data = buffers[ch.mat].data();
+        std::size_t& at = triangles[ch.mat];
+        if (at != ch.first) {
+            std::memmove(data + at * kTriBytes, data + ch.first * kTriBytes,
+                         ch.written * kTriBytes);
+        }
+        at += ch.written;
+    }
+    for (std::size_t mat = 0; mat < m_materialTris.size(); ++mat) {
+        buffers[mat].truncate(qsizetype(triangles[mat] * kTriBytes));
+        m_meshGeometry[mat]->setVertices(std::move(buffers[mat]));
+    }
+
+    // Wires and normals: the drawn (non-zero-area) triangles.
+    LineList wire;
+    LineList normals;
+    const float normalLen = m_size * 0.02f;
+    if (m_flags.normals || m_flags.wireframe || m_flags.wireOnly) {
+        const QColor wc = m_flags.wireOnly ? kWireOnlyColor : kWireColor;
+        for (std::size_t mat = 0; mat < m_materialTris.size(); ++mat) {
+            for (std::uint32_t t : m_materialTris[mat]) {
+                core::Vec3 p[3];
+                for (int k = 0; k < 3; ++k) {
+                    p[k] = m_points[mesh.cornerPoints[t * 3 + std::size_t(k)]];
+                }
+                core::Vec3 faceN = (p[1] - p[0]).cross(p[2] - p[0]);
+                if (!(faceN.norm() > 0)) {
+                    continue;
+                }
+                faceN.normalize();
                 if (m_flags.normals) {
-                    normals.add(toQt(p[k]), toQt(p[k] + n * normalLen), kNormalColor,
-                                QColor(120, 230, 140, 40));
+                    for (int k = 0; k < 3; ++k) {
+                        const core::Vec3 n = cornerNormal(t * 3 + std::size_t(k), faceN);
+                        normals.add(toQt(p[k]), toQt(p[k] + n * normalLen), kNormalColor,
+                                    QColor(120, 230, 140, 40));
+                    }
+                }
+                if (m_flags.wireframe || m_flags.wireOnly) {
+                    wire.add(toQt(p[0]), toQt(p[1]), wc);
+                    wire.add(toQt(p[1]), toQt(p[2]), wc);
+                    wire.add(toQt(p[2]), toQt(p[0]), wc);
                 }
             }
-            if (m_flags.wireframe || m_flags.wireOnly) {
-                const QColor wc = m_flags.wireOnly ? kWireOnlyColor : kWireColor;
-                wire.add(toQt(p[0]), toQt(p[1]), wc);
-                wire.add(toQt(p[1]), toQt(p[2]), wc);
-                wire.add(toQt(p[2]), toQt(p[0]), wc);
-            }
         }
-        m_meshGeometry[mat]->setVertices(data);
     }
     m_wire->setLines(wire);
     m_normals->setLines(normals);
