@@ -2,7 +2,9 @@
 // they must be taken, and on every input (canonical files, the fixtures, and thousands of
 // one-line mutations the fast path must refuse or read the same) the readers must return
 // exactly what the general path alone returns: the model bit for bit, every location, and the
-// same diagnostics in the same order.
+// same diagnostics in the same order. Read in shares on threads (ReadContext::threads and
+// parallelMinBytes), every input must read exactly as on one thread, and regular generated files
+// must really be read in shares.
 #include <QtCore/QDir>
 #include <QtTest/QtTest>
 
@@ -92,6 +94,40 @@ core::ReadResult readGeneral(const std::string& bytes, const std::string& name)
     core::ReadContext ctx;
     ctx.fileName = name;
     return isAnim(name) ? core::cod::readXanimGeneral(bytes, ctx) : core::cod::readXmodelGeneral(bytes, ctx);
+}
+
+core::ReadResult readThreads(const std::string& bytes, const std::string& name, unsigned threads,
+                             std::size_t minBytes = std::size_t(4) << 20)
+{
+    core::ReadContext ctx;
+    ctx.fileName = name;
+    ctx.threads = threads;
+    ctx.parallelMinBytes = minBytes;
+    return isAnim(name) ? core::readXanim(bytes, ctx) : core::readXmodel(bytes, ctx);
+}
+
+// Empty when reading in shares on 3 and 7 threads (shares of at least 1 and 64 bytes) gives
+// exactly the one-thread read, else what differs.
+std::string threadedDifference(const std::string& bytes, const std::string& name)
+{
+    const core::ReadResult one = readThreads(bytes, name, 1);
+    if (one.stats.parallelShares != 0) {
+        return "shares on one thread";
+    }
+    for (const unsigned threads : {3u, 7u}) {
+        for (const std::size_t minBytes : {std::size_t(1), std::size_t(64)}) {
+            const core::ReadResult r = readThreads(bytes, name, threads, minBytes);
+            std::string d = difference(r, one);
+            if (r.stats.fastLines != one.stats.fastLines) {
+                d += d.empty() ? "fastLines" : ", fastLines";
+            }
+            if (!d.empty()) {
+                return std::to_string(threads) + " threads, shares of " + std::to_string(minBytes) +
+                       " bytes: " + d;
+            }
+        }
+    }
+    return {};
 }
 
 bool fastTaken(const std::string& bytes, const std::string& name)
@@ -256,6 +292,81 @@ std::string canonicalXanim(const char* nl, bool flat)
     return s;
 }
 
+// A regular XMODEL of `verts` pool vertices (0 to 4 weights each) and `faces` faces, with what
+// shares must carry over in every part of the file: commas without a space (syntax.cod-comma
+// notes), corner colours outside 0..1 (cod.color-range: the count and the first one), in
+// version 7 the long spellings here and there.
+std::string generatedXmodel(int verts, int faces, const std::string& nl, int version = 6)
+{
+    std::string s = "// generated" + nl + "MODEL" + nl + "VERSION " + std::to_string(version) + nl + nl +
+                    "NUMBONES 3" + nl + "BONE 0 -1 \"root\"" + nl + "BONE 1 0 \"a\"" + nl +
+                    "BONE 2 1 \"b\"" + nl + nl;
+    for (int b = 0; b < 3; ++b) {
+        s += "BONE " + std::to_string(b) + nl + "OFFSET 0 0 " + std::to_string(b) + nl + "X 1 0 0" + nl +
+             "Y 0 1 0" + nl + "Z 0 0 1" + nl + nl;
+    }
+    auto num = [](int i, int k) { return std::to_string(((i * 37 + k * 11) % 2001 - 1000) / 97.0); };
+    const bool v7 = version == 7;
+    s += (v7 ? "NUMVERTS32 " : "NUMVERTS ") + std::to_string(verts) + nl;
+    for (int v = 0; v < verts; ++v) {
+        s += (v7 && v % 3 == 0 ? "VERT32 " : "VERT ") + std::to_string(v) + nl;
+        if (v % 17 == 5) {
+            s += "OFFSET " + num(v, 0) + "," + num(v, 1) + "," + num(v, 2) + nl;
+        } else {
+            s += "OFFSET " + num(v, 0) + ", " + num(v, 1) + ", " + num(v, 2) + nl;
+        }
+        const int k = v % 5;
+        s += "BONES " + std::to_string(k) + nl;
+        for (int w = 0; w < k; ++w) {
+            s += "BONE " + std::to_string((v + w) % 3) + " " + std::to_string(1.0 / k) + nl;
+        }
+        s += nl;
+    }
+    s += "NUMFACES " + std::to_string(faces) + nl;
+    for (int t = 0; t < faces; ++t) {
+        s += (v7 && t % 4 == 1 ? "TRI16 0 " : "TRI 0 ") + std::to_string(t % 2) + " 0 0" + nl;
+        for (int c = 0; c < 3; ++c) {
+            const int i = (t * 7 + c * 3) % verts;
+            s += (v7 && t % 5 == 2 ? "VERT32 " : "VERT ") + std::to_string(i) + nl;
+            s += "NORMAL " + num(t, c) + " 0 1" + nl;
+            s += std::string(t % 23 == 9 && c == 1 ? "COLOR 1.5 1 1 1" : "COLOR 1 1 1 1") + nl;
+            s += "UV 1 " + num(t, c + 1) + " " + num(t, c + 2) + nl;
+        }
+        s += nl;
+    }
+    s += "NUMOBJECTS 1" + nl + "OBJECT 0 \"body\"" + nl + nl + "NUMMATERIALS 2" + nl +
+         "MATERIAL 0 \"skin\" \"Lambert\" \"skin.tga\"" + nl + "COLOR 0 0 0 1" + nl + "PHONG -1" + nl +
+         "MATERIAL 1 \"cloth\" \"Phong\" \"\"" + nl + "COEFFS 0.8 0" + nl;
+    return s;
+}
+
+// A regular XANIM of `frames` frames of `parts` parts from frame 100, with SCALE lines only from
+// the middle on, commas without a space in every part of the file and a note out of range.
+std::string generatedXanim(int frames, int parts, const std::string& nl)
+{
+    std::string s = "ANIMATION" + nl + "VERSION 3" + nl + nl + "NUMPARTS " + std::to_string(parts) + nl;
+    for (int p = 0; p < parts; ++p) {
+        s += "PART " + std::to_string(p) + " \"j_" + std::to_string(p) + "\"" + nl;
+    }
+    s += nl + "FRAMERATE 30" + nl + "NUMFRAMES " + std::to_string(frames) + nl;
+    auto num = [](int i, int k) { return std::to_string(((i * 53 + k * 7) % 1001 - 500) / 51.0); };
+    for (int f = 0; f < frames; ++f) {
+        s += "FRAME " + std::to_string(100 + f) + nl;
+        for (int p = 0; p < parts; ++p) {
+            const int i = f * parts + p;
+            s += "PART " + std::to_string(p) + nl;
+            s += "OFFSET " + num(i, 0) + (i % 13 == 4 ? "," : " ") + num(i, 1) + " " + num(i, 2) + nl;
+            if (f >= frames / 2 && p == 1) {
+                s += "SCALE 1 1 1" + nl;
+            }
+            s += "X 1 0 0" + nl + "Y 0 " + num(i, 3) + " 0" + nl + "Z 0 0 1" + nl + nl;
+        }
+    }
+    s += "NOTETRACKS" + nl + nl + "PART 0" + nl + "NUMTRACKS 1" + nl + "NOTETRACK 0" + nl + "NUMKEYS 2" + nl +
+         "FRAME 100 \"start\"" + nl + "FRAME 9999 \"late\"" + nl;
+    return s;
+}
+
 std::vector<std::string> splitLines(const std::string& s)
 {
     std::vector<std::string> out;
@@ -395,6 +506,7 @@ private slots:
         QCOMPARE(general.stats.fastLines, std::uint64_t(0));
         QCOMPARE(QString::fromStdString(difference(fast, general)), QString());
         QCOMPARE(QString::fromStdString(core::verifyInvariants(fast.model)), QString());
+        QCOMPARE(QString::fromStdString(threadedDifference(b, n)), QString());
     }
 
     void canonicalModelContent()
@@ -437,6 +549,7 @@ private slots:
         const std::string b = test::readBytes(path);
         const std::string n = QFileInfo(path).fileName().toStdString();
         QCOMPARE(QString::fromStdString(difference(readDefault(b, n), readGeneral(b, n))), QString());
+        QCOMPARE(QString::fromStdString(threadedDifference(b, n)), QString());
     }
 
     // One-line mutations of canonical files: the readers must agree on every one.
@@ -459,7 +572,10 @@ private slots:
         auto agree = [&](const std::string& text, const std::string& what) {
             ++tried;
             fast += fastTaken(text, n) ? 1u : 0u;
-            const std::string d = difference(readDefault(text, n), readGeneral(text, n));
+            std::string d = difference(readDefault(text, n), readGeneral(text, n));
+            if (d.empty()) {
+                d = threadedDifference(text, n);
+            }
             if (!d.empty()) {
                 QFAIL(qPrintable(QString::fromStdString(what + ": " + d)));
             }
@@ -507,6 +623,7 @@ private slots:
             h.replace(h.find(key), std::strlen(key), std::string(key).substr(0, std::strlen(key) - 1) + "2147483647");
             QCOMPARE(QString::fromStdString(difference(readDefault(h, "h.xmodel_export"), readGeneral(h, "h.xmodel_export"))),
                      QString());
+            QCOMPARE(QString::fromStdString(threadedDifference(h, "h.xmodel_export")), QString());
         }
         std::string a = canonicalXanim("\n", false);
         for (const char* key : {"NUMFRAMES 3", "NUMPARTS 2"}) {
@@ -514,7 +631,109 @@ private slots:
             h.replace(h.find(key), std::strlen(key), std::string(key).substr(0, std::strlen(key) - 1) + "2147483647");
             QCOMPARE(QString::fromStdString(difference(readDefault(h, "h.xanim_export"), readGeneral(h, "h.xanim_export"))),
                      QString());
+            QCOMPARE(QString::fromStdString(threadedDifference(h, "h.xanim_export")), QString());
         }
+    }
+
+    // Regular generated files are read in shares (so a split that silently never happens fails
+    // here), and on any number of threads exactly as on one and as the general path reads them.
+    void sharesOnGeneratedFiles_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QString>("name");
+        QTest::newRow("xmodel LF") << QByteArray::fromStdString(generatedXmodel(90, 70, "\n")) << u"g.xmodel_export"_qs;
+        QTest::newRow("xmodel CRLF") << QByteArray::fromStdString(generatedXmodel(90, 70, "\r\n")) << u"g.xmodel_export"_qs;
+        QTest::newRow("xmodel v7") << QByteArray::fromStdString(generatedXmodel(90, 70, "\n", 7)) << u"g.xmodel_export"_qs;
+        QTest::newRow("xmodel big pool") << QByteArray::fromStdString(generatedXmodel(300, 20, "\n")) << u"g.xmodel_export"_qs;
+        QTest::newRow("xmodel big faces") << QByteArray::fromStdString(generatedXmodel(12, 200, "\n")) << u"g.xmodel_export"_qs;
+        QTest::newRow("xanim LF") << QByteArray::fromStdString(generatedXanim(40, 5, "\n")) << u"g.xanim_export"_qs;
+        QTest::newRow("xanim CRLF") << QByteArray::fromStdString(generatedXanim(40, 5, "\r\n")) << u"g.xanim_export"_qs;
+        QTest::newRow("xanim one part") << QByteArray::fromStdString(generatedXanim(120, 1, "\n")) << u"g.xanim_export"_qs;
+    }
+    void sharesOnGeneratedFiles()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(QString, name);
+        const std::string b = bytes.toStdString();
+        const std::string n = name.toStdString();
+        QVERIFY(fastTaken(b, n));
+        const core::ReadResult one = readThreads(b, n, 1, 1);
+        QCOMPARE(one.stats.parallelShares, 0u);
+        QCOMPARE(QString::fromStdString(difference(one, readGeneral(b, n))), QString());
+        QVERIFY(!one.diagnostics.empty()); // the notes and warnings shares must carry over
+        const core::ReadResult three = readThreads(b, n, 3, 1);
+        QCOMPARE(three.stats.parallelShares, 3u);
+        QCOMPARE(QString::fromStdString(difference(three, one)), QString());
+        for (unsigned threads = 2; threads <= 12; ++threads) {
+            for (const std::size_t minBytes : {std::size_t(1), std::size_t(700), b.size() / 2}) {
+                const core::ReadResult r = readThreads(b, n, threads, minBytes);
+                QVERIFY2(difference(r, one).empty(),
+                         qPrintable(QString::fromStdString(std::to_string(threads) + " threads, " +
+                                                           std::to_string(minBytes) + ": " + difference(r, one))));
+                QCOMPARE(r.stats.fastLines, one.stats.fastLines);
+                QVERIFY(r.stats.parallelShares == 0 || r.stats.parallelShares >= 2);
+                QVERIFY(r.stats.parallelShares <= threads);
+            }
+        }
+        QCOMPARE(readThreads(b, n, 2, 1).stats.parallelShares, 2u);
+    }
+
+    // One-line changes all over a generated file (where shares begin and end): read on several
+    // threads, each reads exactly as on one thread.
+    void sharesAgreeOnMutations_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QString>("name");
+        QTest::newRow("xmodel") << QByteArray::fromStdString(generatedXmodel(24, 16, "\n")) << u"m.xmodel_export"_qs;
+        QTest::newRow("xmodel v7") << QByteArray::fromStdString(generatedXmodel(24, 16, "\n", 7)) << u"m.xmodel_export"_qs;
+        QTest::newRow("xanim") << QByteArray::fromStdString(generatedXanim(12, 3, "\n")) << u"m.xanim_export"_qs;
+    }
+    void sharesAgreeOnMutations()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(QString, name);
+        const std::string n = name.toStdString();
+        const std::vector<std::string> lines = splitLines(bytes.toStdString());
+        std::size_t tried = 0, split = 0;
+        auto agree = [&](const std::string& text, const std::string& what) {
+            ++tried;
+            const core::ReadResult one = readThreads(text, n, 1, 1);
+            for (const unsigned threads : {2u, 3u, 7u}) {
+                const core::ReadResult r = readThreads(text, n, threads, 1);
+                split += r.stats.parallelShares > 0 ? 1u : 0u;
+                std::string d = difference(r, one);
+                if (d.empty() && r.stats.fastLines != one.stats.fastLines) {
+                    d = "fastLines";
+                }
+                if (!d.empty()) {
+                    QFAIL(qPrintable(QString::fromStdString(what + ", " + std::to_string(threads) + " threads: " + d)));
+                }
+            }
+        };
+        for (std::size_t i = 0; i < lines.size(); i += 4) {
+            const std::string where = "line " + std::to_string(i + 1) + " '" + lines[i] + "'";
+            {
+                std::vector<std::string> m = lines;
+                m.erase(m.begin() + static_cast<std::ptrdiff_t>(i));
+                agree(joinLines(m), where + " deleted");
+            }
+            {
+                std::vector<std::string> m = lines;
+                m.insert(m.begin() + static_cast<std::ptrdiff_t>(i), lines[i]);
+                agree(joinLines(m), where + " doubled");
+            }
+            if (i + 1 < lines.size()) {
+                std::vector<std::string> m = lines;
+                std::swap(m[i], m[i + 1]);
+                agree(joinLines(m), where + " swapped with the next");
+            }
+            for (const std::string& variant : mutations(lines[i])) {
+                std::vector<std::string> m = lines;
+                m[i] = variant;
+                agree(joinLines(m), where + " -> '" + variant + "'");
+            }
+        }
+        QVERIFY2(split > tried, qPrintable(QString::number(split) + u" split of "_qs + QString::number(tried)));
     }
 };
 

@@ -7,7 +7,18 @@
 //   (NUMKEYS, FRAME f "note") notes and integer note frames.
 // Every count must match. The only diagnostic such a file can still get, cod.notetrack-range, is
 // reported as the general path reports it.
+//
+// Large files (issue 7): right after the first FRAME line the rest of the file is cut into shares
+// at guessed frame starts (a FRAME line followed by PART). Share 0 is read here straight into the
+// animation; the others are read on threads by the same line logic into their own arrays (line
+// numbers relative, offsets the file's), stopping at the first line that is not part of a frame
+// (NOTETRACKS). They are spliced in file order while each share began where the text read so far
+// ends, with the frame number that follows and the previous frame complete, and was read without
+// leaving the subset; the rest is read in order. So the animation, its locations and the
+// diagnostics are exactly those of one thread.
 #include <cmath>
+#include <memory>
+#include <thread>
 
 #include "core/diag/diagnostic_ids.h"
 #include "core/formats/xanim/xanim.h"
@@ -79,25 +90,16 @@ struct TrackCount {
 
 class XanimFast {
 public:
-    XanimFast(std::string_view bytes, DiagnosticSink& sink, Model& m)
-        : m_in(bytes, sink), m_sink(sink), m_m(m), m_s(m.skeleton)
+    XanimFast(std::string_view bytes, const ReadContext& ctx, DiagnosticSink& sink, Model& m)
+        : m_in(bytes, sink), m_ctx(&ctx), m_sink(sink), m_m(m), m_s(m.skeleton)
     {
         m_a.kind = PoseKind::ModelMatrix;
     }
 
     bool run()
     {
-        std::string_view kw;
-        SourceLoc loc;
-        for (;;) {
-            const FastScanner::Next n = m_in.nextKeyword(kw, loc, m_m.headerComments);
-            if (n == FastScanner::Next::End) {
-                break;
-            }
-            if (n == FastScanner::Next::Unsupported || !line(keywordOf(kw), loc)) {
-                COD_FAST_TRACE(loc);
-                return false;
-            }
+        if (!readLines()) {
+            return false;
         }
         if (!finish()) {
             COD_FAST_TRACE(SourceLoc{});
@@ -108,15 +110,48 @@ public:
 
     int dominantEnding() const noexcept { return m_in.dominantEnding(); }
     std::uint32_t lines() const noexcept { return m_in.lines(); }
+    std::uint32_t shares() const noexcept { return m_sharesKept; }
 
 private:
     enum class Phase : std::uint8_t { Start, Parts, Frames, Notes };
 
+    // What a share needs to know of the file before it (copied before the threads start).
+    struct ShareSetup {
+        const char* base = nullptr;
+        const char* begin = nullptr;
+        const char* stop = nullptr;
+        std::size_t parts = 0;
+    };
+    // A share read on a worker thread.
+    struct Share {
+        ShareSetup setup;
+        Model model;
+        std::unique_ptr<DiagnosticSink> sink;
+        std::unique_ptr<XanimFast> reader;
+        bool failed = false;
+    };
+
+    // A share: reads the frames of [setup.begin, setup.stop) into its own animation.
+    XanimFast(const ShareSetup& setup, DiagnosticSink& sink, Model& m)
+        : m_in(setup.base, setup.begin, setup.stop, sink), m_sink(sink), m_m(m), m_s(m.skeleton),
+          m_share(true)
+    {
+        m_a.kind = PoseKind::ModelMatrix;
+        m_phase = Phase::Frames;
+        m_nj = setup.parts;
+        m_splitTried = true;
+    }
+
     FastScanner m_in;
+    const ReadContext* m_ctx = nullptr; // nullptr in a share
     DiagnosticSink& m_sink;
     Model& m_m;
     Skeleton& m_s;
     Animation m_a;
+    const bool m_share = false;
+    bool m_splitTried = false; // the frames were offered to threads
+    std::uint32_t m_sharesKept = 0;
+    bool m_failed = false;     // a share left the subset
     Phase m_phase = Phase::Start;
     bool m_sawAnimation = false, m_sawVersion = false;
     std::int32_t m_numParts = -1, m_numFrames = -1;
@@ -129,6 +164,187 @@ private:
     bool m_notePartSeen = false;
     std::int32_t m_notePart = 0, m_track = 0;
     std::vector<TrackCount> m_keyCounts, m_trackCounts;
+
+    // Reads keyword lines up to the scanner's limit; false where the file leaves the subset.
+    // Once the frames start, the rest of the file is offered to threads.
+    bool readLines()
+    {
+        std::string_view kw;
+        SourceLoc loc;
+        for (;;) {
+            const FastScanner::Next n = m_in.nextKeyword(kw, loc, m_m.headerComments);
+            if (n == FastScanner::Next::End) {
+                return true;
+            }
+            if (n == FastScanner::Next::Unsupported || !line(keywordOf(kw), loc)) {
+                COD_FAST_TRACE(loc);
+                return false;
+            }
+            if (m_phase == Phase::Frames && !m_splitTried) {
+                m_splitTried = true;
+                if (!parallelRest()) {
+                    return false;
+                }
+            }
+        }
+    }
+
+    // Frame lines only; a share ends at its limit or before the first other keyword.
+    static bool shareKeyword(Kw k) noexcept
+    {
+        switch (k) {
+        case Kw::Frame:
+        case Kw::Part:
+        case Kw::Offset:
+        case Kw::Scale:
+        case Kw::X:
+        case Kw::Y:
+        case Kw::Z:
+            return true;
+        default:
+            return false;
+        }
+    }
+
+    // A share's whole work (on its thread). Arrays are reserved for what its bytes can hold
+    // (a key takes at least 40 bytes): capacity never written is address space, not memory.
+    void runShare()
+    {
+        const std::size_t bytes = m_in.bytesLeft();
+        const std::size_t keys = bytes / 40 + 1;
+        m_a.times.reserve(keys / std::max<std::size_t>(m_nj, 1) + 1);
+        m_a.frameWhere.reserve(keys / std::max<std::size_t>(m_nj, 1) + 1);
+        m_a.positions.reserve(keys); // small pages: their capacity is far from all used
+        m_a.axes.reserve(keys);
+        m_a.explicitKey.reserve(keys);
+        std::string_view kw;
+        SourceLoc loc;
+        for (;;) {
+            const FastScanner::Next n = m_in.nextKeyword(kw, loc, m_m.headerComments);
+            if (n == FastScanner::Next::End) {
+                return;
+            }
+            if (n == FastScanner::Next::Unsupported) {
+                m_failed = true;
+                return;
+            }
+            const Kw k = keywordOf(kw);
+            if (!shareKeyword(k)) {
+                m_in.unread();
+                return;
+            }
+            if (!line(k, loc)) {
+                m_failed = true;
+                return;
+            }
+        }
+    }
+
+    // Called right after the first FRAME line: the frames in shares on threads (see the top of
+    // this file). False where the file leaves the subset in share 0, which is read here.
+    bool parallelRest()
+    {
+        const char* const start = m_in.position();
+        const char* const end = m_in.limit();
+        const auto rest = static_cast<std::size_t>(end - start);
+        const std::size_t count = shareCount(*m_ctx, rest);
+        if (count < 2) {
+            return true;
+        }
+        std::vector<ShareSetup> setups;
+        for (std::size_t k = 1; k < count; ++k) {
+            ShareSetup su;
+            // A frame takes about 7 lines a part.
+            const int look = static_cast<int>(std::min<std::size_t>(8 * m_nj + 16, 1 << 20));
+            su.begin = guessLinePair(start + k * (rest / count), end, {"FRAME "}, {"PART "}, look);
+            if (su.begin && su.begin > (setups.empty() ? start : setups.back().begin)) {
+                setups.push_back(su);
+            }
+        }
+        if (setups.empty()) {
+            return true;
+        }
+        for (std::size_t k = 0; k < setups.size(); ++k) {
+            ShareSetup& su = setups[k];
+            su.stop = k + 1 < setups.size() ? setups[k + 1].begin : end;
+            su.base = m_in.base();
+            su.parts = m_nj;
+        }
+        std::vector<Share> shares(setups.size());
+        bool ok = false;
+        {
+            std::vector<std::jthread> workers;
+            workers.reserve(shares.size());
+            for (std::size_t k = 0; k < shares.size(); ++k) {
+                Share& sh = shares[k];
+                sh.setup = setups[k];
+                sh.sink = std::make_unique<DiagnosticSink>(m_sink.file());
+                workers.emplace_back([&sh] {
+                    try {
+                        sh.reader.reset(new XanimFast(sh.setup, *sh.sink, sh.model));
+                        sh.reader->runShare();
+                    } catch (...) {
+                        sh.failed = true; // out of memory: read in order instead
+                    }
+                });
+            }
+            m_in.setLimit(setups[0].begin);
+            ok = readLines();
+            m_in.setLimit(end);
+        } // joins the workers
+        if (!ok) {
+            return false;
+        }
+        std::uint32_t kept = 1;
+        for (Share& sh : shares) {
+            if (sh.failed || !sh.reader || sh.reader->m_failed || m_in.position() != sh.setup.begin ||
+                !spliceable(*sh.reader)) {
+                break;
+            }
+            splice(*sh.reader, *sh.sink);
+            sh.reader.reset();
+            sh.model = Model{};
+            ++kept;
+        }
+        m_sharesKept = kept >= 2 ? kept : 0;
+        return true;
+    }
+
+    // Whether reading on from here in order would read the share's first FRAME line as the share
+    // did: in the frames, the previous frame complete, the next frame number. Changes nothing.
+    bool spliceable(const XanimFast& t) const
+    {
+        return m_phase == Phase::Frames && !m_a.times.empty() && closeFrame() && !t.m_a.times.empty() &&
+               t.m_a.times.front() == m_a.times.back() + 1.0;
+    }
+
+    // Appends a share read on a thread (spliceable) and goes on from where it ended, in the state
+    // it ended in.
+    void splice(XanimFast& t, DiagnosticSink& tSink)
+    {
+        const std::uint32_t lineBase = m_in.lines();
+        Animation& a = m_a;
+        Animation& x = t.m_a;
+        moveAppend(a.times, x.times);
+        moveAppend(a.frameWhere, x.frameWhere, [lineBase](SourceLoc w) {
+            w.line += lineBase;
+            return w;
+        });
+        moveAppend(a.positions, x.positions);
+        moveAppend(a.axes, x.axes);
+        moveAppend(a.explicitKey, x.explicitKey);
+        if (t.m_scales && !m_scales) { // all 1 1 1: one per key from the first SCALE line on
+            m_scales = true;
+            reserveBig(a.scales, a.positions.capacity());
+        }
+        if (m_scales) {
+            a.scales.resize(a.positions.size(), Vec3::Ones());
+        }
+        spliceDiagnostics(m_sink, tSink, lineBase);
+        m_keysInFrame = t.m_keysInFrame;
+        m_inKey = t.m_inKey;
+        m_in.advancePast(t.m_in);
+    }
 
     static bool count(FastScanner& in, std::int32_t& out)
     {
@@ -164,8 +380,10 @@ private:
             }
             if (!m_scales) {
                 m_scales = true;
-                reserveBig(m_a.scales, m_a.positions.capacity());
-                m_a.scales.assign(m_a.positions.size(), Vec3::Ones());
+                if (!m_share) { // a share's scales (all 1 1 1) are added when it is spliced
+                    reserveBig(m_a.scales, m_a.positions.capacity());
+                    m_a.scales.assign(m_a.positions.size(), Vec3::Ones());
+                }
             }
             return true;
         }
@@ -289,7 +507,7 @@ private:
         m_a.positions.push_back(Vec3::Zero());
         m_a.axes.push_back(Mat3::Identity());
         m_a.explicitKey.push_back(1);
-        if (m_scales) {
+        if (m_scales && !m_share) {
             m_a.scales.push_back(Vec3::Ones());
         }
         return true;
@@ -335,11 +553,15 @@ private:
                                                   m_in.bytesLeft(), 7);
             m_a.times.reserve(frames);
             m_a.frameWhere.reserve(frames);
-            reserveBig(m_a.positions, keys);
-            reserveBig(m_a.axes, keys);
-            reserveBig(m_a.explicitKey, keys);
-        } else if (m_phase != Phase::Frames || !closeFrame() || f != m_a.times.back() + 1.0) {
-            return false;
+            // Small pages: while shares are read on threads, huge ones would round the part read
+            // here up by as much as 2 MB an array (the bench animation on 2 threads: 1.0 of the
+            // memory budget instead of 0.94).
+            m_a.positions.reserve(keys);
+            m_a.axes.reserve(keys);
+            m_a.explicitKey.reserve(keys);
+        } else if (m_phase != Phase::Frames || !closeFrame() ||
+                   (m_a.times.empty() ? !m_share : f != m_a.times.back() + 1.0)) {
+            return false; // a share's first frame number is checked when it is spliced
         }
         m_a.times.push_back(f);
         m_a.frameWhere.push_back(loc);
@@ -400,7 +622,7 @@ bool readXanimFast(std::string_view bytes, const ReadContext& ctx, ReadResult& o
 {
     out = ReadResult{};
     DiagnosticSink sink(ctx.fileName);
-    XanimFast p(bytes, sink, out.model);
+    XanimFast p(bytes, ctx, sink, out.model);
     if (!p.run()) {
         out = ReadResult{}; // free what was built before the general path runs
         return false;
@@ -410,6 +632,7 @@ bool readXanimFast(std::string_view bytes, const ReadContext& ctx, ReadResult& o
     out.model.lineEnding = e == 1 ? LineEnding::CRLF : (e == 2 ? LineEnding::CR : LineEnding::LF);
     out.hasModel = true;
     out.stats.fastLines = p.lines();
+    out.stats.parallelShares = p.shares();
     out.diagnostics = sink.take();
     return true;
 }

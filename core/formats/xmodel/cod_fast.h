@@ -12,9 +12,12 @@
 // succeeds its model and diagnostics are those of the general path (tests/formats/
 // tst_cod_fastpath.cpp compares them).
 #include <cstdint>
+#include <algorithm>
 #include <cstring>
+#include <initializer_list>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "core/diag/diagnostic_ids.h"
@@ -74,6 +77,14 @@ public:
             static_cast<unsigned char>(text[2]) == 0xBF) {
             m_p += 3;
         }
+    }
+
+    // A share of a large block: [begin, end) of the file that starts at `base`. Offsets stay the
+    // file's, line numbers count from 1 at `begin`; no byte order mark, and comment lines are
+    // never header comments.
+    FastScanner(const char* base, const char* begin, const char* end, DiagnosticSink& sink) noexcept
+        : m_base(base), m_p(begin), m_e(begin <= end ? end : begin), m_sink(sink), m_sawKeyword(true)
+    {
     }
 
     enum class Next : std::uint8_t { Keyword, End, Unsupported };
@@ -221,6 +232,28 @@ public:
     }
 
     std::uint32_t lines() const noexcept { return m_line; }
+    const char* position() const noexcept { return m_p; }
+    const char* base() const noexcept { return m_base; }
+    // Where scanning stops (the end of the text, or of the share being read). Only ever set at a
+    // line start, so no line or token is cut.
+    const char* limit() const noexcept { return m_e; }
+    void setLimit(const char* e) noexcept { m_e = e; }
+    // Puts back the keyword line nextKeyword just returned (the blank and comment lines before it
+    // stay read).
+    void unread() noexcept
+    {
+        m_p = m_ls;
+        --m_line;
+    }
+    // Continues after a share spliced in file order: at its position, with its lines and endings.
+    void advancePast(const FastScanner& share) noexcept
+    {
+        m_p = share.m_p;
+        m_line += share.m_line;
+        m_lf += share.m_lf;
+        m_crlf += share.m_crlf;
+        m_cr += share.m_cr;
+    }
     std::size_t bytesLeft() const noexcept { return static_cast<std::size_t>(m_e - m_p); }
     // Dominant line ending as TextRecordStream::dominantEnding (0 LF, 1 CRLF, 2 CR).
     int dominantEnding() const noexcept
@@ -337,6 +370,50 @@ inline std::size_t boundedCount(std::int64_t count, std::size_t bytesLeft, std::
     const std::size_t most = bytesLeft / minBytes + 1;
     return static_cast<std::size_t>(count) < most ? static_cast<std::size_t>(count) : most;
 }
+
+// How many shares a block of `rest` bytes is read in: at most ReadContext::threads (0 = one per
+// core), each of at least ReadContext::parallelMinBytes; below 2 the block is read in order.
+std::size_t shareCount(const ReadContext& ctx, std::size_t rest) noexcept;
+
+// Gives the whole pages inside [data, data + bytes) back to the system (their contents are
+// lost; the allocation stays valid). For arrays about to be freed that the allocator may keep.
+void releasePages(const void* data, std::size_t bytes) noexcept;
+
+// Appends `src` to `dst` (through `fix`) and frees `src`: copied 1 MB at a time, each part's
+// pages given back right after, so splicing a share never holds two copies of more than 1 MB.
+template <class T, class F> void moveAppend(std::vector<T>& dst, std::vector<T>& src, F&& fix)
+{
+    if (dst.capacity() < dst.size() + src.size()) {
+        dst.reserve(std::max(dst.size() + src.size(), 2 * dst.capacity()));
+    }
+    constexpr std::size_t kChunk = (std::size_t(1) << 20) / sizeof(T) + 1;
+    for (std::size_t i = 0; i < src.size(); i += kChunk) {
+        const std::size_t n = std::min(kChunk, src.size() - i);
+        if constexpr (std::is_same_v<std::decay_t<F>, std::nullptr_t>) {
+            dst.insert(dst.end(), src.begin() + static_cast<std::ptrdiff_t>(i),
+                       src.begin() + static_cast<std::ptrdiff_t>(i + n));
+        } else {
+            for (std::size_t k = i; k < i + n; ++k) {
+                dst.push_back(fix(src[k]));
+            }
+        }
+        releasePages(src.data() + i, n * sizeof(T));
+    }
+    std::vector<T>().swap(src);
+}
+template <class T> void moveAppend(std::vector<T>& dst, std::vector<T>& src)
+{
+    moveAppend(dst, src, nullptr);
+}
+
+// Diagnostics a share reported, moved to `sink` with their lines counted from the file's start.
+void spliceDiagnostics(DiagnosticSink& sink, DiagnosticSink& share, std::uint32_t lineBase);
+
+// The start of the first line after the one `p` is in whose text starts with `a` (after blanks),
+// where the next non-blank line starts with `b`: a guess at a record start in a large block, looked
+// for in the next `look` lines. nullptr when there is none.
+const char* guessLinePair(const char* p, const char* end, std::initializer_list<std::string_view> a,
+                          std::initializer_list<std::string_view> b, int look = 40) noexcept;
 
 // Reserves room for `n` items; large arrays get transparent huge pages (fewer page faults).
 // Capacity never written is address space, not memory.

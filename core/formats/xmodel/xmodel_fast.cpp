@@ -9,7 +9,22 @@
 // Every count must match, every index be in range. The diagnostics such a file can still get
 // (cod.bone-matrix, cod.color-range and those of orderSkeleton) are reported exactly as the
 // general path reports them.
+//
+// Large files (issue 7): right after NUMVERTS the rest of the file (the vertex pool and the
+// faces) is cut into shares at guessed record starts (a VERT line followed by OFFSET, or a TRI
+// line followed by VERT). Share 0 is read here straight into the model; the others are read on
+// threads by the same line logic into their own arrays (line numbers relative, offsets the
+// file's), stopping at the first line that is not a pool or face record (NUMOBJECTS). They are
+// spliced in file order while each share began where the text read so far ends, began the way
+// reading in order would have gone on there (the same phase, the next pool index, the previous
+// record complete) and was read without leaving the subset; the rest is read in order. So the
+// model, its locations and the diagnostics are exactly those of one thread.
 #include <algorithm>
+#include <memory>
+#include <thread>
+
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "core/build/model_builder.h"
 #include "core/diag/diagnostic_ids.h"
@@ -114,24 +129,15 @@ Kw keywordOf(std::string_view k) noexcept
 
 class XmodelFast {
 public:
-    XmodelFast(std::string_view bytes, DiagnosticSink& sink, Model& m)
-        : m_in(bytes, sink), m_sink(sink), m_m(m), m_s(m.skeleton), m_me(m.mesh)
+    XmodelFast(std::string_view bytes, const ReadContext& ctx, DiagnosticSink& sink, Model& m)
+        : m_in(bytes, sink), m_ctx(&ctx), m_sink(sink), m_m(m), m_s(m.skeleton), m_me(m.mesh)
     {
     }
 
     bool run()
     {
-        std::string_view kw;
-        SourceLoc loc;
-        for (;;) {
-            const FastScanner::Next n = m_in.nextKeyword(kw, loc, m_m.headerComments);
-            if (n == FastScanner::Next::End) {
-                break;
-            }
-            if (n == FastScanner::Next::Unsupported || !line(keywordOf(kw), kw, loc)) {
-                COD_FAST_TRACE(loc);
-                return false;
-            }
+        if (!readLines()) {
+            return false;
         }
         if (!finish()) {
             COD_FAST_TRACE(SourceLoc{});
@@ -142,16 +148,59 @@ public:
 
     int dominantEnding() const noexcept { return m_in.dominantEnding(); }
     std::uint32_t lines() const noexcept { return m_in.lines(); }
+    std::uint32_t shares() const noexcept { return m_sharesKept; }
 
 private:
     enum class Phase : std::uint8_t { Start, BoneInfo, Transforms, Pool, Faces, Objects, Materials };
     static constexpr std::uint8_t kHasNormal = 1, kHasColor = 2, kHasUv = 4;
 
+    // What a share needs to know of the file before it (copied before the threads start).
+    struct ShareSetup {
+        const char* base = nullptr;
+        const char* begin = nullptr;
+        const char* stop = nullptr;
+        Phase phase = Phase::Pool;
+        int version = 6;
+        std::int32_t numBones = 0, numVerts = 0;
+    };
+    // A share read on a worker thread.
+    struct Share {
+        ShareSetup setup;
+        Model model;
+        std::unique_ptr<DiagnosticSink> sink;
+        std::unique_ptr<XmodelFast> reader;
+        bool failed = false;
+    };
+
+    // A share: reads the pool / face records of [setup.begin, setup.stop) into `m`.
+    XmodelFast(const ShareSetup& setup, DiagnosticSink& sink, Model& m)
+        : m_in(setup.base, setup.begin, setup.stop, sink), m_sink(sink), m_m(m), m_s(m.skeleton),
+          m_me(m.mesh), m_share(true)
+    {
+        m_phase = m_phaseAtStart = setup.phase;
+        m_sawModel = m_sawVersion = true;
+        m_version = setup.version;
+        m_numBones = setup.numBones;
+        m_numVerts = setup.numVerts;
+        m_splitTried = true;
+    }
+
     FastScanner m_in;
+    const ReadContext* m_ctx = nullptr; // nullptr in a share
     DiagnosticSink& m_sink;
     Model& m_m;
     Skeleton& m_s;
     Mesh& m_me;
+    const bool m_share = false;
+    bool m_splitTried = false;         // the pool and faces were offered to threads
+    std::uint32_t m_sharesKept = 0;
+    // a share: its first pool index, the pool vertices it read before NUMFACES and where the
+    // faces start (nullptr: no NUMFACES in it), whether it left the subset
+    std::int32_t m_firstIndex = -1;
+    std::size_t m_poolAtFaces = 0;
+    const char* m_facesAt = nullptr;
+    bool m_failed = false;
+    Phase m_phaseAtStart = Phase::Start;
     Phase m_phase = Phase::Start;
     bool m_sawModel = false, m_sawVersion = false;
     int m_version = 6;
@@ -163,6 +212,7 @@ private:
     bool m_inVert = false;             // a pool vertex is open
     std::int32_t m_declared = -1;      // its BONES count
     // faces
+    bool m_faceOpen = false;           // a face has been started (TRI) and not closed
     std::uint32_t m_corners = 0;       // corners of the current face
     std::uint8_t m_has = 0;            // what the current corner has
     SourceLoc m_colorLoc;              // its COLOR line
@@ -171,6 +221,268 @@ private:
     Vec4 m_firstBad = Vec4::Zero();
     SourceLoc m_firstBadLoc;
     std::int32_t m_firstBadVert = -1;
+
+    // Reads keyword lines up to the scanner's limit; false where the file leaves the subset.
+    // The first time the pool starts, the rest of the file is offered to threads.
+    bool readLines()
+    {
+        std::string_view kw;
+        SourceLoc loc;
+        for (;;) {
+            const FastScanner::Next n = m_in.nextKeyword(kw, loc, m_m.headerComments);
+            if (n == FastScanner::Next::End) {
+                return true;
+            }
+            if (n == FastScanner::Next::Unsupported || !line(keywordOf(kw), kw, loc)) {
+                COD_FAST_TRACE(loc);
+                return false;
+            }
+            if (m_phase == Phase::Pool && !m_splitTried) {
+                m_splitTried = true;
+                if (!parallelRest()) {
+                    return false;
+                }
+            }
+        }
+    }
+
+    // Pool and face lines only; a share ends at its limit or before the first other keyword.
+    static bool shareKeyword(Kw k) noexcept
+    {
+        switch (k) {
+        case Kw::Vert:
+        case Kw::Vert32:
+        case Kw::Offset:
+        case Kw::Bones:
+        case Kw::Bone:
+        case Kw::NumFaces:
+        case Kw::Tri:
+        case Kw::Tri16:
+        case Kw::Normal:
+        case Kw::Color:
+        case Kw::Uv:
+            return true;
+        default:
+            return false;
+        }
+    }
+
+    // A share's whole work (on its thread). Arrays are reserved for what its bytes can hold:
+    // capacity never written is address space, not memory.
+    void runShare()
+    {
+        const std::size_t bytes = m_in.bytesLeft();
+        if (m_phase == Phase::Pool) {
+            reservePool(boundedCount(m_numVerts, bytes, 28));
+        } else {
+            reserveFaces(bytes / 140 + 1);
+        }
+        std::string_view kw;
+        SourceLoc loc;
+        for (;;) {
+            const FastScanner::Next n = m_in.nextKeyword(kw, loc, m_m.headerComments);
+            if (n == FastScanner::Next::End) {
+                return;
+            }
+            if (n == FastScanner::Next::Unsupported) {
+                m_failed = true;
+                return;
+            }
+            const Kw k = keywordOf(kw);
+            if (!shareKeyword(k)) {
+                m_in.unread();
+                return;
+            }
+            if (!line(k, kw, loc)) {
+                m_failed = true;
+                return;
+            }
+        }
+    }
+
+    void reservePool(std::size_t n)
+    {
+        reserveBig(m_me.pointPositions, n);
+        reserveBig(m_me.pointWhere, n);
+        reserveBig(m_me.influenceOffsets, n + 1);
+        // Four weights a vertex, at most what the bytes left can hold ("BONE 0 1\n").
+        const std::size_t w = std::min(4 * n, m_in.bytesLeft() / 9 + 1);
+        reserveBig(m_me.influenceJoints, w);
+        reserveBig(m_me.influenceWeights, w);
+    }
+
+    void reserveFaces(std::size_t n)
+    {
+        reserveBig(m_me.triangleMaterials, n);
+        reserveBig(m_me.triangleObjects, n);
+        reserveBig(m_me.triangleWhere, n);
+        reserveBig(m_me.cornerPoints, 3 * n);
+        reserveBig(m_me.cornerNormals, 3 * n);
+        reserveBig(m_me.cornerUvs, 3 * n);
+        reserveBig(m_me.cornerColors, 3 * n);
+        reserveBig(m_me.cornerWhere, 3 * n);
+    }
+
+    // Called right after NUMVERTS: the pool and the faces that follow it in shares on threads
+    // (see the top of this file). False where the file leaves the subset in share 0, which is
+    // read here.
+    bool parallelRest()
+    {
+        const char* const start = m_in.position();
+        const char* const end = m_in.limit();
+        const auto rest = static_cast<std::size_t>(end - start);
+        const std::size_t count = shareCount(*m_ctx, rest);
+        if (count < 2) {
+            return true;
+        }
+        std::vector<ShareSetup> setups;
+        for (std::size_t k = 1; k < count; ++k) {
+            const char* from = start + k * (rest / count);
+            const char* pool = guessLinePair(from, end, {"VERT ", "VERT32 "}, {"OFFSET "});
+            const char* face = guessLinePair(from, end, {"TRI ", "TRI16 "}, {"VERT ", "VERT32 "});
+            ShareSetup su;
+            su.phase = face && (!pool || face < pool) ? Phase::Faces : Phase::Pool;
+            su.begin = su.phase == Phase::Faces ? face : pool;
+            if (su.begin && su.begin > (setups.empty() ? start : setups.back().begin)) {
+                setups.push_back(su);
+            }
+        }
+        if (setups.empty()) {
+            return true;
+        }
+        for (std::size_t k = 0; k < setups.size(); ++k) {
+            ShareSetup& su = setups[k];
+            su.stop = k + 1 < setups.size() ? setups[k + 1].begin : end;
+            su.base = m_in.base();
+            su.version = m_version;
+            su.numBones = m_numBones;
+            su.numVerts = m_numVerts;
+        }
+        std::vector<Share> shares(setups.size());
+        bool ok = false;
+        {
+            std::vector<std::jthread> workers;
+            workers.reserve(shares.size());
+            for (std::size_t k = 0; k < shares.size(); ++k) {
+                Share& sh = shares[k];
+                sh.setup = setups[k];
+                sh.sink = std::make_unique<DiagnosticSink>(m_sink.file());
+                workers.emplace_back([&sh] {
+                    try {
+                        sh.reader.reset(new XmodelFast(sh.setup, *sh.sink, sh.model));
+                        sh.reader->runShare();
+                    } catch (...) {
+                        sh.failed = true; // out of memory: read in order instead
+                    }
+                });
+            }
+            m_in.setLimit(setups[0].begin);
+            ok = readLines();
+            m_in.setLimit(end);
+        } // joins the workers
+        if (!ok) {
+            return false;
+        }
+        std::uint32_t kept = 1;
+        for (Share& sh : shares) {
+            if (sh.failed || !sh.reader || sh.reader->m_failed || m_in.position() != sh.setup.begin ||
+                !spliceable(*sh.reader)) {
+                break;
+            }
+            splice(*sh.reader, *sh.sink);
+            sh.reader.reset();
+            sh.model = Model{};
+            ++kept;
+        }
+        m_sharesKept = kept >= 2 ? kept : 0;
+        return true;
+    }
+
+    // Whether reading on from here in order would read the share's first line as the share did:
+    // the same phase, the previous record complete, the next pool index; NUMFACES in the share
+    // after exactly NUMVERTS vertices. Changes nothing.
+    bool spliceable(const XmodelFast& t) const
+    {
+        if (t.m_phaseAtStart != m_phase) {
+            return false;
+        }
+        if (m_phase == Phase::Pool) {
+            const std::size_t have = m_me.influenceJoints.size() -
+                                     (m_me.influenceOffsets.empty() ? 0 : m_me.influenceOffsets.back());
+            if (m_inVert && m_declared >= 0 && static_cast<std::size_t>(m_declared) != have) {
+                return false;
+            }
+            if (t.m_firstIndex < 0 || static_cast<std::size_t>(t.m_firstIndex) != m_me.pointPositions.size()) {
+                return false;
+            }
+            return !t.m_facesAt ||
+                   m_me.pointPositions.size() + t.m_poolAtFaces == static_cast<std::size_t>(m_numVerts);
+        }
+        return !m_faceOpen || (m_corners == 3 && m_has == (kHasNormal | kHasColor | kHasUv));
+    }
+
+    // Appends a share read on a thread (spliceable) and goes on from where it ended, in the state
+    // it ended in.
+    void splice(XmodelFast& t, DiagnosticSink& tSink)
+    {
+        const std::uint32_t lineBase = m_in.lines();
+        auto relocate = [lineBase](SourceLoc w) {
+            w.line += lineBase;
+            return w;
+        };
+        Mesh& m = m_me;
+        Mesh& x = t.m_me;
+        if (m_phase == Phase::Pool) {
+            closeVert();
+        } else {
+            closeFace();
+        }
+        if (!x.pointPositions.empty()) {
+            const auto linkBase = static_cast<std::uint32_t>(m.influenceJoints.size());
+            moveAppend(m.pointPositions, x.pointPositions);
+            moveAppend(m.pointWhere, x.pointWhere, relocate);
+            if (m.influenceOffsets.empty()) {
+                m.influenceOffsets.push_back(0);
+            }
+            for (std::size_t i = 1; i < x.influenceOffsets.size(); ++i) { // after its leading 0
+                m.influenceOffsets.push_back(x.influenceOffsets[i] + linkBase);
+            }
+            std::vector<std::uint32_t>().swap(x.influenceOffsets);
+            moveAppend(m.influenceJoints, x.influenceJoints);
+            moveAppend(m.influenceWeights, x.influenceWeights);
+        }
+        if (t.m_facesAt) { // NUMFACES: as reading it here would have reserved
+            m_numFaces = t.m_numFaces;
+            reserveFaces(boundedCount(m_numFaces, static_cast<std::size_t>(m_in.limit() - t.m_facesAt), 29));
+        }
+        moveAppend(m.triangleObjects, x.triangleObjects);
+        moveAppend(m.triangleMaterials, x.triangleMaterials);
+        moveAppend(m.triangleWhere, x.triangleWhere, relocate);
+        moveAppend(m.cornerPoints, x.cornerPoints);
+        moveAppend(m.cornerNormals, x.cornerNormals);
+        moveAppend(m.cornerColors, x.cornerColors);
+        moveAppend(m.cornerUvs, x.cornerUvs);
+        moveAppend(m.cornerWhere, x.cornerWhere, relocate);
+        spliceDiagnostics(m_sink, tSink, lineBase);
+        if (t.m_colourOut > 0) {
+            if (m_colourOut == 0) {
+                m_firstBad = t.m_firstBad;
+                m_firstBadLoc = relocate(t.m_firstBadLoc);
+                m_firstBadVert = t.m_firstBadVert;
+            }
+            m_colourOut += t.m_colourOut;
+        }
+        m_maxObj = std::max(m_maxObj, t.m_maxObj);
+        m_maxMat = std::max(m_maxMat, t.m_maxMat);
+        m_phase = t.m_phase;
+        m_inVert = t.m_inVert;
+        m_declared = t.m_declared;
+        m_faceOpen = t.m_faceOpen;
+        m_corners = t.m_corners;
+        m_has = t.m_has;
+        m_colorLoc = t.m_colorLoc.line != 0 ? relocate(t.m_colorLoc) : t.m_colorLoc;
+        m_in.advancePast(t.m_in);
+    }
 
     bool count(std::int32_t& out)
     {
@@ -301,31 +613,25 @@ private:
                 return false;
             }
             m_phase = Phase::Pool;
-            const std::size_t n = boundedCount(m_numVerts, m_in.bytesLeft(), 7);
-            reserveBig(m_me.pointPositions, n);
-            reserveBig(m_me.pointWhere, n);
-            reserveBig(m_me.influenceOffsets, n + 1);
-            // Four weights a vertex, at most what the bytes left can hold ("BONE 0 1\n").
-            const std::size_t w = std::min(4 * n, m_in.bytesLeft() / 9 + 1);
-            reserveBig(m_me.influenceJoints, w);
-            reserveBig(m_me.influenceWeights, w);
+            reservePool(boundedCount(m_numVerts, m_in.bytesLeft(), 7));
             return true;
         }
         case Kw::NumFaces: {
-            if (m_phase != Phase::Pool || !closeVert() || !count(m_numFaces) ||
-                m_me.pointPositions.size() != static_cast<std::size_t>(m_numVerts)) {
+            if (m_phase != Phase::Pool || !closeVert() || !count(m_numFaces)) {
+                return false;
+            }
+            if (m_share) { // the pool's size is checked when the share is spliced
+                m_poolAtFaces = m_me.pointPositions.size();
+                m_facesAt = m_in.position();
+                m_phase = Phase::Faces;
+                reserveFaces(m_in.bytesLeft() / 140 + 1);
+                return true;
+            }
+            if (m_me.pointPositions.size() != static_cast<std::size_t>(m_numVerts)) {
                 return false;
             }
             m_phase = Phase::Faces;
-            const std::size_t n = boundedCount(m_numFaces, m_in.bytesLeft(), 29);
-            reserveBig(m_me.triangleMaterials, n);
-            reserveBig(m_me.triangleObjects, n);
-            reserveBig(m_me.triangleWhere, n);
-            reserveBig(m_me.cornerPoints, 3 * n);
-            reserveBig(m_me.cornerNormals, 3 * n);
-            reserveBig(m_me.cornerUvs, 3 * n);
-            reserveBig(m_me.cornerColors, 3 * n);
-            reserveBig(m_me.cornerWhere, 3 * n);
+            reserveFaces(boundedCount(m_numFaces, m_in.bytesLeft(), 29));
             return true;
         }
         case Kw::NumObjects:
@@ -449,8 +755,17 @@ private:
     bool poolVert(const SourceLoc& loc)
     {
         std::int32_t i = 0;
-        if (m_phase != Phase::Pool || !closeVert() || !m_in.i(i) ||
-            i != static_cast<std::int32_t>(m_me.pointPositions.size()) || i >= m_numVerts ||
+        if (m_phase != Phase::Pool || !closeVert() || !m_in.i(i)) {
+            return false;
+        }
+        if (m_share && m_firstIndex < 0) { // checked when the share is spliced
+            if (i < 0) {
+                return false;
+            }
+            m_firstIndex = i;
+        }
+        const std::int32_t first = m_share ? m_firstIndex : 0;
+        if (i - first != static_cast<std::int32_t>(m_me.pointPositions.size()) || i >= m_numVerts ||
             !m_in.eol()) {
             return false;
         }
@@ -492,15 +807,17 @@ private:
         m_me.triangleMaterials.push_back(static_cast<std::uint32_t>(mt));
         m_me.triangleWhere.push_back(loc);
         m_corners = 0;
+        m_faceOpen = true;
         return true;
     }
 
     // Ends the current face: three complete corners.
     bool closeFace()
     {
-        if (m_me.triangleWhere.empty()) {
+        if (!m_faceOpen) {
             return true;
         }
+        m_faceOpen = false;
         return m_corners == 3 && closeCorner();
     }
 
@@ -521,7 +838,7 @@ private:
     bool corner(const SourceLoc& loc)
     {
         std::int32_t v = 0;
-        if (m_me.triangleWhere.empty() || m_corners >= 3 || (m_corners > 0 && !closeCorner()) ||
+        if (!m_faceOpen || m_corners >= 3 || (m_corners > 0 && !closeCorner()) ||
             !m_in.i(v) || v < 0 || v >= m_numVerts || !m_in.eol()) {
             return false;
         }
@@ -595,11 +912,81 @@ private:
 
 } // namespace
 
+std::size_t shareCount(const ReadContext& ctx, std::size_t rest) noexcept
+{
+    unsigned threads = ctx.threads != 0 ? ctx.threads : std::thread::hardware_concurrency();
+    threads = std::clamp(threads, 1u, 64u);
+    return std::min<std::size_t>(threads, rest / std::max<std::size_t>(ctx.parallelMinBytes, 1));
+}
+
+void releasePages(const void* data, std::size_t bytes) noexcept
+{
+#ifdef MADV_DONTNEED
+    const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    const auto start = (reinterpret_cast<std::uintptr_t>(data) + page - 1) / page * page;
+    const auto stop = (reinterpret_cast<std::uintptr_t>(data) + bytes) / page * page;
+    if (stop > start) {
+        (void)::madvise(reinterpret_cast<void*>(start), stop - start, MADV_DONTNEED);
+    }
+#else
+    (void)data;
+    (void)bytes;
+#endif
+}
+
+void spliceDiagnostics(DiagnosticSink& sink, DiagnosticSink& share, std::uint32_t lineBase)
+{
+    for (Diagnostic& d : share.diagnostics()) {
+        d.where.line += lineBase;
+        sink.diagnostics().push_back(std::move(d));
+    }
+    share.diagnostics().clear();
+}
+
+const char* guessLinePair(const char* p, const char* end, std::initializer_list<std::string_view> a,
+                          std::initializer_list<std::string_view> b, int look) noexcept
+{
+    auto startsWith = [end](const char* q, std::initializer_list<std::string_view> words) {
+        while (q < end && (*q == ' ' || *q == '\t')) {
+            ++q;
+        }
+        for (const std::string_view w : words) {
+            if (static_cast<std::size_t>(end - q) >= w.size() && std::memcmp(q, w.data(), w.size()) == 0) {
+                return true;
+            }
+        }
+        return false;
+    };
+    const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(end - p));
+    if (!nl) {
+        return nullptr;
+    }
+    p = static_cast<const char*>(nl) + 1;
+    const char* candidate = nullptr; // a line starting with `a`, before its next non-blank line
+    for (int n = 0; n < look && p < end; ++n) {
+        const char* ls = p;
+        const void* e = std::memchr(p, '\n', static_cast<std::size_t>(end - p));
+        p = e ? static_cast<const char*>(e) + 1 : end;
+        const char* q = ls;
+        while (q < p && (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\n')) {
+            ++q;
+        }
+        if (q == p) {
+            continue; // blank
+        }
+        if (candidate && startsWith(ls, b)) {
+            return candidate;
+        }
+        candidate = startsWith(ls, a) ? ls : nullptr;
+    }
+    return nullptr;
+}
+
 bool readXmodelFast(std::string_view bytes, const ReadContext& ctx, ReadResult& out)
 {
     out = ReadResult{};
     DiagnosticSink sink(ctx.fileName);
-    XmodelFast p(bytes, sink, out.model);
+    XmodelFast p(bytes, ctx, sink, out.model);
     if (!p.run()) {
         out = ReadResult{}; // free what was built before the general path runs
         return false;
@@ -609,6 +996,7 @@ bool readXmodelFast(std::string_view bytes, const ReadContext& ctx, ReadResult& 
     out.model.lineEnding = e == 1 ? LineEnding::CRLF : (e == 2 ? LineEnding::CR : LineEnding::LF);
     out.hasModel = true;
     out.stats.fastLines = p.lines();
+    out.stats.parallelShares = p.shares();
     out.diagnostics = sink.take();
     return true;
 }
