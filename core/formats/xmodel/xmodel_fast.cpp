@@ -367,14 +367,18 @@ private:
                 Share& sh = shares[k];
                 sh.setup = setups[k];
                 sh.sink = std::make_unique<DiagnosticSink>(m_sink.file());
-                workers.emplace_back([&sh] {
-                    try {
-                        sh.reader.reset(new XmodelFast(sh.setup, *sh.sink, sh.model));
-                        sh.reader->runShare();
-                    } catch (...) {
-                        sh.failed = true; // out of memory: read in order instead
-                    }
-                });
+                try {
+                    workers.emplace_back([&sh] {
+                        try {
+                            sh.reader.reset(new XmodelFast(sh.setup, *sh.sink, sh.model));
+                            sh.reader->runShare();
+                        } catch (...) {
+                            sh.failed = true; // out of memory: read in order instead
+                        }
+                    });
+                } catch (...) {
+                    sh.failed = true; // no thread: read in order instead
+                }
             }
             m_in.setLimit(setups[0].begin);
             ok = readLines();
