@@ -54,30 +54,38 @@ enum class Kw : std::uint8_t {
     NumKeys,
 };
 
-Kw keywordOf(std::string_view k) noexcept
+Kw keywordOf(std::string_view k, std::uint64_t code) noexcept
 {
-    switch (k.size()) {
-    case 1:
-        return k[0] == 'X' ? Kw::X : k[0] == 'Y' ? Kw::Y : k[0] == 'Z' ? Kw::Z : Kw::Other;
-    case 4:
-        return k == "PART" ? Kw::Part : Kw::Other;
-    case 5:
-        return k == "FRAME" ? Kw::Frame : k == "SCALE" ? Kw::Scale : Kw::Other;
-    case 6:
-        return k == "OFFSET" ? Kw::Offset : Kw::Other;
-    case 7:
-        return k == "VERSION" ? Kw::Version : k == "NUMKEYS" ? Kw::NumKeys : Kw::Other;
-    case 8:
-        return k == "NUMPARTS" ? Kw::NumParts : Kw::Other;
-    case 9:
-        return k == "ANIMATION"   ? Kw::Animation
-               : k == "FRAMERATE" ? Kw::FrameRate
-               : k == "NUMFRAMES" ? Kw::NumFrames
-               : k == "NUMTRACKS" ? Kw::NumTracks
-               : k == "NOTETRACK" ? Kw::NoteTrack
-                                  : Kw::Other;
-    case 10:
-        return k == "NOTETRACKS" ? Kw::NoteTracks : Kw::Other;
+    if (k.size() > 8) {
+        return k == "ANIMATION"    ? Kw::Animation
+               : k == "FRAMERATE"  ? Kw::FrameRate
+               : k == "NUMFRAMES"  ? Kw::NumFrames
+               : k == "NUMTRACKS"  ? Kw::NumTracks
+               : k == "NOTETRACK"  ? Kw::NoteTrack
+               : k == "NOTETRACKS" ? Kw::NoteTracks
+                                   : Kw::Other;
+    }
+    switch (code) {
+    case keywordCode("X"):
+        return Kw::X;
+    case keywordCode("Y"):
+        return Kw::Y;
+    case keywordCode("Z"):
+        return Kw::Z;
+    case keywordCode("PART"):
+        return Kw::Part;
+    case keywordCode("FRAME"):
+        return Kw::Frame;
+    case keywordCode("SCALE"):
+        return Kw::Scale;
+    case keywordCode("OFFSET"):
+        return Kw::Offset;
+    case keywordCode("VERSION"):
+        return Kw::Version;
+    case keywordCode("NUMKEYS"):
+        return Kw::NumKeys;
+    case keywordCode("NUMPARTS"):
+        return Kw::NumParts;
     default:
         return Kw::Other;
     }
@@ -176,7 +184,7 @@ private:
             if (n == FastScanner::Next::End) {
                 return true;
             }
-            if (n == FastScanner::Next::Unsupported || !line(keywordOf(kw), loc)) {
+            if (n == FastScanner::Next::Unsupported || !line(keywordOf(kw, m_in.keywordCode()), loc)) {
                 COD_FAST_TRACE(loc);
                 return false;
             }
@@ -228,7 +236,7 @@ private:
                 m_failed = true;
                 return;
             }
-            const Kw k = keywordOf(kw);
+            const Kw k = keywordOf(kw, m_in.keywordCode());
             if (!shareKeyword(k)) {
                 m_in.unread();
                 return;

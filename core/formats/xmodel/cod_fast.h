@@ -36,6 +36,18 @@ bool readXanimFast(std::string_view bytes, const ReadContext& ctx, ReadResult& o
 ReadResult readXmodelGeneral(std::string_view bytes, const ReadContext& ctx);
 ReadResult readXanimGeneral(std::string_view bytes, const ReadContext& ctx);
 
+// A keyword of up to 8 characters as one number (its characters one a byte, the last lowest), so
+// keywords are told apart by one compare. Keyword characters are never 0, so keywords of
+// different lengths differ.
+constexpr std::uint64_t keywordCode(std::string_view k) noexcept
+{
+    std::uint64_t code = 0;
+    for (const char c : k) {
+        code = (code << 8) | static_cast<unsigned char>(c);
+    }
+    return code;
+}
+
 namespace fastchar {
 inline constexpr std::uint8_t kBlank = 1, kComma = 2, kLineEnd = 4, kKeyword = 8;
 // isBlank, ',', line terminators and the keyword characters [A-Z0-9], by byte.
@@ -126,9 +138,12 @@ public:
                 continue;
             }
             const char* k = m_p;
+            std::uint64_t code = 0;
             while (m_p < m_e && (fastchar::of(*m_p) & fastchar::kKeyword)) {
+                code = (code << 8) | static_cast<unsigned char>(*m_p);
                 ++m_p;
             }
+            m_code = code;
             if (m_p == k || !endsToken(m_p)) {
                 return Next::Unsupported;
             }
@@ -232,6 +247,8 @@ public:
     }
 
     std::uint32_t lines() const noexcept { return m_line; }
+    // The keyword nextKeyword returned as keywordCode() spells it (meaningful up to 8 characters).
+    std::uint64_t keywordCode() const noexcept { return m_code; }
     const char* position() const noexcept { return m_p; }
     const char* base() const noexcept { return m_base; }
     // Where scanning stops (the end of the text, or of the share being read). Only ever set at a
@@ -277,6 +294,7 @@ private:
     std::uint32_t m_line = 0;
     std::uint64_t m_lf = 0, m_crlf = 0, m_cr = 0;
     bool m_sawKeyword = false;
+    std::uint64_t m_code = 0; // the last keyword's characters, one a byte, the last lowest
 
     bool atLineEnd(const char* q) const noexcept
     {

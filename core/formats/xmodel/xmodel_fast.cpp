@@ -72,41 +72,63 @@ enum class Kw : std::uint8_t {
     Tri16,
 };
 
-Kw keywordOf(std::string_view k) noexcept
+Kw keywordOf(std::string_view k, std::uint64_t code) noexcept
 {
+    if (k.size() <= 8) {
+        switch (code) {
+        case keywordCode("X"):
+            return Kw::X;
+        case keywordCode("Y"):
+            return Kw::Y;
+        case keywordCode("Z"):
+            return Kw::Z;
+        case keywordCode("UV"):
+            return Kw::Uv;
+        case keywordCode("TRI"):
+            return Kw::Tri;
+        case keywordCode("VERT"):
+            return Kw::Vert;
+        case keywordCode("BONE"):
+            return Kw::Bone;
+        case keywordCode("BONES"):
+            return Kw::Bones;
+        case keywordCode("TRI16"):
+            return Kw::Tri16;
+        case keywordCode("COLOR"):
+            return Kw::Color;
+        case keywordCode("MODEL"):
+            return Kw::Model;
+        case keywordCode("SCALE"):
+            return Kw::Scale;
+        case keywordCode("OFFSET"):
+            return Kw::Offset;
+        case keywordCode("NORMAL"):
+            return Kw::Normal;
+        case keywordCode("VERT32"):
+            return Kw::Vert32;
+        case keywordCode("OBJECT"):
+            return Kw::Object;
+        case keywordCode("VERSION"):
+            return Kw::Version;
+        case keywordCode("NUMVERTS"):
+            return Kw::NumVerts;
+        case keywordCode("NUMFACES"):
+            return Kw::NumFaces;
+        case keywordCode("NUMBONES"):
+            return Kw::NumBones;
+        case keywordCode("MATERIAL"):
+            return Kw::Material;
+        case keywordCode("GLOW"):
+        case keywordCode("BLINN"):
+        case keywordCode("COEFFS"):
+            return Kw::Param2;
+        case keywordCode("PHONG"):
+            return Kw::Param1;
+        default:
+            return Kw::Other;
+        }
+    }
     switch (k.size()) {
-    case 1:
-        return k[0] == 'X' ? Kw::X : k[0] == 'Y' ? Kw::Y : k[0] == 'Z' ? Kw::Z : Kw::Other;
-    case 2:
-        return k == "UV" ? Kw::Uv : Kw::Other;
-    case 3:
-        return k == "TRI" ? Kw::Tri : Kw::Other;
-    case 4:
-        return k == "VERT" ? Kw::Vert : k == "BONE" ? Kw::Bone : k == "GLOW" ? Kw::Param2 : Kw::Other;
-    case 5:
-        return k == "BONES"   ? Kw::Bones
-               : k == "TRI16" ? Kw::Tri16
-               : k == "COLOR" ? Kw::Color
-               : k == "MODEL" ? Kw::Model
-               : k == "SCALE" ? Kw::Scale
-               : k == "BLINN" ? Kw::Param2
-               : k == "PHONG" ? Kw::Param1
-                              : Kw::Other;
-    case 6:
-        return k == "OFFSET"   ? Kw::Offset
-               : k == "NORMAL" ? Kw::Normal
-               : k == "VERT32" ? Kw::Vert32
-               : k == "OBJECT" ? Kw::Object
-               : k == "COEFFS" ? Kw::Param2
-                               : Kw::Other;
-    case 7:
-        return k == "VERSION" ? Kw::Version : Kw::Other;
-    case 8:
-        return k == "NUMVERTS"   ? Kw::NumVerts
-               : k == "NUMFACES" ? Kw::NumFaces
-               : k == "NUMBONES" ? Kw::NumBones
-               : k == "MATERIAL" ? Kw::Material
-                                 : Kw::Other;
     case 10:
         return k == "NUMOBJECTS"   ? Kw::NumObjects
                : k == "NUMVERTS32" ? Kw::NumVerts32
@@ -233,7 +255,7 @@ private:
             if (n == FastScanner::Next::End) {
                 return true;
             }
-            if (n == FastScanner::Next::Unsupported || !line(keywordOf(kw), kw, loc)) {
+            if (n == FastScanner::Next::Unsupported || !line(keywordOf(kw, m_in.keywordCode()), kw, loc)) {
                 COD_FAST_TRACE(loc);
                 return false;
             }
@@ -288,7 +310,7 @@ private:
                 m_failed = true;
                 return;
             }
-            const Kw k = keywordOf(kw);
+            const Kw k = keywordOf(kw, m_in.keywordCode());
             if (!shareKeyword(k)) {
                 m_in.unread();
                 return;
