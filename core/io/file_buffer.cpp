@@ -27,23 +27,36 @@ void syncDirectoryOf(const std::string& path)
 
 } // namespace
 
-void adviseHugePages(const void* data, std::size_t bytes) noexcept
+namespace {
+
+// madvise over the whole pages inside [data, data + bytes).
+void advisePages(const void* data, std::size_t bytes, int advice) noexcept
 {
-#ifdef MADV_HUGEPAGE
-    constexpr std::size_t kMin = std::size_t(4) << 20;
-    if (!data || bytes < kMin) {
-        return;
-    }
     const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
     const auto start = (reinterpret_cast<std::uintptr_t>(data) + page - 1) / page * page;
     const auto stop = (reinterpret_cast<std::uintptr_t>(data) + bytes) / page * page;
-    if (stop > start) {
-        (void)::madvise(reinterpret_cast<void*>(start), stop - start, MADV_HUGEPAGE);
+    if (data && stop > start) {
+        (void)::madvise(reinterpret_cast<void*>(start), stop - start, advice);
+    }
+}
+
+} // namespace
+
+void adviseHugePages(const void* data, std::size_t bytes) noexcept
+{
+#ifdef MADV_HUGEPAGE
+    if (bytes >= (std::size_t(4) << 20)) {
+        advisePages(data, bytes, MADV_HUGEPAGE);
     }
 #else
     (void)data;
     (void)bytes;
 #endif
+}
+
+void releasePages(const void* data, std::size_t bytes) noexcept
+{
+    advisePages(data, bytes, MADV_DONTNEED);
 }
 
 FileReadResult readFile(const std::string& path, std::uint64_t maxBytes)

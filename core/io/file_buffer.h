@@ -18,6 +18,9 @@ FileReadResult readFile(const std::string& path, std::uint64_t maxBytes = (1ull 
 // Asks the kernel to back [data, data + bytes) with transparent huge pages when it is large
 // (>= 4 MB) and not yet touched: fewer page faults for big buffers and model arrays. A hint only.
 void adviseHugePages(const void* data, std::size_t bytes) noexcept;
+// Gives the whole pages inside [data, data + bytes) back to the system (their contents are
+// lost; the allocation stays valid). For arrays about to be freed that the allocator may keep.
+void releasePages(const void* data, std::size_t bytes) noexcept;
 
 enum class WriteMode { RefuseExisting, Overwrite };
 // Writes `bytes` to `path` through `path.rigscope-XXXXXX` + rename. Refuses to overwrite an

@@ -383,8 +383,8 @@ ConvertResult convertModel(const ReadResult& in, const std::string& inName,
         converted = toSmdFamily(src, sink);
         if (target == "smdx") {
             std::size_t named = 0;
-            for (const VertexFrame& f : converted.vertexFrames) {
-                named += f.nameFromComment ? 1 : 0;
+            for (const VertexFrame& frame : converted.vertexFrames) {
+                named += frame.nameFromComment ? 1 : 0;
             }
             if (named > 0) {
                 loss(sink,

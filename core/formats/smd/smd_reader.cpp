@@ -13,6 +13,7 @@
 #include <unordered_set>
 
 #include "core/build/model_builder.h"
+#include "core/build/parallel_shares.h"
 #include "core/diag/diagnostic_ids.h"
 #include "core/diag/severity.h"
 #include "core/io/file_buffer.h"
@@ -1687,10 +1688,7 @@ void SmdReader::parallelTriangles()
     const char* const end = base + m_bytes.size();
     const char* const start = base + m_cur.position();
     const auto rest = static_cast<std::size_t>(end - start);
-    unsigned threads = m_ctx.threads != 0 ? m_ctx.threads : std::thread::hardware_concurrency();
-    threads = std::clamp(threads, 1u, 64u);
-    const std::size_t count =
-        std::min<std::size_t>(threads, rest / std::max<std::size_t>(m_ctx.parallelMinBytes, 1));
+    const std::size_t count = shareCount(m_ctx.threads, m_ctx.parallelMinBytes, rest);
     if (count < 2) {
         return;
     }
@@ -1709,49 +1707,44 @@ void SmdReader::parallelTriangles()
         shares[k].begin = starts[k + 1];
         shares[k].stop = k + 2 < starts.size() ? starts[k + 2] : end;
     }
-    FastRun first;
-    {
-        std::vector<std::jthread> workers;
-        workers.reserve(shares.size());
-        for (Share& sh : shares) {
-            workers.emplace_back([&sh, end, base, this] {
-                try {
-                    const std::string_view text(sh.begin,
-                                                static_cast<std::size_t>(sh.stop - sh.begin));
-                    reserveTriangles(sh.mesh, countNewlines(text) / 4 + 1);
-                    sh.run = fastTriangles(sh.begin, end, sh.stop, base, 1, m_ids, sh.mesh,
-                                           [&sh](std::string_view name, SourceLoc at) {
-                                               return sh.materials.intern(sh.mesh, name, at);
-                                           });
-                } catch (...) {
-                    sh.failed = true; // out of memory: the general loop reads it instead
-                }
-            });
-        }
-        auto intern = [this](std::string_view name, SourceLoc at) { return internMaterial(name, at); };
-        first = fastTriangles(start, end, starts[1], base, m_cur.lineNumber() + 1, m_ids,
-                              m_model.mesh, intern);
-        takeRun(first);
-    } // joins the workers
-    const char* at = first.end;
-    std::uint32_t kept = 1;
-    for (Share& sh : shares) {
-        if (at != sh.begin || sh.failed) {
-            break;
-        }
-        const std::uint32_t lineBase = m_cur.lineNumber();
-        splice(sh, lineBase);
-        FastRun r = sh.run;
-        for (SourceLoc* loc : {&r.tabAt, &r.tabManyLinksAt}) {
-            if (loc->line != 0) {
-                loc->line += lineBase;
+    const char* at = start;
+    const int kept = readInShares(
+        shares,
+        [end, base, this](Share& sh) {
+            const std::string_view text(sh.begin, static_cast<std::size_t>(sh.stop - sh.begin));
+            reserveTriangles(sh.mesh, countNewlines(text) / 4 + 1);
+            sh.run = fastTriangles(sh.begin, end, sh.stop, base, 1, m_ids, sh.mesh,
+                                   [&sh](std::string_view name, SourceLoc where) {
+                                       return sh.materials.intern(sh.mesh, name, where);
+                                   });
+        },
+        [&] {
+            auto intern = [this](std::string_view name, SourceLoc where) {
+                return internMaterial(name, where);
+            };
+            const FastRun first = fastTriangles(start, end, starts[1], base,
+                                                m_cur.lineNumber() + 1, m_ids, m_model.mesh, intern);
+            takeRun(first);
+            at = first.end;
+            return true;
+        },
+        [&](Share& sh) {
+            if (at != sh.begin) {
+                return false;
             }
-        }
-        takeRun(r);
-        at = r.end;
-        ++kept;
-    }
-    m_stats.parallelShares = kept >= 2 ? kept : 0;
+            const std::uint32_t lineBase = m_cur.lineNumber();
+            splice(sh, lineBase);
+            FastRun r = sh.run;
+            for (SourceLoc* loc : {&r.tabAt, &r.tabManyLinksAt}) {
+                if (loc->line != 0) {
+                    loc->line += lineBase;
+                }
+            }
+            takeRun(r);
+            at = r.end;
+            return true;
+        });
+    m_stats.parallelShares = static_cast<std::uint32_t>(std::max(kept, 0));
 }
 
 void SmdReader::splice(Share& sh, std::uint32_t lineBase)

@@ -20,6 +20,7 @@
 #include <memory>
 #include <thread>
 
+#include "core/build/parallel_shares.h"
 #include "core/diag/diagnostic_ids.h"
 #include "core/formats/xanim/xanim.h"
 #include "core/formats/xmodel/cod_fast.h"
@@ -279,46 +280,36 @@ private:
             su.parts = m_nj;
         }
         std::vector<Share> shares(setups.size());
-        bool ok = false;
-        {
-            std::vector<std::jthread> workers;
-            workers.reserve(shares.size());
-            for (std::size_t k = 0; k < shares.size(); ++k) {
-                Share& sh = shares[k];
-                sh.setup = setups[k];
-                sh.sink = std::make_unique<DiagnosticSink>(m_sink.file());
-                try {
-                    workers.emplace_back([&sh] {
-                        try {
-                            sh.reader.reset(new XanimFast(sh.setup, *sh.sink, sh.model));
-                            sh.reader->runShare();
-                        } catch (...) {
-                            sh.failed = true; // out of memory: read in order instead
-                        }
-                    });
-                } catch (...) {
-                    sh.failed = true; // no thread: read in order instead
+        for (std::size_t k = 0; k < shares.size(); ++k) {
+            shares[k].setup = setups[k];
+            shares[k].sink = std::make_unique<DiagnosticSink>(m_sink.file());
+        }
+        const int kept = readInShares(
+            shares,
+            [](Share& sh) {
+                sh.reader.reset(new XanimFast(sh.setup, *sh.sink, sh.model));
+                sh.reader->runShare();
+            },
+            [&] {
+                m_in.setLimit(setups[0].begin);
+                const bool ok = readLines();
+                m_in.setLimit(end);
+                return ok;
+            },
+            [this](Share& sh) {
+                if (!sh.reader || sh.reader->m_failed || m_in.position() != sh.setup.begin ||
+                    !spliceable(*sh.reader)) {
+                    return false;
                 }
-            }
-            m_in.setLimit(setups[0].begin);
-            ok = readLines();
-            m_in.setLimit(end);
-        } // joins the workers
-        if (!ok) {
+                splice(*sh.reader, *sh.sink);
+                sh.reader.reset();
+                sh.model = Model{};
+                return true;
+            });
+        if (kept < 0) {
             return false;
         }
-        std::uint32_t kept = 1;
-        for (Share& sh : shares) {
-            if (sh.failed || !sh.reader || sh.reader->m_failed || m_in.position() != sh.setup.begin ||
-                !spliceable(*sh.reader)) {
-                break;
-            }
-            splice(*sh.reader, *sh.sink);
-            sh.reader.reset();
-            sh.model = Model{};
-            ++kept;
-        }
-        m_sharesKept = kept >= 2 ? kept : 0;
+        m_sharesKept = static_cast<std::uint32_t>(kept);
         return true;
     }
 

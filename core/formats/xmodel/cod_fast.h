@@ -393,9 +393,6 @@ inline std::size_t boundedCount(std::int64_t count, std::size_t bytesLeft, std::
 // core), each of at least ReadContext::parallelMinBytes; below 2 the block is read in order.
 std::size_t shareCount(const ReadContext& ctx, std::size_t rest) noexcept;
 
-// Gives the whole pages inside [data, data + bytes) back to the system (their contents are
-// lost; the allocation stays valid). For arrays about to be freed that the allocator may keep.
-void releasePages(const void* data, std::size_t bytes) noexcept;
 
 // Appends `src` to `dst` (through `fix`) and frees `src`: copied 1 MB at a time, each part's
 // pages given back right after, so splicing a share never holds two copies of more than 1 MB.

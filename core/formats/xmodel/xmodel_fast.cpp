@@ -23,10 +23,8 @@
 #include <memory>
 #include <thread>
 
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include "core/build/model_builder.h"
+#include "core/build/parallel_shares.h"
 #include "core/diag/diagnostic_ids.h"
 #include "core/formats/xmodel/cod_fast.h"
 #include "core/formats/xmodel/cod_record.h"
@@ -381,46 +379,36 @@ private:
             su.numVerts = m_numVerts;
         }
         std::vector<Share> shares(setups.size());
-        bool ok = false;
-        {
-            std::vector<std::jthread> workers;
-            workers.reserve(shares.size());
-            for (std::size_t k = 0; k < shares.size(); ++k) {
-                Share& sh = shares[k];
-                sh.setup = setups[k];
-                sh.sink = std::make_unique<DiagnosticSink>(m_sink.file());
-                try {
-                    workers.emplace_back([&sh] {
-                        try {
-                            sh.reader.reset(new XmodelFast(sh.setup, *sh.sink, sh.model));
-                            sh.reader->runShare();
-                        } catch (...) {
-                            sh.failed = true; // out of memory: read in order instead
-                        }
-                    });
-                } catch (...) {
-                    sh.failed = true; // no thread: read in order instead
+        for (std::size_t k = 0; k < shares.size(); ++k) {
+            shares[k].setup = setups[k];
+            shares[k].sink = std::make_unique<DiagnosticSink>(m_sink.file());
+        }
+        const int kept = readInShares(
+            shares,
+            [](Share& sh) {
+                sh.reader.reset(new XmodelFast(sh.setup, *sh.sink, sh.model));
+                sh.reader->runShare();
+            },
+            [&] {
+                m_in.setLimit(setups[0].begin);
+                const bool ok = readLines();
+                m_in.setLimit(end);
+                return ok;
+            },
+            [this](Share& sh) {
+                if (!sh.reader || sh.reader->m_failed || m_in.position() != sh.setup.begin ||
+                    !spliceable(*sh.reader)) {
+                    return false;
                 }
-            }
-            m_in.setLimit(setups[0].begin);
-            ok = readLines();
-            m_in.setLimit(end);
-        } // joins the workers
-        if (!ok) {
+                splice(*sh.reader, *sh.sink);
+                sh.reader.reset();
+                sh.model = Model{};
+                return true;
+            });
+        if (kept < 0) {
             return false;
         }
-        std::uint32_t kept = 1;
-        for (Share& sh : shares) {
-            if (sh.failed || !sh.reader || sh.reader->m_failed || m_in.position() != sh.setup.begin ||
-                !spliceable(*sh.reader)) {
-                break;
-            }
-            splice(*sh.reader, *sh.sink);
-            sh.reader.reset();
-            sh.model = Model{};
-            ++kept;
-        }
-        m_sharesKept = kept >= 2 ? kept : 0;
+        m_sharesKept = static_cast<std::uint32_t>(kept);
         return true;
     }
 
@@ -940,24 +928,7 @@ private:
 
 std::size_t shareCount(const ReadContext& ctx, std::size_t rest) noexcept
 {
-    unsigned threads = ctx.threads != 0 ? ctx.threads : std::thread::hardware_concurrency();
-    threads = std::clamp(threads, 1u, 64u);
-    return std::min<std::size_t>(threads, rest / std::max<std::size_t>(ctx.parallelMinBytes, 1));
-}
-
-void releasePages(const void* data, std::size_t bytes) noexcept
-{
-#ifdef MADV_DONTNEED
-    const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-    const auto start = (reinterpret_cast<std::uintptr_t>(data) + page - 1) / page * page;
-    const auto stop = (reinterpret_cast<std::uintptr_t>(data) + bytes) / page * page;
-    if (stop > start) {
-        (void)::madvise(reinterpret_cast<void*>(start), stop - start, MADV_DONTNEED);
-    }
-#else
-    (void)data;
-    (void)bytes;
-#endif
+    return core::shareCount(ctx.threads, ctx.parallelMinBytes, rest);
 }
 
 void spliceDiagnostics(DiagnosticSink& sink, DiagnosticSink& share, std::uint32_t lineBase)
