@@ -269,6 +269,7 @@ private slots:
     void nonMinimalInts();
     void widerEncodings();
     void badIndices();
+    void statesKeptWhenCut();
     void writerNotes();
     void sniff();
 };
@@ -655,6 +656,39 @@ void TstSmdx::badIndices()
     QCOMPARE(a.explicitKey, (std::vector<std::uint8_t>{1}));
     QCOMPARE(countId(bones.diagnostics, ids::kSyntaxSmdxCorrupt), std::size_t(1));
     QCOMPARE(countId(bones.diagnostics, ids::kSkeletonUnknownBoneInFrame), std::size_t(1));
+    // Bone states are read again from the input when the animation is built: the offsets are
+    // still those of the states (frame at 0x21, states at 0x23, 0x26, 0x29; rot index at 0x2B).
+    QCOMPARE(findId(bones.diagnostics, ids::kSkeletonUnknownBoneInFrame)->where.offset,
+             std::uint64_t(0x26));
+    QCOMPARE(findId(bones.diagnostics, ids::kSyntaxSmdxCorrupt)->where.offset,
+             std::uint64_t(0x2B));
+}
+
+void TstSmdx::statesKeptWhenCut()
+{
+    // Every prefix keeps the bone states read whole before the cut: the explicit keys grow one
+    // state at a time up to the whole file's. Only frame 0's first two states arrive together:
+    // its count (3 states, at least 9 bytes) is checked against the bytes left before any state
+    // is read, and its first two states take 3 + 3 bytes, the third (bone id 200) 4.
+    const Model rich = richModel();
+    const std::string full = writeBytes(rich);
+    std::vector<std::size_t> counts;
+    std::size_t previous = 0;
+    for (std::size_t len = 1; len <= full.size(); ++len) {
+        ReadResult r = readBytes(full.substr(0, len));
+        std::size_t keys = 0;
+        if (!r.model.animations.empty()) {
+            for (std::uint8_t k : r.model.animations.front().explicitKey) {
+                keys += k;
+            }
+        }
+        QVERIFY2(keys >= previous, QByteArray::number(qulonglong(len)).constData());
+        if (keys != previous) {
+            counts.push_back(keys);
+        }
+        previous = keys;
+    }
+    QCOMPARE(counts, (std::vector<std::size_t>{2, 3, 4, 5, 6}));
 }
 
 void TstSmdx::writerNotes()

@@ -38,6 +38,9 @@ public:
     std::size_t remaining() const noexcept { return m_bytes.size() - m_state.pos; }
     bool atEnd() const noexcept { return m_state.pos >= m_bytes.size(); }
     void skipRaw(std::size_t n) noexcept { m_state.pos += n; }
+    // Back to (or on to) an offset read before; clears no error.
+    void seek(std::size_t pos) noexcept { m_state.pos = pos; }
+    std::string_view bytes() const noexcept { return m_bytes; }
 
     const State& state() const noexcept { return m_state; }
     void restore(const State& s) { m_state = s; }

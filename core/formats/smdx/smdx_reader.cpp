@@ -3,6 +3,7 @@
 #include "core/formats/smdx/smdx.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstdio>
 #include <unordered_map>
 
@@ -51,17 +52,58 @@ struct RawNode {
     std::uint64_t offset = 0;
 };
 
-struct RawState {
-    std::int32_t bone = 0;
-    Vec3 position = Vec3::Zero();
-    Vec3 rotation = Vec3::Zero();
-    std::uint64_t offset = 0;
+// A vector table (FORMATS.md §2.2). When every entry is three float32 values (15 bytes each,
+// as BinarySMD and our writer always write them) the table stays where it lies in the input and
+// entries are decoded when looked up; otherwise (float64 entries) it is decoded once. On random
+// data the table is as large as the model, so not copying it keeps peak memory near the model.
+class VectorTable {
+public:
+    std::size_t size() const noexcept { return m_count; }
+    Vec3 operator[](std::size_t i) const noexcept
+    {
+        if (!m_inPlace) {
+            return m_values[i];
+        }
+        const auto* p = reinterpret_cast<const unsigned char*>(m_bytes.data()) + m_start + 15 * i;
+        return {floatAt(p + 1), floatAt(p + 6), floatAt(p + 11)};
+    }
+    void setInPlace(std::string_view bytes, std::size_t start, std::size_t count)
+    {
+        m_bytes = bytes;
+        m_start = start;
+        m_count = count;
+        m_inPlace = true;
+    }
+    std::vector<Vec3>& values() noexcept { return m_values; }
+    void setDecoded() noexcept
+    {
+        m_inPlace = false;
+        m_count = m_values.size();
+    }
+
+private:
+    static float floatAt(const unsigned char* p) noexcept
+    {
+        const std::uint32_t bits = (std::uint32_t(p[0]) << 24) | (std::uint32_t(p[1]) << 16) |
+                                   (std::uint32_t(p[2]) << 8) | std::uint32_t(p[3]);
+        return std::bit_cast<float>(bits);
+    }
+
+    std::string_view m_bytes;
+    std::size_t m_start = 0;
+    std::size_t m_count = 0;
+    bool m_inPlace = false;
+    std::vector<Vec3> m_values;
 };
 
+// A keyframe as found: its bone states are decoded again from the input when the animation is
+// built (buildModel), so they are never held twice.
 struct RawFrame {
     std::int32_t time = 0;
     std::uint64_t offset = 0;
-    std::vector<RawState> states;
+    std::size_t statesAt = 0;        // the first bone state
+    std::uint32_t statesRead = 0;    // bone states read whole, dropped ones included
+    std::uint32_t table = 0;         // index into Raw::skeletonTables
 };
 
 struct RawCorner {
@@ -84,6 +126,7 @@ struct Pending {
 struct Raw {
     std::vector<RawNode> nodes;
     bool hasSkeleton = false;
+    std::vector<VectorTable> skeletonTables; // one per skeleton block
     std::vector<RawFrame> frames;
     bool hasTriangles = false;
     std::uint64_t trianglesAt = 0;
@@ -136,7 +179,7 @@ public:
 
 private:
     bool parseNodes();
-    bool parseVectors(std::vector<Vec3>& table);
+    bool parseVectors(VectorTable& table);
     bool parseSkeleton();
     bool parseTriangles(bool& indexError);
     bool parseVertexAnimation(bool bugLayout, bool& indexError);
@@ -217,32 +260,48 @@ bool Parser::parseNodes()
     return true;
 }
 
-bool Parser::parseVectors(std::vector<Vec3>& table)
+bool Parser::parseVectors(VectorTable& table)
 {
     countItem("vector count");
     std::uint32_t count = 0;
     if (!m_c.readCount(count, kMinVector)) {
         return false;
     }
-    table.reserve(count);
+    // readCount saw count x 15 bytes left: check the tags in place before decoding anything.
+    const std::size_t start = m_c.pos();
+    const auto* p = reinterpret_cast<const unsigned char*>(m_c.bytes().data()) + start;
+    bool inPlace = true;
+    for (std::size_t i = 0; i < count && inPlace; ++i, p += kMinVector) {
+        inPlace = p[0] == 0xCA && p[5] == 0xCA && p[10] == 0xCA;
+    }
+    if (inPlace) {
+        table.setInPlace(m_c.bytes(), start, count);
+        m_c.skipRaw(kMinVector * count);
+        return true;
+    }
+    std::vector<Vec3>& values = table.values();
+    values.reserve(count);
     for (std::uint32_t i = 0; i < count; ++i) {
         item("vector", i);
         Vec3 v;
         if (!m_c.readFloat(v.x()) || !m_c.readFloat(v.y()) || !m_c.readFloat(v.z())) {
             return false;
         }
-        table.push_back(v);
+        values.push_back(v);
     }
+    table.setDecoded();
     return true;
 }
 
 bool Parser::parseSkeleton()
 {
     m_raw.hasSkeleton = true;
-    std::vector<Vec3> vectors;
-    if (!parseVectors(vectors)) {
+    m_raw.skeletonTables.emplace_back();
+    const auto tableIndex = static_cast<std::uint32_t>(m_raw.skeletonTables.size() - 1);
+    if (!parseVectors(m_raw.skeletonTables.back())) {
         return false;
     }
+    const auto n = static_cast<std::int64_t>(m_raw.skeletonTables.back().size());
     countItem("keyframe count");
     std::uint32_t kcount = 0;
     if (!m_c.readCount(kcount, kMinKeyframe)) {
@@ -252,27 +311,26 @@ bool Parser::parseSkeleton()
         item("keyframe", k);
         RawFrame frame;
         frame.offset = m_c.pos();
+        frame.table = tableIndex;
         std::uint32_t bcount = 0;
         if (!m_c.readInt(frame.time) || !m_c.readCount(bcount, kMinBoneState)) {
             return false;
         }
-        m_raw.frames.push_back(std::move(frame));
+        frame.statesAt = m_c.pos();
+        m_raw.frames.push_back(frame);
         RawFrame& f = m_raw.frames.back();
-        f.states.reserve(bcount);
         for (std::uint32_t b = 0; b < bcount; ++b) {
             item("keyframe", k, "bone state", b);
-            RawState s;
-            s.offset = m_c.pos();
-            std::int32_t pos = 0, rot = 0;
+            std::int32_t bone = 0, pos = 0, rot = 0;
             const std::size_t posAt = m_c.pos();
-            if (!m_c.readInt(s.bone) || !m_c.readInt(pos)) {
+            if (!m_c.readInt(bone) || !m_c.readInt(pos)) {
                 return false;
             }
             const std::size_t rotAt = m_c.pos();
             if (!m_c.readInt(rot)) {
                 return false;
             }
-            const auto n = static_cast<std::int64_t>(vectors.size());
+            ++f.statesRead;
             if (pos < 0 || pos >= n || rot < 0 || rot >= n) {
                 const bool badPos = pos < 0 || pos >= n;
                 m_raw.corrupt.push_back({badPos ? posAt : rotAt,
@@ -284,11 +342,7 @@ bool Parser::parseSkeleton()
                                              std::to_string(f.time) + "); bone state dropped",
                                          {ElementRef::Kind::Frame,
                                           static_cast<std::int32_t>(m_raw.frames.size() - 1)}});
-                continue;
             }
-            s.position = vectors[static_cast<std::size_t>(pos)];
-            s.rotation = vectors[static_cast<std::size_t>(rot)];
-            f.states.push_back(s);
         }
     }
     return true;
@@ -311,7 +365,7 @@ bool Parser::parseTriangles(bool& indexError)
         }
         m_raw.materials.push_back(std::move(name));
     }
-    std::vector<Vec3> vectors;
+    VectorTable vectors;
     if (!parseVectors(vectors)) {
         return false;
     }
@@ -454,7 +508,7 @@ bool Parser::parseTriangles(bool& indexError)
 bool Parser::parseVertexAnimation(bool bugLayout, bool& indexError)
 {
     m_raw.hasVertexAnimation = true;
-    std::vector<Vec3> vectors;
+    VectorTable vectors;
     if (!parseVectors(vectors)) {
         return false;
     }
@@ -722,7 +776,8 @@ void checkVertexFrames(const std::vector<VertexFrame>& frames, DiagnosticSink& s
 
 // ---- build -------------------------------------------------------------------------------
 
-void buildModel(Raw& raw, Model& m, DiagnosticSink& sink, const ReadContext& ctx)
+void buildModel(std::string_view bytes, Raw& raw, Model& m, DiagnosticSink& sink,
+                const ReadContext& ctx)
 {
     Skeleton& s = m.skeleton;
     std::unordered_map<std::int32_t, JointIndex> byId;
@@ -787,6 +842,7 @@ void buildModel(Raw& raw, Model& m, DiagnosticSink& sink, const ReadContext& ctx
         a.explicitKey.reserve(keys);
         a.times.reserve(raw.frames.size());
         a.frameWhere.reserve(raw.frames.size());
+        SmdxCursor states(bytes);
         std::vector<std::size_t> order(raw.frames.size());
         for (std::size_t i = 0; i < order.size(); ++i) {
             order[i] = i;
@@ -821,18 +877,30 @@ void buildModel(Raw& raw, Model& m, DiagnosticSink& sink, const ReadContext& ctx
                 a.appendFrame(f.time, at(f.offset));
             }
             const std::size_t frame = a.times.size() - 1;
-            for (const RawState& st : f.states) {
-                auto it = byId.find(st.bone);
+            // The states again, from the input: the parser checked every one of them.
+            const VectorTable& vectors = raw.skeletonTables[f.table];
+            states.seek(f.statesAt);
+            for (std::uint32_t b = 0; b < f.statesRead; ++b) {
+                const std::size_t stateAt = states.pos();
+                std::int32_t bone = 0, pos = 0, rot = 0;
+                states.readInt(bone);
+                states.readInt(pos);
+                states.readInt(rot);
+                const auto n = static_cast<std::int64_t>(vectors.size());
+                if (pos < 0 || pos >= n || rot < 0 || rot >= n) {
+                    continue; // reported by the parser
+                }
+                auto it = byId.find(bone);
                 if (it == byId.end()) {
-                    sink.error(ids::kSkeletonUnknownBoneInFrame, at(st.offset),
+                    sink.error(ids::kSkeletonUnknownBoneInFrame, at(stateAt),
                                "frame " + std::to_string(f.time) + " animates undeclared bone id " +
-                                   std::to_string(st.bone),
+                                   std::to_string(bone),
                                {ElementRef::Kind::Frame, static_cast<std::int32_t>(frame)});
                     continue;
                 }
                 const std::size_t k = a.key(frame, static_cast<std::size_t>(it->second));
-                a.positions[k] = st.position;
-                a.rotations[k] = st.rotation;
+                a.positions[k] = vectors[static_cast<std::size_t>(pos)];
+                a.rotations[k] = vectors[static_cast<std::size_t>(rot)];
                 a.explicitKey[k] = 1;
             }
         }
@@ -997,7 +1065,7 @@ ReadResult readSmdx(std::string_view bytes, const ReadContext& ctx)
 
     r.model.format = "smdx";
     r.model.version = legacy ? 1 : version;
-    buildModel(raw, r.model, sink, ctx);
+    buildModel(bytes, raw, r.model, sink, ctx);
     r.hasModel = true;
     r.diagnostics = sink.take();
     std::stable_sort(
