@@ -66,8 +66,9 @@ def tentacle_triangles():
     for i in range(SEG):
         a = ring_point(i, RINGS, zt, RADIUS)
         b = ring_point((i + 1) % SEG, RINGS, zt, RADIUS)
-        na = (math.cos(2 * math.pi * i / SEG) * 0.7, math.sin(2 * math.pi * i / SEG) * 0.7, 0.7)
-        nb = (math.cos(2 * math.pi * (i + 1) / SEG) * 0.7, math.sin(2 * math.pi * (i + 1) / SEG) * 0.7, 0.7)
+        k = math.sqrt(0.5)  # unit normals, 45 degrees out of the cap
+        na = (math.cos(2 * math.pi * i / SEG) * k, math.sin(2 * math.pi * i / SEG) * k, k)
+        nb = (math.cos(2 * math.pi * (i + 1) / SEG) * k, math.sin(2 * math.pi * (i + 1) / SEG) * k, k)
         tris.append(("stripes.bmp", [(a, na, (i / SEG, 0.9), [(3, 1.0)]),
                                      (b, nb, ((i + 1) / SEG, 0.9), [(3, 1.0)]), tipc]))
     # base plate: a square at z=0 facing +Z, rigid on root (links 0 → parent field)

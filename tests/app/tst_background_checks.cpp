@@ -30,6 +30,12 @@ QString samplePath()
     return test::samplesDir() + QStringLiteral("/sample_ref.smd");
 }
 
+// The sample's own reference is clean; its flex file has one note.
+QString flexPath()
+{
+    return test::samplesDir() + QStringLiteral("/sample_flex.vta");
+}
+
 // Holds every check run at its start until released (the worker blocks in the hook).
 struct CheckGate {
     QSemaphore open;
@@ -200,7 +206,7 @@ private slots:
         connect(panel.model(), &QAbstractItemModel::modelReset, this,
                 [&] { seen << rowFiles(*panel.model()); });
         QSignalSpy loaded(&doc, &app::Document::loaded);
-        doc.open({samplePath()});
+        doc.open({samplePath(), flexPath()});
         QTRY_COMPARE(loaded.count(), 1);
         QCOMPARE(QFileInfo(doc.primary()->path).fileName(), QStringLiteral("sample_ref.smd"));
         QCOMPARE(panel.model()->rowCount(), 0); // problems_mix's rows went with its model
@@ -209,12 +215,13 @@ private slots:
         gate.releaseAll();
         QTRY_VERIFY(!doc.isChecking());
         QTest::qWait(100);
-        QVERIFY(panel.model()->rowCount() > 0); // the sample's notes
+        QCOMPARE(panel.model()->rowCount(), 1); // the sample's flex note
         for (const QSet<QString>& files : seen) {
             QVERIFY2(!files.contains(QStringLiteral("problems_mix.smd")), "stale problems shown");
         }
-        QCOMPARE(rowFiles(*panel.model()), QSet<QString>{QStringLiteral("sample_ref.smd")});
-        QCOMPARE(documentLines(doc), expectedLines({samplePath()}, core::Profile::Auto));
+        QCOMPARE(rowFiles(*panel.model()), QSet<QString>{QStringLiteral("sample_flex.vta")});
+        QCOMPARE(documentLines(doc),
+                 expectedLines({samplePath(), flexPath()}, core::Profile::Auto));
         QCOMPARE(gate.started.load(), 2);
     }
 
