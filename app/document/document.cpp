@@ -16,6 +16,8 @@
 #include "core/pose/sample.h"
 #include "render/startup_timing.h"
 
+#include <cmath>
+
 namespace rigscope::app {
 
 LoadedFile loadFile(const QString& path)
@@ -358,6 +360,7 @@ void Document::assemble(std::vector<LoadedFile> files, bool keepState)
 
     m_currentAnimation = -1;
     m_currentFrame = 0;
+    m_phase = 0;
     m_selection = {};
     if (keepState) {
         const int a = findAnimation(oldAnim);
@@ -431,6 +434,7 @@ void Document::setCurrentAnimation(int index)
     }
     m_currentAnimation = index;
     m_currentFrame = 0;
+    m_phase = 0;
     emit animationChanged(index);
     emit frameChanged(0);
 }
@@ -438,11 +442,40 @@ void Document::setCurrentAnimation(int index)
 void Document::setCurrentFrame(int frame)
 {
     frame = std::clamp(frame, 0, frameCount() - 1);
-    if (frame == m_currentFrame) {
+    if (frame == m_currentFrame && m_phase == 0) {
         return;
     }
     m_currentFrame = frame;
+    m_phase = 0;
     emit frameChanged(frame);
+}
+
+void Document::setPlayhead(double index)
+{
+    const double last = double(frameCount() - 1);
+    index = std::isfinite(index) ? std::clamp(index, 0.0, last) : 0.0;
+    const double whole = std::floor(index);
+    const int frame = int(whole);
+    const double phase = m_interpolate ? index - whole : 0.0;
+    if (frame == m_currentFrame && phase == m_phase) {
+        return;
+    }
+    m_currentFrame = frame;
+    m_phase = phase;
+    emit frameChanged(frame);
+}
+
+void Document::setInterpolate(bool on)
+{
+    if (on == m_interpolate) {
+        return;
+    }
+    m_interpolate = on;
+    emit interpolateChanged(on);
+    if (!on && m_phase != 0) {
+        m_phase = 0; // back on the frame the playhead was in
+        emit frameChanged(m_currentFrame);
+    }
 }
 
 int Document::findAnimation(const QString& name) const
@@ -469,9 +502,10 @@ std::vector<Eigen::Affine3f> Document::currentPose()
     const DocAnimation& d = m_animations[std::size_t(m_currentAnimation)];
     const core::Animation& anim = d.animation(m_files);
     m_buffers.resize(m_rig.jointCount(), anim.jointCount, 0, false, 0);
-    const core::FrameSample at = core::frameAtIndex(anim, double(m_currentFrame));
-    if (!core::evaluatePose(m_rig, &anim, &d.binding, at, core::Interpolation::Stepped,
-                            m_buffers)) {
+    const core::FrameSample at = core::frameAtIndex(anim, playhead());
+    const core::Interpolation mode =
+        m_interpolate ? core::Interpolation::Slerp : core::Interpolation::Stepped;
+    if (!core::evaluatePose(m_rig, &anim, &d.binding, at, mode, m_buffers)) {
         return {};
     }
     return {m_buffers.model.begin(), m_buffers.model.end()};

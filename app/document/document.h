@@ -105,7 +105,16 @@ public:
     void setCurrentAnimation(int index);
     void setCurrentFrame(int frame);
     int findAnimation(const QString& name) const;
-    // Model-space joint matrices at the current frame; empty for the rest pose.
+    // UX "Interpolate": off, playback shows whole frames (as compiled); on, the pose is slerped
+    // between the frames around a fractional playhead (slow motion). Whole-frame moves
+    // (setCurrentFrame, scrubbing, stepping) put the playhead back on a frame.
+    bool interpolate() const { return m_interpolate; }
+    void setInterpolate(bool on);
+    double playhead() const { return double(m_currentFrame) + m_phase; }
+    // A fractional frame index, clamped to the animation; the fraction only counts while
+    // interpolating. Emits frameChanged when the pose changes.
+    void setPlayhead(double index);
+    // Model-space joint matrices at the playhead; empty for the rest pose.
     std::vector<Eigen::Affine3f> currentPose();
 
     // Flex shapes of all attached VTAs, in file then shape order; weights survive reloads by name.
@@ -154,7 +163,8 @@ signals:
     void loaded(bool keepState);
     void loadFailed(const QString& message);
     void animationChanged(int index);
-    void frameChanged(int frame);
+    void frameChanged(int frame); // also when the playhead moves between frames
+    void interpolateChanged(bool on);
     void selectionChanged(const rigscope::app::Selection& selection);
     void flexChanged();
     // Checks of the current files started (isChecking()): after a load, before `loaded`, with
@@ -189,6 +199,8 @@ private:
     std::vector<DocAnimation> m_animations;
     int m_currentAnimation = -1;
     int m_currentFrame = 0;
+    double m_phase = 0; // 0 <= m_phase < 1, only while m_interpolate
+    bool m_interpolate = false;
     Selection m_selection;
     std::vector<int> m_weighted;
     std::vector<DocFlexFile> m_flexFiles;

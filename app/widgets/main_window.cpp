@@ -447,6 +447,12 @@ void MainWindow::createActions()
     QAction* loop = playback->addAction(tr("Loop Mode: Loop → Once → Ping-pong"));
     loop->setShortcut(QKeySequence(Qt::Key_L));
     connect(loop, &QAction::triggered, m_timeline, &TimelinePanel::cycleLoopMode);
+    QAction* interpolate = playback->addAction(tr("Interpolate"));
+    interpolate->setShortcut(QKeySequence(Qt::Key_I));
+    interpolate->setCheckable(true);
+    interpolate->setChecked(m_document->interpolate());
+    connect(interpolate, &QAction::toggled, m_document, &Document::setInterpolate);
+    connect(m_document, &Document::interpolateChanged, interpolate, &QAction::setChecked);
     QAction* slower = playback->addAction(tr("Half Speed"));
     slower->setShortcut(QKeySequence(Qt::Key_Minus));
     connect(slower, &QAction::triggered, this,

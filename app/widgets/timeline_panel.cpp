@@ -80,6 +80,7 @@ TimelinePanel::TimelinePanel(QWidget* parent)
     : QWidget(parent), m_anims(new QComboBox(this)), m_play(new QToolButton(this)),
       m_slider(new MarkerSlider(Qt::Horizontal, this)), m_frame(new QSpinBox(this)),
       m_readout(new QLabel(this)), m_loopBox(new QComboBox(this)),
+      m_interpolate(new QToolButton(this)),
       m_speedBox(new QDoubleSpinBox(this)), m_fpsBox(new QDoubleSpinBox(this))
 {
     auto* layout = new QHBoxLayout(this);
@@ -117,6 +118,12 @@ TimelinePanel::TimelinePanel(QWidget* parent)
     m_loopBox->addItems({tr("Loop"), tr("Once"), tr("Ping-pong")});
     m_loopBox->setToolTip(tr("At the last frame: loop, stop, or play back (L)"));
     layout->addWidget(m_loopBox);
+    m_interpolate->setText(tr("Interpolate"));
+    m_interpolate->setCheckable(true);
+    m_interpolate->setAutoRaise(true);
+    m_interpolate->setToolTip(tr("Slerp between frames for slow motion; off shows whole frames, "
+                                 "as compiled (I)"));
+    layout->addWidget(m_interpolate);
     layout->addWidget(m_slider, 1);
     layout->addWidget(m_frame);
     m_speedBox->setRange(0.1, 4.0);
@@ -166,6 +173,7 @@ TimelinePanel::TimelinePanel(QWidget* parent)
             m_document->setCurrentAnimation(i - 1);
         }
     });
+    connect(m_interpolate, &QToolButton::toggled, this, &TimelinePanel::setInterpolate);
     connect(m_loopBox, &QComboBox::currentIndexChanged, this,
             [this](int i) { setLoopMode(LoopMode(i)); });
     connect(m_speedBox, &QDoubleSpinBox::valueChanged, this, [this](double v) {
@@ -187,6 +195,20 @@ void TimelinePanel::setDocument(Document* document)
     connect(document, &Document::loaded, this, &TimelinePanel::onLoaded);
     connect(document, &Document::animationChanged, this, &TimelinePanel::onAnimationChanged);
     connect(document, &Document::frameChanged, this, &TimelinePanel::onFrameChanged);
+    connect(document, &Document::interpolateChanged, m_interpolate, &QToolButton::setChecked);
+    m_interpolate->setChecked(document->interpolate());
+}
+
+bool TimelinePanel::interpolate() const
+{
+    return m_document && m_document->interpolate();
+}
+
+void TimelinePanel::setInterpolate(bool on)
+{
+    if (m_document) {
+        m_document->setInterpolate(on);
+    }
 }
 
 void TimelinePanel::onLoaded()
@@ -337,6 +359,7 @@ void TimelinePanel::setPlaying(bool on)
             setBarIndex(0); // play again from the start
         }
         m_accum = 0;
+        m_playFrame = -1;
         m_clock.start();
         m_timer.start();
     } else {
@@ -362,8 +385,13 @@ void TimelinePanel::advance(int frames)
     if (!m_document || frames <= 0) {
         return;
     }
+    setBarIndex(advancedIndex(barIndex(), frames));
+}
+
+int TimelinePanel::advancedIndex(int from, int frames)
+{
     const int n = barCount();
-    int i = barIndex();
+    int i = from;
     switch (m_loop) {
     case LoopMode::Loop:
         i = (i + frames) % n;
@@ -383,7 +411,7 @@ void TimelinePanel::advance(int frames)
         }
         break;
     }
-    setBarIndex(i);
+    return i;
 }
 
 void TimelinePanel::setLoopMode(LoopMode mode)
@@ -442,10 +470,25 @@ void TimelinePanel::onTick()
     }
     m_accum += double(m_clock.restart()) / 1000.0 * fps() * m_speed;
     const int whole = int(m_accum);
-    if (whole > 0) {
-        m_accum -= whole;
+    m_accum -= whole;
+    if (m_flexMode || !m_document->interpolate()) {
         advance(whole);
+        return;
     }
+    // Between frames: the part of a frame played so far, toward the next frame in the play
+    // direction (held at the last frame until Loop wraps). One pose per tick. The frame left
+    // last is kept here: played backwards, the playhead's whole part is the frame ahead.
+    if (m_playFrame < 0 || m_document->playhead() != m_lastPlayhead) {
+        m_playFrame = m_document->currentFrame(); // scrubbed, stepped or just started
+    }
+    const int i = whole > 0 ? advancedIndex(m_playFrame, whole) : m_playFrame;
+    const int n = barCount();
+    const bool turning =
+        m_loop == LoopMode::PingPong && (i + m_direction < 0 || i + m_direction > n - 1);
+    const int toward = turning ? -m_direction : m_direction;
+    m_playFrame = i;
+    m_document->setPlayhead(double(i) + toward * (isPlaying() ? m_accum : 0.0));
+    m_lastPlayhead = m_document->playhead();
 }
 
 } // namespace rigscope::app

@@ -56,6 +56,9 @@ public:
     // Playback: moves `frames` whole frames in the play direction, as the loop mode says
     // (Loop wraps, Once stops at the last frame, PingPong turns around at either end).
     void advance(int frames);
+    // UX "Interpolate" (I): playback slerps between frames instead of showing whole frames.
+    bool interpolate() const;
+    void setInterpolate(bool on);
     LoopMode loopMode() const { return m_loop; }
     void setLoopMode(LoopMode mode);
     void cycleLoopMode(); // L: loop -> once -> ping-pong
@@ -72,6 +75,7 @@ private:
     void onAnimationChanged(int index);
     void onFrameChanged(int frame);
     void onTick();
+    int advancedIndex(int from, int frames); // where advance() goes; stops Once at the end
     void showFrame(int frame); // slider, spin box and readout
     void setShape(int shape);  // flex mode: shape N solo at 1.0
     int barCount() const;      // frames (or shapes in flex mode) on the bar
@@ -83,6 +87,7 @@ private:
     QToolButton* m_play;
     MarkerSlider* m_slider;
     QComboBox* m_loopBox;
+    QToolButton* m_interpolate;
     QDoubleSpinBox* m_speedBox;
     QDoubleSpinBox* m_fpsBox;
     QSpinBox* m_frame;
@@ -90,6 +95,8 @@ private:
     QTimer m_timer;
     QElapsedTimer m_clock;
     double m_accum = 0;
+    int m_playFrame = -1;      // interpolated playback: the frame the playhead left last
+    double m_lastPlayhead = -1; // what it set, to notice a scrub or step in between
     bool m_syncing = false;
     LoopMode m_loop = LoopMode::Loop;
     int m_direction = 1; // ping-pong

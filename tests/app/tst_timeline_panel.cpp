@@ -2,6 +2,9 @@
 // VTA shapes.
 #include <QtTest/QtTest>
 #include <QtWidgets/QComboBox>
+#include <QtWidgets/QToolButton>
+
+#include <cmath>
 
 #include "app/document/document.h"
 #include "app/widgets/timeline_panel.h"
@@ -73,6 +76,105 @@ private slots:
 
         panel.cycleLoopMode();
         QCOMPARE(panel.loopMode(), app::LoopMode::Loop);
+    }
+
+    void interpolatedPose()
+    {
+        // sample_anim turns segment2 about its local Y only: 0.094905 rad at frame 2, 0.137150
+        // at frame 3. Slerp halfway is the mean angle; without Interpolate, frame 2's.
+        Loaded l({sample("sample_ref.smd"), sample("sample_anim.smd")});
+        app::Document& doc = l.doc;
+        QVERIFY(doc.waitForLoaded());
+        doc.setCurrentAnimation(0);
+        auto segment2Y = [&doc] {
+            const auto pose = doc.currentPose();
+            const Eigen::Matrix3f local =
+                (pose.at(1).inverse() * pose.at(2)).linear();
+            return double(std::atan2(local(0, 2), local(0, 0)));
+        };
+        QSignalSpy changed(&doc, &app::Document::frameChanged);
+        doc.setPlayhead(2.5);
+        QCOMPARE(doc.currentFrame(), 2);
+        QCOMPARE(doc.playhead(), 2.0); // off: whole frames
+        QVERIFY(std::abs(segment2Y() - 0.094905) < 1e-5);
+
+        QSignalSpy toggled(&doc, &app::Document::interpolateChanged);
+        doc.setInterpolate(true);
+        QCOMPARE(toggled.count(), 1);
+        const int before = int(changed.count());
+        doc.setPlayhead(2.5);
+        QCOMPARE(changed.count(), before + 1);
+        QCOMPARE(doc.currentFrame(), 2);
+        QCOMPARE(doc.playhead(), 2.5);
+        QVERIFY2(std::abs(segment2Y() - (0.094905 + 0.137150) / 2) < 1e-5,
+                 qPrintable(QString::number(segment2Y())));
+        doc.setPlayhead(2.25);
+        QVERIFY(std::abs(segment2Y() - (0.094905 + 0.25 * (0.137150 - 0.094905))) < 1e-5);
+        doc.setPlayhead(99.0); // clamped to the last frame
+        QCOMPARE(doc.playhead(), 30.0);
+        doc.setPlayhead(-3.0);
+        QCOMPARE(doc.playhead(), 0.0);
+
+        // A whole-frame move or turning Interpolate off lands back on a frame.
+        doc.setPlayhead(2.5);
+        doc.setCurrentFrame(2);
+        QCOMPARE(doc.playhead(), 2.0);
+        QVERIFY(std::abs(segment2Y() - 0.094905) < 1e-5);
+        doc.setPlayhead(3.75);
+        doc.setInterpolate(false);
+        QCOMPARE(doc.playhead(), 3.0);
+        QCOMPARE(toggled.count(), 2);
+    }
+
+    void interpolatedPlayback()
+    {
+        Loaded l({sample("sample_ref.smd"), sample("sample_anim.smd")});
+        app::Document& doc = l.doc;
+        app::TimelinePanel& panel = l.panel;
+        QVERIFY(doc.waitForLoaded());
+        doc.setCurrentAnimation(0);
+        QToolButton* toggle = nullptr;
+        for (QToolButton* b : panel.findChildren<QToolButton*>()) {
+            if (b->isCheckable()) {
+                toggle = b;
+            }
+        }
+        QVERIFY(toggle);
+        QCOMPARE(toggle->text(), QStringLiteral("Interpolate"));
+        toggle->click();
+        QVERIFY(doc.interpolate());
+        QVERIFY(panel.interpolate());
+        doc.setInterpolate(false);
+        QVERIFY(!toggle->isChecked()); // the button follows the document
+        doc.setInterpolate(true);
+        QVERIFY(toggle->isChecked());
+
+        // Forward at 0.1 x 30 fps: the playhead passes between frames 4 and 5, never back.
+        std::vector<double> seen;
+        connect(&doc, &app::Document::frameChanged, this,
+                [&] { seen.push_back(doc.playhead()); });
+        doc.setCurrentFrame(4);
+        panel.setSpeed(0.1);
+        panel.setPlaying(true);
+        QTRY_VERIFY_WITH_TIMEOUT(!seen.empty() && seen.back() > 4.05 && seen.back() < 5.0, 5000);
+        panel.setPlaying(false);
+        for (std::size_t i = 1; i < seen.size(); ++i) {
+            QVERIFY(seen[i] >= seen[i - 1]);
+        }
+
+        // Ping-pong on its way back: from 28 toward 27.
+        panel.setLoopMode(app::LoopMode::PingPong);
+        doc.setCurrentFrame(29);
+        panel.advance(3); // 30, then back: 29, 28
+        QCOMPARE(doc.currentFrame(), 28);
+        seen.clear();
+        panel.setPlaying(true);
+        QTRY_VERIFY_WITH_TIMEOUT(!seen.empty() && seen.back() < 27.95 && seen.back() > 27.0,
+                                 5000);
+        panel.setPlaying(false);
+        for (std::size_t i = 1; i < seen.size(); ++i) {
+            QVERIFY(seen[i] <= seen[i - 1]);
+        }
     }
 
     void speedAndFps()
