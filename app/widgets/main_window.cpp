@@ -37,6 +37,7 @@
 #include "app/widgets/inspector_panel.h"
 #include "app/widgets/outline_panel.h"
 #include "app/widgets/problems_panel.h"
+#include "app/widgets/shortcut_sheet.h"
 #include "app/widgets/timeline_panel.h"
 #include "app/widgets/viewport_widget.h"
 #include "core/diag/diagnostic_ids.h"
@@ -529,6 +530,20 @@ void MainWindow::createActions()
         m_viewMenu->addAction(d->toggleViewAction());
     }
 
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* keys = help->addAction(tr("Keyboard and Mouse"));
+    keys->setShortcuts({QKeySequence(Qt::Key_H), QKeySequence(Qt::Key_F1)});
+    connect(keys, &QAction::triggered, this, &MainWindow::toggleShortcutSheet);
+    QAction* about = help->addAction(tr("About RigScope"));
+    connect(about, &QAction::triggered, this, [this] {
+        QMessageBox::about(
+            this, tr("About RigScope"),
+            tr("<b>RigScope %1</b><p>Viewer and inspector for Valve SMD / VTA, BinarySMD "
+               "(.smdx) and Call of Duty XMODEL / XANIM export files (and their _BIN forms).</p>"
+               "<p>Command line: <code>rigscope-cli info | check | convert | pose</code>.</p>")
+                .arg(QStringLiteral(RIGSCOPE_VERSION)));
+    });
+
     QToolBar* tb = addToolBar(tr("Main"));
     tb->setObjectName(QStringLiteral("toolbar"));
     tb->setMovable(false);
@@ -565,6 +580,18 @@ void MainWindow::createActions()
 void MainWindow::applyDisplay()
 {
     m_viewport->viewport()->setDisplay(m_flags);
+}
+
+void MainWindow::toggleShortcutSheet()
+{
+    if (!m_sheet) {
+        m_sheet = new ShortcutSheet(this);
+    }
+    if (m_sheet->isVisible()) {
+        m_sheet->hide();
+        return;
+    }
+    m_sheet->showOver(menuBar(), QRect(mapToGlobal(QPoint(0, 0)), size()));
 }
 
 void MainWindow::resetLayout()

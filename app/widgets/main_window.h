@@ -26,6 +26,7 @@ class BudgetBar;
 class FlexPanel;
 class InspectorPanel;
 class ProblemsPanel;
+class ShortcutSheet;
 class OutlinePanel;
 class TimelinePanel;
 class ViewportWidget;
@@ -66,6 +67,9 @@ public:
     void browse(int delta); // previous / next supported file in the folder
     QString saveScreenshot(const QString& path = {}, bool minimal = false);
     void resetLayout();
+    // H / F1: the cheat-sheet of every key, with live toggle states.
+    void toggleShortcutSheet();
+    ShortcutSheet* shortcutSheet() const { return m_sheet; }
     // What a drop does (UX.md): a folder opens its first model; animations and VTAs dropped on an
     // open model attach to it unless Shift is held. False when nothing usable was dropped.
     bool openDropped(const QList<QUrl>& urls, Qt::KeyboardModifiers modifiers);
@@ -117,6 +121,7 @@ private:
     QToolButton* m_cancel;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
+    ShortcutSheet* m_sheet = nullptr;
     QByteArray m_defaultState;
     render::DisplayFlags m_flags;
     QFileSystemWatcher m_watcher;

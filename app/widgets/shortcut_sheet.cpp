@@ -1,0 +1,168 @@
+#include "app/widgets/shortcut_sheet.h"
+
+#include <QtGui/QKeyEvent>
+#include <QtWidgets/QLabel>
+#include <QtWidgets/QMenu>
+#include <QtWidgets/QMenuBar>
+#include <QtWidgets/QVBoxLayout>
+
+#include <algorithm>
+
+namespace rigscope::app {
+
+namespace {
+
+// "&Open…" -> "Open…"; "&&" stays one '&'.
+QString plainText(QString s)
+{
+    s.replace(QStringLiteral("&&"), QStringLiteral("\x01"));
+    s.remove(QLatin1Char('&'));
+    s.replace(QLatin1Char('\x01'), QLatin1Char('&'));
+    return s;
+}
+
+// Controls the viewport handles itself (render::Viewport): no menu holds them.
+const struct {
+    const char* group;
+    const char* key;
+    const char* text;
+} kViewportControls[] = {
+    {"Camera", "2 / 4 / 6 / 8", "Orbit 90° (viewport)"},
+    {"Mouse", "LMB drag", "Orbit"},
+    {"Mouse", "Shift+LMB / MMB / Mouse4 drag", "Pan (moves the orbit point)"},
+    {"Mouse", "RMB drag / Wheel", "Dolly"},
+    {"Mouse", "Double-click", "Recentre on the picked point"},
+    {"Mouse", "LMB click", "Pick bone / triangle and its nearest vertex"},
+};
+
+} // namespace
+
+ShortcutSheet::ShortcutSheet(QWidget* parent)
+    : QFrame(parent, Qt::Tool | Qt::FramelessWindowHint), m_label(new QLabel(this))
+{
+    setObjectName(QStringLiteral("shortcutSheet"));
+    setWindowTitle(tr("Keyboard and Mouse"));
+    setFrameShape(QFrame::Box);
+    setStyleSheet(QStringLiteral("#shortcutSheet { background: #1d2026; border: 1px solid #5a6270; }"
+                                 "QLabel { color: #d8dde6; }"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(18, 14, 18, 14);
+    m_label->setTextFormat(Qt::RichText);
+    layout->addWidget(m_label);
+}
+
+std::vector<ShortcutSheet::Entry> ShortcutSheet::collect(const QMenuBar* menus)
+{
+    std::vector<Entry> out;
+    if (menus) {
+        for (const QAction* top : menus->actions()) {
+            const QMenu* menu = top->menu();
+            if (!menu) {
+                continue;
+            }
+            const QString group = plainText(menu->title());
+            for (const QAction* a : menu->actions()) {
+                if (a->isSeparator() || a->menu() || !a->isVisible()) {
+                    continue;
+                }
+                const QString full = plainText(a->text());
+                const qsizetype tab = full.indexOf(QLatin1Char('\t'));
+                Entry e;
+                e.group = group;
+                e.text = tab < 0 ? full : full.left(tab);
+                QStringList keys;
+                for (const QKeySequence& k : a->shortcuts()) {
+                    keys << k.toString(QKeySequence::NativeText);
+                }
+                e.key = keys.isEmpty() && tab >= 0 ? full.mid(tab + 1)
+                                                   : keys.join(QStringLiteral(" / "));
+                if (e.key.isEmpty()) {
+                    continue;
+                }
+                e.state = a->isCheckable() ? int(a->isChecked()) : -1;
+                out.push_back(std::move(e));
+            }
+        }
+    }
+    for (const auto& c : kViewportControls) {
+        Entry e{QString::fromUtf8(c.group), QString::fromUtf8(c.key), QString::fromUtf8(c.text)};
+        // After the last entry of its group, or at the end.
+        auto at = std::find_if(out.rbegin(), out.rend(),
+                               [&e](const Entry& x) { return x.group == e.group; });
+        out.insert(at == out.rend() ? out.end() : at.base(), std::move(e));
+    }
+    return out;
+}
+
+QString ShortcutSheet::html() const
+{
+    // Groups in order, laid out in three columns of about equal rows.
+    std::vector<std::pair<QString, std::vector<const Entry*>>> groups;
+    for (const Entry& e : m_entries) {
+        if (groups.empty() || groups.back().first != e.group) {
+            groups.push_back({e.group, {}});
+        }
+        groups.back().second.push_back(&e);
+    }
+    const std::size_t rows = m_entries.size() + 2 * groups.size();
+    const std::size_t perColumn = (rows + 2) / 3;
+    QString columns[3];
+    std::size_t column = 0, used = 0;
+    for (const auto& [group, entries] : groups) {
+        if (used > 0 && used + entries.size() / 2 > perColumn && column < 2) {
+            ++column;
+            used = 0;
+        }
+        QString& c = columns[column];
+        c += QStringLiteral("<tr><td colspan=3 style='padding-top:6px'><b style='color:#9fb4d8'>") +
+             group.toHtmlEscaped() + QStringLiteral("</b></td></tr>");
+        for (const Entry* e : entries) {
+            QString state;
+            if (e->state >= 0) {
+                state = e->state ? QStringLiteral("<span style='color:#8fd18f'>on</span>")
+                                 : QStringLiteral("<span style='color:#7d8590'>off</span>");
+            }
+            c += QStringLiteral("<tr><td style='color:#ffd479; padding-right:10px'>") +
+                 e->key.toHtmlEscaped() + QStringLiteral("</td><td>") + e->text.toHtmlEscaped() +
+                 QStringLiteral("</td><td style='padding-left:8px'>") + state +
+                 QStringLiteral("</td></tr>");
+        }
+        used += entries.size() + 2;
+    }
+    QString out = QStringLiteral("<p style='font-size:large'><b>") + tr("Keyboard and Mouse") +
+                  QStringLiteral("</b> <span style='color:#7d8590'>") +
+                  tr("(any key or click closes)") + QStringLiteral("</span></p><table><tr>");
+    for (const QString& c : columns) {
+        out += QStringLiteral("<td valign=top style='padding-right:28px'><table>") + c +
+               QStringLiteral("</table></td>");
+    }
+    return out + QStringLiteral("</tr></table>");
+}
+
+void ShortcutSheet::showOver(const QMenuBar* menus, const QRect& over)
+{
+    m_entries = collect(menus);
+    m_label->setText(html());
+    adjustSize();
+    QSize s = sizeHint().boundedTo(over.size());
+    resize(s);
+    move(over.center() - QPoint(s.width() / 2, s.height() / 2));
+    show();
+    raise();
+    activateWindow();
+    setFocus();
+}
+
+void ShortcutSheet::keyPressEvent(QKeyEvent* e)
+{
+    e->accept();
+    hide();
+}
+
+void ShortcutSheet::mousePressEvent(QMouseEvent* e)
+{
+    Q_UNUSED(e);
+    hide();
+}
+
+} // namespace rigscope::app
