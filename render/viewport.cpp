@@ -72,7 +72,11 @@ Viewport::Viewport(const ViewportOptions& options, QScreen* screen)
     qRegisterMetaType<rigscope::render::PickResult>();
     QSurfaceFormat fmt = format();
     fmt.setSamples(options.msaa ? 4 : 0);
-    fmt.setAlphaBufferSize(8);
+    // No alpha channel unless the default format asks for one (transparent --screenshot): an
+    // ARGB window shows black on X servers without a compositor (Xvfb, plain X11) and lets the
+    // desktop through where a compositor blends it. captureViewport makes transparency from
+    // two renders when the surface has no alpha.
+    fmt.setAlphaBufferSize(QSurfaceFormat::defaultFormat().alphaBufferSize());
     fmt.setDepthBufferSize(24);
     setFormat(fmt);
 
