@@ -101,6 +101,7 @@ const QString kScreenshotDirKey = QStringLiteral("Screenshot/folder");
 const QString kProfileKey = QStringLiteral("Checks/profile");
 const QString kHeatMapKey = QStringLiteral("Viewport/heatMap");
 const QString kCompiledKey = QStringLiteral("Viewport/compiledWeights");
+const QString kFpsKey = QStringLiteral("Viewport/frameRate");
 const QStringList kHeatMapNames = {QStringLiteral("off"), QStringLiteral("bone"),
                                    QStringLiteral("influence"), QStringLiteral("change")};
 
@@ -356,6 +357,9 @@ void MainWindow::createActions()
     QAction* shotMin = file->addAction(tr("Save Minimal Screenshot (transparent)"));
     shotMin->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F12));
     connect(shotMin, &QAction::triggered, this, [this] { saveScreenshot({}, true); });
+    QAction* copyImage = file->addAction(tr("Copy Image to Clipboard"));
+    copyImage->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+    connect(copyImage, &QAction::triggered, this, &MainWindow::copyImage);
     QAction* texPath = file->addAction(tr("Texture Search Path…"));
     connect(texPath, &QAction::triggered, this, [this] {
         bool ok = false;
@@ -408,6 +412,21 @@ void MainWindow::createActions()
     displayToggle(display, tr("Axes"), QKeySequence(Qt::Key_X), &render::DisplayFlags::axes);
     displayToggle(display, tr("Bounding Box"), QKeySequence(Qt::SHIFT | Qt::Key_X),
                   &render::DisplayFlags::boundingBox);
+    QAction* fps = display->addAction(tr("Frame Rate"));
+    fps->setCheckable(true);
+    fps->setShortcut(QKeySequence(Qt::Key_Z));
+    fps->setChecked(m_settings.value(kFpsKey, true).toBool());
+    m_fpsLabel->setVisible(fps->isChecked());
+    connect(fps, &QAction::toggled, this, [this](bool on) {
+        m_fpsLabel->setVisible(on);
+        store(kFpsKey, on);
+    });
+    display->addSeparator();
+    QAction* full = display->addAction(tr("Full-Screen Viewport"));
+    full->setCheckable(true);
+    full->setShortcut(QKeySequence(Qt::Key_F11));
+    connect(full, &QAction::toggled, this, &MainWindow::setViewportFullScreen);
+    m_fullScreenAction = full;
 
     QMenu* camera = menuBar()->addMenu(tr("&Camera"));
     auto* vp = m_viewport->viewport();
@@ -435,6 +454,10 @@ void MainWindow::createActions()
     play->setShortcut(QKeySequence(Qt::Key_Space));
     connect(play, &QAction::triggered, this,
             [this] { m_timeline->setPlaying(!m_timeline->isPlaying()); });
+    QAction* backwards = playback->addAction(tr("Play Backwards / Pause"));
+    backwards->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Space));
+    connect(backwards, &QAction::triggered, this,
+            [this] { m_timeline->setPlaying(!m_timeline->isPlaying(), true); });
     auto stepAction = [&](const QString& text, const QKeySequence& key, int delta) {
         QAction* a = playback->addAction(text);
         a->setShortcut(key);
@@ -543,6 +566,19 @@ void MainWindow::createActions()
                "<p>Command line: <code>rigscope-cli info | check | convert | pose</code>.</p>")
                 .arg(QStringLiteral(RIGSCOPE_VERSION)));
     });
+
+    // The window holds every menu action too: their keys keep working while the menu bar is
+    // hidden (full-screen viewport).
+    for (QAction* top : menuBar()->actions()) {
+        if (QMenu* m = top->menu()) {
+            for (QAction* a : m->actions()) {
+                if (!a->isSeparator() && !a->menu() && !a->shortcuts().isEmpty() &&
+                    a->shortcutContext() == Qt::WindowShortcut) {
+                    addAction(a);
+                }
+            }
+        }
+    }
 
     QToolBar* tb = addToolBar(tr("Main"));
     tb->setObjectName(QStringLiteral("toolbar"));
@@ -1039,8 +1075,58 @@ QString MainWindow::saveScreenshot(const QString& path, bool minimal)
     return out;
 }
 
+bool MainWindow::copyImage()
+{
+    const QImage image = render::captureViewport(*m_viewport->viewport(), false);
+    if (image.isNull()) {
+        log(tr("Copy image failed: the viewport did not render"));
+        return false;
+    }
+    QApplication::clipboard()->setImage(image);
+    statusBar()->showMessage(
+        tr("Viewport image copied (%1 × %2)").arg(image.width()).arg(image.height()), 5000);
+    return true;
+}
+
+void MainWindow::setViewportFullScreen(bool on)
+{
+    if (on == m_viewportFullScreen) {
+        return;
+    }
+    m_viewportFullScreen = on;
+    if (on) {
+        // Docks, toolbar, menus and status bar go; the layout comes back as it was.
+        m_beforeFullScreen = saveState(kWindowStateVersion);
+        m_wasMaximized = isMaximized();
+        for (QDockWidget* d : findChildren<QDockWidget*>()) {
+            d->hide();
+        }
+        for (QToolBar* t : findChildren<QToolBar*>()) {
+            t->hide();
+        }
+        menuBar()->hide();
+        statusBar()->hide();
+        showFullScreen();
+    } else {
+        menuBar()->show();
+        statusBar()->show();
+        restoreState(m_beforeFullScreen, kWindowStateVersion);
+        if (m_wasMaximized) {
+            showMaximized();
+        } else {
+            showNormal();
+        }
+    }
+    if (m_fullScreenAction && m_fullScreenAction->isChecked() != on) {
+        m_fullScreenAction->setChecked(on);
+    }
+}
+
 void MainWindow::closeEvent(QCloseEvent* e)
 {
+    if (m_viewportFullScreen) {
+        setViewportFullScreen(false); // store the layout with its docks
+    }
     store(kGeometryKey, saveGeometry());
     store(kStateKey, saveState(kWindowStateVersion));
     QMainWindow::closeEvent(e);

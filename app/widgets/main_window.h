@@ -69,6 +69,12 @@ public:
     void resetLayout();
     // H / F1: the cheat-sheet of every key, with live toggle states.
     void toggleShortcutSheet();
+    // F11: the viewport alone, full screen (docks, toolbar, menus, status bar hidden); again
+    // restores the layout.
+    void setViewportFullScreen(bool on);
+    bool isViewportFullScreen() const { return m_viewportFullScreen; }
+    // Ctrl+Shift+C: the viewport's image (as F12 saves it) to the clipboard.
+    bool copyImage();
     ShortcutSheet* shortcutSheet() const { return m_sheet; }
     // What a drop does (UX.md): a folder opens its first model; animations and VTAs dropped on an
     // open model attach to it unless Shift is held. False when nothing usable was dropped.
@@ -122,6 +128,10 @@ private:
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     ShortcutSheet* m_sheet = nullptr;
+    QAction* m_fullScreenAction = nullptr;
+    bool m_viewportFullScreen = false;
+    bool m_wasMaximized = false;
+    QByteArray m_beforeFullScreen;
     QByteArray m_defaultState;
     render::DisplayFlags m_flags;
     QFileSystemWatcher m_watcher;

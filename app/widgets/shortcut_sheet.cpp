@@ -1,6 +1,7 @@
 #include "app/widgets/shortcut_sheet.h"
 
 #include <QtGui/QKeyEvent>
+#include <QtWidgets/QApplication>
 #include <QtWidgets/QLabel>
 #include <QtWidgets/QMenu>
 #include <QtWidgets/QMenuBar>
@@ -94,9 +95,9 @@ std::vector<ShortcutSheet::Entry> ShortcutSheet::collect(const QMenuBar* menus)
     return out;
 }
 
-QString ShortcutSheet::html() const
+QString ShortcutSheet::html(int columnCount) const
 {
-    // Groups in order, laid out in three columns of about equal rows.
+    // Groups in order, laid out in columns of about equal rows.
     std::vector<std::pair<QString, std::vector<const Entry*>>> groups;
     for (const Entry& e : m_entries) {
         if (groups.empty() || groups.back().first != e.group) {
@@ -105,11 +106,12 @@ QString ShortcutSheet::html() const
         groups.back().second.push_back(&e);
     }
     const std::size_t rows = m_entries.size() + 2 * groups.size();
-    const std::size_t perColumn = (rows + 2) / 3;
-    QString columns[3];
+    const std::size_t kColumns = std::size_t(std::clamp(columnCount, 1, 6));
+    const std::size_t perColumn = (rows + kColumns - 1) / kColumns;
+    std::vector<QString> columns(kColumns);
     std::size_t column = 0, used = 0;
     for (const auto& [group, entries] : groups) {
-        if (used > 0 && used + entries.size() / 2 > perColumn && column < 2) {
+        if (used > 0 && used + entries.size() / 2 > perColumn && column < kColumns - 1) {
             ++column;
             used = 0;
         }
@@ -142,9 +144,27 @@ QString ShortcutSheet::html() const
 void ShortcutSheet::showOver(const QMenuBar* menus, const QRect& over)
 {
     m_entries = collect(menus);
-    m_label->setText(html());
-    adjustSize();
-    QSize s = sizeHint().boundedTo(over.size());
+    // The fewest columns that fit over the window at the application's font; else four, with
+    // a smaller font until they fit (down to 7 pt).
+    QFont f = QApplication::font();
+    const qreal base = f.pointSizeF() > 0 ? f.pointSizeF() : 9.0;
+    auto fits = [&] {
+        m_label->adjustSize();
+        adjustSize();
+        return sizeHint().width() <= over.width() && sizeHint().height() <= over.height();
+    };
+    m_label->setFont(f);
+    bool done = false;
+    for (int columns = 2; columns <= 4 && !done; ++columns) {
+        m_label->setText(html(columns));
+        done = fits();
+    }
+    for (qreal pt = base - 0.5; !done && pt >= 7.0; pt -= 0.5) {
+        f.setPointSizeF(pt);
+        m_label->setFont(f);
+        done = fits();
+    }
+    const QSize s = sizeHint().boundedTo(over.size());
     resize(s);
     move(over.center() - QPoint(s.width() / 2, s.height() / 2));
     show();

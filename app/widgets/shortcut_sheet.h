@@ -31,7 +31,7 @@ public:
     // Refills from `menus` and shows the sheet centred over `over` (global geometry).
     void showOver(const QMenuBar* menus, const QRect& over);
     const std::vector<Entry>& entries() const { return m_entries; }
-    QString html() const;
+    QString html(int columns = 3) const;
 
 protected:
     void keyPressEvent(QKeyEvent* e) override;

@@ -341,7 +341,7 @@ void TimelinePanel::setBarIndex(int index)
     }
 }
 
-void TimelinePanel::setPlaying(bool on)
+void TimelinePanel::setPlaying(bool on, bool backwards)
 {
     if (on && m_document && !m_flexMode && m_document->currentAnimation() < 0 &&
         !m_document->animations().empty()) {
@@ -355,8 +355,14 @@ void TimelinePanel::setPlaying(bool on)
     }
     m_play->setIcon(style()->standardIcon(on ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
     if (on) {
-        if (m_loop == LoopMode::Once && barIndex() >= barCount() - 1) {
+        // Ping-pong keeps the way it was going unless told to go back.
+        if (m_loop != LoopMode::PingPong || backwards) {
+            m_direction = backwards ? -1 : 1;
+        }
+        if (m_loop == LoopMode::Once && !backwards && barIndex() >= barCount() - 1) {
             setBarIndex(0); // play again from the start
+        } else if (m_loop == LoopMode::Once && backwards && barIndex() <= 0) {
+            setBarIndex(barCount() - 1); // and backwards from the end
         }
         m_accum = 0;
         m_playFrame = -1;
@@ -394,14 +400,16 @@ int TimelinePanel::advancedIndex(int from, int frames)
     int i = from;
     switch (m_loop) {
     case LoopMode::Loop:
-        i = (i + frames) % n;
+        i = ((i + m_direction * (frames % n)) % n + n) % n;
         break;
-    case LoopMode::Once:
-        i = std::min(i + frames, n - 1);
-        if (i == n - 1) {
+    case LoopMode::Once: {
+        const int end = m_direction > 0 ? n - 1 : 0;
+        i = m_direction > 0 ? std::min(i + frames, end) : std::max(i - frames, end);
+        if (i == end) {
             setPlaying(false);
         }
         break;
+    }
     case LoopMode::PingPong:
         for (int k = 0; k < frames && n > 1; ++k) {
             if (i + m_direction < 0 || i + m_direction > n - 1) {

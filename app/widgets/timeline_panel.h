@@ -51,10 +51,12 @@ public:
     explicit TimelinePanel(QWidget* parent = nullptr);
     void setDocument(Document* document);
     bool isPlaying() const { return m_timer.isActive(); }
-    void setPlaying(bool on);
+    // Space plays forward, Ctrl+Shift+Space backward (in every loop mode).
+    void setPlaying(bool on, bool backwards = false);
+    bool isPlayingBackwards() const { return isPlaying() && m_direction < 0; }
     void step(int frames);
     // Playback: moves `frames` whole frames in the play direction, as the loop mode says
-    // (Loop wraps, Once stops at the last frame, PingPong turns around at either end).
+    // (Loop wraps, Once stops at the end it plays towards, PingPong turns around at either end).
     void advance(int frames);
     // UX "Interpolate" (I): playback slerps between frames instead of showing whole frames.
     bool interpolate() const;
@@ -99,7 +101,7 @@ private:
     double m_lastPlayhead = -1; // what it set, to notice a scrub or step in between
     bool m_syncing = false;
     LoopMode m_loop = LoopMode::Loop;
-    int m_direction = 1; // ping-pong
+    int m_direction = 1; // the play direction; ping-pong turns it around
     double m_speed = 1.0;
     QHash<QString, double> m_fpsOverride; // by animation name
     bool m_flexMode = false;              // the combo's last entry: step through VTA shapes

@@ -78,6 +78,60 @@ private slots:
         QCOMPARE(panel.loopMode(), app::LoopMode::Loop);
     }
 
+    void playsBackwards()
+    {
+        Loaded l({sample("sample_ref.smd"), sample("sample_anim.smd")});
+        app::Document& doc = l.doc;
+        app::TimelinePanel& panel = l.panel;
+        QVERIFY(doc.waitForLoaded());
+        doc.setCurrentAnimation(0);
+
+        doc.setCurrentFrame(1);
+        panel.setPlaying(true, true);
+        QVERIFY(panel.isPlayingBackwards());
+        panel.advance(3); // loop backwards: 1 -> 0 -> 30 -> 29
+        QCOMPARE(doc.currentFrame(), 29);
+        panel.setPlaying(false);
+        QVERIFY(!panel.isPlayingBackwards());
+
+        panel.setLoopMode(app::LoopMode::Once);
+        doc.setCurrentFrame(0);
+        panel.setPlaying(true, true); // at the start: backwards from the end
+        QCOMPARE(doc.currentFrame(), 30);
+        panel.advance(5);
+        QCOMPARE(doc.currentFrame(), 25);
+        panel.advance(40); // stops on the first frame
+        QCOMPARE(doc.currentFrame(), 0);
+        QVERIFY(!panel.isPlaying());
+        panel.setPlaying(true); // Space: forward again
+        QVERIFY(panel.isPlaying() && !panel.isPlayingBackwards());
+        panel.advance(2);
+        QCOMPARE(doc.currentFrame(), 2);
+        panel.setPlaying(false);
+
+        panel.setLoopMode(app::LoopMode::PingPong);
+        doc.setCurrentFrame(1);
+        panel.setPlaying(true, true);
+        panel.advance(3); // 0, then forward: 1, 2
+        QCOMPARE(doc.currentFrame(), 2);
+        panel.setPlaying(false);
+
+        // Interpolated, backwards: the playhead runs down from 10 toward 9.
+        panel.setLoopMode(app::LoopMode::Loop);
+        doc.setInterpolate(true);
+        doc.setCurrentFrame(10);
+        panel.setSpeed(0.1);
+        std::vector<double> seen;
+        connect(&doc, &app::Document::frameChanged, this,
+                [&] { seen.push_back(doc.playhead()); });
+        panel.setPlaying(true, true);
+        QTRY_VERIFY_WITH_TIMEOUT(!seen.empty() && seen.back() < 9.95 && seen.back() > 9.0, 5000);
+        panel.setPlaying(false);
+        for (std::size_t i = 1; i < seen.size(); ++i) {
+            QVERIFY(seen[i] <= seen[i - 1]);
+        }
+    }
+
     void interpolatedPose()
     {
         // sample_anim turns segment2 about its local Y only: 0.094905 rad at frame 2, 0.137150
