@@ -63,9 +63,22 @@ void OutlinePanel::onLoaded()
     }
     m_view->expand(m_proxy->mapFromSource(m_model->sectionIndex(OutlineModel::Materials)));
     m_view->expand(m_proxy->mapFromSource(m_model->sectionIndex(OutlineModel::Animations)));
+    // Names as wide as they need (120-280 px), but not so wide that the counts ("76 bones,
+    // 3 roots") are cut off in a narrow dock.
     m_view->resizeColumnToContents(OutlineModel::NameColumn);
+    QFont bold = m_view->font();
+    bold.setBold(true); // section headers are bold
+    const QFontMetrics fm(bold);
+    int counts = 0;
+    for (int r = 0; r < m_proxy->rowCount(); ++r) {
+        const QString text = m_proxy->index(r, OutlineModel::CountColumn).data().toString();
+        counts = std::max(counts, fm.horizontalAdvance(text) + 16);
+    }
+    const int room =
+        m_view->viewport()->width() - m_view->columnWidth(OutlineModel::IdColumn) - counts;
     m_view->setColumnWidth(OutlineModel::NameColumn,
-                           std::clamp(m_view->columnWidth(OutlineModel::NameColumn), 160, 280));
+                           std::clamp(std::min(m_view->columnWidth(OutlineModel::NameColumn), room),
+                                      120, 280));
     onDocumentSelection(m_document->selection());
 }
 
