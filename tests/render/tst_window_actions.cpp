@@ -25,6 +25,16 @@ int visibleDocks(app::MainWindow& w)
     return n;
 }
 
+// Shown, exposed and active: shortcuts go to the active window.
+bool activate(app::MainWindow& w)
+{
+    if (!QTest::qWaitForWindowExposed(&w)) {
+        return false;
+    }
+    w.activateWindow();
+    return QTest::qWaitForWindowActive(&w);
+}
+
 QAction* actionNamed(app::MainWindow& w, const QString& text)
 {
     for (QAction* a : w.actions()) {
@@ -46,9 +56,7 @@ private slots:
     {
         test::TestWindow win(QStringLiteral("tst_window_actions.ini"), QSize(1280, 800));
         app::MainWindow& w = win.w;
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        w.activateWindow(); // shortcuts go to the active window
-        QVERIFY(QTest::qWaitForWindowActive(&w));
+        QVERIFY(activate(w));
         const int docks = visibleDocks(w);
         QVERIFY(docks >= 4);
         QVERIFY(w.menuBar()->isVisible());
@@ -74,9 +82,7 @@ private slots:
     {
         test::TestWindow win(QStringLiteral("tst_window_actions_fps.ini"), QSize(1280, 800));
         app::MainWindow& w = win.w;
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        w.activateWindow(); // shortcuts go to the active window
-        QVERIFY(QTest::qWaitForWindowActive(&w));
+        QVERIFY(activate(w));
         QAction* fps = actionNamed(w, QStringLiteral("Frame Rate"));
         QVERIFY(fps);
         QVERIFY(fps->isChecked());
@@ -91,9 +97,7 @@ private slots:
     {
         test::TestWindow win(QStringLiteral("tst_window_actions_copy.ini"), QSize(1280, 800));
         app::MainWindow& w = win.w;
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        w.activateWindow(); // shortcuts go to the active window
-        QVERIFY(QTest::qWaitForWindowActive(&w));
+        QVERIFY(activate(w));
         w.openFiles({test::samplesDir() + QStringLiteral("/sample_ref.smd")});
         QTRY_VERIFY(w.document()->primaryModel());
         QTRY_VERIFY(w.viewportWidget()->viewport()->scene());
@@ -104,14 +108,7 @@ private slots:
         const QSize view = w.viewportWidget()->viewport()->size() *
                            w.viewportWidget()->viewport()->devicePixelRatio();
         QCOMPARE(image.size(), view);
-        int model = 0; // the sample's texture colours
-        for (int y = 0; y < image.height(); ++y) {
-            for (int x = 0; x < image.width(); ++x) {
-                const QRgb p = image.pixel(x, y);
-                const int hi = std::max({qRed(p), qGreen(p), qBlue(p)});
-                model += hi > 110 && hi - std::min({qRed(p), qGreen(p), qBlue(p)}) > 25;
-            }
-        }
+        const int model = test::modelPixels(image);
         QVERIFY2(model > 2000, qPrintable(QString::number(model)));
     }
 };

@@ -29,20 +29,6 @@ QString sample(const char* name)
     return test::samplesDir() + QLatin1Char('/') + QLatin1String(name);
 }
 
-// Pixels that differ clearly from the background gradient's grey (the model's colours).
-int modelPixels(const QImage& image)
-{
-    int n = 0;
-    for (int y = 0; y < image.height(); ++y) {
-        for (int x = 0; x < image.width(); ++x) {
-            const QRgb p = image.pixel(x, y);
-            const int r = qRed(p), g = qGreen(p), b = qBlue(p);
-            n += std::max({r, g, b}) > 110 && std::max({r, g, b}) - std::min({r, g, b}) > 25;
-        }
-    }
-    return n;
-}
-
 } // namespace
 
 class TstWindowChecks : public QObject {
@@ -71,7 +57,7 @@ private slots:
         auto* vp = w.viewportWidget()->viewport();
         QVERIFY(vp->scene());
         const QImage frame = render::captureViewport(*vp, false);
-        QVERIFY2(modelPixels(frame) > 2000, qPrintable(QString::number(modelPixels(frame))));
+        QVERIFY2(test::modelPixels(frame) > 2000, qPrintable(QString::number(test::modelPixels(frame))));
         const auto& bars = w.budgetBars();
         for (auto* bar : bars) {
             QVERIFY(bar->isChecking());

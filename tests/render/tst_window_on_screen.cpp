@@ -11,7 +11,7 @@
 #include "render/render_capture.h"
 #include "render/render_setup.h"
 #include "render/viewport.h"
-#include "tests/support/test_support.h"
+#include "tests/support/render_support.h"
 
 using namespace rigscope;
 
@@ -30,10 +30,10 @@ Counts classify(const QImage& image)
         for (int x = 0; x < image.width(); ++x) {
             const QRgb p = image.pixel(x, y);
             const int r = qRed(p), g = qGreen(p), b = qBlue(p);
-            const int hi = std::max({r, g, b}), lo = std::min({r, g, b});
+            const int hi = std::max({r, g, b});
             if (hi < 8) {
                 ++c.black;
-            } else if (hi > 110 && hi - lo > 25) {
+            } else if (test::isModelColour(p)) {
                 ++c.model;
             } else if (b >= r && hi >= 30 && hi <= 90) {
                 ++c.background;

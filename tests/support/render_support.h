@@ -1,9 +1,11 @@
 #pragma once
 // Helpers for the render tests (header only: only render tests include it).
 
+#include <algorithm>
 #include <memory>
 
 #include <QtCore/QSettings>
+#include <QtGui/QImage>
 #include <QtTest/QtTest>
 
 #include "app/widgets/main_window.h"
@@ -25,6 +27,26 @@ inline std::unique_ptr<render::Viewport> makeTestViewport()
         return nullptr;
     }
     return v;
+}
+
+// Pixels clearly coloured (max channel > 110, saturation spread > 25): the sample's textures,
+// bones and axes, never the background gradient's grey or black.
+inline bool isModelColour(QRgb p)
+{
+    const int hi = std::max({qRed(p), qGreen(p), qBlue(p)});
+    const int lo = std::min({qRed(p), qGreen(p), qBlue(p)});
+    return hi > 110 && hi - lo > 25;
+}
+
+inline int modelPixels(const QImage& image)
+{
+    int n = 0;
+    for (int y = 0; y < image.height(); ++y) {
+        for (int x = 0; x < image.width(); ++x) {
+            n += isModelColour(image.pixel(x, y));
+        }
+    }
+    return n;
 }
 
 // A main window on its own INI under the test output folder (cleared first), without MSAA,
