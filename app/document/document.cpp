@@ -165,6 +165,7 @@ void Document::open(const QStringList& paths, bool keepState)
         return;
     }
     m_watcher.cancel();
+    m_attachKeep.clear();
     m_keepState = keepState;
     m_loadingPaths = paths;
     m_loadingGeneration = ++m_generation;
@@ -187,6 +188,27 @@ void Document::open(const QStringList& paths, bool keepState)
             }
             promise.addResult(std::move(out));
         }));
+}
+
+bool Document::attach(const QStringList& candidates)
+{
+    if (m_primary < 0) {
+        return false;
+    }
+    const QStringList current = paths();
+    QStringList all = current;
+    for (const QString& c : candidates) {
+        const QString path = QFileInfo(c).absoluteFilePath();
+        if (!all.contains(path)) {
+            all << path;
+        }
+    }
+    if (all.size() == current.size()) {
+        return false;
+    }
+    open(all, true);
+    m_attachKeep = current;
+    return true;
 }
 
 void Document::reload()
@@ -253,7 +275,45 @@ void Document::onLoadFinished()
         return;
     }
     m_failed.clear();
+    int attachedCount = -1;
+    if (!m_attachKeep.isEmpty()) {
+        // Keep what was open, and the animations / flex files that fit its reference.
+        std::vector<LoadedFile> kept;
+        std::vector<LoadedFile> candidates;
+        for (auto& f : files) {
+            (m_attachKeep.contains(f.path) ? kept : candidates).push_back(std::move(f));
+        }
+        const int primary = primaryFileIndex(kept);
+        const core::Skeleton* ref =
+            primary >= 0 ? &kept[std::size_t(primary)].model->skeleton : nullptr;
+        attachedCount = 0;
+        for (auto& f : candidates) {
+            if (!ref || !f.model ||
+                (f.model->kind != core::ModelKind::Animation &&
+                 f.model->kind != core::ModelKind::Flex)) {
+                continue;
+            }
+            const auto& names = f.model->skeleton.names;
+            if (std::none_of(names.begin(), names.end(),
+                             [ref](const std::string& n) { return ref->findByName(n) >= 0; })) {
+                continue;
+            }
+            kept.push_back(std::move(f));
+            ++attachedCount;
+        }
+        files = std::move(kept);
+        m_attachKeep.clear();
+        errors.clear(); // the folder's other files are not the user's concern here
+        for (const auto& f : files) {
+            if (!f.model) {
+                errors << QStringLiteral("%1: %2").arg(QFileInfo(f.path).fileName(), f.error);
+            }
+        }
+    }
     assemble(std::move(files), m_keepState);
+    if (attachedCount >= 0) {
+        emit attached(attachedCount);
+    }
     if (!errors.isEmpty()) {
         emit loadFailed(errors.join(QLatin1Char('\n')));
     }

@@ -79,6 +79,11 @@ public:
     // animation (by name), frame and selection (reload).
     void open(const QStringList& paths, bool keepState = false);
     void reload();
+    // UX ↓: opens `candidates` beside the current files, keeping the state, and keeps only the
+    // animations and flex files among them that share a bone name with the reference (other
+    // models of the folder are read and dropped). Emits `attached` with the number kept.
+    // False when nothing is open or every candidate is open already.
+    bool attach(const QStringList& candidates);
     void cancelLoad();
     bool isLoading() const;
     // Blocks until the current load and its checks finished (tests, --window-screenshot).
@@ -162,6 +167,7 @@ signals:
     void loadProgress(int done, int total);
     void loaded(bool keepState);
     void loadFailed(const QString& message);
+    void attached(int added);
     void animationChanged(int index);
     void frameChanged(int frame); // also when the playhead moves between frames
     void interpolateChanged(bool on);
@@ -199,6 +205,7 @@ private:
     std::vector<DocAnimation> m_animations;
     int m_currentAnimation = -1;
     int m_currentFrame = 0;
+    QStringList m_attachKeep; // while attaching: the files open before, kept whatever they are
     double m_phase = 0; // 0 <= m_phase < 1, only while m_interpolate
     bool m_interpolate = false;
     Selection m_selection;

@@ -219,6 +219,14 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
     });
     connect(m_document, &Document::loaded, this, &MainWindow::onLoaded);
     connect(m_document, &Document::loadFailed, this, &MainWindow::onLoadFailed);
+    connect(m_document, &Document::attached, this, [this](int added) {
+        const QString text = added == 0
+                                 ? tr("No animation in the folder fits this model")
+                                 : tr("Attached %n animation / flex file(s) from the folder", "",
+                                      added);
+        log(text);
+        statusBar()->showMessage(text, 5000);
+    });
     connect(m_document, &Document::frameChanged, this, &MainWindow::updateStatus);
     connect(m_document, &Document::frameChanged, this, [this] {
         if (m_flags.heatMap == render::HeatMap::WeightChange) {
@@ -349,6 +357,15 @@ void MainWindow::createActions()
     next->setShortcut(QKeySequence(Qt::Key_Right));
     next->setShortcutContext(Qt::WidgetShortcut);
     connect(next, &QAction::triggered, this, [this] { browse(1); });
+    QAction* attach = file->addAction(tr("Attach Animations in Folder"));
+    attach->setShortcut(QKeySequence(Qt::Key_Down));
+    attach->setShortcutContext(Qt::WidgetShortcut); // from the viewport, like the arrows above
+    connect(attach, &QAction::triggered, this, &MainWindow::attachFolder);
+    // ↑ reloads from the viewport (F5 anywhere); not in the menu, listed by the cheat-sheet.
+    auto* reloadUp = new QAction(tr("Reload"), this);
+    reloadUp->setShortcut(QKeySequence(Qt::Key_Up));
+    reloadUp->setShortcutContext(Qt::WidgetShortcut);
+    connect(reloadUp, &QAction::triggered, this, [this] { reload(true); });
     file->addSeparator();
     QAction* shot =
         file->addAction(QIcon::fromTheme(QStringLiteral("camera-photo")), tr("Save &Screenshot"));
@@ -655,19 +672,9 @@ void MainWindow::reload(bool keepView)
     m_document->open(m_document->paths(), keepView);
 }
 
-void MainWindow::browse(int delta)
+QStringList MainWindow::folderFiles(const QString& folder)
 {
-    const LoadedFile* p = m_document->primary();
-    if (!p) {
-        return;
-    }
-    const QFileInfo info(p->path);
-    QStringList globs;
-    for (const QString& s : supportedSuffixes()) {
-        globs << QStringLiteral("*.") + s;
-    }
-    QDir dir = info.absoluteDir();
-    QStringList names = dir.entryList(QDir::Files);
+    QStringList names = QDir(folder).entryList(QDir::Files);
     names.erase(std::remove_if(names.begin(), names.end(),
                                [&](const QString& n) {
                                    return !supportedSuffixes().contains(
@@ -679,6 +686,18 @@ void MainWindow::browse(int delta)
     collator.setCaseSensitivity(Qt::CaseInsensitive);
     std::sort(names.begin(), names.end(),
               [&](const QString& a, const QString& b) { return collator.compare(a, b) < 0; });
+    return names;
+}
+
+void MainWindow::browse(int delta)
+{
+    const LoadedFile* p = m_document->primary();
+    if (!p) {
+        return;
+    }
+    const QFileInfo info(p->path);
+    const QDir dir = info.absoluteDir();
+    const QStringList names = folderFiles(dir.absolutePath());
     const int n = int(names.size());
     if (n == 0) {
         return;
@@ -688,6 +707,24 @@ void MainWindow::browse(int delta)
     const QString path = dir.filePath(names[i]);
     log(tr("Browsing to %1 (%2/%3)").arg(names[i]).arg(i + 1).arg(n));
     m_document->open({path}, QApplication::keyboardModifiers().testFlag(Qt::ControlModifier));
+}
+
+void MainWindow::attachFolder()
+{
+    const LoadedFile* p = m_document->primary();
+    if (!p) {
+        return;
+    }
+    const QDir dir = QFileInfo(p->path).absoluteDir();
+    QStringList paths;
+    for (const QString& name : folderFiles(dir.absolutePath())) {
+        paths << dir.filePath(name);
+    }
+    if (!m_document->attach(paths)) {
+        statusBar()->showMessage(tr("Nothing more to attach in %1").arg(dir.dirName()), 5000);
+        return;
+    }
+    log(tr("Reading %1 files in %2 for animations…").arg(paths.size()).arg(dir.absolutePath()));
 }
 
 void MainWindow::onLoaded(bool keepState)

@@ -65,6 +65,10 @@ public:
     void openFiles(const QStringList& paths);
     void reload(bool keepView = true);
     void browse(int delta); // previous / next supported file in the folder
+    // ↓: the animations and flex files of the reference's folder that fit it (Document::attach).
+    void attachFolder();
+    // Supported files in `folder`, natural order, case-insensitive.
+    static QStringList folderFiles(const QString& folder);
     QString saveScreenshot(const QString& path = {}, bool minimal = false);
     void resetLayout();
     // H / F1: the cheat-sheet of every key, with live toggle states.

@@ -28,6 +28,7 @@ const struct {
     const char* key;
     const char* text;
 } kViewportControls[] = {
+    {"File", "Up", "Reload (viewport)"},
     {"Camera", "2 / 4 / 6 / 8", "Orbit 90° (viewport)"},
     {"Mouse", "LMB drag", "Orbit"},
     {"Mouse", "Shift+LMB / MMB / Mouse4 drag", "Pan (moves the orbit point)"},
