@@ -131,14 +131,6 @@ private:
         const char* stop = nullptr;
         std::size_t parts = 0;
     };
-    // A share read on a worker thread.
-    struct Share {
-        ShareSetup setup;
-        Model model;
-        std::unique_ptr<DiagnosticSink> sink;
-        std::unique_ptr<XanimFast> reader;
-        bool failed = false;
-    };
 
     // A share: reads the frames of [setup.begin, setup.stop) into its own animation.
     XanimFast(const ShareSetup& setup, DiagnosticSink& sink, Model& m)
@@ -279,16 +271,12 @@ private:
             su.base = m_in.base();
             su.parts = m_nj;
         }
-        std::vector<Share> shares(setups.size());
-        for (std::size_t k = 0; k < shares.size(); ++k) {
-            shares[k].setup = setups[k];
-            shares[k].sink = std::make_unique<DiagnosticSink>(m_sink.file());
-        }
-        const int kept = readInShares(
-            shares,
-            [](Share& sh) {
-                sh.reader.reset(new XanimFast(sh.setup, *sh.sink, sh.model));
-                sh.reader->runShare();
+        const int kept = readShares<XanimFast>(
+            setups, m_sink,
+            [](const ShareSetup& su, DiagnosticSink& sink, Model& m) {
+                std::unique_ptr<XanimFast> r(new XanimFast(su, sink, m));
+                r->runShare();
+                return r;
             },
             [&] {
                 m_in.setLimit(setups[0].begin);
@@ -296,14 +284,11 @@ private:
                 m_in.setLimit(end);
                 return ok;
             },
-            [this](Share& sh) {
-                if (!sh.reader || sh.reader->m_failed || m_in.position() != sh.setup.begin ||
-                    !spliceable(*sh.reader)) {
+            [this](XanimFast& r, const ShareSetup& su, DiagnosticSink& sink) {
+                if (r.m_failed || m_in.position() != su.begin || !spliceable(r)) {
                     return false;
                 }
-                splice(*sh.reader, *sh.sink);
-                sh.reader.reset();
-                sh.model = Model{};
+                splice(r, sink);
                 return true;
             });
         if (kept < 0) {

@@ -15,11 +15,13 @@
 #include <algorithm>
 #include <cstring>
 #include <initializer_list>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <type_traits>
 #include <vector>
 
+#include "core/build/parallel_shares.h"
 #include "core/diag/diagnostic_ids.h"
 #include "core/formats/registry.h"
 #include "core/io/file_buffer.h"
@@ -393,6 +395,40 @@ inline std::size_t boundedCount(std::int64_t count, std::size_t bytesLeft, std::
 // core), each of at least ReadContext::parallelMinBytes; below 2 the block is read in order.
 std::size_t shareCount(const ReadContext& ctx, std::size_t rest) noexcept;
 
+
+// The XMODEL / XANIM fast readers' shares: one share per setup (each with its `begin`), read
+// on threads by the reader `make(setup, sink, model)` builds and runs; `readFirst()` reads the
+// calling reader's own part; `take(reader, setup, sink)` splices a share that carries on where
+// the text read so far ends (false refuses it and every later one). A kept share's reader and
+// model are freed at once. Returns readInShares' count (-1: readFirst failed).
+template <class Reader, class Setup, class Make, class ReadFirst, class Take>
+int readShares(const std::vector<Setup>& setups, const DiagnosticSink& sink, Make&& make,
+               ReadFirst&& readFirst, Take&& take)
+{
+    struct Share {
+        Setup setup;
+        Model model;
+        std::unique_ptr<DiagnosticSink> sink;
+        std::unique_ptr<Reader> reader;
+        bool failed = false;
+    };
+    std::vector<Share> shares(setups.size());
+    for (std::size_t k = 0; k < shares.size(); ++k) {
+        shares[k].setup = setups[k];
+        shares[k].sink = std::make_unique<DiagnosticSink>(sink.file());
+    }
+    return readInShares(
+        shares, [&make](Share& sh) { sh.reader = make(sh.setup, *sh.sink, sh.model); },
+        readFirst,
+        [&take](Share& sh) {
+            if (!sh.reader || !take(*sh.reader, sh.setup, *sh.sink)) {
+                return false;
+            }
+            sh.reader.reset();
+            sh.model = Model{};
+            return true;
+        });
+}
 
 // Appends `src` to `dst` (through `fix`) and frees `src`: copied 1 MB at a time, each part's
 // pages given back right after, so splicing a share never holds two copies of more than 1 MB.

@@ -183,14 +183,6 @@ private:
         int version = 6;
         std::int32_t numBones = 0, numVerts = 0;
     };
-    // A share read on a worker thread.
-    struct Share {
-        ShareSetup setup;
-        Model model;
-        std::unique_ptr<DiagnosticSink> sink;
-        std::unique_ptr<XmodelFast> reader;
-        bool failed = false;
-    };
 
     // A share: reads the pool / face records of [setup.begin, setup.stop) into `m`.
     XmodelFast(const ShareSetup& setup, DiagnosticSink& sink, Model& m)
@@ -378,16 +370,12 @@ private:
             su.numBones = m_numBones;
             su.numVerts = m_numVerts;
         }
-        std::vector<Share> shares(setups.size());
-        for (std::size_t k = 0; k < shares.size(); ++k) {
-            shares[k].setup = setups[k];
-            shares[k].sink = std::make_unique<DiagnosticSink>(m_sink.file());
-        }
-        const int kept = readInShares(
-            shares,
-            [](Share& sh) {
-                sh.reader.reset(new XmodelFast(sh.setup, *sh.sink, sh.model));
-                sh.reader->runShare();
+        const int kept = readShares<XmodelFast>(
+            setups, m_sink,
+            [](const ShareSetup& su, DiagnosticSink& sink, Model& m) {
+                std::unique_ptr<XmodelFast> r(new XmodelFast(su, sink, m));
+                r->runShare();
+                return r;
             },
             [&] {
                 m_in.setLimit(setups[0].begin);
@@ -395,14 +383,11 @@ private:
                 m_in.setLimit(end);
                 return ok;
             },
-            [this](Share& sh) {
-                if (!sh.reader || sh.reader->m_failed || m_in.position() != sh.setup.begin ||
-                    !spliceable(*sh.reader)) {
+            [this](XmodelFast& r, const ShareSetup& su, DiagnosticSink& sink) {
+                if (r.m_failed || m_in.position() != su.begin || !spliceable(r)) {
                     return false;
                 }
-                splice(*sh.reader, *sh.sink);
-                sh.reader.reset();
-                sh.model = Model{};
+                splice(r, sink);
                 return true;
             });
         if (kept < 0) {
