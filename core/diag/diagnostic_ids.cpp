@@ -225,6 +225,16 @@ constexpr CatalogEntry kCatalog[] = {
      "a name containing '\"' cannot be written to SMD"},
     {"write.version-dropped", {S::Note, S::Note, S::Note, S::Note},
      "a source version other than 1 not representable in SMDX"},
+    // ---- material.* (issue 18) ----
+    {"material.missing", {S::Off, S::Warning, S::Warning, S::Off},
+     "no VMT for a material name in any root / $cdmaterials folder (the game draws the "
+     "checkerboard)"},
+    {"material.texture-missing", {S::Off, S::Warning, S::Warning, S::Off},
+     "a VMT's $basetexture (or $basetexture2 / $bumpmap) has no VTF in any root"},
+    {"material.vmt-syntax", {S::Off, S::Error, S::Error, S::Off},
+     "a VMT cannot be read (at its line)"},
+    {"material.texture-size", {S::Off, S::Warning, S::Warning, S::Off},
+     "a VTF is not a power of two on a side, or larger than the profile allows"},
 };
 } // namespace
 

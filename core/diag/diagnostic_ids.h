@@ -117,6 +117,11 @@ inline constexpr std::string_view kWriteQuantiseClamp = "write.quantise-clamp";
 inline constexpr std::string_view kWriteNonFinite = "write.non-finite";
 inline constexpr std::string_view kWriteBadName = "write.bad-name";
 inline constexpr std::string_view kWriteVersionDropped = "write.version-dropped";
+// ---- material.* (issue 18) ----
+inline constexpr std::string_view kMaterialMissing = "material.missing";
+inline constexpr std::string_view kMaterialTextureMissing = "material.texture-missing";
+inline constexpr std::string_view kMaterialVmtSyntax = "material.vmt-syntax";
+inline constexpr std::string_view kMaterialTextureSize = "material.texture-size";
 
 } // namespace rigscope::core::ids
 

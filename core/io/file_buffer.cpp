@@ -4,10 +4,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
 
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <dirent.h>
 #include <unistd.h>
 
 namespace rigscope::core {
@@ -179,10 +181,85 @@ std::string writeFileAtomic(const std::string& path, std::string_view bytes, Wri
     return {};
 }
 
+FileReadResult readFileHead(const std::string& path, std::size_t maxBytes)
+{
+    FileReadResult r;
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        r.error = "cannot open '" + path + "': " + std::strerror(errno);
+        return r;
+    }
+    r.bytes.resize(maxBytes);
+    std::size_t got = 0;
+    while (got < maxBytes) {
+        const ssize_t n = ::read(fd, r.bytes.data() + got, maxBytes - got);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n < 0) {
+            r.error = "cannot read '" + path + "': " + std::strerror(errno);
+            r.bytes.clear();
+            ::close(fd);
+            return r;
+        }
+        if (n == 0) {
+            break;
+        }
+        got += static_cast<std::size_t>(n);
+    }
+    r.bytes.resize(got);
+    ::close(fd);
+    return r;
+}
+
 bool fileExists(const std::string& path) noexcept
 {
     struct stat st {};
     return ::stat(path.c_str(), &st) == 0;
+}
+
+bool isDirectory(const std::string& path) noexcept
+{
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+std::vector<DirectoryEntry> listDirectory(const std::string& path, std::size_t maxEntries)
+{
+    std::vector<DirectoryEntry> out;
+    DIR* dir = ::opendir(path.c_str());
+    if (!dir) {
+        return out;
+    }
+    while (const dirent* e = ::readdir(dir)) {
+        const std::string name = e->d_name;
+        if (name == "." || name == "..") {
+            continue;
+        }
+        if (out.size() >= maxEntries) {
+            break;
+        }
+        bool directory = e->d_type == DT_DIR;
+        if (e->d_type == DT_UNKNOWN || e->d_type == DT_LNK) {
+            directory = isDirectory(path + "/" + name);
+        }
+        out.push_back({name, directory});
+    }
+    ::closedir(dir);
+    std::sort(out.begin(), out.end(),
+              [](const DirectoryEntry& a, const DirectoryEntry& b) { return a.name < b.name; });
+    return out;
+}
+
+bool fileStamp(const std::string& path, std::int64_t& mtimeNs, std::uint64_t& size) noexcept
+{
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
+        return false;
+    }
+    mtimeNs = std::int64_t(st.st_mtim.tv_sec) * 1000000000 + std::int64_t(st.st_mtim.tv_nsec);
+    size = std::uint64_t(st.st_size);
+    return true;
 }
 
 bool sameFile(const std::string& a, const std::string& b) noexcept

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace rigscope::core {
 
@@ -14,6 +15,8 @@ struct FileReadResult {
     bool ok() const noexcept { return error.empty(); }
 };
 FileReadResult readFile(const std::string& path, std::uint64_t maxBytes = (1ull << 34));
+// The first `maxBytes` of a file (all of it when smaller), for reading headers.
+FileReadResult readFileHead(const std::string& path, std::size_t maxBytes);
 
 // Asks the kernel to back [data, data + bytes) with transparent huge pages when it is large
 // (>= 4 MB) and not yet touched: fewer page faults for big buffers and model arrays. A hint only.
@@ -29,6 +32,17 @@ enum class WriteMode { RefuseExisting, Overwrite };
 std::string writeFileAtomic(const std::string& path, std::string_view bytes, WriteMode mode);
 
 bool fileExists(const std::string& path) noexcept;
+bool isDirectory(const std::string& path) noexcept;
+// Names (not paths) of the entries of a folder, sorted, "." and ".." left out; at most
+// `maxEntries`. Empty when it cannot be listed.
+struct DirectoryEntry {
+    std::string name;
+    bool directory = false;
+};
+std::vector<DirectoryEntry> listDirectory(const std::string& path,
+                                          std::size_t maxEntries = 100000);
+// Modification time in nanoseconds since the epoch and size; false when the file is absent.
+bool fileStamp(const std::string& path, std::int64_t& mtimeNs, std::uint64_t& size) noexcept;
 // True when both paths name the same existing file (same device and inode).
 bool sameFile(const std::string& a, const std::string& b) noexcept;
 std::string baseName(std::string_view path);          // "dir/idle.smd" -> "idle.smd"

@@ -9,6 +9,7 @@
 #include <thread>
 #include <unordered_set>
 
+#include "core/checks/materials.h"
 #include "core/diag/diagnostic_ids.h"
 #include "core/diag/severity.h"
 #include "core/formats/registry.h"
@@ -329,6 +330,18 @@ std::string profileLabel(const CheckRun& run)
 
 } // namespace
 
+MaterialQuery materialQueryFor(const std::string& modelFile, const CheckOptions& opt)
+{
+    MaterialQuery q;
+    for (const std::string& r : opt.materialRoots) {
+        appendRoots(q.roots, {{r, "--materials"}});
+    }
+    if (opt.discoverMaterialRoots) {
+        appendRoots(q.roots, discoverMaterialRoots(modelFile));
+    }
+    return q;
+}
+
 CheckedFile checkReadResult(const std::string& file, const ReadResult& r, const Model* reference,
                             const std::string& referenceFile, const CheckOptions& opt)
 {
@@ -372,6 +385,9 @@ CheckedFile checkModel(const std::string& file, const Model* model,
             runSceneChecks({&m, file}, {reference, referenceFile}, out.profile, sink,
                            r.diagnostics);
         }
+        if (m.kind != ModelKind::Animation && !m.mesh.empty()) {
+            runMaterialChecks(m, materialQueryFor(file, opt), out.profile, sink);
+        }
         for (Diagnostic& d : sink.diagnostics()) {
             diags.push_back(std::move(d));
         }
@@ -384,7 +400,10 @@ CheckedFile checkModel(const std::string& file, const Model* model,
         out.budget = budgetMeters(*budgetModel, out.profile, flex);
     }
     gradeDiagnostics(diags, out.profile, out.guessed, opt.filter);
-    std::stable_sort(diags.begin(), diags.end(), [](const Diagnostic& a, const Diagnostic& b) {
+    std::stable_sort(diags.begin(), diags.end(), [&](const Diagnostic& a, const Diagnostic& b) {
+        if ((a.file == file) != (b.file == file)) {
+            return a.file == file; // the model's own lines first, then its materials'
+        }
         const std::uint32_t la = a.where.line == 0 ? 1 : a.where.line;
         const std::uint32_t lb = b.where.line == 0 ? 1 : b.where.line;
         if (la != lb) {

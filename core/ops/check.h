@@ -7,6 +7,7 @@
 #include "core/diag/diagnostic.h"
 #include "core/formats/profile.h"
 #include "core/formats/registry.h"
+#include "core/materials/material_lookup.h"
 
 namespace rigscope::core {
 
@@ -18,6 +19,9 @@ struct CheckOptions {
     std::string reference;        // --reference; empty: discovered per folder
     bool werror = false;
     unsigned jobs = 0; // worker threads; 0 = hardware concurrency
+    // material.* checks (issue 18): --materials DIR roots, then those found above each model
+    std::vector<std::string> materialRoots;
+    bool discoverMaterialRoots = true;
 };
 
 struct CheckedFile {
@@ -43,6 +47,9 @@ struct CheckRun {
     bool ioFailure = false;
     Profile requested = Profile::Auto;
 };
+
+// The material roots for a model: opt.materialRoots, then those found above it (no QC: by name).
+MaterialQuery materialQueryFor(const std::string& modelFile, const CheckOptions& opt);
 
 // Files named, plus the model files found under named directories (recursive, sorted).
 std::vector<std::string> expandCheckInputs(const std::vector<std::string>& paths,
