@@ -1,5 +1,5 @@
 // `rigscope-cli check PATH… [--profile P] [--reference FILE] [--format text|json|sarif]
-//  [--enable ID,…] [--disable ID,…] [--max-per-check N] [--werror]` (CHECKS.md §1)
+//  [--enable ID,…] [--disable ID,…] [--max-per-check N] [--werror] [--materials DIR]…`
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -58,7 +58,12 @@ int runCheck(const QStringList& args)
                                   QStringLiteral("N"), QStringLiteral("0"));
     const QCommandLineOption help(QStringList{QStringLiteral("h"), QStringLiteral("help")},
                                   QStringLiteral("Show this help"));
-    p.addOptions({profile, format, reference, enable, disable, maxPerCheck, werror, jobs, help});
+    const QCommandLineOption materials(
+        QStringLiteral("materials"),
+        QStringLiteral("Game folder holding materials/ for the material.* checks (repeatable)"),
+        QStringLiteral("DIR"));
+    p.addOptions(
+        {profile, format, reference, enable, disable, maxPerCheck, werror, jobs, materials, help});
     QStringList argv = args;
     argv.prepend(QStringLiteral("rigscope-cli check"));
     if (!p.parse(argv)) {
@@ -100,6 +105,9 @@ int runCheck(const QStringList& args)
     opt.filter.disable = idList(p.values(disable));
     opt.reference = p.value(reference).toStdString();
     opt.werror = p.isSet(werror);
+    for (const QString& dir : p.values(materials)) {
+        opt.materialRoots.push_back(dir.toStdString());
+    }
     const QStringList paths = p.positionalArguments();
     if (paths.isEmpty()) {
         std::fputs("rigscope-cli check: no input files\n", stderr);

@@ -16,6 +16,8 @@
 #include "core/diag/diagnostic_ids.h"
 #include "core/formats/registry.h"
 #include "core/formats/xbin/xbin_tokens.h"
+#include "core/materials/vmt.h"
+#include "core/materials/vtf.h"
 #include "core/ops/check.h"
 #include "tests/support/test_support.h"
 
@@ -266,6 +268,7 @@ private slots:
     void vtaIds2p31();
     void codHugeIndices();
     void truncationsAtBlockBoundaries();
+    void materialFiles();
 };
 
 void TstHostile::smdxCounts2p31()
@@ -673,6 +676,66 @@ void TstHostile::truncationsAtBlockBoundaries()
         }
     }
     QVERIFY(cuts > 1000);
+}
+
+void TstHostile::materialFiles()
+{
+    // VTF headers claiming 65535 x 65535 DXT5 / RGBA16161616F, 65535 frames, depth 65535 and
+    // 2^32 resources, in 4 KB files: an error, no allocation beyond the bytes, quickly.
+    auto vtf = [](std::uint16_t w, std::uint16_t h, std::uint16_t frames, std::int32_t format,
+                  std::uint8_t mips, std::uint16_t depth, std::uint32_t resources) {
+        std::string s(4096, '\0');
+        std::memcpy(s.data(), "VTF\0", 4);
+        auto put = [&](std::size_t at, std::uint64_t v, int n) {
+            for (int k = 0; k < n; ++k) {
+                s[at + std::size_t(k)] = char((v >> (8 * k)) & 0xff);
+            }
+        };
+        put(4, 7, 4);
+        put(8, 5, 4);
+        put(12, 96, 4);
+        put(16, w, 2);
+        put(18, h, 2);
+        put(24, frames, 2);
+        put(52, std::uint32_t(format), 4);
+        s[56] = char(mips);
+        put(57, 0xffffffffu, 4);
+        put(63, depth, 2);
+        put(68, resources, 4);
+        s[80] = 0x30;
+        put(84, 96, 4);
+        return s;
+    };
+    const std::string cases[] = {
+        vtf(65535, 65535, 1, 15, 16, 1, 1),     vtf(65535, 65535, 65535, 24, 16, 1, 1),
+        vtf(8, 8, 1, 0, 4, 65535, 1),           vtf(8, 8, 1, 0, 4, 1, 0xffffffffu),
+        vtf(65535, 1, 1, 13, 16, 1, 1),         vtf(4, 4, 1, 0x7fffffff, 3, 1, 1),
+    };
+    for (const std::string& c : cases) {
+        g_largestAlloc = 0;
+        QElapsedTimer t;
+        t.start();
+        const VtfReadResult r = readVtf(std::as_bytes(std::span(c)), 65535);
+        QVERIFY(!r.ok());
+        QVERIFY(r.image.empty());
+        QVERIFY(g_largestAlloc < kSmallAlloc);
+        QVERIFY(t.elapsed() < 200 * kSlowdown);
+    }
+    // VMT: 10^6 nested braces, a 16 MB unclosed string, a patch including itself.
+    const std::string vmts[] = {"\"S\"" + std::string(1000000, '{'),
+                                "\"S\" { \"$k\" \"" + std::string(16u << 20, 'x'),
+                                "patch { include materials/self.vmt }"};
+    for (const std::string& c : vmts) {
+        DiagnosticSink sink("h.vmt");
+        VmtIncludeLoader self = [&c](const std::string& n) -> std::optional<IncludedFile> {
+            return IncludedFile{n, c};
+        };
+        QElapsedTimer t;
+        t.start();
+        (void)readVmt(std::as_bytes(std::span(c)), "h.vmt", self, sink);
+        QVERIFY(sink.hasErrors());
+        QVERIFY(t.elapsed() < 2000 * kSlowdown);
+    }
 }
 
 QTEST_APPLESS_MAIN(TstHostile)
