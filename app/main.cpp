@@ -9,6 +9,7 @@
 
 #include "app/document/command_line.h"
 #include "app/widgets/main_window.h"
+#include "app/widgets/viewport_widget.h"
 #include "core/formats/profile.h"
 #include "app/widgets/screenshot.h"
 #include "app/widgets/window_grab.h"
@@ -87,6 +88,7 @@ int main(int argc, char** argv)
     if (!options.profile.isEmpty()) {
         window.setProfile(*rigscope::core::parseProfile(options.profile.toStdString()));
     }
+    window.viewportWidget()->setMaterialRoots(options.materials);
     window.show();
     if (!options.files.isEmpty()) {
         window.openFiles(options.files);

@@ -1,5 +1,7 @@
 #include "render/materials.h"
 
+#include <algorithm>
+
 #include <QtGui/QVector4D>
 #include <Qt3DRender/QAbstractTexture>
 #include <Qt3DRender/QBlendEquation>
@@ -54,6 +56,10 @@ uniform sampler2D diffuseTexture;
 uniform float useTexture;
 uniform vec4 highlight;
 uniform float flatShading;
+uniform float alphaReference;
+uniform float blendMode;
+uniform vec4 tint;
+uniform float fullbright;
 void main()
 {
     vec3 faceN = normalize(cross(dFdx(vPos), dFdy(vPos)));
@@ -62,8 +68,14 @@ void main()
     if (dot(n, v) < 0.0)
         n = -n;
     vec3 albedo = baseColor.rgb;
-    if (useTexture > 0.5)
-        albedo = texture(diffuseTexture, vUv).rgb;
+    float alpha = 1.0;
+    if (useTexture > 0.5) {
+        vec4 t = texture(diffuseTexture, vUv);
+        albedo = t.rgb * tint.rgb;
+        alpha = t.a;
+        if (alphaReference > 0.0 && alpha < alphaReference)
+            discard; // $alphatest
+    }
     if (heatMap > 0.5)
         albedo = vHeat; // weight views: colours computed on the CPU (render/model_scene.cpp)
     vec3 key = normalize(vec3(-0.45, 0.65, 0.65));
@@ -74,8 +86,11 @@ void main()
     vec3 h = normalize(key + v);
     float spec = 0.12 * pow(max(dot(n, h), 0.0), 40.0);
     vec3 c = albedo * diffuse + vec3(spec + rimTerm);
+    if (fullbright > 0.5 && useTexture > 0.5 && heatMap < 0.5)
+        c = albedo;
     c = mix(c, highlight.rgb, highlight.a);
-    fragColor = vec4(c, 1.0);
+    // blendMode: 0 opaque, 1 translucent (alpha blend), 2 additive (colour times alpha, added)
+    fragColor = vec4(blendMode > 1.5 ? c * alpha : c, blendMode > 0.5 ? alpha : 1.0);
 }
 )";
 
@@ -196,14 +211,50 @@ ShadedMaterial::ShadedMaterial(const QColor& base, Qt3DCore::QNode* parent)
       m_highlight(
           new Qt3DRender::QParameter(QStringLiteral("highlight"), QVector4D(1, 0.6f, 0.1f, 0))),
       m_flat(new Qt3DRender::QParameter(QStringLiteral("flatShading"), 0.0f)),
-      m_heat(new Qt3DRender::QParameter(QStringLiteral("heatMap"), 0.0f))
+      m_heat(new Qt3DRender::QParameter(QStringLiteral("heatMap"), 0.0f)),
+      m_alphaReference(new Qt3DRender::QParameter(QStringLiteral("alphaReference"), 0.0f)),
+      m_blendMode(new Qt3DRender::QParameter(QStringLiteral("blendMode"), 0.0f)),
+      m_tint(new Qt3DRender::QParameter(QStringLiteral("tint"), QVector4D(1, 1, 1, 1))),
+      m_fullbright(new Qt3DRender::QParameter(QStringLiteral("fullbright"), 0.0f))
 {
     setEffect(makeEffect(kShadedVert, kShadedFrag, DepthMode::Scene, false, this));
+    addParameter(m_alphaReference);
+    addParameter(m_blendMode);
+    addParameter(m_tint);
+    addParameter(m_fullbright);
     addParameter(m_base);
     addParameter(m_useTexture);
     addParameter(m_highlight);
     addParameter(m_flat);
     addParameter(m_heat);
+}
+
+void ShadedMaterial::setSurface(const Surface& s)
+{
+    m_alphaReference->setValue(s.alphaTest ? std::max(0.001f, s.alphaReference) : 0.0f);
+    m_tint->setValue(rgba(s.tint));
+    m_fullbright->setValue(s.fullbright ? 1.0f : 0.0f);
+    m_blendMode->setValue(s.blend == Blend::Opaque ? 0.0f : (s.blend == Blend::Alpha ? 1.0f : 2.0f));
+    if (s.blend == Blend::Opaque || m_blendSet) {
+        return;
+    }
+    m_blendSet = true;
+    Qt3DRender::QRenderPass* pass = effect()->techniques().first()->renderPasses().first();
+    auto* eq = new Qt3DRender::QBlendEquation;
+    eq->setBlendFunction(Qt3DRender::QBlendEquation::Add);
+    auto* args = new Qt3DRender::QBlendEquationArguments;
+    if (s.blend == Blend::Additive) {
+        args->setSourceRgb(Qt3DRender::QBlendEquationArguments::One);
+        args->setDestinationRgb(Qt3DRender::QBlendEquationArguments::One);
+    } else {
+        args->setSourceRgb(Qt3DRender::QBlendEquationArguments::SourceAlpha);
+        args->setDestinationRgb(Qt3DRender::QBlendEquationArguments::OneMinusSourceAlpha);
+    }
+    args->setSourceAlpha(Qt3DRender::QBlendEquationArguments::Zero);
+    args->setDestinationAlpha(Qt3DRender::QBlendEquationArguments::One);
+    pass->addRenderState(eq);
+    pass->addRenderState(args);
+    pass->addRenderState(new Qt3DRender::QNoDepthMask);
 }
 
 void ShadedMaterial::setHeatMap(bool on)

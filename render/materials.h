@@ -20,11 +20,25 @@ class ShadedMaterial : public Qt3DRender::QMaterial {
 public:
     explicit ShadedMaterial(const QColor& base, Qt3DCore::QNode* parent = nullptr);
     void setBaseColor(const QColor& c);
-    void setTexture(Qt3DRender::QAbstractTexture* texture); // nullptr = colour only
+    // nullptr = colour only. Set it before the material becomes a component: a texture
+    // parameter added to a live material samples black (Qt 6.4, OpenGL renderer).
+    void setTexture(Qt3DRender::QAbstractTexture* texture);
     void setHighlight(const QColor& c, float amount);
     void setFlatShading(bool on);
     void setTexturesEnabled(bool on);
     void setHeatMap(bool on); // colour by the vertexHeat attribute instead of albedo
+
+    // How a textured surface draws (VMT / $texrendermode): alpha test, blending, $color tint,
+    // fullbright. Blending, once on, stays on for this material (render states are per pass).
+    enum class Blend { Opaque, Alpha, Additive };
+    struct Surface {
+        bool alphaTest = false;
+        float alphaReference = 0.5f;
+        Blend blend = Blend::Opaque;
+        QColor tint = Qt::white;
+        bool fullbright = false;
+    };
+    void setSurface(const Surface& s);
 
 private:
     Qt3DRender::QParameter* m_base;
@@ -33,6 +47,11 @@ private:
     Qt3DRender::QParameter* m_highlight;
     Qt3DRender::QParameter* m_flat;
     Qt3DRender::QParameter* m_heat;
+    Qt3DRender::QParameter* m_alphaReference;
+    Qt3DRender::QParameter* m_blendMode;
+    Qt3DRender::QParameter* m_tint;
+    Qt3DRender::QParameter* m_fullbright;
+    bool m_blendSet = false;
     bool m_hasTexture = false;
     bool m_texturesEnabled = true;
 };

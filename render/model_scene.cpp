@@ -6,6 +6,9 @@
 #include <cstring>
 #include <thread>
 
+#include <QtCore/QFuture>
+#include <QtCore/QPromise>
+#include <QtCore/QThreadPool>
 #include <QtGui/QPainter>
 #include <Qt3DCore/QTransform>
 #include <Qt3DExtras/QSphereMesh>
@@ -20,6 +23,7 @@
 #include "render/materials.h"
 #include "render/startup_timing.h"
 #include "render/texture_loader.h"
+#include "core/materials/material_lookup.h"
 
 namespace rigscope::render {
 
@@ -36,7 +40,11 @@ public:
     }
 
 protected:
-    void paint(QPainter* painter) override { painter->drawImage(0, 0, m_image); }
+    void paint(QPainter* painter) override
+    {
+        painter->setCompositionMode(QPainter::CompositionMode_Source); // keep alpha as it is
+        painter->drawImage(0, 0, m_image);
+    }
 
 private:
     QImage m_image;
@@ -67,6 +75,22 @@ template <class F> void parallelFor(std::size_t n, F&& f)
     for (auto& t : pool) {
         t.join();
     }
+}
+
+Qt3DRender::QTexture2D* makeTexture(Qt3DCore::QNode* parent, const QImage& image, bool nearest)
+{
+    auto* texture = new Qt3DRender::QTexture2D(parent);
+    if (!image.isNull()) {
+        texture->addTextureImage(new ImageTexture(image, texture));
+    }
+    texture->setGenerateMipMaps(!nearest);
+    texture->setMinificationFilter(nearest ? Qt3DRender::QAbstractTexture::Nearest
+                                           : Qt3DRender::QAbstractTexture::LinearMipMapLinear);
+    texture->setMagnificationFilter(nearest ? Qt3DRender::QAbstractTexture::Nearest
+                                            : Qt3DRender::QAbstractTexture::Linear);
+    texture->wrapMode()->setX(Qt3DRender::QTextureWrapMode::Repeat);
+    texture->wrapMode()->setY(Qt3DRender::QTextureWrapMode::Repeat);
+    return texture;
 }
 
 const QColor kBoneColor(120, 200, 255, 235);
@@ -152,6 +176,15 @@ ModelScene::ModelScene(std::shared_ptr<const core::Model> model, const QStringLi
 
     // Meshes, one per material.
     m_meshRoot = new Qt3DCore::QEntity(m_sceneRoot);
+    // Source materials: the folders that hold materials/ are the game roots (no QC: by name).
+    std::unique_ptr<core::MaterialResolver> resolver;
+    if (const QStringList roots = sourceRoots(textureFolders); !roots.isEmpty()) {
+        core::MaterialQuery q;
+        for (const QString& r : roots) {
+            q.roots.push_back({r.toStdString(), "texture folders"});
+        }
+        resolver = std::make_unique<core::MaterialResolver>(std::move(q));
+    }
     const std::size_t materialCount = m.mesh.materials.size();
     m_materialTris.resize(materialCount);
     for (std::size_t t = 0; t < m.mesh.triangleCount(); ++t) {
@@ -160,28 +193,51 @@ ModelScene::ModelScene(std::shared_ptr<const core::Model> model, const QStringLi
             m_materialTris[mat].push_back(std::uint32_t(t));
         }
     }
+    // Looks first, then every texture decoded at once on the thread pool (cached by path and
+    // time). Qt3D samples black from a texture attached to a live material (Qt 6.4, llvmpipe),
+    // so the scene waits for them instead of streaming them in.
+    std::vector<MaterialLook> looks;
+    std::vector<QFuture<QImage>> images(materialCount);
     for (std::size_t i = 0; i < materialCount; ++i) {
-        const core::Material& mat = m.mesh.materials[i];
+        looks.push_back(lookUpMaterial(m.mesh.materials[i], textureFolders, resolver.get()));
+        if (!looks.back().checkerboard && !looks.back().texturePath.isEmpty()) {
+            auto promise = std::make_shared<QPromise<QImage>>();
+            promise->start();
+            images[i] = promise->future();
+            QThreadPool::globalInstance()->start([promise, path = looks.back().texturePath] {
+                promise->addResult(loadTextureImage(path));
+                promise->finish();
+            });
+        }
+    }
+    for (std::size_t i = 0; i < materialCount; ++i) {
         auto* entity = new Qt3DCore::QEntity(m_meshRoot);
         auto* geometry = new TriangleGeometry(entity);
         m_colors.push_back(paletteColor(i));
         auto* material = new ShadedMaterial(m_colors.back(), entity);
-        const QString path = findTexture(mat.name, mat.images, textureFolders);
-        QString used;
-        if (!path.isEmpty()) {
-            const QImage image = loadTextureImage(path);
-            if (!image.isNull()) {
-                auto* texture = new Qt3DRender::QTexture2D(entity);
-                texture->addTextureImage(new ImageTexture(image, texture));
-                texture->setGenerateMipMaps(true);
-                texture->setMinificationFilter(Qt3DRender::QAbstractTexture::LinearMipMapLinear);
-                texture->setMagnificationFilter(Qt3DRender::QAbstractTexture::Linear);
-                texture->wrapMode()->setX(Qt3DRender::QTextureWrapMode::Repeat);
-                texture->wrapMode()->setY(Qt3DRender::QTextureWrapMode::Repeat);
-                material->setTexture(texture);
-                used = path;
+        const MaterialLook& look = looks[i];
+        ShadedMaterial::Surface surface;
+        surface.alphaTest = look.alphaTest;
+        surface.alphaReference = look.alphaReference;
+        surface.blend = look.additive      ? ShadedMaterial::Blend::Additive
+                        : look.translucent ? ShadedMaterial::Blend::Alpha
+                                           : ShadedMaterial::Blend::Opaque;
+        surface.tint = look.tint;
+        surface.fullbright = look.fullbright;
+        material->setSurface(surface);
+        QString used = look.checkerboard ? QString() : look.texturePath;
+        if (look.checkerboard) {
+            material->setTexture(makeTexture(entity, checkerboardImage(), true));
+        } else if (!used.isEmpty()) {
+            images[i].waitForFinished();
+            const QImage image = images[i].resultCount() > 0 ? images[i].result() : QImage();
+            if (image.isNull()) {
+                used.clear();
+            } else {
+                material->setTexture(makeTexture(entity, image, false));
             }
         }
+        m_looks.push_back(look);
         m_texturePaths.push_back(used);
         entity->addComponent(geometry);
         entity->addComponent(material);
@@ -789,6 +845,11 @@ void ModelScene::setSelectedTriangle(int triangle, int corner)
     m_selTriangle = triangle;
     m_selCorner = corner;
     rebuildSelection();
+}
+
+const MaterialLook* ModelScene::materialLook(std::size_t material) const
+{
+    return material < m_looks.size() ? &m_looks[material] : nullptr;
 }
 
 QString ModelScene::texturePath(std::size_t material) const

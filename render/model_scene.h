@@ -6,6 +6,7 @@
 
 #include <Eigen/Geometry>
 #include <QtCore/QStringList>
+#include <QtGui/QImage>
 #include <QtGui/QColor>
 #include <Qt3DCore/QEntity>
 
@@ -13,6 +14,7 @@
 #include "core/model/model.h"
 #include "core/pose/effective_weights.h"
 #include "core/pose/weight_stats.h"
+#include "render/texture_loader.h"
 
 namespace Qt3DCore {
 class QTransform;
@@ -131,6 +133,8 @@ public:
 
     QString texturePath(std::size_t material) const;
     QColor materialColor(std::size_t material) const;
+    // How a material was looked up (VMT, shader, texture, or missing and where it was searched).
+    const MaterialLook* materialLook(std::size_t material) const;
 
 private:
     // Builds the buffers for `world` (empty: bind pose), the current flags, morphs and weights.
@@ -168,6 +172,7 @@ private:
     std::vector<TriangleGeometry*> m_meshGeometry;
     std::vector<ShadedMaterial*> m_materials;
     std::vector<QString> m_texturePaths;
+    std::vector<MaterialLook> m_looks;
     std::vector<QColor> m_colors;
 
     Qt3DCore::QEntity* m_wireEntity;

@@ -3,12 +3,25 @@
 #include <QtCore/QDir>
 #include <QtCore/QFile>
 #include <QtCore/QFileInfo>
+#include <QtCore/QCache>
+#include <QtCore/QDateTime>
+#include <QtCore/QMutex>
 #include <QtCore/QRegularExpression>
+#include <QtGui/QImageReader>
+
+#include <algorithm>
+#include <cstring>
+
+#include "core/io/file_buffer.h"
+#include "core/materials/material_lookup.h"
+#include "core/materials/vtf.h"
 
 namespace rigscope::render {
 
 namespace {
 
+// TGA stays on this decoder: Qt 6.4's TGA plugin reads only uncompressed true-colour files that
+// end with a TGA 2.0 footer (no RLE, no grey), and most exporters write neither.
 QImage decodeTga(const QByteArray& data)
 {
     const auto* b = reinterpret_cast<const unsigned char*>(data.constData());
@@ -105,21 +118,173 @@ QString fromUtf8OrLatin1(const std::string& s)
                : u;
 }
 
+QImage loadUncached(const QString& path, int maxSide)
+{
+    if (path.endsWith(QStringLiteral(".vtf"), Qt::CaseInsensitive)) {
+        const core::FileReadResult f = core::readFile(path.toStdString(), 1ull << 30);
+        if (!f.ok()) {
+            return {};
+        }
+        const core::VtfReadResult r =
+            core::readVtf(std::as_bytes(std::span(f.bytes)), std::uint32_t(std::max(1, maxSide)));
+        if (!r.ok()) {
+            return {};
+        }
+        QImage img(int(r.image.width), int(r.image.height), QImage::Format_RGBA8888);
+        for (int y = 0; y < img.height(); ++y) {
+            std::memcpy(img.scanLine(y), r.image.pixels.data() + std::size_t(y) * r.image.width * 4,
+                        std::size_t(r.image.width) * 4);
+        }
+        return img;
+    }
+    if (path.endsWith(QStringLiteral(".tga"), Qt::CaseInsensitive)) {
+        QFile f(path);
+        if (!f.open(QIODevice::ReadOnly)) {
+            return {};
+        }
+        QImage img = decodeTga(f.readAll());
+        if (!img.isNull() && (img.width() > maxSide || img.height() > maxSide)) {
+            img =
+                img.scaled(QSize(maxSide, maxSide), Qt::KeepAspectRatio, Qt::SmoothTransformation);
+        }
+        return img;
+    }
+    QImageReader reader(path);
+    reader.setDecideFormatFromContent(true);
+    const QSize size = reader.size();
+    if (size.isValid() && (size.width() > maxSide || size.height() > maxSide)) {
+        reader.setScaledSize(size.scaled(maxSide, maxSide, Qt::KeepAspectRatio));
+    }
+    return reader.read();
+}
+
+struct TextureCache {
+    QMutex mutex;
+    QCache<QString, QImage> images{256 << 20}; // cost = bytes
+};
+
+TextureCache& cache()
+{
+    static TextureCache c;
+    return c;
+}
+
 } // namespace
 
-QImage loadTextureImage(const QString& path)
+QImage loadTextureImage(const QString& path, int maxSide)
 {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
+    const QFileInfo fi(path);
+    if (!fi.isFile()) {
         return {};
     }
-    const QByteArray data = f.readAll();
-    if (path.endsWith(QStringLiteral(".tga"), Qt::CaseInsensitive)) {
-        return decodeTga(data);
+    const QString key = path + QLatin1Char('|') +
+                        QString::number(fi.lastModified().toMSecsSinceEpoch()) + QLatin1Char('|') +
+                        QString::number(fi.size()) + QLatin1Char('|') + QString::number(maxSide);
+    {
+        QMutexLocker lock(&cache().mutex);
+        if (const QImage* hit = cache().images.object(key)) {
+            return *hit;
+        }
     }
-    QImage img;
-    img.loadFromData(data);
+    QImage img = loadUncached(path, maxSide);
+    if (!img.isNull()) {
+        QMutexLocker lock(&cache().mutex);
+        cache().images.insert(key, new QImage(img),
+                              int(std::min<qsizetype>(img.sizeInBytes(), 1 << 30)));
+    }
     return img;
+}
+
+QImage checkerboardImage()
+{
+    QImage img(64, 64, QImage::Format_RGB32);
+    for (int y = 0; y < 64; ++y) {
+        for (int x = 0; x < 64; ++x) {
+            img.setPixel(x, y, ((x / 16) + (y / 16)) % 2 ? qRgb(0, 0, 0) : qRgb(255, 0, 255));
+        }
+    }
+    return img;
+}
+
+QStringList modelTextureFolders(const QString& modelPath, const QStringList& materialRoots)
+{
+    QStringList out;
+    if (!modelPath.isEmpty()) {
+        const QDir dir = QFileInfo(modelPath).absoluteDir();
+        out << dir.absolutePath() << dir.filePath(QStringLiteral("textures"))
+            << dir.filePath(QStringLiteral("../textures"))
+            << dir.filePath(QStringLiteral("../materials"))
+            << dir.filePath(QStringLiteral("../maps"));
+    }
+    out << materialRoots;
+    if (!modelPath.isEmpty()) {
+        for (const core::MaterialRoot& r : core::discoverMaterialRoots(modelPath.toStdString())) {
+            out << QDir(QString::fromStdString(r.path)).absolutePath();
+        }
+    }
+    out.removeDuplicates();
+    return out;
+}
+
+QStringList sourceRoots(const QStringList& folders)
+{
+    QStringList out;
+    for (const QString& f : folders) {
+        const QDir dir(f);
+        if (!dir.exists()) {
+            continue;
+        }
+        for (const QString& e : dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+            if (e.compare(QStringLiteral("materials"), Qt::CaseInsensitive) == 0) {
+                const QString abs = dir.absolutePath();
+                if (!out.contains(abs)) {
+                    out << abs;
+                }
+                break;
+            }
+        }
+    }
+    return out;
+}
+
+MaterialLook lookUpMaterial(const core::Material& material, const QStringList& folders,
+                            core::MaterialResolver* resolver)
+{
+    MaterialLook look;
+    if (resolver) {
+        const core::MaterialStatus st = resolver->resolve(material.name);
+        look.source = true;
+        look.found = st.found;
+        look.byNameAlone = st.byNameAlone;
+        for (const std::string& s : st.searched) {
+            look.searched << QString::fromStdString(s);
+        }
+        if (st.found) {
+            look.vmtPath = QString::fromStdString(st.vmtPath);
+            look.shader = QString::fromStdString(st.vmt.shader);
+            look.baseTexture = QString::fromStdString(st.look.baseTexture);
+            look.texturePath = QString::fromStdString(st.baseTexturePath);
+            look.checkerboard = st.baseTextureMissing || !st.vmt.readable;
+            look.alphaTest = st.look.alphaTest;
+            look.alphaReference = st.look.alphaTestReference;
+            look.translucent = st.look.translucent;
+            look.additive = st.look.additive;
+            look.noCull = st.look.noCull;
+            look.fullbright = st.look.selfIllum;
+            look.tint = QColor::fromRgbF(std::clamp(st.look.color[0], 0.0f, 1.0f),
+                                         std::clamp(st.look.color[1], 0.0f, 1.0f),
+                                         std::clamp(st.look.color[2], 0.0f, 1.0f));
+            return look;
+        }
+    }
+    look.texturePath = findTexture(material.name, material.images, folders);
+    // With Source roots, a material with no VMT is the checkerboard even when an image file of
+    // its name lies next to the model (the game never reads those).
+    if (look.source) {
+        look.checkerboard = true;
+        look.texturePath.clear();
+    }
+    return look;
 }
 
 QStringList textureCandidates(const std::string& materialName, const std::string& images)

@@ -4,13 +4,25 @@
 
 #include <QtCore/QString>
 #include <QtCore/QStringList>
+#include <QtGui/QColor>
 #include <QtGui/QImage>
+
+#include "core/model/mesh.h"
+
+namespace rigscope::core {
+class MaterialResolver;
+}
 
 namespace rigscope::render {
 
-// Loads BMP and PNG through QImage and TGA (uncompressed or RLE; 8/16/24/32-bit true colour,
-// 8-bit grey) with our own decoder, since Debian's Qt has no TGA plugin. Null on failure.
-QImage loadTextureImage(const QString& path);
+// Loads a texture: VTF through core's reader (the largest mip within `maxSide`, first frame and
+// face), TGA through our decoder (see the .cpp), BMP / PNG / … through Qt's image plugins, scaled
+// to fit `maxSide`. Null on failure. Thread-safe; decoded images are cached by path, modification
+// time and size (at most 256 MB of pixels).
+QImage loadTextureImage(const QString& path, int maxSide = 2048);
+
+// The engine's missing-material picture: purple and black squares, 4 per texture repeat.
+QImage checkerboardImage();
 
 // File names to try for a material (FORMATS.md §1.7): the raw name, then its base name with
 // .tga/.bmp/.png. For CoD `images` strings, the colour map.
@@ -20,5 +32,36 @@ QStringList textureCandidates(const std::string& materialName, const std::string
 // nothing is found.
 QString findTexture(const std::string& materialName, const std::string& images,
                     const QStringList& folders);
+
+// How one model material is drawn: a Source material found through its VMT (roots = the folders
+// that hold materials/), an image file next to the model, or, when Source roots exist and no VMT
+// is found, the checkerboard the game will show.
+struct MaterialLook {
+    QString texturePath;       // image to draw; empty = flat colour (or the checkerboard)
+    bool checkerboard = false; // material or base texture missing in the game's roots
+    bool source = false;       // looked up as a Source material
+    bool found = false;        // VMT found
+    bool byNameAlone = false;  // no QC: found by its name anywhere under materials/
+    QString vmtPath;
+    QString shader;
+    QString baseTexture;  // $basetexture as normalised
+    QStringList searched; // where the VMT was looked for (when missing)
+    bool alphaTest = false;
+    float alphaReference = 0.5f;
+    bool translucent = false;
+    bool additive = false;
+    bool noCull = false;
+    bool fullbright = false; // $selfillum (Source) / fullbright (GoldSrc)
+    QColor tint = Qt::white; // $color
+};
+// `resolver` null: no Source roots (image files only).
+MaterialLook lookUpMaterial(const core::Material& material, const QStringList& folders,
+                            core::MaterialResolver* resolver);
+// Where a model's textures are looked for: its folder, textures/, ../textures, ../materials,
+// ../maps, then `materialRoots` (--materials, Settings) and the game roots found above it
+// (PROJECTS.md §3.1).
+QStringList modelTextureFolders(const QString& modelPath, const QStringList& materialRoots = {});
+// Folders of `folders` that hold a materials/ folder (case-insensitive): Source roots.
+QStringList sourceRoots(const QStringList& folders);
 
 } // namespace rigscope::render

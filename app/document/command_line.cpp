@@ -66,8 +66,15 @@ GuiOptions parseGuiCommandLine(const QStringList& arguments)
                                   QStringLiteral("Grab the whole window after loading and exit."),
                                   QStringLiteral("OUT"));
     windowShot.setFlags(QCommandLineOption::HiddenFromHelp);
+    const QCommandLineOption materials(
+        QStringLiteral("materials"),
+        QCoreApplication::translate("main", "Game folder holding materials/ (repeatable)."),
+        QStringLiteral("DIR"));
+    const QCommandLineOption noTextures(
+        QStringLiteral("no-textures"),
+        QCoreApplication::translate("main", "Draw flat material colours, no textures."));
     p.addOptions({help, version, shot, thumbnail, size, frame, anim, camera, flex, profile, noBg,
-                  portable, noConfig, config, windowShot});
+                  portable, noConfig, config, windowShot, materials, noTextures});
     p.addPositionalArgument(QStringLiteral("files"),
                             QCoreApplication::translate("main", "Files to open."),
                             QStringLiteral("[FILE…]"));
@@ -85,6 +92,8 @@ GuiOptions parseGuiCommandLine(const QStringList& arguments)
     o.thumbnail = p.isSet(thumbnail);
     o.anim = p.value(anim);
     o.noBackground = p.isSet(noBg);
+    o.materials = p.values(materials);
+    o.noTextures = p.isSet(noTextures);
     o.portable = p.isSet(portable);
     o.noConfig = p.isSet(noConfig);
     o.config = p.value(config);

@@ -20,6 +20,8 @@ struct GuiOptions {
     QString anim;
     QString camera = QStringLiteral("iso"); // front | right | side | top | iso
     bool noBackground = false;
+    QStringList materials;   // --materials DIR (repeatable): game folders holding materials/
+    bool noTextures = false; // --no-textures: flat material colours
     QList<QPair<QString, float>> flex; // --flex=NAME=V
     QString profile; // --profile=P: auto goldsrc source source256 cod (empty = stored)
     bool portable = false;

@@ -6,11 +6,14 @@
 
 #include <QtCore/QFileInfo>
 #include <QtCore/QLocale>
+#include <QtGui/QImageReader>
 #include <QtWidgets/QHeaderView>
 #include <QtWidgets/QTreeWidget>
 #include <QtWidgets/QVBoxLayout>
 
 #include "app/qt_convert.h"
+#include "core/io/file_buffer.h"
+#include "core/materials/vtf.h"
 #include "render/bind_pose.h"
 
 namespace rigscope::app {
@@ -238,9 +241,78 @@ void InspectorPanel::showMaterial(int material)
     if (!m.images.empty()) {
         row(g, tr("Images"), toQString(m.images));
     }
-    const QString tex = m_texturePath ? m_texturePath(material) : QString();
-    row(g, tr("Texture"), tex.isEmpty() ? tr("missing") : tex);
+    const render::MaterialLook* look = m_materialLook ? m_materialLook(material) : nullptr;
+    if (look && look->source) {
+        if (look->found) {
+            row(g, tr("VMT"), look->vmtPath);
+            if (look->byNameAlone) {
+                row(g, tr("Lookup"), tr("no QC: found by name alone under materials/"));
+            }
+            row(g, tr("Shader"), look->shader);
+            QString base = look->baseTexture.isEmpty() ? tr("none") : look->baseTexture;
+            if (!look->texturePath.isEmpty()) {
+                base += QStringLiteral("  ") + look->texturePath;
+            } else if (look->checkerboard) {
+                base += tr("  (missing: checkerboard)");
+            }
+            row(g, tr("Base texture"), base);
+            if (!look->texturePath.isEmpty()) {
+                row(g, tr("Texture size"), textureSummary(look->texturePath));
+            }
+            QStringList flags;
+            if (look->translucent) {
+                flags << QStringLiteral("$translucent");
+            }
+            if (look->alphaTest) {
+                flags << QStringLiteral("$alphatest %1").arg(double(look->alphaReference));
+            }
+            if (look->additive) {
+                flags << QStringLiteral("$additive");
+            }
+            if (look->noCull) {
+                flags << QStringLiteral("$nocull");
+            }
+            if (look->fullbright) {
+                flags << QStringLiteral("$selfillum");
+            }
+            if (!flags.isEmpty()) {
+                row(g, tr("Flags"), flags.join(QStringLiteral(", ")));
+            }
+        } else {
+            row(g, tr("VMT"), tr("missing (the game draws the checkerboard)"));
+            row(g, tr("Searched"), look->searched.join(QStringLiteral("; ")));
+            row(g, tr("Lookup"), tr("no QC: by name alone under each root's materials/"));
+        }
+    } else {
+        const QString tex = m_texturePath ? m_texturePath(material) : QString();
+        row(g, tr("Texture"), tex.isEmpty() ? tr("missing") : tex);
+    }
     row(g, tr("First use"), m.where.line ? tr("line %1").arg(m.where.line) : tr("unknown"));
+}
+
+QString InspectorPanel::textureSummary(const QString& path)
+{
+    // "512 x 512 DXT5, 10 mips" from the VTF header; other images: their pixel size.
+    if (path.endsWith(QStringLiteral(".vtf"), Qt::CaseInsensitive)) {
+        const core::FileReadResult head = core::readFileHead(path.toStdString(), 4096);
+        std::int64_t mtime = 0;
+        std::uint64_t size = 0;
+        core::fileStamp(path.toStdString(), mtime, size);
+        const core::VtfReadResult r =
+            core::readVtfInfo(std::as_bytes(std::span(head.bytes)), size);
+        if (!r.ok()) {
+            return tr("unreadable: %1").arg(QString::fromStdString(r.error));
+        }
+        return tr("%1 x %2 %3, VTF 7.%4, %5 mips")
+            .arg(r.info.width)
+            .arg(r.info.height)
+            .arg(QString::fromLatin1(core::vtfFormatName(r.info.format).data()))
+            .arg(r.info.versionMinor)
+            .arg(r.info.mipCount);
+    }
+    const QImageReader reader(path);
+    const QSize s = reader.size();
+    return tr("%1 x %2").arg(s.width()).arg(s.height());
 }
 
 void InspectorPanel::showTriangle(int triangle, int corner)

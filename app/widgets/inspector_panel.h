@@ -3,6 +3,7 @@
 #include <QtWidgets/QWidget>
 
 #include "app/document/document.h"
+#include "render/texture_loader.h"
 
 class QTreeWidget;
 class QTreeWidgetItem;
@@ -21,6 +22,11 @@ public:
     {
         m_texturePath = std::move(lookup);
     }
+    // How the viewport looked a material up (VMT, shader, texture; or missing and where).
+    void setMaterialLookLookup(std::function<const render::MaterialLook*(int)> lookup)
+    {
+        m_materialLook = std::move(lookup);
+    }
     // "key: value" lines of the current contents (tests, Ctrl+C).
     QStringList lines() const;
 
@@ -32,10 +38,12 @@ private:
     void showJoint(int joint);
     void showMaterial(int material);
     void showTriangle(int triangle, int corner);
+    static QString textureSummary(const QString& path);
 
     Document* m_document = nullptr;
     QTreeWidget* m_tree;
     std::function<QString(int)> m_texturePath;
+    std::function<const render::MaterialLook*(int)> m_materialLook;
 };
 
 } // namespace rigscope::app

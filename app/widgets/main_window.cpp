@@ -134,6 +134,10 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
         auto* scene = m_viewport->viewport()->scene();
         return scene ? scene->texturePath(std::size_t(material)) : QString();
     });
+    m_inspector->setMaterialLookLookup([this](int material) -> const render::MaterialLook* {
+        auto* scene = m_viewport->viewport()->scene();
+        return scene && material >= 0 ? scene->materialLook(std::size_t(material)) : nullptr;
+    });
 
     m_problems->setDocument(m_document);
     connect(m_problems, &ProblemsPanel::problemActivated, this,

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "app/document/document.h"
+#include "core/materials/material_lookup.h"
 #include "render/bind_pose.h"
 #include "render/convert.h"
 #include "render/model_scene.h"
@@ -83,17 +84,16 @@ std::unique_ptr<render::Viewport> makeRenderWindow(QSize size, bool transparent)
 
 // Renders the document's primary model at its current pose in `view` (no grid when
 // transparent). Skeleton-only models show their bones.
-QImage renderDocument(render::Viewport& view, Document& doc, const QString& cam, bool transparent)
+QImage renderDocument(render::Viewport& view, Document& doc, const QString& cam, bool transparent,
+                      const QStringList& materialRoots = {}, bool textures = true)
 {
     render::DisplayFlags flags;
     flags.axes = false;
     flags.skeleton = doc.primaryModel()->mesh.empty();
     flags.grid = !transparent; // a transparent image shows only the model
+    flags.textures = textures;
     view.setDisplay(flags);
-    QStringList folders;
-    const QDir dir = QFileInfo(doc.primary()->path).absoluteDir();
-    folders << dir.absolutePath() << dir.filePath(QStringLiteral("textures"))
-            << dir.filePath(QStringLiteral("../textures"));
+    const QStringList folders = render::modelTextureFolders(doc.primary()->path, materialRoots);
     view.setModel(doc.primaryModel(), folders, true);
     render::timingMark("scene built");
     if (view.scene()) {
@@ -242,7 +242,8 @@ private:
 
 // The iso view of the model's rest pose, drawn by SoftwareRaster at 2× and scaled to `size`.
 // Skeleton-only models show their bones as lines with joint dots, VTAs their base vertices.
-QImage renderThumbnail(const core::Model& m, const QString& path, QSize size)
+QImage renderThumbnail(const core::Model& m, const QString& path, QSize size,
+                       const QStringList& materialRoots = {}, bool textures_ = true)
 {
     const QSize big = size * 2;
     const std::vector<Eigen::Affine3f> joints = render::bindWorld(m.skeleton);
@@ -288,15 +289,24 @@ QImage renderThumbnail(const core::Model& m, const QString& path, QSize size)
 
     const core::Mesh& mesh = m.mesh;
     if (!mesh.empty()) {
-        const QDir dir = QFileInfo(path).absoluteDir();
-        const QStringList folders{dir.absolutePath(), dir.filePath(QStringLiteral("textures")),
-                                  dir.filePath(QStringLiteral("../textures"))};
+        const QStringList folders = render::modelTextureFolders(path, materialRoots);
+        std::unique_ptr<core::MaterialResolver> resolver;
+        if (const QStringList roots = render::sourceRoots(folders); !roots.isEmpty()) {
+            core::MaterialQuery q;
+            for (const QString& r : roots) {
+                q.roots.push_back({r.toStdString(), "texture folders"});
+            }
+            resolver = std::make_unique<core::MaterialResolver>(std::move(q));
+        }
         std::vector<QImage> textures;
         std::vector<QColor> colors;
         for (std::size_t i = 0; i < mesh.materials.size(); ++i) {
-            const QString file =
-                render::findTexture(mesh.materials[i].name, mesh.materials[i].images, folders);
-            QImage t = file.isEmpty() ? QImage() : render::loadTextureImage(file);
+            const render::MaterialLook look =
+                textures_ ? render::lookUpMaterial(mesh.materials[i], folders, resolver.get())
+                          : render::MaterialLook{};
+            QImage t = look.checkerboard ? render::checkerboardImage()
+                       : look.texturePath.isEmpty() ? QImage()
+                                                    : render::loadTextureImage(look.texturePath, 512);
             textures.push_back(t.isNull() ? t : t.convertToFormat(QImage::Format_RGB32));
             colors.push_back(render::paletteColor(i));
         }
@@ -464,7 +474,8 @@ int runScreenshot(const GuiOptions& o, QString* error)
         doc.setFlexWeight(shape, weight);
     }
 
-    const QImage image = renderDocument(*view, doc, o.camera, o.noBackground);
+    const QImage image =
+        renderDocument(*view, doc, o.camera, o.noBackground, o.materials, !o.noTextures);
     if (image.isNull()) {
         *error = QStringLiteral("rendering failed (Qt3D needs an OpenGL display; try xvfb-run)");
         return 2;
@@ -514,7 +525,8 @@ int runThumbnail(const GuiOptions& o, QString* error)
         }
         return 1;
     }
-    const QImage image = renderThumbnail(*model, doc.primary()->path, o.size);
+    const QImage image = renderThumbnail(*model, doc.primary()->path, o.size, o.materials,
+                                         !o.noTextures);
     const QRect content = opaqueBounds(image, 8);
     if (content.isNull()) {
         *error = QStringLiteral("%1: nothing visible to draw").arg(in);

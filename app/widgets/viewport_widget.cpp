@@ -1,5 +1,7 @@
 #include "app/widgets/viewport_widget.h"
 
+#include "render/texture_loader.h"
+
 #include <QtCore/QDir>
 #include <QtCore/QFileInfo>
 #include <QtWidgets/QVBoxLayout>
@@ -38,16 +40,9 @@ void ViewportWidget::setDocument(Document* document)
 
 QStringList ViewportWidget::textureFolders() const
 {
-    QStringList out;
-    if (m_document && m_document->primary()) {
-        const QDir dir = QFileInfo(m_document->primary()->path).absoluteDir();
-        out << dir.absolutePath() << dir.filePath(QStringLiteral("textures"))
-            << dir.filePath(QStringLiteral("../textures"))
-            << dir.filePath(QStringLiteral("../materials"))
-            << dir.filePath(QStringLiteral("../maps"));
-    }
-    out << m_searchPath;
-    return out;
+    const QString path =
+        m_document && m_document->primary() ? m_document->primary()->path : QString();
+    return render::modelTextureFolders(path, m_materialRoots + m_searchPath);
 }
 
 void ViewportWidget::onLoaded(bool keepState)

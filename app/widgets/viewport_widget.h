@@ -17,6 +17,8 @@ public:
     render::Viewport* viewport() const { return m_view; }
     QWidget* container() const { return m_container; }
     void setTextureSearchPath(const QStringList& folders) { m_searchPath = folders; }
+    // Game folders holding materials/ (--materials DIR), searched before the Settings' folders.
+    void setMaterialRoots(const QStringList& roots) { m_materialRoots = roots; }
     QStringList textureFolders() const;
 
 private:
@@ -29,6 +31,7 @@ private:
     render::Viewport* m_view;
     QWidget* m_container;
     QStringList m_searchPath;
+    QStringList m_materialRoots;
 };
 
 } // namespace rigscope::app

@@ -3,6 +3,7 @@
 #include <QtTest/QtTest>
 
 #include "render/texture_loader.h"
+#include "tests/support/test_support.h"
 
 using namespace rigscope;
 
@@ -59,6 +60,14 @@ class TstTextureLoader : public QObject {
     Q_OBJECT
 
 private slots:
+    void sampleBmpThroughQt()
+    {
+        const QImage img =
+            render::loadTextureImage(test::samplesDir() + QStringLiteral("/skin.bmp"));
+        QVERIFY(!img.isNull());
+        QCOMPARE(img.size(), QSize(64, 64));
+        QVERIFY(qRed(img.pixel(0, 0)) > 150); // the sample's skin colour, not black
+    }
     void tgaUncompressedBottomUp()
     {
         QTemporaryDir dir;

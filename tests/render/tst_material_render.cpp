@@ -1,0 +1,135 @@
+// rigscope-test: TIMEOUT 300
+// Textured shading (issue 18): a small Source project written to a temporary folder (model,
+// materials/*.vmt, a VTF from the test encoder) drawn from the front: the found material shows
+// its VTF's colour, the missing one the engine's purple / black checkerboard, and with textures
+// off neither.
+#include <QtCore/QDir>
+#include <QtCore/QFile>
+#include <QtCore/QTemporaryDir>
+#include <QtTest/QtTest>
+
+#include "core/materials/vtf.h"
+#include "render/model_scene.h"
+#include "render/render_capture.h"
+#include "render/viewport.h"
+#include "tests/support/render_support.h"
+#include "tests/support/test_support.h"
+#include "tests/support/vtf_encoder.h"
+
+using namespace rigscope;
+
+namespace {
+
+void write(const QString& path, const QByteArray& bytes)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(bytes);
+}
+
+// Two vertical quads in the YZ plane facing +X (the front view's side): one uses `green`
+// (found), the other `absent` (no VMT).
+QByteArray twoQuads()
+{
+    QByteArray s = "version 1\nnodes\n0 \"root\" -1\nend\nskeleton\ntime 0\n0 0 0 0 0 0 0\nend\n"
+                   "triangles\n";
+    auto quad = [&](const char* mat, float x0, float x1) {
+        const float z0 = 0, z1 = 2;
+        auto v = [&](float x, float z, float u, float w) {
+            s += QStringLiteral("0 0 %1 %2 1 0 0 %3 %4\n").arg(x).arg(z).arg(u).arg(w).toUtf8();
+        };
+        s += QByteArray(mat) + '\n';
+        v(x0, z0, 0, 0), v(x1, z0, 1, 0), v(x1, z1, 1, 1);
+        s += QByteArray(mat) + '\n';
+        v(x0, z0, 0, 0), v(x1, z1, 1, 1), v(x0, z1, 0, 1);
+    };
+    quad("green", -2.0f, -0.1f);
+    quad("absent", 0.1f, 2.0f);
+    return s + "end\n";
+}
+
+struct Counts {
+    int green = 0, magenta = 0, black = 0;
+};
+
+Counts count(const QImage& img, int x0, int x1)
+{
+    Counts c;
+    for (int y = 0; y < img.height(); ++y) {
+        for (int x = x0; x < x1; ++x) {
+            const QRgb p = img.pixel(x, y);
+            if (qGreen(p) > 120 && qRed(p) < 90 && qBlue(p) < 90) {
+                ++c.green;
+            } else if (qRed(p) > 120 && qBlue(p) > 120 && qGreen(p) < 80) {
+                ++c.magenta;
+            } else if (qRed(p) < 12 && qGreen(p) < 12 && qBlue(p) < 12) {
+                ++c.black;
+            }
+        }
+    }
+    return c;
+}
+
+} // namespace
+
+class TstMaterialRender : public QObject {
+    Q_OBJECT
+private slots:
+    void foundTexturedMissingCheckerboard();
+};
+
+void TstMaterialRender::foundTexturedMissingCheckerboard()
+{
+    QTemporaryDir dir;
+    write(dir.filePath(QStringLiteral("models/hero.smd")), twoQuads());
+    write(dir.filePath(QStringLiteral("materials/Green.vmt")),
+          "\"VertexLitGeneric\"\n{\n\t\"$basetexture\" \"tex/green\"\n}\n");
+    core::RgbaImage green;
+    green.width = green.height = 16;
+    for (int i = 0; i < 256; ++i) {
+        green.pixels.insert(green.pixels.end(), {20, 220, 40, 255});
+    }
+    const std::string vtf = test::encodeVtf(green, core::VtfFormat::Dxt1);
+    write(dir.filePath(QStringLiteral("materials/tex/green.vtf")),
+          QByteArray(vtf.data(), qsizetype(vtf.size())));
+
+    const core::ReadResult r = test::readPath(dir.filePath(QStringLiteral("models/hero.smd")));
+    QVERIFY(r.hasModel);
+    auto model = std::make_shared<const core::Model>(r.model);
+    auto v = test::makeTestViewport();
+    QVERIFY(v);
+    render::DisplayFlags flags;
+    flags.axes = false;
+    flags.grid = false;
+    flags.skeleton = false;
+    v->setDisplay(flags);
+    v->setModel(model, {dir.path()}, true);
+    QVERIFY(v->scene());
+    QVERIFY(v->scene()->materialLook(0)->found);
+    QCOMPARE(v->scene()->materialLook(0)->shader, QStringLiteral("VertexLitGeneric"));
+    QVERIFY(v->scene()->materialLook(1)->checkerboard);
+    QVERIFY(!v->scene()->materialLook(1)->found);
+    v->setPreset(render::CameraPreset::Front);
+    v->frameAll();
+    QImage image = render::captureViewport(*v);
+    image.save(test::outputDir() + QStringLiteral("/TstMaterialRender_textured.png"));
+    // Which half holds which quad depends on the front camera's side: take both halves.
+    const Counts left = count(image, 0, 128), right = count(image, 128, 256);
+    const Counts& greenSide = left.green > right.green ? left : right;
+    const Counts& checkSide = left.green > right.green ? right : left;
+    QVERIFY2(greenSide.green > 3000, qPrintable(QString::number(greenSide.green)));
+    QVERIFY2(checkSide.magenta > 1000, qPrintable(QString::number(checkSide.magenta)));
+    QVERIFY2(checkSide.black > 300, qPrintable(QString::number(checkSide.black)));
+    QVERIFY(checkSide.green < 50);
+
+    flags.textures = false;
+    v->setDisplay(flags);
+    image = render::captureViewport(*v);
+    image.save(test::outputDir() + QStringLiteral("/TstMaterialRender_flat.png"));
+    const Counts flat = count(image, 0, 256);
+    QVERIFY2(flat.green < 50 && flat.magenta < 50, qPrintable(QString::number(flat.magenta)));
+}
+
+QTEST_MAIN(TstMaterialRender)
+#include "tst_material_render.moc"
