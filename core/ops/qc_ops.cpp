@@ -256,7 +256,7 @@ std::string qcInfoText(const QcReport& r)
     const Model& m = r.compiled.model;
     std::size_t missing = 0;
     for (const QcFileRef& f : p.files) {
-        missing += f.resolved.empty() ? 1 : 0;
+        missing += f.resolved.empty() ? 1u : 0u;
     }
     s += " (profile " + std::string(profileName(r.profile)) + ")\n";
     s += "  model:       " + (p.modelName.empty() ? std::string("(no $modelname)") : p.modelName) +

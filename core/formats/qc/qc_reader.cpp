@@ -880,7 +880,6 @@ bool Reader::directive(Token& t)
     }
     auto it = m_macros.find(name);
     if (it != m_macros.end()) {
-        record({});
         invokeMacro(t, it->second);
         return true;
     }
@@ -1245,27 +1244,35 @@ void Reader::bodyCommand(const Node& n, const std::string& name)
             return;
         }
         g.name = n.tokens[1].text;
+        // Token by token, as studiomdl reads it: `studio FILE [options]` or `blank`, on one
+        // line or many.
+        std::vector<Token> toks;
         for (const Node& c : n.block) {
-            if (c.tokens.empty()) {
-                continue;
-            }
-            const std::string kw = lower(c.tokens[0].text);
-            if (kw == "blank") {
+            flatten(c, toks);
+        }
+        for (std::size_t i = 0; i < toks.size(); ++i) {
+            const std::string kw = lower(toks[i].text);
+            if (kw == "blank" && !toks[i].quoted) {
                 QcBodyChoice ch;
                 ch.blank = true;
-                ch.at = at(c.tokens[0]);
+                ch.at = at(toks[i]);
                 g.choices.push_back(std::move(ch));
-            } else if (kw == "studio" && c.tokens.size() >= 2) {
+            } else if (kw == "studio" && !toks[i].quoted) {
+                if (i + 1 >= toks.size()) {
+                    error(ids::kSyntaxShortLine, toks[i], "studio needs a file");
+                    break;
+                }
+                ++i;
                 QcBodyChoice ch;
-                ch.path = c.tokens[1].text;
-                ch.at = at(c.tokens[1]);
-                ch.fileRef = addFile(QcFileRef::Kind::Model, c.tokens[1], "studio");
+                ch.path = toks[i].text;
+                ch.at = at(toks[i]);
+                ch.fileRef = addFile(QcFileRef::Kind::Model, toks[i], "studio");
                 g.choices.push_back(std::move(ch));
-            } else if (kw == "studio") {
-                error(ids::kSyntaxShortLine, c.tokens[0], "studio needs a file");
+            } else if (kw == "reverse" || kw == "scale" || isNumberToken(toks[i])) {
+                // studio options: `reverse`, `scale N`
             } else {
-                error(ids::kQcSyntax, c.tokens[0],
-                      "expected 'studio FILE' or 'blank' in $bodygroup, got '" + c.tokens[0].text +
+                error(ids::kQcSyntax, toks[i],
+                      "expected 'studio FILE' or 'blank' in $bodygroup, got '" + toks[i].text +
                           "'");
             }
         }
