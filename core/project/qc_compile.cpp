@@ -54,7 +54,10 @@ Diagnostic located(Severity s, std::string_view id, const QcWhere& at, std::stri
 
 class Compiler {
 public:
-    Compiler(const QcProject& p, QcFileSystem& fs) : m_p(p), m_fs(fs) {}
+    Compiler(const QcProject& p, QcFileSystem& fs, const QcCompileOptions& o)
+        : m_p(p), m_fs(fs), m_opt(o)
+    {
+    }
     QcCompiled run();
 
 private:
@@ -65,6 +68,7 @@ private:
 
     const QcProject& m_p;
     QcFileSystem& m_fs;
+    const QcCompileOptions& m_opt;
     QcCompiled m_out;
     std::unordered_map<std::string, std::int32_t> m_readByPath;
     std::unordered_map<std::string, JointIndex> m_jointByName; // lower case
@@ -296,9 +300,24 @@ QcCompiled Compiler::run()
     m_out.choiceObjects.resize(m_p.bodygroups.size());
     for (std::size_t g = 0; g < m_p.bodygroups.size(); ++g) {
         const QcBodygroup& grp = m_p.bodygroups[g];
-        for (const QcBodyChoice& ch : grp.choices) {
+        for (std::size_t ci = 0; ci < grp.choices.size(); ++ci) {
+            const QcBodyChoice& ch = grp.choices[ci];
             std::int32_t object = -1;
             const ReadResult* r = ch.blank ? nullptr : readRef(ch.fileRef);
+            const std::int32_t wanted = g < m_opt.choices.size() ? m_opt.choices[g] : 0;
+            if (r && !m_opt.allChoices && wanted != static_cast<std::int32_t>(ci)) {
+                // Not shown: its bones still belong to the compiled skeleton.
+                if (!m_kindSet && r->model.kind != ModelKind::Flex) {
+                    m_out.model.skeleton.bindKind = r->model.skeleton.bindKind;
+                    m_kindSet = true;
+                }
+                if (r->model.skeleton.bindKind == m_out.model.skeleton.bindKind) {
+                    for (std::size_t j = 0; j < r->model.skeleton.size(); ++j) {
+                        (void)addBone(r->model.skeleton, j);
+                    }
+                }
+                r = nullptr;
+            }
             if (r && r->model.kind != ModelKind::Flex) {
                 const Model& src = r->model;
                 if (!m_kindSet) {
@@ -354,6 +373,22 @@ QcCompiled Compiler::run()
     }
     if (mesh.pointPositions.empty()) {
         mesh.influenceOffsets.clear();
+    }
+    // Skin: the first $texturegroup row's materials become the chosen row's.
+    if (m_opt.skin > 0 && !m_p.textureGroups.empty()) {
+        const QcTextureGroup& tg = m_p.textureGroups.front();
+        const auto row = static_cast<std::size_t>(m_opt.skin);
+        if (row < tg.rows.size() && !tg.rows.empty()) {
+            for (Material& m : mesh.materials) {
+                const std::string key = fileKey(m.name, true);
+                for (std::size_t k = 0; k < tg.rows[0].size() && k < tg.rows[row].size(); ++k) {
+                    if (fileKey(tg.rows[0][k], true) == key) {
+                        m.name = tg.rows[row][k];
+                        break;
+                    }
+                }
+            }
+        }
     }
     // Flex shapes need the model's vertex frames? No: shapes carry their own deltas.
     m_out.sequenceAnimation.assign(m_p.sequences.size(), -1);
@@ -436,9 +471,9 @@ QcCompiled Compiler::run()
 
 } // namespace
 
-QcCompiled compileQc(const QcProject& project, QcFileSystem& fs)
+QcCompiled compileQc(const QcProject& project, QcFileSystem& fs, const QcCompileOptions& options)
 {
-    Compiler c(project, fs);
+    Compiler c(project, fs, options);
     return c.run();
 }
 

@@ -37,7 +37,19 @@ struct QcCompiled {
     std::vector<Diagnostic> diagnostics;
 };
 
+// What to show of a project. `choices` holds one choice index per bodygroup (-1 = none, a
+// missing entry = 0): the mesh keeps only those choices (what the game draws for one body
+// value; the skeleton still merges every choice). Empty `choices` and `allChoices` keep every
+// choice (checks and budgets). `skin` picks a $texturegroup row: the first row's materials are
+// renamed to that row's.
+struct QcCompileOptions {
+    bool allChoices = true;
+    std::vector<std::int32_t> choices;
+    std::int32_t skin = 0;
+};
+
 // Reads every resolved file of the project through `fs` and core::readAny, and merges them.
-QcCompiled compileQc(const QcProject& project, QcFileSystem& fs);
+QcCompiled compileQc(const QcProject& project, QcFileSystem& fs,
+                     const QcCompileOptions& options = {});
 
 } // namespace rigscope::core

@@ -28,8 +28,7 @@ QString qcDir()
     return test::fixturesDir() + QStringLiteral("/qc");
 }
 
-QcProject readText(const std::string& text, MemoryQcFileSystem* fs = nullptr,
-                   QcLimits limits = {})
+QcProject readText(const std::string& text, MemoryQcFileSystem* fs = nullptr, QcLimits limits = {})
 {
     QcReadOptions o;
     o.fileName = "p/main.qc";
@@ -91,15 +90,14 @@ private slots:
 
     void variablesAndMacros()
     {
-        const QcProject p = readText(
-            "$definevariable _SCALE 2.5\n"
-            "$scale $_SCALE$\n"
-            "$definemacro _ATTACHMENT name bone x y z \\\\\n"
-            "$attachment $name$ $bone$ $x$ $y$ $z$ \\\\\n"
-            "$hbox 0 $bone$ -1 -1 -1 1 1 1\n"
-            "$body b ref\n"
-            "$_ATTACHMENT eyes head 1 2 3\n"
-            "$_attachment mouth jaw 0 0 $_SCALE$\n");
+        const QcProject p = readText("$definevariable _SCALE 2.5\n"
+                                     "$scale $_SCALE$\n"
+                                     "$definemacro _ATTACHMENT name bone x y z \\\\\n"
+                                     "$attachment $name$ $bone$ $x$ $y$ $z$ \\\\\n"
+                                     "$hbox 0 $bone$ -1 -1 -1 1 1 1\n"
+                                     "$body b ref\n"
+                                     "$_ATTACHMENT eyes head 1 2 3\n"
+                                     "$_attachment mouth jaw 0 0 $_SCALE$\n");
         QVERIFY2(p.diagnostics.empty(), qPrintable(dump(p.diagnostics)));
         QCOMPARE(p.scale, 2.5f);
         QCOMPARE(p.attachments.size(), std::size_t(2));
@@ -148,8 +146,8 @@ private slots:
 
     void sourceProject()
     {
-        const QcReport r = qcReportFromFile((qcDir() + QStringLiteral("/source/hero.qc")).toStdString(),
-                                            Profile::Auto);
+        const QcReport r = qcReportFromFile(
+            (qcDir() + QStringLiteral("/source/hero.qc")).toStdString(), Profile::Auto);
         QVERIFY(r.readable);
         QVERIFY2(r.errors == 0 && r.warnings == 0, qPrintable(dump(r.diagnostics)));
         const QcProject& p = r.project;
@@ -219,6 +217,32 @@ private slots:
         QVERIFY(c.attachmentJoints[1] == c.model.skeleton.findByName("hand"));
     }
 
+    void compileChoicesAndSkin()
+    {
+        // What the game draws for one body value: one choice per group, the skeleton unchanged.
+        QcLoadResult l = loadQcProject((qcDir() + QStringLiteral("/source/hero.qc")).toStdString(),
+                                       Profile::Auto);
+        QVERIFY(l.readable);
+        DiskQcFileSystem fs;
+        QcCompileOptions o;
+        o.allChoices = false;
+        o.choices = {0, 1, 0}; // helmet: blank
+        o.skin = 1;
+        const QcCompiled c = compileQc(l.project, fs, o);
+        QVERIFY(verifyInvariants(c.model).empty());
+        QCOMPARE(c.model.skeleton.size(), std::size_t(5));
+        QCOMPARE(c.model.mesh.triangleCount(), std::size_t(4 + 4));
+        QCOMPARE(c.choiceObjects[1], (std::vector<std::int32_t>{-1, -1}));
+        QCOMPARE(c.model.mesh.materials.size(), std::size_t(2));
+        QCOMPARE(c.model.mesh.materials[0].name, std::string("hero_skin_red"));
+        QCOMPARE(c.model.mesh.materials[1].name, std::string("hero_metal_rust"));
+        o.choices = {-1, 0, 0};
+        o.skin = 0;
+        const QcCompiled d = compileQc(l.project, fs, o);
+        QCOMPARE(d.model.mesh.triangleCount(), std::size_t(2 + 4));
+        QCOMPARE(d.model.mesh.materials[0].name, std::string("hero_metal"));
+    }
+
     void goldsrcProject()
     {
         const QcReport r = qcReportFromFile(
@@ -268,8 +292,8 @@ private slots:
     void checks_data()
     {
         QTest::addColumn<QString>("path");
-        for (const QString& f :
-             QDir(qcDir() + QStringLiteral("/checks")).entryList({QStringLiteral("*.qc")}, QDir::Files)) {
+        for (const QString& f : QDir(qcDir() + QStringLiteral("/checks"))
+                                    .entryList({QStringLiteral("*.qc")}, QDir::Files)) {
             QTest::newRow(qPrintable(f)) << qcDir() + QStringLiteral("/checks/") + f;
         }
     }
@@ -297,15 +321,15 @@ private slots:
 
     void everyQcIdHasAFixture()
     {
-        const QStringList fixtures =
-            QDir(qcDir() + QStringLiteral("/checks")).entryList({QStringLiteral("*.qc")}, QDir::Files);
+        const QStringList fixtures = QDir(qcDir() + QStringLiteral("/checks"))
+                                         .entryList({QStringLiteral("*.qc")}, QDir::Files);
         for (const CatalogEntry& e : diagnosticCatalog()) {
             if (e.id.substr(0, 3) != "qc.") {
                 continue;
             }
-            const QString want = QString::fromUtf8(e.id.substr(3).data(),
-                                                   static_cast<qsizetype>(e.id.size() - 3)) +
-                                 QStringLiteral(".qc");
+            const QString want =
+                QString::fromUtf8(e.id.substr(3).data(), static_cast<qsizetype>(e.id.size() - 3)) +
+                QStringLiteral(".qc");
             QVERIFY2(fixtures.contains(want), qPrintable(want));
         }
     }
@@ -322,8 +346,8 @@ private slots:
         }
         laughs += "$l40\n";
         QTest::newRow("billion laughs") << laughs << QStringLiteral("qc.limit");
-        QTest::newRow("self macro") << QByteArray("$definemacro m \\\\\n$m\n$m\n")
-                                    << QStringLiteral("qc.limit");
+        QTest::newRow("self macro")
+            << QByteArray("$definemacro m \\\\\n$m\n$m\n") << QStringLiteral("qc.limit");
         QByteArray doubling = "$definevariable v0 xx\n";
         for (int i = 1; i <= 40; ++i) {
             doubling += "$definevariable v" + QByteArray::number(i) + " $v" +
@@ -338,17 +362,17 @@ private slots:
                                             << QStringLiteral("syntax.unterminated-string");
         QTest::newRow("unterminated comment") << QByteArray("$scale 2\n/* never closed\n$scale 3\n")
                                               << QStringLiteral("syntax.missing-end");
-        QTest::newRow("unterminated block") << QByteArray("$bodygroup b {\n studio a\n")
-                                            << QStringLiteral("syntax.missing-end");
+        QTest::newRow("unterminated block")
+            << QByteArray("$bodygroup b {\n studio a\n") << QStringLiteral("syntax.missing-end");
         QTest::newRow("deep blocks") << QByteArray(100000, '{') << QStringLiteral("qc.limit");
-        QTest::newRow("self include") << QByteArray("$include \"main.qc\"\n")
-                                      << QStringLiteral("qc.include-cycle");
+        QTest::newRow("self include")
+            << QByteArray("$include \"main.qc\"\n") << QStringLiteral("qc.include-cycle");
         QTest::newRow("include fan-out")
             << QByteArray("$include \"fan.qci\"\n") << QStringLiteral("qc.limit");
-        QTest::newRow("lone dollar") << QByteArray("$\n$$\n$ $ $\n{ } }\n")
-                                     << QStringLiteral("qc.syntax");
-        QTest::newRow("nul bytes") << QByteArray("$body b \"a\0b\"\n\0\0$\0", 16)
-                                   << QStringLiteral("qc.missing-file");
+        QTest::newRow("lone dollar")
+            << QByteArray("$\n$$\n$ $ $\n{ } }\n") << QStringLiteral("qc.syntax");
+        QTest::newRow("nul bytes")
+            << QByteArray("$body b \"a\0b\"\n\0\0$\0", 16) << QStringLiteral("qc.missing-file");
     }
     void hostile()
     {
@@ -386,7 +410,10 @@ private slots:
         QVERIFY(r.diagnostics.size() < 5000);
     }
 
-    void corpus_data() { test::addPathRows(test::corpusDir() + QStringLiteral("/qc"), {QStringLiteral("qc")}); }
+    void corpus_data()
+    {
+        test::addPathRows(test::corpusDir() + QStringLiteral("/qc"), {QStringLiteral("qc")});
+    }
     void corpus()
     {
         // Blender Source Tools' test QCs name files the corpus does not hold: each missing
@@ -423,8 +450,12 @@ private slots:
                  QStringLiteral("rigscope/hero/hero.mdl"));
         QCOMPARE(o.value(QStringLiteral("includes")).toArray().size(), 2);
         QCOMPARE(o.value(QStringLiteral("bodygroups")).toArray().size(), 3);
-        const QJsonArray helmet = o.value(QStringLiteral("bodygroups")).toArray().at(1).toObject()
-                                      .value(QStringLiteral("choices")).toArray();
+        const QJsonArray helmet = o.value(QStringLiteral("bodygroups"))
+                                      .toArray()
+                                      .at(1)
+                                      .toObject()
+                                      .value(QStringLiteral("choices"))
+                                      .toArray();
         QCOMPARE(helmet.at(1).toString(), QStringLiteral("blank"));
         const QJsonArray seqs = o.value(QStringLiteral("sequences")).toArray();
         QCOMPARE(seqs.size(), 5);
@@ -455,21 +486,34 @@ private slots:
         QCOMPARE(text.exitCode, 1);
         QVERIFY2(text.out.contains(qc.toUtf8() + ":3:22: error: "), text.out.constData());
         QVERIFY(text.out.contains("[qc.unknown-bone]"));
-        const auto sarif = test::runCli({QStringLiteral("check"), QStringLiteral("--format=sarif"), qc});
+        const auto sarif =
+            test::runCli({QStringLiteral("check"), QStringLiteral("--format=sarif"), qc});
         QJsonParseError err{};
         const QJsonObject o = QJsonDocument::fromJson(sarif.out, &err).object();
         QCOMPARE(err.error, QJsonParseError::NoError);
-        const QJsonArray results = o.value(QStringLiteral("runs")).toArray().at(0).toObject()
-                                       .value(QStringLiteral("results")).toArray();
+        const QJsonArray results = o.value(QStringLiteral("runs"))
+                                       .toArray()
+                                       .at(0)
+                                       .toObject()
+                                       .value(QStringLiteral("results"))
+                                       .toArray();
         int unknownBone = 0;
         for (const auto& v : results) {
             const QJsonObject res = v.toObject();
-            if (res.value(QStringLiteral("ruleId")).toString() == QStringLiteral("qc.unknown-bone")) {
+            if (res.value(QStringLiteral("ruleId")).toString() ==
+                QStringLiteral("qc.unknown-bone")) {
                 ++unknownBone;
-                const QJsonObject loc = res.value(QStringLiteral("locations")).toArray().at(0).toObject()
-                                            .value(QStringLiteral("physicalLocation")).toObject();
-                QVERIFY(loc.value(QStringLiteral("artifactLocation")).toObject()
-                            .value(QStringLiteral("uri")).toString().endsWith(QStringLiteral("unknown-bone.qc")));
+                const QJsonObject loc = res.value(QStringLiteral("locations"))
+                                            .toArray()
+                                            .at(0)
+                                            .toObject()
+                                            .value(QStringLiteral("physicalLocation"))
+                                            .toObject();
+                QVERIFY(loc.value(QStringLiteral("artifactLocation"))
+                            .toObject()
+                            .value(QStringLiteral("uri"))
+                            .toString()
+                            .endsWith(QStringLiteral("unknown-bone.qc")));
             }
         }
         QCOMPARE(unknownBone, 2);

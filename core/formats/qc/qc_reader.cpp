@@ -415,6 +415,12 @@ const std::unordered_map<std::string_view, int>& sequenceOptions()
         {"lm", 0},
         {"lq", 0},
         {"xr", 0},
+        {"ax", 0},
+        {"ay", 0},
+        {"az", 0},
+        {"axr", 0},
+        {"ayr", 0},
+        {"azr", 0},
         {"yr", 0},
         {"zr", 0},
         {"x", 0},
@@ -1121,6 +1127,15 @@ void Reader::parseRest(Node& n, std::uint32_t depth)
         n.hasBlock = true;
         n.blockWhere = open.where;
         n.block = parseBlock(open, depth + 1);
+        // GoldSrc: more blocks on the same line (`{ event 1000 1 } { event 1004 4 "x" }`).
+        while ((p = peek()) && p->isOpen() && !p->newline) {
+            Token more = *next();
+            Node w;
+            w.hasBlock = true;
+            w.blockWhere = more.where;
+            w.block = parseBlock(more, depth + 1);
+            n.block.push_back(std::move(w));
+        }
     }
 }
 
