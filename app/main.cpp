@@ -1,4 +1,5 @@
 #include <cstdio>
+#include <string>
 
 #include <QtCore/QCoreApplication>
 #include <QtCore/QDir>
@@ -15,6 +16,7 @@
 #include "app/widgets/window_grab.h"
 #include "render/render_setup.h"
 #include "render/startup_timing.h"
+#include "core/version.h"
 
 int main(int argc, char** argv)
 {
@@ -36,7 +38,8 @@ int main(int argc, char** argv)
         return 0;
     }
     if (options.showVersion) {
-        std::printf("rigscope %s\n", RIGSCOPE_VERSION);
+        const std::string commit(rigscope::core::buildCommit());
+        std::printf("rigscope %s (git %s)\n", RIGSCOPE_VERSION, commit.c_str());
         return 0;
     }
     if (options.thumbnail) {

@@ -32,6 +32,7 @@
 #include <QtWidgets/QTreeView>
 #include <QtWidgets/QTreeWidget>
 
+#include "core/version.h"
 #include "app/qt_convert.h"
 #include "app/widgets/budget_bar.h"
 #include "app/widgets/bodygroups_panel.h"
@@ -444,7 +445,8 @@ void MainWindow::createActions()
     m_compiledAction->setCheckable(true);
     m_compiledAction->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_K));
     m_compiledAction->setToolTip(
-        tr("Skin with the weights the active profile's compiler keeps (CHECKS.md §5)"));
+        tr("Skin with the weights the active profile's compiler keeps (Source: links below "
+           "0.05 dropped, at most 3, renormalised; GoldSrc: the parent bone only)"));
     connect(m_compiledAction, &QAction::toggled, this, &MainWindow::setCompiledWeights);
     m_flags.heatMap = render::HeatMap(
         std::max<qsizetype>(0, kHeatMapNames.indexOf(m_settings.value(kHeatMapKey).toString())));
@@ -607,8 +609,9 @@ void MainWindow::createActions()
             this, tr("About RigScope"),
             tr("<b>RigScope %1</b><p>Viewer and inspector for Valve SMD / VTA, BinarySMD "
                "(.smdx) and Call of Duty XMODEL / XANIM export files (and their _BIN forms).</p>"
-               "<p>Command line: <code>rigscope-cli info | check | convert | pose</code>.</p>")
-                .arg(QStringLiteral(RIGSCOPE_VERSION)));
+               "<p>Command line: <code>rigscope-cli info | check | convert | pose</code>.</p>"
+               "<p>Built from commit %2. Free software under the MIT licence.</p>")
+                .arg(QStringLiteral(RIGSCOPE_VERSION), toQString(core::buildCommit())));
     });
 
     // The window holds every menu action too: their keys keep working while the menu bar is
