@@ -9,6 +9,7 @@
 #include <QtWidgets/QApplication>
 
 #include "app/document/command_line.h"
+#include "app/document/qc_document.h"
 #include "app/widgets/main_window.h"
 #include "core/formats/profile.h"
 #include "app/widgets/screenshot.h"
@@ -98,6 +99,11 @@ int main(int argc, char** argv)
         window.resize(options.size);
         window.document()->waitForLoaded(600000);
         auto* doc = window.document();
+        if (const QString e = rigscope::app::applyQcCommandLine(*doc, options.bodygroups, options.skin);
+            !e.isEmpty()) {
+            std::fprintf(stderr, "rigscope: %s\n", qPrintable(e));
+            return 2;
+        }
         if (!options.anim.isEmpty()) {
             doc->setCurrentAnimation(doc->findAnimation(options.anim));
         }

@@ -1,5 +1,6 @@
 #include "app/widgets/main_window.h"
 
+#include <QtCore/QFile>
 #include <QtCore/QCollator>
 #include <QtCore/QDateTime>
 #include <QtCore/QDir>
@@ -34,6 +35,7 @@
 #include "core/version.h"
 #include "app/qt_convert.h"
 #include "app/widgets/budget_bar.h"
+#include "app/widgets/bodygroups_panel.h"
 #include "app/widgets/flex_panel.h"
 #include "app/widgets/inspector_panel.h"
 #include "app/widgets/outline_panel.h"
@@ -73,6 +75,8 @@ QString openFilter()
         all << globs;
         parts << QStringLiteral("%1 (%2)").arg(toQString(f.name), globs.join(QLatin1Char(' ')));
     }
+    all << QStringLiteral("*.qc") << QStringLiteral("*.qci"); // QC projects (issue 17)
+    parts << QObject::tr("QC projects (*.qc *.qci)");
     all.removeDuplicates();
     parts.prepend(QObject::tr("All supported (%1)").arg(all.join(QLatin1Char(' '))));
     parts << QObject::tr("All files (*)");
@@ -129,6 +133,26 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
     m_inspector->setDocument(m_document);
     m_timeline->setDocument(m_document);
     m_flex->setDocument(m_document);
+    m_bodygroups = new BodygroupsPanel(this);
+    m_bodygroups->setDocument(m_document);
+    connect(m_bodygroups, &BodygroupsPanel::lineActivated, this,
+            [this](const QString& script, int line, const QString& resolved) {
+                // The QC line that names the row (and the file it resolves to).
+                QFile f(script);
+                QString text;
+                if (f.open(QIODevice::ReadOnly)) {
+                    const QList<QByteArray> lines = f.readAll().split('\n');
+                    if (line >= 1 && line <= lines.size()) {
+                        text = QString::fromUtf8(lines[line - 1]).trimmed();
+                    }
+                }
+                statusBar()->showMessage(
+                    QStringLiteral("%1:%2: %3%4")
+                        .arg(QFileInfo(script).fileName())
+                        .arg(line)
+                        .arg(text, resolved.isEmpty() ? QString() : QStringLiteral("  →  ") + resolved),
+                    10000);
+            });
     m_viewport->setDocument(m_document);
     m_viewport->setTextureSearchPath(m_settings.value(kTexturePathKey).toStringList());
     m_inspector->setTexturePathLookup([this](int material) {
@@ -167,6 +191,9 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
     QDockWidget* flex =
         addDock(m_flex, QStringLiteral("flex"), tr("Flex"), Qt::RightDockWidgetArea);
     tabifyDockWidget(inspector, flex);
+    QDockWidget* bodygroups = addDock(m_bodygroups, QStringLiteral("bodygroups"), tr("Bodygroups"),
+                                      Qt::RightDockWidgetArea);
+    tabifyDockWidget(flex, bodygroups);
     inspector->raise();
     QDockWidget* timeline =
         addDock(m_timeline, QStringLiteral("timeline"), tr("Timeline"), Qt::BottomDockWidgetArea);
