@@ -3,6 +3,9 @@
 #include <QtCore/QElapsedTimer>
 #include <QtCore/QFileInfo>
 
+#include <cstdlib>
+#include <iterator>
+
 #include "app/qt_convert.h"
 #include "core/ops/qc_ops.h"
 
@@ -36,6 +39,38 @@ LoadedFile loadQcFile(const QString& path, const QcView& view)
     f.qc = std::move(report);
     f.loadMs = double(timer.nsecsElapsed()) / 1e6;
     return f;
+}
+
+std::vector<render::SceneMarker> qcMarkers(const core::QcReport& qc, const core::Model& shown)
+{
+    std::vector<render::SceneMarker> out;
+    for (const core::QcAttachment& a : qc.project.attachments) {
+        render::SceneMarker m;
+        m.kind = render::SceneMarker::Kind::Axes;
+        m.joint = shown.skeleton.findByName(a.bone);
+        m.offset = a.offset;
+        m.absolute = a.absolute;
+        m.name = toQString(a.name);
+        if (m.joint >= 0) {
+            out.push_back(std::move(m));
+        }
+    }
+    // Hitbox groups (studiomdl's hit groups: 0 generic, 1 head, 2 chest, 3 stomach, 4-7 limbs).
+    static const QColor kGroup[] = {
+        QColor(230, 230, 230), QColor(255, 70, 70),  QColor(255, 160, 40), QColor(250, 230, 60),
+        QColor(80, 220, 90),   QColor(60, 200, 220), QColor(90, 120, 255), QColor(200, 90, 255)};
+    for (const core::QcHitbox& h : qc.project.hitboxes) {
+        render::SceneMarker m;
+        m.kind = render::SceneMarker::Kind::Box;
+        m.joint = shown.skeleton.findByName(h.bone);
+        m.min = h.min;
+        m.max = h.max;
+        m.color = kGroup[std::size_t(std::abs(h.group)) % std::size(kGroup)];
+        if (m.joint >= 0) {
+            out.push_back(std::move(m));
+        }
+    }
+    return out;
 }
 
 QString applyQcCommandLine(Document& doc, const QList<QPair<QString, int>>& bodygroups, int skin)

@@ -194,6 +194,11 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
     QDockWidget* bodygroups = addDock(m_bodygroups, QStringLiteral("bodygroups"), tr("Bodygroups"),
                                       Qt::RightDockWidgetArea);
     tabifyDockWidget(flex, bodygroups);
+    connect(m_document, &Document::loaded, this, [this, bodygroups](bool keepState) {
+        if (!keepState && m_document->qcProject()) {
+            bodygroups->raise(); // a QC project: show its bodygroups and files (issue 17)
+        }
+    });
     inspector->raise();
     QDockWidget* timeline =
         addDock(m_timeline, QStringLiteral("timeline"), tr("Timeline"), Qt::BottomDockWidgetArea);
