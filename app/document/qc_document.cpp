@@ -3,6 +3,7 @@
 #include <QtCore/QElapsedTimer>
 #include <QtCore/QFileInfo>
 
+#include <algorithm>
 #include <cstdlib>
 #include <iterator>
 
@@ -10,6 +11,30 @@
 #include "core/ops/qc_ops.h"
 
 namespace rigscope::app {
+
+namespace {
+
+// The compiled model's locations are lines of its component files; the document files it under
+// the QC's name, so its checks are located at the whole QC instead of at wrong lines
+// (`rigscope-cli check X.qc` checks each component with its own name and lines).
+void forgetLocations(core::Model& m)
+{
+    for (auto* v : {&m.skeleton.where, &m.skeleton.bindWhere, &m.mesh.pointWhere,
+                    &m.mesh.cornerWhere, &m.mesh.triangleWhere}) {
+        std::fill(v->begin(), v->end(), core::SourceLoc{});
+    }
+    for (core::Material& mat : m.mesh.materials) {
+        mat.where = {};
+    }
+    for (core::Animation& a : m.animations) {
+        std::fill(a.frameWhere.begin(), a.frameWhere.end(), core::SourceLoc{});
+    }
+    for (core::FlexShape& f : m.flexShapes) {
+        f.where = {};
+    }
+}
+
+} // namespace
 
 LoadedFile loadQcFile(const QString& path, const QcView& view)
 {
@@ -31,6 +56,7 @@ LoadedFile loadQcFile(const QString& path, const QcView& view)
     options.choices.assign(view.choices.begin(), view.choices.end());
     options.skin = view.skin;
     core::QcCompiled shown = core::compileQc(report->project, fs, options);
+    forgetLocations(shown.model);
     if (shown.hasModel) {
         f.model = std::make_shared<const core::Model>(std::move(shown.model));
     } else {
