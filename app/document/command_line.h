@@ -23,6 +23,8 @@ struct GuiOptions {
     QStringList materials;   // --materials DIR (repeatable): game folders holding materials/
     bool noTextures = false; // --no-textures: flat material colours
     QList<QPair<QString, float>> flex; // --flex=NAME=V
+    QList<QPair<QString, int>> bodygroups; // --bodygroup=NAME=N (QC projects, issue 17)
+    int skin = -1;                          // --skin=N (QC projects; -1 = default)
     QString profile; // --profile=P: auto goldsrc source source256 cod (empty = stored)
     bool portable = false;
     bool noConfig = false;

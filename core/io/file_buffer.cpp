@@ -6,6 +6,9 @@
 #include <cstring>
 #include <algorithm>
 
+#include <algorithm>
+
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -259,6 +262,27 @@ bool fileStamp(const std::string& path, std::int64_t& mtimeNs, std::uint64_t& si
     }
     mtimeNs = std::int64_t(st.st_mtim.tv_sec) * 1000000000 + std::int64_t(st.st_mtim.tv_nsec);
     size = std::uint64_t(st.st_size);
+bool isRegularFile(const std::string& path) noexcept
+{
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+bool listDirectory(const std::string& dir, std::vector<std::string>& names)
+{
+    names.clear();
+    DIR* d = ::opendir(dir.empty() ? "." : dir.c_str());
+    if (!d) {
+        return false;
+    }
+    while (const dirent* e = ::readdir(d)) {
+        const std::string_view n = e->d_name;
+        if (n != "." && n != "..") {
+            names.emplace_back(n);
+        }
+    }
+    ::closedir(d);
+    std::sort(names.begin(), names.end());
     return true;
 }
 

@@ -43,6 +43,10 @@ std::vector<DirectoryEntry> listDirectory(const std::string& path,
                                           std::size_t maxEntries = 100000);
 // Modification time in nanoseconds since the epoch and size; false when the file is absent.
 bool fileStamp(const std::string& path, std::int64_t& mtimeNs, std::uint64_t& size) noexcept;
+bool isRegularFile(const std::string& path) noexcept;
+// Names of the entries of a folder ("." and ".." left out), sorted. False when it cannot be
+// listed. Used for case-insensitive lookups (QC projects written on Windows).
+bool listDirectory(const std::string& dir, std::vector<std::string>& names);
 // True when both paths name the same existing file (same device and inode).
 bool sameFile(const std::string& a, const std::string& b) noexcept;
 std::string baseName(std::string_view path);          // "dir/idle.smd" -> "idle.smd"
