@@ -262,6 +262,9 @@ bool fileStamp(const std::string& path, std::int64_t& mtimeNs, std::uint64_t& si
     }
     mtimeNs = std::int64_t(st.st_mtim.tv_sec) * 1000000000 + std::int64_t(st.st_mtim.tv_nsec);
     size = std::uint64_t(st.st_size);
+    return true;
+}
+
 bool isRegularFile(const std::string& path) noexcept
 {
     struct stat st {};

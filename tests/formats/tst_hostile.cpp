@@ -737,6 +737,9 @@ void TstHostile::materialFiles()
         (void)readVmt(std::as_bytes(std::span(c)), "h.vmt", self, sink);
         QVERIFY(sink.hasErrors());
         QVERIFY(t.elapsed() < 2000 * kSlowdown);
+    }
+}
+
 // QC scripts (issue 17): macros that double at every level ("billion laughs"), a macro that
 // expands itself, variables that double, a 16 MB token, include fan-out and an include cycle,
 // unterminated quotes / comments / blocks: bounded time, small allocations, located ids.
