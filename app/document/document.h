@@ -121,6 +121,10 @@ public:
     void setPlayhead(double index);
     // Model-space joint matrices at the playhead; empty for the rest pose.
     std::vector<Eigen::Affine3f> currentPose();
+    // Bounds of the primary model over every frame of the current animation (its joints at
+    // each frame, padded by how far the mesh reaches past the bind skeleton): what frame-all
+    // covers when the animation carries the model away. Invalid for the rest pose.
+    core::Bounds animationBounds();
 
     // Flex shapes of all attached VTAs, in file then shape order; weights survive reloads by name.
     const QStringList& flexNames() const { return m_flexNames; }

@@ -56,6 +56,9 @@ FlexPanel::FlexPanel(QWidget* parent)
 
 void FlexPanel::setDocument(Document* document)
 {
+    if (m_document) {
+        disconnect(m_document, nullptr, this, nullptr); // tabs bind another document
+    }
     m_document = document;
     connect(document, &Document::loaded, this, &FlexPanel::rebuild);
     connect(document, &Document::flexChanged, this, &FlexPanel::syncValues);

@@ -48,6 +48,9 @@ InspectorPanel::InspectorPanel(QWidget* parent) : QWidget(parent), m_tree(new QT
 
 void InspectorPanel::setDocument(Document* document)
 {
+    if (m_document) {
+        disconnect(m_document, nullptr, this, nullptr); // tabs bind another document
+    }
     m_document = document;
     connect(document, &Document::selectionChanged, this, &InspectorPanel::refresh);
     connect(document, &Document::loaded, this, &InspectorPanel::refresh);

@@ -11,6 +11,7 @@
 #include <QtGui/QDragEnterEvent>
 #include <QtGui/QDropEvent>
 #include <QtGui/QIcon>
+#include <QtGui/QPainter>
 #include <QtGui/QClipboard>
 #include <QtWidgets/QApplication>
 #include <QtWidgets/QComboBox>
@@ -31,12 +32,14 @@
 #include <QtWidgets/QTreeView>
 #include <QtWidgets/QTreeWidget>
 
+#include "app/document/frame_names.h"
 #include "app/qt_convert.h"
 #include "app/widgets/budget_bar.h"
 #include "app/widgets/flex_panel.h"
 #include "app/widgets/inspector_panel.h"
 #include "app/widgets/outline_panel.h"
 #include "app/widgets/problems_panel.h"
+#include "app/widgets/settings_dialog.h"
 #include "app/widgets/shortcut_sheet.h"
 #include "app/widgets/timeline_panel.h"
 #include "app/widgets/viewport_widget.h"
@@ -98,12 +101,27 @@ const QString kStateKey = QStringLiteral("MainWindow/state");
 const QString kTexturePathKey = QStringLiteral("Textures/searchPath");
 const QString kAutoReloadKey = QStringLiteral("Files/autoReload");
 const QString kScreenshotDirKey = QStringLiteral("Screenshot/folder");
-const QString kProfileKey = QStringLiteral("Checks/profile");
-const QString kHeatMapKey = QStringLiteral("Viewport/heatMap");
-const QString kCompiledKey = QStringLiteral("Viewport/compiledWeights");
 const QString kFpsKey = QStringLiteral("Viewport/frameRate");
-const QStringList kHeatMapNames = {QStringLiteral("off"), QStringLiteral("bone"),
-                                   QStringLiteral("influence"), QStringLiteral("change")};
+
+// A status-bar label that gives way: it takes the room the permanent widgets leave and elides
+// its text there (full text in the tooltip), so it never overlaps or pushes them.
+class ElidingLabel : public QLabel {
+public:
+    using QLabel::QLabel;
+    QSize minimumSizeHint() const override { return {0, QLabel::minimumSizeHint().height()}; }
+    QSize sizeHint() const override { return {0, QLabel::sizeHint().height()}; }
+
+protected:
+    void paintEvent(QPaintEvent* e) override
+    {
+        Q_UNUSED(e);
+        QPainter p(this);
+        const QRect r = contentsRect().adjusted(2, 0, -2, 0);
+        const QString shown = fontMetrics().elidedText(text(), Qt::ElideRight, r.width());
+        p.setPen(palette().color(foregroundRole()));
+        p.drawText(r, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextSingleLine, shown);
+    }
+};
 
 } // namespace
 
@@ -114,7 +132,7 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
       m_inspector(new InspectorPanel(this)), m_timeline(new TimelinePanel(this)),
       m_files(new QListWidget(this)), m_flex(new FlexPanel(this)),
       m_problems(new ProblemsPanel(this)), m_log(new QPlainTextEdit(this)),
-      m_summary(new QLabel(this)), m_frameLabel(new QLabel(this)), m_fpsLabel(new QLabel(this)),
+      m_summary(new ElidingLabel(this)), m_frameLabel(new QLabel(this)), m_fpsLabel(new QLabel(this)),
       m_heatLabel(new QLabel(this)), m_profileLabel(new QLabel(this)),
       m_progress(new QProgressBar(this)), m_cancel(new QToolButton(this))
 {
@@ -143,7 +161,7 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
                 core::Diagnostic shown = d;
                 shown.file =
                     toStd(QFileInfo(m_document->files()[std::size_t(file)].path).fileName());
-                statusBar()->showMessage(toQString(core::formatDiagnostic(shown)), 8000);
+                showMessage(toQString(core::formatDiagnostic(shown)), 8000);
                 if (selected) {
                     m_viewport->viewport()->frameSelection();
                     if (auto* dock = findChild<QDockWidget*>(QStringLiteral("inspector"))) {
@@ -186,7 +204,22 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
     m_cancel->setText(tr("Cancel"));
     m_cancel->setVisible(false);
     m_summary->setText(tr("No file · drop an SMD, VTA, SMDX or CoD export here"));
+    m_summary->setObjectName(QStringLiteral("statusSummary"));
+    m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     statusBar()->addWidget(m_summary, 1);
+    // Transient messages take the summary's place (QStatusBar::showMessage painted over the
+    // status widgets when they left it no room).
+    m_message = new ElidingLabel(this);
+    m_message->setObjectName(QStringLiteral("statusMessage"));
+    m_message->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_message->setVisible(false);
+    statusBar()->addWidget(m_message, 1);
+    m_messageTimer.setSingleShot(true);
+    connect(&m_messageTimer, &QTimer::timeout, this, [this] {
+        m_message->hide();
+        m_message->clear();
+        m_summary->show();
+    });
     statusBar()->addPermanentWidget(m_progress);
     statusBar()->addPermanentWidget(m_cancel);
     statusBar()->addPermanentWidget(m_frameLabel);
@@ -225,7 +258,7 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
                                  : tr("Attached %n animation / flex file(s) from the folder", "",
                                       added);
         log(text);
-        statusBar()->showMessage(text, 5000);
+        showMessage(text, 5000);
     });
     connect(m_document, &Document::frameChanged, this, &MainWindow::updateStatus);
     connect(m_document, &Document::frameChanged, this, [this] {
@@ -270,11 +303,46 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
     restoreGeometry(m_settings.value(kGeometryKey).toByteArray());
     restoreState(m_settings.value(kStateKey).toByteArray(), kWindowStateVersion);
     applyDisplay();
+    applySettings();
     updateHeatLegend();
     updateRecentMenu();
 }
 
 MainWindow::~MainWindow() = default;
+
+void MainWindow::showMessage(const QString& text, int timeoutMs)
+{
+    m_message->setText(text);
+    m_message->setToolTip(text);
+    m_summary->hide();
+    m_message->show();
+    m_messageTimer.start(std::max(timeoutMs, 1));
+}
+
+SettingsDialog* MainWindow::openSettings()
+{
+    if (!m_settingsDialog) {
+        m_settingsDialog = new SettingsDialog(m_settings, this);
+        connect(m_settingsDialog, &SettingsDialog::applied, this, &MainWindow::applySettings);
+    } else {
+        for (SettingsPage* p : m_settingsDialog->pages()) {
+            p->load(m_settings);
+        }
+    }
+    m_settingsDialog->show();
+    m_settingsDialog->raise();
+    return m_settingsDialog;
+}
+
+void MainWindow::applySettings()
+{
+    const ViewerSettings v = ViewerSettings::read(m_settings);
+    auto* vp = m_viewport->viewport();
+    vp->setMouseOptions(v.mouse);
+    vp->setBackgroundColors(v.backgroundTop, v.backgroundBottom);
+    m_units = v.units;
+    updateStatus();
+}
 
 void MainWindow::store(const QString& key, const QVariant& value)
 {
@@ -300,7 +368,7 @@ QDockWidget* MainWindow::addDock(QWidget* panel, const QString& objectName, cons
 }
 
 QAction* MainWindow::displayToggle(QMenu* menu, const QString& text, const QKeySequence& key,
-                                   bool render::DisplayFlags::*flag)
+                                   bool render::DisplayFlags::*flag, bool persist)
 {
     QAction* a = menu->addAction(text);
     a->setCheckable(true);
@@ -308,11 +376,18 @@ QAction* MainWindow::displayToggle(QMenu* menu, const QString& text, const QKeyS
     a->setShortcut(key);
     const QString settingKey = QStringLiteral("Viewport/") +
                                text.toLower().remove(QLatin1Char('&')).remove(QLatin1Char(' '));
-    a->setChecked(m_settings.value(settingKey, m_flags.*flag).toBool());
+    // Overlays (bones, grid, wire overlay...) persist: they draw on top and show themselves.
+    // What changes the model's own look (wire only, flat shading, textures) starts at its
+    // default every launch (docs/viewer.md "What persists").
+    if (persist) {
+        a->setChecked(m_settings.value(settingKey, m_flags.*flag).toBool());
+    }
     m_flags.*flag = a->isChecked();
-    connect(a, &QAction::toggled, this, [this, flag, settingKey](bool on) {
+    connect(a, &QAction::toggled, this, [this, flag, settingKey, persist](bool on) {
         m_flags.*flag = on;
-        store(settingKey, on);
+        if (persist) {
+            store(settingKey, on);
+        }
         applyDisplay();
     });
     return a;
@@ -393,6 +468,9 @@ void MainWindow::createActions()
             reload(true);
         }
     });
+    QAction* prefs = file->addAction(tr("Se&ttings…"));
+    prefs->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Comma));
+    connect(prefs, &QAction::triggered, this, [this] { openSettings(); });
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"));
     quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
@@ -406,9 +484,9 @@ void MainWindow::createActions()
     displayToggle(display, tr("Wire Overlay"), QKeySequence(Qt::Key_W),
                   &render::DisplayFlags::wireframe);
     displayToggle(display, tr("Wire Only"), QKeySequence(Qt::SHIFT | Qt::Key_W),
-                  &render::DisplayFlags::wireOnly);
+                  &render::DisplayFlags::wireOnly, false);
     displayToggle(display, tr("Flat Shading"), QKeySequence(Qt::Key_V),
-                  &render::DisplayFlags::flatShading);
+                  &render::DisplayFlags::flatShading, false);
     QAction* heat = display->addAction(tr("Cycle Weight View"));
     heat->setShortcut(QKeySequence(Qt::Key_K));
     heat->setToolTip(tr("Heat-map: off → selected bone → influence count → weight change"));
@@ -419,12 +497,12 @@ void MainWindow::createActions()
     m_compiledAction->setToolTip(
         tr("Skin with the weights the active profile's compiler keeps (CHECKS.md §5)"));
     connect(m_compiledAction, &QAction::toggled, this, &MainWindow::setCompiledWeights);
-    m_flags.heatMap = render::HeatMap(
-        std::max<qsizetype>(0, kHeatMapNames.indexOf(m_settings.value(kHeatMapKey).toString())));
-    m_flags.compiledWeights = m_settings.value(kCompiledKey, false).toBool();
-    m_compiledAction->setChecked(m_flags.compiledWeights);
+    // Weight views never carry over to the next launch (issue 15): a new model opens in its
+    // own look. The legend in the status bar shows them while on.
+    m_flags.heatMap = render::HeatMap::Off;
+    m_flags.compiledWeights = false;
     displayToggle(display, tr("Textures"), QKeySequence(Qt::Key_T),
-                  &render::DisplayFlags::textures);
+                  &render::DisplayFlags::textures, false);
     displayToggle(display, tr("Grid"), QKeySequence(Qt::Key_G), &render::DisplayFlags::grid);
     displayToggle(display, tr("Axes"), QKeySequence(Qt::Key_X), &render::DisplayFlags::axes);
     displayToggle(display, tr("Bounding Box"), QKeySequence(Qt::SHIFT | Qt::Key_X),
@@ -433,9 +511,10 @@ void MainWindow::createActions()
     fps->setCheckable(true);
     fps->setShortcut(QKeySequence(Qt::Key_Z));
     fps->setChecked(m_settings.value(kFpsKey, true).toBool());
-    m_fpsLabel->setVisible(fps->isChecked());
+    m_fpsAction = fps;
+    m_fpsLabel->setVisible(fps->isChecked() && m_document->primaryModel());
     connect(fps, &QAction::toggled, this, [this](bool on) {
-        m_fpsLabel->setVisible(on);
+        m_fpsLabel->setVisible(on && m_document->primaryModel());
         store(kFpsKey, on);
     });
     display->addSeparator();
@@ -465,6 +544,36 @@ void MainWindow::createActions()
     connect(frameSel, &QAction::triggered, vp, &render::Viewport::frameSelection);
     QAction* frameAll = camera->addAction(tr("Frame All") + QStringLiteral("\tEnter"));
     connect(frameAll, &QAction::triggered, vp, &render::Viewport::frameAll);
+    m_followRootAction = camera->addAction(tr("Follow Root"));
+    m_followRootAction->setCheckable(true);
+    m_followRootAction->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F));
+    m_followRootAction->setToolTip(
+        tr("The camera moves with the root bone (animations that carry the model away)"));
+    connect(m_followRootAction, &QAction::toggled, vp, &render::Viewport::setFollowRoot);
+    camera->addSeparator();
+    QAction* nextMode = camera->addAction(tr("Next Camera Mode"));
+    nextMode->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_U));
+    connect(nextMode, &QAction::triggered, this, [vp] { vp->cycleCameraMode(1); });
+    QAction* prevMode = camera->addAction(tr("Previous Camera Mode"));
+    prevMode->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
+    connect(prevMode, &QAction::triggered, this, [vp] { vp->cycleCameraMode(-1); });
+    const QString modeNames[3] = {tr("Arc-ball"), tr("Free-look"), tr("First-person")};
+    for (int i = 0; i < 3; ++i) {
+        QAction* m = camera->addAction(tr("Mode: %1").arg(modeNames[i]));
+        m->setCheckable(true);
+        m->setChecked(i == int(vp->cameraMode()));
+        m->setObjectName(QStringLiteral("cameraMode%1").arg(i));
+        connect(m, &QAction::triggered, this,
+                [vp, i] { vp->setCameraMode(render::CameraMode(i)); });
+        m_cameraModeActions[std::size_t(i)] = m;
+    }
+    connect(vp, &render::Viewport::cameraModeChanged, this, [this](render::CameraMode mode) {
+        for (std::size_t i = 0; i < m_cameraModeActions.size(); ++i) {
+            m_cameraModeActions[i]->setChecked(int(i) == int(mode));
+        }
+        const QString names[3] = {tr("arc-ball"), tr("free-look"), tr("first-person")};
+        showMessage(tr("Camera: %1").arg(names[int(mode)]), 3000);
+    });
 
     QMenu* playback = menuBar()->addMenu(tr("&Playback"));
     QAction* play = playback->addAction(tr("Play / Pause"));
@@ -611,10 +720,8 @@ void MainWindow::createActions()
                             core::Profile::Source256, core::Profile::Cod}) {
         m_profileBox->addItem(toQString(core::profileName(p)), int(p));
     }
-    const auto saved =
-        core::parseProfile(toStd(m_settings.value(kProfileKey, QStringLiteral("auto")).toString()));
-    m_profileBox->setCurrentIndex(m_profileBox->findData(int(saved.value_or(core::Profile::Auto))));
-    m_document->setProfile(core::Profile(m_profileBox->currentData().toInt()));
+    m_profileBox->setCurrentIndex(m_profileBox->findData(int(core::Profile::Auto)));
+    m_document->setProfile(core::Profile::Auto);
     connect(m_profileBox, &QComboBox::currentIndexChanged, this,
             [this](int i) { setProfile(core::Profile(m_profileBox->itemData(i).toInt())); });
     tb->addWidget(new QLabel(tr(" Profile "), tb));
@@ -721,7 +828,7 @@ void MainWindow::attachFolder()
         paths << dir.filePath(name);
     }
     if (!m_document->attach(paths)) {
-        statusBar()->showMessage(tr("Nothing more to attach in %1").arg(dir.dirName()), 5000);
+        showMessage(tr("Nothing more to attach in %1").arg(dir.dirName()), 5000);
         return;
     }
     log(tr("Reading %1 files in %2 for animations…").arg(paths.size()).arg(dir.absolutePath()));
@@ -751,22 +858,26 @@ void MainWindow::onLoaded(bool keepState)
     updateStatus();
 }
 
-void MainWindow::onLoadFailed(const QString& message)
+void MainWindow::onLoadFailed(const QString& rawMessage)
 {
+    const QString message = toDisplayString(toStd(rawMessage));
     m_progress->setVisible(m_document->isLoading());
     m_cancel->setVisible(m_document->isLoading());
     log(tr("Load failed: %1").arg(message));
     if (m_document->files().empty()) {
         m_summary->setText(tr("Could not open: %1").arg(message));
+        m_summary->setToolTip(message);
+        updateStatus(); // nothing shown: no frame, fps or weight legend either
     } else {
-        statusBar()->showMessage(tr("Reload failed: showing last good version (%1)").arg(message),
-                                 8000);
+        showMessage(tr("Reload failed: showing last good version (%1)").arg(message), 8000);
     }
+    // I/O errors and unreadable files: the Log says what happened, Problems lists the errors.
     if (auto* dock = findChild<QDockWidget*>(QStringLiteral("log"))) {
         dock->show();
         dock->raise();
     }
-    // The failed files' diagnostics are in Problems (the previous scene stays): show them.
+    // The failed files' diagnostics are in Problems (the previous scene stays): show them
+    // beside the Log (Problems raised: the errors are what the user acts on).
     if (!m_document->failedFiles().empty()) {
         if (auto* dock = findChild<QDockWidget*>(QStringLiteral("problems"))) {
             dock->show();
@@ -778,7 +889,15 @@ void MainWindow::onLoadFailed(const QString& message)
 void MainWindow::updateStatus()
 {
     auto m = m_document->primaryModel();
+    // With no model on screen the frame readout, the frame rate and the weight legend would
+    // describe nothing: they hide (issue 15: no stale legend or fps box after a failed load).
+    m_frameLabel->setVisible(bool(m));
+    m_fpsLabel->setVisible(bool(m) && m_fpsAction && m_fpsAction->isChecked());
     if (!m) {
+        m_heatLabel->setVisible(false);
+        for (BudgetBar* bar : m_budgetBars) {
+            bar->clear();
+        }
         return;
     }
     const QLocale loc = QLocale::system();
@@ -804,20 +923,18 @@ void MainWindow::updateStatus()
     }
     const core::Bounds b = core::meshBounds(*m);
     if (b.valid) {
-        const core::Vec3 d = b.max - b.min;
-        parts << tr("%1 × %2 × %3 units")
-                     .arg(d.x(), 0, 'g', 4)
-                     .arg(d.y(), 0, 'g', 4)
-                     .arg(d.z(), 0, 'g', 4);
+        parts << formatSize(b.max - b.min, m_units);
     }
     m_summary->setText(parts.join(QStringLiteral(" · ")));
+    m_summary->setToolTip(m_summary->text());
     if (m_document->currentAnimation() >= 0) {
         const auto& d = m_document->animations()[std::size_t(m_document->currentAnimation())];
-        m_frameLabel->setText(tr("%1 · frame %2 (0–%3) · %4 fps")
+        const core::Animation& anim = d.animation(m_document->files());
+        m_frameLabel->setText(tr("%1 · frame %2 (%3) · %4 fps")
                                   .arg(d.name)
-                                  .arg(m_document->currentFrame())
-                                  .arg(m_document->frameCount() - 1)
-                                  .arg(double(d.animation(m_document->files()).fps)));
+                                  .arg(frameNumberText(anim, m_document->currentFrame()),
+                                       frameRangeText(anim))
+                                  .arg(double(anim.fps)));
     } else {
         m_frameLabel->setText(tr("rest pose"));
     }
@@ -895,7 +1012,8 @@ void MainWindow::onDiagnosticsChanged()
 
 void MainWindow::setProfile(core::Profile profile)
 {
-    store(kProfileKey, toQString(core::profileName(profile)));
+    // Not stored: every launch starts on auto unless --profile says otherwise (issue 15); the
+    // status bar and the toolbar combo show the profile in use.
     if (m_profileBox && m_profileBox->currentData().toInt() != int(profile)) {
         m_profileBox->setCurrentIndex(m_profileBox->findData(int(profile)));
         return; // the combo's signal comes back here
@@ -925,7 +1043,6 @@ void MainWindow::cycleHeatMap()
 void MainWindow::setHeatMap(render::HeatMap mode)
 {
     m_flags.heatMap = mode;
-    store(kHeatMapKey, kHeatMapNames.value(int(mode)));
     applyDisplay();
     updateHeatLegend();
 }
@@ -937,7 +1054,6 @@ void MainWindow::setCompiledWeights(bool on)
         return;
     }
     m_flags.compiledWeights = on;
-    store(kCompiledKey, on);
     applyDisplay();
     updateHeatLegend();
 }
@@ -1005,7 +1121,7 @@ void MainWindow::updateHeatLegend()
         parts << tr("· skinning: %1").arg(weights);
     }
     m_heatLabel->setText(parts.join(QStringLiteral(" ")));
-    m_heatLabel->setVisible(!parts.isEmpty());
+    m_heatLabel->setVisible(!parts.isEmpty() && m_document->primaryModel());
 }
 
 void MainWindow::addRecent(const QStringList& paths)
@@ -1108,7 +1224,7 @@ QString MainWindow::saveScreenshot(const QString& path, bool minimal)
         return {};
     }
     log(tr("Screenshot saved: %1").arg(out));
-    statusBar()->showMessage(tr("Screenshot saved: %1").arg(out), 5000);
+    showMessage(tr("Screenshot saved: %1").arg(out), 5000);
     return out;
 }
 
@@ -1120,7 +1236,7 @@ bool MainWindow::copyImage()
         return false;
     }
     QApplication::clipboard()->setImage(image);
-    statusBar()->showMessage(
+    showMessage(
         tr("Viewport image copied (%1 × %2)").arg(image.width()).arg(image.height()), 5000);
     return true;
 }

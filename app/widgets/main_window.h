@@ -6,7 +6,10 @@
 #include <QtCore/QUrl>
 #include <QtWidgets/QMainWindow>
 
+#include <array>
+
 #include "app/document/document.h"
+#include "app/widgets/settings_dialog.h"
 #include "render/viewport.h"
 
 class QAction;
@@ -26,6 +29,7 @@ class BudgetBar;
 class FlexPanel;
 class InspectorPanel;
 class ProblemsPanel;
+
 class ShortcutSheet;
 class OutlinePanel;
 class TimelinePanel;
@@ -80,6 +84,15 @@ public:
     // Ctrl+Shift+C: the viewport's image (as F12 saves it) to the clipboard.
     bool copyImage();
     ShortcutSheet* shortcutSheet() const { return m_sheet; }
+    // File ▸ Settings (Ctrl+,): the dialog, modeless; applying it re-reads the settings.
+    SettingsDialog* openSettings();
+    SettingsDialog* settingsDialog() const { return m_settingsDialog; }
+    // Applies the Settings dialog's keys (mouse, colours, units) to the window.
+    void applySettings();
+    // A transient status message in its own label (it never covers the status widgets).
+    void showMessage(const QString& text, int timeoutMs = 5000);
+    QLabel* messageLabel() const { return m_message; }
+    QAction* followRootAction() const { return m_followRootAction; }
     // What a drop does (UX.md): a folder opens its first model; animations and VTAs dropped on an
     // open model attach to it unless Shift is held. False when nothing usable was dropped.
     bool openDropped(const QList<QUrl>& urls, Qt::KeyboardModifiers modifiers);
@@ -107,7 +120,7 @@ private:
     void applyDisplay();
     void rearmWatcher();
     QAction* displayToggle(QMenu* menu, const QString& text, const QKeySequence& key,
-                           bool render::DisplayFlags::*flag);
+                           bool render::DisplayFlags::*flag, bool persist = true);
 
     QSettings& m_settings;
     Document* m_document;
@@ -142,6 +155,13 @@ private:
     QTimer m_reloadDebounce;
     QTimer m_layoutSave; // docks moved, shown or hidden: store the layout shortly after
     bool m_autoReload = true;
+    SettingsDialog* m_settingsDialog = nullptr;
+    QLabel* m_message = nullptr;
+    QTimer m_messageTimer;
+    QAction* m_followRootAction = nullptr;
+    QAction* m_fpsAction = nullptr;
+    std::array<QAction*, 3> m_cameraModeActions{};
+    Units m_units = Units::Model;
 };
 
 } // namespace rigscope::app

@@ -225,6 +225,9 @@ constexpr CatalogEntry kCatalog[] = {
      "a name containing '\"' cannot be written to SMD"},
     {"write.version-dropped", {S::Note, S::Note, S::Note, S::Note},
      "a source version other than 1 not representable in SMDX"},
+    // ---- io.* (issue 15) ----
+    {"io.unreadable", {S::Error, S::Error, S::Error, S::Error},
+     "the file cannot be read (missing, a folder, no permission, too large)"},
 };
 } // namespace
 

@@ -280,8 +280,8 @@ private slots:
         QCOMPARE(bars[1]->text(), QStringLiteral("materials 3/100"));
         QCOMPARE(vp->weightProfile(), core::Profile::GoldSrc);
         QVERIFY(w.heatLegend()->text().contains(QStringLiteral("over 1 (goldsrc)")));
-        QCOMPARE(win.settings.value(QStringLiteral("Checks/profile")).toString(),
-                 QStringLiteral("goldsrc"));
+        // Not stored: the next launch starts on auto (issue 15, docs/viewer.md).
+        QVERIFY(!win.settings.contains(QStringLiteral("Checks/profile")));
         w.setProfile(core::Profile::Auto);
         QTRY_COMPARE(bars[1]->text(), QStringLiteral("materials 3/32"));
 
