@@ -206,6 +206,15 @@ Document::~Document()
     m_checkWatcher.waitForFinished();
 }
 
+void Document::announce()
+{
+    emit loaded(true);
+    emit animationChanged(m_currentAnimation);
+    emit frameChanged(m_currentFrame);
+    emit selectionChanged(m_selection);
+    emit diagnosticsChanged();
+}
+
 void Document::open(const QStringList& paths, bool keepState)
 {
     if (paths.isEmpty()) {

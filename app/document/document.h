@@ -85,6 +85,9 @@ public:
     // False when nothing is open or every candidate is open already.
     bool attach(const QStringList& candidates);
     void cancelLoad();
+    // Re-emits loaded(true), animationChanged, frameChanged and diagnosticsChanged, so views
+    // bound to this document anew (a tab switch) show its current state.
+    void announce();
     bool isLoading() const;
     // Blocks until the current load and its checks finished (tests, --window-screenshot).
     // True when the document has files (the failed load of another one keeps them).

@@ -11,6 +11,7 @@
 #include <QtGui/QDragEnterEvent>
 #include <QtGui/QDropEvent>
 #include <QtGui/QIcon>
+#include <QtGui/QMouseEvent>
 #include <QtGui/QPainter>
 #include <QtGui/QClipboard>
 #include <QtWidgets/QApplication>
@@ -27,6 +28,8 @@
 #include <QtWidgets/QPlainTextEdit>
 #include <QtWidgets/QProgressBar>
 #include <QtWidgets/QStatusBar>
+#include <QtWidgets/QTabBar>
+#include <QtWidgets/QVBoxLayout>
 #include <QtWidgets/QToolBar>
 #include <QtWidgets/QToolButton>
 #include <QtWidgets/QTreeView>
@@ -140,7 +143,29 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
     setWindowIcon(QIcon::fromTheme(QStringLiteral("rigscope")));
     setAcceptDrops(true);
     setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
-    setCentralWidget(m_viewport);
+    // Viewport tabs (UX.md): one document per tab above the one viewport; switching a tab
+    // rebinds the panels and the viewport to its document and restores its camera.
+    m_tabBar = new QTabBar(this);
+    m_tabBar->setObjectName(QStringLiteral("documentTabs"));
+    m_tabBar->setTabsClosable(true);
+    m_tabBar->setMovable(false);
+    m_tabBar->setExpanding(false);
+    m_tabBar->setDocumentMode(true);
+    m_tabBar->setElideMode(Qt::ElideMiddle);
+    m_tabBar->setAutoHide(true); // one document: no bar
+    m_tabBar->installEventFilter(this);
+    auto* central = new QWidget(this);
+    auto* centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(0, 0, 0, 0);
+    centralLayout->setSpacing(0);
+    centralLayout->addWidget(m_tabBar);
+    centralLayout->addWidget(m_viewport, 1);
+    setCentralWidget(central);
+    m_docs.push_back(m_document);
+    m_cameras.emplace_back();
+    m_tabBar->addTab(tr("(empty)"));
+    connect(m_tabBar, &QTabBar::currentChanged, this, &MainWindow::onTabChanged);
+    connect(m_tabBar, &QTabBar::tabCloseRequested, this, &MainWindow::closeTab);
 
     m_outline->setDocument(m_document);
     m_inspector->setDocument(m_document);
@@ -235,42 +260,11 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
         m_budgetBars.push_back(bar);
         statusBar()->addPermanentWidget(bar);
     }
-    connect(m_cancel, &QToolButton::clicked, m_document, &Document::cancelLoad);
+    connect(m_cancel, &QToolButton::clicked, this, [this] { m_document->cancelLoad(); });
 
     createActions();
+    bindDocument(m_document);
 
-    connect(m_document, &Document::loadStarted, this, [this] {
-        m_progress->setVisible(true);
-        m_cancel->setVisible(true);
-        m_progress->setRange(0, 0);
-    });
-    connect(m_document, &Document::loadProgress, this, [this](int done, int total) {
-        if (total > 1) {
-            m_progress->setRange(0, total);
-            m_progress->setValue(done);
-        }
-    });
-    connect(m_document, &Document::loaded, this, &MainWindow::onLoaded);
-    connect(m_document, &Document::loadFailed, this, &MainWindow::onLoadFailed);
-    connect(m_document, &Document::attached, this, [this](int added) {
-        const QString text = added == 0
-                                 ? tr("No animation in the folder fits this model")
-                                 : tr("Attached %n animation / flex file(s) from the folder", "",
-                                      added);
-        log(text);
-        showMessage(text, 5000);
-    });
-    connect(m_document, &Document::frameChanged, this, &MainWindow::updateStatus);
-    connect(m_document, &Document::frameChanged, this, [this] {
-        if (m_flags.heatMap == render::HeatMap::WeightChange) {
-            // after the viewport has posed the scene for this frame
-            QTimer::singleShot(0, this, &MainWindow::updateHeatLegend);
-        }
-    });
-    connect(m_document, &Document::animationChanged, this, &MainWindow::updateStatus);
-    connect(m_document, &Document::selectionChanged, this, &MainWindow::updateStatus);
-    connect(m_document, &Document::checksStarted, this, &MainWindow::onChecksStarted);
-    connect(m_document, &Document::diagnosticsChanged, this, &MainWindow::onDiagnosticsChanged);
     connect(m_viewport->viewport(), &render::Viewport::fpsChanged, this,
             [this](double fps) { m_fpsLabel->setText(tr("%1 fps").arg(fps, 0, 'f', 0)); });
     connect(m_viewport->viewport(), &render::Viewport::unhandledKey, this,
@@ -309,6 +303,237 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
 }
 
 MainWindow::~MainWindow() = default;
+
+void MainWindow::bindDocument(Document* doc)
+{
+    connect(doc, &Document::loadStarted, this, [this, doc] {
+        if (doc != m_document) {
+            return;
+        }
+        m_progress->setVisible(true);
+        m_cancel->setVisible(true);
+        m_progress->setRange(0, 0);
+    });
+    connect(doc, &Document::loadProgress, this, [this, doc](int done, int total) {
+        if (doc != m_document) {
+            return;
+        }
+        if (total > 1) {
+            m_progress->setRange(0, total);
+            m_progress->setValue(done);
+        }
+    });
+    connect(doc, &Document::loaded, this, [this, doc](bool keepState) {
+        updateTabTitle(doc);
+        if (doc == m_document) {
+            onLoaded(keepState);
+        }
+    });
+    connect(doc, &Document::loadFailed, this, [this, doc](const QString& message) {
+        if (doc == m_document) {
+            onLoadFailed(message);
+        }
+    });
+    connect(doc, &Document::attached, this, [this, doc](int added) {
+        if (doc != m_document) {
+            return;
+        }
+        const QString text = added == 0
+                                 ? tr("No animation in the folder fits this model")
+                                 : tr("Attached %n animation / flex file(s) from the folder", "",
+                                      added);
+        log(text);
+        showMessage(text, 5000);
+    });
+    connect(doc, &Document::frameChanged, this, [this, doc] {
+        if (doc != m_document) {
+            return;
+        }
+        updateStatus();
+        if (m_flags.heatMap == render::HeatMap::WeightChange) {
+            // after the viewport has posed the scene for this frame
+            QTimer::singleShot(0, this, &MainWindow::updateHeatLegend);
+        }
+    });
+    auto current = [this, doc](void (MainWindow::*f)()) {
+        return [this, doc, f] {
+            if (doc == m_document) {
+                (this->*f)();
+            }
+        };
+    };
+    connect(doc, &Document::animationChanged, this, current(&MainWindow::updateStatus));
+    connect(doc, &Document::selectionChanged, this, current(&MainWindow::updateStatus));
+    connect(doc, &Document::checksStarted, this, current(&MainWindow::onChecksStarted));
+    connect(doc, &Document::diagnosticsChanged, this, current(&MainWindow::onDiagnosticsChanged));
+    connect(doc, &Document::interpolateChanged, this, [this, doc](bool on) {
+        if (doc == m_document && m_interpolateAction) {
+            m_interpolateAction->setChecked(on);
+        }
+    });
+}
+
+int MainWindow::tabCount() const
+{
+    return int(m_docs.size());
+}
+
+int MainWindow::currentTab() const
+{
+    return m_tabBar->currentIndex();
+}
+
+Document* MainWindow::tabDocument(int i) const
+{
+    return i >= 0 && std::size_t(i) < m_docs.size() ? m_docs[std::size_t(i)] : nullptr;
+}
+
+void MainWindow::updateTabTitle(Document* doc)
+{
+    const auto it = std::find(m_docs.begin(), m_docs.end(), doc);
+    if (it == m_docs.end()) {
+        return;
+    }
+    const int i = int(it - m_docs.begin());
+    const QString name = doc->displayName();
+    m_tabBar->setTabText(i, name.isEmpty() ? tr("(empty)") : name);
+    m_tabBar->setTabToolTip(i, doc->paths().join(QLatin1Char('\n')));
+}
+
+void MainWindow::openInNewTab(const QStringList& paths)
+{
+    if (paths.isEmpty()) {
+        return;
+    }
+    // An empty current tab (nothing opened yet, or only failures) takes the files itself.
+    if (!m_document->files().empty()) {
+        auto* doc = new Document(this);
+        doc->setProfile(m_document->requestedProfile());
+        m_docs.push_back(doc);
+        m_cameras.emplace_back();
+        bindDocument(doc);
+        m_tabBar->addTab(tr("(loading)"));
+        m_tabBar->setCurrentIndex(int(m_docs.size()) - 1); // onTabChanged binds the panels
+    }
+    openFiles(paths);
+}
+
+void MainWindow::onTabChanged(int index)
+{
+    if (index < 0 || std::size_t(index) >= m_docs.size() || m_docs[std::size_t(index)] == m_document) {
+        return;
+    }
+    // Leaving: keep the camera of the document shown so far.
+    const auto old = std::find(m_docs.begin(), m_docs.end(), m_document);
+    if (old != m_docs.end()) {
+        m_cameras[std::size_t(old - m_docs.begin())] = m_viewport->viewport()->camera3d();
+    }
+    m_timeline->setPlaying(false);
+    m_document = m_docs[std::size_t(index)];
+    m_outline->setDocument(m_document);
+    m_inspector->setDocument(m_document);
+    m_timeline->setDocument(m_document);
+    m_flex->setDocument(m_document);
+    m_problems->setDocument(m_document);
+    m_viewport->setDocument(m_document);
+    m_interpolateAction->setChecked(m_document->interpolate());
+    if (m_profileBox) {
+        m_profileBox->blockSignals(true);
+        m_profileBox->setCurrentIndex(m_profileBox->findData(int(m_document->requestedProfile())));
+        m_profileBox->blockSignals(false);
+    }
+    // The views show the document's state as if it had just loaded; the camera comes back.
+    const bool has = !m_document->files().empty();
+    if (has) {
+        m_document->announce();
+        m_viewport->viewport()->setCamera3d(m_cameras[std::size_t(index)]);
+        setWindowTitle(tr("%1 — RigScope").arg(m_document->displayName()));
+    } else {
+        m_viewport->viewport()->setModel(nullptr, {}, true);
+        m_files->clear();
+        setWindowTitle(tr("RigScope"));
+        m_summary->setText(tr("No file · drop an SMD, VTA, SMDX or CoD export here"));
+        updateStatus();
+        onDiagnosticsChanged();
+    }
+    rearmWatcher();
+}
+
+void MainWindow::closeTab(int index)
+{
+    if (index < 0 || std::size_t(index) >= m_docs.size()) {
+        return;
+    }
+    Document* doc = m_docs[std::size_t(index)];
+    if (!doc->paths().isEmpty()) {
+        m_closed.push_back(doc->paths());
+    }
+    if (m_docs.size() == 1) {
+        // The last tab: an empty document takes its place.
+        auto* fresh = new Document(this);
+        fresh->setProfile(doc->requestedProfile());
+        m_docs.push_back(fresh);
+        m_cameras.emplace_back();
+        bindDocument(fresh);
+        m_tabBar->addTab(tr("(empty)"));
+    }
+    const int next = index + 1 < int(m_docs.size()) ? index + 1 : index - 1;
+    if (doc == m_document) {
+        m_tabBar->setCurrentIndex(next); // onTabChanged switches away from it
+    }
+    m_docs.erase(m_docs.begin() + index);
+    m_cameras.erase(m_cameras.begin() + index);
+    m_tabBar->removeTab(index);
+    delete doc;
+    log(tr("Closed tab %1").arg(index + 1));
+}
+
+void MainWindow::closeAllTabs()
+{
+    while (m_docs.size() > 1 || !m_document->files().empty()) {
+        const std::size_t before = m_docs.size();
+        closeTab(m_tabBar->currentIndex());
+        if (m_docs.size() == before && m_document->files().empty()) {
+            break;
+        }
+    }
+}
+
+void MainWindow::reopenClosedTab()
+{
+    while (!m_closed.isEmpty()) {
+        const QStringList paths = m_closed.takeLast();
+        if (QFileInfo::exists(paths.front())) {
+            openInNewTab(paths);
+            return;
+        }
+    }
+    showMessage(tr("No closed tab to reopen"), 3000);
+}
+
+void MainWindow::nextTab(int delta)
+{
+    const int n = m_tabBar->count();
+    if (n > 1) {
+        m_tabBar->setCurrentIndex(((m_tabBar->currentIndex() + delta) % n + n) % n);
+    }
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* e)
+{
+    // Middle-click closes a tab (UX.md, HLAM).
+    if (watched == m_tabBar && e->type() == QEvent::MouseButtonRelease) {
+        auto* me = static_cast<QMouseEvent*>(e);
+        if (me->button() == Qt::MiddleButton) {
+            const int i = m_tabBar->tabAt(me->position().toPoint());
+            if (i >= 0) {
+                closeTab(i);
+                return true;
+            }
+        }
+    }
+    return QMainWindow::eventFilter(watched, e);
+}
 
 void MainWindow::showMessage(const QString& text, int timeoutMs)
 {
@@ -404,10 +629,26 @@ void MainWindow::createActions()
         const QStringList paths =
             QFileDialog::getOpenFileNames(this, tr("Open models"), dir, openFilter());
         if (!paths.isEmpty()) {
-            openFiles(paths);
+            openInNewTab(paths); // a new tab unless the current one is empty
         }
     });
     m_recentMenu = file->addMenu(tr("Open &Recent"));
+    QAction* closeT = file->addAction(tr("&Close Tab"));
+    closeT->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_W));
+    connect(closeT, &QAction::triggered, this, [this] { closeTab(m_tabBar->currentIndex()); });
+    QAction* closeAll = file->addAction(tr("Close All Tabs"));
+    closeAll->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_W));
+    connect(closeAll, &QAction::triggered, this, &MainWindow::closeAllTabs);
+    QAction* reopen = file->addAction(tr("Reopen Closed Tab"));
+    reopen->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_T));
+    connect(reopen, &QAction::triggered, this, &MainWindow::reopenClosedTab);
+    QAction* nextT = file->addAction(tr("Next Tab"));
+    nextT->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Tab)});
+    connect(nextT, &QAction::triggered, this, [this] { nextTab(1); });
+    QAction* prevT = file->addAction(tr("Previous Tab"));
+    prevT->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Backtab),
+                         QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Tab)});
+    connect(prevT, &QAction::triggered, this, [this] { nextTab(-1); });
     file->addSeparator();
     QAction* reloadA =
         file->addAction(QIcon::fromTheme(QStringLiteral("view-refresh")), tr("&Reload"));
@@ -601,8 +842,8 @@ void MainWindow::createActions()
     interpolate->setShortcut(QKeySequence(Qt::Key_I));
     interpolate->setCheckable(true);
     interpolate->setChecked(m_document->interpolate());
-    connect(interpolate, &QAction::toggled, m_document, &Document::setInterpolate);
-    connect(m_document, &Document::interpolateChanged, interpolate, &QAction::setChecked);
+    connect(interpolate, &QAction::toggled, this, [this](bool on) { m_document->setInterpolate(on); });
+    m_interpolateAction = interpolate;
     QAction* slower = playback->addAction(tr("Half Speed"));
     slower->setShortcut(QKeySequence(Qt::Key_Minus));
     connect(slower, &QAction::triggered, this,
@@ -1153,7 +1394,7 @@ void MainWindow::updateRecentMenu()
         QAction* a = m_recentMenu->addAction(names.join(QStringLiteral(" + ")));
         a->setToolTip(paths.join(QLatin1Char('\n')));
         a->setEnabled(QFileInfo::exists(paths.front()));
-        connect(a, &QAction::triggered, this, [this, paths] { openFiles(paths); });
+        connect(a, &QAction::triggered, this, [this, paths] { openInNewTab(paths); });
     }
     if (!recent.isEmpty()) {
         m_recentMenu->addSeparator();
@@ -1333,7 +1574,7 @@ bool MainWindow::openDropped(const QList<QUrl>& urls, Qt::KeyboardModifiers modi
     if (attach) {
         m_document->open(m_document->paths() + paths, true);
     } else {
-        openFiles(paths);
+        openInNewTab(paths); // a reference opens a tab (UX.md); an empty tab takes it
     }
     return true;
 }

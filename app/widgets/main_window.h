@@ -20,6 +20,7 @@ class QListWidget;
 class QMenu;
 class QPlainTextEdit;
 class QProgressBar;
+class QTabBar;
 class QToolButton;
 class QTreeWidget;
 
@@ -66,7 +67,19 @@ public:
     // Requested checks profile (toolbar combo); re-runs checks, budgets and weight views.
     void setProfile(core::Profile profile);
 
+    // Opens `paths` as the current tab's document (replacing what it showed).
     void openFiles(const QStringList& paths);
+    // Tabs (UX.md: one document per tab). Opens `paths` in a new tab, or in the current one
+    // when it is empty (File ▸ Open, recent files, dropped references).
+    void openInNewTab(const QStringList& paths);
+    int tabCount() const;
+    int currentTab() const;
+    Document* tabDocument(int i) const;
+    QTabBar* tabBar() const { return m_tabBar; }
+    void closeTab(int index);       // Ctrl+W, middle-click; the last tab leaves an empty one
+    void closeAllTabs();            // Ctrl+Shift+W
+    void reopenClosedTab();         // Ctrl+Shift+T
+    void nextTab(int delta);        // Ctrl+Tab, Ctrl+Shift+Tab
     void reload(bool keepView = true);
     void browse(int delta); // previous / next supported file in the folder
     // ↓: the animations and flex files of the reference's folder that fit it (Document::attach).
@@ -98,6 +111,7 @@ public:
     bool openDropped(const QList<QUrl>& urls, Qt::KeyboardModifiers modifiers);
 
 protected:
+    bool eventFilter(QObject* watched, QEvent* e) override;
     void closeEvent(QCloseEvent* e) override;
     void dragEnterEvent(QDragEnterEvent* e) override;
     void dropEvent(QDropEvent* e) override;
@@ -106,6 +120,9 @@ private:
     QDockWidget* addDock(QWidget* panel, const QString& objectName, const QString& title,
                          Qt::DockWidgetArea area);
     void createActions();
+    void bindDocument(Document* doc); // the window follows `doc` while it is the current tab
+    void onTabChanged(int index);
+    void updateTabTitle(Document* doc);
     void updateStatus();
     void onChecksStarted();
     void onDiagnosticsChanged();
@@ -160,6 +177,11 @@ private:
     QTimer m_messageTimer;
     QAction* m_followRootAction = nullptr;
     QAction* m_fpsAction = nullptr;
+    QAction* m_interpolateAction = nullptr;
+    QTabBar* m_tabBar = nullptr;
+    std::vector<Document*> m_docs;             // one per tab, in tab order (children of this)
+    std::vector<render::OrbitCamera> m_cameras; // per tab, saved when it is left
+    QList<QStringList> m_closed;                // Ctrl+Shift+T
     std::array<QAction*, 3> m_cameraModeActions{};
     Units m_units = Units::Model;
 };

@@ -15,12 +15,16 @@
 #include <QtWidgets/QHeaderView>
 #include <QtWidgets/QLabel>
 #include <QtWidgets/QListWidget>
+#include <QtWidgets/QSlider>
 #include <QtWidgets/QPlainTextEdit>
 #include <QtWidgets/QStatusBar>
 #include <QtWidgets/QToolBar>
 #include <QtWidgets/QTreeView>
 #include <Qt3DRender/QCamera>
 
+#include "app/document/frame_names.h"
+#include "app/widgets/flex_panel.h"
+#include "app/widgets/inspector_panel.h"
 #include "app/widgets/main_window.h"
 #include "app/widgets/outline_panel.h"
 #include "app/widgets/problems_panel.h"
@@ -582,6 +586,122 @@ private slots:
         QVERIFY2(std::abs(s.x() - corner.x()) < 2.0 && std::abs(s.y() - corner.y()) < 2.0,
                  qPrintable(QStringLiteral("%1,%2").arg(s.x()).arg(s.y())));
         QVERIFY(vp->camera3d().distance < before.distance);
+    }
+
+    // Issue 15.6: one document per tab; Ctrl+Tab, Ctrl+W, Ctrl+Shift+T, middle-click,
+    // Ctrl+Shift+W.
+    void documentTabs()
+    {
+        test::TestWindow win(QStringLiteral("tst_ux_tabs.ini"), QSize(1280, 800));
+        QVERIFY(activate(win.w));
+        QTemporaryDir dir;
+        const QString ref = dir.filePath(QStringLiteral("walker.smd"));
+        const QString anim = dir.filePath(QStringLiteral("walker_anim.smd"));
+        QVERIFY(writeFile(ref, walkerRef()));
+        QVERIFY(writeFile(anim, walkerAnim()));
+        app::MainWindow& w = win.w;
+        w.openInNewTab({sample("sample_ref.smd"), sample("sample_anim.smd")});
+        app::Document* first = w.document();
+        QVERIFY(first->waitForLoaded());
+        QCOMPARE(w.tabCount(), 1); // the empty tab took the files
+        QVERIFY(!w.tabBar()->isVisible());
+        first->setCurrentAnimation(0);
+        first->setCurrentFrame(3);
+
+        w.openInNewTab({ref, anim});
+        app::Document* second = w.document();
+        QVERIFY(second != first);
+        QVERIFY(second->waitForLoaded());
+        QCOMPARE(w.tabCount(), 2);
+        QTRY_VERIFY(w.tabBar()->isVisible());
+        QCOMPARE(w.tabBar()->tabText(1), QStringLiteral("walker.smd"));
+        auto* vp = w.viewportWidget()->viewport();
+        QCOMPARE(vp->scene()->sharedModel(), second->primaryModel());
+        app::grabWindow(w).save(test::outputDir() + QStringLiteral("/TstWindowUx_two_tabs.png"));
+
+        // Ctrl+Tab: back to the first, its model, animation and frame.
+        const render::OrbitCamera firstCamera = vp->camera3d();
+        QTest::keyClick(&w, Qt::Key_Tab, Qt::ControlModifier);
+        QTRY_COMPARE(w.currentTab(), 0);
+        QCOMPARE(w.document(), first);
+        QCOMPARE(vp->scene()->sharedModel(), first->primaryModel());
+        QCOMPARE(first->currentFrame(), 3);
+        QVERIFY(w.findChild<app::TimelinePanel*>()->findChild<QLabel*>() != nullptr);
+        QVERIFY(w.windowTitle().startsWith(QStringLiteral("sample_ref.smd")));
+        Q_UNUSED(firstCamera);
+
+        // Ctrl+W closes it; Ctrl+Shift+T brings it back in a new tab.
+        QTest::keyClick(&w, Qt::Key_W, Qt::ControlModifier);
+        QTRY_COMPARE(w.tabCount(), 1);
+        QCOMPARE(w.document(), second);
+        QTest::keyClick(&w, Qt::Key_T, Qt::ControlModifier | Qt::ShiftModifier);
+        QTRY_COMPARE(w.tabCount(), 2);
+        QVERIFY(w.document()->waitForLoaded());
+        QCOMPARE(QFileInfo(w.document()->primary()->path).fileName(), QStringLiteral("sample_ref.smd"));
+
+        // Middle-click closes the tab under the cursor.
+        const QRect r0 = w.tabBar()->tabRect(0);
+        QTest::mouseClick(w.tabBar(), Qt::MiddleButton, {}, r0.center());
+        QTRY_COMPARE(w.tabCount(), 1);
+        QCOMPARE(QFileInfo(w.document()->primary()->path).fileName(), QStringLiteral("sample_ref.smd"));
+
+        // Ctrl+Shift+W: everything closed, one empty tab, nothing stale on screen.
+        QTest::keyClick(&w, Qt::Key_W, Qt::ControlModifier | Qt::ShiftModifier);
+        QTRY_VERIFY(w.document()->files().empty());
+        QCOMPARE(w.tabCount(), 1);
+        QVERIFY(vp->scene() == nullptr);
+        QVERIFY(!w.heatLegend()->isVisible());
+    }
+
+    // Issue 15.6: a number box on every flex row, two-way with the slider and the document.
+    void flexNumberBoxes()
+    {
+        test::TestWindow win(QStringLiteral("tst_ux_flex.ini"), QSize(1280, 800));
+        QVERIFY(QTest::qWaitForWindowExposed(&win.w));
+        app::Document* doc = win.w.document();
+        win.w.openFiles({sample("sample_ref.smd"), sample("sample_flex.vta")});
+        QVERIFY(doc->waitForLoaded());
+        QVERIFY(doc->flexNames().size() >= 2);
+        auto* flex = win.w.findChild<app::FlexPanel*>();
+        QVERIFY(flex);
+        const auto boxes = flex->findChildren<QDoubleSpinBox*>(QStringLiteral("value"));
+        QCOMPARE(boxes.size(), doc->flexNames().size());
+        boxes[1]->setValue(0.35);
+        QCOMPARE(doc->flexWeight(1), 0.35f);
+        QSlider* slider = boxes[1]->parentWidget()->findChild<QSlider*>();
+        QCOMPARE(slider->value(), int(0.35 * (slider->maximum() - slider->minimum()) + 0.5));
+        doc->setFlexWeight(0, 0.8f);
+        QCOMPARE(boxes[0]->value(), 0.8);
+    }
+
+    // Issue 15.6: the bone Inspector shows the current pose's rotation, in degrees and as a
+    // quaternion, local and in model space, named by the file's frame number.
+    void inspectorCurrentPoseRotation()
+    {
+        test::TestWindow win(QStringLiteral("tst_ux_inspector.ini"), QSize(1280, 800));
+        QVERIFY(QTest::qWaitForWindowExposed(&win.w));
+        app::Document* doc = win.w.document();
+        win.w.openFiles({sample("sample_ref.smd"), sample("sample_anim.smd")});
+        QVERIFY(doc->waitForLoaded());
+        doc->setCurrentAnimation(0);
+        doc->setCurrentFrame(5);
+        doc->setSelection({app::Selection::Kind::Joint, 1, -1});
+        const QStringList lines = win.w.inspector()->lines();
+        const QString all = lines.join(QLatin1Char('\n'));
+        const core::Animation& anim = doc->animations()[0].animation(doc->files());
+        const QString frame = app::frameNumberText(anim, 5);
+        QVERIFY2(all.contains(QStringLiteral("Current pose, local (frame %1)").arg(frame)),
+                 qPrintable(all));
+        QVERIFY(all.contains(QStringLiteral("Current pose, model (frame %1)").arg(frame)));
+        QCOMPARE(all.count(QStringLiteral("Quaternion")), 2);
+        // The model-space quaternion is the pose's rotation.
+        const auto pose = doc->currentPose();
+        const Eigen::Quaternionf q(pose[1].linear());
+        const QString expected = QStringLiteral("w %1").arg(QString::number(q.w(), 'g', 6));
+        const QString alt = QStringLiteral("w %1").arg(QString::number(-q.w(), 'g', 6));
+        const qsizetype at = all.lastIndexOf(QStringLiteral("Quaternion"));
+        QVERIFY2(all.mid(at).contains(expected) || all.mid(at).contains(alt), qPrintable(all.mid(at)));
+        QVERIFY(all.contains(QStringLiteral("°")));
     }
 };
 
