@@ -35,7 +35,6 @@ namespace rigscope::render {
 
 namespace {
 
-
 float niceStep(float size)
 {
     const float raw = std::max(size / 10.0f, 1e-4f);
@@ -714,8 +713,7 @@ void Viewport::mouseReleaseEvent(QMouseEvent* e)
     const bool recentre =
         e->button() == m_dragButton && !m_dragged && m_dragButton == Qt::MiddleButton &&
         (m_mouse.scheme == MouseScheme::F3d ||
-         (m_mouse.scheme == MouseScheme::Blender &&
-          m_dragModifiers.testFlag(Qt::AltModifier)));
+         (m_mouse.scheme == MouseScheme::Blender && m_dragModifiers.testFlag(Qt::AltModifier)));
     if (recentre) {
         const PickResult r = pick(e->position().toPoint());
         if (r.hit()) {

@@ -22,9 +22,6 @@
 
 namespace rigscope::app {
 
-// Catalog id io.unreadable (core/diag/diagnostic_ids.cpp): the file could not be read at all.
-constexpr std::string_view kIoUnreadable = "io.unreadable";
-
 namespace {
 
 // NUL bytes, or more than 1 in 10 control bytes, in the first 4 KiB: not a text file.
@@ -56,7 +53,7 @@ LoadedFile loadFile(const QString& path)
         // The I/O error is a problem of the file like any other: Problems lists it.
         core::Diagnostic d;
         d.severity = core::Severity::Error;
-        d.id = kIoUnreadable;
+        d.id = core::ids::kIoUnreadable;
         d.message = bytes.error;
         d.file = toStd(QFileInfo(path).fileName());
         d.fixedSeverity = true;
@@ -68,9 +65,8 @@ LoadedFile loadFile(const QString& path)
     ctx.fileName = toStd(QFileInfo(path).fileName());
     core::ReadResult r = core::readAny(bytes.bytes, ctx);
     f.readerDiagnostics = std::move(r.diagnostics);
-    const bool parsedAsBinary =
-        std::any_of(f.readerDiagnostics.begin(), f.readerDiagnostics.end(),
-                    [](const core::Diagnostic& d) { return d.binary; });
+    const bool parsedAsBinary = std::any_of(f.readerDiagnostics.begin(), f.readerDiagnostics.end(),
+                                            [](const core::Diagnostic& d) { return d.binary; });
     if (!r.hasModel && !parsedAsBinary && looksBinary(bytes.bytes)) {
         // A text reader read bytes that are no text (an image, an archive, a compiled .mdl):
         // say so once rather than quote the bytes as names (issue 15).

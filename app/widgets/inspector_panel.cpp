@@ -228,8 +228,8 @@ void InspectorPanel::showJoint(int joint)
                 m_document->animations()[std::size_t(a)].animation(m_document->files()),
                 m_document->currentFrame());
         }
-        auto rotationRows = [this](QTreeWidgetItem* g, const Eigen::Affine3f& m) {
-            row(g, tr("Position"), vec(m.translation()));
+        auto rotationRows = [this](QTreeWidgetItem* into, const Eigen::Affine3f& m) {
+            row(into, tr("Position"), vec(m.translation()));
             Eigen::Matrix3f r = m.linear();
             // Without scale: the rotation part only.
             for (int c = 0; c < 3; ++c) {
@@ -239,9 +239,9 @@ void InspectorPanel::showJoint(int joint)
                 }
             }
             const Eigen::Vector3f zyx = r.eulerAngles(2, 1, 0);
-            row(g, tr("Rotation"), deg(core::Vec3(zyx.z(), zyx.y(), zyx.x())));
+            row(into, tr("Rotation"), deg(core::Vec3(zyx.z(), zyx.y(), zyx.x())));
             const Eigen::Quaternionf q(r);
-            row(g, tr("Quaternion"),
+            row(into, tr("Quaternion"),
                 QStringLiteral("w %1  x %2  y %3  z %4")
                     .arg(num(q.w()), num(q.x()), num(q.y()), num(q.z())));
         };

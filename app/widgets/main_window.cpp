@@ -135,8 +135,8 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
       m_inspector(new InspectorPanel(this)), m_timeline(new TimelinePanel(this)),
       m_files(new QListWidget(this)), m_flex(new FlexPanel(this)),
       m_problems(new ProblemsPanel(this)), m_log(new QPlainTextEdit(this)),
-      m_summary(new ElidingLabel(this)), m_frameLabel(new QLabel(this)), m_fpsLabel(new QLabel(this)),
-      m_heatLabel(new QLabel(this)), m_profileLabel(new QLabel(this)),
+      m_summary(new ElidingLabel(this)), m_frameLabel(new QLabel(this)),
+      m_fpsLabel(new QLabel(this)), m_heatLabel(new QLabel(this)), m_profileLabel(new QLabel(this)),
       m_progress(new QProgressBar(this)), m_cancel(new QToolButton(this))
 {
     setWindowTitle(tr("RigScope"));
@@ -338,10 +338,9 @@ void MainWindow::bindDocument(Document* doc)
         if (doc != m_document) {
             return;
         }
-        const QString text = added == 0
-                                 ? tr("No animation in the folder fits this model")
-                                 : tr("Attached %n animation / flex file(s) from the folder", "",
-                                      added);
+        const QString text =
+            added == 0 ? tr("No animation in the folder fits this model")
+                       : tr("Attached %n animation / flex file(s) from the folder", "", added);
         log(text);
         showMessage(text, 5000);
     });
@@ -420,7 +419,8 @@ void MainWindow::openInNewTab(const QStringList& paths)
 
 void MainWindow::onTabChanged(int index)
 {
-    if (index < 0 || std::size_t(index) >= m_docs.size() || m_docs[std::size_t(index)] == m_document) {
+    if (index < 0 || std::size_t(index) >= m_docs.size() ||
+        m_docs[std::size_t(index)] == m_document) {
         return;
     }
     // Leaving: keep the camera of the document shown so far.
@@ -429,6 +429,9 @@ void MainWindow::onTabChanged(int index)
         m_cameras[std::size_t(old - m_docs.begin())] = m_viewport->viewport()->camera3d();
     }
     m_timeline->setPlaying(false);
+    m_messageTimer.stop(); // a message about the other tab's file
+    m_message->hide();
+    m_summary->show();
     m_document = m_docs[std::size_t(index)];
     m_outline->setDocument(m_document);
     m_inspector->setDocument(m_document);
@@ -742,8 +745,8 @@ void MainWindow::createActions()
     // own look. The legend in the status bar shows them while on.
     m_flags.heatMap = render::HeatMap::Off;
     m_flags.compiledWeights = false;
-    displayToggle(display, tr("Textures"), QKeySequence(Qt::Key_T),
-                  &render::DisplayFlags::textures, false);
+    displayToggle(display, tr("Textures"), QKeySequence(Qt::Key_T), &render::DisplayFlags::textures,
+                  false);
     displayToggle(display, tr("Grid"), QKeySequence(Qt::Key_G), &render::DisplayFlags::grid);
     displayToggle(display, tr("Axes"), QKeySequence(Qt::Key_X), &render::DisplayFlags::axes);
     displayToggle(display, tr("Bounding Box"), QKeySequence(Qt::SHIFT | Qt::Key_X),
@@ -842,7 +845,8 @@ void MainWindow::createActions()
     interpolate->setShortcut(QKeySequence(Qt::Key_I));
     interpolate->setCheckable(true);
     interpolate->setChecked(m_document->interpolate());
-    connect(interpolate, &QAction::toggled, this, [this](bool on) { m_document->setInterpolate(on); });
+    connect(interpolate, &QAction::toggled, this,
+            [this](bool on) { m_document->setInterpolate(on); });
     m_interpolateAction = interpolate;
     QAction* slower = playback->addAction(tr("Half Speed"));
     slower->setShortcut(QKeySequence(Qt::Key_Minus));
@@ -1171,11 +1175,11 @@ void MainWindow::updateStatus()
     if (m_document->currentAnimation() >= 0) {
         const auto& d = m_document->animations()[std::size_t(m_document->currentAnimation())];
         const core::Animation& anim = d.animation(m_document->files());
-        m_frameLabel->setText(tr("%1 · frame %2 (%3) · %4 fps")
-                                  .arg(d.name)
-                                  .arg(frameNumberText(anim, m_document->currentFrame()),
-                                       frameRangeText(anim))
-                                  .arg(double(anim.fps)));
+        m_frameLabel->setText(
+            tr("%1 · frame %2 (%3) · %4 fps")
+                .arg(d.name)
+                .arg(frameNumberText(anim, m_document->currentFrame()), frameRangeText(anim))
+                .arg(double(anim.fps)));
     } else {
         m_frameLabel->setText(tr("rest pose"));
     }
@@ -1477,8 +1481,7 @@ bool MainWindow::copyImage()
         return false;
     }
     QApplication::clipboard()->setImage(image);
-    showMessage(
-        tr("Viewport image copied (%1 × %2)").arg(image.width()).arg(image.height()), 5000);
+    showMessage(tr("Viewport image copied (%1 × %2)").arg(image.width()).arg(image.height()), 5000);
     return true;
 }
 

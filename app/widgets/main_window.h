@@ -76,10 +76,10 @@ public:
     int currentTab() const;
     Document* tabDocument(int i) const;
     QTabBar* tabBar() const { return m_tabBar; }
-    void closeTab(int index);       // Ctrl+W, middle-click; the last tab leaves an empty one
-    void closeAllTabs();            // Ctrl+Shift+W
-    void reopenClosedTab();         // Ctrl+Shift+T
-    void nextTab(int delta);        // Ctrl+Tab, Ctrl+Shift+Tab
+    void closeTab(int index); // Ctrl+W, middle-click; the last tab leaves an empty one
+    void closeAllTabs();      // Ctrl+Shift+W
+    void reopenClosedTab();   // Ctrl+Shift+T
+    void nextTab(int delta);  // Ctrl+Tab, Ctrl+Shift+Tab
     void reload(bool keepView = true);
     void browse(int delta); // previous / next supported file in the folder
     // ↓: the animations and flex files of the reference's folder that fit it (Document::attach).
@@ -179,7 +179,7 @@ private:
     QAction* m_fpsAction = nullptr;
     QAction* m_interpolateAction = nullptr;
     QTabBar* m_tabBar = nullptr;
-    std::vector<Document*> m_docs;             // one per tab, in tab order (children of this)
+    std::vector<Document*> m_docs;              // one per tab, in tab order (children of this)
     std::vector<render::OrbitCamera> m_cameras; // per tab, saved when it is left
     QList<QStringList> m_closed;                // Ctrl+Shift+T
     std::array<QAction*, 3> m_cameraModeActions{};

@@ -103,11 +103,10 @@ void OutlinePanel::fitIndentation()
     }
     const int levels = depth + 2; // the Nodes section and the root level
     const int column = m_view->columnWidth(OutlineModel::NameColumn);
-    const int indent = std::clamp((column - kNameRoom) / std::max(levels, 1), 6, 18);
+    const int indent = std::clamp((column - kNameRoom) / std::max(levels, 1), 4, 18);
     m_view->setIndentation(indent);
     // Deeper than that: the name column widens (the tree scrolls sideways) rather than cut.
-    m_view->setColumnWidth(OutlineModel::NameColumn,
-                           std::max(column, levels * indent + kNameRoom));
+    m_view->setColumnWidth(OutlineModel::NameColumn, std::max(column, levels * indent + kNameRoom));
 }
 
 void OutlinePanel::onCurrentChanged(const QModelIndex& current)

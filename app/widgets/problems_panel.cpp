@@ -44,9 +44,9 @@ QString familyOf(std::string_view id)
 // File, then line and column (binary: offset), as one sortable number.
 quint64 locationKey(int file, const core::Diagnostic& d)
 {
-    const quint64 pos = d.binary ? d.where.offset
-                                 : (quint64(d.where.line) << 20) |
-                                       std::min<quint64>(d.where.column, 0xFFFFF);
+    const quint64 pos =
+        d.binary ? d.where.offset
+                 : (quint64(d.where.line) << 20) | std::min<quint64>(d.where.column, 0xFFFFF);
     return (quint64(std::min(file, 0x3FF)) << 52) | (pos & ((1ull << 52) - 1));
 }
 
@@ -330,6 +330,9 @@ ProblemsPanel::ProblemsPanel(QWidget* parent)
     bold.setBold(true);
     m_counts->setFont(bold);
     m_counts->setObjectName(QStringLiteral("problemCounts"));
+    // Room for the longest counts, so "· 1 note" is never cut by the buttons beside it.
+    m_counts->setMinimumWidth(
+        m_counts->fontMetrics().horizontalAdvance(QStringLiteral("0,000 errors · 0,000 warnings · 0,000 notes")));
     header->addWidget(m_counts);
     header->addStretch(1);
     const QString names[3] = {tr("Notes"), tr("Warnings"), tr("Errors")};

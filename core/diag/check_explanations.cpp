@@ -872,6 +872,17 @@ constexpr CheckExplanation kExplanations[] = {
      "are.",
      "None; a writer note.", "rigscope-cli convert v2.smd v2.smdx",
      "Nothing needed, unless a tool relies on the version 2 material rules."},
+    // ---- io.* (issue 15) ----
+    {"io.unreadable", "the file cannot be read at all",
+     "Opening or reading the file failed before any byte was parsed: it does not exist, it is a "
+     "folder, permission is denied, or it is larger than the reader's limit. The message quotes "
+     "the system's reason.",
+     "No compiler can read it either: studiomdl and the CoD tools stop with an I/O error. A "
+     "missing file usually means a moved or renamed export, or a QC path relative to another "
+     "folder.",
+     "None: every profile.", "rigscope /path/to/moved_model.smd",
+     "Check the path (case matters on Linux), the file's permissions, and that the export "
+     "finished."},
 };
 } // namespace
 

@@ -117,6 +117,8 @@ inline constexpr std::string_view kWriteQuantiseClamp = "write.quantise-clamp";
 inline constexpr std::string_view kWriteNonFinite = "write.non-finite";
 inline constexpr std::string_view kWriteBadName = "write.bad-name";
 inline constexpr std::string_view kWriteVersionDropped = "write.version-dropped";
+// ---- io.* (issue 15) ----
+inline constexpr std::string_view kIoUnreadable = "io.unreadable";
 
 } // namespace rigscope::core::ids
 

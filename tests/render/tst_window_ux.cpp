@@ -637,13 +637,15 @@ private slots:
         QTest::keyClick(&w, Qt::Key_T, Qt::ControlModifier | Qt::ShiftModifier);
         QTRY_COMPARE(w.tabCount(), 2);
         QVERIFY(w.document()->waitForLoaded());
-        QCOMPARE(QFileInfo(w.document()->primary()->path).fileName(), QStringLiteral("sample_ref.smd"));
+        QCOMPARE(QFileInfo(w.document()->primary()->path).fileName(),
+                 QStringLiteral("sample_ref.smd"));
 
         // Middle-click closes the tab under the cursor.
         const QRect r0 = w.tabBar()->tabRect(0);
         QTest::mouseClick(w.tabBar(), Qt::MiddleButton, {}, r0.center());
         QTRY_COMPARE(w.tabCount(), 1);
-        QCOMPARE(QFileInfo(w.document()->primary()->path).fileName(), QStringLiteral("sample_ref.smd"));
+        QCOMPARE(QFileInfo(w.document()->primary()->path).fileName(),
+                 QStringLiteral("sample_ref.smd"));
 
         // Ctrl+Shift+W: everything closed, one empty tab, nothing stale on screen.
         QTest::keyClick(&w, Qt::Key_W, Qt::ControlModifier | Qt::ShiftModifier);
@@ -700,8 +702,63 @@ private slots:
         const QString expected = QStringLiteral("w %1").arg(QString::number(q.w(), 'g', 6));
         const QString alt = QStringLiteral("w %1").arg(QString::number(-q.w(), 'g', 6));
         const qsizetype at = all.lastIndexOf(QStringLiteral("Quaternion"));
-        QVERIFY2(all.mid(at).contains(expected) || all.mid(at).contains(alt), qPrintable(all.mid(at)));
+        QVERIFY2(all.mid(at).contains(expected) || all.mid(at).contains(alt),
+                 qPrintable(all.mid(at)));
         QVERIFY(all.contains(QStringLiteral("°")));
+    }
+
+    // Whole-window screenshots on real files (the session note describes them): a character
+    // mid-animation, a framed problem triangle, a truncated file. Corpus only.
+    void corpusScreenshots()
+    {
+        const QString corpus = test::corpusDir();
+        if (corpus.isEmpty()) {
+            QSKIP("shared corpus not present");
+        }
+        const QString body = corpus + QStringLiteral("/smd/pathos_security_body_reference.smd");
+        const QString anim = corpus + QStringLiteral("/smd/pathos_wander_sit_loop_anim.smd");
+        test::TestWindow win(QStringLiteral("tst_ux_corpus.ini"), QSize(1400, 880));
+        QVERIFY(activate(win.w));
+        app::MainWindow& w = win.w;
+        app::Document* doc = w.document();
+        w.openFiles({body, anim});
+        QVERIFY(doc->waitForLoaded());
+        qInfo("%zu bones, %zu animations", doc->primaryModel()->skeleton.size(),
+              doc->animations().size());
+        if (!doc->animations().empty()) {
+            doc->setCurrentAnimation(0);
+            doc->setCurrentFrame(doc->frameCount() / 2);
+        }
+        w.viewportWidget()->viewport()->frameAll();
+        QCoreApplication::processEvents();
+        QTest::qWait(200);
+        app::grabWindow(w).save(test::outputDir() + QStringLiteral("/TstWindowUx_character.png"));
+
+        // A problem row that points at a triangle, framed as F8 / double-click does.
+        app::ProblemsPanel* p = w.problems();
+        bool framed = false;
+        for (int r = 0; r < p->proxy()->rowCount() && !framed; ++r) {
+            p->activate(p->proxy()->index(r, 0));
+            framed = doc->selection().kind == app::Selection::Kind::Triangle;
+        }
+        qInfo("framed a problem triangle: %s", framed ? "yes" : "no");
+        QCoreApplication::processEvents();
+        QTest::qWait(200);
+        app::grabWindow(w).save(test::outputDir() +
+                                QStringLiteral("/TstWindowUx_problem_triangle.png"));
+
+        // The same file cut short.
+        QTemporaryDir dir;
+        const QString cut = dir.filePath(QStringLiteral("security_body_cut.smd"));
+        QByteArray bytes = QByteArray::fromStdString(test::readBytes(body));
+        bytes.truncate(bytes.size() * 6 / 10);
+        QVERIFY(writeFile(cut, bytes));
+        w.openInNewTab({cut});
+        QVERIFY(w.document()->waitForLoaded());
+        QCoreApplication::processEvents();
+        QTest::qWait(200);
+        app::grabWindow(w).save(test::outputDir() + QStringLiteral("/TstWindowUx_truncated.png"));
+        QCOMPARE(w.tabCount(), 2);
     }
 };
 
