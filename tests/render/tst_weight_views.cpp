@@ -266,10 +266,10 @@ private slots:
         QTRY_VERIFY(vp->display().compiledWeights);
         QVERIFY(w.heatLegend()->text().contains(QStringLiteral("compiled (source)")));
 
-        // F8 selects the first problem: bone 'd' (unreferenced).
+        // F8 selects the first problem; errors come first: the NaN-weighted vertex.
         QTest::keyClick(vp, Qt::Key_F8);
-        QTRY_COMPARE(w.document()->selection().kind, app::Selection::Kind::Joint);
-        QCOMPARE(w.document()->selection().index, 4);
+        QTRY_COMPARE(w.document()->selection().kind, app::Selection::Kind::Triangle);
+        QCOMPARE(w.problems()->view()->currentIndex().data().toString(), QStringLiteral("error"));
         app::grabWindow(w).save(test::outputDir() +
                                 QStringLiteral("/TstWeightViews_window_influence.png"));
 
