@@ -748,8 +748,9 @@ constexpr CheckExplanation kExplanations[] = {
      "Export the animation and its notetracks together."},
     {"cod.framerate", "`FRAMERATE` is not a positive integer",
      "The XANIM's `FRAMERATE` is 0, negative or has a fraction.",
-     "The binary form stores the rate as a 16-bit integer: a fraction is cut (29.97 becomes "
-     "29) and the animation plays at another speed; 0 cannot play.",
+     "The binary form stores the rate as a 16-bit integer, so a fraction is rounded (29.97 "
+     "becomes 30) and the animation plays at another speed; a rate of 0 or less cannot play "
+     "(RigScope uses 30).",
      "A positive integer, cod only (warning).", "FRAMERATE 29.97",
      "Export at an integer frame rate (30, 60)."},
     {"cod.color-range", "vertex colours outside 0 to 1",
