@@ -37,6 +37,7 @@
 #include <QtWidgets/QTreeWidget>
 
 #include "app/document/frame_names.h"
+#include "core/ops/qc_ops.h"
 #include "core/version.h"
 #include "app/qt_convert.h"
 #include "app/widgets/budget_bar.h"
@@ -355,6 +356,12 @@ void MainWindow::bindDocument(Document* doc)
         updateTabTitle(doc);
         if (doc == m_document) {
             onLoaded(keepState);
+            if (!keepState && doc->qcProject()) {
+                // A QC project: show its bodygroups and files (issue 17).
+                if (auto* dock = findChild<QDockWidget*>(QStringLiteral("bodygroups"))) {
+                    dock->raise();
+                }
+            }
         }
     });
     connect(doc, &Document::loadFailed, this, [this, doc](const QString& message) {
@@ -1446,7 +1453,15 @@ void MainWindow::rearmWatcher()
     if (!m_watcher.files().isEmpty()) {
         m_watcher.removePaths(m_watcher.files());
     }
-    const QStringList paths = m_document->paths();
+    QStringList paths = m_document->paths();
+    if (const core::QcReport* qc = m_document->qcProject()) { // every file of a QC (issue 17)
+        for (const core::QcFileRef& f : qc->project.files) {
+            if (!f.resolved.empty()) {
+                paths << QFileInfo(toQString(f.resolved)).absoluteFilePath();
+            }
+        }
+        paths.removeDuplicates();
+    }
     if (!paths.isEmpty()) {
         m_watcher.addPaths(paths);
     }
