@@ -1,5 +1,6 @@
 // Fix hints of the CHECKS.md §4 catalog ("Fix" column), for --format=sarif help and the GUI.
 #include "core/checks/registry.h"
+#include "core/diag/check_explanations.h"
 
 namespace rigscope::core {
 
@@ -105,6 +106,9 @@ constexpr FixHint kFixHints[] = {
 
 std::string_view fixHint(std::string_view id) noexcept
 {
+    if (const CheckExplanation* x = findExplanation(id)) {
+        return x->fix;
+    }
     for (const FixHint& h : kFixHints) {
         if (h.id == id) {
             return h.fix;
