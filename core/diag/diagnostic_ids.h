@@ -117,6 +117,9 @@ inline constexpr std::string_view kWriteQuantiseClamp = "write.quantise-clamp";
 inline constexpr std::string_view kWriteNonFinite = "write.non-finite";
 inline constexpr std::string_view kWriteBadName = "write.bad-name";
 inline constexpr std::string_view kWriteVersionDropped = "write.version-dropped";
+// ---- syntax.truncated, write.data-dropped (issue 15) ----
+inline constexpr std::string_view kSyntaxTruncated = "syntax.truncated";
+inline constexpr std::string_view kWriteDataDropped = "write.data-dropped";
 
 } // namespace rigscope::core::ids
 
