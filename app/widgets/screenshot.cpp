@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "app/document/document.h"
+#include "app/document/qc_document.h"
 #include "render/bind_pose.h"
 #include "render/convert.h"
 #include "render/model_scene.h"
@@ -439,6 +440,10 @@ int runScreenshot(const GuiOptions& o, QString* error)
             }
         }
         return 1;
+    }
+    if (const QString qcError = applyQcCommandLine(doc, o.bodygroups, o.skin); !qcError.isEmpty()) {
+        *error = qcError;
+        return 2;
     }
     if (!o.anim.isEmpty()) {
         const int a = doc.findAnimation(o.anim);

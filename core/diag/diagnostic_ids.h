@@ -121,6 +121,25 @@ inline constexpr std::string_view kWriteVersionDropped = "write.version-dropped"
 inline constexpr std::string_view kSyntaxTruncated = "syntax.truncated";
 inline constexpr std::string_view kWriteDataDropped = "write.data-dropped";
 
+// ---- qc.* (issue 17) ----
+inline constexpr std::string_view kQcMissingFile = "qc.missing-file";
+inline constexpr std::string_view kQcCaseMismatch = "qc.case-mismatch";
+inline constexpr std::string_view kQcUnknownCommand = "qc.unknown-command";
+inline constexpr std::string_view kQcUnknownBone = "qc.unknown-bone";
+inline constexpr std::string_view kQcTexturegroupRows = "qc.texturegroup-rows";
+inline constexpr std::string_view kQcSkinMaterialUnused = "qc.skin-material-unused";
+inline constexpr std::string_view kQcDuplicateName = "qc.duplicate-name";
+inline constexpr std::string_view kQcIncludeCycle = "qc.include-cycle";
+inline constexpr std::string_view kQcUndefinedMacro = "qc.undefined-macro";
+inline constexpr std::string_view kQcUndefinedVariable = "qc.undefined-variable";
+inline constexpr std::string_view kQcBodygroupLimit = "qc.bodygroup-limit";
+inline constexpr std::string_view kQcSequenceLimit = "qc.sequence-limit";
+inline constexpr std::string_view kQcLodUnknownModel = "qc.lod-unknown-model";
+inline constexpr std::string_view kQcLimit = "qc.limit";
+inline constexpr std::string_view kQcSyntax = "qc.syntax";
+inline constexpr std::string_view kQcIncludeModel = "qc.includemodel";
+inline constexpr std::string_view kQcUnreadFile = "qc.unread-file";
+
 } // namespace rigscope::core::ids
 
 namespace rigscope::core {

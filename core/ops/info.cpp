@@ -127,36 +127,44 @@ std::vector<InfoReport> infoFromFiles(const std::vector<std::string>& paths, con
     opt.forceReader = options.forceReader;
     std::vector<ReadResult> results;
     CheckRun run = runCheck(paths, opt, &results);
-    for (const std::string& e : run.inputErrors) {
-        bool named = false;
-        for (const CheckedFile& f : run.files) {
-            named = named || (!f.readable && f.ioError == e);
-        }
-        if (!named) { // a path that does not exist or cannot be listed
+    // One report per input, in the order given (a folder: its files in place).
+    std::vector<bool> used(run.files.size(), false);
+    for (const std::string& p : paths) {
+        bool any = false;
+        for (std::size_t i = 0; i < run.files.size(); ++i) {
+            CheckedFile& f = run.files[i];
+            if (used[i] || !(f.file == p || f.file.starts_with(p + "/"))) {
+                continue;
+            }
+            used[i] = any = true;
             InfoReport r;
-            r.file = e;
-            r.ioError = e;
+            if (!f.readable) {
+                r.file = f.file;
+                r.ioError = f.ioError;
+                out.push_back(std::move(r));
+                continue;
+            }
+            r = infoFromResult(f.file, results[i], f.profile);
+            r.profileGuessed = f.guessed;
+            r.checked = true;
+            r.reference = f.reference;
+            r.diagnostics = std::move(f.diagnostics);
+            r.errors = countSeverity(r.diagnostics, Severity::Error);
+            r.warnings = countSeverity(r.diagnostics, Severity::Warning);
+            r.notes = countSeverity(r.diagnostics, Severity::Note);
             out.push_back(std::move(r));
         }
-    }
-    for (std::size_t i = 0; i < run.files.size(); ++i) {
-        CheckedFile& f = run.files[i];
-        InfoReport r;
-        if (!f.readable) {
-            r.file = f.file;
-            r.ioError = f.ioError;
+        if (!any) { // a path that does not exist or cannot be listed
+            InfoReport r;
+            r.file = p;
+            r.ioError = "'" + p + "': no such file";
+            for (const std::string& e : run.inputErrors) {
+                if (e.find(p) != std::string::npos) {
+                    r.ioError = e;
+                }
+            }
             out.push_back(std::move(r));
-            continue;
         }
-        r = infoFromResult(f.file, results[i], f.profile);
-        r.profileGuessed = f.guessed;
-        r.checked = true;
-        r.reference = f.reference;
-        r.diagnostics = std::move(f.diagnostics);
-        r.errors = countSeverity(r.diagnostics, Severity::Error);
-        r.warnings = countSeverity(r.diagnostics, Severity::Warning);
-        r.notes = countSeverity(r.diagnostics, Severity::Note);
-        out.push_back(std::move(r));
     }
     return out;
 }
