@@ -39,10 +39,12 @@ constexpr CheckExplanation kExplanations[] = {
      "version 1\nnodes\n0 \"root\" -1\nend\n"
      "bonemerge\n0\nend",
      "Remove the block, or fix the typo in its keyword."},
-    {"syntax.missing-end", "a block is not closed by `end` before the next block starts",
+    {"syntax.missing-end",
+     "a block is not closed before the next block starts (QC: at the end of the file)",
      "A `nodes`, `skeleton`, `triangles` or `vertexanimation` block has no `end` line before the "
-     "next block keyword. RigScope closes the block and keeps what it read; a note points at the "
-     "line that opened it. A file that ends inside a block is `syntax.truncated`.",
+     "next block keyword, or a QC `{` block is still open at the end of the file. RigScope "
+     "closes the block and keeps what it read; a note points at the line that opened it. An "
+     "SMD, VTA or CoD file that ends inside a block is `syntax.truncated`.",
      "studiomdl reads `nodes` and `skeleton` until `end` and fails with an unexpected end of "
      "file; in `triangles` it stops at the end of the file, so the model compiles but a file "
      "truncated mid-way loses its last triangles without a word.",

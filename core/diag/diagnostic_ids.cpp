@@ -12,7 +12,7 @@ constexpr CatalogEntry kCatalog[] = {
     {"syntax.unknown-block", {S::Warning, S::Warning, S::Warning, S::Warning},
      "Unknown top-level keyword or block"},
     {"syntax.missing-end", {S::Error, S::Error, S::Error, S::Off},
-     "A block not closed by 'end' before the next block starts (a file ending inside a block: syntax.truncated)"},
+     "A block not closed: by 'end' before the next SMD block starts, or a QC '{' block at the end of the file (an SMD / VTA / CoD file that ends inside a block: syntax.truncated)"},
     {"syntax.end-not-exact", {S::Error, S::Error, S::Error, S::Off},
      "'end' of 'triangles' with leading/trailing blanks (studiomdl compares the raw line)"},
     {"syntax.keyword-case", {S::Error, S::Error, S::Error, S::Error},

@@ -358,6 +358,7 @@ private:
             if (!m_notePartSeen && m_section != Section::Notes) {
                 m_flatSeen = true;
             }
+            m_keysAfterTrack = true; // a key: the track is not cut after its NOTETRACK line
             Notetrack n;
             n.part = m_notePart;
             n.track = m_track;
