@@ -3,10 +3,38 @@
 #include <QtCore/QElapsedTimer>
 #include <QtCore/QFileInfo>
 
+#include <algorithm>
+#include <cstdlib>
+#include <iterator>
+
 #include "app/qt_convert.h"
 #include "core/ops/qc_ops.h"
 
 namespace rigscope::app {
+
+namespace {
+
+// The compiled model's locations are lines of its component files; the document files it under
+// the QC's name, so its checks are located at the whole QC instead of at wrong lines
+// (`rigscope-cli check X.qc` checks each component with its own name and lines).
+void forgetLocations(core::Model& m)
+{
+    for (auto* v : {&m.skeleton.where, &m.skeleton.bindWhere, &m.mesh.pointWhere,
+                    &m.mesh.cornerWhere, &m.mesh.triangleWhere}) {
+        std::fill(v->begin(), v->end(), core::SourceLoc{});
+    }
+    for (core::Material& mat : m.mesh.materials) {
+        mat.where = {};
+    }
+    for (core::Animation& a : m.animations) {
+        std::fill(a.frameWhere.begin(), a.frameWhere.end(), core::SourceLoc{});
+    }
+    for (core::FlexShape& f : m.flexShapes) {
+        f.where = {};
+    }
+}
+
+} // namespace
 
 LoadedFile loadQcFile(const QString& path, const QcView& view)
 {
@@ -28,6 +56,7 @@ LoadedFile loadQcFile(const QString& path, const QcView& view)
     options.choices.assign(view.choices.begin(), view.choices.end());
     options.skin = view.skin;
     core::QcCompiled shown = core::compileQc(report->project, fs, options);
+    forgetLocations(shown.model);
     if (shown.hasModel) {
         f.model = std::make_shared<const core::Model>(std::move(shown.model));
     } else {
@@ -36,6 +65,38 @@ LoadedFile loadQcFile(const QString& path, const QcView& view)
     f.qc = std::move(report);
     f.loadMs = double(timer.nsecsElapsed()) / 1e6;
     return f;
+}
+
+std::vector<render::SceneMarker> qcMarkers(const core::QcReport& qc, const core::Model& shown)
+{
+    std::vector<render::SceneMarker> out;
+    for (const core::QcAttachment& a : qc.project.attachments) {
+        render::SceneMarker m;
+        m.kind = render::SceneMarker::Kind::Axes;
+        m.joint = shown.skeleton.findByName(a.bone);
+        m.offset = a.offset;
+        m.absolute = a.absolute;
+        m.name = toQString(a.name);
+        if (m.joint >= 0) {
+            out.push_back(std::move(m));
+        }
+    }
+    // Hitbox groups (studiomdl's hit groups: 0 generic, 1 head, 2 chest, 3 stomach, 4-7 limbs).
+    static const QColor kGroup[] = {
+        QColor(230, 230, 230), QColor(255, 70, 70),  QColor(255, 160, 40), QColor(250, 230, 60),
+        QColor(80, 220, 90),   QColor(60, 200, 220), QColor(90, 120, 255), QColor(200, 90, 255)};
+    for (const core::QcHitbox& h : qc.project.hitboxes) {
+        render::SceneMarker m;
+        m.kind = render::SceneMarker::Kind::Box;
+        m.joint = shown.skeleton.findByName(h.bone);
+        m.min = h.min;
+        m.max = h.max;
+        m.color = kGroup[std::size_t(std::abs(h.group)) % std::size(kGroup)];
+        if (m.joint >= 0) {
+            out.push_back(std::move(m));
+        }
+    }
+    return out;
 }
 
 QString applyQcCommandLine(Document& doc, const QList<QPair<QString, int>>& bodygroups, int skin)

@@ -5,6 +5,7 @@
 #include <QtCore/QString>
 
 #include "app/document/document.h"
+#include "render/model_scene.h"
 
 namespace rigscope::app {
 
@@ -17,5 +18,9 @@ LoadedFile loadQcFile(const QString& path, const QcView& view);
 // reload). Empty string on success, else what is wrong (no QC open, unknown bodygroup, choice
 // or skin out of range).
 QString applyQcCommandLine(Document& doc, const QList<QPair<QString, int>>& bodygroups, int skin);
+
+// Attachments (named axes) and hitboxes (wire boxes coloured by group) of a QC project, on the
+// joints of the model shown (matched by bone name).
+std::vector<render::SceneMarker> qcMarkers(const core::QcReport& qc, const core::Model& shown);
 
 } // namespace rigscope::app

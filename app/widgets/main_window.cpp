@@ -32,6 +32,7 @@
 #include <QtWidgets/QTreeView>
 #include <QtWidgets/QTreeWidget>
 
+#include "core/ops/qc_ops.h"
 #include "core/version.h"
 #include "app/qt_convert.h"
 #include "app/widgets/budget_bar.h"
@@ -194,6 +195,11 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
     QDockWidget* bodygroups = addDock(m_bodygroups, QStringLiteral("bodygroups"), tr("Bodygroups"),
                                       Qt::RightDockWidgetArea);
     tabifyDockWidget(flex, bodygroups);
+    connect(m_document, &Document::loaded, this, [this, bodygroups](bool keepState) {
+        if (!keepState && m_document->qcProject()) {
+            bodygroups->raise(); // a QC project: show its bodygroups and files (issue 17)
+        }
+    });
     inspector->raise();
     QDockWidget* timeline =
         addDock(m_timeline, QStringLiteral("timeline"), tr("Timeline"), Qt::BottomDockWidgetArea);
@@ -1084,7 +1090,15 @@ void MainWindow::rearmWatcher()
     if (!m_watcher.files().isEmpty()) {
         m_watcher.removePaths(m_watcher.files());
     }
-    const QStringList paths = m_document->paths();
+    QStringList paths = m_document->paths();
+    if (const core::QcReport* qc = m_document->qcProject()) { // every file of a QC (issue 17)
+        for (const core::QcFileRef& f : qc->project.files) {
+            if (!f.resolved.empty()) {
+                paths << QFileInfo(toQString(f.resolved)).absoluteFilePath();
+            }
+        }
+        paths.removeDuplicates();
+    }
     if (!paths.isEmpty()) {
         m_watcher.addPaths(paths);
     }

@@ -1,6 +1,8 @@
 #pragma once
 
-// Generated once from shared/docs/CHECKS.md (sections 4 and 7); ids are a stable API.
+// Every diagnostic id; ids are a stable API (never renamed or given another meaning). Each one
+// has a catalog row (diagnostic_ids.cpp) and an explanation (check_explanations.cpp), from
+// which docs/checks.md is generated.
 
 #include <span>
 #include <string_view>

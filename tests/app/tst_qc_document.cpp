@@ -83,6 +83,21 @@ private slots:
         QCOMPARE(redRows(panel.tree()->topLevelItem(0)), 0);
     }
 
+    void markers()
+    {
+        app::Document doc;
+        doc.open({heroQc()});
+        QVERIFY(doc.waitForLoaded());
+        const auto marks = app::qcMarkers(*doc.qcProject(), *doc.primaryModel());
+        QCOMPARE(marks.size(), std::size_t(2 + 3));
+        QCOMPARE(marks[0].name, QStringLiteral("eyes"));
+        QCOMPARE(marks[0].joint, doc.primaryModel()->skeleton.findByName("head"));
+        QVERIFY(marks[1].absolute);
+        QCOMPARE(marks[2].kind, render::SceneMarker::Kind::Box);
+        QCOMPARE(marks[2].max.x(), 3.0f);
+        QVERIFY(marks[2].color != marks[4].color); // head group 1, spine group 2
+    }
+
     void missingFilesInRed()
     {
         QTemporaryDir tmp;
