@@ -121,6 +121,9 @@ inline constexpr std::string_view kWriteBadName = "write.bad-name";
 inline constexpr std::string_view kWriteVersionDropped = "write.version-dropped";
 // ---- io.* (issue 15) ----
 inline constexpr std::string_view kIoUnreadable = "io.unreadable";
+// ---- syntax.truncated, write.data-dropped (issue 15) ----
+inline constexpr std::string_view kSyntaxTruncated = "syntax.truncated";
+inline constexpr std::string_view kWriteDataDropped = "write.data-dropped";
 
 // ---- qc.* (issue 17) ----
 inline constexpr std::string_view kQcMissingFile = "qc.missing-file";
