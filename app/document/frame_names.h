@@ -3,6 +3,7 @@
 #include <QtCore/QString>
 
 #include "core/model/animation.h"
+#include "core/model/frame_number.h"
 
 namespace rigscope::app {
 
@@ -14,10 +15,7 @@ namespace rigscope::app {
 // animation has no such frame.
 inline QString frameNumberText(const core::Animation& anim, int index)
 {
-    if (index >= 0 && std::size_t(index) < anim.times.size()) {
-        return QString::number(anim.times[std::size_t(index)], 'g', 10);
-    }
-    return QString::number(index);
+    return QString::fromStdString(core::fileFrameText(anim, index)); // the CLI's words too
 }
 
 // A frame number as written (notetracks carry the file's number already).
@@ -32,8 +30,8 @@ inline QString frameRangeText(const core::Animation& anim)
     if (anim.times.empty()) {
         return QStringLiteral("–");
     }
-    return QStringLiteral("%1–%2").arg(frameNumberText(anim.times.front()),
-                                       frameNumberText(anim.times.back()));
+    return QStringLiteral("%1–%2").arg(frameNumberText(anim, 0),
+                                       frameNumberText(anim, int(anim.times.size()) - 1));
 }
 
 } // namespace rigscope::app
