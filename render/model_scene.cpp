@@ -267,7 +267,10 @@ ModelScene::ModelScene(std::shared_ptr<const core::Model> model, const QStringLi
     bonesEntity->addComponent(m_bones);
     bonesEntity->addComponent(new LineMaterial(DepthMode::OnTop, bonesEntity));
     m_jointMesh = new Qt3DExtras::QSphereMesh(m_skeletonRoot);
-    m_jointMesh->setRadius(m_degenerate ? 0.03f : std::clamp(m_size * 0.0075f, 1e-4f, 1e6f));
+    m_jointMesh->setRadius(1.0f); // scaled per joint to kJointPixels (applyJointScales)
+    // Until a camera tells the pixel size: the old fixed radius.
+    m_pixelScale.constant =
+        (m_degenerate ? 0.03f : std::clamp(m_size * 0.0075f, 1e-4f, 1e6f)) / kJointPixels;
     m_jointMesh->setRings(8);
     m_jointMesh->setSlices(12);
     m_jointMaterial = new SolidMaterial(kJointColor, DepthMode::OnTop, m_skeletonRoot);
@@ -292,7 +295,6 @@ ModelScene::ModelScene(std::shared_ptr<const core::Model> model, const QStringLi
     m_selectionEntity->addComponent(new LineMaterial(DepthMode::OnTop, m_selectionEntity));
     m_cornerMarker = new Qt3DCore::QEntity(m_overlayRoot);
     m_cornerTransform = new Qt3DCore::QTransform(m_cornerMarker);
-    m_cornerTransform->setScale(1.3f);
     m_cornerMarker->addComponent(m_jointMesh);
     m_cornerMarker->addComponent(new SolidMaterial(kSelectColor, DepthMode::OnTop, m_cornerMarker));
     m_cornerMarker->addComponent(m_cornerTransform);
@@ -793,6 +795,34 @@ void ModelScene::rebuildSkeleton()
         }
     }
     m_boneLabels->setLabels(names);
+    applyJointScales();
+}
+
+float ModelScene::jointRadius(int j) const
+{
+    if (j < 0 || std::size_t(j) >= m_jointTransforms.size()) {
+        return 0;
+    }
+    return m_jointTransforms[std::size_t(j)]->scale();
+}
+
+void ModelScene::setPixelScale(const PixelScale& scale)
+{
+    m_pixelScale = scale;
+    applyJointScales();
+}
+
+void ModelScene::applyJointScales()
+{
+    for (std::size_t j = 0; j < m_jointTransforms.size(); ++j) {
+        auto* t = m_jointTransforms[j];
+        const float f = int(j) == m_selJoint ? 1.6f : 1.0f;
+        t->setScale(std::max(m_pixelScale.at(t->translation()) * kJointPixels * f, 1e-7f));
+    }
+    if (m_cornerTransform) {
+        m_cornerTransform->setScale(std::max(
+            m_pixelScale.at(m_cornerTransform->translation()) * kJointPixels * 1.3f, 1e-7f));
+    }
 }
 
 void ModelScene::setViewportSize(const QSizeF& size)
@@ -822,6 +852,7 @@ void ModelScene::rebuildSelection()
     }
     m_selection->setLines(lines);
     m_cornerMarker->setEnabled(corner);
+    applyJointScales();
 }
 
 void ModelScene::setDisplay(const DisplayFlags& flags)
@@ -871,7 +902,6 @@ void ModelScene::setSelectedJoint(int joint)
                                     : m_jointSelectedMaterial);
         e->addComponent(selected ? static_cast<Qt3DCore::QComponent*>(m_jointSelectedMaterial)
                                  : m_jointMaterial);
-        m_jointTransforms[std::size_t(j)]->setScale(selected ? 1.6f : 1.0f);
     };
     if (old != joint) {
         swap(old, false);
@@ -879,6 +909,7 @@ void ModelScene::setSelectedJoint(int joint)
     }
     if (m_flags.heatMap == HeatMap::SelectedBone && old != joint) {
         reskin();
+        applyJointScales();
         return;
     }
     rebuildSkeleton();

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -8,6 +9,7 @@
 #include <QtCore/QStringList>
 #include <QtGui/QImage>
 #include <QtGui/QColor>
+#include <QtGui/QVector3D>
 #include <Qt3DCore/QEntity>
 
 #include "core/formats/profile.h"
@@ -63,6 +65,23 @@ struct SceneLayers {
     Qt3DRender::QLayer* mesh = nullptr;
     Qt3DRender::QLayer* lines = nullptr;
     Qt3DRender::QLayer* overlay = nullptr;
+};
+
+// Radius of an unselected joint sphere on screen, in pixels (selected: 1.6×; the picked
+// corner's marker: 1.3×).
+inline constexpr float kJointPixels = 4.0f;
+
+// The world size of one screen pixel at a point: constant + perDepth × its depth along
+// `forward` from `eye` (perspective: perDepth; orthographic: constant).
+struct PixelScale {
+    QVector3D eye;
+    QVector3D forward{0, 0, -1};
+    float perDepth = 0;
+    float constant = 0;
+    float at(const QVector3D& p) const
+    {
+        return constant + perDepth * std::max(QVector3D::dotProduct(p - eye, forward), 0.0f);
+    }
 };
 
 // Colour of material `i` when it has no texture (a soft, distinguishable palette).
@@ -141,6 +160,11 @@ public:
     int selectedMaterial() const { return m_selMaterial; }
     int selectedTriangle() const { return m_selTriangle; }
     void setViewportSize(const QSizeF& size);
+    // Joint spheres and the picked-corner marker are sized in screen pixels (issue 15): they
+    // keep their size when zooming and never hide a framed triangle.
+    void setPixelScale(const PixelScale& scale);
+    // World radius of joint `j`'s sphere as drawn now.
+    float jointRadius(int j) const;
 
     // Current (posed) data, used for picking and framing.
     const std::vector<core::Vec3>& pointPositions() const { return m_points; }
@@ -166,6 +190,7 @@ private:
     void appendMarkerLines(LineList& lines) const;
     void rebuildSelection();
     void applyVisibility();
+    void applyJointScales();
 
     std::shared_ptr<const core::Model> m_model;
     DisplayFlags m_flags;
@@ -214,8 +239,9 @@ private:
     Qt3DCore::QEntity* m_selectionEntity;
     LineGeometry* m_selection;
     Qt3DCore::QEntity* m_cornerMarker;
-    Qt3DCore::QTransform* m_cornerTransform;
+    Qt3DCore::QTransform* m_cornerTransform = nullptr;
 
+    PixelScale m_pixelScale;
     bool m_posed = false;
     bool m_degenerate = false; // bounds of zero size (a lone joint)
     int m_selJoint = -1;

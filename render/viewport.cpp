@@ -35,9 +35,6 @@ namespace rigscope::render {
 
 namespace {
 
-const QColor kBackgroundTop(72, 77, 86);
-const QColor kBackgroundBottom(30, 32, 37);
-
 float niceStep(float size)
 {
     const float raw = std::max(size / 10.0f, 1e-4f);
@@ -93,12 +90,8 @@ Viewport::Viewport(const ViewportOptions& options, QScreen* screen)
     m_background = new Qt3DCore::QEntity(m_root);
     {
         auto* g = new LineGeometry(m_background);
-        LineList quad;
-        // Two triangles drawn as a triangle list: reuse the line layout (pos + colour).
-        quad.add({-1, -1, 0}, {1, -1, 0}, kBackgroundBottom);
-        quad.add({1, 1, 0}, {-1, -1, 0}, kBackgroundTop, kBackgroundBottom);
-        quad.add({1, 1, 0}, {-1, 1, 0}, kBackgroundTop);
-        g->setLines(quad);
+        m_backgroundQuad = g;
+        updateBackground();
         g->setPrimitiveType(Qt3DRender::QGeometryRenderer::Triangles);
         m_background->addComponent(g);
         m_background->addComponent(new BackgroundMaterial(m_background));
@@ -140,7 +133,7 @@ void Viewport::buildFrameGraph()
 
     m_clear = new Qt3DRender::QClearBuffers(viewport);
     m_clear->setBuffers(Qt3DRender::QClearBuffers::ColorDepthBuffer);
-    m_clear->setClearColor(kBackgroundBottom);
+    m_clear->setClearColor(m_backgroundBottom);
     new Qt3DRender::QNoDraw(m_clear);
 
     auto* cam = camera();
@@ -251,6 +244,7 @@ void Viewport::setModel(std::shared_ptr<const core::Model> model, const QStringL
                         bool resetCamera)
 {
     int joint = -1;
+    m_hasRoot = false; // follow-root starts again from the new model's root
     if (m_scene) {
         joint = m_scene->selectedJoint();
         delete m_scene;
@@ -298,7 +292,95 @@ void Viewport::setDisplay(const DisplayFlags& flags)
 void Viewport::setBackgroundVisible(bool on)
 {
     m_background->setEnabled(on);
-    m_clear->setClearColor(on ? kBackgroundBottom : QColor(0, 0, 0, 0));
+    m_clear->setClearColor(on ? m_backgroundBottom : QColor(0, 0, 0, 0));
+}
+
+void Viewport::updateBackground()
+{
+    LineList quad;
+    // Two triangles drawn as a triangle list: reuse the line layout (pos + colour).
+    quad.add({-1, -1, 0}, {1, -1, 0}, m_backgroundBottom);
+    quad.add({1, 1, 0}, {-1, -1, 0}, m_backgroundTop, m_backgroundBottom);
+    quad.add({1, 1, 0}, {-1, 1, 0}, m_backgroundTop);
+    m_backgroundQuad->setLines(quad);
+}
+
+void Viewport::setBackgroundColors(const QColor& top, const QColor& bottom)
+{
+    m_backgroundTop = top;
+    m_backgroundBottom = bottom;
+    updateBackground();
+    if (m_background->isEnabled()) {
+        m_clear->setClearColor(bottom);
+    }
+    refresh();
+}
+
+void Viewport::setCameraMode(CameraMode mode)
+{
+    if (mode == m_mode) {
+        return;
+    }
+    m_mode = mode;
+    emit cameraModeChanged(mode);
+}
+
+void Viewport::cycleCameraMode(int delta)
+{
+    setCameraMode(CameraMode(((int(m_mode) + delta) % 3 + 3) % 3));
+}
+
+bool Viewport::rootPosition(QVector3D* out) const
+{
+    if (!m_scene || m_scene->jointWorld().empty()) {
+        return false;
+    }
+    *out = toQt(core::Vec3(m_scene->jointWorld().front().translation()));
+    return true;
+}
+
+void Viewport::setFollowRoot(bool on)
+{
+    m_followRoot = on;
+    m_hasRoot = rootPosition(&m_lastRoot);
+    if (on && m_hasRoot) {
+        m_camera.target = m_lastRoot;
+        applyCamera();
+    }
+}
+
+void Viewport::poseChanged()
+{
+    QVector3D root;
+    const bool has = rootPosition(&root);
+    if (m_followRoot && has && m_hasRoot) {
+        m_camera.target += root - m_lastRoot;
+        applyCamera();
+    }
+    m_hasRoot = has;
+    m_lastRoot = root;
+}
+
+void Viewport::zoomAt(const QPoint& pos, float steps)
+{
+    const float factor = std::pow(0.88f, steps * m_mouse.wheelSpeed);
+    if (m_mode == CameraMode::FirstPerson) {
+        // Walk along the view: eye and target move together.
+        m_camera.target -= m_camera.direction() * (m_camera.distance * (1.0f - factor));
+        applyCamera();
+        return;
+    }
+    if (m_mouse.zoomToCursor) {
+        // Keep the point under the cursor (on the plane through the target) where it is.
+        const float worldPerPixel =
+            2.0f * m_camera.orthoHalfHeight() / float(std::max(height(), 1));
+        const float dx = float(pos.x()) - 0.5f * float(width());
+        const float dy = float(pos.y()) - 0.5f * float(height());
+        const QVector3D offset = (m_camera.right() * dx - m_camera.up() * dy) * worldPerPixel;
+        m_camera.target += offset * (1.0f - factor);
+    }
+    m_camera.dolly(factor);
+    applyCamera();
 }
 
 void Viewport::setClearColorForCapture(const QColor& c)
@@ -332,7 +414,15 @@ void Viewport::frameBounds(const core::Bounds& b)
 
 void Viewport::frameAll()
 {
-    frameBounds(m_scene ? m_scene->bounds() : core::Bounds{});
+    core::Bounds b = m_scene ? m_scene->bounds() : core::Bounds{};
+    if (m_scene && m_animationBounds.valid) {
+        if (!b.valid) {
+            b = m_animationBounds;
+        }
+        b.min = b.min.cwiseMin(m_animationBounds.min);
+        b.max = b.max.cwiseMax(m_animationBounds.max);
+    }
+    frameBounds(b);
 }
 
 core::Bounds Viewport::selectionBounds() const
@@ -369,9 +459,10 @@ core::Bounds Viewport::selectionBounds() const
         }
     }
     if (b.valid && tri >= 0) {
-        // Show some context around a single triangle.
+        // Some context around a single triangle, but the triangle stays the subject: it spans
+        // about half the view (a floor of 5% of the model made small triangles specks).
         const core::Vec3 c = (b.min + b.max) * 0.5f;
-        const float r = std::max((b.max - b.min).norm() * 2.0f, m_scene->size() * 0.05f);
+        const float r = std::max((b.max - b.min).norm() * 0.6f, m_scene->size() * 1e-4f);
         b.min = c - core::Vec3::Constant(r);
         b.max = c + core::Vec3::Constant(r);
     }
@@ -436,6 +527,18 @@ void Viewport::applyCamera()
     cam->setUpVector(m_camera.up());
     if (m_scene) {
         m_scene->setViewportSize(QSizeF(std::max(width(), 1), std::max(height(), 1)));
+        // Joint spheres keep their size on screen: one pixel's world size at each joint's depth.
+        const float px = float(std::max(height(), 1));
+        PixelScale ps;
+        ps.eye = m_camera.ortho ? m_camera.target + m_camera.direction() * m_camera.distance
+                                : m_camera.eye();
+        ps.forward = -m_camera.direction();
+        if (m_camera.ortho) {
+            ps.constant = 2.0f * m_camera.orthoHalfHeight() / px;
+        } else {
+            ps.perDepth = 2.0f * std::tan(0.5f * m_camera.fovDeg * 3.14159265f / 180.0f) / px;
+        }
+        m_scene->setPixelScale(ps);
     }
 
     m_gizmoCamera->lens()->setOrthographicProjection(-1.45f, 1.45f, -1.45f, 1.45f, 0.1f, 20.0f);
@@ -551,13 +654,52 @@ void Viewport::mouseMoveEvent(QMouseEvent* e)
         return;
     }
     const bool shift = m_dragModifiers.testFlag(Qt::ShiftModifier);
-    if ((m_dragButton == Qt::LeftButton && shift) || m_dragButton == Qt::MiddleButton ||
-        m_dragButton == Qt::BackButton) {
-        m_camera.pan(float(d.x()), float(d.y()), float(height()));
-    } else if (m_dragButton == Qt::LeftButton) {
-        m_camera.orbit(-float(d.x()) * 0.4f, float(d.y()) * 0.4f);
-    } else if (m_dragButton == Qt::RightButton) {
-        m_camera.dolly(std::exp(float(d.y()) * 0.01f));
+    const bool ctrl = m_dragModifiers.testFlag(Qt::ControlModifier);
+    enum class Drag { None, Orbit, Pan, Dolly } drag = Drag::None;
+    switch (m_mouse.scheme) {
+    case MouseScheme::Hlam:
+    case MouseScheme::F3d:
+        if ((m_dragButton == Qt::LeftButton && shift) || m_dragButton == Qt::MiddleButton ||
+            m_dragButton == Qt::BackButton) {
+            drag = Drag::Pan;
+        } else if (m_dragButton == Qt::LeftButton) {
+            drag = Drag::Orbit;
+        } else if (m_dragButton == Qt::RightButton) {
+            drag = Drag::Dolly;
+        }
+        break;
+    case MouseScheme::Blender:
+        if (m_dragButton == Qt::MiddleButton) {
+            drag = shift ? Drag::Pan : ctrl ? Drag::Dolly : Drag::Orbit;
+        }
+        break;
+    }
+    const float sx = (m_mouse.invertX ? -1.0f : 1.0f) * m_mouse.sensitivity;
+    const float sy = (m_mouse.invertY ? -1.0f : 1.0f) * m_mouse.sensitivity;
+    switch (drag) {
+    case Drag::None:
+        return;
+    case Drag::Pan:
+        m_camera.pan(float(d.x()) * sx, float(d.y()) * sy, float(height()));
+        break;
+    case Drag::Orbit:
+        if (m_mode == CameraMode::ArcBall) {
+            m_camera.orbit(-float(d.x()) * 0.4f * sx, float(d.y()) * 0.4f * sy);
+        } else {
+            // Free-look and first-person turn the camera where it stands.
+            const QVector3D eye = m_camera.eye();
+            m_camera.orbit(-float(d.x()) * 0.25f * sx, -float(d.y()) * 0.25f * sy);
+            m_camera.target = eye - m_camera.direction() * m_camera.distance;
+        }
+        break;
+    case Drag::Dolly:
+        if (m_mode == CameraMode::FirstPerson) {
+            m_camera.target -=
+                m_camera.direction() * (m_camera.distance * float(d.y()) * 0.01f * sy);
+        } else {
+            m_camera.dolly(std::exp(float(d.y()) * 0.01f * sy));
+        }
+        break;
     }
     applyCamera();
 }
@@ -567,11 +709,26 @@ void Viewport::mouseReleaseEvent(QMouseEvent* e)
     if (e->button() == m_dragButton && !m_dragged && m_dragButton == Qt::LeftButton) {
         emit picked(pick(e->position().toPoint()));
     }
+    // F3D: a middle click recentres; Blender: Alt + middle click.
+    const bool recentre =
+        e->button() == m_dragButton && !m_dragged && m_dragButton == Qt::MiddleButton &&
+        (m_mouse.scheme == MouseScheme::F3d ||
+         (m_mouse.scheme == MouseScheme::Blender && m_dragModifiers.testFlag(Qt::AltModifier)));
+    if (recentre) {
+        const PickResult r = pick(e->position().toPoint());
+        if (r.hit()) {
+            m_camera.target = r.point;
+            applyCamera();
+        }
+    }
     m_dragButton = Qt::NoButton;
 }
 
 void Viewport::mouseDoubleClickEvent(QMouseEvent* e)
 {
+    if (m_mouse.scheme != MouseScheme::Hlam) {
+        return;
+    }
     const PickResult r = pick(e->position().toPoint());
     if (r.hit()) {
         m_camera.target = r.point;
@@ -581,9 +738,7 @@ void Viewport::mouseDoubleClickEvent(QMouseEvent* e)
 
 void Viewport::wheelEvent(QWheelEvent* e)
 {
-    const float steps = float(e->angleDelta().y()) / 120.0f;
-    m_camera.dolly(std::pow(0.88f, steps));
-    applyCamera();
+    zoomAt(e->position().toPoint(), float(e->angleDelta().y()) / 120.0f);
 }
 
 void Viewport::keyPressEvent(QKeyEvent* e)

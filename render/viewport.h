@@ -4,6 +4,7 @@
 
 #include <QtCore/QElapsedTimer>
 #include <QtCore/QPoint>
+#include <QtGui/QColor>
 #include <Qt3DExtras/Qt3DWindow>
 
 #include "render/model_scene.h"
@@ -20,6 +21,22 @@ class QViewport;
 namespace rigscope::render {
 
 class LineGeometry;
+
+// Settings ▸ Mouse (UX.md): which buttons orbit, pan and dolly, and how fast.
+enum class MouseScheme { Hlam, F3d, Blender };
+struct MouseOptions {
+    MouseScheme scheme = MouseScheme::Hlam;
+    bool invertX = false;
+    bool invertY = false;
+    float sensitivity = 1.0f; // orbit and pan speed
+    float wheelSpeed = 1.0f;
+    bool zoomToCursor = true; // the wheel dollies toward the point under the cursor
+    bool operator==(const MouseOptions&) const = default;
+};
+
+// Ctrl+U / Ctrl+I (HLAM): arc-ball turns around the target; free-look turns the camera where it
+// stands; first-person turns likewise and the wheel / right drag walk along the view.
+enum class CameraMode { ArcBall, FreeLook, FirstPerson };
 
 struct ViewportOptions {
     bool msaa = true; // tests and --screenshot turn it off (deterministic llvmpipe pixels)
@@ -61,8 +78,28 @@ public:
     void setCamera3d(const OrbitCamera& c);
     void setPreset(CameraPreset p);
     void setOrtho(bool on);
+    // Frames the whole animation when bounds were set (setAnimationBounds), else the pose.
     void frameAll();
     void frameSelection();
+    // What frame-all covers besides the current pose: the bounds of every frame of the current
+    // animation, so root motion never leaves an empty view. Invalid = the pose only.
+    void setAnimationBounds(const core::Bounds& b) { m_animationBounds = b; }
+    const core::Bounds& animationBounds() const { return m_animationBounds; }
+    // Follow root: the camera target moves with the root joint as the pose changes.
+    void setFollowRoot(bool on);
+    bool followRoot() const { return m_followRoot; }
+    // Called by the owner after each setPose: moves the target by the root's motion when
+    // following.
+    void poseChanged();
+
+    void setMouseOptions(const MouseOptions& o) { m_mouse = o; }
+    const MouseOptions& mouseOptions() const { return m_mouse; }
+    void setCameraMode(CameraMode mode);
+    CameraMode cameraMode() const { return m_mode; }
+    void cycleCameraMode(int delta); // +1 Ctrl+U, -1 Ctrl+I
+    void setBackgroundColors(const QColor& top, const QColor& bottom);
+    // Wheel dolly by `steps` notches at `pos` (zoom-to-cursor when the option is on).
+    void zoomAt(const QPoint& pos, float steps);
 
     void setSelectedJoint(int joint);
     void setSelectedMaterial(int material);
@@ -74,6 +111,7 @@ public:
     void refresh();
 
 signals:
+    void cameraModeChanged(rigscope::render::CameraMode mode);
     void picked(const rigscope::render::PickResult& result);
     void cameraChanged();
     void unhandledKey(int key, Qt::KeyboardModifiers modifiers);
@@ -97,7 +135,19 @@ private:
     core::Bounds selectionBounds() const;
     void frameBounds(const core::Bounds& b);
 
+    void updateBackground();
+    bool rootPosition(QVector3D* out) const;
+
     ViewportOptions m_options;
+    MouseOptions m_mouse;
+    CameraMode m_mode = CameraMode::ArcBall;
+    core::Bounds m_animationBounds;
+    bool m_followRoot = false;
+    bool m_hasRoot = false;
+    QVector3D m_lastRoot;
+    QColor m_backgroundTop{72, 77, 86};
+    QColor m_backgroundBottom{30, 32, 37};
+    LineGeometry* m_backgroundQuad = nullptr;
     DisplayFlags m_flags;
     core::Profile m_weightProfile = core::Profile::Source;
     OrbitCamera m_camera;

@@ -11,6 +11,7 @@
 
 #include "app/document/qc_document.h"
 #include "app/qt_convert.h"
+#include "core/diag/diagnostic_ids.h"
 #include "core/diag/severity.h"
 #include "core/io/file_buffer.h"
 #include "core/ops/check.h"
@@ -18,9 +19,29 @@
 #include "core/pose/sample.h"
 #include "render/startup_timing.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace rigscope::app {
+
+namespace {
+
+// NUL bytes, or more than 1 in 10 control bytes, in the first 4 KiB: not a text file.
+template <class Bytes> bool looksBinary(const Bytes& bytes)
+{
+    const std::size_t n = std::min<std::size_t>(bytes.size(), 4096);
+    std::size_t control = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto b = static_cast<unsigned char>(bytes[i]);
+        if (b == 0) {
+            return true;
+        }
+        control += b < 0x20 && b != '\t' && b != '\n' && b != '\r' && b != '\f';
+    }
+    return n > 0 && control * 10 > n;
+}
+
+} // namespace
 
 LoadedFile loadFile(const QString& path, const QcView& qcView)
 {
@@ -34,6 +55,14 @@ LoadedFile loadFile(const QString& path, const QcView& qcView)
     core::FileReadResult bytes = core::readFile(toStd(f.path));
     if (!bytes.ok()) {
         f.error = toQString(bytes.error);
+        // The I/O error is a problem of the file like any other: Problems lists it.
+        core::Diagnostic d;
+        d.severity = core::Severity::Error;
+        d.id = core::ids::kIoUnreadable;
+        d.message = bytes.error;
+        d.file = toStd(QFileInfo(path).fileName());
+        d.fixedSeverity = true;
+        f.readerDiagnostics.push_back(std::move(d));
         return f;
     }
     f.bytes = qint64(bytes.bytes.size());
@@ -41,6 +70,20 @@ LoadedFile loadFile(const QString& path, const QcView& qcView)
     ctx.fileName = toStd(QFileInfo(path).fileName());
     core::ReadResult r = core::readAny(bytes.bytes, ctx);
     f.readerDiagnostics = std::move(r.diagnostics);
+    const bool parsedAsBinary = std::any_of(f.readerDiagnostics.begin(), f.readerDiagnostics.end(),
+                                            [](const core::Diagnostic& d) { return d.binary; });
+    if (!r.hasModel && !parsedAsBinary && looksBinary(bytes.bytes)) {
+        // A text reader read bytes that are no text (an image, an archive, a compiled .mdl):
+        // say so once rather than quote the bytes as names (issue 15).
+        core::Diagnostic d;
+        d.severity = core::Severity::Error;
+        d.id = core::ids::kSyntaxBadVersion;
+        d.message = "not a model file: binary data";
+        d.file = ctx.fileName;
+        d.where = {1, 1, 0};
+        d.fixedSeverity = true;
+        f.readerDiagnostics.assign(1, std::move(d));
+    }
     if (r.hasModel) {
         f.model = std::make_shared<const core::Model>(std::move(r.model));
     } else {
@@ -162,6 +205,15 @@ Document::~Document()
     m_checkWatcher.cancel();
     m_watcher.waitForFinished();
     m_checkWatcher.waitForFinished();
+}
+
+void Document::announce()
+{
+    emit loaded(true);
+    emit animationChanged(m_currentAnimation);
+    emit frameChanged(m_currentFrame);
+    emit selectionChanged(m_selection);
+    emit diagnosticsChanged();
 }
 
 void Document::open(const QStringList& paths, bool keepState)
@@ -602,6 +654,56 @@ std::vector<Eigen::Affine3f> Document::currentPose()
         return {};
     }
     return {m_buffers.model.begin(), m_buffers.model.end()};
+}
+
+core::Bounds Document::animationBounds()
+{
+    core::Bounds out;
+    auto model = primaryModel();
+    if (m_currentAnimation < 0 || !model || m_rig.jointCount() == 0) {
+        return out;
+    }
+    auto grow = [](core::Bounds& b, const core::Vec3& p) {
+        if (!p.allFinite()) {
+            return;
+        }
+        if (!b.valid) {
+            b.min = b.max = p;
+            b.valid = true;
+        }
+        b.min = b.min.cwiseMin(p);
+        b.max = b.max.cwiseMax(p);
+    };
+    // How far the mesh reaches past the bind skeleton, per side.
+    core::Bounds bind;
+    for (const auto& x : m_rig.bindModel) {
+        grow(bind, core::Vec3(x.translation()));
+    }
+    core::Vec3 padMin = core::Vec3::Zero(), padMax = core::Vec3::Zero();
+    const core::Bounds mesh = core::meshBounds(*model);
+    if (mesh.valid && bind.valid) {
+        padMin = (bind.min - mesh.min).cwiseMax(0.0f);
+        padMax = (mesh.max - bind.max).cwiseMax(0.0f);
+    }
+    const DocAnimation& d = m_animations[std::size_t(m_currentAnimation)];
+    const core::Animation& anim = d.animation(m_files);
+    core::PoseBuffers buffers;
+    buffers.resize(m_rig.jointCount(), anim.jointCount, 0, false, 0);
+    const int frames = frameCount();
+    for (int f = 0; f < frames; ++f) {
+        if (!core::evaluatePose(m_rig, &anim, &d.binding, core::frameAtIndex(anim, double(f)),
+                                core::Interpolation::Stepped, buffers)) {
+            continue;
+        }
+        for (const auto& x : buffers.model) {
+            grow(out, core::Vec3(x.translation()));
+        }
+    }
+    if (out.valid) {
+        out.min -= padMin;
+        out.max += padMax;
+    }
+    return out;
 }
 
 float Document::flexWeight(int shape) const

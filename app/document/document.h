@@ -100,6 +100,9 @@ public:
     // False when nothing is open or every candidate is open already.
     bool attach(const QStringList& candidates);
     void cancelLoad();
+    // Re-emits loaded(true), animationChanged, frameChanged and diagnosticsChanged, so views
+    // bound to this document anew (a tab switch) show its current state.
+    void announce();
     bool isLoading() const;
     // Blocks until the current load and its checks finished (tests, --window-screenshot).
     // True when the document has files (the failed load of another one keeps them).
@@ -136,6 +139,10 @@ public:
     void setPlayhead(double index);
     // Model-space joint matrices at the playhead; empty for the rest pose.
     std::vector<Eigen::Affine3f> currentPose();
+    // Bounds of the primary model over every frame of the current animation (its joints at
+    // each frame, padded by how far the mesh reaches past the bind skeleton): what frame-all
+    // covers when the animation carries the model away. Invalid for the rest pose.
+    core::Bounds animationBounds();
 
     // Flex shapes of all attached VTAs, in file then shape order; weights survive reloads by name.
     const QStringList& flexNames() const { return m_flexNames; }

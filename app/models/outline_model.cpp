@@ -4,6 +4,7 @@
 #include <QtGui/QFont>
 #include <QtCore/QLocale>
 
+#include "app/document/frame_names.h"
 #include "app/qt_convert.h"
 
 namespace rigscope::app {
@@ -287,7 +288,10 @@ QVariant OutlineModel::data(const QModelIndex& index, int role) const
                 return d.name;
             }
             if (col == CountColumn) {
-                return tr("%1 frames · %2 fps").arg(an.frameCount()).arg(double(an.fps));
+                return tr("%1 frames (%2) · %3 fps")
+                    .arg(an.frameCount())
+                    .arg(frameRangeText(an))
+                    .arg(double(an.fps));
             }
             return {};
         }
@@ -295,11 +299,12 @@ QVariant OutlineModel::data(const QModelIndex& index, int role) const
             const auto& d = m_document->animations()[a - 1];
             const core::Animation& an = d.animation(m_document->files());
             const quint32 f = bOf(id);
+            // The file's own frame number names the row; the index is secondary.
             if (col == NameColumn) {
-                return tr("Frame %1").arg(f);
+                return tr("Frame %1").arg(frameNumberText(an, int(f)));
             }
             if (col == CountColumn && f < an.times.size()) {
-                return tr("time %1").arg(an.times[f]);
+                return tr("index %1").arg(f);
             }
             return {};
         }
@@ -322,11 +327,18 @@ QVariant OutlineModel::data(const QModelIndex& index, int role) const
     }
     if (role == Qt::ToolTipRole && kind == Node::Joint) {
         const core::JointIndex p = m.skeleton.parents[a];
-        return tr("%1 (id %2), parent %3, line %4")
+        // The full path from the root, so a name deep in the tree reads whole on hover.
+        QStringList path;
+        for (core::JointIndex j = core::JointIndex(a); j >= 0 && path.size() <= 1024;
+             j = m.skeleton.parents[std::size_t(j)]) {
+            path.prepend(toQString(m.skeleton.names[std::size_t(j)]));
+        }
+        return tr("%1 (id %2), parent %3, line %4\n%5")
             .arg(toQString(m.skeleton.names[a]))
             .arg(m.skeleton.sourceIds[a])
             .arg(p >= 0 ? toQString(m.skeleton.names[std::size_t(p)]) : tr("none"))
-            .arg(m.skeleton.where[a].line);
+            .arg(m.skeleton.where[a].line)
+            .arg(path.join(QStringLiteral(" › ")));
     }
     if (role == Qt::FontRole && kind == Node::Animation && m_document &&
         int(a) - 1 == m_document->currentAnimation()) {

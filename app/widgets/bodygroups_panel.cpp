@@ -66,6 +66,9 @@ BodygroupsPanel::BodygroupsPanel(QWidget* parent)
 
 void BodygroupsPanel::setDocument(Document* document)
 {
+    if (m_document) {
+        disconnect(m_document, nullptr, this, nullptr); // tabs bind another document
+    }
     m_document = document;
     connect(document, &Document::loaded, this, [this](bool) { rebuild(); });
     rebuild();

@@ -1,6 +1,7 @@
 #include "app/widgets/flex_panel.h"
 
 #include <QtCore/QEvent>
+#include <QtWidgets/QDoubleSpinBox>
 #include <QtWidgets/QGridLayout>
 #include <QtWidgets/QHBoxLayout>
 #include <QtWidgets/QLabel>
@@ -56,6 +57,9 @@ FlexPanel::FlexPanel(QWidget* parent)
 
 void FlexPanel::setDocument(Document* document)
 {
+    if (m_document) {
+        disconnect(m_document, nullptr, this, nullptr); // tabs bind another document
+    }
     m_document = document;
     connect(document, &Document::loaded, this, &FlexPanel::rebuild);
     connect(document, &Document::flexChanged, this, &FlexPanel::syncValues);
@@ -80,10 +84,15 @@ void FlexPanel::rebuild()
         grid->setContentsMargins(2, 1, 2, 1);
         auto* name = new QLabel(names[i], row);
         name->setToolTip(names[i]);
-        auto* value = new QLabel(row);
+        // A number box on every row (UX.md): type an exact weight.
+        auto* value = new QDoubleSpinBox(row);
         value->setObjectName(QStringLiteral("value"));
-        value->setMinimumWidth(36);
+        value->setRange(0.0, 1.0);
+        value->setSingleStep(0.05);
+        value->setDecimals(2);
+        value->setKeyboardTracking(false);
         value->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        value->setToolTip(tr("Weight of %1 (0–1)").arg(names[i]));
         auto* slider = new QSlider(Qt::Horizontal, row);
         slider->setRange(0, kSteps);
         slider->setProperty(kShapeProperty, i);
@@ -101,9 +110,16 @@ void FlexPanel::rebuild()
         grid->addWidget(reset, 1, 2, 1, 2);
         grid->setColumnStretch(0, 1);
         connect(slider, &QSlider::valueChanged, this, [this, i, value](int v) {
-            value->setText(QString::number(double(v) / kSteps, 'f', 2));
             if (!m_syncing && m_document) {
                 m_document->setFlexWeight(i, float(v) / kSteps);
+            } else {
+                const QSignalBlocker block(value);
+                value->setValue(double(v) / kSteps);
+            }
+        });
+        connect(value, &QDoubleSpinBox::valueChanged, this, [this, i](double v) {
+            if (!m_syncing && m_document) {
+                m_document->setFlexWeight(i, float(v));
             }
         });
         connect(reset, &QToolButton::clicked, this,
@@ -136,8 +152,8 @@ void FlexPanel::syncValues()
     for (QSlider* s : m_rows->findChildren<QSlider*>()) {
         const int i = s->property(kShapeProperty).toInt();
         s->setValue(int(m_document->flexWeight(i) * kSteps + 0.5f));
-        if (auto* value = s->parentWidget()->findChild<QLabel*>(QStringLiteral("value"))) {
-            value->setText(QString::number(double(m_document->flexWeight(i)), 'f', 2));
+        if (auto* value = s->parentWidget()->findChild<QDoubleSpinBox*>(QStringLiteral("value"))) {
+            value->setValue(double(m_document->flexWeight(i)));
         }
     }
     m_syncing = false;

@@ -14,6 +14,7 @@
 #include "app/qt_convert.h"
 #include "core/io/file_buffer.h"
 #include "core/materials/vtf.h"
+#include "app/document/frame_names.h"
 #include "render/bind_pose.h"
 
 namespace rigscope::app {
@@ -51,6 +52,9 @@ InspectorPanel::InspectorPanel(QWidget* parent) : QWidget(parent), m_tree(new QT
 
 void InspectorPanel::setDocument(Document* document)
 {
+    if (m_document) {
+        disconnect(m_document, nullptr, this, nullptr); // tabs bind another document
+    }
     m_document = document;
     connect(document, &Document::selectionChanged, this, &InspectorPanel::refresh);
     connect(document, &Document::loaded, this, &InspectorPanel::refresh);
@@ -216,10 +220,40 @@ void InspectorPanel::showJoint(int joint)
         const QString axis[] = {tr("X axis"), tr("Y axis"), tr("Z axis")};
         row(modelG, axis[a], vec(world[j].linear().col(a)));
     }
+    // The current pose with its rotation, local (to the parent) and in model space: degrees as
+    // SMD writes them (R = Rz·Ry·Rx) and the quaternion (w, x, y, z).
     const auto pose = m_document->currentPose();
     if (j < pose.size()) {
-        auto* posed = group(tr("Current pose (frame %1)").arg(m_document->currentFrame()));
-        row(posed, tr("Position"), vec(pose[j].translation()));
+        const int a = m_document->currentAnimation();
+        QString frame = QString::number(m_document->currentFrame());
+        if (a >= 0) {
+            frame = frameNumberText(
+                m_document->animations()[std::size_t(a)].animation(m_document->files()),
+                m_document->currentFrame());
+        }
+        auto rotationRows = [this](QTreeWidgetItem* into, const Eigen::Affine3f& m) {
+            row(into, tr("Position"), vec(m.translation()));
+            Eigen::Matrix3f r = m.linear();
+            // Without scale: the rotation part only.
+            for (int c = 0; c < 3; ++c) {
+                const float n = r.col(c).norm();
+                if (n > 1e-12f) {
+                    r.col(c) /= n;
+                }
+            }
+            const Eigen::Vector3f zyx = r.eulerAngles(2, 1, 0);
+            row(into, tr("Rotation"), deg(core::Vec3(zyx.z(), zyx.y(), zyx.x())));
+            const Eigen::Quaternionf q(r);
+            row(into, tr("Quaternion"),
+                QStringLiteral("w %1  x %2  y %3  z %4")
+                    .arg(num(q.w()), num(q.x()), num(q.y()), num(q.z())));
+        };
+        auto* posed = group(tr("Current pose, local (frame %1)").arg(frame));
+        rotationRows(posed, p >= 0 && std::size_t(p) < pose.size()
+                                ? Eigen::Affine3f(pose[std::size_t(p)].inverse() * pose[j])
+                                : pose[j]);
+        auto* posedModel = group(tr("Current pose, model (frame %1)").arg(frame));
+        rotationRows(posedModel, pose[j]);
     }
 }
 

@@ -12,6 +12,8 @@
 #include <QtGui/QDragEnterEvent>
 #include <QtGui/QDropEvent>
 #include <QtGui/QIcon>
+#include <QtGui/QMouseEvent>
+#include <QtGui/QPainter>
 #include <QtGui/QClipboard>
 #include <QtWidgets/QApplication>
 #include <QtWidgets/QComboBox>
@@ -27,11 +29,14 @@
 #include <QtWidgets/QPlainTextEdit>
 #include <QtWidgets/QProgressBar>
 #include <QtWidgets/QStatusBar>
+#include <QtWidgets/QTabBar>
+#include <QtWidgets/QVBoxLayout>
 #include <QtWidgets/QToolBar>
 #include <QtWidgets/QToolButton>
 #include <QtWidgets/QTreeView>
 #include <QtWidgets/QTreeWidget>
 
+#include "app/document/frame_names.h"
 #include "core/ops/qc_ops.h"
 #include "core/version.h"
 #include "app/qt_convert.h"
@@ -41,6 +46,7 @@
 #include "app/widgets/inspector_panel.h"
 #include "app/widgets/outline_panel.h"
 #include "app/widgets/problems_panel.h"
+#include "app/widgets/settings_dialog.h"
 #include "app/widgets/shortcut_sheet.h"
 #include "app/widgets/timeline_panel.h"
 #include "app/widgets/viewport_widget.h"
@@ -104,12 +110,27 @@ const QString kStateKey = QStringLiteral("MainWindow/state");
 const QString kTexturePathKey = QStringLiteral("Textures/searchPath");
 const QString kAutoReloadKey = QStringLiteral("Files/autoReload");
 const QString kScreenshotDirKey = QStringLiteral("Screenshot/folder");
-const QString kProfileKey = QStringLiteral("Checks/profile");
-const QString kHeatMapKey = QStringLiteral("Viewport/heatMap");
-const QString kCompiledKey = QStringLiteral("Viewport/compiledWeights");
 const QString kFpsKey = QStringLiteral("Viewport/frameRate");
-const QStringList kHeatMapNames = {QStringLiteral("off"), QStringLiteral("bone"),
-                                   QStringLiteral("influence"), QStringLiteral("change")};
+
+// A status-bar label that gives way: it takes the room the permanent widgets leave and elides
+// its text there (full text in the tooltip), so it never overlaps or pushes them.
+class ElidingLabel : public QLabel {
+public:
+    using QLabel::QLabel;
+    QSize minimumSizeHint() const override { return {0, QLabel::minimumSizeHint().height()}; }
+    QSize sizeHint() const override { return {0, QLabel::sizeHint().height()}; }
+
+protected:
+    void paintEvent(QPaintEvent* e) override
+    {
+        Q_UNUSED(e);
+        QPainter p(this);
+        const QRect r = contentsRect().adjusted(2, 0, -2, 0);
+        const QString shown = fontMetrics().elidedText(text(), Qt::ElideRight, r.width());
+        p.setPen(palette().color(foregroundRole()));
+        p.drawText(r, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextSingleLine, shown);
+    }
+};
 
 } // namespace
 
@@ -120,15 +141,37 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
       m_inspector(new InspectorPanel(this)), m_timeline(new TimelinePanel(this)),
       m_files(new QListWidget(this)), m_flex(new FlexPanel(this)),
       m_problems(new ProblemsPanel(this)), m_log(new QPlainTextEdit(this)),
-      m_summary(new QLabel(this)), m_frameLabel(new QLabel(this)), m_fpsLabel(new QLabel(this)),
-      m_heatLabel(new QLabel(this)), m_profileLabel(new QLabel(this)),
+      m_summary(new ElidingLabel(this)), m_frameLabel(new QLabel(this)),
+      m_fpsLabel(new QLabel(this)), m_heatLabel(new QLabel(this)), m_profileLabel(new QLabel(this)),
       m_progress(new QProgressBar(this)), m_cancel(new QToolButton(this))
 {
     setWindowTitle(tr("RigScope"));
     setWindowIcon(QIcon::fromTheme(QStringLiteral("rigscope")));
     setAcceptDrops(true);
     setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
-    setCentralWidget(m_viewport);
+    // Viewport tabs (UX.md): one document per tab above the one viewport; switching a tab
+    // rebinds the panels and the viewport to its document and restores its camera.
+    m_tabBar = new QTabBar(this);
+    m_tabBar->setObjectName(QStringLiteral("documentTabs"));
+    m_tabBar->setTabsClosable(true);
+    m_tabBar->setMovable(false);
+    m_tabBar->setExpanding(false);
+    m_tabBar->setDocumentMode(true);
+    m_tabBar->setElideMode(Qt::ElideMiddle);
+    m_tabBar->setAutoHide(true); // one document: no bar
+    m_tabBar->installEventFilter(this);
+    auto* central = new QWidget(this);
+    auto* centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(0, 0, 0, 0);
+    centralLayout->setSpacing(0);
+    centralLayout->addWidget(m_tabBar);
+    centralLayout->addWidget(m_viewport, 1);
+    setCentralWidget(central);
+    m_docs.push_back(m_document);
+    m_cameras.emplace_back();
+    m_tabBar->addTab(tr("(empty)"));
+    connect(m_tabBar, &QTabBar::currentChanged, this, &MainWindow::onTabChanged);
+    connect(m_tabBar, &QTabBar::tabCloseRequested, this, &MainWindow::closeTab);
 
     m_outline->setDocument(m_document);
     m_inspector->setDocument(m_document);
@@ -147,7 +190,7 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
                         text = QString::fromUtf8(lines[line - 1]).trimmed();
                     }
                 }
-                statusBar()->showMessage(
+                showMessage(
                     QStringLiteral("%1:%2: %3%4")
                         .arg(QFileInfo(script).fileName())
                         .arg(line)
@@ -173,7 +216,7 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
                 core::Diagnostic shown = d;
                 shown.file =
                     toStd(QFileInfo(m_document->files()[std::size_t(file)].path).fileName());
-                statusBar()->showMessage(toQString(core::formatDiagnostic(shown)), 8000);
+                showMessage(toQString(core::formatDiagnostic(shown)), 8000);
                 if (selected) {
                     m_viewport->viewport()->frameSelection();
                     if (auto* dock = findChild<QDockWidget*>(QStringLiteral("inspector"))) {
@@ -199,11 +242,6 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
     QDockWidget* bodygroups = addDock(m_bodygroups, QStringLiteral("bodygroups"), tr("Bodygroups"),
                                       Qt::RightDockWidgetArea);
     tabifyDockWidget(flex, bodygroups);
-    connect(m_document, &Document::loaded, this, [this, bodygroups](bool keepState) {
-        if (!keepState && m_document->qcProject()) {
-            bodygroups->raise(); // a QC project: show its bodygroups and files (issue 17)
-        }
-    });
     inspector->raise();
     QDockWidget* timeline =
         addDock(m_timeline, QStringLiteral("timeline"), tr("Timeline"), Qt::BottomDockWidgetArea);
@@ -224,7 +262,22 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
     m_cancel->setText(tr("Cancel"));
     m_cancel->setVisible(false);
     m_summary->setText(tr("No file · drop an SMD, VTA, SMDX or CoD export here"));
+    m_summary->setObjectName(QStringLiteral("statusSummary"));
+    m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     statusBar()->addWidget(m_summary, 1);
+    // Transient messages take the summary's place (QStatusBar::showMessage painted over the
+    // status widgets when they left it no room).
+    m_message = new ElidingLabel(this);
+    m_message->setObjectName(QStringLiteral("statusMessage"));
+    m_message->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_message->setVisible(false);
+    statusBar()->addWidget(m_message, 1);
+    m_messageTimer.setSingleShot(true);
+    connect(&m_messageTimer, &QTimer::timeout, this, [this] {
+        m_message->hide();
+        m_message->clear();
+        m_summary->show();
+    });
     statusBar()->addPermanentWidget(m_progress);
     statusBar()->addPermanentWidget(m_cancel);
     statusBar()->addPermanentWidget(m_frameLabel);
@@ -240,42 +293,11 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
         m_budgetBars.push_back(bar);
         statusBar()->addPermanentWidget(bar);
     }
-    connect(m_cancel, &QToolButton::clicked, m_document, &Document::cancelLoad);
+    connect(m_cancel, &QToolButton::clicked, this, [this] { m_document->cancelLoad(); });
 
     createActions();
+    bindDocument(m_document);
 
-    connect(m_document, &Document::loadStarted, this, [this] {
-        m_progress->setVisible(true);
-        m_cancel->setVisible(true);
-        m_progress->setRange(0, 0);
-    });
-    connect(m_document, &Document::loadProgress, this, [this](int done, int total) {
-        if (total > 1) {
-            m_progress->setRange(0, total);
-            m_progress->setValue(done);
-        }
-    });
-    connect(m_document, &Document::loaded, this, &MainWindow::onLoaded);
-    connect(m_document, &Document::loadFailed, this, &MainWindow::onLoadFailed);
-    connect(m_document, &Document::attached, this, [this](int added) {
-        const QString text = added == 0
-                                 ? tr("No animation in the folder fits this model")
-                                 : tr("Attached %n animation / flex file(s) from the folder", "",
-                                      added);
-        log(text);
-        statusBar()->showMessage(text, 5000);
-    });
-    connect(m_document, &Document::frameChanged, this, &MainWindow::updateStatus);
-    connect(m_document, &Document::frameChanged, this, [this] {
-        if (m_flags.heatMap == render::HeatMap::WeightChange) {
-            // after the viewport has posed the scene for this frame
-            QTimer::singleShot(0, this, &MainWindow::updateHeatLegend);
-        }
-    });
-    connect(m_document, &Document::animationChanged, this, &MainWindow::updateStatus);
-    connect(m_document, &Document::selectionChanged, this, &MainWindow::updateStatus);
-    connect(m_document, &Document::checksStarted, this, &MainWindow::onChecksStarted);
-    connect(m_document, &Document::diagnosticsChanged, this, &MainWindow::onDiagnosticsChanged);
     connect(m_viewport->viewport(), &render::Viewport::fpsChanged, this,
             [this](double fps) { m_fpsLabel->setText(tr("%1 fps").arg(fps, 0, 'f', 0)); });
     connect(m_viewport->viewport(), &render::Viewport::unhandledKey, this,
@@ -308,11 +330,287 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
     restoreGeometry(m_settings.value(kGeometryKey).toByteArray());
     restoreState(m_settings.value(kStateKey).toByteArray(), kWindowStateVersion);
     applyDisplay();
+    applySettings();
     updateHeatLegend();
     updateRecentMenu();
 }
 
 MainWindow::~MainWindow() = default;
+
+void MainWindow::bindDocument(Document* doc)
+{
+    connect(doc, &Document::loadStarted, this, [this, doc] {
+        if (doc != m_document) {
+            return;
+        }
+        m_progress->setVisible(true);
+        m_cancel->setVisible(true);
+        m_progress->setRange(0, 0);
+    });
+    connect(doc, &Document::loadProgress, this, [this, doc](int done, int total) {
+        if (doc != m_document) {
+            return;
+        }
+        if (total > 1) {
+            m_progress->setRange(0, total);
+            m_progress->setValue(done);
+        }
+    });
+    connect(doc, &Document::loaded, this, [this, doc](bool keepState) {
+        updateTabTitle(doc);
+        if (doc == m_document) {
+            onLoaded(keepState);
+            if (!keepState && doc->qcProject()) {
+                // A QC project: show its bodygroups and files (issue 17).
+                if (auto* dock = findChild<QDockWidget*>(QStringLiteral("bodygroups"))) {
+                    dock->raise();
+                }
+            }
+        }
+    });
+    connect(doc, &Document::loadFailed, this, [this, doc](const QString& message) {
+        if (doc == m_document) {
+            onLoadFailed(message);
+        }
+    });
+    connect(doc, &Document::attached, this, [this, doc](int added) {
+        if (doc != m_document) {
+            return;
+        }
+        const QString text =
+            added == 0 ? tr("No animation in the folder fits this model")
+                       : tr("Attached %n animation / flex file(s) from the folder", "", added);
+        log(text);
+        showMessage(text, 5000);
+    });
+    connect(doc, &Document::frameChanged, this, [this, doc] {
+        if (doc != m_document) {
+            return;
+        }
+        updateStatus();
+        if (m_flags.heatMap == render::HeatMap::WeightChange) {
+            // after the viewport has posed the scene for this frame
+            QTimer::singleShot(0, this, &MainWindow::updateHeatLegend);
+        }
+    });
+    auto current = [this, doc](void (MainWindow::*f)()) {
+        return [this, doc, f] {
+            if (doc == m_document) {
+                (this->*f)();
+            }
+        };
+    };
+    connect(doc, &Document::animationChanged, this, current(&MainWindow::updateStatus));
+    connect(doc, &Document::selectionChanged, this, current(&MainWindow::updateStatus));
+    connect(doc, &Document::checksStarted, this, current(&MainWindow::onChecksStarted));
+    connect(doc, &Document::diagnosticsChanged, this, current(&MainWindow::onDiagnosticsChanged));
+    connect(doc, &Document::interpolateChanged, this, [this, doc](bool on) {
+        if (doc == m_document && m_interpolateAction) {
+            m_interpolateAction->setChecked(on);
+        }
+    });
+}
+
+int MainWindow::tabCount() const
+{
+    return int(m_docs.size());
+}
+
+int MainWindow::currentTab() const
+{
+    return m_tabBar->currentIndex();
+}
+
+Document* MainWindow::tabDocument(int i) const
+{
+    return i >= 0 && std::size_t(i) < m_docs.size() ? m_docs[std::size_t(i)] : nullptr;
+}
+
+void MainWindow::updateTabTitle(Document* doc)
+{
+    const auto it = std::find(m_docs.begin(), m_docs.end(), doc);
+    if (it == m_docs.end()) {
+        return;
+    }
+    const int i = int(it - m_docs.begin());
+    const QString name = doc->displayName();
+    m_tabBar->setTabText(i, name.isEmpty() ? tr("(empty)") : name);
+    m_tabBar->setTabToolTip(i, doc->paths().join(QLatin1Char('\n')));
+}
+
+void MainWindow::openInNewTab(const QStringList& paths)
+{
+    if (paths.isEmpty()) {
+        return;
+    }
+    // An empty current tab (nothing opened yet, or only failures) takes the files itself.
+    if (!m_document->files().empty()) {
+        auto* doc = new Document(this);
+        doc->setProfile(m_document->requestedProfile());
+        m_docs.push_back(doc);
+        m_cameras.emplace_back();
+        bindDocument(doc);
+        m_tabBar->addTab(tr("(loading)"));
+        m_tabBar->setCurrentIndex(int(m_docs.size()) - 1); // onTabChanged binds the panels
+    }
+    openFiles(paths);
+}
+
+void MainWindow::onTabChanged(int index)
+{
+    if (index < 0 || std::size_t(index) >= m_docs.size() ||
+        m_docs[std::size_t(index)] == m_document) {
+        return;
+    }
+    // Leaving: keep the camera of the document shown so far.
+    const auto old = std::find(m_docs.begin(), m_docs.end(), m_document);
+    if (old != m_docs.end()) {
+        m_cameras[std::size_t(old - m_docs.begin())] = m_viewport->viewport()->camera3d();
+    }
+    m_timeline->setPlaying(false);
+    m_messageTimer.stop(); // a message about the other tab's file
+    m_message->hide();
+    m_summary->show();
+    m_document = m_docs[std::size_t(index)];
+    m_outline->setDocument(m_document);
+    m_inspector->setDocument(m_document);
+    m_timeline->setDocument(m_document);
+    m_flex->setDocument(m_document);
+    m_bodygroups->setDocument(m_document);
+    m_problems->setDocument(m_document);
+    m_viewport->setDocument(m_document);
+    m_interpolateAction->setChecked(m_document->interpolate());
+    if (m_profileBox) {
+        m_profileBox->blockSignals(true);
+        m_profileBox->setCurrentIndex(m_profileBox->findData(int(m_document->requestedProfile())));
+        m_profileBox->blockSignals(false);
+    }
+    // The views show the document's state as if it had just loaded; the camera comes back.
+    const bool has = !m_document->files().empty();
+    if (has) {
+        m_document->announce();
+        m_viewport->viewport()->setCamera3d(m_cameras[std::size_t(index)]);
+        setWindowTitle(tr("%1 — RigScope").arg(m_document->displayName()));
+    } else {
+        m_viewport->viewport()->setModel(nullptr, {}, true);
+        m_files->clear();
+        setWindowTitle(tr("RigScope"));
+        m_summary->setText(tr("No file · drop an SMD, VTA, SMDX or CoD export here"));
+        updateStatus();
+        onDiagnosticsChanged();
+    }
+    rearmWatcher();
+}
+
+void MainWindow::closeTab(int index)
+{
+    if (index < 0 || std::size_t(index) >= m_docs.size()) {
+        return;
+    }
+    Document* doc = m_docs[std::size_t(index)];
+    if (!doc->paths().isEmpty()) {
+        m_closed.push_back(doc->paths());
+    }
+    if (m_docs.size() == 1) {
+        // The last tab: an empty document takes its place.
+        auto* fresh = new Document(this);
+        fresh->setProfile(doc->requestedProfile());
+        m_docs.push_back(fresh);
+        m_cameras.emplace_back();
+        bindDocument(fresh);
+        m_tabBar->addTab(tr("(empty)"));
+    }
+    const int next = index + 1 < int(m_docs.size()) ? index + 1 : index - 1;
+    if (doc == m_document) {
+        m_tabBar->setCurrentIndex(next); // onTabChanged switches away from it
+    }
+    m_docs.erase(m_docs.begin() + index);
+    m_cameras.erase(m_cameras.begin() + index);
+    m_tabBar->removeTab(index);
+    delete doc;
+    log(tr("Closed tab %1").arg(index + 1));
+}
+
+void MainWindow::closeAllTabs()
+{
+    while (m_docs.size() > 1 || !m_document->files().empty()) {
+        const std::size_t before = m_docs.size();
+        closeTab(m_tabBar->currentIndex());
+        if (m_docs.size() == before && m_document->files().empty()) {
+            break;
+        }
+    }
+}
+
+void MainWindow::reopenClosedTab()
+{
+    while (!m_closed.isEmpty()) {
+        const QStringList paths = m_closed.takeLast();
+        if (QFileInfo::exists(paths.front())) {
+            openInNewTab(paths);
+            return;
+        }
+    }
+    showMessage(tr("No closed tab to reopen"), 3000);
+}
+
+void MainWindow::nextTab(int delta)
+{
+    const int n = m_tabBar->count();
+    if (n > 1) {
+        m_tabBar->setCurrentIndex(((m_tabBar->currentIndex() + delta) % n + n) % n);
+    }
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* e)
+{
+    // Middle-click closes a tab (UX.md, HLAM).
+    if (watched == m_tabBar && e->type() == QEvent::MouseButtonRelease) {
+        auto* me = static_cast<QMouseEvent*>(e);
+        if (me->button() == Qt::MiddleButton) {
+            const int i = m_tabBar->tabAt(me->position().toPoint());
+            if (i >= 0) {
+                closeTab(i);
+                return true;
+            }
+        }
+    }
+    return QMainWindow::eventFilter(watched, e);
+}
+
+void MainWindow::showMessage(const QString& text, int timeoutMs)
+{
+    m_message->setText(text);
+    m_message->setToolTip(text);
+    m_summary->hide();
+    m_message->show();
+    m_messageTimer.start(std::max(timeoutMs, 1));
+}
+
+SettingsDialog* MainWindow::openSettings()
+{
+    if (!m_settingsDialog) {
+        m_settingsDialog = new SettingsDialog(m_settings, this);
+        connect(m_settingsDialog, &SettingsDialog::applied, this, &MainWindow::applySettings);
+    } else {
+        for (SettingsPage* p : m_settingsDialog->pages()) {
+            p->load(m_settings);
+        }
+    }
+    m_settingsDialog->show();
+    m_settingsDialog->raise();
+    return m_settingsDialog;
+}
+
+void MainWindow::applySettings()
+{
+    const ViewerSettings v = ViewerSettings::read(m_settings);
+    auto* vp = m_viewport->viewport();
+    vp->setMouseOptions(v.mouse);
+    vp->setBackgroundColors(v.backgroundTop, v.backgroundBottom);
+    m_units = v.units;
+    updateStatus();
+}
 
 void MainWindow::store(const QString& key, const QVariant& value)
 {
@@ -338,7 +636,7 @@ QDockWidget* MainWindow::addDock(QWidget* panel, const QString& objectName, cons
 }
 
 QAction* MainWindow::displayToggle(QMenu* menu, const QString& text, const QKeySequence& key,
-                                   bool render::DisplayFlags::*flag)
+                                   bool render::DisplayFlags::*flag, bool persist)
 {
     QAction* a = menu->addAction(text);
     a->setCheckable(true);
@@ -346,11 +644,18 @@ QAction* MainWindow::displayToggle(QMenu* menu, const QString& text, const QKeyS
     a->setShortcut(key);
     const QString settingKey = QStringLiteral("Viewport/") +
                                text.toLower().remove(QLatin1Char('&')).remove(QLatin1Char(' '));
-    a->setChecked(m_settings.value(settingKey, m_flags.*flag).toBool());
+    // Overlays (bones, grid, wire overlay...) persist: they draw on top and show themselves.
+    // What changes the model's own look (wire only, flat shading, textures) starts at its
+    // default every launch (docs/viewer.md "What persists").
+    if (persist) {
+        a->setChecked(m_settings.value(settingKey, m_flags.*flag).toBool());
+    }
     m_flags.*flag = a->isChecked();
-    connect(a, &QAction::toggled, this, [this, flag, settingKey](bool on) {
+    connect(a, &QAction::toggled, this, [this, flag, settingKey, persist](bool on) {
         m_flags.*flag = on;
-        store(settingKey, on);
+        if (persist) {
+            store(settingKey, on);
+        }
         applyDisplay();
     });
     return a;
@@ -367,10 +672,26 @@ void MainWindow::createActions()
         const QStringList paths =
             QFileDialog::getOpenFileNames(this, tr("Open models"), dir, openFilter());
         if (!paths.isEmpty()) {
-            openFiles(paths);
+            openInNewTab(paths); // a new tab unless the current one is empty
         }
     });
     m_recentMenu = file->addMenu(tr("Open &Recent"));
+    QAction* closeT = file->addAction(tr("&Close Tab"));
+    closeT->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_W));
+    connect(closeT, &QAction::triggered, this, [this] { closeTab(m_tabBar->currentIndex()); });
+    QAction* closeAll = file->addAction(tr("Close All Tabs"));
+    closeAll->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_W));
+    connect(closeAll, &QAction::triggered, this, &MainWindow::closeAllTabs);
+    QAction* reopen = file->addAction(tr("Reopen Closed Tab"));
+    reopen->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_T));
+    connect(reopen, &QAction::triggered, this, &MainWindow::reopenClosedTab);
+    QAction* nextT = file->addAction(tr("Next Tab"));
+    nextT->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Tab)});
+    connect(nextT, &QAction::triggered, this, [this] { nextTab(1); });
+    QAction* prevT = file->addAction(tr("Previous Tab"));
+    prevT->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Backtab),
+                         QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Tab)});
+    connect(prevT, &QAction::triggered, this, [this] { nextTab(-1); });
     file->addSeparator();
     QAction* reloadA =
         file->addAction(QIcon::fromTheme(QStringLiteral("view-refresh")), tr("&Reload"));
@@ -431,6 +752,9 @@ void MainWindow::createActions()
             reload(true);
         }
     });
+    QAction* prefs = file->addAction(tr("Se&ttings…"));
+    prefs->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Comma));
+    connect(prefs, &QAction::triggered, this, [this] { openSettings(); });
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"));
     quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
@@ -444,9 +768,9 @@ void MainWindow::createActions()
     displayToggle(display, tr("Wire Overlay"), QKeySequence(Qt::Key_W),
                   &render::DisplayFlags::wireframe);
     displayToggle(display, tr("Wire Only"), QKeySequence(Qt::SHIFT | Qt::Key_W),
-                  &render::DisplayFlags::wireOnly);
+                  &render::DisplayFlags::wireOnly, false);
     displayToggle(display, tr("Flat Shading"), QKeySequence(Qt::Key_V),
-                  &render::DisplayFlags::flatShading);
+                  &render::DisplayFlags::flatShading, false);
     QAction* heat = display->addAction(tr("Cycle Weight View"));
     heat->setShortcut(QKeySequence(Qt::Key_K));
     heat->setToolTip(tr("Heat-map: off → selected bone → influence count → weight change"));
@@ -458,12 +782,12 @@ void MainWindow::createActions()
         tr("Skin with the weights the active profile's compiler keeps (Source: links below "
            "0.05 dropped, at most 3, renormalised; GoldSrc: the parent bone only)"));
     connect(m_compiledAction, &QAction::toggled, this, &MainWindow::setCompiledWeights);
-    m_flags.heatMap = render::HeatMap(
-        std::max<qsizetype>(0, kHeatMapNames.indexOf(m_settings.value(kHeatMapKey).toString())));
-    m_flags.compiledWeights = m_settings.value(kCompiledKey, false).toBool();
-    m_compiledAction->setChecked(m_flags.compiledWeights);
-    displayToggle(display, tr("Textures"), QKeySequence(Qt::Key_T),
-                  &render::DisplayFlags::textures);
+    // Weight views never carry over to the next launch (issue 15): a new model opens in its
+    // own look. The legend in the status bar shows them while on.
+    m_flags.heatMap = render::HeatMap::Off;
+    m_flags.compiledWeights = false;
+    displayToggle(display, tr("Textures"), QKeySequence(Qt::Key_T), &render::DisplayFlags::textures,
+                  false);
     displayToggle(display, tr("Grid"), QKeySequence(Qt::Key_G), &render::DisplayFlags::grid);
     displayToggle(display, tr("Axes"), QKeySequence(Qt::Key_X), &render::DisplayFlags::axes);
     displayToggle(display, tr("Bounding Box"), QKeySequence(Qt::SHIFT | Qt::Key_X),
@@ -472,9 +796,10 @@ void MainWindow::createActions()
     fps->setCheckable(true);
     fps->setShortcut(QKeySequence(Qt::Key_Z));
     fps->setChecked(m_settings.value(kFpsKey, true).toBool());
-    m_fpsLabel->setVisible(fps->isChecked());
+    m_fpsAction = fps;
+    m_fpsLabel->setVisible(fps->isChecked() && m_document->primaryModel());
     connect(fps, &QAction::toggled, this, [this](bool on) {
-        m_fpsLabel->setVisible(on);
+        m_fpsLabel->setVisible(on && m_document->primaryModel());
         store(kFpsKey, on);
     });
     display->addSeparator();
@@ -504,6 +829,36 @@ void MainWindow::createActions()
     connect(frameSel, &QAction::triggered, vp, &render::Viewport::frameSelection);
     QAction* frameAll = camera->addAction(tr("Frame All") + QStringLiteral("\tEnter"));
     connect(frameAll, &QAction::triggered, vp, &render::Viewport::frameAll);
+    m_followRootAction = camera->addAction(tr("Follow Root"));
+    m_followRootAction->setCheckable(true);
+    m_followRootAction->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F));
+    m_followRootAction->setToolTip(
+        tr("The camera moves with the root bone (animations that carry the model away)"));
+    connect(m_followRootAction, &QAction::toggled, vp, &render::Viewport::setFollowRoot);
+    camera->addSeparator();
+    QAction* nextMode = camera->addAction(tr("Next Camera Mode"));
+    nextMode->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_U));
+    connect(nextMode, &QAction::triggered, this, [vp] { vp->cycleCameraMode(1); });
+    QAction* prevMode = camera->addAction(tr("Previous Camera Mode"));
+    prevMode->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
+    connect(prevMode, &QAction::triggered, this, [vp] { vp->cycleCameraMode(-1); });
+    const QString modeNames[3] = {tr("Arc-ball"), tr("Free-look"), tr("First-person")};
+    for (int i = 0; i < 3; ++i) {
+        QAction* m = camera->addAction(tr("Mode: %1").arg(modeNames[i]));
+        m->setCheckable(true);
+        m->setChecked(i == int(vp->cameraMode()));
+        m->setObjectName(QStringLiteral("cameraMode%1").arg(i));
+        connect(m, &QAction::triggered, this,
+                [vp, i] { vp->setCameraMode(render::CameraMode(i)); });
+        m_cameraModeActions[std::size_t(i)] = m;
+    }
+    connect(vp, &render::Viewport::cameraModeChanged, this, [this](render::CameraMode mode) {
+        for (std::size_t i = 0; i < m_cameraModeActions.size(); ++i) {
+            m_cameraModeActions[i]->setChecked(int(i) == int(mode));
+        }
+        const QString names[3] = {tr("arc-ball"), tr("free-look"), tr("first-person")};
+        showMessage(tr("Camera: %1").arg(names[int(mode)]), 3000);
+    });
 
     QMenu* playback = menuBar()->addMenu(tr("&Playback"));
     QAction* play = playback->addAction(tr("Play / Pause"));
@@ -531,8 +886,9 @@ void MainWindow::createActions()
     interpolate->setShortcut(QKeySequence(Qt::Key_I));
     interpolate->setCheckable(true);
     interpolate->setChecked(m_document->interpolate());
-    connect(interpolate, &QAction::toggled, m_document, &Document::setInterpolate);
-    connect(m_document, &Document::interpolateChanged, interpolate, &QAction::setChecked);
+    connect(interpolate, &QAction::toggled, this,
+            [this](bool on) { m_document->setInterpolate(on); });
+    m_interpolateAction = interpolate;
     QAction* slower = playback->addAction(tr("Half Speed"));
     slower->setShortcut(QKeySequence(Qt::Key_Minus));
     connect(slower, &QAction::triggered, this,
@@ -651,10 +1007,8 @@ void MainWindow::createActions()
                             core::Profile::Source256, core::Profile::Cod}) {
         m_profileBox->addItem(toQString(core::profileName(p)), int(p));
     }
-    const auto saved =
-        core::parseProfile(toStd(m_settings.value(kProfileKey, QStringLiteral("auto")).toString()));
-    m_profileBox->setCurrentIndex(m_profileBox->findData(int(saved.value_or(core::Profile::Auto))));
-    m_document->setProfile(core::Profile(m_profileBox->currentData().toInt()));
+    m_profileBox->setCurrentIndex(m_profileBox->findData(int(core::Profile::Auto)));
+    m_document->setProfile(core::Profile::Auto);
     connect(m_profileBox, &QComboBox::currentIndexChanged, this,
             [this](int i) { setProfile(core::Profile(m_profileBox->itemData(i).toInt())); });
     tb->addWidget(new QLabel(tr(" Profile "), tb));
@@ -761,7 +1115,7 @@ void MainWindow::attachFolder()
         paths << dir.filePath(name);
     }
     if (!m_document->attach(paths)) {
-        statusBar()->showMessage(tr("Nothing more to attach in %1").arg(dir.dirName()), 5000);
+        showMessage(tr("Nothing more to attach in %1").arg(dir.dirName()), 5000);
         return;
     }
     log(tr("Reading %1 files in %2 for animations…").arg(paths.size()).arg(dir.absolutePath()));
@@ -791,22 +1145,26 @@ void MainWindow::onLoaded(bool keepState)
     updateStatus();
 }
 
-void MainWindow::onLoadFailed(const QString& message)
+void MainWindow::onLoadFailed(const QString& rawMessage)
 {
+    const QString message = toDisplayString(toStd(rawMessage));
     m_progress->setVisible(m_document->isLoading());
     m_cancel->setVisible(m_document->isLoading());
     log(tr("Load failed: %1").arg(message));
     if (m_document->files().empty()) {
         m_summary->setText(tr("Could not open: %1").arg(message));
+        m_summary->setToolTip(message);
+        updateStatus(); // nothing shown: no frame, fps or weight legend either
     } else {
-        statusBar()->showMessage(tr("Reload failed: showing last good version (%1)").arg(message),
-                                 8000);
+        showMessage(tr("Reload failed: showing last good version (%1)").arg(message), 8000);
     }
+    // I/O errors and unreadable files: the Log says what happened, Problems lists the errors.
     if (auto* dock = findChild<QDockWidget*>(QStringLiteral("log"))) {
         dock->show();
         dock->raise();
     }
-    // The failed files' diagnostics are in Problems (the previous scene stays): show them.
+    // The failed files' diagnostics are in Problems (the previous scene stays): show them
+    // beside the Log (Problems raised: the errors are what the user acts on).
     if (!m_document->failedFiles().empty()) {
         if (auto* dock = findChild<QDockWidget*>(QStringLiteral("problems"))) {
             dock->show();
@@ -818,7 +1176,15 @@ void MainWindow::onLoadFailed(const QString& message)
 void MainWindow::updateStatus()
 {
     auto m = m_document->primaryModel();
+    // With no model on screen the frame readout, the frame rate and the weight legend would
+    // describe nothing: they hide (issue 15: no stale legend or fps box after a failed load).
+    m_frameLabel->setVisible(bool(m));
+    m_fpsLabel->setVisible(bool(m) && m_fpsAction && m_fpsAction->isChecked());
     if (!m) {
+        m_heatLabel->setVisible(false);
+        for (BudgetBar* bar : m_budgetBars) {
+            bar->clear();
+        }
         return;
     }
     const QLocale loc = QLocale::system();
@@ -844,20 +1210,18 @@ void MainWindow::updateStatus()
     }
     const core::Bounds b = core::meshBounds(*m);
     if (b.valid) {
-        const core::Vec3 d = b.max - b.min;
-        parts << tr("%1 × %2 × %3 units")
-                     .arg(d.x(), 0, 'g', 4)
-                     .arg(d.y(), 0, 'g', 4)
-                     .arg(d.z(), 0, 'g', 4);
+        parts << formatSize(b.max - b.min, m_units);
     }
     m_summary->setText(parts.join(QStringLiteral(" · ")));
+    m_summary->setToolTip(m_summary->text());
     if (m_document->currentAnimation() >= 0) {
         const auto& d = m_document->animations()[std::size_t(m_document->currentAnimation())];
-        m_frameLabel->setText(tr("%1 · frame %2 (0–%3) · %4 fps")
-                                  .arg(d.name)
-                                  .arg(m_document->currentFrame())
-                                  .arg(m_document->frameCount() - 1)
-                                  .arg(double(d.animation(m_document->files()).fps)));
+        const core::Animation& anim = d.animation(m_document->files());
+        m_frameLabel->setText(
+            tr("%1 · frame %2 (%3) · %4 fps")
+                .arg(d.name)
+                .arg(frameNumberText(anim, m_document->currentFrame()), frameRangeText(anim))
+                .arg(double(anim.fps)));
     } else {
         m_frameLabel->setText(tr("rest pose"));
     }
@@ -935,7 +1299,8 @@ void MainWindow::onDiagnosticsChanged()
 
 void MainWindow::setProfile(core::Profile profile)
 {
-    store(kProfileKey, toQString(core::profileName(profile)));
+    // Not stored: every launch starts on auto unless --profile says otherwise (issue 15); the
+    // status bar and the toolbar combo show the profile in use.
     if (m_profileBox && m_profileBox->currentData().toInt() != int(profile)) {
         m_profileBox->setCurrentIndex(m_profileBox->findData(int(profile)));
         return; // the combo's signal comes back here
@@ -965,7 +1330,6 @@ void MainWindow::cycleHeatMap()
 void MainWindow::setHeatMap(render::HeatMap mode)
 {
     m_flags.heatMap = mode;
-    store(kHeatMapKey, kHeatMapNames.value(int(mode)));
     applyDisplay();
     updateHeatLegend();
 }
@@ -977,7 +1341,6 @@ void MainWindow::setCompiledWeights(bool on)
         return;
     }
     m_flags.compiledWeights = on;
-    store(kCompiledKey, on);
     applyDisplay();
     updateHeatLegend();
 }
@@ -1045,7 +1408,7 @@ void MainWindow::updateHeatLegend()
         parts << tr("· skinning: %1").arg(weights);
     }
     m_heatLabel->setText(parts.join(QStringLiteral(" ")));
-    m_heatLabel->setVisible(!parts.isEmpty());
+    m_heatLabel->setVisible(!parts.isEmpty() && m_document->primaryModel());
 }
 
 void MainWindow::addRecent(const QStringList& paths)
@@ -1077,7 +1440,7 @@ void MainWindow::updateRecentMenu()
         QAction* a = m_recentMenu->addAction(names.join(QStringLiteral(" + ")));
         a->setToolTip(paths.join(QLatin1Char('\n')));
         a->setEnabled(QFileInfo::exists(paths.front()));
-        connect(a, &QAction::triggered, this, [this, paths] { openFiles(paths); });
+        connect(a, &QAction::triggered, this, [this, paths] { openInNewTab(paths); });
     }
     if (!recent.isEmpty()) {
         m_recentMenu->addSeparator();
@@ -1156,7 +1519,7 @@ QString MainWindow::saveScreenshot(const QString& path, bool minimal)
         return {};
     }
     log(tr("Screenshot saved: %1").arg(out));
-    statusBar()->showMessage(tr("Screenshot saved: %1").arg(out), 5000);
+    showMessage(tr("Screenshot saved: %1").arg(out), 5000);
     return out;
 }
 
@@ -1168,8 +1531,7 @@ bool MainWindow::copyImage()
         return false;
     }
     QApplication::clipboard()->setImage(image);
-    statusBar()->showMessage(
-        tr("Viewport image copied (%1 × %2)").arg(image.width()).arg(image.height()), 5000);
+    showMessage(tr("Viewport image copied (%1 × %2)").arg(image.width()).arg(image.height()), 5000);
     return true;
 }
 
@@ -1265,7 +1627,7 @@ bool MainWindow::openDropped(const QList<QUrl>& urls, Qt::KeyboardModifiers modi
     if (attach) {
         m_document->open(m_document->paths() + paths, true);
     } else {
-        openFiles(paths);
+        openInNewTab(paths); // a reference opens a tab (UX.md); an empty tab takes it
     }
     return true;
 }

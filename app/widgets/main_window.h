@@ -6,7 +6,10 @@
 #include <QtCore/QUrl>
 #include <QtWidgets/QMainWindow>
 
+#include <array>
+
 #include "app/document/document.h"
+#include "app/widgets/settings_dialog.h"
 #include "render/viewport.h"
 
 class QAction;
@@ -17,6 +20,7 @@ class QListWidget;
 class QMenu;
 class QPlainTextEdit;
 class QProgressBar;
+class QTabBar;
 class QToolButton;
 class QTreeWidget;
 
@@ -27,6 +31,7 @@ class FlexPanel;
 class BodygroupsPanel;
 class InspectorPanel;
 class ProblemsPanel;
+
 class ShortcutSheet;
 class OutlinePanel;
 class TimelinePanel;
@@ -63,7 +68,19 @@ public:
     // Requested checks profile (toolbar combo); re-runs checks, budgets and weight views.
     void setProfile(core::Profile profile);
 
+    // Opens `paths` as the current tab's document (replacing what it showed).
     void openFiles(const QStringList& paths);
+    // Tabs (UX.md: one document per tab). Opens `paths` in a new tab, or in the current one
+    // when it is empty (File ▸ Open, recent files, dropped references).
+    void openInNewTab(const QStringList& paths);
+    int tabCount() const;
+    int currentTab() const;
+    Document* tabDocument(int i) const;
+    QTabBar* tabBar() const { return m_tabBar; }
+    void closeTab(int index); // Ctrl+W, middle-click; the last tab leaves an empty one
+    void closeAllTabs();      // Ctrl+Shift+W
+    void reopenClosedTab();   // Ctrl+Shift+T
+    void nextTab(int delta);  // Ctrl+Tab, Ctrl+Shift+Tab
     void reload(bool keepView = true);
     void browse(int delta); // previous / next supported file in the folder
     // ↓: the animations and flex files of the reference's folder that fit it (Document::attach).
@@ -81,11 +98,21 @@ public:
     // Ctrl+Shift+C: the viewport's image (as F12 saves it) to the clipboard.
     bool copyImage();
     ShortcutSheet* shortcutSheet() const { return m_sheet; }
+    // File ▸ Settings (Ctrl+,): the dialog, modeless; applying it re-reads the settings.
+    SettingsDialog* openSettings();
+    SettingsDialog* settingsDialog() const { return m_settingsDialog; }
+    // Applies the Settings dialog's keys (mouse, colours, units) to the window.
+    void applySettings();
+    // A transient status message in its own label (it never covers the status widgets).
+    void showMessage(const QString& text, int timeoutMs = 5000);
+    QLabel* messageLabel() const { return m_message; }
+    QAction* followRootAction() const { return m_followRootAction; }
     // What a drop does (UX.md): a folder opens its first model; animations and VTAs dropped on an
     // open model attach to it unless Shift is held. False when nothing usable was dropped.
     bool openDropped(const QList<QUrl>& urls, Qt::KeyboardModifiers modifiers);
 
 protected:
+    bool eventFilter(QObject* watched, QEvent* e) override;
     void closeEvent(QCloseEvent* e) override;
     void dragEnterEvent(QDragEnterEvent* e) override;
     void dropEvent(QDropEvent* e) override;
@@ -94,6 +121,9 @@ private:
     QDockWidget* addDock(QWidget* panel, const QString& objectName, const QString& title,
                          Qt::DockWidgetArea area);
     void createActions();
+    void bindDocument(Document* doc); // the window follows `doc` while it is the current tab
+    void onTabChanged(int index);
+    void updateTabTitle(Document* doc);
     void updateStatus();
     void onChecksStarted();
     void onDiagnosticsChanged();
@@ -108,7 +138,7 @@ private:
     void applyDisplay();
     void rearmWatcher();
     QAction* displayToggle(QMenu* menu, const QString& text, const QKeySequence& key,
-                           bool render::DisplayFlags::*flag);
+                           bool render::DisplayFlags::*flag, bool persist = true);
 
     QSettings& m_settings;
     Document* m_document;
@@ -144,6 +174,18 @@ private:
     QTimer m_reloadDebounce;
     QTimer m_layoutSave; // docks moved, shown or hidden: store the layout shortly after
     bool m_autoReload = true;
+    SettingsDialog* m_settingsDialog = nullptr;
+    QLabel* m_message = nullptr;
+    QTimer m_messageTimer;
+    QAction* m_followRootAction = nullptr;
+    QAction* m_fpsAction = nullptr;
+    QAction* m_interpolateAction = nullptr;
+    QTabBar* m_tabBar = nullptr;
+    std::vector<Document*> m_docs;              // one per tab, in tab order (children of this)
+    std::vector<render::OrbitCamera> m_cameras; // per tab, saved when it is left
+    QList<QStringList> m_closed;                // Ctrl+Shift+T
+    std::array<QAction*, 3> m_cameraModeActions{};
+    Units m_units = Units::Model;
 };
 
 } // namespace rigscope::app

@@ -29,6 +29,7 @@ OutlinePanel::OutlinePanel(QWidget* parent)
     m_view->header()->setSectionResizeMode(OutlineModel::NameColumn, QHeaderView::Interactive);
     m_view->setColumnWidth(OutlineModel::NameColumn, 170);
     m_view->setColumnWidth(OutlineModel::IdColumn, 34);
+    m_view->setTextElideMode(Qt::ElideMiddle); // "ValveBiped…Finger12" keeps both ends
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->setSpacing(2);
@@ -47,6 +48,9 @@ OutlinePanel::OutlinePanel(QWidget* parent)
 
 void OutlinePanel::setDocument(Document* document)
 {
+    if (m_document) {
+        disconnect(m_document, nullptr, this, nullptr); // tabs bind another document
+    }
     m_document = document;
     m_model->setDocument(document);
     connect(document, &Document::selectionChanged, this, &OutlinePanel::onDocumentSelection);
@@ -79,7 +83,30 @@ void OutlinePanel::onLoaded()
     m_view->setColumnWidth(OutlineModel::NameColumn,
                            std::clamp(std::min(m_view->columnWidth(OutlineModel::NameColumn), room),
                                       120, 280));
+    fitIndentation();
     onDocumentSelection(m_document->selection());
+}
+
+void OutlinePanel::fitIndentation()
+{
+    // Deep hierarchies (100-bone rigs nest 20+ levels under Nodes) indent less, so the deepest
+    // name keeps at least kNameRoom pixels of its column; the tooltip has the full path.
+    constexpr int kNameRoom = 90;
+    int depth = 0;
+    if (auto m = m_document ? m_document->primaryModel() : nullptr) {
+        std::vector<int> d(m->skeleton.size(), 0);
+        for (std::size_t j = 0; j < d.size(); ++j) {
+            const core::JointIndex p = m->skeleton.parents[j];
+            d[j] = p >= 0 && std::size_t(p) < j ? d[std::size_t(p)] + 1 : 0;
+            depth = std::max(depth, d[j]);
+        }
+    }
+    const int levels = depth + 2; // the Nodes section and the root level
+    const int column = m_view->columnWidth(OutlineModel::NameColumn);
+    const int indent = std::clamp((column - kNameRoom) / std::max(levels, 1), 4, 18);
+    m_view->setIndentation(indent);
+    // Deeper than that: the name column widens (the tree scrolls sideways) rather than cut.
+    m_view->setColumnWidth(OutlineModel::NameColumn, std::max(column, levels * indent + kNameRoom));
 }
 
 void OutlinePanel::onCurrentChanged(const QModelIndex& current)

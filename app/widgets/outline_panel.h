@@ -29,6 +29,7 @@ private:
     void onDocumentSelection(const Selection& s);
     void onActivated(const QModelIndex& index);
     void onLoaded();
+    void fitIndentation();
 
     Document* m_document = nullptr;
     OutlineModel* m_model;

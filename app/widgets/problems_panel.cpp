@@ -39,6 +39,15 @@ QString familyOf(std::string_view id)
     return toQString(dot == std::string_view::npos ? id : id.substr(0, dot));
 }
 
+// File, then line and column (binary: offset), as one sortable number.
+quint64 locationKey(int file, const core::Diagnostic& d)
+{
+    const quint64 pos =
+        d.binary ? d.where.offset
+                 : (quint64(d.where.line) << 20) | std::min<quint64>(d.where.column, 0xFFFFF);
+    return (quint64(std::min(file, 0x3FF)) << 52) | (pos & ((1ull << 52) - 1));
+}
+
 QIcon severityIcon(core::Severity s)
 {
     QStyle* style = QApplication::style();
@@ -157,7 +166,7 @@ QVariant ProblemsModel::data(const QModelIndex& index, int role) const
         case IdColumn:
             return toQString(d->id);
         case MessageColumn:
-            return toQString(d->message);
+            return toDisplayString(d->message);
         case LocationColumn:
             return location(index.row());
         default:
@@ -167,7 +176,7 @@ QVariant ProblemsModel::data(const QModelIndex& index, int role) const
         return index.column() == SeverityColumn ? QVariant(severityIcon(d->severity)) : QVariant();
     case Qt::ToolTipRole: {
         QStringList lines;
-        lines << toQString(core::formatDiagnostic(*d));
+        lines << toDisplayString(core::formatDiagnostic(*d));
         const std::string_view fix = core::fixHint(d->id);
         if (!fix.empty()) {
             lines << tr("Fix: %1").arg(toQString(fix));
@@ -175,7 +184,7 @@ QVariant ProblemsModel::data(const QModelIndex& index, int role) const
         for (const core::RelatedNote& n : d->related) {
             lines << tr("%1 note: %2")
                          .arg(toQString(core::formatLocation(n.file, n.where, d->binary)),
-                              toQString(n.message));
+                              toDisplayString(n.message));
         }
         lines << m_document->problemFile(r.file)->path;
         return lines.join(QLatin1Char('\n'));
@@ -183,17 +192,15 @@ QVariant ProblemsModel::data(const QModelIndex& index, int role) const
     case SortRole:
         switch (index.column()) {
         case SeverityColumn:
-            return int(d->severity);
+            // Errors first (ascending), then warnings, then notes; in file order within each.
+            return QVariant::fromValue((quint64(2 - int(d->severity)) << 62) |
+                                       (locationKey(r.file, *d) & ((1ull << 62) - 1)));
         case IdColumn:
             return toQString(d->id);
         case MessageColumn:
             return toQString(d->message);
-        case LocationColumn: {
-            const quint64 pos = d->binary ? d->where.offset
-                                          : (quint64(d->where.line) << 20) |
-                                                std::min<quint64>(d->where.column, 0xFFFFF);
-            return QVariant::fromValue((quint64(r.file) << 52) | (pos & ((1ull << 52) - 1)));
-        }
+        case LocationColumn:
+            return QVariant::fromValue(locationKey(r.file, *d));
         default:
             return {};
         }
@@ -304,13 +311,15 @@ ProblemsPanel::ProblemsPanel(QWidget* parent)
     m_view->setAlternatingRowColors(true);
     m_view->setUniformRowHeights(true);
     m_view->setSortingEnabled(true);
-    m_view->sortByColumn(ProblemsModel::LocationColumn, Qt::AscendingOrder);
+    m_view->sortByColumn(ProblemsModel::SeverityColumn, Qt::AscendingOrder); // errors first
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_view->setColumnWidth(ProblemsModel::SeverityColumn, 90);
     m_view->setColumnWidth(ProblemsModel::IdColumn, 210);
     m_view->setColumnWidth(ProblemsModel::MessageColumn, 520);
     m_view->header()->setStretchLastSection(true);
+    // At least 8 rows stay visible however the dock is laid out (issue 15).
+    m_view->setMinimumHeight(minimumRowsHeight(8));
 
     auto* header = new QHBoxLayout;
     header->setContentsMargins(4, 2, 4, 2);
@@ -319,6 +328,9 @@ ProblemsPanel::ProblemsPanel(QWidget* parent)
     bold.setBold(true);
     m_counts->setFont(bold);
     m_counts->setObjectName(QStringLiteral("problemCounts"));
+    // Room for the longest counts, so "· 1 note" is never cut by the buttons beside it.
+    m_counts->setMinimumWidth(
+        m_counts->fontMetrics().horizontalAdvance(QStringLiteral("0,000 errors · 0,000 warnings · 0,000 notes")));
     header->addWidget(m_counts);
     header->addStretch(1);
     const QString names[3] = {tr("Notes"), tr("Warnings"), tr("Errors")};
@@ -389,6 +401,23 @@ ProblemsPanel::ProblemsPanel(QWidget* parent)
             [this](const QModelIndex& current) { showSource(current); });
     connect(m_model, &QAbstractItemModel::modelReset, this, &ProblemsPanel::refresh);
     refresh();
+}
+
+int ProblemsPanel::minimumRowsHeight(int rows) const
+{
+    const int row = std::max(m_view->fontMetrics().height() + 4,
+                             m_view->style()->pixelMetric(QStyle::PM_SmallIconSize) + 4);
+    return m_view->header()->sizeHint().height() + rows * row + 2 * m_view->frameWidth() + 2;
+}
+
+int ProblemsPanel::visibleRowCount() const
+{
+    const int n = m_proxy->rowCount();
+    if (n == 0) {
+        return 0;
+    }
+    const int row = std::max(m_view->sizeHintForRow(0), 1);
+    return std::min(n, m_view->viewport()->height() / row);
 }
 
 void ProblemsPanel::setDocument(Document* document)

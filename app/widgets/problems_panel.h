@@ -106,6 +106,10 @@ public:
     QLabel* sourceLabel() const { return m_source; }
     // "3 errors · 5 warnings · 2 notes" (of all problems, whatever the filters show).
     QString countsText() const;
+    // Rows the table shows whole at its current height (at most the row count).
+    int visibleRowCount() const;
+    // Height of the table (header and frame included) that shows `rows` rows.
+    int minimumRowsHeight(int rows) const;
 
     // Selects the element of the problem at `proxyIndex` (a row of proxy()), shows its source
     // line and emits problemActivated.

@@ -172,6 +172,53 @@ void ShortcutSheet::showOver(const QMenuBar* menus, const QRect& over)
     raise();
     activateWindow();
     setFocus();
+    if (!m_filtering) {
+        qApp->installEventFilter(this);
+        m_filtering = true;
+    }
+}
+
+void ShortcutSheet::hideEvent(QHideEvent* e)
+{
+    QFrame::hideEvent(e);
+}
+
+bool ShortcutSheet::eventFilter(QObject* watched, QEvent* e)
+{
+    Q_UNUSED(watched);
+    switch (e->type()) {
+    case QEvent::ShortcutOverride:
+    case QEvent::KeyPress: {
+        const int key = static_cast<QKeyEvent*>(e)->key();
+        if (isVisible()) {
+            // The key that closes the sheet does nothing else: its KeyPress (sent after the
+            // ShortcutOverride) is swallowed too.
+            hide();
+            m_swallowKey = key;
+            e->accept(); // no shortcut (Esc: Deselect, H: the sheet again) takes the key
+            return true;
+        }
+        if (key == m_swallowKey) {
+            e->accept();
+            if (e->type() == QEvent::KeyPress) {
+                m_swallowKey = 0;
+            }
+            return true;
+        }
+        m_swallowKey = 0;
+        break;
+    }
+    case QEvent::MouseButtonPress:
+    case QEvent::MouseButtonDblClick:
+        if (isVisible()) {
+            hide();
+            return true;
+        }
+        break;
+    default:
+        break;
+    }
+    return false;
 }
 
 void ShortcutSheet::keyPressEvent(QKeyEvent* e)

@@ -36,10 +36,17 @@ public:
 protected:
     void keyPressEvent(QKeyEvent* e) override;
     void mousePressEvent(QMouseEvent* e) override;
+    void hideEvent(QHideEvent* e) override;
+    // While shown: a key (Esc included) or a click anywhere in the application closes it, also
+    // when the window manager left the focus on the main window or the click lands on the
+    // native viewport.
+    bool eventFilter(QObject* watched, QEvent* e) override;
 
 private:
     std::vector<Entry> m_entries;
     QLabel* m_label;
+    bool m_filtering = false;
+    int m_swallowKey = 0;
 };
 
 } // namespace rigscope::app

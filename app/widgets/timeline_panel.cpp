@@ -16,6 +16,8 @@
 #include <QtWidgets/QToolButton>
 #include <QtWidgets/QToolTip>
 
+#include "app/document/frame_names.h"
+
 namespace rigscope::app {
 
 // ---- MarkerSlider ---------------------------------------------------------------------------
@@ -63,7 +65,7 @@ bool MarkerSlider::event(QEvent* event)
         QStringList names;
         for (const Marker& m : m_markers) {
             if (std::abs(xOf(m.index) - help->pos().x()) <= 5) {
-                names << tr("%1 (frame %2)").arg(m.text).arg(m.index);
+                names << tr("%1 (frame %2)").arg(m.text, m.frame);
             }
         }
         if (!names.isEmpty()) {
@@ -191,6 +193,10 @@ TimelinePanel::TimelinePanel(QWidget* parent)
 
 void TimelinePanel::setDocument(Document* document)
 {
+    if (m_document) {
+        disconnect(m_document, nullptr, this, nullptr); // tabs bind another document
+        disconnect(m_document, nullptr, m_interpolate, nullptr);
+    }
     m_document = document;
     connect(document, &Document::loaded, this, &TimelinePanel::onLoaded);
     connect(document, &Document::animationChanged, this, &TimelinePanel::onAnimationChanged);
@@ -249,7 +255,8 @@ void TimelinePanel::onAnimationChanged(int index)
         for (const core::Notetrack& n : anim.notes) {
             const auto it = std::lower_bound(anim.times.begin(), anim.times.end(), n.frame);
             const int i = int(std::min<std::ptrdiff_t>(it - anim.times.begin(), last));
-            markers.push_back({std::max(i, 0), QString::fromStdString(n.text)});
+            markers.push_back(
+                {std::max(i, 0), QString::fromStdString(n.text), frameNumberText(n.frame)});
         }
     }
     m_slider->setMarkers(std::move(markers));
@@ -293,13 +300,10 @@ void TimelinePanel::showFrame(int frame)
     }
     const auto& d = m_document->animations()[std::size_t(a)];
     const core::Animation& anim = d.animation(m_document->files());
-    const double time =
-        std::size_t(frame) < anim.times.size() ? anim.times[std::size_t(frame)] : frame;
+    // The file's own frame numbers (UX.md), never the index: "frame 42 (20–91) · 0.73 s".
     m_readout->setText(
-        tr("frame %1 (0–%2) · time %3 · %4 s · %5")
-            .arg(frame)
-            .arg(m_document->frameCount() - 1)
-            .arg(time)
+        tr("frame %1 (%2) · %3 s · %4")
+            .arg(frameNumberText(anim, frame), frameRangeText(anim))
             .arg(frame / fps(), 0, 'f', 2)
             .arg(QFileInfo(m_document->files()[std::size_t(d.file)].path).fileName()));
 }

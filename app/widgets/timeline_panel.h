@@ -27,6 +27,7 @@ public:
     struct Marker {
         int index; // frame index on the bar
         QString text;
+        QString frame; // the file's own frame number, for the tooltip
     };
     void setMarkers(std::vector<Marker> markers);
     const std::vector<Marker>& markers() const { return m_markers; }

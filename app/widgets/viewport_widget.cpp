@@ -31,7 +31,10 @@ void ViewportWidget::setDocument(Document* document)
     m_document = document;
     connect(document, &Document::loaded, this, &ViewportWidget::onLoaded);
     connect(document, &Document::frameChanged, this, &ViewportWidget::onFrameChanged);
-    connect(document, &Document::animationChanged, this, &ViewportWidget::onFrameChanged);
+    connect(document, &Document::animationChanged, this, [this] {
+        m_view->setAnimationBounds(m_document->animationBounds());
+        onFrameChanged();
+    });
     connect(document, &Document::selectionChanged, this, &ViewportWidget::onSelectionChanged);
     connect(document, &Document::flexChanged, this, [this] {
         if (auto* scene = m_view->scene()) {
@@ -53,6 +56,7 @@ void ViewportWidget::onLoaded(bool keepState)
     // The profile the checks will use is known before they run: build the scene's weights for
     // it once (the window re-applies it when the checks finish, then a no-op).
     m_view->setWeightProfile(m_document->activeProfile());
+    m_view->setAnimationBounds(m_document->animationBounds());
     m_view->setModel(m_document->primaryModel(), textureFolders(), !keepState);
     if (auto* scene = m_view->scene()) {
         scene->setMorphOffsets(m_document->flexOffsets());
@@ -68,6 +72,7 @@ void ViewportWidget::onFrameChanged()
 {
     if (auto* scene = m_view->scene()) {
         scene->setPose(m_document->currentPose());
+        m_view->poseChanged();
         m_view->refresh();
     }
 }
@@ -76,14 +81,9 @@ void ViewportWidget::onSelectionChanged(const Selection& s)
 {
     using K = Selection::Kind;
     m_view->setSelectedJoint(s.kind == K::Joint ? s.index : -1);
-    int material = s.kind == K::Material ? s.index : -1;
-    if (s.kind == K::Triangle) {
-        auto m = m_document->primaryModel();
-        if (m && std::size_t(s.index) < m->mesh.triangleCount()) {
-            material = int(m->mesh.triangleMaterials[std::size_t(s.index)]);
-        }
-    }
-    m_view->setSelectedMaterial(material);
+    // A selected triangle shows alone, outlined: tinting its whole material in the same orange
+    // hid the outline of a framed problem triangle (issue 15).
+    m_view->setSelectedMaterial(s.kind == K::Material ? s.index : -1);
     m_view->setSelectedTriangle(s.kind == K::Triangle ? s.index : -1,
                                 s.kind == K::Triangle ? s.corner : -1);
     m_view->refresh();

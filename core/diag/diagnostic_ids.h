@@ -124,6 +124,11 @@ inline constexpr std::string_view kMaterialMissing = "material.missing";
 inline constexpr std::string_view kMaterialTextureMissing = "material.texture-missing";
 inline constexpr std::string_view kMaterialVmtSyntax = "material.vmt-syntax";
 inline constexpr std::string_view kMaterialTextureSize = "material.texture-size";
+// ---- io.* (issue 15) ----
+inline constexpr std::string_view kIoUnreadable = "io.unreadable";
+// ---- syntax.truncated, write.data-dropped (issue 15) ----
+inline constexpr std::string_view kSyntaxTruncated = "syntax.truncated";
+inline constexpr std::string_view kWriteDataDropped = "write.data-dropped";
 
 // ---- qc.* (issue 17) ----
 inline constexpr std::string_view kQcMissingFile = "qc.missing-file";

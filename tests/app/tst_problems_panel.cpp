@@ -167,22 +167,23 @@ private slots:
         auto* proxy = panel.proxy();
         auto text = [&](int row, int col) { return proxy->index(row, col).data().toString(); };
 
-        // Default: file order (location ascending).
-        QCOMPARE(text(0, ProblemsModel::IdColumn), QStringLiteral("skeleton.unreferenced-bone"));
-        QCOMPARE(text(11, ProblemsModel::IdColumn), QStringLiteral("mesh.degenerate-triangle"));
-
-        view->sortByColumn(ProblemsModel::SeverityColumn, Qt::DescendingOrder);
+        // Default (issue 15): errors first, then warnings, then notes, each in file order.
         QCOMPARE(text(0, 0), QStringLiteral("error"));
         QCOMPARE(text(1, 0), QStringLiteral("error"));
         QCOMPARE(text(2, 0), QStringLiteral("warning"));
         QCOMPARE(text(9, 0), QStringLiteral("note"));
-        // Stable: errors keep file order.
         QCOMPARE(text(0, ProblemsModel::IdColumn), QStringLiteral("weights.nan"));
         QCOMPARE(text(1, ProblemsModel::IdColumn), QStringLiteral("weights.unknown-bone"));
 
-        view->sortByColumn(ProblemsModel::SeverityColumn, Qt::AscendingOrder);
+        // The other way round: notes first.
+        view->sortByColumn(ProblemsModel::SeverityColumn, Qt::DescendingOrder);
         QCOMPARE(text(0, 0), QStringLiteral("note"));
         QCOMPARE(text(11, 0), QStringLiteral("error"));
+
+        // File order (location ascending).
+        view->sortByColumn(ProblemsModel::LocationColumn, Qt::AscendingOrder);
+        QCOMPARE(text(0, ProblemsModel::IdColumn), QStringLiteral("skeleton.unreferenced-bone"));
+        QCOMPARE(text(11, ProblemsModel::IdColumn), QStringLiteral("mesh.degenerate-triangle"));
 
         view->sortByColumn(ProblemsModel::IdColumn, Qt::AscendingOrder);
         QStringList ids;
@@ -263,7 +264,8 @@ private slots:
         panel.setDocument(&doc);
         doc.open({mixPath()});
         QVERIFY(doc.waitForLoaded());
-        // F8 from nothing: the first row (the unreferenced bone 'd').
+        // In file order: F8 from nothing goes to the first row (the unreferenced bone 'd').
+        panel.view()->sortByColumn(ProblemsModel::LocationColumn, Qt::AscendingOrder);
         panel.next();
         QCOMPARE(panel.view()->currentIndex().row(), 0);
         QCOMPARE(doc.selection(), (Selection{Selection::Kind::Joint, 4, -1}));

@@ -1,12 +1,14 @@
 // Timeline dock: loop modes, speed, fps per animation, notetrack markers, and stepping through
 // VTA shapes.
 #include <QtTest/QtTest>
+#include <QtWidgets/QLabel>
 #include <QtWidgets/QComboBox>
 #include <QtWidgets/QToolButton>
 
 #include <cmath>
 
 #include "app/document/document.h"
+#include "app/document/frame_names.h"
 #include "app/widgets/timeline_panel.h"
 #include "tests/support/test_support.h"
 
@@ -270,7 +272,21 @@ private slots:
             QVERIFY(index >= 0 && std::size_t(index) < a.times.size());
             QCOMPARE(a.times[std::size_t(index)], a.notes[i].frame);
             QCOMPARE(markers[i].text.toStdString(), a.notes[i].text);
+            // Named by the file's own frame number (issue 15), not the index.
+            QCOMPARE(markers[i].frame, app::frameNumberText(a.notes[i].frame));
         }
+        // The readout names the file's frame (XANIM FRAME 100…), the range likewise.
+        doc.setCurrentFrame(1);
+        QString readout;
+        for (const QLabel* label : panel.findChildren<QLabel*>()) {
+            if (label->text().startsWith(QStringLiteral("frame "))) {
+                readout = label->text();
+            }
+        }
+        QVERIFY2(readout.startsWith(QStringLiteral("frame %1 (%2) · ")
+                                        .arg(app::frameNumberText(a, 1), app::frameRangeText(a))),
+                 qPrintable(readout));
+        QVERIFY2(readout.startsWith(QStringLiteral("frame 101 (100–102)")), qPrintable(readout));
     }
 
     void stepsThroughFlexShapes()

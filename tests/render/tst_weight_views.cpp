@@ -266,10 +266,10 @@ private slots:
         QTRY_VERIFY(vp->display().compiledWeights);
         QVERIFY(w.heatLegend()->text().contains(QStringLiteral("compiled (source)")));
 
-        // F8 selects the first problem: bone 'd' (unreferenced).
+        // F8 selects the first problem; errors come first: the NaN-weighted vertex.
         QTest::keyClick(vp, Qt::Key_F8);
-        QTRY_COMPARE(w.document()->selection().kind, app::Selection::Kind::Joint);
-        QCOMPARE(w.document()->selection().index, 4);
+        QTRY_COMPARE(w.document()->selection().kind, app::Selection::Kind::Triangle);
+        QCOMPARE(w.problems()->view()->currentIndex().data().toString(), QStringLiteral("error"));
         app::grabWindow(w).save(test::outputDir() +
                                 QStringLiteral("/TstWeightViews_window_influence.png"));
 
@@ -280,8 +280,8 @@ private slots:
         QCOMPARE(bars[1]->text(), QStringLiteral("materials 3/100"));
         QCOMPARE(vp->weightProfile(), core::Profile::GoldSrc);
         QVERIFY(w.heatLegend()->text().contains(QStringLiteral("over 1 (goldsrc)")));
-        QCOMPARE(win.settings.value(QStringLiteral("Checks/profile")).toString(),
-                 QStringLiteral("goldsrc"));
+        // Not stored: the next launch starts on auto (issue 15, docs/viewer.md).
+        QVERIFY(!win.settings.contains(QStringLiteral("Checks/profile")));
         w.setProfile(core::Profile::Auto);
         QTRY_COMPARE(bars[1]->text(), QStringLiteral("materials 3/32"));
 

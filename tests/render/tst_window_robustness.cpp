@@ -94,14 +94,17 @@ private slots:
         const QString ini = test::outputDir() + QStringLiteral("/tst_robust_settings.ini");
         test::TestWindow win(QStringLiteral("tst_robust_settings.ini"), QSize(1100, 700));
         QVERIFY(QTest::qWaitForWindowExposed(&win.w));
-        win.w.setProfile(core::Profile::GoldSrc);
+        for (QAction* a : win.w.findChildren<QAction*>()) {
+            if (a->text() == QStringLiteral("Grid")) {
+                a->setChecked(!a->isChecked()); // an overlay toggle: stored
+            }
+        }
         auto* flex = win.w.findChild<QDockWidget*>(QStringLiteral("flex"));
         QVERIFY(flex);
         flex->setFloating(true); // a layout change
         {
             QSettings onDisk(ini, QSettings::IniFormat); // another reader, window still open
-            QCOMPARE(onDisk.value(QStringLiteral("Checks/profile")).toString(),
-                     QStringLiteral("goldsrc"));
+            QCOMPARE(onDisk.value(QStringLiteral("Viewport/grid")).toBool(), false);
         }
         QTRY_VERIFY(
             QSettings(ini, QSettings::IniFormat).contains(QStringLiteral("MainWindow/state")));
