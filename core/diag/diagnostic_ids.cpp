@@ -225,6 +225,19 @@ constexpr CatalogEntry kCatalog[] = {
      "a name containing '\"' cannot be written to SMD"},
     {"write.version-dropped", {S::Note, S::Note, S::Note, S::Note},
      "a source version other than 1 not representable in SMDX"},
+    // ---- dmx.* (issue 19) ----
+    {"dmx.syntax", {S::Error, S::Error, S::Error, S::Error},
+     "a DMX header, keyvalues2 token or binary record that cannot be read"},
+    {"dmx.bad-reference", {S::Error, S::Error, S::Error, S::Error},
+     "an element reference to an unknown id / index, or a reference cycle"},
+    {"dmx.attribute-type", {S::Error, S::Error, S::Error, S::Error},
+     "an attribute of an unknown type, or not of the type its role needs"},
+    {"dmx.missing-attribute", {S::Error, S::Error, S::Error, S::Error},
+     "an attribute the model needs is absent (positions, faces, transform, ...)"},
+    {"dmx.face-index", {S::Error, S::Error, S::Error, S::Error},
+     "a face corner or index array entry out of range of its vertex data"},
+    {"dmx.encoding-unsupported", {S::Error, S::Error, S::Error, S::Error},
+     "the profile's studiomdl cannot read this DMX encoding or format version"},
 };
 } // namespace
 

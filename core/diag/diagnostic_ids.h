@@ -117,6 +117,13 @@ inline constexpr std::string_view kWriteQuantiseClamp = "write.quantise-clamp";
 inline constexpr std::string_view kWriteNonFinite = "write.non-finite";
 inline constexpr std::string_view kWriteBadName = "write.bad-name";
 inline constexpr std::string_view kWriteVersionDropped = "write.version-dropped";
+// ---- dmx.* (issue 19) ----
+inline constexpr std::string_view kDmxSyntax = "dmx.syntax";
+inline constexpr std::string_view kDmxBadReference = "dmx.bad-reference";
+inline constexpr std::string_view kDmxAttributeType = "dmx.attribute-type";
+inline constexpr std::string_view kDmxMissingAttribute = "dmx.missing-attribute";
+inline constexpr std::string_view kDmxFaceIndex = "dmx.face-index";
+inline constexpr std::string_view kDmxEncodingUnsupported = "dmx.encoding-unsupported";
 
 } // namespace rigscope::core::ids
 
