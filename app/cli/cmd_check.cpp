@@ -8,6 +8,7 @@
 
 #include "app/cli/commands.h"
 #include "core/ops/check.h"
+#include "core/ops/explain.h"
 
 namespace rigscope::cli {
 
@@ -22,6 +23,38 @@ std::vector<std::string> idList(const QStringList& values)
         }
     }
     return out;
+}
+
+// --list-checks [--format=text|json|markdown] / --explain ID (empty: list).
+int runCatalog(const std::string& explainId, const std::string& format)
+{
+    if (!explainId.empty()) {
+        const std::string text = core::explainText(explainId);
+        if (!text.empty()) {
+            std::fputs(text.c_str(), stdout);
+            return 0;
+        }
+        std::string hint;
+        for (const std::string_view id : core::closestCheckIds(explainId)) {
+            hint += hint.empty() ? "; did you mean " : ", ";
+            hint += id;
+        }
+        std::fprintf(stderr, "rigscope-cli check: unknown check id '%s'%s%s\n", explainId.c_str(),
+                     hint.c_str(), hint.empty() ? "" : "?");
+        return 2;
+    }
+    if (format == "json") {
+        std::fputs(core::listChecksJson().c_str(), stdout);
+    } else if (format == "markdown") {
+        std::fputs(core::checksMarkdown().c_str(), stdout);
+    } else if (format == "text") {
+        std::fputs(core::listChecksText().c_str(), stdout);
+    } else {
+        std::fprintf(stderr,
+                     "rigscope-cli check: --list-checks takes --format=text|json|markdown\n");
+        return 2;
+    }
+    return 0;
 }
 
 } // namespace
@@ -56,9 +89,17 @@ int runCheck(const QStringList& args)
     const QCommandLineOption jobs(QStringLiteral("jobs"),
                                   QStringLiteral("Worker threads (0 = all cores)"),
                                   QStringLiteral("N"), QStringLiteral("0"));
+    const QCommandLineOption listChecks(
+        QStringLiteral("list-checks"),
+        QStringLiteral("List every check id: family, severity per profile, summary "
+                       "(--format=text|json|markdown)"));
+    const QCommandLineOption explain(
+        QStringLiteral("explain"),
+        QStringLiteral("Explain a check id: meaning, limits, example, fix"), QStringLiteral("ID"));
     const QCommandLineOption help(QStringList{QStringLiteral("h"), QStringLiteral("help")},
                                   QStringLiteral("Show this help"));
-    p.addOptions({profile, format, reference, enable, disable, maxPerCheck, werror, jobs, help});
+    p.addOptions({profile, format, reference, enable, disable, maxPerCheck, werror, jobs,
+                  listChecks, explain, help});
     QStringList argv = args;
     argv.prepend(QStringLiteral("rigscope-cli check"));
     if (!p.parse(argv)) {
@@ -68,6 +109,10 @@ int runCheck(const QStringList& args)
     if (p.isSet(help)) {
         std::fputs(qPrintable(p.helpText()), stdout);
         return 0;
+    }
+    if (p.isSet(listChecks) || p.isSet(explain)) {
+        return runCatalog(p.isSet(explain) ? p.value(explain).toStdString() : std::string(),
+                          p.value(format).toStdString());
     }
     core::CheckOptions opt;
     const auto prof = core::parseProfile(p.value(profile).toStdString());

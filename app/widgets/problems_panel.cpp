@@ -2,20 +2,27 @@
 
 #include <QtCore/QFile>
 #include <QtCore/QFileInfo>
+#include <QtGui/QClipboard>
+#include <QtGui/QKeyEvent>
 #include <QtGui/QFontDatabase>
 #include <QtWidgets/QApplication>
 #include <QtWidgets/QComboBox>
+#include <QtWidgets/QDialog>
+#include <QtWidgets/QDialogButtonBox>
 #include <QtWidgets/QHBoxLayout>
 #include <QtWidgets/QHeaderView>
 #include <QtWidgets/QLabel>
 #include <QtWidgets/QLineEdit>
+#include <QtWidgets/QMenu>
 #include <QtWidgets/QStyle>
+#include <QtWidgets/QTextBrowser>
 #include <QtWidgets/QToolButton>
 #include <QtWidgets/QTreeView>
 #include <QtWidgets/QVBoxLayout>
 
 #include "app/qt_convert.h"
 #include "core/checks/registry.h"
+#include "core/ops/explain.h"
 
 namespace rigscope::app {
 
@@ -361,6 +368,19 @@ ProblemsPanel::ProblemsPanel(QWidget* parent)
     layout->addWidget(m_source);
 
     connect(m_view, &QAbstractItemView::activated, this, &ProblemsPanel::activate);
+    // F1 explains the current row (the window's F1 cheat-sheet yields while the table has
+    // focus), and so does the context menu.
+    m_view->installEventFilter(this);
+    m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_view, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
+        const QModelIndex index = m_view->indexAt(pos);
+        if (!index.isValid()) {
+            return;
+        }
+        QMenu* menu = contextMenu(index);
+        menu->setAttribute(Qt::WA_DeleteOnClose);
+        menu->popup(m_view->viewport()->mapToGlobal(pos));
+    });
     connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this,
             [this](const QModelIndex& current) { showSource(current); });
     connect(m_model, &QAbstractItemModel::modelReset, this, &ProblemsPanel::refresh);
@@ -481,6 +501,79 @@ void ProblemsPanel::next()
 void ProblemsPanel::previous()
 {
     step(-1);
+}
+
+bool ProblemsPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_view &&
+        (event->type() == QEvent::ShortcutOverride || event->type() == QEvent::KeyPress)) {
+        auto* key = static_cast<QKeyEvent*>(event);
+        if (key->key() == Qt::Key_F1 && key->modifiers() == Qt::NoModifier &&
+            m_view->currentIndex().isValid()) {
+            event->accept();
+            if (event->type() == QEvent::KeyPress) {
+                explain(m_view->currentIndex());
+            }
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+QMenu* ProblemsPanel::contextMenu(const QModelIndex& proxyIndex)
+{
+    auto* menu = new QMenu(this);
+    const int row = m_proxy->mapToSource(proxyIndex).row();
+    const core::Diagnostic* d = m_model->diagnosticAt(row);
+    if (!d) {
+        return menu;
+    }
+    const QPersistentModelIndex index(proxyIndex);
+    QAction* explainAction = menu->addAction(tr("Explain %1").arg(toQString(d->id)));
+    explainAction->setObjectName(QStringLiteral("explainProblem"));
+    explainAction->setShortcut(QKeySequence(Qt::Key_F1));
+    connect(explainAction, &QAction::triggered, this, [this, index] { explain(index); });
+    QAction* show = menu->addAction(tr("Show in Viewport"));
+    connect(show, &QAction::triggered, this, [this, index] { activate(index); });
+    const QString line = toQString(core::formatDiagnostic(*d));
+    QAction* copy = menu->addAction(tr("Copy"));
+    connect(copy, &QAction::triggered, this, [line] { QApplication::clipboard()->setText(line); });
+    return menu;
+}
+
+void ProblemsPanel::explain(const QModelIndex& proxyIndex)
+{
+    if (!proxyIndex.isValid()) {
+        return;
+    }
+    const core::Diagnostic* d = m_model->diagnosticAt(m_proxy->mapToSource(proxyIndex).row());
+    if (!d) {
+        return;
+    }
+    if (!m_explanation) {
+        m_explanation = new QDialog(this);
+        m_explanation->setObjectName(QStringLiteral("problemExplanation"));
+        m_explanation->resize(640, 560);
+        m_explanationText = new QTextBrowser(m_explanation);
+        m_explanationText->setObjectName(QStringLiteral("problemExplanationText"));
+        m_explanationText->setOpenExternalLinks(true);
+        auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, m_explanation);
+        connect(buttons, &QDialogButtonBox::rejected, m_explanation, &QDialog::close);
+        auto* layout = new QVBoxLayout(m_explanation);
+        layout->addWidget(m_explanationText, 1);
+        layout->addWidget(buttons);
+    }
+    // The same text as `rigscope-cli check --explain ID` and docs/checks.md, with this
+    // problem's own message on top.
+    const std::string id(d->id);
+    QString md = QStringLiteral("## %1\n\n").arg(toQString(id));
+    md += QStringLiteral("> %1\n\n").arg(toQString(core::formatDiagnostic(*d)).toHtmlEscaped());
+    md += toQString(core::explainMarkdown(id));
+    md += QStringLiteral("\n[%1](%1)\n").arg(toQString(core::checkHelpUri(id)));
+    m_explanationText->setMarkdown(md);
+    m_explanation->setWindowTitle(tr("%1 - RigScope").arg(toQString(id)));
+    m_explanation->show();
+    m_explanation->raise();
 }
 
 } // namespace rigscope::app

@@ -11,7 +11,10 @@
 #include "app/document/document.h"
 
 class QComboBox;
+class QDialog;
 class QLabel;
+class QMenu;
+class QTextBrowser;
 class QLineEdit;
 class QToolButton;
 class QTreeView;
@@ -110,6 +113,17 @@ public:
     void next();     // F8: the row after the current one (wraps), activated
     void previous(); // Shift+F8
 
+    // F1 on a row, or "Explain" in its context menu: the id's explanation (what it means, why
+    // the compiler cares, limits, example, fix; core/ops/explain.h) in a non-modal dialog.
+    void explain(const QModelIndex& proxyIndex);
+    QDialog* explanationDialog() const { return m_explanation; }
+    QTextBrowser* explanationView() const { return m_explanationText; }
+    // The context menu of a row (Explain, Copy); the caller owns it.
+    QMenu* contextMenu(const QModelIndex& proxyIndex);
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 signals:
     // `selected`: the Document selection now shows the problem's element.
     void problemActivated(int file, int index, bool selected);
@@ -129,6 +143,8 @@ private:
     QComboBox* m_family;
     QLineEdit* m_search;
     QLabel* m_source;
+    QDialog* m_explanation = nullptr; // created on first use
+    QTextBrowser* m_explanationText = nullptr;
     QHash<QString, QStringList> m_lines; // file path -> lines (read on demand)
 };
 

@@ -9,10 +9,12 @@
 #include <thread>
 #include <unordered_set>
 
+#include "core/diag/check_explanations.h"
 #include "core/diag/diagnostic_ids.h"
 #include "core/diag/severity.h"
 #include "core/formats/registry.h"
 #include "core/io/file_buffer.h"
+#include "core/ops/explain.h"
 #include "core/text/json_writer.h"
 
 namespace rigscope::core {
@@ -704,11 +706,18 @@ std::string checkSarif(const CheckRun& run)
     for (const CatalogEntry* e : rules) {
         w.beginObject();
         w.key("id").value(e->id);
-        w.key("shortDescription").beginObject().key("text").value(e->firesWhen).endObject();
-        const std::string_view fix = fixHint(e->id);
-        if (!fix.empty()) {
-            w.key("help").beginObject().key("text").value(fix).endObject();
-        }
+        // The catalog's explanation (check_explanations.cpp); docs/checks.md has the same text
+        // under an anchor named after the id.
+        const CheckExplanation* x = findExplanation(e->id);
+        w.key("shortDescription").beginObject().key("text");
+        w.value(x ? x->summary : e->firesWhen).endObject();
+        w.key("fullDescription").beginObject().key("text");
+        w.value(x ? x->meaning : e->firesWhen).endObject();
+        w.key("help").beginObject();
+        w.key("text").value(explainText(e->id));
+        w.key("markdown").value(explainMarkdown(e->id));
+        w.endObject();
+        w.key("helpUri").value(checkHelpUri(e->id));
         const CatalogSeverity s = e->severity[defaultCol];
         w.key("defaultConfiguration").beginObject().key("level");
         w.value(s == CatalogSeverity::Error     ? "error"

@@ -3,7 +3,12 @@
 #include <QtTest/QAbstractItemModelTester>
 #include <QtTest/QSignalSpy>
 #include <QtTest/QtTest>
+#include <QtGui/QAction>
 #include <QtWidgets/QComboBox>
+#include <QtWidgets/QDialog>
+#include <QtWidgets/QMenu>
+#include <QtWidgets/QTextBrowser>
+#include <QtWidgets/QVBoxLayout>
 #include <QtWidgets/QLabel>
 #include <QtWidgets/QLineEdit>
 #include <QtWidgets/QToolButton>
@@ -12,6 +17,7 @@
 #include "app/document/document.h"
 #include "app/widgets/budget_bar.h"
 #include "app/widgets/problems_panel.h"
+#include "core/diag/check_explanations.h"
 #include "tests/support/test_support.h"
 
 using namespace rigscope;
@@ -83,7 +89,7 @@ private slots:
                     ->index(nan, ProblemsModel::MessageColumn)
                     .data(Qt::ToolTipRole)
                     .toString()
-                    .contains(QStringLiteral("Fix: re-export")));
+                    .contains(QStringLiteral("Fix: Export again")));
     }
 
     void filtersChangeRowCounts()
@@ -336,6 +342,67 @@ private slots:
         QCOMPARE(bar.text(), QStringLiteral("bones 131/127"));
         QCOMPARE(bar.level(), L::Over);
         QVERIFY(bar.toolTip().contains(QStringLiteral("Over the limit by 4")));
+    }
+    // F1 on a row (and the row's context menu) shows the id's explanation, the same text as
+    // `rigscope-cli check --explain`; a window-wide F1 shortcut (the cheat-sheet) does not fire.
+    void explainsTheCurrentRow()
+    {
+        app::Document doc;
+        QWidget window;
+        auto* panel = new app::ProblemsPanel(&window);
+        auto* layout = new QVBoxLayout(&window);
+        layout->addWidget(panel);
+        QAction cheatSheet(&window);
+        cheatSheet.setShortcut(QKeySequence(Qt::Key_F1));
+        window.addAction(&cheatSheet);
+        QSignalSpy cheatSheetSpy(&cheatSheet, &QAction::triggered);
+        panel->setDocument(&doc);
+        doc.open({mixPath()});
+        QVERIFY(doc.waitForLoaded());
+        window.resize(900, 400);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QCOMPARE(panel->explanationDialog(), nullptr);
+
+        const int nan = findRow(*panel->proxy(), QStringLiteral("weights.nan"));
+        QVERIFY(nan >= 0);
+        panel->view()->setFocus();
+        panel->view()->setCurrentIndex(panel->proxy()->index(nan, 0));
+        QTest::keyClick(panel->view(), Qt::Key_F1);
+        QCOMPARE(cheatSheetSpy.count(), 0);
+        QDialog* dialog = panel->explanationDialog();
+        QVERIFY(dialog);
+        QVERIFY(dialog->isVisible());
+        QVERIFY(dialog->windowTitle().startsWith(QStringLiteral("weights.nan")));
+        const core::CheckExplanation* x = core::findExplanation("weights.nan");
+        QVERIFY(x);
+        const QString text = panel->explanationView()->toPlainText();
+        QVERIFY2(text.contains(QStringLiteral("weights.nan")), qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("weight on bone 'a' is nan"))); // the problem itself
+        QVERIFY(text.contains(QString::fromUtf8(x->summary.data(), qsizetype(x->summary.size()))));
+        QVERIFY(text.contains(QStringLiteral("Why the compiler cares.")));
+        QVERIFY(text.contains(QString::fromUtf8(x->fix.data(), qsizetype(x->fix.size()))));
+        QVERIFY(text.contains(QStringLiteral("docs/checks.md#weights.nan")));
+        QVERIFY(dialog->grab().save(test::outputDir() + QStringLiteral("/problem_explanation.png")));
+
+        // Without a current row F1 is left to the window.
+        dialog->close();
+        panel->view()->setCurrentIndex({});
+        QTest::keyClick(panel->view(), Qt::Key_F1);
+        QCOMPARE(cheatSheetSpy.count(), 1);
+        QVERIFY(!dialog->isVisible());
+
+        // Context menu of another row: "Explain mesh.degenerate-triangle".
+        const int degenerate = findRow(*panel->proxy(), QStringLiteral("mesh.degenerate-triangle"));
+        QVERIFY(degenerate >= 0);
+        std::unique_ptr<QMenu> menu(panel->contextMenu(panel->proxy()->index(degenerate, 2)));
+        auto* explain = menu->findChild<QAction*>(QStringLiteral("explainProblem"));
+        QVERIFY(explain);
+        QCOMPARE(explain->text(), QStringLiteral("Explain mesh.degenerate-triangle"));
+        explain->trigger();
+        QVERIFY(dialog->isVisible());
+        QVERIFY(panel->explanationView()->toPlainText().contains(
+            QStringLiteral("a triangle has zero area")));
     }
 };
 

@@ -1,0 +1,893 @@
+// The explanation of every diagnostic id (format: check_explanations.h). Rows follow the order
+// of the catalog in diagnostic_ids.cpp; a new family adds ONE block at the end of the table.
+#include "core/diag/check_explanations.h"
+
+namespace rigscope::core {
+
+namespace {
+constexpr CheckExplanation kExplanations[] = {
+    // ---- syntax.* (catalog) ----
+    {"syntax.empty-file", "the file is empty or holds only blanks and comments",
+     "The file has no bytes, or nothing but whitespace and comment lines: no `version`, no "
+     "block, no data.",
+     "There is no model to compile: studiomdl stops with an error about a missing `version` or "
+     "`nodes` block, and the CoD tools refuse the export. Usually the exporter crashed or the "
+     "file was truncated to zero on a full disk.",
+     "None: any empty file, in every profile.", "(a file of 0 bytes, or only `// comment` lines)",
+     "Export the model again from the modelling "
+     "tool and check that the exporter reported no error."},
+    {"syntax.bad-version", "the `version` line is missing or names a version the profile rejects",
+     "The first statement is not `version N` with an N the profile's compiler accepts, or a "
+     "BinarySMD file's version byte is not 1.",
+     "GoldSrc studiomdl accepts only version 1 and stops on anything else. Source studiomdl from "
+     "the 2013 SDK also reads version 2 (material names then keep their path), the 2006 tools do "
+     "not. The CoD tools and PyCoD read only the versions they know (XMODEL_EXPORT 5, 6 and 7, "
+     "XANIM_EXPORT 3) and stop otherwise.",
+     "goldsrc: 1 (HL SDK studiomdl.c). source: 1, and 2 as a warning (SDK 2013 `Load_SMD` only). "
+     "source256: 1 and 2. cod: XMODEL_EXPORT 5, 6, 7 and XANIM_EXPORT 3 (PyCoD). BinarySMD: "
+     "version byte 1.",
+     "version 3\nnodes\n0 \"root\" -1\nend",
+     "Export with version 1 (every SMD exporter can), or select the profile of the compiler you "
+     "really use."},
+    {"syntax.unknown-block", "a top-level keyword or block the format does not define",
+     "A line at the top level starts with a word that is not `version`, `nodes`, `skeleton`, "
+     "`triangles` or `vertexanimation` (SMD/VTA), or an unknown statement in a CoD export. "
+     "RigScope skips it up to its `end`.",
+     "studiomdl reports an unknown command or silently skips the block depending on the "
+     "version, so whatever the block was meant to carry never reaches the model.",
+     "None: any unknown keyword, in every profile.",
+     "version 1\nnodes\n0 \"root\" -1\nend\n"
+     "bonemerge\n0\nend",
+     "Remove the block, or fix the typo in its keyword."},
+    {"syntax.missing-end", "a block is still open when the file ends",
+     "The file ends inside `nodes`, `skeleton`, `triangles` or `vertexanimation` without its "
+     "`end` line. RigScope closes the block and keeps what it read; a note points at the line "
+     "that opened it.",
+     "studiomdl reads `nodes` and `skeleton` until `end` and fails with an unexpected end of "
+     "file; in `triangles` it stops at the end of the file, so the model compiles but a file "
+     "truncated mid-way loses its last triangles without a word.",
+     "None: any unterminated block. Error in goldsrc, source and source256 (warning for "
+     "`triangles`); CoD files have no `end`, so cod never raises it.",
+     "version 1\nnodes\n0 \"root\" -1\n1 \"arm\" 0",
+     "Add the missing `end`; if the file was cut short, export it again."},
+    {"syntax.end-not-exact", "an `end` line with spaces or tabs around it",
+     "The `end` closing `triangles` has blanks before or after it. For the other blocks "
+     "RigScope only notes it.",
+     "studiomdl compares the whole raw line with `end` inside `triangles`. A padded `end` is "
+     "not recognised: it is read as the material name of one more triangle, and the following "
+     "block is swallowed as vertex lines or rejected.",
+     "None: any padded `end` of `triangles` (error in goldsrc, source and source256; a note "
+     "for other blocks). Source: `IsEnd` in SDK 2013 studiomdl and the GoldSrc loader.",
+     "triangles\nskin.bmp\n0 0 0 0 0 0 1 0 0\n0 1 0 0 0 0 1 1 0\n0 0 1 0 0 0 1 0 1\n  end",
+     "Write `end` alone on its line, without indentation or trailing blanks."},
+    {"syntax.keyword-case", "a keyword is spelled in the wrong case",
+     "An SMD keyword is not lower-case (`End`, `Triangles`), or a CoD keyword is not upper-case "
+     "(`bone`, `Vert`).",
+     "Compilers compare keywords byte for byte. GoldSrc studiomdl misses `End` or `Nodes` "
+     "entirely and misreads the rest of the file; Source studiomdl compares `end` and `time` "
+     "exactly but block names without case. The CoD tools match upper-case tokens only.",
+     "goldsrc: every keyword (strcmp in studiomdl.c). source, source256: `end` and `time` "
+     "exact (error), block names a note. cod: every keyword upper-case (PyCoD).",
+     "version 1\nNodes\n0 \"root\" -1\nEnd",
+     "Write the keyword in the exact case the format "
+     "uses: lower-case for SMD and VTA, upper-case for CoD exports."},
+    {"syntax.unquoted-name", "a bone name on a `nodes` line is not in double quotes",
+     "A line of the `nodes` block has its bone name without the surrounding `\"` quotes. "
+     "RigScope reads the single token as the name.",
+     "studiomdl scans each `nodes` line for a quoted name; when it finds none it takes the "
+     "line as the end of the block. Every bone after that line is missing and the vertices "
+     "weighted to them fail with unknown bones.",
+     "None: every bone line, in every SMD profile. A warning under cod, which has no `nodes` "
+     "block but may be fed converted data. Source: GoldSrc studiomdl.c and ep1 studiomdl.cpp "
+     "`Grab_Nodes`.",
+     "nodes\n0 root -1\n1 \"arm\" 0\nend",
+     "Quote every bone name (`0 \"root\" -1`). Exporters always do: a hand edit or a home-made "
+     "script usually lost the quotes."},
+    {"syntax.bad-number", "a numeric field does not parse, or an integer field holds a decimal",
+     "A field the grammar reads as a number is not one (`x`, `1,5`, `1.0.0`), or a field read "
+     "as an integer (bone id, parent, link count) holds a decimal such as `1.0`. RigScope "
+     "drops the line.",
+     "studiomdl reads these lines with `sscanf`. A word stops the scan and the line is "
+     "rejected; a decimal in an `%d` field reads the integer part and leaves `.0` for the next "
+     "field, so every later value on the line shifts by one: wrong positions or weights, not "
+     "an error.",
+     "None: every malformed number, in every profile.", "nodes\n1.0 \"root\" -1\nend",
+     "Fix the exporter or script that wrote the value: integers "
+     "without a decimal point, floats with `.` as the decimal separator."},
+    {"syntax.short-line", "a line has fewer fields than its kind needs",
+     "A vertex line has fewer than 9 numbers, a bone line fewer than 7, a VTA vertex fewer "
+     "than 7, or a `links n` list has fewer than n bone/weight pairs. RigScope drops the "
+     "triangle or line.",
+     "Source studiomdl skips a vertex line with fewer than 9 values, which desynchronises the "
+     "triangle: the next line is taken as a material name and the rest of the block is garbage. "
+     "GoldSrc reads missing values as zero.",
+     "vertex 9 fields (+ 2 per link); pose and VTA lines 7; the same in every profile. Source: "
+     "SDK 2013 v1support.cpp (`if (i < 9) continue`), GoldSrc studiomdl.c.",
+     "triangles\nskin.bmp\n0 0 0 0 0 0 1 0 0\n0 1 0 0 0 0 1\n0 0 1 0 0 0 1 0 1\nend",
+     "Export the file again; a cut line usually means the export was interrupted or a script "
+     "wrote too few values."},
+    {"syntax.extra-fields", "a line carries fields after the last one the grammar uses",
+     "Tokens follow the last field that the format defines for the line, e.g. numbers after "
+     "the links of a vertex or after the rotation of a pose line.",
+     "The compilers ignore them, so the model is unchanged. Strict readers such as the "
+     "BinarySMD converter reject the file, and the extra values may mean the exporter used a "
+     "different layout than you think.",
+     "None: any extra token (note in goldsrc, source, source256; off for cod).",
+     "skeleton\ntime 0\n0 0 0 0 0 0 0 1.0\nend",
+     "Usually nothing; if another tool must read "
+     "the file, export it without the extra values."},
+    {"syntax.blank-line-in-block", "an empty line inside a block",
+     "A line with nothing but blanks appears between a block's keyword and its `end`.",
+     "studiomdl ends the `nodes` block at the first blank line, so the bones after it vanish; "
+     "inside `triangles` it reads the blank line as a material and the three following lines "
+     "as its vertices, shifting every triangle after it. Blender Source Tools also stop at it.",
+     "None: any blank line inside `nodes` or `triangles` (error), `skeleton` or "
+     "`vertexanimation` (warning). Source: ep1 `Grab_Nodes`, BST `smdBreak`.",
+     "nodes\n0 \"root\" -1\n\n1 \"arm\" 0\nend", "Delete the blank line."},
+    {"syntax.tab-in-file", "a tab is used as a field separator",
+     "A tab separates the fields of a line.",
+     "GoldSrc and most readers split on any blank, but Source studiomdl splits a vertex line "
+     "with more than 4 links on spaces only: tabs there make it misread the link list. On any "
+     "other line tabs are harmless.",
+     "None. Note in every SMD profile; a warning in source and source256 on a vertex line with "
+     "more than 4 links. Source: SDK 2013 `ParseFaceData`; VDC SMD page.",
+     "0\t0 0 0\t0 0 1\t0 0", "Separate fields with spaces."},
+    {"syntax.comment-goldsrc", "a comment line in a file for GoldSrc",
+     "A full line starts with `//`, `#` or `;` in a file checked with the goldsrc profile.",
+     "GoldSrc studiomdl knows no comments. Inside a block the comment line is parsed as data "
+     "(a bone, a material or a vertex) and shifts everything after it; before the first block "
+     "it is usually skipped as an unknown word.",
+     "goldsrc only: error inside blocks, warning at the top level. Source: HL SDK studiomdl.c "
+     "(no comment handling).",
+     "// exported by hand\nversion 1",
+     "Strip comment lines before compiling with a GoldSrc "
+     "studiomdl."},
+    {"syntax.comment-in-block", "a comment line inside a block that studiomdl does not skip",
+     "Inside a block, a line starts with `#` or `;`, or with `//` that is indented.",
+     "Source studiomdl skips only lines that start with `//` at column 1. Any other comment is "
+     "read as data: in `nodes` it ends the block, in `triangles` it becomes a material name and "
+     "misaligns the triangles that follow.",
+     "source and source256: error. Source: SDK 2013 `GetLineInput`.",
+     "triangles\n  // left arm\nskin.bmp", "Move the comment to column 1 as `//`, or delete it."},
+    {"syntax.line-ending", "bare CR line endings, mixed endings or no final newline",
+     "The file separates lines with a lone carriage return (error), mixes LF and CRLF "
+     "(warning), or has no newline after the last `end` (note). CRLF alone is fine.",
+     "studiomdl reads lines with `fgets`, which splits only on LF: a file with bare CR endings "
+     "is one long line, and nothing after `version` is read. GoldSrc also needs the newline "
+     "after the last `end`.",
+     "None; the same rule in every profile (cod: warning).",
+     "version 1\\rnodes\\r0 \"root\" "
+     "-1\\rend\\r",
+     "Save the file with LF or CRLF line endings (any text editor's line-ending "
+     "setting)."},
+    {"syntax.non-ascii", "a name contains bytes outside ASCII",
+     "A bone, material or shape name contains non-ASCII bytes (warning); elsewhere in the file "
+     "they are a note.",
+     "The compilers store names as raw bytes in fixed-size fields and look them up byte for "
+     "byte; the engine, QC files and other tools may use another encoding, so the name no "
+     "longer matches its material, bone or flex controller.",
+     "None: any non-ASCII byte, in every profile. Blender Source Tools warns about the same.",
+     "nodes\n0 \"épaule\" -1\nend", "Rename the bone, material or shape with ASCII letters."},
+    {"syntax.smdx-corrupt", "a BinarySMD file that cannot be read to its end",
+     "The `.smdx` file has a bad magic, a truncated value, a block type that cannot be "
+     "skipped, a count larger than the bytes left, or bytes after the last block. The location "
+     "is the byte offset of the bad value.",
+     "BinarySMD's own reader stops with an exception and converting the file back to text "
+     "loses everything after the damage; RigScope shows what it read before it.",
+     "None: any corruption, in goldsrc, source and source256 (BinarySMD has no CoD form). "
+     "Source: BinarySMD `format.md` and reader.",
+     "@0x0000: 53 4d 44 58 01 c3 ...  (a block type byte of 0xc3)",
+     "Convert the text SMD to BinarySMD again; keep the text SMD as the source of truth."},
+    {"syntax.smdx-vta-writer-bug", "a BinarySMD block written by the converter's faulty VTA writer",
+     "A block typed 2 that only parses as the vertex-animation layout the BinarySMD writer "
+     "produces by mistake. RigScope reads it the way the writer meant.",
+     "BinarySMD's writer stores vertex animation with the wrong layout; its own reader then "
+     "misreads the flex data, so a round trip through that tool scrambles flex shapes.",
+     "None; goldsrc, source and source256. Source: BinarySMD writer (vertexanimation block).",
+     "@0x0142: block 2 (vertexanimation) in the writer's layout",
+     "Convert the file again with `rigscope-cli convert`, which writes the documented layout."},
+    {"syntax.cod-comma", "a comma with no blank after it in a CoD export",
+     "Two numbers are joined by a comma without a following space, as in `0.0,0.0`.",
+     "The CoD exporters write `, ` between values. PyCoD-based tools (the Blender importer) "
+     "split on the space and fail on the joined token; the Activision tools accept it.",
+     "cod only (note). Source: PyCoD `xmodel.py`.", "OFFSET 0.0,0.0 1.5",
+     "Export again, or put a space after each comma."},
+    // ---- skeleton.* (catalog) ----
+    {"skeleton.no-bones", "the file declares no bones",
+     "The `nodes` block is missing or empty (SMD, VTA), or a CoD export has no `BONE` records.",
+     "Every vertex must be bound to a bone and every animation moves bones: studiomdl stops with "
+     "an error, Blender Source Tools reports that no bones were imported, and the CoD tools need "
+     "at least the root `tag_origin`.",
+     "None: a model needs at least one bone, in every profile.",
+     "version 1\nnodes\nend\nskeleton\ntime 0\nend",
+     "Export the armature with the mesh; a static prop still needs one root bone."},
+    {"skeleton.duplicate-id", "a bone id is declared twice with a different name or parent",
+     "Two lines of `nodes` use the same id but name a different bone or parent (an identical "
+     "line repeated is only a note). A note points at the first declaration.",
+     "studiomdl stores bones in an array indexed by id, so the later line overwrites the earlier "
+     "one: the first bone disappears and every vertex and key that used the id now moves with "
+     "the second bone.",
+     "None: any redefined id, in every profile. Source: GoldSrc studiomdl.c and ep1 "
+     "studiomdl.cpp (the check exists there but is disabled).",
+     "nodes\n0 \"root\" -1\n1 \"arm\" 0\n1 \"leg\" 0\nend",
+     "Give every bone its own id, numbered 0, 1, 2, ... in the order of the lines."},
+    {"skeleton.duplicate-name", "two bone ids share a name",
+     "Two different ids declare the same bone name. Source compares names without case, so "
+     "`Arm` and `arm` count as the same name there.",
+     "Compilers and importers look bones up by name: the two bones merge into one in the "
+     "compiled bone table, and animations or attachments bind to whichever comes first. The "
+     "CoD tools reject the model.",
+     "None: any repeated name; warning for the Valve profiles, error for cod. Source: ep1 "
+     "`findGlobalBone` (case-insensitive), Crowbar, zeroy's CoD notes.",
+     "nodes\n0 \"root\" -1\n1 \"Bip01\" 0\n2 \"bip01\" 0\nend",
+     "Rename one of the bones in the modelling tool so every name is unique."},
+    {"skeleton.id-gap", "bone ids are not numbered 0 to n-1 in order",
+     "The ids of `nodes` skip numbers or are not in increasing order.",
+     "Source sizes its bone table from the largest id and fills the gaps with unnamed "
+     "placeholder bones, which count against the bone limit. GoldSrc sizes it from the last "
+     "id written, so a larger id earlier in the list is out of range.",
+     "None: any gap; warning under goldsrc, note under source and source256. Seen in real "
+     "files from the Pathos mod.",
+     "nodes\n0 \"root\" -1\n1 \"arm\" 0\n5 \"hand\" 1\nend",
+     "Renumber the bones 0, 1, 2, ... (re-exporting usually does it)."},
+    {"skeleton.unknown-parent", "a bone's parent id is not declared",
+     "A `nodes` line gives a parent that is neither -1 nor the id of a declared bone. RigScope "
+     "makes the bone a root.",
+     "studiomdl links the bone to an array slot that holds no bone: the hierarchy is broken and "
+     "the compile fails or the bone ends up at the origin. Blender Source Tools crash on it.",
+     "None: any undeclared parent, in every profile.", "nodes\n0 \"root\" -1\n1 \"arm\" 7\nend",
+     "Fix the parent id, or declare the missing parent bone."},
+    {"skeleton.cycle", "the parent chain of a bone loops back to itself",
+     "Following parents from a bone comes back to the same bone (a bone that is its own parent, "
+     "or two bones parented to each other). RigScope breaks the loop at the first bone "
+     "revisited.",
+     "A bone hierarchy must be a tree: studiomdl computes world transforms by walking up the "
+     "parents and never finishes, or fails with a bone order error.",
+     "None: any loop, in every profile. Source: ep1 simplify.cpp bone ordering.",
+     "nodes\n0 \"a\" 1\n1 \"b\" 0\nend",
+     "Re-parent the bones so that exactly one chain ends at a root (-1)."},
+    {"skeleton.multiple-roots", "more than one bone has no parent",
+     "Several bones of `nodes` have parent -1. The message names them.",
+     "Valve compilers accept several roots; it is only worth knowing, since each root is "
+     "animated on its own. The CoD tools need exactly one root (see `cod.root-count`).",
+     "None: any count above 1, as a note in the Valve profiles.",
+     "nodes\n0 \"root\" -1\n1 \"prop\" -1\nend",
+     "Nothing for Valve games; parent everything under one root if you want a single tree."},
+    {"skeleton.bone-limit", "the model uses more bones than the profile's compiler allows",
+     "The bones the model really uses (bones under vertices and their ancestors, for the whole "
+     "document) exceed the profile's limit. The message counts the bones that carry no vertex "
+     "too, and suggests `source256` when it would fit.",
+     "studiomdl stops with \"too many bones used in model\"; older builds write past the bone "
+     "table instead and crash or produce a broken model.",
+     "goldsrc 127 and source 127 (a 128-entry table tested with `>=`: HL SDK studiomdl.c, ep1 "
+     "simplify.cpp); source256 255 (CS:GO, SFM and Garry's Mod builds); cod: none known.",
+     "nodes\n0 \"b0\" -1\n1 \"b1\" 0\n...\n127 \"b127\" 126\nend",
+     "Collapse helper and twist bones you do not need, split the model, or compile with a "
+     "256-bone branch and `--profile=source256`."},
+    {"skeleton.bone-id-range", "a bone id outside 0 to 511",
+     "A `nodes` id is negative or 512 and above.",
+     "studiomdl reads source bones into a fixed array of 512 entries without a bounds check: a "
+     "larger id writes outside it and corrupts the compiler's memory.",
+     "0 to 511 in every Valve profile (`MAXSTUDIOSRCBONES` in studiomdl.h).",
+     "nodes\n0 \"root\" -1\n600 \"arm\" 0\nend", "Renumber the bones from 0."},
+    {"skeleton.name-length", "a bone name is longer than the compiler stores",
+     "A bone name has more characters than the profile's name field holds. The message says "
+     "when the cut name collides with another bone.",
+     "studiomdl copies names into fixed-size fields: the name is cut, so QC commands and "
+     "animations that refer to the full name no longer find the bone, and two long names can "
+     "become the same bone.",
+     "goldsrc 31 (`name[32]` in studiomdl.h); source and source256 127 (`MAXSTUDIONAME`); cod: "
+     "none known.",
+     "nodes\n0 \"ValveBiped.Bip01_L_Forearm_Twist_Helper_Bone\" -1\nend",
+     "Shorten the bone name in the modelling tool (and in the QC and animations that use it)."},
+    {"skeleton.unreferenced-bone", "a reference bone carries no vertices, nor do its children",
+     "A bone of a reference file has no vertex weighted to it or to any of its descendants.",
+     "GoldSrc studiomdl drops such bones from the compiled model, so attachments, hitboxes or "
+     "animations aimed at them break. Source keeps them but they still count against the bone "
+     "limit.",
+     "None: any such bone; warning under goldsrc, note under source and source256. Source: "
+     "GoldSrc `SimplifyModel`.",
+     "nodes\n0 \"root\" -1\n1 \"unused\" 0\nend\n(triangles weighted to bone 0 only)",
+     "Weight something to the bone, delete it, or accept it if another file needs it."},
+    {"skeleton.missing-in-first-frame", "a declared bone has no key in the first frame",
+     "A bone of `nodes` has no line in the first `time` block of `skeleton` (VTA files are "
+     "exempt: their frames need no bones).",
+     "studiomdl carries missing bones forward from the previous frame; in the first frame there "
+     "is none, so the bone gets zero position and rotation and collapses to its parent's "
+     "origin.",
+     "None: any missing bone, in the Valve profiles.",
+     "nodes\n0 \"root\" -1\n1 \"arm\" 0\nend\nskeleton\ntime 0\n0 0 0 0 0 0 0\nend",
+     "Key every bone at the first frame (exporters have an option to write the full pose)."},
+    {"skeleton.no-time", "a pose line comes before any `time` line",
+     "Inside `skeleton`, a bone line appears before the first `time N`. RigScope skips it.",
+     "studiomdl needs the frame number first and stops with a missing frame start error.",
+     "None: any such line, in the Valve profiles. Source: ep1 studiomdl.cpp.",
+     "skeleton\n0 0 0 0 0 0 0\ntime 0\nend", "Add `time 0` before the first pose line."},
+    {"skeleton.unknown-bone-in-frame", "a frame animates a bone id that `nodes` does not declare",
+     "A line of `skeleton` starts with an id that has no `nodes` line. RigScope skips it.",
+     "studiomdl indexes its bone array with the id: an undeclared id is an error, or reads a "
+     "slot with no bone and animates nothing.",
+     "None: any undeclared id, in the Valve profiles.",
+     "nodes\n0 \"root\" -1\nend\nskeleton\ntime 0\n3 0 0 0 0 0 0\nend",
+     "Fix the bone id, or declare the bone in `nodes`."},
+    {"skeleton.time-order", "`time` numbers go backwards",
+     "A `time` is lower than the first frame's (error), or lower than the previous one but not "
+     "below the first (warning). RigScope sorts the frames.",
+     "studiomdl stores frame N at index N minus the first time: a time below the first lands "
+     "before the start of the array, and out-of-order times play the animation in file order "
+     "in some tools and in time order in others.",
+     "None: any decrease, in the Valve profiles.",
+     "skeleton\ntime 5\n0 0 0 0 0 0 0\ntime 2\n0 0 0 1 0 0 0\nend",
+     "Write the frames in increasing `time` order (export the animation again)."},
+    {"skeleton.missing-frames", "a gap in the `time` numbers",
+     "The frames jump over numbers, e.g. `time 3` followed by `time 6`. RigScope holds the "
+     "previous pose over the gap.",
+     "Source studiomdl stops with \"missing frame\"; GoldSrc holds the last pose; Blender Source "
+     "Tools ignores the numbers and plays the frames back to back, so timing differs between "
+     "tools.",
+     "None: any gap; error under source and source256, warning under goldsrc. Source: ep1 "
+     "studiomdl.cpp.",
+     "skeleton\ntime 0\n0 0 0 0 0 0 0\ntime 2\n0 0 0 1 0 0 0\nend",
+     "Bake every frame when exporting (no key reduction)."},
+    {"skeleton.duplicate-frame", "the same `time N` appears twice",
+     "Two `time` lines carry the same number. RigScope merges them; the later lines win.",
+     "studiomdl merges the two frames the same way, but Blender Source Tools and BinarySMD make "
+     "a second frame, so the animation has a different length depending on the tool.",
+     "None: any repeated time, in the Valve profiles.",
+     "skeleton\ntime 0\n0 0 0 0 0 0 0\ntime 0\n0 0 0 1 0 0 0\nend", "Remove the duplicate frame."},
+    {"skeleton.reference-animated", "a reference file holds more than one frame",
+     "A file with `triangles` has several `time` frames. The first is the rest pose.",
+     "Compilers use only the first frame of a reference as its bind pose and ignore the others; "
+     "if you meant the motion, it is lost. Some importers load it as an animation instead.",
+     "None: more than one frame in a file with triangles, in the Valve profiles. Source: Blender "
+     "Source Tools import_smd.py.",
+     "skeleton\ntime 0\n0 0 0 0 0 0 0\ntime 1\n0 0 0 1 0 0 0\nend\ntriangles",
+     "Export the reference with one frame and the motion as a separate animation SMD."},
+    {"skeleton.frame-limit", "one animation has more frames than the compiler allows",
+     "The number of frames of one animation exceeds the profile's limit.",
+     "studiomdl stores frames in fixed tables: it refuses the sequence or writes past the "
+     "table.",
+     "goldsrc 2048 (`MAXSTUDIOANIMATIONS`, studio.h); source and source256 2000 "
+     "(`MAXSTUDIOANIMFRAMES`, ep1 studiomdl.h); cod: none known.",
+     "skeleton\ntime 0\n...\ntime 2000\nend",
+     "Split the animation into several sequences, or export at a lower frame rate."},
+    {"skeleton.negative-id", "a bone id below 0",
+     "A `nodes` line has a negative id. RigScope skips the line, so the bone is missing.",
+     "studiomdl indexes its bone array with the id: a negative id writes before the array and "
+     "corrupts the compiler's memory.",
+     "None: any negative id; a reader error in every profile.", "nodes\n-1 \"root\" -1\nend",
+     "Renumber the bones from 0."},
+    // ---- weights.* (catalog) ----
+    {"weights.sum-not-one", "a vertex's weights do not add up to 1",
+     "The link weights of a vertex sum to something more than 0.001 away from 1.",
+     "Source studiomdl divides the weights by their sum, so the vertex is skinned with "
+     "proportions you did not paint; assimp gives the missing part to the parent bone instead, "
+     "so tools disagree on where the vertex goes. The CoD tools expect normalised weights.",
+     "Tolerance 0.001; not checked under goldsrc, which ignores the links. Source: "
+     "`SortAndBalanceBones` (ep1 mrmsupport.cpp), assimp SMD loader.",
+     "0 0 0 0 0 0 1 0 0 2 1 0.5 2 0.3",
+     "Normalise the weights in the modelling tool (Blender: Normalize All)."},
+    {"weights.negative", "a link weight is negative", "A vertex has a link with a weight below 0.",
+     "studiomdl sorts the negative link last and drops it, which changes the other weights; the "
+     "CoD tools require weights in (0, 1]. No tool gives a meaningful result.",
+     "Any value below 0; not checked under goldsrc. Source: `SortAndBalanceBones`; zeroy's CoD "
+     "notes.",
+     "0 0 0 0 0 0 1 0 0 2 1 -0.5 2 1.5", "Clamp negative weights to 0 and normalise again."},
+    {"weights.zero-sum", "a vertex's weights add up to zero or less",
+     "Every link weight of the vertex is 0 or negative, or an XMODEL vertex has `BONES 0`.",
+     "Source studiomdl drops all links but the first after sorting and gives it 100 %: the "
+     "vertex follows a bone you did not choose. The CoD tools refuse an unweighted vertex.",
+     "Sum at or below 0; warning under source and source256, error under cod; not checked "
+     "under goldsrc.",
+     "0 0 0 0 0 0 1 0 0 2 1 0 2 0", "Weight the vertex to at least one bone."},
+    {"weights.zero-link", "a link with weight exactly 0",
+     "A vertex lists a bone with weight 0. The message counts them per file.",
+     "studiomdl drops the link, so it has no effect; it usually means empty vertex groups were "
+     "exported.",
+     "Weight exactly 0; a note in source, source256 and cod.", "0 0 0 0 0 0 1 0 0 2 1 1.0 2 0",
+     "Clean the vertex groups (Blender: Clean, limit 0) before exporting."},
+    {"weights.nan", "a link weight is NaN or infinite",
+     "A weight parses as `nan`, `inf` or `infinity`.",
+     "NaN passes through every step of studiomdl's weight processing: the vertex is skinned to "
+     "NaN and vanishes or stretches to infinity in game.",
+     "Any non-finite weight; error in source, source256 and cod (goldsrc ignores links).",
+     "0 0 0 0 0 0 1 0 0 2 1 nan 2 1.0",
+     "Export again; find the vertex with the broken weight in the modelling tool (often after a "
+     "division by zero in a script)."},
+    {"weights.unknown-bone", "a vertex is weighted to a bone that is not declared",
+     "A link, or the parent-bone field of a rigid vertex, names a bone id with no `nodes` line "
+     "(goldsrc reads only the parent field). RigScope drops the link.",
+     "studiomdl fails with a bogus bone index, or binds the vertex to whatever sits in that "
+     "slot. Blender Source Tools reports vertices weighted to invalid bones.",
+     "None: any undeclared bone, in every profile. Source: SDK 2013 v1support.cpp.",
+     "nodes\n0 \"root\" -1\nend\n...\n0 0 0 0 0 0 1 0 0 1 3 1.0",
+     "Fix the mapping between vertex groups and bones: every group must have a bone of the "
+     "same name."},
+    {"weights.too-many-links", "a vertex keeps more links than the profile allows",
+     "After dropping the links studiomdl culls (raw weight below 0.05), the vertex still has "
+     "more links than the profile keeps. The message gives the weight that is lost.",
+     "studiomdl keeps only the heaviest links and renormalises: the vertex moves differently "
+     "from what you painted. GoldSrc keeps only the parent-bone field, one bone.",
+     "goldsrc 1 (the parent field; HL SDK studiomdl.c); source and source256 3 "
+     "(`MAXSTUDIOBONEWEIGHTS`); cod: none known.",
+     "0 0 0 0 0 0 1 0 0 4 1 0.4 2 0.3 3 0.2 4 0.1",
+     "Limit influences per vertex to the profile's count in the modelling tool (Blender: Limit "
+     "Total) and normalise."},
+    {"weights.below-cull", "a small link weight that studiomdl drops",
+     "A link has a raw weight above 0 and below 0.05 and is not the heaviest link of its vertex.",
+     "studiomdl removes such links before normalising: the weight goes to the other bones. "
+     "Tiny weights painted for smooth falloff disappear.",
+     "0.05, raw (before normalising), in source and source256; `MDLCOMPILE` builds use 0.0001. "
+     "Source: `SortAndBalanceBones`.",
+     "0 0 0 0 0 0 1 0 0 3 1 0.5 2 0.46 3 0.04",
+     "Prune weights below 0.05 yourself, so what you see is what compiles."},
+    {"weights.duplicate-link", "the same bone is listed twice in one vertex's links",
+     "A vertex names one bone in two or more links.",
+     "studiomdl adds the weights together; other tools keep the last, the first, or both as "
+     "separate influences, so the vertex moves differently from tool to tool.",
+     "None: any repeat; warning in source, source256 and cod.", "0 0 0 0 0 0 1 0 0 2 7 0.6 7 0.4",
+     "Merge the vertex groups that map to the same bone."},
+    {"weights.parent-mismatch", "GoldSrc binds the vertex to its parent field, not its links",
+     "A vertex has links, and the parent-bone field (the first number) is not the heaviest "
+     "bone of those links.",
+     "GoldSrc studiomdl never reads the links: the vertex is bound entirely to the parent "
+     "field. If the links say otherwise, the model deforms with the wrong bone in game.",
+     "goldsrc only (warning). Source: HL SDK studiomdl.c vertex reader.",
+     "0 0 0 0 0 0 1 0 0 1 1 1.0",
+     "Put the dominant bone in the first field (the exporter's GoldSrc option does this)."},
+    // ---- mesh.* (catalog) ----
+    {"mesh.degenerate-triangle", "a triangle has zero area",
+     "Two corners of the triangle are at the same position, or all three lie on a line.",
+     "It draws nothing and has no usable normal. Later Source branches drop it, older ones "
+     "keep it; either way it wastes vertices and can break tangent generation.",
+     "Zero area; a note in every profile.",
+     "skin.bmp\n0 0 0 0 0 0 1 0 0\n0 0 0 0 0 0 1 1 0\n0 0 1 0 0 0 1 0 1",
+     "Delete the triangle or merge the coincident vertices (Blender: Merge by Distance)."},
+    {"mesh.misdirected-normals", "a triangle's normals point against its winding",
+     "All three corner normals point away from the face normal given by the corners' order "
+     "(warning); under goldsrc a single corner doing so is a note.",
+     "The winding decides which side is the front: the face is culled from the side its normals "
+     "face, so it looks inside out or dark. GoldSrc studiomdl also flips faces based on the "
+     "normals.",
+     "None: a negative dot product between the corner normals and the face normal, in every "
+     "profile. Source: HL SDK studiomdl.c.",
+     "skin.bmp\n0 0 0 0 0 0 -1 0 0\n0 1 0 0 0 0 -1 1 0\n0 0 1 0 0 0 -1 0 1",
+     "Flip the face, or recalculate the normals outside, in the modelling tool."},
+    {"mesh.zero-normal", "a vertex normal has zero length",
+     "A corner's normal is shorter than 0.000001.",
+     "The shading of the vertex is undefined (black or flickering), and studiomdl cannot weld "
+     "it with its neighbours. Black Ops tools reject it.",
+     "Length below 1e-6; warning in every profile.", "0 0 0 0 0 0 0 0 0",
+     "Recalculate the normals before exporting."},
+    {"mesh.unnormalised-normal", "a vertex normal is not of unit length",
+     "A corner's normal has a length more than 0.001 away from 1.",
+     "Compilers and engines mostly renormalise, but some paths use the raw vector and the "
+     "lighting is too bright or too dark. Often seen in collision meshes, where it is harmless.",
+     "Tolerance 0.001; a note in every profile.", "0 0 0 0 0 0 2 0 0",
+     "Normalise the normals (re-export usually does)."},
+    {"mesh.nan", "a position, normal, UV or bone pose is NaN or infinite",
+     "A float field of the mesh or of a bone's pose parses as `nan` or `inf`.",
+     "The value propagates through every transform: the vertex or the whole bone chain "
+     "disappears or stretches to infinity, and bounding boxes become invalid.",
+     "Any non-finite value; error in every profile.", "0 0 nan 0 0 0 1 0 0",
+     "Export again; find the broken vertex or key in the modelling tool."},
+    {"mesh.empty-material", "a triangle has an empty material line",
+     "The line before a triangle's three vertex lines is blank or only spaces.",
+     "studiomdl skips the triangle, so a hole appears in the compiled model. Blender Source "
+     "Tools reports the same for Milkshape exports.",
+     "None: any empty material line, in the Valve profiles.",
+     "triangles\n\n0 0 0 0 0 1 0 0 0\n0 1 0 0 0 1 1 0 0\n0 0 1 0 0 1 0 1 0\nend",
+     "Assign a material to every face before exporting."},
+    {"mesh.material-name-length", "a material name is longer than the compiler stores",
+     "A material line has more characters than the profile's name field holds.",
+     "studiomdl copies the name into a fixed buffer: GoldSrc with `strcpy`, which overflows and "
+     "crashes or corrupts the model; Source cuts it, so the game looks for a texture that does "
+     "not exist.",
+     "goldsrc 63 (`texturename[64]`, HL SDK studiomdl.c); source 63 (ep1 v1support.cpp); "
+     "source256 259 (`MAX_PATH`); cod: none known.",
+     "triangles\nmodels/props_industrial/a_very_long_folder_name/and_an_even_longer_material_name",
+     "Shorten the name; put the folder in the QC's `$cdmaterials` instead of every material."},
+    {"mesh.material-chars", "a material name contains a quote, space or path separator",
+     "A material name contains a `\"` (warning), or a space, a `/` or `\\`, or blanks at its "
+     "ends (note).",
+     "studiomdl takes the whole line, but the QC, the engine's material system and other "
+     "importers (assimp, IQM tools) cut names at the first space or quote, so the texture is "
+     "not found. Path separators make studiomdl look in a folder you did not mean.",
+     "None: any such character, in the Valve profiles.", "triangles\nskin (head).bmp",
+     "Rename the material with letters, digits, `_` and `-` only."},
+    {"mesh.material-not-bmp", "a GoldSrc material is not a `.bmp` file",
+     "Under goldsrc, a material name does not end in `.bmp`.",
+     "GoldSrc studiomdl loads textures itself and knows only 8-bit indexed BMP: any other "
+     "extension stops the compile with an unknown graphics type error.",
+     "goldsrc only. Source: HL SDK studiomdl.c `Grab_Skin`.", "triangles\nskin.tga",
+     "Convert the texture to an 8-bit (256-colour) `.bmp` and use that name."},
+    {"mesh.null-material", "triangles use a material studiomdl discards",
+     "Triangles use `null.bmp`, `null.tga` or `debug/debugempty`. The message counts them.",
+     "Source studiomdl drops these faces on purpose (a way to hide geometry). If that was not "
+     "intended, they are missing in game.",
+     "source and source256 (note). Source: SDK 2013 studiomdl.", "triangles\nnull.bmp",
+     "Nothing if intended; otherwise assign a real material."},
+    {"mesh.material-chrome", "a GoldSrc material name contains \"chrome\"",
+     "Under goldsrc, a material name contains the word `chrome`.",
+     "GoldSrc studiomdl turns on the chrome and flat-shade flags for any texture whose name "
+     "contains `chrome`: the surface becomes a reflective environment map.",
+     "goldsrc only (note). Source: HL SDK studiomdl.c.", "triangles\nchrome_trim.bmp",
+     "Rename the texture if you did not want the chrome effect."},
+    {"mesh.vertex-limit", "more unique vertices than the compiler allows",
+     "After welding the corners the way the profile's compiler does, the model has more unique "
+     "vertices than the limit. The location is the first vertex over it.",
+     "studiomdl stops with \"too many vertices\" or \"too many indices in source\"; the CoD "
+     "tools overflow a 16-bit index.",
+     "goldsrc 2048 per submodel, welded on position (2 decimals) and bone (HL SDK studiomdl.c); "
+     "source and source256 65536 per SMD, welded on material, position, normal within 2°, UV "
+     "and weights (SDK 2013 `lookup_index`); cod 65535 in XMODEL v5 and v6 (v7 has 32-bit "
+     "indices).",
+     "(a mesh with 70,000 distinct corners)",
+     "Split the mesh into several SMDs or bodygroups, or reduce UV seams and hard edges."},
+    {"mesh.vertex-split", "enough vertices that the compiler splits the model",
+     "Under source256, the welded vertex count is above 21845.",
+     "Those branches split the model into several pieces at `$maxverts`; it compiles, but "
+     "draw calls go up and some engines show seams between the pieces.",
+     "source256 only: 21845 (the default `$maxverts`). Source: Garry's Mod issue 6469.",
+     "(a mesh with 30,000 unique vertices)",
+     "Raise `$maxverts` in the QC, or split the mesh yourself."},
+    {"mesh.normal-limit", "more unique normals than GoldSrc allows",
+     "Under goldsrc, after welding normals within 2° (same bone and texture), a submodel has "
+     "more than 2048.",
+     "GoldSrc studiomdl stops with too many normals.",
+     "goldsrc only: 2048 per submodel (HL SDK studiomdl.c).",
+     "(a smooth-shaded mesh with 3,000 distinct normals)",
+     "Smooth more (fewer hard edges) or split the mesh into submodels."},
+    {"mesh.triangle-limit", "more triangles than the compiler's table holds",
+     "The model has more triangles than the profile's limit.",
+     "The compiled model stores triangles in a fixed-size table; past it the compile fails or "
+     "the mesh is cut.",
+     "goldsrc 20000; source and source256 65536 (studio.h; whether the compilers enforce it "
+     "is not verified, hence a warning).",
+     "(a mesh of 70,000 triangles)", "Decimate the mesh or split it across SMDs."},
+    {"mesh.material-limit", "the model uses more materials than the compiler allows",
+     "The number of distinct materials (for CoD: materials or objects) exceeds the limit. The "
+     "location is the first triangle using a material over it.",
+     "Source studiomdl stops with \"too many materials used, max 32\"; GoldSrc does not check "
+     "and crashes; the CoD format stores the index in one byte.",
+     "goldsrc 100 (`MAXSTUDIOSKINS`, unchecked); source and source256 32 (ep1 studiomdl.cpp); "
+     "cod 255 (8-bit index; v7 uses 16 bits).",
+     "(triangles using 33 different material names)",
+     "Merge materials (texture atlas), or split the model into several SMDs."},
+    {"mesh.unique-vertices", "the vertex budget is more than 75 % used",
+     "After the profile's welding, the model uses more than 75 % of the unique-vertex limit.",
+     "Nothing fails yet; a few more UV seams or hard edges will cross the limit "
+     "(`mesh.vertex-limit`).",
+     "75 % of `mesh.vertex-limit`'s number for the profile; a note everywhere.",
+     "(a mesh with 50,000 unique vertices under source)",
+     "Nothing needed; keep an eye on it when adding detail."},
+    {"mesh.duplicate-triangle", "a triangle repeats an earlier one",
+     "A triangle has the same material and the same three positions as an earlier one.",
+     "The copy draws on top of the original (z-fighting) and costs vertices. Usually a "
+     "duplicated face that was never deleted.",
+     "None: any exact duplicate; a note everywhere.",
+     "skin.bmp\n0 0 0 0 0 0 1 0 0\n0 1 0 0 0 0 1 1 0\n0 0 1 0 0 0 1 0 1\n(the same 4 lines "
+     "again)",
+     "Delete the duplicate faces (Blender: Merge by Distance, then Delete Duplicate Faces)."},
+    // ---- flex.* (catalog) ----
+    {"flex.unsupported", "a VTA flex file in a GoldSrc model",
+     "A VTA is part of a document checked with the goldsrc profile.",
+     "GoldSrc studiomdl has no flex (facial) animation at all: the VTA cannot be compiled.",
+     "goldsrc only (error).", "studiomdl.qc with a GoldSrc model and face.vta",
+     "Use a Source compiler for flex shapes, or bake the expressions into animations."},
+    {"flex.frame-sync", "a VTA vertex line comes before any `time`",
+     "Inside `vertexanimation`, a vertex line appears before the first `time N`. RigScope "
+     "skips it.",
+     "Source studiomdl stops with a VTA frame sync error: it needs to know which shape the "
+     "line belongs to.",
+     "source and source256 (error). Source: ep1 studiomdl.cpp.",
+     "vertexanimation\n0 0 0 0 0 0 1\ntime 0\nend", "Add `time 0` before the first vertex line."},
+    {"flex.vertex-id-out-of-range", "a flex shape moves a vertex the base frame does not list",
+     "A vertex id in a shape (`time 1` and later) is negative or absent from the base frame "
+     "`time 0`.",
+     "Source studiomdl computes each delta from the base frame: a vertex with no base has no "
+     "delta and no position on the model, so the compile fails or the vertex is dropped.",
+     "source and source256 (error). Source: `RemapVertexAnimations`.",
+     "vertexanimation\ntime 0\n0 0 0 0 0 0 1\ntime 1\n5 0 0 1 0 0 1\nend",
+     "Export the VTA again from the same mesh as the reference."},
+    {"flex.first-shape-incomplete", "the base frame of a VTA does not list every vertex",
+     "The ids of `time 0` are not 0 to n-1 without gaps. The message lists the missing ranges.",
+     "The base frame defines every vertex that shapes may move. A vertex missing from it has "
+     "no base position: its deltas are lost or attached to the wrong vertex.",
+     "source and source256 (error).", "vertexanimation\ntime 0\n0 0 0 0 0 0 1\n2 1 0 0 0 0 1\nend",
+     "Export every vertex in frame 0 (the exporter does this unless the file was edited)."},
+    {"flex.unmatched-vertices", "VTA vertices that match no vertex of the reference mesh",
+     "Base-frame vertices of the VTA have no reference vertex within 0.15 units. The message "
+     "gives the count and share.",
+     "Source studiomdl matches each VTA vertex to the nearest model vertex within 0.15 units "
+     "and silently drops the others: those parts of the face never move. Blender Source Tools "
+     "reports the same as vertices that were not matched.",
+     "0.15 units, source and source256 (`RemapVertexAnimations`).",
+     "(a VTA exported from a mesh that was moved or edited afterwards)",
+     "Export the VTA from exactly the same mesh, in the same place, as the reference."},
+    {"flex.vertex-limit", "a mesh has more flexed vertices than the compiler allows",
+     "For one material's mesh, the vertices moved by any flex shape exceed the limit.",
+     "Source studiomdl stops when a mesh has too many flexed vertices.",
+     "source and source256: 10000 per mesh (`MAXSTUDIOFLEXVERTS`, ep1 simplify.cpp).",
+     "(a head mesh where shapes move 12,000 vertices)",
+     "Split the face into meshes with different materials, or move fewer vertices per shape."},
+    {"flex.multi-bone-vertex", "flexed vertices are weighted to several bones",
+     "Vertices moved by flex shapes have more than one effective bone after studiomdl's weight "
+     "processing. The message counts them.",
+     "Source studiomdl puts such vertices on a slower path for flex and skinning; it works, "
+     "but costs performance in game.",
+     "source and source256 (note). Source: ep1 optimize.cpp.",
+     "(a face whose flexed vertices are weighted to head and neck)",
+     "Rigid-skin the flexed area to one bone (usually the head) if performance matters."},
+    {"flex.empty-shape", "a flex shape moves nothing studiomdl keeps",
+     "Every delta of the shape is below the threshold studiomdl keeps (squared length 0.001 "
+     "for position and normal).",
+     "studiomdl skips deltas that small, so the shape compiles to nothing. Neutral shapes "
+     "written on purpose by exporters also do this.",
+     "Squared delta above 0.001, source and source256 (`RemapVertexAnimations`).",
+     "vertexanimation\ntime 0\n0 0 0 0 0 0 1\ntime 1 # smile\n0 0 0 0.01 0 0 1\nend",
+     "Nothing if it is a neutral or placeholder shape; otherwise check the shape was exported "
+     "with its deformation."},
+    {"flex.shape-name", "a flex shape name has a space, is repeated, or is missing",
+     "A shape's name (the `# name` after `time N`) contains a space or repeats another shape "
+     "(warning), or the shape has no name (note).",
+     "QC `flex` commands refer to shapes by name and split on spaces: a name with a space or a "
+     "repeated name cannot be addressed, and unnamed shapes get numbers.",
+     "source and source256. Source: Crowbar issue 59.",
+     "skeleton\ntime 0\ntime 1 # smile left\nend",
+     "Rename the shape key with letters, digits and `_`, one name per shape."},
+    // ---- xref.* (catalog) ----
+    {"xref.anim-bone-missing", "an animation moves a bone the reference does not have",
+     "A bone of an animation file (or an XANIM part) has no bone of the same name in the "
+     "reference.",
+     "GoldSrc studiomdl drops the bone's motion; Source adds it to the bone table, where it "
+     "counts against the bone limit and moves nothing visible. Either way the animation was "
+     "made for another skeleton.",
+     "None: any missing name; warning in the Valve profiles. Source: GoldSrc `SimplifyModel`, "
+     "Blender Source Tools.",
+     "(idle.smd animates \"Bip01_Tail\", the reference has no such bone)",
+     "Export the animation from the same rig as the reference, or rename the bone."},
+    {"xref.ref-bone-missing", "reference bones that an animation does not move",
+     "Bones of the reference have no keys in the animation. The message counts them.",
+     "They hold their rest pose during the animation. Often intended (helper bones, props).",
+     "None; a note everywhere. Source: GoldSrc studiomdl default pose.",
+     "(walk.smd keys 40 of the reference's 52 bones)",
+     "Nothing if intended; otherwise export the animation with every bone."},
+    {"xref.parent-mismatch", "a bone has another parent in the animation than in the reference",
+     "The same bone name has different parents in two files of the document. A note points at "
+     "the reference's declaration.",
+     "GoldSrc studiomdl refuses the animation; Source uses the reference's hierarchy, so the "
+     "animation's local transforms are applied under the wrong parent and the limb twists.",
+     "None; error under goldsrc, warning under source and source256. Source: HL SDK "
+     "studiomdl.c (the ep1 check is disabled), Blender Source Tools.",
+     "reference: 2 \"hand\" 1\nanimation: 2 \"hand\" 0",
+     "Re-parent the bone in the rig so that every file uses the same hierarchy, and export "
+     "again."},
+    {"xref.rest-pose-differs", "two files disagree on a bone's rest pose",
+     "Two reference files give a bone different rest transforms (warning), or an animation's "
+     "first frame changes a bone's length by more than 1 % (or 0.01 units) from the reference "
+     "(note).",
+     "Compilers bind each reference with its own rest pose, so LODs or bodygroups made from "
+     "different rigs deform differently under the same animation; a changed bone length "
+     "stretches the mesh.",
+     "Position, rotation or length difference above max(0.01, 1 %); in every profile "
+     "(note under cod). Source: Switch-Toolbox issue 264.",
+     "body.smd: 1 \"arm\" 0 pos (0 0 10)\nhead.smd: 1 \"arm\" 0 pos (0 0 12)",
+     "Export every reference and animation from one rig, in its rest pose."},
+    {"xref.vta-vertex-count", "a VTA has another vertex count than the reference's corners",
+     "The VTA's base frame lists a different number of vertices than the reference has triangle "
+     "corners. RigScope then matches them by position.",
+     "Compilers match VTA vertices to the model by position, not by count, so this is fine as "
+     "long as every vertex matches (`flex.unmatched-vertices` stays silent).",
+     "None; a note under source and source256.",
+     "(face.vta lists 911 vertices, face.smd has 7,974 corners)",
+     "Nothing needed if `flex.unmatched-vertices` does not fire."},
+    // ---- cod.* (catalog) ----
+    {"cod.root-count", "a CoD model does not have exactly one root bone",
+     "The number of `BONE i -1` lines (bones without a parent) is not 1.",
+     "The CoD tools need a single root (normally `tag_origin`): with none they cannot build "
+     "the hierarchy, with several they refuse the model or attach the extra roots wrongly.",
+     "Exactly 1, cod only. Source: zeroy's CoD notes.",
+     "NUMBONES 2\nBONE 0 -1 \"tag_origin\"\nBONE 1 -1 \"j_gun\"",
+     "Parent every other root under `tag_origin` and export again."},
+    {"cod.bone-matrix", "a bone's rotation rows are not orthonormal",
+     "The `X`, `Y` and `Z` rows of a bone are not a pure rotation: their determinant, their "
+     "lengths or their dot products are more than 0.001 off.",
+     "The tools convert the rows to a quaternion, which assumes a rotation: scale or shear in "
+     "the rows is silently lost or distorts the bone.",
+     "Tolerance 0.001, cod only (warning).",
+     "BONE 1\nOFFSET 0, 0, 10\nSCALE 1, 1, 1\nX 2, 0, 0\nY 0, 1, 0\nZ 0, 0, 1",
+     "Freeze transforms (apply scale) on the rig before exporting."},
+    {"cod.index-range", "an index points past the end of its list",
+     "A bone, vertex, object, material or part index is negative or not below the count the "
+     "file declared for that list.",
+     "The tools index their arrays with the value: the export is refused, or reads whatever "
+     "lies past the list.",
+     "Below the declared count, cod only (error). Source: PyCoD (\"does not index\").",
+     "NUMVERTS 3\n...\nTRI 0 0 0 0\nVERT 5", "Export the model again."},
+    {"cod.count-mismatch", "a declared count differs from the records that follow",
+     "A `NUM*` line (`NUMBONES`, `NUMVERTS`, `NUMFACES`, `NUMOBJECTS`, `NUMMATERIALS`, "
+     "`NUMPARTS`, `NUMFRAMES`) announces another number of records than the file holds, or a "
+     "frame lacks a part.",
+     "The CoD tools read exactly the announced number of records: extra records are parsed "
+     "as the next section, missing ones make the read fail.",
+     "Exact match, cod only (error). Source: PyCoD.", "NUMBONES 2\nBONE 0 -1 \"tag_origin\"",
+     "Export the file again; do not edit counts by hand."},
+    {"cod.non-unit-scale", "a bone's `SCALE` is not 1 1 1",
+     "A bone's `SCALE` line differs from `1 1 1`.",
+     "PyCoD ignores the scale and SMD has no place for it: converted or re-imported models "
+     "lose it, while the game may apply it.",
+     "Exactly 1 1 1, cod only (warning). Seen in CoD4 mod-tools exports.",
+     "BONE 3\nOFFSET 0, 0, 0\nSCALE 2, 2, 2",
+     "Apply the scale in the modelling tool before "
+     "exporting."},
+    {"cod.part-not-in-model", "an XANIM part is not a bone of the loaded model",
+     "A `PART` of the XANIM_EXPORT has no bone of that name in the XMODEL it is attached to.",
+     "The game applies the part's motion by name: it moves nothing on this model.",
+     "None, cod only (warning).", "PART 4 \"j_tail\" (the model has no j_tail)",
+     "Rename the joint so the animation and the model agree, or attach the right model."},
+    {"cod.frame-gaps", "XANIM frame numbers are not contiguous",
+     "The `FRAME` numbers skip values. The first frame need not be 0; gaps after it count.",
+     "The tools store frames densely from the first number: a gap shifts every later frame, so "
+     "the motion plays too early and notetracks no longer line up.",
+     "None, cod only (error). Source: PyCoD writer check.", "FRAME 260\n...\nFRAME 262",
+     "Bake every frame of the range when exporting."},
+    {"cod.notetrack-range", "a notetrack lies outside the animation's frames",
+     "A notetrack's frame is before the first `FRAME` or after the last (both in the file's "
+     "own numbering).",
+     "The event never fires in game (a sound or effect tied to it is lost).",
+     "The frame range of the XANIM, cod only (warning).",
+     "NUMKEYS 1\nFRAME 500 \"fire\" (the animation ends at 300)",
+     "Move the key into the animation's range."},
+    {"cod.ntexport-mismatch", "an NT_EXPORT does not cover the same frames as its animation",
+     "The NT_EXPORT's `FIRSTFRAME` or `NUMFRAMES` differs from the XANIM_EXPORT it belongs to.",
+     "The notetracks were exported for another version of the animation: their frames point "
+     "at the wrong moments.",
+     "Exact match, cod only (warning). Source: PyCoD.",
+     "FIRSTFRAME 0\nNUMFRAMES 40 (the anim has 60 frames)",
+     "Export the animation and its notetracks together."},
+    {"cod.framerate", "`FRAMERATE` is not a positive integer",
+     "The XANIM's `FRAMERATE` is 0, negative or has a fraction.",
+     "The binary form stores the rate as a 16-bit integer: a fraction is cut (29.97 becomes "
+     "29) and the animation plays at another speed; 0 cannot play.",
+     "A positive integer, cod only (warning).", "FRAMERATE 29.97",
+     "Export at an integer frame rate (30, 60)."},
+    {"cod.color-range", "vertex colours outside 0 to 1",
+     "A `COLOR` component is below 0 or above 1. The message counts them and shows one.",
+     "The tools clamp colours; usually harmless, but it shows the exporter wrote unexpected "
+     "data.",
+     "0 to 1, cod only (note). Values like -1 and 1.66 are seen in CoD4 exports.",
+     "COLOR 1.66, 0.5, 0.5, 1", "Usually nothing; clamp the vertex colours if they matter."},
+    {"cod.unsupported", "known CoD data that RigScope skips",
+     "The export contains siege, IK or other tokens RigScope recognises but does not load.",
+     "The model shown is incomplete for that data; the tools would use it.",
+     "None; a reader warning.", "NUMSBONES 4",
+     "Nothing needed; be aware the viewer does not "
+     "show that part."},
+    {"cod.version-feature", "a version 7 token in a version 5 or 6 file",
+     "A token that only XMODEL_EXPORT version 7 defines (such as `VERT32` or `TRI16`) appears in "
+     "an older version.",
+     "The tools for the declared version do not know the token and refuse the file.",
+     "None; a reader warning.", "VERSION 6\n...\nVERT32 0",
+     "Export with the right version, "
+     "or fix the `VERSION` line to 7 if the rest of the file is version 7."},
+    {"cod.duplicate-index", "a vertex or bone index is given twice",
+     "The vertex pool or the bone list defines the same index twice. The last one wins.",
+     "The tools overwrite the first entry, so data written earlier is lost.",
+     "None; a reader warning.", "VERT 4\n...\nVERT 4", "Export the model again."},
+    {"cod.corner-incomplete", "a face corner lacks its normal, colour or UV",
+     "A corner of a `TRI` has no `NORMAL`, `COLOR` or `UV` line.",
+     "The tools read each corner as a fixed sequence: a missing line makes them read the next "
+     "corner's data or fail.",
+     "None; a reader warning.", "TRI 0 0 0 0\nVERT 0\nNORMAL 0, 0, 1\nVERT 1",
+     "Export the model again."},
+    {"cod.uv-count", "a UV line announces the wrong number of pairs",
+     "`UV 0 u v` (a known exporter bug, note) or a `UV n` line with fewer pairs than n "
+     "(error).",
+     "With fewer pairs the tools read past the line; `UV 0` with a pair after it is what some "
+     "exporters write and the tools accept.",
+     "None; a reader note or error.", "UV 2 0.5 0.5", "Export again; nothing needed for `UV 0`."},
+    {"cod.fractional-frame", "an XANIM frame number has a fraction",
+     "A `FRAME` number is not an integer.",
+     "The tools store integer frames: the key is rounded to a neighbouring frame.",
+     "None; a reader note.", "FRAME 12.5", "Bake the animation on whole frames."},
+    // ---- syntax.* reader ids (catalog §7) ----
+    {"syntax.ext-mismatch", "the file's content and its extension name different formats",
+     "The content sniffing found another format than the extension suggests (an SMD saved as "
+     "`.vta`, an SMDX named `.smd`). RigScope reads it by its content.",
+     "Compilers and importers choose their reader from the extension or from the QC, so the "
+     "same file may fail or be read as another kind of data elsewhere.",
+     "None; a note in every profile.", "body.vta whose first block is `triangles`",
+     "Rename the file with the extension of its real format."},
+    {"syntax.unterminated-string", "a quoted string runs to the end of the line",
+     "A `\"` opens a string that is not closed on the same line. RigScope drops the line.",
+     "studiomdl reads the quoted name up to the next quote wherever it is, so the bone gets a "
+     "mangled name or swallows the next line; other readers stop.",
+     "None; a warning in every profile.", "nodes\n0 \"root -1\nend",
+     "Close the quote, or remove the stray `\"` from the name."},
+    {"syntax.smdx-legacy", "a BinarySMD file in the old layout without magic",
+     "The `.smdx` file has no `SMDX` magic and was parsed as the layout BinarySMD wrote before "
+     "it had one.",
+     "Current BinarySMD readers refuse it; only readers that still know the old layout load "
+     "it.",
+     "None; a warning in every profile. Source: BinarySMD history.",
+     "@0x0000: 01 93 ...  (no 'SMDX' magic)",
+     "Convert it again with `rigscope-cli convert file.smdx file.smd` and back, which writes "
+     "the current layout."},
+    {"syntax.smdx-non-minimal", "a BinarySMD integer not in its shortest encoding",
+     "An integer is stored with a wider MessagePack encoding than its value needs.",
+     "Readers decode it fine; it shows the file was not written by BinarySMD itself, and "
+     "RigScope's writer would not reproduce its bytes exactly.",
+     "None; a note in every profile.", "@0x0010: cd 00 05  (uint16 holding 5)",
+     "Nothing needed; convert again if byte-identical output matters."},
+    {"syntax.bin-corrupt", "an XMODEL_BIN or XANIM_BIN file that cannot be decoded",
+     "The `*LZ4*` header, its sizes or the LZ4 data are bad, or a token in the decompressed "
+     "stream is unknown or runs past the end. Offsets are into the decompressed stream.",
+     "The CoD tools refuse the file and nothing after the damage can be read.",
+     "None; an error in every profile. Source: PyCoD's binary layout.",
+     "@0x0000: 2a 4c 5a 34 2a ...  (size field larger than the file)",
+     "Export the binary file again from its text export."},
+    {"syntax.bin-misaligned", "a `*_BIN` token does not start on a 4-byte boundary",
+     "In the decompressed stream of an XMODEL_BIN or XANIM_BIN file, a token starts at an "
+     "offset that is not a multiple of 4.",
+     "The CoD tools write every token 4-byte aligned and read them that way; a misaligned "
+     "token is read from the wrong bytes by them, even though RigScope can still decode it.",
+     "None; a warning in every profile.", "@0x0036: token 0x76d7 at an unaligned offset",
+     "Write the file again with a tool that pads tokens (PyCoD, `rigscope-cli convert`)."},
+    // ---- flex.* reader ids (catalog §7) ----
+    {"flex.has-triangles", "a VTA file contains a `triangles` block",
+     "A file read as a VTA (it has `vertexanimation`) also holds `triangles`.",
+     "Compilers read a VTA only for its shapes and ignore the triangles; the file may be a "
+     "reference saved with the wrong extension.",
+     "None; a reader warning.", "vertexanimation\n...\nend\ntriangles\n...\nend",
+     "Export the flex file without the mesh, or check you picked the right file."},
+    {"flex.frame-count-mismatch", "a VTA's skeleton and vertex blocks have different frame counts",
+     "`skeleton` and `vertexanimation` do not hold the same number of `time` frames.",
+     "Each shape is one frame of both blocks; studiomdl pairs them by position, so names and "
+     "shapes get out of step.",
+     "None; a reader warning.", "skeleton\ntime 0\ntime 1\nend\nvertexanimation\ntime 0\nend",
+     "Export the VTA again."},
+    // ---- write.* (catalog §7) ----
+    {"write.quantise-clamp", "a value was clamped to fit the binary format",
+     "While writing a `*_BIN` file, a value did not fit the quantised range of its token and "
+     "was clamped.",
+     "The written file holds a different value from the model: a position or weight changed.",
+     "The range of each quantised token (PyCoD's binary layout); a writer warning.",
+     "rigscope-cli convert huge.xmodel_export huge.xmodel_bin",
+     "Scale the model down, or keep the text export."},
+    {"write.non-finite", "a NaN or infinite value was written out",
+     "The model holds NaN or infinity (reported when read) and the writer wrote it as is.",
+     "The output is as broken as the input; other tools may refuse the value's spelling.",
+     "None; a writer warning.", "rigscope-cli convert broken.smd broken.smdx",
+     "Fix the source file first (`mesh.nan`, `weights.nan`)."},
+    {"write.bad-name", "a name with a double quote cannot be written to SMD",
+     "A bone name contains `\"`, which the SMD format cannot quote.",
+     "SMD has no escape for quotes: the name would end early and the file would not read "
+     "back. The conversion is refused.",
+     "None; a writer error.", "rigscope-cli convert model.xmodel_export model.smd",
+     "Rename the bone without quotes."},
+    {"write.version-dropped", "the source file's version is not kept in the output",
+     "The input declared a version other than 1 and the target format (SMDX) cannot store it.",
+     "The written file is version 1; material names with paths (version 2) are kept as they "
+     "are.",
+     "None; a writer note.", "rigscope-cli convert v2.smd v2.smdx",
+     "Nothing needed, unless a tool relies on the version 2 material rules."},
+};
+} // namespace
+
+std::span<const CheckExplanation> checkExplanations() noexcept
+{
+    return kExplanations;
+}
+
+const CheckExplanation* findExplanation(std::string_view id) noexcept
+{
+    for (const CheckExplanation& x : checkExplanations()) {
+        if (x.id == id) {
+            return &x;
+        }
+    }
+    return nullptr;
+}
+
+} // namespace rigscope::core
