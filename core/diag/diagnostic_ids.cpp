@@ -238,6 +238,8 @@ constexpr CatalogEntry kCatalog[] = {
      "a face corner or index array entry out of range of its vertex data"},
     {"dmx.encoding-unsupported", {S::Error, S::Error, S::Error, S::Error},
      "the profile's studiomdl cannot read this DMX encoding or format version"},
+    {"dmx.write-loss", {S::Note, S::Note, S::Note, S::Note},
+     "something the model holds that the DMX writer does not write"},
 };
 } // namespace
 

@@ -124,6 +124,7 @@ inline constexpr std::string_view kDmxAttributeType = "dmx.attribute-type";
 inline constexpr std::string_view kDmxMissingAttribute = "dmx.missing-attribute";
 inline constexpr std::string_view kDmxFaceIndex = "dmx.face-index";
 inline constexpr std::string_view kDmxEncodingUnsupported = "dmx.encoding-unsupported";
+inline constexpr std::string_view kDmxWriteLoss = "dmx.write-loss";
 
 } // namespace rigscope::core::ids
 

@@ -15,9 +15,9 @@ enum class LineEnding : std::uint8_t { LF, CRLF, CR };
 
 // DMX header line `<!-- dmx encoding ENC V format FMT W -->` (empty encoding for other formats).
 struct DmxHeader {
-    std::string encoding;    // "binary", "keyvalues2"
+    std::string encoding; // "binary", "keyvalues2"
     int encodingVersion = 0;
-    std::string formatName;  // "model", "tex", ...
+    std::string formatName; // "model", "tex", ...
     int formatVersion = 0;
 };
 
@@ -28,12 +28,13 @@ struct FlexController {
     std::vector<std::string> rawControls; // delta-state names the control drives, in order
     bool stereo = false;
     bool eyelid = false;
-    float min = 0.0f;   // flexMin
-    float max = 1.0f;   // flexMax
-    float value = 0.0f; // controlValues x (default slider position)
+    float min = 0.0f;     // flexMin
+    float max = 1.0f;     // flexMax
+    float value = 0.0f;   // controlValues x (default slider position)
     float balance = 0.5f; // controlValues y (0 = left, 1 = right)
     SourceLoc where;
-    bool operator==(const FlexController& o) const noexcept {
+    bool operator==(const FlexController& o) const noexcept
+    {
         return name == o.name && rawControls == o.rawControls && stereo == o.stereo &&
                eyelid == o.eyelid && min == o.min && max == o.max;
     }
@@ -56,7 +57,7 @@ struct Model {
     std::vector<VertexFrame> vertexFrames; // VTA vertexanimation block
     std::vector<FlexShape> flexShapes;     // derived from vertexFrames by the builder
     std::vector<FlexController> flexControllers; // DMX combination operator controls
-    DmxHeader dmx;                         // DMX only: the header line as read
+    DmxHeader dmx;                               // DMX only: the header line as read
 
     std::vector<std::string> headerComments; // comment lines before the first keyword
     LineEnding lineEnding = LineEnding::LF;

@@ -102,7 +102,8 @@ Model dmxToSmdFamily(const Model& in, bool vta, DiagnosticSink& sink)
         loss(sink, "the DMX has no flex shapes; the VTA holds only its base frame");
     }
     if (!m.mesh.empty()) {
-        loss(sink, "triangles not written; a VTA holds the flex shapes (convert to .smd for the mesh)");
+        loss(sink,
+             "triangles not written; a VTA holds the flex shapes (convert to .smd for the mesh)");
     }
     m.mesh = Mesh{};
     m.kind = ModelKind::Flex;

@@ -153,8 +153,9 @@ std::string infoText(const InfoReport& r, bool verbose)
     line("format", r.formatName + " (" + r.format + ", version " + std::to_string(r.version) + ")");
     line("kind", r.kind);
     if (!r.dmx.encoding.empty()) {
-        line("encoding", r.dmx.encoding + " " + std::to_string(r.dmx.encodingVersion) + ", format " +
-                             r.dmx.formatName + " " + std::to_string(r.dmx.formatVersion));
+        line("encoding", r.dmx.encoding + " " + std::to_string(r.dmx.encodingVersion) +
+                             ", format " + r.dmx.formatName + " " +
+                             std::to_string(r.dmx.formatVersion));
     }
     line("profile", std::string(profileName(r.profile)) + (r.profileGuessed ? " (auto)" : ""));
     line("bones", thousands(r.bones) + " (" + thousands(r.roots) + (r.roots == 1 ? " root)" : " roots)"));

@@ -16,7 +16,7 @@ struct InfoReport {
     std::string formatName;
     std::string kind;               // reference / animation / flex / unknown
     int version = 0;
-    DmxHeader dmx;                  // DMX: the header line (encoding empty otherwise)
+    DmxHeader dmx;                   // DMX: the header line (encoding empty otherwise)
     std::size_t flexControllers = 0; // DMX combination-operator controls
     Profile profile = Profile::Auto; // resolved
     bool profileGuessed = true;

@@ -459,6 +459,46 @@ private slots:
         compareModels(src, readBytesAs(bin, "s.dmx").model);
     }
 
+    // studiomdl's fan: from the corner whose diagonals are shortest (a kite's short diagonal).
+    void ngonFan()
+    {
+        const std::string text =
+            "<!-- dmx encoding keyvalues2 1 format model 1 -->\n"
+            "\"DmElement\" {\n \"model\" \"DmeModel\" {\n  \"children\" \"element_array\" [\n"
+            "  \"DmeDag\" {\n   \"shape\" \"DmeMesh\" {\n    \"bindState\" \"DmeVertexData\" {\n"
+            "     \"positions\" \"vector3_array\" [\"0 0 0\", \"1 1 0\", \"0 3 0\", \"-1 1 0\", "
+            "\"5 0 0\", \"6 0 0\", \"7 1 0\", \"6 2 0\", \"5 1 0\"]\n"
+            "     \"positionsIndices\" \"int_array\" [\"0\", \"1\", \"2\", \"3\", \"4\", \"5\", "
+            "\"6\", "
+            "\"7\", \"8\"]\n"
+            "     \"jointCount\" \"int\" \"0\"\n    }\n"
+            "    \"faceSets\" \"element_array\" [ \"DmeFaceSet\" {\n"
+            "     \"material\" \"DmeMaterial\" { \"mtlName\" \"string\" \"m\" }\n"
+            "     \"faces\" \"int_array\" [\"0\", \"1\", \"2\", \"3\", \"-1\", \"4\", \"5\", "
+            "\"6\", "
+            "\"7\", \"8\", \"-1\"]\n    } ]\n   }\n  }\n  ]\n }\n}\n";
+        const ReadResult r = readBytesAs(text, "fan.dmx");
+        QVERIFY2(!r.hasErrors(),
+                 qPrintable(test::formatted(r.diagnostics).join(QLatin1Char('\n'))));
+        const Mesh& me = r.model.mesh;
+        QCOMPARE(me.triangleCount(), std::size_t(2 + 3));
+        auto corner = [&](std::size_t c) {
+            const Vec3& p = me.pointPositions[me.cornerPoints[c]];
+            return QString::number(double(p.x())) + QLatin1Char(',') +
+                   QString::number(double(p.y()));
+        };
+        // Kite 0-3: diagonal 1-3 (length 2) beats 0-2 (length 3): fan from corner 1.
+        QCOMPARE(corner(0), QStringLiteral("1,1"));
+        QCOMPARE(corner(1), QStringLiteral("0,3"));
+        QCOMPARE(corner(2), QStringLiteral("-1,1"));
+        QCOMPARE(corner(3), QStringLiteral("1,1"));
+        QCOMPARE(corner(5), QStringLiteral("0,0"));
+        // Pentagon 4-8: every triangle shares the apex.
+        for (std::size_t t = 2; t < 5; ++t) {
+            QCOMPARE(corner(3 * t), corner(6));
+        }
+    }
+
     // ---- hostile input -----------------------------------------------------------------------
     void hostileCounts_data()
     {

@@ -693,20 +693,28 @@ void TstHostile::dmxCounts2p31()
                                  " format model 1 -->\n" + std::string(1, '\0') +
                                  (version >= 9 ? i32(0) : std::string());
         auto table = [&](std::int32_t n) {
-            return version >= 4 ? i32(n) : version >= 2 ? i16(static_cast<std::int16_t>(n)) : std::string();
+            return version >= 4   ? i32(n)
+                   : version >= 2 ? i16(static_cast<std::int16_t>(n))
+                                  : std::string();
         };
         auto index = [&](std::int32_t k) {
-            return version >= 5 ? i32(k) : version >= 2 ? i16(static_cast<std::int16_t>(k)) : std::string("x\0", 2);
+            return version >= 5   ? i32(k)
+                   : version >= 2 ? i16(static_cast<std::int16_t>(k))
+                                  : std::string("x\0", 2);
         };
-        const std::string strings = table(2) + (version >= 2 ? std::string("DmElement\0x\0", 12) : std::string());
-        const std::string header1 = index(0) + (version >= 4 ? index(1) : std::string("x\0", 2)) + std::string(16, '\0');
+        const std::string strings =
+            table(2) + (version >= 2 ? std::string("DmElement\0x\0", 12) : std::string());
+        const std::string header1 =
+            index(0) + (version >= 4 ? index(1) : std::string("x\0", 2)) + std::string(16, '\0');
         const std::string cases[] = {
-            head + table(0x7fffffff),                                        // string table
-            head + strings + i32(0x7fffffff),                                // elements
-            head + strings + i32(-1),                                        // negative elements
-            head + strings + i32(1) + header1 + i32(0x7fffffff),             // attributes
-            head + strings + i32(1) + header1 + i32(1) + index(1) + char(15) + i32(0x7fffffff), // array items
-            head + strings + i32(1) + header1 + i32(1) + index(1) + char(version >= 9 ? 38 : 20) + i32(1) + i32(0x7fffffff), // binary blob
+            head + table(0x7fffffff),                            // string table
+            head + strings + i32(0x7fffffff),                    // elements
+            head + strings + i32(-1),                            // negative elements
+            head + strings + i32(1) + header1 + i32(0x7fffffff), // attributes
+            head + strings + i32(1) + header1 + i32(1) + index(1) + char(15) +
+                i32(0x7fffffff), // array items
+            head + strings + i32(1) + header1 + i32(1) + index(1) + char(version >= 9 ? 38 : 20) +
+                i32(1) + i32(0x7fffffff), // binary blob
         };
         for (const std::string& c : cases) {
             const std::string bytes = c + std::string(64, '\0');
@@ -731,11 +739,13 @@ void TstHostile::dmxCyclesAndNesting()
     VERIFY_ID(d, ids::kDmxSyntax);
     VERIFY_SANE(d, 5000);
 
-    std::string ring = head + "\"DmElement\" { \"id\" \"elementid\" \"root\" \"skeleton\" \"element\" \"e0\" }\n";
+    std::string ring =
+        head + "\"DmElement\" { \"id\" \"elementid\" \"root\" \"skeleton\" \"element\" \"e0\" }\n";
     const int n = 100000;
     for (int i = 0; i < n; ++i) {
         ring += "\"DmeDag\" { \"id\" \"elementid\" \"e" + std::to_string(i) +
-                "\" \"children\" \"element_array\" [ \"element\" \"e" + std::to_string((i + 1) % n) + "\" ] }\n";
+                "\" \"children\" \"element_array\" [ \"element\" \"e" +
+                std::to_string((i + 1) % n) + "\" ] }\n";
     }
     const Outcome r = readAndCheck(ring, "ring.dmx");
     VERIFY_ID(r, ids::kDmxBadReference);

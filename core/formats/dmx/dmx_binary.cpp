@@ -143,10 +143,13 @@ public:
             if (!m_r.count(prefixCount, 4, "prefix element")) {
                 return false;
             }
+            // Read and dropped: the table does not exist yet, so their strings are inline.
             Element prefix;
+            m_inPrefix = true;
             for (std::int32_t i = 0; i < prefixCount && !m_r.failed(); ++i) {
                 readAttributes(prefix, false);
             }
+            m_inPrefix = false;
         }
         if (m_hasTable && !readTable()) {
             return false;
@@ -392,8 +395,8 @@ private:
         case AttrType::String: {
             a.strings.resize(count);
             for (auto& s : a.strings) {
-                if (!a.array && m_version >= 4 ? !tableString(s, "string value")
-                                               : !m_r.cstring(s, "string value")) {
+                if (!a.array && m_version >= 4 && !m_inPrefix ? !tableString(s, "string value")
+                                                              : !m_r.cstring(s, "string value")) {
                     return false;
                 }
             }
@@ -471,6 +474,7 @@ private:
     DiagnosticSink& m_sink;
     bool m_hasTable = false;
     bool m_wideIndex = false;
+    bool m_inPrefix = false;
     std::vector<std::string> m_table;
 };
 
@@ -497,7 +501,11 @@ bool parseBinary(std::string_view bytes, std::size_t start, Document& doc, Diagn
     }
     pos += 2;
     BinaryParser parser(bytes, pos, v, doc, sink);
-    return parser.run() && !doc.elements.empty();
+    const bool ok = parser.run();
+    if (doc.elements.empty() && !sink.hasErrors()) {
+        sink.error(ids::kDmxSyntax, {0, 0, pos}, "the file holds no elements");
+    }
+    return ok && !doc.elements.empty();
 }
 
 } // namespace rigscope::core::dmx

@@ -263,6 +263,9 @@ public:
             element(std::string(t.text), t.where, 0);
         }
         resolve();
+        if (m_doc.elements.empty() && !m_failed) {
+            m_sink.error(ids::kDmxSyntax, m_lex.here(), "the file holds no elements");
+        }
         return !m_doc.elements.empty();
     }
 

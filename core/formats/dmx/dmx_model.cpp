@@ -611,7 +611,8 @@ private:
         }
         if (faceErrors > 1) {
             m_sink.diagnostics()[firstFaceError].message +=
-                " (" + thousands(faceErrors - 1) + " more bad indices)";
+                " (" + thousands(faceErrors - 1) +
+                (faceErrors == 2 ? " more bad index)" : " more bad indices)");
         }
         span.endCorner = static_cast<std::uint32_t>(me.cornerCount());
         m_meshes.push_back(std::move(span));
@@ -1088,6 +1089,11 @@ ReadResult readDmx(std::string_view bytes, const ReadContext& ctx)
     const std::size_t start = dmx::parseHeader(bytes, doc.header);
     const bool binary = start > 0 && doc.header.encoding == "binary";
     DiagnosticSink sink(ctx.fileName, binary);
+    if (bytes.find_first_not_of(" \t\r\n\f\v") == std::string_view::npos) {
+        sink.error(ids::kSyntaxEmptyFile, {1, 1, 0}, "file is empty");
+        r.diagnostics = sink.take();
+        return r;
+    }
     if (start == 0) {
         sink.error(ids::kDmxSyntax, {1, 1, 0},
                    "expected '<!-- dmx encoding ENC V format FMT W -->' on the first line");

@@ -135,7 +135,7 @@ public:
             m_g.ref(joint[j], "transform", xform[j]);
         }
         if (s.bindKind != PoseKind::LocalEulerXYZ) {
-            m_sink.note(ids::kWriteVersionDropped, {1, 1, 0},
+            m_sink.note(ids::kDmxWriteLoss, {1, 1, 0},
                         "model-space bones written as their parent-relative transforms is not "
                         "done; convert to SMD first");
         }
@@ -184,7 +184,7 @@ public:
             writeAnimations(root, name, xform);
         } else if (m_m.animations.size() > 1 ||
                    (m_m.animations.size() == 1 && m_m.animations.front().frameCount() > 1)) {
-            m_sink.note(ids::kWriteVersionDropped, {1, 1, 0},
+            m_sink.note(ids::kDmxWriteLoss, {1, 1, 0},
                         "a reference's animation frames are not written; only its bind pose");
         }
         m_g.finish(m_d);
@@ -297,7 +297,7 @@ private:
             w.count = w.floats.size();
             wi.count = wi.ints.size();
             if (moved > 0 && anyLinks) {
-                m_sink.note(ids::kWriteVersionDropped, {1, 1, 0},
+                m_sink.note(ids::kDmxWriteLoss, {1, 1, 0},
                             std::to_string(moved) + " points without links written with weight 1 "
                                                     "on their parent bone");
             }
@@ -426,7 +426,7 @@ private:
             } else {
                 m_g.integer(clip, "frameRate", static_cast<std::int32_t>(std::lround(fps)));
                 if (std::fabs(fps - std::round(fps)) > 1e-6f) {
-                    m_sink.note(ids::kWriteVersionDropped, {1, 1, 0},
+                    m_sink.note(ids::kDmxWriteLoss, {1, 1, 0},
                                 "frame rate " + std::to_string(fps) + " rounded to a whole number");
                 }
             }
@@ -756,7 +756,7 @@ WriteResult writeDmxWith(const Model& m, const WriteContext& ctx, const DmxWrite
     ModelToDmx build(m, opt, sink, d);
     build.run(stemOf(ctx.fileName));
     if (!m.vertexFrames.empty() && m.mesh.empty()) {
-        sink.warning(ids::kWriteVersionDropped, {1, 1, 0},
+        sink.warning(ids::kDmxWriteLoss, {1, 1, 0},
                      "flex shapes without a mesh (a VTA alone) are not written; convert the "
                      "reference and its VTA together");
     }
