@@ -157,13 +157,15 @@ private:
                 continue;
             }
             const auto e = static_cast<std::size_t>(qq - base);
-            // Strings may span lines; keep the line count right.
-            for (std::size_t i = s; i < e; ++i) {
-                if (m_b[i] == '\n') {
-                    ++m_line;
-                    m_lineStart = i + 1;
-                }
-                escaped = escaped || m_b[i] == '\\';
+            // Strings may span lines; keep the line count right (memchr: most have no newline).
+            const char* from = base + s;
+            const auto len = e - s;
+            escaped = escaped || std::memchr(from, '\\', len) != nullptr;
+            for (const char* nl = static_cast<const char*>(std::memchr(from, '\n', len)); nl;
+                 nl = static_cast<const char*>(
+                     std::memchr(nl + 1, '\n', static_cast<std::size_t>(qq - nl - 1)))) {
+                ++m_line;
+                m_lineStart = static_cast<std::size_t>(nl - base) + 1;
             }
             m_pos = e + 1;
             t.kind = Tok::String;
