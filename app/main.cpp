@@ -1,4 +1,5 @@
 #include <cstdio>
+#include <string>
 
 #include <QtCore/QCoreApplication>
 #include <QtCore/QDir>
@@ -8,12 +9,14 @@
 #include <QtWidgets/QApplication>
 
 #include "app/document/command_line.h"
+#include "app/document/qc_document.h"
 #include "app/widgets/main_window.h"
 #include "core/formats/profile.h"
 #include "app/widgets/screenshot.h"
 #include "app/widgets/window_grab.h"
 #include "render/render_setup.h"
 #include "render/startup_timing.h"
+#include "core/version.h"
 
 int main(int argc, char** argv)
 {
@@ -35,7 +38,8 @@ int main(int argc, char** argv)
         return 0;
     }
     if (options.showVersion) {
-        std::printf("rigscope %s\n", RIGSCOPE_VERSION);
+        const std::string commit(rigscope::core::buildCommit());
+        std::printf("rigscope %s (git %s)\n", RIGSCOPE_VERSION, commit.c_str());
         return 0;
     }
     if (options.thumbnail) {
@@ -95,6 +99,11 @@ int main(int argc, char** argv)
         window.resize(options.size);
         window.document()->waitForLoaded(600000);
         auto* doc = window.document();
+        if (const QString e = rigscope::app::applyQcCommandLine(*doc, options.bodygroups, options.skin);
+            !e.isEmpty()) {
+            std::fprintf(stderr, "rigscope: %s\n", qPrintable(e));
+            return 2;
+        }
         if (!options.anim.isEmpty()) {
             doc->setCurrentAnimation(doc->findAnimation(options.anim));
         }

@@ -1,7 +1,7 @@
 # Builds the .deb with CPack (shlibdeps on), checks its Depends, extracts it into a temporary
 # root, checks the installed files and runs the installed programs.
-#   cmake -DBUILD_DIR=<build> -DSOURCE_DIR=<repo> -DGUI=ON|OFF [-DDESKTOP_FILE_VALIDATE=<exe>]
-#         -P test_deb.cmake
+#   cmake -DBUILD_DIR=<build> -DSOURCE_DIR=<repo> -DGUI=ON|OFF -DVERSION=<x.y.z>
+#         -DLINTIAN=<exe> [-DDESKTOP_FILE_VALIDATE=<exe>] -P test_deb.cmake
 set(work ${BUILD_DIR}/packaging-test)
 file(REMOVE_RECURSE ${work})
 file(MAKE_DIRECTORY ${work})
@@ -39,7 +39,9 @@ if(NOT rc EQUAL 0)
     message(FATAL_ERROR "dpkg-deb -x failed")
 endif()
 set(root ${work}/root)
-set(expected usr/bin/rigscope-cli usr/share/man/man1/rigscope-cli.1.gz)
+set(expected usr/bin/rigscope-cli usr/share/man/man1/rigscope-cli.1.gz
+    usr/share/doc/rigscope/copyright usr/share/doc/rigscope/changelog.gz
+    usr/share/doc/rigscope/guide/README.md usr/share/doc/rigscope/guide/checks.md)
 if(GUI)
     set(id io.github.rigscope.RigScope)
     list(APPEND expected usr/bin/rigscope usr/share/man/man1/rigscope.1.gz
@@ -58,6 +60,36 @@ foreach(f ${expected})
 endforeach()
 list(LENGTH expected n)
 message(STATUS "package holds all ${n} expected files")
+
+# The copyright file is DEP-5 and says MIT, like LICENSE and the AppStream metadata; the
+# changelog's newest entry is this version.
+file(READ ${root}/usr/share/doc/rigscope/copyright copyright)
+if(NOT copyright MATCHES "^Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/"
+   OR NOT copyright MATCHES "\nFiles: \\*\nCopyright: [^\n]+\nLicense: MIT\n")
+    message(FATAL_ERROR "usr/share/doc/rigscope/copyright is not a DEP-5 file licensing * as MIT")
+endif()
+file(READ ${SOURCE_DIR}/LICENSE license)
+file(READ ${SOURCE_DIR}/packaging/linux/io.github.rigscope.RigScope.metainfo.xml metainfo)
+if(NOT license MATCHES "^MIT License" OR NOT metainfo MATCHES "<project_license>MIT</project_license>")
+    message(FATAL_ERROR "LICENSE and the metainfo's project_license must both say MIT")
+endif()
+execute_process(COMMAND gzip -dc ${root}/usr/share/doc/rigscope/changelog.gz OUTPUT_VARIABLE changelog)
+if(NOT changelog MATCHES "^rigscope \\(${VERSION}\\) ")
+    message(FATAL_ERROR "changelog.gz does not start with 'rigscope (${VERSION})': "
+            "add an entry to packaging/debian/changelog")
+endif()
+
+# lintian: no error; warnings and informational tags are listed.
+if(NOT LINTIAN)
+    message(FATAL_ERROR "needs lintian (apt-get install lintian)")
+endif()
+execute_process(COMMAND ${LINTIAN} --tag-display-limit 0 --display-info ${debs}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE lint ERROR_VARIABLE lint_err)
+message(STATUS "lintian (exit ${rc}):\n${lint}${lint_err}")
+string(REGEX MATCHALL "(^|\n)E: [^\n]*" lint_errors "${lint}")
+if(lint_errors OR NOT rc EQUAL 0)
+    message(FATAL_ERROR "lintian reports errors:${lint_errors}")
+endif()
 
 execute_process(COMMAND ${root}/usr/bin/rigscope-cli --version RESULT_VARIABLE rc OUTPUT_VARIABLE ver)
 if(NOT rc EQUAL 0 OR NOT ver MATCHES "rigscope-cli [0-9]")

@@ -632,6 +632,47 @@ core::Bounds ModelScene::bounds() const
     return b;
 }
 
+void ModelScene::setMarkers(std::vector<SceneMarker> markers)
+{
+    m_markers = std::move(markers);
+    rebuildSkeleton();
+}
+
+void ModelScene::appendMarkerLines(LineList& lines) const
+{
+    const std::size_t nj = m_world.size();
+    for (const SceneMarker& mk : m_markers) {
+        if (mk.joint < 0 || std::size_t(mk.joint) >= nj) {
+            continue;
+        }
+        const Eigen::Affine3f& w = m_world[std::size_t(mk.joint)];
+        if (mk.kind == SceneMarker::Kind::Axes) {
+            const core::Vec3 local =
+                mk.absolute ? core::Vec3(m_bind[std::size_t(mk.joint)].inverse() * mk.offset)
+                            : mk.offset;
+            const QVector3D o = toQt(core::Vec3(w * local));
+            const float len = m_size * 0.04f;
+            const QColor axis[3] = {QColor(255, 90, 90), QColor(110, 230, 90), QColor(90, 160, 255)};
+            for (int a = 0; a < 3; ++a) {
+                const core::Vec3 dir = w.linear().col(a).normalized();
+                lines.add(o, o + toQt(core::Vec3(dir * len)), axis[a]);
+            }
+            continue;
+        }
+        core::Vec3 c[8];
+        for (int k = 0; k < 8; ++k) {
+            const core::Vec3 p((k & 1) ? mk.max.x() : mk.min.x(), (k & 2) ? mk.max.y() : mk.min.y(),
+                               (k & 4) ? mk.max.z() : mk.min.z());
+            c[k] = w * p;
+        }
+        static constexpr int kEdges[12][2] = {{0, 1}, {2, 3}, {4, 5}, {6, 7}, {0, 2}, {1, 3},
+                                              {4, 6}, {5, 7}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
+        for (const auto& e : kEdges) {
+            lines.add(toQt(c[e[0]]), toQt(c[e[1]]), mk.color);
+        }
+    }
+}
+
 void ModelScene::rebuildSkeleton()
 {
     const core::Skeleton& s = m_model->skeleton;
@@ -672,6 +713,7 @@ void ModelScene::rebuildSkeleton()
             lines.add(o, o + toQt(core::Vec3(dir * len)), axisColors[a]);
         }
     }
+    appendMarkerLines(lines);
     m_bones->setLines(lines);
 
     std::vector<Label> names;
@@ -682,6 +724,16 @@ void ModelScene::rebuildSkeleton()
             names.push_back({toQt(core::Vec3(m_world[j].translation())),
                              QString::fromUtf8(s.names[j].c_str()),
                              sel ? QColor(255, 170, 190) : QColor(235, 238, 242)});
+        }
+    }
+    for (const SceneMarker& mk : m_markers) { // attachment names
+        if (skeletonShown && mk.kind == SceneMarker::Kind::Axes && !mk.name.isEmpty() &&
+            mk.joint >= 0 && std::size_t(mk.joint) < m_world.size()) {
+            const Eigen::Affine3f& w = m_world[std::size_t(mk.joint)];
+            const core::Vec3 local =
+                mk.absolute ? core::Vec3(m_bind[std::size_t(mk.joint)].inverse() * mk.offset)
+                            : mk.offset;
+            names.push_back({toQt(core::Vec3(w * local)), mk.name, QColor(255, 220, 120)});
         }
     }
     m_boneLabels->setLabels(names);

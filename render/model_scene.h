@@ -28,6 +28,7 @@ namespace rigscope::render {
 
 class LabelLayer;
 class LineGeometry;
+class LineList;
 class ShadedMaterial;
 class SolidMaterial;
 class TriangleGeometry;
@@ -70,6 +71,20 @@ QColor weightRampColor(float w);
 // Influence-count view: 1 blue, 2 green, 3 yellow, 4+ orange; over the profile's limit red;
 // problem points (unweighted, zero-sum, NaN, unknown bone) magenta.
 QColor influenceCountColor(int links, bool overLimit, bool problem);
+
+// Extra line markers on joints (QC projects, issue 17): an attachment as small named axes at
+// `offset` in the joint's space (`absolute`: in model space at the bind pose), a hitbox as a
+// wire box `min`..`max` in the joint's space. Drawn with the skeleton, following the pose.
+struct SceneMarker {
+    enum class Kind : std::uint8_t { Axes, Box };
+    Kind kind = Kind::Axes;
+    int joint = -1;
+    core::Vec3 offset = core::Vec3::Zero();
+    bool absolute = false;
+    core::Vec3 min = core::Vec3::Zero(), max = core::Vec3::Zero();
+    QColor color;
+    QString name; // shown beside attachments
+};
 
 // Qt3D entities for one core::Model: per-material shaded meshes, wireframe, normals, bounding
 // box (scene layer) and the skeleton, selection markers (overlay layer, drawn on top).
@@ -115,6 +130,8 @@ public:
     // Per-point heat-map colour of the current mode (empty when off).
     const std::vector<QColor>& heatColors() const { return m_heatColors; }
 
+    void setMarkers(std::vector<SceneMarker> markers);
+    const std::vector<SceneMarker>& markers() const { return m_markers; }
     void setSelectedJoint(int joint); // -1 = none
     void setSelectedMaterial(int material);
     void setSelectedTriangle(int triangle, int corner);
@@ -142,6 +159,7 @@ private:
     void computeHeat();
     void reskin();
     void rebuildSkeleton();
+    void appendMarkerLines(LineList& lines) const;
     void rebuildSelection();
     void applyVisibility();
 
@@ -159,6 +177,7 @@ private:
     mutable std::optional<core::WeightStats> m_stats;
     std::vector<float> m_displacement; // per point, weight-change view in a pose (else empty)
     std::vector<std::uint8_t> m_problemPoints;
+    std::vector<SceneMarker> m_markers;
     std::vector<QColor> m_heatColors;
 
     Qt3DCore::QEntity* m_sceneRoot;

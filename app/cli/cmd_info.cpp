@@ -7,8 +7,62 @@
 
 #include "app/cli/commands.h"
 #include "core/ops/info.h"
+#include "core/ops/qc_ops.h"
 
 namespace rigscope::cli {
+
+namespace {
+
+// One report as a JSON object: infoJson's array of one, without the brackets.
+std::string jsonObjectOf(const core::InfoReport& r)
+{
+    std::string s = core::infoJson({r});
+    const auto open = s.find('{');
+    const auto close = s.rfind('}');
+    return open == std::string::npos ? std::string("{}") : s.substr(open, close - open + 1);
+}
+
+// A QC project (issue 17 §6): diagnostics to stderr, text or one JSON object. False on I/O
+// failure.
+bool printQcInfo(const std::string& path, core::Profile profile, bool json,
+                 std::vector<std::string>& jsonObjects, bool& hasErrors)
+{
+    const core::QcReport r = core::qcReportFromFile(path, profile);
+    if (!r.readable) {
+        std::fprintf(stderr, "rigscope-cli: %s\n", r.ioError.c_str());
+    }
+    for (const core::Diagnostic& d : r.diagnostics) {
+        std::fprintf(stderr, "%s\n", core::formatDiagnostic(d).c_str());
+    }
+    if (!json) {
+        std::fputs(core::qcInfoText(r).c_str(), stdout);
+    }
+    std::string obj = core::qcInfoJson(r);
+    while (!obj.empty() && obj.back() == '\n') {
+        obj.pop_back();
+    }
+    jsonObjects.push_back(std::move(obj));
+    hasErrors = r.errors > 0;
+    return r.readable;
+}
+
+// One input that is a QC: its object alone (issue 17 §6); otherwise an array of objects.
+void printJsonObjects(const std::vector<std::string>& objects, bool oneProject)
+{
+    if (oneProject && objects.size() == 1) {
+        std::fputs((objects.front() + "\n").c_str(), stdout);
+        return;
+    }
+    std::string s = "[";
+    for (std::size_t i = 0; i < objects.size(); ++i) {
+        s += i ? ",\n" : "\n";
+        s += objects[i];
+    }
+    s += objects.empty() ? "]\n" : "\n]\n";
+    std::fputs(s.c_str(), stdout);
+}
+
+} // namespace
 
 int runInfo(const QStringList& args)
 {
@@ -46,9 +100,18 @@ int runInfo(const QStringList& args)
         return 2;
     }
     std::vector<core::InfoReport> reports;
+    std::vector<std::string> jsonObjects; // per input, for --json (QC projects: issue 17)
     bool ioFailure = false;
     bool errors = false;
     for (const QString& f : files) {
+        if (core::isQcPath(f.toStdString())) {
+            bool qcErrors = false;
+            ioFailure =
+                !printQcInfo(f.toStdString(), *prof, p.isSet(json), jsonObjects, qcErrors) ||
+                ioFailure;
+            errors = errors || qcErrors;
+            continue;
+        }
         core::InfoReport r = core::infoFromFile(f.toStdString(), *prof);
         if (!r.readable) {
             std::fprintf(stderr, "rigscope-cli: %s\n", r.ioError.c_str());
@@ -61,10 +124,19 @@ int runInfo(const QStringList& args)
         if (!p.isSet(json)) {
             std::fputs(core::infoText(r, p.isSet(verbose)).c_str(), stdout);
         }
+        jsonObjects.push_back(jsonObjectOf(r));
         reports.push_back(std::move(r));
     }
     if (p.isSet(json)) {
-        std::fputs(core::infoJson(reports).c_str(), stdout);
+        bool anyQc = false;
+        for (const QString& f : files) {
+            anyQc = anyQc || core::isQcPath(f.toStdString());
+        }
+        if (anyQc) {
+            printJsonObjects(jsonObjects, files.size() == 1);
+        } else {
+            std::fputs(core::infoJson(reports).c_str(), stdout);
+        }
     }
     return ioFailure ? 2 : (errors ? 1 : 0);
 }

@@ -7,6 +7,7 @@
 
 #include "app/cli/commands.h"
 #include "core/formats/registry.h"
+#include "core/version.h"
 
 namespace {
 
@@ -53,7 +54,8 @@ int main(int argc, char** argv)
     }
     const QString verb = args.takeFirst();
     if (verb == QStringLiteral("--version") || verb == QStringLiteral("-V")) {
-        std::printf("rigscope-cli %s\n", RIGSCOPE_VERSION);
+        const std::string commit(rigscope::core::buildCommit());
+        std::printf("rigscope-cli %s (git %s)\n", RIGSCOPE_VERSION, commit.c_str());
         return 0;
     }
     if (verb == QStringLiteral("--help") || verb == QStringLiteral("-h") || verb == QStringLiteral("help")) {

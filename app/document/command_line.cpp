@@ -41,6 +41,14 @@ GuiOptions parseGuiCommandLine(const QStringList& arguments)
         QStringLiteral("flex"),
         QCoreApplication::translate("main", "Flex shape weight (repeatable)."),
         QStringLiteral("NAME=V"));
+    const QCommandLineOption bodygroup(
+        QStringLiteral("bodygroup"),
+        QCoreApplication::translate("main", "QC project: the choice N (0-based) of a bodygroup "
+                                            "(repeatable)."),
+        QStringLiteral("NAME=N"));
+    const QCommandLineOption skin(QStringLiteral("skin"),
+                                  QCoreApplication::translate("main", "QC project: the skin N."),
+                                  QStringLiteral("N"));
     const QCommandLineOption profile(
         QStringLiteral("profile"),
         QCoreApplication::translate("main",
@@ -68,6 +76,7 @@ GuiOptions parseGuiCommandLine(const QStringList& arguments)
     windowShot.setFlags(QCommandLineOption::HiddenFromHelp);
     p.addOptions({help, version, shot, thumbnail, size, frame, anim, camera, flex, profile, noBg,
                   portable, noConfig, config, windowShot});
+    p.addOptions({bodygroup, skin});
     p.addPositionalArgument(QStringLiteral("files"),
                             QCoreApplication::translate("main", "Files to open."),
                             QStringLiteral("[FILE…]"));
@@ -124,6 +133,25 @@ GuiOptions parseGuiCommandLine(const QStringList& arguments)
             return o;
         }
         o.flex.append({f.left(eq), v});
+    }
+    for (const QString& b : p.values(bodygroup)) {
+        const qsizetype eq = b.lastIndexOf(QLatin1Char('='));
+        bool ok = false;
+        const int n = eq > 0 ? b.mid(eq + 1).toInt(&ok) : 0;
+        if (!ok || n < 0) {
+            o.error = QCoreApplication::translate("main", "invalid --bodygroup '%1' (expected NAME=N)")
+                          .arg(b);
+            return o;
+        }
+        o.bodygroups.append({b.left(eq), n});
+    }
+    if (p.isSet(skin)) {
+        bool ok = false;
+        o.skin = p.value(skin).toInt(&ok);
+        if (!ok || o.skin < 0) {
+            o.error = QCoreApplication::translate("main", "invalid --skin '%1'").arg(p.value(skin));
+            return o;
+        }
     }
     if (p.isSet(profile)) {
         o.profile = p.value(profile).toLower();

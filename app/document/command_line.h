@@ -21,6 +21,8 @@ struct GuiOptions {
     QString camera = QStringLiteral("iso"); // front | right | side | top | iso
     bool noBackground = false;
     QList<QPair<QString, float>> flex; // --flex=NAME=V
+    QList<QPair<QString, int>> bodygroups; // --bodygroup=NAME=N (QC projects, issue 17)
+    int skin = -1;                          // --skin=N (QC projects; -1 = default)
     QString profile; // --profile=P: auto goldsrc source source256 cod (empty = stored)
     bool portable = false;
     bool noConfig = false;

@@ -9,10 +9,12 @@
 #include <QtCore/QPromise>
 #include <QtCore/QTimer>
 
+#include "app/document/qc_document.h"
 #include "app/qt_convert.h"
 #include "core/diag/severity.h"
 #include "core/io/file_buffer.h"
 #include "core/ops/check.h"
+#include "core/ops/qc_ops.h"
 #include "core/pose/sample.h"
 #include "render/startup_timing.h"
 
@@ -20,8 +22,11 @@
 
 namespace rigscope::app {
 
-LoadedFile loadFile(const QString& path)
+LoadedFile loadFile(const QString& path, const QcView& qcView)
 {
+    if (core::isQcPath(toStd(path))) {
+        return loadQcFile(path, qcView);
+    }
     LoadedFile f;
     f.path = QFileInfo(path).absoluteFilePath();
     QElapsedTimer timer;
@@ -171,15 +176,16 @@ void Document::open(const QStringList& paths, bool keepState)
     m_loadingGeneration = ++m_generation;
     emit loadStarted();
     const core::Profile profile = m_profile;
+    const QcView qcView = m_qcView;
     m_watcher.setFuture(
-        QtConcurrent::run([paths, profile](QPromise<std::vector<LoadedFile>>& promise) {
+        QtConcurrent::run([paths, profile, qcView](QPromise<std::vector<LoadedFile>>& promise) {
             promise.setProgressRange(0, int(paths.size()));
             std::vector<LoadedFile> out;
             for (int i = 0; i < paths.size(); ++i) {
                 if (promise.isCanceled()) {
                     return;
                 }
-                out.push_back(loadFile(paths[i]));
+                out.push_back(loadFile(paths[i], qcView));
                 promise.setProgressValue(i + 1);
             }
             if (primaryFileIndex(out) < 0) {
@@ -209,6 +215,21 @@ bool Document::attach(const QStringList& candidates)
     open(all, true);
     m_attachKeep = current;
     return true;
+}
+
+void Document::setQcView(const QcView& view)
+{
+    if (view == m_qcView) {
+        return;
+    }
+    m_qcView = view;
+    reload();
+}
+
+const core::QcReport* Document::qcProject() const
+{
+    const LoadedFile* p = primary();
+    return p && p->qc ? p->qc.get() : nullptr;
 }
 
 void Document::reload()
@@ -358,6 +379,18 @@ void Document::assemble(std::vector<LoadedFile> files, bool keepState)
     for (std::size_t i = 0; i < m_files.size(); ++i) {
         const auto& f = m_files[i];
         if (!f.model || f.model->animations.empty() || f.model->kind == core::ModelKind::Flex) {
+            continue;
+        }
+        if (f.qc) { // a QC project: one animation per $sequence, named after it
+            for (std::size_t k = 0; k < f.model->animations.size(); ++k) {
+                const core::Animation& qa = f.model->animations[k];
+                DocAnimation d;
+                d.name = toQString(qa.name);
+                d.file = int(i);
+                d.index = int(k);
+                d.binding = core::bindAnimation(ref.skeleton, f.model->skeleton, qa.kind);
+                m_animations.push_back(std::move(d));
+            }
             continue;
         }
         const core::Animation& a = f.model->animations.front();

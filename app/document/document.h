@@ -17,7 +17,19 @@
 #include "core/pose/pose_buffers.h"
 #include "core/pose/pose_rig.h"
 
+namespace rigscope::core {
+struct QcReport;
+}
+
 namespace rigscope::app {
+
+// What of a QC project the document shows (issue 17): one choice per bodygroup (-1 = none)
+// and the skin row.
+struct QcView {
+    std::vector<int> choices;
+    int skin = 0;
+    bool operator==(const QcView&) const = default;
+};
 
 // One file of a document: the model as read plus its diagnostics.
 struct LoadedFile {
@@ -32,6 +44,8 @@ struct LoadedFile {
     core::Profile profile = core::Profile::Source;
     bool guessed = true; // profile came from `auto`
     QString error;       // I/O or format failure
+    // A QC project (issue 17): the script, its files and the compiled model shown as `model`.
+    std::shared_ptr<const core::QcReport> qc;
     qint64 bytes = 0;
     double loadMs = 0;
 };
@@ -41,10 +55,11 @@ struct LoadedFile {
 struct DocAnimation {
     QString name;
     int file = -1;
+    int index = 0; // into the file's animations (QC projects: one per $sequence)
     core::AnimationBinding binding;
     const core::Animation& animation(const std::vector<LoadedFile>& files) const
     {
-        return files[std::size_t(file)].model->animations.front();
+        return files[std::size_t(file)].model->animations[std::size_t(index)];
     }
 };
 
@@ -136,6 +151,12 @@ public:
     // Checks (CHECKS.md). The requested profile (auto by default) applies to every file; changing
     // it re-runs the checks in the background (checksStarted now, diagnosticsChanged when done).
     core::Profile requestedProfile() const { return m_profile; }
+    // QC projects (issue 17): the bodygroup choices and skin shown; changing it reloads,
+    // keeping the view.
+    const QcView& qcView() const { return m_qcView; }
+    void setQcView(const QcView& view);
+    // The open QC project, or null.
+    const core::QcReport* qcProject() const;
     void setProfile(core::Profile profile);
     // The profile the primary file was checked with (auto resolved).
     core::Profile activeProfile() const;
@@ -222,6 +243,7 @@ private:
     bool m_keepState = false;
     QStringList m_loadingPaths;
     core::Profile m_profile = core::Profile::Auto;
+    QcView m_qcView;
 
     QFutureWatcher<std::shared_ptr<CheckResults>> m_checkWatcher; // shared: results move out
     quint64 m_checkGeneration = 0; // bumped by each request; results of older ones are dropped
@@ -232,7 +254,7 @@ private:
 };
 
 // Reads one file (any supported format). Runs on worker threads.
-LoadedFile loadFile(const QString& path);
+LoadedFile loadFile(const QString& path, const QcView& qcView = {});
 // The file a document shows: the first reference, else the first readable file (-1: none).
 int primaryFileIndex(const std::vector<LoadedFile>& files);
 // Runs the checks on every file (non-primary files against the primary): fills diagnostics,

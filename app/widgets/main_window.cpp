@@ -1,5 +1,6 @@
 #include "app/widgets/main_window.h"
 
+#include <QtCore/QFile>
 #include <QtCore/QCollator>
 #include <QtCore/QDateTime>
 #include <QtCore/QDir>
@@ -31,8 +32,11 @@
 #include <QtWidgets/QTreeView>
 #include <QtWidgets/QTreeWidget>
 
+#include "core/ops/qc_ops.h"
+#include "core/version.h"
 #include "app/qt_convert.h"
 #include "app/widgets/budget_bar.h"
+#include "app/widgets/bodygroups_panel.h"
 #include "app/widgets/flex_panel.h"
 #include "app/widgets/inspector_panel.h"
 #include "app/widgets/outline_panel.h"
@@ -72,6 +76,8 @@ QString openFilter()
         all << globs;
         parts << QStringLiteral("%1 (%2)").arg(toQString(f.name), globs.join(QLatin1Char(' ')));
     }
+    all << QStringLiteral("*.qc") << QStringLiteral("*.qci"); // QC projects (issue 17)
+    parts << QObject::tr("QC projects (*.qc *.qci)");
     all.removeDuplicates();
     parts.prepend(QObject::tr("All supported (%1)").arg(all.join(QLatin1Char(' '))));
     parts << QObject::tr("All files (*)");
@@ -128,6 +134,26 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
     m_inspector->setDocument(m_document);
     m_timeline->setDocument(m_document);
     m_flex->setDocument(m_document);
+    m_bodygroups = new BodygroupsPanel(this);
+    m_bodygroups->setDocument(m_document);
+    connect(m_bodygroups, &BodygroupsPanel::lineActivated, this,
+            [this](const QString& script, int line, const QString& resolved) {
+                // The QC line that names the row (and the file it resolves to).
+                QFile f(script);
+                QString text;
+                if (f.open(QIODevice::ReadOnly)) {
+                    const QList<QByteArray> lines = f.readAll().split('\n');
+                    if (line >= 1 && line <= lines.size()) {
+                        text = QString::fromUtf8(lines[line - 1]).trimmed();
+                    }
+                }
+                statusBar()->showMessage(
+                    QStringLiteral("%1:%2: %3%4")
+                        .arg(QFileInfo(script).fileName())
+                        .arg(line)
+                        .arg(text, resolved.isEmpty() ? QString() : QStringLiteral("  →  ") + resolved),
+                    10000);
+            });
     m_viewport->setDocument(m_document);
     m_viewport->setTextureSearchPath(m_settings.value(kTexturePathKey).toStringList());
     m_inspector->setTexturePathLookup([this](int material) {
@@ -166,6 +192,14 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
     QDockWidget* flex =
         addDock(m_flex, QStringLiteral("flex"), tr("Flex"), Qt::RightDockWidgetArea);
     tabifyDockWidget(inspector, flex);
+    QDockWidget* bodygroups = addDock(m_bodygroups, QStringLiteral("bodygroups"), tr("Bodygroups"),
+                                      Qt::RightDockWidgetArea);
+    tabifyDockWidget(flex, bodygroups);
+    connect(m_document, &Document::loaded, this, [this, bodygroups](bool keepState) {
+        if (!keepState && m_document->qcProject()) {
+            bodygroups->raise(); // a QC project: show its bodygroups and files (issue 17)
+        }
+    });
     inspector->raise();
     QDockWidget* timeline =
         addDock(m_timeline, QStringLiteral("timeline"), tr("Timeline"), Qt::BottomDockWidgetArea);
@@ -417,7 +451,8 @@ void MainWindow::createActions()
     m_compiledAction->setCheckable(true);
     m_compiledAction->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_K));
     m_compiledAction->setToolTip(
-        tr("Skin with the weights the active profile's compiler keeps (CHECKS.md §5)"));
+        tr("Skin with the weights the active profile's compiler keeps (Source: links below "
+           "0.05 dropped, at most 3, renormalised; GoldSrc: the parent bone only)"));
     connect(m_compiledAction, &QAction::toggled, this, &MainWindow::setCompiledWeights);
     m_flags.heatMap = render::HeatMap(
         std::max<qsizetype>(0, kHeatMapNames.indexOf(m_settings.value(kHeatMapKey).toString())));
@@ -580,8 +615,9 @@ void MainWindow::createActions()
             this, tr("About RigScope"),
             tr("<b>RigScope %1</b><p>Viewer and inspector for Valve SMD / VTA, BinarySMD "
                "(.smdx) and Call of Duty XMODEL / XANIM export files (and their _BIN forms).</p>"
-               "<p>Command line: <code>rigscope-cli info | check | convert | pose</code>.</p>")
-                .arg(QStringLiteral(RIGSCOPE_VERSION)));
+               "<p>Command line: <code>rigscope-cli info | check | convert | pose</code>.</p>"
+               "<p>Built from commit %2. Free software under the MIT licence.</p>")
+                .arg(QStringLiteral(RIGSCOPE_VERSION), toQString(core::buildCommit())));
     });
 
     // The window holds every menu action too: their keys keep working while the menu bar is
@@ -1054,7 +1090,15 @@ void MainWindow::rearmWatcher()
     if (!m_watcher.files().isEmpty()) {
         m_watcher.removePaths(m_watcher.files());
     }
-    const QStringList paths = m_document->paths();
+    QStringList paths = m_document->paths();
+    if (const core::QcReport* qc = m_document->qcProject()) { // every file of a QC (issue 17)
+        for (const core::QcFileRef& f : qc->project.files) {
+            if (!f.resolved.empty()) {
+                paths << QFileInfo(toQString(f.resolved)).absoluteFilePath();
+            }
+        }
+        paths.removeDuplicates();
+    }
     if (!paths.isEmpty()) {
         m_watcher.addPaths(paths);
     }

@@ -24,6 +24,7 @@ namespace rigscope::app {
 
 class BudgetBar;
 class FlexPanel;
+class BodygroupsPanel;
 class InspectorPanel;
 class ProblemsPanel;
 class ShortcutSheet;
@@ -117,6 +118,7 @@ private:
     TimelinePanel* m_timeline;
     QListWidget* m_files;
     FlexPanel* m_flex;
+    BodygroupsPanel* m_bodygroups; // QC projects (issue 17)
     ProblemsPanel* m_problems;
     QPlainTextEdit* m_log;
     QLabel* m_summary;

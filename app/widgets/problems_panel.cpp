@@ -22,6 +22,7 @@
 
 #include "app/qt_convert.h"
 #include "core/checks/registry.h"
+#include "core/diag/diagnostic_ids.h"
 #include "core/ops/explain.h"
 
 namespace rigscope::app {
@@ -31,9 +32,6 @@ namespace {
 constexpr std::array kSeverities{core::Severity::Error, core::Severity::Warning,
                                  core::Severity::Note};
 
-// CHECKS.md §4 families plus the writer's, in catalog order.
-const char* const kFamilies[] = {"syntax", "skeleton", "weights", "mesh",
-                                 "flex",   "xref",     "cod",     "write"};
 
 QString familyOf(std::string_view id)
 {
@@ -339,8 +337,14 @@ ProblemsPanel::ProblemsPanel(QWidget* parent)
         header->addWidget(b);
     }
     m_family->addItem(tr("All families"), QString());
-    for (const char* f : kFamilies) {
-        m_family->addItem(QString::fromLatin1(f), QString::fromLatin1(f));
+    // Every family of the catalog, in catalog order (new families appear by themselves).
+    QStringList families;
+    for (const core::CatalogEntry& e : core::diagnosticCatalog()) {
+        const QString f = toQString(core::checkFamily(e.id));
+        if (!families.contains(f)) {
+            families << f;
+            m_family->addItem(f, f);
+        }
     }
     m_family->setToolTip(tr("Show one check family (the part of the id before the dot)"));
     connect(m_family, &QComboBox::currentIndexChanged, this,

@@ -20,6 +20,8 @@
 #include <vector>
 
 #include "app/document/document.h"
+#include "app/document/qc_document.h"
+#include "core/ops/qc_ops.h"
 #include "render/bind_pose.h"
 #include "render/convert.h"
 #include "render/model_scene.h"
@@ -88,6 +90,10 @@ QImage renderDocument(render::Viewport& view, Document& doc, const QString& cam,
     render::DisplayFlags flags;
     flags.axes = false;
     flags.skeleton = doc.primaryModel()->mesh.empty();
+    if (const core::QcReport* qc = doc.qcProject()) { // its attachments and hitboxes (issue 17)
+        flags.skeleton = flags.skeleton || !qc->project.attachments.empty() ||
+                         !qc->project.hitboxes.empty();
+    }
     flags.grid = !transparent; // a transparent image shows only the model
     view.setDisplay(flags);
     QStringList folders;
@@ -97,6 +103,9 @@ QImage renderDocument(render::Viewport& view, Document& doc, const QString& cam,
     view.setModel(doc.primaryModel(), folders, true);
     render::timingMark("scene built");
     if (view.scene()) {
+        if (const core::QcReport* qc = doc.qcProject()) { // attachments, hitboxes (issue 17)
+            view.scene()->setMarkers(qcMarkers(*qc, view.scene()->model()));
+        }
         view.scene()->setMorphOffsets(doc.flexOffsets());
         view.scene()->setPose(doc.currentPose());
     }
@@ -439,6 +448,10 @@ int runScreenshot(const GuiOptions& o, QString* error)
             }
         }
         return 1;
+    }
+    if (const QString qcError = applyQcCommandLine(doc, o.bodygroups, o.skin); !qcError.isEmpty()) {
+        *error = qcError;
+        return 2;
     }
     if (!o.anim.isEmpty()) {
         const int a = doc.findAnimation(o.anim);

@@ -4,6 +4,9 @@
 #include <QtCore/QFileInfo>
 #include <QtWidgets/QVBoxLayout>
 
+#include "app/document/qc_document.h"
+#include "core/ops/qc_ops.h"
+
 namespace rigscope::app {
 
 ViewportWidget::ViewportWidget(const render::ViewportOptions& options, QWidget* parent)
@@ -58,6 +61,9 @@ void ViewportWidget::onLoaded(bool keepState)
     m_view->setModel(m_document->primaryModel(), textureFolders(), !keepState);
     if (auto* scene = m_view->scene()) {
         scene->setMorphOffsets(m_document->flexOffsets());
+        if (const core::QcReport* qc = m_document->qcProject()) { // issue 17
+            scene->setMarkers(qcMarkers(*qc, scene->model()));
+        }
     }
     onFrameChanged();
     onSelectionChanged(m_document->selection());

@@ -748,8 +748,9 @@ constexpr CheckExplanation kExplanations[] = {
      "Export the animation and its notetracks together."},
     {"cod.framerate", "`FRAMERATE` is not a positive integer",
      "The XANIM's `FRAMERATE` is 0, negative or has a fraction.",
-     "The binary form stores the rate as a 16-bit integer: a fraction is cut (29.97 becomes "
-     "29) and the animation plays at another speed; 0 cannot play.",
+     "The binary form stores the rate as a 16-bit integer, so a fraction is rounded (29.97 "
+     "becomes 30) and the animation plays at another speed; a rate of 0 or less cannot play "
+     "(RigScope uses 30).",
      "A positive integer, cod only (warning).", "FRAMERATE 29.97",
      "Export at an integer frame rate (30, 60)."},
     {"cod.color-range", "vertex colours outside 0 to 1",
@@ -941,6 +942,138 @@ constexpr CheckExplanation kExplanations[] = {
      "The written DMX compiles, but without the part named in the note.",
      "None; a writer note.", "rigscope-cli convert ref.smd ref.dmx",
      "Convert the missing part separately (the animation or the VTA), or keep the source file."},
+    // ---- qc.* (issue 17) ----
+    {"qc.missing-file", "a file the QC names is found nowhere",
+     "A model, animation, VTA, collision or include file named by `$body`, `$model`, `studio`, "
+     "`$sequence`, `$animation`, `flexfile`, `replacemodel`, `$collisionmodel` or `$include` is "
+     "not in the `$cd` / `$pushd` folder, the QC's folder or the naming script's folder. A name "
+     "without an extension was tried as `.smd` then `.dmx`.",
+     "studiomdl stops at the first file it cannot open, so nothing compiles; RigScope reports "
+     "every missing file at once, each at the line that names it.",
+     "None: any missing file, in every profile (CoD does not use QC files).",
+     "$bodygroup body\n{\n\tstudio \"body_ref\"\n}",
+     "Export the file, or correct the name or folder in the QC (check `$cd` / `$pushd`)."},
+    {"qc.case-mismatch", "a file the QC names is found only when case is ignored",
+     "The file exists, but its name differs from the QC's spelling in upper / lower case "
+     "(`Body_Ref.SMD` for `body_ref.smd`). RigScope uses it.",
+     "Windows, where studiomdl runs, ignores case, so the project compiles there; on Linux or "
+     "in a case-sensitive build step it does not.",
+     "None: a note in every profile.", "$body body \"REF.SMD\"   (the file is ref.smd)",
+     "Rename the file or write the name in the QC exactly as on disk."},
+    {"qc.unknown-command", "a command the profile's studiomdl does not know",
+     "The `$command` is neither a studiomdl command of the profile (GoldSrc or Source) nor a "
+     "macro. RigScope ignores it.",
+     "studiomdl stops with an unknown-command error; a GoldSrc command in a Source QC (or the "
+     "reverse) usually means the wrong compiler or a typo.",
+     "Source: the commands of Source SDK 2013 studiomdl; GoldSrc: those of Half-Life's "
+     "studiomdl.",
+     "$frobnicate 1 2 3", "Correct the command's spelling or remove it; check the profile."},
+    {"qc.unknown-bone", "a QC command names a bone that no model of the project has",
+     "`$attachment`, `$hbox`, `$ikchain`, `$jigglebone`, `$bonemerge`, `$weightlist`, "
+     "`bonetreecollapse`, `replacebone`, `$collisionjoints`, `eyeball` or `$heirarchy` names a "
+     "bone absent from the skeleton merged from every body file (names compared ignoring "
+     "case).",
+     "studiomdl stops with an unknown-bone error, or (for some commands) drops the attachment or "
+     "hitbox silently; the attachment then sits at the model origin in game.",
+     "None: any unknown bone, in every profile.", "$attachment \"muzzle\" \"gun_tip\" 0 0 1",
+     "Use the bone name as exported (including prefixes such as `ValveBiped.`), or add the bone "
+     "with `$definebone`."},
+    {"qc.texturegroup-rows", "`$texturegroup` rows have different lengths",
+     "A skin row of a `$texturegroup` lists more or fewer materials than the first row.",
+     "Each skin replaces the first row's materials one for one; studiomdl rejects a short or "
+     "long row (or leaves materials unreplaced in older builds).",
+     "None: every row must be as long as the first, in every profile.",
+     "$texturegroup skinfamilies\n{\n\t{ \"skin\" \"skin2\" }\n\t{ \"skin_b\" }\n}",
+     "Give every row one material per material of the first row."},
+    {"qc.skin-material-unused", "the first skin row names a material no mesh uses",
+     "A material of the first `$texturegroup` row is used by no triangle of the merged model "
+     "(names compared without folder, extension or case).",
+     "Skins swap the first row's materials; one no mesh uses swaps nothing, so that skin looks "
+     "the same as the default one.",
+     "None: a warning in every profile.",
+     "$texturegroup skinfamilies\n{\n\t{ \"skin\" \"not_on_any_mesh\" }\n\t{ \"skin_b\" \"other\" }\n}",
+     "Use the material names of the SMD / DMX files in the first row."},
+    {"qc.duplicate-name", "two sequences, animations or bodygroups share a name",
+     "A `$sequence`, `$animation` or bodygroup (`$body`, `$model`, `$bodygroup`) has the name of "
+     "an earlier one of its kind (ignoring case).",
+     "studiomdl stops on a duplicate sequence name; the game looks sequences and bodygroups up "
+     "by name and would only ever find the first.",
+     "None: any duplicate, in every profile.", "$sequence idle \"anim\"\n$sequence IDLE \"anim\" loop",
+     "Rename one of them."},
+    {"qc.include-cycle", "an `$include` includes itself, directly or through other files",
+     "While reading an included file, RigScope meets an `$include` of a file that is already "
+     "being read. The repeated include is skipped.",
+     "studiomdl has no guard and recurses until it runs out of memory or include slots.",
+     "None: any cycle, in every profile.", "(a.qci)\n$include \"b.qci\"\n(b.qci)\n$include \"a.qci\"",
+     "Remove the include that points back, or split the shared part into its own file."},
+    {"qc.undefined-macro", "a macro is used that no `$definemacro` defines before the use",
+     "A command names a macro defined only later in the project, or a `$_NAME` command (the "
+     "usual macro naming) that nothing defines.",
+     "studiomdl expands macros in reading order; a use before the definition is an unknown "
+     "command and stops the compile.",
+     "None: an error in every profile.", "$_ATTACHMENT \"muzzle\" \"head\" 0 0 1",
+     "Move the `$definemacro` above its first use, or include the file that defines it first."},
+    {"qc.undefined-variable", "a `$NAME$` that no `$definevariable` defines",
+     "A token contains `$NAME$` and no earlier `$definevariable NAME` exists. The text is kept as "
+     "written.",
+     "studiomdl leaves the text unexpanded, so a path or number with `$NAME$` in it names a "
+     "file that does not exist or fails to parse.",
+     "None: an error in every profile.", "$modelname \"$ROOT$/$NAME$.mdl\"",
+     "Define the variable before its use, or correct its spelling."},
+    {"qc.bodygroup-limit", "more bodygroups, or choices in one, than studiomdl allows",
+     "The project has more than 32 bodygroups, or one bodygroup has more than 32 choices "
+     "(`blank` included).",
+     "The compiled model stores at most 32 body parts of 32 models each; studiomdl stops.",
+     "32 body parts, 32 models per part (MAXSTUDIOBODYPARTS, MAXSTUDIOMODELS in studio.h), "
+     "GoldSrc and Source alike.",
+     "$body b0 \"ref.smd\"\n...\n$body b32 \"ref.smd\"", "Merge bodygroups, or drop choices."},
+    {"qc.sequence-limit", "more sequences than the profile's studiomdl allows",
+     "The project declares more sequences (`$sequence` and `$declaresequence`) than the limit "
+     "of the profile.",
+     "studiomdl stops when its sequence table is full.",
+     "GoldSrc 256 (MAXSTUDIOSEQUENCES, Half-Life studio.h); Source 1,524 (MAXSTUDIOSEQUENCES, "
+     "Source SDK studiomdl).",
+     "$declaresequence s0\n...\n$declaresequence s1524",
+     "Move sequences to an `$includemodel` animation model, or drop unused ones."},
+    {"qc.lod-unknown-model", "`replacemodel` names a file no body uses",
+     "A `$lod` / `$shadowlod` block's `replacemodel A B` (or `removemodel A`) names an A that is "
+     "not the file of any `$body`, `$model` or `studio` choice (compared without extension, "
+     "folder separators and case).",
+     "studiomdl stops (or ignores the line) because there is no model to replace: the LOD keeps "
+     "the full-detail mesh.",
+     "None: an error in every profile.",
+     "$lod 20\n{\n\treplacemodel \"other_ref\" \"ref_lod1\"\n}",
+     "Name the reference file exactly as the body command does."},
+    {"qc.limit", "a hard limit against hostile scripts was reached",
+     "A token longer than 64 KiB after expansion, more than 262,144 tokens in one file or in "
+     "all, includes nested deeper than 32 or more than 4,096 files or 64 MB in all, macros "
+     "nested deeper than 32, or blocks deeper than 64. The part over the limit is not read.",
+     "No real project comes near these limits: a script that does is broken or built to hang "
+     "the tools (a macro that doubles at every level expands to billions of tokens).",
+     "RigScope's own limits; studiomdl has none and runs out of memory.",
+     "$definemacro forever \\\\\n$forever\n$forever",
+     "Remove the self-expanding macro or the runaway include; split huge generated files."},
+    {"qc.syntax", "the script's structure is broken",
+     "A `}` without a matching `{`, a `{` without a command, a line that does not start with a "
+     "`$command`, `$popd` without `$pushd`, or a bodygroup line other than `studio FILE` / "
+     "`blank`.",
+     "studiomdl reads commands one token at a time; a stray token ends the compile with an "
+     "unknown-command or syntax error.",
+     "None: an error in every profile.", "$body body \"ref.smd\"\n}",
+     "Balance the braces and start each line with a command."},
+    {"qc.includemodel", "`$includemodel` names a compiled model that is not read",
+     "The QC pulls in a compiled `.mdl` (usually shared animations). RigScope reads sources, "
+     "not compiled models, so its sequences are not part of the project here.",
+     "studiomdl only records the name; the game loads that model at run time. Missing it shows "
+     "as a T-pose in game, not as a compile error.",
+     "None: a note in every profile.", "$includemodel \"humans/male_shared.mdl\"",
+     "Nothing to fix; open the animation project's own QC to check its sequences."},
+    {"qc.unread-file", "a file the QC names exists but is not a readable model",
+     "The file was found, but it could not be read (an I/O error) or the format registry has no "
+     "reader for its content.",
+     "studiomdl stops when a model file does not parse.",
+     "None: an error in every profile.", "studio \"garbage.xyz\"",
+     "Point the command at the exported SMD / DMX, or export it again."},
 };
 } // namespace
 

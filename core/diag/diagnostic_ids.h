@@ -1,6 +1,8 @@
 #pragma once
 
-// Generated once from shared/docs/CHECKS.md (sections 4 and 7); ids are a stable API.
+// Every diagnostic id; ids are a stable API (never renamed or given another meaning). Each one
+// has a catalog row (diagnostic_ids.cpp) and an explanation (check_explanations.cpp), from
+// which docs/checks.md is generated.
 
 #include <span>
 #include <string_view>
@@ -125,6 +127,25 @@ inline constexpr std::string_view kDmxMissingAttribute = "dmx.missing-attribute"
 inline constexpr std::string_view kDmxFaceIndex = "dmx.face-index";
 inline constexpr std::string_view kDmxEncodingUnsupported = "dmx.encoding-unsupported";
 inline constexpr std::string_view kDmxWriteLoss = "dmx.write-loss";
+
+// ---- qc.* (issue 17) ----
+inline constexpr std::string_view kQcMissingFile = "qc.missing-file";
+inline constexpr std::string_view kQcCaseMismatch = "qc.case-mismatch";
+inline constexpr std::string_view kQcUnknownCommand = "qc.unknown-command";
+inline constexpr std::string_view kQcUnknownBone = "qc.unknown-bone";
+inline constexpr std::string_view kQcTexturegroupRows = "qc.texturegroup-rows";
+inline constexpr std::string_view kQcSkinMaterialUnused = "qc.skin-material-unused";
+inline constexpr std::string_view kQcDuplicateName = "qc.duplicate-name";
+inline constexpr std::string_view kQcIncludeCycle = "qc.include-cycle";
+inline constexpr std::string_view kQcUndefinedMacro = "qc.undefined-macro";
+inline constexpr std::string_view kQcUndefinedVariable = "qc.undefined-variable";
+inline constexpr std::string_view kQcBodygroupLimit = "qc.bodygroup-limit";
+inline constexpr std::string_view kQcSequenceLimit = "qc.sequence-limit";
+inline constexpr std::string_view kQcLodUnknownModel = "qc.lod-unknown-model";
+inline constexpr std::string_view kQcLimit = "qc.limit";
+inline constexpr std::string_view kQcSyntax = "qc.syntax";
+inline constexpr std::string_view kQcIncludeModel = "qc.includemodel";
+inline constexpr std::string_view kQcUnreadFile = "qc.unread-file";
 
 } // namespace rigscope::core::ids
 

@@ -5,6 +5,9 @@
 #include <cstdlib>
 #include <cstring>
 
+#include <algorithm>
+
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -183,6 +186,30 @@ bool fileExists(const std::string& path) noexcept
 {
     struct stat st {};
     return ::stat(path.c_str(), &st) == 0;
+}
+
+bool isRegularFile(const std::string& path) noexcept
+{
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+bool listDirectory(const std::string& dir, std::vector<std::string>& names)
+{
+    names.clear();
+    DIR* d = ::opendir(dir.empty() ? "." : dir.c_str());
+    if (!d) {
+        return false;
+    }
+    while (const dirent* e = ::readdir(d)) {
+        const std::string_view n = e->d_name;
+        if (n != "." && n != "..") {
+            names.emplace_back(n);
+        }
+    }
+    ::closedir(d);
+    std::sort(names.begin(), names.end());
+    return true;
 }
 
 bool sameFile(const std::string& a, const std::string& b) noexcept

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace rigscope::core {
 
@@ -29,6 +30,10 @@ enum class WriteMode { RefuseExisting, Overwrite };
 std::string writeFileAtomic(const std::string& path, std::string_view bytes, WriteMode mode);
 
 bool fileExists(const std::string& path) noexcept;
+bool isRegularFile(const std::string& path) noexcept;
+// Names of the entries of a folder ("." and ".." left out), sorted. False when it cannot be
+// listed. Used for case-insensitive lookups (QC projects written on Windows).
+bool listDirectory(const std::string& dir, std::vector<std::string>& names);
 // True when both paths name the same existing file (same device and inode).
 bool sameFile(const std::string& a, const std::string& b) noexcept;
 std::string baseName(std::string_view path);          // "dir/idle.smd" -> "idle.smd"

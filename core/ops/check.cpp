@@ -15,6 +15,7 @@
 #include "core/formats/registry.h"
 #include "core/io/file_buffer.h"
 #include "core/ops/explain.h"
+#include "core/ops/qc_ops.h"
 #include "core/text/json_writer.h"
 
 namespace rigscope::core {
@@ -452,8 +453,13 @@ CheckRun runCheck(const std::vector<std::string>& paths, const CheckOptions& opt
 {
     CheckRun run;
     run.requested = options.profile;
-    const std::vector<std::string> inputs = expandCheckInputs(paths, run.inputErrors);
+    std::vector<std::string> inputs = expandCheckInputs(paths, run.inputErrors);
     run.ioFailure = !run.inputErrors.empty();
+    // QC projects (issue 17): the script and every file it names, checked in qc_ops.
+    std::vector<std::string> qcInputs;
+    std::erase_if(inputs, [&](const std::string& p) {
+        return isQcPath(p) ? (qcInputs.push_back(p), true) : false;
+    });
 
     std::vector<std::unique_ptr<Loaded>> files;
     files.reserve(inputs.size());
@@ -502,6 +508,11 @@ CheckRun runCheck(const std::vector<std::string>& paths, const CheckOptions& opt
     run.files.resize(files.size());
     parallelFor(files.size(), options.jobs,
                 [&](std::size_t i) { checkOne(*files[i], run.files[i], options); });
+    for (const std::string& qc : qcInputs) {
+        for (CheckedFile& f : checkQcProject(qc, options)) {
+            run.files.push_back(std::move(f));
+        }
+    }
 
     for (const CheckedFile& f : run.files) {
         if (!f.readable) {

@@ -18,6 +18,7 @@
 #include "app/widgets/budget_bar.h"
 #include "app/widgets/problems_panel.h"
 #include "core/diag/check_explanations.h"
+#include "core/diag/diagnostic_ids.h"
 #include "tests/support/test_support.h"
 
 using namespace rigscope;
@@ -117,6 +118,18 @@ private slots:
         QCOMPARE(proxy->rowCount(), 12);
 
         QComboBox* family = panel.familyBox();
+        // "All families", then every family of the catalog (those added later too).
+        QStringList families;
+        for (const core::CatalogEntry& e : core::diagnosticCatalog()) {
+            const QString f = QString::fromUtf8(e.id.data(), qsizetype(e.id.find('.')));
+            if (!families.contains(f)) {
+                families << f;
+            }
+        }
+        QCOMPARE(family->count(), families.size() + 1);
+        for (const QString& f : families) {
+            QVERIFY2(family->findData(f) > 0, qPrintable(f));
+        }
         family->setCurrentIndex(family->findData(QStringLiteral("weights")));
         QCOMPARE(proxy->rowCount(), 10);
         family->setCurrentIndex(family->findData(QStringLiteral("mesh")));

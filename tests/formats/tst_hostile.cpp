@@ -17,6 +17,7 @@
 #include "core/formats/registry.h"
 #include "core/formats/xbin/xbin_tokens.h"
 #include "core/ops/check.h"
+#include "core/ops/qc_ops.h"
 #include "tests/support/test_support.h"
 
 #include "tests/support/alloc_probe.h"
@@ -268,6 +269,7 @@ private slots:
     void truncationsAtBlockBoundaries();
     void dmxCounts2p31();
     void dmxCyclesAndNesting();
+    void qcScripts(); // issue 17
 };
 
 void TstHostile::smdxCounts2p31()
@@ -751,6 +753,70 @@ void TstHostile::dmxCyclesAndNesting()
     VERIFY_ID(r, ids::kDmxBadReference);
     VERIFY_SANE(r, 10000);
     QCOMPARE(r.read.model.skeleton.size(), std::size_t(n));
+}
+
+// QC scripts (issue 17): macros that double at every level ("billion laughs"), a macro that
+// expands itself, variables that double, a 16 MB token, include fan-out and an include cycle,
+// unterminated quotes / comments / blocks: bounded time, small allocations, located ids.
+void TstHostile::qcScripts()
+{
+    std::string laughs = "$definemacro l0 \\\\\n$attachment a b 0 0 0\n";
+    for (int i = 1; i <= 60; ++i) {
+        laughs += "$definemacro l" + std::to_string(i) + " \\\\\n$l" + std::to_string(i - 1) +
+                  " \\\\\n$l" + std::to_string(i - 1) + "\n";
+    }
+    laughs += "$l60\n";
+    std::string vars = "$definevariable v0 xxxxxxxx\n";
+    for (int i = 1; i <= 60; ++i) {
+        vars += "$definevariable v" + std::to_string(i) + " $v" + std::to_string(i - 1) + "$$v" +
+                std::to_string(i - 1) + "$\n";
+    }
+    vars += "$modelname $v60$\n";
+    std::string fan, fan2;
+    for (int i = 0; i < 200; ++i) {
+        fan += "$include \"fan2.qci\"\n";
+        fan2 += "$include \"fan3.qci\"\n";
+    }
+    const struct {
+        std::string text;
+        std::string_view id;
+    } cases[] = {
+        {laughs, ids::kQcLimit},
+        {"$definemacro m \\\\\n$m\n$m\n", ids::kQcLimit},
+        {vars, ids::kQcLimit},
+        {"$modelname \"" + std::string(16u << 20, 'x') + "\"\n", ids::kQcLimit},
+        {"$include \"main.qc\"\n", ids::kQcIncludeCycle},
+        {"$include \"fan.qci\"\n", ids::kQcLimit},
+        {"$modelname \"abc\n$scale 2\n", ids::kSyntaxUnterminatedString},
+        {"/* open\n$scale 2\n", ids::kSyntaxMissingEnd},
+        {"$bodygroup b {\n studio \"x\" {{{{\n", ids::kSyntaxMissingEnd},
+        {std::string(1u << 20, '{'), ids::kQcLimit},
+    };
+    for (const auto& c : cases) {
+        MemoryQcFileSystem fs;
+        fs.files["h/main.qc"] = c.text;
+        fs.files["h/fan.qci"] = fan;
+        fs.files["h/fan2.qci"] = fan2;
+        fs.files["h/fan3.qci"] = "$surfaceprop metal\n";
+        QElapsedTimer t;
+        t.start();
+        g_largestAlloc = 0;
+        const QcReport r = qcReport("h/main.qc", Profile::Auto, fs);
+        const std::size_t largest = g_largestAlloc.load();
+        const qint64 ms = t.elapsed();
+        QVERIFY2(ms < 10000 * kSlowdown, qPrintable(QStringLiteral("%1 ms").arg(ms)));
+        // Nothing much larger than the input (the megabyte token is kept, truncated).
+        QVERIFY2(largest < c.text.size() + kSmallAlloc * 32,
+                 qPrintable(QStringLiteral("largest allocation %1 bytes").arg(largest)));
+        bool found = false;
+        for (const Diagnostic& d : r.diagnostics) {
+            found = found || d.id == c.id;
+            QVERIFY(d.where.line >= 1);
+        }
+        QVERIFY2(found, c.id.data());
+        QVERIFY(r.diagnostics.size() < 10000);
+        QVERIFY(verifyInvariants(r.compiled.model).empty());
+    }
 }
 
 QTEST_APPLESS_MAIN(TstHostile)

@@ -23,7 +23,7 @@ import time
 
 MODEL_EXTS = {
     ".smd", ".vta", ".smdx", ".xmodel_export", ".xanim_export", ".nt_export", ".xmodel_bin",
-    ".xanim_bin", ".dmx",
+    ".xanim_bin", ".dmx", ".qc", ".qci",
 }
 HOSTILE_NUMBERS = [b"1e999", b"-1e999", b"nan", b"-nan", b"inf", b"-0", b"2147483648",
                    b"-2147483649", b"4294967296", b"99999999999999999999", b"0x10", b"1.0.0", b""]
@@ -33,7 +33,9 @@ HOSTILE_BINARY = [b"\xce\x80\x00\x00\x00", b"\xce\x7f\xff\xff\xff", b"\xdd\x80\x
 NUMBER_RE = re.compile(rb"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 KEYWORDS = [b"end", b"nodes", b"skeleton", b"triangles", b"time 0", b"vertexanimation",
             b"NUMBONES 2147483647", b"NUMVERTS 2147483647", b"NUMFACES -1", b"BONE 0 0 \"x\"",
-            b"NUMOBJECTS 1000000", b"FRAME 2147483647", b"PART 2147483647 \"x\""]
+            b"NUMOBJECTS 1000000", b"FRAME 2147483647", b"PART 2147483647 \"x\"",
+            b"{", b"}", b"/*", b"\"", b"$include \"self.qc\"", b"$definemacro m \\\\", b"$m",
+            b"$definevariable v $v$$v$"]
 
 
 def model_files(dirs):

@@ -1,0 +1,141 @@
+#include "app/document/qc_document.h"
+
+#include <QtCore/QElapsedTimer>
+#include <QtCore/QFileInfo>
+
+#include <algorithm>
+#include <cstdlib>
+#include <iterator>
+
+#include "app/qt_convert.h"
+#include "core/ops/qc_ops.h"
+
+namespace rigscope::app {
+
+namespace {
+
+// The compiled model's locations are lines of its component files; the document files it under
+// the QC's name, so its checks are located at the whole QC instead of at wrong lines
+// (`rigscope-cli check X.qc` checks each component with its own name and lines).
+void forgetLocations(core::Model& m)
+{
+    for (auto* v : {&m.skeleton.where, &m.skeleton.bindWhere, &m.mesh.pointWhere,
+                    &m.mesh.cornerWhere, &m.mesh.triangleWhere}) {
+        std::fill(v->begin(), v->end(), core::SourceLoc{});
+    }
+    for (core::Material& mat : m.mesh.materials) {
+        mat.where = {};
+    }
+    for (core::Animation& a : m.animations) {
+        std::fill(a.frameWhere.begin(), a.frameWhere.end(), core::SourceLoc{});
+    }
+    for (core::FlexShape& f : m.flexShapes) {
+        f.where = {};
+    }
+}
+
+} // namespace
+
+LoadedFile loadQcFile(const QString& path, const QcView& view)
+{
+    LoadedFile f;
+    f.path = QFileInfo(path).absoluteFilePath();
+    QElapsedTimer timer;
+    timer.start();
+    auto report = std::make_shared<core::QcReport>(
+        core::qcReportFromFile(toStd(f.path), core::Profile::Auto));
+    if (!report->readable) {
+        f.error = toQString(report->ioError);
+        return f;
+    }
+    f.bytes = QFileInfo(f.path).size();
+    f.readerDiagnostics = report->diagnostics;
+    core::DiskQcFileSystem fs;
+    core::QcCompileOptions options;
+    options.allChoices = false;
+    options.choices.assign(view.choices.begin(), view.choices.end());
+    options.skin = view.skin;
+    core::QcCompiled shown = core::compileQc(report->project, fs, options);
+    forgetLocations(shown.model);
+    if (shown.hasModel) {
+        f.model = std::make_shared<const core::Model>(std::move(shown.model));
+    } else {
+        f.error = QObject::tr("no body of the QC project could be read");
+    }
+    f.qc = std::move(report);
+    f.loadMs = double(timer.nsecsElapsed()) / 1e6;
+    return f;
+}
+
+std::vector<render::SceneMarker> qcMarkers(const core::QcReport& qc, const core::Model& shown)
+{
+    std::vector<render::SceneMarker> out;
+    for (const core::QcAttachment& a : qc.project.attachments) {
+        render::SceneMarker m;
+        m.kind = render::SceneMarker::Kind::Axes;
+        m.joint = shown.skeleton.findByName(a.bone);
+        m.offset = a.offset;
+        m.absolute = a.absolute;
+        m.name = toQString(a.name);
+        if (m.joint >= 0) {
+            out.push_back(std::move(m));
+        }
+    }
+    // Hitbox groups (studiomdl's hit groups: 0 generic, 1 head, 2 chest, 3 stomach, 4-7 limbs).
+    static const QColor kGroup[] = {
+        QColor(230, 230, 230), QColor(255, 70, 70),  QColor(255, 160, 40), QColor(250, 230, 60),
+        QColor(80, 220, 90),   QColor(60, 200, 220), QColor(90, 120, 255), QColor(200, 90, 255)};
+    for (const core::QcHitbox& h : qc.project.hitboxes) {
+        render::SceneMarker m;
+        m.kind = render::SceneMarker::Kind::Box;
+        m.joint = shown.skeleton.findByName(h.bone);
+        m.min = h.min;
+        m.max = h.max;
+        m.color = kGroup[std::size_t(std::abs(h.group)) % std::size(kGroup)];
+        if (m.joint >= 0) {
+            out.push_back(std::move(m));
+        }
+    }
+    return out;
+}
+
+QString applyQcCommandLine(Document& doc, const QList<QPair<QString, int>>& bodygroups, int skin)
+{
+    if (bodygroups.isEmpty() && skin < 0) {
+        return {};
+    }
+    const core::QcReport* qc = doc.qcProject();
+    if (!qc) {
+        return QObject::tr("--bodygroup and --skin need a .qc project");
+    }
+    const core::QcProject& p = qc->project;
+    QcView view = doc.qcView();
+    view.choices.resize(p.bodygroups.size(), 0);
+    for (const auto& [name, choice] : bodygroups) {
+        std::size_t g = 0;
+        while (g < p.bodygroups.size() &&
+               toQString(p.bodygroups[g].name).compare(name, Qt::CaseInsensitive) != 0) {
+            ++g;
+        }
+        if (g == p.bodygroups.size()) {
+            return QObject::tr("no bodygroup named '%1'").arg(name);
+        }
+        if (choice >= int(p.bodygroups[g].choices.size())) {
+            return QObject::tr("bodygroup '%1' has %2 choices")
+                .arg(name)
+                .arg(p.bodygroups[g].choices.size());
+        }
+        view.choices[g] = choice;
+    }
+    if (skin >= 0) {
+        if (skin >= int(p.skinCount())) {
+            return QObject::tr("the project has %1 skins").arg(p.skinCount());
+        }
+        view.skin = skin;
+    }
+    doc.setQcView(view);
+    doc.waitForLoaded(600000);
+    return {};
+}
+
+} // namespace rigscope::app

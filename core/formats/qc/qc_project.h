@@ -1,0 +1,192 @@
+#pragma once
+
+// What a studiomdl script (.qc / .qci) says, command by command, each with its file and line.
+// Filled by readQc() (qc_reader.h); files are resolved by core/project/qc_resolve.h.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/diag/diagnostic.h"
+#include "core/formats/profile.h"
+#include "core/model/types.h"
+
+namespace rigscope::core {
+
+// A place in the project: the script file (QC or an included .qci) and the line.
+struct QcWhere {
+    std::string file;
+    SourceLoc where;
+};
+
+// A path argument as written (variables expanded), e.g. `$cdmaterials "models\props\"`.
+struct QcPath {
+    std::string path;
+    QcWhere at;
+};
+
+// Every command read, in order (includes and macros expanded), with its raw arguments.
+struct QcCommand {
+    std::string name;              // lower case, without '$' ("bodygroup")
+    std::vector<std::string> args; // tokens on the command's line (block contents not included)
+    bool hasBlock = false;
+    bool known = true; // false: qc.unknown-command was noted
+    QcWhere at;
+};
+
+// A file the script names. `resolved` is filled by resolution (empty = not found).
+struct QcFileRef {
+    enum class Kind : std::uint8_t { Model, Animation, Flex, Lod, Collision, Include, Other };
+    Kind kind = Kind::Model;
+    std::string path;      // as written (after variable expansion)
+    std::string command;   // "body", "model", "studio", "sequence", "flexfile", "replacemodel", ...
+    std::string searchDir; // the $cd / $pushd folder in force where it was named ("" = none)
+    std::string scriptDir; // folder of the script file that named it
+    QcWhere at;
+    std::string resolved;      // path on disk, empty when missing
+    bool caseMismatch = false; // found only by a case-insensitive match
+};
+std::string_view qcFileKindName(QcFileRef::Kind k) noexcept;
+
+struct QcBodyChoice {
+    std::string path; // "" for blank
+    bool blank = false;
+    std::int32_t fileRef = -1; // into QcProject::files
+    QcWhere at;
+};
+
+// One `$body`, `$model` or `$bodygroup`.
+struct QcBodygroup {
+    std::string name;
+    std::string command; // "body", "model", "bodygroup"
+    std::vector<QcBodyChoice> choices;
+    std::vector<std::int32_t> flexFiles; // `flexfile` / `vcafile` refs ($model blocks)
+    QcWhere at;
+};
+
+// Options shared by `$sequence` and `$animation`.
+struct QcAnimOptions {
+    float fps = 30.0f;
+    bool fpsSet = false;
+    bool loop = false;
+    std::int32_t frameStart = -1, frameEnd = -1; // `frames A B` / `frame A B` (-1 = all)
+    bool delta = false, predelta = false, autoplay = false, hidden = false, snap = false;
+    std::string subtract; // `subtract ANIM FRAME`: the animation subtracted ("" = none)
+    std::string activity; // ACT_… name
+    std::int32_t activityWeight = 0;
+};
+
+struct QcSequence {
+    std::string name;
+    std::vector<std::string> sources;   // files or $animation names, as written
+    std::vector<std::int32_t> fileRefs; // per source: into QcProject::files, -1 = an animation
+    QcAnimOptions options;
+    bool declared = false; // $declaresequence placeholder
+    QcWhere at;
+};
+
+struct QcAnimation {
+    std::string name;
+    std::string source;
+    std::int32_t fileRef = -1;
+    QcAnimOptions options;
+    QcWhere at;
+};
+
+struct QcAttachment {
+    std::string name, bone;
+    Vec3 offset = Vec3::Zero();
+    Vec3 rotation = Vec3::Zero(); // `rotate p y r`, degrees
+    bool absolute = false, rigid = false;
+    QcWhere at;
+};
+
+struct QcHitbox {
+    std::int32_t group = 0;
+    std::string bone;
+    Vec3 min = Vec3::Zero(), max = Vec3::Zero();
+    std::string name;
+    std::string set; // the $hboxset in force ("" = default)
+    QcWhere at;
+};
+
+struct QcIkChain {
+    std::string name, bone;
+    Vec3 knee = Vec3::Zero();
+    QcWhere at;
+};
+
+struct QcDefineBone {
+    std::string name, parent;
+    Vec3 position = Vec3::Zero();
+    Vec3 rotation = Vec3::Zero(); // degrees, as written
+    QcWhere at;
+};
+
+// A `$texturegroup`: rows of materials; row 0 names the materials the meshes use.
+struct QcTextureGroup {
+    std::string name;
+    std::vector<std::vector<std::string>> rows;
+    std::vector<QcWhere> rowAt;
+    QcWhere at;
+};
+
+struct QcLod {
+    std::int32_t threshold = 0;
+    bool shadow = false;
+    struct Replace {
+        std::string from, to;
+        std::int32_t fileRef = -1; // `to`, into QcProject::files (-1 for removemodel)
+        QcWhere at;
+    };
+    std::vector<Replace> replaceModels;
+    QcWhere at;
+};
+
+// A bone named by a command ($attachment, $hbox, bonetreecollapse, ...): checked against the
+// merged skeleton (qc.unknown-bone).
+struct QcBoneRef {
+    std::string bone;
+    std::string command;
+    QcWhere at;
+};
+
+struct QcProject {
+    std::string file;                  // the .qc as given
+    Profile profile = Profile::Source; // GoldSrc when GoldSrc-only commands appear
+    std::string modelName;
+    QcWhere modelNameAt;
+    std::vector<QcPath> includes;      // every $include, in order
+    std::vector<QcPath> includeModels; // $includemodel (compiled .mdl, not resolvable)
+    std::vector<QcCommand> commands;
+    std::vector<QcFileRef> files;
+    std::vector<QcBodygroup> bodygroups;
+    std::vector<QcSequence> sequences;
+    std::vector<QcAnimation> animations;
+    std::vector<QcAttachment> attachments;
+    std::vector<QcHitbox> hitboxes;
+    std::vector<QcIkChain> ikChains;
+    std::vector<QcDefineBone> defineBones;
+    std::vector<QcBoneRef> boneRefs;
+    std::vector<QcPath> jiggleBones; // bone names
+    std::vector<QcLod> lods;
+    // Material folders of `$cdmaterials` (Source; relative to materials/, as written, `\` kept)
+    // and `$cdtexture` (GoldSrc), one entry per path argument.
+    std::vector<QcPath> cdMaterials;
+    std::vector<QcPath> cdTextures;
+    std::vector<QcTextureGroup> textureGroups;                       // skins
+    std::vector<std::pair<std::string, std::string>> texRenderModes; // GoldSrc: texture, mode
+    float scale = 1.0f;
+    bool scaleSet = false;
+    Vec3 origin = Vec3::Zero();
+    float originRotation = 0.0f;         // degrees about Z
+    std::string upAxis;                  // "" = Z
+    std::vector<Diagnostic> diagnostics; // reading and pre-processing, located in the scripts
+
+    std::size_t skinCount() const noexcept
+    {
+        return textureGroups.empty() ? 1 : textureGroups.front().rows.size();
+    }
+};
+
+} // namespace rigscope::core

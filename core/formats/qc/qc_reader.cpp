@@ -1,0 +1,1867 @@
+#include "core/formats/qc/qc_reader.h"
+
+#include <algorithm>
+#include <cctype>
+#include <memory>
+#include <optional>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "core/diag/diagnostic_ids.h"
+#include "core/text/numbers.h"
+
+namespace rigscope::core {
+
+std::string_view qcFileKindName(QcFileRef::Kind k) noexcept
+{
+    switch (k) {
+    case QcFileRef::Kind::Model:
+        return "model";
+    case QcFileRef::Kind::Animation:
+        return "animation";
+    case QcFileRef::Kind::Flex:
+        return "flex";
+    case QcFileRef::Kind::Lod:
+        return "lod";
+    case QcFileRef::Kind::Collision:
+        return "collision";
+    case QcFileRef::Kind::Include:
+        return "include";
+    case QcFileRef::Kind::Other:
+        return "other";
+    }
+    return "other";
+}
+
+namespace {
+
+std::string lower(std::string_view s)
+{
+    std::string out(s);
+    for (char& c : out) {
+        if (c >= 'A' && c <= 'Z') {
+            c = static_cast<char>(c - 'A' + 'a');
+        }
+    }
+    return out;
+}
+
+bool iequals(std::string_view a, std::string_view b) noexcept
+{
+    if (a.size() != b.size()) {
+        return false;
+    }
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        char x = a[i], y = b[i];
+        if (x >= 'A' && x <= 'Z') {
+            x = static_cast<char>(x - 'A' + 'a');
+        }
+        if (y >= 'A' && y <= 'Z') {
+            y = static_cast<char>(y - 'A' + 'a');
+        }
+        if (x != y) {
+            return false;
+        }
+    }
+    return true;
+}
+
+std::string thousands(std::uint64_t n)
+{
+    const std::string digits = std::to_string(n);
+    std::string s;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) {
+            s += ',';
+        }
+        s += digits[i];
+    }
+    return s;
+}
+
+} // namespace
+
+std::string qcNormalisePath(std::string_view path)
+{
+    std::string p(path);
+    std::replace(p.begin(), p.end(), '\\', '/');
+    const bool absolute = !p.empty() && p[0] == '/';
+    std::vector<std::string> parts;
+    std::size_t start = 0;
+    while (start <= p.size()) {
+        std::size_t end = p.find('/', start);
+        if (end == std::string::npos) {
+            end = p.size();
+        }
+        std::string part = p.substr(start, end - start);
+        if (part.empty() || part == ".") {
+            // skip
+        } else if (part == ".." && !parts.empty() && parts.back() != "..") {
+            parts.pop_back();
+        } else if (!(part == ".." && absolute)) {
+            parts.push_back(std::move(part));
+        }
+        start = end + 1;
+    }
+    std::string out = absolute ? "/" : "";
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        if (i) {
+            out += '/';
+        }
+        out += parts[i];
+    }
+    return out.empty() ? (absolute ? "/" : ".") : out;
+}
+
+std::string qcJoinPath(const std::string& dir, const std::string& relative)
+{
+    std::string rel = relative;
+    std::replace(rel.begin(), rel.end(), '\\', '/');
+    if (!rel.empty() && rel[0] == '/') {
+        return qcNormalisePath(rel);
+    }
+    if (dir.empty() || dir == ".") {
+        return qcNormalisePath(rel);
+    }
+    return qcNormalisePath(dir + "/" + rel);
+}
+
+std::string MemoryQcFileSystem::find(const std::string& dir, const std::string& relative,
+                                     bool& caseMismatch)
+{
+    caseMismatch = false;
+    const std::string path = qcJoinPath(dir, relative);
+    if (files.count(path)) {
+        return path;
+    }
+    const std::string want = lower(path);
+    for (const auto& [name, bytes] : files) {
+        if (lower(name) == want) {
+            caseMismatch = true;
+            return name;
+        }
+    }
+    return {};
+}
+
+bool MemoryQcFileSystem::read(const std::string& path, std::string& bytes, std::string& error)
+{
+    auto it = files.find(path);
+    if (it == files.end()) {
+        error = "cannot open '" + path + "'";
+        return false;
+    }
+    bytes = it->second;
+    return true;
+}
+
+namespace {
+
+struct Token {
+    std::string text;
+    SourceLoc where;
+    std::uint32_t file = 0; // index into Reader::m_sources
+    bool quoted = false;
+    bool newline = false; // first token of its line (or of its file / macro expansion)
+    bool isOpen() const noexcept { return !quoted && text == "{"; }
+    bool isClose() const noexcept { return !quoted && text == "}"; }
+    bool isBrace() const noexcept { return isOpen() || isClose(); }
+};
+
+struct Node {
+    std::vector<Token> tokens;
+    bool hasBlock = false;
+    SourceLoc blockWhere;
+    std::vector<Node> block;
+};
+
+struct Source {
+    std::string path; // as used in diagnostics
+    std::string dir;
+    std::vector<Token> tokens;
+};
+
+struct Frame {
+    const std::vector<Token>* tokens = nullptr;
+    std::vector<Token> own; // macro expansions own their tokens
+    std::size_t pos = 0;
+    std::uint32_t source = 0; // file of the tokens (files) / of the invocation (macros)
+    bool macro = false;
+    SourceLoc origin; // macros: the invocation
+};
+
+struct Macro {
+    std::vector<std::string> params;
+    std::vector<Token> body;
+};
+
+// Command table: which studiomdl knows each command (S = Source, G = GoldSrc).
+enum : unsigned { kS = 1, kG = 2, kSG = 3 };
+const std::unordered_map<std::string_view, unsigned>& commandTable()
+{
+    static const std::unordered_map<std::string_view, unsigned> t = {
+        {"modelname", kSG},
+        {"cd", kSG},
+        {"cdtexture", kG},
+        {"cliptotextures", kSG},
+        {"externaltextures", kSG},
+        {"texrendermode", kG},
+        {"gamma", kSG},
+        {"flags", kSG},
+        {"sequencegroup", kG},
+        {"sequencegroupsize", kG},
+        {"pivot", kG},
+        {"mirrorbone", kG},
+        {"rotate", kG},
+        {"lookat", kG},
+        {"body", kSG},
+        {"bodygroup", kSG},
+        {"sequence", kSG},
+        {"scale", kSG},
+        {"root", kSG},
+        {"origin", kSG},
+        {"eyeposition", kSG},
+        {"bbox", kSG},
+        {"cbox", kSG},
+        {"hbox", kSG},
+        {"attachment", kSG},
+        {"controller", kSG},
+        {"texturegroup", kSG},
+        {"renamebone", kSG},
+        {"hgroup", kSG},
+        {"include", kSG},
+        {"cdmaterials", kS},
+        {"pushd", kS},
+        {"popd", kS},
+        {"screenalign", kS},
+        {"model", kS},
+        {"collisionmodel", kS},
+        {"collisionjoints", kS},
+        {"collisiontext", kS},
+        {"appendsource", kS},
+        {"animation", kS},
+        {"autocenter", kS},
+        {"append", kS},
+        {"prepend", kS},
+        {"continue", kS},
+        {"declaresequence", kS},
+        {"declareanimation", kS},
+        {"cmdlist", kS},
+        {"animblocksize", kS},
+        {"weightlist", kS},
+        {"defaultweightlist", kS},
+        {"ikchain", kS},
+        {"ikautoplaylock", kS},
+        {"illumposition", kS},
+        {"upaxis", kS},
+        {"hboxset", kS},
+        {"surfaceprop", kS},
+        {"jointsurfaceprop", kS},
+        {"contents", kS},
+        {"jointcontents", kS},
+        {"bonemerge", kS},
+        {"skinnedlods", kS},
+        {"stripboneprefix", kS},
+        {"renameboneprefix", kS},
+        {"collapsebones", kS},
+        {"collapsebonesaggressive", kS},
+        {"alwayscollapse", kS},
+        {"proceduralbones", kS},
+        {"skiptransition", kS},
+        {"calctransitions", kS},
+        {"staticprop", kS},
+        {"zbrush", kS},
+        {"realignbones", kS},
+        {"forcerealign", kS},
+        {"lod", kS},
+        {"shadowlod", kS},
+        {"poseparameter", kS},
+        {"heirarchy", kS},
+        {"hierarchy", kS},
+        {"insertbone", kS},
+        {"limitrotation", kS},
+        {"definebone", kS},
+        {"jigglebone", kS},
+        {"includemodel", kS},
+        {"opaque", kS},
+        {"mostlyopaque", kS},
+        {"keyvalues", kS},
+        {"obsolete", kS},
+        {"renamematerial", kS},
+        {"fakevta", kS},
+        {"noforcedfade", kS},
+        {"skipboneinbbox", kS},
+        {"forcephonemecrossfade", kS},
+        {"lockbonelengths", kS},
+        {"unlockdefinebones", kS},
+        {"constantdirectionallight", kS},
+        {"minlod", kS},
+        {"allowrootlods", kS},
+        {"bonesaveframe", kS},
+        {"ambientboost", kS},
+        {"centerbonesonverts", kS},
+        {"donotcastshadows", kS},
+        {"casttextureshadows", kS},
+        {"motionrollback", kS},
+        {"sectionframes", kS},
+        {"clampworldspace", kS},
+        {"maxeyedeflection", kS},
+        {"addsearchdir", kS},
+        {"boneflexdriver", kS},
+        {"maxverts", kS},
+        {"preservetriangleorder", kS},
+        {"qcassert", kS},
+        {"lcaseallsequences", kS},
+        {"defaultfadein", kS},
+        {"defaultfadeout", kS},
+        {"noautoik", kS},
+        {"autoik", kS},
+        {"allowactivityname", kS},
+        {"pointconstraint", kS},
+        {"orientconstraint", kS},
+        {"aimconstraint", kS},
+        {"parentconstraint", kS},
+        {"attachmentconstraint", kS},
+        {"twistcontroller", kS},
+        {"bonealwayssetup", kS},
+        {"checkuv", kS},
+        {"phyname", kS},
+        {"nocollisionmodel", kS},
+        {"lockboneposition", kS},
+        {"definevariable", kSG},
+        {"definemacro", kSG},
+        {"eyelid", kS},
+        {"spherenormals", kS},
+        {"heirarchyoverride", kS},
+        {"linearhierarchy", kS},
+        {"mkdir", kS},
+        {"bodygroupname", kS},
+        {"collisionprecision", kS},
+        {"notvertexcache", kS},
+        {"boneremap", kS},
+        {"weightlistoverride", kS},
+        {"bonecompression", kS},
+        {"alwaysbuild", kS},
+        {"subd", kS},
+        {"cloth", kS},
+        {"contentsflags", kS},
+        {"jiggleboneoverride", kS},
+    };
+    return t;
+}
+
+// GoldSrc-only commands: their presence makes an Auto profile GoldSrc.
+bool isGoldSrcSign(std::string_view name)
+{
+    return name == "cdtexture" || name == "texrendermode" || name == "sequencegroup" ||
+           name == "sequencegroupsize" || name == "pivot" || name == "mirrorbone";
+}
+
+// $sequence / $animation options and how many arguments each takes (-1: the rest of the line).
+const std::unordered_map<std::string_view, int>& sequenceOptions()
+{
+    static const std::unordered_map<std::string_view, int> t = {
+        {"fps", 1},
+        {"frames", 2},
+        {"frame", 2},
+        {"loop", 0},
+        {"snap", 0},
+        {"delta", 0},
+        {"predelta", 0},
+        {"autoplay", 0},
+        {"hidden", 0},
+        {"realtime", 0},
+        {"worldspace", 0},
+        {"subtract", 2},
+        {"presubtract", 2},
+        {"blend", 3},
+        {"blendwidth", 1},
+        {"blendref", 1},
+        {"blendcomp", 1},
+        {"blendcenter", 1},
+        {"calcblend", 3},
+        {"activity", 2},
+        {"event", -2},
+        {"ikrule", -1},
+        {"ikfixup", -1},
+        {"weightlist", 1},
+        {"node", 1},
+        {"transition", 2},
+        {"rtransition", 2},
+        {"exitphase", 1},
+        {"rotate", 1},
+        {"origin", 3},
+        {"angles", 3},
+        {"scale", 1},
+        {"fadein", 1},
+        {"fadeout", 1},
+        {"numframes", 1},
+        {"addlayer", 1},
+        {"blendlayer", 5},
+        {"iklock", 3},
+        {"keyvalues", 0},
+        {"posecycle", 1},
+        {"noanimation", 0},
+        {"noautoik", 0},
+        {"autoik", 0},
+        {"motionrollback", 1},
+        {"walkframe", 2},
+        {"lx", 0},
+        {"ly", 0},
+        {"lz", 0},
+        {"lxr", 0},
+        {"lyr", 0},
+        {"lzr", 0},
+        {"lm", 0},
+        {"lq", 0},
+        {"xr", 0},
+        {"ax", 0},
+        {"ay", 0},
+        {"az", 0},
+        {"axr", 0},
+        {"ayr", 0},
+        {"azr", 0},
+        {"yr", 0},
+        {"zr", 0},
+        {"x", 0},
+        {"y", 0},
+        {"z", 0},
+        {"alignto", 1},
+        {"align", 3},
+        {"alignboneto", 2},
+        {"compress", 1},
+        {"cmdlist", 1},
+        {"rotateto", 1},
+        {"noanimblock", 0},
+        {"noanimblockstall", 0},
+        {"entrynode", 1},
+        {"exitnode", 1},
+        {"counterrotate", 1},
+        {"counterrotateto", 3},
+        {"activitymodifier", 1},
+        {"fixuploop", 2},
+        {"reverse", 0},
+        {"noforceloop", 0},
+        {"startloop", 1},
+        {"derivative", 1},
+        {"localhierarchy", 4},
+        {"forceloop", 0},
+        {"spline", 0},
+        {"xfade", 0},
+        {"post", 0},
+        {"deform", 0},
+        {"pivot", 2},
+        {"control", 0},
+        {"noanimation", 0},
+        {"animation", 1},
+        {"blendcomp", 1},
+        {"walkalongbones", 0},
+        {"hierarchy", 4},
+        {"fudgeloop", 0},
+        {"cycle", 0},
+        {"weightlistoverride", 1},
+    };
+    return t;
+}
+
+bool isNumberToken(const Token& t)
+{
+    float v = 0;
+    return !t.quoted && parseFloat(t.text, v);
+}
+
+class Reader {
+public:
+    Reader(std::string_view bytes, const QcReadOptions& opt) : m_opt(opt)
+    {
+        m_project.file = opt.fileName;
+        auto src = std::make_unique<Source>();
+        src->path = opt.fileName;
+        src->dir = dirOf(opt.fileName);
+        m_qcDir = src->dir;
+        m_sources.push_back(std::move(src));
+        lex(bytes, 0);
+        Frame f;
+        f.tokens = &m_sources[0]->tokens;
+        f.source = 0;
+        m_stack.push_back(std::move(f));
+        m_active.push_back(qcNormalisePath(opt.fileName));
+    }
+
+    QcProject run();
+
+private:
+    static std::string dirOf(const std::string& path)
+    {
+        std::string p = path;
+        std::replace(p.begin(), p.end(), '\\', '/');
+        const auto slash = p.find_last_of('/');
+        if (slash == std::string::npos) {
+            return "";
+        }
+        return slash == 0 ? "/" : p.substr(0, slash);
+    }
+
+    Diagnostic& report(Severity s, std::string_view id, std::uint32_t source, SourceLoc where,
+                       std::string message)
+    {
+        Diagnostic d;
+        d.severity = s;
+        d.id = id;
+        d.message = std::move(message);
+        d.file = m_sources[source]->path;
+        d.where = where;
+        m_project.diagnostics.push_back(std::move(d));
+        return m_project.diagnostics.back();
+    }
+    Diagnostic& error(std::string_view id, const Token& t, std::string message)
+    {
+        return report(Severity::Error, id, t.file, t.where, std::move(message));
+    }
+    QcWhere at(const Token& t) const { return {m_sources[t.file]->path, t.where}; }
+
+    void limit(const char* key, const Token& t, std::string message)
+    {
+        if (m_limitsHit.insert(key).second) {
+            error(ids::kQcLimit, t, std::move(message));
+        }
+    }
+
+    void lex(std::string_view text, std::uint32_t source);
+    std::optional<Token> pull();        // raw token of the top frame, pops finished frames
+    std::optional<Token> rawSameLine(); // next token of the top frame if on the same line
+    std::optional<Token> next();
+    const Token* peek();
+    void expandVariables(Token& t);
+    bool directive(Token& t);
+    void include(const Token& cmd);
+    void defineMacro(const Token& cmd);
+    void invokeMacro(const Token& cmd, const Macro& m);
+    std::vector<Node> parseBlock(const Token& open, std::uint32_t depth);
+    void parseRest(Node& n, std::uint32_t depth);
+    void command(const Node& n);
+    std::int32_t addFile(QcFileRef::Kind kind, const Token& t, std::string_view command);
+
+    // command handlers
+    void bodyCommand(const Node& n, const std::string& name);
+    void sequenceCommand(const Node& n, bool animation);
+    void parseAnimLine(const std::vector<Token>& toks, std::size_t from, QcAnimOptions& o,
+                       std::vector<Token>& sources);
+    void lodCommand(const Node& n, bool shadow);
+    void boneRef(const Token& t, std::string_view command)
+    {
+        m_project.boneRefs.push_back({t.text, std::string(command), at(t)});
+    }
+    bool needArgs(const Node& n, std::size_t count, const char* form);
+    float number(const Token& t);
+
+    void finish();
+
+    const QcReadOptions& m_opt;
+    QcProject m_project;
+    std::vector<std::unique_ptr<Source>> m_sources;
+    std::vector<Frame> m_stack;
+    std::vector<std::string> m_active; // include chain (normalised), for cycles
+    std::optional<Token> m_peeked;
+    std::unordered_map<std::string, std::string> m_variables; // lower-case name -> value
+    std::unordered_map<std::string, Macro> m_macros;          // lower-case name
+    std::vector<std::string> m_cd;                            // $pushd / $cd stack
+    std::string m_qcDir;
+    std::string m_hboxSet;
+    std::size_t m_totalTokens = 0;
+    std::uint32_t m_includes = 0;
+    std::uint64_t m_includeBytes = 0;
+    bool m_stopped = false;
+    std::unordered_set<std::string> m_limitsHit;
+};
+
+void Reader::lex(std::string_view text, std::uint32_t source)
+{
+    std::vector<Token>& out = m_sources[source]->tokens;
+    const std::size_t n = text.size();
+    std::size_t i = 0;
+    std::uint32_t line = 1;
+    std::size_t lineStart = 0;
+    bool newline = true;
+    auto loc = [&](std::size_t pos) {
+        return SourceLoc{line, static_cast<std::uint32_t>(pos - lineStart + 1),
+                         static_cast<std::uint64_t>(pos)};
+    };
+    auto push = [&](std::string s, SourceLoc where, bool quoted) {
+        if (s.size() > m_opt.limits.maxTokenBytes) {
+            Token t;
+            t.file = source;
+            t.where = where;
+            limit("token", t,
+                  "token of " + thousands(s.size()) + " bytes is longer than the limit of " +
+                      thousands(m_opt.limits.maxTokenBytes));
+            s.resize(m_opt.limits.maxTokenBytes);
+        }
+        Token t;
+        t.text = std::move(s);
+        t.where = where;
+        t.file = source;
+        t.quoted = quoted;
+        t.newline = newline;
+        newline = false;
+        out.push_back(std::move(t));
+    };
+    while (i < n) {
+        if (out.size() >= m_opt.limits.maxTotalTokens) {
+            Token t;
+            t.file = source;
+            t.where = loc(i);
+            limit("file-tokens", t,
+                  "more than " + thousands(m_opt.limits.maxTotalTokens) +
+                      " tokens in one file; the rest is not read");
+            break;
+        }
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (c == '\n') {
+            ++i;
+            ++line;
+            lineStart = i;
+            newline = true;
+            continue;
+        }
+        if (c <= 32) {
+            ++i;
+            continue;
+        }
+        if (c == ';' || c == '#' || (c == '/' && i + 1 < n && text[i + 1] == '/')) {
+            while (i < n && text[i] != '\n') {
+                ++i;
+            }
+            continue;
+        }
+        if (c == '/' && i + 1 < n && text[i + 1] == '*') {
+            const SourceLoc start = loc(i);
+            i += 2;
+            bool closed = false;
+            while (i < n) {
+                if (text[i] == '*' && i + 1 < n && text[i + 1] == '/') {
+                    i += 2;
+                    closed = true;
+                    break;
+                }
+                if (text[i] == '\n') {
+                    ++line;
+                    lineStart = i + 1;
+                    newline = true;
+                }
+                ++i;
+            }
+            if (!closed) {
+                report(Severity::Error, ids::kSyntaxMissingEnd, source, start,
+                       "'/*' comment is not closed before the end of the file");
+            }
+            continue;
+        }
+        if (c == '"') {
+            const SourceLoc start = loc(i);
+            ++i;
+            const std::size_t from = i;
+            const std::uint32_t startLine = line;
+            const std::size_t startLineStart = lineStart;
+            while (i < n && text[i] != '"') {
+                if (text[i] == '\n') {
+                    ++line;
+                    lineStart = i + 1;
+                }
+                ++i;
+            }
+            if (i >= n) {
+                // studiomdl would read on to the end of the file; keep the rest of the line.
+                report(Severity::Error, ids::kSyntaxUnterminatedString, source, start,
+                       "quoted string is not closed");
+                std::size_t eol = text.find('\n', from);
+                if (eol == std::string_view::npos) {
+                    eol = n;
+                }
+                std::string_view s = text.substr(from, eol - from);
+                if (!s.empty() && s.back() == '\r') {
+                    s.remove_suffix(1);
+                }
+                push(std::string(s), start, true);
+                line = startLine;
+                lineStart = startLineStart;
+                i = eol;
+                continue;
+            }
+            push(std::string(text.substr(from, i - from)), start, true);
+            ++i;
+            continue;
+        }
+        if (c == '{' || c == '}') {
+            push(std::string(1, static_cast<char>(c)), loc(i), false);
+            ++i;
+            continue;
+        }
+        const std::size_t from = i;
+        while (i<n&& static_cast<unsigned char>(text[i])> 32 && text[i] != '{' && text[i] != '}' &&
+               text[i] != '"') {
+            ++i;
+        }
+        push(std::string(text.substr(from, i - from)), loc(from), false);
+    }
+}
+
+std::optional<Token> Reader::pull()
+{
+    while (!m_stack.empty()) {
+        Frame& f = m_stack.back();
+        if (f.pos >= f.tokens->size()) {
+            if (!f.macro && m_stack.size() > 1) {
+                m_active.pop_back();
+            }
+            m_stack.pop_back();
+            continue;
+        }
+        Token t = (*f.tokens)[f.pos++];
+        if (f.macro) {
+            t.file = f.source;
+            t.where = f.origin;
+        }
+        return t;
+    }
+    return std::nullopt;
+}
+
+std::optional<Token> Reader::rawSameLine()
+{
+    if (m_stack.empty()) {
+        return std::nullopt;
+    }
+    Frame& f = m_stack.back();
+    if (f.pos >= f.tokens->size() || (*f.tokens)[f.pos].newline) {
+        return std::nullopt;
+    }
+    Token t = (*f.tokens)[f.pos++];
+    if (f.macro) {
+        t.file = f.source;
+        t.where = f.origin;
+    }
+    expandVariables(t);
+    return t;
+}
+
+void Reader::expandVariables(Token& t)
+{
+    if (t.text.find('$') == std::string::npos || t.text.size() < 3) {
+        return;
+    }
+    std::string out;
+    const std::string& s = t.text;
+    std::size_t i = 0;
+    bool changed = false;
+    while (i < s.size()) {
+        if (s[i] == '$') {
+            std::size_t j = i + 1;
+            while (j < s.size() &&
+                   (std::isalnum(static_cast<unsigned char>(s[j])) || s[j] == '_')) {
+                ++j;
+            }
+            if (j < s.size() && s[j] == '$' && j > i + 1) {
+                const std::string name = lower(std::string_view(s).substr(i + 1, j - i - 1));
+                auto it = m_variables.find(name);
+                if (it != m_variables.end()) {
+                    out += it->second;
+                    changed = true;
+                    i = j + 1;
+                    if (out.size() > m_opt.limits.maxTokenBytes) {
+                        limit("token", t,
+                              "variable expansion makes a token longer than the limit of " +
+                                  thousands(m_opt.limits.maxTokenBytes) + " bytes");
+                        out.resize(m_opt.limits.maxTokenBytes);
+                        break;
+                    }
+                    continue;
+                }
+                error(ids::kQcUndefinedVariable, t,
+                      "variable '" + s.substr(i + 1, j - i - 1) + "' is not defined");
+            }
+        }
+        out += s[i];
+        ++i;
+    }
+    if (changed) {
+        t.text = std::move(out);
+    }
+}
+
+std::optional<Token> Reader::next()
+{
+    if (m_peeked) {
+        std::optional<Token> t = std::move(m_peeked);
+        m_peeked.reset();
+        return t;
+    }
+    while (!m_stopped) {
+        std::optional<Token> t = pull();
+        if (!t) {
+            return std::nullopt;
+        }
+        if (++m_totalTokens > m_opt.limits.maxTotalTokens) {
+            limit("tokens", *t,
+                  "more than " + thousands(m_opt.limits.maxTotalTokens) +
+                      " tokens after includes and macros; the rest is not read");
+            m_stopped = true;
+            m_stack.clear();
+            return std::nullopt;
+        }
+        expandVariables(*t);
+        if (t->newline && !t->quoted && t->text.size() > 1 && t->text[0] == '$' && directive(*t)) {
+            continue;
+        }
+        return t;
+    }
+    return std::nullopt;
+}
+
+const Token* Reader::peek()
+{
+    if (!m_peeked) {
+        m_peeked = next();
+    }
+    return m_peeked ? &*m_peeked : nullptr;
+}
+
+bool Reader::directive(Token& t)
+{
+    const std::string name = lower(std::string_view(t.text).substr(1));
+    auto record = [&](std::vector<std::string> args) {
+        QcCommand c;
+        c.name = name;
+        c.args = std::move(args);
+        c.at = at(t);
+        m_project.commands.push_back(std::move(c));
+    };
+    if (name == "include") {
+        include(t);
+        return true;
+    }
+    if (name == "definevariable") {
+        auto var = rawSameLine();
+        auto value = var ? rawSameLine() : std::nullopt;
+        if (!var || !value) {
+            error(ids::kSyntaxShortLine, t, "$definevariable needs a name and a value");
+            record({});
+            return true;
+        }
+        m_variables[lower(var->text)] = value->text;
+        record({var->text, value->text});
+        while (rawSameLine()) {
+        }
+        return true;
+    }
+    if (name == "definemacro") {
+        defineMacro(t);
+        return true;
+    }
+    if (name == "pushd" || name == "cd") {
+        auto dir = rawSameLine();
+        if (!dir) {
+            error(ids::kSyntaxShortLine, t, "$" + name + " needs a folder");
+            record({});
+            return true;
+        }
+        const std::string base = m_cd.empty() ? m_qcDir : m_cd.back();
+        const std::string full = qcJoinPath(base, dir->text);
+        if (name == "cd" && !m_cd.empty()) {
+            m_cd.back() = full;
+        } else {
+            m_cd.push_back(full);
+        }
+        record({dir->text});
+        return true;
+    }
+    if (name == "popd") {
+        if (m_cd.empty()) {
+            error(ids::kQcSyntax, t, "$popd without a matching $pushd");
+        } else {
+            m_cd.pop_back();
+        }
+        record({});
+        return true;
+    }
+    auto it = m_macros.find(name);
+    if (it != m_macros.end()) {
+        invokeMacro(t, it->second);
+        return true;
+    }
+    return false;
+}
+
+void Reader::include(const Token& cmd)
+{
+    auto arg = rawSameLine();
+    QcCommand c;
+    c.name = "include";
+    c.at = at(cmd);
+    if (!arg) {
+        error(ids::kSyntaxShortLine, cmd, "$include needs a file name");
+        m_project.commands.push_back(std::move(c));
+        return;
+    }
+    c.args.push_back(arg->text);
+    m_project.commands.push_back(std::move(c));
+    while (rawSameLine()) {
+    }
+    m_project.includes.push_back({arg->text, at(*arg)});
+    QcFileRef ref;
+    ref.kind = QcFileRef::Kind::Include;
+    ref.path = arg->text;
+    ref.command = "include";
+    ref.searchDir = m_cd.empty() ? std::string() : m_cd.back();
+    ref.scriptDir = m_sources[cmd.file]->dir;
+    ref.at = at(*arg);
+    // The including file's folder, then the QC's, then the $pushd / $cd folders (top first).
+    std::vector<std::string> dirs{m_sources[cmd.file]->dir, m_qcDir};
+    for (auto it = m_cd.rbegin(); it != m_cd.rend(); ++it) {
+        dirs.push_back(*it);
+    }
+    std::string found;
+    bool mismatch = false;
+    if (m_opt.fs) {
+        for (const std::string& d : dirs) {
+            bool cm = false;
+            found = m_opt.fs->find(d, arg->text, cm);
+            if (!found.empty()) {
+                mismatch = cm;
+                break;
+            }
+        }
+    }
+    ref.resolved = found;
+    ref.caseMismatch = mismatch;
+    m_project.files.push_back(ref);
+    if (found.empty()) {
+        error(ids::kQcMissingFile, *arg, "included file '" + arg->text + "' is not found");
+        return;
+    }
+    if (mismatch) {
+        report(Severity::Note, ids::kQcCaseMismatch, arg->file, arg->where,
+               "'" + arg->text + "' found as '" + found + "' only by ignoring case");
+    }
+    const std::string key = qcNormalisePath(found);
+    if (std::find(m_active.begin(), m_active.end(), key) != m_active.end()) {
+        Diagnostic& d = error(ids::kQcIncludeCycle, *arg,
+                              "'" + arg->text + "' includes itself (through " +
+                                  std::to_string(m_active.size()) + " files)");
+        (void)d;
+        return;
+    }
+    std::size_t fileDepth = 0;
+    for (const Frame& f : m_stack) {
+        fileDepth += f.macro ? 0 : 1;
+    }
+    if (fileDepth > m_opt.limits.maxIncludeDepth) {
+        limit("include-depth", *arg,
+              "includes nested deeper than " + std::to_string(m_opt.limits.maxIncludeDepth) +
+                  " files; '" + arg->text + "' is not read");
+        return;
+    }
+    if (++m_includes > m_opt.limits.maxIncludes) {
+        limit("includes", *arg,
+              "more than " + thousands(m_opt.limits.maxIncludes) +
+                  " included files; the others are not read");
+        return;
+    }
+    std::string bytes, err;
+    if (!m_opt.fs->read(found, bytes, err)) {
+        error(ids::kQcMissingFile, *arg,
+              "included file '" + arg->text + "' cannot be read: " + err);
+        return;
+    }
+    m_includeBytes += bytes.size();
+    if (m_includeBytes > m_opt.limits.maxIncludeBytes) {
+        limit("include-bytes", *arg,
+              "included files add up to more than " + thousands(m_opt.limits.maxIncludeBytes) +
+                  " bytes; the others are not read");
+        return;
+    }
+    auto src = std::make_unique<Source>();
+    src->path = found;
+    src->dir = dirOf(found);
+    m_sources.push_back(std::move(src));
+    const auto index = static_cast<std::uint32_t>(m_sources.size() - 1);
+    lex(bytes, index);
+    if (m_sources[index]->tokens.empty()) {
+        return;
+    }
+    Frame f;
+    f.tokens = &m_sources[index]->tokens;
+    f.source = index;
+    m_stack.push_back(std::move(f));
+    m_active.push_back(key);
+}
+
+void Reader::defineMacro(const Token& cmd)
+{
+    QcCommand c;
+    c.name = "definemacro";
+    c.at = at(cmd);
+    auto name = rawSameLine();
+    if (!name) {
+        error(ids::kSyntaxShortLine, cmd, "$definemacro needs a name");
+        m_project.commands.push_back(std::move(c));
+        return;
+    }
+    c.args.push_back(name->text);
+    Macro m;
+    bool continued = false;
+    while (auto p = rawSameLine()) {
+        if (!p->quoted && p->text == "\\\\") {
+            continued = true;
+            break;
+        }
+        m.params.push_back(lower(p->text));
+        c.args.push_back(p->text);
+    }
+    while (rawSameLine()) {
+    }
+    // Body: following lines while each ends with `\\` (the last one without it is included).
+    while (continued && !m_stack.empty()) {
+        Frame& f = m_stack.back();
+        if (f.pos >= f.tokens->size()) {
+            break;
+        }
+        continued = false;
+        bool first = true;
+        while (f.pos < f.tokens->size() && (first || !(*f.tokens)[f.pos].newline)) {
+            Token t = (*f.tokens)[f.pos++];
+            if (f.macro) {
+                t.file = f.source;
+                t.where = f.origin;
+            }
+            t.newline = first;
+            first = false;
+            if (!t.quoted && t.text == "\\\\") {
+                continued = true;
+                continue;
+            }
+            m.body.push_back(std::move(t));
+        }
+    }
+    m_macros[lower(name->text)] = std::move(m);
+    m_project.commands.push_back(std::move(c));
+}
+
+void Reader::invokeMacro(const Token& cmd, const Macro& m)
+{
+    std::vector<std::string> args;
+    while (auto a = rawSameLine()) {
+        args.push_back(a->text);
+    }
+    if (args.size() < m.params.size()) {
+        error(ids::kSyntaxShortLine, cmd,
+              "macro '" + cmd.text.substr(1) + "' takes " + std::to_string(m.params.size()) +
+                  " arguments, got " + std::to_string(args.size()));
+    }
+    std::size_t macroDepth = 0;
+    for (const Frame& f : m_stack) {
+        macroDepth += f.macro ? 1 : 0;
+    }
+    if (macroDepth >= m_opt.limits.maxMacroDepth) {
+        limit("macro-depth", cmd,
+              "macros nested deeper than " + std::to_string(m_opt.limits.maxMacroDepth) +
+                  " expansions ('" + cmd.text.substr(1) + "' expands itself?)");
+        return;
+    }
+    Frame f;
+    f.macro = true;
+    f.source = cmd.file;
+    f.origin = cmd.where;
+    f.own.reserve(m.body.size());
+    for (const Token& b : m.body) {
+        Token t = b;
+        if (t.text.find('$') != std::string::npos) {
+            for (std::size_t p = 0; p < m.params.size(); ++p) {
+                const std::string key = "$" + m.params[p] + "$";
+                const std::string& value = p < args.size() ? args[p] : std::string();
+                std::size_t pos = 0;
+                std::string lowered = lower(t.text);
+                std::string out;
+                std::size_t last = 0;
+                while ((pos = lowered.find(key, last)) != std::string::npos) {
+                    out.append(t.text, last, pos - last);
+                    out += value;
+                    last = pos + key.size();
+                    if (out.size() > m_opt.limits.maxTokenBytes) {
+                        break;
+                    }
+                }
+                if (last != 0) {
+                    out.append(t.text, std::min(last, t.text.size()), std::string::npos);
+                    if (out.size() > m_opt.limits.maxTokenBytes) {
+                        limit("token", cmd,
+                              "macro expansion makes a token longer than the limit of " +
+                                  thousands(m_opt.limits.maxTokenBytes) + " bytes");
+                        out.resize(m_opt.limits.maxTokenBytes);
+                    }
+                    t.text = std::move(out);
+                }
+            }
+        }
+        f.own.push_back(std::move(t));
+    }
+    if (f.own.empty()) {
+        return;
+    }
+    f.own.front().newline = true;
+    m_stack.push_back(std::move(f));
+    m_stack.back().tokens = &m_stack.back().own;
+}
+
+void Reader::parseRest(Node& n, std::uint32_t depth)
+{
+    while (const Token* p = peek()) {
+        if (p->newline || p->isBrace()) {
+            break;
+        }
+        n.tokens.push_back(*next());
+    }
+    const Token* p = peek();
+    if (p && p->isOpen()) {
+        Token open = *next();
+        n.hasBlock = true;
+        n.blockWhere = open.where;
+        n.block = parseBlock(open, depth + 1);
+        // GoldSrc: more blocks on the same line (`{ event 1000 1 } { event 1004 4 "x" }`).
+        while ((p = peek()) && p->isOpen() && !p->newline) {
+            Token more = *next();
+            Node w;
+            w.hasBlock = true;
+            w.blockWhere = more.where;
+            w.block = parseBlock(more, depth + 1);
+            n.block.push_back(std::move(w));
+        }
+    }
+}
+
+std::vector<Node> Reader::parseBlock(const Token& open, std::uint32_t depth)
+{
+    std::vector<Node> out;
+    if (depth > m_opt.limits.maxBlockDepth) {
+        limit("blocks", open,
+              "blocks nested deeper than " + std::to_string(m_opt.limits.maxBlockDepth) +
+                  "; their contents are skipped");
+        std::size_t open_ = 1;
+        while (auto t = next()) {
+            if (t->isOpen()) {
+                ++open_;
+            } else if (t->isClose() && --open_ == 0) {
+                return out;
+            }
+        }
+        error(ids::kSyntaxMissingEnd, open, "'{' is not closed before the end of the file");
+        return out;
+    }
+    for (;;) {
+        std::optional<Token> t = next();
+        if (!t) {
+            if (!m_stopped) {
+                error(ids::kSyntaxMissingEnd, open, "'{' is not closed before the end of the file");
+            }
+            return out;
+        }
+        if (t->isClose()) {
+            return out;
+        }
+        Node c;
+        if (t->isOpen()) {
+            c.hasBlock = true;
+            c.blockWhere = t->where;
+            c.block = parseBlock(*t, depth + 1);
+            out.push_back(std::move(c));
+            continue;
+        }
+        c.tokens.push_back(std::move(*t));
+        parseRest(c, depth);
+        out.push_back(std::move(c));
+    }
+}
+
+std::int32_t Reader::addFile(QcFileRef::Kind kind, const Token& t, std::string_view command)
+{
+    QcFileRef r;
+    r.kind = kind;
+    r.path = t.text;
+    r.command = std::string(command);
+    r.searchDir = m_cd.empty() ? std::string() : m_cd.back();
+    r.scriptDir = m_sources[t.file]->dir;
+    r.at = at(t);
+    m_project.files.push_back(std::move(r));
+    return static_cast<std::int32_t>(m_project.files.size() - 1);
+}
+
+bool Reader::needArgs(const Node& n, std::size_t count, const char* form)
+{
+    if (n.tokens.size() >= count + 1) {
+        return true;
+    }
+    error(ids::kSyntaxShortLine, n.tokens.front(),
+          std::string(n.tokens.front().text) + " needs " + form + ", got " +
+              std::to_string(n.tokens.size() - 1) + " argument" +
+              (n.tokens.size() == 2 ? "" : "s"));
+    return false;
+}
+
+float Reader::number(const Token& t)
+{
+    float v = 0;
+    if (!parseFloat(t.text, v)) {
+        error(ids::kSyntaxBadNumber, t, "expected a number, got '" + t.text + "'");
+        return 0;
+    }
+    return v;
+}
+
+// Every token of a node and its blocks, in order (texture group rows, weight lists).
+void flatten(const Node& n, std::vector<Token>& out)
+{
+    out.insert(out.end(), n.tokens.begin(), n.tokens.end());
+    for (const Node& c : n.block) {
+        flatten(c, out);
+    }
+}
+
+void Reader::bodyCommand(const Node& n, const std::string& name)
+{
+    QcBodygroup g;
+    g.command = name;
+    g.at = at(n.tokens[0]);
+    if (name == "body" || name == "model") {
+        if (!needArgs(n, 2, "a name and a file")) {
+            return;
+        }
+        g.name = n.tokens[1].text;
+        QcBodyChoice ch;
+        ch.path = n.tokens[2].text;
+        ch.at = at(n.tokens[2]);
+        ch.fileRef = addFile(QcFileRef::Kind::Model, n.tokens[2], name);
+        g.choices.push_back(std::move(ch));
+        for (const Node& c : n.block) {
+            if (c.tokens.empty()) {
+                continue;
+            }
+            const std::string kw = lower(c.tokens[0].text);
+            if ((kw == "flexfile" || kw == "vcafile") && c.tokens.size() >= 2) {
+                g.flexFiles.push_back(addFile(QcFileRef::Kind::Flex, c.tokens[1], kw));
+            } else if (kw == "eyeball" && c.tokens.size() >= 3) {
+                boneRef(c.tokens[2], "eyeball");
+            } else if (kw == "mouth" && c.tokens.size() >= 4) {
+                boneRef(c.tokens[3], "mouth");
+            }
+        }
+    } else {
+        if (!needArgs(n, 1, "a name")) {
+            return;
+        }
+        g.name = n.tokens[1].text;
+        // Token by token, as studiomdl reads it: `studio FILE [options]` or `blank`, on one
+        // line or many.
+        std::vector<Token> toks;
+        for (const Node& c : n.block) {
+            flatten(c, toks);
+        }
+        for (std::size_t i = 0; i < toks.size(); ++i) {
+            const std::string kw = lower(toks[i].text);
+            if (kw == "blank" && !toks[i].quoted) {
+                QcBodyChoice ch;
+                ch.blank = true;
+                ch.at = at(toks[i]);
+                g.choices.push_back(std::move(ch));
+            } else if (kw == "studio" && !toks[i].quoted) {
+                if (i + 1 >= toks.size()) {
+                    error(ids::kSyntaxShortLine, toks[i], "studio needs a file");
+                    break;
+                }
+                ++i;
+                QcBodyChoice ch;
+                ch.path = toks[i].text;
+                ch.at = at(toks[i]);
+                ch.fileRef = addFile(QcFileRef::Kind::Model, toks[i], "studio");
+                g.choices.push_back(std::move(ch));
+            } else if (kw == "reverse" || kw == "scale" || isNumberToken(toks[i])) {
+                // studio options: `reverse`, `scale N`
+            } else {
+                error(ids::kQcSyntax, toks[i],
+                      "expected 'studio FILE' or 'blank' in $bodygroup, got '" + toks[i].text +
+                          "'");
+            }
+        }
+    }
+    m_project.bodygroups.push_back(std::move(g));
+}
+
+void Reader::parseAnimLine(const std::vector<Token>& toks, std::size_t from, QcAnimOptions& o,
+                           std::vector<Token>& sources)
+{
+    const auto& table = sequenceOptions();
+    for (std::size_t i = from; i < toks.size(); ++i) {
+        const Token& t = toks[i];
+        if (t.quoted) {
+            sources.push_back(t);
+            continue;
+        }
+        const std::string kw = lower(t.text);
+        if (kw.rfind("act_", 0) == 0) {
+            o.activity = t.text;
+            if (i + 1 < toks.size() && isNumberToken(toks[i + 1])) {
+                o.activityWeight = static_cast<std::int32_t>(number(toks[++i]));
+            }
+            continue;
+        }
+        auto it = table.find(kw);
+        if (it == table.end()) {
+            if (isNumberToken(t)) {
+                continue;
+            }
+            sources.push_back(t);
+            continue;
+        }
+        const int count = it->second;
+        if (count == -1) {
+            return; // ikrule / ikfixup: the rest of the line is theirs
+        }
+        if (count == -2) { // event NAME FRAME ["options"]
+            i = std::min(toks.size() - 1, i + 2);
+            if (i + 1 < toks.size() && toks[i + 1].quoted) {
+                ++i;
+            }
+            continue;
+        }
+        const auto need = static_cast<std::size_t>(count);
+        if (i + need >= toks.size()) {
+            error(ids::kSyntaxShortLine, t,
+                  "'" + t.text + "' needs " + std::to_string(need) + " value" +
+                      (need == 1 ? "" : "s"));
+            return;
+        }
+        if (kw == "fps") {
+            o.fps = number(toks[i + 1]);
+            o.fpsSet = true;
+        } else if (kw == "frames" || kw == "frame") {
+            o.frameStart = static_cast<std::int32_t>(number(toks[i + 1]));
+            o.frameEnd = static_cast<std::int32_t>(number(toks[i + 2]));
+        } else if (kw == "loop") {
+            o.loop = true;
+        } else if (kw == "delta") {
+            o.delta = true;
+        } else if (kw == "predelta") {
+            o.predelta = true;
+        } else if (kw == "autoplay") {
+            o.autoplay = true;
+        } else if (kw == "hidden") {
+            o.hidden = true;
+        } else if (kw == "snap") {
+            o.snap = true;
+        } else if (kw == "subtract") {
+            o.subtract = toks[i + 1].text;
+        } else if (kw == "activity") {
+            o.activity = toks[i + 1].text;
+            float w = 0;
+            o.activityWeight = parseFloat(toks[i + 2].text, w) ? static_cast<std::int32_t>(w) : 0;
+        }
+        i += need;
+    }
+}
+
+void Reader::sequenceCommand(const Node& n, bool animation)
+{
+    if (!needArgs(n, 1, "a name")) {
+        return;
+    }
+    QcAnimOptions o;
+    std::vector<Token> sources;
+    parseAnimLine(n.tokens, 2, o, sources);
+    for (const Node& c : n.block) {
+        if (!c.tokens.empty()) {
+            parseAnimLine(c.tokens, 0, o, sources);
+        }
+    }
+    if (animation) {
+        QcAnimation a;
+        a.name = n.tokens[1].text;
+        a.options = o;
+        a.at = at(n.tokens[0]);
+        if (sources.empty()) {
+            error(ids::kSyntaxShortLine, n.tokens[0], "$animation '" + a.name + "' names no file");
+        } else {
+            a.source = sources.front().text;
+            a.fileRef = addFile(QcFileRef::Kind::Animation, sources.front(), "animation");
+        }
+        m_project.animations.push_back(std::move(a));
+        return;
+    }
+    QcSequence s;
+    s.name = n.tokens[1].text;
+    s.options = o;
+    s.at = at(n.tokens[0]);
+    for (const Token& t : sources) {
+        s.sources.push_back(t.text);
+        // A source naming an $animation (or an earlier sequence) is not a file.
+        bool isAnim = false;
+        for (const QcAnimation& a : m_project.animations) {
+            isAnim = isAnim || iequals(a.name, t.text);
+        }
+        for (const QcSequence& q : m_project.sequences) {
+            isAnim = isAnim || iequals(q.name, t.text);
+        }
+        s.fileRefs.push_back(isAnim ? -1 : addFile(QcFileRef::Kind::Animation, t, "sequence"));
+    }
+    if (sources.empty()) {
+        error(ids::kSyntaxShortLine, n.tokens[0], "$sequence '" + s.name + "' names no file");
+    }
+    m_project.sequences.push_back(std::move(s));
+}
+
+void Reader::lodCommand(const Node& n, bool shadow)
+{
+    QcLod lod;
+    lod.shadow = shadow;
+    lod.at = at(n.tokens[0]);
+    if (!shadow) {
+        if (!needArgs(n, 1, "a threshold")) {
+            return;
+        }
+        lod.threshold = static_cast<std::int32_t>(number(n.tokens[1]));
+    }
+    for (const Node& c : n.block) {
+        if (c.tokens.empty()) {
+            continue;
+        }
+        const std::string kw = lower(c.tokens[0].text);
+        if (kw == "replacemodel" && c.tokens.size() >= 3) {
+            QcLod::Replace r;
+            r.from = c.tokens[1].text;
+            r.to = c.tokens[2].text;
+            r.at = at(c.tokens[1]);
+            r.fileRef = addFile(QcFileRef::Kind::Lod, c.tokens[2], "replacemodel");
+            lod.replaceModels.push_back(std::move(r));
+        } else if (kw == "removemodel" && c.tokens.size() >= 2) {
+            QcLod::Replace r;
+            r.from = c.tokens[1].text;
+            r.at = at(c.tokens[1]);
+            lod.replaceModels.push_back(std::move(r));
+        } else if (kw == "bonetreecollapse" && c.tokens.size() >= 2) {
+            boneRef(c.tokens[1], "bonetreecollapse");
+        } else if (kw == "replacebone" && c.tokens.size() >= 3) {
+            boneRef(c.tokens[1], "replacebone");
+            boneRef(c.tokens[2], "replacebone");
+        } else if ((kw == "replacemodel" && c.tokens.size() < 3) ||
+                   ((kw == "bonetreecollapse" || kw == "removemodel") && c.tokens.size() < 2)) {
+            error(ids::kSyntaxShortLine, c.tokens[0],
+                  "'" + c.tokens[0].text + "' needs more values");
+        }
+    }
+    m_project.lods.push_back(std::move(lod));
+}
+
+void Reader::command(const Node& n)
+{
+    const Token& head = n.tokens.front();
+    if (head.quoted || head.text.size() < 2 || head.text[0] != '$') {
+        error(ids::kQcSyntax, head, "expected a $command, got '" + head.text + "'");
+        return;
+    }
+    const std::string name = lower(std::string_view(head.text).substr(1));
+    QcCommand qc;
+    qc.name = name;
+    for (std::size_t i = 1; i < n.tokens.size(); ++i) {
+        qc.args.push_back(n.tokens[i].text);
+    }
+    qc.hasBlock = n.hasBlock;
+    qc.at = at(head);
+    const auto& table = commandTable();
+    qc.known = table.count(name) > 0;
+    m_project.commands.push_back(std::move(qc));
+    if (!m_project.commands.back().known) {
+        return;
+    }
+    if (name == "modelname") {
+        if (needArgs(n, 1, "a file name")) {
+            m_project.modelName = n.tokens[1].text;
+            m_project.modelNameAt = at(n.tokens[1]);
+        }
+    } else if (name == "body" || name == "model" || name == "bodygroup") {
+        bodyCommand(n, name);
+    } else if (name == "sequence" || name == "animation") {
+        sequenceCommand(n, name == "animation");
+    } else if (name == "declaresequence" || name == "declareanimation") {
+        if (needArgs(n, 1, "a name")) {
+            if (name == "declaresequence") {
+                QcSequence s;
+                s.name = n.tokens[1].text;
+                s.declared = true;
+                s.at = at(head);
+                m_project.sequences.push_back(std::move(s));
+            } else {
+                QcAnimation a;
+                a.name = n.tokens[1].text;
+                a.at = at(head);
+                m_project.animations.push_back(std::move(a));
+            }
+        }
+    } else if (name == "includemodel") {
+        if (needArgs(n, 1, "a .mdl file")) {
+            m_project.includeModels.push_back({n.tokens[1].text, at(n.tokens[1])});
+            report(Severity::Note, ids::kQcIncludeModel, head.file, n.tokens[1].where,
+                   "'" + n.tokens[1].text +
+                       "' is a compiled model: its sequences are not read from sources");
+        }
+    } else if (name == "cdmaterials" || name == "cdtexture") {
+        for (std::size_t i = 1; i < n.tokens.size(); ++i) {
+            (name == "cdmaterials" ? m_project.cdMaterials : m_project.cdTextures)
+                .push_back({n.tokens[i].text, at(n.tokens[i])});
+        }
+        needArgs(n, 1, "a folder");
+    } else if (name == "texturegroup") {
+        if (!needArgs(n, 1, "a name")) {
+            return;
+        }
+        QcTextureGroup g;
+        g.name = n.tokens[1].text;
+        g.at = at(head);
+        for (const Node& row : n.block) {
+            std::vector<Token> toks;
+            flatten(row, toks);
+            if (toks.empty()) {
+                continue;
+            }
+            std::vector<std::string> names;
+            for (const Token& t : toks) {
+                names.push_back(t.text);
+            }
+            g.rows.push_back(std::move(names));
+            g.rowAt.push_back(at(toks.front()));
+        }
+        m_project.textureGroups.push_back(std::move(g));
+    } else if (name == "texrendermode") {
+        if (needArgs(n, 2, "a texture and a mode")) {
+            m_project.texRenderModes.emplace_back(n.tokens[1].text, lower(n.tokens[2].text));
+        }
+    } else if (name == "definebone") {
+        if (needArgs(n, 8, "NAME PARENT px py pz rx ry rz")) {
+            QcDefineBone b;
+            b.name = n.tokens[1].text;
+            b.parent = n.tokens[2].text;
+            b.position = {number(n.tokens[3]), number(n.tokens[4]), number(n.tokens[5])};
+            b.rotation = {number(n.tokens[6]), number(n.tokens[7]), number(n.tokens[8])};
+            b.at = at(head);
+            m_project.defineBones.push_back(std::move(b));
+        }
+    } else if (name == "attachment") {
+        if (needArgs(n, 5, "NAME BONE x y z")) {
+            QcAttachment a;
+            a.name = n.tokens[1].text;
+            a.bone = n.tokens[2].text;
+            a.offset = {number(n.tokens[3]), number(n.tokens[4]), number(n.tokens[5])};
+            for (std::size_t i = 6; i < n.tokens.size(); ++i) {
+                const std::string kw = lower(n.tokens[i].text);
+                if (kw == "absolute") {
+                    a.absolute = true;
+                } else if (kw == "rigid") {
+                    a.rigid = true;
+                } else if (kw == "rotate" && i + 3 < n.tokens.size()) {
+                    a.rotation = {number(n.tokens[i + 1]), number(n.tokens[i + 2]),
+                                  number(n.tokens[i + 3])};
+                    i += 3;
+                }
+            }
+            a.at = at(head);
+            boneRef(n.tokens[2], "attachment");
+            m_project.attachments.push_back(std::move(a));
+        }
+    } else if (name == "hbox") {
+        if (needArgs(n, 8, "GROUP BONE minx miny minz maxx maxy maxz")) {
+            QcHitbox h;
+            h.group = static_cast<std::int32_t>(number(n.tokens[1]));
+            h.bone = n.tokens[2].text;
+            h.min = {number(n.tokens[3]), number(n.tokens[4]), number(n.tokens[5])};
+            h.max = {number(n.tokens[6]), number(n.tokens[7]), number(n.tokens[8])};
+            if (n.tokens.size() > 9) {
+                h.name = n.tokens[9].text;
+            }
+            h.set = m_hboxSet;
+            h.at = at(head);
+            boneRef(n.tokens[2], "hbox");
+            m_project.hitboxes.push_back(std::move(h));
+        }
+    } else if (name == "hboxset") {
+        if (needArgs(n, 1, "a name")) {
+            m_hboxSet = n.tokens[1].text;
+        }
+    } else if (name == "ikchain") {
+        if (needArgs(n, 2, "a name and a bone")) {
+            QcIkChain k;
+            k.name = n.tokens[1].text;
+            k.bone = n.tokens[2].text;
+            for (std::size_t i = 3; i + 3 < n.tokens.size(); ++i) {
+                if (lower(n.tokens[i].text) == "knee") {
+                    k.knee = {number(n.tokens[i + 1]), number(n.tokens[i + 2]),
+                              number(n.tokens[i + 3])};
+                    break;
+                }
+            }
+            k.at = at(head);
+            boneRef(n.tokens[2], "ikchain");
+            m_project.ikChains.push_back(std::move(k));
+        }
+    } else if (name == "jigglebone") {
+        if (needArgs(n, 1, "a bone")) {
+            boneRef(n.tokens[1], "jigglebone");
+            m_project.jiggleBones.push_back({n.tokens[1].text, at(n.tokens[1])});
+        }
+    } else if (name == "bonemerge" || name == "alwayscollapse" || name == "bonesaveframe") {
+        if (needArgs(n, 1, "a bone")) {
+            boneRef(n.tokens[1], name);
+        }
+    } else if (name == "heirarchy" || name == "hierarchy") {
+        if (needArgs(n, 2, "a bone and its parent")) {
+            boneRef(n.tokens[1], name);
+            boneRef(n.tokens[2], name);
+        }
+    } else if (name == "weightlist" || name == "defaultweightlist") {
+        std::vector<Token> toks;
+        for (const Node& c : n.block) {
+            flatten(c, toks);
+        }
+        std::size_t from = 0;
+        if (name == "weightlist") {
+            from = 0;
+            if (!needArgs(n, 1, "a name")) {
+                return;
+            }
+            // Inline form: `$weightlist NAME BONE w BONE w ...`
+            toks.insert(toks.begin(), n.tokens.begin() + 2, n.tokens.end());
+        } else {
+            toks.insert(toks.begin(), n.tokens.begin() + 1, n.tokens.end());
+        }
+        for (std::size_t i = from; i + 1 < toks.size(); i += 2) {
+            boneRef(toks[i], name);
+        }
+    } else if (name == "collisionmodel" || name == "collisionjoints") {
+        if (needArgs(n, 1, "a file")) {
+            addFile(QcFileRef::Kind::Collision, n.tokens[1], name);
+        }
+        if (name == "collisionjoints") {
+            for (const Node& c : n.block) {
+                if (c.tokens.size() < 2) {
+                    continue;
+                }
+                const std::string kw = lower(c.tokens[0].text);
+                if (kw == "$jointconstrain" || kw == "$rootbone" || kw == "$jointskip" ||
+                    kw == "$jointmassbias" || kw == "$jointdamping" || kw == "$jointrotdamping" ||
+                    kw == "$jointinertia") {
+                    boneRef(c.tokens[1], name);
+                } else if ((kw == "$jointmerge" || kw == "$jointcollide") && c.tokens.size() >= 3) {
+                    boneRef(c.tokens[1], name);
+                    boneRef(c.tokens[2], name);
+                }
+            }
+        }
+    } else if (name == "proceduralbones") {
+        if (needArgs(n, 1, "a file")) {
+            addFile(QcFileRef::Kind::Other, n.tokens[1], name);
+        }
+    } else if (name == "lod" || name == "shadowlod") {
+        lodCommand(n, name == "shadowlod");
+    } else if (name == "scale") {
+        if (needArgs(n, 1, "a factor")) {
+            m_project.scale = number(n.tokens[1]);
+            m_project.scaleSet = true;
+        }
+    } else if (name == "origin") {
+        if (needArgs(n, 3, "x y z")) {
+            m_project.origin = {number(n.tokens[1]), number(n.tokens[2]), number(n.tokens[3])};
+            if (n.tokens.size() > 4) {
+                m_project.originRotation = number(n.tokens[4]);
+            }
+        }
+    } else if (name == "upaxis") {
+        if (needArgs(n, 1, "an axis")) {
+            m_project.upAxis = lower(n.tokens[1].text);
+        }
+    }
+}
+
+void Reader::finish()
+{
+    QcProject& p = m_project;
+    // Profile: GoldSrc-only commands make an Auto profile GoldSrc.
+    Profile prof = m_opt.profile;
+    if (prof == Profile::Auto || prof == Profile::Cod) {
+        prof = Profile::Source;
+        for (const QcCommand& c : p.commands) {
+            if (isGoldSrcSign(c.name)) {
+                prof = Profile::GoldSrc;
+                break;
+            }
+        }
+    }
+    p.profile = prof;
+    const unsigned mask = prof == Profile::GoldSrc ? kG : kS;
+    const auto& table = commandTable();
+    for (QcCommand& c : p.commands) {
+        auto it = table.find(c.name);
+        const bool known = it != table.end() && (it->second & mask) != 0;
+        if (known) {
+            continue;
+        }
+        const bool laterMacro = m_macros.count(c.name) > 0;
+        Diagnostic d;
+        d.file = c.at.file;
+        d.where = c.at.where;
+        if (laterMacro || (!c.name.empty() && c.name[0] == '_' && it == table.end())) {
+            d.severity = Severity::Error;
+            d.id = ids::kQcUndefinedMacro;
+            d.message = laterMacro ? "macro '" + c.name + "' is used before its $definemacro"
+                                   : "macro '" + c.name + "' is not defined";
+        } else {
+            c.known = false;
+            d.severity = Severity::Note;
+            d.id = ids::kQcUnknownCommand;
+            d.message = "'$" + c.name + "' is not a " +
+                        std::string(prof == Profile::GoldSrc ? "GoldSrc" : "Source") +
+                        " studiomdl command; ignored";
+        }
+        p.diagnostics.push_back(std::move(d));
+    }
+    // Names used twice.
+    auto duplicates = [&](const char* what, const auto& items) {
+        std::unordered_map<std::string, std::size_t> seen;
+        for (std::size_t i = 0; i < items.size(); ++i) {
+            const auto [it, fresh] = seen.emplace(lower(items[i].name), i);
+            if (!fresh) {
+                Diagnostic d;
+                d.severity = Severity::Error;
+                d.id = ids::kQcDuplicateName;
+                d.file = items[i].at.file;
+                d.where = items[i].at.where;
+                d.message = std::string(what) + " '" + items[i].name + "' is already defined";
+                d.related.push_back(
+                    {items[it->second].at.file, items[it->second].at.where, "first defined here"});
+                p.diagnostics.push_back(std::move(d));
+            }
+        }
+    };
+    duplicates("sequence", p.sequences);
+    duplicates("animation", p.animations);
+    duplicates("bodygroup", p.bodygroups);
+    // Limits: 32 body parts of 32 models each; sequences 256 (GoldSrc) / 1,524 (Source).
+    const std::size_t maxSeq = prof == Profile::GoldSrc ? 256 : 1524;
+    if (p.sequences.size() > maxSeq) {
+        const QcSequence& s = p.sequences[maxSeq];
+        Diagnostic d;
+        d.severity = Severity::Error;
+        d.id = ids::kQcSequenceLimit;
+        d.file = s.at.file;
+        d.where = s.at.where;
+        d.message = thousands(p.sequences.size()) + " sequences, more than the " +
+                    std::string(profileName(prof)) + " limit of " + thousands(maxSeq);
+        p.diagnostics.push_back(std::move(d));
+    }
+    if (p.bodygroups.size() > 32) {
+        Diagnostic d;
+        d.severity = Severity::Error;
+        d.id = ids::kQcBodygroupLimit;
+        d.file = p.bodygroups[32].at.file;
+        d.where = p.bodygroups[32].at.where;
+        d.message = std::to_string(p.bodygroups.size()) + " bodygroups, more than the limit of 32";
+        p.diagnostics.push_back(std::move(d));
+    }
+    for (const QcBodygroup& g : p.bodygroups) {
+        if (g.choices.size() > 32) {
+            Diagnostic d;
+            d.severity = Severity::Error;
+            d.id = ids::kQcBodygroupLimit;
+            d.file = g.choices[32].at.file;
+            d.where = g.choices[32].at.where;
+            d.message = "bodygroup '" + g.name + "' has " + std::to_string(g.choices.size()) +
+                        " choices, more than the limit of 32";
+            p.diagnostics.push_back(std::move(d));
+        }
+    }
+    // Skin families: every row as long as the first.
+    for (const QcTextureGroup& g : p.textureGroups) {
+        for (std::size_t r = 1; r < g.rows.size(); ++r) {
+            if (g.rows[r].size() != g.rows[0].size()) {
+                Diagnostic d;
+                d.severity = Severity::Error;
+                d.id = ids::kQcTexturegroupRows;
+                d.file = g.rowAt[r].file;
+                d.where = g.rowAt[r].where;
+                d.message = "$texturegroup '" + g.name + "' row " + std::to_string(r + 1) +
+                            " has " + std::to_string(g.rows[r].size()) + " materials, row 1 has " +
+                            std::to_string(g.rows[0].size());
+                p.diagnostics.push_back(std::move(d));
+            }
+        }
+    }
+}
+
+QcProject Reader::run()
+{
+    while (auto t = next()) {
+        if (t->isClose()) {
+            error(ids::kQcSyntax, *t, "'}' without a matching '{'");
+            continue;
+        }
+        Node n;
+        if (t->isOpen()) {
+            error(ids::kQcSyntax, *t, "'{' without a command");
+            n.block = parseBlock(*t, 1);
+            continue;
+        }
+        n.tokens.push_back(std::move(*t));
+        parseRest(n, 0);
+        command(n);
+    }
+    finish();
+    return std::move(m_project);
+}
+
+} // namespace
+
+QcProject readQc(std::string_view bytes, const QcReadOptions& options)
+{
+    Reader r(bytes, options);
+    return r.run();
+}
+
+int sniffQc(std::string_view head) noexcept
+{
+    // The first token that is not a comment should be a $command.
+    std::size_t i = 0;
+    const std::size_t n = head.size();
+    while (i < n) {
+        const char c = head[i];
+        if (static_cast<unsigned char>(c) <= 32) {
+            ++i;
+        } else if (c == '/' && i + 1 < n && head[i + 1] == '/') {
+            while (i < n && head[i] != '\n') {
+                ++i;
+            }
+        } else if (c == '/' && i + 1 < n && head[i + 1] == '*') {
+            const auto end = head.find("*/", i + 2);
+            if (end == std::string_view::npos) {
+                return 0;
+            }
+            i = end + 2;
+        } else if (c == '$') {
+            std::size_t j = i + 1;
+            while (j < n && (std::isalnum(static_cast<unsigned char>(head[j])) || head[j] == '_')) {
+                ++j;
+            }
+            const std::string name = lower(head.substr(i + 1, j - i - 1));
+            return commandTable().count(name) ? 90 : (j > i + 1 ? 30 : 0);
+        } else {
+            return 0;
+        }
+    }
+    return 0;
+}
+
+} // namespace rigscope::core

@@ -1,0 +1,352 @@
+#include "core/ops/qc_ops.h"
+
+#include <algorithm>
+#include <set>
+
+#include "core/diag/diagnostic_ids.h"
+#include "core/diag/severity.h"
+#include "core/text/json_writer.h"
+
+namespace rigscope::core {
+
+namespace {
+
+void finishReport(QcReport& r, QcFileSystem& fs)
+{
+    r.profile = r.project.profile;
+    r.compiled = compileQc(r.project, fs);
+    r.diagnostics = r.project.diagnostics;
+    r.diagnostics.insert(r.diagnostics.end(), r.compiled.diagnostics.begin(),
+                         r.compiled.diagnostics.end());
+    applyProfile(r.diagnostics, r.profile, false);
+    // Script order: the QC first, then includes in the order they were read; by line within.
+    std::vector<std::string> order{r.file};
+    for (const QcFileRef& f : r.project.files) {
+        if (f.kind == QcFileRef::Kind::Include && !f.resolved.empty()) {
+            order.push_back(f.resolved);
+        }
+    }
+    auto rank = [&](const std::string& file) {
+        const auto it = std::find(order.begin(), order.end(), file);
+        return static_cast<std::size_t>(it - order.begin());
+    };
+    std::stable_sort(r.diagnostics.begin(), r.diagnostics.end(),
+                     [&](const Diagnostic& a, const Diagnostic& b) {
+                         const std::size_t ra = rank(a.file), rb = rank(b.file);
+                         if (ra != rb) {
+                             return ra < rb;
+                         }
+                         return a.where.line < b.where.line;
+                     });
+    r.errors = countSeverity(r.diagnostics, Severity::Error);
+    r.warnings = countSeverity(r.diagnostics, Severity::Warning);
+    r.notes = countSeverity(r.diagnostics, Severity::Note);
+}
+
+void vec3(JsonWriter& w, const Vec3& v)
+{
+    w.beginArray().value(v.x()).value(v.y()).value(v.z()).endArray();
+}
+
+} // namespace
+
+QcReport qcReport(const std::string& path, Profile requested, QcFileSystem& fs)
+{
+    QcReport r;
+    r.file = path;
+    QcLoadResult l = loadQcProject(path, requested, fs);
+    r.readable = l.readable;
+    r.ioError = l.ioError;
+    if (!r.readable) {
+        return r;
+    }
+    r.project = std::move(l.project);
+    finishReport(r, fs);
+    return r;
+}
+
+QcReport qcReportFromFile(const std::string& path, Profile requested)
+{
+    QcReport r;
+    r.file = path;
+    QcLoadResult l = loadQcProject(path, requested);
+    r.readable = l.readable;
+    r.ioError = l.ioError;
+    if (!r.readable) {
+        return r;
+    }
+    r.project = std::move(l.project);
+    DiskQcFileSystem fs;
+    finishReport(r, fs);
+    return r;
+}
+
+std::string qcInfoJson(const QcReport& r)
+{
+    JsonWriter w;
+    w.beginObject();
+    w.key("file").value(r.file);
+    if (!r.readable) {
+        w.key("error").value(r.ioError);
+        w.endObject();
+        return w.take() + "\n";
+    }
+    const QcProject& p = r.project;
+    const Model& m = r.compiled.model;
+    w.key("format").value("qc");
+    w.key("kind").value("project");
+    w.key("profile").value(profileName(r.profile));
+    w.key("modelname").value(p.modelName);
+    w.key("includes").beginArray();
+    for (const QcPath& i : p.includes) {
+        w.beginObject().key("path").value(i.path).key("file").value(i.at.file);
+        w.key("line").value(i.at.where.line).endObject();
+    }
+    w.endArray();
+    w.key("files").beginArray();
+    for (const QcFileRef& f : p.files) {
+        w.beginObject().key("path").value(f.path).key("resolved");
+        if (f.resolved.empty()) {
+            w.null();
+        } else {
+            w.value(f.resolved);
+        }
+        w.key("file").value(f.at.file).key("line").value(f.at.where.line);
+        w.key("command").value(f.command).key("kind").value(qcFileKindName(f.kind));
+        w.endObject();
+    }
+    w.endArray();
+    w.key("bodygroups").beginArray();
+    for (const QcBodygroup& g : p.bodygroups) {
+        w.beginObject().key("name").value(g.name).key("command").value(g.command);
+        w.key("file").value(g.at.file).key("line").value(g.at.where.line);
+        w.key("choices").beginArray();
+        for (const QcBodyChoice& c : g.choices) {
+            w.value(c.blank ? std::string("blank") : c.path);
+        }
+        w.endArray().endObject();
+    }
+    w.endArray();
+    auto animOptions = [&](const QcAnimOptions& o) {
+        w.key("fps").value(o.fps).key("loop").value(o.loop);
+        w.key("delta").value(o.delta || !o.subtract.empty());
+        if (!o.subtract.empty()) {
+            w.key("subtract").value(o.subtract);
+        }
+        if (o.frameStart >= 0) {
+            w.key("frames").beginArray().value(o.frameStart).value(o.frameEnd).endArray();
+        }
+        if (!o.activity.empty()) {
+            w.key("activity").value(o.activity);
+        }
+    };
+    w.key("sequences").beginArray();
+    for (std::size_t i = 0; i < p.sequences.size(); ++i) {
+        const QcSequence& s = p.sequences[i];
+        w.beginObject().key("name").value(s.name);
+        w.key("file").value(s.at.file).key("line").value(s.at.where.line);
+        w.key("files").beginArray();
+        for (const std::string& f : s.sources) {
+            w.value(f);
+        }
+        w.endArray();
+        animOptions(s.options);
+        if (s.declared) {
+            w.key("declared").value(true);
+        }
+        const std::int32_t a =
+            i < r.compiled.sequenceAnimation.size() ? r.compiled.sequenceAnimation[i] : -1;
+        w.key("frames_read")
+            .value(a >= 0 ? m.animations[static_cast<std::size_t>(a)].frameCount()
+                          : std::size_t{0});
+        w.endObject();
+    }
+    w.endArray();
+    w.key("animations").beginArray();
+    for (const QcAnimation& a : p.animations) {
+        w.beginObject().key("name").value(a.name).key("source").value(a.source);
+        w.key("file").value(a.at.file).key("line").value(a.at.where.line);
+        animOptions(a.options);
+        w.endObject();
+    }
+    w.endArray();
+    w.key("attachments").beginArray();
+    for (const QcAttachment& a : p.attachments) {
+        w.beginObject().key("name").value(a.name).key("bone").value(a.bone);
+        w.key("file").value(a.at.file).key("line").value(a.at.where.line);
+        w.key("offset");
+        vec3(w, a.offset);
+        w.key("absolute").value(a.absolute);
+        w.endObject();
+    }
+    w.endArray();
+    w.key("hitboxes").beginArray();
+    for (const QcHitbox& h : p.hitboxes) {
+        w.beginObject().key("group").value(h.group).key("bone").value(h.bone);
+        w.key("file").value(h.at.file).key("line").value(h.at.where.line);
+        w.key("min");
+        vec3(w, h.min);
+        w.key("max");
+        vec3(w, h.max);
+        if (!h.set.empty()) {
+            w.key("set").value(h.set);
+        }
+        w.endObject();
+    }
+    w.endArray();
+    w.key("skins").beginArray();
+    for (const QcTextureGroup& g : p.textureGroups) {
+        w.beginObject().key("name").value(g.name);
+        w.key("file").value(g.at.file).key("line").value(g.at.where.line);
+        w.key("rows").beginArray();
+        for (const auto& row : g.rows) {
+            w.beginArray();
+            for (const std::string& s : row) {
+                w.value(s);
+            }
+            w.endArray();
+        }
+        w.endArray().endObject();
+    }
+    w.endArray();
+    w.key("cdmaterials").beginArray();
+    for (const QcPath& c : p.cdMaterials) {
+        w.value(c.path);
+    }
+    w.endArray();
+    w.key("bones").value(m.skeleton.size());
+    w.key("triangles").value(m.mesh.triangleCount());
+    w.key("materials").beginArray();
+    std::vector<std::size_t> per(m.mesh.materials.size(), 0);
+    for (std::uint32_t t : m.mesh.triangleMaterials) {
+        ++per[t];
+    }
+    for (std::size_t i = 0; i < m.mesh.materials.size(); ++i) {
+        w.beginObject().key("name").value(m.mesh.materials[i].name);
+        w.key("triangles").value(per[i]).endObject();
+    }
+    w.endArray();
+    w.key("flexShapes").value(m.flexShapes.size());
+    w.key("errors").value(r.errors);
+    w.key("warnings").value(r.warnings);
+    w.key("notes").value(r.notes);
+    w.key("diagnostics").beginArray();
+    for (const Diagnostic& d : r.diagnostics) {
+        w.beginObject();
+        w.key("severity").value(severityName(d.severity));
+        w.key("id").value(d.id);
+        w.key("file").value(d.file);
+        w.key("line").value(d.where.line);
+        w.key("column").value(d.where.column);
+        w.key("message").value(d.message);
+        w.endObject();
+    }
+    w.endArray();
+    w.endObject();
+    return w.take() + "\n";
+}
+
+std::string qcInfoText(const QcReport& r)
+{
+    std::string s = r.file + ": QC project";
+    if (!r.readable) {
+        return s + ": " + r.ioError + "\n";
+    }
+    const QcProject& p = r.project;
+    const Model& m = r.compiled.model;
+    std::size_t missing = 0;
+    for (const QcFileRef& f : p.files) {
+        missing += f.resolved.empty() ? 1u : 0u;
+    }
+    s += " (profile " + std::string(profileName(r.profile)) + ")\n";
+    s += "  model:       " + (p.modelName.empty() ? std::string("(no $modelname)") : p.modelName) +
+         "\n";
+    s += "  includes:    " + std::to_string(p.includes.size()) + "\n";
+    s += "  files:       " + std::to_string(p.files.size()) + " (" + std::to_string(missing) +
+         " missing)\n";
+    s += "  bodygroups:  " + std::to_string(p.bodygroups.size()) + "\n";
+    for (const QcBodygroup& g : p.bodygroups) {
+        s += "    " + g.name + ":";
+        for (const QcBodyChoice& c : g.choices) {
+            s += " " + (c.blank ? std::string("blank") : c.path);
+        }
+        s += "\n";
+    }
+    s += "  sequences:   " + std::to_string(p.sequences.size()) + "\n";
+    s += "  animations:  " + std::to_string(p.animations.size()) + "\n";
+    s += "  attachments: " + std::to_string(p.attachments.size()) + "\n";
+    s += "  hitboxes:    " + std::to_string(p.hitboxes.size()) + "\n";
+    s += "  skins:       " + std::to_string(p.skinCount()) + "\n";
+    s += "  merged:      " + std::to_string(m.skeleton.size()) + " bones, " +
+         std::to_string(m.mesh.triangleCount()) + " triangles, " +
+         std::to_string(m.mesh.materials.size()) + " materials, " +
+         std::to_string(m.flexShapes.size()) + " flex shapes\n";
+    s += "  problems:    " + std::to_string(r.errors) + " errors, " + std::to_string(r.warnings) +
+         " warnings, " + std::to_string(r.notes) + " notes\n";
+    return s;
+}
+
+std::vector<CheckedFile> checkQcProject(const std::string& path, const CheckOptions& opt)
+{
+    std::vector<CheckedFile> out;
+    QcReport r = qcReportFromFile(path, opt.profile);
+    CheckedFile qc;
+    qc.file = path;
+    qc.readable = r.readable;
+    qc.ioError = r.ioError;
+    qc.format = "qc";
+    qc.kind = ModelKind::Reference;
+    if (!r.readable) {
+        out.push_back(std::move(qc));
+        return out;
+    }
+    CheckOptions fileOpt = opt;
+    fileOpt.profile = opt.profile == Profile::Auto ? r.profile : opt.profile;
+    qc.profile = fileOpt.profile;
+    qc.guessed = opt.profile == Profile::Auto;
+    std::vector<Diagnostic> diags = r.diagnostics;
+    // The merged model's budgets (the bone limit applies to the merged skeleton), located at
+    // $modelname: per-file checks below cover everything else with real locations.
+    if (r.compiled.hasModel) {
+        static const std::set<std::string_view> kMerged = {
+            ids::kSkeletonBoneLimit, ids::kMeshMaterialLimit, ids::kMeshVertexLimit,
+            ids::kMeshTriangleLimit};
+        CheckedFile merged =
+            checkModel(path, &r.compiled.model, {}, nullptr, std::string(), fileOpt);
+        for (Diagnostic& d : merged.diagnostics) {
+            if (kMerged.count(d.id)) {
+                d.file = path;
+                d.where = r.project.modelNameAt.where.line ? r.project.modelNameAt.where
+                                                           : SourceLoc{1, 1, 0};
+                d.message = "merged model: " + d.message;
+                d.related.clear();
+                diags.push_back(std::move(d));
+            }
+        }
+        qc.budget = merged.budget;
+    }
+    gradeDiagnostics(diags, qc.profile, false, opt.filter);
+    qc.diagnostics = std::move(diags);
+    qc.objectNames.assign(qc.diagnostics.size(), std::string());
+    out.push_back(std::move(qc));
+    // Every file of the project, once, with its own lines.
+    const Model* reference = r.compiled.hasModel ? &r.compiled.model : nullptr;
+    std::vector<bool> isSequenceFile(r.compiled.reads.size(), false);
+    for (std::size_t i = 0; i < r.project.files.size(); ++i) {
+        const std::int32_t k = r.compiled.fileRead[i];
+        const QcFileRef::Kind kind = r.project.files[i].kind;
+        if (k >= 0 && (kind == QcFileRef::Kind::Animation || kind == QcFileRef::Kind::Flex)) {
+            isSequenceFile[static_cast<std::size_t>(k)] = true;
+        }
+    }
+    for (std::size_t k = 0; k < r.compiled.reads.size(); ++k) {
+        const QcCompiled::FileRead& fr = r.compiled.reads[k];
+        const bool xref = isSequenceFile[k] && reference;
+        CheckedFile f = checkReadResult(fr.path, fr.result, xref ? reference : nullptr,
+                                        xref ? path : std::string(), fileOpt);
+        out.push_back(std::move(f));
+    }
+    return out;
+}
+
+} // namespace rigscope::core

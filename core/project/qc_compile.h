@@ -1,0 +1,55 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/formats/qc/qc_reader.h"
+#include "core/formats/registry.h"
+
+namespace rigscope::core {
+
+// "The compiled model" of PROJECTS.md §1.4, as one document: every body / bodygroup choice
+// merged on one skeleton by bone name (with the $definebone bones), $scale and $origin applied,
+// one animation per $sequence on that skeleton, flex shapes from `flexfile` VTAs. Mesh
+// `objects` hold one entry per choice ("group/choice"), so a viewer can show one choice per
+// group (QcCompiled::choiceObjects).
+struct QcCompiled {
+    Model model;
+    bool hasModel = false; // at least one reference file was read
+
+    // Each distinct file read (resolved path), with what its reader returned.
+    struct FileRead {
+        std::string path;
+        ReadResult result;
+    };
+    std::vector<FileRead> reads;
+    std::vector<std::int32_t> fileRead; // per QcProject::files entry: into `reads`, -1 = not read
+
+    // Per bodygroup, per choice: the mesh object, -1 for blank / missing / unreadable choices.
+    std::vector<std::vector<std::int32_t>> choiceObjects;
+    // Per sequence: the model animation, -1 when it has none (missing file, declared only).
+    std::vector<std::int32_t> sequenceAnimation;
+    // Per QcProject::attachments / hitboxes: the merged joint (kNoJoint when unknown).
+    std::vector<JointIndex> attachmentJoints;
+    std::vector<JointIndex> hitboxJoints;
+
+    // qc.unknown-bone, qc.skin-material-unused, qc.lod-unknown-model, qc.unread-file.
+    std::vector<Diagnostic> diagnostics;
+};
+
+// What to show of a project. `choices` holds one choice index per bodygroup (-1 = none, a
+// missing entry = 0): the mesh keeps only those choices (what the game draws for one body
+// value; the skeleton still merges every choice). Empty `choices` and `allChoices` keep every
+// choice (checks and budgets). `skin` picks a $texturegroup row: the first row's materials are
+// renamed to that row's.
+struct QcCompileOptions {
+    bool allChoices = true;
+    std::vector<std::int32_t> choices;
+    std::int32_t skin = 0;
+};
+
+// Reads every resolved file of the project through `fs` and core::readAny, and merges them.
+QcCompiled compileQc(const QcProject& project, QcFileSystem& fs,
+                     const QcCompileOptions& options = {});
+
+} // namespace rigscope::core

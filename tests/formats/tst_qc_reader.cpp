@@ -1,0 +1,524 @@
+// QC projects (issue 17): the studiomdl tokenizer and pre-processor, every command kept with its
+// file and line, resolution as studiomdl does it, the compiled model, the qc.* checks (one
+// fixture each under fixtures/qc/checks, `<id>.qc` + `.expected`), hostile scripts, and the
+// corpus QCs (each missing file reported once at its line).
+#include <QtCore/QDir>
+#include <QtCore/QElapsedTimer>
+#include <QtCore/QFile>
+#include <QtCore/QJsonArray>
+#include <QtCore/QJsonDocument>
+#include <QtCore/QJsonObject>
+#include <QtCore/QTemporaryDir>
+#include <QtTest/QtTest>
+
+#include "core/diag/diagnostic_ids.h"
+#include "core/formats/qc/qc_reader.h"
+#include "core/ops/qc_ops.h"
+#include "core/project/qc_compile.h"
+#include "core/project/qc_resolve.h"
+#include "tests/support/test_support.h"
+
+using namespace rigscope;
+using namespace rigscope::core;
+
+namespace {
+
+QString qcDir()
+{
+    return test::fixturesDir() + QStringLiteral("/qc");
+}
+
+QcProject readText(const std::string& text, MemoryQcFileSystem* fs = nullptr, QcLimits limits = {})
+{
+    QcReadOptions o;
+    o.fileName = "p/main.qc";
+    o.fs = fs;
+    o.limits = limits;
+    return readQc(text, o);
+}
+
+std::vector<std::string> idsAt(const std::vector<Diagnostic>& diags, std::string_view id)
+{
+    std::vector<std::string> out;
+    for (const Diagnostic& d : diags) {
+        if (d.id == id) {
+            out.push_back(d.file + ":" + std::to_string(d.where.line));
+        }
+    }
+    return out;
+}
+
+std::size_t count(const std::vector<Diagnostic>& diags, std::string_view id)
+{
+    return idsAt(diags, id).size();
+}
+
+QString dump(const std::vector<Diagnostic>& diags)
+{
+    return test::formatted(diags).join(QLatin1Char('\n'));
+}
+
+} // namespace
+
+class TstQcReader : public QObject {
+    Q_OBJECT
+private slots:
+    void tokenizer()
+    {
+        // A quoted token ends at the next quote: a trailing backslash is part of the path.
+        const QcProject p = readText("$CDMaterials \"models\\props_combine\\\" \"b/\"\n"
+                                     "$ModelName \"x.mdl\" // comment \"ignored\"\n"
+                                     "/* block\n comment */ $scale .5\n"
+                                     "# hash comment\n"
+                                     "; semicolon comment\n"
+                                     "$BODYGROUP g\n{\n studio \"a.smd\" } \n"
+                                     "$bodygroup h {studio b blank}\n");
+        QCOMPARE(p.cdMaterials.size(), std::size_t(2));
+        QCOMPARE(p.cdMaterials[0].path, std::string("models\\props_combine\\"));
+        QCOMPARE(p.cdMaterials[1].path, std::string("b/"));
+        QCOMPARE(p.modelName, std::string("x.mdl"));
+        QCOMPARE(p.modelNameAt.where.line, 2u);
+        QCOMPARE(p.scale, 0.5f);
+        QCOMPARE(p.bodygroups.size(), std::size_t(2));
+        QCOMPARE(p.bodygroups[0].at.where.line, 7u);
+        QCOMPARE(p.bodygroups[0].choices.size(), std::size_t(1));
+        QCOMPARE(p.bodygroups[0].choices[0].at.where.line, 9u);
+        QCOMPARE(p.bodygroups[1].choices.size(), std::size_t(2));
+        QVERIFY(p.bodygroups[1].choices[1].blank);
+        QVERIFY2(p.diagnostics.empty(), qPrintable(dump(p.diagnostics)));
+    }
+
+    void variablesAndMacros()
+    {
+        const QcProject p = readText("$definevariable _SCALE 2.5\n"
+                                     "$scale $_SCALE$\n"
+                                     "$definemacro _ATTACHMENT name bone x y z \\\\\n"
+                                     "$attachment $name$ $bone$ $x$ $y$ $z$ \\\\\n"
+                                     "$hbox 0 $bone$ -1 -1 -1 1 1 1\n"
+                                     "$body b ref\n"
+                                     "$_ATTACHMENT eyes head 1 2 3\n"
+                                     "$_attachment mouth jaw 0 0 $_SCALE$\n");
+        QVERIFY2(p.diagnostics.empty(), qPrintable(dump(p.diagnostics)));
+        QCOMPARE(p.scale, 2.5f);
+        QCOMPARE(p.attachments.size(), std::size_t(2));
+        QCOMPARE(p.attachments[0].name, std::string("eyes"));
+        QCOMPARE(p.attachments[0].bone, std::string("head"));
+        QCOMPARE(p.attachments[0].offset.z(), 3.0f);
+        QCOMPARE(p.attachments[0].at.where.line, 7u); // at the invocation
+        QCOMPARE(p.attachments[1].offset.z(), 2.5f);
+        QCOMPARE(p.hitboxes.size(), std::size_t(2));
+        QCOMPARE(p.hitboxes[1].bone, std::string("jaw"));
+        QCOMPARE(p.hitboxes[1].at.where.line, 8u);
+    }
+
+    void includes()
+    {
+        MemoryQcFileSystem fs;
+        fs.files["p/main.qc"] = "";
+        fs.files["p/inc/common.qci"] = "$include \"deeper.qci\"\n$attachment a root 0 0 0\n";
+        fs.files["p/inc/deeper.qci"] = "$surfaceprop metal\n$hbox 0 root 0 0 0 1 1 1\n";
+        fs.files["p/rules.qci"] = "eyeball e \"head\" 0 0 0 m 1 4 p 1\n";
+        fs.files["p/pushed/Sub/Other.QCI"] = "$bonemerge spine\n";
+        const QcProject p = readText("$include \"inc\\common.qci\"\n"
+                                     "$model face face.smd {\n"
+                                     "  $include \"rules.qci\"\n"
+                                     "}\n"
+                                     "$pushd pushed\n"
+                                     "$include \"sub/other.qci\"\n"
+                                     "$popd\n",
+                                     &fs);
+        QCOMPARE(p.includes.size(), std::size_t(4));
+        QCOMPARE(p.attachments.size(), std::size_t(1));
+        QCOMPARE(p.attachments[0].at.file, std::string("p/inc/common.qci"));
+        QCOMPARE(p.attachments[0].at.where.line, 2u);
+        QCOMPARE(p.hitboxes.at(0).at.file, std::string("p/inc/deeper.qci"));
+        QCOMPARE(p.bodygroups.size(), std::size_t(1));
+        QCOMPARE(p.bodygroups[0].choices[0].path, std::string("face.smd"));
+        // eyeball inside the included rules names a bone
+        QCOMPARE(p.boneRefs.size(), std::size_t(4)); // hbox, attachment, eyeball, bonemerge
+        QCOMPARE(p.boneRefs[2].bone, std::string("head"));
+        QCOMPARE(p.boneRefs[2].command, std::string("eyeball"));
+        QCOMPARE(p.boneRefs[2].at.file, std::string("p/rules.qci"));
+        QCOMPARE(p.boneRefs[3].bone, std::string("spine"));
+        QCOMPARE(count(p.diagnostics, ids::kQcCaseMismatch), std::size_t(1));
+        QCOMPARE(count(p.diagnostics, ids::kQcMissingFile), std::size_t(0));
+    }
+
+    void sourceProject()
+    {
+        const QcReport r = qcReportFromFile(
+            (qcDir() + QStringLiteral("/source/hero.qc")).toStdString(), Profile::Auto);
+        QVERIFY(r.readable);
+        QVERIFY2(r.errors == 0 && r.warnings == 0, qPrintable(dump(r.diagnostics)));
+        const QcProject& p = r.project;
+        QCOMPARE(r.profile, Profile::Source);
+        QCOMPARE(p.modelName, std::string("rigscope/hero/hero.mdl"));
+        QCOMPARE(p.includes.size(), std::size_t(2));
+        QCOMPARE(p.bodygroups.size(), std::size_t(3));
+        QCOMPARE(p.bodygroups[1].name, std::string("helmet"));
+        QCOMPARE(p.bodygroups[1].choices.size(), std::size_t(2));
+        QCOMPARE(p.bodygroups[2].command, std::string("model"));
+        QCOMPARE(p.bodygroups[2].flexFiles.size(), std::size_t(1));
+        QCOMPARE(p.sequences.size(), std::size_t(5));
+        QCOMPARE(p.animations.size(), std::size_t(1));
+        QCOMPARE(p.attachments.size(), std::size_t(2));
+        QCOMPARE(p.hitboxes.size(), std::size_t(3));
+        QCOMPARE(p.hitboxes[0].set, std::string("default"));
+        QCOMPARE(p.textureGroups.size(), std::size_t(1));
+        QCOMPARE(p.skinCount(), std::size_t(2));
+        QCOMPARE(p.lods.size(), std::size_t(1));
+        QCOMPARE(p.ikChains.size(), std::size_t(1));
+        QCOMPARE(p.jiggleBones.size(), std::size_t(1));
+        QCOMPARE(p.defineBones.size(), std::size_t(2));
+        QCOMPARE(p.cdMaterials.size(), std::size_t(1));
+        QCOMPARE(p.cdMaterials[0].at.where.line, 7u);
+        for (const QcFileRef& f : p.files) {
+            QVERIFY2(!f.resolved.empty(), f.path.c_str());
+        }
+        // Sequences: options, sources, animation references.
+        const QcSequence& idle = p.sequences[0];
+        QCOMPARE(idle.options.fps, 10.0f);
+        QVERIFY(idle.options.loop);
+        QCOMPARE(idle.options.activity, std::string("ACT_IDLE"));
+        QCOMPARE(p.sequences[1].fileRefs.at(0), -1); // a_walk is an $animation
+        QVERIFY(p.sequences[2].options.delta);
+        const QcSequence& run = p.sequences[3];
+        QCOMPARE(run.sources, std::vector<std::string>{"walk.smd"});
+        QCOMPARE(run.options.fps, 40.0f);
+        QCOMPARE(run.options.frameStart, 1);
+        QCOMPARE(run.options.frameEnd, 3);
+        QVERIFY(p.sequences[4].declared);
+
+        // The compiled model: bodies merged by bone name, $definebone added.
+        const QcCompiled& c = r.compiled;
+        QVERIFY(c.hasModel);
+        QVERIFY2(verifyInvariants(c.model).empty(), verifyInvariants(c.model).c_str());
+        QCOMPARE(c.model.skeleton.size(), std::size_t(5)); // root spine hand head jiggle_tip
+        QVERIFY(c.model.skeleton.findByName("jiggle_tip") != kNoJoint);
+        QCOMPARE(c.model.mesh.triangleCount(), std::size_t(4 + 2 + 4));
+        QCOMPARE(c.model.mesh.objects.size(), std::size_t(3));
+        QCOMPARE(c.choiceObjects[1], (std::vector<std::int32_t>{1, -1}));
+        QCOMPARE(c.model.mesh.materials.size(), std::size_t(2));
+        QCOMPARE(c.model.flexShapes.size(), std::size_t(1));
+        // head mesh starts after body (8 corners... 4 triangles = 12 points) and helmet (6)
+        QCOMPARE(c.model.flexShapes[0].ids.front(), 12 + 6 + 2);
+        // Sequences as animations: idle 3 frames, walk (via a_walk, fps 24) 4, aim 2, run 3.
+        QCOMPARE(c.model.animations.size(), std::size_t(4));
+        QCOMPARE(c.sequenceAnimation, (std::vector<std::int32_t>{0, 1, 2, 3, -1}));
+        QCOMPARE(c.model.animations[0].frameCount(), std::size_t(3));
+        QCOMPARE(c.model.animations[0].fps, 10.0f);
+        QCOMPARE(c.model.animations[1].fps, 24.0f);
+        QCOMPARE(c.model.animations[3].frameCount(), std::size_t(3));
+        // run = walk frames 1..3: the root moves by x = frame
+        const Animation& a = c.model.animations[3];
+        const auto root = static_cast<std::size_t>(c.model.skeleton.findByName("root"));
+        QCOMPARE(a.positions[a.key(0, root)].x(), 1.0f);
+        QCOMPARE(c.attachmentJoints.size(), std::size_t(2));
+        QVERIFY(c.attachmentJoints[1] == c.model.skeleton.findByName("hand"));
+    }
+
+    void compileChoicesAndSkin()
+    {
+        // What the game draws for one body value: one choice per group, the skeleton unchanged.
+        QcLoadResult l = loadQcProject((qcDir() + QStringLiteral("/source/hero.qc")).toStdString(),
+                                       Profile::Auto);
+        QVERIFY(l.readable);
+        DiskQcFileSystem fs;
+        QcCompileOptions o;
+        o.allChoices = false;
+        o.choices = {0, 1, 0}; // helmet: blank
+        o.skin = 1;
+        const QcCompiled c = compileQc(l.project, fs, o);
+        QVERIFY(verifyInvariants(c.model).empty());
+        QCOMPARE(c.model.skeleton.size(), std::size_t(5));
+        QCOMPARE(c.model.mesh.triangleCount(), std::size_t(4 + 4));
+        QCOMPARE(c.choiceObjects[1], (std::vector<std::int32_t>{-1, -1}));
+        QCOMPARE(c.model.mesh.materials.size(), std::size_t(2));
+        QCOMPARE(c.model.mesh.materials[0].name, std::string("hero_skin_red"));
+        QCOMPARE(c.model.mesh.materials[1].name, std::string("hero_metal_rust"));
+        o.choices = {-1, 0, 0};
+        o.skin = 0;
+        const QcCompiled d = compileQc(l.project, fs, o);
+        QCOMPARE(d.model.mesh.triangleCount(), std::size_t(2 + 4));
+        QCOMPARE(d.model.mesh.materials[0].name, std::string("hero_metal"));
+    }
+
+    void goldsrcProject()
+    {
+        const QcReport r = qcReportFromFile(
+            (qcDir() + QStringLiteral("/goldsrc/scientist.qc")).toStdString(), Profile::Auto);
+        QVERIFY(r.readable);
+        QVERIFY2(r.errors == 0 && r.warnings == 0, qPrintable(dump(r.diagnostics)));
+        QCOMPARE(r.profile, Profile::GoldSrc);
+        const QcProject& p = r.project;
+        QCOMPARE(p.bodygroups.size(), std::size_t(2));
+        QCOMPARE(p.bodygroups[1].choices.size(), std::size_t(3));
+        QCOMPARE(p.sequences.size(), std::size_t(3));
+        QCOMPARE(p.sequences[1].options.fps, 30.0f);
+        QCOMPARE(p.sequences[2].options.activity, std::string("ACT_DIESIMPLE"));
+        QCOMPARE(p.texRenderModes.size(), std::size_t(1));
+        QCOMPARE(p.cdTextures.size(), std::size_t(1));
+        QCOMPARE(p.hitboxes.size(), std::size_t(2));
+        QCOMPARE(r.compiled.model.skeleton.size(), std::size_t(3));
+        QCOMPARE(r.compiled.model.mesh.triangleCount(), std::size_t(2 + 2 + 4));
+        QCOMPARE(r.compiled.model.animations.size(), std::size_t(3));
+        QCOMPARE(r.compiled.model.animations[2].frameCount(), std::size_t(4));
+    }
+
+    void deletedFile()
+    {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QDir src(qcDir() + QStringLiteral("/source"));
+        QDir(tmp.path()).mkpath(QStringLiteral("lod1"));
+        for (const QString& f : src.entryList(QDir::Files)) {
+            QVERIFY(QFile::copy(src.filePath(f), tmp.filePath(f)));
+        }
+        QVERIFY(QFile::copy(src.filePath(QStringLiteral("lod1/hero_body_lod1.smd")),
+                            tmp.filePath(QStringLiteral("lod1/hero_body_lod1.smd"))));
+        QVERIFY(QFile::remove(tmp.filePath(QStringLiteral("hero_helmet.smd"))));
+        QVERIFY(QFile::remove(tmp.filePath(QStringLiteral("idle.smd"))));
+        const std::string qc = tmp.filePath(QStringLiteral("hero.qc")).toStdString();
+        const QcReport r = qcReportFromFile(qc, Profile::Auto);
+        QCOMPARE(idsAt(r.diagnostics, ids::kQcMissingFile),
+                 (std::vector<std::string>{qc + ":16", qc + ":50"}));
+        QCOMPARE(r.errors, std::size_t(2));
+        // The rest still compiles: the helmet choice is gone, idle has no animation.
+        QCOMPARE(r.compiled.choiceObjects[1], (std::vector<std::int32_t>{-1, -1}));
+        QCOMPARE(r.compiled.sequenceAnimation[0], -1);
+        QCOMPARE(r.compiled.model.animations.size(), std::size_t(3));
+    }
+
+    void checks_data()
+    {
+        QTest::addColumn<QString>("path");
+        for (const QString& f : QDir(qcDir() + QStringLiteral("/checks"))
+                                    .entryList({QStringLiteral("*.qc")}, QDir::Files)) {
+            QTest::newRow(qPrintable(f)) << qcDir() + QStringLiteral("/checks/") + f;
+        }
+    }
+    void checks()
+    {
+        // One broken project per id: `<id>.qc` yields qc.<id> (exact lines in `.expected`).
+        QFETCH(QString, path);
+        const QString rel = QDir(qcDir()).relativeFilePath(path);
+        QVERIFY(QDir::setCurrent(qcDir()));
+        QElapsedTimer t;
+        t.start();
+        const QcReport r = qcReportFromFile(rel.toStdString(), Profile::Auto);
+        QVERIFY(t.elapsed() < 10000);
+        QVERIFY(r.readable);
+        const QStringList got = test::formatted(r.diagnostics);
+        QString expectedPath = path;
+        expectedPath.replace(QStringLiteral(".qc"), QStringLiteral(".expected"));
+        if (test::blessing()) {
+            test::writeLines(expectedPath, got);
+        }
+        QCOMPARE(got, test::expectedLines(expectedPath));
+        const std::string id = "qc." + QFileInfo(path).completeBaseName().toStdString();
+        QVERIFY2(count(r.diagnostics, id) >= 1, id.c_str());
+    }
+
+    void everyQcIdHasAFixture()
+    {
+        const QStringList fixtures = QDir(qcDir() + QStringLiteral("/checks"))
+                                         .entryList({QStringLiteral("*.qc")}, QDir::Files);
+        for (const CatalogEntry& e : diagnosticCatalog()) {
+            if (e.id.substr(0, 3) != "qc.") {
+                continue;
+            }
+            const QString want =
+                QString::fromUtf8(e.id.substr(3).data(), static_cast<qsizetype>(e.id.size() - 3)) +
+                QStringLiteral(".qc");
+            QVERIFY2(fixtures.contains(want), qPrintable(want));
+        }
+    }
+
+    void hostile_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<QString>("id");
+        QByteArray laughs;
+        laughs += "$definemacro l0 \\\\\n$attachment a b 0 0 0\n";
+        for (int i = 1; i <= 40; ++i) {
+            laughs += "$definemacro l" + QByteArray::number(i) + " \\\\\n$l" +
+                      QByteArray::number(i - 1) + " \\\\\n$l" + QByteArray::number(i - 1) + "\n";
+        }
+        laughs += "$l40\n";
+        QTest::newRow("billion laughs") << laughs << QStringLiteral("qc.limit");
+        QTest::newRow("self macro")
+            << QByteArray("$definemacro m \\\\\n$m\n$m\n") << QStringLiteral("qc.limit");
+        QByteArray doubling = "$definevariable v0 xx\n";
+        for (int i = 1; i <= 40; ++i) {
+            doubling += "$definevariable v" + QByteArray::number(i) + " $v" +
+                        QByteArray::number(i - 1) + "$$v" + QByteArray::number(i - 1) + "$\n";
+        }
+        doubling += "$modelname $v40$\n";
+        QTest::newRow("doubling variables") << doubling << QStringLiteral("qc.limit");
+        QTest::newRow("megabyte token")
+            << QByteArray("$modelname \"") + QByteArray(4 << 20, 'a') + QByteArray("\"\n")
+            << QStringLiteral("qc.limit");
+        QTest::newRow("unterminated quote") << QByteArray("$modelname \"abc\n$scale 2\n")
+                                            << QStringLiteral("syntax.unterminated-string");
+        QTest::newRow("unterminated comment") << QByteArray("$scale 2\n/* never closed\n$scale 3\n")
+                                              << QStringLiteral("syntax.missing-end");
+        QTest::newRow("unterminated block")
+            << QByteArray("$bodygroup b {\n studio a\n") << QStringLiteral("syntax.missing-end");
+        QTest::newRow("deep blocks") << QByteArray(100000, '{') << QStringLiteral("qc.limit");
+        QTest::newRow("self include")
+            << QByteArray("$include \"main.qc\"\n") << QStringLiteral("qc.include-cycle");
+        QTest::newRow("include fan-out")
+            << QByteArray("$include \"fan.qci\"\n") << QStringLiteral("qc.limit");
+        QTest::newRow("lone dollar")
+            << QByteArray("$\n$$\n$ $ $\n{ } }\n") << QStringLiteral("qc.syntax");
+        QTest::newRow("nul bytes")
+            << QByteArray("$body b \"a\0b\"\n\0\0$\0", 16) << QStringLiteral("qc.missing-file");
+    }
+    void hostile()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(QString, id);
+        MemoryQcFileSystem fs;
+        fs.files["p/main.qc"] = text.toStdString();
+        // Every file includes itself 50 times and the next one: fan-out without a cycle.
+        std::string fan;
+        for (int i = 0; i < 50; ++i) {
+            fan += "$include \"fan2.qci\"\n";
+        }
+        fs.files["p/fan.qci"] = fan;
+        std::string fan2;
+        for (int i = 0; i < 50; ++i) {
+            fan2 += "$include \"fan3.qci\"\n";
+        }
+        fs.files["p/fan2.qci"] = fan2;
+        std::string fan3;
+        for (int i = 0; i < 50; ++i) {
+            fan3 += "$include \"fan4.qci\"\n";
+        }
+        fs.files["p/fan3.qci"] = fan3;
+        fs.files["p/fan4.qci"] = "$surfaceprop a\n";
+        QElapsedTimer t;
+        t.start();
+        const QcReport r = qcReport("p/main.qc", Profile::Auto, fs);
+        QVERIFY2(t.elapsed() < 20000, qPrintable(QString::number(t.elapsed())));
+        QVERIFY(r.readable);
+        QVERIFY2(count(r.diagnostics, id.toStdString()) >= 1, qPrintable(dump(r.diagnostics)));
+        for (const Diagnostic& d : r.diagnostics) {
+            QVERIFY(d.where.line >= 1);
+            QVERIFY(!d.file.empty());
+        }
+        QVERIFY(r.diagnostics.size() < 5000);
+    }
+
+    void corpus_data()
+    {
+        test::addPathRows(test::corpusDir() + QStringLiteral("/qc"), {QStringLiteral("qc")});
+    }
+    void corpus()
+    {
+        // Blender Source Tools' test QCs name files the corpus does not hold: each missing
+        // reference is reported exactly once, at its line.
+        QFETCH(QString, path);
+        if (path.isEmpty()) {
+            QSKIP("corpus absent");
+        }
+        const QcReport r = qcReportFromFile(path.toStdString(), Profile::Auto);
+        QVERIFY(r.readable);
+        std::vector<std::string> want;
+        for (const QcFileRef& f : r.project.files) {
+            if (f.resolved.empty()) {
+                want.push_back(f.at.file + ":" + std::to_string(f.at.where.line));
+            }
+        }
+        QVERIFY(!want.empty());
+        QCOMPARE(idsAt(r.diagnostics, ids::kQcMissingFile), want);
+        QVERIFY(r.project.bodygroups.size() >= 1);
+        QVERIFY(r.project.sequences.size() >= 2);
+    }
+
+    void cliInfoJson()
+    {
+        const auto r = test::runCli({QStringLiteral("info"), QStringLiteral("--json"),
+                                     qcDir() + QStringLiteral("/source/hero.qc")});
+        QCOMPARE(r.exitCode, 0);
+        QJsonParseError err{};
+        const QJsonObject o = QJsonDocument::fromJson(r.out, &err).object();
+        QCOMPARE(err.error, QJsonParseError::NoError);
+        QCOMPARE(o.value(QStringLiteral("format")).toString(), QStringLiteral("qc"));
+        QCOMPARE(o.value(QStringLiteral("kind")).toString(), QStringLiteral("project"));
+        QCOMPARE(o.value(QStringLiteral("modelname")).toString(),
+                 QStringLiteral("rigscope/hero/hero.mdl"));
+        QCOMPARE(o.value(QStringLiteral("includes")).toArray().size(), 2);
+        QCOMPARE(o.value(QStringLiteral("bodygroups")).toArray().size(), 3);
+        const QJsonArray helmet = o.value(QStringLiteral("bodygroups"))
+                                      .toArray()
+                                      .at(1)
+                                      .toObject()
+                                      .value(QStringLiteral("choices"))
+                                      .toArray();
+        QCOMPARE(helmet.at(1).toString(), QStringLiteral("blank"));
+        const QJsonArray seqs = o.value(QStringLiteral("sequences")).toArray();
+        QCOMPARE(seqs.size(), 5);
+        QCOMPARE(seqs.at(0).toObject().value(QStringLiteral("line")).toInt(), 50);
+        QCOMPARE(seqs.at(0).toObject().value(QStringLiteral("fps")).toDouble(), 10.0);
+        QCOMPARE(seqs.at(0).toObject().value(QStringLiteral("loop")).toBool(), true);
+        QCOMPARE(o.value(QStringLiteral("attachments")).toArray().size(), 2);
+        QCOMPARE(o.value(QStringLiteral("hitboxes")).toArray().size(), 3);
+        QCOMPARE(o.value(QStringLiteral("skins")).toArray().size(), 1);
+        QCOMPARE(o.value(QStringLiteral("bones")).toInt(), 5);
+        QCOMPARE(o.value(QStringLiteral("triangles")).toInt(), 10);
+        const QJsonArray files = o.value(QStringLiteral("files")).toArray();
+        QVERIFY(files.size() >= 10);
+        for (const auto& f : files) {
+            QVERIFY(f.toObject().value(QStringLiteral("resolved")).isString());
+        }
+    }
+
+    void cliCheckSarif()
+    {
+        QTemporaryDir tmp;
+        const QDir src(qcDir() + QStringLiteral("/checks"));
+        for (const char* f : {"unknown-bone.qc", "ref.smd"}) {
+            QVERIFY(QFile::copy(src.filePath(QLatin1String(f)), tmp.filePath(QLatin1String(f))));
+        }
+        const QString qc = tmp.filePath(QStringLiteral("unknown-bone.qc"));
+        const auto text = test::runCli({QStringLiteral("check"), qc});
+        QCOMPARE(text.exitCode, 1);
+        QVERIFY2(text.out.contains(qc.toUtf8() + ":3:22: error: "), text.out.constData());
+        QVERIFY(text.out.contains("[qc.unknown-bone]"));
+        const auto sarif =
+            test::runCli({QStringLiteral("check"), QStringLiteral("--format=sarif"), qc});
+        QJsonParseError err{};
+        const QJsonObject o = QJsonDocument::fromJson(sarif.out, &err).object();
+        QCOMPARE(err.error, QJsonParseError::NoError);
+        const QJsonArray results = o.value(QStringLiteral("runs"))
+                                       .toArray()
+                                       .at(0)
+                                       .toObject()
+                                       .value(QStringLiteral("results"))
+                                       .toArray();
+        int unknownBone = 0;
+        for (const auto& v : results) {
+            const QJsonObject res = v.toObject();
+            if (res.value(QStringLiteral("ruleId")).toString() ==
+                QStringLiteral("qc.unknown-bone")) {
+                ++unknownBone;
+                const QJsonObject loc = res.value(QStringLiteral("locations"))
+                                            .toArray()
+                                            .at(0)
+                                            .toObject()
+                                            .value(QStringLiteral("physicalLocation"))
+                                            .toObject();
+                QVERIFY(loc.value(QStringLiteral("artifactLocation"))
+                            .toObject()
+                            .value(QStringLiteral("uri"))
+                            .toString()
+                            .endsWith(QStringLiteral("unknown-bone.qc")));
+            }
+        }
+        QCOMPARE(unknownBone, 2);
+    }
+};
+
+QTEST_APPLESS_MAIN(TstQcReader)
+#include "tst_qc_reader.moc"
