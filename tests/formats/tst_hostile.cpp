@@ -625,9 +625,8 @@ void TstHostile::truncationsAtBlockBoundaries()
         fx + u"/smdx/valid/flex.smdx"_qs,
         fx + u"/xbin/valid/cube_v7.xmodel_bin"_qs,
         fx + u"/xbin/valid/walk_flat.xanim_bin"_qs,
-        fx + u"/dmx/valid/sample_anim_binary2.dmx"_qs,
-        fx + u"/dmx/valid/sample_ref_binary9.dmx"_qs,
-        fx + u"/dmx/valid/sample_ref_kv2_model1.dmx"_qs,
+        fx + u"/dmx/valid/tiny_binary2.dmx"_qs, // every version's every byte: tst_dmx
+        fx + u"/dmx/valid/tiny_kv2.dmx"_qs,
     };
     std::size_t cuts = 0;
     for (const QString& path : files) {
