@@ -6,6 +6,7 @@
 
 #include <QtCore/QCommandLineParser>
 
+#include "app/cli/cli_options.h"
 #include "app/cli/commands.h"
 #include "core/ops/check.h"
 #include "core/ops/explain.h"
@@ -100,6 +101,7 @@ int runCheck(const QStringList& args)
                                   QStringLiteral("Show this help"));
     p.addOptions({profile, format, reference, enable, disable, maxPerCheck, werror, jobs,
                   listChecks, explain, help});
+    addCommonOptions(p);
     QStringList argv = args;
     argv.prepend(QStringLiteral("rigscope-cli check"));
     if (!p.parse(argv)) {
@@ -114,7 +116,12 @@ int runCheck(const QStringList& args)
         return runCatalog(p.isSet(explain) ? p.value(explain).toStdString() : std::string(),
                           p.value(format).toStdString());
     }
+    CommonOptions common;
+    if (!readCommonOptions(p, "check", common)) {
+        return 2;
+    }
     core::CheckOptions opt;
+    opt.forceReader = common.forceReader;
     const auto prof = core::parseProfile(p.value(profile).toStdString());
     if (!prof) {
         std::fprintf(stderr, "rigscope-cli check: unknown profile '%s'\n",
@@ -158,14 +165,18 @@ int runCheck(const QStringList& args)
     for (const std::string& e : run.inputErrors) {
         std::fprintf(stderr, "rigscope-cli: %s\n", e.c_str());
     }
+    // The report is the data (stdout); --verbose only governs stderr (quiet drops the summary).
     if (fmt == QLatin1String("json")) {
         std::fputs(core::checkJson(run).c_str(), stdout);
     } else if (fmt == QLatin1String("sarif")) {
         std::fputs(core::checkSarif(run).c_str(), stdout);
     } else {
-        std::fputs(core::checkText(run, opt).c_str(), stdout);
+        const std::string text = core::checkText(run, opt);
+        std::fputs((useColor(common, stdout) ? colorizeLines(text) : text).c_str(), stdout);
     }
-    std::fprintf(stderr, "%s\n", core::checkSummary(run).c_str());
+    if (common.verbosity != Verbosity::Quiet) {
+        std::fprintf(stderr, "%s\n", core::checkSummary(run).c_str());
+    }
     return core::checkExitCode(run);
 }
 

@@ -1,13 +1,45 @@
-// `rigscope-cli convert IN OUT [--force] [--to=FMT]`: read by content, write the format the
-// output extension (or --to) names, atomically. Loss notes and reader diagnostics go to stderr.
+// `rigscope-cli convert IN OUT [--force] [--to=FMT] [--frames=A:B] [--weights=authored|compiled]
+// [--profile=P]`: read by content, write the format the output extension (or --to) names,
+// atomically. Loss notes and reader diagnostics go to stderr.
 #include <cstdio>
 
 #include <QtCore/QCommandLineParser>
 
+#include "app/cli/cli_options.h"
 #include "app/cli/commands.h"
 #include "core/ops/convert.h"
 
 namespace rigscope::cli {
+
+namespace {
+
+// "A:B", "A:", ":B" or "A" (one frame): the file's own frame numbers.
+bool parseFrames(const QString& text, core::ConvertOptions& opt)
+{
+    const qsizetype colon = text.indexOf(QLatin1Char(':'));
+    const QString a = colon < 0 ? text : text.left(colon);
+    const QString b = colon < 0 ? text : text.mid(colon + 1);
+    bool ok = true;
+    if (!a.trimmed().isEmpty()) {
+        opt.firstFrame = a.toDouble(&ok); // C locale
+        if (!ok) {
+            return false;
+        }
+    }
+    if (!b.trimmed().isEmpty()) {
+        opt.lastFrame = b.toDouble(&ok);
+        if (!ok) {
+            return false;
+        }
+    }
+    if (!opt.firstFrame && !opt.lastFrame) {
+        return false;
+    }
+    opt.hasFrames = true;
+    return !(opt.firstFrame && opt.lastFrame && *opt.lastFrame < *opt.firstFrame);
+}
+
+} // namespace
 
 int runConvert(const QStringList& args)
 {
@@ -19,13 +51,24 @@ int runConvert(const QStringList& args)
         QStringLiteral("Output file: .smd .vta .smdx .dmx .xmodel_export .xanim_export "
                        ".xmodel_bin .xanim_bin .nt_export"));
     const QCommandLineOption force(QStringLiteral("force"), QStringLiteral("Overwrite an existing output file"));
-    const QCommandLineOption to(
-        QStringLiteral("to"),
-        QStringLiteral("Output format, overriding the extension (dmx-binary: DMX binary 2)"),
-        QStringLiteral("FMT"));
+    const QCommandLineOption to(QStringLiteral("to"), QStringLiteral("Output format, overriding the extension (dmx-binary: DMX binary 2)"),
+                                QStringLiteral("FMT"));
+    const QCommandLineOption frames(
+        QStringLiteral("frames"),
+        QStringLiteral("Keep the frames numbered A..B (the file's own numbers, inclusive; A: or :B "
+                       "leave an end open)"),
+        QStringLiteral("A:B"));
+    const QCommandLineOption weights(
+        QStringLiteral("weights"),
+        QStringLiteral("authored (as written) or compiled (bake what the profile's compiler keeps)"),
+        QStringLiteral("VIEW"), QStringLiteral("authored"));
+    const QCommandLineOption profile(QStringLiteral("profile"),
+                                     QStringLiteral("auto|goldsrc|source|source256|cod"),
+                                     QStringLiteral("P"), QStringLiteral("auto"));
     const QCommandLineOption help(QStringList{QStringLiteral("h"), QStringLiteral("help")},
                                   QStringLiteral("Show this help"));
-    p.addOptions({force, to, help});
+    p.addOptions({force, to, frames, weights, profile, help});
+    addCommonOptions(p);
     QStringList argv = args;
     argv.prepend(QStringLiteral("rigscope-cli convert"));
     if (!p.parse(argv)) {
@@ -36,18 +79,46 @@ int runConvert(const QStringList& args)
         std::fputs(qPrintable(p.helpText()), stdout);
         return 0;
     }
+    CommonOptions common;
+    if (!readCommonOptions(p, "convert", common)) {
+        return 2;
+    }
     const QStringList files = p.positionalArguments();
     if (files.size() != 2) {
         std::fputs("rigscope-cli convert: expected IN and OUT\n", stderr);
         return 2;
     }
-    const core::ConvertResult r = core::convertFile(files[0].toStdString(), files[1].toStdString(), p.isSet(force),
-                                                    p.value(to).toStdString());
-    for (const core::Diagnostic& d : r.diagnostics) {
-        std::fprintf(stderr, "%s\n", core::formatDiagnostic(d).c_str());
+    core::ConvertOptions opt;
+    opt.force = p.isSet(force);
+    opt.toFormat = p.value(to).toStdString();
+    opt.forceReader = common.forceReader;
+    const auto prof = core::parseProfile(p.value(profile).toStdString());
+    if (!prof) {
+        std::fprintf(stderr, "rigscope-cli convert: unknown profile '%s'\n", qPrintable(p.value(profile)));
+        return 2;
     }
+    opt.profile = *prof;
+    if (p.isSet(frames) && !parseFrames(p.value(frames), opt)) {
+        std::fprintf(stderr, "rigscope-cli convert: --frames expects A:B (frame numbers, A <= B), got '%s'\n",
+                     qPrintable(p.value(frames)));
+        return 2;
+    }
+    const QString view = p.value(weights);
+    if (view == QLatin1String("compiled")) {
+        opt.weights = core::WeightView::Compiled;
+    } else if (view != QLatin1String("authored")) {
+        std::fprintf(stderr, "rigscope-cli convert: --weights expects authored or compiled, got '%s'\n",
+                     qPrintable(view));
+        return 2;
+    }
+    const core::ConvertResult r = core::convertFile(files[0].toStdString(), files[1].toStdString(), opt);
+    printDiagnostics(r.diagnostics, common);
     if (!r.error.empty()) {
         std::fprintf(stderr, "rigscope-cli convert: %s\n", r.error.c_str());
+    }
+    if (common.verbosity == Verbosity::Debug && r.written) {
+        std::fprintf(stderr, "rigscope-cli convert: wrote %s (%s -> %s)\n", qPrintable(files[1]),
+                     r.inputFormat.c_str(), r.outputFormat.c_str());
     }
     return r.exitCode;
 }

@@ -1,10 +1,13 @@
-// `rigscope-cli info FILE… [--json] [-v] [--profile=P]`
+// `rigscope-cli info FILE… [--json] [-v] [--profile=P] [--no-checks] [--reference=FILE]`
+// One truth (issue 15): the counts are those `check` reports for the same files and profile;
+// --no-checks is the fast read-only summary and says so.
 #include <cstdio>
 #include <string>
 #include <vector>
 
 #include <QtCore/QCommandLineParser>
 
+#include "app/cli/cli_options.h"
 #include "app/cli/commands.h"
 #include "core/ops/info.h"
 #include "core/ops/qc_ops.h"
@@ -71,14 +74,20 @@ int runInfo(const QStringList& args)
     p.addPositionalArgument(QStringLiteral("files"), QStringLiteral("Files to describe"),
                             QStringLiteral("FILE..."));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print one JSON array"));
-    const QCommandLineOption verbose(QStringList{QStringLiteral("v"), QStringLiteral("verbose")},
-                                     QStringLiteral("Print the bone tree"));
+    const QCommandLineOption tree(QStringLiteral("v"), QStringLiteral("Print the bone tree"));
     const QCommandLineOption profile(QStringLiteral("profile"),
                                      QStringLiteral("auto|goldsrc|source|source256|cod"),
                                      QStringLiteral("P"), QStringLiteral("auto"));
+    const QCommandLineOption noChecks(
+        QStringLiteral("no-checks"),
+        QStringLiteral("Fast read-only summary: reader diagnostics only, no checks"));
+    const QCommandLineOption reference(QStringLiteral("reference"),
+                                       QStringLiteral("Reference for the xref.* checks"),
+                                       QStringLiteral("FILE"));
     const QCommandLineOption help(QStringList{QStringLiteral("h"), QStringLiteral("help")},
                                   QStringLiteral("Show this help"));
-    p.addOptions({json, verbose, profile, help});
+    p.addOptions({json, tree, profile, noChecks, reference, help});
+    addCommonOptions(p);
     QStringList argv = args;
     argv.prepend(QStringLiteral("rigscope-cli info"));
     if (!p.parse(argv)) {
@@ -88,6 +97,10 @@ int runInfo(const QStringList& args)
     if (p.isSet(help)) {
         std::fputs(qPrintable(p.helpText()), stdout);
         return 0;
+    }
+    CommonOptions common;
+    if (!readCommonOptions(p, "info", common)) {
+        return 2;
     }
     const auto prof = core::parseProfile(p.value(profile).toStdString());
     if (!prof) {
@@ -99,10 +112,26 @@ int runInfo(const QStringList& args)
         std::fputs("rigscope-cli info: no input files\n", stderr);
         return 2;
     }
-    std::vector<core::InfoReport> reports;
+    core::InfoOptions opt;
+    opt.profile = *prof;
+    opt.checks = !p.isSet(noChecks);
+    opt.reference = p.value(reference).toStdString();
+    opt.forceReader = common.forceReader;
+    std::vector<std::string> paths; // model files; QC projects go their own way (issue 17)
+    for (const QString& f : files) {
+        if (!core::isQcPath(f.toStdString())) {
+            paths.push_back(f.toStdString());
+        }
+    }
+    if (common.verbosity == Verbosity::Debug) {
+        std::fprintf(stderr, "rigscope-cli info: %zu file(s), %s\n", paths.size(),
+                     opt.checks ? "reader and checks" : "reader only (--no-checks)");
+    }
+    const std::vector<core::InfoReport> reports = core::infoFromFiles(paths, opt);
     std::vector<std::string> jsonObjects; // per input, for --json (QC projects: issue 17)
     bool ioFailure = false;
     bool errors = false;
+    std::size_t next = 0;
     for (const QString& f : files) {
         if (core::isQcPath(f.toStdString())) {
             bool qcErrors = false;
@@ -112,20 +141,20 @@ int runInfo(const QStringList& args)
             errors = errors || qcErrors;
             continue;
         }
-        core::InfoReport r = core::infoFromFile(f.toStdString(), *prof);
+        if (next >= reports.size()) {
+            break;
+        }
+        const core::InfoReport& r = reports[next++];
         if (!r.readable) {
             std::fprintf(stderr, "rigscope-cli: %s\n", r.ioError.c_str());
             ioFailure = true;
         }
-        for (const core::Diagnostic& d : r.diagnostics) {
-            std::fprintf(stderr, "%s\n", core::formatDiagnostic(d).c_str());
-        }
+        printDiagnostics(r.diagnostics, common);
         errors = errors || r.errors > 0;
         if (!p.isSet(json)) {
-            std::fputs(core::infoText(r, p.isSet(verbose)).c_str(), stdout);
+            std::fputs(core::infoText(r, p.isSet(tree)).c_str(), stdout);
         }
         jsonObjects.push_back(jsonObjectOf(r));
-        reports.push_back(std::move(r));
     }
     if (p.isSet(json)) {
         bool anyQc = false;

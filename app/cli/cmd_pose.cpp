@@ -1,10 +1,14 @@
-// `rigscope-cli pose FILE [--anim FILE] [--frame N] [--interpolation=stepped|linear|slerp]
-//                         [--profile=P] [--json]`
+// `rigscope-cli pose FILE [ATTACH...] [--reference FILE] [--anim FILE] [--frame N | --time T]
+//   [--interpolation=stepped|linear|slerp] [--vertices] [--flex NAME=V]...
+//   [--weights=authored|compiled] [--profile=P] [--json]`
+// ATTACH files attach like a drop: VTAs give flex shapes, an animation is posed. With
+// --reference, FILE is attached to that reference too.
 #include <cstdio>
 #include <string>
 
 #include <QtCore/QCommandLineParser>
 
+#include "app/cli/cli_options.h"
 #include "app/cli/commands.h"
 #include "core/ops/pose.h"
 
@@ -21,8 +25,23 @@ int runPose(const QStringList& args)
                                   QStringLiteral("Animation to attach by bone name"),
                                   QStringLiteral("FILE"));
     const QCommandLineOption frame(QStringLiteral("frame"),
-                                   QStringLiteral("0-based frame; negative counts from the end"),
+                                   QStringLiteral("0-based frame index; negative counts from the end"),
                                    QStringLiteral("N"), QStringLiteral("0"));
+    const QCommandLineOption time(QStringLiteral("time"),
+                                  QStringLiteral("The frame the file numbers T (SMD 'time', XANIM 'FRAME')"),
+                                  QStringLiteral("T"));
+    const QCommandLineOption reference(QStringLiteral("reference"),
+                                       QStringLiteral("The model to pose; FILE attaches to it"),
+                                       QStringLiteral("FILE"));
+    const QCommandLineOption vertices(QStringLiteral("vertices"),
+                                      QStringLiteral("Also print every skinned vertex"));
+    const QCommandLineOption flex(QStringLiteral("flex"),
+                                  QStringLiteral("Flex shape weight (repeatable; needs a VTA)"),
+                                  QStringLiteral("NAME=V"));
+    const QCommandLineOption weights(
+        QStringLiteral("weights"),
+        QStringLiteral("authored (as written) or compiled (what the profile's compiler keeps)"),
+        QStringLiteral("VIEW"), QStringLiteral("authored"));
     const QCommandLineOption interp(QStringLiteral("interpolation"),
                                     QStringLiteral("stepped|linear|slerp, for fractional frames"),
                                     QStringLiteral("MODE"), QStringLiteral("stepped"));
@@ -32,7 +51,8 @@ int runPose(const QStringList& args)
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print a JSON array"));
     const QCommandLineOption help(QStringList{QStringLiteral("h"), QStringLiteral("help")},
                                   QStringLiteral("Show this help"));
-    p.addOptions({anim, frame, interp, profile, json, help});
+    p.addOptions({anim, frame, time, reference, vertices, flex, weights, interp, profile, json, help});
+    addCommonOptions(p);
     QStringList argv = args;
     argv.prepend(QStringLiteral("rigscope-cli pose"));
     if (!p.parse(argv)) {
@@ -43,17 +63,60 @@ int runPose(const QStringList& args)
         std::fputs(qPrintable(p.helpText()), stdout);
         return 0;
     }
-    const QStringList files = p.positionalArguments();
-    if (files.size() != 1) {
-        std::fputs(files.isEmpty()
-                       ? "rigscope-cli pose: no input file\n"
-                       : "rigscope-cli pose: expected one FILE (use --anim for the animation)\n",
-                   stderr);
+    CommonOptions common;
+    if (!readCommonOptions(p, "pose", common)) {
+        return 2;
+    }
+    QStringList files = p.positionalArguments();
+    if (files.isEmpty()) {
+        std::fputs("rigscope-cli pose: no input file\n", stderr);
         return 2;
     }
     core::PoseRequest req;
-    req.file = files.front().toStdString();
+    if (p.isSet(reference)) {
+        req.file = p.value(reference).toStdString();
+    } else {
+        req.file = files.takeFirst().toStdString();
+    }
+    for (const QString& f : files) {
+        req.attachFiles.push_back(f.toStdString());
+    }
     req.animFile = p.value(anim).toStdString();
+    req.forceReader = common.forceReader;
+    req.vertices = p.isSet(vertices);
+    const QString view = p.value(weights);
+    if (view == QLatin1String("compiled")) {
+        req.weights = core::WeightView::Compiled;
+    } else if (view != QLatin1String("authored")) {
+        std::fprintf(stderr, "rigscope-cli pose: --weights expects authored or compiled, got '%s'\n",
+                     qPrintable(view));
+        return 2;
+    }
+    for (const QString& v : p.values(flex)) {
+        const qsizetype eq = v.lastIndexOf(QLatin1Char('='));
+        bool ok = false;
+        const float w = eq > 0 ? v.mid(eq + 1).toFloat(&ok) : 0.0f;
+        if (!ok) {
+            std::fprintf(stderr, "rigscope-cli pose: --flex expects NAME=V, got '%s'\n", qPrintable(v));
+            return 2;
+        }
+        req.flex.emplace_back(v.left(eq).toStdString(), w);
+    }
+    if (p.isSet(time)) {
+        if (p.isSet(frame)) {
+            std::fputs("rigscope-cli pose: give --frame (an index) or --time (a frame number), not both\n",
+                       stderr);
+            return 2;
+        }
+        bool ok = false;
+        req.time = p.value(time).toDouble(&ok);
+        if (!ok) {
+            std::fprintf(stderr, "rigscope-cli pose: --time expects a number, got '%s'\n",
+                         qPrintable(p.value(time)));
+            return 2;
+        }
+        req.byTime = true;
+    }
     bool numberOk = false;
     req.frame = p.value(frame).toDouble(&numberOk); // QString::toDouble uses the C locale
     if (!numberOk) {
@@ -82,9 +145,7 @@ int runPose(const QStringList& args)
     req.profile = *prof;
 
     const core::PoseReport r = core::poseFromFiles(req);
-    for (const core::Diagnostic& d : r.diagnostics) {
-        std::fprintf(stderr, "%s\n", core::formatDiagnostic(d).c_str());
-    }
+    printDiagnostics(r.diagnostics, common);
     if (!r.ok) {
         std::fprintf(stderr, "rigscope-cli: %s\n", r.error.c_str());
         return 2;

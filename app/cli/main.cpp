@@ -16,12 +16,21 @@ void printUsage(std::FILE* to)
     std::fputs("usage: rigscope-cli <verb> [options] FILE...\n"
                "\n"
                "verbs:\n"
-               "  info FILE... [--json] [-v] [--profile=P]   format, counts, materials, bounds\n"
+               "  info FILE... [--json] [-v] [--profile=P] [--no-checks]\n"
+               "        format, counts, materials, bounds; the counts of `check` (--no-checks:\n"
+               "        the fast read-only summary)\n"
                "  check PATH... [--profile=P] [--format=text|json|sarif] [--werror]\n"
-               "  convert IN OUT [--force]                  write another format atomically\n"
-               "  pose FILE [--anim FILE] [--frame N] [--json]  bone transforms at a frame\n"
+               "  convert IN OUT [--force] [--to=FMT] [--frames=A:B] [--weights=authored|compiled]\n"
+               "        write another format atomically\n"
+               "  pose FILE [VTA...] [--anim FILE] [--frame N | --time T] [--reference FILE]\n"
+               "       [--vertices] [--flex NAME=V]... [--weights=authored|compiled] [--json]\n"
+               "        bone transforms (and skinned vertices) at a frame\n"
                "\n"
+               "every verb: --verbose=quiet|error|warning|info|debug, --color=auto|always|never,\n"
+               "            --force-reader=FMT (see --list-readers)\n"
                "options: --version, --help, --list-readers\n"
+               "frames: --frame counts from 0; --time, --frames and all output use the file's own\n"
+               "        frame numbers (SMD 'time', XANIM 'FRAME')\n"
                "exit codes: 0 ok, 1 errors in the input, 2 usage or I/O failure\n",
                to);
 }
@@ -52,7 +61,30 @@ int main(int argc, char** argv)
         printUsage(stderr);
         return 2;
     }
+    // Options every verb takes may come before it: `rigscope-cli --color=never check x.smd`.
+    QStringList common;
+    while (!args.isEmpty()) {
+        const QString& a = args.front();
+        const bool inline_ = a.startsWith(QStringLiteral("--verbose=")) ||
+                             a.startsWith(QStringLiteral("--color=")) ||
+                             a.startsWith(QStringLiteral("--force-reader="));
+        const bool separate = a == QStringLiteral("--verbose") || a == QStringLiteral("--color") ||
+                              a == QStringLiteral("--force-reader");
+        if (inline_) {
+            common << args.takeFirst();
+        } else if (separate && args.size() >= 2) {
+            common << args.takeFirst();
+            common << args.takeFirst();
+        } else {
+            break;
+        }
+    }
+    if (args.isEmpty()) {
+        printUsage(stderr);
+        return 2;
+    }
     const QString verb = args.takeFirst();
+    args = common + args;
     if (verb == QStringLiteral("--version") || verb == QStringLiteral("-V")) {
         const std::string commit(rigscope::core::buildCommit());
         std::printf("rigscope-cli %s (git %s)\n", RIGSCOPE_VERSION, commit.c_str());

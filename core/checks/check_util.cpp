@@ -74,6 +74,15 @@ void grade(Diagnostic& d, Profile p, Severity s)
     }
 }
 
+std::string_view compilerName(Profile p) noexcept
+{
+    switch (p) {
+    case Profile::GoldSrc: return "GoldSrc studiomdl";
+    case Profile::Cod: return "the CoD tools";
+    default: return "studiomdl";
+    }
+}
+
 bool endsWithIgnoreCase(std::string_view s, std::string_view suffix) noexcept
 {
     if (s.size() < suffix.size()) {

@@ -27,6 +27,10 @@ std::string nameList(const std::vector<std::string>& names, std::size_t max = 8)
 void grade(Diagnostic& d, Profile p, Severity s);
 bool isOff(std::string_view id, Profile p) noexcept;
 
+// The compiler a profile models, as messages name it (issue 15: CoD files are not compiled by
+// studiomdl): "GoldSrc studiomdl", "studiomdl", "the CoD tools".
+std::string_view compilerName(Profile p) noexcept;
+
 bool endsWithIgnoreCase(std::string_view s, std::string_view suffix) noexcept;
 std::string lower(std::string_view s);
 bool isSmdFamily(const Model& m) noexcept; // smd, vta, smdx

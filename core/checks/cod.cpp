@@ -5,6 +5,7 @@
 
 #include "core/checks/check_util.h"
 #include "core/checks/checks.h"
+#include "core/text/plural.h"
 
 namespace rigscope::core::checks {
 
@@ -152,7 +153,7 @@ void checkCodColorRange(const Model& m, const Profile&, DiagnosticSink& sink)
     const Vec4& e = me.cornerColors[first];
     const std::size_t v = isXModel(m) ? me.cornerPoints[first] : first;
     sink.note(ids::kCodColorRange, me.cornerWhere[first],
-              thousands(k) + " vertex colours outside 0..1 (e.g. " + num(e.x()) + " " + num(e.y()) +
+              plural(k, "vertex colour") + " outside 0..1 (e.g. " + num(e.x()) + " " + num(e.y()) +
                   " " + num(e.z()) + " " + num(e.w()) + ")",
               {K::Vertex, static_cast<std::int32_t>(v)});
 }

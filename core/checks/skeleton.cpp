@@ -5,6 +5,7 @@
 
 #include "core/checks/check_util.h"
 #include "core/checks/checks.h"
+#include "core/text/plural.h"
 
 namespace rigscope::core::checks {
 
@@ -106,7 +107,7 @@ void checkBoneIdGap(const Model& m, const Profile& p, DiagnosticSink& sink)
     } else {
         const std::size_t table = static_cast<std::size_t>(maxId) + 1;
         const std::size_t placeholders = table > n ? table - n : 0;
-        msg += std::to_string(placeholders) + " unnamed placeholder bones";
+        msg += plural(placeholders, "unnamed placeholder bone");
     }
     sink.warning(ids::kSkeletonIdGap, jointLoc(s, firstBad), std::move(msg),
                  {K::Joint, static_cast<std::int32_t>(firstBad)});
@@ -164,7 +165,7 @@ void checkBoneLimit(const Model& m, const Profile& p, DiagnosticSink& sink)
         const std::vector<std::uint8_t> ref = referencedBones(m, p);
         const auto unused = static_cast<std::size_t>(std::count(ref.begin(), ref.end(), 0));
         if (unused > 0) {
-            msg += "; " + std::to_string(unused) + " carry no vertices";
+            msg += "; " + std::to_string(unused) + (unused == 1 ? " carries" : " carry") + " no vertices";
         }
     }
     if (p == Profile::Source && n <= limitsFor(Profile::Source256).bones) {

@@ -56,8 +56,12 @@ void checkWeightsSumToOne(const Model& m, const Profile& p, DiagnosticSink& sink
             continue;
         }
         sink.warning(ids::kWeightsSumNotOne, me.pointWhere[pt],
-                     "weights sum to " + num(r.sum) + "; " + std::string(profileName(p)) +
-                         " renormalises (assimp gives the rest to the parent bone)",
+                     "weights sum to " + num(r.sum) + "; " +
+                         (p == Profile::Cod
+                              ? std::string("the CoD tools keep them as written (PyCoD does not "
+                                            "normalise by default)")
+                              : std::string(profileName(p)) +
+                                    " renormalises (assimp gives the rest to the parent bone)"),
                      vertexRef(pt));
     }
 }
@@ -106,13 +110,17 @@ void checkWeightsZeroSum(const Model& m, const Profile& p, DiagnosticSink& sink)
         compiledLinks(me, pt, p == Profile::Cod ? Profile::Source : p, links);
         const JointIndex b = links.empty() ? kNoJoint : links.front().bone;
         sink.warning(ids::kWeightsZeroSum, me.pointWhere[pt],
-                     "weights sum to " + num(r.sum) + "; source gives 100% to " +
-                         quoted(boneName(m.skeleton, b)) + " (first after sorting)",
+                     "weights sum to " + num(r.sum) + "; " +
+                         (p == Profile::Cod
+                              ? std::string("the CoD tools get no usable weight (the vertex skins "
+                                            "to nothing)")
+                              : std::string(compilerName(p)) + " gives 100% to " +
+                                    quoted(boneName(m.skeleton, b)) + " (first after sorting)"),
                      vertexRef(pt));
     }
 }
 
-void checkWeightsZeroLink(const Model& m, const Profile&, DiagnosticSink& sink)
+void checkWeightsZeroLink(const Model& m, const Profile& p, DiagnosticSink& sink)
 {
     const Mesh& me = m.mesh;
     std::size_t k = 0;
@@ -134,7 +142,7 @@ void checkWeightsZeroLink(const Model& m, const Profile&, DiagnosticSink& sink)
     if (k > 0) {
         sink.note(ids::kWeightsZeroLink, me.pointWhere[first],
                   thousands(k) + (k == 1 ? " zero-weight link" : " zero-weight links") +
-                      " (dropped by studiomdl)",
+                      " (dropped by " + std::string(compilerName(p)) + ")",
                   vertexRef(first));
     }
 }
@@ -242,7 +250,7 @@ void checkWeightsBelowCull(const Model& m, const Profile&, DiagnosticSink& sink)
     }
 }
 
-void checkWeightsDuplicateLink(const Model& m, const Profile&, DiagnosticSink& sink)
+void checkWeightsDuplicateLink(const Model& m, const Profile& p, DiagnosticSink& sink)
 {
     const Mesh& me = m.mesh;
     for (std::size_t pt = 0; pt < me.pointCount(); ++pt) {
@@ -265,7 +273,9 @@ void checkWeightsDuplicateLink(const Model& m, const Profile&, DiagnosticSink& s
                 sink.warning(ids::kWeightsDuplicateLink, me.pointWhere[pt],
                              "bone " + quoted(boneName(m.skeleton, b)) + " listed " +
                                  std::to_string(count) +
-                                 " times; studiomdl sums them, other tools may not",
+                                 " times; " + std::string(compilerName(p)) +
+                                 (p == Profile::Cod ? " sum" : " sums") +
+                                 " them, other tools may not",
                              vertexRef(pt));
             }
         }

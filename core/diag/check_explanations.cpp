@@ -39,10 +39,12 @@ constexpr CheckExplanation kExplanations[] = {
      "version 1\nnodes\n0 \"root\" -1\nend\n"
      "bonemerge\n0\nend",
      "Remove the block, or fix the typo in its keyword."},
-    {"syntax.missing-end", "a block is still open when the file ends",
-     "The file ends inside `nodes`, `skeleton`, `triangles` or `vertexanimation` without its "
-     "`end` line. RigScope closes the block and keeps what it read; a note points at the line "
-     "that opened it.",
+    {"syntax.missing-end",
+     "a block is not closed before the next block starts (QC: at the end of the file)",
+     "A `nodes`, `skeleton`, `triangles` or `vertexanimation` block has no `end` line before the "
+     "next block keyword, or a QC `{` block is still open at the end of the file. RigScope "
+     "closes the block and keeps what it read; a note points at the line that opened it. An "
+     "SMD, VTA or CoD file that ends inside a block is `syntax.truncated`.",
      "studiomdl reads `nodes` and `skeleton` until `end` and fails with an unexpected end of "
      "file; in `triangles` it stops at the end of the file, so the model compiles but a file "
      "truncated mid-way loses its last triangles without a word.",
@@ -942,6 +944,33 @@ constexpr CheckExplanation kExplanations[] = {
      "The written DMX compiles, but without the part named in the note.",
      "None; a writer note.", "rigscope-cli convert ref.smd ref.dmx",
      "Convert the missing part separately (the animation or the VTA), or keep the source file."},
+    // ---- syntax.truncated, write.data-dropped (issue 15) ----
+    {"syntax.truncated", "the file ends before its structure is complete (cut short)",
+     "The file ends inside a block or record, before a declared count is met (`NUMBONES`, "
+     "`NUMVERTS`, `NUMFACES`, `NUMFRAMES`, `NUMKEYS`, an SMDX count), without the `end` of its "
+     "last block, or in the middle of its last line. The location is the line (or byte offset) "
+     "where the file ends; the message says what is missing.",
+     "Every compiler reads a cut file as a different, smaller model or refuses it: studiomdl "
+     "fails on an open `nodes` or `skeleton` and silently drops the rest of `triangles`; the "
+     "CoD tools refuse an export whose counts are not met. A half-written last line (`BONE 5` "
+     "of `BONE 5 4 \"hand\"`) is not another record: reading it as one gives misleading "
+     "errors.",
+     "None: any truncation. An error in every profile (goldsrc, source, source256 and cod), "
+     "because data integrity does not depend on the compiler.",
+     "NUMVERTS 2212\nVERT 0\nOFFSET 0 0 0\n...\nVERT 1203\nOFFSET 0 0 1203  (end of file)",
+     "Export the file again (or copy it again: a download or copy was interrupted); check the "
+     "disk was not full."},
+    {"write.data-dropped", "a conversion drops data the output format cannot carry",
+     "`rigscope-cli convert` writes a format without room for some of the input's data: flex "
+     "shape names in SMDX, vertex colours, extra UV sets, objects, material shading and "
+     "notetracks in SMD. The message counts what is dropped.",
+     "Nothing is refused: the written file is valid, but whatever reads it never sees the "
+     "dropped data, and converting back does not bring it back.",
+     "None; a note in every profile (it is about the output, whatever the input's compiler).",
+     "rigscope-cli convert head.vta head.smdx\n"
+     "head.vta:1:1: note: 21 flex shape names dropped; SMDX has none [write.data-dropped]",
+     "Keep the original file as the source; convert to a format that holds the data (SMD keeps "
+     "VTA shape names, XMODEL keeps colours and objects)."},
     // ---- qc.* (issue 17) ----
     {"qc.missing-file", "a file the QC names is found nowhere",
      "A model, animation, VTA, collision or include file named by `$body`, `$model`, `studio`, "

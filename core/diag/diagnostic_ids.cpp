@@ -12,7 +12,7 @@ constexpr CatalogEntry kCatalog[] = {
     {"syntax.unknown-block", {S::Warning, S::Warning, S::Warning, S::Warning},
      "Unknown top-level keyword or block"},
     {"syntax.missing-end", {S::Error, S::Error, S::Error, S::Off},
-     "EOF inside a block"},
+     "A block not closed: by 'end' before the next SMD block starts, or a QC '{' block at the end of the file (an SMD / VTA / CoD file that ends inside a block: syntax.truncated)"},
     {"syntax.end-not-exact", {S::Error, S::Error, S::Error, S::Off},
      "'end' of 'triangles' with leading/trailing blanks (studiomdl compares the raw line)"},
     {"syntax.keyword-case", {S::Error, S::Error, S::Error, S::Error},
@@ -240,6 +240,11 @@ constexpr CatalogEntry kCatalog[] = {
      "the profile's studiomdl cannot read this DMX encoding or format version"},
     {"dmx.write-loss", {S::Note, S::Note, S::Note, S::Note},
      "something the model holds that the DMX writer does not write"},
+    // ---- syntax.truncated, write.data-dropped (issue 15) ----
+    {"syntax.truncated", {S::Error, S::Error, S::Error, S::Error},
+     "The file ends before its structure is complete: inside a block or record, before a declared count (NUMVERTS, NUMFRAMES, ...) is met, without its 'end', or in the middle of its last line"},
+    {"write.data-dropped", {S::Note, S::Note, S::Note, S::Note},
+     "a conversion drops data the output format cannot carry (VTA shape names, vertex colours, objects, ...)"},
     // ---- qc.* (issue 17) ----
     {"qc.missing-file", {S::Error, S::Error, S::Error, S::Off},
      "a model, animation, VTA or include file the QC names is found nowhere (at the naming line)"},

@@ -127,6 +127,9 @@ inline constexpr std::string_view kDmxMissingAttribute = "dmx.missing-attribute"
 inline constexpr std::string_view kDmxFaceIndex = "dmx.face-index";
 inline constexpr std::string_view kDmxEncodingUnsupported = "dmx.encoding-unsupported";
 inline constexpr std::string_view kDmxWriteLoss = "dmx.write-loss";
+// ---- syntax.truncated, write.data-dropped (issue 15) ----
+inline constexpr std::string_view kSyntaxTruncated = "syntax.truncated";
+inline constexpr std::string_view kWriteDataDropped = "write.data-dropped";
 
 // ---- qc.* (issue 17) ----
 inline constexpr std::string_view kQcMissingFile = "qc.missing-file";

@@ -1,4 +1,5 @@
 #include "core/ops/check.h"
+#include "core/ops/read_input.h"
 
 #include <algorithm>
 #include <atomic>
@@ -81,21 +82,21 @@ struct Loaded {
     std::string referencePath;
 };
 
-void load(Loaded& l, Profile requested)
+void load(Loaded& l, Profile requested, const std::string& forceReader)
 {
     FileReadResult file = readFile(l.path);
     if (!file.ok()) {
         l.ioError = file.error;
         return;
     }
-    if (!detectFormat(file.bytes, l.path)) {
+    if (!isReadable(file.bytes, l.path, forceReader)) {
         l.ioError = "'" + l.path + "': unknown format";
         return;
     }
     ReadContext ctx;
     ctx.fileName = l.path;
     ctx.profile = requested;
-    l.result = readAny(file.bytes, ctx);
+    l.result = readInput(file.bytes, ctx, forceReader);
     l.readable = true;
 }
 
@@ -449,7 +450,8 @@ std::vector<std::string> expandCheckInputs(const std::vector<std::string>& paths
     return out;
 }
 
-CheckRun runCheck(const std::vector<std::string>& paths, const CheckOptions& options)
+CheckRun runCheck(const std::vector<std::string>& paths, const CheckOptions& options,
+                  std::vector<ReadResult>* results)
 {
     CheckRun run;
     run.requested = options.profile;
@@ -468,7 +470,7 @@ CheckRun runCheck(const std::vector<std::string>& paths, const CheckOptions& opt
         files.back()->path = p;
     }
     parallelFor(files.size(), options.jobs,
-                [&](std::size_t i) { load(*files[i], options.profile); });
+                [&](std::size_t i) { load(*files[i], options.profile, options.forceReader); });
 
     std::unique_ptr<Loaded> external; // --reference not among the inputs
     if (!options.reference.empty()) {
@@ -482,7 +484,7 @@ CheckRun runCheck(const std::vector<std::string>& paths, const CheckOptions& opt
         if (!ref) {
             external = std::make_unique<Loaded>();
             external->path = options.reference;
-            load(*external, options.profile);
+            load(*external, options.profile, options.forceReader);
             if (!external->readable) {
                 run.inputErrors.push_back(external->ioError);
                 run.ioFailure = true;
@@ -536,6 +538,13 @@ CheckRun runCheck(const std::vector<std::string>& paths, const CheckOptions& opt
     }
     for (const CheckedFile& f : run.files) {
         run.warningsAsErrors += f.warningsAsErrors;
+    }
+    if (results != nullptr) {
+        results->clear();
+        results->reserve(files.size());
+        for (auto& f : files) {
+            results->push_back(std::move(f->result));
+        }
     }
     return run;
 }

@@ -18,6 +18,7 @@ struct CheckOptions {
     std::string reference;        // --reference; empty: discovered per folder
     bool werror = false;
     unsigned jobs = 0; // worker threads; 0 = hardware concurrency
+    std::string forceReader; // --force-reader: a FormatInfo id; empty = by content
 };
 
 struct CheckedFile {
@@ -63,7 +64,10 @@ CheckedFile checkModel(const std::string& file, const Model* model,
 // Reads and checks every input (in parallel); files of one folder form a document with the
 // reference given or found there (an animation / VTA gets the folder's reference that holds
 // most of its bones, at least half of them).
-CheckRun runCheck(const std::vector<std::string>& paths, const CheckOptions& options);
+// `results`, when given, receives each file's ReadResult (moved out, in `files` order) so a
+// caller (`info`) summarises the models it checked without reading them again.
+CheckRun runCheck(const std::vector<std::string>& paths, const CheckOptions& options,
+                  std::vector<ReadResult>* results = nullptr);
 
 // Text: `FILE:LINE:COL: severity: message [id]`, related notes, and per id per file at most
 // maxPerCheck lines followed by "note: … and N more [id]".

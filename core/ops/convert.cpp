@@ -10,7 +10,12 @@
 #include "core/diag/diagnostic_ids.h"
 #include "core/formats/dmx/dmx.h"
 #include "core/formats/xanim/xanim.h"
+#include "core/diag/severity.h"
 #include "core/io/file_buffer.h"
+#include "core/ops/read_input.h"
+#include "core/pose/effective_weights.h"
+#include "core/text/numbers.h"
+#include "core/text/plural.h"
 
 namespace rigscope::core {
 
@@ -60,9 +65,11 @@ void modelFromLocals(const std::vector<JointIndex>& parents, const Vec3* pos, co
     }
 }
 
+// What the output format cannot carry (write.data-dropped, issue 15: a conversion's loss is a
+// write.* matter whatever the input format).
 void loss(DiagnosticSink& sink, std::string message)
 {
-    Diagnostic& d = sink.note(ids::kCodUnsupported, {1, 1, 0}, std::move(message));
+    Diagnostic& d = sink.note(ids::kWriteDataDropped, {1, 1, 0}, std::move(message));
     d.fixedSeverity = true;
 }
 
@@ -229,8 +236,8 @@ Model toSmdFamily(const Model& in, DiagnosticSink& sink)
             scaled += sc == Vec3::Ones() ? 0u : 1u;
         }
         if (!src.notes.empty()) {
-            loss(sink, std::to_string(src.notes.size()) +
-                           " notetrack keys dropped; SMD has no notetracks (write an .NT_EXPORT)");
+            loss(sink, plural(src.notes.size(), "notetrack key") +
+                           " dropped; SMD has no notetracks (write an .NT_EXPORT)");
         }
     } else {
         a.appendFrame(0, {});
@@ -245,7 +252,7 @@ Model toSmdFamily(const Model& in, DiagnosticSink& sink)
     if (scaled > 0) {
         Diagnostic& d =
             sink.warning(ids::kCodNonUnitScale, {1, 1, 0},
-                         std::to_string(scaled) + " bone scales other than 1 1 1 lost in SMD");
+                         plural(scaled, "bone scale") + " other than 1 1 1 lost in SMD");
         d.fixedSeverity = true;
     }
 
@@ -300,15 +307,15 @@ Model toSmdFamily(const Model& in, DiagnosticSink& sink)
         out.triangleWhere.push_back(me.triangleWhere[t]);
     }
     if (colours > 0) {
-        loss(sink, std::to_string(colours) +
-                       " vertex colours other than white dropped; SMD has no vertex colours");
+        loss(sink, plural(colours, "vertex colour") +
+                       " other than white dropped; SMD has no vertex colours");
     }
     if (me.uvSetCount > 1) {
-        loss(sink, std::to_string(me.uvSetCount - 1) + " extra UV sets dropped; SMD keeps one");
+        loss(sink, plural(me.uvSetCount - 1, "extra UV set") + " dropped; SMD keeps one");
     }
     if (params > 0) {
-        loss(sink, std::to_string(params) +
-                       " material shading parameters dropped; SMD keeps a material name");
+        loss(sink, plural(params, "material shading parameter") +
+                       " dropped; SMD keeps a material name");
     }
     if (me.objects.size() > 1) {
         loss(sink, std::to_string(me.objects.size()) + " objects merged; SMD has no objects");
@@ -398,7 +405,7 @@ Model toCodFamily(const Model& in, bool animation, DiagnosticSink& sink)
         out.triangleWhere.push_back(me.triangleWhere[t]);
     }
     if (me.uvSetCount > 1) {
-        loss(sink, std::to_string(me.uvSetCount - 1) + " extra UV sets dropped");
+        loss(sink, plural(me.uvSetCount - 1, "extra UV set") + " dropped");
     }
     if (!out.triangleMaterials.empty()) {
         out.objects.push_back("default");
@@ -423,9 +430,90 @@ ConvertResult convertModel(const ReadResult& in, const std::string& inName,
                            const std::string& outName, const std::string& toFormat,
                            std::string& bytes)
 {
+    ConvertOptions opt;
+    opt.toFormat = toFormat;
+    return convertModel(in, inName, outName, opt, bytes);
+}
+
+namespace {
+
+// --frames=A:B on every animation: the frames numbered A..B, numbers kept.
+bool keepFrames(Model& m, const ConvertOptions& opt, std::string& error)
+{
+    if (m.animations.empty() || m.animations.front().frameCount() == 0) {
+        error = "--frames: the input has no animation frames";
+        return false;
+    }
+    for (Animation& a : m.animations) {
+        const std::size_t jc = a.jointCount;
+        std::vector<std::size_t> keep;
+        for (std::size_t f = 0; f < a.times.size(); ++f) {
+            const double t = a.times[f];
+            if ((!opt.firstFrame || t >= *opt.firstFrame) && (!opt.lastFrame || t <= *opt.lastFrame)) {
+                keep.push_back(f);
+            }
+        }
+        if (keep.empty()) {
+            std::string range;
+            appendNumber(range, a.times.front());
+            range += "..";
+            appendNumber(range, a.times.back());
+            error = "--frames: no frame in the range (the file's frames are " + range + ")";
+            return false;
+        }
+        auto pick = [&](auto& v, std::size_t per) {
+            if (v.empty()) {
+                return;
+            }
+            std::remove_reference_t<decltype(v)> out;
+            out.reserve(keep.size() * per);
+            for (std::size_t f : keep) {
+                out.insert(out.end(), v.begin() + static_cast<std::ptrdiff_t>(f * per),
+                           v.begin() + static_cast<std::ptrdiff_t>((f + 1) * per));
+            }
+            v = std::move(out);
+        };
+        pick(a.times, 1);
+        pick(a.frameWhere, 1);
+        pick(a.positions, jc);
+        pick(a.rotations, jc);
+        pick(a.axes, jc);
+        pick(a.scales, jc);
+        pick(a.explicitKey, jc);
+        const double first = a.times.front(), last = a.times.back();
+        std::erase_if(a.notes, [&](const Notetrack& n) { return n.frame < first || n.frame > last; });
+    }
+    return true;
+}
+
+// --weights=compiled: every point's influences become what the profile's compiler keeps
+// (CHECKS.md §5), written as an explicit link list.
+void bakeCompiledWeights(Model& m, Profile profile)
+{
+    Mesh& me = m.mesh;
+    if (me.pointCount() == 0) {
+        return;
+    }
+    Influences inf = effectiveInfluences(me, m.skeleton.size(), profile, WeightView::Compiled);
+    me.influenceOffsets = std::move(inf.offsets);
+    me.influenceJoints = std::move(inf.joints);
+    me.influenceWeights = std::move(inf.weights);
+    me.pointLinkState.assign(me.pointCount(), LinkState::List);
+}
+
+} // namespace
+
+ConvertResult convertModel(const ReadResult& in, const std::string& inName,
+                           const std::string& outName, const ConvertOptions& opt,
+                           std::string& bytes)
+{
     ConvertResult res;
     res.diagnostics = in.diagnostics;
+    // Graded by the input's profile like `check`: no GoldSrc notes on a Source or CoD file.
+    const Profile profile = resolveProfile(in.model, opt.profile);
+    applyProfile(res.diagnostics, profile, opt.profile == Profile::Auto);
     res.inputFormat = in.model.format;
+    const std::string& toFormat = opt.toFormat;
     const std::string target = writerFor(outName, toFormat);
     if (target.empty()) {
         res.exitCode = 2;
@@ -442,7 +530,25 @@ ConvertResult convertModel(const ReadResult& in, const std::string& inName,
         return res;
     }
     DiagnosticSink sink(inName);
-    const Model& src = in.model;
+    Model adjusted;
+    const Model* input = &in.model;
+    if (opt.hasFrames || opt.weights == WeightView::Compiled) {
+        adjusted = in.model;
+        if (opt.hasFrames && !keepFrames(adjusted, opt, res.error)) {
+            res.exitCode = 2;
+            return res;
+        }
+        if (opt.weights == WeightView::Compiled) {
+            if (profile == Profile::Cod) {
+                res.exitCode = 2;
+                res.error = "--weights=compiled: the cod profile has no compiled view (CHECKS.md §5)";
+                return res;
+            }
+            bakeCompiledWeights(adjusted, profile);
+        }
+        input = &adjusted;
+    }
+    const Model& src = *input;
     Model converted;
     if (src.format == "dmx" && (target == "smd" || target == "vta" || target == "smdx")) {
         converted = dmxToSmdFamily(src, target == "vta", sink);
@@ -524,6 +630,16 @@ ConvertResult convertModel(const ReadResult& in, const std::string& inName,
 ConvertResult convertFile(const std::string& inPath, const std::string& outPath, bool force,
                           const std::string& toFormat)
 {
+    ConvertOptions opt;
+    opt.force = force;
+    opt.toFormat = toFormat;
+    return convertFile(inPath, outPath, opt);
+}
+
+ConvertResult convertFile(const std::string& inPath, const std::string& outPath,
+                          const ConvertOptions& opt)
+{
+    const bool force = opt.force;
     ConvertResult res;
     if (sameFile(inPath, outPath)) {
         res.exitCode = 2;
@@ -543,7 +659,8 @@ ConvertResult convertFile(const std::string& inPath, const std::string& outPath,
     }
     ReadContext ctx;
     ctx.fileName = inPath;
-    ReadResult r = readAny(file.bytes, ctx);
+    ctx.profile = opt.profile;
+    ReadResult r = readInput(file.bytes, ctx, opt.forceReader);
     if (!r.hasModel) {
         res.diagnostics = std::move(r.diagnostics);
         res.exitCode = 2;
@@ -574,7 +691,7 @@ ConvertResult convertFile(const std::string& inPath, const std::string& outPath,
         }
     }
     std::string bytes;
-    res = convertModel(r, inPath, outPath, toFormat, bytes);
+    res = convertModel(r, inPath, outPath, opt, bytes);
     if (bytes.empty()) {
         if (res.exitCode == 0) {
             res.exitCode = 1;

@@ -1,9 +1,11 @@
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/formats/registry.h"
+#include "core/pose/pose_types.h"
 
 namespace rigscope::core {
 
@@ -17,13 +19,30 @@ struct ConvertResult {
     std::vector<Diagnostic> diagnostics; // reader, conversion (loss notes) and writer, in order
 };
 
+// `rigscope-cli convert` options (UX.md "Command line").
+struct ConvertOptions {
+    bool force = false;
+    std::string toFormat;    // --to: a FormatInfo id or extension; empty = OUT's extension
+    Profile profile = Profile::Auto; // grades the reader's diagnostics; `compiled` weights follow it
+    // --frames=A:B: keep the frames the file numbers A..B (inclusive, the file's own numbers,
+    // never re-based); an open end keeps the rest.
+    bool hasFrames = false;
+    std::optional<double> firstFrame, lastFrame;
+    WeightView weights = WeightView::Authored; // compiled: bake what the compiler will see
+    std::string forceReader; // --force-reader: a FormatInfo id; empty = by content
+};
+
 // Output extensions convert can write: smd vta smdx xmodel_export xanim_export xmodel_bin
 // xanim_bin nt_export. `toFormat` (a FormatInfo id or extension) overrides the extension.
 ConvertResult convertFile(const std::string& inPath, const std::string& outPath, bool force,
                           const std::string& toFormat = {});
+ConvertResult convertFile(const std::string& inPath, const std::string& outPath,
+                          const ConvertOptions& options);
 // The same on bytes already read (no file I/O); `outName` picks the writer.
 ConvertResult convertModel(const ReadResult& in, const std::string& inName, const std::string& outName,
                            const std::string& toFormat, std::string& bytes);
+ConvertResult convertModel(const ReadResult& in, const std::string& inName, const std::string& outName,
+                           const ConvertOptions& options, std::string& bytes);
 
 // CoD (model-space OFFSET + X/Y/Z columns, VERT pool, clockwise, v down) to the SMD family
 // (parent-relative position + Euler XYZ with R = Rz*Ry*Rx in radians, point i == corner i,

@@ -3,6 +3,9 @@
 #include <cstdio>
 
 #include "core/build/weld.h"
+#include "core/ops/check.h"
+#include "core/ops/read_input.h"
+#include "core/text/plural.h"
 #include "core/diag/severity.h"
 #include "core/io/file_buffer.h"
 #include "core/text/json_writer.h"
@@ -89,7 +92,7 @@ InfoReport infoFromResult(const std::string& file, const ReadResult& r, Profile 
     return out;
 }
 
-InfoReport infoFromFile(const std::string& path, Profile requested)
+InfoReport infoFromFile(const std::string& path, Profile requested, const std::string& forceReader)
 {
     FileReadResult file = readFile(path);
     if (!file.ok()) {
@@ -101,14 +104,71 @@ InfoReport infoFromFile(const std::string& path, Profile requested)
     ReadContext ctx;
     ctx.fileName = path;
     ctx.profile = requested;
-    if (!detectFormat(file.bytes, path)) {
+    if (!isReadable(file.bytes, path, forceReader)) {
         InfoReport out;
         out.file = path;
         out.ioError = "'" + path + "': unknown format";
         return out;
     }
-    const ReadResult r = readAny(file.bytes, ctx);
+    const ReadResult r = readInput(file.bytes, ctx, forceReader);
     return infoFromResult(path, r, requested);
+}
+
+std::vector<InfoReport> infoFromFiles(const std::vector<std::string>& paths, const InfoOptions& options)
+{
+    std::vector<InfoReport> out;
+    if (!options.checks) {
+        for (const std::string& p : paths) {
+            out.push_back(infoFromFile(p, options.profile, options.forceReader));
+        }
+        return out;
+    }
+    CheckOptions opt;
+    opt.profile = options.profile;
+    opt.reference = options.reference;
+    opt.forceReader = options.forceReader;
+    std::vector<ReadResult> results;
+    CheckRun run = runCheck(paths, opt, &results);
+    // One report per input, in the order given (a folder: its files in place).
+    std::vector<bool> used(run.files.size(), false);
+    for (const std::string& p : paths) {
+        bool any = false;
+        for (std::size_t i = 0; i < run.files.size(); ++i) {
+            CheckedFile& f = run.files[i];
+            if (used[i] || !(f.file == p || f.file.starts_with(p + "/"))) {
+                continue;
+            }
+            used[i] = any = true;
+            InfoReport r;
+            if (!f.readable) {
+                r.file = f.file;
+                r.ioError = f.ioError;
+                out.push_back(std::move(r));
+                continue;
+            }
+            r = infoFromResult(f.file, results[i], f.profile);
+            r.profileGuessed = f.guessed;
+            r.checked = true;
+            r.reference = f.reference;
+            r.diagnostics = std::move(f.diagnostics);
+            r.errors = countSeverity(r.diagnostics, Severity::Error);
+            r.warnings = countSeverity(r.diagnostics, Severity::Warning);
+            r.notes = countSeverity(r.diagnostics, Severity::Note);
+            out.push_back(std::move(r));
+        }
+        if (!any) { // a path that does not exist or cannot be listed
+            InfoReport r;
+            r.file = p;
+            r.ioError = "'" + p + "': no such file";
+            for (const std::string& e : run.inputErrors) {
+                if (e.find(p) != std::string::npos) {
+                    r.ioError = e;
+                }
+            }
+            out.push_back(std::move(r));
+        }
+    }
+    return out;
 }
 
 namespace {
@@ -160,12 +220,15 @@ std::string infoText(const InfoReport& r, bool verbose)
     line("profile", std::string(profileName(r.profile)) + (r.profileGuessed ? " (auto)" : ""));
     line("bones", thousands(r.bones) + " (" + thousands(r.roots) + (r.roots == 1 ? " root)" : " roots)"));
     if (r.frames > 0) {
+        // Frames are named by the file's own numbers (SMD `time`, XANIM `FRAME`), as the
+        // timeline and `pose` name them.
         std::string fr = thousands(r.frames);
         std::string t0, t1, fps;
         appendNumber(t0, r.firstTime);
         appendNumber(t1, r.lastTime);
         appendNumber(fps, r.fps);
-        fr += " (time " + t0 + ".." + t1 + ", " + fps + " fps" + (r.fpsFromFile ? ")" : " default)");
+        fr += r.frames == 1 ? " (frame " + t0 : " (frames " + t0 + ".." + t1;
+        fr += ", " + fps + " fps" + (r.fpsFromFile ? ")" : " default)");
         line("frames", fr);
     }
     if (r.triangles > 0) {
@@ -175,7 +238,7 @@ std::string infoText(const InfoReport& r, bool verbose)
     if (!r.materials.empty()) {
         line("materials", thousands(r.materials.size()));
         for (const auto& m : r.materials) {
-            o += "    " + m.name + "  (" + thousands(m.triangles) + " triangles)\n";
+            o += "    " + m.name + "  (" + plural(m.triangles, "triangle") + ")\n";
         }
     }
     if (!r.flexShapes.empty()) {
@@ -189,15 +252,18 @@ std::string infoText(const InfoReport& r, bool verbose)
         for (const auto& n : r.notetracks) {
             std::string f;
             appendNumber(f, n.frame);
-            o += "    " + f + " " + n.text + "\n";
+            o += "    frame " + f + " " + n.text + "\n";
         }
     }
     if (r.bounds.valid) {
         line("bounds", "min " + vec(r.bounds.min) + "  max " + vec(r.bounds.max));
         line("size", vec(r.bounds.max - r.bounds.min));
     }
-    line("diagnostics", thousands(r.errors) + " errors, " + thousands(r.warnings) + " warnings, " +
-                            thousands(r.notes) + " notes");
+    line("diagnostics", plural(r.errors, "error") + ", " + plural(r.warnings, "warning") + ", " +
+                            plural(r.notes, "note") +
+                            (r.checked ? " (checks of profile " + std::string(profileName(r.profile)) +
+                                             (r.reference.empty() ? ")" : ", reference " + r.reference + ")")
+                                       : " (--no-checks: reader only, checks not run)"));
     if (verbose && !r.boneTree.empty()) {
         o += "  bone tree\n";
         for (const auto& b : r.boneTree) {
@@ -262,8 +328,15 @@ std::string infoJson(const std::vector<InfoReport>& reports)
         } else {
             w.null();
         }
+        w.key("firstFrame").value(r.firstTime);
+        w.key("lastFrame").value(r.lastTime);
+        w.key("checks").value(r.checked);
+        if (!r.reference.empty()) {
+            w.key("reference").value(r.reference);
+        }
         w.key("errors").value(r.errors);
         w.key("warnings").value(r.warnings);
+        w.key("notes").value(r.notes);
         w.key("diagnostics").beginArray();
         for (const Diagnostic& d : r.diagnostics) {
             w.beginObject();

@@ -32,6 +32,11 @@ struct InfoReport {
     std::vector<std::string> flexShapes;
     std::vector<Notetrack> notetracks;
     Bounds bounds;
+    // Counts and diagnostics: with `checked`, those `check` reports for the file under the same
+    // profile (reader diagnostics plus every check, graded); without (--no-checks), the
+    // reader's alone, graded by the profile.
+    bool checked = false;
+    std::string reference; // reference used for xref.* (checked only; "" = none)
     std::size_t errors = 0, warnings = 0, notes = 0;
     std::vector<Diagnostic> diagnostics;
     // -v: "name (id) <- parent" lines in hierarchy order, indented by depth
@@ -39,8 +44,20 @@ struct InfoReport {
 };
 
 InfoReport infoFromResult(const std::string& file, const ReadResult& r, Profile requested);
-// Reads the file (I/O errors give readable == false) and summarises it.
-InfoReport infoFromFile(const std::string& path, Profile requested);
+// Reads the file (I/O errors give readable == false) and summarises it, reader diagnostics only
+// (`info --no-checks`).
+InfoReport infoFromFile(const std::string& path, Profile requested,
+                        const std::string& forceReader = {});
+
+struct InfoOptions {
+    Profile profile = Profile::Auto;
+    bool checks = true;    // false: `--no-checks`, the fast read-only summary
+    std::string reference; // as `check --reference`
+    std::string forceReader; // --force-reader: a FormatInfo id; empty = by content
+};
+// `rigscope-cli info FILE...`: one report per file. With checks, the files are checked exactly
+// as `rigscope-cli check FILE...` checks them (one truth: the same counts and diagnostics).
+std::vector<InfoReport> infoFromFiles(const std::vector<std::string>& paths, const InfoOptions& options);
 
 std::string infoText(const InfoReport& r, bool verbose);
 // One JSON array, one object per file, with the keys of issue 2 §6 plus notetracks.

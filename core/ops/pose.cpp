@@ -1,12 +1,16 @@
 #include "core/ops/pose.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <optional>
 
 #include "core/diag/diagnostic_ids.h"
 #include "core/diag/severity.h"
 #include "core/formats/registry.h"
 #include "core/io/file_buffer.h"
+#include "core/model/frame_number.h"
+#include "core/ops/read_input.h"
 #include "core/pose/animation_binding.h"
 #include "core/pose/pose_rig.h"
 #include "core/pose/sample.h"
@@ -77,7 +81,35 @@ std::string formatNumber(double v)
 
 } // namespace
 
-PoseReport poseFromModels(const Model& reference, const Model* animation, const PoseRequest& req)
+namespace {
+
+// The shapes of every VTA as one set of targets (shape order: files, then their shapes).
+FlexTargets mergedFlex(const Mesh& mesh, const std::vector<const Model*>& vtas)
+{
+    FlexTargets all;
+    all.shapeOffsets.push_back(0);
+    for (const Model* v : vtas) {
+        if (v == nullptr || v->flexShapes.empty() || mesh.empty()) {
+            continue;
+        }
+        const FlexTargets t = bindFlexShapes(mesh, *v, mesh.cornerPoints);
+        const auto base = static_cast<std::uint32_t>(all.targets.size());
+        for (std::size_t s = 0; s < t.shapeCount(); ++s) {
+            all.names.push_back(t.names[s]);
+            all.shapeOffsets.push_back(base + t.shapeOffsets[s + 1]);
+        }
+        all.targets.insert(all.targets.end(), t.targets.begin(), t.targets.end());
+        all.deltaPositions.insert(all.deltaPositions.end(), t.deltaPositions.begin(),
+                                  t.deltaPositions.end());
+        all.deltaNormals.insert(all.deltaNormals.end(), t.deltaNormals.begin(), t.deltaNormals.end());
+    }
+    return all;
+}
+
+} // namespace
+
+PoseReport poseFromModels(const Model& reference, const Model* animation, const PoseRequest& req,
+                          const std::vector<const Model*>& flexModels)
 {
     PoseReport r;
     r.ok = true;
@@ -113,9 +145,21 @@ PoseReport poseFromModels(const Model& reference, const Model* animation, const 
         anim = nullptr;
     }
 
-    // frame
+    // frame: a 0-based index, or (--time) the file's own frame number
     const std::size_t frames = anim != nullptr ? anim->frameCount() : 1;
     double frame = req.frame < 0 ? static_cast<double>(frames) + req.frame : req.frame;
+    if (req.byTime) {
+        const std::optional<int> i =
+            anim != nullptr ? frameIndexOfFileNumber(*anim, req.time) : std::optional<int>{};
+        if (!i) {
+            r.ok = false;
+            r.error = "no frame numbered " + formatNumber(req.time) +
+                      (anim != nullptr ? " (frames " + fileFrameRange(*anim) + ")"
+                                       : std::string(" (bind pose: no animation)"));
+            return r;
+        }
+        frame = *i;
+    }
     if (!std::isfinite(frame) || frame < 0 || frame > static_cast<double>(frames - 1)) {
         r.ok = false;
         r.error = "frame " + formatNumber(req.frame) + " is out of range (" +
@@ -181,6 +225,39 @@ PoseReport poseFromModels(const Model& reference, const Model* animation, const 
         r.error = "cannot pose '" + req.file + "': inconsistent skeleton or animation";
         return r;
     }
+    if (req.vertices || !req.flex.empty()) {
+        r.profile = resolveProfile(reference, req.profile);
+        r.weights = req.weights;
+        const FlexTargets flex = mergedFlex(reference.mesh, flexModels);
+        r.flexNames = flex.names;
+        r.flexWeights.assign(flex.shapeCount(), 0.0f);
+        for (const auto& [name, value] : req.flex) {
+            const auto it = std::find(flex.names.begin(), flex.names.end(), name);
+            if (it == flex.names.end()) {
+                r.ok = false;
+                r.error = "no flex shape '" + name + "'" +
+                          (flex.names.empty() ? std::string(" (no VTA attached)")
+                                              : " (shapes: " + joinNames(flex.names, 12) + ")");
+                return r;
+            }
+            r.flexWeights[static_cast<std::size_t>(it - flex.names.begin())] = value;
+        }
+        if (req.vertices) {
+            const SkinTarget target =
+                makePointSkinTarget(reference.mesh, skel.size(), r.profile, req.weights);
+            buffers.resize(skel.size(), anim != nullptr ? anim->jointCount : 0,
+                           target.vertexCount(), !target.normals.empty(), flex.shapeCount());
+            buffers.flexWeights = r.flexWeights;
+            if (!evaluateSkin(rig, target, &flex, buffers)) {
+                r.ok = false;
+                r.error = "cannot skin '" + req.file + "': inconsistent mesh or flex";
+                return r;
+            }
+            r.withVertices = true;
+            r.vertices = buffers.positions;
+            r.normals = buffers.normals;
+        }
+    }
     r.bones.reserve(skel.size());
     for (std::size_t j = 0; j < skel.size(); ++j) {
         BonePose b;
@@ -203,7 +280,7 @@ struct Loaded {
     std::string error; // I/O or unknown format
 };
 
-Loaded load(const std::string& path, Profile profile)
+Loaded load(const std::string& path, Profile profile, const std::string& forceReader)
 {
     Loaded l;
     FileReadResult file = readFile(path);
@@ -211,14 +288,14 @@ Loaded load(const std::string& path, Profile profile)
         l.error = file.error;
         return l;
     }
-    if (detectFormat(file.bytes, path) == nullptr) {
+    if (!isReadable(file.bytes, path, forceReader)) {
         l.error = "'" + path + "': unknown format";
         return l;
     }
     ReadContext ctx;
     ctx.fileName = path;
     ctx.profile = profile;
-    l.result = readAny(file.bytes, ctx);
+    l.result = readInput(file.bytes, ctx, forceReader);
     if (!l.result.hasModel) {
         l.error = "'" + path + "': nothing readable";
     }
@@ -243,15 +320,37 @@ PoseReport poseFromFiles(const PoseRequest& req)
 {
     PoseReport r;
     r.file = req.file;
-    Loaded ref = load(req.file, req.profile);
+    Loaded ref = load(req.file, req.profile, req.forceReader);
     if (!ref.error.empty()) {
         r.error = ref.error;
         keepErrors(ref.result.diagnostics, r);
         return r;
     }
+    PoseRequest request = req;
+    // Attached files: VTAs give flex shapes, the animation (one) is posed.
+    std::vector<Loaded> flexFiles;
+    for (const std::string& path : req.attachFiles) {
+        Loaded l = load(path, req.profile, req.forceReader);
+        if (!l.error.empty()) {
+            r.error = l.error;
+            keepErrors(ref.result.diagnostics, r);
+            keepErrors(l.result.diagnostics, r);
+            return r;
+        }
+        if (l.result.model.kind == ModelKind::Flex || !l.result.model.flexShapes.empty()) {
+            flexFiles.push_back(std::move(l));
+        } else if (request.animFile.empty()) {
+            request.animFile = path;
+        } else {
+            r.error = "'" + path + "': one animation at a time ('" + request.animFile +
+                      "' is posed already)";
+            keepErrors(ref.result.diagnostics, r);
+            return r;
+        }
+    }
     Loaded anim;
-    if (!req.animFile.empty()) {
-        anim = load(req.animFile, req.profile);
+    if (!request.animFile.empty()) {
+        anim = load(request.animFile, req.profile, req.forceReader);
         if (!anim.error.empty()) {
             r.error = anim.error;
             keepErrors(ref.result.diagnostics, r);
@@ -259,12 +358,20 @@ PoseReport poseFromFiles(const PoseRequest& req)
             return r;
         }
     }
-    PoseReport out =
-        poseFromModels(ref.result.model, req.animFile.empty() ? nullptr : &anim.result.model, req);
+    std::vector<const Model*> vtas;
+    for (const Loaded& l : flexFiles) {
+        vtas.push_back(&l.result.model);
+    }
+    PoseReport out = poseFromModels(ref.result.model,
+                                    request.animFile.empty() ? nullptr : &anim.result.model,
+                                    request, vtas);
     std::vector<Diagnostic> binding = std::move(out.diagnostics);
     out.diagnostics.clear();
     keepErrors(ref.result.diagnostics, out);
     keepErrors(anim.result.diagnostics, out);
+    for (const Loaded& l : flexFiles) {
+        keepErrors(l.result.diagnostics, out);
+    }
     for (Diagnostic& d : binding) {
         out.diagnostics.push_back(std::move(d));
     }
@@ -277,9 +384,18 @@ std::string poseText(const PoseReport& r)
     if (r.bindPose) {
         s += ": bind pose\n";
     } else {
+        // Named by the file's own frame number, as `info` and the timeline name it; the
+        // 0-based index (`--frame`) in brackets.
         s += ": " + (r.animFile == r.file ? std::string("own animation") : r.animFile) +
-             ", frame " + formatNumber(r.frame) + " of " + std::to_string(r.frameCount) +
-             " (time " + formatNumber(r.time) + ")\n";
+             ", frame " + formatNumber(r.time) + " (index " + formatNumber(r.frame) + " of " +
+             std::to_string(r.frameCount) + ")\n";
+    }
+    for (std::size_t i = 0; i < r.flexNames.size(); ++i) {
+        if (r.flexWeights[i] != 0.0f) {
+            s += "# flex " + r.flexNames[i] + " = ";
+            appendShort(s, r.flexWeights[i]);
+            s += '\n';
+        }
     }
     s += "# index name parent | model-space position | rotation (row-major)\n";
     for (std::size_t j = 0; j < r.bones.size(); ++j) {
@@ -303,12 +419,55 @@ std::string poseText(const PoseReport& r)
         }
         s += '\n';
     }
+    if (r.withVertices) {
+        s += std::string("# vertices (") + (r.weights == WeightView::Compiled ? "compiled" : "authored") +
+             " weights, profile " + std::string(profileName(r.profile)) +
+             "): v index | skinned position" + (r.normals.empty() ? "" : " | normal") + "\n";
+        for (std::size_t v = 0; v < r.vertices.size(); ++v) {
+            s += "v " + std::to_string(v) + " | ";
+            for (int i = 0; i < 3; ++i) {
+                appendShort(s, r.vertices[v][i]);
+                s += i < 2 ? " " : "";
+            }
+            if (v < r.normals.size()) {
+                s += " | ";
+                for (int i = 0; i < 3; ++i) {
+                    appendShort(s, r.normals[v][i]);
+                    s += i < 2 ? " " : "";
+                }
+            }
+            s += '\n';
+        }
+    }
     return s;
 }
 
 std::string poseJson(const PoseReport& r)
 {
     JsonWriter w;
+    if (r.withVertices) {
+        w.beginObject();
+        w.key("frame").value(r.frame);
+        w.key("time").value(r.time);
+        w.key("weights").value(r.weights == WeightView::Compiled ? "compiled" : "authored");
+        w.key("profile").value(profileName(r.profile));
+        w.key("flex").beginObject();
+        for (std::size_t i = 0; i < r.flexNames.size(); ++i) {
+            w.key(r.flexNames[i]).value(r.flexWeights[i]);
+        }
+        w.endObject();
+        w.key("vertices").beginArray();
+        for (const Vec3& v : r.vertices) {
+            w.beginArray().value(v.x()).value(v.y()).value(v.z()).endArray();
+        }
+        w.endArray();
+        w.key("normals").beginArray();
+        for (const Vec3& v : r.normals) {
+            w.beginArray().value(v.x()).value(v.y()).value(v.z()).endArray();
+        }
+        w.endArray();
+        w.key("bones");
+    }
     w.beginArray();
     for (const BonePose& b : r.bones) {
         w.beginObject();
@@ -347,6 +506,9 @@ std::string poseJson(const PoseReport& r)
         w.endObject();
     }
     w.endArray();
+    if (r.withVertices) {
+        w.endObject();
+    }
     std::string out = w.take();
     out += '\n';
     return out;

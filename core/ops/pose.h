@@ -15,9 +15,18 @@ namespace rigscope::core {
 struct PoseRequest {
     std::string file;     // the reference (or any file with a skeleton)
     std::string animFile; // empty: the file's own animation, if any; else the bind pose
+    // More files, attached like a drop on the reference: VTAs give flex shapes, an animation
+    // is taken as animFile (one animation at most).
+    std::vector<std::string> attachFiles;
     double frame = 0;     // 0-based index; negative counts from the end; fractions blend
+    bool byTime = false;  // pose the frame the file numbers `time` (`--time T`) instead
+    double time = 0;
     Interpolation mode = Interpolation::Stepped;
     Profile profile = Profile::Auto;
+    bool vertices = false;                   // also skin every vertex (`--vertices`)
+    WeightView weights = WeightView::Authored; // `--weights=authored|compiled` (CHECKS.md §5)
+    std::vector<std::pair<std::string, float>> flex; // `--flex NAME=V`, by shape name
+    std::string forceReader;                 // `--force-reader`: a FormatInfo id
 };
 
 struct BonePose {
@@ -45,17 +54,28 @@ struct PoseReport {
     std::vector<std::string> missingInAnimation; // reference bones the animation leaves alone
     std::vector<Diagnostic> diagnostics;         // reader errors + binding warnings / notes
     std::size_t errors = 0;                      // reader errors (exit 1)
+    // --vertices: one skinned vertex per mesh point (SMD point i = corner i; XMODEL pool
+    // index), flex applied in bind space first; normals empty for a CoD pool.
+    bool withVertices = false;
+    Profile profile = Profile::Source; // the profile `compiled` weights followed
+    WeightView weights = WeightView::Authored;
+    std::vector<Vec3> vertices, normals;
+    std::vector<std::string> flexNames; // every attached shape
+    std::vector<float> flexWeights;     // per shape (0 unless given)
 };
 
 // Poses `reference` with `animation` (null: the reference's own animation, else bind pose).
-PoseReport poseFromModels(const Model& reference, const Model* animation, const PoseRequest& req);
+PoseReport poseFromModels(const Model& reference, const Model* animation, const PoseRequest& req,
+                          const std::vector<const Model*>& flexModels = {});
 // Reads the files (I/O errors and unknown formats give ok == false) and poses them.
 PoseReport poseFromFiles(const PoseRequest& req);
 
-// One line per bone: index, name, parent, model-space position and row-major rotation.
+// One line per bone: index, name, parent, model-space position and row-major rotation; with
+// vertices, a `v INDEX x y z` line per vertex after them.
 std::string poseText(const PoseReport& r);
 // [{name, parent, position:[x,y,z], rotation:[9, row-major]}, ...]; parent is a name or null.
-// Also localPosition / localRotation and animated.
+// Also localPosition / localRotation and animated. With vertices: one object
+// {"frame", "time", "bones": [...], "vertices": [[x,y,z], ...], "normals": [...], "flex": {...}}.
 std::string poseJson(const PoseReport& r);
 
 } // namespace rigscope::core

@@ -44,6 +44,11 @@ void TstCorpusChecks::corpus()
         if (f.endsWith(QLatin1String("MANIFEST.tsv"))) {
             continue;
         }
+        // The corpus QCs name files the corpus does not hold (qc.missing-file by design):
+        // tst_qc_reader checks each is reported once at its line.
+        if (f.endsWith(QLatin1String(".qc"))) {
+            continue;
+        }
         const CheckRun run = runCheck({f.toStdString()}, opt);
         QCOMPARE(run.files.size(), std::size_t(1));
         QVERIFY2(run.files.front().readable, qPrintable(f));

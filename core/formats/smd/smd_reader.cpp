@@ -18,6 +18,7 @@
 #include "core/diag/severity.h"
 #include "core/io/file_buffer.h"
 #include "core/text/numbers.h"
+#include "core/text/plural.h"
 #include "core/text/text_cursor.h"
 
 namespace rigscope::core {
@@ -653,8 +654,14 @@ private:
     }
     void shortLine(std::string_view line, std::string_view kind, std::size_t have, std::size_t need)
     {
+        if (isCutLine(line)) {
+            truncated(m_cur.lineLoc(line), "file ends in the middle of a " + std::string(kind) +
+                                               " line (" + std::to_string(have) + " of " +
+                                               std::to_string(need) + " fields)");
+            return;
+        }
         error(ids::kSyntaxShortLine, m_cur.lineLoc(line),
-              std::string(kind) + " line has " + std::to_string(have) + " fields; needs " +
+              std::string(kind) + " line has " + plural(have, "field") + "; needs " +
                   std::to_string(need));
     }
     void extraFields(std::string_view line, std::size_t used)
@@ -701,6 +708,16 @@ private:
     // ---- blocks -------------------------------------------------------------------------
     void openBlock(Block b, std::string_view line);
     void missingEnd(Block b, SourceLoc opened, SourceLoc at);
+    // syntax.truncated (issue 15): the file ends before its structure is complete. Reported
+    // once: a cut last line already says where the file ends.
+    void truncated(SourceLoc at, std::string message, SourceLoc opened = {},
+                   std::string_view block = {});
+    void endsInside(Block b, SourceLoc opened, std::string after);
+    // The last line of a file that does not end with a newline: it may be cut.
+    bool isCutLine(std::string_view line) const noexcept
+    {
+        return !line.empty() && line.data() + line.size() == m_bytes.data() + m_bytes.size();
+    }
     bool nextLine(std::string_view& line) noexcept;
     bool newBlockStarts() const noexcept;
     void clearVertexRefs(std::size_t mark) noexcept;
@@ -742,6 +759,7 @@ private:
     std::size_t m_extraTok = 0;
     const char* m_firstTab = nullptr;
     bool m_unterminated = false;
+    bool m_truncated = false;
     std::string_view m_comment;
 
     // Tabs (reported once), line state.
@@ -1068,6 +1086,9 @@ void SmdReader::skipUnknownBlock(std::string_view line, std::string_view kw)
             return;
         }
     }
+    if (m_sawBlock) { // text before any SMD block is no SMD cut short, but no SMD at all
+        truncated(eofLoc(), "file ends inside unknown block '" + shown(kw) + "'; no 'end'");
+    }
 }
 
 void SmdReader::openBlock(Block b, std::string_view line)
@@ -1116,6 +1137,27 @@ void SmdReader::missingEnd(Block b, SourceLoc opened, SourceLoc at)
                         : error(ids::kSyntaxMissingEnd, at, msg);
     d.related.push_back(
         {m_ctx.fileName, opened, "'" + std::string(blockName(b)) + "' opened here"});
+}
+
+void SmdReader::truncated(SourceLoc at, std::string message, SourceLoc opened,
+                          std::string_view block)
+{
+    if (m_truncated) {
+        return;
+    }
+    m_truncated = true;
+    Diagnostic& d = error(ids::kSyntaxTruncated, at, std::move(message));
+    if (opened.line != 0) {
+        d.related.push_back({m_ctx.fileName, opened, "'" + std::string(block) + "' opened here"});
+    }
+}
+
+void SmdReader::endsInside(Block b, SourceLoc opened, std::string after)
+{
+    truncated(eofLoc(),
+              "file ends inside '" + std::string(blockName(b)) + "' opened at line " +
+                  std::to_string(opened.line) + after + "; no 'end'",
+              opened, blockName(b));
 }
 
 bool SmdReader::nextLine(std::string_view& line) noexcept
@@ -1171,6 +1213,10 @@ void SmdReader::parseNodes(SourceLoc opened)
             return;
         }
         const SourceLoc at = m_cur.lineLoc(line);
+        if (m_unterminated && isCutLine(line)) {
+            truncated(at, "file ends in the middle of a node line (quoted name not closed)");
+            continue;
+        }
         if (m_unterminated) {
             fixed(Severity::Warning, ids::kSyntaxUnterminatedString, at,
                   "quoted name runs to the end of the line; line dropped");
@@ -1221,11 +1267,11 @@ void SmdReader::parseNodes(SourceLoc opened)
         if (!quoted) {
             error(ids::kSyntaxUnquotedName, at,
                   "bone name not quoted; studiomdl ends the nodes block here (" +
-                      std::to_string(j) + " bones read)",
+                      plural(static_cast<std::size_t>(j), "bone") + " read)",
                   {K::Joint, j});
         }
     }
-    missingEnd(Block::Nodes, opened, eofLoc());
+    endsInside(Block::Nodes, opened, " after " + plural(s.size(), "bone"));
 }
 
 // ---- skeleton -------------------------------------------------------------------------------
@@ -1363,7 +1409,7 @@ void SmdReader::parseSkeleton(SourceLoc opened)
         }
         addPose(st.joint, st.position, st.rotation);
     }
-    missingEnd(Block::Skeleton, opened, eofLoc());
+    endsInside(Block::Skeleton, opened, " after " + plural(m_frames.size(), "frame"));
 }
 
 void SmdReader::beginFrame(RawFrame&& f)
@@ -1590,11 +1636,12 @@ void SmdReader::parseTriangles(SourceLoc opened)
         bool dropped = false;
         while (got < 3) {
             if (!nextLine(line)) {
-                error(ids::kSyntaxShortLine, matAt,
-                      "triangle has " + std::to_string(got) +
-                          " of 3 vertex lines before the end of the file");
                 clearVertexRefs(mark);
-                missingEnd(Block::Triangles, opened, eofLoc());
+                truncated(eofLoc(),
+                          "file ends after " + std::to_string(got) +
+                              " of 3 vertex lines of triangle " + std::to_string(t) +
+                              " (material line " + std::to_string(matAt.line) + "); no 'end'",
+                          opened, blockName(Block::Triangles));
                 return;
             }
             if (blankOrComment(line, trim(line), Block::Triangles)) {
@@ -1638,7 +1685,7 @@ void SmdReader::parseTriangles(SourceLoc opened)
         mesh.triangleMaterials.push_back(mat);
         mesh.triangleWhere.push_back(matAt);
     }
-    missingEnd(Block::Triangles, opened, eofLoc());
+    endsInside(Block::Triangles, opened, " after " + plural(mesh.triangleCount(), "triangle"));
 }
 
 std::uint32_t SmdReader::internMaterial(std::string_view name, SourceLoc at)
@@ -1851,7 +1898,8 @@ void SmdReader::parseVertexAnimation(SourceLoc opened)
         f.normals.push_back(n);
         f.lineWhere.push_back(m_cur.lineLoc(line));
     }
-    missingEnd(Block::VertexAnimation, opened, eofLoc());
+    endsInside(Block::VertexAnimation, opened,
+               " after " + plural(m_model.vertexFrames.size(), "shape"));
 }
 
 // ---- build ----------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 #include "core/formats/smdx/smdx.h"
 
 #include <algorithm>
+#include <charconv>
 #include <bit>
 #include <cstdio>
 #include <unordered_map>
@@ -1049,7 +1050,24 @@ ReadResult readSmdx(std::string_view bytes, const ReadContext& ctx)
         sink.error(ids::kSyntaxSmdxCorrupt, at(pd.offset), pd.message, pd.element);
     }
     if (fatal.set) {
-        sink.error(ids::kSyntaxSmdxCorrupt, at(fatal.offset), fatal.message);
+        // The bytes end before a value or a declared count is complete: the file is cut short
+        // (syntax.truncated, an error under every profile); anything else is corrupt.
+        // A count needing more bytes than are left is a cut file when the bytes it needs are
+        // of the file's order (a hostile count asks for far more than any file holds).
+        bool endsEarly = fatal.message.starts_with("truncated ");
+        if (const std::size_t at = fatal.message.find(" needs at least "); at != std::string::npos) {
+            std::uint64_t need = 0;
+            const char* first = fatal.message.data() + at + 16;
+            const auto [p, ec] = std::from_chars(first, fatal.message.data() + fatal.message.size(), need);
+            endsEarly = ec == std::errc() && p != first && need <= 16 * static_cast<std::uint64_t>(bytes.size()) + 4096;
+        }
+        if (endsEarly) {
+            sink.error(ids::kSyntaxTruncated, at(fatal.offset),
+                       "file ends early (" + std::to_string(bytes.size()) +
+                           " bytes): " + fatal.message);
+        } else {
+            sink.error(ids::kSyntaxSmdxCorrupt, at(fatal.offset), fatal.message);
+        }
     } else if (!cursor.atEnd()) {
         sink.error(ids::kSyntaxSmdxCorrupt, at(cursor.pos()),
                    std::to_string(cursor.remaining()) + " trailing bytes after the last block");

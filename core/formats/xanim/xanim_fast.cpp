@@ -163,6 +163,7 @@ private:
     bool m_scales = false;
     // notes
     bool m_notePartSeen = false;
+    bool m_tracksAfterPart = true; // the last of them has its NUMTRACKS
     std::int32_t m_notePart = 0, m_track = 0;
     std::vector<TrackCount> m_keyCounts, m_trackCounts;
 
@@ -431,6 +432,7 @@ private:
                 return false;
             }
             m_trackCounts.push_back({v, 0});
+            m_tracksAfterPart = true;
             return true;
         }
         case Kw::NoteTrack: {
@@ -484,6 +486,7 @@ private:
             m_notePart = i;
             m_notePartSeen = true;
             m_track = 0;
+            m_tracksAfterPart = false;
             return true;
         }
         if (m_phase != Phase::Frames || i != static_cast<std::int32_t>(m_keysInFrame) ||
@@ -566,6 +569,8 @@ private:
             }
         } else if (m_phase != Phase::Notes) {
             return false;
+        } else if (m_notePartSeen && !m_tracksAfterPart) {
+            return false; // NOTETRACKS cut short: the general path says so (syntax.truncated)
         }
         for (const TrackCount& c : m_keyCounts) {
             if (static_cast<std::size_t>(c.declared) != c.have || c.declared < 0) {

@@ -1,6 +1,7 @@
 // XANIM_EXPORT v3 and NT_EXPORT readers (FORMATS.md §4). parseXanimRecords is shared with the
 // *_BIN reader.
 #include <algorithm>
+#include <initializer_list>
 #include <cmath>
 #include <optional>
 #include <unordered_map>
@@ -11,6 +12,7 @@
 #include "core/formats/xmodel/cod_fast.h"
 #include "core/io/file_buffer.h"
 #include "core/text/numbers.h"
+#include "core/text/plural.h"
 
 namespace rigscope::core {
 
@@ -35,6 +37,7 @@ struct RawKey {
     Mat3 axes = Mat3::Identity();
     Vec3 scale = Vec3::Ones();
     bool hasScale = false;
+    bool hasZ = false; // the block's last line
     SourceLoc loc, scaleLoc;
 };
 
@@ -62,10 +65,25 @@ public:
     {
         Record r;
         while (in.next(r)) {
+            if (r.cut && r.argc < expectedArgs(r)) {
+                // The last line, cut short: not read as another record (syntax.truncated).
+                m_cutAt = r.loc;
+                m_cutWhat = "'" + shownToken(r.keyword) + "' line (" + std::to_string(r.argc) +
+                            " of " + std::to_string(expectedArgs(r)) + " fields)";
+                continue;
+            }
+            m_lastAt = r.loc;
             dispatch(r);
+        }
+        if (const SourceLoc cs = in.cutString(); cs.line != 0) {
+            m_cutAt = cs;
+            m_cutWhat = "line (quoted string not closed)";
         }
         if (!m_sawAnimation) {
             return false;
+        }
+        if (!in.stoppedOnError()) {
+            integrityAtEof();
         }
         finish();
         return true;
@@ -94,6 +112,109 @@ private:
     std::int32_t m_track = 0;
     std::vector<TrackCount> m_keyCounts;   // NUMKEYS per track
     std::vector<TrackCount> m_trackCounts; // NUMTRACKS per part
+    // syntax.truncated (issue 15)
+    SourceLoc m_lastAt, m_cutAt;
+    std::string m_cutWhat;
+    bool m_truncatedParts = false, m_truncatedFrames = false, m_truncatedLastFrame = false;
+    bool m_truncatedKeys = false, m_truncatedTracks = false;
+    bool m_tracksAfterPart = true; // the last of them has its NUMTRACKS
+    bool m_keysAfterTrack = true;  // the last NOTETRACK has its NUMKEYS
+
+    std::size_t expectedArgs(const Record& r) const noexcept
+    {
+        const std::string_view k = r.keyword;
+        if (k == "PART") {
+            return m_section == Section::Parts && m_frames.empty() &&
+                           (!m_numParts.value ||
+                            static_cast<std::int64_t>(m_parts.size()) < *m_numParts.value)
+                       ? 2
+                       : 1;
+        }
+        if (k == "FRAME") {
+            return m_section == Section::Notes ? 2 : 1;
+        }
+        if (k == "VERSION" || k.starts_with("NUM") || k == "FRAMERATE" || k == "NOTETRACK") {
+            return 1;
+        }
+        if (k == "OFFSET" || k == "SCALE" || k == "X" || k == "Y" || k == "Z") {
+            return 3;
+        }
+        return 0;
+    }
+
+    std::size_t partsPerFrame() const noexcept
+    {
+        return m_numParts.value ? static_cast<std::size_t>(std::max<std::int64_t>(0, *m_numParts.value))
+                                : m_parts.size();
+    }
+
+    // Frame f lacks parts, or its last part block lacks its Z line.
+    bool frameIncomplete(const RawFrame& f) const noexcept
+    {
+        return f.keyCount < partsPerFrame() ||
+               (f.keyCount > 0 && !m_keys[f.firstKey + f.keyCount - 1].hasZ);
+    }
+
+    // The file ends before its structure is complete (FORMATS.md §3.3 section order).
+    void integrityAtEof()
+    {
+        std::string what;
+        if (m_section != Section::Notes) {
+            if (!m_numParts.value) {
+                what = "before NUMPARTS";
+            } else if (m_frames.empty() && m_parts.size() < partsPerFrame()) {
+                what = "after " + groupedCount(m_parts.size()) + " of " + plural(partsPerFrame(), "part");
+                m_truncatedParts = true;
+            } else if (!m_numFrames.value && m_frames.empty()) {
+                what = "before NUMFRAMES";
+            } else if (m_frames.empty() && m_numFrames.value && *m_numFrames.value > 0) {
+                what = "before the first FRAME (NUMFRAMES " + std::to_string(*m_numFrames.value) + ")";
+            } else if (!m_frames.empty()) {
+                const RawFrame& last = m_frames.back();
+                const bool cutFrame = frameIncomplete(last);
+                const auto declared = m_numFrames.value
+                                          ? static_cast<std::size_t>(std::max<std::int64_t>(0, *m_numFrames.value))
+                                          : 0;
+                if (m_frames.size() < declared) {
+                    what = "after " + groupedCount(m_frames.size() - (cutFrame ? 1 : 0)) + " of " +
+                           plural(declared, "frame");
+                    m_truncatedFrames = true;
+                }
+                if (cutFrame) {
+                    what += what.empty() ? "inside " : ", inside ";
+                    what += "frame " + frameText(last.num) + " (" + std::to_string(last.keyCount) +
+                            " of " + plural(partsPerFrame(), "part") + ")";
+                    m_truncatedLastFrame = true;
+                }
+            }
+        } else {
+            if (!m_keyCounts.empty() && m_keyCounts.back().have < static_cast<std::size_t>(std::max<std::int64_t>(0, m_keyCounts.back().declared))) {
+                what = "after " + groupedCount(m_keyCounts.back().have) + " of " +
+                       plural(static_cast<std::size_t>(m_keyCounts.back().declared), "notetrack key");
+                m_truncatedKeys = true;
+            } else if (!m_keysAfterTrack) {
+                what = "inside NOTETRACKS (NOTETRACK " + std::to_string(m_track) + " has no NUMKEYS)";
+            } else if (m_notePartSeen && !m_tracksAfterPart) {
+                // exporters list only the parts with notes: a PART line needs its NUMTRACKS
+                what = "inside NOTETRACKS (PART " + std::to_string(m_notePart) + " has no NUMTRACKS)";
+            } else if (!m_trackCounts.empty() &&
+                       m_trackCounts.back().have < static_cast<std::size_t>(std::max<std::int64_t>(0, m_trackCounts.back().declared))) {
+                what = "after " + groupedCount(m_trackCounts.back().have) + " of " +
+                       plural(static_cast<std::size_t>(m_trackCounts.back().declared), "notetrack");
+                m_truncatedTracks = true;
+            }
+        }
+        if (what.empty() && m_cutAt.line == 0) {
+            return;
+        }
+        std::string msg = "file ends ";
+        if (m_cutAt.line != 0) {
+            msg += "in the middle of a " + m_cutWhat;
+            msg += what.empty() ? "" : ", ";
+        }
+        msg += what;
+        m_sink.error(ids::kSyntaxTruncated, m_cutAt.line != 0 ? m_cutAt : m_lastAt, std::move(msg));
+    }
 
     void readCount(const Record& r, Count& c)
     {
@@ -148,11 +269,13 @@ private:
                 c.declared = v;
                 c.loc = r.loc;
                 m_trackCounts.push_back(c);
+                m_tracksAfterPart = true;
             }
         } else if (kv == "NOTETRACK") {
             std::int32_t v = 0;
             if (needArgs(r, 1, m_sink, k) && argInt(r, 0, v, m_sink, k)) {
                 m_track = v;
+                m_keysAfterTrack = false;
                 if (!m_trackCounts.empty()) {
                     ++m_trackCounts.back().have;
                 }
@@ -160,6 +283,7 @@ private:
         } else if (kv == "NUMKEYS") {
             std::int32_t v = 0;
             m_inKey = false;
+            m_keysAfterTrack = true;
             if (needArgs(r, 1, m_sink, k) && argInt(r, 0, v, m_sink, k)) {
                 if (!m_notePartSeen) {
                     m_flatSeen = true;
@@ -170,6 +294,9 @@ private:
             }
         } else if (kv == "EXTRA" || kv == "ROTATION" || kv == "QUATERNION") {
             m_sink.warning(ids::kCodUnsupported, r.loc, "'" + k + "' data skipped");
+        } else if (r.cut && isCutKeyword(k)) {
+            m_cutAt = r.loc; // a keyword cut short at the end of the file
+            m_cutWhat = "line ('" + shownToken(k) + "')";
         } else {
             m_sink.warning(ids::kSyntaxUnknownBlock, r.loc, "unknown keyword '" + shownToken(k) + "' skipped");
         }
@@ -196,6 +323,7 @@ private:
             m_notePart = i;
             m_notePartSeen = true;
             m_track = 0;
+            m_tracksAfterPart = false;
             return;
         }
         m_inKey = false;
@@ -230,6 +358,7 @@ private:
             if (!m_notePartSeen && m_section != Section::Notes) {
                 m_flatSeen = true;
             }
+            m_keysAfterTrack = true; // a key: the track is not cut after its NOTETRACK line
             Notetrack n;
             n.part = m_notePart;
             n.track = m_track;
@@ -291,6 +420,7 @@ private:
             key.scaleLoc = r.loc;
         } else {
             key.axes.col(kv == "X" ? 0 : (kv == "Y" ? 1 : 2)) = vec;
+            key.hasZ = key.hasZ || kv == "Z";
         }
     }
 
@@ -322,7 +452,8 @@ void XanimParser::finish()
         }
     }
     std::sort(slots.begin(), slots.end(), [&](std::size_t a, std::size_t b) { return m_parts[a].index < m_parts[b].index; });
-    if (m_numParts.value && *m_numParts.value != static_cast<std::int64_t>(slots.size())) {
+    if (m_numParts.value && *m_numParts.value != static_cast<std::int64_t>(slots.size()) &&
+        !m_truncatedParts) {
         m_sink.error(ids::kCodCountMismatch, m_numParts.loc,
                      "NUMPARTS says " + std::to_string(*m_numParts.value) + ", file has " + std::to_string(slots.size()));
     }
@@ -351,7 +482,8 @@ void XanimParser::finish()
     }
 
     // ---- frames: sort, last wins, gaps
-    if (m_numFrames.value && *m_numFrames.value != static_cast<std::int64_t>(m_frames.size())) {
+    if (m_numFrames.value && *m_numFrames.value != static_cast<std::int64_t>(m_frames.size()) &&
+        !m_truncatedFrames) {
         m_sink.error(ids::kCodCountMismatch, m_numFrames.loc,
                      "NUMFRAMES says " + std::to_string(*m_numFrames.value) + ", file has " + std::to_string(m_frames.size()));
     }
@@ -435,7 +567,7 @@ void XanimParser::finish()
             a.explicitKey[at] = 1;
         }
         const auto missing = static_cast<std::size_t>(std::count(got.begin(), got.end(), std::uint8_t{0}));
-        if (missing > 0) {
+        if (missing > 0 && !(m_truncatedLastFrame && unique[u] + 1 == m_frames.size())) {
             m_sink.error(ids::kCodCountMismatch, fr.loc,
                          "frame " + frameText(fr.num) + " lacks " + std::to_string(missing) + " of " +
                              std::to_string(nj) + " parts; carried forward",
@@ -449,13 +581,15 @@ void XanimParser::finish()
 
     // ---- notes
     for (const TrackCount& c : m_keyCounts) {
-        if (c.declared != static_cast<std::int64_t>(c.have)) {
+        if (c.declared != static_cast<std::int64_t>(c.have) &&
+            !(m_truncatedKeys && &c == &m_keyCounts.back())) {
             m_sink.error(ids::kCodCountMismatch, c.loc,
                          "NUMKEYS says " + std::to_string(c.declared) + ", file has " + std::to_string(c.have));
         }
     }
     for (const TrackCount& c : m_trackCounts) {
-        if (c.declared != static_cast<std::int64_t>(c.have)) {
+        if (c.declared != static_cast<std::int64_t>(c.have) &&
+            !(m_truncatedTracks && &c == &m_trackCounts.back())) {
             m_sink.error(ids::kCodCountMismatch, c.loc,
                          "NUMTRACKS says " + std::to_string(c.declared) + ", file has " + std::to_string(c.have));
         }
@@ -524,9 +658,37 @@ ReadResult notCod(DiagnosticSink& sink, std::string_view bytes, const char* what
 
 } // namespace
 
+namespace {
+
+// The fast paths read whole files only (issue 15): the text must end with a line ending after
+// a line that can end the file. Anything else (a file cut short) goes to the general path,
+// which says what is missing (syntax.truncated).
+bool endsLikeWholeFile(std::string_view bytes, std::initializer_list<std::string_view> lastKeywords) noexcept
+{
+    if (bytes.empty() || (bytes.back() != '\n' && bytes.back() != '\r')) {
+        return false;
+    }
+    const std::size_t end = bytes.find_last_not_of(" \t\r\n");
+    if (end == std::string_view::npos) {
+        return false;
+    }
+    const std::size_t nl = bytes.find_last_of("\r\n", end);
+    const std::size_t start = nl == std::string_view::npos ? 0 : nl + 1;
+    std::string_view last = bytes.substr(start, end + 1 - start);
+    last.remove_prefix(std::min(last.find_first_not_of(" \t"), last.size()));
+    for (std::string_view k : lastKeywords) {
+        if (last.size() >= k.size() && last.substr(0, k.size()) == k &&
+            (last.size() == k.size() || last[k.size()] == ' ' || last[k.size()] == '\t')) {
+            return true;
+        }
+    }
+    return false;
+}
+} // namespace
+
 ReadResult readXanim(std::string_view bytes, const ReadContext& ctx)
 {
-    if (ctx.fastPaths) {
+    if (ctx.fastPaths && endsLikeWholeFile(bytes, {"Z", "NOTETRACKS", "NUMTRACKS", "NUMKEYS", "FRAME"})) {
         ReadResult fast;
         if (cod::readXanimFast(bytes, ctx, fast)) {
             return fast;
@@ -578,8 +740,18 @@ ReadResult readNtExport(std::string_view bytes, const ReadContext& ctx)
     Animation a;
     a.kind = PoseKind::ModelMatrix;
     a.noteStyle = NoteStyle::SeparateFile;
+    SourceLoc lastAt, cutAt;
+    std::string cutWhat;
     while (in.next(r)) {
         any = true;
+        const std::size_t need = r.keyword == "FRAME" ? 2 : (r.keyword.starts_with("NUM") || r.keyword == "FIRSTFRAME" ? 1 : 0);
+        if (r.cut && r.argc < need) {
+            cutAt = r.loc;
+            cutWhat = "'" + cod::shownToken(r.keyword) + "' line (" + std::to_string(r.argc) + " of " +
+                      std::to_string(need) + " fields)";
+            continue;
+        }
+        lastAt = r.loc;
         if (r.keyword == "FIRSTFRAME") {
             double v = 0;
             if (cod::needArgs(r, 1, sink, r.keyword) && cod::argDouble(r, 0, v, sink, "FIRSTFRAME") && std::isfinite(v)) {
@@ -623,7 +795,26 @@ ReadResult readNtExport(std::string_view bytes, const ReadContext& ctx)
     if (!any) {
         return notCod(sink, bytes, "not an NT_EXPORT file");
     }
-    if (numKeys && *numKeys != static_cast<std::int64_t>(a.notes.size())) {
+    if (const SourceLoc cs = in.cutString(); cs.line != 0) {
+        cutAt = cs;
+        cutWhat = "line (quoted string not closed)";
+    }
+    // syntax.truncated (issue 15): fewer keys than NUMKEYS at the end, or a cut last line.
+    const bool fewerKeys = numKeys && *numKeys > static_cast<std::int64_t>(a.notes.size());
+    const bool noCounts = !numFrames || !numKeys;
+    if (fewerKeys || noCounts || cutAt.line != 0) {
+        std::string msg = "file ends ";
+        if (cutAt.line != 0) {
+            msg += "in the middle of a " + cutWhat + (fewerKeys || noCounts ? ", " : "");
+        }
+        if (fewerKeys) {
+            msg += "after " + groupedCount(a.notes.size()) + " of " +
+                   plural(static_cast<std::size_t>(*numKeys), "key");
+        } else if (noCounts) {
+            msg += !numFrames ? "before NUMFRAMES" : "before NUMKEYS";
+        }
+        sink.error(ids::kSyntaxTruncated, cutAt.line != 0 ? cutAt : lastAt, std::move(msg));
+    } else if (numKeys && *numKeys != static_cast<std::int64_t>(a.notes.size())) {
         sink.error(ids::kCodCountMismatch, numKeysLoc,
                    "NUMKEYS says " + std::to_string(*numKeys) + ", file has " + std::to_string(a.notes.size()));
     }

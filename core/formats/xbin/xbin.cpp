@@ -106,6 +106,7 @@ public:
         return false;
     }
     bool stopped() const noexcept { return m_stopped; }
+    bool stoppedOnError() const noexcept override { return m_stopped; }
 
 private:
     std::string_view m_d;
@@ -656,7 +657,8 @@ ReadResult readXbin(std::string_view bytes, const ReadContext& ctx)
     std::string data(size, '\0');
     const int got = LZ4_decompress_safe(bytes.data() + 9, data.data(), static_cast<int>(compressed), static_cast<int>(size));
     if (got < 0 || static_cast<std::uint32_t>(got) != size) {
-        return fail(9, got < 0 ? "LZ4 data corrupt" : "LZ4 data holds " + std::to_string(got) + " bytes; header says " + std::to_string(size));
+        return fail(9, got < 0 ? "LZ4 data corrupt or cut short (" + std::to_string(compressed) +
+                                     " compressed bytes for " + std::to_string(size) + ")" : "LZ4 data holds " + std::to_string(got) + " bytes; header says " + std::to_string(size));
     }
     // Which stream is it? The first section token decides.
     std::string first;

@@ -9,6 +9,7 @@
 #include "core/diag/diagnostic_ids.h"
 #include "core/text/numbers.h"
 #include "core/text/text_cursor.h"
+#include "core/text/plural.h"
 
 namespace rigscope::core::cod {
 
@@ -57,6 +58,23 @@ int TextRecordStream::dominantEnding() const noexcept
         return 2;
     }
     return 0;
+}
+
+bool isCutKeyword(std::string_view keyword) noexcept
+{
+    static constexpr std::string_view kKeywords[] = {
+        "MODEL", "ANIMATION", "VERSION", "NUMBONES", "BONE", "BONES", "OFFSET", "SCALE", "X", "Y",
+        "Z", "NUMVERTS", "NUMVERTS32", "VERT", "VERT32", "NUMFACES", "TRI", "TRI16", "NORMAL",
+        "COLOR", "UV", "NUMOBJECTS", "OBJECT", "NUMMATERIALS", "MATERIAL", "TRANSPARENCY",
+        "AMBIENTCOLOR", "INCANDESCENCE", "COEFFS", "GLOW", "REFRACTIVE", "SPECULARCOLOR",
+        "REFLECTIVECOLOR", "REFLECTIVE", "BLINN", "PHONG", "NUMPARTS", "PART", "FRAMERATE",
+        "NUMFRAMES", "FRAME", "NOTETRACKS", "NUMTRACKS", "NOTETRACK", "NUMKEYS", "FIRSTFRAME"};
+    for (std::string_view k : kKeywords) {
+        if (keyword.size() < k.size() && k.substr(0, keyword.size()) == keyword) {
+            return true;
+        }
+    }
+    return false;
 }
 
 bool TextRecordStream::next(Record& r)
@@ -119,6 +137,10 @@ bool TextRecordStream::next(Record& r)
         if (count == 0) {
             continue;
         }
+        if (unterminated && i >= n) {
+            m_cutString = locOf(toks[0]);
+            continue;
+        }
         if (unterminated) {
             m_sink.warning(ids::kSyntaxUnterminatedString, locOf(toks[count - 1]),
                            "quoted string runs to the end of the line; line dropped");
@@ -156,6 +178,7 @@ bool TextRecordStream::next(Record& r)
         }
         r.argc = count - 1;
         r.moreArgs = more;
+        r.cut = i >= n;
         for (std::size_t k = 1; k < count; ++k) {
             Arg& a = r.args[k - 1];
             a.text = toks[k];
@@ -181,7 +204,7 @@ bool needArgs(const Record& r, std::size_t n, DiagnosticSink& sink, std::string_
         return true;
     }
     sink.error(ids::kSyntaxShortLine, r.loc,
-               std::string(kind) + " line has " + std::to_string(r.argc + 1) + " fields; needs " +
+               std::string(kind) + " line has " + plural(r.argc + 1, "field") + "; needs " +
                    std::to_string(n + 1));
     return false;
 }

@@ -37,6 +37,7 @@ struct Record {
     SourceLoc loc;         // first non-blank column / token offset
     SourceLoc keywordLoc;
     bool binary = false;
+    bool cut = false; // the file's last line, with no line ending: it may be cut short
 };
 
 // A stream of records. `next` returns false at the end (or after a fatal binary error).
@@ -44,7 +45,15 @@ class RecordStream {
 public:
     virtual ~RecordStream() = default;
     virtual bool next(Record& r) = 0;
+    // The file's last line when it was cut inside a quoted string (dropped, not returned by
+    // next); line 0 when none. Readers report it as syntax.truncated.
+    virtual SourceLoc cutString() const noexcept { return {}; }
+    // A binary stream that stopped at a corrupt token: what follows is unread, not missing.
+    virtual bool stoppedOnError() const noexcept { return false; }
 };
+
+// A cut last line's keyword ("NOTETR"): a proper prefix of a keyword of the CoD grammar.
+bool isCutKeyword(std::string_view keyword) noexcept;
 
 // Text: comments (`//` outside quotes, lines starting with `;`), blank lines, commas as
 // separators (syntax.cod-comma for a comma without a following space), quoted strings
@@ -57,6 +66,7 @@ public:
     bool next(Record& r) override;
     // Dominant line ending seen so far (0 LF, 1 CRLF, 2 CR).
     int dominantEnding() const noexcept;
+    SourceLoc cutString() const noexcept override { return m_cutString; }
 
 private:
     std::string_view m_text;
@@ -66,6 +76,7 @@ private:
     DiagnosticSink& m_sink;
     std::vector<std::string>* m_header;
     bool m_sawKeyword = false;
+    SourceLoc m_cutString;
     std::array<std::string_view, kMaxArgs + 1> m_toks{}; // reused: lines are short, so
                                                          // clearing 65 views per line showed
 };

@@ -28,6 +28,7 @@
 #include "core/diag/diagnostic_ids.h"
 #include "core/formats/xmodel/cod_fast.h"
 #include "core/formats/xmodel/cod_record.h"
+#include "core/text/plural.h"
 
 // Define COD_FAST_TRACE(loc) to print where a file leaves the fast path (loc.line 0: at the end).
 #ifndef COD_FAST_TRACE
@@ -901,7 +902,7 @@ private:
             std::string e;
             appendFloats(e, m_firstBad.data(), 4);
             m_sink.note(ids::kCodColorRange, m_firstBadLoc,
-                        std::to_string(m_colourOut) + " vertex colours outside 0..1 (e.g." + e + ")",
+                        plural(m_colourOut, "vertex colour") + " outside 0..1 (e.g." + e + ")",
                         {ElementRef::Kind::Vertex, m_firstBadVert});
         }
         orderSkeleton(m, m_sink);

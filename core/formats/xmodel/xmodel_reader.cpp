@@ -1,7 +1,9 @@
 // XMODEL_EXPORT v5/v6/v7 reader (FORMATS.md §3). The grammar lives in parseXmodelRecords so
 // the *_BIN reader shares it.
 #include <algorithm>
+#include <initializer_list>
 #include <cmath>
+#include <iterator>
 #include <optional>
 #include <unordered_map>
 
@@ -14,6 +16,7 @@
 #include "core/formats/xmodel/xmodel.h"
 #include "core/formats/xmodel/xmodel_parse.h"
 #include "core/text/numbers.h"
+#include "core/text/plural.h"
 
 namespace rigscope::core {
 
@@ -92,10 +95,26 @@ public:
     {
         Record r;
         while (in.next(r)) {
+            if (r.cut && r.argc < expectedArgs(r)) {
+                // The last line, cut short ("BONE 5" of "BONE 5 4 \"hand\""): not read as
+                // another record; syntax.truncated says where the file ends.
+                m_cutAt = r.loc;
+                m_cutWhat = "'" + shownToken(r.keyword) + "' line (" + std::to_string(r.argc) +
+                            " of " + std::to_string(expectedArgs(r)) + " fields)";
+                continue;
+            }
+            m_lastAt = r.loc;
             dispatch(r);
+        }
+        if (const SourceLoc cs = in.cutString(); cs.line != 0) {
+            m_cutAt = cs;
+            m_cutWhat = "line (quoted string not closed)";
         }
         if (!m_sawModel) {
             return false;
+        }
+        if (!in.stoppedOnError()) {
+            integrityAtEof();
         }
         finish();
         return true;
@@ -125,6 +144,130 @@ private:
     std::vector<std::pair<Named, std::string>> m_objects;
     std::vector<std::pair<Named, Material>> m_materials;
     bool m_warnedFeature[5] = {};
+    // syntax.truncated (issue 15)
+    SourceLoc m_lastAt, m_cutAt;
+    std::string m_cutWhat;
+    const Count* m_truncatedCount = nullptr; // its cod.count-mismatch is the truncation
+    bool m_truncatedXfs = false, m_truncatedFace = false;
+
+    // Fields a complete line of this keyword has (text); a cut last line with fewer is cut.
+    std::size_t expectedArgs(const Record& r) const noexcept
+    {
+        const std::string_view k = r.keyword;
+        if (k == "BONE") {
+            if (m_section == Section::Pool) {
+                return 2;
+            }
+            return m_section == Section::Transforms ||
+                           (m_numBones.value &&
+                            static_cast<std::int64_t>(m_bones.size()) >= *m_numBones.value)
+                       ? 1
+                       : 3;
+        }
+        if (k == "VERSION" || k.starts_with("NUM") || k == "VERT" || k == "VERT32" ||
+            k == "BONES" || k == "PHONG") {
+            return 1;
+        }
+        if (k == "OFFSET" || k == "SCALE" || k == "X" || k == "Y" || k == "Z" || k == "NORMAL") {
+            return 3;
+        }
+        if (k == "TRI" || k == "TRI16" || k == "COLOR" || k == "TRANSPARENCY" ||
+            k == "AMBIENTCOLOR" || k == "INCANDESCENCE" || k == "SPECULARCOLOR" ||
+            k == "REFLECTIVECOLOR") {
+            return 4;
+        }
+        if (k == "UV") {
+            return 3;
+        }
+        if (k == "OBJECT" || k == "COEFFS" || k == "GLOW" || k == "REFRACTIVE" ||
+            k == "REFLECTIVE" || k == "BLINN") {
+            return 2;
+        }
+        if (k == "MATERIAL") {
+            return m_version >= 6 ? 4 : 2;
+        }
+        return 0;
+    }
+
+    // The file ends before its structure is complete (FORMATS.md §3.2 section order): one
+    // syntax.truncated at the last line saying what is missing.
+    void integrityAtEof()
+    {
+        struct Step {
+            const Count* count;
+            std::size_t have;
+            const char* singular;
+            const char* pluralForm;
+            const char* keyword;
+        };
+        const Step steps[] = {
+            {&m_numBones, m_bones.size(), "bone", "bones", "NUMBONES"},
+            {&m_numVerts, m_verts.size(), "vertex", "vertices", "NUMVERTS"},
+            {&m_numFaces, m_faces.size(), "face", "faces", "NUMFACES"},
+            {&m_numObjects, m_objects.size(), "object", "objects", "NUMOBJECTS"},
+            {&m_numMaterials, m_materials.size(), "material", "materials", "NUMMATERIALS"},
+        };
+        std::string what;
+        std::size_t k = 0;
+        for (; k < std::size(steps); ++k) {
+            const Step& st = steps[k];
+            if (!st.count->value) {
+                break;
+            }
+            const auto declared = static_cast<std::size_t>(std::max<std::int64_t>(0, *st.count->value));
+            // bones: the info lines, then one transform block per bone
+            if (k == 0 && st.have >= declared && m_xfs.size() < declared && m_section <= Section::Transforms) {
+                what = "after " + std::to_string(m_xfs.size()) + " of " + std::to_string(declared) +
+                       " bone transform blocks";
+                m_truncatedXfs = true;
+                ++k;
+                break;
+            }
+            if (st.have < declared && (k + 1 == std::size(steps) || !steps[k + 1].count->value)) {
+                what = "after " + groupedCount(st.have) + " of " + plural(declared, st.singular, st.pluralForm);
+                m_truncatedCount = st.count;
+                ++k;
+                break;
+            }
+        }
+        if (what.empty() && k == std::size(steps)) {
+            // every count met: the last face or material may still be cut
+            if (!m_faces.empty() && m_materials.empty() && m_section == Section::Faces) {
+                const Face& f = m_faces.back();
+                const Corner* c = f.cornerCount > 0 ? &m_corners.back() : nullptr;
+                if (f.cornerCount < 3 || (c && !c->oneLine && !c->hasUv)) {
+                    what = "inside face " + std::to_string(m_faces.size() - 1) + " (" +
+                           std::to_string(f.cornerCount) + " of 3 corners)";
+                    m_truncatedFace = true;
+                }
+            }
+            // A material's parameter lines vary between exporters: a cut between whole
+            // parameter lines cannot be told from a shorter material.
+        } else if (what.empty()) {
+            what = std::string("before ") + steps[k].keyword;
+            ++k;
+        }
+        if (!what.empty()) {
+            std::string later;
+            for (; k < std::size(steps); ++k) {
+                if (!steps[k].count->value) {
+                    later += later.empty() ? "; no " : ", ";
+                    later += steps[k].keyword;
+                }
+            }
+            what += later;
+        }
+        if (what.empty() && m_cutAt.line == 0) {
+            return;
+        }
+        std::string msg = "file ends ";
+        if (m_cutAt.line != 0) {
+            msg += "in the middle of a " + m_cutWhat;
+            msg += what.empty() ? "" : ", ";
+        }
+        msg += what;
+        m_sink.error(ids::kSyntaxTruncated, m_cutAt.line != 0 ? m_cutAt : m_lastAt, std::move(msg));
+    }
     std::uint32_t m_uvSets = 1;
 
     void versionFeature(int which, const Record& r)
@@ -311,6 +454,9 @@ private:
         } else if (kv == "NUMSBONES" || kv == "NUMSWEIGHTS" || kv == "QUATERNION" || kv == "NUMIKPITCHLAYERS" ||
                    kv == "IKPITCHLAYER" || kv == "ROTATION" || kv == "EXTRA") {
             m_sink.warning(ids::kCodUnsupported, r.loc, "siege/IK data '" + k + "' skipped");
+        } else if (r.cut && isCutKeyword(k)) {
+            m_cutAt = r.loc; // a keyword cut short at the end of the file
+            m_cutWhat = "line ('" + shownToken(k) + "')";
         } else {
             m_sink.warning(ids::kSyntaxUnknownBlock, r.loc,
                            "unknown keyword '" + shownToken(k) + "' skipped");
@@ -505,7 +651,7 @@ private:
         std::size_t keep = static_cast<std::size_t>(n);
         if (pairs < keep) {
             Diagnostic& d = m_sink.error(ids::kCodUvCount, r.loc,
-                                         "UV says " + std::to_string(n) + " sets, line has " + std::to_string(pairs));
+                                         "UV says " + plural(static_cast<std::size_t>(n), "set") + ", line has " + std::to_string(pairs));
             d.fixedSeverity = true;
             keep = pairs;
         }
@@ -547,6 +693,9 @@ private:
 
     void countMismatch(const Count& c, std::string_view name, std::size_t have, std::string_view what = "")
     {
+        if (&c == m_truncatedCount) {
+            return; // reported as syntax.truncated
+        }
         if (c.value && *c.value != static_cast<std::int64_t>(have)) {
             m_sink.error(ids::kCodCountMismatch, c.loc,
                          std::string(name) + " says " + std::to_string(*c.value) + ", file has " +
@@ -675,9 +824,9 @@ void XmodelParser::finish()
         }
     }
     const std::size_t xfCount = static_cast<std::size_t>(std::count(hasXf.begin(), hasXf.end(), 1));
-    if (xfCount != s.size() && !s.empty()) {
+    if (xfCount != s.size() && !s.empty() && !m_truncatedXfs) {
         m_sink.error(ids::kCodCountMismatch, m_numBones.value ? m_numBones.loc : SourceLoc{1, 1, 0},
-                     std::to_string(s.size()) + " bones, " + std::to_string(xfCount) +
+                     plural(s.size(), "bone") + ", " + std::to_string(xfCount) +
                          " transform blocks; the others keep identity");
     }
 
@@ -785,7 +934,7 @@ void XmodelParser::finish()
         if (f.obj == -1 && f.cornerCount == 0) {
             continue; // unreadable TRI line (already reported)
         }
-        if (f.cornerCount != 3 || f.extraCorners) {
+        if ((f.cornerCount != 3 || f.extraCorners) && !(m_truncatedFace && &f == &m_faces.back())) {
             m_sink.error(ids::kCodCountMismatch, f.loc,
                          "face has " + std::to_string(f.cornerCount + (f.extraCorners ? 1 : 0)) +
                              (f.extraCorners ? "+" : "") + " corners; needs 3" + (f.extraCorners ? " (extra ignored)" : ""),
@@ -886,7 +1035,7 @@ void XmodelParser::finish()
         std::string e;
         appendFloats(e, firstBad.data(), 4);
         m_sink.note(ids::kCodColorRange, firstBadLoc,
-                    std::to_string(colourOut) + " vertex colours outside 0..1 (e.g." + e + ")",
+                    plural(colourOut, "vertex colour") + " outside 0..1 (e.g." + e + ")",
                     {ElementRef::Kind::Vertex, firstBadVert});
     }
     orderSkeleton(m, m_sink);
@@ -902,6 +1051,34 @@ bool parseXmodelRecords(RecordStream& in, DiagnosticSink& sink, Model& m, std::u
 
 } // namespace cod
 
+namespace {
+
+// The fast paths read whole files only (issue 15): the text must end with a line ending after
+// a line that can end the file. Anything else (a file cut short) goes to the general path,
+// which says what is missing (syntax.truncated).
+bool endsLikeWholeFile(std::string_view bytes, std::initializer_list<std::string_view> lastKeywords) noexcept
+{
+    if (bytes.empty() || (bytes.back() != '\n' && bytes.back() != '\r')) {
+        return false;
+    }
+    const std::size_t end = bytes.find_last_not_of(" \t\r\n");
+    if (end == std::string_view::npos) {
+        return false;
+    }
+    const std::size_t nl = bytes.find_last_of("\r\n", end);
+    const std::size_t start = nl == std::string_view::npos ? 0 : nl + 1;
+    std::string_view last = bytes.substr(start, end + 1 - start);
+    last.remove_prefix(std::min(last.find_first_not_of(" \t"), last.size()));
+    for (std::string_view k : lastKeywords) {
+        if (last.size() >= k.size() && last.substr(0, k.size()) == k &&
+            (last.size() == k.size() || last[k.size()] == ' ' || last[k.size()] == '\t')) {
+            return true;
+        }
+    }
+    return false;
+}
+} // namespace
+
 int sniffXmodel(std::string_view head) noexcept
 {
     try {
@@ -913,7 +1090,10 @@ int sniffXmodel(std::string_view head) noexcept
 
 ReadResult readXmodel(std::string_view bytes, const ReadContext& ctx)
 {
-    if (ctx.fastPaths) {
+    if (ctx.fastPaths &&
+        endsLikeWholeFile(bytes, {"MATERIAL", "COLOR", "TRANSPARENCY", "AMBIENTCOLOR", "INCANDESCENCE",
+                                  "COEFFS", "GLOW", "REFRACTIVE", "SPECULARCOLOR", "REFLECTIVECOLOR",
+                                  "REFLECTIVE", "BLINN", "PHONG"})) {
         ReadResult fast;
         if (cod::readXmodelFast(bytes, ctx, fast)) {
             return fast;
