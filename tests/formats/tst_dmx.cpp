@@ -429,9 +429,9 @@ private slots:
         const Model src = sampleReference();
         const ReadResult d = readBytesAs(writeDmx(src, wctx).bytes, "s.dmx");
         std::string smd, vta;
-        const ConvertResult cs = convertModel(d, "s.dmx", "s.smd", {}, smd);
+        const ConvertResult cs = convertModel(d, "s.dmx", "s.smd", std::string(), smd);
         QCOMPARE(cs.exitCode, 0);
-        const ConvertResult cv = convertModel(d, "s.dmx", "s.vta", {}, vta);
+        const ConvertResult cv = convertModel(d, "s.dmx", "s.vta", std::string(), vta);
         QCOMPARE(cv.exitCode, 0);
         bool shapesDropped = false;
         for (const Diagnostic& x : cs.diagnostics) {
