@@ -14,7 +14,7 @@ if(NOT rc EQUAL 0 OR NOT err STREQUAL "")
     message(FATAL_ERROR "update-mime-database rejected the XML (${rc}): ${out}${err}")
 endif()
 foreach(type x-valve-smd x-valve-vta x-binarysmd x-cod-xmodel-export x-cod-xanim-export
-             x-cod-xmodel-bin x-cod-xanim-bin x-valve-qc)
+             x-cod-xmodel-bin x-cod-xanim-bin x-valve-dmx x-valve-qc)
     if(NOT EXISTS ${WORK}/mime/model/${type}.xml)
         message(FATAL_ERROR "model/${type} missing from the compiled database")
     endif()

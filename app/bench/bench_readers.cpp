@@ -365,6 +365,17 @@ int runReaderBench(const ReaderBenchOptions& opt)
             std::printf("could not write %s: %s\n", out.c_str(), c.error.c_str());
         }
     }
+    // DMX: the reference as keyvalues2 and as binary 2 (docs/dmx.md).
+    for (const auto& [out, to] :
+         {std::pair{opt.workDir + "/bench_ref.dmx", std::string()},
+          std::pair{opt.workDir + "/bench_ref_binary.dmx", std::string("dmx-binary")}}) {
+        const core::ConvertResult c = core::convertFile(refPath, out, true, to);
+        if (c.written) {
+            inputs.push_back(out);
+        } else {
+            std::printf("could not write %s: %s\n", out.c_str(), c.error.c_str());
+        }
+    }
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     std::printf("%-42s %6s %8s %9s %8s %7s  %s\n", "input / reader", "MB", "MB/s", "vs floor",
                 "peak MB", "budget", "target");
@@ -374,7 +385,7 @@ int runReaderBench(const ReaderBenchOptions& opt)
     for (const std::string& path : inputs) {
         const core::FileReadResult bytes = core::readFile(path);
         const double mb = static_cast<double>(bytes.bytes.size()) / 1e6;
-        const bool binary = path.ends_with(".smdx");
+        const bool binary = path.ends_with(".smdx") || path.ends_with("_binary.dmx");
         double floorRate = 0;
         if (!binary) {
             double best = 1e9, checksum = 0;

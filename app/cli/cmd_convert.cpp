@@ -46,11 +46,12 @@ int runConvert(const QStringList& args)
     QCommandLineParser p;
     p.setApplicationDescription(QStringLiteral("Convert a model or animation to another format"));
     p.addPositionalArgument(QStringLiteral("in"), QStringLiteral("Input file (format detected by content)"));
-    p.addPositionalArgument(QStringLiteral("out"),
-                            QStringLiteral("Output file: .smd .vta .smdx .xmodel_export .xanim_export "
-                                           ".xmodel_bin .xanim_bin .nt_export"));
+    p.addPositionalArgument(
+        QStringLiteral("out"),
+        QStringLiteral("Output file: .smd .vta .smdx .dmx .xmodel_export .xanim_export "
+                       ".xmodel_bin .xanim_bin .nt_export"));
     const QCommandLineOption force(QStringLiteral("force"), QStringLiteral("Overwrite an existing output file"));
-    const QCommandLineOption to(QStringLiteral("to"), QStringLiteral("Output format, overriding the extension"),
+    const QCommandLineOption to(QStringLiteral("to"), QStringLiteral("Output format, overriding the extension (dmx-binary: DMX binary 2)"),
                                 QStringLiteral("FMT"));
     const QCommandLineOption frames(
         QStringLiteral("frames"),

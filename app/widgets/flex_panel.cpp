@@ -1,6 +1,7 @@
 #include "app/widgets/flex_panel.h"
 
 #include <QtCore/QEvent>
+#include <QtCore/QVariant>
 #include <QtWidgets/QDoubleSpinBox>
 #include <QtWidgets/QGridLayout>
 #include <QtWidgets/QHBoxLayout>
@@ -76,6 +77,68 @@ void FlexPanel::rebuild()
         return;
     }
     const QStringList names = m_document->flexNames();
+    // A DMX with DmeCombinationOperator controls: one slider per control, over its range, driving
+    // its raw shapes (one control value; two raw shapes split at 0: negative drives the first).
+    const auto model = m_document->primaryModel();
+    if (model && !model->flexControllers.empty() && !names.isEmpty()) {
+        for (const core::FlexController& c : model->flexControllers) {
+            QList<int> shapes;
+            for (const std::string& raw : c.rawControls) {
+                shapes << int(names.indexOf(QString::fromStdString(raw)));
+            }
+            if (shapes.isEmpty() || shapes.contains(-1)) {
+                continue; // drives nothing this document has
+            }
+            const QString label = QString::fromStdString(c.name);
+            auto* row = new QWidget(m_rows);
+            row->setObjectName(QStringLiteral("flexRow"));
+            row->setProperty("shapeName", label);
+            auto* grid = new QGridLayout(row);
+            grid->setContentsMargins(2, 1, 2, 1);
+            QString tip = tr("Controller %1 (%2 to %3%4) drives: ")
+                              .arg(label)
+                              .arg(double(c.min))
+                              .arg(double(c.max))
+                              .arg(c.stereo ? tr(", stereo") : QString());
+            QStringList driven;
+            for (int k : shapes) {
+                driven << names[k];
+            }
+            tip += driven.join(QStringLiteral(", "));
+            auto* name = new QLabel(c.stereo ? tr("%1 (L+R)").arg(label) : label, row);
+            name->setToolTip(tip);
+            auto* value = new QLabel(row);
+            value->setObjectName(QStringLiteral("value"));
+            value->setMinimumWidth(36);
+            value->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            auto* slider = new QSlider(Qt::Horizontal, row);
+            slider->setObjectName(QStringLiteral("controller"));
+            slider->setRange(int(c.min * kSteps), int(c.max * kSteps));
+            slider->setToolTip(tip);
+            slider->setProperty("controllerShapes", QVariant::fromValue(shapes));
+            grid->addWidget(name, 0, 0);
+            grid->addWidget(value, 0, 1);
+            grid->addWidget(slider, 1, 0, 1, 2);
+            grid->setColumnStretch(0, 1);
+            auto apply = [this, shapes, value](int v) {
+                const float x = float(v) / kSteps;
+                value->setText(QString::number(double(x), 'f', 2));
+                if (m_syncing || !m_document) {
+                    return;
+                }
+                if (shapes.size() == 2) {
+                    m_document->setFlexWeight(shapes[0], x < 0 ? -x : 0.0f);
+                    m_document->setFlexWeight(shapes[1], x > 0 ? x : 0.0f);
+                } else {
+                    for (int k : shapes) {
+                        m_document->setFlexWeight(k, x);
+                    }
+                }
+            };
+            connect(slider, &QSlider::valueChanged, this, apply);
+            m_rowsLayout->insertWidget(m_rowsLayout->count() - 1, row);
+        }
+    }
     for (int i = 0; i < names.size(); ++i) {
         auto* row = new QWidget(m_rows);
         row->setObjectName(QStringLiteral("flexRow"));
@@ -150,6 +213,18 @@ void FlexPanel::syncValues()
     }
     m_syncing = true;
     for (QSlider* s : m_rows->findChildren<QSlider*>()) {
+        if (s->objectName() == QLatin1String("controller")) {
+            // The control's value from its shapes' weights (two shapes: second minus first).
+            const auto shapes = s->property("controllerShapes").value<QList<int>>();
+            const float v = shapes.size() == 2 ? m_document->flexWeight(shapes[1]) -
+                                                     m_document->flexWeight(shapes[0])
+                                               : m_document->flexWeight(shapes.value(0));
+            s->setValue(int(std::lround(v * kSteps)));
+            if (auto* value = s->parentWidget()->findChild<QLabel*>(QStringLiteral("value"))) {
+                value->setText(QString::number(double(s->value()) / kSteps, 'f', 2));
+            }
+            continue;
+        }
         const int i = s->property(kShapeProperty).toInt();
         s->setValue(int(m_document->flexWeight(i) * kSteps + 0.5f));
         if (auto* value = s->parentWidget()->findChild<QDoubleSpinBox*>(QStringLiteral("value"))) {

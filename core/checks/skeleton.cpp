@@ -48,7 +48,11 @@ bool isReference(const Model& m) noexcept
 
 void checkNoBones(const Model& m, const Profile&, DiagnosticSink& sink)
 {
-    if (m.skeleton.empty()) {
+    // A DMX holding only flex controllers (Blender Source Tools' flex controller export) has
+    // no skeleton by design.
+    const bool dmxControllersOnly = m.format == "dmx" && m.mesh.empty() && m.vertexFrames.empty() &&
+                                    m.animations.empty() && !m.flexControllers.empty();
+    if (m.skeleton.empty() && !dmxControllersOnly) {
         sink.error(ids::kSkeletonNoBones, {1, 1, 0}, "file declares no bones");
     }
 }

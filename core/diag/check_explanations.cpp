@@ -931,6 +931,75 @@ constexpr CheckExplanation kExplanations[] = {
      "None: every profile.", "rigscope /path/to/moved_model.smd",
      "Check the path (case matters on Linux), the file's permissions, and that the export "
      "finished."},
+    // ---- dmx.* (issue 19) ----
+    {"dmx.syntax", "a DMX header, keyvalues2 token or binary record cannot be read",
+     "The first line is not `<!-- dmx encoding ENC V format FMT W -->`, a keyvalues2 token is not "
+     "what the grammar allows at that point, or a binary file ends inside a record, holds a count "
+     "larger than the bytes left, a string index outside the string table or an unknown type id. "
+     "Reading stops there; the elements read so far are kept.",
+     "studiomdl's DMX loader refuses the whole file (\"Unable to load DMX file\"); nothing of the "
+     "model is compiled.",
+     "No limit: any occurrence; same in every profile. Binary versions 1 to 5 and 9 are known.",
+     "<!-- dmx encoding keyvalues2 1 format model 1 -->\n\"DmElement\"\n{\n\t\"children\" \"element_array\" [",
+     "Export the file again; a truncated copy usually means an interrupted export or transfer."},
+    {"dmx.bad-reference", "an element reference points at no element, or the DAG tree has a cycle",
+     "A keyvalues2 `element` value names an id no element has, a binary reference is an index "
+     "outside the element list, a joint-list entry is not in the DAG tree, or a DAG node is "
+     "reached twice through `children` (a shared child or a cycle). The reference reads as null; "
+     "the second place of a repeated node is skipped.",
+     "studiomdl follows references blindly: a missing element is an empty slot (lost bones or "
+     "meshes), a cycle makes it recurse until it crashes.",
+     "No limit: any occurrence; same in every profile.",
+     "\"skeleton\" \"element\" \"7a3c0e1f-0000-0000-0000-000000000000\"",
+     "Export again from the source scene; when editing DMX by hand, keep every id you refer to."},
+    {"dmx.attribute-type", "a DMX attribute has an unknown type, or not the type its role needs",
+     "An attribute is declared with a type name or id the format does not have, its value does "
+     "not parse as its type (`vector3` with two numbers), or an attribute the model uses has the "
+     "wrong type (a single `element` where `jointList` needs an `element_array`). The value is "
+     "ignored.",
+     "studiomdl reads attributes by name and type; a mismatch makes it treat the attribute as "
+     "absent, so the positions, weights or transforms behind it are lost.",
+     "No limit: any occurrence; same in every profile.",
+     "\"position\" \"vector3\" \"1 2\"",
+     "Write the value with the right number of components, or fix the exporter's attribute type."},
+    {"dmx.missing-attribute", "an attribute the model needs is absent from a DMX element",
+     "The root has none of `skeleton`, `model`, `animationList`, `combinationOperator`; a mesh has "
+     "no `bindState` / `currentState`; vertex data have no positions or position indices; a face "
+     "set has no `faces`; a log layer has no `times` or `values`.",
+     "Without them studiomdl has nothing to compile for that part: the mesh or animation is "
+     "skipped or the compile stops.",
+     "No limit: any occurrence; same in every profile.",
+     "\"DmeVertexData\"\n{\n\t\"name\" \"string\" \"bind\"\n\t\"jointCount\" \"int\" \"0\"\n}",
+     "Export the mesh again; check that the exporter wrote the vertex data."},
+    {"dmx.face-index", "a DMX face or index array points outside its vertex data",
+     "A face-set corner is beyond the face-vertex arrays, a position / normal / texture index is "
+     "beyond its data array, a joint index is outside the joint list, weight arrays are shorter "
+     "than positions x `jointCount`, or a log has unequal times and values. Reported once per "
+     "mesh (the first, and how many more); the polygons concerned are dropped.",
+     "studiomdl does not check these indices: it reads past the arrays and crashes, or builds "
+     "triangles from garbage vertices.",
+     "No limit: any occurrence; same in every profile.",
+     "\"positions\" \"vector3_array\" [\"0 0 0\", \"1 0 0\", \"0 1 0\"]\n\"positionsIndices\" \"int_array\" [\"0\", \"1\", \"7\"]",
+     "Export again; if the file was edited by hand, keep the index arrays in step with the data."},
+    {"dmx.encoding-unsupported", "the profile's studiomdl cannot read this DMX encoding or version",
+     "The header's encoding or format version is newer than the compiler of the profile reads "
+     "(Blender Source Tools' engine table), the profile's compiler has no DMX at all, or the "
+     "encoding is unknown. The model is still read and shown.",
+     "An older studiomdl refuses newer binary encodings outright and misreads newer format "
+     "versions (renamed attributes such as `position$0`), so the compile fails or loses data.",
+     "`goldsrc`, `cod`: no DMX. `source` (SDK 2013, TF2): binary 2 or keyvalues2, format 1. "
+     "`source256` (SFM, CS:GO, Portal 2): binary 5, format 18; Garry's Mod only binary 2, "
+     "format 1. `auto`: not checked. Source 2 (binary 9, model 22) has no profile.",
+     "<!-- dmx encoding binary 9 format model 22 -->",
+     "Set the exporter's DMX version to the engine's (Blender Source Tools: Scene > Source Engine "
+     "Export > Engine), or export SMD."},
+    {"dmx.write-loss", "something the model holds is not written to the DMX",
+     "The DMX writer leaves out part of the model: the frames of a reference's animation, flex "
+     "shapes without a mesh, an unweighted point's parent bone (written as a full weight), a "
+     "fractional frame rate in a format that stores whole ones.",
+     "The written DMX compiles, but without the part named in the note.",
+     "None; a writer note.", "rigscope-cli convert ref.smd ref.dmx",
+     "Convert the missing part separately (the animation or the VTA), or keep the source file."},
     // ---- syntax.truncated, write.data-dropped (issue 15) ----
     {"syntax.truncated", "the file ends before its structure is complete (cut short)",
      "The file ends inside a block or record, before a declared count is met (`NUMBONES`, "

@@ -238,6 +238,21 @@ constexpr CatalogEntry kCatalog[] = {
     // ---- io.* (issue 15) ----
     {"io.unreadable", {S::Error, S::Error, S::Error, S::Error},
      "the file cannot be read (missing, a folder, no permission, too large)"},
+    // ---- dmx.* (issue 19) ----
+    {"dmx.syntax", {S::Error, S::Error, S::Error, S::Error},
+     "a DMX header, keyvalues2 token or binary record that cannot be read"},
+    {"dmx.bad-reference", {S::Error, S::Error, S::Error, S::Error},
+     "an element reference to an unknown id / index, or a reference cycle"},
+    {"dmx.attribute-type", {S::Error, S::Error, S::Error, S::Error},
+     "an attribute of an unknown type, or not of the type its role needs"},
+    {"dmx.missing-attribute", {S::Error, S::Error, S::Error, S::Error},
+     "an attribute the model needs is absent (positions, faces, transform, ...)"},
+    {"dmx.face-index", {S::Error, S::Error, S::Error, S::Error},
+     "a face corner or index array entry out of range of its vertex data"},
+    {"dmx.encoding-unsupported", {S::Error, S::Error, S::Error, S::Error},
+     "the profile's studiomdl cannot read this DMX encoding or format version"},
+    {"dmx.write-loss", {S::Note, S::Note, S::Note, S::Note},
+     "something the model holds that the DMX writer does not write"},
     // ---- syntax.truncated, write.data-dropped (issue 15) ----
     {"syntax.truncated", {S::Error, S::Error, S::Error, S::Error},
      "The file ends before its structure is complete: inside a block or record, before a declared count (NUMVERTS, NUMFRAMES, ...) is met, without its 'end', or in the middle of its last line"},

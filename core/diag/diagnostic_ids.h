@@ -126,6 +126,14 @@ inline constexpr std::string_view kMaterialVmtSyntax = "material.vmt-syntax";
 inline constexpr std::string_view kMaterialTextureSize = "material.texture-size";
 // ---- io.* (issue 15) ----
 inline constexpr std::string_view kIoUnreadable = "io.unreadable";
+// ---- dmx.* (issue 19) ----
+inline constexpr std::string_view kDmxSyntax = "dmx.syntax";
+inline constexpr std::string_view kDmxBadReference = "dmx.bad-reference";
+inline constexpr std::string_view kDmxAttributeType = "dmx.attribute-type";
+inline constexpr std::string_view kDmxMissingAttribute = "dmx.missing-attribute";
+inline constexpr std::string_view kDmxFaceIndex = "dmx.face-index";
+inline constexpr std::string_view kDmxEncodingUnsupported = "dmx.encoding-unsupported";
+inline constexpr std::string_view kDmxWriteLoss = "dmx.write-loss";
 // ---- syntax.truncated, write.data-dropped (issue 15) ----
 inline constexpr std::string_view kSyntaxTruncated = "syntax.truncated";
 inline constexpr std::string_view kWriteDataDropped = "write.data-dropped";

@@ -3,6 +3,7 @@
 #include <array>
 
 #include "core/diag/diagnostic_ids.h"
+#include "core/formats/dmx/dmx.h"
 #include "core/formats/smd/smd_reader.h"
 #include "core/formats/smd/smd_writer.h"
 #include "core/formats/smdx/smdx.h"
@@ -57,8 +58,9 @@ constexpr std::string_view kXanimExt[] = {"xanim_export"};
 constexpr std::string_view kNtExt[] = {"nt_export"};
 constexpr std::string_view kXmodelBinExt[] = {"xmodel_bin"};
 constexpr std::string_view kXanimBinExt[] = {"xanim_bin"};
+constexpr std::string_view kDmxExt[] = {"dmx"};
 
-const std::array<FormatInfo, 8> kFormats{{
+const std::array<FormatInfo, 9> kFormats{{
     {"smd", "Valve SMD", kSmdExt, &sniffSmd, &readSmd, &writeSmd},
     {"vta", "Valve VTA (flex)", kVtaExt, &sniffSmd, &readSmd, &writeSmd},
     {"smdx", "BinarySMD", kSmdxExt, &sniffSmdx, &readSmdx, &writeSmdx},
@@ -67,6 +69,7 @@ const std::array<FormatInfo, 8> kFormats{{
     {"nt", "Call of Duty NT_EXPORT", kNtExt, &sniffNtExport, &readNtExport, &writeNtExport},
     {"xmodel_bin", "Call of Duty XMODEL_BIN", kXmodelBinExt, &sniffXbin, &readXbin, &writeXmodelBin},
     {"xanim_bin", "Call of Duty XANIM_BIN", kXanimBinExt, &sniffXbin, &readXbin, &writeXanimBin},
+    {"dmx", "Valve DMX", kDmxExt, &sniffDmx, &readDmx, &writeDmx},
 }};
 
 } // namespace

@@ -231,7 +231,8 @@ std::string_view kindName(ModelKind k) noexcept
 bool Model::operator==(const Model& o) const noexcept
 {
     return kind == o.kind && skeleton == o.skeleton && mesh == o.mesh &&
-           animations == o.animations && vertexFrames == o.vertexFrames;
+           animations == o.animations && vertexFrames == o.vertexFrames &&
+           flexControllers == o.flexControllers;
 }
 
 namespace {

@@ -13,6 +13,33 @@ namespace rigscope::core {
 enum class ModelKind : std::uint8_t { Unknown, Reference, Animation, Flex };
 enum class LineEnding : std::uint8_t { LF, CRLF, CR };
 
+// DMX header line `<!-- dmx encoding ENC V format FMT W -->` (empty encoding for other formats).
+struct DmxHeader {
+    std::string encoding; // "binary", "keyvalues2"
+    int encodingVersion = 0;
+    std::string formatName; // "model", "tex", ...
+    int formatVersion = 0;
+};
+
+// DMX DmeCombinationOperator control: a slider driving one raw flex shape (or two, left and
+// right, when stereo). The GUI's Flex panel shows these when a model has them.
+struct FlexController {
+    std::string name;
+    std::vector<std::string> rawControls; // delta-state names the control drives, in order
+    bool stereo = false;
+    bool eyelid = false;
+    float min = 0.0f;     // flexMin
+    float max = 1.0f;     // flexMax
+    float value = 0.0f;   // controlValues x (default slider position)
+    float balance = 0.5f; // controlValues y (0 = left, 1 = right)
+    SourceLoc where;
+    bool operator==(const FlexController& o) const noexcept
+    {
+        return name == o.name && rawControls == o.rawControls && stereo == o.stereo &&
+               eyelid == o.eyelid && min == o.min && max == o.max;
+    }
+};
+
 std::string_view kindName(ModelKind k) noexcept; // "reference", "animation", "flex", "unknown"
 
 // A movable value: everything one file says, in contiguous arrays indexed by core indices.
@@ -29,6 +56,8 @@ struct Model {
     std::vector<Animation> animations;
     std::vector<VertexFrame> vertexFrames; // VTA vertexanimation block
     std::vector<FlexShape> flexShapes;     // derived from vertexFrames by the builder
+    std::vector<FlexController> flexControllers; // DMX combination operator controls
+    DmxHeader dmx;                               // DMX only: the header line as read
 
     std::vector<std::string> headerComments; // comment lines before the first keyword
     LineEnding lineEnding = LineEnding::LF;

@@ -8,6 +8,7 @@
 
 #include "core/build/model_builder.h"
 #include "core/diag/diagnostic_ids.h"
+#include "core/formats/dmx/dmx.h"
 #include "core/formats/xanim/xanim.h"
 #include "core/diag/severity.h"
 #include "core/io/file_buffer.h"
@@ -72,6 +73,67 @@ void loss(DiagnosticSink& sink, std::string message)
     d.fixedSeverity = true;
 }
 
+// DMX -> SMD / VTA: an SMD holds the mesh, a VTA the flex shapes; one animation per SMD.
+Model dmxToSmdFamily(const Model& in, bool vta, DiagnosticSink& sink)
+{
+    Model m = in;
+    m.format = vta ? "vta" : "smd";
+    m.dmx = {};
+    if (!m.flexControllers.empty()) {
+        loss(sink, std::to_string(m.flexControllers.size()) +
+                       " flex controllers dropped; SMD / VTA have none (the QC's $flexcontroller "
+                       "lines do that job)");
+        m.flexControllers.clear();
+    }
+    if (!vta) {
+        if (!m.vertexFrames.empty()) {
+            loss(sink, std::to_string(m.flexShapes.size()) +
+                           " flex shapes dropped; convert to .vta for them");
+            m.vertexFrames.clear();
+            m.flexShapes.clear();
+        }
+        const std::size_t first = m.kind == ModelKind::Reference && m.animations.size() > 1 ? 1 : 0;
+        if (m.kind == ModelKind::Reference && m.animations.size() > 1) {
+            loss(sink, std::to_string(m.animations.size() - 1) +
+                           " animation clips dropped; an SMD reference keeps its bind pose");
+        } else if (m.animations.size() > first + 1) {
+            loss(sink, std::to_string(m.animations.size() - 1) +
+                           " animation clips after the first dropped; SMD holds one");
+        }
+        if (m.animations.size() > 1) {
+            m.animations.resize(1);
+        }
+        return m;
+    }
+    if (m.vertexFrames.empty()) {
+        loss(sink, "the DMX has no flex shapes; the VTA holds only its base frame");
+    }
+    if (!m.mesh.empty()) {
+        loss(sink,
+             "triangles not written; a VTA holds the flex shapes (convert to .smd for the mesh)");
+    }
+    m.mesh = Mesh{};
+    m.kind = ModelKind::Flex;
+    // One skeleton frame (the bind pose) per vertex-animation frame.
+    Animation a;
+    a.name = in.animations.empty() ? std::string() : in.animations.front().name;
+    a.jointCount = m.skeleton.size();
+    for (const VertexFrame& f : m.vertexFrames) {
+        a.appendFrame(f.time, f.where);
+        for (std::size_t j = 0; j < a.jointCount; ++j) {
+            const std::size_t k = a.key(a.frameCount() - 1, j);
+            a.positions[k] = m.skeleton.bindPositions[j];
+            a.rotations[k] = m.skeleton.bindRotations[j];
+            a.explicitKey[k] = 1;
+        }
+    }
+    for (VertexFrame& f : m.vertexFrames) {
+        f.nameFromComment = !f.name.empty();
+    }
+    m.animations.assign(1, std::move(a));
+    return m;
+}
+
 bool isCod(const Model& m)
 {
     return m.skeleton.bindKind == PoseKind::ModelMatrix ||
@@ -98,6 +160,9 @@ std::string writerFor(const std::string& outName, const std::string& toFormat)
     }
     if (f == "smd" || f == "vta" || f == "smdx" || f == "xmodel_bin" || f == "xanim_bin") {
         return f;
+    }
+    if (f == "dmx" || f == "dmx-binary") {
+        return "dmx";
     }
     return {};
 }
@@ -453,7 +518,7 @@ ConvertResult convertModel(const ReadResult& in, const std::string& inName,
     if (target.empty()) {
         res.exitCode = 2;
         res.error = "cannot write '" + outName +
-                    "': unknown output format (use .smd .vta .smdx .xmodel_export "
+                    "': unknown output format (use .smd .vta .smdx .dmx .xmodel_export "
                     ".xanim_export .xmodel_bin .xanim_bin .nt_export)";
         return res;
     }
@@ -485,7 +550,11 @@ ConvertResult convertModel(const ReadResult& in, const std::string& inName,
     }
     const Model& src = *input;
     Model converted;
-    if (target == "smd" || target == "vta" || target == "smdx") {
+    if (src.format == "dmx" && (target == "smd" || target == "vta" || target == "smdx")) {
+        converted = dmxToSmdFamily(src, target == "vta", sink);
+    } else if (target == "dmx") {
+        converted = toSmdFamily(src, sink);
+    } else if (target == "smd" || target == "vta" || target == "smdx") {
         converted = toSmdFamily(src, sink);
         if (target == "smdx") {
             std::size_t named = 0;
@@ -533,7 +602,11 @@ ConvertResult convertModel(const ReadResult& in, const std::string& inName,
     }
     WriteContext wctx;
     wctx.fileName = outName;
-    WriteResult w = f->write(converted, wctx);
+    DmxWriteOptions dmxBinary;
+    dmxBinary.binary = true;
+    WriteResult w = target == "dmx" && toFormat == "dmx-binary"
+                        ? writeDmxWith(converted, wctx, dmxBinary)
+                        : f->write(converted, wctx);
     for (Diagnostic& d : sink.take()) {
         res.diagnostics.push_back(std::move(d));
     }

@@ -35,6 +35,8 @@ InfoReport infoFromResult(const std::string& file, const ReadResult& r, Profile 
         out.kind = "unknown";
         return out;
     }
+    out.dmx = m.dmx;
+    out.flexControllers = m.flexControllers.size();
     out.bones = m.skeleton.size();
     out.roots = m.skeleton.rootCount();
     if (!m.animations.empty()) {
@@ -210,6 +212,11 @@ std::string infoText(const InfoReport& r, bool verbose)
     };
     line("format", r.formatName + " (" + r.format + ", version " + std::to_string(r.version) + ")");
     line("kind", r.kind);
+    if (!r.dmx.encoding.empty()) {
+        line("encoding", r.dmx.encoding + " " + std::to_string(r.dmx.encodingVersion) +
+                             ", format " + r.dmx.formatName + " " +
+                             std::to_string(r.dmx.formatVersion));
+    }
     line("profile", std::string(profileName(r.profile)) + (r.profileGuessed ? " (auto)" : ""));
     line("bones", thousands(r.bones) + " (" + thousands(r.roots) + (r.roots == 1 ? " root)" : " roots)"));
     if (r.frames > 0) {
@@ -281,6 +288,13 @@ std::string infoJson(const std::vector<InfoReport>& reports)
         w.key("format").value(r.format);
         w.key("kind").value(r.kind);
         w.key("version").value(r.version);
+        if (!r.dmx.encoding.empty()) {
+            w.key("encoding").value(r.dmx.encoding);
+            w.key("encodingVersion").value(r.dmx.encodingVersion);
+            w.key("formatName").value(r.dmx.formatName);
+            w.key("formatVersion").value(r.dmx.formatVersion);
+            w.key("flexControllers").value(r.flexControllers);
+        }
         w.key("profile").value(profileName(r.profile));
         w.key("bones").value(r.bones);
         w.key("roots").value(r.roots);

@@ -16,6 +16,8 @@ struct InfoReport {
     std::string formatName;
     std::string kind;               // reference / animation / flex / unknown
     int version = 0;
+    DmxHeader dmx;                   // DMX: the header line (encoding empty otherwise)
+    std::size_t flexControllers = 0; // DMX combination-operator controls
     Profile profile = Profile::Auto; // resolved
     bool profileGuessed = true;
     std::size_t bones = 0, roots = 0, frames = 0, triangles = 0, corners = 0, vertices = 0;

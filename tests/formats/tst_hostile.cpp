@@ -270,6 +270,8 @@ private slots:
     void codHugeIndices();
     void truncationsAtBlockBoundaries();
     void materialFiles();
+    void dmxCounts2p31();
+    void dmxCyclesAndNesting();
     void qcScripts(); // issue 17
 };
 
@@ -627,13 +629,16 @@ void TstHostile::truncationsAtBlockBoundaries()
         fx + u"/smdx/valid/flex.smdx"_qs,
         fx + u"/xbin/valid/cube_v7.xmodel_bin"_qs,
         fx + u"/xbin/valid/walk_flat.xanim_bin"_qs,
+        fx + u"/dmx/valid/tiny_binary2.dmx"_qs, // every version's every byte: tst_dmx
+        fx + u"/dmx/valid/tiny_kv2.dmx"_qs,
     };
     std::size_t cuts = 0;
     for (const QString& path : files) {
         const std::string bytes = test::readBytes(path);
         QVERIFY2(!bytes.empty(), qPrintable(path));
         const std::string name = QFileInfo(path).fileName().toStdString();
-        const bool binary = name.ends_with(".smdx") || name.ends_with("_bin");
+        const bool binaryDmx = name.ends_with(".dmx") && bytes.find("encoding binary") < 64;
+        const bool binary = name.ends_with(".smdx") || name.ends_with("_bin") || binaryDmx;
         const bool smd = name.ends_with(".smd") || name.ends_with(".vta");
         // Text: every line start (a block boundary or a record inside one). Binary: every byte;
         // *_BIN also every 4-byte token boundary inside the decompressed stream.
@@ -665,6 +670,8 @@ void TstHostile::truncationsAtBlockBoundaries()
             } else if (name.ends_with(".smdx")) {
                 QVERIFY2(o.has(ids::kSyntaxTruncated) || (p.size() < 5 && o.has(ids::kSyntaxSmdxCorrupt)),
                          what.constData());
+            } else if (binaryDmx) {
+                VERIFY_ID(o, ids::kDmxSyntax);
             } else if (name.ends_with("_bin") && k < containerCuts) {
                 VERIFY_ID(o, ids::kSyntaxBinCorrupt);
                 // A stream cut between tokens can leave a smaller valid file (no diagnostic).
@@ -740,6 +747,76 @@ void TstHostile::materialFiles()
         QVERIFY(sink.hasErrors());
         QVERIFY(t.elapsed() < 2000 * kSlowdown);
     }
+}
+
+// DMX: binary string tables, element, attribute and array counts claiming 2^31 entries.
+void TstHostile::dmxCounts2p31()
+{
+    auto i32 = [](std::int32_t v) { return std::string(reinterpret_cast<const char*>(&v), 4); };
+    auto i16 = [](std::int16_t v) { return std::string(reinterpret_cast<const char*>(&v), 2); };
+    for (int version : {1, 2, 4, 5, 9}) {
+        const std::string head = "<!-- dmx encoding binary " + std::to_string(version) +
+                                 " format model 1 -->\n" + std::string(1, '\0') +
+                                 (version >= 9 ? i32(0) : std::string());
+        auto table = [&](std::int32_t n) {
+            return version >= 4   ? i32(n)
+                   : version >= 2 ? i16(static_cast<std::int16_t>(n))
+                                  : std::string();
+        };
+        auto index = [&](std::int32_t k) {
+            return version >= 5   ? i32(k)
+                   : version >= 2 ? i16(static_cast<std::int16_t>(k))
+                                  : std::string("x\0", 2);
+        };
+        const std::string strings =
+            table(2) + (version >= 2 ? std::string("DmElement\0x\0", 12) : std::string());
+        const std::string header1 =
+            index(0) + (version >= 4 ? index(1) : std::string("x\0", 2)) + std::string(16, '\0');
+        const std::string cases[] = {
+            head + table(0x7fffffff),                            // string table
+            head + strings + i32(0x7fffffff),                    // elements
+            head + strings + i32(-1),                            // negative elements
+            head + strings + i32(1) + header1 + i32(0x7fffffff), // attributes
+            head + strings + i32(1) + header1 + i32(1) + index(1) + char(15) +
+                i32(0x7fffffff), // array items
+            head + strings + i32(1) + header1 + i32(1) + index(1) + char(version >= 9 ? 38 : 20) +
+                i32(1) + i32(0x7fffffff), // binary blob
+        };
+        for (const std::string& c : cases) {
+            const std::string bytes = c + std::string(64, '\0');
+            const Outcome o = readAndCheck(bytes, "hostile.dmx");
+            QVERIFY2(o.read.hasErrors(), o.summary().c_str());
+            VERIFY_SMALL(o);
+            VERIFY_SANE(o, 2000);
+        }
+    }
+}
+
+// DMX keyvalues2: a 100,000-deep chain of inline elements, a DAG whose children form a cycle, and
+// 100,000 elements referring to each other in a ring.
+void TstHostile::dmxCyclesAndNesting()
+{
+    const std::string head = "<!-- dmx encoding keyvalues2 1 format model 1 -->\n";
+    std::string deep = head + "\"DmElement\" {\n";
+    for (int i = 0; i < 100000; ++i) {
+        deep += "\"c\" \"DmeDag\" {\n";
+    }
+    const Outcome d = readAndCheck(deep, "deep.dmx");
+    VERIFY_ID(d, ids::kDmxSyntax);
+    VERIFY_SANE(d, 5000);
+
+    std::string ring =
+        head + "\"DmElement\" { \"id\" \"elementid\" \"root\" \"skeleton\" \"element\" \"e0\" }\n";
+    const int n = 100000;
+    for (int i = 0; i < n; ++i) {
+        ring += "\"DmeDag\" { \"id\" \"elementid\" \"e" + std::to_string(i) +
+                "\" \"children\" \"element_array\" [ \"element\" \"e" +
+                std::to_string((i + 1) % n) + "\" ] }\n";
+    }
+    const Outcome r = readAndCheck(ring, "ring.dmx");
+    VERIFY_ID(r, ids::kDmxBadReference);
+    VERIFY_SANE(r, 10000);
+    QCOMPARE(r.read.model.skeleton.size(), std::size_t(n));
 }
 
 // QC scripts (issue 17): macros that double at every level ("billion laughs"), a macro that

@@ -23,7 +23,7 @@ import time
 
 MODEL_EXTS = {
     ".smd", ".vta", ".smdx", ".xmodel_export", ".xanim_export", ".nt_export", ".xmodel_bin",
-    ".xanim_bin", ".qc", ".qci",
+    ".xanim_bin", ".dmx", ".qc", ".qci",
 }
 HOSTILE_NUMBERS = [b"1e999", b"-1e999", b"nan", b"-nan", b"inf", b"-0", b"2147483648",
                    b"-2147483649", b"4294967296", b"99999999999999999999", b"0x10", b"1.0.0", b""]

@@ -1,0 +1,22 @@
+#pragma once
+
+#include "core/formats/registry.h"
+
+namespace rigscope::core {
+
+// Valve DMX (docs/dmx.md): keyvalues2 text and binary 1-5 and 9, read into the core model the
+// way studiomdl sees it. Sniffs on the `<!-- dmx encoding ... -->` header.
+int sniffDmx(std::string_view head) noexcept;
+ReadResult readDmx(std::string_view bytes, const ReadContext& ctx);
+
+// The registry's writer: keyvalues2 1, format model 1 (read by every studiomdl that reads DMX).
+WriteResult writeDmx(const Model& m, const WriteContext& ctx);
+
+struct DmxWriteOptions {
+    bool binary = false;   // false: keyvalues2 1
+    int binaryVersion = 2; // 2: SDK 2013, TF2, Garry's Mod; the writer knows 1-5 and 9
+    int formatVersion = 1; // "model N" in the header; >= 22 uses the Source 2 attribute names
+};
+WriteResult writeDmxWith(const Model& m, const WriteContext& ctx, const DmxWriteOptions& opt);
+
+} // namespace rigscope::core

@@ -1,0 +1,1131 @@
+// DMX element graph -> core model (docs/dmx.md §4): skeleton from the DmeModel / DmeJoint /
+// DmeDag tree in jointList order, meshes in the SMD layout (one point per triangle corner),
+// delta states as VTA-style vertex frames, DmeChannelsClip logs sampled into frames.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <unordered_map>
+
+#include <Eigen/Geometry>
+
+#include "core/build/model_builder.h"
+#include "core/diag/diagnostic_ids.h"
+#include "core/formats/dmx/dmx.h"
+#include "core/formats/dmx/dmx_document.h"
+
+namespace rigscope::core {
+
+namespace {
+
+using dmx::Attribute;
+using dmx::AttrType;
+using dmx::Document;
+using dmx::Element;
+
+std::string thousands(std::uint64_t v)
+{
+    std::string s = std::to_string(v);
+    for (std::size_t i = s.size(); i > 3; i -= 3) {
+        s.insert(i - 3, ",");
+    }
+    return s;
+}
+
+// Euler XYZ (radians, R = Rz*Ry*Rx) of a rotation matrix; the SMD convention.
+Vec3 eulerOf(const Mat3& r) noexcept
+{
+    const double r20 = std::clamp(static_cast<double>(r(2, 0)), -1.0, 1.0);
+    double x = 0;
+    double y = 0;
+    double z = 0;
+    if (std::fabs(r20) < 0.9999999) {
+        y = std::asin(-r20);
+        x = std::atan2(static_cast<double>(r(2, 1)), static_cast<double>(r(2, 2)));
+        z = std::atan2(static_cast<double>(r(1, 0)), static_cast<double>(r(0, 0)));
+    } else if (r20 < 0) {
+        y = M_PI / 2;
+        x = std::atan2(static_cast<double>(r(0, 1)), static_cast<double>(r(1, 1)));
+    } else {
+        y = -M_PI / 2;
+        x = std::atan2(-static_cast<double>(r(0, 1)), static_cast<double>(r(1, 1)));
+    }
+    return Vec3(static_cast<float>(x), static_cast<float>(y), static_cast<float>(z));
+}
+
+Eigen::Quaternionf quatOf(const float* q) noexcept
+{
+    Eigen::Quaternionf out(q[3], q[0], q[1], q[2]);
+    const float n = out.norm();
+    if (!(n > 1e-12f) || !std::isfinite(n)) {
+        return Eigen::Quaternionf::Identity();
+    }
+    out.coeffs() /= n;
+    return out;
+}
+
+struct Node {
+    std::int32_t element = -1;   // the DAG element
+    std::int32_t parent = -1;    // node index
+    std::int32_t transform = -1; // its DmeTransform element
+    std::int32_t mesh = -1;      // DmeMesh element when the DAG holds one
+    JointIndex joint = kNoJoint; // skeleton joint (file order) when the node is a joint
+    JointIndex owner = kNoJoint; // the nearest joint at or above the node
+    Eigen::Affine3f world = Eigen::Affine3f::Identity();
+};
+
+class Builder {
+public:
+    Builder(const Document& doc, const ReadContext& ctx, DiagnosticSink& sink, Model& m)
+        : m_doc(doc), m_ctx(ctx), m_sink(sink), m_m(m)
+    {
+    }
+
+    void run()
+    {
+        const Element& root = m_doc.elements.front();
+        std::int32_t skel = ref(root, "skeleton");
+        if (skel < 0) {
+            skel = ref(root, "model");
+        }
+        const std::int32_t animList = ref(root, "animationList");
+        const std::int32_t combo = ref(root, "combinationOperator");
+        if (skel < 0 && animList < 0 && combo < 0) {
+            m_sink.error(ids::kDmxMissingAttribute, root.where,
+                         "root element '" + root.name +
+                             "' has no 'skeleton', 'model', 'animationList' or "
+                             "'combinationOperator'");
+        }
+        if (skel >= 0) {
+            walkTree(skel);
+            makeSkeleton(skel);
+            for (std::size_t n = 0; n < m_nodes.size(); ++n) {
+                if (m_nodes[n].mesh >= 0) {
+                    readMesh(n);
+                }
+            }
+            makeFlexFrames();
+        }
+        if (combo >= 0) {
+            readControllers(combo);
+        }
+        const bool hasMesh = !m_m.mesh.empty();
+        if (hasMesh || (animList < 0 && !m_m.skeleton.empty())) {
+            m_m.kind = ModelKind::Reference;
+            m_m.animations.push_back(bindAnimation());
+        } else if (animList >= 0) {
+            m_m.kind = ModelKind::Animation;
+        } else if (!m_m.flexControllers.empty()) {
+            m_m.kind = ModelKind::Flex;
+        }
+        if (animList >= 0) {
+            readAnimations(animList);
+        }
+        orderSkeleton(m_m, m_sink);
+        deriveFlexShapes(m_m);
+    }
+
+private:
+    // ---- attribute access with type checks -------------------------------------------------
+    const Element* el(std::int32_t i) const noexcept
+    {
+        return i >= 0 && static_cast<std::size_t>(i) < m_doc.elements.size()
+                   ? &m_doc.elements[static_cast<std::size_t>(i)]
+                   : nullptr;
+    }
+    const Attribute* get(const Element& e, std::string_view name, AttrType t, bool array)
+    {
+        const Attribute* a = e.find(name);
+        if (!a) {
+            return nullptr;
+        }
+        const bool timeAsInt = t == AttrType::Time && a->type == AttrType::Int; // old logs
+        if ((a->type != t && !timeAsInt) || a->array != array) {
+            m_sink.error(ids::kDmxAttributeType, a->where,
+                         "attribute '" + a->name + "' of " + e.type + " '" + e.name + "' is " +
+                             std::string(dmx::typeName(a->type)) + (a->array ? "_array" : "") +
+                             "; expected " + std::string(dmx::typeName(t)) +
+                             (array ? "_array" : ""));
+            return nullptr;
+        }
+        return a;
+    }
+    const Attribute* get(const Element& e, std::initializer_list<std::string_view> names,
+                         AttrType t, bool array)
+    {
+        for (std::string_view n : names) {
+            if (e.find(n)) {
+                return get(e, n, t, array);
+            }
+        }
+        return nullptr;
+    }
+    std::int32_t ref(const Element& e, std::string_view name)
+    {
+        const Attribute* a = get(e, name, AttrType::Element, false);
+        return a && !a->ints.empty() ? a->ints.front() : -1;
+    }
+    std::span<const std::int32_t> refs(const Element& e, std::string_view name)
+    {
+        const Attribute* a = get(e, name, AttrType::Element, true);
+        return a ? std::span<const std::int32_t>(a->ints) : std::span<const std::int32_t>();
+    }
+    float number(const Element& e, std::string_view name, float fallback)
+    {
+        const Attribute* a = e.find(name);
+        if (!a || a->array) {
+            return fallback;
+        }
+        if ((a->type == AttrType::Float || a->type == AttrType::Time) && !a->floats.empty()) {
+            return a->floats.front();
+        }
+        if ((a->type == AttrType::Int || a->type == AttrType::Bool) && !a->ints.empty()) {
+            return static_cast<float>(a->ints.front());
+        }
+        return fallback;
+    }
+    void missing(const Element& e, std::string_view what)
+    {
+        m_sink.error(ids::kDmxMissingAttribute, e.where,
+                     e.type + " '" + e.name + "' has no '" + std::string(what) + "'");
+    }
+
+    // ---- skeleton ----------------------------------------------------------------------------
+    void walkTree(std::int32_t skel)
+    {
+        std::vector<std::uint8_t> seen(m_doc.elements.size(), 0);
+        struct Item {
+            std::int32_t element;
+            std::int32_t parent;
+        };
+        std::vector<Item> stack{{skel, -1}};
+        while (!stack.empty()) {
+            const Item it = stack.back();
+            stack.pop_back();
+            const Element* e = el(it.element);
+            if (!e) {
+                continue;
+            }
+            if (seen[static_cast<std::size_t>(it.element)]) {
+                m_sink.error(ids::kDmxBadReference, e->where,
+                             e->type + " '" + e->name +
+                                 "' is reached twice in the DAG tree (a shared child or a "
+                                 "reference cycle); its second place is ignored");
+                continue;
+            }
+            seen[static_cast<std::size_t>(it.element)] = 1;
+            Node n;
+            n.element = it.element;
+            n.parent = it.parent;
+            n.transform = ref(*e, "transform");
+            const std::int32_t shape = ref(*e, "shape");
+            if (const Element* s = el(shape); s && s->type == "DmeMesh") {
+                n.mesh = shape;
+            }
+            const auto self = static_cast<std::int32_t>(m_nodes.size());
+            m_nodeOf[it.element] = self;
+            if (n.transform >= 0) {
+                m_nodeOfTransform.emplace(n.transform, self);
+            }
+            m_nodes.push_back(n);
+            const auto kids = refs(*e, "children");
+            for (auto k = kids.rbegin(); k != kids.rend(); ++k) {
+                if (*k >= 0) {
+                    stack.push_back({*k, self});
+                }
+            }
+        }
+    }
+
+    void localOf(const Node& n, const Element& skelElem, Vec3& pos, Eigen::Quaternionf& rot)
+    {
+        pos = Vec3::Zero();
+        rot = Eigen::Quaternionf::Identity();
+        const Element* t = el(n.transform);
+        const Element* e = el(n.element);
+        // The bind pose proper is skeleton.baseStates[0].transforms, matched by name.
+        if (e && !m_baseStates.empty()) {
+            const auto it = m_baseStates.find(t ? t->name : e->name);
+            if (it != m_baseStates.end()) {
+                t = el(it->second);
+            }
+        }
+        if (!t) {
+            return;
+        }
+        if (const Attribute* p = get(*t, "position", AttrType::Vector3, false);
+            p && p->floats.size() == 3) {
+            pos = Vec3(p->floats[0], p->floats[1], p->floats[2]);
+        }
+        if (const Attribute* q = get(*t, "orientation", AttrType::Quaternion, false);
+            q && q->floats.size() == 4) {
+            rot = quatOf(q->floats.data());
+        }
+        (void)skelElem;
+    }
+
+    void makeSkeleton(std::int32_t skel)
+    {
+        const Element& s = *el(skel);
+        // baseStates[0] holds the bind pose by transform name.
+        const auto states = refs(s, "baseStates");
+        if (!states.empty()) {
+            if (const Element* list = el(states.front())) {
+                for (std::int32_t t : refs(*list, "transforms")) {
+                    if (const Element* te = el(t)) {
+                        m_baseStates.emplace(te->name, t);
+                    }
+                }
+            }
+        }
+        // World transforms in tree order (a parent precedes its children).
+        for (Node& n : m_nodes) {
+            Vec3 p;
+            Eigen::Quaternionf q;
+            localOf(n, s, p, q);
+            Eigen::Affine3f local = Eigen::Affine3f::Identity();
+            local.translate(p);
+            local.rotate(q);
+            n.world =
+                n.parent >= 0 ? m_nodes[static_cast<std::size_t>(n.parent)].world * local : local;
+        }
+        // Joint order: jointList (model 11+), jointTransforms (older), else the tree.
+        std::vector<std::int32_t> order;
+        if (const Attribute* jl = s.find("jointList")) {
+            (void)jl;
+            for (std::int32_t e : refs(s, "jointList")) {
+                m_listNode.push_back(e >= 0 && m_nodeOf.count(e) ? m_nodeOf[e] : -1);
+            }
+        } else if (s.find("jointTransforms")) {
+            for (std::int32_t t : refs(s, "jointTransforms")) {
+                const auto it = m_nodeOfTransform.find(t);
+                m_listNode.push_back(it != m_nodeOfTransform.end() ? it->second : -1);
+            }
+        } else {
+            for (std::size_t n = 0; n < m_nodes.size(); ++n) {
+                if (m_nodes[n].mesh < 0) {
+                    m_listNode.push_back(static_cast<std::int32_t>(n));
+                }
+            }
+        }
+        Skeleton& sk = m_m.skeleton;
+        // Mesh holders are bones only when a weight names them, or when the list has nothing
+        // else (a rigid mesh exported as the only joint, as Valve's Maya exporter does).
+        const std::vector<std::uint8_t> weighted = weightedListEntries();
+        bool anyPlain = false;
+        for (const std::int32_t n : m_listNode) {
+            anyPlain = anyPlain || (n >= 0 && m_nodes[static_cast<std::size_t>(n)].mesh < 0);
+        }
+        std::vector<std::uint8_t> listed(m_nodes.size(), 0);
+        for (std::size_t i = 0; i < m_listNode.size(); ++i) {
+            const std::int32_t n = m_listNode[i];
+            if (n < 0) {
+                m_sink.error(ids::kDmxBadReference, s.where,
+                             "joint " + std::to_string(i) + " of '" + s.name +
+                                 "' is not in its DAG tree");
+                continue;
+            }
+            Node& node = m_nodes[static_cast<std::size_t>(n)];
+            const bool meshBone = !anyPlain || (i < weighted.size() && weighted[i]);
+            if ((node.mesh >= 0 && !meshBone) || listed[static_cast<std::size_t>(n)]) {
+                continue; // their vertices go to the joint above
+            }
+            listed[static_cast<std::size_t>(n)] = 1;
+            const Element& e = *el(node.element);
+            node.joint = sk.addJoint(e.name, kNoJoint, static_cast<std::int32_t>(i), e.where);
+            m_jointNode.push_back(n);
+        }
+        // Owners and parents: the nearest joint at or above each node.
+        for (Node& n : m_nodes) {
+            const JointIndex up =
+                n.parent >= 0 ? m_nodes[static_cast<std::size_t>(n.parent)].owner : kNoJoint;
+            n.owner = n.joint != kNoJoint ? n.joint : up;
+            if (n.joint != kNoJoint) {
+                sk.parents[static_cast<std::size_t>(n.joint)] = up;
+                const Eigen::Affine3f parentWorld =
+                    up != kNoJoint ? jointWorld(up) : Eigen::Affine3f::Identity();
+                const Eigen::Affine3f local = parentWorld.inverse(Eigen::Isometry) * n.world;
+                sk.bindPositions[static_cast<std::size_t>(n.joint)] = local.translation();
+                sk.bindRotations[static_cast<std::size_t>(n.joint)] = eulerOf(local.linear());
+                sk.bindWhere[static_cast<std::size_t>(n.joint)] =
+                    el(n.transform) ? el(n.transform)->where : el(n.element)->where;
+            }
+        }
+    }
+    // Joint-list entries some vertex weight names (weight != 0), over every mesh's bind data.
+    std::vector<std::uint8_t> weightedListEntries()
+    {
+        std::vector<std::uint8_t> out(m_listNode.size(), 0);
+        for (const Node& n : m_nodes) {
+            const Element* mesh = el(n.mesh);
+            const Element* vd =
+                mesh ? el(mesh->find("bindState") ? refNoCheck(*mesh, "bindState")
+                                                  : refNoCheck(*mesh, "currentState"))
+                     : nullptr;
+            if (!vd) {
+                continue;
+            }
+            const Attribute* w =
+                vd->find("blendweights$0") ? vd->find("blendweights$0") : vd->find("jointWeights");
+            const Attribute* j =
+                vd->find("blendindices$0") ? vd->find("blendindices$0") : vd->find("jointIndices");
+            if (!w || !j || w->type != AttrType::Float || j->type != AttrType::Int) {
+                continue;
+            }
+            for (std::size_t k = 0; k < w->floats.size() && k < j->ints.size(); ++k) {
+                const std::int32_t li = j->ints[k];
+                if (w->floats[k] != 0.0f && li >= 0 && static_cast<std::size_t>(li) < out.size()) {
+                    out[static_cast<std::size_t>(li)] = 1;
+                }
+            }
+        }
+        return out;
+    }
+    std::int32_t refNoCheck(const Element& e, std::string_view name) const
+    {
+        const Attribute* a = e.find(name);
+        return a && a->type == AttrType::Element && !a->array && !a->ints.empty() ? a->ints.front()
+                                                                                  : -1;
+    }
+
+    Eigen::Affine3f jointWorld(JointIndex j) const
+    {
+        return m_nodes[static_cast<std::size_t>(m_jointNode[static_cast<std::size_t>(j)])].world;
+    }
+
+    // ---- meshes ------------------------------------------------------------------------------
+    struct MeshSpan {
+        std::size_t node;
+        std::uint32_t firstCorner;
+        std::uint32_t endCorner;
+        std::vector<std::uint32_t> cornerPos;  // position index per corner
+        std::vector<std::uint32_t> cornerNorm; // normal index per corner (UINT32_MAX: none)
+    };
+
+    void readMesh(std::size_t nodeIndex)
+    {
+        const Node& node = m_nodes[nodeIndex];
+        const Element& mesh = *el(node.mesh);
+        std::int32_t vdi = ref(mesh, "bindState");
+        if (vdi < 0) {
+            vdi = ref(mesh, "currentState");
+        }
+        const Element* vd = el(vdi);
+        if (!vd) {
+            missing(mesh, "bindState");
+            return;
+        }
+        const Attribute* pos = get(*vd, {"position$0", "positions"}, AttrType::Vector3, true);
+        const Attribute* posIdx =
+            get(*vd, {"position$0Indices", "positionsIndices"}, AttrType::Int, true);
+        if (!pos || !posIdx) {
+            missing(*vd, pos ? "positionsIndices" : "positions");
+            return;
+        }
+        const Attribute* nrm = get(*vd, {"normal$0", "normals"}, AttrType::Vector3, true);
+        const Attribute* nrmIdx =
+            get(*vd, {"normal$0Indices", "normalsIndices"}, AttrType::Int, true);
+        const Attribute* uv =
+            get(*vd, {"texcoord$0", "textureCoordinates"}, AttrType::Vector2, true);
+        const Attribute* uvIdx =
+            get(*vd, {"texcoord$0Indices", "textureCoordinatesIndices"}, AttrType::Int, true);
+        const Attribute* wts = get(*vd, {"blendweights$0", "jointWeights"}, AttrType::Float, true);
+        const Attribute* wIdx = get(*vd, {"blendindices$0", "jointIndices"}, AttrType::Int, true);
+        const auto jointCount =
+            static_cast<std::size_t>(std::max(0.0f, number(*vd, "jointCount", 0)));
+        const bool flipV = number(*vd, "flipVCoordinates", 0) != 0;
+        const std::size_t np = pos->count;
+        const std::size_t nfv = posIdx->count;
+        if (nrm && (!nrmIdx || nrmIdx->count != nfv)) {
+            m_sink.error(ids::kDmxFaceIndex, (nrmIdx ? nrmIdx : nrm)->where,
+                         "normal indices: " + thousands(nrmIdx ? nrmIdx->count : 0) +
+                             " entries for " + thousands(nfv) + " face vertices");
+            nrm = nullptr;
+        }
+        if (uv && (!uvIdx || uvIdx->count != nfv)) {
+            m_sink.error(ids::kDmxFaceIndex, (uvIdx ? uvIdx : uv)->where,
+                         "texture coordinate indices: " + thousands(uvIdx ? uvIdx->count : 0) +
+                             " entries for " + thousands(nfv) + " face vertices");
+            uv = nullptr;
+        }
+        bool weighted = wts && wIdx && jointCount > 0;
+        if (weighted && (wts->count / jointCount < np || wIdx->count / jointCount < np)) {
+            m_sink.error(ids::kDmxFaceIndex, wts->where,
+                         "joint weights: " + thousands(std::min(wts->count, wIdx->count)) +
+                             " values for " + thousands(np) + " positions x " +
+                             thousands(jointCount) + " joints");
+            weighted = false;
+        }
+        const Eigen::Affine3f& world = node.world;
+        const bool moved = !world.matrix().isIdentity(0.0f);
+        const Mat3 normalMatrix = world.linear();
+
+        MeshSpan span;
+        span.node = nodeIndex;
+        span.firstCorner = static_cast<std::uint32_t>(m_m.mesh.cornerCount());
+        Mesh& me = m_m.mesh;
+        std::vector<JointIndex> joints;
+        std::vector<float> weights;
+        std::vector<std::uint32_t> poly;
+        // One diagnostic per mesh: the first bad index, and how many more there were.
+        std::size_t faceErrors = 0;
+        std::size_t firstFaceError = 0;
+        auto faceError = [&](const SourceLoc& where, const std::string& msg) {
+            if (faceErrors++ == 0) {
+                firstFaceError = m_sink.diagnostics().size();
+                m_sink.error(ids::kDmxFaceIndex, where, "mesh '" + mesh.name + "': " + msg);
+            }
+        };
+        for (std::int32_t fsi : refs(mesh, "faceSets")) {
+            const Element* fs = el(fsi);
+            if (!fs) {
+                continue;
+            }
+            std::string material = fs->name;
+            if (const Element* mat = el(ref(*fs, "material"))) {
+                const Attribute* mn = get(*mat, "mtlName", AttrType::String, false);
+                material = mn && !mn->strings.empty() ? mn->strings.front() : mat->name;
+            }
+            const Attribute* faces = get(*fs, "faces", AttrType::Int, true);
+            if (!faces) {
+                missing(*fs, "faces");
+                continue;
+            }
+            const std::uint32_t matIndex = m_materials.intern(me, material, fs->where);
+            reserveTriangles(me, 0);
+            poly.clear();
+            bool polyOk = true;
+            for (std::size_t f = 0; f <= faces->ints.size(); ++f) {
+                const std::int32_t k = f < faces->ints.size() ? faces->ints[f] : -1;
+                if (k != -1) {
+                    if (k < 0 || static_cast<std::size_t>(k) >= nfv) {
+                        faceError(faces->where, "face set '" + fs->name + "': corner " +
+                                                    std::to_string(k) + " outside the " +
+                                                    thousands(nfv) + " face vertices");
+                        polyOk = false;
+                    } else if (posIdx->ints[static_cast<std::size_t>(k)] < 0 ||
+                               static_cast<std::size_t>(
+                                   posIdx->ints[static_cast<std::size_t>(k)]) >= np) {
+                        faceError(posIdx->where,
+                                  "position index " +
+                                      std::to_string(posIdx->ints[static_cast<std::size_t>(k)]) +
+                                      " outside the " + thousands(np) + " positions");
+                        polyOk = false;
+                    } else {
+                        poly.push_back(static_cast<std::uint32_t>(k));
+                    }
+                    continue;
+                }
+                if (polyOk && poly.size() >= 3) {
+                    // A fan, as studiomdl triangulates (CDmeMesh::ComputeTriangulatedIndices):
+                    // from the corner whose diagonals are shortest in sum (quads try corners 0
+                    // and 1 only; the first minimum wins).
+                    const std::size_t nv = poly.size();
+                    const std::size_t apex = fanApex(poly, *pos, *posIdx);
+                    for (std::size_t t = 1; t + 1 < nv; ++t) {
+                        const std::uint32_t corners[3] = {poly[apex], poly[(apex + t) % nv],
+                                                          poly[(apex + t + 1) % nv]};
+                        for (std::uint32_t c : corners) {
+                            const auto p = static_cast<std::size_t>(posIdx->ints[c]);
+                            Vec3 position(pos->floats[3 * p], pos->floats[3 * p + 1],
+                                          pos->floats[3 * p + 2]);
+                            if (moved) {
+                                position = world * position;
+                            }
+                            joints.clear();
+                            weights.clear();
+                            if (weighted) {
+                                for (std::size_t w = 0; w < jointCount; ++w) {
+                                    const float wt = wts->floats[p * jointCount + w];
+                                    const std::int32_t li = wIdx->ints[p * jointCount + w];
+                                    if (wt == 0.0f) {
+                                        continue;
+                                    }
+                                    const JointIndex j = jointOfListIndex(li);
+                                    if (j == kNoJoint) {
+                                        faceError(wIdx->where, "joint index " + std::to_string(li) +
+                                                                   " outside the joint list of " +
+                                                                   thousands(m_listNode.size()));
+                                        continue;
+                                    }
+                                    joints.push_back(j);
+                                    weights.push_back(wt);
+                                }
+                            }
+                            const JointIndex parent = !joints.empty()          ? joints.front()
+                                                      : node.owner != kNoJoint ? node.owner
+                                                      : m_m.skeleton.empty()   ? kNoJoint
+                                                                               : 0;
+                            appendPoint(me, position, parent,
+                                        joints.empty() ? LinkState::Absent : LinkState::List,
+                                        joints.data(), weights.data(), joints.size(), faces->where);
+                            me.cornerPoints.push_back(
+                                static_cast<std::uint32_t>(me.pointCount() - 1));
+                            Vec3 n = Vec3::Zero();
+                            std::uint32_t ni = UINT32_MAX;
+                            if (nrm) {
+                                const std::int32_t q = nrmIdx->ints[c];
+                                if (q >= 0 && static_cast<std::size_t>(q) < nrm->count) {
+                                    const auto qq = static_cast<std::size_t>(q);
+                                    n = Vec3(nrm->floats[3 * qq], nrm->floats[3 * qq + 1],
+                                             nrm->floats[3 * qq + 2]);
+                                    if (moved) {
+                                        n = normalMatrix * n;
+                                    }
+                                    ni = static_cast<std::uint32_t>(q);
+                                } else {
+                                    faceError(nrmIdx->where, "normal index " + std::to_string(q) +
+                                                                 " outside the " +
+                                                                 thousands(nrm->count) +
+                                                                 " normals");
+                                }
+                            }
+                            Vec2 t2 = Vec2::Zero();
+                            if (uv) {
+                                const std::int32_t q = uvIdx->ints[c];
+                                if (q >= 0 && static_cast<std::size_t>(q) < uv->count) {
+                                    const auto qq = static_cast<std::size_t>(q);
+                                    t2 = Vec2(uv->floats[2 * qq], uv->floats[2 * qq + 1]);
+                                    if (!flipV) {
+                                        t2.y() = 1.0f - t2.y(); // SMD convention: v up
+                                    }
+                                } else {
+                                    faceError(uvIdx->where,
+                                              "texture coordinate index " + std::to_string(q) +
+                                                  " outside the " + thousands(uv->count) +
+                                                  " coordinates");
+                                }
+                            }
+                            me.cornerNormals.push_back(n);
+                            me.cornerUvs.push_back(t2);
+                            me.cornerWhere.push_back(faces->where);
+                            span.cornerPos.push_back(static_cast<std::uint32_t>(p));
+                            span.cornerNorm.push_back(ni);
+                        }
+                        me.triangleMaterials.push_back(matIndex);
+                        me.triangleWhere.push_back(fs->where);
+                    }
+                }
+                poly.clear();
+                polyOk = true;
+            }
+        }
+        if (faceErrors > 1) {
+            m_sink.diagnostics()[firstFaceError].message +=
+                " (" + thousands(faceErrors - 1) +
+                (faceErrors == 2 ? " more bad index)" : " more bad indices)");
+        }
+        span.endCorner = static_cast<std::uint32_t>(me.cornerCount());
+        m_meshes.push_back(std::move(span));
+    }
+
+    static std::size_t fanApex(const std::vector<std::uint32_t>& poly, const Attribute& pos,
+                               const Attribute& posIdx) noexcept
+    {
+        const std::size_t n = poly.size();
+        const std::size_t loops = n <= 3 ? 0 : n == 4 ? 2 : n;
+        auto at = [&](std::size_t k) {
+            const auto p = static_cast<std::size_t>(posIdx.ints[poly[k]]);
+            return Vec3(pos.floats[3 * p], pos.floats[3 * p + 1], pos.floats[3 * p + 2]);
+        };
+        float best = std::numeric_limits<float>::max();
+        std::size_t apex = 0;
+        for (std::size_t i = 0; i < loops; ++i) {
+            float d = 0.0f;
+            const Vec3 c = at(i);
+            for (std::size_t j = 2; j + 1 < n; ++j) {
+                d += (at((i + j) % n) - c).norm();
+            }
+            if (d < best) {
+                best = d;
+                apex = i;
+            }
+        }
+        return apex;
+    }
+
+    JointIndex jointOfListIndex(std::int32_t li) const noexcept
+    {
+        if (li < 0 || static_cast<std::size_t>(li) >= m_listNode.size()) {
+            return kNoJoint;
+        }
+        const std::int32_t n = m_listNode[static_cast<std::size_t>(li)];
+        return n >= 0 ? m_nodes[static_cast<std::size_t>(n)].owner : kNoJoint;
+    }
+
+    // ---- flex --------------------------------------------------------------------------------
+    void makeFlexFrames()
+    {
+        std::unordered_map<std::string, std::size_t> frameOf;
+        std::vector<VertexFrame> frames; // shapes only; the base is added in front
+        std::vector<std::int32_t> posDelta;
+        std::vector<std::int32_t> nrmDelta;
+        for (const MeshSpan& span : m_meshes) {
+            const Node& node = m_nodes[span.node];
+            const Element& mesh = *el(node.mesh);
+            const Mat3 lin = node.world.linear();
+            for (std::int32_t di : refs(mesh, "deltaStates")) {
+                const Element* d = el(di);
+                if (!d) {
+                    continue;
+                }
+                const Attribute* dp = get(*d, {"position$0", "positions"}, AttrType::Vector3, true);
+                const Attribute* dpi =
+                    get(*d, {"position$0Indices", "positionsIndices"}, AttrType::Int, true);
+                const Attribute* dn = get(*d, {"normal$0", "normals"}, AttrType::Vector3, true);
+                const Attribute* dni =
+                    get(*d, {"normal$0Indices", "normalsIndices"}, AttrType::Int, true);
+                auto [it, inserted] = frameOf.try_emplace(d->name, frames.size());
+                if (inserted) {
+                    VertexFrame f;
+                    f.name = d->name;
+                    f.time = static_cast<double>(frames.size() + 1);
+                    f.where = d->where;
+                    frames.push_back(std::move(f));
+                }
+                VertexFrame& f = frames[it->second];
+                std::size_t maxPos = 0;
+                std::size_t maxNrm = 0;
+                for (std::uint32_t p : span.cornerPos) {
+                    maxPos = std::max<std::size_t>(maxPos, p + 1);
+                }
+                for (std::uint32_t n : span.cornerNorm) {
+                    if (n != UINT32_MAX) {
+                        maxNrm = std::max<std::size_t>(maxNrm, n + 1);
+                    }
+                }
+                posDelta.assign(maxPos, -1);
+                nrmDelta.assign(maxNrm, -1);
+                auto fill = [&](const Attribute* v, const Attribute* idx,
+                                std::vector<std::int32_t>& out) {
+                    if (!v || !idx) {
+                        return;
+                    }
+                    for (std::size_t i = 0; i < idx->count && i < v->count; ++i) {
+                        const std::int32_t k = idx->ints[i];
+                        if (k < 0) {
+                            m_sink.error(ids::kDmxFaceIndex, idx->where,
+                                         "delta state '" + d->name + "': index " +
+                                             std::to_string(k));
+                            return;
+                        }
+                        if (static_cast<std::size_t>(k) < out.size()) {
+                            out[static_cast<std::size_t>(k)] = static_cast<std::int32_t>(i);
+                        }
+                    }
+                };
+                fill(dp, dpi, posDelta);
+                fill(dn, dni, nrmDelta);
+                for (std::uint32_t c = span.firstCorner; c < span.endCorner; ++c) {
+                    const std::size_t k = c - span.firstCorner;
+                    const std::int32_t pd = posDelta[span.cornerPos[k]];
+                    const std::uint32_t ni = span.cornerNorm[k];
+                    const std::int32_t nd = ni != UINT32_MAX ? nrmDelta[ni] : -1;
+                    if (pd < 0 && nd < 0) {
+                        continue;
+                    }
+                    Vec3 dpos = Vec3::Zero();
+                    if (pd >= 0) {
+                        const auto q = static_cast<std::size_t>(pd);
+                        dpos = lin * Vec3(dp->floats[3 * q], dp->floats[3 * q + 1],
+                                          dp->floats[3 * q + 2]);
+                    }
+                    Vec3 dnrm = Vec3::Zero();
+                    if (nd >= 0) {
+                        const auto q = static_cast<std::size_t>(nd);
+                        dnrm = lin * Vec3(dn->floats[3 * q], dn->floats[3 * q + 1],
+                                          dn->floats[3 * q + 2]);
+                    }
+                    const std::uint32_t point = m_m.mesh.cornerPoints[c];
+                    f.ids.push_back(static_cast<std::int32_t>(c));
+                    f.positions.push_back(m_m.mesh.pointPositions[point] + dpos);
+                    f.normals.push_back(m_m.mesh.cornerNormals[c] + dnrm);
+                    f.lineWhere.push_back(d->where);
+                }
+            }
+        }
+        if (frames.empty()) {
+            return;
+        }
+        VertexFrame base;
+        base.name = "base";
+        base.time = 0;
+        const Mesh& me = m_m.mesh;
+        base.ids.reserve(me.cornerCount());
+        for (std::size_t c = 0; c < me.cornerCount(); ++c) {
+            base.ids.push_back(static_cast<std::int32_t>(c));
+            base.positions.push_back(me.pointPositions[me.cornerPoints[c]]);
+            base.normals.push_back(me.cornerNormals[c]);
+            base.lineWhere.push_back(me.cornerWhere[c]);
+        }
+        m_m.vertexFrames.push_back(std::move(base));
+        for (VertexFrame& f : frames) {
+            m_m.vertexFrames.push_back(std::move(f));
+        }
+    }
+
+    void readControllers(std::int32_t comboIndex)
+    {
+        const Element& combo = *el(comboIndex);
+        const auto controls = refs(combo, "controls");
+        const Attribute* values = get(combo, "controlValues", AttrType::Vector3, true);
+        for (std::size_t i = 0; i < controls.size(); ++i) {
+            const Element* c = el(controls[i]);
+            if (!c) {
+                continue;
+            }
+            FlexController fc;
+            fc.name = c->name;
+            fc.where = c->where;
+            if (const Attribute* raw = get(*c, "rawControlNames", AttrType::String, true)) {
+                fc.rawControls = raw->strings;
+            }
+            fc.stereo = number(*c, "stereo", 0) != 0;
+            fc.eyelid = number(*c, "eyelid", 0) != 0;
+            fc.min = number(*c, "flexMin", 0.0f);
+            fc.max = number(*c, "flexMax", 1.0f);
+            if (values && 3 * i + 2 < values->floats.size()) {
+                fc.value = values->floats[3 * i];
+                fc.balance = values->floats[3 * i + 1];
+            }
+            m_m.flexControllers.push_back(std::move(fc));
+        }
+    }
+
+    // ---- animation ---------------------------------------------------------------------------
+    Animation emptyAnimation(std::string name, float fps) const
+    {
+        Animation a;
+        a.name = std::move(name);
+        a.kind = PoseKind::LocalEulerXYZ;
+        a.fps = fps;
+        a.jointCount = m_m.skeleton.size();
+        return a;
+    }
+
+    Animation bindAnimation() const
+    {
+        Animation a = emptyAnimation(stem(), 30.0f);
+        a.appendFrame(0, {});
+        for (std::size_t j = 0; j < a.jointCount; ++j) {
+            a.positions[j] = m_m.skeleton.bindPositions[j];
+            a.rotations[j] = m_m.skeleton.bindRotations[j];
+            a.explicitKey[j] = 1;
+        }
+        return a;
+    }
+
+    std::string stem() const
+    {
+        std::string n = m_ctx.fileName;
+        const std::size_t slash = n.find_last_of("/\\");
+        if (slash != std::string::npos) {
+            n.erase(0, slash + 1);
+        }
+        const std::size_t dot = n.rfind('.');
+        if (dot != std::string::npos && dot > 0) {
+            n.erase(dot);
+        }
+        return n;
+    }
+
+    struct Track {
+        const Attribute* times = nullptr;
+        const Attribute* values = nullptr;
+        bool ticks = false; // int times: 1/10000 s
+        double timeAt(std::size_t i) const
+        {
+            return ticks ? static_cast<double>(times->ints[i]) / 10000.0
+                         : static_cast<double>(times->floats[i]);
+        }
+    };
+
+    void readAnimations(std::int32_t listIndex)
+    {
+        const Element& list = *el(listIndex);
+        const std::size_t nj = m_m.skeleton.size();
+        for (std::int32_t ci : refs(list, "animations")) {
+            const Element* clip = el(ci);
+            if (!clip) {
+                continue;
+            }
+            const float fpsRaw = number(*clip, "frameRate", 30.0f);
+            const float fps =
+                std::isfinite(fpsRaw) && fpsRaw > 0 && fpsRaw <= 1000 ? fpsRaw : 30.0f;
+            double duration = -1;
+            double start = 0;
+            if (const Element* tf = el(ref(*clip, "timeFrame"))) {
+                if (const Attribute* d = tf->find("duration");
+                    d && !d->array && d->type == AttrType::Time && !d->floats.empty()) {
+                    duration = d->floats.front();
+                } else if (const Attribute* dt = tf->find("durationTime");
+                           dt && !dt->array && dt->type == AttrType::Int && !dt->ints.empty()) {
+                    duration = dt->ints.front() / 10000.0;
+                }
+                start = number(*tf, "start", 0.0f);
+            }
+            // Channels: position / orientation logs of the joints' transforms.
+            std::vector<Track> posTrack(nj);
+            std::vector<Track> rotTrack(nj);
+            double lastKey = 0;
+            for (std::int32_t chi : refs(*clip, "channels")) {
+                const Element* ch = el(chi);
+                if (!ch) {
+                    continue;
+                }
+                const Attribute* to = get(*ch, "toAttribute", AttrType::String, false);
+                const auto nodeIt = m_nodeOfTransform.find(ref(*ch, "toElement"));
+                if (!to || to->strings.empty() || nodeIt == m_nodeOfTransform.end()) {
+                    continue;
+                }
+                const JointIndex j = m_nodes[static_cast<std::size_t>(nodeIt->second)].joint;
+                const bool isPos = to->strings.front() == "position";
+                const bool isRot = to->strings.front() == "orientation";
+                if (j == kNoJoint || (!isPos && !isRot)) {
+                    continue;
+                }
+                const Element* log = el(ref(*ch, "log"));
+                const auto layers = log ? refs(*log, "layers") : std::span<const std::int32_t>();
+                const Element* layer = layers.empty() ? nullptr : el(layers.front());
+                if (!layer) {
+                    continue;
+                }
+                Track t;
+                t.times = layer->find("times");
+                t.values =
+                    get(*layer, "values", isPos ? AttrType::Vector3 : AttrType::Quaternion, true);
+                if (!t.times || !t.values || !t.times->array ||
+                    (t.times->type != AttrType::Time && t.times->type != AttrType::Int)) {
+                    if (!t.times || !t.values) {
+                        missing(*layer, t.times ? "values" : "times");
+                    } else {
+                        m_sink.error(ids::kDmxAttributeType, t.times->where,
+                                     "log layer times are " +
+                                         std::string(dmx::typeName(t.times->type)) +
+                                         "; expected time_array or int_array");
+                    }
+                    continue;
+                }
+                t.ticks = t.times->type == AttrType::Int;
+                if (t.times->count != t.values->count) {
+                    m_sink.error(ids::kDmxFaceIndex, t.values->where,
+                                 "log layer has " + thousands(t.times->count) + " times and " +
+                                     thousands(t.values->count) + " values");
+                    continue;
+                }
+                if (t.times->count > 0) {
+                    lastKey = std::max(lastKey, t.timeAt(t.times->count - 1));
+                }
+                (isPos ? posTrack : rotTrack)[static_cast<std::size_t>(j)] = t;
+            }
+            if (duration < 0 || !std::isfinite(duration)) {
+                duration = lastKey;
+            }
+            double framesD = std::floor(duration * fps + 0.5) + 1;
+            constexpr double kMaxFrames = 100000;
+            if (!(framesD >= 1)) {
+                framesD = 1;
+            }
+            if (framesD > kMaxFrames ||
+                framesD * static_cast<double>(std::max<std::size_t>(nj, 1)) > 5e7) {
+                m_sink.error(ids::kDmxAttributeType, clip->where,
+                             "clip '" + clip->name + "' lasts " + std::to_string(duration) +
+                                 " s at " + std::to_string(fps) + " fps; read as one frame");
+                framesD = 1;
+            }
+            const auto frames = static_cast<std::size_t>(framesD);
+            Animation a = emptyAnimation(clip->name, fps);
+            a.fpsFromFile = clip->find("frameRate") != nullptr;
+            for (std::size_t f = 0; f < frames; ++f) {
+                a.appendFrame(static_cast<double>(f), clip->where);
+                const double t = static_cast<double>(f) / fps + start;
+                for (std::size_t j = 0; j < nj; ++j) {
+                    const std::size_t k = a.key(f, j);
+                    Vec3 p = m_m.skeleton.bindPositions[j];
+                    Vec3 r = m_m.skeleton.bindRotations[j];
+                    bool keyed = false;
+                    if (const Track& pt = posTrack[j]; pt.values && pt.values->count > 0) {
+                        p = samplePos(pt, t);
+                        keyed = true;
+                    }
+                    if (const Track& rt = rotTrack[j]; rt.values && rt.values->count > 0) {
+                        r = eulerOf(sampleRot(rt, t).toRotationMatrix());
+                        keyed = true;
+                    }
+                    a.positions[k] = p;
+                    a.rotations[k] = r;
+                    a.explicitKey[k] = keyed ? 1 : 0;
+                }
+            }
+            m_m.animations.push_back(std::move(a));
+        }
+    }
+
+    static std::size_t upper(const Track& t, double time)
+    {
+        std::size_t lo = 0;
+        std::size_t hi = t.times->count;
+        while (lo < hi) {
+            const std::size_t mid = (lo + hi) / 2;
+            if (t.timeAt(mid) <= time) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo; // first key after `time`
+    }
+    static Vec3 posAt(const Track& t, std::size_t i)
+    {
+        return Vec3(t.values->floats[3 * i], t.values->floats[3 * i + 1],
+                    t.values->floats[3 * i + 2]);
+    }
+    // Keys within 1.5 ticks (1/10000 s) of a frame are taken as that frame's key: exporters
+    // truncate frame / fps to whole ticks (Blender Source Tools writes 416 for 1/24 s).
+    static constexpr double kSnap = 1.5e-4;
+
+    static Vec3 samplePos(const Track& t, double time)
+    {
+        const std::size_t n = t.times->count;
+        const std::size_t u = upper(t, time + kSnap);
+        if (u > 0 && std::fabs(t.timeAt(u - 1) - time) <= kSnap) {
+            return posAt(t, u - 1);
+        }
+        if (u == 0) {
+            return posAt(t, 0);
+        }
+        if (u >= n) {
+            return posAt(t, n - 1);
+        }
+        const double t0 = t.timeAt(u - 1);
+        const double t1 = t.timeAt(u);
+        const float s = t1 > t0 ? static_cast<float>((time - t0) / (t1 - t0)) : 0.0f;
+        return posAt(t, u - 1) * (1.0f - s) + posAt(t, u) * s;
+    }
+    static Eigen::Quaternionf sampleRot(const Track& t, double time)
+    {
+        const std::size_t n = t.times->count;
+        const std::size_t u = upper(t, time + kSnap);
+        if (u > 0 && std::fabs(t.timeAt(u - 1) - time) <= kSnap) {
+            return quatOf(&t.values->floats[4 * (u - 1)]);
+        }
+        if (u == 0) {
+            return quatOf(&t.values->floats[0]);
+        }
+        if (u >= n) {
+            return quatOf(&t.values->floats[4 * (n - 1)]);
+        }
+        const double t0 = t.timeAt(u - 1);
+        const double t1 = t.timeAt(u);
+        const float s = t1 > t0 ? static_cast<float>((time - t0) / (t1 - t0)) : 0.0f;
+        return quatOf(&t.values->floats[4 * (u - 1)]).slerp(s, quatOf(&t.values->floats[4 * u]));
+    }
+
+    const Document& m_doc;
+    const ReadContext& m_ctx;
+    DiagnosticSink& m_sink;
+    Model& m_m;
+    std::vector<Node> m_nodes;
+    std::unordered_map<std::int32_t, std::int32_t> m_nodeOf;          // element -> node
+    std::unordered_map<std::int32_t, std::int32_t> m_nodeOfTransform; // transform -> node
+    std::unordered_map<std::string, std::int32_t> m_baseStates;       // name -> transform
+    std::vector<std::int32_t> m_listNode;  // jointList index -> node (-1: not in the tree)
+    std::vector<std::int32_t> m_jointNode; // joint -> node
+    std::vector<MeshSpan> m_meshes;
+    MaterialInterner m_materials;
+};
+
+// Which studiomdl reads which encoding (PROJECTS.md §2.1; docs/dmx.md §5).
+void checkEncoding(const DmxHeader& h, Profile p, DiagnosticSink& sink)
+{
+    const bool binary = h.encoding == "binary";
+    const std::string what = h.encoding + " " + std::to_string(h.encodingVersion) + " / " +
+                             h.formatName + " " + std::to_string(h.formatVersion);
+    switch (p) {
+    case Profile::Auto:
+        return;
+    case Profile::GoldSrc:
+        sink.error(ids::kDmxEncodingUnsupported, {1, 1, 0},
+                   "goldsrc studiomdl reads no DMX (" + what + "); export SMD");
+        return;
+    case Profile::Cod:
+        sink.error(ids::kDmxEncodingUnsupported, {1, 1, 0},
+                   "the call of duty tools read no DMX (" + what + ")");
+        return;
+    case Profile::Source:
+        if ((binary && h.encodingVersion > 2) || h.formatVersion > 1) {
+            sink.error(ids::kDmxEncodingUnsupported, {1, 1, 0},
+                       what + " is newer than SDK 2013 / TF2 studiomdl reads (binary 2 or "
+                              "keyvalues2 1, model 1)");
+        }
+        return;
+    case Profile::Source256:
+        if ((binary && h.encodingVersion > 5) || h.formatVersion > 18) {
+            sink.error(ids::kDmxEncodingUnsupported, {1, 1, 0},
+                       what + " is newer than the SFM / CS:GO / Portal 2 studiomdl reads "
+                              "(binary 5, model 18; Garry's Mod: binary 2, model 1)");
+        }
+        return;
+    }
+}
+
+} // namespace
+
+int sniffDmx(std::string_view head) noexcept
+{
+    DmxHeader h;
+    if (dmx::parseHeader(head, h) == 0) {
+        return head.substr(0, 4) == "<!--" &&
+                       head.substr(0, 200).find("dmx") != std::string_view::npos
+                   ? 40
+                   : 0;
+    }
+    return 100;
+}
+
+ReadResult readDmx(std::string_view bytes, const ReadContext& ctx)
+{
+    ReadResult r;
+    dmx::Document doc;
+    const std::size_t start = dmx::parseHeader(bytes, doc.header);
+    const bool binary = start > 0 && doc.header.encoding == "binary";
+    DiagnosticSink sink(ctx.fileName, binary);
+    if (bytes.find_first_not_of(" \t\r\n\f\v") == std::string_view::npos) {
+        sink.error(ids::kSyntaxEmptyFile, {1, 1, 0}, "file is empty");
+        r.diagnostics = sink.take();
+        return r;
+    }
+    if (start == 0) {
+        sink.error(ids::kDmxSyntax, {1, 1, 0},
+                   "expected '<!-- dmx encoding ENC V format FMT W -->' on the first line");
+        r.diagnostics = sink.take();
+        return r;
+    }
+    bool ok = false;
+    const std::string& enc = doc.header.encoding;
+    if (binary) {
+        ok = dmx::parseBinary(bytes, start, doc, sink);
+    } else if (enc == "keyvalues2" || enc == "keyvalues2_noids" || enc == "keyvalues2_flat") {
+        ok = dmx::parseKeyValues2(bytes, start, doc, sink);
+    } else {
+        sink.error(ids::kDmxEncodingUnsupported, {1, 1, 0},
+                   "unknown DMX encoding '" + enc + "' (known: binary, keyvalues2)");
+    }
+    if (ok && doc.header.formatName != "model") {
+        Diagnostic& d = sink.note(ids::kDmxSyntax, {1, 1, 0},
+                                  "format '" + doc.header.formatName + "' read as a model");
+        d.fixedSeverity = true;
+    }
+    checkEncoding(doc.header, ctx.profile, sink);
+    r.model.format = "dmx";
+    r.model.version = doc.header.encodingVersion;
+    r.model.dmx = doc.header;
+    if (ok) {
+        Builder b(doc, ctx, sink, r.model);
+        b.run();
+        r.hasModel = true;
+    }
+    r.diagnostics = sink.take();
+    return r;
+}
+
+} // namespace rigscope::core

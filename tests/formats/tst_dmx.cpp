@@ -1,0 +1,600 @@
+// DMX reader and writer (docs/dmx.md): the header, keyvalues2 and binary 1-5 / 9 from our own
+// writer (committed fixtures pin each version's bytes), round trips, model semantics (skeleton,
+// mesh, flex, animation) against the SMD / VTA twins, the corpus, encodings per profile, and
+// hostile input (huge counts, cycles, deep nesting, every truncation).
+#include <QtCore/QDir>
+#include <QtCore/QFile>
+#include <QtCore/QFileInfo>
+#include <QtTest/QtTest>
+
+#include <Eigen/Geometry>
+
+#include <set>
+
+#include "core/build/model_builder.h"
+#include "core/diag/diagnostic_ids.h"
+#include "core/formats/dmx/dmx.h"
+#include "core/formats/dmx/dmx_document.h"
+#include "core/formats/smd/smd_reader.h"
+#include "core/ops/convert.h"
+#include "tests/support/test_support.h"
+
+#include "tests/support/alloc_probe.h"
+
+using namespace rigscope;
+using namespace rigscope::core;
+
+namespace {
+
+ReadResult readBytesAs(const std::string& bytes, const std::string& name, Profile p = Profile::Auto)
+{
+    ReadContext ctx;
+    ctx.fileName = name;
+    ctx.profile = p;
+    return readDmx(bytes, ctx);
+}
+
+bool hasId(const std::vector<Diagnostic>& d, std::string_view id, Severity s = Severity::Error)
+{
+    for (const auto& x : d) {
+        if (x.id == id && x.severity == s) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// The bundled sample as one DMX-shaped model: the reference, its VTA's shapes (ids are the
+// reference's corners) and, separately, its animation.
+Model sampleReference()
+{
+    const QString dir = test::samplesDir();
+    ReadContext ctx;
+    ctx.fileName = "sample_ref.smd";
+    Model ref = readSmd(test::readBytes(dir + QStringLiteral("/sample_ref.smd")), ctx).model;
+    ctx.fileName = "sample_flex.vta";
+    const Model vta = readSmd(test::readBytes(dir + QStringLiteral("/sample_flex.vta")), ctx).model;
+    ref.vertexFrames = vta.vertexFrames;
+    deriveFlexShapes(ref);
+    return ref;
+}
+
+Model sampleAnimation()
+{
+    ReadContext ctx;
+    ctx.fileName = "sample_anim.smd";
+    return readSmd(test::readBytes(test::samplesDir() + QStringLiteral("/sample_anim.smd")), ctx)
+        .model;
+}
+
+std::vector<Eigen::Affine3f> worldBind(const Skeleton& s)
+{
+    std::vector<Eigen::Affine3f> w(s.size());
+    for (std::size_t j = 0; j < s.size(); ++j) {
+        const Vec3& e = s.bindRotations[j];
+        Eigen::Affine3f local = Eigen::Affine3f::Identity();
+        local.translate(s.bindPositions[j]);
+        local.rotate(matrixFromEuler(e));
+        w[j] = s.parents[j] == kNoJoint ? local : w[static_cast<std::size_t>(s.parents[j])] * local;
+    }
+    return w;
+}
+
+struct Variant {
+    const char* file;
+    DmxWriteOptions opt;
+};
+
+std::vector<Variant> variants()
+{
+    std::vector<Variant> v;
+    v.push_back({"kv2_model1", {false, 2, 1}});
+    v.push_back({"kv2_model22", {false, 2, 22}});
+    for (int b : {1, 2, 3, 4, 5}) {
+        static const char* names[] = {"", "binary1", "binary2", "binary3", "binary4", "binary5"};
+        v.push_back({names[b], {true, b, b >= 3 ? 18 : 1}});
+    }
+    v.push_back({"binary9", {true, 9, 22}});
+    return v;
+}
+
+// Models equal up to what DMX cannot say: SMD points become per-position pool entries (the
+// writer keeps points), link state "absent" becomes a weight of 1 on the parent, materials keep
+// names.
+void compareModels(const Model& a, const Model& b)
+{
+    QCOMPARE(b.skeleton.names, a.skeleton.names);
+    QCOMPARE(b.skeleton.parents, a.skeleton.parents);
+    for (std::size_t j = 0; j < a.skeleton.size(); ++j) {
+        QVERIFY((a.skeleton.bindPositions[j] - b.skeleton.bindPositions[j]).cwiseAbs().maxCoeff() <
+                1e-5f);
+        const Mat3 ra = matrixFromEuler(a.skeleton.bindRotations[j]);
+        const Mat3 rb = matrixFromEuler(b.skeleton.bindRotations[j]);
+        QVERIFY((ra - rb).cwiseAbs().maxCoeff() < 1e-5f);
+    }
+    QCOMPARE(b.mesh.triangleCount(), a.mesh.triangleCount());
+    QCOMPARE(b.mesh.materials.size(), a.mesh.materials.size());
+    for (std::size_t c = 0; c < a.mesh.cornerCount(); ++c) {
+        const Vec3& pa = a.mesh.pointPositions[a.mesh.cornerPoints[c]];
+        const Vec3& pb = b.mesh.pointPositions[b.mesh.cornerPoints[c]];
+        QVERIFY2(sameBits(pa, pb), qPrintable(QStringLiteral("corner %1").arg(c)));
+        QVERIFY(sameBits(a.mesh.cornerNormals[c], b.mesh.cornerNormals[c]));
+        QVERIFY(sameBits(a.mesh.cornerUvs[c], b.mesh.cornerUvs[c]));
+    }
+    for (std::size_t t = 0; t < a.mesh.triangleCount(); ++t) {
+        QCOMPARE(b.mesh.materials[b.mesh.triangleMaterials[t]].name,
+                 a.mesh.materials[a.mesh.triangleMaterials[t]].name);
+    }
+    QCOMPARE(b.flexShapes.size(), a.flexShapes.size());
+    for (std::size_t s = 0; s < a.flexShapes.size(); ++s) {
+        QCOMPARE(b.flexShapes[s].name, a.flexShapes[s].name);
+        QCOMPARE(b.flexShapes[s].ids.size(), a.flexShapes[s].ids.size());
+        for (std::size_t k = 0; k < a.flexShapes[s].ids.size(); ++k) {
+            QCOMPARE(b.flexShapes[s].ids[k], a.flexShapes[s].ids[k]);
+            QVERIFY((a.flexShapes[s].deltaPositions[k] - b.flexShapes[s].deltaPositions[k])
+                        .cwiseAbs()
+                        .maxCoeff() < 1e-5f);
+        }
+    }
+}
+
+} // namespace
+
+class TstDmx : public QObject {
+    Q_OBJECT
+
+private slots:
+    void header_data()
+    {
+        QTest::addColumn<QString>("line");
+        QTest::addColumn<bool>("ok");
+        QTest::addColumn<QString>("encoding");
+        QTest::addColumn<int>("ev");
+        QTest::addColumn<int>("fv");
+        QTest::newRow("kv2") << "<!-- dmx encoding keyvalues2 1 format model 1 -->\n"
+                             << true << "keyvalues2" << 1 << 1;
+        QTest::newRow("binary9") << "<!-- dmx encoding binary 9 format model 22 -->\n"
+                                 << true << "binary" << 9 << 22;
+        QTest::newRow("tex") << "<!--dmx encoding binary 2 format tex 1-->" << true << "binary" << 2
+                             << 1;
+        QTest::newRow("no format") << "<!-- dmx encoding binary 2 -->" << false << "" << 0 << 0;
+        QTest::newRow("not a number")
+            << "<!-- dmx encoding binary two format model 1 -->" << false << "" << 0 << 0;
+        QTest::newRow("unterminated")
+            << "<!-- dmx encoding binary 2 format model 1" << false << "" << 0 << 0;
+        QTest::newRow("smd") << "version 1\n" << false << "" << 0 << 0;
+    }
+    void header()
+    {
+        QFETCH(QString, line);
+        QFETCH(bool, ok);
+        DmxHeader h;
+        const std::string bytes = line.toStdString();
+        QCOMPARE(dmx::parseHeader(bytes, h) > 0, ok);
+        if (ok) {
+            QTEST(QString::fromStdString(h.encoding), "encoding");
+            QTEST(h.encodingVersion, "ev");
+            QTEST(h.formatVersion, "fv");
+            QCOMPARE(sniffDmx(bytes), 100);
+        }
+    }
+
+    // tests/fixtures/dmx/{valid,invalid}: diagnostics exactly as in <case>.expected.
+    void fixtures_data()
+    {
+        QTest::addColumn<QString>("path");
+        const QString dir = test::fixturesDir() + QStringLiteral("/dmx");
+        for (const QString& f : test::filesUnder(dir, {QStringLiteral("dmx")})) {
+            QTest::newRow(qPrintable(QDir(dir).relativeFilePath(f))) << f;
+        }
+    }
+    void fixtures()
+    {
+        QFETCH(QString, path);
+        const ReadResult r = test::readPath(path, test::fixturesDir());
+        QVERIFY2(verifyInvariants(r.model).empty(), verifyInvariants(r.model).c_str());
+        const QString expectedPath = path.left(path.size() - 4) + QStringLiteral(".expected");
+        const QStringList got = test::formatted(r.diagnostics);
+        if (test::blessing()) {
+            test::writeLines(expectedPath, got);
+        }
+        QCOMPARE(got, test::expectedLines(expectedPath));
+        QCOMPARE(r.hasErrors(), path.contains(QStringLiteral("/invalid/")));
+        QCOMPARE(r.model.format, std::string("dmx"));
+    }
+
+    // Our writer's bytes for each encoding are committed (tests/fixtures/dmx/valid/sample_*):
+    // they pin every version's layout; RIGSCOPE_BLESS=1 rewrites them.
+    void writerVersions_data()
+    {
+        QTest::addColumn<int>("index");
+        QTest::addColumn<bool>("anim");
+        const auto v = variants();
+        for (std::size_t i = 0; i < v.size(); ++i) {
+            QTest::newRow((std::string("ref_") + v[i].file).c_str()) << int(i) << false;
+            QTest::newRow((std::string("anim_") + v[i].file).c_str()) << int(i) << true;
+        }
+    }
+    void writerVersions()
+    {
+        QFETCH(int, index);
+        QFETCH(bool, anim);
+        const Variant var = variants()[std::size_t(index)];
+        const Model src = anim ? sampleAnimation() : sampleReference();
+        const std::string name =
+            std::string("sample_") + (anim ? "anim_" : "ref_") + var.file + ".dmx";
+        WriteContext wctx;
+        wctx.fileName = name;
+        const WriteResult w = writeDmxWith(src, wctx, var.opt);
+        QVERIFY(w.ok());
+        const QString path =
+            test::fixturesDir() + QStringLiteral("/dmx/valid/") + QString::fromStdString(name);
+        if (test::blessing()) {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            f.write(w.bytes.data(), qint64(w.bytes.size()));
+        }
+        QVERIFY2(test::readBytes(path) == w.bytes,
+                 "writer output differs from the committed fixture");
+
+        const ReadResult r = readBytesAs(w.bytes, name);
+        QVERIFY(r.hasModel);
+        QVERIFY2(!r.hasErrors(),
+                 qPrintable(test::formatted(r.diagnostics).join(QLatin1Char('\n'))));
+        QVERIFY2(verifyInvariants(r.model).empty(), verifyInvariants(r.model).c_str());
+        QCOMPARE(r.model.dmx.encoding, std::string(var.opt.binary ? "binary" : "keyvalues2"));
+        QCOMPARE(r.model.dmx.encodingVersion, var.opt.binary ? var.opt.binaryVersion : 1);
+        QCOMPARE(r.model.dmx.formatVersion, var.opt.formatVersion);
+        compareModels(src, r.model);
+        if (anim) {
+            QCOMPARE(r.model.kind, ModelKind::Animation);
+            QCOMPARE(r.model.animations.size(), std::size_t(1));
+            const Animation& a = src.animations.front();
+            const Animation& b = r.model.animations.front();
+            QCOMPARE(b.frameCount(), a.frameCount());
+            QCOMPARE(b.fps, a.fps);
+            for (std::size_t k = 0; k < a.positions.size(); ++k) {
+                QVERIFY((a.positions[k] - b.positions[k]).cwiseAbs().maxCoeff() < 1e-4f);
+                QVERIFY((matrixFromEuler(a.rotations[k]) - matrixFromEuler(b.rotations[k]))
+                            .cwiseAbs()
+                            .maxCoeff() < 1e-4f);
+            }
+        } else {
+            QCOMPARE(r.model.kind, ModelKind::Reference);
+            QCOMPARE(r.model.flexShapes.size(), std::size_t(3));
+            QCOMPARE(r.model.flexControllers.size(), std::size_t(3));
+            QCOMPARE(r.model.flexControllers[1].name, std::string("squash"));
+        }
+        // write(read(write(m))) == write(m): byte for byte for models; an animation's
+        // quaternions come back through Euler angles, so equal to float rounding (docs/dmx.md).
+        const WriteResult w2 = writeDmxWith(r.model, wctx, var.opt);
+        if (!anim) {
+            QVERIFY(w2.bytes == w.bytes);
+        } else {
+            QCOMPARE(w2.bytes.size() > 0, true);
+            const ReadResult r2 = readBytesAs(w2.bytes, name);
+            const Animation& a = r.model.animations.front();
+            const Animation& b = r2.model.animations.front();
+            QCOMPARE(b.frameCount(), a.frameCount());
+            for (std::size_t k = 0; k < a.positions.size(); ++k) {
+                QVERIFY(sameBits(a.positions[k], b.positions[k]));
+                QVERIFY((matrixFromEuler(a.rotations[k]) - matrixFromEuler(b.rotations[k]))
+                            .cwiseAbs()
+                            .maxCoeff() < 1e-6f);
+            }
+        }
+    }
+
+    // The corpus DMX files against their SMD twins: counts, materials, bind pose in model space.
+    void corpusTwins_data()
+    {
+        QTest::addColumn<QString>("dmx");
+        QTest::addColumn<QString>("smd");
+        const QString c = test::corpusDir();
+        if (c.isEmpty() || !QFileInfo::exists(c + QStringLiteral("/dmx"))) {
+            QTest::newRow("absent") << QString() << QString();
+            return;
+        }
+        QTest::newRow("Cube_Armature") << c + QStringLiteral("/dmx/bst_Cube_Armature_Cube.dmx")
+                                       << c + QStringLiteral("/smd/bst_Cube_Armature.smd");
+        QTest::newRow("Cube_NoArmature") << c + QStringLiteral("/dmx/bst_Cube_NoArmature_Cube.dmx")
+                                         << c + QStringLiteral("/smd/bst_Cube_NoArmature.smd");
+        QTest::newRow("Curve_Armature")
+            << c + QStringLiteral("/dmx/bst_Curve_Armature_BezierCurve.dmx")
+            << c + QStringLiteral("/smd/bst_Curve_Armature.smd");
+        QTest::newRow("ActionFilter") << c + QStringLiteral("/dmx/bst_ActionFilter_X_Axis.dmx")
+                                      << c + QStringLiteral("/smd/bst_ActionFilter_X_Axis.smd");
+    }
+    void corpusTwins()
+    {
+        QFETCH(QString, dmx);
+        QFETCH(QString, smd);
+        if (dmx.isEmpty()) {
+            QSKIP("corpus not present");
+        }
+        const ReadResult d = test::readPath(dmx);
+        const ReadResult s = test::readPath(smd);
+        QVERIFY(d.hasModel && s.hasModel);
+        QVERIFY2(!d.hasErrors(),
+                 qPrintable(test::formatted(d.diagnostics).join(QLatin1Char('\n'))));
+        QVERIFY(verifyInvariants(d.model).empty());
+        QCOMPARE(d.model.skeleton.size(), s.model.skeleton.size());
+        QCOMPARE(d.model.mesh.triangleCount(), s.model.mesh.triangleCount());
+        QCOMPARE(d.model.mesh.materials.size(), s.model.mesh.materials.size());
+        for (std::size_t i = 0; i < s.model.mesh.materials.size(); ++i) {
+            QCOMPARE(d.model.mesh.materials[i].name, s.model.mesh.materials[i].name);
+        }
+        // Bind pose in model space, joint by joint (names differ only for the implicit root).
+        const auto wd = worldBind(d.model.skeleton);
+        const auto ws = worldBind(s.model.skeleton);
+        for (std::size_t j = 0; j < ws.size(); ++j) {
+            QVERIFY2((wd[j].matrix() - ws[j].matrix()).cwiseAbs().maxCoeff() < 1e-4f,
+                     qPrintable(QStringLiteral("joint %1").arg(j)));
+        }
+        // The same surface: studiomdl splits a quad along its shorter diagonal, Blender (the
+        // SMD) may take the other, so compare the points used and the total area.
+        auto surface = [](const Model& m, std::vector<Vec3>& points) {
+            double area = 0;
+            for (std::size_t t = 0; t < m.mesh.triangleCount(); ++t) {
+                Vec3 p[3];
+                for (std::size_t k = 0; k < 3; ++k) {
+                    p[k] = m.mesh.pointPositions[m.mesh.cornerPoints[3 * t + k]];
+                    points.push_back(p[k]);
+                }
+                area += 0.5 * double((p[1] - p[0]).cross(p[2] - p[0]).norm());
+            }
+            return area;
+        };
+        std::vector<Vec3> pd, ps;
+        const double ad = surface(d.model, pd);
+        const double as = surface(s.model, ps);
+        auto covered = [](const std::vector<Vec3>& a, const std::vector<Vec3>& b) {
+            for (const Vec3& p : a) {
+                if (std::none_of(b.begin(), b.end(), [&](const Vec3& q) {
+                        return (p - q).cwiseAbs().maxCoeff() <= 2e-6f + 1e-6f * p.norm();
+                    })) {
+                    return false;
+                }
+            }
+            return true;
+        };
+        QVERIFY(covered(pd, ps) && covered(ps, pd));
+        QVERIFY2(std::fabs(ad - as) <= 1e-3 * std::max(1.0, as),
+                 qPrintable(QStringLiteral("%1 vs %2").arg(ad).arg(as)));
+        if (s.model.kind == ModelKind::Animation) {
+            QCOMPARE(d.model.kind, ModelKind::Animation);
+            const Animation& a = d.model.animations.front();
+            const Animation& b = s.model.animations.front();
+            QCOMPARE(a.frameCount(), b.frameCount());
+            for (std::size_t k = 0; k < b.positions.size(); ++k) {
+                QVERIFY((a.positions[k] - b.positions[k]).cwiseAbs().maxCoeff() < 1e-4f);
+            }
+        }
+    }
+
+    void corpusAll_data()
+    {
+        test::addPathRows(test::corpusDir().isEmpty() ? QString()
+                                                      : test::corpusDir() + QStringLiteral("/dmx"),
+                          {QStringLiteral("dmx")});
+    }
+    void corpusAll()
+    {
+        QFETCH(QString, path);
+        if (path.isEmpty()) {
+            QSKIP("corpus not present");
+        }
+        const ReadResult r = test::readPath(path);
+        QVERIFY(r.hasModel);
+        QVERIFY2(!r.hasErrors(),
+                 qPrintable(test::formatted(r.diagnostics).join(QLatin1Char('\n'))));
+        QVERIFY(verifyInvariants(r.model).empty());
+    }
+
+    void encodingPerProfile_data()
+    {
+        QTest::addColumn<int>("binaryVersion"); // 0: keyvalues2
+        QTest::addColumn<int>("formatVersion");
+        QTest::addColumn<QString>("profile");
+        QTest::addColumn<bool>("error");
+        QTest::newRow("b2 m1 source") << 2 << 1 << "source" << false;
+        QTest::newRow("kv2 m1 source") << 0 << 1 << "source" << false;
+        QTest::newRow("b5 m18 source") << 5 << 18 << "source" << true;
+        QTest::newRow("b5 m18 source256") << 5 << 18 << "source256" << false;
+        QTest::newRow("b9 m22 source256") << 9 << 22 << "source256" << true;
+        QTest::newRow("b9 m22 auto") << 9 << 22 << "auto" << false;
+        QTest::newRow("b2 m1 goldsrc") << 2 << 1 << "goldsrc" << true;
+        QTest::newRow("kv2 m1 cod") << 0 << 1 << "cod" << true;
+    }
+    void encodingPerProfile()
+    {
+        QFETCH(int, binaryVersion);
+        QFETCH(int, formatVersion);
+        QFETCH(QString, profile);
+        QFETCH(bool, error);
+        WriteContext wctx;
+        wctx.fileName = "p.dmx";
+        const WriteResult w = writeDmxWith(sampleReference(), wctx,
+                                           {binaryVersion > 0, binaryVersion, formatVersion});
+        const ReadResult r = readBytesAs(w.bytes, "p.dmx", *parseProfile(profile.toStdString()));
+        QCOMPARE(hasId(r.diagnostics, ids::kDmxEncodingUnsupported), error);
+        QVERIFY(r.hasModel); // the model is read whatever the profile says
+    }
+
+    void convertBothWays()
+    {
+        // DMX -> SMD and VTA -> back: the same mesh, skeleton and shapes.
+        WriteContext wctx;
+        wctx.fileName = "s.dmx";
+        const Model src = sampleReference();
+        const ReadResult d = readBytesAs(writeDmx(src, wctx).bytes, "s.dmx");
+        std::string smd, vta;
+        const ConvertResult cs = convertModel(d, "s.dmx", "s.smd", std::string(), smd);
+        QCOMPARE(cs.exitCode, 0);
+        const ConvertResult cv = convertModel(d, "s.dmx", "s.vta", std::string(), vta);
+        QCOMPARE(cv.exitCode, 0);
+        bool shapesDropped = false;
+        for (const Diagnostic& x : cs.diagnostics) {
+            shapesDropped =
+                shapesDropped || x.message.find("3 flex shapes dropped") != std::string::npos;
+        }
+        QVERIFY(shapesDropped);
+        ReadContext ctx;
+        ctx.fileName = "s.smd";
+        Model back = readSmd(smd, ctx).model;
+        ctx.fileName = "s.vta";
+        const Model backVta = readSmd(vta, ctx).model;
+        QCOMPARE(backVta.kind, ModelKind::Flex);
+        back.vertexFrames = backVta.vertexFrames;
+        deriveFlexShapes(back);
+        compareModels(src, back);
+        // SMD -> DMX through convert, binary 2.
+        ReadResult fromSmd;
+        fromSmd.model = src;
+        fromSmd.hasModel = true;
+        std::string bin;
+        const ConvertResult cb = convertModel(fromSmd, "s.smd", "s.dmx", "dmx-binary", bin);
+        QCOMPARE(cb.exitCode, 0);
+        QVERIFY(bin.starts_with("<!-- dmx encoding binary 2 format model 1 -->\n"));
+        compareModels(src, readBytesAs(bin, "s.dmx").model);
+    }
+
+    // studiomdl's fan: from the corner whose diagonals are shortest (a kite's short diagonal).
+    void ngonFan()
+    {
+        const std::string text =
+            "<!-- dmx encoding keyvalues2 1 format model 1 -->\n"
+            "\"DmElement\" {\n \"model\" \"DmeModel\" {\n  \"children\" \"element_array\" [\n"
+            "  \"DmeDag\" {\n   \"shape\" \"DmeMesh\" {\n    \"bindState\" \"DmeVertexData\" {\n"
+            "     \"positions\" \"vector3_array\" [\"0 0 0\", \"1 1 0\", \"0 3 0\", \"-1 1 0\", "
+            "\"5 0 0\", \"6 0 0\", \"7 1 0\", \"6 2 0\", \"5 1 0\"]\n"
+            "     \"positionsIndices\" \"int_array\" [\"0\", \"1\", \"2\", \"3\", \"4\", \"5\", "
+            "\"6\", "
+            "\"7\", \"8\"]\n"
+            "     \"jointCount\" \"int\" \"0\"\n    }\n"
+            "    \"faceSets\" \"element_array\" [ \"DmeFaceSet\" {\n"
+            "     \"material\" \"DmeMaterial\" { \"mtlName\" \"string\" \"m\" }\n"
+            "     \"faces\" \"int_array\" [\"0\", \"1\", \"2\", \"3\", \"-1\", \"4\", \"5\", "
+            "\"6\", "
+            "\"7\", \"8\", \"-1\"]\n    } ]\n   }\n  }\n  ]\n }\n}\n";
+        const ReadResult r = readBytesAs(text, "fan.dmx");
+        QVERIFY2(!r.hasErrors(),
+                 qPrintable(test::formatted(r.diagnostics).join(QLatin1Char('\n'))));
+        const Mesh& me = r.model.mesh;
+        QCOMPARE(me.triangleCount(), std::size_t(2 + 3));
+        auto corner = [&](std::size_t c) {
+            const Vec3& p = me.pointPositions[me.cornerPoints[c]];
+            return QString::number(double(p.x())) + QLatin1Char(',') +
+                   QString::number(double(p.y()));
+        };
+        // Kite 0-3: diagonal 1-3 (length 2) beats 0-2 (length 3): fan from corner 1.
+        QCOMPARE(corner(0), QStringLiteral("1,1"));
+        QCOMPARE(corner(1), QStringLiteral("0,3"));
+        QCOMPARE(corner(2), QStringLiteral("-1,1"));
+        QCOMPARE(corner(3), QStringLiteral("1,1"));
+        QCOMPARE(corner(5), QStringLiteral("0,0"));
+        // Pentagon 4-8: every triangle shares the apex.
+        for (std::size_t t = 2; t < 5; ++t) {
+            QCOMPARE(corner(3 * t), corner(6));
+        }
+    }
+
+    // ---- hostile input -----------------------------------------------------------------------
+    void hostileCounts_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        const QByteArray head =
+            QByteArrayLiteral("<!-- dmx encoding binary 5 format model 18 -->\n");
+        auto i32 = [](qint32 v) { return QByteArray(reinterpret_cast<const char*>(&v), 4); };
+        QByteArray b = head + '\0';
+        QTest::newRow("string table 2^31-1") << (b + i32(0x7fffffff) + QByteArray(64, 'a'));
+        QTest::newRow("string table negative") << (b + i32(-5) + QByteArray(64, 'a'));
+        QTest::newRow("elements 2^31-1")
+            << (b + i32(1) + QByteArray("DmElement\0", 10) + i32(0x7fffffff) + QByteArray(64, 0));
+        // one element, one int array attribute claiming 2^30 items
+        QByteArray one = b + i32(2) + QByteArray("DmElement\0x\0", 12) + i32(1) + i32(0) + i32(1) +
+                         QByteArray(16, 0) + i32(1) + i32(1) + char(15) + i32(0x40000000) +
+                         QByteArray(32, 0);
+        QTest::newRow("array 2^30") << one;
+        QByteArray attrs = b + i32(1) + QByteArray("DmElement\0", 10) + i32(1) + i32(0) + i32(0) +
+                           QByteArray(16, 0) + i32(0x7ffffff0) + QByteArray(32, 0);
+        QTest::newRow("attributes 2^31") << attrs;
+    }
+    void hostileCounts()
+    {
+        QFETCH(QByteArray, bytes);
+        g_largestAlloc = 0;
+        const ReadResult r = readBytesAs(bytes.toStdString(), "h.dmx");
+        QVERIFY(g_largestAlloc < std::size_t(1) << 20);
+        QVERIFY(r.hasErrors());
+        QVERIFY(verifyInvariants(r.model).empty());
+        for (const Diagnostic& d : r.diagnostics) {
+            if (d.severity == Severity::Error) {
+                QVERIFY2(d.where.offset > 0 && d.binary, formatDiagnostic(d).c_str());
+            }
+        }
+    }
+
+    void referenceCycle()
+    {
+        const std::string text =
+            "<!-- dmx encoding keyvalues2 1 format model 1 -->\n"
+            "\"DmElement\"\n{\n\t\"id\" \"elementid\" \"r\"\n\t\"skeleton\" \"element\" \"a\"\n}\n"
+            "\"DmeModel\"\n{\n\t\"id\" \"elementid\" \"a\"\n\t\"name\" \"string\" \"a\"\n"
+            "\t\"children\" \"element_array\" [ \"element\" \"b\" ]\n}\n"
+            "\"DmeJoint\"\n{\n\t\"id\" \"elementid\" \"b\"\n\t\"name\" \"string\" \"b\"\n"
+            "\t\"children\" \"element_array\" [ \"element\" \"a\", \"element\" \"zz\" ]\n}\n";
+        const ReadResult r = readBytesAs(text, "c.dmx");
+        QVERIFY(verifyInvariants(r.model).empty());
+        const QStringList got = test::formatted(r.diagnostics);
+        QVERIFY2(
+            got.contains(QStringLiteral("c.dmx:17:2: error: attribute 'children' refers to element "
+                                        "id 'zz', which no element has [dmx.bad-reference]")),
+            qPrintable(got.join(QLatin1Char('\n'))));
+        QVERIFY(hasId(r.diagnostics, ids::kDmxBadReference));
+        QCOMPARE(r.model.skeleton.size(), std::size_t(2)); // no jointList: the DAGs without shapes
+    }
+
+    void deepNesting()
+    {
+        std::string text = "<!-- dmx encoding keyvalues2 1 format model 1 -->\n\"DmElement\" {\n";
+        for (int i = 0; i < 100000; ++i) {
+            text += "\"c\" \"DmElement\" {\n";
+        }
+        const ReadResult r = readBytesAs(text, "d.dmx");
+        QVERIFY(hasId(r.diagnostics, ids::kDmxSyntax));
+        QVERIFY(verifyInvariants(r.model).empty());
+    }
+
+    // Every prefix of every encoding of the sample: an error, a sound model, no crash.
+    void truncation_data()
+    {
+        QTest::addColumn<int>("index");
+        const auto v = variants();
+        for (std::size_t i = 0; i < v.size(); ++i) {
+            QTest::newRow(v[i].file) << int(i);
+        }
+    }
+    void truncation()
+    {
+        QFETCH(int, index);
+        const Variant var = variants()[std::size_t(index)];
+        Model small = sampleAnimation();
+        WriteContext wctx;
+        wctx.fileName = "t.dmx";
+        const std::string full = writeDmxWith(small, wctx, var.opt).bytes;
+        const std::size_t step = var.opt.binary ? 1 : 7;
+        for (std::size_t n = 0; n + 1 < full.size(); n += step) {
+            const ReadResult r = readBytesAs(full.substr(0, n), "t.dmx");
+            const std::string bad = verifyInvariants(r.model);
+            QVERIFY2(bad.empty(), bad.c_str());
+            if (var.opt.binary) {
+                QVERIFY2(r.hasErrors(),
+                         qPrintable(QStringLiteral("prefix %1 read without error").arg(n)));
+            }
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TstDmx)
+#include "tst_dmx.moc"
