@@ -9,6 +9,8 @@
 
 #include "core/build/flex_match.h"
 #include "core/text/numbers.h"
+#include "core/text/plural.h"
+#include "core/text/ascii.h"
 
 namespace rigscope::core::checks {
 
@@ -24,15 +26,6 @@ std::string num(double v, int decimals)
     }
     std::string s;
     appendNumber(s, r);
-    return s;
-}
-
-std::string thousands(std::size_t n)
-{
-    std::string s = std::to_string(n);
-    for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) {
-        s.insert(static_cast<std::size_t>(i), ",");
-    }
     return s;
 }
 
@@ -55,7 +48,7 @@ std::string nameList(const std::vector<std::string>& names, std::size_t max)
         out += quoted(names[i]);
     }
     if (names.size() > n) {
-        out += " and " + thousands(names.size() - n) + " more";
+        out += " and " + groupedCount(names.size() - n) + " more";
     }
     return out;
 }
@@ -81,38 +74,6 @@ std::string_view compilerName(Profile p) noexcept
     case Profile::Cod: return "the CoD tools";
     default: return "studiomdl";
     }
-}
-
-bool endsWithIgnoreCase(std::string_view s, std::string_view suffix) noexcept
-{
-    if (s.size() < suffix.size()) {
-        return false;
-    }
-    s = s.substr(s.size() - suffix.size());
-    for (std::size_t i = 0; i < s.size(); ++i) {
-        char a = s[i], b = suffix[i];
-        if (a >= 'A' && a <= 'Z') {
-            a = static_cast<char>(a - 'A' + 'a');
-        }
-        if (b >= 'A' && b <= 'Z') {
-            b = static_cast<char>(b - 'A' + 'a');
-        }
-        if (a != b) {
-            return false;
-        }
-    }
-    return true;
-}
-
-std::string lower(std::string_view s)
-{
-    std::string out(s);
-    for (char& c : out) {
-        if (c >= 'A' && c <= 'Z') {
-            c = static_cast<char>(c - 'A' + 'a');
-        }
-    }
-    return out;
 }
 
 bool isSmdFamily(const Model& m) noexcept

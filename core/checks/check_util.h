@@ -9,6 +9,8 @@
 
 #include "core/checks/registry.h"
 #include "core/diag/diagnostic_ids.h"
+#include "core/text/ascii.h"
+#include "core/text/plural.h"
 
 namespace rigscope::core::checks {
 
@@ -16,7 +18,6 @@ using K = ElementRef::Kind;
 
 // Numbers in messages: '.' decimal point, at most `decimals` decimals, no trailing zeros.
 std::string num(double v, int decimals = 4);
-std::string thousands(std::size_t n);
 std::string quoted(std::string_view s); // 'name'
 // "a, b, c and 4 more" (at most `max` names).
 std::string nameList(const std::vector<std::string>& names, std::size_t max = 8);
@@ -31,8 +32,6 @@ bool isOff(std::string_view id, Profile p) noexcept;
 // studiomdl): "GoldSrc studiomdl", "studiomdl", "the CoD tools".
 std::string_view compilerName(Profile p) noexcept;
 
-bool endsWithIgnoreCase(std::string_view s, std::string_view suffix) noexcept;
-std::string lower(std::string_view s);
 bool isSmdFamily(const Model& m) noexcept; // smd, vta, smdx
 bool isXModel(const Model& m) noexcept;    // xmodel, xmodel_bin
 bool isXAnim(const Model& m) noexcept;     // xanim, xanim_bin

@@ -48,7 +48,7 @@ void checkFlexShapeName(const Model& m, const Profile& p, DiagnosticSink& sink)
             sink.warning(ids::kFlexShapeName, f.where,
                          "shape name " + quoted(f.name) + " has a space; QC flex names break", ref);
         }
-        auto [it, inserted] = seen.try_emplace(lower(f.name), k);
+        auto [it, inserted] = seen.try_emplace(asciiLower(f.name), k);
         if (!inserted) {
             Diagnostic& d = sink.warning(ids::kFlexShapeName, f.where,
                                          "shape name " + quoted(f.name) + " repeats shape " +

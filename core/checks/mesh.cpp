@@ -303,7 +303,7 @@ void checkMaterialNotBmp(const Model& m, const Profile&, DiagnosticSink& sink)
     const Mesh& me = m.mesh;
     for (std::size_t i = 0; i < me.materials.size(); ++i) {
         const std::string& name = me.materials[i].name;
-        if (!name.empty() && !endsWithIgnoreCase(name, ".bmp")) {
+        if (!name.empty() && !asciiIEndsWith(name, ".bmp")) {
             sink.error(ids::kMeshMaterialNotBmp, me.materials[i].where,
                        "GoldSrc loads only .bmp textures (" + quoted(name) + ")", matRef(i));
         }
@@ -321,7 +321,7 @@ void checkNullMaterial(const Model& m, const Profile&, DiagnosticSink& sink)
         first[mat] = std::min(first[mat], t);
     }
     for (std::size_t i = 0; i < me.materials.size(); ++i) {
-        std::string n = lower(me.materials[i].name);
+        std::string n = asciiLower(me.materials[i].name);
         std::replace(n.begin(), n.end(), '\\', '/');
         const bool isNull = n == "null.bmp" || n == "null.tga" || n == "null" ||
                             n == "debug/debugempty" || n == "debug/debugempty.vmt";
@@ -329,7 +329,7 @@ void checkNullMaterial(const Model& m, const Profile&, DiagnosticSink& sink)
             continue;
         }
         sink.note(ids::kMeshNullMaterial, me.triangleWhere[first[i]],
-                  thousands(count[i]) + (count[i] == 1 ? " triangle uses " : " triangles use ") +
+                  groupedCount(count[i]) + (count[i] == 1 ? " triangle uses " : " triangles use ") +
                       quoted(me.materials[i].name) + "; studiomdl skips them",
                   triRef(first[i]));
     }
@@ -339,7 +339,7 @@ void checkMaterialChrome(const Model& m, const Profile&, DiagnosticSink& sink)
 {
     const Mesh& me = m.mesh;
     for (std::size_t i = 0; i < me.materials.size(); ++i) {
-        if (lower(me.materials[i].name).find("chrome") != std::string::npos) {
+        if (asciiLower(me.materials[i].name).find("chrome") != std::string::npos) {
             sink.note(ids::kMeshMaterialChrome, me.materials[i].where,
                       "GoldSrc sets CHROME+FLATSHADE on " + quoted(me.materials[i].name),
                       matRef(i));
@@ -364,25 +364,25 @@ void checkVertexLimit(const Model& m, const Profile& p, DiagnosticSink& sink)
     };
     if (lim.uniqueVertices > 0 && w.vertices > lim.uniqueVertices) {
         sink.error(ids::kMeshVertexLimit, vertexWhere(w.vertexOverflow),
-                   thousands(w.vertices) + " unique vertices after " + profileStr(p) +
-                       " welding; at most " + thousands(lim.uniqueVertices),
+                   groupedCount(w.vertices) + " unique vertices after " + profileStr(p) +
+                       " welding; at most " + groupedCount(lim.uniqueVertices),
                    vertexRef(w.vertexOverflow));
     } else if (lim.uniqueVertices > 0 && w.vertices * 4 > lim.uniqueVertices * 3) {
         const std::size_t pct = w.vertices * 100 / lim.uniqueVertices;
         sink.note(ids::kMeshUniqueVertices, {1, 1, 0},
-                  thousands(w.vertices) + " of " + thousands(lim.uniqueVertices) +
+                  groupedCount(w.vertices) + " of " + groupedCount(lim.uniqueVertices) +
                       " unique vertices (" + std::to_string(pct) + "%) after " + profileStr(p) +
                       " welding");
     }
     if (lim.vertexSplit > 0 && w.vertices > lim.vertexSplit) {
         sink.warning(ids::kMeshVertexSplit, {1, 1, 0},
-                     thousands(w.vertices) + " vertices > $maxverts " + thousands(lim.vertexSplit) +
+                     groupedCount(w.vertices) + " vertices > $maxverts " + groupedCount(lim.vertexSplit) +
                          "; studiomdl splits the model");
     }
     if (lim.uniqueNormals > 0 && w.normals > lim.uniqueNormals) {
         sink.error(ids::kMeshNormalLimit, me.cornerWhere[w.normalOverflow],
-                   thousands(w.normals) + " unique normals; " + profileStr(p) + " allows " +
-                       thousands(lim.uniqueNormals),
+                   groupedCount(w.normals) + " unique normals; " + profileStr(p) + " allows " +
+                       groupedCount(lim.uniqueNormals),
                    cornerVertexRef(m, w.normalOverflow));
     }
 }
@@ -395,8 +395,8 @@ void checkTriangleLimit(const Model& m, const Profile& p, DiagnosticSink& sink)
         return;
     }
     sink.warning(ids::kMeshTriangleLimit, m.mesh.triangleWhere[lim.triangles],
-                 thousands(n) + " triangles; " + profileStr(p) + " table holds " +
-                     thousands(lim.triangles),
+                 groupedCount(n) + " triangles; " + profileStr(p) + " table holds " +
+                     groupedCount(lim.triangles),
                  triRef(lim.triangles));
 }
 

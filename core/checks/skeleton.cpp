@@ -63,7 +63,7 @@ void checkDuplicateBoneName(const Model& m, const Profile& p, DiagnosticSink& si
     const bool caseless = p != Profile::Cod;
     std::unordered_map<std::string, std::size_t> seen;
     for (std::size_t j : jointsInFileOrder(s)) {
-        const std::string key = caseless ? lower(s.names[j]) : s.names[j];
+        const std::string key = caseless ? asciiLower(s.names[j]) : s.names[j];
         auto [it, inserted] = seen.try_emplace(key, j);
         if (inserted) {
             continue;
@@ -202,7 +202,7 @@ void checkBoneNameLength(const Model& m, const Profile& p, DiagnosticSink& sink)
     std::unordered_map<std::string, std::size_t> truncated;
     const std::vector<std::size_t> order = jointsInFileOrder(s);
     for (std::size_t j : order) {
-        truncated.try_emplace(lower(s.names[j].substr(0, lim.boneNameLength)), j);
+        truncated.try_emplace(asciiLower(s.names[j].substr(0, lim.boneNameLength)), j);
     }
     for (std::size_t j : order) {
         const std::string& name = s.names[j];
@@ -211,7 +211,7 @@ void checkBoneNameLength(const Model& m, const Profile& p, DiagnosticSink& sink)
         }
         std::string msg = "bone name has " + std::to_string(name.size()) + " chars; " +
                           profileStr(p) + " keeps " + std::to_string(lim.boneNameLength);
-        const auto it = truncated.find(lower(name.substr(0, lim.boneNameLength)));
+        const auto it = truncated.find(asciiLower(name.substr(0, lim.boneNameLength)));
         if (it != truncated.end() && it->second != j) {
             msg += "; truncated name collides with " + quoted(s.names[it->second]);
         }

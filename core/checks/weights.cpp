@@ -141,7 +141,7 @@ void checkWeightsZeroLink(const Model& m, const Profile& p, DiagnosticSink& sink
     }
     if (k > 0) {
         sink.note(ids::kWeightsZeroLink, me.pointWhere[first],
-                  thousands(k) + (k == 1 ? " zero-weight link" : " zero-weight links") +
+                  groupedCount(k) + (k == 1 ? " zero-weight link" : " zero-weight links") +
                       " (dropped by " + std::string(compilerName(p)) + ")",
                   vertexRef(first));
     }
@@ -244,7 +244,7 @@ void checkWeightsBelowCull(const Model& m, const Profile&, DiagnosticSink& sink)
     }
     if (k > 0) {
         sink.note(ids::kWeightsBelowCull, me.pointWhere[first],
-                  thousands(k) + (k == 1 ? " link" : " links") +
+                  groupedCount(k) + (k == 1 ? " link" : " links") +
                       " below 0.05 dropped by studiomdl (largest " + num(largest) + ")",
                   vertexRef(first));
     }

@@ -165,7 +165,7 @@ void checkXrefParentMismatch(const SceneFile& self, const SceneFile& ref, const 
         const auto rjs = static_cast<std::size_t>(rj);
         const std::string p = parentName(s, j);
         const std::string q = parentName(r, rjs);
-        if (lower(p) == lower(q)) {
+        if (asciiLower(p) == asciiLower(q)) {
             continue;
         }
         // A parent one side lacks altogether is a trimmed skeleton (xref.*-bone-missing), not a
@@ -272,8 +272,8 @@ void checkXrefVtaVertexCount(const SceneFile& self, const SceneFile& ref, const 
         return;
     }
     sink.note(ids::kXrefVtaVertexCount, base.where,
-              "VTA has " + thousands(base.ids.size()) + " vertices, reference " +
-                  thousands(corners) + " corners; matched by position",
+              "VTA has " + groupedCount(base.ids.size()) + " vertices, reference " +
+                  groupedCount(corners) + " corners; matched by position",
               {K::Frame, 0});
 }
 
@@ -292,7 +292,7 @@ void checkFlexUnmatchedVertices(const SceneFile& self, const SceneFile& ref, con
     const std::size_t i = match.firstUnmatched;
     const SourceLoc at = i < base.lineWhere.size() ? base.lineWhere[i] : base.where;
     sink.warning(ids::kFlexUnmatchedVertices, at,
-                 thousands(match.unmatched) + " of " + thousands(n) + " VTA vertices (" +
+                 groupedCount(match.unmatched) + " of " + groupedCount(n) + " VTA vertices (" +
                      num(100.0 * static_cast<double>(match.unmatched) / static_cast<double>(n), 1) +
                      "%) match no mesh vertex within 0.15; dropped",
                  {K::Vertex, base.ids[i]});
@@ -360,9 +360,9 @@ void checkFlexVertexLimit(const SceneFile& self, const SceneFile& ref, const Pro
         if (fv.perMaterial[i] > lim.flexedVertices) {
             Diagnostic& d =
                 sink.error(ids::kFlexVertexLimit, {1, 1, 0},
-                           "mesh " + quoted(mats[i].name) + " has " + thousands(fv.perMaterial[i]) +
+                           "mesh " + quoted(mats[i].name) + " has " + groupedCount(fv.perMaterial[i]) +
                                " flexed vertices; " + std::string(profileName(p)) + " allows " +
-                               thousands(lim.flexedVertices),
+                               groupedCount(lim.flexedVertices),
                            {K::Material, static_cast<std::int32_t>(i)});
             d.related.push_back({ref.file, mats[i].where, "material used here"});
         }
@@ -398,7 +398,7 @@ void checkFlexMultiBoneVertex(const SceneFile& self, const SceneFile& ref, const
     const std::size_t bi = fv.flexedBase[first];
     sink.note(ids::kFlexMultiBoneVertex,
               bi < base.lineWhere.size() ? base.lineWhere[bi] : base.where,
-              thousands(k) + (k == 1 ? " flexed vertex has" : " flexed vertices have") +
+              groupedCount(k) + (k == 1 ? " flexed vertex has" : " flexed vertices have") +
                   " several bones (studiomdl: SLOW path)",
               {K::Vertex, base.ids[bi]});
 }

@@ -3,28 +3,11 @@
 #include <algorithm>
 
 #include "core/diag/diagnostic_ids.h"
+#include "core/text/ascii.h"
 
 namespace rigscope::core {
 
 namespace {
-bool endsWithIgnoreCase(std::string_view s, std::string_view suffix) noexcept
-{
-    if (s.size() < suffix.size()) {
-        return false;
-    }
-    s = s.substr(s.size() - suffix.size());
-    for (std::size_t i = 0; i < s.size(); ++i) {
-        char c = s[i];
-        if (c >= 'A' && c <= 'Z') {
-            c = static_cast<char>(c - 'A' + 'a');
-        }
-        if (c != suffix[i]) {
-            return false;
-        }
-    }
-    return true;
-}
-
 bool isLimitCheck(std::string_view id) noexcept
 {
     return id.ends_with("-limit") || id == ids::kSkeletonNameLength ||
@@ -53,7 +36,7 @@ Profile resolveProfile(const Model& m, Profile requested) noexcept
         return Profile::Source;
     }
     for (const Material& mat : m.mesh.materials) {
-        if (!endsWithIgnoreCase(mat.name, ".bmp")) {
+        if (!asciiIEndsWith(mat.name, ".bmp")) {
             return Profile::Source;
         }
     }

@@ -1,4 +1,5 @@
 #include "core/materials/vtf.h"
+#include "core/text/plural.h"
 
 #include <algorithm>
 #include <bit>
@@ -32,15 +33,6 @@ struct Reader {
         return std::uint32_t(u16(o)) | (std::uint32_t(u16(o + 2)) << 16);
     }
 };
-
-std::string thousands(std::uint64_t v)
-{
-    std::string s = std::to_string(v);
-    for (int i = int(s.size()) - 3; i > 0; i -= 3) {
-        s.insert(std::size_t(i), ",");
-    }
-    return s;
-}
 
 std::uint8_t expand(std::uint32_t v, int bits)
 {
@@ -337,14 +329,14 @@ VtfReadResult readVtfInfo(std::span<const std::byte> bytes, std::uint64_t fileSi
     const std::uint32_t minHeader =
         info.versionMinor >= 3 ? 80 : (info.versionMinor == 2 ? 65 : 63);
     if (!rd.has(0, minHeader)) {
-        return fail(0, "file ends after " + thousands(bytes.size()) + " of the " +
+        return fail(0, "file ends after " + groupedCount(bytes.size()) + " of the " +
                            std::to_string(minHeader) + " bytes of a VTF 7." +
                            std::to_string(info.versionMinor) + " header");
     }
     info.headerSize = rd.u32(12);
     if (info.headerSize < minHeader || info.headerSize > bytes.size()) { // the head holds it
-        return fail(12, "header size " + thousands(info.headerSize) + " outside the file (" +
-                            thousands(bytes.size()) + " bytes) or below " +
+        return fail(12, "header size " + groupedCount(info.headerSize) + " outside the file (" +
+                            groupedCount(bytes.size()) + " bytes) or below " +
                             std::to_string(minHeader));
     }
     info.width = rd.u16(16);
@@ -425,7 +417,7 @@ VtfReadResult readVtfInfo(std::span<const std::byte> bytes, std::uint64_t fileSi
         const std::uint64_t have =
             info.highResOffset > fileSize ? 0 : fileSize - info.highResOffset;
         return fail(info.highResOffset,
-                    "file ends after " + thousands(have) + " of the " + thousands(total) +
+                    "file ends after " + groupedCount(have) + " of the " + groupedCount(total) +
                         " bytes of image data (" + std::to_string(info.mipCount) + " mips, " +
                         std::to_string(info.frames) + " frames, " + std::to_string(info.faces) +
                         " faces, " + std::string(vtfFormatName(info.format)) + ")");

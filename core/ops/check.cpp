@@ -19,6 +19,7 @@
 #include "core/ops/explain.h"
 #include "core/ops/qc_ops.h"
 #include "core/text/json_writer.h"
+#include "core/text/plural.h"
 
 namespace rigscope::core {
 
@@ -268,15 +269,6 @@ void checkOne(Loaded& l, CheckedFile& out, const CheckOptions& opt)
 std::string plural(std::size_t n, const char* one, const char* many)
 {
     return std::to_string(n) + " " + (n == 1 ? one : many);
-}
-
-std::string thousandsOf(std::size_t n)
-{
-    std::string s = std::to_string(n);
-    for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) {
-        s.insert(static_cast<std::size_t>(i), ",");
-    }
-    return s;
 }
 
 std::string relatedLine(const Diagnostic& d, const RelatedNote& n)
@@ -593,7 +585,7 @@ std::string checkText(const CheckRun& run, const CheckOptions& options)
         }
         for (const auto& [id, d] : firstOmitted) {
             out += formatLocation(d->file, d->where, d->binary) + " note: … and " +
-                   thousandsOf(omitted[id]) + " more [" + std::string(id) + "]\n";
+                   groupedCount(omitted[id]) + " more [" + std::string(id) + "]\n";
         }
     }
     return out;

@@ -184,15 +184,6 @@ std::string vec(const Vec3& v)
     return s;
 }
 
-std::string thousands(std::size_t n)
-{
-    std::string s = std::to_string(n);
-    for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) {
-        s.insert(static_cast<std::size_t>(i), ",");
-    }
-    return s;
-}
-
 } // namespace
 
 std::string infoText(const InfoReport& r, bool verbose)
@@ -218,11 +209,11 @@ std::string infoText(const InfoReport& r, bool verbose)
                              std::to_string(r.dmx.formatVersion));
     }
     line("profile", std::string(profileName(r.profile)) + (r.profileGuessed ? " (auto)" : ""));
-    line("bones", thousands(r.bones) + " (" + thousands(r.roots) + (r.roots == 1 ? " root)" : " roots)"));
+    line("bones", groupedCount(r.bones) + " (" + groupedCount(r.roots) + (r.roots == 1 ? " root)" : " roots)"));
     if (r.frames > 0) {
         // Frames are named by the file's own numbers (SMD `time`, XANIM `FRAME`), as the
         // timeline and `pose` name them.
-        std::string fr = thousands(r.frames);
+        std::string fr = groupedCount(r.frames);
         std::string t0, t1, fps;
         appendNumber(t0, r.firstTime);
         appendNumber(t1, r.lastTime);
@@ -232,23 +223,23 @@ std::string infoText(const InfoReport& r, bool verbose)
         line("frames", fr);
     }
     if (r.triangles > 0) {
-        line("triangles", thousands(r.triangles));
-        line("vertices", thousands(r.vertices) + " unique of " + thousands(r.corners) + " corners");
+        line("triangles", groupedCount(r.triangles));
+        line("vertices", groupedCount(r.vertices) + " unique of " + groupedCount(r.corners) + " corners");
     }
     if (!r.materials.empty()) {
-        line("materials", thousands(r.materials.size()));
+        line("materials", groupedCount(r.materials.size()));
         for (const auto& m : r.materials) {
             o += "    " + m.name + "  (" + plural(m.triangles, "triangle") + ")\n";
         }
     }
     if (!r.flexShapes.empty()) {
-        line("flex shapes", thousands(r.flexShapes.size()));
+        line("flex shapes", groupedCount(r.flexShapes.size()));
         for (const auto& s : r.flexShapes) {
             o += "    " + s + "\n";
         }
     }
     if (!r.notetracks.empty()) {
-        line("notetracks", thousands(r.notetracks.size()));
+        line("notetracks", groupedCount(r.notetracks.size()));
         for (const auto& n : r.notetracks) {
             std::string f;
             appendNumber(f, n.frame);

@@ -6,26 +6,16 @@
 
 #include "core/diag/diagnostic_ids.h"
 #include "core/io/file_buffer.h"
+#include "core/text/ascii.h"
 
 namespace rigscope::core {
 
 namespace {
 
-std::string lower(std::string_view s)
-{
-    std::string out(s);
-    for (char& c : out) {
-        if (c >= 'A' && c <= 'Z') {
-            c = static_cast<char>(c - 'A' + 'a');
-        }
-    }
-    return out;
-}
-
 // "models\Body.SMD" -> "models/body": for comparing names of files and materials.
 std::string fileKey(std::string_view path, bool dropFolder)
 {
-    std::string s = lower(path);
+    std::string s = asciiLower(path);
     std::replace(s.begin(), s.end(), '\\', '/');
     if (dropFolder) {
         const auto slash = s.find_last_of('/');
@@ -124,7 +114,7 @@ const ReadResult* Compiler::readRef(std::int32_t ref)
 
 JointIndex Compiler::addBone(const Skeleton& src, std::size_t j)
 {
-    const std::string key = lower(src.names[j]);
+    const std::string key = asciiLower(src.names[j]);
     auto it = m_jointByName.find(key);
     if (it != m_jointByName.end()) {
         return it->second;
@@ -180,7 +170,7 @@ void Compiler::addMesh(const Model& src, std::uint32_t object, std::vector<Joint
     for (std::size_t m = 0; m < s.materials.size(); ++m) {
         std::uint32_t found = static_cast<std::uint32_t>(d.materials.size());
         for (std::size_t k = 0; k < d.materials.size(); ++k) {
-            if (lower(d.materials[k].name) == lower(s.materials[m].name)) {
+            if (asciiLower(d.materials[k].name) == asciiLower(s.materials[m].name)) {
                 found = static_cast<std::uint32_t>(k);
                 break;
             }
@@ -214,7 +204,7 @@ void Compiler::addSequence(std::size_t si)
     std::int32_t ref = seq.fileRefs.empty() ? -1 : seq.fileRefs.front();
     if (ref < 0) {
         for (const QcAnimation& a : m_p.animations) {
-            if (lower(a.name) == lower(seq.sources.front())) {
+            if (asciiLower(a.name) == asciiLower(seq.sources.front())) {
                 ref = a.fileRef;
                 if (!opt.fpsSet) {
                     opt.fps = a.options.fps;
@@ -246,7 +236,7 @@ void Compiler::addSequence(std::size_t si)
     // Merged joint -> source joint by name.
     std::vector<std::int32_t> from(dst.size(), -1);
     for (std::size_t j = 0; j < src.skeleton.size() && j < a.jointCount; ++j) {
-        auto it = m_jointByName.find(lower(src.skeleton.names[j]));
+        auto it = m_jointByName.find(asciiLower(src.skeleton.names[j]));
         if (it != m_jointByName.end()) {
             from[static_cast<std::size_t>(it->second)] = static_cast<std::int32_t>(j);
         }
@@ -353,12 +343,12 @@ QcCompiled Compiler::run()
     }
     // $definebone bones that no file has.
     for (const QcDefineBone& b : m_p.defineBones) {
-        if (m_jointByName.count(lower(b.name))) {
+        if (m_jointByName.count(asciiLower(b.name))) {
             continue;
         }
         JointIndex parent = kNoJoint;
         if (!b.parent.empty()) {
-            auto it = m_jointByName.find(lower(b.parent));
+            auto it = m_jointByName.find(asciiLower(b.parent));
             parent = it == m_jointByName.end() ? kNoJoint : it->second;
         }
         Skeleton& s = m_out.model.skeleton;
@@ -368,7 +358,7 @@ QcCompiled Compiler::run()
         s.bindPositions[static_cast<std::size_t>(idx)] =
             b.position * m_p.scale - (parent == kNoJoint ? m_p.origin : Vec3::Zero());
         s.bindRotations[static_cast<std::size_t>(idx)] = b.rotation * kDeg;
-        m_jointByName.emplace(lower(b.name), idx);
+        m_jointByName.emplace(asciiLower(b.name), idx);
         m_out.hasModel = true;
     }
     if (mesh.pointPositions.empty()) {
@@ -407,7 +397,7 @@ QcCompiled Compiler::run()
     }
     const Skeleton& skel = m_out.model.skeleton;
     auto jointOf = [&](const std::string& name) {
-        auto it = m_jointByName.find(lower(name));
+        auto it = m_jointByName.find(asciiLower(name));
         return it == m_jointByName.end() ? kNoJoint : it->second;
     };
     for (const QcAttachment& a : m_p.attachments) {

@@ -5,21 +5,11 @@
 
 #include "core/diag/diagnostic_ids.h"
 #include "core/io/file_buffer.h"
+#include "core/text/ascii.h"
 
 namespace rigscope::core {
 
 namespace {
-
-std::string lower(std::string_view s)
-{
-    std::string out(s);
-    for (char& c : out) {
-        if (c >= 'A' && c <= 'Z') {
-            c = static_cast<char>(c - 'A' + 'a');
-        }
-    }
-    return out;
-}
 
 bool hasExtension(std::string_view path)
 {
@@ -92,13 +82,13 @@ std::string DiskQcFileSystem::find(const std::string& dir, const std::string& re
             return {};
         }
         std::string match;
-        const std::string want = lower(part);
+        const std::string want = asciiLower(part);
         for (const std::string& n : *names) {
             if (n == part) {
                 match = n;
                 break;
             }
-            if (match.empty() && lower(n) == want) {
+            if (match.empty() && asciiLower(n) == want) {
                 match = n;
             }
         }
@@ -179,7 +169,7 @@ void resolveQcFiles(QcProject& project, QcFileSystem& fs)
             f.resolved = fallback;
             f.caseMismatch = true;
         }
-        const auto key = std::make_pair(lower(f.path), std::make_pair(f.at.file, f.at.where.line));
+        const auto key = std::make_pair(asciiLower(f.path), std::make_pair(f.at.file, f.at.where.line));
         if (!reported.insert(key).second) {
             continue;
         }

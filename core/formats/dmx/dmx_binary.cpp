@@ -11,19 +11,11 @@
 
 #include "core/diag/diagnostic_ids.h"
 #include "core/formats/dmx/dmx_document.h"
+#include "core/text/plural.h"
 
 namespace rigscope::core::dmx {
 
 namespace {
-
-std::string thousands(std::uint64_t v)
-{
-    std::string s = std::to_string(v);
-    for (std::size_t i = s.size(); i > 3; i -= 3) {
-        s.insert(i - 3, ",");
-    }
-    return s;
-}
 
 std::string hexId(const char* p)
 {
@@ -61,8 +53,8 @@ public:
             return false;
         }
         if (left() < n) {
-            fail(m_pos, std::string("file ends inside ") + what + " (needs " + thousands(n) +
-                            " bytes, " + thousands(left()) + " left)");
+            fail(m_pos, std::string("file ends inside ") + what + " (needs " + groupedCount(n) +
+                            " bytes, " + groupedCount(left()) + " left)");
             return false;
         }
         return true;
@@ -111,9 +103,9 @@ public:
             return false;
         }
         if (minSize > 0 && static_cast<std::size_t>(n) > left() / minSize) {
-            fail(at, std::string(what) + " count " + thousands(static_cast<std::uint64_t>(n)) +
-                         " needs at least " + thousands(static_cast<std::uint64_t>(n) * minSize) +
-                         " bytes; " + thousands(left()) + " left");
+            fail(at, std::string(what) + " count " + groupedCount(static_cast<std::uint64_t>(n)) +
+                         " needs at least " + groupedCount(static_cast<std::uint64_t>(n) * minSize) +
+                         " bytes; " + groupedCount(left()) + " left");
             return false;
         }
         return true;
@@ -195,7 +187,7 @@ public:
             }
             if (!allZero) {
                 m_sink.warning(ids::kDmxSyntax, {0, 0, m_r.pos()},
-                               thousands(m_r.left()) + " bytes after the last element");
+                               groupedCount(m_r.left()) + " bytes after the last element");
             }
         }
         return true;
@@ -220,7 +212,7 @@ private:
             n = n16;
             if (n < 0 || static_cast<std::size_t>(n) > m_r.left()) {
                 m_r.fail(at, "string table count " + std::to_string(n) + " does not fit in " +
-                                 thousands(m_r.left()) + " bytes");
+                                 groupedCount(m_r.left()) + " bytes");
                 return false;
             }
         }
@@ -256,7 +248,7 @@ private:
         }
         if (index < 0 || static_cast<std::size_t>(index) >= m_table.size()) {
             m_r.fail(at, std::string(what) + " string index " + std::to_string(index) +
-                             " outside the table of " + thousands(m_table.size()));
+                             " outside the table of " + groupedCount(m_table.size()));
             return false;
         }
         out = m_table[static_cast<std::size_t>(index)];
@@ -385,7 +377,7 @@ private:
                     m_sink.error(ids::kDmxBadReference, {0, 0, at},
                                  "attribute '" + a.name + "' refers to element " +
                                      std::to_string(idx) + " of " +
-                                     thousands(m_doc.elements.size()));
+                                     groupedCount(m_doc.elements.size()));
                     idx = kNullElement;
                 }
                 a.ints.push_back(idx);

@@ -12,6 +12,7 @@
 #include "core/diag/diagnostic_ids.h"
 #include "core/formats/dmx/dmx.h"
 #include "core/formats/dmx/dmx_document.h"
+#include "core/text/plural.h"
 
 namespace rigscope::core {
 
@@ -21,15 +22,6 @@ using dmx::Attribute;
 using dmx::AttrType;
 using dmx::Document;
 using dmx::Element;
-
-std::string thousands(std::uint64_t v)
-{
-    std::string s = std::to_string(v);
-    for (std::size_t i = s.size(); i > 3; i -= 3) {
-        s.insert(i - 3, ",");
-    }
-    return s;
-}
 
 // Euler XYZ (radians, R = Rz*Ry*Rx) of a rotation matrix; the SMD convention.
 Vec3 eulerOf(const Mat3& r) noexcept
@@ -437,22 +429,22 @@ private:
         const std::size_t nfv = posIdx->count;
         if (nrm && (!nrmIdx || nrmIdx->count != nfv)) {
             m_sink.error(ids::kDmxFaceIndex, (nrmIdx ? nrmIdx : nrm)->where,
-                         "normal indices: " + thousands(nrmIdx ? nrmIdx->count : 0) +
-                             " entries for " + thousands(nfv) + " face vertices");
+                         "normal indices: " + groupedCount(nrmIdx ? nrmIdx->count : 0) +
+                             " entries for " + groupedCount(nfv) + " face vertices");
             nrm = nullptr;
         }
         if (uv && (!uvIdx || uvIdx->count != nfv)) {
             m_sink.error(ids::kDmxFaceIndex, (uvIdx ? uvIdx : uv)->where,
-                         "texture coordinate indices: " + thousands(uvIdx ? uvIdx->count : 0) +
-                             " entries for " + thousands(nfv) + " face vertices");
+                         "texture coordinate indices: " + groupedCount(uvIdx ? uvIdx->count : 0) +
+                             " entries for " + groupedCount(nfv) + " face vertices");
             uv = nullptr;
         }
         bool weighted = wts && wIdx && jointCount > 0;
         if (weighted && (wts->count / jointCount < np || wIdx->count / jointCount < np)) {
             m_sink.error(ids::kDmxFaceIndex, wts->where,
-                         "joint weights: " + thousands(std::min(wts->count, wIdx->count)) +
-                             " values for " + thousands(np) + " positions x " +
-                             thousands(jointCount) + " joints");
+                         "joint weights: " + groupedCount(std::min(wts->count, wIdx->count)) +
+                             " values for " + groupedCount(np) + " positions x " +
+                             groupedCount(jointCount) + " joints");
             weighted = false;
         }
         const Eigen::Affine3f& world = node.world;
@@ -500,7 +492,7 @@ private:
                     if (k < 0 || static_cast<std::size_t>(k) >= nfv) {
                         faceError(faces->where, "face set '" + fs->name + "': corner " +
                                                     std::to_string(k) + " outside the " +
-                                                    thousands(nfv) + " face vertices");
+                                                    groupedCount(nfv) + " face vertices");
                         polyOk = false;
                     } else if (posIdx->ints[static_cast<std::size_t>(k)] < 0 ||
                                static_cast<std::size_t>(
@@ -508,7 +500,7 @@ private:
                         faceError(posIdx->where,
                                   "position index " +
                                       std::to_string(posIdx->ints[static_cast<std::size_t>(k)]) +
-                                      " outside the " + thousands(np) + " positions");
+                                      " outside the " + groupedCount(np) + " positions");
                         polyOk = false;
                     } else {
                         poly.push_back(static_cast<std::uint32_t>(k));
@@ -544,7 +536,7 @@ private:
                                     if (j == kNoJoint) {
                                         faceError(wIdx->where, "joint index " + std::to_string(li) +
                                                                    " outside the joint list of " +
-                                                                   thousands(m_listNode.size()));
+                                                                   groupedCount(m_listNode.size()));
                                         continue;
                                     }
                                     joints.push_back(j);
@@ -575,7 +567,7 @@ private:
                                 } else {
                                     faceError(nrmIdx->where, "normal index " + std::to_string(q) +
                                                                  " outside the " +
-                                                                 thousands(nrm->count) +
+                                                                 groupedCount(nrm->count) +
                                                                  " normals");
                                 }
                             }
@@ -591,7 +583,7 @@ private:
                                 } else {
                                     faceError(uvIdx->where,
                                               "texture coordinate index " + std::to_string(q) +
-                                                  " outside the " + thousands(uv->count) +
+                                                  " outside the " + groupedCount(uv->count) +
                                                   " coordinates");
                                 }
                             }
@@ -611,7 +603,7 @@ private:
         }
         if (faceErrors > 1) {
             m_sink.diagnostics()[firstFaceError].message +=
-                " (" + thousands(faceErrors - 1) +
+                " (" + groupedCount(faceErrors - 1) +
                 (faceErrors == 2 ? " more bad index)" : " more bad indices)");
         }
         span.endCorner = static_cast<std::uint32_t>(me.cornerCount());
@@ -908,8 +900,8 @@ private:
                 t.ticks = t.times->type == AttrType::Int;
                 if (t.times->count != t.values->count) {
                     m_sink.error(ids::kDmxFaceIndex, t.values->where,
-                                 "log layer has " + thousands(t.times->count) + " times and " +
-                                     thousands(t.values->count) + " values");
+                                 "log layer has " + groupedCount(t.times->count) + " times and " +
+                                     groupedCount(t.values->count) + " values");
                     continue;
                 }
                 if (t.times->count > 0) {

@@ -9,6 +9,8 @@
 
 #include "core/diag/diagnostic_ids.h"
 #include "core/text/numbers.h"
+#include "core/text/plural.h"
+#include "core/text/ascii.h"
 
 namespace rigscope::core {
 
@@ -34,50 +36,6 @@ std::string_view qcFileKindName(QcFileRef::Kind k) noexcept
 }
 
 namespace {
-
-std::string lower(std::string_view s)
-{
-    std::string out(s);
-    for (char& c : out) {
-        if (c >= 'A' && c <= 'Z') {
-            c = static_cast<char>(c - 'A' + 'a');
-        }
-    }
-    return out;
-}
-
-bool iequals(std::string_view a, std::string_view b) noexcept
-{
-    if (a.size() != b.size()) {
-        return false;
-    }
-    for (std::size_t i = 0; i < a.size(); ++i) {
-        char x = a[i], y = b[i];
-        if (x >= 'A' && x <= 'Z') {
-            x = static_cast<char>(x - 'A' + 'a');
-        }
-        if (y >= 'A' && y <= 'Z') {
-            y = static_cast<char>(y - 'A' + 'a');
-        }
-        if (x != y) {
-            return false;
-        }
-    }
-    return true;
-}
-
-std::string thousands(std::uint64_t n)
-{
-    const std::string digits = std::to_string(n);
-    std::string s;
-    for (std::size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0) {
-            s += ',';
-        }
-        s += digits[i];
-    }
-    return s;
-}
 
 } // namespace
 
@@ -134,9 +92,9 @@ std::string MemoryQcFileSystem::find(const std::string& dir, const std::string& 
     if (files.count(path)) {
         return path;
     }
-    const std::string want = lower(path);
+    const std::string want = asciiLower(path);
     for (const auto& [name, bytes] : files) {
-        if (lower(name) == want) {
+        if (asciiLower(name) == want) {
             caseMismatch = true;
             return name;
         }
@@ -593,8 +551,8 @@ void Reader::lex(std::string_view text, std::uint32_t source)
             t.file = source;
             t.where = where;
             limit("token", t,
-                  "token of " + thousands(s.size()) + " bytes is longer than the limit of " +
-                      thousands(m_opt.limits.maxTokenBytes));
+                  "token of " + groupedCount(s.size()) + " bytes is longer than the limit of " +
+                      groupedCount(m_opt.limits.maxTokenBytes));
             s.resize(m_opt.limits.maxTokenBytes);
         }
         Token t;
@@ -612,7 +570,7 @@ void Reader::lex(std::string_view text, std::uint32_t source)
             t.file = source;
             t.where = loc(i);
             limit("file-tokens", t,
-                  "more than " + thousands(m_opt.limits.maxTotalTokens) +
+                  "more than " + groupedCount(m_opt.limits.maxTotalTokens) +
                       " tokens in one file; the rest is not read");
             break;
         }
@@ -762,7 +720,7 @@ void Reader::expandVariables(Token& t)
                 ++j;
             }
             if (j < s.size() && s[j] == '$' && j > i + 1) {
-                const std::string name = lower(std::string_view(s).substr(i + 1, j - i - 1));
+                const std::string name = asciiLower(std::string_view(s).substr(i + 1, j - i - 1));
                 auto it = m_variables.find(name);
                 if (it != m_variables.end()) {
                     out += it->second;
@@ -771,7 +729,7 @@ void Reader::expandVariables(Token& t)
                     if (out.size() > m_opt.limits.maxTokenBytes) {
                         limit("token", t,
                               "variable expansion makes a token longer than the limit of " +
-                                  thousands(m_opt.limits.maxTokenBytes) + " bytes");
+                                  groupedCount(m_opt.limits.maxTokenBytes) + " bytes");
                         out.resize(m_opt.limits.maxTokenBytes);
                         break;
                     }
@@ -803,7 +761,7 @@ std::optional<Token> Reader::next()
         }
         if (++m_totalTokens > m_opt.limits.maxTotalTokens) {
             limit("tokens", *t,
-                  "more than " + thousands(m_opt.limits.maxTotalTokens) +
+                  "more than " + groupedCount(m_opt.limits.maxTotalTokens) +
                       " tokens after includes and macros; the rest is not read");
             m_stopped = true;
             m_stack.clear();
@@ -828,7 +786,7 @@ const Token* Reader::peek()
 
 bool Reader::directive(Token& t)
 {
-    const std::string name = lower(std::string_view(t.text).substr(1));
+    const std::string name = asciiLower(std::string_view(t.text).substr(1));
     auto record = [&](std::vector<std::string> args) {
         QcCommand c;
         c.name = name;
@@ -848,7 +806,7 @@ bool Reader::directive(Token& t)
             record({});
             return true;
         }
-        m_variables[lower(var->text)] = value->text;
+        m_variables[asciiLower(var->text)] = value->text;
         record({var->text, value->text});
         while (rawSameLine()) {
         }
@@ -963,7 +921,7 @@ void Reader::include(const Token& cmd)
     }
     if (++m_includes > m_opt.limits.maxIncludes) {
         limit("includes", *arg,
-              "more than " + thousands(m_opt.limits.maxIncludes) +
+              "more than " + groupedCount(m_opt.limits.maxIncludes) +
                   " included files; the others are not read");
         return;
     }
@@ -976,7 +934,7 @@ void Reader::include(const Token& cmd)
     m_includeBytes += bytes.size();
     if (m_includeBytes > m_opt.limits.maxIncludeBytes) {
         limit("include-bytes", *arg,
-              "included files add up to more than " + thousands(m_opt.limits.maxIncludeBytes) +
+              "included files add up to more than " + groupedCount(m_opt.limits.maxIncludeBytes) +
                   " bytes; the others are not read");
         return;
     }
@@ -1015,7 +973,7 @@ void Reader::defineMacro(const Token& cmd)
             continued = true;
             break;
         }
-        m.params.push_back(lower(p->text));
+        m.params.push_back(asciiLower(p->text));
         c.args.push_back(p->text);
     }
     while (rawSameLine()) {
@@ -1043,7 +1001,7 @@ void Reader::defineMacro(const Token& cmd)
             m.body.push_back(std::move(t));
         }
     }
-    m_macros[lower(name->text)] = std::move(m);
+    m_macros[asciiLower(name->text)] = std::move(m);
     m_project.commands.push_back(std::move(c));
 }
 
@@ -1080,7 +1038,7 @@ void Reader::invokeMacro(const Token& cmd, const Macro& m)
                 const std::string key = "$" + m.params[p] + "$";
                 const std::string& value = p < args.size() ? args[p] : std::string();
                 std::size_t pos = 0;
-                std::string lowered = lower(t.text);
+                std::string lowered = asciiLower(t.text);
                 std::string out;
                 std::size_t last = 0;
                 while ((pos = lowered.find(key, last)) != std::string::npos) {
@@ -1096,7 +1054,7 @@ void Reader::invokeMacro(const Token& cmd, const Macro& m)
                     if (out.size() > m_opt.limits.maxTokenBytes) {
                         limit("token", cmd,
                               "macro expansion makes a token longer than the limit of " +
-                                  thousands(m_opt.limits.maxTokenBytes) + " bytes");
+                                  groupedCount(m_opt.limits.maxTokenBytes) + " bytes");
                         out.resize(m_opt.limits.maxTokenBytes);
                     }
                     t.text = std::move(out);
@@ -1245,7 +1203,7 @@ void Reader::bodyCommand(const Node& n, const std::string& name)
             if (c.tokens.empty()) {
                 continue;
             }
-            const std::string kw = lower(c.tokens[0].text);
+            const std::string kw = asciiLower(c.tokens[0].text);
             if ((kw == "flexfile" || kw == "vcafile") && c.tokens.size() >= 2) {
                 g.flexFiles.push_back(addFile(QcFileRef::Kind::Flex, c.tokens[1], kw));
             } else if (kw == "eyeball" && c.tokens.size() >= 3) {
@@ -1266,7 +1224,7 @@ void Reader::bodyCommand(const Node& n, const std::string& name)
             flatten(c, toks);
         }
         for (std::size_t i = 0; i < toks.size(); ++i) {
-            const std::string kw = lower(toks[i].text);
+            const std::string kw = asciiLower(toks[i].text);
             if (kw == "blank" && !toks[i].quoted) {
                 QcBodyChoice ch;
                 ch.blank = true;
@@ -1305,7 +1263,7 @@ void Reader::parseAnimLine(const std::vector<Token>& toks, std::size_t from, QcA
             sources.push_back(t);
             continue;
         }
-        const std::string kw = lower(t.text);
+        const std::string kw = asciiLower(t.text);
         if (kw.rfind("act_", 0) == 0) {
             o.activity = t.text;
             if (i + 1 < toks.size() && isNumberToken(toks[i + 1])) {
@@ -1404,10 +1362,10 @@ void Reader::sequenceCommand(const Node& n, bool animation)
         // A source naming an $animation (or an earlier sequence) is not a file.
         bool isAnim = false;
         for (const QcAnimation& a : m_project.animations) {
-            isAnim = isAnim || iequals(a.name, t.text);
+            isAnim = isAnim || asciiIEquals(a.name, t.text);
         }
         for (const QcSequence& q : m_project.sequences) {
-            isAnim = isAnim || iequals(q.name, t.text);
+            isAnim = isAnim || asciiIEquals(q.name, t.text);
         }
         s.fileRefs.push_back(isAnim ? -1 : addFile(QcFileRef::Kind::Animation, t, "sequence"));
     }
@@ -1432,7 +1390,7 @@ void Reader::lodCommand(const Node& n, bool shadow)
         if (c.tokens.empty()) {
             continue;
         }
-        const std::string kw = lower(c.tokens[0].text);
+        const std::string kw = asciiLower(c.tokens[0].text);
         if (kw == "replacemodel" && c.tokens.size() >= 3) {
             QcLod::Replace r;
             r.from = c.tokens[1].text;
@@ -1466,7 +1424,7 @@ void Reader::command(const Node& n)
         error(ids::kQcSyntax, head, "expected a $command, got '" + head.text + "'");
         return;
     }
-    const std::string name = lower(std::string_view(head.text).substr(1));
+    const std::string name = asciiLower(std::string_view(head.text).substr(1));
     QcCommand qc;
     qc.name = name;
     for (std::size_t i = 1; i < n.tokens.size(); ++i) {
@@ -1540,7 +1498,7 @@ void Reader::command(const Node& n)
         m_project.textureGroups.push_back(std::move(g));
     } else if (name == "texrendermode") {
         if (needArgs(n, 2, "a texture and a mode")) {
-            m_project.texRenderModes.emplace_back(n.tokens[1].text, lower(n.tokens[2].text));
+            m_project.texRenderModes.emplace_back(n.tokens[1].text, asciiLower(n.tokens[2].text));
         }
     } else if (name == "definebone") {
         if (needArgs(n, 8, "NAME PARENT px py pz rx ry rz")) {
@@ -1559,7 +1517,7 @@ void Reader::command(const Node& n)
             a.bone = n.tokens[2].text;
             a.offset = {number(n.tokens[3]), number(n.tokens[4]), number(n.tokens[5])};
             for (std::size_t i = 6; i < n.tokens.size(); ++i) {
-                const std::string kw = lower(n.tokens[i].text);
+                const std::string kw = asciiLower(n.tokens[i].text);
                 if (kw == "absolute") {
                     a.absolute = true;
                 } else if (kw == "rigid") {
@@ -1599,7 +1557,7 @@ void Reader::command(const Node& n)
             k.name = n.tokens[1].text;
             k.bone = n.tokens[2].text;
             for (std::size_t i = 3; i + 3 < n.tokens.size(); ++i) {
-                if (lower(n.tokens[i].text) == "knee") {
+                if (asciiLower(n.tokens[i].text) == "knee") {
                     k.knee = {number(n.tokens[i + 1]), number(n.tokens[i + 2]),
                               number(n.tokens[i + 3])};
                     break;
@@ -1651,7 +1609,7 @@ void Reader::command(const Node& n)
                 if (c.tokens.size() < 2) {
                     continue;
                 }
-                const std::string kw = lower(c.tokens[0].text);
+                const std::string kw = asciiLower(c.tokens[0].text);
                 if (kw == "$jointconstrain" || kw == "$rootbone" || kw == "$jointskip" ||
                     kw == "$jointmassbias" || kw == "$jointdamping" || kw == "$jointrotdamping" ||
                     kw == "$jointinertia") {
@@ -1682,7 +1640,7 @@ void Reader::command(const Node& n)
         }
     } else if (name == "upaxis") {
         if (needArgs(n, 1, "an axis")) {
-            m_project.upAxis = lower(n.tokens[1].text);
+            m_project.upAxis = asciiLower(n.tokens[1].text);
         }
     }
 }
@@ -1733,7 +1691,7 @@ void Reader::finish()
     auto duplicates = [&](const char* what, const auto& items) {
         std::unordered_map<std::string, std::size_t> seen;
         for (std::size_t i = 0; i < items.size(); ++i) {
-            const auto [it, fresh] = seen.emplace(lower(items[i].name), i);
+            const auto [it, fresh] = seen.emplace(asciiLower(items[i].name), i);
             if (!fresh) {
                 Diagnostic d;
                 d.severity = Severity::Error;
@@ -1759,8 +1717,8 @@ void Reader::finish()
         d.id = ids::kQcSequenceLimit;
         d.file = s.at.file;
         d.where = s.at.where;
-        d.message = thousands(p.sequences.size()) + " sequences, more than the " +
-                    std::string(profileName(prof)) + " limit of " + thousands(maxSeq);
+        d.message = groupedCount(p.sequences.size()) + " sequences, more than the " +
+                    std::string(profileName(prof)) + " limit of " + groupedCount(maxSeq);
         p.diagnostics.push_back(std::move(d));
     }
     if (p.bodygroups.size() > 32) {
@@ -1855,7 +1813,7 @@ int sniffQc(std::string_view head) noexcept
             while (j < n && (std::isalnum(static_cast<unsigned char>(head[j])) || head[j] == '_')) {
                 ++j;
             }
-            const std::string name = lower(head.substr(i + 1, j - i - 1));
+            const std::string name = asciiLower(head.substr(i + 1, j - i - 1));
             return commandTable().count(name) ? 90 : (j > i + 1 ? 30 : 0);
         } else {
             return 0;
