@@ -412,7 +412,11 @@ private slots:
 
     void corpus_data()
     {
-        test::addPathRows(test::corpusDir() + QStringLiteral("/qc"), {QStringLiteral("qc")});
+        // No corpus: one "absent" row that skips (corpusDir() + "/qc" would be "/qc": no rows,
+        // and QFETCH aborts).
+        const QString corpus = test::corpusDir();
+        test::addPathRows(corpus.isEmpty() ? QString() : corpus + QStringLiteral("/qc"),
+                          {QStringLiteral("qc")});
     }
     void corpus()
     {
