@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <unordered_map>
@@ -518,7 +519,9 @@ private:
     const QcReadOptions& m_opt;
     QcProject m_project;
     std::vector<std::unique_ptr<Source>> m_sources;
-    std::vector<Frame> m_stack;
+    // A deque: pushing a frame keeps the others in place, and a macro frame's `tokens` points at
+    // its own `own` vector (a std::vector of frames moved them and left those pointers dangling).
+    std::deque<Frame> m_stack;
     std::vector<std::string> m_active; // include chain (normalised), for cycles
     std::optional<Token> m_peeked;
     std::unordered_map<std::string, std::string> m_variables; // lower-case name -> value
