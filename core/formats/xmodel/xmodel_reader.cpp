@@ -1051,33 +1051,6 @@ bool parseXmodelRecords(RecordStream& in, DiagnosticSink& sink, Model& m, std::u
 
 } // namespace cod
 
-namespace {
-
-// The fast paths read whole files only (issue 15): the text must end with a line ending after
-// a line that can end the file. Anything else (a file cut short) goes to the general path,
-// which says what is missing (syntax.truncated).
-bool endsLikeWholeFile(std::string_view bytes, std::initializer_list<std::string_view> lastKeywords) noexcept
-{
-    if (bytes.empty() || (bytes.back() != '\n' && bytes.back() != '\r')) {
-        return false;
-    }
-    const std::size_t end = bytes.find_last_not_of(" \t\r\n");
-    if (end == std::string_view::npos) {
-        return false;
-    }
-    const std::size_t nl = bytes.find_last_of("\r\n", end);
-    const std::size_t start = nl == std::string_view::npos ? 0 : nl + 1;
-    std::string_view last = bytes.substr(start, end + 1 - start);
-    last.remove_prefix(std::min(last.find_first_not_of(" \t"), last.size()));
-    for (std::string_view k : lastKeywords) {
-        if (last.size() >= k.size() && last.substr(0, k.size()) == k &&
-            (last.size() == k.size() || last[k.size()] == ' ' || last[k.size()] == '\t')) {
-            return true;
-        }
-    }
-    return false;
-}
-} // namespace
 
 int sniffXmodel(std::string_view head) noexcept
 {
@@ -1091,7 +1064,7 @@ int sniffXmodel(std::string_view head) noexcept
 ReadResult readXmodel(std::string_view bytes, const ReadContext& ctx)
 {
     if (ctx.fastPaths &&
-        endsLikeWholeFile(bytes, {"MATERIAL", "COLOR", "TRANSPARENCY", "AMBIENTCOLOR", "INCANDESCENCE",
+        cod::endsLikeWholeFile(bytes, {"MATERIAL", "COLOR", "TRANSPARENCY", "AMBIENTCOLOR", "INCANDESCENCE",
                                   "COEFFS", "GLOW", "REFRACTIVE", "SPECULARCOLOR", "REFLECTIVECOLOR",
                                   "REFLECTIVE", "BLINN", "PHONG"})) {
         ReadResult fast;
