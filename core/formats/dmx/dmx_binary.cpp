@@ -412,6 +412,9 @@ private:
         if (!m_r.raw(count * size, p, "attribute values")) {
             return false;
         }
+        if (count == 0) {
+            return true; // an empty array: nothing to copy (memcpy from a null pointer is undefined)
+        }
         switch (a.type) {
         case AttrType::Int:
             a.ints.resize(count);
