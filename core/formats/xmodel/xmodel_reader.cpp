@@ -11,16 +11,18 @@
 
 #include "core/build/model_builder.h"
 #include "core/diag/diagnostic_ids.h"
-#include "core/formats/xmodel/cod_fast.h"
-#include "core/formats/xmodel/cod_record.h"
+#include "core/formats/cod/cod_fast.h"
+#include "core/formats/cod/cod_grammar.h"
+#include "core/formats/cod/cod_record.h"
 #include "core/formats/xmodel/xmodel.h"
-#include "core/formats/xmodel/xmodel_parse.h"
 #include "core/text/numbers.h"
 #include "core/text/plural.h"
 
 namespace rigscope::core {
 
 namespace cod {
+
+namespace {
 
 Vec3 clockwiseFaceNormal(const Vec3& a, const Vec3& b, const Vec3& c) noexcept
 {
@@ -32,7 +34,6 @@ Vec3 clockwiseFaceNormal(const Vec3& a, const Vec3& b, const Vec3& c) noexcept
     return n / len;
 }
 
-namespace {
 
 enum class Section : std::uint8_t { Start, BoneInfo, Transforms, Pool, Faces, Objects, Materials };
 enum class Target : std::uint8_t { None, Bone, Vert };
@@ -68,7 +69,7 @@ struct PoolVert {
 
 struct Corner {
     std::int32_t vert = -1;
-    SourceLoc loc, colorLoc;
+    SourceLoc loc;
     Vec3 normal = Vec3::Zero();
     Vec4 color = Vec4::Ones();
     std::uint32_t uvStart = 0, uvCount = 0;
@@ -426,7 +427,6 @@ private:
             if (needArgs(r, 4, m_sink, "COLOR") && argFloats(r, 0, 4, v, m_sink, "COLOR")) {
                 c->color = Vec4(v[0], v[1], v[2], v[3]);
                 c->hasColor = true;
-                c->colorLoc = r.loc;
             }
         } else if (kv == "UV") {
             uv(r);
@@ -913,10 +913,6 @@ void XmodelParser::finish()
         anyColor = anyColor || c.hasColor;
     }
     me.uvSetCount = m_uvSets;
-    std::size_t colourOut = 0;
-    Vec4 firstBad = Vec4::Zero();
-    SourceLoc firstBadLoc;
-    std::int32_t firstBadVert = -1;
     {
         const std::size_t n = m_faces.size();
         me.cornerPoints.reserve(3 * n);
@@ -1015,13 +1011,6 @@ void XmodelParser::finish()
             }
             if (anyColor) {
                 me.cornerColors.push_back(c.hasColor ? c.color : Vec4::Ones());
-                if (c.hasColor && !((c.color.array() >= 0.0f).all() && (c.color.array() <= 1.0f).all())) {
-                    if (colourOut++ == 0) {
-                        firstBad = c.color;
-                        firstBadLoc = c.colorLoc;
-                        firstBadVert = c.vert;
-                    }
-                }
             }
         }
         me.triangleMaterials.push_back(static_cast<std::uint32_t>(f.mat));
@@ -1031,13 +1020,6 @@ void XmodelParser::finish()
     m_faces = {};
     m_corners = {};
     m_uvs = {};
-    if (colourOut > 0) {
-        std::string e;
-        appendFloats(e, firstBad.data(), 4);
-        m_sink.note(ids::kCodColorRange, firstBadLoc,
-                    plural(colourOut, "vertex colour") + " outside 0..1 (e.g." + e + ")",
-                    {ElementRef::Kind::Vertex, firstBadVert});
-    }
     orderSkeleton(m, m_sink);
 }
 

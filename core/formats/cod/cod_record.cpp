@@ -1,4 +1,4 @@
-#include "core/formats/xmodel/cod_record.h"
+#include "core/formats/cod/cod_record.h"
 
 #include <cmath>
 #include <cstring>
