@@ -367,6 +367,34 @@ std::string generatedXanim(int frames, int parts, const std::string& nl)
     return s;
 }
 
+// Irregular files stay on the fast path (issue 16): the same text with tabs, `//` comments after
+// the last field of some lines, comment lines here and there and at the end.
+std::string irregular(const std::string& text, const std::string& nl)
+{
+    std::string s;
+    int n = 0;
+    for (std::size_t a = 0; a < text.size();) {
+        std::size_t e = text.find(nl, a);
+        if (e == std::string::npos) {
+            e = text.size();
+        }
+        std::string line = text.substr(a, e - a);
+        a = e + nl.size();
+        ++n;
+        if (n % 3 == 0 && !line.empty()) {
+            line = "\t" + line;
+        }
+        if (n % 5 == 0 && !line.empty()) {
+            line += n % 2 ? "\t// note" : "//note, 1";
+        }
+        s += line + nl;
+        if (n % 7 == 0) {
+            s += (n % 2 ? "  // comment line" : "; comment line") + nl;
+        }
+    }
+    return s + "// the end" + nl + nl;
+}
+
 std::vector<std::string> splitLines(const std::string& s)
 {
     std::vector<std::string> out;
@@ -476,6 +504,16 @@ private slots:
         QTest::newRow("xmodel v7") << QByteArray::fromStdString(canonicalXmodelV7()) << u"c.xmodel_export"_qs;
         QTest::newRow("xanim per-part") << QByteArray::fromStdString(canonicalXanim("\r\n", false)) << u"c.xanim_export"_qs;
         QTest::newRow("xanim flat") << QByteArray::fromStdString(canonicalXanim("\n", true)) << u"c.xanim_export"_qs;
+        QTest::newRow("xmodel irregular") << QByteArray::fromStdString(irregular(canonicalXmodel("\r\n"), "\r\n"))
+                                          << u"c.xmodel_export"_qs;
+        QTest::newRow("xanim irregular") << QByteArray::fromStdString(irregular(canonicalXanim("\n", false), "\n"))
+                                         << u"c.xanim_export"_qs;
+        QTest::newRow("xanim flat irregular") << QByteArray::fromStdString(irregular(canonicalXanim("\r\n", true), "\r\n"))
+                                              << u"c.xanim_export"_qs;
+        QTest::newRow("generated xmodel irregular")
+            << QByteArray::fromStdString(irregular(generatedXmodel(300, 400, "\n"), "\n")) << u"g.xmodel_export"_qs;
+        QTest::newRow("generated xanim irregular")
+            << QByteArray::fromStdString(irregular(generatedXanim(40, 7, "\r\n"), "\r\n")) << u"g.xanim_export"_qs;
         {
             std::string a = canonicalXanim("\n", false);
             a.replace(a.find("FRAMERATE 30"), 12, "FRAMERATE 30.000000");

@@ -219,11 +219,17 @@ public:
         return true;
     }
     // Another token follows on this line.
-    bool more() { return sep() && !atLineEnd(m_p); }
+    bool more() { return sep() && !atLineEnd(m_p) && !atComment(m_p); }
     // The line ends here (after separators); moves past its terminator.
     bool eol()
     {
-        if (!sep() || !atLineEnd(m_p)) {
+        if (!sep()) {
+            return false;
+        }
+        if (atComment(m_p)) {
+            toLineEnd();
+        }
+        if (!atLineEnd(m_p)) {
             return false;
         }
         ending();
@@ -235,6 +241,10 @@ public:
     {
         while (!atLineEnd(m_p)) {
             const char c = *m_p;
+            if (atComment(m_p)) {
+                toLineEnd();
+                break;
+            }
             if (c == '"' || c == '/') {
                 return false;
             }
@@ -302,10 +312,22 @@ private:
     {
         return q >= m_e || *q == '\n' || *q == '\r';
     }
+    // A `//` comment (outside quotes) runs to the line end, as the general path cuts it.
+    bool atComment(const char* q) const noexcept
+    {
+        return q + 1 < m_e && q[0] == '/' && q[1] == '/';
+    }
     bool endsToken(const char* q) const noexcept
     {
         return q >= m_e ||
-               (fastchar::of(*q) & (fastchar::kBlank | fastchar::kComma | fastchar::kLineEnd));
+               (fastchar::of(*q) & (fastchar::kBlank | fastchar::kComma | fastchar::kLineEnd)) ||
+               atComment(q);
+    }
+    void toLineEnd() noexcept
+    {
+        while (!atLineEnd(m_p)) {
+            ++m_p;
+        }
     }
     // The numbers the scanners leave (more than 15 digits, '+', exponents beyond +-22, nan, ...):
     // the general path's token (up to a blank or comma) through `parse`. A quote or slash in it
@@ -483,14 +505,25 @@ inline bool endsLikeWholeFile(std::string_view bytes,
     if (bytes.empty() || (bytes.back() != '\n' && bytes.back() != '\r')) {
         return false;
     }
-    const std::size_t end = bytes.find_last_not_of(" \t\r\n");
-    if (end == std::string_view::npos) {
-        return false;
+    // The last line that is neither blank nor a comment line.
+    std::string_view last;
+    for (std::size_t end = bytes.size(); last.empty();) {
+        end = bytes.find_last_not_of(" \t\r\n", end == 0 ? 0 : end - 1);
+        if (end == std::string_view::npos) {
+            return false;
+        }
+        const std::size_t nl = bytes.find_last_of("\r\n", end);
+        const std::size_t start = nl == std::string_view::npos ? 0 : nl + 1;
+        last = bytes.substr(start, end + 1 - start);
+        last.remove_prefix(std::min(last.find_first_not_of(" \t"), last.size()));
+        if (last.starts_with("//") || last.starts_with(';')) {
+            if (start == 0) {
+                return false;
+            }
+            last = {};
+            end = start;
+        }
     }
-    const std::size_t nl = bytes.find_last_of("\r\n", end);
-    const std::size_t start = nl == std::string_view::npos ? 0 : nl + 1;
-    std::string_view last = bytes.substr(start, end + 1 - start);
-    last.remove_prefix(std::min(last.find_first_not_of(" \t"), last.size()));
     for (std::string_view k : lastKeywords) {
         if (last.size() >= k.size() && last.substr(0, k.size()) == k &&
             (last.size() == k.size() || last[k.size()] == ' ' || last[k.size()] == '\t')) {
