@@ -340,8 +340,8 @@ std::string generatedXmodel(int verts, int faces, const std::string& nl, int ver
     return s;
 }
 
-// A regular XANIM of `frames` frames of `parts` parts from frame 100, with SCALE lines only from
-// the middle on, commas without a space in every part of the file and a note out of range.
+// A regular XANIM of `frames` frames of `parts` parts from frame 100, with SCALE lines (some
+// not 1 1 1) only from the middle on, commas without a space in every part of the file and a note out of range.
 std::string generatedXanim(int frames, int parts, const std::string& nl)
 {
     std::string s = "ANIMATION" + nl + "VERSION 3" + nl + nl + "NUMPARTS " + std::to_string(parts) + nl;
@@ -357,7 +357,7 @@ std::string generatedXanim(int frames, int parts, const std::string& nl)
             s += "PART " + std::to_string(p) + nl;
             s += "OFFSET " + num(i, 0) + (i % 13 == 4 ? "," : " ") + num(i, 1) + " " + num(i, 2) + nl;
             if (f >= frames / 2 && p == 1) {
-                s += "SCALE 1 1 1" + nl;
+                s += (f % 3 == 0 ? "SCALE 1 2 1" : "SCALE 1 1 1") + nl; // non-unit scales are kept
             }
             s += "X 1 0 0" + nl + "Y 0 " + num(i, 3) + " 0" + nl + "Z 0 0 1" + nl + nl;
         }
