@@ -72,8 +72,9 @@ bool sameCorner(const Mesh& m, std::uint32_t a, std::uint32_t b) noexcept
 }
 
 // Assigns a vertex id to every corner; returns the representative corner of each vertex. An
-// open-addressing table (linear probing, at most half full) of (32-bit hash, vertex) pairs:
-// one probe reads one slot, and only equal hashes compare the corners' data.
+// open-addressing table (linear probing, at most half full) of (32-bit hash, vertex) slots: a
+// probe reads one slot, only equal hashes compare the corners' data, and the slot of a corner
+// a few ahead is prefetched, so a table larger than the caches costs bandwidth, not latency.
 std::vector<std::uint32_t> assign(const Mesh& m, std::vector<std::uint32_t>& cornerVertex)
 {
     const std::size_t nc = m.cornerPoints.size();
@@ -84,14 +85,24 @@ std::vector<std::uint32_t> assign(const Mesh& m, std::vector<std::uint32_t>& cor
     while (cap < 2 * nc) {
         cap *= 2;
     }
+    const std::size_t mask = cap - 1;
     constexpr std::uint64_t kEmpty = ~std::uint64_t(0);
     std::vector<std::uint64_t> slots(cap, kEmpty); // hash << 32 | vertex
-    const std::size_t mask = cap - 1;
+    constexpr std::size_t kAhead = 16;
+    std::uint64_t ahead[kAhead]; // hashes of corners c .. c + kAhead - 1, by c % kAhead
+    for (std::size_t c = 0; c < std::min(nc, kAhead); ++c) {
+        ahead[c] = cornerHash(m, static_cast<std::uint32_t>(c));
+        __builtin_prefetch(&slots[ahead[c] & mask]);
+    }
     for (std::uint32_t c = 0; c < nc; ++c) {
-        const std::uint64_t h = cornerHash(m, c);
+        const std::uint64_t h = ahead[c % kAhead];
+        if (c + kAhead < nc) {
+            const std::uint64_t next = cornerHash(m, c + static_cast<std::uint32_t>(kAhead));
+            ahead[c % kAhead] = next;
+            __builtin_prefetch(&slots[next & mask]);
+        }
         const auto h32 = static_cast<std::uint32_t>(h >> 32);
-        std::size_t i = static_cast<std::size_t>(h) & mask;
-        for (;; i = (i + 1) & mask) {
+        for (std::size_t i = static_cast<std::size_t>(h) & mask;; i = (i + 1) & mask) {
             const std::uint64_t s = slots[i];
             if (s == kEmpty) {
                 const auto v = static_cast<std::uint32_t>(reps.size());

@@ -603,7 +603,8 @@ private:
     void appendTriangle(std::uint32_t mat, SourceLoc matAt);
     bool looksLikeVertex() noexcept;
     std::uint32_t internMaterial(std::string_view name, SourceLoc at);
-    bool parallelTriangles(SourceLoc opened);
+    int parallelTriangles(SourceLoc opened);
+    void reserveFor(const char* from, const char* to);
     void splice(SmdReader& share);
     void parseVertexAnimation(SourceLoc opened);
 
@@ -1066,10 +1067,8 @@ void SmdReader::parseSkeleton(SourceLoc opened)
         // Room for full frames over the lines left (address space; pages come as written).
         const std::string_view rest =
             m_bytes.substr(static_cast<std::size_t>(m_sc.position() - m_bytes.data()));
-        const std::size_t frames = (countNewlines(rest) + 1) / (m_anim.jointCount + 1) + 1;
-        // A reference's one frame needs little: at most 1M keys ahead, growth after that.
-        const std::size_t keys =
-            std::min({frames * m_anim.jointCount, rest.size() / 8, std::size_t(1) << 20});
+        // A pose line takes at least 14 bytes; at most 1M keys ahead, growth after that.
+        const std::size_t keys = std::min(rest.size() / 14, std::size_t(1) << 20);
         m_anim.positions.reserve(keys);
         m_anim.rotations.reserve(keys);
         m_anim.explicitKey.reserve(keys);
@@ -1297,23 +1296,27 @@ bool SmdReader::looksLikeVertex() noexcept
 
 void SmdReader::parseTriangles(SourceLoc opened)
 {
-    {
-        // Reserve from the lines left (4 per triangle): the arrays then grow once, not by
-        // doubling, which cuts page faults, copies and the peak memory of large references.
-        const std::string_view rest =
-            m_bytes.substr(static_cast<std::size_t>(m_sc.begin() - m_bytes.data()));
-        const std::size_t lines = countNewlines(rest) + 1;
-        // A triangle takes at least 56 bytes (3 x "0 0 0 0 0 0 0 0 0\n" and a material), so a
-        // hostile file of blank lines cannot reserve more than real triangles of its size use.
-        reserveTriangles(m_model.mesh, std::min(lines / 4, rest.size() / 56));
-    }
     if (!m_triedParallel) {
         m_triedParallel = true;
-        if (parallelTriangles(opened)) {
+        if (const int r = parallelTriangles(opened); r >= 0) {
+            if (r == 0) {
+                triangles(opened, m_bytes.data() + m_bytes.size());
+            }
             return;
         }
     }
+    reserveFor(m_sc.position(), m_bytes.data() + m_bytes.size());
     triangles(opened, m_bytes.data() + m_bytes.size());
+}
+
+// Reserves the mesh arrays for the triangles in [from, to) (4 lines each): they then grow
+// once, not by doubling, which cuts page faults, copies and the peak memory.
+void SmdReader::reserveFor(const char* from, const char* to)
+{
+    const std::string_view text(from, static_cast<std::size_t>(to - from));
+    // A triangle takes at least 56 bytes (3 x "0 0 0 0 0 0 0 0 0\n" and a material), so a
+    // hostile file of blank lines cannot reserve more than real triangles of its size use.
+    reserveTriangles(m_model.mesh, std::min(countNewlines(text) / 4 + 1, text.size() / 56 + 1));
 }
 
 // Reads triangles until the block ends (true) or, at a triangle's start, the position reaches
@@ -1478,9 +1481,7 @@ std::uint32_t SmdReader::internMaterial(std::string_view name, SourceLoc at)
 
 void SmdReader::readShare()
 {
-    const std::string_view text(m_sc.position(),
-                                static_cast<std::size_t>(m_shareStop - m_sc.position()));
-    reserveTriangles(m_model.mesh, countNewlines(text) / 4 + 1);
+    reserveFor(m_sc.position(), m_shareStop);
     triangles({}, m_shareStop);
 }
 
@@ -1489,15 +1490,16 @@ void SmdReader::readShare()
 // their own meshes. Shares are spliced in file order for as long as each one ended exactly
 // where the next began (which proves the next one's start); at the first that did not, reading
 // in order goes on from where the kept text ends. So the model, locations and diagnostics are
-// exactly those of reading in order. True when the block ended in the first share.
-bool SmdReader::parallelTriangles(SourceLoc opened)
+// exactly those of reading in order. -1: not cut in shares; 1: the block ended in the first
+// share; 0: reading in order goes on.
+int SmdReader::parallelTriangles(SourceLoc opened)
 {
     const char* const end = m_bytes.data() + m_bytes.size();
     const char* const start = m_sc.position();
     const auto rest = static_cast<std::size_t>(end - start);
     const std::size_t count = shareCount(m_ctx.threads, m_ctx.parallelMinBytes, rest);
     if (count < 2) {
-        return false;
+        return -1;
     }
     std::vector<const char*> starts{start};
     for (std::size_t k = 1; k < count; ++k) {
@@ -1507,7 +1509,7 @@ bool SmdReader::parallelTriangles(SourceLoc opened)
         }
     }
     if (starts.size() < 2) {
-        return false;
+        return -1;
     }
     struct Share {
         std::unique_ptr<SmdReader> reader;
@@ -1522,6 +1524,7 @@ bool SmdReader::parallelTriangles(SourceLoc opened)
     const int kept = readInShares(
         shares, [](Share& sh) { sh.reader->readShare(); },
         [&] {
+            reserveFor(start, starts[1]);
             ended = triangles(opened, starts[1]);
             return !ended;
         },
@@ -1529,11 +1532,18 @@ bool SmdReader::parallelTriangles(SourceLoc opened)
             if (m_sc.position() != sh.reader->m_shareBegin) {
                 return false;
             }
+            if (&sh == &shares.front()) { // room for every share at once
+                std::size_t tris = 0;
+                for (const Share& x : shares) {
+                    tris += x.failed ? 0 : x.reader->m_model.mesh.triangleCount();
+                }
+                reserveTriangles(m_model.mesh, tris);
+            }
             splice(*sh.reader);
             return true;
         });
     m_stats.parallelShares = static_cast<std::uint32_t>(std::max(kept, 0));
-    return ended;
+    return ended ? 1 : 0;
 }
 
 void SmdReader::splice(SmdReader& sh)
