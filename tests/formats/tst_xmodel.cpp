@@ -3,6 +3,7 @@
 #include <QtCore/QDir>
 #include <QtTest/QtTest>
 
+#include "core/checks/registry.h"
 #include "core/formats/xmodel/xmodel.h"
 #include "tests/support/test_support.h"
 
@@ -110,6 +111,26 @@ private slots:
         QCOMPARE(v7.mesh.triangleCount(), std::size_t(2));
         QCOMPARE(v7.mesh.uvSetCount, 2u);
         QCOMPARE(v7.mesh.cornerExtraUvs[0], core::Vec2(0.125f, 0.75f));
+    }
+
+    // Colours outside 0..1 are read as they are; cod.color-range is a check (issue 16), reported
+    // once at the first such corner (its VERT line).
+    void colorRangeIsACheck()
+    {
+        const core::ReadResult r = test::readPath(
+            test::fixturesDir() + u"/xmodel/valid/color_range.xmodel_export"_qs, test::fixturesDir());
+        QVERIFY(r.hasModel);
+        QCOMPARE(test::formatted(r.diagnostics), QStringList());
+        core::DiagnosticSink sink(r.model.format == "xmodel" ? "xmodel/valid/color_range.xmodel_export" : "");
+        core::runModelChecks(r.model, core::Profile::Cod, sink, r.diagnostics);
+        QStringList colour;
+        for (const QString& line : test::formatted(sink.diagnostics())) {
+            if (line.contains(u"[cod.color-range]"_qs)) {
+                colour << line;
+            }
+        }
+        QCOMPARE(colour, QStringList{u"xmodel/valid/color_range.xmodel_export:58:1: note: 2 vertex "
+                                     "colours outside 0..1 (e.g. 1.5 1 1 1) [cod.color-range]"_qs});
     }
 
     void roundTrip_data()

@@ -1,4 +1,4 @@
-// XANIM_EXPORT fast path (see core/formats/xmodel/cod_fast.h): the layout of FORMATS.md §4.1
+// XANIM_EXPORT fast path (see core/formats/cod/cod_fast.h): the layout of FORMATS.md §4.1
 // read straight into the Animation's key arrays (reserved from NUMFRAMES x NUMPARTS). Subset:
 //   ANIMATION, VERSION 3, NUMPARTS p (p > 0), PART i "name" x p (i = 0..), FRAMERATE (integral,
 //   > 0) and NUMFRAMES in either order, then frames FRAME f with integer f counting up by one,
@@ -23,8 +23,8 @@
 #include "core/build/parallel_shares.h"
 #include "core/diag/diagnostic_ids.h"
 #include "core/formats/xanim/xanim.h"
-#include "core/formats/xmodel/cod_fast.h"
-#include "core/formats/xmodel/cod_record.h"
+#include "core/formats/cod/cod_fast.h"
+#include "core/formats/cod/cod_record.h"
 
 // Define COD_FAST_TRACE(loc) to print where a file leaves the fast path (loc.line 0: at the end).
 #ifndef COD_FAST_TRACE

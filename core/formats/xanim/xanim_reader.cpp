@@ -8,8 +8,8 @@
 
 #include "core/diag/diagnostic_ids.h"
 #include "core/formats/xanim/xanim.h"
-#include "core/formats/xanim/xanim_parse.h"
-#include "core/formats/xmodel/cod_fast.h"
+#include "core/formats/cod/cod_grammar.h"
+#include "core/formats/cod/cod_fast.h"
 #include "core/io/file_buffer.h"
 #include "core/text/numbers.h"
 #include "core/text/plural.h"

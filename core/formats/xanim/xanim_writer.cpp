@@ -4,7 +4,7 @@
 
 #include "core/diag/diagnostic_ids.h"
 #include "core/formats/xanim/xanim.h"
-#include "core/formats/xmodel/cod_record.h"
+#include "core/formats/cod/cod_record.h"
 
 namespace rigscope::core {
 

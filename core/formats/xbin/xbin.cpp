@@ -10,10 +10,9 @@
 #include <lz4.h>
 
 #include "core/diag/diagnostic_ids.h"
-#include "core/formats/xanim/xanim_parse.h"
+#include "core/formats/cod/cod_grammar.h"
 #include "core/formats/xbin/xbin_tokens.h"
-#include "core/formats/xmodel/cod_record.h"
-#include "core/formats/xmodel/xmodel_parse.h"
+#include "core/formats/cod/cod_record.h"
 #include "core/io/file_buffer.h"
 #include "core/text/numbers.h"
 

@@ -26,8 +26,8 @@
 #include "core/build/model_builder.h"
 #include "core/build/parallel_shares.h"
 #include "core/diag/diagnostic_ids.h"
-#include "core/formats/xmodel/cod_fast.h"
-#include "core/formats/xmodel/cod_record.h"
+#include "core/formats/cod/cod_fast.h"
+#include "core/formats/cod/cod_record.h"
 #include "core/text/plural.h"
 
 // Define COD_FAST_TRACE(loc) to print where a file leaves the fast path (loc.line 0: at the end).
@@ -228,12 +228,7 @@ private:
     bool m_faceOpen = false;           // a face has been started (TRI) and not closed
     std::uint32_t m_corners = 0;       // corners of the current face
     std::uint8_t m_has = 0;            // what the current corner has
-    SourceLoc m_colorLoc;              // its COLOR line
     std::int32_t m_maxObj = -1, m_maxMat = -1;
-    std::size_t m_colourOut = 0;
-    Vec4 m_firstBad = Vec4::Zero();
-    SourceLoc m_firstBadLoc;
-    std::int32_t m_firstBadVert = -1;
 
     // Reads keyword lines up to the scanner's limit; false where the file leaves the subset.
     // The first time the pool starts, the rest of the file is offered to threads.
@@ -464,14 +459,6 @@ private:
         moveAppend(m.cornerUvs, x.cornerUvs);
         moveAppend(m.cornerWhere, x.cornerWhere, relocate);
         spliceDiagnostics(m_sink, tSink, lineBase);
-        if (t.m_colourOut > 0) {
-            if (m_colourOut == 0) {
-                m_firstBad = t.m_firstBad;
-                m_firstBadLoc = relocate(t.m_firstBadLoc);
-                m_firstBadVert = t.m_firstBadVert;
-            }
-            m_colourOut += t.m_colourOut;
-        }
         m_maxObj = std::max(m_maxObj, t.m_maxObj);
         m_maxMat = std::max(m_maxMat, t.m_maxMat);
         m_phase = t.m_phase;
@@ -480,7 +467,6 @@ private:
         m_faceOpen = t.m_faceOpen;
         m_corners = t.m_corners;
         m_has = t.m_has;
-        m_colorLoc = t.m_colorLoc.line != 0 ? relocate(t.m_colorLoc) : t.m_colorLoc;
         m_in.advancePast(t.m_in);
     }
 
@@ -541,7 +527,6 @@ private:
                 return false;
             }
             m_me.cornerColors.back() = Vec4(v[0], v[1], v[2], v[3]);
-            m_colorLoc = loc;
             m_has |= kHasColor;
             return true;
         }
@@ -826,12 +811,6 @@ private:
         if (m_has != (kHasNormal | kHasColor | kHasUv)) {
             return false; // cod.corner-incomplete
         }
-        const Vec4& c = m_me.cornerColors.back();
-        if (!((c.array() >= 0.0f).all() && (c.array() <= 1.0f).all()) && m_colourOut++ == 0) {
-            m_firstBad = c;
-            m_firstBadLoc = m_colorLoc;
-            m_firstBadVert = static_cast<std::int32_t>(m_me.cornerPoints.back());
-        }
         return true;
     }
 
@@ -898,72 +877,12 @@ private:
         m_me.pointParents.assign(points, kNoJoint);
         m_me.pointLinkState.assign(points, LinkState::List);
         m_me.uvSetCount = 1;
-        if (m_colourOut > 0) {
-            std::string e;
-            appendFloats(e, m_firstBad.data(), 4);
-            m_sink.note(ids::kCodColorRange, m_firstBadLoc,
-                        plural(m_colourOut, "vertex colour") + " outside 0..1 (e.g." + e + ")",
-                        {ElementRef::Kind::Vertex, m_firstBadVert});
-        }
         orderSkeleton(m, m_sink);
         return true;
     }
 };
 
 } // namespace
-
-std::size_t shareCount(const ReadContext& ctx, std::size_t rest) noexcept
-{
-    return core::shareCount(ctx.threads, ctx.parallelMinBytes, rest);
-}
-
-void spliceDiagnostics(DiagnosticSink& sink, DiagnosticSink& share, std::uint32_t lineBase)
-{
-    for (Diagnostic& d : share.diagnostics()) {
-        d.where.line += lineBase;
-        sink.diagnostics().push_back(std::move(d));
-    }
-    share.diagnostics().clear();
-}
-
-const char* guessLinePair(const char* p, const char* end, std::initializer_list<std::string_view> a,
-                          std::initializer_list<std::string_view> b, int look) noexcept
-{
-    auto startsWith = [end](const char* q, std::initializer_list<std::string_view> words) {
-        while (q < end && (*q == ' ' || *q == '\t')) {
-            ++q;
-        }
-        for (const std::string_view w : words) {
-            if (static_cast<std::size_t>(end - q) >= w.size() && std::memcmp(q, w.data(), w.size()) == 0) {
-                return true;
-            }
-        }
-        return false;
-    };
-    const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(end - p));
-    if (!nl) {
-        return nullptr;
-    }
-    p = static_cast<const char*>(nl) + 1;
-    const char* candidate = nullptr; // a line starting with `a`, before its next non-blank line
-    for (int n = 0; n < look && p < end; ++n) {
-        const char* ls = p;
-        const void* e = std::memchr(p, '\n', static_cast<std::size_t>(end - p));
-        p = e ? static_cast<const char*>(e) + 1 : end;
-        const char* q = ls;
-        while (q < p && (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\n')) {
-            ++q;
-        }
-        if (q == p) {
-            continue; // blank
-        }
-        if (candidate && startsWith(ls, b)) {
-            return candidate;
-        }
-        candidate = startsWith(ls, a) ? ls : nullptr;
-    }
-    return nullptr;
-}
 
 bool readXmodelFast(std::string_view bytes, const ReadContext& ctx, ReadResult& out)
 {

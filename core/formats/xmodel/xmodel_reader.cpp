@@ -11,16 +11,18 @@
 
 #include "core/build/model_builder.h"
 #include "core/diag/diagnostic_ids.h"
-#include "core/formats/xmodel/cod_fast.h"
-#include "core/formats/xmodel/cod_record.h"
+#include "core/formats/cod/cod_fast.h"
+#include "core/formats/cod/cod_grammar.h"
+#include "core/formats/cod/cod_record.h"
 #include "core/formats/xmodel/xmodel.h"
-#include "core/formats/xmodel/xmodel_parse.h"
 #include "core/text/numbers.h"
 #include "core/text/plural.h"
 
 namespace rigscope::core {
 
 namespace cod {
+
+namespace {
 
 Vec3 clockwiseFaceNormal(const Vec3& a, const Vec3& b, const Vec3& c) noexcept
 {
@@ -32,7 +34,6 @@ Vec3 clockwiseFaceNormal(const Vec3& a, const Vec3& b, const Vec3& c) noexcept
     return n / len;
 }
 
-namespace {
 
 enum class Section : std::uint8_t { Start, BoneInfo, Transforms, Pool, Faces, Objects, Materials };
 enum class Target : std::uint8_t { None, Bone, Vert };
@@ -68,7 +69,7 @@ struct PoolVert {
 
 struct Corner {
     std::int32_t vert = -1;
-    SourceLoc loc, colorLoc;
+    SourceLoc loc;
     Vec3 normal = Vec3::Zero();
     Vec4 color = Vec4::Ones();
     std::uint32_t uvStart = 0, uvCount = 0;
@@ -426,7 +427,6 @@ private:
             if (needArgs(r, 4, m_sink, "COLOR") && argFloats(r, 0, 4, v, m_sink, "COLOR")) {
                 c->color = Vec4(v[0], v[1], v[2], v[3]);
                 c->hasColor = true;
-                c->colorLoc = r.loc;
             }
         } else if (kv == "UV") {
             uv(r);
@@ -731,10 +731,36 @@ private:
     template <typename T>
     static SourceLoc locOf(const std::pair<Named, T>& p) { return p.first.loc; }
 
+    // finish(): the model from what was read.
+    std::unordered_map<std::int32_t, JointIndex> m_jointOf; // bone index -> joint
+    std::size_t m_poolSize = 0;
+    std::vector<std::uint8_t> m_defined; // pool slots read
     void finish();
+    void finishVersion();
+    void finishBones();
+    void finishTransforms();
+    void finishPool();
+    void finishObjectsAndMaterials();
+    void finishFaces();
+    bool faceIsValid(const Face& f, std::int32_t t);
+    void appendCorners(const Face& f, std::int32_t t, bool anyColor);
 };
 
+// The model from what was read (one job a function, in this order: the pool needs the
+// joints, the faces need the pool, the objects and the materials).
 void XmodelParser::finish()
+{
+    finishVersion();
+    finishBones();
+    finishTransforms();
+    finishPool();
+    finishObjectsAndMaterials();
+    finishFaces();
+    orderSkeleton(m_m, m_sink);
+}
+
+// Kind, version (syntax.bad-version when missing) and the bind pose kind.
+void XmodelParser::finishVersion()
 {
     Model& m = m_m;
     m.kind = ModelKind::Reference;
@@ -745,14 +771,17 @@ void XmodelParser::finish()
     }
     Skeleton& s = m.skeleton;
     s.bindKind = PoseKind::ModelMatrix;
+}
 
-    // ---- bones
+// Joints in index order (the last duplicate wins), their parents and the root count.
+void XmodelParser::finishBones()
+{
+    Skeleton& s = m_m.skeleton;
     const auto boneSlots = lastWins(m_bones, [](const BoneInfo& b) { return b.index; }, "bone");
     countMismatch(m_numBones, "NUMBONES", boneSlots.size());
-    std::unordered_map<std::int32_t, JointIndex> jointOf;
     for (std::size_t slot : boneSlots) {
         const BoneInfo& b = m_bones[slot];
-        jointOf[b.index] = s.addJoint(b.name, kNoJoint, b.index, b.loc);
+        m_jointOf[b.index] = s.addJoint(b.name, kNoJoint, b.index, b.loc);
     }
     std::size_t roots = 0;
     for (std::size_t j = 0; j < boneSlots.size(); ++j) {
@@ -769,8 +798,8 @@ void XmodelParser::finish()
             }
             continue;
         }
-        auto it = jointOf.find(b.parent);
-        if (it == jointOf.end()) {
+        auto it = m_jointOf.find(b.parent);
+        if (it == m_jointOf.end()) {
             m_sink.error(ids::kSkeletonUnknownParent, b.parentLoc,
                          "parent " + std::to_string(b.parent) + " of bone '" + b.name + "' is not declared",
                          {ElementRef::Kind::Joint, static_cast<std::int32_t>(j)});
@@ -784,12 +813,17 @@ void XmodelParser::finish()
         m_sink.error(ids::kCodRootCount, m_bones[boneSlots[0]].loc, "0 root bones; CoD requires exactly 1",
                      {ElementRef::Kind::Joint, 0});
     }
+}
 
-    // ---- bone transforms
+// Each bone's transform block into the bind pose; cod.bone-matrix for rotations that are not
+// orthonormal.
+void XmodelParser::finishTransforms()
+{
+    Skeleton& s = m_m.skeleton;
     std::vector<std::uint8_t> hasXf(s.size(), 0);
     for (const BoneXf& x : m_xfs) {
-        auto it = jointOf.find(x.index);
-        if (it == jointOf.end()) {
+        auto it = m_jointOf.find(x.index);
+        if (it == m_jointOf.end()) {
             m_sink.error(ids::kCodIndexRange, x.loc,
                          "bone index " + std::to_string(x.index) + " has no 'BONE i parent \"name\"' line");
             continue;
@@ -829,31 +863,34 @@ void XmodelParser::finish()
                      plural(s.size(), "bone") + ", " + std::to_string(xfCount) +
                          " transform blocks; the others keep identity");
     }
+}
 
-    // ---- pool
-    Mesh& me = m.mesh;
+// The vertex pool with its weights (m_poolSize slots; m_defined marks the ones read).
+void XmodelParser::finishPool()
+{
+    Mesh& me = m_m.mesh;
     const auto vertSlots = lastWins(m_verts, [](const PoolVert& v) { return v.index; }, "vertex");
     countMismatch(m_numVerts, "NUMVERTS", vertSlots.size());
-    const std::size_t poolSize = vertSlots.empty() ? 0 : static_cast<std::size_t>(m_verts[vertSlots.back()].index) + 1;
-    std::vector<std::uint8_t> defined(poolSize, 0);
+    m_poolSize = vertSlots.empty() ? 0 : static_cast<std::size_t>(m_verts[vertSlots.back()].index) + 1;
+    m_defined.assign(m_poolSize, 0);
     std::vector<JointIndex> js;
     std::vector<float> ws;
     std::size_t next = 0;
     // Exact room, so no growth copies sit next to the parse arrays; each parse array is
     // released once read (the model never depends on it).
-    me.pointPositions.reserve(poolSize);
-    me.pointParents.reserve(poolSize);
-    me.pointLinkState.reserve(poolSize);
-    me.pointWhere.reserve(poolSize);
-    me.influenceOffsets.reserve(poolSize + 1);
+    me.pointPositions.reserve(m_poolSize);
+    me.pointParents.reserve(m_poolSize);
+    me.pointLinkState.reserve(m_poolSize);
+    me.pointWhere.reserve(m_poolSize);
+    me.influenceOffsets.reserve(m_poolSize + 1);
     me.influenceJoints.reserve(m_wBones.size());
     me.influenceWeights.reserve(m_wBones.size());
-    for (std::size_t p = 0; p < poolSize; ++p) {
+    for (std::size_t p = 0; p < m_poolSize; ++p) {
         js.clear();
         ws.clear();
         if (next < vertSlots.size() && static_cast<std::size_t>(m_verts[vertSlots[next]].index) == p) {
             const PoolVert& v = m_verts[vertSlots[next++]];
-            defined[p] = 1;
+            m_defined[p] = 1;
             if (v.declared >= 0 && v.declared != static_cast<std::int64_t>(v.wCount)) {
                 m_sink.error(ids::kCodCountMismatch, v.bonesLoc,
                              "BONES says " + std::to_string(v.declared) + ", file has " + std::to_string(v.wCount),
@@ -868,8 +905,8 @@ void XmodelParser::finish()
                                  {ElementRef::Kind::Vertex, static_cast<std::int32_t>(p)});
                     continue;
                 }
-                auto it = jointOf.find(b);
-                if (it == jointOf.end()) {
+                auto it = m_jointOf.find(b);
+                if (it == m_jointOf.end()) {
                     m_sink.error(ids::kWeightsUnknownBone, m_wLocs[w],
                                  "weight names bone " + std::to_string(b) + ", which is not declared",
                                  {ElementRef::Kind::Vertex, static_cast<std::int32_t>(p)});
@@ -887,8 +924,12 @@ void XmodelParser::finish()
     m_wBones = {};
     m_wWeights = {};
     m_wLocs = {};
+}
 
-    // ---- objects and materials (faces index them)
+// Objects and materials in index order (the faces index them).
+void XmodelParser::finishObjectsAndMaterials()
+{
+    Mesh& me = m_m.mesh;
     const auto objSlots = lastWins(m_objects, [](const auto& o) { return o.first.index; }, "object");
     countMismatch(m_numObjects, "NUMOBJECTS", objSlots.size());
     if (!objSlots.empty()) {
@@ -905,18 +946,111 @@ void XmodelParser::finish()
             me.materials[static_cast<std::size_t>(m_materials[slot].first.index)] = m_materials[slot].second;
         }
     }
+}
 
-    // ---- faces
+// The face has three corners, an object, a material and pool vertices (cod.count-mismatch,
+// cod.index-range otherwise).
+bool XmodelParser::faceIsValid(const Face& f, std::int32_t t)
+{
+    const Mesh& me = m_m.mesh;
+    if ((f.cornerCount != 3 || f.extraCorners) && !(m_truncatedFace && &f == &m_faces.back())) {
+        m_sink.error(ids::kCodCountMismatch, f.loc,
+                     "face has " + std::to_string(f.cornerCount + (f.extraCorners ? 1 : 0)) +
+                         (f.extraCorners ? "+" : "") + " corners; needs 3" + (f.extraCorners ? " (extra ignored)" : ""),
+                     {ElementRef::Kind::Triangle, t});
+        if (f.cornerCount != 3) {
+            return false;
+        }
+    }
+    bool ok = f.obj >= 0;
+    if (f.obj < 0 || static_cast<std::size_t>(f.obj) >= me.objects.size()) {
+        if (f.obj != -1) {
+            m_sink.error(ids::kCodIndexRange, f.objLoc,
+                         "object index " + std::to_string(f.obj) + " \u2265 NUMOBJECTS " +
+                             std::to_string(me.objects.size()),
+                         {ElementRef::Kind::Triangle, t});
+        }
+        ok = false;
+    }
+    if (ok && (f.mat < 0 || static_cast<std::size_t>(f.mat) >= me.materials.size())) {
+        m_sink.error(ids::kCodIndexRange, f.matLoc,
+                     "material index " + std::to_string(f.mat) + " \u2265 NUMMATERIALS " +
+                         std::to_string(me.materials.size()),
+                     {ElementRef::Kind::Triangle, t});
+        ok = false;
+    }
+    for (std::uint32_t k = 0; ok && k < 3; ++k) {
+        const Corner& c = m_corners[f.firstCorner + k];
+        if (c.vert == -2) {
+            ok = false;
+        } else if (c.vert < 0 || static_cast<std::size_t>(c.vert) >= m_poolSize ||
+                   !m_defined[static_cast<std::size_t>(c.vert)]) {
+            m_sink.error(ids::kCodIndexRange, c.loc,
+                         "vertex index " + std::to_string(c.vert) +
+                             (c.vert < 0 ? std::string(" < 0")
+                              : (m_numVerts.value ? c.vert < *m_numVerts.value : static_cast<std::size_t>(c.vert) < m_poolSize)
+                                  ? std::string(" has no pool 'VERT' block")
+                                  : " \u2265 NUMVERTS " + std::to_string(m_numVerts.value.value_or(static_cast<std::int64_t>(m_poolSize)))),
+                         {ElementRef::Kind::Triangle, t});
+            ok = false;
+        }
+    }
+    return ok;
+}
+
+// The three corners of a valid face (cod.corner-incomplete for missing lines).
+void XmodelParser::appendCorners(const Face& f, std::int32_t t, bool anyColor)
+{
+    Mesh& me = m_m.mesh;
+    const Corner* cs = &m_corners[f.firstCorner];
+    const Vec3 fn = clockwiseFaceNormal(me.pointPositions[static_cast<std::size_t>(cs[0].vert)],
+                                        me.pointPositions[static_cast<std::size_t>(cs[1].vert)],
+                                        me.pointPositions[static_cast<std::size_t>(cs[2].vert)]);
+    for (int k = 0; k < 3; ++k) {
+        const Corner& c = cs[k];
+        if (!c.oneLine && (!c.hasNormal || !c.hasColor || !c.hasUv)) {
+            std::string missing;
+            for (auto [has, name] : {std::pair{c.hasNormal, "NORMAL"}, {c.hasColor, "COLOR"}, {c.hasUv, "UV"}}) {
+                if (!has) {
+                    missing += missing.empty() ? "" : "/";
+                    missing += name;
+                }
+            }
+            m_sink.warning(ids::kCodCornerIncomplete, c.loc,
+                           "corner " + std::to_string(k) + " of triangle " + std::to_string(t) + " lacks " +
+                               missing + "; using the " +
+                               (c.hasNormal ? "defaults" : "face normal and defaults"),
+                           {ElementRef::Kind::Triangle, t});
+        }
+        me.cornerPoints.push_back(static_cast<std::uint32_t>(c.vert));
+        me.cornerNormals.push_back(c.hasNormal ? c.normal : fn);
+        me.cornerWhere.push_back(c.loc);
+        for (std::uint32_t u = 0; u < me.uvSetCount; ++u) {
+            Vec2 uvv = Vec2::Zero();
+            if (u < c.uvCount) {
+                uvv = Vec2(m_uvs[c.uvStart + 2 * u], m_uvs[c.uvStart + 2 * u + 1]);
+            }
+            if (u == 0) {
+                me.cornerUvs.push_back(uvv);
+            } else {
+                me.cornerExtraUvs.push_back(uvv);
+            }
+        }
+        if (anyColor) {
+            me.cornerColors.push_back(c.hasColor ? c.color : Vec4::Ones());
+        }
+    }
+}
+
+void XmodelParser::finishFaces()
+{
+    Mesh& me = m_m.mesh;
     countMismatch(m_numFaces, "NUMFACES", m_faces.size());
     bool anyColor = false;
     for (const Corner& c : m_corners) {
         anyColor = anyColor || c.hasColor;
     }
     me.uvSetCount = m_uvSets;
-    std::size_t colourOut = 0;
-    Vec4 firstBad = Vec4::Zero();
-    SourceLoc firstBadLoc;
-    std::int32_t firstBadVert = -1;
     {
         const std::size_t n = m_faces.size();
         me.cornerPoints.reserve(3 * n);
@@ -934,96 +1068,10 @@ void XmodelParser::finish()
         if (f.obj == -1 && f.cornerCount == 0) {
             continue; // unreadable TRI line (already reported)
         }
-        if ((f.cornerCount != 3 || f.extraCorners) && !(m_truncatedFace && &f == &m_faces.back())) {
-            m_sink.error(ids::kCodCountMismatch, f.loc,
-                         "face has " + std::to_string(f.cornerCount + (f.extraCorners ? 1 : 0)) +
-                             (f.extraCorners ? "+" : "") + " corners; needs 3" + (f.extraCorners ? " (extra ignored)" : ""),
-                         {ElementRef::Kind::Triangle, t});
-            if (f.cornerCount != 3) {
-                continue;
-            }
-        }
-        bool ok = f.obj >= 0;
-        if (f.obj < 0 || static_cast<std::size_t>(f.obj) >= me.objects.size()) {
-            if (f.obj != -1) {
-                m_sink.error(ids::kCodIndexRange, f.objLoc,
-                             "object index " + std::to_string(f.obj) + " \u2265 NUMOBJECTS " +
-                                 std::to_string(me.objects.size()),
-                             {ElementRef::Kind::Triangle, t});
-            }
-            ok = false;
-        }
-        if (ok && (f.mat < 0 || static_cast<std::size_t>(f.mat) >= me.materials.size())) {
-            m_sink.error(ids::kCodIndexRange, f.matLoc,
-                         "material index " + std::to_string(f.mat) + " \u2265 NUMMATERIALS " +
-                             std::to_string(me.materials.size()),
-                         {ElementRef::Kind::Triangle, t});
-            ok = false;
-        }
-        for (std::uint32_t k = 0; ok && k < 3; ++k) {
-            const Corner& c = m_corners[f.firstCorner + k];
-            if (c.vert == -2) {
-                ok = false;
-            } else if (c.vert < 0 || static_cast<std::size_t>(c.vert) >= poolSize ||
-                       !defined[static_cast<std::size_t>(c.vert)]) {
-                m_sink.error(ids::kCodIndexRange, c.loc,
-                             "vertex index " + std::to_string(c.vert) +
-                                 (c.vert < 0 ? std::string(" < 0")
-                                  : (m_numVerts.value ? c.vert < *m_numVerts.value : static_cast<std::size_t>(c.vert) < poolSize)
-                                      ? std::string(" has no pool 'VERT' block")
-                                      : " \u2265 NUMVERTS " + std::to_string(m_numVerts.value.value_or(static_cast<std::int64_t>(poolSize)))),
-                             {ElementRef::Kind::Triangle, t});
-                ok = false;
-            }
-        }
-        if (!ok) {
+        if (!faceIsValid(f, t)) {
             continue;
         }
-        const Corner* cs = &m_corners[f.firstCorner];
-        const Vec3 fn = clockwiseFaceNormal(me.pointPositions[static_cast<std::size_t>(cs[0].vert)],
-                                            me.pointPositions[static_cast<std::size_t>(cs[1].vert)],
-                                            me.pointPositions[static_cast<std::size_t>(cs[2].vert)]);
-        for (int k = 0; k < 3; ++k) {
-            const Corner& c = cs[k];
-            if (!c.oneLine && (!c.hasNormal || !c.hasColor || !c.hasUv)) {
-                std::string missing;
-                for (auto [has, name] : {std::pair{c.hasNormal, "NORMAL"}, {c.hasColor, "COLOR"}, {c.hasUv, "UV"}}) {
-                    if (!has) {
-                        missing += missing.empty() ? "" : "/";
-                        missing += name;
-                    }
-                }
-                m_sink.warning(ids::kCodCornerIncomplete, c.loc,
-                               "corner " + std::to_string(k) + " of triangle " + std::to_string(t) + " lacks " +
-                                   missing + "; using the " +
-                                   (c.hasNormal ? "defaults" : "face normal and defaults"),
-                               {ElementRef::Kind::Triangle, t});
-            }
-            me.cornerPoints.push_back(static_cast<std::uint32_t>(c.vert));
-            me.cornerNormals.push_back(c.hasNormal ? c.normal : fn);
-            me.cornerWhere.push_back(c.loc);
-            for (std::uint32_t u = 0; u < me.uvSetCount; ++u) {
-                Vec2 uvv = Vec2::Zero();
-                if (u < c.uvCount) {
-                    uvv = Vec2(m_uvs[c.uvStart + 2 * u], m_uvs[c.uvStart + 2 * u + 1]);
-                }
-                if (u == 0) {
-                    me.cornerUvs.push_back(uvv);
-                } else {
-                    me.cornerExtraUvs.push_back(uvv);
-                }
-            }
-            if (anyColor) {
-                me.cornerColors.push_back(c.hasColor ? c.color : Vec4::Ones());
-                if (c.hasColor && !((c.color.array() >= 0.0f).all() && (c.color.array() <= 1.0f).all())) {
-                    if (colourOut++ == 0) {
-                        firstBad = c.color;
-                        firstBadLoc = c.colorLoc;
-                        firstBadVert = c.vert;
-                    }
-                }
-            }
-        }
+        appendCorners(f, t, anyColor);
         me.triangleMaterials.push_back(static_cast<std::uint32_t>(f.mat));
         me.triangleObjects.push_back(static_cast<std::uint32_t>(f.obj));
         me.triangleWhere.push_back(f.loc);
@@ -1031,14 +1079,7 @@ void XmodelParser::finish()
     m_faces = {};
     m_corners = {};
     m_uvs = {};
-    if (colourOut > 0) {
-        std::string e;
-        appendFloats(e, firstBad.data(), 4);
-        m_sink.note(ids::kCodColorRange, firstBadLoc,
-                    plural(colourOut, "vertex colour") + " outside 0..1 (e.g." + e + ")",
-                    {ElementRef::Kind::Vertex, firstBadVert});
-    }
-    orderSkeleton(m, m_sink);
+    m_defined = {};
 }
 
 } // namespace

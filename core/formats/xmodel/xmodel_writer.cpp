@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "core/diag/diagnostic_ids.h"
-#include "core/formats/xmodel/cod_record.h"
+#include "core/formats/cod/cod_record.h"
 #include "core/formats/xmodel/xmodel.h"
 #include "core/text/numbers.h"
 

@@ -15,6 +15,7 @@
 #include "core/diag/diagnostic.h"
 #include "core/model/mesh.h"
 #include "core/model/types.h"
+#include "core/text/line_scanner.h"
 #include "core/text/numbers.h"
 
 namespace rigscope::core::cod {
@@ -69,10 +70,8 @@ public:
     SourceLoc cutString() const noexcept override { return m_cutString; }
 
 private:
-    std::string_view m_text;
-    std::size_t m_pos = 0;
+    LineScanner m_lines;
     std::uint32_t m_line = 0;
-    std::uint64_t m_lf = 0, m_crlf = 0, m_cr = 0;
     DiagnosticSink& m_sink;
     std::vector<std::string>* m_header;
     bool m_sawKeyword = false;

@@ -1,6 +1,8 @@
 #pragma once
 
-#include "core/formats/xmodel/cod_record.h"
+// The CoD grammars, shared by the text readers (XMODEL_EXPORT, XANIM_EXPORT) and the *_BIN
+// reader: each interprets a record stream (text lines or binary tokens) into a Model.
+#include "core/formats/cod/cod_record.h"
 #include "core/model/model.h"
 
 namespace rigscope::core::cod {
@@ -11,7 +13,8 @@ namespace rigscope::core::cod {
 // MODEL keyword was seen.
 bool parseXmodelRecords(RecordStream& in, DiagnosticSink& sink, Model& m, std::uint64_t indexLimit);
 
-// Face normal of a clockwise (CoD) triangle.
-Vec3 clockwiseFaceNormal(const Vec3& a, const Vec3& b, const Vec3& c) noexcept;
+// Interprets an XANIM record stream (text or binary) into `m`. `indexLimit` bounds part
+// indices. Returns false when no ANIMATION keyword was seen.
+bool parseXanimRecords(RecordStream& in, DiagnosticSink& sink, Model& m, std::uint64_t indexLimit);
 
 } // namespace rigscope::core::cod

@@ -25,6 +25,7 @@
 #include "core/diag/diagnostic_ids.h"
 #include "core/formats/registry.h"
 #include "core/io/file_buffer.h"
+#include "core/text/line_scanner.h"
 #include "core/text/numbers.h"
 #include "core/text/text_cursor.h"
 
@@ -84,12 +85,12 @@ class FastScanner {
 public:
     // `sink` gets syntax.cod-comma notes, as the general path words them.
     FastScanner(std::string_view text, DiagnosticSink& sink) noexcept
-        : m_base(text.data()), m_p(text.data()), m_e(text.data() + text.size()), m_sink(sink)
+        : m_lines(text.data(), text.data(), text.data() + text.size()), m_sink(sink)
     {
         if (text.size() >= 3 && static_cast<unsigned char>(text[0]) == 0xEF &&
             static_cast<unsigned char>(text[1]) == 0xBB &&
             static_cast<unsigned char>(text[2]) == 0xBF) {
-            m_p += 3;
+            m_lines = LineScanner(text.data(), text.data() + 3, text.data() + text.size());
         }
     }
 
@@ -97,7 +98,7 @@ public:
     // file's, line numbers count from 1 at `begin`; no byte order mark, and comment lines are
     // never header comments.
     FastScanner(const char* base, const char* begin, const char* end, DiagnosticSink& sink) noexcept
-        : m_base(base), m_p(begin), m_e(begin <= end ? end : begin), m_sink(sink), m_sawKeyword(true)
+        : m_lines(base, begin, begin <= end ? end : begin), m_sink(sink), m_sawKeyword(true)
     {
     }
 
@@ -108,40 +109,27 @@ public:
     Next nextKeyword(std::string_view& kw, SourceLoc& loc, std::vector<std::string>& header)
     {
         for (;;) {
-            if (m_p >= m_e) {
+            m_before = m_lines;
+            if (!m_lines.next()) {
                 return Next::End;
             }
-            const char* ls = m_p;
-            m_ls = ls;
+            m_ls = m_lines.begin();
+            m_le = m_lines.end();
             m_commaNoted = false;
-            ++m_line;
-            while (m_p < m_e && isBlank(*m_p)) {
-                ++m_p;
-            }
-            if (m_p >= m_e) {
-                return Next::End;
-            }
-            const char c = *m_p;
-            if (c == '\n' || c == '\r') {
-                ending();
+            m_p = skipLineBlanks(m_ls, m_le);
+            if (m_p == m_le) {
                 continue;
             }
-            if (c == ';' || (c == '/' && m_p + 1 < m_e && m_p[1] == '/')) {
-                const void* nl = std::memchr(m_p, '\n', static_cast<std::size_t>(m_e - m_p));
-                const char* le = nl ? static_cast<const char*>(nl) : m_e;
-                if (const void* cr = std::memchr(m_p, '\r', static_cast<std::size_t>(le - m_p))) {
-                    le = static_cast<const char*>(cr);
-                }
+            const char c = *m_p;
+            if (c == ';' || atComment(m_p)) {
                 if (!m_sawKeyword) {
-                    header.emplace_back(trim(std::string_view(ls, static_cast<std::size_t>(le - ls))));
+                    header.emplace_back(trim(m_lines.line()));
                 }
-                m_p = le;
-                ending();
                 continue;
             }
             const char* k = m_p;
             std::uint64_t code = 0;
-            while (m_p < m_e && (fastchar::of(*m_p) & fastchar::kKeyword)) {
+            while (m_p < m_le && (fastchar::of(*m_p) & fastchar::kKeyword)) {
                 code = (code << 8) | static_cast<unsigned char>(*m_p);
                 ++m_p;
             }
@@ -150,8 +138,7 @@ public:
                 return Next::Unsupported;
             }
             kw = std::string_view(k, static_cast<std::size_t>(m_p - k));
-            loc = SourceLoc{m_line, static_cast<std::uint32_t>(k - ls + 1),
-                            static_cast<std::uint64_t>(k - m_base)};
+            loc = SourceLoc{m_lines.lineNumber(), m_lines.column(k), m_lines.offset(k)};
             m_sawKeyword = true;
             return Next::Keyword;
         }
@@ -162,10 +149,8 @@ public:
     // that ends at a separator or the line end.
     bool f(float& out)
     {
-        if (!sep()) {
-            return false;
-        }
-        const char* q = scanFloat(m_p, m_e, out);
+        sep();
+        const char* q = scanFloat(m_p, m_le, out);
         if (q && endsToken(q)) {
             m_p = q;
             return true;
@@ -175,10 +160,8 @@ public:
     bool f3(float* out) { return f(out[0]) && f(out[1]) && f(out[2]); }
     bool i(std::int32_t& out)
     {
-        if (!sep()) {
-            return false;
-        }
-        const char* q = scanInt(m_p, m_e, out);
+        sep();
+        const char* q = scanInt(m_p, m_le, out);
         if (q && endsToken(q)) {
             m_p = q;
             return true;
@@ -188,13 +171,15 @@ public:
     // A number as parseDouble reads its token (argDouble).
     bool d(double& out)
     {
-        return sep() && token([&out](std::string_view t) { return parseDouble(t, out); });
+        sep();
+        return token([&out](std::string_view t) { return parseDouble(t, out); });
     }
     // An integer that must read the same as parseDouble of its token: "-0" (-0.0) is refused.
     bool intAsDouble(double& out)
     {
         std::int32_t v = 0;
-        const bool neg = sep() && m_p < m_e && *m_p == '-';
+        sep();
+        const bool neg = m_p < m_le && *m_p == '-';
         if (!i(v) || (neg && v == 0)) {
             return false;
         }
@@ -204,14 +189,15 @@ public:
     // A quoted string on this line (quotes not kept), ending at a separator or the line end.
     bool str(std::string_view& out)
     {
-        if (!sep() || m_p >= m_e || *m_p != '"') {
+        sep();
+        if (m_p >= m_le || *m_p != '"') {
             return false;
         }
         const char* q = m_p + 1;
-        while (q < m_e && *q != '"' && *q != '\n' && *q != '\r') {
+        while (q < m_le && *q != '"') {
             ++q;
         }
-        if (q >= m_e || *q != '"' || !endsToken(q + 1)) {
+        if (q >= m_le || !endsToken(q + 1)) {
             return false;
         }
         out = std::string_view(m_p + 1, static_cast<std::size_t>(q - m_p - 1));
@@ -219,21 +205,21 @@ public:
         return true;
     }
     // Another token follows on this line.
-    bool more() { return sep() && !atLineEnd(m_p); }
-    // The line ends here (after separators); moves past its terminator.
+    bool more()
+    {
+        sep();
+        return m_p < m_le && !atComment(m_p);
+    }
+    // The line ends here (after separators and a `//` comment).
     bool eol()
     {
-        if (!sep() || !atLineEnd(m_p)) {
-            return false;
-        }
-        ending();
-        return true;
+        sep();
+        return m_p >= m_le || atComment(m_p);
     }
-    // The rest of the line holds only tokens the general path ignores (no quote or slash);
-    // moves past its terminator.
+    // The rest of the line holds only tokens the general path ignores (no quote or single slash).
     bool skipPlainRest()
     {
-        while (!atLineEnd(m_p)) {
+        while (m_p < m_le && !atComment(m_p)) {
             const char c = *m_p;
             if (c == '"' || c == '/') {
                 return false;
@@ -244,68 +230,73 @@ public:
                 ++m_p;
             }
         }
-        ending();
         return true;
     }
 
-    std::uint32_t lines() const noexcept { return m_line; }
+    std::uint32_t lines() const noexcept { return m_lines.lineNumber(); }
     // The keyword nextKeyword returned as keywordCode() spells it (meaningful up to 8 characters).
     std::uint64_t keywordCode() const noexcept { return m_code; }
-    const char* position() const noexcept { return m_p; }
-    const char* base() const noexcept { return m_base; }
+    // Where the next line starts.
+    const char* position() const noexcept { return m_lines.position(); }
+    const char* base() const noexcept { return m_lines.base(); }
     // Where scanning stops (the end of the text, or of the share being read). Only ever set at a
     // line start, so no line or token is cut.
-    const char* limit() const noexcept { return m_e; }
-    void setLimit(const char* e) noexcept { m_e = e; }
+    const char* limit() const noexcept { return m_lines.bufferEnd(); }
+    void setLimit(const char* e) noexcept
+    {
+        LineScanner cut(m_lines.base(), m_lines.position(), e, m_lines.lineNumber());
+        cut.skipTo(m_lines.position(), m_lines.lineNumber(), m_lines.lfCount(),
+                   m_lines.crlfCount(), m_lines.crCount());
+        m_lines = cut;
+    }
     // Puts back the keyword line nextKeyword just returned (the blank and comment lines before it
     // stay read).
-    void unread() noexcept
-    {
-        m_p = m_ls;
-        --m_line;
-    }
+    void unread() noexcept { m_lines = m_before; }
     // Continues after a share spliced in file order: at its position, with its lines and endings.
     void advancePast(const FastScanner& share) noexcept
     {
-        m_p = share.m_p;
-        m_line += share.m_line;
-        m_lf += share.m_lf;
-        m_crlf += share.m_crlf;
-        m_cr += share.m_cr;
+        const LineScanner& s = share.m_lines;
+        m_lines.skipTo(s.position(), m_lines.lineNumber() + s.lineNumber(), s.lfCount(),
+                       s.crlfCount(), s.crCount());
     }
-    std::size_t bytesLeft() const noexcept { return static_cast<std::size_t>(m_e - m_p); }
+    std::size_t bytesLeft() const noexcept
+    {
+        return static_cast<std::size_t>(m_lines.bufferEnd() - m_lines.position());
+    }
     // Dominant line ending as TextRecordStream::dominantEnding (0 LF, 1 CRLF, 2 CR).
     int dominantEnding() const noexcept
     {
-        if (m_crlf >= m_lf && m_crlf >= m_cr && m_crlf > 0) {
+        const std::uint64_t lf = m_lines.lfCount(), crlf = m_lines.crlfCount(),
+                            cr = m_lines.crCount();
+        if (crlf >= lf && crlf >= cr && crlf > 0) {
             return 1;
         }
-        if (m_cr > m_lf && m_cr > m_crlf) {
+        if (cr > lf && cr > crlf) {
             return 2;
         }
         return 0;
     }
 
 private:
-    const char* m_base;
-    const char* m_p;
-    const char* m_e;
+    LineScanner m_lines;
+    LineScanner m_before; // before the last nextKeyword's line (unread)
     DiagnosticSink& m_sink;
-    const char* m_ls = nullptr; // the current line's start
-    bool m_commaNoted = false;  // the current line has its syntax.cod-comma note
-    std::uint32_t m_line = 0;
-    std::uint64_t m_lf = 0, m_crlf = 0, m_cr = 0;
+    const char* m_ls = nullptr; // the current line
+    const char* m_le = nullptr;
+    const char* m_p = nullptr; // the next byte to read in it
+    bool m_commaNoted = false; // the current line has its syntax.cod-comma note
     bool m_sawKeyword = false;
     std::uint64_t m_code = 0; // the last keyword's characters, one a byte, the last lowest
 
-    bool atLineEnd(const char* q) const noexcept
+    // A `//` comment (outside quotes) runs to the line end, as the general path cuts it.
+    bool atComment(const char* q) const noexcept
     {
-        return q >= m_e || *q == '\n' || *q == '\r';
+        return q + 1 < m_le && q[0] == '/' && q[1] == '/';
     }
     bool endsToken(const char* q) const noexcept
     {
-        return q >= m_e ||
-               (fastchar::of(*q) & (fastchar::kBlank | fastchar::kComma | fastchar::kLineEnd));
+        return q >= m_le || (fastchar::of(*q) & (fastchar::kBlank | fastchar::kComma)) ||
+               atComment(q);
     }
     // The numbers the scanners leave (more than 15 digits, '+', exponents beyond +-22, nan, ...):
     // the general path's token (up to a blank or comma) through `parse`. A quote or slash in it
@@ -327,43 +318,23 @@ private:
     }
     // Skips blanks and commas. A comma followed by neither a blank nor the line end gets the
     // general path's syntax.cod-comma note (the first one of the line only).
-    bool sep()
+    void sep()
     {
-        while (m_p < m_e) {
+        while (m_p < m_le) {
             const std::uint8_t c = fastchar::of(*m_p);
             if (c & fastchar::kBlank) {
                 ++m_p;
             } else if (c & fastchar::kComma) {
-                if (m_p + 1 < m_e && !(fastchar::of(m_p[1]) & (fastchar::kBlank | fastchar::kLineEnd)) &&
-                    !m_commaNoted) {
+                if (m_p + 1 < m_le && !(fastchar::of(m_p[1]) & fastchar::kBlank) && !m_commaNoted) {
                     m_commaNoted = true;
                     m_sink.note(ids::kSyntaxCodComma,
-                                SourceLoc{m_line, static_cast<std::uint32_t>(m_p - m_ls + 1),
-                                          static_cast<std::uint64_t>(m_p - m_base)},
+                                SourceLoc{m_lines.lineNumber(), m_lines.column(m_p), m_lines.offset(m_p)},
                                 "comma without space; PyCoD-based tools fail to split it");
                 }
                 ++m_p;
             } else {
                 break;
             }
-        }
-        return true;
-    }
-    // At a line terminator (or the end): moves past it and counts it.
-    void ending() noexcept
-    {
-        if (m_p >= m_e) {
-            return;
-        }
-        if (*m_p == '\n') {
-            ++m_lf;
-            ++m_p;
-        } else if (m_p + 1 < m_e && m_p[1] == '\n') {
-            ++m_crlf;
-            m_p += 2;
-        } else {
-            ++m_cr;
-            ++m_p;
         }
     }
 };
@@ -483,14 +454,25 @@ inline bool endsLikeWholeFile(std::string_view bytes,
     if (bytes.empty() || (bytes.back() != '\n' && bytes.back() != '\r')) {
         return false;
     }
-    const std::size_t end = bytes.find_last_not_of(" \t\r\n");
-    if (end == std::string_view::npos) {
-        return false;
+    // The last line that is neither blank nor a comment line.
+    std::string_view last;
+    for (std::size_t end = bytes.size(); last.empty();) {
+        end = bytes.find_last_not_of(" \t\r\n", end == 0 ? 0 : end - 1);
+        if (end == std::string_view::npos) {
+            return false;
+        }
+        const std::size_t nl = bytes.find_last_of("\r\n", end);
+        const std::size_t start = nl == std::string_view::npos ? 0 : nl + 1;
+        last = bytes.substr(start, end + 1 - start);
+        last.remove_prefix(std::min(last.find_first_not_of(" \t"), last.size()));
+        if (last.starts_with("//") || last.starts_with(';')) {
+            if (start == 0) {
+                return false;
+            }
+            last = {};
+            end = start;
+        }
     }
-    const std::size_t nl = bytes.find_last_of("\r\n", end);
-    const std::size_t start = nl == std::string_view::npos ? 0 : nl + 1;
-    std::string_view last = bytes.substr(start, end + 1 - start);
-    last.remove_prefix(std::min(last.find_first_not_of(" \t"), last.size()));
     for (std::string_view k : lastKeywords) {
         if (last.size() >= k.size() && last.substr(0, k.size()) == k &&
             (last.size() == k.size() || last[k.size()] == ' ' || last[k.size()] == '\t')) {

@@ -1,4 +1,4 @@
-#include "core/formats/xmodel/cod_record.h"
+#include "core/formats/cod/cod_record.h"
 
 #include <cmath>
 #include <cstring>
@@ -39,22 +39,24 @@ std::string_view stripComment(std::string_view line) noexcept
 
 TextRecordStream::TextRecordStream(std::string_view text, DiagnosticSink& sink,
                                    std::vector<std::string>* headerComments)
-    : m_text(text), m_sink(sink), m_header(headerComments)
+    : m_sink(sink), m_header(headerComments)
 {
     // A UTF-8 byte order mark is not part of the first keyword.
-    if (m_text.size() >= 3 && static_cast<unsigned char>(m_text[0]) == 0xEF &&
-        static_cast<unsigned char>(m_text[1]) == 0xBB &&
-        static_cast<unsigned char>(m_text[2]) == 0xBF) {
-        m_pos = 3;
-    }
+    const std::size_t bom = text.size() >= 3 && static_cast<unsigned char>(text[0]) == 0xEF &&
+                                    static_cast<unsigned char>(text[1]) == 0xBB &&
+                                    static_cast<unsigned char>(text[2]) == 0xBF
+                                ? 3
+                                : 0;
+    m_lines = LineScanner(text.data(), text.data() + bom, text.data() + text.size());
 }
 
 int TextRecordStream::dominantEnding() const noexcept
 {
-    if (m_crlf >= m_lf && m_crlf >= m_cr && m_crlf > 0) {
+    const std::uint64_t lf = m_lines.lfCount(), crlf = m_lines.crlfCount(), cr = m_lines.crCount();
+    if (crlf >= lf && crlf >= cr && crlf > 0) {
         return 1;
     }
-    if (m_cr > m_lf && m_cr > m_crlf) {
+    if (cr > lf && cr > crlf) {
         return 2;
     }
     return 0;
@@ -80,32 +82,11 @@ bool isCutKeyword(std::string_view keyword) noexcept
 bool TextRecordStream::next(Record& r)
 {
     auto& toks = m_toks;
-    while (m_pos < m_text.size()) {
-        const std::size_t start = m_pos;
-        const std::size_t n = m_text.size();
-        // The line's end: memchr for '\n', then a bare '\r' before it (rare) ends it earlier.
-        const void* nl = std::memchr(m_text.data() + start, '\n', n - start);
-        std::size_t i =
-            nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - m_text.data()) : n;
-        if (const void* cr = std::memchr(m_text.data() + start, '\r', i - start)) {
-            i = static_cast<std::size_t>(static_cast<const char*>(cr) - m_text.data());
-        }
-        const std::string_view line = m_text.substr(start, i - start);
-        if (i >= n) {
-            m_pos = n;
-        } else if (m_text[i] == '\r') {
-            if (i + 1 < n && m_text[i + 1] == '\n') {
-                ++m_crlf;
-                m_pos = i + 2;
-            } else {
-                ++m_cr;
-                m_pos = i + 1;
-            }
-        } else {
-            ++m_lf;
-            m_pos = i + 1;
-        }
-        ++m_line;
+    while (m_lines.next()) {
+        const std::string_view line = m_lines.line();
+        const auto start = static_cast<std::size_t>(m_lines.offset(line.data()));
+        const bool last = m_lines.atEnd() && !m_lines.terminated();
+        m_line = m_lines.lineNumber();
 
         std::size_t first = 0;
         while (first < line.size() && isBlank(line[first])) {
@@ -137,7 +118,7 @@ bool TextRecordStream::next(Record& r)
         if (count == 0) {
             continue;
         }
-        if (unterminated && i >= n) {
+        if (unterminated && last) {
             m_cutString = locOf(toks[0]);
             continue;
         }
@@ -178,7 +159,7 @@ bool TextRecordStream::next(Record& r)
         }
         r.argc = count - 1;
         r.moreArgs = more;
-        r.cut = i >= n;
+        r.cut = last;
         for (std::size_t k = 1; k < count; ++k) {
             Arg& a = r.args[k - 1];
             a.text = toks[k];
