@@ -88,36 +88,32 @@ public:
         }
         return take();
     }
-    // The next field as a number: the inline scanner where it takes the whole field, else the
-    // token path. `tok` is the field (for messages).
+    // The next field as a number (float or int32): the inline scanner where it takes the whole
+    // field, else the token path. `tok` is the field (for messages).
     enum class Got : std::uint8_t { Ok, Missing, Bad };
-    Got nextFloat(float& out, std::string_view& tok) noexcept
+    template <class T> Got number(T& out, std::string_view& tok) noexcept
     {
         if (!start()) {
             return Got::Missing;
         }
-        if (const char* q = scanFloat(m_p, m_e, out); q && ends(q)) {
+        const char* q = nullptr;
+        if constexpr (std::is_same_v<T, float>) {
+            q = scanFloat(m_p, m_e, out);
+        } else {
+            q = scanInt(m_p, m_e, out);
+        }
+        if (q && ends(q)) {
             tok = {m_p, static_cast<std::size_t>(q - m_p)};
             m_p = q;
             ++m_taken;
             return Got::Ok;
         }
         tok = take();
-        return parseFloat(tok, out) ? Got::Ok : Got::Bad;
-    }
-    Got nextInt(std::int32_t& out, std::string_view& tok) noexcept
-    {
-        if (!start()) {
-            return Got::Missing;
+        if constexpr (std::is_same_v<T, float>) {
+            return parseFloat(tok, out) ? Got::Ok : Got::Bad;
+        } else {
+            return parseInt(tok, out) ? Got::Ok : Got::Bad;
         }
-        if (const char* q = scanInt(m_p, m_e, out); q && ends(q)) {
-            tok = {m_p, static_cast<std::size_t>(q - m_p)};
-            m_p = q;
-            ++m_taken;
-            return Got::Ok;
-        }
-        tok = take();
-        return parseInt(tok, out) ? Got::Ok : Got::Bad;
     }
 
     std::size_t taken() const noexcept { return m_taken; }
@@ -331,7 +327,7 @@ const char* guessTriangleStart(const char* p, const char* end) noexcept
         std::int32_t i = 0;
         float x = 0;
         std::string_view tok;
-        vertex[n] = f.nextInt(i, tok) == Fields::Got::Ok && f.nextFloat(x, tok) == Fields::Got::Ok;
+        vertex[n] = f.number(i, tok) == Fields::Got::Ok && f.number(x, tok) == Fields::Got::Ok;
     }
     for (int i = 0; i + 3 < n; ++i) {
         if (!vertex[i] && vertex[i + 1] && vertex[i + 2] && vertex[i + 3]) {
@@ -492,12 +488,7 @@ private:
                std::string_view* at = nullptr)
     {
         std::string_view tok;
-        Fields::Got got;
-        if constexpr (std::is_same_v<T, float>) {
-            got = f.nextFloat(out, tok);
-        } else {
-            got = f.nextInt(out, tok);
-        }
+        const Fields::Got got = f.number(out, tok);
         if (got == Fields::Got::Ok) {
             if (at) {
                 *at = tok;
@@ -591,12 +582,9 @@ private:
     }
     void skipUnknownBlock(std::string_view kw);
     void parseNodes(SourceLoc opened);
-    void parseSkeleton(SourceLoc opened);
+    void parseFrames(Block b, SourceLoc opened);
     bool parseTimeLine(std::string_view kw, Fields& f, double& time, std::string& comment,
                        bool& hasComment);
-    void beginFrame(RawFrame&& f);
-    void addPose(JointIndex joint, const Vec3& position, const Vec3& rotation);
-    void leaveDirect();
     void parseTriangles(SourceLoc opened);
     bool triangles(SourceLoc opened, const char* stopAt);
     bool parseCorner(Corner& c, std::uint32_t vertex);
@@ -606,7 +594,6 @@ private:
     int parallelTriangles(SourceLoc opened);
     void reserveFor(const char* from, const char* to);
     void splice(SmdReader& share);
-    void parseVertexAnimation(SourceLoc opened);
 
     // ---- build --------------------------------------------------------------------------
     void build();
@@ -654,11 +641,6 @@ private:
 
     std::vector<RawFrame> m_frames;
     std::vector<RawState> m_states;
-    // While frame times only increase (nearly every file), poses go straight into the dense
-    // animation (m_anim, frame i = raw frame i) and m_states stays empty: no second copy of
-    // the keys. The first frame out of order converts to m_states and the sorting build.
-    Animation m_anim;
-    bool m_direct = true;
     std::vector<std::size_t> m_frameDiags; // diagnostics whose Frame index is a raw frame index
 
     MaterialInterner m_materials;
@@ -879,7 +861,7 @@ void SmdReader::openBlock(Block b, std::string_view kw, Fields& f)
         break;
     case Block::Skeleton:
         m_hasSkeleton = true;
-        parseSkeleton(opened);
+        parseFrames(b, opened);
         break;
     case Block::Triangles:
         if (!m_hasTriangles) {
@@ -893,7 +875,7 @@ void SmdReader::openBlock(Block b, std::string_view kw, Fields& f)
             m_vertexAnimationAt = opened;
         }
         m_hasVertexAnimation = true;
-        parseVertexAnimation(opened);
+        parseFrames(b, opened);
         break;
     case Block::None:
         break;
@@ -1057,26 +1039,19 @@ bool SmdReader::parseTimeLine(std::string_view kw, Fields& f, double& time, std:
     return true;
 }
 
-void SmdReader::parseSkeleton(SourceLoc opened)
+// `skeleton` and `vertexanimation`: `time T` starts a frame, then lines of an id and six
+// numbers (a bone's position and rotation, or a vertex's position and normal).
+void SmdReader::parseFrames(Block b, SourceLoc opened)
 {
     static const char* const kPos[3] = {"position x", "position y", "position z"};
     static const char* const kRot[3] = {"rotation x", "rotation y", "rotation z"};
-    if (m_direct && m_frames.empty()) {
-        m_anim.jointCount = m_model.skeleton.size();
-        m_anim.kind = PoseKind::LocalEulerXYZ;
-        // Room for full frames over the lines left (address space; pages come as written).
-        const std::string_view rest =
-            m_bytes.substr(static_cast<std::size_t>(m_sc.position() - m_bytes.data()));
-        // A pose line takes at least 14 bytes; at most 1M keys ahead, growth after that.
-        const std::size_t keys = std::min(rest.size() / 14, std::size_t(1) << 20);
-        m_anim.positions.reserve(keys);
-        m_anim.rotations.reserve(keys);
-        m_anim.explicitKey.reserve(keys);
-    }
+    static const char* const kNrm[3] = {"normal x", "normal y", "normal z"};
+    const bool skel = b == Block::Skeleton;
+    const std::string_view kind = skel ? "bone" : "vertex animation";
     bool inFrame = false;
-    bool skipFrame = false;
+    bool skipFrame = false; // its `time` line was bad and is reported
     while (nextLine()) {
-        if (blankOrComment(Block::Skeleton)) {
+        if (blankOrComment(b)) {
             continue;
         }
         Fields f(m_sc.begin(), m_sc.end());
@@ -1084,11 +1059,11 @@ void SmdReader::parseSkeleton(SourceLoc opened)
         std::int32_t id = 0;
         if (!intOf(first, id)) {
             noteTab(f.firstTab(), false);
-            if (isEndLine(first, f, Block::Skeleton)) {
+            if (isEndLine(first, f, b)) {
                 return;
             }
             if (newBlockStarts(first, f)) {
-                missingEnd(Block::Skeleton, opened, lineLoc());
+                missingEnd(b, opened, lineLoc());
                 unread();
                 return;
             }
@@ -1096,100 +1071,66 @@ void SmdReader::parseSkeleton(SourceLoc opened)
                 RawFrame rf;
                 skipFrame = !parseTimeLine(first, f, rf.time, rf.comment, rf.hasComment);
                 inFrame = !skipFrame;
-                if (inFrame) {
-                    rf.where = lineLoc();
-                    beginFrame(std::move(rf));
+                rf.where = lineLoc();
+                rf.first = m_states.size();
+                if (inFrame && skel) {
+                    m_frames.push_back(std::move(rf));
+                } else if (inFrame) {
+                    VertexFrame& vf = m_model.vertexFrames.emplace_back();
+                    vf.time = rf.time;
+                    vf.name = std::move(rf.comment);
+                    vf.nameFromComment = rf.hasComment;
+                    vf.where = rf.where;
                 }
                 continue;
             }
         }
-        if (skipFrame) {
+        if (skipFrame || !inFrame) {
             noteTab(f.firstTab(), false);
-            continue; // its `time` line was bad and is reported
-        }
-        if (!inFrame) {
-            noteTab(f.firstTab(), false);
-            error(ids::kSkeletonNoTime, lineLoc(),
-                  "pose line before any 'time' (studiomdl: missing frame start)");
+            if (!skipFrame && skel) {
+                error(ids::kSkeletonNoTime, lineLoc(),
+                      "pose line before any 'time' (studiomdl: missing frame start)");
+            } else if (!skipFrame) {
+                error(ids::kFlexFrameSync, lineLoc(),
+                      "vertex before any 'time' (studiomdl: VTA Frame Sync)");
+            }
             continue;
         }
-        RawState st;
-        const bool ok = idField(first, id, "bone id", "bone", f) &&
-                        vec3(f, st.position, kPos, "bone", 7) &&
-                        vec3(f, st.rotation, kRot, "bone", 7);
+        Vec3 a;
+        Vec3 c;
+        const bool ok = idField(first, id, skel ? "bone id" : "vertex id", kind, f) &&
+                        vec3(f, a, kPos, kind, 7) && vec3(f, c, skel ? kRot : kNrm, kind, 7);
         noteTab(f.firstTab(), false);
         if (!ok) {
             continue;
         }
         extraFields(f, 7);
-        st.joint = m_ids.find(id);
-        if (st.joint == kNoJoint) {
-            const std::size_t raw = m_frames.size() - 1;
+        if (!skel) {
+            VertexFrame& vf = m_model.vertexFrames.back();
+            vf.ids.push_back(id);
+            vf.positions.push_back(a);
+            vf.normals.push_back(c);
+            vf.lineWhere.push_back(lineLoc());
+            continue;
+        }
+        const JointIndex j = m_ids.find(id);
+        if (j == kNoJoint) {
             const std::size_t di =
                 indexOf(error(ids::kSkeletonUnknownBoneInFrame, loc(first),
                               "frame " + numberText(m_frames.back().time) +
                                   " animates undeclared bone id " + std::to_string(id),
-                              {K::Frame, static_cast<std::int32_t>(raw)}));
+                              {K::Frame, static_cast<std::int32_t>(m_frames.size() - 1)}));
             if (di != SIZE_MAX) {
                 m_frameDiags.push_back(di);
             }
             continue;
         }
-        addPose(st.joint, st.position, st.rotation);
+        m_states.push_back({j, a, c});
+        ++m_frames.back().count;
     }
-    endsInside(Block::Skeleton, opened, " after " + plural(m_frames.size(), "frame"));
-}
-
-void SmdReader::beginFrame(RawFrame&& f)
-{
-    if (m_direct && !m_anim.times.empty() && !(f.time > m_anim.times.back())) {
-        leaveDirect();
-    }
-    if (m_direct) {
-        m_anim.appendFrame(f.time, f.where);
-    }
-    f.first = m_states.size();
-    m_frames.push_back(std::move(f));
-}
-
-void SmdReader::addPose(JointIndex joint, const Vec3& position, const Vec3& rotation)
-{
-    if (m_direct && static_cast<std::size_t>(joint) >= m_anim.jointCount) {
-        leaveDirect(); // a bone declared after the skeleton block began
-    }
-    if (m_direct) {
-        const std::size_t k = m_anim.key(m_anim.frameCount() - 1, static_cast<std::size_t>(joint));
-        m_anim.positions[k] = position;
-        m_anim.rotations[k] = rotation;
-        m_anim.explicitKey[k] = 1;
-    } else {
-        m_states.push_back({joint, position, rotation});
-    }
-    ++m_frames.back().count;
-}
-
-// The keys written so far become raw states (one per explicit key, in joint order within a
-// frame: the same keys, and a frame's later line for a joint already won).
-void SmdReader::leaveDirect()
-{
-    if (!m_direct) {
-        return;
-    }
-    m_direct = false;
-    const std::size_t n = m_anim.jointCount;
-    for (std::size_t f = 0; f < m_frames.size() && f < m_anim.frameCount(); ++f) {
-        m_frames[f].first = m_states.size();
-        m_frames[f].count = 0;
-        for (std::size_t j = 0; j < n; ++j) {
-            const std::size_t k = m_anim.key(f, j);
-            if (m_anim.explicitKey[k]) {
-                m_states.push_back({static_cast<JointIndex>(j), m_anim.positions[k],
-                                    m_anim.rotations[k]});
-                ++m_frames[f].count;
-            }
-        }
-    }
-    m_anim = Animation{};
+    endsInside(b, opened,
+               " after " + (skel ? plural(m_frames.size(), "frame")
+                                 : plural(m_model.vertexFrames.size(), "shape")));
 }
 
 // ---- triangles ------------------------------------------------------------------------------
@@ -1216,7 +1157,7 @@ bool SmdReader::parseCorner(Corner& c, std::uint32_t vertex)
     std::size_t used = 9;
     std::int32_t links = 0;
     std::string_view tok;
-    if (const Fields::Got got = f.nextInt(links, tok); got != Fields::Got::Missing) {
+    if (const Fields::Got got = f.number(links, tok); got != Fields::Got::Missing) {
         if (got == Fields::Got::Bad) {
             badNumber(tok, true, "link count");
             return false;
@@ -1290,7 +1231,7 @@ bool SmdReader::looksLikeVertex() noexcept
     std::int32_t i = 0;
     float x = 0;
     std::string_view tok;
-    return f.nextInt(i, tok) == Fields::Got::Ok && f.nextFloat(x, tok) == Fields::Got::Ok &&
+    return f.number(i, tok) == Fields::Got::Ok && f.number(x, tok) == Fields::Got::Ok &&
            f.total() >= 9;
 }
 
@@ -1602,65 +1543,6 @@ void SmdReader::splice(SmdReader& sh)
     m_lastMaterial = {};
 }
 
-// ---- vertexanimation ------------------------------------------------------------------------
-
-void SmdReader::parseVertexAnimation(SourceLoc opened)
-{
-    static const char* const kPos[3] = {"position x", "position y", "position z"};
-    static const char* const kNrm[3] = {"normal x", "normal y", "normal z"};
-    bool inFrame = false;
-    bool skipFrame = false;
-    while (nextLine()) {
-        if (blankOrComment(Block::VertexAnimation)) {
-            continue;
-        }
-        Fields f(m_sc.begin(), m_sc.end());
-        const std::string_view first = f.next();
-        noteTab(f.firstTab(), false);
-        if (isEndLine(first, f, Block::VertexAnimation)) {
-            return;
-        }
-        if (newBlockStarts(first, f)) {
-            missingEnd(Block::VertexAnimation, opened, lineLoc());
-            unread();
-            return;
-        }
-        if (equalsIgnoreCase(first, "time")) {
-            VertexFrame vf;
-            skipFrame = !parseTimeLine(first, f, vf.time, vf.name, vf.nameFromComment);
-            inFrame = !skipFrame;
-            if (inFrame) {
-                vf.where = lineLoc();
-                m_model.vertexFrames.push_back(std::move(vf));
-            }
-            continue;
-        }
-        if (skipFrame) {
-            continue;
-        }
-        if (!inFrame) {
-            error(ids::kFlexFrameSync, lineLoc(),
-                  "vertex before any 'time' (studiomdl: VTA Frame Sync)");
-            continue;
-        }
-        std::int32_t id = 0;
-        Vec3 p;
-        Vec3 n;
-        if (!idField(first, id, "vertex id", "vertex animation", f) ||
-            !vec3(f, p, kPos, "vertex animation", 7) || !vec3(f, n, kNrm, "vertex animation", 7)) {
-            continue;
-        }
-        extraFields(f, 7);
-        VertexFrame& vf = m_model.vertexFrames.back();
-        vf.ids.push_back(id);
-        vf.positions.push_back(p);
-        vf.normals.push_back(n);
-        vf.lineWhere.push_back(lineLoc());
-    }
-    endsInside(Block::VertexAnimation, opened,
-               " after " + plural(m_model.vertexFrames.size(), "shape"));
-}
-
 // ---- build ----------------------------------------------------------------------------------
 
 void SmdReader::buildSkeleton()
@@ -1686,17 +1568,6 @@ void SmdReader::buildSkeleton()
 void SmdReader::buildAnimation()
 {
     if (!m_hasSkeleton) {
-        return;
-    }
-    if (m_direct && m_anim.jointCount != m_model.skeleton.size()) {
-        leaveDirect(); // bones were declared after the skeleton block
-    }
-    if (m_direct) {
-        // Times strictly increased: nothing to sort, merge or report, and raw frame i is
-        // frame i (so diagnostics' frame indices stand).
-        Animation a = std::move(m_anim);
-        a.name = fileStem(m_ctx.fileName);
-        m_model.animations.push_back(std::move(a));
         return;
     }
     Animation a;
