@@ -3,6 +3,7 @@
 #include <QtCore/QDir>
 #include <QtTest/QtTest>
 
+#include "core/checks/registry.h"
 #include "core/formats/xanim/xanim.h"
 #include "tests/support/test_support.h"
 
@@ -38,6 +39,26 @@ private slots:
         for (const QString& f : test::filesUnder(dir, {u"xanim_export"_qs, u"nt_export"_qs})) {
             QTest::newRow(qPrintable(QDir(dir).relativeFilePath(f))) << f;
         }
+    }
+
+    // A non-unit SCALE is kept without a word from the reader; cod.non-unit-scale is a check
+    // (issue 16), one a bone at the first frame that has it.
+    void nonUnitScaleIsACheck()
+    {
+        const QString rel = u"xanim/valid/walk_scale.xanim_export"_qs;
+        const core::ReadResult r = test::readPath(test::fixturesDir() + u'/' + rel, test::fixturesDir());
+        QVERIFY(r.hasModel);
+        QCOMPARE(test::formatted(r.diagnostics), QStringList());
+        core::DiagnosticSink sink(rel.toStdString());
+        core::runModelChecks(r.model, core::Profile::Cod, sink, r.diagnostics);
+        QStringList got;
+        for (const QString& line : test::formatted(sink.diagnostics())) {
+            if (line.endsWith(u"[cod.non-unit-scale]"_qs)) {
+                got << line;
+            }
+        }
+        QCOMPARE(got, QStringList{u"xanim/valid/walk_scale.xanim_export:27:1: warning: bone 'j_spine' "
+                                  "scale 1 2 1; ignored by PyCoD and lost in SMD [cod.non-unit-scale]"_qs});
     }
 
     void fixtures()

@@ -113,24 +113,40 @@ private slots:
         QCOMPARE(v7.mesh.cornerExtraUvs[0], core::Vec2(0.125f, 0.75f));
     }
 
-    // Colours outside 0..1 are read as they are; cod.color-range is a check (issue 16), reported
-    // once at the first such corner (its VERT line).
-    void colorRangeIsACheck()
+    // Meaning checks (issue 16): the reader keeps what the file says without a word; the checks
+    // report it once, at the bone's BONE line or the first such corner's VERT line.
+    void meaningChecks_data()
     {
-        const core::ReadResult r = test::readPath(
-            test::fixturesDir() + u"/xmodel/valid/color_range.xmodel_export"_qs, test::fixturesDir());
+        QTest::addColumn<QString>("rel");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("color range") << u"xmodel/valid/color_range.xmodel_export"_qs
+                                     << u"xmodel/valid/color_range.xmodel_export:58:1: note: 2 vertex "
+                                        "colours outside 0..1 (e.g. 1.5 1 1 1) [cod.color-range]"_qs;
+        QTest::newRow("bone matrix") << u"xmodel/valid/bone_matrix.xmodel_export"_qs
+                                     << u"xmodel/valid/bone_matrix.xmodel_export:19:1: warning: bone "
+                                        "'j_spine' rotation not orthonormal (det 1.5) [cod.bone-matrix]"_qs;
+        QTest::newRow("non-unit scale") << u"xmodel/valid/non_unit_scale.xmodel_export"_qs
+                                        << u"xmodel/valid/non_unit_scale.xmodel_export:26:1: warning: bone "
+                                           "'j head #1' scale 2 2 2; ignored by PyCoD and lost in SMD "
+                                           "[cod.non-unit-scale]"_qs;
+    }
+    void meaningChecks()
+    {
+        QFETCH(QString, rel);
+        QFETCH(QString, expected);
+        const core::ReadResult r = test::readPath(test::fixturesDir() + u'/' + rel, test::fixturesDir());
         QVERIFY(r.hasModel);
         QCOMPARE(test::formatted(r.diagnostics), QStringList());
-        core::DiagnosticSink sink(r.model.format == "xmodel" ? "xmodel/valid/color_range.xmodel_export" : "");
+        core::DiagnosticSink sink(rel.toStdString());
         core::runModelChecks(r.model, core::Profile::Cod, sink, r.diagnostics);
-        QStringList colour;
+        const QString id = expected.mid(expected.lastIndexOf(u'['));
+        QStringList got;
         for (const QString& line : test::formatted(sink.diagnostics())) {
-            if (line.contains(u"[cod.color-range]"_qs)) {
-                colour << line;
+            if (line.endsWith(id)) {
+                got << line;
             }
         }
-        QCOMPARE(colour, QStringList{u"xmodel/valid/color_range.xmodel_export:58:1: note: 2 vertex "
-                                     "colours outside 0..1 (e.g. 1.5 1 1 1) [cod.color-range]"_qs});
+        QCOMPARE(got, QStringList{expected});
     }
 
     void roundTrip_data()

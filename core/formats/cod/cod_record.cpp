@@ -4,7 +4,6 @@
 #include <cstring>
 
 #include <Eigen/Geometry>
-#include <Eigen/LU>
 
 #include "core/diag/diagnostic_ids.h"
 #include "core/text/numbers.h"
@@ -329,26 +328,6 @@ std::string firstKeyword(std::string_view head)
         return kw;
     }
     return {};
-}
-
-bool isOrthonormal(const Mat3& a, float& det) noexcept
-{
-    det = a.determinant();
-    constexpr float kTol = 1e-3f;
-    if (!(std::fabs(det - 1.0f) <= kTol)) {
-        return false;
-    }
-    for (int i = 0; i < 3; ++i) {
-        if (!(std::fabs(a.col(i).norm() - 1.0f) <= kTol)) {
-            return false;
-        }
-        for (int j = i + 1; j < 3; ++j) {
-            if (!(std::fabs(a.col(i).dot(a.col(j))) <= kTol)) {
-                return false;
-            }
-        }
-    }
-    return true;
 }
 
 BoneNumbering boneNumbering(const std::vector<std::int32_t>& sourceIds)

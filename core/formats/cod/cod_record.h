@@ -104,9 +104,6 @@ SourceLoc argLoc(const Record& r, std::size_t i) noexcept;
 // First keyword of a text file after blank and comment lines, upper-cased ("" when none).
 std::string firstKeyword(std::string_view head);
 
-// Orthonormality test of §4.7 cod.bone-matrix (columns = X/Y/Z lines). Returns det.
-bool isOrthonormal(const Mat3& axes, float& det) noexcept;
-
 // Shared writer helpers.
 struct BoneNumbering {
     std::vector<std::size_t> order;  // joints in written order

@@ -365,7 +365,7 @@ private:
         case Kw::Scale: {
             float v[3];
             if (!m_inKey || !m_in.f3(v) || !m_in.eol() || !(Vec3(v[0], v[1], v[2]) == Vec3::Ones())) {
-                return false; // cod.non-unit-scale: the general path words it
+                return false; // non-unit scales: the general path keeps them
             }
             if (!m_scales) {
                 m_scales = true;

@@ -38,7 +38,7 @@ struct RawKey {
     Vec3 scale = Vec3::Ones();
     bool hasScale = false;
     bool hasZ = false; // the block's last line
-    SourceLoc loc, scaleLoc;
+    SourceLoc loc;
 };
 
 struct RawFrame {
@@ -417,7 +417,6 @@ private:
         } else if (kv == "SCALE") {
             key.scale = vec;
             key.hasScale = true;
-            key.scaleLoc = r.loc;
         } else {
             key.axes.col(kv == "X" ? 0 : (kv == "Y" ? 1 : 2)) = vec;
             key.hasZ = key.hasZ || kv == "Z";
@@ -529,8 +528,6 @@ void XanimParser::finish()
         anyScale = anyScale || k.hasScale;
     }
     std::vector<std::uint8_t> got(nj);
-    std::size_t nonUnit = 0;
-    SourceLoc nonUnitLoc;
     for (std::size_t u = 0; u < unique.size(); ++u) {
         const RawFrame& fr = m_frames[unique[u]];
         const std::size_t f = a.appendFrame(fr.num, fr.loc);
@@ -561,9 +558,6 @@ void XanimParser::finish()
             if (anyScale) {
                 a.scales[at] = key.scale;
             }
-            if (key.hasScale && !(key.scale == Vec3::Ones()) && nonUnit++ == 0) {
-                nonUnitLoc = key.scaleLoc;
-            }
             a.explicitKey[at] = 1;
         }
         const auto missing = static_cast<std::size_t>(std::count(got.begin(), got.end(), std::uint8_t{0}));
@@ -573,10 +567,6 @@ void XanimParser::finish()
                              std::to_string(nj) + " parts; carried forward",
                          {ElementRef::Kind::Frame, static_cast<std::int32_t>(f)});
         }
-    }
-    if (nonUnit > 0) {
-        m_sink.warning(ids::kCodNonUnitScale, nonUnitLoc,
-                       std::to_string(nonUnit) + " part keys have a non-unit scale; ignored by PyCoD and lost in SMD");
     }
 
     // ---- notes

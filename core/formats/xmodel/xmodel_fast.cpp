@@ -221,7 +221,6 @@ private:
                  m_numMaterials = -1;
     std::size_t m_roots = 0;
     std::size_t m_xfs = 0;             // transform blocks read
-    std::vector<SourceLoc> m_xLoc;     // per bone: its X line
     bool m_inVert = false;             // a pool vertex is open
     std::int32_t m_declared = -1;      // its BONES count
     // faces
@@ -552,9 +551,6 @@ private:
             }
             const int col = k == Kw::X ? 0 : (k == Kw::Y ? 1 : 2);
             m_s.bindAxes[m_xfs - 1].col(col) = Vec3(v[0], v[1], v[2]);
-            if (col == 0) {
-                m_xLoc[m_xfs - 1] = loc;
-            }
             return true;
         }
         case Kw::Scale: {
@@ -562,11 +558,7 @@ private:
             if (m_phase != Phase::Transforms || !m_in.f3(v) || !m_in.eol()) {
                 return false;
             }
-            const Vec3 s(v[0], v[1], v[2]);
-            if (!(s == Vec3::Ones())) {
-                return false; // cod.non-unit-scale: the general path words it
-            }
-            m_s.bindScales[m_xfs - 1] = s;
+            m_s.bindScales[m_xfs - 1] = Vec3(v[0], v[1], v[2]);
             m_s.bindHasScale[m_xfs - 1] = 1;
             return true;
         }
@@ -715,7 +707,6 @@ private:
                     return false;
                 }
                 m_phase = Phase::Transforms;
-                m_xLoc.assign(m_s.size(), SourceLoc{});
             }
             if (m_phase != Phase::Transforms || i != static_cast<std::int32_t>(m_xfs) ||
                 m_xfs >= m_s.size()) {
@@ -863,16 +854,6 @@ private:
         m.kind = ModelKind::Reference;
         m.version = m_version;
         m_s.bindKind = PoseKind::ModelMatrix;
-        for (std::size_t j = 0; j < m_s.size(); ++j) {
-            float det = 0;
-            if (!isOrthonormal(m_s.bindAxes[j], det)) {
-                std::string d;
-                appendFloat(d, det);
-                m_sink.warning(ids::kCodBoneMatrix, m_xLoc[j].line ? m_xLoc[j] : m_s.bindWhere[j],
-                               "bone '" + m_s.names[j] + "' rotation not orthonormal (det " + d + ")",
-                               {ElementRef::Kind::Joint, static_cast<std::int32_t>(j)});
-            }
-        }
         const std::size_t points = m_me.pointPositions.size();
         m_me.pointParents.assign(points, kNoJoint);
         m_me.pointLinkState.assign(points, LinkState::List);

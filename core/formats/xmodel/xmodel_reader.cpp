@@ -56,7 +56,7 @@ struct BoneXf {
     Mat3 axes = Mat3::Identity();
     Vec3 scale = Vec3::Ones();
     bool hasScale = false;
-    SourceLoc loc, xLoc;
+    SourceLoc loc;
 };
 
 struct PoolVert {
@@ -534,24 +534,9 @@ private:
         } else if (kv == "SCALE") {
             x.scale = vec;
             x.hasScale = true;
-            if (!(vec == Vec3::Ones())) {
-                std::string s;
-                appendFloats(s, v, 3);
-                std::string name = std::to_string(x.index);
-                for (const BoneInfo& b : m_bones) {
-                    if (b.index == x.index) {
-                        name = b.name;
-                    }
-                }
-                m_sink.warning(ids::kCodNonUnitScale, r.loc,
-                               "bone '" + name + "' scale" + s + "; ignored by PyCoD and lost in SMD");
-            }
         } else {
             const int col = kv == "X" ? 0 : (kv == "Y" ? 1 : 2);
             x.axes.col(col) = vec;
-            if (col == 0) {
-                x.xLoc = r.loc;
-            }
         }
     }
 
@@ -815,8 +800,7 @@ void XmodelParser::finishBones()
     }
 }
 
-// Each bone's transform block into the bind pose; cod.bone-matrix for rotations that are not
-// orthonormal.
+// Each bone's transform block into the bind pose.
 void XmodelParser::finishTransforms()
 {
     Skeleton& s = m_m.skeleton;
@@ -840,22 +824,6 @@ void XmodelParser::finishTransforms()
         s.bindScales[j] = x.scale;
         s.bindHasScale[j] = x.hasScale ? 1 : 0;
         s.bindWhere[j] = x.loc;
-    }
-    for (std::size_t j = 0; j < s.size(); ++j) {
-        float det = 0;
-        if (hasXf[j] && !isOrthonormal(s.bindAxes[j], det)) {
-            std::string d;
-            appendFloat(d, det);
-            const BoneXf* x = nullptr;
-            for (const BoneXf& c : m_xfs) {
-                if (c.index == s.sourceIds[j]) {
-                    x = &c;
-                }
-            }
-            m_sink.warning(ids::kCodBoneMatrix, x && x->xLoc.line ? x->xLoc : s.bindWhere[j],
-                           "bone '" + s.names[j] + "' rotation not orthonormal (det " + d + ")",
-                           {ElementRef::Kind::Joint, static_cast<std::int32_t>(j)});
-        }
     }
     const std::size_t xfCount = static_cast<std::size_t>(std::count(hasXf.begin(), hasXf.end(), 1));
     if (xfCount != s.size() && !s.empty() && !m_truncatedXfs) {
