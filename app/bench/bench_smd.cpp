@@ -13,7 +13,12 @@
 #include <string>
 #include <vector>
 
-#include <fast_float/fast_float.h>
+#if __has_include(<fast_float/fast_float.h>)
+#include <fast_float/fast_float.h> // Debian libfast-float-dev
+#define RIGSCOPE_FLOOR_FAST_FLOAT 1
+#else
+#include <charconv>
+#endif
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -202,7 +207,11 @@ int floorProcess(const std::string& path)
         }
         if (q > p && ((*p >= '0' && *p <= '9') || *p == '-' || *p == '.')) {
             float v = 0;
+#ifdef RIGSCOPE_FLOOR_FAST_FLOAT
             fast_float::from_chars(p, q, v);
+#else
+            std::from_chars(p, q, v);
+#endif
             sum += static_cast<double>(v);
             ++count;
         }
@@ -224,8 +233,14 @@ int runSmdBench(const SmdBenchOptions& opt)
     const auto bytes = static_cast<std::size_t>(opt.targetMegabytes * 1e6);
     std::printf("== SMD, whole processes (inputs in %s; best of %d)\n", opt.workDir.c_str(),
                 opt.repeats);
+#ifdef RIGSCOPE_FLOOR_FAST_FLOAT
+    const char* floorWith = "fast_float";
+#else
+    const char* floorWith = "std::from_chars (libfast-float-dev not installed)";
+#endif
     std::printf("  floor: `rigscope-bench --floor FILE` maps the file and converts every numeric\n"
-                "  token with fast_float; info: `rigscope-cli info --no-checks FILE`\n");
+                "  token with %s; info: `rigscope-cli info --no-checks FILE`\n",
+                floorWith);
     std::printf("%-28s %6s %9s %8s %8s %9s %8s  %s\n", "input", "MB", "triangles", "floor s",
                 "info s", "vs floor", "peak MB", "targets: <= 1.25x, <= 250 MB, CRLF <= 1.10 LF");
     bool met = true;

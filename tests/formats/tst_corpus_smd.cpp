@@ -176,7 +176,8 @@ void TstCorpusSmd::largeReference()
         ++t;
     }
     text += "end\n";
-    // Read on two threads (shares spliced) and on one: the same model. Speed is measured by rigscope-bench, not here; the time is only printed.
+    // Read on two threads (shares spliced) and on one: the same model, every line on the fast
+    // path. Speed is measured by rigscope-bench, not here; the time is only printed.
     ReadContext ctx;
     ctx.fileName = "big.smd";
     ctx.threads = 2;
@@ -189,6 +190,7 @@ void TstCorpusSmd::largeReference()
     QCOMPARE(r.model.mesh.triangleCount(), t);
     QVERIFY(r.diagnostics.empty());
     QCOMPARE(r.stats.parallelShares, 2u);
+    QCOMPARE(r.stats.fastLines, std::uint64_t(1 + 60 + 4 * t)); // time 0, 60 poses, triangles
     ctx.threads = 1;
     const ReadResult one = readSmd(text, ctx);
     QCOMPARE(one.stats.parallelShares, 0u);

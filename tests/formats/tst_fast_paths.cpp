@@ -223,10 +223,12 @@ void TstFastPaths::regularFileTakesTheFastPaths()
     const Mode one = kModes[0];
     const ReadResult r1 = readWith(text, "regular.smd", &one);
     QCOMPARE(r1.model.mesh.triangleCount(), std::size_t(300));
+    QCOMPARE(r1.stats.fastLines, std::uint64_t(7 + 1200)); // skeleton: time + 6 bones
     QCOMPARE(r1.stats.parallelShares, 0u);
     QVERIFY(r1.diagnostics.empty());
     const Mode three = kModes[1];
     const ReadResult r3 = readWith(text, "regular.smd", &three);
+    QCOMPARE(r3.stats.fastLines, std::uint64_t(7 + 1200));
     QCOMPARE(r3.stats.parallelShares, 3u);
     QCOMPARE(difference(r1, r3), QString());
     QCOMPARE(r3.model.mesh.materials.size(), std::size_t(3));
@@ -324,6 +326,7 @@ void TstFastPaths::lineEndings()
     compareModes(truncated, "truncated.smd");
     const Mode three = kModes[1];
     QCOMPARE(readWith(join(l, "\r\n"), "crlf.smd", &three).stats.parallelShares, 3u);
+    QCOMPARE(readWith(join(l, "\r\n"), "crlf.smd", &three).stats.fastLines, std::uint64_t(7 + 480));
 }
 
 // An animation: 4 bones, 40 frames; one irregularity planted in frame 0, 1, 20 or 39.
@@ -398,7 +401,12 @@ void TstFastPaths::animationIrregularities()
         break;
     default: QFAIL("unknown kind");
     }
-    compareModes(join(l), "anim.smd");
+    const std::string text = join(l);
+    compareModes(text, "anim.smd");
+    if (kind == 0) {
+        const Mode one = kModes[0];
+        QCOMPARE(readWith(text, "anim.smd", &one).stats.fastLines, std::uint64_t(200));
+    }
 }
 
 // Deterministic random edits of every fixture and the regular file: bytes deleted, inserted

@@ -109,6 +109,7 @@ public:
             return Got::Ok;
         }
         tok = take();
+        m_slow = true;
         if constexpr (std::is_same_v<T, float>) {
             return parseFloat(tok, out) ? Got::Ok : Got::Bad;
         } else {
@@ -117,6 +118,7 @@ public:
     }
 
     std::size_t taken() const noexcept { return m_taken; }
+    bool slow() const noexcept { return m_slow; } // a number went through the token path
     // About the whole line (walks a copy to its end once).
     std::size_t total() noexcept { return whole().taken; }
     const char* firstTab() noexcept { return whole().tab; }
@@ -212,6 +214,7 @@ private:
     std::string_view m_comment;
     bool m_done = false;
     bool m_unterminated = false;
+    bool m_slow = false;
     bool m_known = false; // m_whole is computed
     Whole m_whole;
 };
@@ -378,6 +381,7 @@ struct Corner {
     std::vector<const char*> jointAt; // each link's bone field, for reports
     std::vector<Vec2> extraUvs;
     SourceLoc where;
+    bool slow = false; // a number went through the token path
 };
 
 // Diagnostics whose severity or presence depends on the profile, graded after the build.
@@ -408,6 +412,7 @@ private:
     Diagnostic& report(Severity s, std::string_view id, SourceLoc where, std::string message,
                        ElementRef e = {})
     {
+        ++m_reports;
         if (m_share) {
             m_stop = true;
             return m_dummy;
@@ -615,6 +620,8 @@ private:
     bool m_share = false; // reading a share on a thread: the first report stops it
     bool m_stop = false;
     bool m_truncated = false;
+    std::size_t m_reports = 0; // reports so far, for ReadStats::fastLines
+    bool m_slowTime = false;
 
     // Tabs (reported once), line state.
     SourceLoc m_tabAt;
@@ -1025,9 +1032,14 @@ bool SmdReader::parseTimeLine(std::string_view kw, Fields& f, double& time, std:
         shortLine("time", 1, 2);
         return false;
     }
-    if (!parseDouble(tok, time) || !std::isfinite(time)) {
+    std::int32_t whole = 0; // most times are integers: the inline scanner (not "-0")
+    if (tok.front() != '-' && scanInt(tok.data(), tok.data() + tok.size(), whole) == tok.data() + tok.size()) {
+        time = whole;
+    } else if (!parseDouble(tok, time) || !std::isfinite(time)) {
         badNumber(tok, false, "time");
         return false;
+    } else {
+        m_slowTime = true;
     }
     extraFields(f, 2);
     hasComment = !f.comment().empty();
@@ -1056,6 +1068,7 @@ void SmdReader::parseFrames(Block b, SourceLoc opened)
         }
         Fields f(m_sc.begin(), m_sc.end());
         const std::string_view first = f.next();
+        const std::size_t reports = m_reports;
         std::int32_t id = 0;
         if (!intOf(first, id)) {
             noteTab(f.firstTab(), false);
@@ -1069,7 +1082,9 @@ void SmdReader::parseFrames(Block b, SourceLoc opened)
             }
             if (equalsIgnoreCase(first, "time")) {
                 RawFrame rf;
+                m_slowTime = false;
                 skipFrame = !parseTimeLine(first, f, rf.time, rf.comment, rf.hasComment);
+                m_stats.fastLines += !m_slowTime && m_reports == reports ? 1 : 0;
                 inFrame = !skipFrame;
                 rf.where = lineLoc();
                 rf.first = m_states.size();
@@ -1105,7 +1120,9 @@ void SmdReader::parseFrames(Block b, SourceLoc opened)
             continue;
         }
         extraFields(f, 7);
+        const bool fast = !f.slow() && m_reports == reports;
         if (!skel) {
+            m_stats.fastLines += fast ? 1 : 0;
             VertexFrame& vf = m_model.vertexFrames.back();
             vf.ids.push_back(id);
             vf.positions.push_back(a);
@@ -1127,6 +1144,7 @@ void SmdReader::parseFrames(Block b, SourceLoc opened)
         }
         m_states.push_back({j, a, c});
         ++m_frames.back().count;
+        m_stats.fastLines += fast ? 1 : 0;
     }
     endsInside(b, opened,
                " after " + (skel ? plural(m_frames.size(), "frame")
@@ -1197,6 +1215,7 @@ bool SmdReader::parseCorner(Corner& c, std::uint32_t vertex)
         }
     }
     extraFields(f, used);
+    c.slow = f.slow();
     // Resolve bones (after the whole line parsed, so a bad line reports only its syntax).
     const ElementRef ref{K::Vertex, static_cast<std::int32_t>(vertex)};
     c.parent = m_ids.find(parent);
@@ -1320,6 +1339,7 @@ bool SmdReader::triangles(SourceLoc opened, const char* stopAt)
             return true;
         }
         // Three vertex lines.
+        const std::size_t reports = m_reports;
         const auto t = static_cast<std::uint32_t>(mesh.triangleCount());
         const std::size_t mark = m_sink.diagnostics().size();
         std::size_t got = 0;
@@ -1376,6 +1396,8 @@ bool SmdReader::triangles(SourceLoc opened, const char* stopAt)
         m_lastMaterial = material;
         m_lastMaterialIndex = mat;
         appendTriangle(mat, matAt);
+        const bool slow = m_corner[0].slow || m_corner[1].slow || m_corner[2].slow;
+        m_stats.fastLines += !slow && m_reports == reports ? 4 : 0;
     }
 }
 
@@ -1541,6 +1563,7 @@ void SmdReader::splice(SmdReader& sh)
     m_lastLineLength = sh.m_lastLineLength;
     m_lastWasEnd = false;
     m_lastMaterial = {};
+    m_stats.fastLines += sh.m_stats.fastLines;
 }
 
 // ---- build ----------------------------------------------------------------------------------
