@@ -409,12 +409,17 @@ int runPoseBench(int argc, char** argv)
 int main(int argc, char** argv)
 {
     const std::string verb = argc > 1 ? argv[1] : "all";
+    if (verb == "--floor" && argc > 2) {
+        return rigscope::bench::floorProcess(argv[2]);
+    }
     if (verb == "--measure-read" && argc > 2) {
         return rigscope::bench::measureReadChild(argv[2], argc > 3 ? std::atoi(argv[3]) : 0);
     }
     if (verb == "--help" || verb == "-h") {
         std::puts(
-            "usage: rigscope-bench [all|readers|pose] [options]\n"
+            "usage: rigscope-bench [all|smd|readers|pose] [options]\n"
+            "  smd [--mb=N] [--repeats=N] [--dir=D]  rigscope-cli info --no-checks on generated SMD "
+            "(random / welded sheet, LF / CRLF) against the fast_float floor process\n"
             "  readers [--mb=N] [--repeats=N] [--dir=D] [--corpus=DIR]  generated inputs, MB/s, "
             "peak memory, "
             "ratio to the from_chars floor\n"
@@ -423,6 +428,24 @@ int main(int argc, char** argv)
         return 0;
     }
     int rc = 0;
+    if (verb == "smd" || verb == "all") {
+        rigscope::bench::SmdBenchOptions so;
+        so.self = argv[0];
+        for (int i = 2; i < argc; ++i) {
+            const std::string a = argv[i];
+            if (a.rfind("--mb=", 0) == 0) {
+                so.targetMegabytes = std::atof(a.c_str() + 5);
+            } else if (a.rfind("--repeats=", 0) == 0) {
+                so.repeats = std::max(1, std::atoi(a.c_str() + 10));
+            } else if (a.rfind("--dir=", 0) == 0) {
+                so.workDir = a.substr(6);
+            }
+        }
+        rc = rigscope::bench::runSmdBench(so);
+        if (verb == "smd") {
+            return rc;
+        }
+    }
     if (verb == "readers" || verb == "all") {
         rigscope::bench::ReaderBenchOptions ro;
         ro.self = argv[0];

@@ -20,4 +20,19 @@ int runReaderBench(const ReaderBenchOptions& opt);
 // core) and prints "peak_kb=N seconds=S ...".
 int measureReadChild(const std::string& file, int threads);
 
+struct SmdBenchOptions {
+    std::string workDir = "/tmp/rigscope-bench";
+    double targetMegabytes = 100.0; // size of each generated SMD
+    int repeats = 3;                // best of N
+    std::string self;               // argv[0]: the floor runs as `self --floor FILE`
+};
+
+// Generates SMD inputs (random triangles and a welded sheet, LF and CRLF) and prints, per input,
+// the floor process and `rigscope-cli info --no-checks` as whole processes: time, ratio, peak
+// memory (app/bench/bench_smd.cpp). Returns 0.
+int runSmdBench(const SmdBenchOptions& opt);
+
+// Child-process entry of the floor: maps FILE and converts every numeric token with fast_float.
+int floorProcess(const std::string& path);
+
 } // namespace rigscope::bench

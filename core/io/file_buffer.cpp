@@ -126,6 +126,43 @@ FileReadResult readFile(const std::string& path, std::uint64_t maxBytes)
     return r;
 }
 
+MappedFile::MappedFile(const std::string& path, std::uint64_t maxBytes)
+{
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    struct stat st {};
+    if (fd >= 0 && ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+        static_cast<std::uint64_t>(st.st_size) <= maxBytes) {
+        const auto size = static_cast<std::size_t>(st.st_size);
+        void* map = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (map != MAP_FAILED) {
+            (void)::madvise(map, size, MADV_SEQUENTIAL);
+            m_map = map;
+            m_size = size;
+        }
+    }
+    if (fd >= 0) {
+        ::close(fd);
+    }
+    if (!m_map) {
+        m_read = readFile(path, maxBytes);
+    }
+}
+
+MappedFile::~MappedFile()
+{
+    release();
+}
+
+void MappedFile::release() noexcept
+{
+    if (m_map) {
+        ::munmap(m_map, m_size);
+        m_map = nullptr;
+        m_size = 0;
+    }
+    std::string().swap(m_read.bytes);
+}
+
 std::string writeFileAtomic(const std::string& path, std::string_view bytes, WriteMode mode)
 {
     if (mode == WriteMode::RefuseExisting && fileExists(path)) {

@@ -15,6 +15,30 @@ struct FileReadResult {
     bool ok() const noexcept { return error.empty(); }
 };
 FileReadResult readFile(const std::string& path, std::uint64_t maxBytes = (1ull << 34));
+
+// A whole file for one read-only pass (rigscope-cli info): a regular file is mapped, so its
+// bytes are the page cache's pages (no copy, no fresh memory to fault in); anything else, or a
+// file that cannot be mapped, is read as readFile does. bytes() lives as long as the object.
+class MappedFile {
+public:
+    explicit MappedFile(const std::string& path, std::uint64_t maxBytes = (1ull << 34));
+    ~MappedFile();
+    MappedFile(const MappedFile&) = delete;
+    MappedFile& operator=(const MappedFile&) = delete;
+    bool ok() const noexcept { return m_read.ok(); }
+    const std::string& error() const noexcept { return m_read.error; }
+    std::string_view bytes() const noexcept
+    {
+        return m_map ? std::string_view(static_cast<const char*>(m_map), m_size)
+                     : std::string_view(m_read.bytes);
+    }
+    void release() noexcept; // gives the bytes back early
+
+private:
+    void* m_map = nullptr;
+    std::size_t m_size = 0;
+    FileReadResult m_read; // when not mapped
+};
 // The first `maxBytes` of a file (all of it when smaller), for reading headers.
 FileReadResult readFileHead(const std::string& path, std::size_t maxBytes);
 

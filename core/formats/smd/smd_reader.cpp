@@ -1,22 +1,22 @@
-// Valve SMD / VTA reader (FORMATS.md §1). One pass over the lines with a reusable token array
-// (no per-token allocation), then a build step that resolves parents, sorts and densifies the
-// skeleton frames, and grades the profile-dependent syntax diagnostics.
+// Valve SMD / VTA reader (FORMATS.md §1). One grammar on the line scanner: each line's fields
+// are read one at a time where they stand (numbers by the inline scanners, the token path only
+// for what they decline), then a build step resolves parents, sorts and densifies the skeleton
+// frames and grades the profile-dependent syntax diagnostics. A large triangles block is also
+// read in shares on threads by the same grammar; a share stops before the first triangle that
+// would report anything, which the in-order reading then reports where it stands.
 #include "core/formats/smd/smd_reader.h"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstring>
 #include <memory>
-#include <thread>
 #include <unordered_map>
-#include <unordered_set>
 
 #include "core/build/model_builder.h"
 #include "core/build/parallel_shares.h"
 #include "core/diag/diagnostic_ids.h"
 #include "core/diag/severity.h"
-#include "core/io/file_buffer.h"
+#include "core/text/line_scanner.h"
 #include "core/text/numbers.h"
 #include "core/text/plural.h"
 #include "core/text/text_cursor.h"
@@ -27,56 +27,39 @@ namespace {
 
 using K = ElementRef::Kind;
 
-constexpr std::size_t kMaxTokens = 4096; // tokens kept per line; the rest are counted
+constexpr std::size_t kMaxTokens = 4096; // fields that may carry links / extra UVs on a line
 constexpr std::size_t kMaxLinks = (kMaxTokens - 10) / 2;
 constexpr std::size_t kMaxPerId = 10000;    // reader diagnostics per id, then a summary
 constexpr std::size_t kDenseIds = 1u << 16; // ids below this use a flat table
 
 enum class Block : std::uint8_t { None, Nodes, Skeleton, Triangles, VertexAnimation };
 
+constexpr std::array<std::string_view, 5> kBlockNames{"", "nodes", "skeleton", "triangles",
+                                                      "vertexanimation"};
+
 std::string_view blockName(Block b) noexcept
 {
-    switch (b) {
-    case Block::Nodes:
-        return "nodes";
-    case Block::Skeleton:
-        return "skeleton";
-    case Block::Triangles:
-        return "triangles";
-    case Block::VertexAnimation:
-        return "vertexanimation";
-    case Block::None:
-        break;
-    }
-    return "";
+    return kBlockNames[static_cast<std::size_t>(b)];
 }
 
 Block blockFromKeyword(std::string_view tok) noexcept
 {
-    if (equalsIgnoreCase(tok, "nodes")) {
-        return Block::Nodes;
-    }
-    if (equalsIgnoreCase(tok, "skeleton")) {
-        return Block::Skeleton;
-    }
-    if (equalsIgnoreCase(tok, "triangles")) {
-        return Block::Triangles;
-    }
-    if (equalsIgnoreCase(tok, "vertexanimation")) {
-        return Block::VertexAnimation;
+    for (std::size_t i = 1; i < kBlockNames.size(); ++i) {
+        if (equalsIgnoreCase(tok, kBlockNames[i])) {
+            return static_cast<Block>(i);
+        }
     }
     return Block::None;
 }
 
-// Character classes for the tokenizer: 0 token, 1 blank, 2 '#' or ';', 3 '/', 4 '"'.
+// Character classes of the fields: 0 field, 1 blank, 2 '#' or ';', 3 '/', 4 '"'.
 struct CharClasses {
     std::array<std::uint8_t, 256> c{};
     constexpr CharClasses()
     {
-        c[static_cast<unsigned char>(' ')] = 1;
-        c[static_cast<unsigned char>('\t')] = 1;
-        c[static_cast<unsigned char>('\f')] = 1;
-        c[static_cast<unsigned char>('\v')] = 1;
+        for (char b : {' ', '\t', '\f', '\v'}) {
+            c[static_cast<unsigned char>(b)] = 1;
+        }
         c[static_cast<unsigned char>('#')] = 2;
         c[static_cast<unsigned char>(';')] = 2;
         c[static_cast<unsigned char>('/')] = 3;
@@ -89,6 +72,152 @@ inline std::uint8_t cls(char ch) noexcept
 {
     return kClasses.c[static_cast<unsigned char>(ch)];
 }
+
+// The fields of one line, read one at a time where they stand (no token array). Blanks
+// separate fields; '#', ';' and '//' start a comment; "..." is one field (quotes kept); a quote
+// or a single '/' inside a field belongs to it. A field is never empty.
+class Fields {
+public:
+    Fields(const char* b, const char* e) noexcept : m_p(b), m_e(e) {}
+
+    // The next field, or an empty view at the end of the line (or its comment).
+    std::string_view next() noexcept
+    {
+        if (!start()) {
+            return {};
+        }
+        return take();
+    }
+    // The next field as a number (float or int32): the inline scanner where it takes the whole
+    // field, else the token path. `tok` is the field (for messages).
+    enum class Got : std::uint8_t { Ok, Missing, Bad };
+    template <class T> Got number(T& out, std::string_view& tok) noexcept
+    {
+        if (!start()) {
+            return Got::Missing;
+        }
+        const char* q = nullptr;
+        if constexpr (std::is_same_v<T, float>) {
+            q = scanFloat(m_p, m_e, out);
+        } else {
+            q = scanInt(m_p, m_e, out);
+        }
+        if (q && ends(q)) {
+            tok = {m_p, static_cast<std::size_t>(q - m_p)};
+            m_p = q;
+            ++m_taken;
+            return Got::Ok;
+        }
+        tok = take();
+        m_slow = true;
+        if constexpr (std::is_same_v<T, float>) {
+            return parseFloat(tok, out) ? Got::Ok : Got::Bad;
+        } else {
+            return parseInt(tok, out) ? Got::Ok : Got::Bad;
+        }
+    }
+
+    std::size_t taken() const noexcept { return m_taken; }
+    bool slow() const noexcept { return m_slow; } // a number went through the token path
+    // About the whole line (walks a copy to its end once).
+    std::size_t total() noexcept { return whole().taken; }
+    const char* firstTab() noexcept { return whole().tab; }
+    std::string_view comment() noexcept { return whole().comment; }
+    bool unterminated() noexcept { return whole().unterminated; }
+
+private:
+    // Skips blanks; false at the end of the line or at a comment.
+    bool start() noexcept
+    {
+        while (m_p != m_e && cls(*m_p) == 1) {
+            if (*m_p == '\t' && !m_tab) {
+                m_tab = m_p;
+            }
+            ++m_p;
+        }
+        if (m_p == m_e) {
+            m_done = true;
+            return false;
+        }
+        const std::uint8_t c = cls(*m_p);
+        if (c == 2 || (c == 3 && m_p + 1 != m_e && m_p[1] == '/')) {
+            m_comment = {m_p, static_cast<std::size_t>(m_e - m_p)};
+            m_p = m_e;
+            m_done = true;
+            return false;
+        }
+        return true;
+    }
+    // Whether a number ending at q ends its field.
+    bool ends(const char* q) const noexcept
+    {
+        if (q == m_e) {
+            return true;
+        }
+        const std::uint8_t c = cls(*q);
+        return c == 1 || c == 2 || (c == 3 && q + 1 != m_e && q[1] == '/');
+    }
+    std::string_view take() noexcept
+    {
+        const char* const s = m_p;
+        if (cls(*m_p) == 4) {
+            ++m_p;
+            while (m_p != m_e && *m_p != '"') {
+                ++m_p;
+            }
+            if (m_p == m_e) {
+                m_unterminated = true;
+            } else {
+                ++m_p;
+            }
+        } else {
+            for (;;) {
+                while (m_p != m_e && cls(*m_p) == 0) {
+                    ++m_p;
+                }
+                if (m_p != m_e &&
+                    (cls(*m_p) == 4 || (cls(*m_p) == 3 && !(m_p + 1 != m_e && m_p[1] == '/')))) {
+                    ++m_p;
+                    continue;
+                }
+                break;
+            }
+        }
+        ++m_taken;
+        return {s, static_cast<std::size_t>(m_p - s)};
+    }
+    struct Whole {
+        std::size_t taken = 0;
+        const char* tab = nullptr;
+        std::string_view comment;
+        bool unterminated = false;
+    };
+    Whole whole() noexcept
+    {
+        if (m_done) {
+            return {m_taken, m_tab, m_comment, m_unterminated};
+        }
+        if (!m_known) {
+            Fields rest = *this;
+            while (!rest.next().empty()) {
+            }
+            m_whole = {rest.m_taken, rest.m_tab, rest.m_comment, rest.m_unterminated};
+            m_known = true;
+        }
+        return m_whole;
+    }
+
+    const char* m_p;
+    const char* m_e;
+    std::size_t m_taken = 0;
+    const char* m_tab = nullptr;
+    std::string_view m_comment;
+    bool m_done = false;
+    bool m_unterminated = false;
+    bool m_slow = false;
+    bool m_known = false; // m_whole is computed
+    Whole m_whole;
+};
 
 // A token for messages: long tokens are cut so hostile input cannot blow up a message.
 // Control bytes print as '?'.
@@ -149,11 +278,6 @@ std::string fileStem(std::string_view fileName)
     return std::string(fileName);
 }
 
-bool hasVtaExtension(std::string_view fileName) noexcept
-{
-    return fileName.size() >= 4 && equalsIgnoreCase(fileName.substr(fileName.size() - 4), ".vta");
-}
-
 // Source id -> file-order joint index: a flat table for small ids, a hash map for the rest.
 class IdMap {
 public:
@@ -184,360 +308,29 @@ private:
     std::unordered_map<std::int32_t, JointIndex> m_sparse;
 };
 
-// ---- fast path ------------------------------------------------------------------------------
-// Regular triangles (a material line and three vertex lines of plain numbers, every bone
-// declared, nothing else on the line) are read straight from the bytes: no token array, no
-// diagnostics possible. Anything else stops the fast path before that triangle, and the general
-// path reads it and reports what is wrong, so both paths give the same model and diagnostics.
-
-constexpr std::uint32_t kFastLinks = 32; // links a fast vertex line may carry
-
-struct FastCorner {
-    JointIndex parent = kNoJoint;
-    Vec3 position;
-    Vec3 normal;
-    Vec2 uv;
-    LinkState state = LinkState::Absent;
-    std::uint32_t links = 0;
-    std::array<JointIndex, kFastLinks> joints;
-    std::array<float, kFastLinks> weights;
-    std::uint32_t column = 1;      // first non-blank, 1-based
-    const char* firstTab = nullptr;
-};
-
-inline bool isSpaceOrTab(char c) noexcept
-{
-    return c == ' ' || c == '\t';
-}
-
-// `parent x y z nx ny nz u v [count (bone weight)*]` over [p, e) (no line terminator).
-bool fastVertexLine(const char* p, const char* const e, const IdMap& ids, FastCorner& c) noexcept
-{
-    const char* const b = p;
-    c.firstTab = nullptr;
-    auto skip = [&] {
-        while (p != e && isSpaceOrTab(*p)) {
-            if (*p == '\t' && !c.firstTab) {
-                c.firstTab = p;
-            }
-            ++p;
-        }
-    };
-    // A blank must separate the number just read from the next one.
-    auto gap = [&]() noexcept {
-        if (p == e || !isSpaceOrTab(*p)) {
-            return false;
-        }
-        skip();
-        return true;
-    };
-    skip();
-    c.column = static_cast<std::uint32_t>(p - b) + 1;
-    std::int32_t parent = 0;
-    const char* q = scanInt(p, e, parent);
-    if (!q) {
-        return false;
-    }
-    p = q;
-    float v[8];
-    for (float& x : v) {
-        if (!gap() || !(q = scanFloat(p, e, x))) {
-            return false;
-        }
-        p = q;
-    }
-    if (p != e && !isSpaceOrTab(*p)) {
-        return false;
-    }
-    skip();
-    std::int32_t n = 0;
-    if (p == e) {
-        c.state = LinkState::Absent;
-    } else {
-        if (!(q = scanInt(p, e, n)) || n < 0 || n > static_cast<std::int32_t>(kFastLinks)) {
-            return false;
-        }
-        p = q;
-        for (std::int32_t i = 0; i < n; ++i) {
-            std::int32_t bone = 0;
-            if (!gap() || !(q = scanInt(p, e, bone))) {
-                return false;
-            }
-            p = q;
-            if (!gap() || !(q = scanFloat(p, e, c.weights[static_cast<std::size_t>(i)]))) {
-                return false;
-            }
-            p = q;
-            const JointIndex j = ids.find(bone);
-            if (j == kNoJoint) {
-                return false;
-            }
-            c.joints[static_cast<std::size_t>(i)] = j;
-        }
-        if (p != e && !isSpaceOrTab(*p)) {
-            return false;
-        }
-        skip();
-        if (p != e) {
-            return false; // extra fields or a comment
-        }
-        c.state = n > 0 ? LinkState::List : LinkState::Zero;
-    }
-    c.parent = ids.find(parent);
-    if (c.parent == kNoJoint) {
-        return false;
-    }
-    c.links = static_cast<std::uint32_t>(n);
-    c.position = Vec3(v[0], v[1], v[2]);
-    c.normal = Vec3(v[3], v[4], v[5]);
-    c.uv = Vec2(v[6], v[7]);
-    return true;
-}
-
-// One '\n'-terminated line at p: [ls, le) without its terminator; p moves past it.
-inline bool takeLine(const char*& p, const char* end, const char*& ls, const char*& le,
-                     bool& crlf) noexcept
-{
-    const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(end - p));
-    if (!nl) {
-        return false;
-    }
-    ls = p;
-    le = static_cast<const char*>(nl);
-    p = le + 1;
-    crlf = le != ls && le[-1] == '\r';
-    if (crlf) {
-        --le;
-    }
-    return true;
-}
-
-struct FastRun {
-    const char* end = nullptr;   // where it stopped: the start of the first triangle not taken
-    std::uint32_t lines = 0;
-    std::uint64_t crlf = 0;
-    std::size_t triangles = 0;
-    std::size_t lastLineLength = 0;
-    SourceLoc tabAt;             // first tab, and first tab on a line of more than 4 links
-    SourceLoc tabManyLinksAt;
-};
-
-// Appends the regular triangles from p (a line start, line number `firstLine`) to `mesh`, until
-// one is not regular or p reaches `stopAt`. `intern(name, where)` gives a material's index.
-template <class Intern>
-FastRun fastTriangles(const char* p, const char* const end, const char* const stopAt,
-                      const char* const base, std::uint32_t firstLine, const IdMap& ids,
-                      Mesh& mesh, Intern&& intern)
-{
-    FastRun r;
-    FastCorner c[3];
-    const char* vs[3] = {};
-    std::string_view lastMaterial;
-    std::uint32_t lastIndex = 0;
-    bool haveLast = false;
-    while (p < stopAt) {
-        const char* q = p;
-        const char* ms = nullptr;
-        const char* me = nullptr;
-        bool crlf = false;
-        if (!takeLine(q, end, ms, me, crlf)) {
-            break;
-        }
-        const std::string_view line(ms, static_cast<std::size_t>(me - ms));
-        const std::string_view material = trim(line);
-        if (line.find('\r') != std::string_view::npos) {
-            break; // a bare CR splits the line for the text cursor
-        }
-        const bool same = haveLast && material == lastMaterial;
-        if (!same && (material.empty() || material.starts_with("//") ||
-                      equalsIgnoreCase(material, "end") ||
-                      blockFromKeyword(material) != Block::None)) {
-            break;
-        }
-        std::uint64_t crlfs = crlf ? 1 : 0;
-        bool ok = true;
-        std::size_t lastLength = 0;
-        for (int k = 0; k < 3 && ok; ++k) {
-            const char* ls = nullptr;
-            const char* le = nullptr;
-            bool cr = false;
-            ok = takeLine(q, end, ls, le, cr) && fastVertexLine(ls, le, ids, c[k]);
-            vs[k] = ls;
-            crlfs += cr ? 1 : 0;
-            lastLength = static_cast<std::size_t>(le - ls);
-        }
-        if (!ok) {
-            break;
-        }
-        const std::uint32_t line0 = firstLine + r.lines;
-        const auto col = static_cast<std::uint32_t>(material.data() - ms);
-        const SourceLoc matAt{line0, col + 1, static_cast<std::uint64_t>(ms - base) + col};
-        const std::uint32_t mat = same ? lastIndex : intern(material, matAt);
-        lastMaterial = material;
-        lastIndex = mat;
-        haveLast = true;
-        for (int k = 0; k < 3; ++k) {
-            const FastCorner& v = c[k];
-            const std::uint32_t ln = line0 + 1 + static_cast<std::uint32_t>(k);
-            const auto lineStart = static_cast<std::uint64_t>(vs[k] - base);
-            const SourceLoc at{ln, v.column, lineStart + v.column - 1};
-            const auto point = static_cast<std::uint32_t>(mesh.pointPositions.size());
-            appendPoint(mesh, v.position, v.parent, v.state, v.joints.data(), v.weights.data(),
-                        v.links, at);
-            mesh.cornerPoints.push_back(point);
-            mesh.cornerNormals.push_back(v.normal);
-            mesh.cornerUvs.push_back(v.uv);
-            mesh.cornerWhere.push_back(at);
-            if (v.firstTab) {
-                const auto tc = static_cast<std::uint32_t>(v.firstTab - vs[k]);
-                const SourceLoc tab{ln, tc + 1, lineStart + tc};
-                if (r.tabAt.line == 0) {
-                    r.tabAt = tab;
-                }
-                if (v.links > 4 && r.tabManyLinksAt.line == 0) {
-                    r.tabManyLinksAt = tab;
-                }
-            }
-        }
-        mesh.triangleMaterials.push_back(mat);
-        mesh.triangleWhere.push_back(matAt);
-        r.lines += 4;
-        r.crlf += crlfs;
-        r.lastLineLength = lastLength;
-        ++r.triangles;
-        p = q;
-    }
-    r.end = p;
-    return r;
-}
-
-// Regular skeleton lines: `time N` (integer N, nothing else) and `id x y z rx ry rz` of a
-// declared bone inside a frame. Stops before the first other line.
-// `frame(time, where)` starts a frame; `pose(joint, position, rotation)` adds a key to it.
-template <class OnFrame, class OnPose>
-FastRun fastSkeleton(const char* p, const char* const end, const char* const base,
-                     std::uint32_t firstLine, const IdMap& ids, bool& inFrame, OnFrame&& frame,
-                     OnPose&& pose)
-{
-    FastRun r;
-    for (;;) {
-        const char* q = p;
-        const char* ls = nullptr;
-        const char* le = nullptr;
-        bool crlf = false;
-        if (!takeLine(q, end, ls, le, crlf)) {
-            break;
-        }
-        const char* c = ls;
-        const char* tab = nullptr;
-        while (c != le && isSpaceOrTab(*c)) {
-            tab = (*c == '\t' && !tab) ? c : tab;
-            ++c;
-        }
-        const auto column = static_cast<std::uint32_t>(c - ls);
-        const std::uint32_t line = firstLine + r.lines;
-        const auto lineStart = static_cast<std::uint64_t>(ls - base);
-        auto blanksToEnd = [&](const char* x) {
-            while (x != le && isSpaceOrTab(*x)) {
-                tab = (*x == '\t' && !tab) ? x : tab;
-                ++x;
-            }
-            return x == le;
-        };
-        if (le - c > 5 && std::memcmp(c, "time", 4) == 0 && isSpaceOrTab(c[4])) {
-            const char* x = c + 4;
-            while (x != le && isSpaceOrTab(*x)) {
-                tab = (*x == '\t' && !tab) ? x : tab;
-                ++x;
-            }
-            std::int32_t t = 0;
-            const char* y = x != le && *x != '-' ? scanInt(x, le, t) : nullptr; // keeps "-0"
-            if (!y || !blanksToEnd(y)) {
-                break;
-            }
-            frame(static_cast<double>(t), SourceLoc{line, column + 1, lineStart + column});
-            inFrame = true;
-        } else {
-            if (!inFrame) {
-                break;
-            }
-            std::int32_t id = 0;
-            const char* x = scanInt(c, le, id);
-            float v[6];
-            bool ok = x != nullptr;
-            for (int k = 0; k < 6 && ok; ++k) {
-                ok = x != le && isSpaceOrTab(*x);
-                while (ok && x != le && isSpaceOrTab(*x)) {
-                    tab = (*x == '\t' && !tab) ? x : tab;
-                    ++x;
-                }
-                ok = ok && (x = scanFloat(x, le, v[k])) != nullptr;
-            }
-            if (!ok || (x != le && !isSpaceOrTab(*x)) || !blanksToEnd(x)) {
-                break;
-            }
-            const JointIndex j = ids.find(id);
-            if (j == kNoJoint) {
-                break;
-            }
-            pose(j, Vec3(v[0], v[1], v[2]), Vec3(v[3], v[4], v[5]));
-        }
-        if (tab && r.tabAt.line == 0) {
-            const auto tc = static_cast<std::uint32_t>(tab - ls);
-            r.tabAt = {line, tc + 1, lineStart + tc};
-        }
-        r.lines += 1;
-        r.crlf += crlf ? 1 : 0;
-        r.lastLineLength = static_cast<std::size_t>(le - ls);
-        p = q;
-    }
-    r.end = p;
-    return r;
-}
-
-// Whether [p, e) starts like a vertex line: an integer, a blank, a number.
-bool looksLikeVertexLine(const char* p, const char* e) noexcept
-{
-    while (p != e && isSpaceOrTab(*p)) {
-        ++p;
-    }
-    std::int32_t i = 0;
-    float f = 0;
-    const char* q = scanInt(p, e, i);
-    if (!q || q == e || !isSpaceOrTab(*q)) {
-        return false;
-    }
-    while (q != e && isSpaceOrTab(*q)) {
-        ++q;
-    }
-    return q != e && scanFloat(q, e, f) != nullptr;
-}
-
 // A guess at the first triangle starting at a line after p: a line that does not look like a
-// vertex line followed by three that do. Only a guess: a share starting here is kept only when
-// the share before it ended exactly here, which proves the guess.
+// vertex line (an integer, a blank, a number) followed by three that do. Only a guess: a share
+// starting here is kept only when the share before it ended exactly here, which proves it.
 const char* guessTriangleStart(const char* p, const char* end) noexcept
 {
-    const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(end - p));
-    if (!nl) {
+    LineScanner sc(p, p, end);
+    if (!sc.next()) {
         return nullptr;
     }
-    p = static_cast<const char*>(nl) + 1;
     constexpr int kLook = 12;
     const char* starts[kLook] = {};
     bool vertex[kLook] = {};
     int n = 0;
-    for (const char* q = p; n < kLook;) {
-        const char* at = q;
-        const char* ls = nullptr;
-        const char* le = nullptr;
-        bool cr = false;
-        if (!takeLine(q, end, ls, le, cr)) {
+    for (; n < kLook; ++n) {
+        starts[n] = sc.position();
+        if (!sc.next()) {
             break;
         }
-        starts[n] = at;
-        vertex[n] = looksLikeVertexLine(ls, le);
-        ++n;
+        Fields f(sc.begin(), sc.end());
+        std::int32_t i = 0;
+        float x = 0;
+        std::string_view tok;
+        vertex[n] = f.number(i, tok) == Fields::Got::Ok && f.number(x, tok) == Fields::Got::Ok;
     }
     for (int i = 0; i + 3 < n; ++i) {
         if (!vertex[i] && vertex[i + 1] && vertex[i + 2] && vertex[i + 3]) {
@@ -546,17 +339,6 @@ const char* guessTriangleStart(const char* p, const char* end) noexcept
     }
     return nullptr;
 }
-
-// A share of a triangles block read on a worker thread into its own mesh. Its line numbers
-// count from 1 at the share's first line; offsets are the file's.
-struct Share {
-    const char* begin = nullptr;
-    const char* stop = nullptr;
-    Mesh mesh;
-    MaterialInterner materials;
-    FastRun run;
-    bool failed = false;
-};
 
 // Appends `src` to `dst` and frees `src` at once, so splicing shares never holds two copies of
 // more than one array.
@@ -596,8 +378,10 @@ struct Corner {
     LinkState state = LinkState::Absent;
     std::vector<JointIndex> joints;
     std::vector<float> weights;
+    std::vector<const char*> jointAt; // each link's bone field, for reports
     std::vector<Vec2> extraUvs;
     SourceLoc where;
+    bool slow = false; // a number went through the token path
 };
 
 // Diagnostics whose severity or presence depends on the profile, graded after the build.
@@ -606,18 +390,33 @@ enum class Deferred : std::uint8_t { KeywordCase, BlockKeywordCase, TopLevelComm
 class SmdReader {
 public:
     SmdReader(std::string_view bytes, const ReadContext& ctx)
-        : m_bytes(bytes), m_ctx(ctx), m_cur(bytes), m_sink(ctx.fileName), m_tok(kMaxTokens),
-          m_direct(ctx.fastPaths)
+        : m_bytes(bytes), m_ctx(ctx), m_sc(bytes), m_sink(ctx.fileName)
     {
+    }
+    // A share of a triangles block: [begin, stop) read with `main`'s bones and version; line
+    // numbers count from 1 at `begin`, offsets are the file's.
+    SmdReader(const SmdReader& main, const char* begin, const char* stop)
+        : m_bytes(main.m_bytes), m_ctx(main.m_ctx),
+          m_sc(main.m_bytes.data(), begin, main.m_bytes.data() + main.m_bytes.size()),
+          m_shareBegin(begin), m_shareStop(stop), m_share(true), m_ids(main.m_ids)
+    {
+        m_model.version = main.m_model.version;
     }
 
     ReadResult run();
+    void readShare();
 
 private:
     // ---- diagnostics --------------------------------------------------------------------
+    // A share reports nothing: the first report stops it, and reading in order reports.
     Diagnostic& report(Severity s, std::string_view id, SourceLoc where, std::string message,
                        ElementRef e = {})
     {
+        ++m_reports;
+        if (m_share) {
+            m_stop = true;
+            return m_dummy;
+        }
         std::size_t& n = m_perId[id];
         if (++n > kMaxPerId) {
             m_dummy = Diagnostic{};
@@ -645,99 +444,161 @@ private:
         d.fixedSeverity = true;
         return d;
     }
-    void badNumber(std::string_view line, std::string_view tok, bool integer,
-                   std::string_view field)
+    SourceLoc loc(const char* p) const noexcept
     {
-        error(ids::kSyntaxBadNumber, m_cur.loc(line, tok),
+        return {m_sc.lineNumber(), m_sc.column(p), m_sc.offset(p)};
+    }
+    SourceLoc loc(std::string_view tok) const noexcept { return loc(tok.data()); }
+    // The current line's first non-blank column (column 1 on a blank line).
+    SourceLoc lineLoc() const noexcept
+    {
+        const char* p = skipLineBlanks(m_sc.begin(), m_sc.end());
+        return loc(p == m_sc.end() ? m_sc.begin() : p);
+    }
+    std::string_view line() const noexcept { return m_sc.line(); }
+    void badNumber(std::string_view tok, bool integer, std::string_view field)
+    {
+        error(ids::kSyntaxBadNumber, loc(tok),
               std::string("expected ") + (integer ? "int" : "float") + " for " +
                   std::string(field) + ", got '" + shown(tok) + "'");
     }
-    void shortLine(std::string_view line, std::string_view kind, std::size_t have, std::size_t need)
+    void shortLine(std::string_view kind, std::size_t have, std::size_t need)
     {
-        if (isCutLine(line)) {
-            truncated(m_cur.lineLoc(line), "file ends in the middle of a " + std::string(kind) +
-                                               " line (" + std::to_string(have) + " of " +
-                                               std::to_string(need) + " fields)");
+        if (isCutLine()) {
+            truncated(lineLoc(), "file ends in the middle of a " + std::string(kind) + " line (" +
+                                     std::to_string(have) + " of " + std::to_string(need) +
+                                     " fields)");
             return;
         }
-        error(ids::kSyntaxShortLine, m_cur.lineLoc(line),
+        error(ids::kSyntaxShortLine, lineLoc(),
               std::string(kind) + " line has " + plural(have, "field") + "; needs " +
                   std::to_string(need));
     }
-    void extraFields(std::string_view line, std::size_t used)
+    // The fields after the `used` ones: a note that they are ignored.
+    void extraFields(Fields& f, std::size_t used)
     {
-        const std::size_t k = m_ntok + m_extraTok - used;
-        if (k == 0) {
+        const std::string_view t = f.next();
+        if (t.empty()) {
             return;
         }
-        note(ids::kSyntaxExtraFields, m_cur.loc(line, m_tok[used]),
+        const std::size_t k = f.total() - used;
+        note(ids::kSyntaxExtraFields, loc(t),
              std::to_string(k) + (k == 1 ? " extra field" : " extra fields") +
                  "; studiomdl ignores them, BinarySMD rejects them");
     }
+    // The next field as a number of a `kind` line that needs `need` fields: a missing field,
+    // or a bad one on a line with too few, is a short line.
+    template <class T>
+    bool field(Fields& f, T& out, std::string_view name, std::string_view kind, std::size_t need,
+               std::string_view* at = nullptr)
+    {
+        std::string_view tok;
+        const Fields::Got got = f.number(out, tok);
+        if (got == Fields::Got::Ok) {
+            if (at) {
+                *at = tok;
+            }
+            return true;
+        }
+        if (got == Fields::Got::Missing || f.total() < need) {
+            shortLine(kind, f.total(), need);
+        } else {
+            badNumber(tok, !std::is_same_v<T, float>, name);
+        }
+        return false;
+    }
+    bool vec3(Fields& f, Vec3& out, const char* const names[3], std::string_view kind,
+              std::size_t need)
+    {
+        return field(f, out.x(), names[0], kind, need) && field(f, out.y(), names[1], kind, need) &&
+               field(f, out.z(), names[2], kind, need);
+    }
+    // An int from a field already taken (the first of a line).
+    bool intOf(std::string_view tok, std::int32_t& out) const noexcept
+    {
+        const char* q = scanInt(tok.data(), tok.data() + tok.size(), out);
+        return q == tok.data() + tok.size() || parseInt(tok, out);
+    }
 
-    // ---- lexing -------------------------------------------------------------------------
-    void tokenize(std::string_view line) noexcept;
-    std::string_view commentText() const noexcept;
-    void noteTab(std::string_view line, bool manyLinks) noexcept;
-    bool blankOrComment(std::string_view line, std::string_view trimmed, Block b);
-    bool isEndLine(std::string_view line, Block b);
-    bool parseF(std::string_view line, std::size_t i, float& out, std::string_view field)
+    // The first field of a 7-field line (already taken) as an int.
+    bool idField(std::string_view tok, std::int32_t& out, std::string_view name,
+                 std::string_view kind, Fields& f)
     {
-        if (parseFloat(m_tok[i], out)) {
+        if (intOf(tok, out)) {
             return true;
         }
-        badNumber(line, m_tok[i], false, field);
-        return false;
-    }
-    bool parseI(std::string_view line, std::size_t i, std::int32_t& out, std::string_view field)
-    {
-        if (parseInt(m_tok[i], out)) {
-            return true;
+        if (f.total() < 7) {
+            shortLine(kind, f.total(), 7);
+        } else {
+            badNumber(tok, true, name);
         }
-        badNumber(line, m_tok[i], true, field);
         return false;
     }
-    bool parseVec3(std::string_view line, std::size_t i, Vec3& out, const char* const fields[3])
+
+    // ---- lines --------------------------------------------------------------------------
+    bool nextLine() noexcept
     {
-        return parseF(line, i, out.x(), fields[0]) && parseF(line, i + 1, out.y(), fields[1]) &&
-               parseF(line, i + 2, out.z(), fields[2]);
+        m_prev = m_sc;
+        if (!m_sc.next()) {
+            return false;
+        }
+        m_lastLine = m_sc.lineNumber();
+        m_lastLineLength = static_cast<std::size_t>(m_sc.end() - m_sc.begin());
+        m_lastWasEnd = false;
+        return true;
     }
-    void keywordCase(std::string_view line, std::string_view tok, std::string_view exact,
-                     bool block);
+    void unread() noexcept { m_sc = m_prev; }
+    // The last line of a file that does not end with a newline: it may be cut.
+    bool isCutLine() const noexcept
+    {
+        return m_sc.end() != m_sc.begin() && m_sc.end() == m_bytes.data() + m_bytes.size();
+    }
+    SourceLoc eofLoc() const noexcept
+    {
+        return {m_lastLine == 0 ? 1 : m_lastLine, static_cast<std::uint32_t>(m_lastLineLength) + 1,
+                m_bytes.size()};
+    }
+    std::string_view commentText(std::string_view c) const noexcept
+    {
+        c.remove_prefix(c.starts_with("//") ? 2 : c.empty() ? 0 : 1);
+        return trim(c);
+    }
+    void noteTab(const char* tab, bool manyLinks) noexcept;
+    bool blankOrComment(Block b);
+    bool isEndLine(std::string_view first, Fields& f, Block b);
+    bool newBlockStarts(std::string_view first, Fields& f) noexcept
+    {
+        return blockFromKeyword(first) != Block::None && f.total() == 1;
+    }
+    void keywordCase(std::string_view tok, std::string_view exact, bool block);
 
     // ---- blocks -------------------------------------------------------------------------
-    void openBlock(Block b, std::string_view line);
+    void openBlock(Block b, std::string_view kw, Fields& f);
     void missingEnd(Block b, SourceLoc opened, SourceLoc at);
     // syntax.truncated (issue 15): the file ends before its structure is complete. Reported
     // once: a cut last line already says where the file ends.
     void truncated(SourceLoc at, std::string message, SourceLoc opened = {},
                    std::string_view block = {});
     void endsInside(Block b, SourceLoc opened, std::string after);
-    // The last line of a file that does not end with a newline: it may be cut.
-    bool isCutLine(std::string_view line) const noexcept
-    {
-        return !line.empty() && line.data() + line.size() == m_bytes.data() + m_bytes.size();
-    }
-    bool nextLine(std::string_view& line) noexcept;
-    bool newBlockStarts() const noexcept;
     void clearVertexRefs(std::size_t mark) noexcept;
-    std::size_t indexOf(const Diagnostic& d) const noexcept;
+    std::size_t indexOf(const Diagnostic& d) const noexcept
+    {
+        return &d == &m_dummy ? SIZE_MAX : m_sink.diagnostics().size() - 1;
+    }
+    void skipUnknownBlock(std::string_view kw);
     void parseNodes(SourceLoc opened);
-    void parseSkeleton(SourceLoc opened);
-    void beginFrame(RawFrame&& f);
-    void addPose(JointIndex joint, const Vec3& position, const Vec3& rotation);
-    void leaveDirect();
+    void parseFrames(Block b, SourceLoc opened);
+    bool parseTimeLine(std::string_view kw, Fields& f, double& time, std::string& comment,
+                       bool& hasComment);
     void parseTriangles(SourceLoc opened);
+    bool triangles(SourceLoc opened, const char* stopAt);
+    bool parseCorner(Corner& c, std::uint32_t vertex);
+    void appendTriangle(std::uint32_t mat, SourceLoc matAt);
+    bool looksLikeVertex() noexcept;
     std::uint32_t internMaterial(std::string_view name, SourceLoc at);
-    void takeRun(const FastRun& r);
-    void parallelTriangles();
-    void splice(Share& share, std::uint32_t lineBase);
-    void parseVertexAnimation(SourceLoc opened);
-    bool parseTimeLine(std::string_view line, double& time, std::string& comment, bool& hasComment);
-    bool parseCorner(std::string_view line, Corner& c, std::uint32_t vertex);
-    bool looksLikeVertex(std::string_view line) noexcept;
-    void skipUnknownBlock(std::string_view line, std::string_view kw);
-    SourceLoc eofLoc() const noexcept;
+    int parallelTriangles(SourceLoc opened);
+    void reserveFor(const char* from, const char* to);
+    void splice(SmdReader& share);
 
     // ---- build --------------------------------------------------------------------------
     void build();
@@ -749,18 +610,18 @@ private:
 
     std::string_view m_bytes;
     const ReadContext& m_ctx;
-    TextCursor m_cur;
+    LineScanner m_sc;
+    LineScanner m_prev; // before the current line, for unread()
     DiagnosticSink m_sink;
     Diagnostic m_dummy;
     std::unordered_map<std::string_view, std::size_t> m_perId;
-
-    std::vector<std::string_view> m_tok;
-    std::size_t m_ntok = 0;
-    std::size_t m_extraTok = 0;
-    const char* m_firstTab = nullptr;
-    bool m_unterminated = false;
+    const char* m_shareBegin = nullptr;
+    const char* m_shareStop = nullptr;
+    bool m_share = false; // reading a share on a thread: the first report stops it
+    bool m_stop = false;
     bool m_truncated = false;
-    std::string_view m_comment;
+    std::size_t m_reports = 0; // reports so far, for ReadStats::fastLines
+    bool m_slowTime = false;
 
     // Tabs (reported once), line state.
     SourceLoc m_tabAt;
@@ -771,11 +632,9 @@ private:
 
     // What the file said.
     Model m_model;
-    bool m_sawKeyword = false;
     bool m_sawUnknown = false; // an unknown block or stray 'end': the file is not just comments
     bool m_sawBlock = false;
     bool m_sawVersion = false;
-    SourceLoc m_versionAt;
     SourceLoc m_versionTokAt;
     bool m_hasSkeleton = false;
     bool m_hasTriangles = false;
@@ -789,14 +648,11 @@ private:
 
     std::vector<RawFrame> m_frames;
     std::vector<RawState> m_states;
-    // While frame times only increase (nearly every file), poses go straight into the dense
-    // animation (m_anim, frame i = raw frame i) and m_states stays empty: no second copy of
-    // the keys. The first frame out of order converts to m_states and the sorting build.
-    Animation m_anim;
-    bool m_direct = true;
     std::vector<std::size_t> m_frameDiags; // diagnostics whose Frame index is a raw frame index
 
     MaterialInterner m_materials;
+    std::string_view m_lastMaterial; // the previous triangle's, and its index
+    std::uint32_t m_lastMaterialIndex = 0;
     std::vector<std::uint32_t> m_extraCounts; // v3: extra UV pairs per corner (before padding)
     std::vector<Vec2> m_extraRaw;
     std::uint32_t m_maxExtra = 0;
@@ -807,82 +663,14 @@ private:
     ReadStats m_stats;
 };
 
-// ---- lexing ---------------------------------------------------------------------------------
+// ---- lines ----------------------------------------------------------------------------------
 
-void SmdReader::tokenize(std::string_view line) noexcept
+void SmdReader::noteTab(const char* tab, bool manyLinks) noexcept
 {
-    m_ntok = 0;
-    m_extraTok = 0;
-    m_firstTab = nullptr;
-    m_unterminated = false;
-    m_comment = {};
-    const char* p = line.data();
-    const char* const e = p + line.size();
-    while (p < e) {
-        while (p < e && cls(*p) == 1) {
-            if (*p == '\t' && !m_firstTab) {
-                m_firstTab = p;
-            }
-            ++p;
-        }
-        if (p >= e) {
-            break;
-        }
-        std::uint8_t c = cls(*p);
-        if (c == 2 || (c == 3 && p + 1 < e && p[1] == '/')) {
-            m_comment = std::string_view(p, static_cast<std::size_t>(e - p));
-            break;
-        }
-        const char* s = p;
-        if (c == 4) {
-            ++p;
-            while (p < e && *p != '"') {
-                ++p;
-            }
-            if (p >= e) {
-                m_unterminated = true;
-            } else {
-                ++p;
-            }
-        } else {
-            for (;;) {
-                while (p < e && cls(*p) == 0) { // the common case: digits, '.', '-', letters
-                    ++p;
-                }
-                if (p < e && (cls(*p) == 4 || (cls(*p) == 3 && !(p + 1 < e && p[1] == '/')))) {
-                    ++p; // a quote or a single '/' inside a token
-                    continue;
-                }
-                break;
-            }
-        }
-        if (m_ntok < kMaxTokens) {
-            m_tok[m_ntok++] = std::string_view(s, static_cast<std::size_t>(p - s));
-        } else {
-            ++m_extraTok;
-        }
-    }
-}
-
-// The text of an end-of-line comment without its marker, trimmed.
-std::string_view SmdReader::commentText() const noexcept
-{
-    std::string_view c = m_comment;
-    if (c.starts_with("//")) {
-        c.remove_prefix(2);
-    } else if (!c.empty()) {
-        c.remove_prefix(1);
-    }
-    return trim(c);
-}
-
-void SmdReader::noteTab(std::string_view line, bool manyLinks) noexcept
-{
-    if (!m_firstTab) {
+    if (!tab) {
         return;
     }
-    const SourceLoc at{m_cur.lineNumber(), static_cast<std::uint32_t>(m_firstTab - line.data()) + 1,
-                       m_cur.lineOffset() + static_cast<std::uint64_t>(m_firstTab - line.data())};
+    const SourceLoc at = loc(tab);
     if (m_tabAt.line == 0) {
         m_tabAt = at;
     }
@@ -892,10 +680,11 @@ void SmdReader::noteTab(std::string_view line, bool manyLinks) noexcept
 }
 
 // Blank lines and full-line comments inside a block: report and tell the caller to skip.
-bool SmdReader::blankOrComment(std::string_view line, std::string_view trimmed, Block b)
+bool SmdReader::blankOrComment(Block b)
 {
+    const std::string_view trimmed = trim(line());
     if (trimmed.empty()) {
-        const SourceLoc at{m_cur.lineNumber(), 1, m_cur.lineOffset()};
+        const SourceLoc at = loc(m_sc.begin());
         if (b == Block::Nodes) {
             error(ids::kSyntaxBlankLineInBlock, at, "blank line ends 'nodes' in studiomdl");
         } else if (b == Block::Triangles) {
@@ -910,26 +699,27 @@ bool SmdReader::blankOrComment(std::string_view line, std::string_view trimmed, 
     if (!isFullLineComment(trimmed)) {
         return false;
     }
-    const SourceLoc at = m_cur.lineLoc(line);
+    const SourceLoc at = lineLoc();
     error(ids::kSyntaxCommentGoldsrc, at, "GoldSrc studiomdl has no comments");
-    if (!(line.starts_with("//"))) {
+    if (!line().starts_with("//")) {
         error(ids::kSyntaxCommentInBlock, at, "only '//' at column 1 is skipped inside blocks");
     }
     return true;
 }
 
-// `end` (any case, blanks around it). Reports inexact spellings.
-bool SmdReader::isEndLine(std::string_view line, Block b)
+// `end` (any case, blanks around it; `first` is the line's first field). Reports inexact
+// spellings.
+bool SmdReader::isEndLine(std::string_view first, Fields& f, Block b)
 {
-    if (m_ntok != 1 || !equalsIgnoreCase(m_tok[0], "end")) {
+    if (!equalsIgnoreCase(first, "end") || f.total() != 1) {
         return false;
     }
-    if (line != "end") {
-        if (m_tok[0] != "end") {
-            keywordCase(line, m_tok[0], "end", false);
+    if (line() != "end") {
+        if (first != "end") {
+            keywordCase(first, "end", false);
         }
-        if (m_tok[0].data() != line.data() || m_tok[0].size() != line.size()) {
-            const SourceLoc at = m_cur.lineLoc(line);
+        if (first.data() != m_sc.begin() || first.size() != line().size()) {
+            const SourceLoc at = lineLoc();
             if (b == Block::Triangles) {
                 error(ids::kSyntaxEndNotExact, at, "studiomdl reads this 'end' as a material name");
             } else {
@@ -942,10 +732,9 @@ bool SmdReader::isEndLine(std::string_view line, Block b)
     return true;
 }
 
-void SmdReader::keywordCase(std::string_view line, std::string_view tok, std::string_view exact,
-                            bool block)
+void SmdReader::keywordCase(std::string_view tok, std::string_view exact, bool block)
 {
-    const Diagnostic& d = error(ids::kSyntaxKeywordCase, m_cur.loc(line, tok),
+    const Diagnostic& d = error(ids::kSyntaxKeywordCase, loc(tok),
                                 "'" + shown(tok) + "' must be '" + std::string(exact) + "'");
     const std::size_t i = indexOf(d);
     if (i != SIZE_MAX) {
@@ -953,102 +742,79 @@ void SmdReader::keywordCase(std::string_view line, std::string_view tok, std::st
     }
 }
 
-SourceLoc SmdReader::eofLoc() const noexcept
-{
-    return {m_lastLine == 0 ? 1 : m_lastLine, static_cast<std::uint32_t>(m_lastLineLength) + 1,
-            m_bytes.size()};
-}
-
-bool SmdReader::looksLikeVertex(std::string_view line) noexcept
-{
-    tokenize(line);
-    std::int32_t i = 0;
-    float f = 0;
-    return m_ntok >= 9 && parseInt(m_tok[0], i) && parseFloat(m_tok[1], f);
-}
-
 // ---- top level ------------------------------------------------------------------------------
 
 ReadResult SmdReader::run()
 {
-    std::string_view line;
     bool beforeKeyword = true;
-    m_model.animations.clear();
-    while (m_cur.nextLine(line)) {
-        m_lastLine = m_cur.lineNumber();
-        m_lastLineLength = line.size();
-        m_lastWasEnd = false;
-        const std::string_view trimmed = trim(line);
+    while (nextLine()) {
+        const std::string_view trimmed = trim(line());
         if (trimmed.empty()) {
             continue;
         }
         if (isFullLineComment(trimmed)) {
             if (beforeKeyword) {
-                m_model.headerComments.emplace_back(line);
+                m_model.headerComments.emplace_back(line());
             }
-            const std::size_t i = indexOf(note(ids::kSyntaxCommentGoldsrc, m_cur.lineLoc(line),
-                                               "GoldSrc studiomdl has no comments"));
+            const std::size_t i = indexOf(
+                note(ids::kSyntaxCommentGoldsrc, lineLoc(), "GoldSrc studiomdl has no comments"));
             if (i != SIZE_MAX) {
                 m_deferred.emplace_back(i, Deferred::TopLevelComment);
             }
             continue;
         }
-        tokenize(line);
-        noteTab(line, false);
+        Fields f(m_sc.begin(), m_sc.end());
+        const std::string_view kw = f.next();
+        noteTab(f.firstTab(), false);
         beforeKeyword = false;
-        const std::string_view kw = m_tok[0];
         if (equalsIgnoreCase(kw, "version")) {
-            m_sawKeyword = true;
             if (kw != "version") {
-                keywordCase(line, kw, "version", true);
+                keywordCase(kw, "version", true);
             }
             m_sawVersion = true;
-            m_versionAt = m_cur.lineLoc(line);
-            m_versionTokAt = m_versionAt;
+            m_versionTokAt = lineLoc();
             std::int32_t v = 1;
-            if (m_ntok < 2) {
+            const std::string_view tok = f.next();
+            if (tok.empty()) {
                 m_sawVersion = false; // reported as missing
-            } else if (!parseInt(m_tok[1], v)) {
-                badNumber(line, m_tok[1], true, "version");
+            } else if (!parseInt(tok, v)) {
+                badNumber(tok, true, "version");
             } else {
                 m_model.version = v;
-                m_versionTokAt = m_cur.loc(line, m_tok[1]);
-                extraFields(line, 2);
+                m_versionTokAt = loc(tok);
+                extraFields(f, 2);
             }
             continue;
         }
         const Block b = blockFromKeyword(kw);
-        if (b == Block::None) {
-            if (equalsIgnoreCase(kw, "end") && m_ntok == 1) {
-                warning(ids::kSyntaxUnknownBlock, m_cur.lineLoc(line), "stray 'end' ignored");
-                m_lastWasEnd = true;
-                continue;
-            }
-            skipUnknownBlock(line, kw);
-            continue;
+        if (b != Block::None) {
+            openBlock(b, kw, f);
+        } else if (equalsIgnoreCase(kw, "end") && f.total() == 1) {
+            warning(ids::kSyntaxUnknownBlock, lineLoc(), "stray 'end' ignored");
+            m_lastWasEnd = true;
+        } else {
+            skipUnknownBlock(kw);
         }
-        openBlock(b, line);
     }
-    if (!m_sawBlock && m_sawUnknown) {
-        // Text that is neither comments nor SMD blocks (a 1 GB line of garbage, another format
-        // with a wrong extension): what was skipped, and no bones, rather than "file is empty".
-        if (!m_sawVersion) {
-            m_sink.error(ids::kSyntaxBadVersion, {1, 1, 0}, "version missing; no SMD block found");
-        }
-        m_sink.error(ids::kSkeletonNoBones, {1, 1, 0}, "file declares no bones (no 'nodes' block)");
-        ReadResult r;
-        r.diagnostics = m_sink.take();
-        return r;
-    }
+    ReadResult r;
     if (!m_sawBlock) {
-        ReadResult r;
-        m_sink.diagnostics().clear();
-        m_sink.error(ids::kSyntaxEmptyFile, {1, 1, 0}, "file is empty");
+        if (m_sawUnknown) {
+            // Text that is neither comments nor SMD blocks (a 1 GB line of garbage, another
+            // format with a wrong extension): what was skipped, and no bones, not "empty".
+            if (!m_sawVersion) {
+                m_sink.error(ids::kSyntaxBadVersion, {1, 1, 0},
+                             "version missing; no SMD block found");
+            }
+            m_sink.error(ids::kSkeletonNoBones, {1, 1, 0},
+                         "file declares no bones (no 'nodes' block)");
+        } else {
+            m_sink.diagnostics().clear();
+            m_sink.error(ids::kSyntaxEmptyFile, {1, 1, 0}, "file is empty");
+        }
         r.diagnostics = m_sink.take();
         return r;
     }
     build();
-    ReadResult r;
     r.model = std::move(m_model);
     r.hasModel = true;
     r.stats = m_stats;
@@ -1071,43 +837,38 @@ ReadResult SmdReader::run()
     return r;
 }
 
-void SmdReader::skipUnknownBlock(std::string_view line, std::string_view kw)
+void SmdReader::skipUnknownBlock(std::string_view kw)
 {
-    m_sawKeyword = true;
     m_sawUnknown = true;
-    warning(ids::kSyntaxUnknownBlock, m_cur.lineLoc(line),
+    warning(ids::kSyntaxUnknownBlock, lineLoc(),
             "unknown block '" + shown(kw) + "' skipped to its 'end'");
-    std::string_view l;
-    while (m_cur.nextLine(l)) {
-        m_lastLine = m_cur.lineNumber();
-        m_lastLineLength = l.size();
-        if (equalsIgnoreCase(trim(l), "end")) {
+    const std::string name = shown(kw);
+    while (nextLine()) {
+        if (equalsIgnoreCase(trim(line()), "end")) {
             m_lastWasEnd = true;
             return;
         }
     }
     if (m_sawBlock) { // text before any SMD block is no SMD cut short, but no SMD at all
-        truncated(eofLoc(), "file ends inside unknown block '" + shown(kw) + "'; no 'end'");
+        truncated(eofLoc(), "file ends inside unknown block '" + name + "'; no 'end'");
     }
 }
 
-void SmdReader::openBlock(Block b, std::string_view line)
+void SmdReader::openBlock(Block b, std::string_view kw, Fields& f)
 {
-    m_sawKeyword = true;
     m_sawBlock = true;
-    const std::string_view kw = m_tok[0];
     if (kw != blockName(b)) {
-        keywordCase(line, kw, blockName(b), true);
+        keywordCase(kw, blockName(b), true);
     }
-    extraFields(line, 1);
-    const SourceLoc opened = m_cur.lineLoc(line);
+    extraFields(f, 1);
+    const SourceLoc opened = lineLoc();
     switch (b) {
     case Block::Nodes:
         parseNodes(opened);
         break;
     case Block::Skeleton:
         m_hasSkeleton = true;
-        parseSkeleton(opened);
+        parseFrames(b, opened);
         break;
     case Block::Triangles:
         if (!m_hasTriangles) {
@@ -1121,7 +882,7 @@ void SmdReader::openBlock(Block b, std::string_view line)
             m_vertexAnimationAt = opened;
         }
         m_hasVertexAnimation = true;
-        parseVertexAnimation(opened);
+        parseFrames(b, opened);
         break;
     case Block::None:
         break;
@@ -1145,7 +906,7 @@ void SmdReader::truncated(SourceLoc at, std::string message, SourceLoc opened,
     if (m_truncated) {
         return;
     }
-    m_truncated = true;
+    m_truncated = !m_share;
     Diagnostic& d = error(ids::kSyntaxTruncated, at, std::move(message));
     if (opened.line != 0) {
         d.related.push_back({m_ctx.fileName, opened, "'" + std::string(block) + "' opened here"});
@@ -1158,28 +919,6 @@ void SmdReader::endsInside(Block b, SourceLoc opened, std::string after)
               "file ends inside '" + std::string(blockName(b)) + "' opened at line " +
                   std::to_string(opened.line) + after + "; no 'end'",
               opened, blockName(b));
-}
-
-bool SmdReader::nextLine(std::string_view& line) noexcept
-{
-    if (!m_cur.nextLine(line)) {
-        return false;
-    }
-    m_lastLine = m_cur.lineNumber();
-    m_lastLineLength = line.size();
-    m_lastWasEnd = false;
-    return true;
-}
-
-// A lone block keyword inside a block: the block lacked its `end`.
-bool SmdReader::newBlockStarts() const noexcept
-{
-    return m_ntok == 1 && blockFromKeyword(m_tok[0]) != Block::None;
-}
-
-std::size_t SmdReader::indexOf(const Diagnostic& d) const noexcept
-{
-    return &d == &m_dummy ? SIZE_MAX : m_sink.diagnostics().size() - 1;
 }
 
 void SmdReader::clearVertexRefs(std::size_t mark) noexcept
@@ -1197,51 +936,57 @@ void SmdReader::clearVertexRefs(std::size_t mark) noexcept
 void SmdReader::parseNodes(SourceLoc opened)
 {
     Skeleton& s = m_model.skeleton;
-    std::string_view line;
-    while (nextLine(line)) {
-        if (blankOrComment(line, trim(line), Block::Nodes)) {
+    while (nextLine()) {
+        if (blankOrComment(Block::Nodes)) {
             continue;
         }
-        tokenize(line);
-        noteTab(line, false);
-        if (isEndLine(line, Block::Nodes)) {
+        Fields f(m_sc.begin(), m_sc.end());
+        const std::string_view idTok = f.next();
+        noteTab(f.firstTab(), false);
+        if (isEndLine(idTok, f, Block::Nodes)) {
             return;
         }
-        if (newBlockStarts()) {
-            missingEnd(Block::Nodes, opened, m_cur.lineLoc(line));
-            m_cur.unread();
+        if (newBlockStarts(idTok, f)) {
+            missingEnd(Block::Nodes, opened, lineLoc());
+            unread();
             return;
         }
-        const SourceLoc at = m_cur.lineLoc(line);
-        if (m_unterminated && isCutLine(line)) {
-            truncated(at, "file ends in the middle of a node line (quoted name not closed)");
+        const SourceLoc at = lineLoc();
+        if (f.unterminated()) {
+            if (isCutLine()) {
+                truncated(at, "file ends in the middle of a node line (quoted name not closed)");
+            } else {
+                fixed(Severity::Warning, ids::kSyntaxUnterminatedString, at,
+                      "quoted name runs to the end of the line; line dropped");
+            }
             continue;
         }
-        if (m_unterminated) {
-            fixed(Severity::Warning, ids::kSyntaxUnterminatedString, at,
-                  "quoted name runs to the end of the line; line dropped");
-            continue;
-        }
-        if (m_ntok < 3) {
-            shortLine(line, "node", m_ntok, 3);
+        const std::string_view nameTok = f.next();
+        const std::string_view parentTok = f.next();
+        if (parentTok.empty()) {
+            shortLine("node", f.total(), 3);
             continue;
         }
         std::int32_t id = 0;
         std::int32_t parent = -1;
-        if (!parseI(line, 0, id, "node id") || !parseI(line, 2, parent, "parent id")) {
+        if (!parseInt(idTok, id)) {
+            badNumber(idTok, true, "node id");
             continue;
         }
-        extraFields(line, 3);
+        if (!parseInt(parentTok, parent)) {
+            badNumber(parentTok, true, "parent id");
+            continue;
+        }
+        extraFields(f, 3);
         if (id < 0) {
-            fixed(Severity::Error, ids::kSkeletonNegativeId, m_cur.loc(line, m_tok[0]),
+            fixed(Severity::Error, ids::kSkeletonNegativeId, loc(idTok),
                   "node id " + std::to_string(id) + " is negative; line skipped");
             continue;
         }
-        const std::string_view nameTok = m_tok[1];
         const bool quoted = nameTok.size() >= 2 && nameTok.front() == '"' && nameTok.back() == '"';
         const std::string_view name = quoted ? nameTok.substr(1, nameTok.size() - 2) : nameTok;
         if (const std::string_view issue = nameIssue(name); !issue.empty()) {
-            warning(ids::kSyntaxNonAscii, m_cur.loc(line, nameTok),
+            warning(ids::kSyntaxNonAscii, loc(nameTok),
                     "name '" + shown(name) + "' contains " + std::string(issue));
         }
         JointIndex j = m_ids.find(id);
@@ -1257,12 +1002,12 @@ void SmdReader::parseNodes(SourceLoc opened)
             s.names[u].assign(name);
             s.where[u] = at;
             m_rawParents[u] = parent;
-            m_parentTokAt[u] = m_cur.loc(line, m_tok[2]);
+            m_parentTokAt[u] = loc(parentTok);
         } else {
             j = s.addJoint(std::string(name), kNoJoint, id, at);
             m_ids.set(id, j);
             m_rawParents.push_back(parent);
-            m_parentTokAt.push_back(m_cur.loc(line, m_tok[2]));
+            m_parentTokAt.push_back(loc(parentTok));
         }
         if (!quoted) {
             error(ids::kSyntaxUnquotedName, at,
@@ -1276,264 +1021,206 @@ void SmdReader::parseNodes(SourceLoc opened)
 
 // ---- skeleton -------------------------------------------------------------------------------
 
-bool SmdReader::parseTimeLine(std::string_view line, double& time, std::string& comment,
+bool SmdReader::parseTimeLine(std::string_view kw, Fields& f, double& time, std::string& comment,
                               bool& hasComment)
 {
-    if (m_tok[0] != "time") {
-        keywordCase(line, m_tok[0], "time", false);
+    if (kw != "time") {
+        keywordCase(kw, "time", false);
     }
-    if (m_ntok < 2) {
-        shortLine(line, "time", m_ntok, 2);
+    const std::string_view tok = f.next();
+    if (tok.empty()) {
+        shortLine("time", 1, 2);
         return false;
     }
-    if (!parseDouble(m_tok[1], time) || !std::isfinite(time)) {
-        badNumber(line, m_tok[1], false, "time");
+    std::int32_t whole = 0; // most times are integers: the inline scanner (not "-0")
+    if (tok.front() != '-' && scanInt(tok.data(), tok.data() + tok.size(), whole) == tok.data() + tok.size()) {
+        time = whole;
+    } else if (!parseDouble(tok, time) || !std::isfinite(time)) {
+        badNumber(tok, false, "time");
         return false;
+    } else {
+        m_slowTime = true;
     }
-    extraFields(line, 2);
-    hasComment = !m_comment.empty();
-    comment.assign(hasComment ? commentText() : std::string_view{});
+    extraFields(f, 2);
+    hasComment = !f.comment().empty();
+    comment.assign(commentText(f.comment()));
     if (const std::string_view issue = nameIssue(comment); !issue.empty()) {
-        warning(ids::kSyntaxNonAscii, m_cur.loc(line, m_comment),
+        warning(ids::kSyntaxNonAscii, loc(f.comment()),
                 "name '" + shown(comment) + "' contains " + std::string(issue));
     }
     return true;
 }
 
-void SmdReader::parseSkeleton(SourceLoc opened)
+// `skeleton` and `vertexanimation`: `time T` starts a frame, then lines of an id and six
+// numbers (a bone's position and rotation, or a vertex's position and normal).
+void SmdReader::parseFrames(Block b, SourceLoc opened)
 {
     static const char* const kPos[3] = {"position x", "position y", "position z"};
     static const char* const kRot[3] = {"rotation x", "rotation y", "rotation z"};
-    if (m_direct && m_frames.empty()) {
-        m_anim.jointCount = m_model.skeleton.size();
-        m_anim.kind = PoseKind::LocalEulerXYZ;
-        // Room for full frames over the lines left (address space; pages come as written).
-        const std::string_view rest = m_bytes.substr(m_cur.position());
-        const std::size_t frames = (countNewlines(rest) + 1) / (m_anim.jointCount + 1) + 1;
-        // A reference's one frame needs little: at most 1M keys ahead, growth after that.
-        const std::size_t keys =
-            std::min({frames * m_anim.jointCount, rest.size() / 8, std::size_t(1) << 20});
-        m_anim.positions.reserve(keys);
-        m_anim.rotations.reserve(keys);
-        m_anim.explicitKey.reserve(keys);
-    }
+    static const char* const kNrm[3] = {"normal x", "normal y", "normal z"};
+    const bool skel = b == Block::Skeleton;
+    const std::string_view kind = skel ? "bone" : "vertex animation";
     bool inFrame = false;
-    bool skipFrame = false;
-    std::uint32_t fastMisses = 0;
-    std::size_t fastWait = 0;
-    std::string_view line;
-    for (;;) {
-        if (m_ctx.fastPaths && !skipFrame && fastWait == 0) {
-            const FastRun r = fastSkeleton(
-                m_bytes.data() + m_cur.position(), m_bytes.data() + m_bytes.size(),
-                m_bytes.data(), m_cur.lineNumber() + 1, m_ids, inFrame,
-                [this](double time, SourceLoc where) {
-                    RawFrame f;
-                    f.time = time;
-                    f.where = where;
-                    beginFrame(std::move(f));
-                },
-                [this](JointIndex j, const Vec3& position, const Vec3& rotation) {
-                    addPose(j, position, rotation);
-                });
-            takeRun(r);
-            if (r.lines > 0) {
-                fastMisses = 0;
-            } else {
-                fastMisses = std::min<std::uint32_t>(fastMisses + 1, 10);
-                fastWait = std::size_t(1) << fastMisses;
-            }
-        } else if (fastWait > 0) {
-            --fastWait;
-        }
-        if (!nextLine(line)) {
-            break;
-        }
-        if (blankOrComment(line, trim(line), Block::Skeleton)) {
+    bool skipFrame = false; // its `time` line was bad and is reported
+    while (nextLine()) {
+        if (blankOrComment(b)) {
             continue;
         }
-        tokenize(line);
-        noteTab(line, false);
-        if (isEndLine(line, Block::Skeleton)) {
-            return;
-        }
-        if (newBlockStarts()) {
-            missingEnd(Block::Skeleton, opened, m_cur.lineLoc(line));
-            m_cur.unread();
-            return;
-        }
-        if (equalsIgnoreCase(m_tok[0], "time")) {
-            RawFrame f;
-            if (!parseTimeLine(line, f.time, f.comment, f.hasComment)) {
-                skipFrame = true;
-                inFrame = false;
+        Fields f(m_sc.begin(), m_sc.end());
+        const std::string_view first = f.next();
+        const std::size_t reports = m_reports;
+        std::int32_t id = 0;
+        if (!intOf(first, id)) {
+            noteTab(f.firstTab(), false);
+            if (isEndLine(first, f, b)) {
+                return;
+            }
+            if (newBlockStarts(first, f)) {
+                missingEnd(b, opened, lineLoc());
+                unread();
+                return;
+            }
+            if (equalsIgnoreCase(first, "time")) {
+                RawFrame rf;
+                m_slowTime = false;
+                skipFrame = !parseTimeLine(first, f, rf.time, rf.comment, rf.hasComment);
+                m_stats.fastLines += !m_slowTime && m_reports == reports ? 1 : 0;
+                inFrame = !skipFrame;
+                rf.where = lineLoc();
+                rf.first = m_states.size();
+                if (inFrame && skel) {
+                    m_frames.push_back(std::move(rf));
+                } else if (inFrame) {
+                    VertexFrame& vf = m_model.vertexFrames.emplace_back();
+                    vf.time = rf.time;
+                    vf.name = std::move(rf.comment);
+                    vf.nameFromComment = rf.hasComment;
+                    vf.where = rf.where;
+                }
                 continue;
             }
-            f.where = m_cur.lineLoc(line);
-            beginFrame(std::move(f));
-            inFrame = true;
-            skipFrame = false;
+        }
+        if (skipFrame || !inFrame) {
+            noteTab(f.firstTab(), false);
+            if (!skipFrame && skel) {
+                error(ids::kSkeletonNoTime, lineLoc(),
+                      "pose line before any 'time' (studiomdl: missing frame start)");
+            } else if (!skipFrame) {
+                error(ids::kFlexFrameSync, lineLoc(),
+                      "vertex before any 'time' (studiomdl: VTA Frame Sync)");
+            }
             continue;
         }
-        if (skipFrame) {
-            continue; // its `time` line was bad and is reported
-        }
-        if (!inFrame) {
-            error(ids::kSkeletonNoTime, m_cur.lineLoc(line),
-                  "pose line before any 'time' (studiomdl: missing frame start)");
+        Vec3 a;
+        Vec3 c;
+        const bool ok = idField(first, id, skel ? "bone id" : "vertex id", kind, f) &&
+                        vec3(f, a, kPos, kind, 7) && vec3(f, c, skel ? kRot : kNrm, kind, 7);
+        noteTab(f.firstTab(), false);
+        if (!ok) {
             continue;
         }
-        if (m_ntok < 7) {
-            shortLine(line, "bone", m_ntok, 7);
+        extraFields(f, 7);
+        const bool fast = !f.slow() && m_reports == reports;
+        if (!skel) {
+            m_stats.fastLines += fast ? 1 : 0;
+            VertexFrame& vf = m_model.vertexFrames.back();
+            vf.ids.push_back(id);
+            vf.positions.push_back(a);
+            vf.normals.push_back(c);
+            vf.lineWhere.push_back(lineLoc());
             continue;
         }
-        std::int32_t id = 0;
-        RawState st;
-        if (!parseI(line, 0, id, "bone id") || !parseVec3(line, 1, st.position, kPos) ||
-            !parseVec3(line, 4, st.rotation, kRot)) {
-            continue;
-        }
-        extraFields(line, 7);
-        st.joint = m_ids.find(id);
-        if (st.joint == kNoJoint) {
-            const std::size_t raw = m_frames.size() - 1;
+        const JointIndex j = m_ids.find(id);
+        if (j == kNoJoint) {
             const std::size_t di =
-                indexOf(error(ids::kSkeletonUnknownBoneInFrame, m_cur.loc(line, m_tok[0]),
+                indexOf(error(ids::kSkeletonUnknownBoneInFrame, loc(first),
                               "frame " + numberText(m_frames.back().time) +
                                   " animates undeclared bone id " + std::to_string(id),
-                              {K::Frame, static_cast<std::int32_t>(raw)}));
+                              {K::Frame, static_cast<std::int32_t>(m_frames.size() - 1)}));
             if (di != SIZE_MAX) {
                 m_frameDiags.push_back(di);
             }
             continue;
         }
-        addPose(st.joint, st.position, st.rotation);
+        m_states.push_back({j, a, c});
+        ++m_frames.back().count;
+        m_stats.fastLines += fast ? 1 : 0;
     }
-    endsInside(Block::Skeleton, opened, " after " + plural(m_frames.size(), "frame"));
-}
-
-void SmdReader::beginFrame(RawFrame&& f)
-{
-    if (m_direct && !m_anim.times.empty() && !(f.time > m_anim.times.back())) {
-        leaveDirect();
-    }
-    if (m_direct) {
-        m_anim.appendFrame(f.time, f.where);
-    }
-    f.first = m_states.size();
-    m_frames.push_back(std::move(f));
-}
-
-void SmdReader::addPose(JointIndex joint, const Vec3& position, const Vec3& rotation)
-{
-    if (m_direct && static_cast<std::size_t>(joint) >= m_anim.jointCount) {
-        leaveDirect(); // a bone declared after the skeleton block began
-    }
-    if (m_direct) {
-        const std::size_t k = m_anim.key(m_anim.frameCount() - 1, static_cast<std::size_t>(joint));
-        m_anim.positions[k] = position;
-        m_anim.rotations[k] = rotation;
-        m_anim.explicitKey[k] = 1;
-    } else {
-        m_states.push_back({joint, position, rotation});
-    }
-    ++m_frames.back().count;
-}
-
-// The keys written so far become raw states (one per explicit key, in joint order within a
-// frame: the same keys, and a frame's later line for a joint already won).
-void SmdReader::leaveDirect()
-{
-    if (!m_direct) {
-        return;
-    }
-    m_direct = false;
-    const std::size_t n = m_anim.jointCount;
-    for (std::size_t f = 0; f < m_frames.size() && f < m_anim.frameCount(); ++f) {
-        m_frames[f].first = m_states.size();
-        m_frames[f].count = 0;
-        for (std::size_t j = 0; j < n; ++j) {
-            const std::size_t k = m_anim.key(f, j);
-            if (m_anim.explicitKey[k]) {
-                m_states.push_back({static_cast<JointIndex>(j), m_anim.positions[k],
-                                    m_anim.rotations[k]});
-                ++m_frames[f].count;
-            }
-        }
-    }
-    m_anim = Animation{};
+    endsInside(b, opened,
+               " after " + (skel ? plural(m_frames.size(), "frame")
+                                 : plural(m_model.vertexFrames.size(), "shape")));
 }
 
 // ---- triangles ------------------------------------------------------------------------------
 
-bool SmdReader::parseCorner(std::string_view line, Corner& c, std::uint32_t vertex)
+// `parent x y z nx ny nz u v [count (bone weight)* [extra u v]*]` (v3: extra UV pairs).
+bool SmdReader::parseCorner(Corner& c, std::uint32_t vertex)
 {
     static const char* const kPos[3] = {"position x", "position y", "position z"};
     static const char* const kNrm[3] = {"normal x", "normal y", "normal z"};
-    c.where = m_cur.lineLoc(line);
-    if (m_ntok < 9) {
-        shortLine(line, "vertex", m_ntok, 9);
-        return false;
-    }
+    c.where = lineLoc();
+    Fields f(m_sc.begin(), m_sc.end());
     std::int32_t parent = 0;
-    if (!parseI(line, 0, parent, "parent bone") || !parseVec3(line, 1, c.position, kPos) ||
-        !parseVec3(line, 4, c.normal, kNrm) || !parseF(line, 7, c.uv.x(), "u") ||
-        !parseF(line, 8, c.uv.y(), "v")) {
+    const char* const parentAt = skipLineBlanks(m_sc.begin(), m_sc.end());
+    if (!field(f, parent, "parent bone", "vertex", 9) || !vec3(f, c.position, kPos, "vertex", 9) ||
+        !vec3(f, c.normal, kNrm, "vertex", 9) || !field(f, c.uv.x(), "u", "vertex", 9) ||
+        !field(f, c.uv.y(), "v", "vertex", 9)) {
         return false;
     }
     c.joints.clear();
     c.weights.clear();
+    c.jointAt.clear();
     c.extraUvs.clear();
     c.state = LinkState::Absent;
     std::size_t used = 9;
     std::int32_t links = 0;
-    if (m_ntok > 9) {
-        if (!parseI(line, 9, links, "link count")) {
+    std::string_view tok;
+    if (const Fields::Got got = f.number(links, tok); got != Fields::Got::Missing) {
+        if (got == Fields::Got::Bad) {
+            badNumber(tok, true, "link count");
             return false;
         }
         if (links < 0 || static_cast<std::size_t>(links) > kMaxLinks) {
-            error(ids::kSyntaxBadNumber, m_cur.loc(line, m_tok[9]),
-                  "expected int for link count, got '" + shown(m_tok[9]) + "' (0.." +
+            error(ids::kSyntaxBadNumber, loc(tok),
+                  "expected int for link count, got '" + shown(tok) + "' (0.." +
                       std::to_string(kMaxLinks) + ")");
             return false;
         }
         used = 10 + 2 * static_cast<std::size_t>(links);
-        if (m_ntok < used) {
-            shortLine(line, "vertex", m_ntok, used);
-            return false;
-        }
-        for (std::size_t l = 0; l < static_cast<std::size_t>(links); ++l) {
+        for (std::int32_t l = 0; l < links; ++l) {
             std::int32_t bone = 0;
             float w = 0;
-            if (!parseI(line, 10 + 2 * l, bone, "link bone") ||
-                !parseF(line, 11 + 2 * l, w, "link weight")) {
+            std::string_view at;
+            if (!field(f, bone, "link bone", "vertex", used, &at) ||
+                !field(f, w, "link weight", "vertex", used)) {
                 return false;
             }
             c.joints.push_back(bone); // source id for now, resolved below
             c.weights.push_back(w);
+            c.jointAt.push_back(at.data());
         }
         c.state = LinkState::Zero;
     }
-    noteTab(line, links > 4);
-    // Extra tokens: v3 extra UV pairs, else ignored.
+    noteTab(f.firstTab(), links > 4);
+    // Extra fields: v3 extra UV pairs (as far as the first 4096 fields), else ignored.
     if (m_model.version == 3 && c.state != LinkState::Absent) {
-        std::size_t i = used;
-        while (i + 1 < m_ntok) {
+        while (used + 1 < std::min(f.total(), kMaxTokens)) {
             Vec2 uv;
-            if (!parseF(line, i, uv.x(), "extra u") || !parseF(line, i + 1, uv.y(), "extra v")) {
+            if (!field(f, uv.x(), "extra u", "vertex", 0) ||
+                !field(f, uv.y(), "extra v", "vertex", 0)) {
                 return false;
             }
             c.extraUvs.push_back(uv);
-            i += 2;
+            used += 2;
         }
-        used = i;
     }
-    extraFields(line, used);
+    extraFields(f, used);
+    c.slow = f.slow();
     // Resolve bones (after the whole line parsed, so a bad line reports only its syntax).
     const ElementRef ref{K::Vertex, static_cast<std::int32_t>(vertex)};
     c.parent = m_ids.find(parent);
     if (c.parent == kNoJoint) {
-        error(ids::kWeightsUnknownBone, m_cur.loc(line, m_tok[0]),
+        error(ids::kWeightsUnknownBone, loc(parentAt),
               "vertex weighted to undeclared bone id " + std::to_string(parent), ref);
         c.parent = m_model.skeleton.empty() ? kNoJoint : 0;
     }
@@ -1541,7 +1228,7 @@ bool SmdReader::parseCorner(std::string_view line, Corner& c, std::uint32_t vert
     for (std::size_t l = 0; l < c.joints.size(); ++l) {
         const JointIndex j = m_ids.find(c.joints[l]);
         if (j == kNoJoint) {
-            error(ids::kWeightsUnknownBone, m_cur.loc(line, m_tok[10 + 2 * l]),
+            error(ids::kWeightsUnknownBone, loc(c.jointAt[l]),
                   "vertex weighted to undeclared bone id " + std::to_string(c.joints[l]), ref);
             continue;
         }
@@ -1557,187 +1244,225 @@ bool SmdReader::parseCorner(std::string_view line, Corner& c, std::uint32_t vert
     return true;
 }
 
+bool SmdReader::looksLikeVertex() noexcept
+{
+    Fields f(m_sc.begin(), m_sc.end());
+    std::int32_t i = 0;
+    float x = 0;
+    std::string_view tok;
+    return f.number(i, tok) == Fields::Got::Ok && f.number(x, tok) == Fields::Got::Ok &&
+           f.total() >= 9;
+}
+
 void SmdReader::parseTriangles(SourceLoc opened)
 {
-    Mesh& mesh = m_model.mesh;
-    {
-        // Reserve from the lines left (4 per triangle): the arrays then grow once, not by
-        // doubling, which cuts page faults, copies and the peak memory of large references.
-        const std::string_view rest =
-            m_bytes.substr(std::min<std::size_t>(m_cur.lineOffset(), m_bytes.size()));
-        const std::size_t lines = countNewlines(rest) + 1;
-        // A triangle takes at least 56 bytes (3 x "0 0 0 0 0 0 0 0 0\n" and a material), so a
-        // hostile file of blank lines cannot reserve more than real triangles of its size use.
-        const std::size_t tris = mesh.triangleCount() + std::min(lines / 4, rest.size() / 56);
-        reserveTriangles(mesh, tris - mesh.triangleCount());
-    }
-    const char* const base = m_bytes.data();
-    const char* const end = base + m_bytes.size();
-    auto intern = [this](std::string_view name, SourceLoc at) { return internMaterial(name, at); };
-    // After a fast attempt that took nothing, the next ones wait 2, 4, ... 1024 triangles, so a
-    // file the fast path never fits (v3 extra UVs, comments on every line) costs little.
-    std::uint32_t fastMisses = 0;
-    std::size_t fastWait = 0;
-    if (m_ctx.fastPaths && !m_triedParallel) {
+    if (!m_triedParallel) {
         m_triedParallel = true;
-        parallelTriangles();
+        if (const int r = parallelTriangles(opened); r >= 0) {
+            if (r == 0) {
+                triangles(opened, m_bytes.data() + m_bytes.size());
+            }
+            return;
+        }
     }
-    std::string_view line;
+    reserveFor(m_sc.position(), m_bytes.data() + m_bytes.size());
+    triangles(opened, m_bytes.data() + m_bytes.size());
+}
+
+// Reserves the mesh arrays for the triangles in [from, to) (4 lines each): they then grow
+// once, not by doubling, which cuts page faults, copies and the peak memory.
+void SmdReader::reserveFor(const char* from, const char* to)
+{
+    const std::string_view text(from, static_cast<std::size_t>(to - from));
+    // A triangle takes at least 56 bytes (3 x "0 0 0 0 0 0 0 0 0\n" and a material), so a
+    // hostile file of blank lines cannot reserve more than real triangles of its size use.
+    reserveTriangles(m_model.mesh, std::min(countNewlines(text) / 4 + 1, text.size() / 56 + 1));
+}
+
+// Reads triangles until the block ends (true) or, at a triangle's start, the position reaches
+// `stopAt` (false). A share also stops (false) before a triangle that would report anything.
+bool SmdReader::triangles(SourceLoc opened, const char* stopAt)
+{
+    Mesh& mesh = m_model.mesh;
+    const char* const end = m_bytes.data() + m_bytes.size();
     for (;;) {
-        if (fastWait == 0 && m_ctx.fastPaths) {
-            const FastRun r = fastTriangles(base + m_cur.position(), end, end, base,
-                                            m_cur.lineNumber() + 1, m_ids, mesh, intern);
-            if (r.triangles > 0) {
-                takeRun(r);
-                fastMisses = 0;
-            } else {
-                fastMisses = std::min<std::uint32_t>(fastMisses + 1, 10);
-                fastWait = std::size_t(1) << fastMisses;
+        if (stopAt != end && m_sc.position() >= stopAt) {
+            return false;
+        }
+        const LineScanner atStart = m_sc;
+        const SourceLoc tabs[2] = {m_tabAt, m_tabManyLinksAt};
+        const std::size_t lastLength = m_lastLineLength;
+        auto stop = [&] {
+            m_sc = atStart;
+            m_tabAt = tabs[0];
+            m_tabManyLinksAt = tabs[1];
+            m_lastLineLength = lastLength;
+            return false;
+        };
+        if (!nextLine()) {
+            if (m_share) {
+                return stop();
             }
-        } else {
-            --fastWait;
+            endsInside(Block::Triangles, opened,
+                       " after " + plural(mesh.triangleCount(), "triangle"));
+            return true;
         }
-        if (!nextLine(line)) {
-            break;
-        }
-        std::string_view material = trim(line);
-        SourceLoc matAt = m_cur.lineLoc(line);
-        if (material.empty()) {
+        const std::string_view material = trim(line());
+        SourceLoc matAt = lineLoc();
+        const bool same = !m_lastMaterial.empty() && material == m_lastMaterial;
+        if (same) {
+        } else if (m_share && (material.empty() || material.starts_with("//") ||
+                               equalsIgnoreCase(material, "end") ||
+                               blockFromKeyword(material) != Block::None)) {
+            return stop();
+        } else if (material.empty()) {
             // A blank material line is an empty material when vertex lines follow.
-            matAt = {m_cur.lineNumber(), 1, m_cur.lineOffset()};
-            std::string_view next;
-            bool emptyMaterial = false;
-            if (m_cur.nextLine(next)) {
-                emptyMaterial = looksLikeVertex(next);
-                m_cur.unread();
-            }
+            matAt = loc(m_sc.begin());
+            const LineScanner here = m_sc;
+            const bool emptyMaterial = m_sc.next() && looksLikeVertex();
+            m_sc = here;
             if (!emptyMaterial) {
-                // The peek moved the cursor's line start: report at the saved location.
                 error(ids::kSyntaxBlankLineInBlock, matAt,
                       "blank line desyncs 'triangles' in studiomdl");
                 continue;
             }
         } else if (material.starts_with("//")) {
-            blankOrComment(line, material, Block::Triangles);
+            blankOrComment(Block::Triangles);
             continue;
         } else if (equalsIgnoreCase(material, "end")) {
-            tokenize(line);
-            isEndLine(line, Block::Triangles);
-            return;
+            Fields f(m_sc.begin(), m_sc.end());
+            isEndLine(f.next(), f, Block::Triangles);
+            return true;
         } else if (blockFromKeyword(material) != Block::None) {
             missingEnd(Block::Triangles, opened, matAt);
-            m_cur.unread();
-            return;
+            unread();
+            return true;
         }
         // Three vertex lines.
+        const std::size_t reports = m_reports;
         const auto t = static_cast<std::uint32_t>(mesh.triangleCount());
         const std::size_t mark = m_sink.diagnostics().size();
         std::size_t got = 0;
         bool dropped = false;
         while (got < 3) {
-            if (!nextLine(line)) {
+            if (!nextLine()) {
                 clearVertexRefs(mark);
                 truncated(eofLoc(),
                           "file ends after " + std::to_string(got) +
                               " of 3 vertex lines of triangle " + std::to_string(t) +
                               " (material line " + std::to_string(matAt.line) + "); no 'end'",
                           opened, blockName(Block::Triangles));
-                return;
+                return m_share ? stop() : true;
             }
-            if (blankOrComment(line, trim(line), Block::Triangles)) {
+            if (blankOrComment(Block::Triangles)) {
+                if (m_share) {
+                    return stop();
+                }
                 continue;
             }
-            tokenize(line);
-            if (isEndLine(line, Block::Triangles)) {
-                error(ids::kSyntaxShortLine, m_cur.lineLoc(line),
-                      "triangle cut by 'end' after " + std::to_string(got) + " of 3 vertex lines");
-                clearVertexRefs(mark);
-                return;
+            if (const char* p = skipLineBlanks(m_sc.begin(), m_sc.end()); (*p | 0x20) == 'e') {
+                Fields f(m_sc.begin(), m_sc.end());
+                if (isEndLine(f.next(), f, Block::Triangles)) {
+                    if (m_share) {
+                        return stop();
+                    }
+                    error(ids::kSyntaxShortLine, lineLoc(),
+                          "triangle cut by 'end' after " + std::to_string(got) +
+                              " of 3 vertex lines");
+                    clearVertexRefs(mark);
+                    return true;
+                }
             }
-            if (!parseCorner(line, m_corner[got], 3 * t + static_cast<std::uint32_t>(got))) {
+            if (!parseCorner(m_corner[got], 3 * t + static_cast<std::uint32_t>(got))) {
                 dropped = true;
-                m_cur.unread(); // re-read as the next material line
+                unread(); // re-read as the next material line
                 break;
             }
             ++got;
         }
+        if (m_stop || (m_share && std::any_of(std::begin(m_corner), std::end(m_corner),
+                                              [](const Corner& c) { return !c.extraUvs.empty(); }))) {
+            return stop();
+        }
         if (dropped) {
             clearVertexRefs(mark);
+            m_lastMaterial = {};
             continue;
         }
-        const std::uint32_t mat = internMaterial(material, matAt);
-        for (const Corner& c : m_corner) {
-            const auto point = static_cast<std::uint32_t>(mesh.pointPositions.size());
-            if (!c.extraUvs.empty()) {
-                // Extra UV counts are kept from the first corner that has any (zeros before).
-                m_extraCounts.resize(mesh.cornerCount(), 0);
-                m_extraCounts.push_back(static_cast<std::uint32_t>(c.extraUvs.size()));
-                m_extraRaw.insert(m_extraRaw.end(), c.extraUvs.begin(), c.extraUvs.end());
-                m_maxExtra = std::max(m_maxExtra, static_cast<std::uint32_t>(c.extraUvs.size()));
-            }
-            appendPoint(mesh, c.position, c.parent, c.state, c.joints.data(), c.weights.data(),
-                        c.joints.size(), c.where);
-            mesh.cornerPoints.push_back(point);
-            mesh.cornerNormals.push_back(c.normal);
-            mesh.cornerUvs.push_back(c.uv);
-            mesh.cornerWhere.push_back(c.where);
+        const std::uint32_t mat = same ? m_lastMaterialIndex : internMaterial(material, matAt);
+        if (m_stop) {
+            return stop();
         }
-        mesh.triangleMaterials.push_back(mat);
-        mesh.triangleWhere.push_back(matAt);
+        m_lastMaterial = material;
+        m_lastMaterialIndex = mat;
+        appendTriangle(mat, matAt);
+        const bool slow = m_corner[0].slow || m_corner[1].slow || m_corner[2].slow;
+        m_stats.fastLines += !slow && m_reports == reports ? 4 : 0;
     }
-    endsInside(Block::Triangles, opened, " after " + plural(mesh.triangleCount(), "triangle"));
+}
+
+void SmdReader::appendTriangle(std::uint32_t mat, SourceLoc matAt)
+{
+    Mesh& mesh = m_model.mesh;
+    for (const Corner& c : m_corner) {
+        const auto point = static_cast<std::uint32_t>(mesh.pointPositions.size());
+        if (!c.extraUvs.empty()) {
+            // Extra UV counts are kept from the first corner that has any (zeros before).
+            m_extraCounts.resize(mesh.cornerCount(), 0);
+            m_extraCounts.push_back(static_cast<std::uint32_t>(c.extraUvs.size()));
+            m_extraRaw.insert(m_extraRaw.end(), c.extraUvs.begin(), c.extraUvs.end());
+            m_maxExtra = std::max(m_maxExtra, static_cast<std::uint32_t>(c.extraUvs.size()));
+        }
+        appendPoint(mesh, c.position, c.parent, c.state, c.joints.data(), c.weights.data(),
+                    c.joints.size(), c.where);
+        mesh.cornerPoints.push_back(point);
+        mesh.cornerNormals.push_back(c.normal);
+        mesh.cornerUvs.push_back(c.uv);
+        mesh.cornerWhere.push_back(c.where);
+    }
+    mesh.triangleMaterials.push_back(mat);
+    mesh.triangleWhere.push_back(matAt);
 }
 
 std::uint32_t SmdReader::internMaterial(std::string_view name, SourceLoc at)
 {
     Mesh& mesh = m_model.mesh;
     const std::size_t before = mesh.materials.size();
+    const std::string_view issue = nameIssue(name);
+    if (m_share && !issue.empty()) {
+        m_stop = true; // reading in order warns
+        return 0;
+    }
     const std::uint32_t mat = m_materials.intern(mesh, name, at);
-    if (mesh.materials.size() != before) {
-        if (const std::string_view issue = nameIssue(name); !issue.empty()) {
-            warning(ids::kSyntaxNonAscii, at,
-                    "name '" + shown(name) + "' contains " + std::string(issue),
-                    {K::Material, static_cast<std::int32_t>(mat)});
-        }
+    if (mesh.materials.size() != before && !issue.empty()) {
+        warning(ids::kSyntaxNonAscii, at,
+                "name '" + shown(name) + "' contains " + std::string(issue),
+                {K::Material, static_cast<std::int32_t>(mat)});
     }
     return mat;
 }
 
-// Moves the cursor and the line state past what a fast run read.
-void SmdReader::takeRun(const FastRun& r)
+void SmdReader::readShare()
 {
-    if (r.lines == 0) {
-        return;
-    }
-    m_cur.skipTo(static_cast<std::size_t>(r.end - m_bytes.data()), r.lines, r.lines - r.crlf,
-                 r.crlf);
-    m_lastLine = m_cur.lineNumber();
-    m_lastLineLength = r.lastLineLength;
-    m_lastWasEnd = false;
-    m_stats.fastLines += r.lines;
-    if (m_tabAt.line == 0) {
-        m_tabAt = r.tabAt;
-    }
-    if (m_tabManyLinksAt.line == 0) {
-        m_tabManyLinksAt = r.tabManyLinksAt;
-    }
+    reserveFor(m_sc.position(), m_shareStop);
+    triangles({}, m_shareStop);
 }
 
 // Large triangles blocks: the rest of the file is cut into shares at guessed triangle starts;
-// share 0 is read here straight into the model while the others are read on threads into their
-// own meshes. Shares are spliced in file order for as long as each one ended exactly where the
-// next began (which proves the next one's start); at the first that did not, the general loop
-// goes on from where the kept text ends. So the model, locations and diagnostics are exactly
-// those of reading in order.
-void SmdReader::parallelTriangles()
+// the first is read here straight into the model while the others are read on threads into
+// their own meshes. Shares are spliced in file order for as long as each one ended exactly
+// where the next began (which proves the next one's start); at the first that did not, reading
+// in order goes on from where the kept text ends. So the model, locations and diagnostics are
+// exactly those of reading in order. -1: not cut in shares; 1: the block ended in the first
+// share; 0: reading in order goes on.
+int SmdReader::parallelTriangles(SourceLoc opened)
 {
-    const char* const base = m_bytes.data();
-    const char* const end = base + m_bytes.size();
-    const char* const start = base + m_cur.position();
+    const char* const end = m_bytes.data() + m_bytes.size();
+    const char* const start = m_sc.position();
     const auto rest = static_cast<std::size_t>(end - start);
     const std::size_t count = shareCount(m_ctx.threads, m_ctx.parallelMinBytes, rest);
     if (count < 2) {
-        return;
+        return -1;
     }
     std::vector<const char*> starts{start};
     for (std::size_t k = 1; k < count; ++k) {
@@ -1747,71 +1472,63 @@ void SmdReader::parallelTriangles()
         }
     }
     if (starts.size() < 2) {
-        return;
+        return -1;
     }
+    struct Share {
+        std::unique_ptr<SmdReader> reader;
+        bool failed = false;
+    };
     std::vector<Share> shares(starts.size() - 1);
     for (std::size_t k = 0; k < shares.size(); ++k) {
-        shares[k].begin = starts[k + 1];
-        shares[k].stop = k + 2 < starts.size() ? starts[k + 2] : end;
+        shares[k].reader = std::make_unique<SmdReader>(
+            *this, starts[k + 1], k + 2 < starts.size() ? starts[k + 2] : end);
     }
-    const char* at = start;
+    bool ended = false;
     const int kept = readInShares(
-        shares,
-        [end, base, this](Share& sh) {
-            const std::string_view text(sh.begin, static_cast<std::size_t>(sh.stop - sh.begin));
-            reserveTriangles(sh.mesh, countNewlines(text) / 4 + 1);
-            sh.run = fastTriangles(sh.begin, end, sh.stop, base, 1, m_ids, sh.mesh,
-                                   [&sh](std::string_view name, SourceLoc where) {
-                                       return sh.materials.intern(sh.mesh, name, where);
-                                   });
-        },
+        shares, [](Share& sh) { sh.reader->readShare(); },
         [&] {
-            auto intern = [this](std::string_view name, SourceLoc where) {
-                return internMaterial(name, where);
-            };
-            const FastRun first = fastTriangles(start, end, starts[1], base,
-                                                m_cur.lineNumber() + 1, m_ids, m_model.mesh, intern);
-            takeRun(first);
-            at = first.end;
-            return true;
+            reserveFor(start, starts[1]);
+            ended = triangles(opened, starts[1]);
+            return !ended;
         },
         [&](Share& sh) {
-            if (at != sh.begin) {
+            if (m_sc.position() != sh.reader->m_shareBegin) {
                 return false;
             }
-            const std::uint32_t lineBase = m_cur.lineNumber();
-            splice(sh, lineBase);
-            FastRun r = sh.run;
-            for (SourceLoc* loc : {&r.tabAt, &r.tabManyLinksAt}) {
-                if (loc->line != 0) {
-                    loc->line += lineBase;
+            if (&sh == &shares.front()) { // room for every share at once
+                std::size_t tris = 0;
+                for (const Share& x : shares) {
+                    tris += x.failed ? 0 : x.reader->m_model.mesh.triangleCount();
                 }
+                reserveTriangles(m_model.mesh, tris);
             }
-            takeRun(r);
-            at = r.end;
+            splice(*sh.reader);
             return true;
         });
     m_stats.parallelShares = static_cast<std::uint32_t>(std::max(kept, 0));
+    return ended ? 1 : 0;
 }
 
-void SmdReader::splice(Share& sh, std::uint32_t lineBase)
+void SmdReader::splice(SmdReader& sh)
 {
-    Mesh& m = m_model.mesh;
-    Mesh& t = sh.mesh;
-    // Materials in the order the share first used them: the indices (and non-ASCII warnings)
-    // reading in order would give.
-    std::vector<std::uint32_t> remap(t.materials.size());
-    for (std::size_t i = 0; i < t.materials.size(); ++i) {
-        SourceLoc where = t.materials[i].where;
-        where.line += lineBase;
-        remap[i] = internMaterial(t.materials[i].name, where);
+    const std::uint32_t lineBase = m_sc.lineNumber();
+    const std::uint32_t lines = sh.m_sc.lineNumber();
+    if (lines == 0) {
+        return;
     }
-    const auto pointBase = static_cast<std::uint32_t>(m.pointPositions.size());
-    const auto linkBase = static_cast<std::uint32_t>(m.influenceJoints.size());
+    Mesh& m = m_model.mesh;
+    Mesh& t = sh.m_model.mesh;
     auto relocate = [lineBase](SourceLoc w) {
         w.line += lineBase;
         return w;
     };
+    // Materials in the order the share first used them: the indices reading in order gives.
+    std::vector<std::uint32_t> remap(t.materials.size());
+    for (std::size_t i = 0; i < t.materials.size(); ++i) {
+        remap[i] = internMaterial(t.materials[i].name, relocate(t.materials[i].where));
+    }
+    const auto pointBase = static_cast<std::uint32_t>(m.pointPositions.size());
+    const auto linkBase = static_cast<std::uint32_t>(m.influenceJoints.size());
     moveAppend(m.pointPositions, t.pointPositions);
     moveAppend(m.pointParents, t.pointParents);
     moveAppend(m.pointLinkState, t.pointLinkState);
@@ -1834,72 +1551,19 @@ void SmdReader::splice(Share& sh, std::uint32_t lineBase)
     moveAppend(m.triangleMaterials, t.triangleMaterials,
                [&remap](std::uint32_t i) { return remap[i]; });
     moveAppend(m.triangleWhere, t.triangleWhere, relocate);
-}
-
-// ---- vertexanimation ------------------------------------------------------------------------
-
-void SmdReader::parseVertexAnimation(SourceLoc opened)
-{
-    static const char* const kPos[3] = {"position x", "position y", "position z"};
-    static const char* const kNrm[3] = {"normal x", "normal y", "normal z"};
-    bool inFrame = false;
-    bool skipFrame = false;
-    std::string_view line;
-    while (nextLine(line)) {
-        if (blankOrComment(line, trim(line), Block::VertexAnimation)) {
-            continue;
-        }
-        tokenize(line);
-        noteTab(line, false);
-        if (isEndLine(line, Block::VertexAnimation)) {
-            return;
-        }
-        if (newBlockStarts()) {
-            missingEnd(Block::VertexAnimation, opened, m_cur.lineLoc(line));
-            m_cur.unread();
-            return;
-        }
-        if (equalsIgnoreCase(m_tok[0], "time")) {
-            VertexFrame f;
-            if (!parseTimeLine(line, f.time, f.name, f.nameFromComment)) {
-                skipFrame = true;
-                inFrame = false;
-                continue;
-            }
-            f.where = m_cur.lineLoc(line);
-            m_model.vertexFrames.push_back(std::move(f));
-            inFrame = true;
-            skipFrame = false;
-            continue;
-        }
-        if (skipFrame) {
-            continue;
-        }
-        if (!inFrame) {
-            error(ids::kFlexFrameSync, m_cur.lineLoc(line),
-                  "vertex before any 'time' (studiomdl: VTA Frame Sync)");
-            continue;
-        }
-        if (m_ntok < 7) {
-            shortLine(line, "vertex animation", m_ntok, 7);
-            continue;
-        }
-        std::int32_t id = 0;
-        Vec3 p;
-        Vec3 n;
-        if (!parseI(line, 0, id, "vertex id") || !parseVec3(line, 1, p, kPos) ||
-            !parseVec3(line, 4, n, kNrm)) {
-            continue;
-        }
-        extraFields(line, 7);
-        VertexFrame& f = m_model.vertexFrames.back();
-        f.ids.push_back(id);
-        f.positions.push_back(p);
-        f.normals.push_back(n);
-        f.lineWhere.push_back(m_cur.lineLoc(line));
+    if (m_tabAt.line == 0 && sh.m_tabAt.line != 0) {
+        m_tabAt = relocate(sh.m_tabAt);
     }
-    endsInside(Block::VertexAnimation, opened,
-               " after " + plural(m_model.vertexFrames.size(), "shape"));
+    if (m_tabManyLinksAt.line == 0 && sh.m_tabManyLinksAt.line != 0) {
+        m_tabManyLinksAt = relocate(sh.m_tabManyLinksAt);
+    }
+    m_sc.skipTo(sh.m_sc.position(), lineBase + lines, sh.m_sc.lfCount(), sh.m_sc.crlfCount(),
+                sh.m_sc.crCount());
+    m_lastLine = lineBase + lines;
+    m_lastLineLength = sh.m_lastLineLength;
+    m_lastWasEnd = false;
+    m_lastMaterial = {};
+    m_stats.fastLines += sh.m_stats.fastLines;
 }
 
 // ---- build ----------------------------------------------------------------------------------
@@ -1927,17 +1591,6 @@ void SmdReader::buildSkeleton()
 void SmdReader::buildAnimation()
 {
     if (!m_hasSkeleton) {
-        return;
-    }
-    if (m_direct && m_anim.jointCount != m_model.skeleton.size()) {
-        leaveDirect(); // bones were declared after the skeleton block
-    }
-    if (m_direct) {
-        // Times strictly increased: nothing to sort, merge or report, and raw frame i is
-        // frame i (so diagnostics' frame indices stand).
-        Animation a = std::move(m_anim);
-        a.name = fileStem(m_ctx.fileName);
-        m_model.animations.push_back(std::move(a));
         return;
     }
     Animation a;
@@ -2138,7 +1791,8 @@ void SmdReader::build()
     } else {
         m.kind = ModelKind::Animation;
     }
-    m.format = m_hasVertexAnimation || hasVtaExtension(m_ctx.fileName) ? "vta" : "smd";
+    m.format = m_hasVertexAnimation || (m_ctx.fileName.size() >= 4 &&
+                         equalsIgnoreCase(std::string_view(m_ctx.fileName).substr(m_ctx.fileName.size() - 4), ".vta")) ? "vta" : "smd";
     orderSkeleton(m, m_sink);
     bindFromFirstFrame(m);
     deriveFlexShapes(m);
@@ -2194,9 +1848,9 @@ void SmdReader::gradeByProfile()
         note(ids::kSyntaxTabInFile, m_tabAt, "tabs; studiomdl splits > 4 links on spaces only");
     }
     // Line endings (all per-case severities).
-    const std::uint64_t lf = m_cur.lfCount;
-    const std::uint64_t crlf = m_cur.crlfCount;
-    const std::uint64_t cr = m_cur.crCount;
+    const std::uint64_t lf = m_sc.lfCount();
+    const std::uint64_t crlf = m_sc.crlfCount();
+    const std::uint64_t cr = m_sc.crCount();
     if (cr > 0) {
         fixed(Severity::Error, ids::kSyntaxLineEnding, {1, 1, 0},
               "bare CR line endings: fgets sees one line");
@@ -2205,7 +1859,7 @@ void SmdReader::gradeByProfile()
               "mixed line endings (" + std::to_string(lf) + " LF, " + std::to_string(crlf) +
                   " CRLF)");
     }
-    if (!m_cur.lastLineTerminated && m_lastWasEnd) {
+    if (m_bytes.back() != '\n' && m_bytes.back() != '\r' && m_lastWasEnd) {
         fixed(Severity::Note, ids::kSyntaxLineEnding, {1, 1, 0}, "no newline after the last 'end'");
     }
     if (crlf > lf && crlf >= cr) {
@@ -2221,27 +1875,21 @@ void SmdReader::gradeByProfile()
 
 int sniffSmd(std::string_view head) noexcept
 {
-    TextCursor cur(head);
-    std::string_view line;
-    while (cur.nextLine(line)) {
-        const std::string_view t = trim(line);
-        if (t.empty() || isFullLineComment(t)) {
-            continue;
+    LineScanner sc(head);
+    while (sc.next()) {
+        const std::string_view t = trim(sc.line());
+        if (!t.empty() && !isFullLineComment(t)) {
+            const std::string_view kw = t.substr(0, static_cast<std::size_t>(
+                                                        std::find_if(t.begin(), t.end(), isLineBlank) - t.begin()));
+            return equalsIgnoreCase(kw, "version") || equalsIgnoreCase(kw, "nodes") ? 90 : 0;
         }
-        std::size_t n = 0;
-        while (n < t.size() && !isBlank(t[n])) {
-            ++n;
-        }
-        const std::string_view kw = t.substr(0, n);
-        return equalsIgnoreCase(kw, "version") || equalsIgnoreCase(kw, "nodes") ? 90 : 0;
     }
     return 0;
 }
 
 ReadResult readSmd(std::string_view bytes, const ReadContext& ctx)
 {
-    auto reader = std::make_unique<SmdReader>(bytes, ctx);
-    return reader->run();
+    return std::make_unique<SmdReader>(bytes, ctx)->run();
 }
 
 } // namespace rigscope::core

@@ -1,0 +1,284 @@
+// rigscope-bench smd: whole processes on generated 100 MB SMD files (issue 16). Four inputs:
+// random triangles (no two corners alike, nothing welds) and a welded sheet (every grid point
+// shared by six corners), each with LF and with CRLF line ends. For each, the floor process
+// (`rigscope-bench --floor FILE`: map the file, convert every numeric token with fast_float,
+// nothing else) and `rigscope-cli info --no-checks FILE` are run as child processes in the same
+// run; wall time (best of the repeats) and peak resident memory (the child's ru_maxrss) are
+// compared: info within 1.25x the floor, CRLF within 10 % of LF, peak <= 250 MB.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#if __has_include(<fast_float/fast_float.h>)
+#include <fast_float/fast_float.h> // Debian libfast-float-dev
+#define RIGSCOPE_FLOOR_FAST_FLOAT 1
+#else
+#include <charconv>
+#endif
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "app/bench/bench_readers.h"
+#include "core/io/file_buffer.h"
+
+namespace rigscope::bench {
+
+namespace {
+
+struct Rng {
+    std::uint64_t s = 0x2545F4914F6CDD1Dull;
+    std::uint64_t next()
+    {
+        s ^= s >> 12;
+        s ^= s << 25;
+        s ^= s >> 27;
+        return s * 2685821657736338717ull;
+    }
+    float unit() { return static_cast<float>(next() >> 40) / static_cast<float>(1 << 24); }
+};
+
+void number(std::string& out, float v)
+{
+    char buf[32];
+    const int n = std::snprintf(buf, sizeof buf, "%.6f", static_cast<double>(v));
+    out.append(buf, static_cast<std::size_t>(n));
+}
+
+constexpr int kBones = 64;
+
+std::string header(const char* eol)
+{
+    std::string s = std::string("version 1") + eol + "nodes" + eol;
+    for (int b = 0; b < kBones; ++b) {
+        s += std::to_string(b) + " \"bone_" + std::to_string(b) + "\" " +
+             std::to_string(b == 0 ? -1 : (b - 1) / 2) + eol;
+    }
+    s += std::string("end") + eol + "skeleton" + eol + "time 0" + eol;
+    for (int b = 0; b < kBones; ++b) {
+        s += std::to_string(b) + " 0.000000 1.000000 0.000000 0.000000 0.000000 0.000000" + eol;
+    }
+    return s + "end" + eol + "triangles" + eol;
+}
+
+// One vertex line: parent, position, normal, UV, 1-3 links, from `r` (the same r gives the
+// same line, so corners of one sheet point are equal bit for bit).
+void vertexLine(std::string& s, Rng r, float x, float y, const char* eol)
+{
+    const int parent = static_cast<int>(r.next() % kBones);
+    s += std::to_string(parent);
+    for (float v : {x, y, 10.0f * r.unit() - 5.0f, r.unit() - 0.5f, r.unit() - 0.5f, 0.7f,
+                    r.unit(), r.unit()}) {
+        s += ' ';
+        number(s, v);
+    }
+    const int links = 1 + static_cast<int>(r.next() % 3);
+    s += ' ' + std::to_string(links);
+    float left = 1.0f;
+    for (int l = 0; l < links; ++l) {
+        const float w = l + 1 == links ? left : left * 0.5f;
+        left -= w;
+        s += ' ' + std::to_string((parent + 5 * l) % kBones) + ' ';
+        number(s, w);
+    }
+    s += eol;
+}
+
+// `sheet`: two triangles per cell of a square grid, corners keyed by their grid point;
+// otherwise every corner is random. Stops at `bytes`.
+std::string makeSmd(bool sheet, bool crlf, std::size_t bytes, std::size_t& triangles)
+{
+    const char* eol = crlf ? "\r\n" : "\n";
+    std::string s = header(eol);
+    s.reserve(bytes + 4096);
+    Rng rng;
+    constexpr std::uint32_t kCells = 400;
+    triangles = 0;
+    while (s.size() < bytes) {
+        s += triangles % 3 == 0 ? "skin.tga" : triangles % 3 == 1 ? "cloth.tga" : "metal.tga";
+        s += eol;
+        static constexpr std::uint32_t kCorner[2][3][2] = {{{0, 0}, {1, 0}, {1, 1}},
+                                                           {{0, 0}, {1, 1}, {0, 1}}};
+        const std::size_t cell = triangles / 2;
+        for (int c = 0; c < 3; ++c) {
+            if (sheet) {
+                const auto ix = static_cast<std::uint32_t>(cell % kCells) +
+                                kCorner[triangles % 2][c][0];
+                const auto iy =
+                    static_cast<std::uint32_t>(cell / kCells % kCells) + kCorner[triangles % 2][c][1];
+                Rng point;
+                point.s = (std::uint64_t(ix) << 32 | iy) * 0x9E3779B97F4A7C15ull + 1;
+                vertexLine(s, point, static_cast<float>(ix) * 0.25f,
+                           static_cast<float>(iy) * 0.25f, eol);
+            } else {
+                rng.next();
+                vertexLine(s, rng, 100.0f * rng.unit() - 50.0f, 100.0f * rng.unit() - 50.0f, eol);
+            }
+        }
+        ++triangles;
+    }
+    return s + "end" + eol;
+}
+
+struct Run {
+    double seconds = -1;
+    double peakMb = 0;
+};
+
+// Runs argv as a child with its output to /dev/null: wall time and peak resident memory.
+Run runProcess(const std::vector<std::string>& argv)
+{
+    std::vector<char*> args;
+    for (const std::string& a : argv) {
+        args.push_back(const_cast<char*>(a.c_str()));
+    }
+    args.push_back(nullptr);
+    const auto t0 = std::chrono::steady_clock::now();
+    const pid_t pid = fork();
+    if (pid == 0) {
+        const int null = ::open("/dev/null", O_WRONLY);
+        dup2(null, 1);
+        dup2(null, 2);
+        execv(args[0], args.data());
+        _exit(127);
+    }
+    int status = 0;
+    rusage ru{};
+    if (pid < 0 || wait4(pid, &status, 0, &ru) != pid || !WIFEXITED(status) ||
+        WEXITSTATUS(status) > 1) {
+        return {};
+    }
+    const std::chrono::duration<double> d = std::chrono::steady_clock::now() - t0;
+    return {d.count(), static_cast<double>(ru.ru_maxrss) / 1024.0};
+}
+
+Run best(const std::vector<std::string>& argv, int repeats)
+{
+    Run b;
+    for (int i = 0; i < repeats; ++i) {
+        const Run r = runProcess(argv);
+        if (r.seconds < 0) {
+            return {};
+        }
+        if (b.seconds < 0 || r.seconds < b.seconds) {
+            b.seconds = r.seconds;
+        }
+        b.peakMb = std::max(b.peakMb, r.peakMb);
+    }
+    return b;
+}
+
+} // namespace
+
+// The floor process: map FILE, convert every numeric token with fast_float, print the sum.
+int floorProcess(const std::string& path)
+{
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        return 2;
+    }
+    struct stat st {};
+    ::fstat(fd, &st);
+    const auto size = static_cast<std::size_t>(st.st_size);
+    void* map = size > 0 ? ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
+    ::close(fd);
+    if (map == MAP_FAILED) {
+        return 2;
+    }
+    ::madvise(map, size, MADV_SEQUENTIAL);
+    const char* p = static_cast<const char*>(map);
+    const char* const end = p + size;
+    double sum = 0;
+    std::size_t count = 0;
+    while (p < end) {
+        while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')) {
+            ++p;
+        }
+        const char* q = p;
+        while (q < end && *q != ' ' && *q != '\n' && *q != '\r' && *q != '\t') {
+            ++q;
+        }
+        if (q > p && ((*p >= '0' && *p <= '9') || *p == '-' || *p == '.')) {
+            float v = 0;
+#ifdef RIGSCOPE_FLOOR_FAST_FLOAT
+            fast_float::from_chars(p, q, v);
+#else
+            std::from_chars(p, q, v);
+#endif
+            sum += static_cast<double>(v);
+            ++count;
+        }
+        p = q;
+    }
+    ::munmap(map, size);
+    std::printf("%zu numbers, sum %g\n", count, sum);
+    return 0;
+}
+
+int runSmdBench(const SmdBenchOptions& opt)
+{
+    ::mkdir(opt.workDir.c_str(), 0755);
+    const std::string cli = opt.self.substr(0, opt.self.rfind('/') + 1) + "rigscope-cli";
+    if (::access(cli.c_str(), X_OK) != 0) {
+        std::fprintf(stderr, "rigscope-bench smd: %s not found (build rigscope-cli)\n", cli.c_str());
+        return 1;
+    }
+    const auto bytes = static_cast<std::size_t>(opt.targetMegabytes * 1e6);
+    std::printf("== SMD, whole processes (inputs in %s; best of %d)\n", opt.workDir.c_str(),
+                opt.repeats);
+#ifdef RIGSCOPE_FLOOR_FAST_FLOAT
+    const char* floorWith = "fast_float";
+#else
+    const char* floorWith = "std::from_chars (libfast-float-dev not installed)";
+#endif
+    std::printf("  floor: `rigscope-bench --floor FILE` maps the file and converts every numeric\n"
+                "  token with %s; info: `rigscope-cli info --no-checks FILE`\n",
+                floorWith);
+    std::printf("%-28s %6s %9s %8s %8s %9s %8s  %s\n", "input", "MB", "triangles", "floor s",
+                "info s", "vs floor", "peak MB", "targets: <= 1.25x, <= 250 MB, CRLF <= 1.10 LF");
+    bool met = true;
+    for (const bool sheet : {false, true}) {
+        double lf = 0;
+        for (const bool crlf : {false, true}) {
+            const std::string name =
+                std::string(sheet ? "smd_sheet" : "smd_random") + (crlf ? "_crlf" : "_lf") + ".smd";
+            const std::string path = opt.workDir + "/" + name;
+            std::size_t tris = 0;
+            core::writeFileAtomic(path, makeSmd(sheet, crlf, bytes, tris),
+                                  core::WriteMode::Overwrite);
+            const Run floor = best({opt.self, "--floor", path}, opt.repeats);
+            const Run info = best({cli, "info", "--no-checks", path}, opt.repeats);
+            if (floor.seconds <= 0 || info.seconds <= 0) {
+                std::printf("%-28s failed to run\n", name.c_str());
+                met = false;
+                continue;
+            }
+            const double ratio = info.seconds / floor.seconds;
+            std::string verdict = ratio <= 1.25 && info.peakMb <= 250 ? "met" : "MISSED";
+            if (crlf && lf > 0) {
+                const double vsLf = info.seconds / lf;
+                char buf[64];
+                std::snprintf(buf, sizeof buf, "; CRLF %.2fx LF %s", vsLf,
+                              vsLf <= 1.10 ? "met" : "MISSED");
+                verdict += buf;
+                met = met && vsLf <= 1.10;
+            }
+            lf = crlf ? lf : info.seconds;
+            met = met && ratio <= 1.25 && info.peakMb <= 250;
+            std::printf("%-28s %6.1f %9zu %8.3f %8.3f %8.2fx %8.1f  %s\n", name.c_str(),
+                        static_cast<double>(bytes) / 1e6, tris, floor.seconds, info.seconds,
+                        ratio, info.peakMb, verdict.c_str());
+        }
+    }
+    std::printf("  SMD targets: %s\n", met ? "met" : "MISSED");
+    return 0;
+}
+
+} // namespace rigscope::bench
