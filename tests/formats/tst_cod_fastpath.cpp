@@ -294,8 +294,8 @@ std::string canonicalXanim(const char* nl, bool flat)
 
 // A regular XMODEL of `verts` pool vertices (0 to 4 weights each) and `faces` faces, with what
 // shares must carry over in every part of the file: commas without a space (syntax.cod-comma
-// notes), corner colours outside 0..1 (cod.color-range: the count and the first one), in
-// version 7 the long spellings here and there.
+// notes), corner colours outside 0..1 (kept as they are), in version 7 the long spellings here
+// and there, in version 5 one-line corners without colour and one-string materials.
 std::string generatedXmodel(int verts, int faces, const std::string& nl, int version = 6)
 {
     std::string s = "// generated" + nl + "MODEL" + nl + "VERSION " + std::to_string(version) + nl + nl +
@@ -327,6 +327,11 @@ std::string generatedXmodel(int verts, int faces, const std::string& nl, int ver
         s += (v7 && t % 4 == 1 ? "TRI16 0 " : "TRI 0 ") + std::to_string(t % 2) + " 0 0" + nl;
         for (int c = 0; c < 3; ++c) {
             const int i = (t * 7 + c * 3) % verts;
+            if (version == 5) { // one-line corners, no colour
+                s += "VERT " + std::to_string(i) + " " + num(t, c) + " 0 1 " + num(t, c + 1) + " " +
+                     num(t, c + 2) + nl;
+                continue;
+            }
             s += (v7 && t % 5 == 2 ? "VERT32 " : "VERT ") + std::to_string(i) + nl;
             s += "NORMAL " + num(t, c) + " 0 1" + nl;
             s += std::string(t % 23 == 9 && c == 1 ? "COLOR 1.5 1 1 1" : "COLOR 1 1 1 1") + nl;
@@ -334,14 +339,18 @@ std::string generatedXmodel(int verts, int faces, const std::string& nl, int ver
         }
         s += nl;
     }
+    if (version == 5) {
+        return s + "NUMOBJECTS 1" + nl + "OBJECT 0 \"body\"" + nl + nl + "NUMMATERIALS 2" + nl +
+               "MATERIAL 0 \"skin.tga\"" + nl + "MATERIAL 1 \"cloth.tga\"" + nl;
+    }
     s += "NUMOBJECTS 1" + nl + "OBJECT 0 \"body\"" + nl + nl + "NUMMATERIALS 2" + nl +
          "MATERIAL 0 \"skin\" \"Lambert\" \"skin.tga\"" + nl + "COLOR 0 0 0 1" + nl + "PHONG -1" + nl +
          "MATERIAL 1 \"cloth\" \"Phong\" \"\"" + nl + "COEFFS 0.8 0" + nl;
     return s;
 }
 
-// A regular XANIM of `frames` frames of `parts` parts from frame 100, with SCALE lines only from
-// the middle on, commas without a space in every part of the file and a note out of range.
+// A regular XANIM of `frames` frames of `parts` parts from frame 100, with SCALE lines (some
+// not 1 1 1) only from the middle on, commas without a space in every part of the file and a note out of range.
 std::string generatedXanim(int frames, int parts, const std::string& nl)
 {
     std::string s = "ANIMATION" + nl + "VERSION 3" + nl + nl + "NUMPARTS " + std::to_string(parts) + nl;
@@ -357,7 +366,7 @@ std::string generatedXanim(int frames, int parts, const std::string& nl)
             s += "PART " + std::to_string(p) + nl;
             s += "OFFSET " + num(i, 0) + (i % 13 == 4 ? "," : " ") + num(i, 1) + " " + num(i, 2) + nl;
             if (f >= frames / 2 && p == 1) {
-                s += "SCALE 1 1 1" + nl;
+                s += (f % 3 == 0 ? "SCALE 1 2 1" : "SCALE 1 1 1") + nl; // non-unit scales are kept
             }
             s += "X 1 0 0" + nl + "Y 0 " + num(i, 3) + " 0" + nl + "Z 0 0 1" + nl + nl;
         }
@@ -524,6 +533,9 @@ private slots:
                                    u"xmodel/valid/bone_matrix.xmodel_export"_qs,
                                    u"xmodel/valid/comma_nospace.xmodel_export"_qs,
                                    u"xmodel/valid/color_range.xmodel_export"_qs,
+                                   u"xmodel/valid/cube_v5.xmodel_export"_qs,
+                                   u"xmodel/valid/non_unit_scale.xmodel_export"_qs,
+                                   u"xanim/valid/walk_scale.xanim_export"_qs,
                                    u"xanim/valid/walk_perpart.xanim_export"_qs, u"xanim/valid/walk_flat.xanim_export"_qs,
                                    u"xanim/valid/walk_nonotes.xanim_export"_qs,
                                    u"xanim/valid/single_frame.xanim_export"_qs}) {
@@ -681,6 +693,7 @@ private slots:
         QTest::newRow("xmodel LF") << QByteArray::fromStdString(generatedXmodel(90, 70, "\n")) << u"g.xmodel_export"_qs;
         QTest::newRow("xmodel CRLF") << QByteArray::fromStdString(generatedXmodel(90, 70, "\r\n")) << u"g.xmodel_export"_qs;
         QTest::newRow("xmodel v7") << QByteArray::fromStdString(generatedXmodel(90, 70, "\n", 7)) << u"g.xmodel_export"_qs;
+        QTest::newRow("xmodel v5") << QByteArray::fromStdString(generatedXmodel(90, 70, "\n", 5)) << u"g.xmodel_export"_qs;
         QTest::newRow("xmodel big pool") << QByteArray::fromStdString(generatedXmodel(300, 20, "\n")) << u"g.xmodel_export"_qs;
         QTest::newRow("xmodel big faces") << QByteArray::fromStdString(generatedXmodel(12, 200, "\n")) << u"g.xmodel_export"_qs;
         QTest::newRow("xanim LF") << QByteArray::fromStdString(generatedXanim(40, 5, "\n")) << u"g.xanim_export"_qs;

@@ -314,6 +314,7 @@ private:
         const std::uint32_t lineBase = m_in.lines();
         Animation& a = m_a;
         Animation& x = t.m_a;
+        const std::size_t keysBefore = a.positions.size();
         moveAppend(a.times, x.times);
         moveAppend(a.frameWhere, x.frameWhere, [lineBase](SourceLoc w) {
             w.line += lineBase;
@@ -322,11 +323,15 @@ private:
         moveAppend(a.positions, x.positions);
         moveAppend(a.axes, x.axes);
         moveAppend(a.explicitKey, x.explicitKey);
-        if (t.m_scales && !m_scales) { // all 1 1 1: one per key from the first SCALE line on
+        if (t.m_scales && !m_scales) { // one per key from the first SCALE line on
             m_scales = true;
             reserveBig(a.scales, a.positions.capacity());
         }
         if (m_scales) {
+            a.scales.resize(keysBefore, Vec3::Ones());
+            if (t.m_scales) {
+                moveAppend(a.scales, x.scales); // one per key of the share
+            }
             a.scales.resize(a.positions.size(), Vec3::Ones());
         }
         spliceDiagnostics(m_sink, tSink, lineBase);
@@ -364,16 +369,15 @@ private:
             return frame(loc);
         case Kw::Scale: {
             float v[3];
-            if (!m_inKey || !m_in.f3(v) || !m_in.eol() || !(Vec3(v[0], v[1], v[2]) == Vec3::Ones())) {
-                return false; // non-unit scales: the general path keeps them
+            if (!m_inKey || !m_in.f3(v) || !m_in.eol()) {
+                return false;
             }
-            if (!m_scales) {
+            if (!m_scales) { // 1 1 1 for every key before the first SCALE line
                 m_scales = true;
-                if (!m_share) { // a share's scales (all 1 1 1) are added when it is spliced
-                    reserveBig(m_a.scales, m_a.positions.capacity());
-                    m_a.scales.assign(m_a.positions.size(), Vec3::Ones());
-                }
+                reserveBig(m_a.scales, m_a.positions.capacity());
+                m_a.scales.assign(m_a.positions.size(), Vec3::Ones());
             }
+            m_a.scales.back() = Vec3(v[0], v[1], v[2]);
             return true;
         }
         case Kw::Animation:
@@ -498,7 +502,7 @@ private:
         m_a.positions.push_back(Vec3::Zero());
         m_a.axes.push_back(Mat3::Identity());
         m_a.explicitKey.push_back(1);
-        if (m_scales && !m_share) {
+        if (m_scales) {
             m_a.scales.push_back(Vec3::Ones());
         }
         return true;

@@ -1,14 +1,15 @@
 // XMODEL_EXPORT fast path (see cod_fast.h): the canonical v5-v7 layout of FORMATS.md §3.2 read
 // straight into the Model. Subset, in this order:
 //   MODEL, VERSION 5..7, NUMBONES n, BONE i p "name" x n (i = 0.., parent -1 or an earlier
-//   bone, one root), BONE i blocks x n (i = 0..) with OFFSET / SCALE 1 1 1 / X / Y / Z,
+//   bone, one root), BONE i blocks x n (i = 0..) with OFFSET / SCALE / X / Y / Z,
 //   NUMVERTS v, VERT i (i = 0..) with OFFSET, BONES k and k weights BONE b w (b < NUMBONES),
-//   NUMFACES f, TRI o m ... with three corners VERT i + NORMAL + COLOR + UV 1 u v,
-//   NUMOBJECTS, OBJECT i "name" (i = 0..), NUMMATERIALS, MATERIAL i "name" "type" "images"
-//   (i = 0..) with their parameter lines. Version 7 files may spell NUMVERTS32, VERT32, TRI16.
+//   NUMFACES f, TRI o m ... with three corners VERT i + NORMAL + COLOR + UV 1 u v (or the
+//   one-line VERT i nx ny nz u v of version 5), NUMOBJECTS, OBJECT i "name" (i = 0..),
+//   NUMMATERIALS, MATERIAL i "name" "type" "images" (version 5: MATERIAL i "images") (i = 0..)
+//   with their parameter lines. Version 7 files may spell NUMVERTS32, VERT32, TRI16.
 // Every count must match, every index be in range. The diagnostics such a file can still get
-// (cod.bone-matrix, cod.color-range and those of orderSkeleton) are reported exactly as the
-// general path reports them.
+// (syntax.cod-comma and those of orderSkeleton) are reported exactly as the general path
+// reports them.
 //
 // Large files (issue 7): right after NUMVERTS the rest of the file (the vertex pool and the
 // faces) is cut into shares at guessed record starts (a VERT line followed by OFFSET, or a TRI
@@ -228,6 +229,7 @@ private:
     std::uint32_t m_corners = 0;       // corners of the current face
     std::uint8_t m_has = 0;            // what the current corner has
     std::int32_t m_maxObj = -1, m_maxMat = -1;
+    bool m_anyColor = false; // a corner has a COLOR line (version 5 one-line corners have none)
 
     // Reads keyword lines up to the scanner's limit; false where the file leaves the subset.
     // The first time the pool starts, the rest of the file is offered to threads.
@@ -458,6 +460,7 @@ private:
         moveAppend(m.cornerUvs, x.cornerUvs);
         moveAppend(m.cornerWhere, x.cornerWhere, relocate);
         spliceDiagnostics(m_sink, tSink, lineBase);
+        m_anyColor = m_anyColor || t.m_anyColor;
         m_maxObj = std::max(m_maxObj, t.m_maxObj);
         m_maxMat = std::max(m_maxMat, t.m_maxMat);
         m_phase = t.m_phase;
@@ -527,6 +530,7 @@ private:
             }
             m_me.cornerColors.back() = Vec4(v[0], v[1], v[2], v[3]);
             m_has |= kHasColor;
+            m_anyColor = true;
             return true;
         }
         case Kw::Uv: {
@@ -642,15 +646,20 @@ private:
             std::string_view name, type, images;
             if (m_phase != Phase::Materials || !m_in.i(i) ||
                 i != static_cast<std::int32_t>(m_me.materials.size()) || i >= m_numMaterials ||
-                !m_in.str(name) || !m_in.str(type) || !m_in.str(images) || !m_in.eol() ||
-                !plainName(name)) {
+                !m_in.str(name)) {
                 return false;
             }
             Material mat;
             mat.where = loc;
-            mat.name = std::string(name);
-            mat.type = std::string(type);
-            mat.images = std::string(images);
+            if (m_in.eol()) { // version 5: MATERIAL i "images"
+                mat.images = std::string(name);
+            } else if (m_in.str(type) && m_in.str(images) && m_in.eol() && plainName(name)) {
+                mat.name = std::string(name);
+                mat.type = std::string(type);
+                mat.images = std::string(images);
+            } else {
+                return false;
+            }
             m_me.materials.push_back(std::move(mat));
             return true;
         }
@@ -809,15 +818,21 @@ private:
     {
         std::int32_t v = 0;
         if (!m_faceOpen || m_corners >= 3 || (m_corners > 0 && !closeCorner()) ||
-            !m_in.i(v) || v < 0 || v >= m_numVerts || !m_in.eol()) {
+            !m_in.i(v) || v < 0 || v >= m_numVerts) {
+            return false;
+        }
+        // Version 5 one-line corner: VERT i nx ny nz u v (complete without COLOR).
+        float n[5] = {0, 0, 0, 0, 0};
+        const bool oneLine = !m_in.eol();
+        if (oneLine && (!m_in.f3(n) || !m_in.f(n[3]) || !m_in.f(n[4]) || !m_in.eol())) {
             return false;
         }
         ++m_corners;
-        m_has = 0;
+        m_has = oneLine ? kHasNormal | kHasColor | kHasUv : 0;
         m_me.cornerPoints.push_back(static_cast<std::uint32_t>(v));
-        m_me.cornerNormals.push_back(Vec3::Zero());
+        m_me.cornerNormals.push_back(Vec3(n[0], n[1], n[2]));
         m_me.cornerColors.push_back(Vec4::Ones());
-        m_me.cornerUvs.push_back(Vec2::Zero());
+        m_me.cornerUvs.push_back(Vec2(n[3], n[4]));
         m_me.cornerWhere.push_back(loc);
         return true;
     }
@@ -858,6 +873,9 @@ private:
         m_me.pointParents.assign(points, kNoJoint);
         m_me.pointLinkState.assign(points, LinkState::List);
         m_me.uvSetCount = 1;
+        if (!m_anyColor) {
+            std::vector<Vec4>().swap(m_me.cornerColors); // as the general path: none without COLOR
+        }
         orderSkeleton(m, m_sink);
         return true;
     }
