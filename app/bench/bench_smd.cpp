@@ -74,8 +74,8 @@ void vertexLine(std::string& s, Rng r, float x, float y, const char* eol)
 {
     const int parent = static_cast<int>(r.next() % kBones);
     s += std::to_string(parent);
-    for (float v : {x, y, 10.0f * r.unit() - 5.0f, r.unit() - 0.5f, r.unit() - 0.5f, 0.7f,
-                    r.unit(), r.unit()}) {
+    for (float v : {x, y, 10.0f * r.unit() - 5.0f, r.unit() - 0.5f, r.unit() - 0.5f, 0.7f, r.unit(),
+                    r.unit()}) {
         s += ' ';
         number(s, v);
     }
@@ -109,14 +109,14 @@ std::string makeSmd(bool sheet, bool crlf, std::size_t bytes, std::size_t& trian
         const std::size_t cell = triangles / 2;
         for (int c = 0; c < 3; ++c) {
             if (sheet) {
-                const auto ix = static_cast<std::uint32_t>(cell % kCells) +
-                                kCorner[triangles % 2][c][0];
-                const auto iy =
-                    static_cast<std::uint32_t>(cell / kCells % kCells) + kCorner[triangles % 2][c][1];
+                const auto ix =
+                    static_cast<std::uint32_t>(cell % kCells) + kCorner[triangles % 2][c][0];
+                const auto iy = static_cast<std::uint32_t>(cell / kCells % kCells) +
+                                kCorner[triangles % 2][c][1];
                 Rng point;
                 point.s = (std::uint64_t(ix) << 32 | iy) * 0x9E3779B97F4A7C15ull + 1;
-                vertexLine(s, point, static_cast<float>(ix) * 0.25f,
-                           static_cast<float>(iy) * 0.25f, eol);
+                vertexLine(s, point, static_cast<float>(ix) * 0.25f, static_cast<float>(iy) * 0.25f,
+                           eol);
             } else {
                 rng.next();
                 vertexLine(s, rng, 100.0f * rng.unit() - 50.0f, 100.0f * rng.unit() - 50.0f, eol);
@@ -229,7 +229,8 @@ int runSmdBench(const SmdBenchOptions& opt)
     ::mkdir(opt.workDir.c_str(), 0755);
     const std::string cli = opt.self.substr(0, opt.self.rfind('/') + 1) + "rigscope-cli";
     if (::access(cli.c_str(), X_OK) != 0) {
-        std::fprintf(stderr, "rigscope-bench smd: %s not found (build rigscope-cli)\n", cli.c_str());
+        std::fprintf(stderr, "rigscope-bench smd: %s not found (build rigscope-cli)\n",
+                     cli.c_str());
         return 1;
     }
     const auto bytes = static_cast<std::size_t>(opt.targetMegabytes * 1e6);
@@ -275,8 +276,8 @@ int runSmdBench(const SmdBenchOptions& opt)
             lf = crlf ? lf : info.seconds;
             met = met && ratio <= 1.25 && info.peakMb <= 250;
             std::printf("%-28s %6.1f %9zu %8.3f %8.3f %8.2fx %8.1f  %s\n", name.c_str(),
-                        static_cast<double>(bytes) / 1e6, tris, floor.seconds, info.seconds,
-                        ratio, info.peakMb, verdict.c_str());
+                        static_cast<double>(bytes) / 1e6, tris, floor.seconds, info.seconds, ratio,
+                        info.peakMb, verdict.c_str());
         }
     }
     std::printf("  SMD targets: %s\n", met ? "met" : "MISSED");

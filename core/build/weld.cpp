@@ -64,9 +64,11 @@ bool sameCorner(const Mesh& m, std::uint32_t a, std::uint32_t b) noexcept
 {
     const std::uint32_t pa = m.cornerPoints[a], pb = m.cornerPoints[b];
     auto eq3 = [](const Vec3& x, const Vec3& y) {
-        return bits(x.x()) == bits(y.x()) && bits(x.y()) == bits(y.y()) && bits(x.z()) == bits(y.z());
+        return bits(x.x()) == bits(y.x()) && bits(x.y()) == bits(y.y()) &&
+               bits(x.z()) == bits(y.z());
     };
-    return eq3(m.pointPositions[pa], m.pointPositions[pb]) && eq3(m.cornerNormals[a], m.cornerNormals[b]) &&
+    return eq3(m.pointPositions[pa], m.pointPositions[pb]) &&
+           eq3(m.cornerNormals[a], m.cornerNormals[b]) &&
            bits(m.cornerUvs[a].x()) == bits(m.cornerUvs[b].x()) &&
            bits(m.cornerUvs[a].y()) == bits(m.cornerUvs[b].y()) && sameSkin(m, pa, pb);
 }

@@ -1,14 +1,14 @@
 // rigscope-test: LABELS slow TIMEOUT 600
-// The SMD reader's fast path and its parallel shares must not change anything: every file read
-// through the general path only, the fast path on one thread, and the fast path cut into many
-// shares gives the same model (locations included) and the same diagnostics. Inputs: every
-// corpus SMD / VTA when present, our fixtures, and a regular file with one irregularity planted
-// at a time (tabs, CRLF, bare CR, comments, blank lines, unknown bones, v3 extra UVs, ...).
+// The SMD reader's shares on threads must not change anything: every file read on one thread and
+// cut into many shares (each read by the same grammar, spliced in order) gives the same model
+// (locations included) and the same diagnostics. Inputs: every corpus SMD / VTA when present,
+// our fixtures, a regular file with one irregularity planted at a time (tabs, CRLF, bare CR,
+// comments, blank lines, unknown bones, v3 extra UVs, ...) and random edits of all of these.
+// (Issue 16 first ran these against the reader it replaced, which had a second grammar.)
 #include <QtCore/QFileInfo>
 #include <QtTest/QtTest>
 
 #include "core/formats/smd/smd_reader.h"
-#include "tests/formats/old_smd_reader.h"
 #include "tests/support/test_support.h"
 
 using namespace rigscope;
@@ -25,7 +25,10 @@ template <class T, class Eq>
 QString firstDiff(const char* what, const std::vector<T>& a, const std::vector<T>& b, Eq eq)
 {
     if (a.size() != b.size()) {
-        return QStringLiteral("%1: %2 vs %3 entries").arg(QLatin1String(what)).arg(a.size()).arg(b.size());
+        return QStringLiteral("%1: %2 vs %3 entries")
+            .arg(QLatin1String(what))
+            .arg(a.size())
+            .arg(b.size());
     }
     for (std::size_t i = 0; i < a.size(); ++i) {
         if (!eq(a[i], b[i])) {
@@ -39,7 +42,10 @@ QString whereDiff(const char* what, const std::vector<SourceLoc>& a,
                   const std::vector<SourceLoc>& b)
 {
     if (a.size() != b.size()) {
-        return QStringLiteral("%1: %2 vs %3 entries").arg(QLatin1String(what)).arg(a.size()).arg(b.size());
+        return QStringLiteral("%1: %2 vs %3 entries")
+            .arg(QLatin1String(what))
+            .arg(a.size())
+            .arg(b.size());
     }
     for (std::size_t i = 0; i < a.size(); ++i) {
         if (!(a[i] == b[i])) {
@@ -59,10 +65,8 @@ QString difference(const ReadResult& a, const ReadResult& b)
     if (a.hasModel != b.hasModel) {
         return QStringLiteral("hasModel");
     }
-    // The old reader counted a line stepped back over twice in its line ending counts.
-    static const QRegularExpression counts(QStringLiteral("mixed line endings \\(\\d+ LF, \\d+ CRLF\\)"));
-    const QStringList da = test::formatted(a.diagnostics).replaceInStrings(counts, QStringLiteral("mixed"));
-    const QStringList db = test::formatted(b.diagnostics).replaceInStrings(counts, QStringLiteral("mixed"));
+    const QStringList da = test::formatted(a.diagnostics);
+    const QStringList db = test::formatted(b.diagnostics);
     if (da != db) {
         for (qsizetype i = 0; i < std::min(da.size(), db.size()); ++i) {
             if (da[i] != db[i]) {
@@ -89,14 +93,13 @@ QString difference(const ReadResult& a, const ReadResult& b)
           whereDiff("cornerWhere", x.cornerWhere, y.cornerWhere),
           whereDiff("triangleWhere", x.triangleWhere, y.triangleWhere),
           firstDiff("materials.where", x.materials, y.materials,
-                    [](const Material& m, const Material& n) { return m.where == n.where; }),
+                    [](const Material&m, const Material&n) { return m.where == n.where; }),
           whereDiff("skeleton.where", a.model.skeleton.where, b.model.skeleton.where)}) {
         if (!d.isEmpty()) {
             return d;
         }
     }
-    if (a.model.animations.size() == b.model.animations.size() &&
-        !a.model.animations.empty()) {
+    if (a.model.animations.size() == b.model.animations.size() && !a.model.animations.empty()) {
         const QString d = whereDiff("frameWhere", a.model.animations[0].frameWhere,
                                     b.model.animations[0].frameWhere);
         if (!d.isEmpty()) {
@@ -108,38 +111,34 @@ QString difference(const ReadResult& a, const ReadResult& b)
 
 struct Mode {
     const char* name;
-    bool fast;
     unsigned threads;
     std::size_t minBytes;
 };
-// General path only (the reference), fast on one thread, and shares small enough that every
-// fixture is cut into several.
-constexpr Mode kModes[] = {{"new 1 thread", true, 1, 1u << 22},
-                           {"fast 3 shares", true, 3, 1},
-                           {"fast 7 shares", true, 7, 64}};
+// One thread (the reference), and shares small enough that every fixture is cut into several.
+constexpr Mode kOne{"1 thread", 1, 1u << 22};
+constexpr Mode kModes[] = {{"3 shares", 3, 1}, {"7 shares", 7, 64}};
 
-ReadResult readWith(std::string_view bytes, const std::string& name, const Mode* mode)
+ReadResult readWith(std::string_view bytes, const std::string& name, const Mode& mode)
 {
     ReadContext ctx;
     ctx.fileName = name;
-    ctx.fastPaths = mode ? mode->fast : false;
-    ctx.threads = mode ? mode->threads : 1;
-    ctx.parallelMinBytes = mode ? mode->minBytes : ctx.parallelMinBytes;
-    return mode ? readSmd(bytes, ctx) : oldsmd::readSmdOld(bytes, ctx);
+    ctx.threads = mode.threads;
+    ctx.parallelMinBytes = mode.minBytes;
+    return readSmd(bytes, ctx);
 }
 
 void compareModes(std::string_view bytes, const std::string& name)
 {
-    const ReadResult reference = readWith(bytes, name, nullptr);
-    QCOMPARE(reference.stats.fastLines, std::uint64_t(0));
+    const ReadResult reference = readWith(bytes, name, kOne);
+    QCOMPARE(reference.stats.parallelShares, 0u);
     for (const Mode& m : kModes) {
-        const ReadResult r = readWith(bytes, name, &m);
+        const ReadResult r = readWith(bytes, name, m);
         const QString d = difference(reference, r);
         QVERIFY2(d.isEmpty(), qPrintable(QString::fromStdString(name) + QStringLiteral(" (") +
                                          QString::fromLatin1(m.name) + QStringLiteral("): ") + d));
+        QCOMPARE(r.stats.fastLines, reference.stats.fastLines);
     }
 }
-
 // A regular reference: 6 bones, `tris` triangles over 3 materials, 1-3 links per corner.
 std::vector<std::string> regularLines(int tris)
 {
@@ -213,21 +212,19 @@ private slots:
     void corpus();
 };
 
-// Without this the comparisons below could pass with the fast paths switched off.
+// Without this the comparisons below could pass with no shares, or the inline scanners unused.
 void TstFastPaths::regularFileTakesTheFastPaths()
 {
     const std::vector<std::string> lines = regularLines(300);
     QCOMPARE(lines[materialLine(0)], std::string("eyes.bmp"));
     QCOMPARE(lines[materialLine(300)], std::string("end"));
     const std::string text = join(lines);
-    const Mode one = kModes[0];
-    const ReadResult r1 = readWith(text, "regular.smd", &one);
+    const ReadResult r1 = readWith(text, "regular.smd", kOne);
     QCOMPARE(r1.model.mesh.triangleCount(), std::size_t(300));
     QCOMPARE(r1.stats.fastLines, std::uint64_t(7 + 1200)); // skeleton: time + 6 bones
     QCOMPARE(r1.stats.parallelShares, 0u);
     QVERIFY(r1.diagnostics.empty());
-    const Mode three = kModes[1];
-    const ReadResult r3 = readWith(text, "regular.smd", &three);
+    const ReadResult r3 = readWith(text, "regular.smd", kModes[0]);
     QCOMPARE(r3.stats.fastLines, std::uint64_t(7 + 1200));
     QCOMPARE(r3.stats.parallelShares, 3u);
     QCOMPARE(difference(r1, r3), QString());
@@ -247,12 +244,31 @@ void TstFastPaths::plantedIrregularities_data()
 {
     QTest::addColumn<int>("triangle");
     QTest::addColumn<int>("kind");
-    static const char* const kinds[] = {
-        "tab",           "tab many links", "trailing comment", "comment line",   "blank line",
-        "unknown bone",  "unknown link",   "extra field",     "exponent",       "plus sign",
-        "16 digits",     "bad number",     "short line",      "33 links",       "non-ascii mat",
-        "vertex-like material", "end early", "End case",     "keyword material", "form feed",
-        "bare CR",       "v3 extra uv",    "negative links",  "nan",            "end with blanks"};
+    static const char* const kinds[] = {"tab",
+                                        "tab many links",
+                                        "trailing comment",
+                                        "comment line",
+                                        "blank line",
+                                        "unknown bone",
+                                        "unknown link",
+                                        "extra field",
+                                        "exponent",
+                                        "plus sign",
+                                        "16 digits",
+                                        "bad number",
+                                        "short line",
+                                        "33 links",
+                                        "non-ascii mat",
+                                        "vertex-like material",
+                                        "end early",
+                                        "End case",
+                                        "keyword material",
+                                        "form feed",
+                                        "bare CR",
+                                        "v3 extra uv",
+                                        "negative links",
+                                        "nan",
+                                        "end with blanks"};
     for (int k = 0; k < static_cast<int>(std::size(kinds)); ++k) {
         for (int t : {0, 1, 49, 50, 99}) {
             QTest::newRow(qPrintable(QStringLiteral("%1 @%2").arg(QLatin1String(kinds[k])).arg(t)))
@@ -269,19 +285,45 @@ void TstFastPaths::plantedIrregularities()
     std::string& v = l[vertexLine(triangle, 1)];
     std::string& m = l[materialLine(triangle)];
     switch (kind) {
-    case 0: v.replace(v.find(' '), 1, "\t"); break;
-    case 1: v = "0\t1 2 3 0 0 1 0.5 0.5 5 0 0.2 1 0.2 2 0.2 3 0.2 4 0.2"; break;
-    case 2: v += " // note"; break;
-    case 3: l.insert(l.begin() + static_cast<long>(vertexLine(triangle, 1)), "// comment"); break;
-    case 4: l.insert(l.begin() + static_cast<long>(vertexLine(triangle, 1)), ""); break;
-    case 5: v.replace(0, 1, "9"); break;
-    case 6: v = "0 1 2 3 0 0 1 0.5 0.5 1 42 1.0"; break;
-    case 7: v += " 7"; break;
-    case 8: v = "0 1.5e-005 2E3 3e+1 0 0 1 0.5 0.5"; break;
-    case 9: v = "0 +1 2 3 0 0 1 0.5 0.5"; break;
-    case 10: v = "0 1.234567890123456 2 3 0 0 1 0.5 0.5"; break;
-    case 11: v = "0 1.2.3 2 3 0 0 1 0.5 0.5"; break;
-    case 12: v = "0 1 2 3 0 0 1 0.5"; break;
+    case 0:
+        v.replace(v.find(' '), 1, "\t");
+        break;
+    case 1:
+        v = "0\t1 2 3 0 0 1 0.5 0.5 5 0 0.2 1 0.2 2 0.2 3 0.2 4 0.2";
+        break;
+    case 2:
+        v += " // note";
+        break;
+    case 3:
+        l.insert(l.begin() + static_cast<long>(vertexLine(triangle, 1)), "// comment");
+        break;
+    case 4:
+        l.insert(l.begin() + static_cast<long>(vertexLine(triangle, 1)), "");
+        break;
+    case 5:
+        v.replace(0, 1, "9");
+        break;
+    case 6:
+        v = "0 1 2 3 0 0 1 0.5 0.5 1 42 1.0";
+        break;
+    case 7:
+        v += " 7";
+        break;
+    case 8:
+        v = "0 1.5e-005 2E3 3e+1 0 0 1 0.5 0.5";
+        break;
+    case 9:
+        v = "0 +1 2 3 0 0 1 0.5 0.5";
+        break;
+    case 10:
+        v = "0 1.234567890123456 2 3 0 0 1 0.5 0.5";
+        break;
+    case 11:
+        v = "0 1.2.3 2 3 0 0 1 0.5 0.5";
+        break;
+    case 12:
+        v = "0 1 2 3 0 0 1 0.5";
+        break;
     case 13: {
         v = "0 1 2 3 0 0 1 0.5 0.5 33";
         for (int i = 0; i < 33; ++i) {
@@ -289,21 +331,42 @@ void TstFastPaths::plantedIrregularities()
         }
         break;
     }
-    case 14: m = "sk\xC3\xAFn.bmp"; break;
-    case 15: m = "0 1 2 3 4 5 6 7 8"; break;
-    case 16: m = "end"; break;
-    case 17: m = "End"; break;
-    case 18: m = "skeleton"; break;
-    case 19: v.replace(v.find(' '), 1, "\f"); break;
-    case 20: v.replace(v.find(' '), 1, "\r"); break;
+    case 14:
+        m = "sk\xC3\xAFn.bmp";
+        break;
+    case 15:
+        m = "0 1 2 3 4 5 6 7 8";
+        break;
+    case 16:
+        m = "end";
+        break;
+    case 17:
+        m = "End";
+        break;
+    case 18:
+        m = "skeleton";
+        break;
+    case 19:
+        v.replace(v.find(' '), 1, "\f");
+        break;
+    case 20:
+        v.replace(v.find(' '), 1, "\r");
+        break;
     case 21:
         l[0] = "version 3";
         v += " 0.25 0.5";
         break;
-    case 22: v = "0 1 2 3 0 0 1 0.5 0.5 -1 0 1"; break;
-    case 23: v = "0 nan 2 3 0 0 1 0.5 0.5"; break;
-    case 24: l[materialLine(100)] = "  end  "; break;
-    default: QFAIL("unknown kind");
+    case 22:
+        v = "0 1 2 3 0 0 1 0.5 0.5 -1 0 1";
+        break;
+    case 23:
+        v = "0 nan 2 3 0 0 1 0.5 0.5";
+        break;
+    case 24:
+        l[materialLine(100)] = "  end  ";
+        break;
+    default:
+        QFAIL("unknown kind");
     }
     compareModes(join(l), "planted.smd");
 }
@@ -324,9 +387,9 @@ void TstFastPaths::lineEndings()
     std::string truncated = join(l);
     truncated.resize(truncated.size() - 40); // the file ends inside a triangle
     compareModes(truncated, "truncated.smd");
-    const Mode three = kModes[1];
-    QCOMPARE(readWith(join(l, "\r\n"), "crlf.smd", &three).stats.parallelShares, 3u);
-    QCOMPARE(readWith(join(l, "\r\n"), "crlf.smd", &three).stats.fastLines, std::uint64_t(7 + 480));
+    const ReadResult crlf = readWith(join(l, "\r\n"), "crlf.smd", kModes[0]);
+    QCOMPARE(crlf.stats.parallelShares, 3u);
+    QCOMPARE(crlf.stats.fastLines, std::uint64_t(7 + 480));
 }
 
 // An animation: 4 bones, 40 frames; one irregularity planted in frame 0, 1, 20 or 39.
@@ -334,12 +397,28 @@ void TstFastPaths::animationIrregularities_data()
 {
     QTest::addColumn<int>("frame");
     QTest::addColumn<int>("kind");
-    static const char* const kinds[] = {
-        "none",        "time comment", "fractional time", "negative time", "minus zero time",
-        "Time case",   "unknown bone", "pose before time", "extra field",  "tab",
-        "short pose",  "exponent",     "blank line",      "comment line",  "time only",
-        "big time",    "bad number",   "repeated time",   "out of order",  "late bone",
-        "skeleton before nodes", "second skeleton"};
+    static const char* const kinds[] = {"none",
+                                        "time comment",
+                                        "fractional time",
+                                        "negative time",
+                                        "minus zero time",
+                                        "Time case",
+                                        "unknown bone",
+                                        "pose before time",
+                                        "extra field",
+                                        "tab",
+                                        "short pose",
+                                        "exponent",
+                                        "blank line",
+                                        "comment line",
+                                        "time only",
+                                        "big time",
+                                        "bad number",
+                                        "repeated time",
+                                        "out of order",
+                                        "late bone",
+                                        "skeleton before nodes",
+                                        "second skeleton"};
     for (int k = 0; k < static_cast<int>(std::size(kinds)); ++k) {
         for (int f : {0, 1, 20, 39}) {
             QTest::newRow(qPrintable(QStringLiteral("%1 @%2").arg(QLatin1String(kinds[k])).arg(f)))
@@ -352,8 +431,8 @@ void TstFastPaths::animationIrregularities()
 {
     QFETCH(int, frame);
     QFETCH(int, kind);
-    std::vector<std::string> l{"version 1", "nodes", "0 \"root\" -1", "1 \"a\" 0", "2 \"b\" 1",
-                               "3 \"c\" 0", "end", "skeleton"};
+    std::vector<std::string> l{"version 1", "nodes",     "0 \"root\" -1", "1 \"a\" 0",
+                               "2 \"b\" 1", "3 \"c\" 0", "end",           "skeleton"};
     const std::size_t first = l.size();
     for (int f = 0; f < 40; ++f) {
         l.push_back("time " + std::to_string(f));
@@ -366,29 +445,66 @@ void TstFastPaths::animationIrregularities()
     std::string& t = l[first + static_cast<std::size_t>(frame) * 5];
     std::string& p = l[first + static_cast<std::size_t>(frame) * 5 + 2];
     switch (kind) {
-    case 0: break;
-    case 1: t += " // smile"; break;
-    case 2: t = "time 1.5"; break;
-    case 3: t = "time -3"; break;
-    case 4: t = "time -0"; break;
-    case 5: t = "Time " + std::to_string(frame); break;
-    case 6: p.replace(0, 1, "7"); break;
-    case 7: l.insert(l.begin() + static_cast<long>(first), "0 1 2 3 4 5 6"); break;
-    case 8: p += " 9"; break;
-    case 9: p.replace(1, 1, "\t"); break;
-    case 10: p = "1 2 3"; break;
-    case 11: p = "1 1e-3 2E+2 3 0 0 0"; break;
-    case 12: l.insert(l.begin() + static_cast<long>(first) + frame * 5 + 2, ""); break;
-    case 13: l.insert(l.begin() + static_cast<long>(first) + frame * 5 + 2, "// x"); break;
-    case 14: t = "time"; break;
-    case 15: t = "time 99999999999"; break;
-    case 16: p = "1 0x10 2 3 0 0 0"; break;
-    case 17: t = "time 5"; break;
-    case 18: t = "time " + std::to_string(40 - frame); break;
+    case 0:
+        break;
+    case 1:
+        t += " // smile";
+        break;
+    case 2:
+        t = "time 1.5";
+        break;
+    case 3:
+        t = "time -3";
+        break;
+    case 4:
+        t = "time -0";
+        break;
+    case 5:
+        t = "Time " + std::to_string(frame);
+        break;
+    case 6:
+        p.replace(0, 1, "7");
+        break;
+    case 7:
+        l.insert(l.begin() + static_cast<long>(first), "0 1 2 3 4 5 6");
+        break;
+    case 8:
+        p += " 9";
+        break;
+    case 9:
+        p.replace(1, 1, "\t");
+        break;
+    case 10:
+        p = "1 2 3";
+        break;
+    case 11:
+        p = "1 1e-3 2E+2 3 0 0 0";
+        break;
+    case 12:
+        l.insert(l.begin() + static_cast<long>(first) + frame * 5 + 2, "");
+        break;
+    case 13:
+        l.insert(l.begin() + static_cast<long>(first) + frame * 5 + 2, "// x");
+        break;
+    case 14:
+        t = "time";
+        break;
+    case 15:
+        t = "time 99999999999";
+        break;
+    case 16:
+        p = "1 0x10 2 3 0 0 0";
+        break;
+    case 17:
+        t = "time 5";
+        break;
+    case 18:
+        t = "time " + std::to_string(40 - frame);
+        break;
     case 19: // a bone declared after the skeleton block, posed in a second one
-        l.insert(l.end(), {"nodes", "4 \"late\" 0", "end", "skeleton",
-                           "time " + std::to_string(41 + frame), "4 1 2 3 0 0 0", "0 1 2 3 0 0 0",
-                           "end"});
+        l.insert(l.end(),
+                 {"nodes", "4 \"late\" 0", "end", "skeleton", "time " + std::to_string(41 + frame),
+                  "4 1 2 3 0 0 0", "0 1 2 3 0 0 0", "end"});
         break;
     case 20: {
         std::vector<std::string> nodes(l.begin() + 1, l.begin() + 7);
@@ -399,13 +515,13 @@ void TstFastPaths::animationIrregularities()
     case 21:
         l.insert(l.end(), {"skeleton", "time " + std::to_string(frame), "1 1 2 3 0 0 0", "end"});
         break;
-    default: QFAIL("unknown kind");
+    default:
+        QFAIL("unknown kind");
     }
     const std::string text = join(l);
     compareModes(text, "anim.smd");
     if (kind == 0) {
-        const Mode one = kModes[0];
-        QCOMPARE(readWith(text, "anim.smd", &one).stats.fastLines, std::uint64_t(200));
+        QCOMPARE(readWith(text, "anim.smd", kOne).stats.fastLines, std::uint64_t(200));
     }
 }
 
@@ -413,14 +529,18 @@ void TstFastPaths::animationIrregularities()
 // (blanks, terminators, comment and number characters) or replaced, lines doubled or dropped.
 void TstFastPaths::mutations()
 {
-    std::vector<std::pair<std::string, std::string>> inputs{{"regular.smd", join(regularLines(40))}};
-    for (const QString& path : test::filesUnder(test::fixturesDir(), {QStringLiteral("smd"), QStringLiteral("vta")})) {
+    std::vector<std::pair<std::string, std::string>> inputs{
+        {"regular.smd", join(regularLines(40))}};
+    for (const QString& path :
+         test::filesUnder(test::fixturesDir(), {QStringLiteral("smd"), QStringLiteral("vta")})) {
         inputs.emplace_back(QFileInfo(path).fileName().toStdString(), test::readBytes(path));
     }
     if (!test::corpusDir().isEmpty()) {
-        for (const QString& path : test::filesUnder(test::corpusDir(), {QStringLiteral("smd"), QStringLiteral("vta")})) {
+        for (const QString& path :
+             test::filesUnder(test::corpusDir(), {QStringLiteral("smd"), QStringLiteral("vta")})) {
             if (QFileInfo(path).size() < (1 << 20)) {
-                inputs.emplace_back("corpus " + QFileInfo(path).fileName().toStdString(), test::readBytes(path));
+                inputs.emplace_back("corpus " + QFileInfo(path).fileName().toStdString(),
+                                    test::readBytes(path));
             }
         }
     }
@@ -437,12 +557,21 @@ void TstFastPaths::mutations()
             for (int edits = 1 + static_cast<int>(rnd(3)); edits > 0 && !t.empty(); --edits) {
                 const std::size_t at = rnd(t.size());
                 switch (rnd(6)) {
-                case 0: t.erase(at, 1 + rnd(3)); break;
-                case 1: t.insert(at, 1, kChars[rnd(sizeof kChars - 1)]); break;
-                case 2: t[at] = kChars[rnd(sizeof kChars - 1)]; break;
-                case 3: t.resize(at); break;
+                case 0:
+                    t.erase(at, 1 + rnd(3));
+                    break;
+                case 1:
+                    t.insert(at, 1, kChars[rnd(sizeof kChars - 1)]);
+                    break;
+                case 2:
+                    t[at] = kChars[rnd(sizeof kChars - 1)];
+                    break;
+                case 3:
+                    t.resize(at);
+                    break;
                 default: {
-                    const std::size_t b = t.rfind('\n', at) == std::string::npos ? 0 : t.rfind('\n', at) + 1;
+                    const std::size_t b =
+                        t.rfind('\n', at) == std::string::npos ? 0 : t.rfind('\n', at) + 1;
                     const std::size_t e = std::min(t.size(), t.find('\n', at) + 1);
                     const std::string lineText = t.substr(b, e - b);
                     if (rnd(2) == 0) {

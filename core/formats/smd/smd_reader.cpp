@@ -1033,7 +1033,8 @@ bool SmdReader::parseTimeLine(std::string_view kw, Fields& f, double& time, std:
         return false;
     }
     std::int32_t whole = 0; // most times are integers: the inline scanner (not "-0")
-    if (tok.front() != '-' && scanInt(tok.data(), tok.data() + tok.size(), whole) == tok.data() + tok.size()) {
+    if (tok.front() != '-' &&
+        scanInt(tok.data(), tok.data() + tok.size(), whole) == tok.data() + tok.size()) {
         time = whole;
     } else if (!parseDouble(tok, time) || !std::isfinite(time)) {
         badNumber(tok, false, "time");
@@ -1380,8 +1381,9 @@ bool SmdReader::triangles(SourceLoc opened, const char* stopAt)
             }
             ++got;
         }
-        if (m_stop || (m_share && std::any_of(std::begin(m_corner), std::end(m_corner),
-                                              [](const Corner& c) { return !c.extraUvs.empty(); }))) {
+        if (m_stop ||
+            (m_share && std::any_of(std::begin(m_corner), std::end(m_corner),
+                                    [](const Corner& c) { return !c.extraUvs.empty(); }))) {
             return stop();
         }
         if (dropped) {
@@ -1480,8 +1482,8 @@ int SmdReader::parallelTriangles(SourceLoc opened)
     };
     std::vector<Share> shares(starts.size() - 1);
     for (std::size_t k = 0; k < shares.size(); ++k) {
-        shares[k].reader = std::make_unique<SmdReader>(
-            *this, starts[k + 1], k + 2 < starts.size() ? starts[k + 2] : end);
+        shares[k].reader = std::make_unique<SmdReader>(*this, starts[k + 1],
+                                                       k + 2 < starts.size() ? starts[k + 2] : end);
     }
     bool ended = false;
     const int kept = readInShares(
@@ -1791,8 +1793,13 @@ void SmdReader::build()
     } else {
         m.kind = ModelKind::Animation;
     }
-    m.format = m_hasVertexAnimation || (m_ctx.fileName.size() >= 4 &&
-                         equalsIgnoreCase(std::string_view(m_ctx.fileName).substr(m_ctx.fileName.size() - 4), ".vta")) ? "vta" : "smd";
+    m.format =
+        m_hasVertexAnimation ||
+                (m_ctx.fileName.size() >= 4 &&
+                 equalsIgnoreCase(
+                     std::string_view(m_ctx.fileName).substr(m_ctx.fileName.size() - 4), ".vta"))
+            ? "vta"
+            : "smd";
     orderSkeleton(m, m_sink);
     bindFromFirstFrame(m);
     deriveFlexShapes(m);
@@ -1879,8 +1886,9 @@ int sniffSmd(std::string_view head) noexcept
     while (sc.next()) {
         const std::string_view t = trim(sc.line());
         if (!t.empty() && !isFullLineComment(t)) {
-            const std::string_view kw = t.substr(0, static_cast<std::size_t>(
-                                                        std::find_if(t.begin(), t.end(), isLineBlank) - t.begin()));
+            const std::string_view kw =
+                t.substr(0, static_cast<std::size_t>(std::find_if(t.begin(), t.end(), isLineBlank) -
+                                                     t.begin()));
             return equalsIgnoreCase(kw, "version") || equalsIgnoreCase(kw, "nodes") ? 90 : 0;
         }
     }
