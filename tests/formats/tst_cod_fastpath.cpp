@@ -299,7 +299,7 @@ std::string canonicalXanim(const char* nl, bool flat)
 std::string generatedXmodel(int verts, int faces, const std::string& nl, int version = 6)
 {
     std::string s = "// generated" + nl + "MODEL" + nl + "VERSION " + std::to_string(version) + nl + nl +
-                    "NUMBONES 3" + nl + "BONE 0 -1 \"root\"" + nl + "BONE 1 0 \"a\"" + nl +
+                    "NUMBONES 3" + nl + (version == 7 ? "NUMCOSMETICBONES 0" + nl : std::string()) + "BONE 0 -1 \"root\"" + nl + "BONE 1 0 \"a\"" + nl +
                     "BONE 2 1 \"b\"" + nl + nl;
     for (int b = 0; b < 3; ++b) {
         s += "BONE " + std::to_string(b) + nl + "OFFSET 0 0 " + std::to_string(b) + nl + "X 1 0 0" + nl +

@@ -6,7 +6,8 @@
 //   NUMFACES f, TRI o m ... with three corners VERT i + NORMAL + COLOR + UV 1 u v (or the
 //   one-line VERT i nx ny nz u v of version 5), NUMOBJECTS, OBJECT i "name" (i = 0..),
 //   NUMMATERIALS, MATERIAL i "name" "type" "images" (version 5: MATERIAL i "images") (i = 0..)
-//   with their parameter lines. Version 7 files may spell NUMVERTS32, VERT32, TRI16.
+//   with their parameter lines. Version 7 files may spell NUMVERTS32, VERT32, TRI16 and have a
+//   NUMCOSMETICBONES line (cod.unsupported, as the general path words it).
 // Every count must match, every index be in range. The diagnostics such a file can still get
 // (syntax.cod-comma and those of orderSkeleton) are reported exactly as the general path
 // reports them.
@@ -66,6 +67,7 @@ enum class Kw : std::uint8_t {
     Param4, // TRANSPARENCY AMBIENTCOLOR INCANDESCENCE SPECULARCOLOR REFLECTIVECOLOR (COLOR)
     Param2, // COEFFS GLOW REFRACTIVE REFLECTIVE BLINN
     Param1, // PHONG
+    NumCosmetic, // NUMCOSMETICBONES / NUMCOSMETICS (version 7): not kept, the general path's warning
     // Version 7 spellings: the same meaning, but cod.version-feature in a version 5 or 6 file.
     NumVerts32,
     Vert32,
@@ -139,11 +141,14 @@ Kw keywordOf(std::string_view k, std::uint64_t code) noexcept
         return k == "NUMMATERIALS"   ? Kw::NumMaterials
                : k == "TRANSPARENCY" ? Kw::Param4
                : k == "AMBIENTCOLOR" ? Kw::Param4
+               : k == "NUMCOSMETICS" ? Kw::NumCosmetic
                                      : Kw::Other;
     case 13:
         return k == "INCANDESCENCE" || k == "SPECULARCOLOR" ? Kw::Param4 : Kw::Other;
     case 15:
         return k == "REFLECTIVECOLOR" ? Kw::Param4 : Kw::Other;
+    case 16:
+        return k == "NUMCOSMETICBONES" ? Kw::NumCosmetic : Kw::Other;
     default:
         return Kw::Other;
     }
@@ -669,6 +674,13 @@ private:
             return param(kw, 2);
         case Kw::Param1:
             return param(kw, 1);
+        case Kw::NumCosmetic: // before version 7 also cod.version-feature: the general path's
+            if (m_version < 7 || !m_in.skipPlainRest()) {
+                return false;
+            }
+            m_sink.warning(ids::kCodUnsupported, loc,
+                           "cosmetic bone count not kept; the bones read as regular bones");
+            return true;
         case Kw::Other:
         case Kw::NumVerts32:
         case Kw::Vert32:
