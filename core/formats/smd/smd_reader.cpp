@@ -119,6 +119,7 @@ public:
 
     std::size_t taken() const noexcept { return m_taken; }
     bool slow() const noexcept { return m_slow; } // a number went through the token path
+    bool atEnd() noexcept { return !start(); }
     // About the whole line (walks a copy to its end once).
     std::size_t total() noexcept { return whole().taken; }
     const char* firstTab() noexcept { return whole().tab; }
@@ -651,8 +652,9 @@ private:
     std::vector<std::size_t> m_frameDiags; // diagnostics whose Frame index is a raw frame index
 
     MaterialInterner m_materials;
-    std::string_view m_lastMaterial; // the previous triangle's, and its index
-    std::uint32_t m_lastMaterialIndex = 0;
+    // The last few materials and their indices (names in the file): most triangles name one.
+    std::array<std::pair<std::string_view, std::uint32_t>, 4> m_recent{};
+    std::size_t m_recentNext = 0;
     std::vector<std::uint32_t> m_extraCounts; // v3: extra UV pairs per corner (before padding)
     std::vector<Vec2> m_extraRaw;
     std::uint32_t m_maxExtra = 0;
@@ -1202,6 +1204,7 @@ bool SmdReader::parseCorner(Corner& c, std::uint32_t vertex)
         }
         c.state = LinkState::Zero;
     }
+    f.atEnd(); // the rest of the line is known when nothing follows
     noteTab(f.firstTab(), links > 4);
     // Extra fields: v3 extra UV pairs (as far as the first 4096 fields), else ignored.
     if (m_model.version == 3 && c.state != LinkState::Absent) {
@@ -1274,10 +1277,14 @@ void SmdReader::parseTriangles(SourceLoc opened)
 // once, not by doubling, which cuts page faults, copies and the peak memory.
 void SmdReader::reserveFor(const char* from, const char* to)
 {
-    const std::string_view text(from, static_cast<std::size_t>(to - from));
-    // A triangle takes at least 56 bytes (3 x "0 0 0 0 0 0 0 0 0\n" and a material), so a
-    // hostile file of blank lines cannot reserve more than real triangles of its size use.
-    reserveTriangles(m_model.mesh, std::min(countNewlines(text) / 4 + 1, text.size() / 56 + 1));
+    // Lines estimated from the first megabyte. A triangle takes at least 56 bytes (3 x
+    // "0 0 0 0 0 0 0 0 0\n" and a material), so a hostile file of blank lines cannot reserve
+    // more than real triangles of its size use.
+    const auto size = static_cast<std::size_t>(to - from);
+    const std::size_t sample = std::min(size, std::size_t(1) << 20);
+    const std::size_t lines =
+        countNewlines({from, sample}) * size / std::max<std::size_t>(sample, 1);
+    reserveTriangles(m_model.mesh, std::min(lines / 4 + lines / 64 + 1, size / 56 + 1));
 }
 
 // Reads triangles until the block ends (true) or, at a triangle's start, the position reaches
@@ -1310,7 +1317,11 @@ bool SmdReader::triangles(SourceLoc opened, const char* stopAt)
         }
         const std::string_view material = trim(line());
         SourceLoc matAt = lineLoc();
-        const bool same = !m_lastMaterial.empty() && material == m_lastMaterial;
+        const auto recent =
+            std::find_if(m_recent.begin(), m_recent.end(), [material](const auto& r) {
+                return !r.first.empty() && r.first == material;
+            });
+        const bool same = recent != m_recent.end();
         if (same) {
         } else if (m_share && (material.empty() || material.starts_with("//") ||
                                equalsIgnoreCase(material, "end") ||
@@ -1388,15 +1399,15 @@ bool SmdReader::triangles(SourceLoc opened, const char* stopAt)
         }
         if (dropped) {
             clearVertexRefs(mark);
-            m_lastMaterial = {};
             continue;
         }
-        const std::uint32_t mat = same ? m_lastMaterialIndex : internMaterial(material, matAt);
+        const std::uint32_t mat = same ? recent->second : internMaterial(material, matAt);
         if (m_stop) {
             return stop();
         }
-        m_lastMaterial = material;
-        m_lastMaterialIndex = mat;
+        if (!same) {
+            m_recent[m_recentNext++ % m_recent.size()] = {material, mat};
+        }
         appendTriangle(mat, matAt);
         const bool slow = m_corner[0].slow || m_corner[1].slow || m_corner[2].slow;
         m_stats.fastLines += !slow && m_reports == reports ? 4 : 0;
@@ -1489,7 +1500,7 @@ int SmdReader::parallelTriangles(SourceLoc opened)
     const int kept = readInShares(
         shares, [](Share& sh) { sh.reader->readShare(); },
         [&] {
-            reserveFor(start, starts[1]);
+            reserveFor(start, end);
             ended = triangles(opened, starts[1]);
             return !ended;
         },
@@ -1564,7 +1575,7 @@ void SmdReader::splice(SmdReader& sh)
     m_lastLine = lineBase + lines;
     m_lastLineLength = sh.m_lastLineLength;
     m_lastWasEnd = false;
-    m_lastMaterial = {};
+    m_recent = {};
     m_stats.fastLines += sh.m_stats.fastLines;
 }
 
