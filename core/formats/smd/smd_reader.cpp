@@ -490,7 +490,7 @@ private:
     // The next field as a number of a `kind` line that needs `need` fields: a missing field,
     // or a bad one on a line with too few, is a short line.
     template <class T>
-    bool field(Fields& f, T& out, std::string_view name, std::string_view kind, std::size_t need,
+    bool field(Fields& f, T& out, const char* name, const char* kind, std::size_t need,
                std::string_view* at = nullptr)
     {
         std::string_view tok;
@@ -508,8 +508,7 @@ private:
         }
         return false;
     }
-    bool vec3(Fields& f, Vec3& out, const char* const names[3], std::string_view kind,
-              std::size_t need)
+    bool vec3(Fields& f, Vec3& out, const char* const names[3], const char* kind, std::size_t need)
     {
         return field(f, out.x(), names[0], kind, need) && field(f, out.y(), names[1], kind, need) &&
                field(f, out.z(), names[2], kind, need);
@@ -522,8 +521,8 @@ private:
     }
 
     // The first field of a 7-field line (already taken) as an int.
-    bool idField(std::string_view tok, std::int32_t& out, std::string_view name,
-                 std::string_view kind, Fields& f)
+    bool idField(std::string_view tok, std::int32_t& out, const char* name, const char* kind,
+                 Fields& f)
     {
         if (intOf(tok, out)) {
             return true;
@@ -1062,7 +1061,7 @@ void SmdReader::parseFrames(Block b, SourceLoc opened)
     static const char* const kRot[3] = {"rotation x", "rotation y", "rotation z"};
     static const char* const kNrm[3] = {"normal x", "normal y", "normal z"};
     const bool skel = b == Block::Skeleton;
-    const std::string_view kind = skel ? "bone" : "vertex animation";
+    const char* const kind = skel ? "bone" : "vertex animation";
     bool inFrame = false;
     bool skipFrame = false; // its `time` line was bad and is reported
     while (nextLine()) {
