@@ -1062,6 +1062,15 @@ void SmdReader::parseFrames(Block b, SourceLoc opened)
     static const char* const kNrm[3] = {"normal x", "normal y", "normal z"};
     const bool skel = b == Block::Skeleton;
     const char* const kind = skel ? "bone" : "vertex animation";
+    if (skel) { // a state a line: reserve for the lines estimated from the first megabyte
+        const auto size =
+            static_cast<std::size_t>(m_bytes.data() + m_bytes.size() - m_sc.position());
+        const std::size_t sample = std::min(size, std::size_t(1) << 20);
+        const std::size_t lines =
+            countNewlines({m_sc.position(), sample}) * size / std::max<std::size_t>(sample, 1);
+        // A pose line takes at least 14 bytes; at most 4M states ahead, growth after that.
+        m_states.reserve(m_states.size() + std::min({lines, size / 14, std::size_t(1) << 22}));
+    }
     bool inFrame = false;
     bool skipFrame = false; // its `time` line was bad and is reported
     while (nextLine()) {
@@ -1117,6 +1126,7 @@ void SmdReader::parseFrames(Block b, SourceLoc opened)
         Vec3 c;
         const bool ok = idField(first, id, skel ? "bone id" : "vertex id", kind, f) &&
                         vec3(f, a, kPos, kind, 7) && vec3(f, c, skel ? kRot : kNrm, kind, 7);
+        f.atEnd();
         noteTab(f.firstTab(), false);
         if (!ok) {
             continue;
@@ -1610,6 +1620,10 @@ void SmdReader::buildAnimation()
     a.kind = PoseKind::LocalEulerXYZ;
     a.jointCount = m_model.skeleton.size();
     const std::size_t nf = m_frames.size();
+    for (auto* v : {&a.positions, &a.rotations}) {
+        v->reserve(nf * a.jointCount);
+    }
+    a.explicitKey.reserve(nf * a.jointCount);
     for (std::size_t i = 1; i < nf; ++i) {
         const double t = m_frames[i].time;
         const double prev = m_frames[i - 1].time;
