@@ -417,9 +417,11 @@ int main(int argc, char** argv)
     }
     if (verb == "--help" || verb == "-h") {
         std::puts(
-            "usage: rigscope-bench [all|smd|readers|pose] [options]\n"
+            "usage: rigscope-bench [all|smd|cod|readers|pose] [options]\n"
             "  smd [--mb=N] [--repeats=N] [--dir=D]  rigscope-cli info --no-checks on generated SMD "
             "(random / welded sheet, LF / CRLF) against the fast_float floor process\n"
+            "  cod [--mb=N] [--repeats=N] [--dir=D]  the same on generated XMODEL / XANIM "
+            "(regular / irregular)\n"
             "  readers [--mb=N] [--repeats=N] [--dir=D] [--corpus=DIR]  generated inputs, MB/s, "
             "peak memory, "
             "ratio to the from_chars floor\n"
@@ -428,7 +430,7 @@ int main(int argc, char** argv)
         return 0;
     }
     int rc = 0;
-    if (verb == "smd" || verb == "all") {
+    if (verb == "smd" || verb == "cod" || verb == "all") {
         rigscope::bench::SmdBenchOptions so;
         so.self = argv[0];
         for (int i = 2; i < argc; ++i) {
@@ -441,8 +443,13 @@ int main(int argc, char** argv)
                 so.workDir = a.substr(6);
             }
         }
-        rc = rigscope::bench::runSmdBench(so);
-        if (verb == "smd") {
+        if (verb != "cod") {
+            rc = rigscope::bench::runSmdBench(so);
+        }
+        if (verb != "smd") {
+            rc = std::max(rc, rigscope::bench::runCodBench(so));
+        }
+        if (verb == "smd" || verb == "cod") {
             return rc;
         }
     }

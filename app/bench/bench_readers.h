@@ -1,6 +1,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace rigscope::bench {
 
@@ -34,5 +35,17 @@ int runSmdBench(const SmdBenchOptions& opt);
 
 // Child-process entry of the floor: maps FILE and converts every numeric token with fast_float.
 int floorProcess(const std::string& path);
+
+// A child process run `repeats` times (output to /dev/null): the best wall time and the largest
+// peak resident memory; seconds < 0 when it failed (bench_smd.cpp).
+struct ProcessRun {
+    double seconds = -1;
+    double peakMb = 0;
+};
+ProcessRun bestRun(const std::vector<std::string>& argv, int repeats);
+
+// The same for generated XMODEL_EXPORT / XANIM_EXPORT files, regular and irregular (tabs,
+// comments, CRLF) (app/bench/bench_cod.cpp). Returns 0.
+int runCodBench(const SmdBenchOptions& opt);
 
 } // namespace rigscope::bench

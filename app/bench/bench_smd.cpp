@@ -127,10 +127,7 @@ std::string makeSmd(bool sheet, bool crlf, std::size_t bytes, std::size_t& trian
     return s + "end" + eol;
 }
 
-struct Run {
-    double seconds = -1;
-    double peakMb = 0;
-};
+using Run = ProcessRun;
 
 // Runs argv as a child with its output to /dev/null: wall time and peak resident memory.
 Run runProcess(const std::vector<std::string>& argv)
@@ -176,6 +173,11 @@ Run best(const std::vector<std::string>& argv, int repeats)
 }
 
 } // namespace
+
+ProcessRun bestRun(const std::vector<std::string>& argv, int repeats)
+{
+    return best(argv, repeats);
+}
 
 // The floor process: map FILE, convert every numeric token with fast_float, print the sum.
 int floorProcess(const std::string& path)
