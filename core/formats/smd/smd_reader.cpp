@@ -119,6 +119,7 @@ public:
 
     std::size_t taken() const noexcept { return m_taken; }
     bool slow() const noexcept { return m_slow; } // a number went through the token path
+    bool atEnd() noexcept { return !start(); }
     // About the whole line (walks a copy to its end once).
     std::size_t total() noexcept { return whole().taken; }
     const char* firstTab() noexcept { return whole().tab; }
@@ -489,7 +490,7 @@ private:
     // The next field as a number of a `kind` line that needs `need` fields: a missing field,
     // or a bad one on a line with too few, is a short line.
     template <class T>
-    bool field(Fields& f, T& out, std::string_view name, std::string_view kind, std::size_t need,
+    bool field(Fields& f, T& out, const char* name, const char* kind, std::size_t need,
                std::string_view* at = nullptr)
     {
         std::string_view tok;
@@ -507,8 +508,7 @@ private:
         }
         return false;
     }
-    bool vec3(Fields& f, Vec3& out, const char* const names[3], std::string_view kind,
-              std::size_t need)
+    bool vec3(Fields& f, Vec3& out, const char* const names[3], const char* kind, std::size_t need)
     {
         return field(f, out.x(), names[0], kind, need) && field(f, out.y(), names[1], kind, need) &&
                field(f, out.z(), names[2], kind, need);
@@ -521,8 +521,8 @@ private:
     }
 
     // The first field of a 7-field line (already taken) as an int.
-    bool idField(std::string_view tok, std::int32_t& out, std::string_view name,
-                 std::string_view kind, Fields& f)
+    bool idField(std::string_view tok, std::int32_t& out, const char* name, const char* kind,
+                 Fields& f)
     {
         if (intOf(tok, out)) {
             return true;
@@ -651,8 +651,9 @@ private:
     std::vector<std::size_t> m_frameDiags; // diagnostics whose Frame index is a raw frame index
 
     MaterialInterner m_materials;
-    std::string_view m_lastMaterial; // the previous triangle's, and its index
-    std::uint32_t m_lastMaterialIndex = 0;
+    // The last few materials and their indices (names in the file): most triangles name one.
+    std::array<std::pair<std::string_view, std::uint32_t>, 4> m_recent{};
+    std::size_t m_recentNext = 0;
     std::vector<std::uint32_t> m_extraCounts; // v3: extra UV pairs per corner (before padding)
     std::vector<Vec2> m_extraRaw;
     std::uint32_t m_maxExtra = 0;
@@ -1060,7 +1061,16 @@ void SmdReader::parseFrames(Block b, SourceLoc opened)
     static const char* const kRot[3] = {"rotation x", "rotation y", "rotation z"};
     static const char* const kNrm[3] = {"normal x", "normal y", "normal z"};
     const bool skel = b == Block::Skeleton;
-    const std::string_view kind = skel ? "bone" : "vertex animation";
+    const char* const kind = skel ? "bone" : "vertex animation";
+    if (skel) { // a state a line: reserve for the lines estimated from the first megabyte
+        const auto size =
+            static_cast<std::size_t>(m_bytes.data() + m_bytes.size() - m_sc.position());
+        const std::size_t sample = std::min(size, std::size_t(1) << 20);
+        const std::size_t lines =
+            countNewlines({m_sc.position(), sample}) * size / std::max<std::size_t>(sample, 1);
+        // A pose line takes at least 14 bytes; at most 4M states ahead, growth after that.
+        m_states.reserve(m_states.size() + std::min({lines, size / 14, std::size_t(1) << 22}));
+    }
     bool inFrame = false;
     bool skipFrame = false; // its `time` line was bad and is reported
     while (nextLine()) {
@@ -1116,6 +1126,7 @@ void SmdReader::parseFrames(Block b, SourceLoc opened)
         Vec3 c;
         const bool ok = idField(first, id, skel ? "bone id" : "vertex id", kind, f) &&
                         vec3(f, a, kPos, kind, 7) && vec3(f, c, skel ? kRot : kNrm, kind, 7);
+        f.atEnd();
         noteTab(f.firstTab(), false);
         if (!ok) {
             continue;
@@ -1202,6 +1213,7 @@ bool SmdReader::parseCorner(Corner& c, std::uint32_t vertex)
         }
         c.state = LinkState::Zero;
     }
+    f.atEnd(); // the rest of the line is known when nothing follows
     noteTab(f.firstTab(), links > 4);
     // Extra fields: v3 extra UV pairs (as far as the first 4096 fields), else ignored.
     if (m_model.version == 3 && c.state != LinkState::Absent) {
@@ -1274,10 +1286,14 @@ void SmdReader::parseTriangles(SourceLoc opened)
 // once, not by doubling, which cuts page faults, copies and the peak memory.
 void SmdReader::reserveFor(const char* from, const char* to)
 {
-    const std::string_view text(from, static_cast<std::size_t>(to - from));
-    // A triangle takes at least 56 bytes (3 x "0 0 0 0 0 0 0 0 0\n" and a material), so a
-    // hostile file of blank lines cannot reserve more than real triangles of its size use.
-    reserveTriangles(m_model.mesh, std::min(countNewlines(text) / 4 + 1, text.size() / 56 + 1));
+    // Lines estimated from the first megabyte. A triangle takes at least 56 bytes (3 x
+    // "0 0 0 0 0 0 0 0 0\n" and a material), so a hostile file of blank lines cannot reserve
+    // more than real triangles of its size use.
+    const auto size = static_cast<std::size_t>(to - from);
+    const std::size_t sample = std::min(size, std::size_t(1) << 20);
+    const std::size_t lines =
+        countNewlines({from, sample}) * size / std::max<std::size_t>(sample, 1);
+    reserveTriangles(m_model.mesh, std::min(lines / 4 + lines / 64 + 1, size / 56 + 1));
 }
 
 // Reads triangles until the block ends (true) or, at a triangle's start, the position reaches
@@ -1310,7 +1326,11 @@ bool SmdReader::triangles(SourceLoc opened, const char* stopAt)
         }
         const std::string_view material = trim(line());
         SourceLoc matAt = lineLoc();
-        const bool same = !m_lastMaterial.empty() && material == m_lastMaterial;
+        const auto recent =
+            std::find_if(m_recent.begin(), m_recent.end(), [material](const auto& r) {
+                return !r.first.empty() && r.first == material;
+            });
+        const bool same = recent != m_recent.end();
         if (same) {
         } else if (m_share && (material.empty() || material.starts_with("//") ||
                                equalsIgnoreCase(material, "end") ||
@@ -1388,15 +1408,15 @@ bool SmdReader::triangles(SourceLoc opened, const char* stopAt)
         }
         if (dropped) {
             clearVertexRefs(mark);
-            m_lastMaterial = {};
             continue;
         }
-        const std::uint32_t mat = same ? m_lastMaterialIndex : internMaterial(material, matAt);
+        const std::uint32_t mat = same ? recent->second : internMaterial(material, matAt);
         if (m_stop) {
             return stop();
         }
-        m_lastMaterial = material;
-        m_lastMaterialIndex = mat;
+        if (!same) {
+            m_recent[m_recentNext++ % m_recent.size()] = {material, mat};
+        }
         appendTriangle(mat, matAt);
         const bool slow = m_corner[0].slow || m_corner[1].slow || m_corner[2].slow;
         m_stats.fastLines += !slow && m_reports == reports ? 4 : 0;
@@ -1489,7 +1509,7 @@ int SmdReader::parallelTriangles(SourceLoc opened)
     const int kept = readInShares(
         shares, [](Share& sh) { sh.reader->readShare(); },
         [&] {
-            reserveFor(start, starts[1]);
+            reserveFor(start, end);
             ended = triangles(opened, starts[1]);
             return !ended;
         },
@@ -1564,7 +1584,7 @@ void SmdReader::splice(SmdReader& sh)
     m_lastLine = lineBase + lines;
     m_lastLineLength = sh.m_lastLineLength;
     m_lastWasEnd = false;
-    m_lastMaterial = {};
+    m_recent = {};
     m_stats.fastLines += sh.m_stats.fastLines;
 }
 
@@ -1600,6 +1620,10 @@ void SmdReader::buildAnimation()
     a.kind = PoseKind::LocalEulerXYZ;
     a.jointCount = m_model.skeleton.size();
     const std::size_t nf = m_frames.size();
+    for (auto* v : {&a.positions, &a.rotations}) {
+        v->reserve(nf * a.jointCount);
+    }
+    a.explicitKey.reserve(nf * a.jointCount);
     for (std::size_t i = 1; i < nf; ++i) {
         const double t = m_frames[i].time;
         const double prev = m_frames[i - 1].time;
