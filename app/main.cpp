@@ -1,6 +1,8 @@
 #include <cstdio>
 #include <string>
 
+#include <memory>
+
 #include <QtCore/QCoreApplication>
 #include <QtCore/QDir>
 #include <QtCore/QFileInfo>
@@ -12,12 +14,32 @@
 #include "app/document/qc_document.h"
 #include "app/widgets/main_window.h"
 #include "app/widgets/viewport_widget.h"
-#include "core/formats/profile.h"
+#include "core/diag/profile.h"
 #include "app/widgets/screenshot.h"
 #include "app/widgets/window_grab.h"
 #include "render/render_setup.h"
 #include "render/startup_timing.h"
 #include "core/version.h"
+
+namespace {
+
+// The command line's view options on the window's first load: a bad name is reported in the
+// status bar and the Log (the window stays open), as the screenshot path reports it on stderr.
+void applyStartOptionsToWindow(rigscope::app::MainWindow& window, rigscope::app::Document& doc,
+                               const rigscope::app::GuiOptions& options)
+{
+    if (const QString e = rigscope::app::applyStartOptions(doc, options); !e.isEmpty()) {
+        window.log(QStringLiteral("command line: %1").arg(e));
+        window.showMessage(e, 8000);
+    }
+    if (options.cameraGiven) {
+        auto* vp = window.viewportWidget()->viewport();
+        vp->setPreset(rigscope::app::cameraPresetNamed(options.camera));
+        vp->frameAll();
+    }
+}
+
+} // namespace
 
 int main(int argc, char** argv)
 {
@@ -95,27 +117,22 @@ int main(int argc, char** argv)
     window.viewportWidget()->setMaterialRoots(options.materials);
     window.show();
     if (!options.files.isEmpty()) {
+        // The files named here are read with --force-reader (when given); then --anim, --frame,
+        // --flex, --bodygroup, --skin and --camera apply once, to the first load, as they do
+        // for --screenshot.
+        auto* doc = window.document();
+        doc->setForceReader(options.forceReader.toStdString());
+        auto applied = std::make_shared<QMetaObject::Connection>();
+        *applied = QObject::connect(doc, &rigscope::app::Document::loaded, &window,
+                                    [&window, doc, options, applied] {
+                                        QObject::disconnect(*applied);
+                                        applyStartOptionsToWindow(window, *doc, options);
+                                    });
         window.openFiles(options.files);
     }
     if (!options.windowScreenshot.isEmpty()) {
         window.resize(options.size);
         window.document()->waitForLoaded(600000);
-        auto* doc = window.document();
-        if (const QString e = rigscope::app::applyQcCommandLine(*doc, options.bodygroups, options.skin);
-            !e.isEmpty()) {
-            std::fprintf(stderr, "rigscope: %s\n", qPrintable(e));
-            return 2;
-        }
-        if (!options.anim.isEmpty()) {
-            doc->setCurrentAnimation(doc->findAnimation(options.anim));
-        }
-        if (options.frame) {
-            doc->setCurrentFrame(*options.frame < 0 ? doc->frameCount() + *options.frame
-                                                    : *options.frame);
-        }
-        for (const auto& [name, weight] : options.flex) {
-            doc->setFlexWeight(int(doc->flexNames().indexOf(name)), weight);
-        }
         QApplication::processEvents();
         const QImage image = rigscope::app::grabWindow(window);
         return image.save(options.windowScreenshot) ? 0 : 2;

@@ -1,10 +1,8 @@
 #include "render/model_scene.h"
 
 #include <array>
-#include <atomic>
 #include <cmath>
 #include <cstring>
-#include <thread>
 
 #include <QtCore/QFuture>
 #include <QtCore/QPromise>
@@ -23,6 +21,7 @@
 #include "render/materials.h"
 #include "render/startup_timing.h"
 #include "render/texture_loader.h"
+#include "core/build/parallel_for.h"
 #include "core/materials/material_lookup.h"
 
 namespace rigscope::render {
@@ -54,27 +53,6 @@ core::Vec3 finite(const core::Vec3& v)
 {
     return {std::isfinite(v.x()) ? v.x() : 0.0f, std::isfinite(v.y()) ? v.y() : 0.0f,
             std::isfinite(v.z()) ? v.z() : 0.0f};
-}
-
-// Runs f(0) … f(n - 1) on every core (the calling thread included).
-template <class F> void parallelFor(std::size_t n, F&& f)
-{
-    const std::size_t threads =
-        std::min<std::size_t>(n, std::max(1u, std::thread::hardware_concurrency()));
-    std::atomic<std::size_t> next{0};
-    auto run = [&] {
-        for (std::size_t i = next++; i < n; i = next++) {
-            f(i);
-        }
-    };
-    std::vector<std::thread> pool;
-    for (std::size_t t = 1; t < threads; ++t) {
-        pool.emplace_back(run);
-    }
-    run();
-    for (auto& t : pool) {
-        t.join();
-    }
 }
 
 Qt3DRender::QTexture2D* makeTexture(Qt3DCore::QNode* parent, const QImage& image, bool nearest)
@@ -427,6 +405,19 @@ void ModelScene::setPose(const std::vector<Eigen::Affine3f>& world)
 
 void ModelScene::rebuild(const std::vector<Eigen::Affine3f>& world)
 {
+    const std::vector<Eigen::Matrix3f> pointLinear = skinPoints(world);
+    fillMeshBuffers(pointLinear);
+    rebuildWireAndNormals(pointLinear);
+    rebuildBounds();
+    rebuildSkeleton();
+    rebuildSelection();
+}
+
+// Poses m_points (the morph added first) with the current weights; in a pose, also each point's
+// blended linear part (for normals) and, for the weight-change view, m_displacement. Empty
+// result in the rest pose.
+std::vector<Eigen::Matrix3f> ModelScene::skinPoints(const std::vector<Eigen::Affine3f>& world)
+{
     const core::Model& m = *m_model;
     const core::Mesh& mesh = m.mesh;
     const bool posed = world.size() == m.skeleton.size() && !world.empty();
@@ -488,17 +479,29 @@ void ModelScene::rebuild(const std::vector<Eigen::Affine3f>& world)
             }
         }
     }
+    return pointLinear;
+}
 
-    // Mesh buffers.
-    auto cornerNormal = [&](std::size_t c, const core::Vec3& faceN) {
-        core::Vec3 n =
-            c < mesh.cornerNormals.size() ? finite(mesh.cornerNormals[c]) : core::Vec3::Zero();
-        if (posed) {
-            n = pointLinear[mesh.cornerPoints[c]] * n;
-        }
-        const float len = n.norm();
-        return len > 1e-12f ? core::Vec3(n / len) : faceN;
-    };
+// A corner's normal as drawn: the file's normal (posed by the point's linear part), or the
+// face's when the file has none usable.
+core::Vec3 ModelScene::cornerNormal(std::size_t c, const core::Vec3& faceN,
+                                    const std::vector<Eigen::Matrix3f>& pointLinear) const
+{
+    const core::Mesh& mesh = m_model->mesh;
+    core::Vec3 n =
+        c < mesh.cornerNormals.size() ? finite(mesh.cornerNormals[c]) : core::Vec3::Zero();
+    if (!pointLinear.empty()) {
+        n = pointLinear[mesh.cornerPoints[c]] * n;
+    }
+    const float len = n.norm();
+    return len > 1e-12f ? core::Vec3(n / len) : faceN;
+}
+
+// The triangle buffers of every material, from m_points.
+void ModelScene::fillMeshBuffers(const std::vector<Eigen::Matrix3f>& pointLinear)
+{
+    const core::Model& m = *m_model;
+    const core::Mesh& mesh = m.mesh;
     const bool codUv = m.format.rfind("xmodel", 0) == 0;
     computeHeat();
     // Heat colours as floats per point, read by every corner (black: no heat map).
@@ -525,7 +528,7 @@ void ModelScene::rebuild(const std::vector<Eigen::Affine3f>& world)
             faceN.normalize();
             for (int k = 0; k < 3; ++k) {
                 const std::size_t c = t * 3 + std::size_t(k);
-                const core::Vec3 n = cornerNormal(c, faceN);
+                const core::Vec3 n = cornerNormal(c, faceN, pointLinear);
                 core::Vec2 uv = c < mesh.cornerUvs.size() ? mesh.cornerUvs[c] : core::Vec2::Zero();
                 if (codUv) {
                     uv.y() = 1.0f - uv.y();
@@ -565,7 +568,7 @@ void ModelScene::rebuild(const std::vector<Eigen::Affine3f>& world)
             chunks.push_back({mat, first, std::min(n, first + kChunk)});
         }
     }
-    parallelFor(chunks.size(), [&](std::size_t i) {
+    core::parallelFor(chunks.size(), 0, [&](std::size_t i) {
         Chunk& ch = chunks[i];
         auto* out = reinterpret_cast<float*>(buffers[ch.mat].data() + ch.first * kTriBytes);
         ch.written = fill(ch.mat, ch.first, ch.last, out);
@@ -584,8 +587,12 @@ void ModelScene::rebuild(const std::vector<Eigen::Affine3f>& world)
         buffers[mat].truncate(qsizetype(triangles[mat] * kTriBytes));
         m_meshGeometry[mat]->setVertices(std::move(buffers[mat]));
     }
+}
 
-    // Wires and normals: the drawn (non-zero-area) triangles.
+// Wire overlay and normals: the drawn (non-zero-area) triangles.
+void ModelScene::rebuildWireAndNormals(const std::vector<Eigen::Matrix3f>& pointLinear)
+{
+    const core::Mesh& mesh = m_model->mesh;
     LineList wire;
     LineList normals;
     const float normalLen = m_size * 0.02f;
@@ -604,7 +611,7 @@ void ModelScene::rebuild(const std::vector<Eigen::Affine3f>& world)
                 faceN.normalize();
                 if (m_flags.normals) {
                     for (int k = 0; k < 3; ++k) {
-                        const core::Vec3 n = cornerNormal(t * 3 + std::size_t(k), faceN);
+                        const core::Vec3 n = cornerNormal(t * 3 + std::size_t(k), faceN, pointLinear);
                         normals.add(toQt(p[k]), toQt(p[k] + n * normalLen), kNormalColor,
                                     QColor(120, 230, 140, 40));
                     }
@@ -619,7 +626,11 @@ void ModelScene::rebuild(const std::vector<Eigen::Affine3f>& world)
     }
     m_wire->setLines(wire);
     m_normals->setLines(normals);
+}
 
+// The bounding box and, when shown, its dimensions.
+void ModelScene::rebuildBounds()
+{
     LineList box;
     const core::Bounds b = bounds();
     if (b.valid) {
@@ -650,8 +661,6 @@ void ModelScene::rebuild(const std::vector<Eigen::Affine3f>& world)
                         QStringLiteral("Z %1").arg(double(d.z()), 0, 'g', 4), c});
     }
     m_boxLabels->setLabels(dims);
-    rebuildSkeleton();
-    rebuildSelection();
 }
 
 void ModelScene::setMorphOffsets(const std::vector<core::Vec3>& pointOffsets)

@@ -12,7 +12,7 @@
 #include <QtGui/QVector3D>
 #include <Qt3DCore/QEntity>
 
-#include "core/formats/profile.h"
+#include "core/diag/profile.h"
 #include "core/model/model.h"
 #include "core/pose/effective_weights.h"
 #include "core/pose/weight_stats.h"
@@ -186,6 +186,12 @@ private:
     const core::WeightStats& stats() const;
     void computeHeat();
     void reskin();
+    std::vector<Eigen::Matrix3f> skinPoints(const std::vector<Eigen::Affine3f>& world);
+    core::Vec3 cornerNormal(std::size_t corner, const core::Vec3& faceN,
+                            const std::vector<Eigen::Matrix3f>& pointLinear) const;
+    void fillMeshBuffers(const std::vector<Eigen::Matrix3f>& pointLinear);
+    void rebuildWireAndNormals(const std::vector<Eigen::Matrix3f>& pointLinear);
+    void rebuildBounds();
     void rebuildSkeleton();
     void appendMarkerLines(LineList& lines) const;
     void rebuildSelection();

@@ -639,6 +639,31 @@ void Viewport::mousePressEvent(QMouseEvent* e)
     m_dragged = false;
 }
 
+std::vector<MouseControl> mouseControls(MouseScheme scheme)
+{
+    switch (scheme) {
+    case MouseScheme::Blender:
+        return {{"MMB drag", "Orbit"},
+                {"Shift+MMB drag", "Pan (moves the orbit point)"},
+                {"Ctrl+MMB drag / Wheel", "Dolly"},
+                {"Alt+MMB click", "Recentre on the picked point"},
+                {"LMB click", "Pick bone / triangle and its nearest vertex"}};
+    case MouseScheme::F3d:
+        return {{"LMB drag", "Orbit"},
+                {"Shift+LMB / MMB / Mouse4 drag", "Pan (moves the orbit point)"},
+                {"RMB drag / Wheel", "Dolly"},
+                {"MMB click", "Recentre on the picked point"},
+                {"LMB click", "Pick bone / triangle and its nearest vertex"}};
+    case MouseScheme::Hlam:
+        break;
+    }
+    return {{"LMB drag", "Orbit"},
+            {"Shift+LMB / MMB / Mouse4 drag", "Pan (moves the orbit point)"},
+            {"RMB drag / Wheel", "Dolly"},
+            {"Double-click", "Recentre on the picked point"},
+            {"LMB click", "Pick bone / triangle and its nearest vertex"}};
+}
+
 void Viewport::mouseMoveEvent(QMouseEvent* e)
 {
     if (m_dragButton == Qt::NoButton) {

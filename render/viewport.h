@@ -1,5 +1,7 @@
 #pragma once
 
+#include <vector>
+
 #include <memory>
 
 #include <QtCore/QElapsedTimer>
@@ -33,6 +35,14 @@ struct MouseOptions {
     bool zoomToCursor = true; // the wheel dollies toward the point under the cursor
     bool operator==(const MouseOptions&) const = default;
 };
+
+// What each mouse input does under a scheme, as Viewport's mouse handlers implement it (the H
+// sheet lists these, so it shows the scheme in use). Input and action are plain English.
+struct MouseControl {
+    const char* input;  // "LMB drag"
+    const char* action; // "Orbit"
+};
+std::vector<MouseControl> mouseControls(MouseScheme scheme);
 
 // Ctrl+U / Ctrl+I (HLAM): arc-ball turns around the target; free-look turns the camera where it
 // stands; first-person turns likewise and the wheel / right drag walk along the view.

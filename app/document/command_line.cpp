@@ -1,6 +1,7 @@
 #include "app/document/command_line.h"
 
-#include "core/formats/profile.h"
+#include "core/diag/profile.h"
+#include "core/ops/read_input.h"
 
 #include <QtCore/QCommandLineParser>
 #include <QtCore/QRegularExpression>
@@ -81,8 +82,13 @@ GuiOptions parseGuiCommandLine(const QStringList& arguments)
     const QCommandLineOption noTextures(
         QStringLiteral("no-textures"),
         QCoreApplication::translate("main", "Draw flat material colours, no textures."));
+    const QCommandLineOption forceReader(
+        QStringLiteral("force-reader"),
+        QCoreApplication::translate("main", "Read every file with reader FMT (a reader id or "
+                                            "extension), whatever its content."),
+        QStringLiteral("FMT"));
     p.addOptions({help, version, shot, thumbnail, size, frame, anim, camera, flex, profile, noBg,
-                  portable, noConfig, config, windowShot, materials, noTextures});
+                  portable, noConfig, config, windowShot, materials, noTextures, forceReader});
     p.addOptions({bodygroup, skin});
     p.addPositionalArgument(QStringLiteral("files"),
                             QCoreApplication::translate("main", "Files to open."),
@@ -172,8 +178,18 @@ GuiOptions parseGuiCommandLine(const QStringList& arguments)
             return o;
         }
     }
+    if (p.isSet(forceReader)) {
+        const core::FormatInfo* f = core::readerByName(p.value(forceReader).toStdString());
+        if (f == nullptr) {
+            o.error = QCoreApplication::translate("main", "unknown reader '%1' (readers: %2)")
+                          .arg(p.value(forceReader), QString::fromStdString(core::readerNames()));
+            return o;
+        }
+        o.forceReader = QString::fromUtf8(f->id.data(), qsizetype(f->id.size()));
+    }
     if (p.isSet(camera)) {
         o.camera = p.value(camera).toLower();
+        o.cameraGiven = true;
         const QStringList ok{QStringLiteral("front"), QStringLiteral("right"),
                              QStringLiteral("side"), QStringLiteral("top"), QStringLiteral("iso")};
         if (!ok.contains(o.camera)) {

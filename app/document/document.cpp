@@ -11,6 +11,7 @@
 
 #include "app/document/qc_document.h"
 #include "app/qt_convert.h"
+#include "core/ops/read_input.h"
 #include "core/diag/diagnostic_ids.h"
 #include "core/diag/severity.h"
 #include "core/io/file_buffer.h"
@@ -24,28 +25,9 @@
 
 namespace rigscope::app {
 
-namespace {
-
-// NUL bytes, or more than 1 in 10 control bytes, in the first 4 KiB: not a text file.
-template <class Bytes> bool looksBinary(const Bytes& bytes)
+LoadedFile loadFile(const QString& path, const QcView& qcView, const std::string& forceReader)
 {
-    const std::size_t n = std::min<std::size_t>(bytes.size(), 4096);
-    std::size_t control = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-        const auto b = static_cast<unsigned char>(bytes[i]);
-        if (b == 0) {
-            return true;
-        }
-        control += b < 0x20 && b != '\t' && b != '\n' && b != '\r' && b != '\f';
-    }
-    return n > 0 && control * 10 > n;
-}
-
-} // namespace
-
-LoadedFile loadFile(const QString& path, const QcView& qcView)
-{
-    if (core::isQcPath(toStd(path))) {
+    if (forceReader.empty() && core::isQcPath(toStd(path))) {
         return loadQcFile(path, qcView);
     }
     LoadedFile f;
@@ -68,22 +50,8 @@ LoadedFile loadFile(const QString& path, const QcView& qcView)
     f.bytes = qint64(bytes.bytes.size());
     core::ReadContext ctx;
     ctx.fileName = toStd(QFileInfo(path).fileName());
-    core::ReadResult r = core::readAny(bytes.bytes, ctx);
+    core::ReadResult r = core::readInput(bytes.bytes, ctx, forceReader);
     f.readerDiagnostics = std::move(r.diagnostics);
-    const bool parsedAsBinary = std::any_of(f.readerDiagnostics.begin(), f.readerDiagnostics.end(),
-                                            [](const core::Diagnostic& d) { return d.binary; });
-    if (!r.hasModel && !parsedAsBinary && looksBinary(bytes.bytes)) {
-        // A text reader read bytes that are no text (an image, an archive, a compiled .mdl):
-        // say so once rather than quote the bytes as names (issue 15).
-        core::Diagnostic d;
-        d.severity = core::Severity::Error;
-        d.id = core::ids::kSyntaxBadVersion;
-        d.message = "not a model file: binary data";
-        d.file = ctx.fileName;
-        d.where = {1, 1, 0};
-        d.fixedSeverity = true;
-        f.readerDiagnostics.assign(1, std::move(d));
-    }
     if (r.hasModel) {
         f.model = std::make_shared<const core::Model>(std::move(r.model));
     } else {
@@ -229,15 +197,16 @@ void Document::open(const QStringList& paths, bool keepState)
     emit loadStarted();
     const core::Profile profile = m_profile;
     const QcView qcView = m_qcView;
-    m_watcher.setFuture(
-        QtConcurrent::run([paths, profile, qcView](QPromise<std::vector<LoadedFile>>& promise) {
+    const std::string forceReader = m_forceReader;
+    m_watcher.setFuture(QtConcurrent::run(
+        [paths, profile, qcView, forceReader](QPromise<std::vector<LoadedFile>>& promise) {
             promise.setProgressRange(0, int(paths.size()));
             std::vector<LoadedFile> out;
             for (int i = 0; i < paths.size(); ++i) {
                 if (promise.isCanceled()) {
                     return;
                 }
-                out.push_back(loadFile(paths[i], qcView));
+                out.push_back(loadFile(paths[i], qcView, forceReader));
                 promise.setProgressValue(i + 1);
             }
             if (primaryFileIndex(out) < 0) {

@@ -161,6 +161,8 @@ public:
     // QC projects (issue 17): the bodygroup choices and skin shown; changing it reloads,
     // keeping the view.
     const QcView& qcView() const { return m_qcView; }
+    // --force-reader=FMT (the CLI's option): every file of the next loads read with that reader.
+    void setForceReader(const std::string& reader) { m_forceReader = reader; }
     void setQcView(const QcView& view);
     // The open QC project, or null.
     const core::QcReport* qcProject() const;
@@ -251,6 +253,7 @@ private:
     QStringList m_loadingPaths;
     core::Profile m_profile = core::Profile::Auto;
     QcView m_qcView;
+    std::string m_forceReader;
 
     QFutureWatcher<std::shared_ptr<CheckResults>> m_checkWatcher; // shared: results move out
     quint64 m_checkGeneration = 0; // bumped by each request; results of older ones are dropped
@@ -260,8 +263,10 @@ private:
     std::function<void()> m_checkHook;
 };
 
-// Reads one file (any supported format). Runs on worker threads.
-LoadedFile loadFile(const QString& path, const QcView& qcView = {});
+// Reads one file (any supported format; `forceReader`, a reader id or extension as the CLI's
+// --force-reader takes, reads it with that reader whatever its content). Runs on worker threads.
+LoadedFile loadFile(const QString& path, const QcView& qcView = {},
+                    const std::string& forceReader = {});
 // The file a document shows: the first reference, else the first readable file (-1: none).
 int primaryFileIndex(const std::vector<LoadedFile>& files);
 // Runs the checks on every file (non-primary files against the primary): fills diagnostics,

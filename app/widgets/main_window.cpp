@@ -36,6 +36,7 @@
 #include <QtWidgets/QTreeView>
 #include <QtWidgets/QTreeWidget>
 
+#include "app/document/file_navigation.h"
 #include "app/document/frame_names.h"
 #include "core/ops/qc_ops.h"
 #include "core/version.h"
@@ -48,6 +49,7 @@
 #include "app/widgets/problems_panel.h"
 #include "app/widgets/settings_dialog.h"
 #include "app/widgets/shortcut_sheet.h"
+#include "app/widgets/status_bar.h"
 #include "app/widgets/timeline_panel.h"
 #include "app/widgets/viewport_widget.h"
 #include "core/diag/diagnostic_ids.h"
@@ -58,79 +60,12 @@ namespace rigscope::app {
 
 namespace {
 
-QStringList supportedSuffixes()
-{
-    QStringList out;
-    for (const auto& f : core::formats()) {
-        for (auto ext : f.extensions) {
-            out << toQString(ext);
-        }
-    }
-    out.removeDuplicates();
-    return out;
-}
-
-QString openFilter()
-{
-    QStringList all;
-    QStringList parts;
-    for (const auto& f : core::formats()) {
-        QStringList globs;
-        for (auto ext : f.extensions) {
-            globs << QStringLiteral("*.%1").arg(toQString(ext));
-        }
-        all << globs;
-        parts << QStringLiteral("%1 (%2)").arg(toQString(f.name), globs.join(QLatin1Char(' ')));
-    }
-    all << QStringLiteral("*.qc") << QStringLiteral("*.qci"); // QC projects (issue 17)
-    parts << QObject::tr("QC projects (*.qc *.qci)");
-    all.removeDuplicates();
-    parts.prepend(QObject::tr("All supported (%1)").arg(all.join(QLatin1Char(' '))));
-    parts << QObject::tr("All files (*)");
-    return parts.join(QStringLiteral(";;"));
-}
-
-// References first, so animations and VTAs attach to the reference that precedes them.
-QStringList orderForOpening(const QStringList& paths)
-{
-    QStringList refs, rest;
-    for (const QString& p : paths) {
-        const QString s = QFileInfo(p).suffix().toLower();
-        const QString base = QFileInfo(p).completeBaseName().toLower();
-        const bool anim = s == u"vta" || s == u"xanim_export" || s == u"xanim_bin" ||
-                          s == u"nt_export" || base.contains(u"anim") || base.contains(u"idle");
-        (anim ? rest : refs) << p;
-    }
-    return refs + rest;
-}
-
-const QString kRecentKey = QStringLiteral("Recent/files");
 const QString kGeometryKey = QStringLiteral("MainWindow/geometry");
 const QString kStateKey = QStringLiteral("MainWindow/state");
 const QString kTexturePathKey = QStringLiteral("Textures/searchPath");
 const QString kAutoReloadKey = QStringLiteral("Files/autoReload");
 const QString kScreenshotDirKey = QStringLiteral("Screenshot/folder");
 const QString kFpsKey = QStringLiteral("Viewport/frameRate");
-
-// A status-bar label that gives way: it takes the room the permanent widgets leave and elides
-// its text there (full text in the tooltip), so it never overlaps or pushes them.
-class ElidingLabel : public QLabel {
-public:
-    using QLabel::QLabel;
-    QSize minimumSizeHint() const override { return {0, QLabel::minimumSizeHint().height()}; }
-    QSize sizeHint() const override { return {0, QLabel::sizeHint().height()}; }
-
-protected:
-    void paintEvent(QPaintEvent* e) override
-    {
-        Q_UNUSED(e);
-        QPainter p(this);
-        const QRect r = contentsRect().adjusted(2, 0, -2, 0);
-        const QString shown = fontMetrics().elidedText(text(), Qt::ElideRight, r.width());
-        p.setPen(palette().color(foregroundRole()));
-        p.drawText(r, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextSingleLine, shown);
-    }
-};
 
 } // namespace
 
@@ -141,9 +76,7 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
       m_inspector(new InspectorPanel(this)), m_timeline(new TimelinePanel(this)),
       m_files(new QListWidget(this)), m_flex(new FlexPanel(this)),
       m_problems(new ProblemsPanel(this)), m_log(new QPlainTextEdit(this)),
-      m_summary(new ElidingLabel(this)), m_frameLabel(new QLabel(this)),
-      m_fpsLabel(new QLabel(this)), m_heatLabel(new QLabel(this)), m_profileLabel(new QLabel(this)),
-      m_progress(new QProgressBar(this)), m_cancel(new QToolButton(this))
+      m_status(new StatusBar(this))
 {
     setWindowTitle(tr("RigScope"));
     setWindowIcon(QIcon::fromTheme(QStringLiteral("rigscope")));
@@ -190,12 +123,12 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
                         text = QString::fromUtf8(lines[line - 1]).trimmed();
                     }
                 }
-                showMessage(
-                    QStringLiteral("%1:%2: %3%4")
-                        .arg(QFileInfo(script).fileName())
-                        .arg(line)
-                        .arg(text, resolved.isEmpty() ? QString() : QStringLiteral("  →  ") + resolved),
-                    10000);
+                showMessage(QStringLiteral("%1:%2: %3%4")
+                                .arg(QFileInfo(script).fileName())
+                                .arg(line)
+                                .arg(text, resolved.isEmpty() ? QString()
+                                                              : QStringLiteral("  →  ") + resolved),
+                            10000);
             });
     m_viewport->setDocument(m_document);
     m_viewport->setTextureSearchPath(m_settings.value(kTexturePathKey).toStringList());
@@ -256,50 +189,14 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
     resizeDocks({outline, inspector}, {330, 330}, Qt::Horizontal);
     resizeDocks({timeline, problems}, {40, 190}, Qt::Vertical);
 
-    m_progress->setMaximumWidth(180);
-    m_progress->setRange(0, 0);
-    m_progress->setVisible(false);
-    m_cancel->setText(tr("Cancel"));
-    m_cancel->setVisible(false);
-    m_summary->setText(tr("No file · drop an SMD, VTA, SMDX or CoD export here"));
-    m_summary->setObjectName(QStringLiteral("statusSummary"));
-    m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    statusBar()->addWidget(m_summary, 1);
-    // Transient messages take the summary's place (QStatusBar::showMessage painted over the
-    // status widgets when they left it no room).
-    m_message = new ElidingLabel(this);
-    m_message->setObjectName(QStringLiteral("statusMessage"));
-    m_message->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    m_message->setVisible(false);
-    statusBar()->addWidget(m_message, 1);
-    m_messageTimer.setSingleShot(true);
-    connect(&m_messageTimer, &QTimer::timeout, this, [this] {
-        m_message->hide();
-        m_message->clear();
-        m_summary->show();
-    });
-    statusBar()->addPermanentWidget(m_progress);
-    statusBar()->addPermanentWidget(m_cancel);
-    statusBar()->addPermanentWidget(m_frameLabel);
-    statusBar()->addPermanentWidget(m_fpsLabel);
-    m_heatLabel->setObjectName(QStringLiteral("heatLegend"));
-    m_heatLabel->setTextFormat(Qt::RichText);
-    m_heatLabel->setVisible(false);
-    statusBar()->addPermanentWidget(m_heatLabel);
-    m_profileLabel->setObjectName(QStringLiteral("profileLabel"));
-    statusBar()->addPermanentWidget(m_profileLabel);
-    for (const QString& name : {tr("bones"), tr("materials"), tr("verts"), tr("flexed")}) {
-        auto* bar = new BudgetBar(name, this);
-        m_budgetBars.push_back(bar);
-        statusBar()->addPermanentWidget(bar);
-    }
-    connect(m_cancel, &QToolButton::clicked, this, [this] { m_document->cancelLoad(); });
+    setStatusBar(m_status);
+    connect(m_status, &StatusBar::cancelRequested, this, [this] { m_document->cancelLoad(); });
 
     createActions();
     bindDocument(m_document);
 
     connect(m_viewport->viewport(), &render::Viewport::fpsChanged, this,
-            [this](double fps) { m_fpsLabel->setText(tr("%1 fps").arg(fps, 0, 'f', 0)); });
+            [this](double fps) { m_status->setFps(fps); });
     connect(m_viewport->viewport(), &render::Viewport::unhandledKey, this,
             [this](int key, Qt::KeyboardModifiers mods) {
                 const QKeySequence seq(QKeyCombination(mods, Qt::Key(key)));
@@ -343,18 +240,13 @@ void MainWindow::bindDocument(Document* doc)
         if (doc != m_document) {
             return;
         }
-        m_progress->setVisible(true);
-        m_cancel->setVisible(true);
-        m_progress->setRange(0, 0);
+        m_status->setLoading(true);
     });
     connect(doc, &Document::loadProgress, this, [this, doc](int done, int total) {
         if (doc != m_document) {
             return;
         }
-        if (total > 1) {
-            m_progress->setRange(0, total);
-            m_progress->setValue(done);
-        }
+        m_status->setLoadProgress(done, total);
     });
     connect(doc, &Document::loaded, this, [this, doc](bool keepState) {
         updateTabTitle(doc);
@@ -468,9 +360,7 @@ void MainWindow::onTabChanged(int index)
         m_cameras[std::size_t(old - m_docs.begin())] = m_viewport->viewport()->camera3d();
     }
     m_timeline->setPlaying(false);
-    m_messageTimer.stop(); // a message about the other tab's file
-    m_message->hide();
-    m_summary->show();
+    m_status->clearFlash(); // a message about the other tab's file
     m_document = m_docs[std::size_t(index)];
     m_outline->setDocument(m_document);
     m_inspector->setDocument(m_document);
@@ -495,7 +385,7 @@ void MainWindow::onTabChanged(int index)
         m_viewport->viewport()->setModel(nullptr, {}, true);
         m_files->clear();
         setWindowTitle(tr("RigScope"));
-        m_summary->setText(tr("No file · drop an SMD, VTA, SMDX or CoD export here"));
+        m_status->showNoFile();
         updateStatus();
         onDiagnosticsChanged();
     }
@@ -578,13 +468,29 @@ bool MainWindow::eventFilter(QObject* watched, QEvent* e)
     return QMainWindow::eventFilter(watched, e);
 }
 
+QLabel* MainWindow::statusSummary() const
+{
+    return m_status->summary();
+}
+
+QLabel* MainWindow::messageLabel() const
+{
+    return m_status->message();
+}
+
+QLabel* MainWindow::heatLegend() const
+{
+    return m_status->weightLegend();
+}
+
+const std::vector<BudgetBar*>& MainWindow::budgetBars() const
+{
+    return m_status->budgetBars();
+}
+
 void MainWindow::showMessage(const QString& text, int timeoutMs)
 {
-    m_message->setText(text);
-    m_message->setToolTip(text);
-    m_summary->hide();
-    m_message->show();
-    m_messageTimer.start(std::max(timeoutMs, 1));
+    m_status->flash(text, timeoutMs);
 }
 
 SettingsDialog* MainWindow::openSettings()
@@ -663,11 +569,36 @@ QAction* MainWindow::displayToggle(QMenu* menu, const QString& text, const QKeyS
 
 void MainWindow::createActions()
 {
+    createFileMenu();
+    createDisplayMenu();
+    createCameraMenu();
+    createPlaybackMenu();
+    createViewMenu();
+    createHelpMenu();
+
+    // The window holds every menu action too: their keys keep working while the menu bar is
+    // hidden (full-screen viewport).
+    for (QAction* top : menuBar()->actions()) {
+        if (QMenu* m = top->menu()) {
+            for (QAction* a : m->actions()) {
+                if (!a->isSeparator() && !a->menu() && !a->shortcuts().isEmpty() &&
+                    a->shortcutContext() == Qt::WindowShortcut) {
+                    addAction(a);
+                }
+            }
+        }
+    }
+
+    createToolBar();
+}
+
+// Open, tabs, reload, folder browsing, screenshots, settings.
+void MainWindow::createFileMenu()
+{
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    QAction* open =
-        file->addAction(QIcon::fromTheme(QStringLiteral("document-open")), tr("&Open…"));
-    open->setShortcut(QKeySequence::Open);
-    connect(open, &QAction::triggered, this, [this] {
+    m_openAction = file->addAction(QIcon::fromTheme(QStringLiteral("document-open")), tr("&Open…"));
+    m_openAction->setShortcut(QKeySequence::Open);
+    connect(m_openAction, &QAction::triggered, this, [this] {
         const QString dir = m_settings.value(QStringLiteral("Files/lastFolder")).toString();
         const QStringList paths =
             QFileDialog::getOpenFileNames(this, tr("Open models"), dir, openFilter());
@@ -693,10 +624,10 @@ void MainWindow::createActions()
                          QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Tab)});
     connect(prevT, &QAction::triggered, this, [this] { nextTab(-1); });
     file->addSeparator();
-    QAction* reloadA =
+    m_reloadAction =
         file->addAction(QIcon::fromTheme(QStringLiteral("view-refresh")), tr("&Reload"));
-    reloadA->setShortcuts({QKeySequence(Qt::Key_F5)});
-    connect(reloadA, &QAction::triggered, this, [this] { reload(true); });
+    m_reloadAction->setShortcuts({QKeySequence(Qt::Key_F5)});
+    connect(m_reloadAction, &QAction::triggered, this, [this] { reload(true); });
     QAction* reloadReset = file->addAction(tr("Reload and Reset View"));
     reloadReset->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5));
     connect(reloadReset, &QAction::triggered, this, [this] { reload(false); });
@@ -726,10 +657,10 @@ void MainWindow::createActions()
     reloadUp->setShortcutContext(Qt::WidgetShortcut);
     connect(reloadUp, &QAction::triggered, this, [this] { reload(true); });
     file->addSeparator();
-    QAction* shot =
+    m_screenshotAction =
         file->addAction(QIcon::fromTheme(QStringLiteral("camera-photo")), tr("Save &Screenshot"));
-    shot->setShortcuts({QKeySequence(Qt::Key_F12), QKeySequence(Qt::Key_F10)});
-    connect(shot, &QAction::triggered, this, [this] { saveScreenshot(); });
+    m_screenshotAction->setShortcuts({QKeySequence(Qt::Key_F12), QKeySequence(Qt::Key_F10)});
+    connect(m_screenshotAction, &QAction::triggered, this, [this] { saveScreenshot(); });
     QAction* shotMin = file->addAction(tr("Save Minimal Screenshot (transparent)"));
     shotMin->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F12));
     connect(shotMin, &QAction::triggered, this, [this] { saveScreenshot({}, true); });
@@ -759,23 +690,29 @@ void MainWindow::createActions()
     QAction* quit = file->addAction(tr("&Quit"));
     quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
     connect(quit, &QAction::triggered, this, &QWidget::close);
+}
 
-    QMenu* display = menuBar()->addMenu(tr("&Display"));
-    displayToggle(display, tr("Bones"), QKeySequence(Qt::Key_B), &render::DisplayFlags::skeleton);
-    displayToggle(display, tr("Bone Names"), QKeySequence(Qt::SHIFT | Qt::Key_B),
+// Overlays (persisted), weight views and textures (fresh every launch), frame rate.
+void MainWindow::createDisplayMenu()
+{
+    m_displayMenu = menuBar()->addMenu(tr("&Display"));
+    displayToggle(m_displayMenu, tr("Bones"), QKeySequence(Qt::Key_B),
+                  &render::DisplayFlags::skeleton);
+    displayToggle(m_displayMenu, tr("Bone Names"), QKeySequence(Qt::SHIFT | Qt::Key_B),
                   &render::DisplayFlags::boneNames);
-    displayToggle(display, tr("Normals"), QKeySequence(Qt::Key_N), &render::DisplayFlags::normals);
-    displayToggle(display, tr("Wire Overlay"), QKeySequence(Qt::Key_W),
+    displayToggle(m_displayMenu, tr("Normals"), QKeySequence(Qt::Key_N),
+                  &render::DisplayFlags::normals);
+    displayToggle(m_displayMenu, tr("Wire Overlay"), QKeySequence(Qt::Key_W),
                   &render::DisplayFlags::wireframe);
-    displayToggle(display, tr("Wire Only"), QKeySequence(Qt::SHIFT | Qt::Key_W),
+    displayToggle(m_displayMenu, tr("Wire Only"), QKeySequence(Qt::SHIFT | Qt::Key_W),
                   &render::DisplayFlags::wireOnly, false);
-    displayToggle(display, tr("Flat Shading"), QKeySequence(Qt::Key_V),
+    displayToggle(m_displayMenu, tr("Flat Shading"), QKeySequence(Qt::Key_V),
                   &render::DisplayFlags::flatShading, false);
-    QAction* heat = display->addAction(tr("Cycle Weight View"));
+    QAction* heat = m_displayMenu->addAction(tr("Cycle Weight View"));
     heat->setShortcut(QKeySequence(Qt::Key_K));
     heat->setToolTip(tr("Heat-map: off → selected bone → influence count → weight change"));
     connect(heat, &QAction::triggered, this, &MainWindow::cycleHeatMap);
-    m_compiledAction = display->addAction(tr("Compiled Weights"));
+    m_compiledAction = m_displayMenu->addAction(tr("Compiled Weights"));
     m_compiledAction->setCheckable(true);
     m_compiledAction->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_K));
     m_compiledAction->setToolTip(
@@ -786,29 +723,33 @@ void MainWindow::createActions()
     // own look. The legend in the status bar shows them while on.
     m_flags.heatMap = render::HeatMap::Off;
     m_flags.compiledWeights = false;
-    displayToggle(display, tr("Textures"), QKeySequence(Qt::Key_T), &render::DisplayFlags::textures,
-                  false);
-    displayToggle(display, tr("Grid"), QKeySequence(Qt::Key_G), &render::DisplayFlags::grid);
-    displayToggle(display, tr("Axes"), QKeySequence(Qt::Key_X), &render::DisplayFlags::axes);
-    displayToggle(display, tr("Bounding Box"), QKeySequence(Qt::SHIFT | Qt::Key_X),
+    displayToggle(m_displayMenu, tr("Textures"), QKeySequence(Qt::Key_T),
+                  &render::DisplayFlags::textures, false);
+    displayToggle(m_displayMenu, tr("Grid"), QKeySequence(Qt::Key_G), &render::DisplayFlags::grid);
+    displayToggle(m_displayMenu, tr("Axes"), QKeySequence(Qt::Key_X), &render::DisplayFlags::axes);
+    displayToggle(m_displayMenu, tr("Bounding Box"), QKeySequence(Qt::SHIFT | Qt::Key_X),
                   &render::DisplayFlags::boundingBox);
-    QAction* fps = display->addAction(tr("Frame Rate"));
+    QAction* fps = m_displayMenu->addAction(tr("Frame Rate"));
     fps->setCheckable(true);
     fps->setShortcut(QKeySequence(Qt::Key_Z));
     fps->setChecked(m_settings.value(kFpsKey, true).toBool());
     m_fpsAction = fps;
-    m_fpsLabel->setVisible(fps->isChecked() && m_document->primaryModel());
+    m_status->setFpsWanted(fps->isChecked());
     connect(fps, &QAction::toggled, this, [this](bool on) {
-        m_fpsLabel->setVisible(on && m_document->primaryModel());
+        m_status->setFpsWanted(on);
         store(kFpsKey, on);
     });
-    display->addSeparator();
-    QAction* full = display->addAction(tr("Full-Screen Viewport"));
+    m_displayMenu->addSeparator();
+    QAction* full = m_displayMenu->addAction(tr("Full-Screen Viewport"));
     full->setCheckable(true);
     full->setShortcut(QKeySequence(Qt::Key_F11));
     connect(full, &QAction::toggled, this, &MainWindow::setViewportFullScreen);
     m_fullScreenAction = full;
+}
 
+// Presets, framing, follow root, camera modes.
+void MainWindow::createCameraMenu()
+{
     QMenu* camera = menuBar()->addMenu(tr("&Camera"));
     auto* vp = m_viewport->viewport();
     auto preset = [&](const QString& text, const QString& key, render::CameraPreset p) {
@@ -859,7 +800,11 @@ void MainWindow::createActions()
         const QString names[3] = {tr("arc-ball"), tr("free-look"), tr("first-person")};
         showMessage(tr("Camera: %1").arg(names[int(mode)]), 3000);
     });
+}
 
+// Play, step, loop, speed, first / last frame, animation choice.
+void MainWindow::createPlaybackMenu()
+{
     QMenu* playback = menuBar()->addMenu(tr("&Playback"));
     QAction* play = playback->addAction(tr("Play / Pause"));
     play->setShortcut(QKeySequence(Qt::Key_Space));
@@ -925,7 +870,11 @@ void MainWindow::createActions()
         m_document->setCurrentAnimation(n ? (m_document->currentAnimation() + n + 1) % (n + 1) - 1
                                           : -1);
     });
+}
 
+// Outline search, copy, selection, problems, layout and the docks.
+void MainWindow::createViewMenu()
+{
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     QAction* search = m_viewMenu->addAction(tr("Search Outline"));
     search->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F));
@@ -964,7 +913,11 @@ void MainWindow::createActions()
     for (QDockWidget* d : findChildren<QDockWidget*>()) {
         m_viewMenu->addAction(d->toggleViewAction());
     }
+}
 
+// The key sheet and About.
+void MainWindow::createHelpMenu()
+{
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QAction* keys = help->addAction(tr("Keyboard and Mouse"));
     keys->setShortcuts({QKeySequence(Qt::Key_H), QKeySequence(Qt::Key_F1)});
@@ -979,26 +932,17 @@ void MainWindow::createActions()
                "<p>Built from commit %2. Free software under the MIT licence.</p>")
                 .arg(QStringLiteral(RIGSCOPE_VERSION), toQString(core::buildCommit())));
     });
+}
 
-    // The window holds every menu action too: their keys keep working while the menu bar is
-    // hidden (full-screen viewport).
-    for (QAction* top : menuBar()->actions()) {
-        if (QMenu* m = top->menu()) {
-            for (QAction* a : m->actions()) {
-                if (!a->isSeparator() && !a->menu() && !a->shortcuts().isEmpty() &&
-                    a->shortcutContext() == Qt::WindowShortcut) {
-                    addAction(a);
-                }
-            }
-        }
-    }
-
+// Open, reload, the profile box, the most used overlays, screenshot.
+void MainWindow::createToolBar()
+{
     QToolBar* tb = addToolBar(tr("Main"));
     tb->setObjectName(QStringLiteral("toolbar"));
     tb->setMovable(false);
     tb->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    tb->addAction(open);
-    tb->addAction(reloadA);
+    tb->addAction(m_openAction);
+    tb->addAction(m_reloadAction);
     tb->addSeparator();
     m_profileBox = new QComboBox(tb);
     m_profileBox->setObjectName(QStringLiteral("profile"));
@@ -1014,14 +958,14 @@ void MainWindow::createActions()
     tb->addWidget(new QLabel(tr(" Profile "), tb));
     tb->addWidget(m_profileBox);
     tb->addSeparator();
-    for (QAction* a : display->actions()) {
+    for (QAction* a : m_displayMenu->actions()) {
         if (a->text() == tr("Bones") || a->text() == tr("Wire Overlay") ||
             a->text() == tr("Grid") || a->text() == tr("Textures") || a->text() == tr("Normals")) {
             tb->addAction(a);
         }
     }
     tb->addSeparator();
-    tb->addAction(shot);
+    tb->addAction(m_screenshotAction);
 }
 
 void MainWindow::applyDisplay()
@@ -1038,7 +982,8 @@ void MainWindow::toggleShortcutSheet()
         m_sheet->hide();
         return;
     }
-    m_sheet->showOver(menuBar(), QRect(mapToGlobal(QPoint(0, 0)), size()));
+    m_sheet->showOver(menuBar(), m_viewport->viewport()->mouseOptions().scheme,
+                      QRect(mapToGlobal(QPoint(0, 0)), size()));
 }
 
 void MainWindow::resetLayout()
@@ -1066,41 +1011,22 @@ void MainWindow::reload(bool keepView)
     m_document->open(m_document->paths(), keepView);
 }
 
-QStringList MainWindow::folderFiles(const QString& folder)
-{
-    QStringList names = QDir(folder).entryList(QDir::Files);
-    names.erase(std::remove_if(names.begin(), names.end(),
-                               [&](const QString& n) {
-                                   return !supportedSuffixes().contains(
-                                       QFileInfo(n).suffix().toLower());
-                               }),
-                names.end());
-    QCollator collator;
-    collator.setNumericMode(true);
-    collator.setCaseSensitivity(Qt::CaseInsensitive);
-    std::sort(names.begin(), names.end(),
-              [&](const QString& a, const QString& b) { return collator.compare(a, b) < 0; });
-    return names;
-}
-
 void MainWindow::browse(int delta)
 {
     const LoadedFile* p = m_document->primary();
     if (!p) {
         return;
     }
-    const QFileInfo info(p->path);
-    const QDir dir = info.absoluteDir();
-    const QStringList names = folderFiles(dir.absolutePath());
-    const int n = int(names.size());
-    if (n == 0) {
+    const FolderStep step = stepInFolder(p->path, delta);
+    if (step.path.isEmpty()) {
         return;
     }
-    int i = int(names.indexOf(info.fileName()));
-    i = ((i < 0 ? 0 : i + delta) % n + n) % n;
-    const QString path = dir.filePath(names[i]);
-    log(tr("Browsing to %1 (%2/%3)").arg(names[i]).arg(i + 1).arg(n));
-    m_document->open({path}, QApplication::keyboardModifiers().testFlag(Qt::ControlModifier));
+    log(tr("Browsing to %1 (%2/%3)")
+            .arg(QFileInfo(step.path).fileName())
+            .arg(step.index + 1)
+            .arg(step.count));
+    m_document->open({step.path},
+                     QApplication::keyboardModifiers().testFlag(Qt::ControlModifier));
 }
 
 void MainWindow::attachFolder()
@@ -1111,7 +1037,7 @@ void MainWindow::attachFolder()
     }
     const QDir dir = QFileInfo(p->path).absoluteDir();
     QStringList paths;
-    for (const QString& name : folderFiles(dir.absolutePath())) {
+    for (const QString& name : modelFilesInFolder(dir.absolutePath())) {
         paths << dir.filePath(name);
     }
     if (!m_document->attach(paths)) {
@@ -1123,8 +1049,7 @@ void MainWindow::attachFolder()
 
 void MainWindow::onLoaded(bool keepState)
 {
-    m_progress->setVisible(false);
-    m_cancel->setVisible(false);
+    m_status->setLoading(false);
     Q_UNUSED(keepState);
     const LoadedFile* p = m_document->primary();
     setWindowTitle(tr("%1 — RigScope").arg(m_document->displayName()));
@@ -1148,12 +1073,10 @@ void MainWindow::onLoaded(bool keepState)
 void MainWindow::onLoadFailed(const QString& rawMessage)
 {
     const QString message = toDisplayString(toStd(rawMessage));
-    m_progress->setVisible(m_document->isLoading());
-    m_cancel->setVisible(m_document->isLoading());
+    m_status->setLoading(m_document->isLoading());
     log(tr("Load failed: %1").arg(message));
     if (m_document->files().empty()) {
-        m_summary->setText(tr("Could not open: %1").arg(message));
-        m_summary->setToolTip(message);
+        m_status->showOpenFailed(message);
         updateStatus(); // nothing shown: no frame, fps or weight legend either
     } else {
         showMessage(tr("Reload failed: showing last good version (%1)").arg(message), 8000);
@@ -1175,71 +1098,12 @@ void MainWindow::onLoadFailed(const QString& rawMessage)
 
 void MainWindow::updateStatus()
 {
-    auto m = m_document->primaryModel();
-    // With no model on screen the frame readout, the frame rate and the weight legend would
-    // describe nothing: they hide (issue 15: no stale legend or fps box after a failed load).
-    m_frameLabel->setVisible(bool(m));
-    m_fpsLabel->setVisible(bool(m) && m_fpsAction && m_fpsAction->isChecked());
-    if (!m) {
-        m_heatLabel->setVisible(false);
-        for (BudgetBar* bar : m_budgetBars) {
-            bar->clear();
-        }
-        return;
-    }
-    const QLocale loc = QLocale::system();
-    QStringList parts;
-    parts << toQString(core::kindName(m->kind));
-    auto plural = [&loc](std::size_t n, const QString& one, const QString& many) {
-        return QStringLiteral("%1 %2").arg(loc.toString(qulonglong(n)), n == 1 ? one : many);
-    };
-    parts << plural(m->skeleton.size(), tr("bone"), tr("bones"));
-    if (!m->mesh.empty()) {
-        parts << tr("%1 tris").arg(loc.toString(qlonglong(m->mesh.triangleCount())));
-        parts << plural(m->mesh.materials.size(), tr("material"), tr("materials"));
-    }
-    if (!m_document->animations().empty()) {
-        parts << plural(m_document->animations().size(), tr("animation"), tr("animations"));
-    }
-    std::size_t shapes = 0;
-    for (const auto& f : m_document->files()) {
-        shapes += f.model ? f.model->flexShapes.size() : 0;
-    }
-    if (shapes > 0) {
-        parts << plural(shapes, tr("flex shape"), tr("flex shapes"));
-    }
-    const core::Bounds b = core::meshBounds(*m);
-    if (b.valid) {
-        parts << formatSize(b.max - b.min, m_units);
-    }
-    m_summary->setText(parts.join(QStringLiteral(" · ")));
-    m_summary->setToolTip(m_summary->text());
-    if (m_document->currentAnimation() >= 0) {
-        const auto& d = m_document->animations()[std::size_t(m_document->currentAnimation())];
-        const core::Animation& anim = d.animation(m_document->files());
-        m_frameLabel->setText(
-            tr("%1 · frame %2 (%3) · %4 fps")
-                .arg(d.name)
-                .arg(frameNumberText(anim, m_document->currentFrame()), frameRangeText(anim))
-                .arg(double(anim.fps)));
-    } else {
-        m_frameLabel->setText(tr("rest pose"));
-    }
+    m_status->showDocument(*m_document, m_units);
 }
 
 void MainWindow::onChecksStarted()
 {
-    // The model is on screen already; problems, budgets and the profile follow when the checks
-    // finish. A load cleared the old files' meters; a profile change greys the current ones.
-    m_profileLabel->setText(tr("profile %1 · checking…")
-                                .arg(toQString(core::profileName(m_document->requestedProfile()))));
-    const std::vector<core::BudgetMeter> budget = m_document->budget();
-    for (std::size_t i = 0; i < m_budgetBars.size(); ++i) {
-        m_budgetBars[i]->setChecking(true);
-        if (i >= budget.size()) {
-            m_budgetBars[i]->clear();
-        }
-    }
+    m_status->showChecking(*m_document);
 }
 
 void MainWindow::onDiagnosticsChanged()
@@ -1252,18 +1116,7 @@ void MainWindow::onDiagnosticsChanged()
     const core::Profile active = m_document->activeProfile();
     const QString profile = toQString(core::profileName(active));
     const LoadedFile* p = m_document->primary();
-    const bool guessed = p && p->guessed;
-    m_profileLabel->setText(guessed ? tr("profile %1 (auto)").arg(profile)
-                                    : tr("profile %1").arg(profile));
-    const std::vector<core::BudgetMeter> budget = m_document->budget();
-    for (std::size_t i = 0; i < m_budgetBars.size(); ++i) {
-        m_budgetBars[i]->setChecking(false);
-        if (i < budget.size()) {
-            m_budgetBars[i]->setMeter(budget[i].used, budget[i].limit, profile);
-        } else {
-            m_budgetBars[i]->clear();
-        }
-    }
+    m_status->showChecked(*m_document);
 
     // Weight views follow the active profile; vertices the checks flag as unweighted, NaN,
     // zero-sum or weighted to an undeclared bone stand out in the influence-count view.
@@ -1347,80 +1200,16 @@ void MainWindow::setCompiledWeights(bool on)
 
 void MainWindow::updateHeatLegend()
 {
-    using H = render::HeatMap;
-    auto swatch = [](const QColor& c, const QString& text) {
-        return QStringLiteral("<span style=\"color:%1\">■</span>&nbsp;%2")
-            .arg(c.name(), text.toHtmlEscaped());
-    };
-    const core::Profile profile = m_document->activeProfile();
-    const QString weights = m_flags.compiledWeights
-                                ? tr("compiled (%1)").arg(toQString(core::profileName(profile)))
-                                : tr("authored");
-    QStringList parts;
-    switch (m_flags.heatMap) {
-    case H::Off:
-        break;
-    case H::SelectedBone:
-        parts << tr("<b>Weights of the selected bone</b>")
-              << swatch(render::weightRampColor(0), tr("0"))
-              << swatch(render::weightRampColor(0.25f), tr("0.25"))
-              << swatch(render::weightRampColor(0.5f), tr("0.5"))
-              << swatch(render::weightRampColor(1.0f), tr("1"));
-        break;
-    case H::InfluenceCount: {
-        const std::size_t limit = core::limitsFor(profile).weightsPerVertex;
-        parts << tr("<b>Influences</b>");
-        for (int n = 1; n <= 4; ++n) {
-            if (limit == 0 || std::size_t(n) <= limit) {
-                parts << swatch(render::influenceCountColor(n, false, false),
-                                n == 4 ? tr("4+") : QString::number(n));
-            }
-        }
-        if (limit > 0) {
-            parts << swatch(
-                render::influenceCountColor(0, true, false),
-                tr("over %1 (%2)").arg(limit).arg(toQString(core::profileName(profile))));
-        }
-        parts << swatch(render::influenceCountColor(0, false, true), tr("problem"));
-        break;
-    }
-    case H::WeightChange: {
-        auto* scene = m_viewport->viewport()->scene();
-        const float moved = scene ? scene->maxDisplacement() : 0.0f;
-        if (moved > 0) {
-            parts << tr("<b>Weight change</b> in this pose: authored vs compiled skinning (%1)")
-                         .arg(toQString(core::profileName(profile)))
-                  << swatch(render::weightRampColor(0), tr("same place"))
-                  << swatch(render::weightRampColor(1.0f),
-                            tr("moves %1 units").arg(moved, 0, 'g', 3));
-            break;
-        }
-        parts << tr("<b>Weight change</b> authored → compiled (%1)")
-                     .arg(toQString(core::profileName(profile)))
-              << swatch(render::weightRampColor(0), tr("none"))
-              << swatch(render::weightRampColor(0.1f), tr("0.1"))
-              << swatch(render::weightRampColor(0.5f), tr("0.5"))
-              << swatch(render::weightRampColor(1.0f), tr("≥ 1 (L1)"));
-        break;
-    }
-    }
-    if (m_flags.compiledWeights || m_flags.heatMap != H::Off) {
-        parts << tr("· skinning: %1").arg(weights);
-    }
-    m_heatLabel->setText(parts.join(QStringLiteral(" ")));
-    m_heatLabel->setVisible(!parts.isEmpty() && m_document->primaryModel());
+    auto* scene = m_viewport->viewport()->scene();
+    m_status->showWeightLegend(m_flags.heatMap, m_flags.compiledWeights,
+                               m_document->activeProfile(),
+                               scene ? scene->maxDisplacement() : 0.0f,
+                               bool(m_document->primaryModel()));
 }
 
 void MainWindow::addRecent(const QStringList& paths)
 {
-    QStringList recent = m_settings.value(kRecentKey).toStringList();
-    const QString entry = paths.join(QLatin1Char('|'));
-    recent.removeAll(entry);
-    recent.prepend(entry);
-    while (recent.size() > 10) {
-        recent.removeLast();
-    }
-    store(kRecentKey, recent);
+    RecentFiles(m_settings).add(paths);
     updateRecentMenu();
 }
 
@@ -1430,9 +1219,8 @@ void MainWindow::updateRecentMenu()
         return;
     }
     m_recentMenu->clear();
-    const QStringList recent = m_settings.value(kRecentKey).toStringList();
-    for (const QString& entry : recent) {
-        const QStringList paths = entry.split(QLatin1Char('|'));
+    const QList<QStringList> recent = RecentFiles(m_settings).list();
+    for (const QStringList& paths : recent) {
         QStringList names;
         for (const QString& p : paths) {
             names << QFileInfo(p).fileName();
@@ -1447,7 +1235,7 @@ void MainWindow::updateRecentMenu()
     }
     QAction* clear = m_recentMenu->addAction(tr("Clear List"));
     connect(clear, &QAction::triggered, this, [this] {
-        m_settings.remove(kRecentKey);
+        RecentFiles(m_settings).clear();
         updateRecentMenu();
     });
 }

@@ -33,6 +33,7 @@ class InspectorPanel;
 class ProblemsPanel;
 
 class ShortcutSheet;
+class StatusBar;
 class OutlinePanel;
 class TimelinePanel;
 class ViewportWidget;
@@ -55,11 +56,11 @@ public:
     OutlinePanel* outline() const { return m_outline; }
     InspectorPanel* inspector() const { return m_inspector; }
     ProblemsPanel* problems() const { return m_problems; }
-    QLabel* statusSummary() const { return m_summary; }
-    QLabel* heatLegend() const { return m_heatLabel; }
+    QLabel* statusSummary() const;
+    QLabel* heatLegend() const;
     QComboBox* profileBox() const { return m_profileBox; }
     // Status-bar meters in order: bones, materials, vertices, flexed vertices.
-    const std::vector<BudgetBar*>& budgetBars() const { return m_budgetBars; }
+    const std::vector<BudgetBar*>& budgetBars() const;
 
     // K: off → selected bone → influence count → weight change; Shift+K: compiled weights.
     void cycleHeatMap();
@@ -85,8 +86,6 @@ public:
     void browse(int delta); // previous / next supported file in the folder
     // ↓: the animations and flex files of the reference's folder that fit it (Document::attach).
     void attachFolder();
-    // Supported files in `folder`, natural order, case-insensitive.
-    static QStringList folderFiles(const QString& folder);
     QString saveScreenshot(const QString& path = {}, bool minimal = false);
     void resetLayout();
     // H / F1: the cheat-sheet of every key, with live toggle states.
@@ -105,7 +104,9 @@ public:
     void applySettings();
     // A transient status message in its own label (it never covers the status widgets).
     void showMessage(const QString& text, int timeoutMs = 5000);
-    QLabel* messageLabel() const { return m_message; }
+    // Appends a line to the Log dock.
+    void log(const QString& line);
+    QLabel* messageLabel() const;
     QAction* followRootAction() const { return m_followRootAction; }
     // What a drop does (UX.md): a folder opens its first model; animations and VTAs dropped on an
     // open model attach to it unless Shift is held. False when nothing usable was dropped.
@@ -121,6 +122,13 @@ private:
     QDockWidget* addDock(QWidget* panel, const QString& objectName, const QString& title,
                          Qt::DockWidgetArea area);
     void createActions();
+    void createFileMenu();
+    void createDisplayMenu();
+    void createCameraMenu();
+    void createPlaybackMenu();
+    void createViewMenu();
+    void createHelpMenu();
+    void createToolBar();
     void bindDocument(Document* doc); // the window follows `doc` while it is the current tab
     void onTabChanged(int index);
     void updateTabTitle(Document* doc);
@@ -134,7 +142,6 @@ private:
     void onLoaded(bool keepState);
     void onLoadFailed(const QString& message);
     void onFileChanged(const QString& path);
-    void log(const QString& line);
     void applyDisplay();
     void rearmWatcher();
     QAction* displayToggle(QMenu* menu, const QString& text, const QKeySequence& key,
@@ -151,18 +158,15 @@ private:
     BodygroupsPanel* m_bodygroups; // QC projects (issue 17)
     ProblemsPanel* m_problems;
     QPlainTextEdit* m_log;
-    QLabel* m_summary;
-    QLabel* m_frameLabel;
-    QLabel* m_fpsLabel;
-    QLabel* m_heatLabel;
-    QLabel* m_profileLabel;
+    StatusBar* m_status;
     QComboBox* m_profileBox = nullptr;
     QAction* m_compiledAction = nullptr;
-    std::vector<BudgetBar*> m_budgetBars;
-    QProgressBar* m_progress;
-    QToolButton* m_cancel;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
+    QMenu* m_displayMenu = nullptr;
+    QAction* m_openAction = nullptr;
+    QAction* m_reloadAction = nullptr;
+    QAction* m_screenshotAction = nullptr;
     ShortcutSheet* m_sheet = nullptr;
     QAction* m_fullScreenAction = nullptr;
     bool m_viewportFullScreen = false;
@@ -175,8 +179,6 @@ private:
     QTimer m_layoutSave; // docks moved, shown or hidden: store the layout shortly after
     bool m_autoReload = true;
     SettingsDialog* m_settingsDialog = nullptr;
-    QLabel* m_message = nullptr;
-    QTimer m_messageTimer;
     QAction* m_followRootAction = nullptr;
     QAction* m_fpsAction = nullptr;
     QAction* m_interpolateAction = nullptr;

@@ -110,10 +110,7 @@ QImage renderDocument(render::Viewport& view, Document& doc, const QString& cam,
         view.scene()->setPose(doc.currentPose());
     }
     render::timingMark("scene posed");
-    view.setPreset(cam == u"front"                       ? render::CameraPreset::Front
-                   : (cam == u"right" || cam == u"side") ? render::CameraPreset::Right
-                   : cam == u"top"                       ? render::CameraPreset::Top
-                                                         : render::CameraPreset::Iso);
+    view.setPreset(cameraPresetNamed(cam));
     view.frameAll();
     QImage image = render::captureViewport(view, transparent);
     render::timingMark("captured");
@@ -441,10 +438,47 @@ QImage tighten(const QImage& image, const QRect& content)
 
 } // namespace
 
+QString applyStartOptions(Document& doc, const GuiOptions& o)
+{
+    if (const QString e = applyQcCommandLine(doc, o.bodygroups, o.skin); !e.isEmpty()) {
+        return e;
+    }
+    if (!o.anim.isEmpty()) {
+        const int a = doc.findAnimation(o.anim);
+        if (a < 0) {
+            return QStringLiteral("no animation named '%1'").arg(o.anim);
+        }
+        doc.setCurrentAnimation(a);
+    } else if (o.frame && !doc.animations().empty()) {
+        doc.setCurrentAnimation(0);
+    }
+    if (o.frame) {
+        const int n = doc.frameCount();
+        doc.setCurrentFrame(*o.frame < 0 ? n + *o.frame : *o.frame);
+    }
+    for (const auto& [name, weight] : o.flex) {
+        const int shape = int(doc.flexNames().indexOf(name));
+        if (shape < 0) {
+            return QStringLiteral("no flex shape named '%1'").arg(name);
+        }
+        doc.setFlexWeight(shape, weight);
+    }
+    return {};
+}
+
+render::CameraPreset cameraPresetNamed(const QString& name)
+{
+    return name == u"front"                        ? render::CameraPreset::Front
+           : (name == u"right" || name == u"side") ? render::CameraPreset::Right
+           : name == u"top"                        ? render::CameraPreset::Top
+                                                   : render::CameraPreset::Iso;
+}
+
 int runScreenshot(const GuiOptions& o, QString* error)
 {
     Document doc;
     doc.setChecksEnabled(false); // the picture needs the model only
+    doc.setForceReader(o.forceReader.toStdString());
     render::timingMark("load started");
     doc.open(o.files);
     const std::unique_ptr<render::Viewport> view = makeRenderWindow(o.size, o.noBackground);
@@ -459,32 +493,9 @@ int runScreenshot(const GuiOptions& o, QString* error)
         }
         return 1;
     }
-    if (const QString qcError = applyQcCommandLine(doc, o.bodygroups, o.skin); !qcError.isEmpty()) {
-        *error = qcError;
+    if (const QString e = applyStartOptions(doc, o); !e.isEmpty()) {
+        *error = e;
         return 2;
-    }
-    if (!o.anim.isEmpty()) {
-        const int a = doc.findAnimation(o.anim);
-        if (a < 0) {
-            *error = QStringLiteral("no animation named '%1'").arg(o.anim);
-            return 2;
-        }
-        doc.setCurrentAnimation(a);
-    } else if (o.frame && !doc.animations().empty()) {
-        doc.setCurrentAnimation(0);
-    }
-    if (o.frame) {
-        const int n = doc.frameCount();
-        doc.setCurrentFrame(*o.frame < 0 ? n + *o.frame : *o.frame);
-    }
-
-    for (const auto& [name, weight] : o.flex) {
-        const int shape = int(doc.flexNames().indexOf(name));
-        if (shape < 0) {
-            *error = QStringLiteral("no flex shape named '%1'").arg(name);
-            return 2;
-        }
-        doc.setFlexWeight(shape, weight);
     }
 
     const QImage image =
@@ -526,6 +537,7 @@ int runThumbnail(const GuiOptions& o, QString* error)
     }
     Document doc;
     doc.setChecksEnabled(false);
+    doc.setForceReader(o.forceReader.toStdString());
     doc.open({in});
     doc.waitForLoaded(600000);
     const auto model = doc.primaryModel();

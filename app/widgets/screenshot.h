@@ -3,8 +3,18 @@
 #include <QtCore/QString>
 
 #include "app/document/command_line.h"
+#include "render/orbit_camera.h"
 
 namespace rigscope::app {
+
+class Document;
+
+// Applies the view options of the command line to a loaded document: --bodygroup, --skin,
+// --anim, --frame, --flex. Returns the error ("no flex shape named 'X'"), empty when all applied.
+// The same for --screenshot, the thumbnailer and the interactive window.
+QString applyStartOptions(Document& doc, const GuiOptions& options);
+// --camera NAME: front, right (side), top, iso.
+render::CameraPreset cameraPresetNamed(const QString& name);
 
 // `rigscope FILE… --screenshot OUT.png`: loads, renders one frame in a window of the requested
 // size (no MSAA), writes the PNG and returns the exit code (0 written, 1 model failed to load,

@@ -30,11 +30,6 @@ const struct {
 } kViewportControls[] = {
     {"File", "Up", "Reload (viewport)"},
     {"Camera", "2 / 4 / 6 / 8", "Orbit 90° (viewport)"},
-    {"Mouse", "LMB drag", "Orbit"},
-    {"Mouse", "Shift+LMB / MMB / Mouse4 drag", "Pan (moves the orbit point)"},
-    {"Mouse", "RMB drag / Wheel", "Dolly"},
-    {"Mouse", "Double-click", "Recentre on the picked point"},
-    {"Mouse", "LMB click", "Pick bone / triangle and its nearest vertex"},
 };
 
 } // namespace
@@ -53,7 +48,8 @@ ShortcutSheet::ShortcutSheet(QWidget* parent)
     layout->addWidget(m_label);
 }
 
-std::vector<ShortcutSheet::Entry> ShortcutSheet::collect(const QMenuBar* menus)
+std::vector<ShortcutSheet::Entry> ShortcutSheet::collect(const QMenuBar* menus,
+                                                         render::MouseScheme scheme)
 {
     std::vector<Entry> out;
     if (menus) {
@@ -92,6 +88,10 @@ std::vector<ShortcutSheet::Entry> ShortcutSheet::collect(const QMenuBar* menus)
         auto at = std::find_if(out.rbegin(), out.rend(),
                                [&e](const Entry& x) { return x.group == e.group; });
         out.insert(at == out.rend() ? out.end() : at.base(), std::move(e));
+    }
+    for (const render::MouseControl& c : render::mouseControls(scheme)) {
+        out.push_back({QStringLiteral("Mouse"), QString::fromUtf8(c.input),
+                       QString::fromUtf8(c.action)});
     }
     return out;
 }
@@ -142,9 +142,9 @@ QString ShortcutSheet::html(int columnCount) const
     return out + QStringLiteral("</tr></table>");
 }
 
-void ShortcutSheet::showOver(const QMenuBar* menus, const QRect& over)
+void ShortcutSheet::showOver(const QMenuBar* menus, render::MouseScheme scheme, const QRect& over)
 {
-    m_entries = collect(menus);
+    m_entries = collect(menus, scheme);
     // The fewest columns that fit over the window at the application's font; else four, with
     // a smaller font until they fit (down to 7 pt).
     QFont f = QApplication::font();

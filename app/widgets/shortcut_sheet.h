@@ -5,6 +5,8 @@
 
 #include <vector>
 
+#include "render/viewport.h"
+
 class QLabel;
 class QMenuBar;
 
@@ -26,10 +28,11 @@ public:
     };
 
     explicit ShortcutSheet(QWidget* parent);
-    // The entries of `menus` (in menu order) followed by the viewport's own controls.
-    static std::vector<Entry> collect(const QMenuBar* menus);
+    // The entries of `menus` (in menu order), the viewport's own keys, and the mouse controls
+    // of `scheme` (Settings ▸ Mouse).
+    static std::vector<Entry> collect(const QMenuBar* menus, render::MouseScheme scheme);
     // Refills from `menus` and shows the sheet centred over `over` (global geometry).
-    void showOver(const QMenuBar* menus, const QRect& over);
+    void showOver(const QMenuBar* menus, render::MouseScheme scheme, const QRect& over);
     const std::vector<Entry>& entries() const { return m_entries; }
     QString html(int columns = 3) const;
 

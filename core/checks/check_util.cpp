@@ -128,85 +128,29 @@ std::string boneName(const Skeleton& s, JointIndex j)
 
 void mergedLinks(const Mesh& mesh, std::size_t point, std::vector<Link>& out)
 {
-    out.clear();
-    const std::uint32_t n = mesh.influenceCount(point);
-    if (n == 0) {
-        return;
-    }
-    const std::uint32_t o = mesh.influenceOffsets[point];
-    for (std::uint32_t i = 0; i < n; ++i) {
-        const JointIndex b = mesh.influenceJoints[o + i];
-        const float w = mesh.influenceWeights[o + i];
-        bool merged = false;
-        for (Link& l : out) {
-            if (l.bone == b) {
-                l.weight += w;
-                merged = true;
-                break;
-            }
-        }
-        if (!merged) {
-            out.push_back({b, w});
-        }
-    }
+    core::mergedLinks(rawLinks(mesh, point), out);
 }
 
 void compiledLinks(const Mesh& mesh, std::size_t point, Profile profile, std::vector<Link>& out,
                    std::size_t* culledCount, float* droppedWeight)
 {
-    const bool rigid =
-        mesh.pointLinkState[point] != LinkState::List || mesh.influenceCount(point) == 0;
-    if (droppedWeight) {
-        *droppedWeight = 0;
-    }
-    if (profile == Profile::GoldSrc || (rigid && profile != Profile::Cod)) {
-        out.clear();
-        if (mesh.pointParents[point] != kNoJoint) {
-            out.push_back({mesh.pointParents[point], 1.0f});
-        }
-        if (culledCount) {
-            *culledCount = out.size();
-        }
-        return;
-    }
-    mergedLinks(mesh, point, out);
+    const RawLinks raw = rawLinks(mesh, point);
+    CompiledLinkStats stats;
     if (profile == Profile::Cod) {
-        if (culledCount) {
-            *culledCount = out.size();
-        }
-        return;
-    }
-    // SortAndBalanceBones: merge (done; later duplicates become 0-weight and cull away),
-    // bubble sort descending swapping only on strictly greater (stable), cull, clip, renormalise.
-    std::stable_sort(out.begin(), out.end(),
-                     [](const Link& a, const Link& b) { return a.weight > b.weight; });
-    // NaN never compares greater: the stable sort leaves it where the bubble sort would.
-    while (out.size() > 1 && out.back().weight < 0.05f) {
-        out.pop_back();
+        core::mergedLinks(raw, out);
+        stats.afterCull = out.size();
+    } else if (profile == Profile::GoldSrc) {
+        compiledGoldSrcLinks(raw, kNoJoint, out);
+        stats.afterCull = out.size();
+    } else {
+        const Limits lim = limitsFor(profile);
+        compiledSourceLinks(raw, kNoJoint, out, lim.weightCull, lim.weightsPerVertex, &stats);
     }
     if (culledCount) {
-        *culledCount = out.size();
+        *culledCount = stats.afterCull;
     }
-    const std::size_t keep = 3;
-    if (out.size() > keep) {
-        float total = 0, dropped = 0;
-        for (std::size_t i = 0; i < out.size(); ++i) {
-            total += out[i].weight;
-            if (i >= keep) {
-                dropped += out[i].weight;
-            }
-        }
-        if (droppedWeight && total > 0) {
-            *droppedWeight = dropped / total;
-        }
-        out.resize(keep);
-    }
-    float t = 0;
-    for (const Link& l : out) {
-        t += l.weight;
-    }
-    for (Link& l : out) {
-        l.weight = t > 0 ? l.weight / t : 1.0f / static_cast<float>(out.size());
+    if (droppedWeight) {
+        *droppedWeight = stats.droppedWeight;
     }
 }
 
@@ -390,7 +334,7 @@ WeldStats weldStats(const Model& m, Profile profile, std::size_t vertexLimit,
         k.add(bits(uv.y()));
         compiledLinks(me, p, profile, links);
         for (std::size_t i = 0; i < links.size() && i < 3; ++i) {
-            k.add(static_cast<std::uint32_t>(links[i].bone));
+            k.add(static_cast<std::uint32_t>(links[i].joint));
             k.add(bits(links[i].weight));
         }
         const Vec3 n = unit(me.cornerNormals[c]);

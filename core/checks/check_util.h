@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/checks/registry.h"
+#include "core/pose/effective_weights.h"
 #include "core/diag/diagnostic_ids.h"
 #include "core/text/ascii.h"
 #include "core/text/plural.h"
@@ -42,14 +43,10 @@ std::vector<std::size_t> jointsInFileOrder(const Skeleton& s);
 SourceLoc jointLoc(const Skeleton& s, std::size_t j);
 std::string boneName(const Skeleton& s, JointIndex j);
 
-// One compiled link (CHECKS.md §5).
-struct Link {
-    JointIndex bone = kNoJoint;
-    float weight = 0;
-};
-// Links merged (duplicates summed into the first occurrence), file order otherwise.
+// Links merged (duplicates summed into the first occurrence), file order otherwise
+// (core/pose/effective_weights.h holds the one copy of each rule).
 void mergedLinks(const Mesh& mesh, std::size_t point, std::vector<Link>& out);
-// Compiled skinning for `profile`: goldsrc → parent field; source → SortAndBalanceBones;
+// Compiled skinning for `profile`: goldsrc → parent field; source → compiledSourceLinks;
 // cod → merged authored links. `culledCount` (optional) = links left after the cull, before
 // the clip to the profile's maximum.
 void compiledLinks(const Mesh& mesh, std::size_t point, Profile profile, std::vector<Link>& out,

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "core/diag/diagnostic.h"
-#include "core/formats/profile.h"
+#include "core/diag/profile.h"
 #include "core/materials/material_lookup.h"
 #include "core/model/model.h"
 

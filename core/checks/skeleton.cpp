@@ -26,8 +26,8 @@ std::vector<std::uint8_t> referencedBones(const Model& m, Profile p)
     for (std::size_t pt = 0; pt < m.mesh.pointCount(); ++pt) {
         compiledLinks(m.mesh, pt, p, links);
         for (const Link& l : links) {
-            if (l.bone >= 0 && static_cast<std::size_t>(l.bone) < s.size()) {
-                ref[static_cast<std::size_t>(l.bone)] = 1;
+            if (l.joint >= 0 && static_cast<std::size_t>(l.joint) < s.size()) {
+                ref[static_cast<std::size_t>(l.joint)] = 1;
             }
         }
     }

@@ -108,7 +108,7 @@ void checkWeightsZeroSum(const Model& m, const Profile& p, DiagnosticSink& sink)
             continue;
         }
         compiledLinks(me, pt, p == Profile::Cod ? Profile::Source : p, links);
-        const JointIndex b = links.empty() ? kNoJoint : links.front().bone;
+        const JointIndex b = links.empty() ? kNoJoint : links.front().joint;
         sink.warning(ids::kWeightsZeroSum, me.pointWhere[pt],
                      "weights sum to " + num(r.sum) + "; " +
                          (p == Profile::Cod
@@ -190,7 +190,7 @@ void checkWeightsTooManyLinks(const Model& m, const Profile& p, DiagnosticSink& 
                 if (l.weight > 0) {
                     ++n;
                     total += l.weight;
-                    if (l.bone == me.pointParents[pt]) {
+                    if (l.joint == me.pointParents[pt]) {
                         onParent += l.weight;
                     }
                 }
@@ -297,14 +297,14 @@ void checkWeightsParentMismatch(const Model& m, const Profile&, DiagnosticSink& 
                 heaviest = i;
             }
         }
-        const JointIndex b = links[heaviest].bone;
+        const JointIndex b = links[heaviest].joint;
         if (b == me.pointParents[pt]) {
             continue;
         }
         // A tie with the parent field's bone is not a mismatch.
         bool tie = false;
         for (const Link& l : links) {
-            tie = tie || (l.bone == me.pointParents[pt] && l.weight == links[heaviest].weight);
+            tie = tie || (l.joint == me.pointParents[pt] && l.weight == links[heaviest].weight);
         }
         if (tie) {
             continue;

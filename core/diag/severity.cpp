@@ -15,34 +15,6 @@ bool isLimitCheck(std::string_view id) noexcept
 }
 } // namespace
 
-Profile resolveProfile(const Model& m, Profile requested) noexcept
-{
-    if (requested != Profile::Auto) {
-        return requested;
-    }
-    const std::string& f = m.format;
-    if (f == "xmodel" || f == "xanim" || f == "nt" || f == "xmodel_bin" || f == "xanim_bin") {
-        return Profile::Cod;
-    }
-    if (m.mesh.triangleCount() == 0) {
-        return Profile::Source;
-    }
-    for (LinkState s : m.mesh.pointLinkState) {
-        if (s != LinkState::Absent) {
-            return Profile::Source;
-        }
-    }
-    if (m.mesh.uvSetCount > 1) {
-        return Profile::Source;
-    }
-    for (const Material& mat : m.mesh.materials) {
-        if (!asciiIEndsWith(mat.name, ".bmp")) {
-            return Profile::Source;
-        }
-    }
-    return Profile::GoldSrc;
-}
-
 void applyProfile(std::vector<Diagnostic>& diags, Profile profile, bool guessed)
 {
     const int col = profileColumn(profile);

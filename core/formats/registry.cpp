@@ -1,4 +1,7 @@
 #include "core/formats/registry.h"
+#include "core/formats/content_sniff.h"
+
+#include <algorithm>
 
 #include <array>
 
@@ -13,40 +16,6 @@
 #include "core/io/file_buffer.h"
 
 namespace rigscope::core {
-
-std::string_view profileName(Profile p) noexcept
-{
-    switch (p) {
-    case Profile::Auto: return "auto";
-    case Profile::GoldSrc: return "goldsrc";
-    case Profile::Source: return "source";
-    case Profile::Source256: return "source256";
-    case Profile::Cod: return "cod";
-    }
-    return "auto";
-}
-
-std::optional<Profile> parseProfile(std::string_view name) noexcept
-{
-    for (Profile p : {Profile::Auto, Profile::GoldSrc, Profile::Source, Profile::Source256, Profile::Cod}) {
-        if (profileName(p) == name) {
-            return p;
-        }
-    }
-    return std::nullopt;
-}
-
-int profileColumn(Profile p) noexcept
-{
-    switch (p) {
-    case Profile::GoldSrc: return 0;
-    case Profile::Source256: return 2;
-    case Profile::Cod: return 3;
-    case Profile::Auto:
-    case Profile::Source: return 1;
-    }
-    return 1;
-}
 
 namespace {
 
@@ -128,6 +97,59 @@ const FormatInfo* detectFormat(std::string_view bytes, std::string_view fileName
     return best;
 }
 
+bool looksBinary(std::string_view bytes) noexcept
+{
+    const std::string_view head = bytes.substr(0, 4096);
+    std::size_t control = 0;
+    for (const char c : head) {
+        const auto b = static_cast<unsigned char>(c);
+        if (b == 0) {
+            return true;
+        }
+        control += b < 0x20 && b != '\t' && b != '\n' && b != '\r' && b != '\f' ? 1u : 0u;
+    }
+    return !head.empty() && control * 10 > head.size();
+}
+
+std::string_view unknownFormatReason(std::string_view bytes) noexcept
+{
+    if (bytes.find_first_not_of(" \t\r\n\f\v") == std::string_view::npos) {
+        return "file is empty";
+    }
+    return looksBinary(bytes) ? "not a model file: binary data" : "unrecognised file format";
+}
+
+namespace {
+
+// A text reader given bytes that are no text (an image, an archive, a compiled .mdl) reports
+// them once, rather than quote the bytes as names and numbers.
+void reportBinaryGarbage(ReadResult& r, std::string_view bytes, const std::string& fileName)
+{
+    const bool readAsBinary = std::any_of(r.diagnostics.begin(), r.diagnostics.end(),
+                                          [](const Diagnostic& d) { return d.binary; });
+    if (r.hasModel || readAsBinary || !looksBinary(bytes)) {
+        return;
+    }
+    Diagnostic d;
+    d.severity = Severity::Error;
+    d.id = ids::kSyntaxBadVersion;
+    d.message = "not a model file: binary data";
+    d.file = fileName;
+    d.where = {1, 1, 0};
+    d.fixedSeverity = true;
+    r.diagnostics.clear();
+    r.diagnostics.push_back(std::move(d));
+}
+
+} // namespace
+
+ReadResult readWith(const FormatInfo& format, std::string_view bytes, const ReadContext& ctx)
+{
+    ReadResult r = format.read(bytes, ctx);
+    reportBinaryGarbage(r, bytes, ctx.fileName);
+    return r;
+}
+
 ReadResult readAny(std::string_view bytes, const ReadContext& ctx)
 {
     bool mismatch = false;
@@ -135,15 +157,13 @@ ReadResult readAny(std::string_view bytes, const ReadContext& ctx)
     if (!f) {
         ReadResult r;
         DiagnosticSink sink(ctx.fileName);
-        if (bytes.find_first_not_of(" \t\r\n\f\v") == std::string_view::npos) {
-            sink.error(ids::kSyntaxEmptyFile, {1, 1, 0}, "file is empty");
-        } else {
-            sink.error(ids::kSyntaxBadVersion, {1, 1, 0}, "unrecognised file format");
-        }
+        const std::string_view why = unknownFormatReason(bytes);
+        sink.error(why == "file is empty" ? ids::kSyntaxEmptyFile : ids::kSyntaxBadVersion,
+                   {1, 1, 0}, std::string(why));
         r.diagnostics = sink.take();
         return r;
     }
-    ReadResult r = f->read(bytes, ctx);
+    ReadResult r = readWith(*f, bytes, ctx);
     if (mismatch) {
         const FormatInfo* byExt = formatByExtension(ctx.fileName);
         Diagnostic d;

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "core/diag/diagnostic.h"
-#include "core/formats/profile.h"
+#include "core/diag/profile.h"
 #include "core/model/model.h"
 
 namespace rigscope::core {
@@ -65,7 +65,11 @@ const FormatInfo* formatByExtension(std::string_view fileName) noexcept;
 const FormatInfo* detectFormat(std::string_view bytes, std::string_view fileName,
                                bool* extensionMismatch = nullptr) noexcept;
 
-// Detects, reads and adds syntax.ext-mismatch. Unknown format: hasModel false and an error.
+// Reads with `format`; bytes that are no text given to a text reader come back as one error,
+// "not a model file: binary data", not as the reader's complaints about them.
+ReadResult readWith(const FormatInfo& format, std::string_view bytes, const ReadContext& ctx);
+// Detects, reads (readWith) and adds syntax.ext-mismatch. Unknown format: hasModel false and an
+// error.
 ReadResult readAny(std::string_view bytes, const ReadContext& ctx);
 
 } // namespace rigscope::core

@@ -1,5 +1,7 @@
 #include "core/materials/keyvalues.h"
 
+#include <utility>
+
 #include <cstdint>
 
 namespace rigscope::core {
@@ -299,7 +301,7 @@ KvDocument parseKeyValues(std::span<const std::byte> bytes, DiagnosticSink& sink
                 }
                 pending.block = true;
                 pending.valueWhere = t.where;
-                current().push_back(std::move(pending));
+                current().push_back(std::exchange(pending, KvNode{}));
                 open.push_back(&current().back());
                 haveKey = false;
                 break;
@@ -312,7 +314,7 @@ KvDocument parseKeyValues(std::span<const std::byte> bytes, DiagnosticSink& sink
             pending.value = std::move(t.text);
             pending.valueWhere = t.where;
             pending.condition = pendingCondition;
-            current().push_back(std::move(pending));
+            current().push_back(std::exchange(pending, KvNode{}));
             haveKey = false;
             break;
         case TokKind::Condition:
@@ -327,7 +329,7 @@ KvDocument parseKeyValues(std::span<const std::byte> bytes, DiagnosticSink& sink
             pending.block = true;
             pending.valueWhere = t.where;
             pending.condition = pendingCondition;
-            current().push_back(std::move(pending));
+            current().push_back(std::exchange(pending, KvNode{}));
             open.push_back(&current().back());
             haveKey = false;
             break;

@@ -189,7 +189,7 @@ const std::vector<DirectoryEntry>& MaterialResolver::listing(const std::string& 
 
 std::string MaterialResolver::findNoCase(const std::string& base, const std::string& relative)
 {
-    const std::string exact = join(base, relative);
+    std::string exact = join(base, relative);
     if (fileExists(exact)) {
         return exact;
     }

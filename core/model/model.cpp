@@ -6,7 +6,7 @@
 
 #include <Eigen/Geometry>
 
-#include "core/text/text_cursor.h"
+#include "core/text/ascii.h"
 
 namespace rigscope::core {
 
@@ -93,7 +93,7 @@ JointIndex Skeleton::findByName(std::string_view name) const noexcept
         }
     }
     for (std::size_t i = 0; i < names.size(); ++i) {
-        if (equalsIgnoreCase(names[i], name)) {
+        if (asciiIEquals(names[i], name)) {
             return static_cast<JointIndex>(i);
         }
     }

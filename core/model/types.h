@@ -6,6 +6,8 @@
 
 #include <Eigen/Core>
 
+#include "core/text/source_loc.h"
+
 namespace rigscope::core {
 
 using JointIndex = std::int32_t;          // -1 = none
@@ -15,15 +17,6 @@ using Vec2 = Eigen::Vector2f;
 using Vec3 = Eigen::Vector3f;
 using Vec4 = Eigen::Vector4f;
 using Mat3 = Eigen::Matrix3f;
-
-// Where an element was read from. Text: 1-based line and byte column (0 = unknown).
-// Binary: `offset` is the 0-based byte offset and `line` is 0.
-struct SourceLoc {
-    std::uint32_t line = 0;
-    std::uint32_t column = 0;
-    std::uint64_t offset = 0;
-    bool operator==(const SourceLoc&) const = default;
-};
 
 // Bitwise float equality: -0 != 0, NaN == NaN (same bits). Used by Model::operator==.
 bool sameBits(float a, float b) noexcept;

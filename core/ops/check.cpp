@@ -1,15 +1,15 @@
 #include "core/ops/check.h"
+#include "core/formats/content_sniff.h"
 #include "core/ops/read_input.h"
 
 #include <algorithm>
-#include <atomic>
 #include <filesystem>
 #include <map>
 #include <memory>
 #include <system_error>
-#include <thread>
 #include <unordered_set>
 
+#include "core/build/parallel_for.h"
 #include "core/checks/materials.h"
 #include "core/diag/check_explanations.h"
 #include "core/diag/diagnostic_ids.h"
@@ -49,32 +49,6 @@ bool isSmdFamilyFormat(const std::string& f)
     return f == "smd" || f == "vta" || f == "smdx";
 }
 
-// Runs fn(i) for i in [0, n) on `jobs` threads; results land in caller-owned slots.
-template <typename Fn> void parallelFor(std::size_t n, unsigned jobs, Fn fn)
-{
-    unsigned threads = jobs != 0 ? jobs : std::max(1u, std::thread::hardware_concurrency());
-    threads = static_cast<unsigned>(std::min<std::size_t>(threads, n));
-    if (threads <= 1) {
-        for (std::size_t i = 0; i < n; ++i) {
-            fn(i);
-        }
-        return;
-    }
-    std::atomic<std::size_t> next{0};
-    std::vector<std::thread> pool;
-    pool.reserve(threads);
-    for (unsigned t = 0; t < threads; ++t) {
-        pool.emplace_back([&] {
-            for (std::size_t i = next++; i < n; i = next++) {
-                fn(i);
-            }
-        });
-    }
-    for (std::thread& t : pool) {
-        t.join();
-    }
-}
-
 struct Loaded {
     std::string path;
     bool readable = false;
@@ -92,7 +66,7 @@ void load(Loaded& l, Profile requested, const std::string& forceReader)
         return;
     }
     if (!isReadable(file.bytes, l.path, forceReader)) {
-        l.ioError = "'" + l.path + "': unknown format";
+        l.ioError = "'" + l.path + "': " + std::string(unknownFormatReason(file.bytes));
         return;
     }
     ReadContext ctx;

@@ -5,7 +5,7 @@
 
 #include "core/checks/registry.h"
 #include "core/diag/diagnostic.h"
-#include "core/formats/profile.h"
+#include "core/diag/profile.h"
 #include "core/formats/registry.h"
 #include "core/materials/material_lookup.h"
 

@@ -130,7 +130,8 @@ Model dmxToSmdFamily(const Model& in, bool vta, DiagnosticSink& sink)
     for (VertexFrame& f : m.vertexFrames) {
         f.nameFromComment = !f.name.empty();
     }
-    m.animations.assign(1, std::move(a));
+    m.animations.clear();
+    m.animations.push_back(std::move(a));
     return m;
 }
 

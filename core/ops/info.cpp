@@ -4,6 +4,7 @@
 
 #include "core/build/weld.h"
 #include "core/ops/check.h"
+#include "core/formats/content_sniff.h"
 #include "core/ops/read_input.h"
 #include "core/text/plural.h"
 #include "core/diag/severity.h"
@@ -107,7 +108,7 @@ InfoReport infoFromFile(const std::string& path, Profile requested, const std::s
     if (!isReadable(file.bytes(), path, forceReader)) {
         InfoReport out;
         out.file = path;
-        out.ioError = "'" + path + "': unknown format";
+        out.ioError = "'" + path + "': " + std::string(unknownFormatReason(file.bytes));
         return out;
     }
     const ReadResult r = readInput(file.bytes(), ctx, forceReader);

@@ -10,6 +10,7 @@
 #include "core/formats/registry.h"
 #include "core/io/file_buffer.h"
 #include "core/model/frame_number.h"
+#include "core/formats/content_sniff.h"
 #include "core/ops/read_input.h"
 #include "core/pose/animation_binding.h"
 #include "core/pose/pose_rig.h"
@@ -289,7 +290,7 @@ Loaded load(const std::string& path, Profile profile, const std::string& forceRe
         return l;
     }
     if (!isReadable(file.bytes, path, forceReader)) {
-        l.error = "'" + path + "': unknown format";
+        l.error = "'" + path + "': " + std::string(unknownFormatReason(file.bytes));
         return l;
     }
     ReadContext ctx;

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "core/diag/diagnostic.h"
-#include "core/formats/profile.h"
+#include "core/diag/profile.h"
 #include "core/model/model.h"
 #include "core/pose/pose_types.h"
 

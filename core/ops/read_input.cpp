@@ -39,7 +39,7 @@ ReadResult readInput(std::string_view bytes, const ReadContext& ctx, const std::
     if (f == nullptr) {
         return readAny(bytes, ctx);
     }
-    return f->read(bytes, ctx);
+    return readWith(*f, bytes, ctx);
 }
 
 bool isReadable(std::string_view bytes, const std::string& path, const std::string& forceReader)

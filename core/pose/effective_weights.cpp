@@ -61,11 +61,31 @@ void authoredLinks(const RawLinks& raw, JointIndex fallback, std::vector<Link>& 
     }
 }
 
-void compiledSourceLinks(const RawLinks& raw, JointIndex fallback, std::vector<Link>& out,
-                         float cull, std::size_t maxLinks)
+void mergedLinks(const RawLinks& raw, std::vector<Link>& out)
 {
+    out.clear();
+    for (std::size_t i = 0; i < raw.joints.size(); ++i) {
+        auto it = std::find_if(out.begin(), out.end(),
+                               [&](const Link& l) { return l.joint == raw.joints[i]; });
+        if (it != out.end()) {
+            it->weight += raw.weights[i];
+        } else {
+            out.push_back({raw.joints[i], raw.weights[i]});
+        }
+    }
+}
+
+void compiledSourceLinks(const RawLinks& raw, JointIndex fallback, std::vector<Link>& out,
+                         float cull, std::size_t maxLinks, CompiledLinkStats* stats)
+{
+    if (stats) {
+        *stats = {};
+    }
     if (!hasLinkList(raw)) {
         rigid(raw, fallback, out);
+        if (stats) {
+            stats->afterCull = out.size();
+        }
         return;
     }
     // 1. merge: a later duplicate adds to the first occurrence and becomes 0
@@ -95,8 +115,19 @@ void compiledSourceLinks(const RawLinks& raw, JointIndex fallback, std::vector<L
     while (out.size() > 1 && out.back().weight < cull) {
         out.pop_back();
     }
+    if (stats) {
+        stats->afterCull = out.size();
+    }
     // 4. clip
     if (out.size() > maxLinks) {
+        if (stats) {
+            float total = 0.0f, dropped = 0.0f;
+            for (std::size_t i = 0; i < out.size(); ++i) {
+                total += out[i].weight;
+                dropped += i >= maxLinks ? out[i].weight : 0.0f;
+            }
+            stats->droppedWeight = total > 0.0f ? dropped / total : 0.0f;
+        }
         out.resize(maxLinks);
     }
     // 5. renormalise (studiomdl tests t <= 0, so a NaN sum divides and stays NaN)

@@ -4,7 +4,7 @@
 #include <span>
 #include <vector>
 
-#include "core/formats/profile.h"
+#include "core/diag/profile.h"
 #include "core/model/mesh.h"
 #include "core/pose/pose_types.h"
 
@@ -32,11 +32,20 @@ struct RawLinks {
 // negative and zero links left out, divided by the sum. No links, links 0, or nothing positive
 // left: the parent field at 1.0.
 void authoredLinks(const RawLinks& raw, JointIndex fallback, std::vector<Link>& out);
-// Source / source256 studiomdl SortAndBalanceBones: merge, bubble sort (strictly greater swaps),
-// cull trailing raw < cull (0.05) while more than one remains, clip to 3, renormalise (t <= 0:
-// 1/count; NaN passes through).
+// Raw links with duplicates summed into their first occurrence, in file order; nothing left out
+// (negative, zero and NaN weights stay), whatever the link state. What the weight checks read.
+void mergedLinks(const RawLinks& raw, std::vector<Link>& out);
+// What the cull and the clip of compiledSourceLinks did, for the weight checks.
+struct CompiledLinkStats {
+    std::size_t afterCull = 0;  // links left after the cull, before the clip
+    float droppedWeight = 0.0f; // share of the weight the clip dropped (0 when nothing was)
+};
+// Source / source256 studiomdl SortAndBalanceBones (ep1 mrmsupport.cpp), the one copy: merge,
+// bubble sort (strictly greater swaps), cull trailing raw < cull (0.05) while more than one
+// remains, clip to maxLinks (3), renormalise (t <= 0: 1/count; NaN passes through).
 void compiledSourceLinks(const RawLinks& raw, JointIndex fallback, std::vector<Link>& out,
-                         float cull = 0.05f, std::size_t maxLinks = 3);
+                         float cull = 0.05f, std::size_t maxLinks = 3,
+                         CompiledLinkStats* stats = nullptr);
 // GoldSrc studiomdl: the parent field at 1.0, links never read.
 void compiledGoldSrcLinks(const RawLinks& raw, JointIndex fallback, std::vector<Link>& out);
 

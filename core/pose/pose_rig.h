@@ -3,7 +3,7 @@
 #include <vector>
 
 #include "core/build/weld.h"
-#include "core/formats/profile.h"
+#include "core/diag/profile.h"
 #include "core/model/model.h"
 #include "core/pose/animation_binding.h"
 #include "core/pose/effective_weights.h"

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/checks/registry.h"
+#include "core/diag/limits.h"
 #include "core/pose/effective_weights.h"
 
 namespace rigscope::core {

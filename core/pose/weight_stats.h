@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/formats/profile.h"
+#include "core/diag/profile.h"
 #include "core/model/mesh.h"
 
 namespace rigscope::core {

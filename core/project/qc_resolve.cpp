@@ -49,7 +49,7 @@ std::string DiskQcFileSystem::find(const std::string& dir, const std::string& re
     if (relative.empty()) {
         return {};
     }
-    const std::string exact = qcJoinPath(dir, relative);
+    std::string exact = qcJoinPath(dir, relative);
     if (isRegularFile(exact)) {
         return exact;
     }

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "core/model/types.h"
+#include "core/text/source_loc.h"
 
 namespace rigscope::core {
 

@@ -7,10 +7,12 @@
 #include <QtCore/QSemaphore>
 #include <QtTest/QAbstractItemModelTester>
 #include <QtTest/QSignalSpy>
+#include <QtCore/QTemporaryDir>
 #include <QtTest/QtTest>
 #include <QtWidgets/QLabel>
 #include <QtWidgets/QTreeView>
 
+#include "app/document/command_line.h"
 #include "app/document/document.h"
 #include "app/widgets/problems_panel.h"
 #include "core/diag/diagnostic.h"
@@ -238,6 +240,44 @@ private slots:
         QCOMPARE(started.count(), 0);
         QCOMPARE(changed.count(), 0);
         QVERIFY(doc.files().front().diagnostics.empty());
+    }
+
+    // --force-reader: an SMD saved under a name no reader claims opens only when forced (the
+    // CLI's option, same reader table).
+    void forceReaderReadsWhateverTheName()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("model.dat"));
+        QVERIFY(QFile::copy(mixPath(), path));
+        {
+            app::Document plain;
+            plain.setChecksEnabled(false);
+            plain.open({path});
+            QVERIFY(plain.waitForLoaded());
+            QVERIFY(plain.primaryModel()); // content detection finds the SMD anyway
+        }
+        QFile out(path);
+        QVERIFY(out.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        out.write("version 1\nnodes\n0 \"root\" -1\nend\n");
+        out.close();
+        app::Document forced;
+        forced.setChecksEnabled(false);
+        forced.setForceReader("xmodel");
+        QSignalSpy failed(&forced, &app::Document::loadFailed);
+        forced.open({path});
+        forced.waitForLoaded();
+        // Read as XMODEL_EXPORT, an SMD is not one: the XMODEL reader's error, not an SMD model.
+        QCOMPARE(failed.count(), 1);
+        QVERIFY(!forced.primaryModel());
+        QCOMPARE(forced.failedFiles().size(), std::size_t(1));
+        QVERIFY(!forced.failedFiles().front().readerDiagnostics.empty());
+        QCOMPARE(app::parseGuiCommandLine({QStringLiteral("rigscope"), QStringLiteral("a.dat"),
+                                           QStringLiteral("--force-reader=smd")})
+                     .forceReader,
+                 QStringLiteral("smd"));
+        QVERIFY(app::parseGuiCommandLine({QStringLiteral("rigscope"), QStringLiteral("a.dat"),
+                                          QStringLiteral("--force-reader=quake")})
+                    .error.contains(QStringLiteral("unknown reader 'quake'")));
     }
 
     void closingWhileCheckingIsSafe()

@@ -7,6 +7,7 @@
 #include <QtTest/QSignalSpy>
 #include <QtTest/QtTest>
 
+#include "app/document/file_navigation.h"
 #include "app/document/document.h"
 #include "app/widgets/main_window.h"
 #include "tests/support/test_support.h"
@@ -56,7 +57,7 @@ private slots:
         QCOMPARE(doc.animations().size(), std::size_t(0));
 
         QStringList all;
-        for (const QString& n : app::MainWindow::folderFiles(dir.path())) {
+        for (const QString& n : app::modelFilesInFolder(dir.path())) {
             all << dir.filePath(n);
         }
         QCOMPARE(all.size(), 6);

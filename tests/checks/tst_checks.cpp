@@ -378,17 +378,17 @@ void TstChecks::compiledWeights()
     }
     appendPoint(me, Vec3::Zero(), 4, links.isEmpty() ? LinkState::Zero : LinkState::List, j.data(),
                 w.data(), j.size(), {});
-    std::vector<checks::Link> out;
+    std::vector<Link> out;
     checks::compiledLinks(me, 0, Profile::Source, out);
     QStringList parts;
-    for (const checks::Link& l : out) {
-        parts << QString::number(l.bone) + QLatin1Char(':') +
+    for (const Link& l : out) {
+        parts << QString::number(l.joint) + QLatin1Char(':') +
                      QString::number(static_cast<double>(l.weight), 'g', 3);
     }
     QCOMPARE(parts.join(QLatin1Char(' ')), compiled);
     checks::compiledLinks(me, 0, Profile::GoldSrc, out);
     QCOMPARE(out.size(), std::size_t(1));
-    QCOMPARE(out[0].bone, 4);
+    QCOMPARE(out[0].joint, 4);
 }
 
 void TstChecks::codChecks()

@@ -170,6 +170,34 @@ private slots:
                  checked.out.constData());
     }
 
+    // Bytes that are no text (a PNG renamed .smd, a compiled model) are one error, the same
+    // words as the window's Problems and status bar, never the SMD reader quoting the bytes.
+    void binaryGarbageIsOneError()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("image.smd"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        QByteArray png("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16);
+        for (int i = 0; i < 512; ++i) {
+            png.append(char((i * 37) & 0xff));
+        }
+        f.write(png);
+        f.close();
+        const auto check = test::runCli({QStringLiteral("check"), path});
+        QCOMPARE(check.exitCode, 1);
+        QVERIFY2(check.out.contains(
+                     "image.smd:1:1: error: not a model file: binary data [syntax.bad-version]"),
+                 check.out.constData());
+        QCOMPARE(check.out.count("error:"), 1);
+        // Unknown name, same words.
+        const QString bin = dir.filePath(QStringLiteral("blob.bin"));
+        QVERIFY(QFile::copy(path, bin));
+        const auto info = test::runCli({QStringLiteral("info"), bin});
+        QVERIFY2((info.out + info.err).contains("not a model file: binary data"),
+                 (info.out + info.err).constData());
+    }
+
     // Frames are the file's own numbers in info and pose; pose --time picks one by number.
     void framesByFileNumber()
     {

@@ -10,6 +10,7 @@
 
 #include "core/diag/severity.h"
 #include "core/formats/smd/smd_reader.h"
+#include "core/text/ascii.h"
 #include "core/text/text_cursor.h"
 #include "tests/support/test_support.h"
 
@@ -30,7 +31,7 @@ bool startsWord(std::string_view line, std::string_view word)
         ++i;
     }
     line.remove_prefix(i);
-    if (line.size() < word.size() || !equalsIgnoreCase(line.substr(0, word.size()), word)) {
+    if (line.size() < word.size() || !asciiIEquals(line.substr(0, word.size()), word)) {
         return false;
     }
     return line.size() == word.size() || line[word.size()] == ' ' || line[word.size()] == '\t';

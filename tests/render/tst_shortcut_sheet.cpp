@@ -4,6 +4,7 @@
 #include <QtWidgets/QMenuBar>
 
 #include "app/widgets/shortcut_sheet.h"
+#include "app/widgets/viewport_widget.h"
 #include "render/render_setup.h"
 #include "tests/support/render_support.h"
 
@@ -119,6 +120,35 @@ private slots:
         QCOMPARE(find(sheet->entries(), QStringLiteral("Interpolate"))->state, 1);
         w.toggleShortcutSheet();
         QVERIFY(!sheet->isVisible());
+    }
+
+    // The Mouse rows follow Settings ▸ Mouse: under Blender, orbiting is a middle drag and a
+    // double-click does nothing, so the sheet must not teach HLAM's buttons.
+    void mouseRowsFollowTheScheme()
+    {
+        test::TestWindow win(QStringLiteral("tst_shortcut_sheet_scheme.ini"), QSize(1280, 800));
+        app::MainWindow& w = win.w;
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* vp = w.viewportWidget()->viewport();
+        render::MouseOptions mouse = vp->mouseOptions();
+        mouse.scheme = render::MouseScheme::Blender;
+        vp->setMouseOptions(mouse);
+        w.toggleShortcutSheet();
+        const auto& blender = w.shortcutSheet()->entries();
+        QVERIFY(find(blender, QStringLiteral("Orbit")));
+        QCOMPARE(find(blender, QStringLiteral("Orbit"))->key, QStringLiteral("MMB drag"));
+        QCOMPARE(find(blender, QStringLiteral("Recentre on the picked point"))->key,
+                 QStringLiteral("Alt+MMB click"));
+        w.toggleShortcutSheet();
+
+        mouse.scheme = render::MouseScheme::Hlam;
+        vp->setMouseOptions(mouse);
+        w.toggleShortcutSheet();
+        const auto& hlam = w.shortcutSheet()->entries();
+        QCOMPARE(find(hlam, QStringLiteral("Orbit"))->key, QStringLiteral("LMB drag"));
+        QCOMPARE(find(hlam, QStringLiteral("Recentre on the picked point"))->key,
+                 QStringLiteral("Double-click"));
+        w.toggleShortcutSheet();
     }
 };
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/diag/diagnostic.h"
-#include "core/formats/profile.h"
+#include "core/diag/profile.h"
 #include "core/model/types.h"
 
 namespace rigscope::core {

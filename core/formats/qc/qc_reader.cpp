@@ -89,7 +89,7 @@ std::string MemoryQcFileSystem::find(const std::string& dir, const std::string& 
                                      bool& caseMismatch)
 {
     caseMismatch = false;
-    const std::string path = qcJoinPath(dir, relative);
+    std::string path = qcJoinPath(dir, relative);
     if (files.count(path)) {
         return path;
     }

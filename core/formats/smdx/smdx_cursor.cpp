@@ -105,19 +105,19 @@ std::size_t fastInt(const unsigned char* b, std::size_t left, std::int64_t& v) n
     };
     switch (tag) {
     case 0xCC:
-        return left >= 2 ? (v = static_cast<std::int64_t>(be(1)), 2) : 0;
+        return left >= 2 ? (v = static_cast<std::int64_t>(be(1)), std::size_t{2}) : 0;
     case 0xCD:
-        return left >= 3 ? (v = static_cast<std::int64_t>(be(2)), 3) : 0;
+        return left >= 3 ? (v = static_cast<std::int64_t>(be(2)), std::size_t{3}) : 0;
     case 0xCE:
-        return left >= 5 ? (v = static_cast<std::int64_t>(be(4)), 5) : 0;
+        return left >= 5 ? (v = static_cast<std::int64_t>(be(4)), std::size_t{5}) : 0;
     case 0xD0:
-        return left >= 2 ? (v = static_cast<std::int8_t>(be(1)), 2) : 0;
+        return left >= 2 ? (v = static_cast<std::int8_t>(be(1)), std::size_t{2}) : 0;
     case 0xD1:
-        return left >= 3 ? (v = static_cast<std::int16_t>(be(2)), 3) : 0;
+        return left >= 3 ? (v = static_cast<std::int16_t>(be(2)), std::size_t{3}) : 0;
     case 0xD2:
-        return left >= 5 ? (v = static_cast<std::int32_t>(be(4)), 5) : 0;
+        return left >= 5 ? (v = static_cast<std::int32_t>(be(4)), std::size_t{5}) : 0;
     case 0xD3:
-        return left >= 9 ? (v = static_cast<std::int64_t>(be(8)), 9) : 0;
+        return left >= 9 ? (v = static_cast<std::int64_t>(be(8)), std::size_t{9}) : 0;
     default:
         return 0;
     }

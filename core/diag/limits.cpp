@@ -1,0 +1,46 @@
+#include "core/diag/limits.h"
+
+namespace rigscope::core {
+
+Limits limitsFor(Profile p, const Model* model) noexcept
+{
+    Limits l;
+    switch (p) {
+    case Profile::GoldSrc:
+        l.bones = 127;
+        l.boneNameLength = 31;
+        l.weightsPerVertex = 1;
+        l.uniqueVertices = 2048;
+        l.uniqueNormals = 2048;
+        l.triangles = 20000;
+        l.materials = 100;
+        l.materialNameLength = 63;
+        l.framesPerAnimation = 2048;
+        break;
+    case Profile::Auto:
+    case Profile::Source:
+    case Profile::Source256:
+        l.bones = p == Profile::Source256 ? 255 : 127;
+        l.boneNameLength = 127;
+        l.weightsPerVertex = 3;
+        l.weightCull = 0.05f;
+        l.uniqueVertices = 65536;
+        l.vertexSplit = 21845; // reported by source256 only (catalog), on demand elsewhere
+        l.triangles = 65536;
+        l.materials = 32;
+        l.materialNameLength = p == Profile::Source256 ? 259 : 63;
+        l.framesPerAnimation = 2000;
+        l.flexedVertices = 10000;
+        break;
+    case Profile::Cod: {
+        // XMODEL v5/v6 index vertices with UShort and objects/materials with uint8; v7 widens both.
+        const bool v7 = model && model->version >= 7;
+        l.uniqueVertices = v7 ? 0 : 65535;
+        l.materials = v7 ? 0 : 255;
+        break;
+    }
+    }
+    return l;
+}
+
+} // namespace rigscope::core

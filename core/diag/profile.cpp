@@ -1,0 +1,70 @@
+#include "core/diag/profile.h"
+
+#include "core/model/model.h"
+#include "core/text/ascii.h"
+
+namespace rigscope::core {
+
+std::string_view profileName(Profile p) noexcept
+{
+    switch (p) {
+    case Profile::Auto: return "auto";
+    case Profile::GoldSrc: return "goldsrc";
+    case Profile::Source: return "source";
+    case Profile::Source256: return "source256";
+    case Profile::Cod: return "cod";
+    }
+    return "auto";
+}
+
+std::optional<Profile> parseProfile(std::string_view name) noexcept
+{
+    for (Profile p : {Profile::Auto, Profile::GoldSrc, Profile::Source, Profile::Source256, Profile::Cod}) {
+        if (profileName(p) == name) {
+            return p;
+        }
+    }
+    return std::nullopt;
+}
+
+int profileColumn(Profile p) noexcept
+{
+    switch (p) {
+    case Profile::GoldSrc: return 0;
+    case Profile::Source256: return 2;
+    case Profile::Cod: return 3;
+    case Profile::Auto:
+    case Profile::Source: return 1;
+    }
+    return 1;
+}
+
+Profile resolveProfile(const Model& m, Profile requested) noexcept
+{
+    if (requested != Profile::Auto) {
+        return requested;
+    }
+    const std::string& f = m.format;
+    if (f == "xmodel" || f == "xanim" || f == "nt" || f == "xmodel_bin" || f == "xanim_bin") {
+        return Profile::Cod;
+    }
+    if (m.mesh.triangleCount() == 0) {
+        return Profile::Source;
+    }
+    for (LinkState s : m.mesh.pointLinkState) {
+        if (s != LinkState::Absent) {
+            return Profile::Source;
+        }
+    }
+    if (m.mesh.uvSetCount > 1) {
+        return Profile::Source;
+    }
+    for (const Material& mat : m.mesh.materials) {
+        if (!asciiIEndsWith(mat.name, ".bmp")) {
+            return Profile::Source;
+        }
+    }
+    return Profile::GoldSrc;
+}
+
+} // namespace rigscope::core

@@ -1,0 +1,13 @@
+#pragma once
+
+#include <string_view>
+
+namespace rigscope::core {
+
+// NUL bytes, or more than 1 in 10 control bytes, in the first 4 KiB: not a text file.
+bool looksBinary(std::string_view bytes) noexcept;
+// Why bytes no reader recognises are not read, in the words every program uses: "file is empty",
+// "not a model file: binary data" or "unrecognised file format".
+std::string_view unknownFormatReason(std::string_view bytes) noexcept;
+
+} // namespace rigscope::core

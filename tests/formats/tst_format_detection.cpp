@@ -1,0 +1,101 @@
+// Format detection (core/formats/registry.h): content beats the extension, the extension breaks
+// ties between formats that share a grammar, and a file nothing recognises falls back to its
+// extension (so its reader reports what is wrong) or to nothing.
+#include <QtTest/QtTest>
+
+#include "core/formats/registry.h"
+
+using namespace rigscope::core;
+
+class TstFormatDetection : public QObject {
+    Q_OBJECT
+private slots:
+    void byContent_data()
+    {
+        QTest::addColumn<QByteArray>("head");
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("expected");
+        QTest::addColumn<bool>("mismatch");
+        QTest::newRow("smd") << QByteArray("version 1\nnodes\n") << "a.smd" << "smd" << false;
+        QTest::newRow("smd, comment first")
+            << QByteArray("// exported\n\nversion 1\n") << "a.smd" << "smd" << false;
+        QTest::newRow("smd, nodes first, CRLF")
+            << QByteArray("NODES\r\n0 \"a\" -1\r\n") << "a.smd" << "smd" << false;
+        QTest::newRow("vta by extension")
+            << QByteArray("version 1\nnodes\n") << "face.vta" << "vta" << false;
+        QTest::newRow("smd content named .txt")
+            << QByteArray("version 1\n") << "notes.txt" << "smd" << false;
+        QTest::newRow("smdx") << QByteArray("SMDX\x01", 5) << "a.smdx" << "smdx" << false;
+        QTest::newRow("smdx named .smd")
+            << QByteArray("SMDX\x01", 5) << "a.smd" << "smdx" << true;
+        QTest::newRow("xmodel") << QByteArray("// export\nMODEL\nVERSION 6\n") << "a.xmodel_export"
+                                << "xmodel" << false;
+        QTest::newRow("xanim") << QByteArray("ANIMATION\nVERSION 3\n") << "a.xanim_export"
+                               << "xanim" << false;
+        QTest::newRow("nt") << QByteArray("NUMFRAMES 3\n") << "a.nt_export" << "nt" << false;
+        QTest::newRow("xmodel_bin") << QByteArray("*LZ4*\x10\0\0\0", 9) << "a.xmodel_bin"
+                                    << "xmodel_bin" << false;
+        QTest::newRow("xanim_bin") << QByteArray("*LZ4*\x10\0\0\0", 9) << "a.xanim_bin"
+                                   << "xanim_bin" << false;
+        QTest::newRow("dmx") << QByteArray("<!-- dmx encoding keyvalues2 1 format model 1 -->\n")
+                             << "a.dmx" << "dmx" << false;
+        QTest::newRow("xmodel content named .smd")
+            << QByteArray("MODEL\nVERSION 6\n") << "a.smd" << "xmodel" << true;
+        QTest::newRow("garbage named .smd: the extension")
+            << QByteArray("hello world\n") << "a.smd" << "smd" << false;
+    }
+
+    void byContent()
+    {
+        QFETCH(QByteArray, head);
+        QFETCH(QString, name);
+        QFETCH(QString, expected);
+        QFETCH(bool, mismatch);
+        bool mm = !mismatch;
+        const FormatInfo* f =
+            detectFormat(std::string_view(head.constData(), std::size_t(head.size())),
+                         name.toStdString(), &mm);
+        QVERIFY(f);
+        QCOMPARE(QString::fromUtf8(f->id.data(), qsizetype(f->id.size())), expected);
+        QCOMPARE(mm, mismatch);
+    }
+
+    void nothingFits()
+    {
+        QVERIFY(!detectFormat("hello world\n", "notes.txt"));
+        QVERIFY(!detectFormat("", "noext"));
+        const ReadResult empty = readAny("  \n\n", {"blank.txt"});
+        QVERIFY(!empty.hasModel);
+        QCOMPARE(empty.diagnostics.size(), std::size_t(1));
+        QCOMPARE(empty.diagnostics[0].id, std::string("syntax.empty-file"));
+        const ReadResult text = readAny("hello world\n", {"notes.txt"});
+        QCOMPARE(text.diagnostics.size(), std::size_t(1));
+        QCOMPARE(text.diagnostics[0].message, std::string("unrecognised file format"));
+        // Bytes that are no text: one error whatever the name, never the reader's complaints.
+        const std::string png("\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x10", 20);
+        for (const char* name : {"image.png", "image.smd", "image.xmodel_export"}) {
+            const ReadResult r = readAny(png, {name});
+            QVERIFY2(r.diagnostics.size() == 1, name);
+            QCOMPARE(r.diagnostics[0].message, std::string("not a model file: binary data"));
+            QCOMPARE(r.diagnostics[0].severity, Severity::Error);
+        }
+    }
+
+    void byIdAndExtension()
+    {
+        QCOMPARE(formatById("xanim_bin")->name, std::string_view("Call of Duty XANIM_BIN"));
+        QVERIFY(!formatById("XMODEL"));
+        QCOMPARE(formatByExtension("A.SMD")->id, std::string_view("smd"));
+        QCOMPARE(formatByExtension("dir.v2/model.phys")->id, std::string_view("smd"));
+        QCOMPARE(formatByExtension("x.Xmodel_Export")->id, std::string_view("xmodel"));
+        QVERIFY(!formatByExtension("model.mdl"));
+        QVERIFY(!formatByExtension("noext"));
+        for (const FormatInfo& f : formats()) {
+            QVERIFY(!f.extensions.empty());
+            QCOMPARE(formatById(f.id), &f);
+        }
+    }
+};
+
+QTEST_MAIN(TstFormatDetection)
+#include "tst_format_detection.moc"

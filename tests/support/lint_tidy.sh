@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# lint_tidy: runs the clang-tidy checks of .clang-tidy over every core/ source in the build's
+# compile_commands.json, on every core; any finding fails (WarningsAsErrors).
+# usage: lint_tidy.sh BUILD_DIR SOURCE_DIR
+set -euo pipefail
+build=$1
+src=$(cd "$2" && pwd)
+[ -f "$build/compile_commands.json" ] || { echo "no $build/compile_commands.json"; exit 1; }
+raw=$(mktemp)
+trap 'rm -f "$raw"' EXIT
+status=0
+run-clang-tidy -quiet -p "$build" -j "$(nproc)" "^$src/core/.*\.cpp$" >"$raw" 2>&1 || status=$?
+sed -i 's/\x1b\[[0-9;]*m//g' "$raw" # colours off
+# Only the findings: clang-tidy's "N warnings generated" chatter is noise.
+grep -E "^/.*: (error|warning): " "$raw" | sort -u || true
+count=$(grep -E "^/.*: (error|warning): " "$raw" | sort -u | wc -l)
+echo "lint_tidy: $count finding(s) in core/ (run-clang-tidy exit $status)"
+[ "$status" -eq 0 ] && [ "$count" -eq 0 ]
