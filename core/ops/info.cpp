@@ -108,7 +108,7 @@ InfoReport infoFromFile(const std::string& path, Profile requested, const std::s
     if (!isReadable(file.bytes(), path, forceReader)) {
         InfoReport out;
         out.file = path;
-        out.ioError = "'" + path + "': " + std::string(unknownFormatReason(file.bytes));
+        out.ioError = "'" + path + "': " + std::string(unknownFormatReason(file.bytes()));
         return out;
     }
     const ReadResult r = readInput(file.bytes(), ctx, forceReader);
