@@ -295,11 +295,12 @@ std::string canonicalXanim(const char* nl, bool flat)
 // A regular XMODEL of `verts` pool vertices (0 to 4 weights each) and `faces` faces, with what
 // shares must carry over in every part of the file: commas without a space (syntax.cod-comma
 // notes), corner colours outside 0..1 (kept as they are), in version 7 the long spellings here
-// and there, in version 5 one-line corners without colour and one-string materials.
+// and there with two UV sets, in version 5 one-line corners without colour and one-string
+// materials.
 std::string generatedXmodel(int verts, int faces, const std::string& nl, int version = 6)
 {
     std::string s = "// generated" + nl + "MODEL" + nl + "VERSION " + std::to_string(version) + nl + nl +
-                    "NUMBONES 3" + nl + "BONE 0 -1 \"root\"" + nl + "BONE 1 0 \"a\"" + nl +
+                    "NUMBONES 3" + nl + (version == 7 ? "NUMCOSMETICBONES 0" + nl : std::string()) + "BONE 0 -1 \"root\"" + nl + "BONE 1 0 \"a\"" + nl +
                     "BONE 2 1 \"b\"" + nl + nl;
     for (int b = 0; b < 3; ++b) {
         s += "BONE " + std::to_string(b) + nl + "OFFSET 0 0 " + std::to_string(b) + nl + "X 1 0 0" + nl +
@@ -335,7 +336,8 @@ std::string generatedXmodel(int verts, int faces, const std::string& nl, int ver
             s += (v7 && t % 5 == 2 ? "VERT32 " : "VERT ") + std::to_string(i) + nl;
             s += "NORMAL " + num(t, c) + " 0 1" + nl;
             s += std::string(t % 23 == 9 && c == 1 ? "COLOR 1.5 1 1 1" : "COLOR 1 1 1 1") + nl;
-            s += "UV 1 " + num(t, c + 1) + " " + num(t, c + 2) + nl;
+            s += (v7 ? "UV 2 " : "UV 1 ") + num(t, c + 1) + " " + num(t, c + 2) +
+                 (v7 ? " " + num(t, c + 3) + " 0.5" : std::string()) + nl;
         }
         s += nl;
     }
@@ -534,6 +536,7 @@ private slots:
                                    u"xmodel/valid/comma_nospace.xmodel_export"_qs,
                                    u"xmodel/valid/color_range.xmodel_export"_qs,
                                    u"xmodel/valid/cube_v5.xmodel_export"_qs,
+                                   u"xmodel/valid/cube_v7.xmodel_export"_qs,
                                    u"xmodel/valid/non_unit_scale.xmodel_export"_qs,
                                    u"xanim/valid/walk_scale.xanim_export"_qs,
                                    u"xanim/valid/walk_perpart.xanim_export"_qs, u"xanim/valid/walk_flat.xanim_export"_qs,

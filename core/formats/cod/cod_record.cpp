@@ -19,16 +19,38 @@ char upper(char c) noexcept
     return (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c;
 }
 
-// Cuts a `//` comment outside quotes; returns the remaining line.
-std::string_view stripComment(std::string_view line) noexcept
+// A plain number through the inline scanners (bit-identical to parseFloat / parseInt where they
+// accept); the rest goes to the parsers.
+bool scanned(std::string_view t, float& out) noexcept
+{
+    const char* e = t.data() + t.size();
+    return !t.empty() && scanFloat(t.data(), e, out) == e;
+}
+bool scanned(std::string_view t, std::int32_t& out) noexcept
+{
+    const char* e = t.data() + t.size();
+    return !t.empty() && scanInt(t.data(), e, out) == e;
+}
+
+// Cuts a `//` comment outside quotes and returns the remaining line (from `first` on, the
+// first non-blank byte); `comma` gets the first comma outside quotes followed by something
+// other than a blank in what remains (syntax.cod-comma). One pass.
+std::string_view cutComment(std::string_view line, std::size_t first, std::size_t& comma) noexcept
 {
     bool inQuote = false;
-    for (std::size_t i = 0; i < line.size(); ++i) {
+    const std::size_t n = line.size();
+    for (std::size_t i = first; i < n; ++i) {
         const char c = line[i];
         if (c == '"') {
             inQuote = !inQuote;
-        } else if (!inQuote && c == '/' && i + 1 < line.size() && line[i + 1] == '/') {
+        } else if (inQuote) {
+            continue;
+        } else if (c == '/' && i + 1 < n && line[i + 1] == '/') {
             return line.substr(0, i);
+        } else if (c == ',' && comma == std::string_view::npos && i + 1 < n &&
+                   !isBlank(line[i + 1]) &&
+                   !(line[i + 1] == '/' && i + 2 < n && line[i + 2] == '/')) {
+            comma = i;
         }
     }
     return line;
@@ -95,9 +117,10 @@ bool TextRecordStream::next(Record& r)
             continue;
         }
         std::string_view content = line;
+        std::size_t comma = std::string_view::npos; // syntax.cod-comma
         bool comment = line[first] == ';';
         if (!comment) {
-            content = stripComment(line);
+            content = cutComment(line, first, comma);
             comment = trim(content).empty();
         }
         if (comment) {
@@ -126,20 +149,9 @@ bool TextRecordStream::next(Record& r)
                            "quoted string runs to the end of the line; line dropped");
             continue;
         }
-        // syntax.cod-comma: a comma outside quotes not followed by a blank.
-        {
-            bool inQuote = false;
-            for (std::size_t k = 0; k < content.size(); ++k) {
-                const char c = content[k];
-                if (c == '"') {
-                    inQuote = !inQuote;
-                } else if (!inQuote && c == ',' && k + 1 < content.size() &&
-                           !isBlank(content[k + 1])) {
-                    m_sink.note(ids::kSyntaxCodComma, locOf(content.substr(k, 1)),
-                                "comma without space; PyCoD-based tools fail to split it");
-                    break;
-                }
-            }
+        if (comma != std::string_view::npos) {
+            m_sink.note(ids::kSyntaxCodComma, locOf(content.substr(comma, 1)),
+                        "comma without space; PyCoD-based tools fail to split it");
         }
         const std::string_view kw = toks[0];
         r.keyword.clear();
@@ -200,7 +212,7 @@ bool argFloat(const Record& r, std::size_t i, float& out, DiagnosticSink& sink,
         out = static_cast<float>(a.num);
         return true;
     }
-    if (!a.isString && parseFloat(a.text, out)) {
+    if (!a.isString && (scanned(a.text, out) || parseFloat(a.text, out))) {
         return true;
     }
     sink.error(ids::kSyntaxBadNumber, a.loc,
@@ -238,7 +250,7 @@ bool argInt(const Record& r, std::size_t i, std::int32_t& out, DiagnosticSink& s
         out = static_cast<std::int32_t>(a.num);
         return true;
     }
-    if (!a.isString && parseInt(a.text, out)) {
+    if (!a.isString && (scanned(a.text, out) || parseInt(a.text, out))) {
         return true;
     }
     sink.error(ids::kSyntaxBadNumber, a.loc,

@@ -3,10 +3,12 @@
 //   MODEL, VERSION 5..7, NUMBONES n, BONE i p "name" x n (i = 0.., parent -1 or an earlier
 //   bone, one root), BONE i blocks x n (i = 0..) with OFFSET / SCALE / X / Y / Z,
 //   NUMVERTS v, VERT i (i = 0..) with OFFSET, BONES k and k weights BONE b w (b < NUMBONES),
-//   NUMFACES f, TRI o m ... with three corners VERT i + NORMAL + COLOR + UV 1 u v (or the
+//   NUMFACES f, TRI o m ... with three corners VERT i + NORMAL + COLOR + UV n u v ... (the same
+//   n for every corner, n > 1 from version 7 on) (or the
 //   one-line VERT i nx ny nz u v of version 5), NUMOBJECTS, OBJECT i "name" (i = 0..),
 //   NUMMATERIALS, MATERIAL i "name" "type" "images" (version 5: MATERIAL i "images") (i = 0..)
-//   with their parameter lines. Version 7 files may spell NUMVERTS32, VERT32, TRI16.
+//   with their parameter lines. Version 7 files may spell NUMVERTS32, VERT32, TRI16 and have a
+//   NUMCOSMETICBONES line (cod.unsupported, as the general path words it).
 // Every count must match, every index be in range. The diagnostics such a file can still get
 // (syntax.cod-comma and those of orderSkeleton) are reported exactly as the general path
 // reports them.
@@ -66,6 +68,7 @@ enum class Kw : std::uint8_t {
     Param4, // TRANSPARENCY AMBIENTCOLOR INCANDESCENCE SPECULARCOLOR REFLECTIVECOLOR (COLOR)
     Param2, // COEFFS GLOW REFRACTIVE REFLECTIVE BLINN
     Param1, // PHONG
+    NumCosmetic, // NUMCOSMETICBONES / NUMCOSMETICS (version 7): not kept, the general path's warning
     // Version 7 spellings: the same meaning, but cod.version-feature in a version 5 or 6 file.
     NumVerts32,
     Vert32,
@@ -139,11 +142,14 @@ Kw keywordOf(std::string_view k, std::uint64_t code) noexcept
         return k == "NUMMATERIALS"   ? Kw::NumMaterials
                : k == "TRANSPARENCY" ? Kw::Param4
                : k == "AMBIENTCOLOR" ? Kw::Param4
+               : k == "NUMCOSMETICS" ? Kw::NumCosmetic
                                      : Kw::Other;
     case 13:
         return k == "INCANDESCENCE" || k == "SPECULARCOLOR" ? Kw::Param4 : Kw::Other;
     case 15:
         return k == "REFLECTIVECOLOR" ? Kw::Param4 : Kw::Other;
+    case 16:
+        return k == "NUMCOSMETICBONES" ? Kw::NumCosmetic : Kw::Other;
     default:
         return Kw::Other;
     }
@@ -230,6 +236,7 @@ private:
     std::uint8_t m_has = 0;            // what the current corner has
     std::int32_t m_maxObj = -1, m_maxMat = -1;
     bool m_anyColor = false; // a corner has a COLOR line (version 5 one-line corners have none)
+    std::uint32_t m_uvSets = 0; // UV sets of every corner (0: no corner read yet)
 
     // Reads keyword lines up to the scanner's limit; false where the file leaves the subset.
     // The first time the pool starts, the rest of the file is offered to threads.
@@ -414,6 +421,9 @@ private:
             return !t.m_facesAt ||
                    m_me.pointPositions.size() + t.m_poolAtFaces == static_cast<std::size_t>(m_numVerts);
         }
+        if (t.m_uvSets != 0 && m_uvSets != 0 && t.m_uvSets != m_uvSets) {
+            return false;
+        }
         return !m_faceOpen || (m_corners == 3 && m_has == (kHasNormal | kHasColor | kHasUv));
     }
 
@@ -458,6 +468,8 @@ private:
         moveAppend(m.cornerNormals, x.cornerNormals);
         moveAppend(m.cornerColors, x.cornerColors);
         moveAppend(m.cornerUvs, x.cornerUvs);
+        moveAppend(m.cornerExtraUvs, x.cornerExtraUvs);
+        m_uvSets = m_uvSets != 0 ? m_uvSets : t.m_uvSets;
         moveAppend(m.cornerWhere, x.cornerWhere, relocate);
         spliceDiagnostics(m_sink, tSink, lineBase);
         m_anyColor = m_anyColor || t.m_anyColor;
@@ -534,13 +546,32 @@ private:
             return true;
         }
         case Kw::Uv: {
+            // UV n u v ...: every corner of the file with the same n (> 1 from version 7 on).
             std::int32_t n = 0;
             float v[2];
-            if (m_phase != Phase::Faces || m_corners == 0 || !m_in.i(n) || n != 1 ||
-                !m_in.f(v[0]) || !m_in.f(v[1]) || !m_in.eol()) {
+            if (m_phase != Phase::Faces || m_corners == 0 || !m_in.i(n) || n < 1 ||
+                (n > 1 && m_version < 7) || !m_in.f(v[0]) || !m_in.f(v[1])) {
+                return false;
+            }
+            const auto sets = static_cast<std::uint32_t>(n);
+            if (m_uvSets == 0 && m_me.cornerPoints.size() == 1) { // the first corner read here
+                m_uvSets = sets;
+                m_me.cornerExtraUvs.resize(sets - 1, Vec2::Zero());
+            }
+            if (sets != m_uvSets) {
                 return false;
             }
             m_me.cornerUvs.back() = Vec2(v[0], v[1]);
+            const std::size_t extra = m_me.cornerExtraUvs.size() - (sets - 1);
+            for (std::uint32_t u = 1; u < sets; ++u) {
+                if (!m_in.f(v[0]) || !m_in.f(v[1])) {
+                    return false;
+                }
+                m_me.cornerExtraUvs[extra + u - 1] = Vec2(v[0], v[1]);
+            }
+            if (!m_in.eol()) {
+                return false;
+            }
             m_has |= kHasUv;
             return true;
         }
@@ -669,6 +700,13 @@ private:
             return param(kw, 2);
         case Kw::Param1:
             return param(kw, 1);
+        case Kw::NumCosmetic: // before version 7 also cod.version-feature: the general path's
+            if (m_version < 7 || !m_in.skipPlainRest()) {
+                return false;
+            }
+            m_sink.warning(ids::kCodUnsupported, loc,
+                           "cosmetic bone count not kept; the bones read as regular bones");
+            return true;
         case Kw::Other:
         case Kw::NumVerts32:
         case Kw::Vert32:
@@ -827,12 +865,18 @@ private:
         if (oneLine && (!m_in.f3(n) || !m_in.f(n[3]) || !m_in.f(n[4]) || !m_in.eol())) {
             return false;
         }
+        if (oneLine && m_uvSets > 1) {
+            return false;
+        }
+        m_uvSets = oneLine ? 1 : m_uvSets;
         ++m_corners;
         m_has = oneLine ? kHasNormal | kHasColor | kHasUv : 0;
         m_me.cornerPoints.push_back(static_cast<std::uint32_t>(v));
         m_me.cornerNormals.push_back(Vec3(n[0], n[1], n[2]));
         m_me.cornerColors.push_back(Vec4::Ones());
         m_me.cornerUvs.push_back(Vec2(n[3], n[4]));
+        m_me.cornerExtraUvs.resize(m_me.cornerExtraUvs.size() + (m_uvSets > 1 ? m_uvSets - 1 : 0),
+                                   Vec2::Zero());
         m_me.cornerWhere.push_back(loc);
         return true;
     }
@@ -872,7 +916,7 @@ private:
         const std::size_t points = m_me.pointPositions.size();
         m_me.pointParents.assign(points, kNoJoint);
         m_me.pointLinkState.assign(points, LinkState::List);
-        m_me.uvSetCount = 1;
+        m_me.uvSetCount = std::max<std::uint32_t>(1, m_uvSets);
         if (!m_anyColor) {
             std::vector<Vec4>().swap(m_me.cornerColors); // as the general path: none without COLOR
         }
