@@ -89,12 +89,12 @@ private:
     QComboBox* m_anims;
     QToolButton* m_play;
     MarkerSlider* m_slider;
+    QSpinBox* m_frame;
+    QLabel* m_readout;
     QComboBox* m_loopBox;
     QToolButton* m_interpolate;
     QDoubleSpinBox* m_speedBox;
     QDoubleSpinBox* m_fpsBox;
-    QSpinBox* m_frame;
-    QLabel* m_readout;
     QTimer m_timer;
     QElapsedTimer m_clock;
     double m_accum = 0;

@@ -95,23 +95,24 @@ InfoReport infoFromResult(const std::string& file, const ReadResult& r, Profile 
 
 InfoReport infoFromFile(const std::string& path, Profile requested, const std::string& forceReader)
 {
-    FileReadResult file = readFile(path);
+    MappedFile file(path);
     if (!file.ok()) {
         InfoReport out;
         out.file = path;
-        out.ioError = file.error;
+        out.ioError = file.error();
         return out;
     }
     ReadContext ctx;
     ctx.fileName = path;
     ctx.profile = requested;
-    if (!isReadable(file.bytes, path, forceReader)) {
+    if (!isReadable(file.bytes(), path, forceReader)) {
         InfoReport out;
         out.file = path;
-        out.ioError = "'" + path + "': " + std::string(unknownFormatReason(file.bytes));
+        out.ioError = "'" + path + "': " + std::string(unknownFormatReason(file.bytes()));
         return out;
     }
-    const ReadResult r = readInput(file.bytes, ctx, forceReader);
+    const ReadResult r = readInput(file.bytes(), ctx, forceReader);
+    file.release(); // the model holds no view into it: free it before welding
     return infoFromResult(path, r, requested);
 }
 

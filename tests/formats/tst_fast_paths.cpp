@@ -1,9 +1,11 @@
 // rigscope-test: LABELS slow TIMEOUT 600
-// The SMD reader's shares on threads must not change anything: every file read on one thread and
-// cut into many shares (each read by the same grammar, spliced in order) gives the same model
-// (locations included) and the same diagnostics. Inputs: every corpus SMD / VTA when present,
-// our fixtures, a regular file with one irregularity planted at a time (tabs, CRLF, bare CR,
-// comments, blank lines, unknown bones, v3 extra UVs, ...) and random edits of all of these.
+// The SMD reader's shares on threads and its direct animation storage must not change anything:
+// every file read on one thread with every pose kept for the sorting build, on one thread with
+// poses straight into the animation, and cut into many shares (each read by the same grammar,
+// spliced in order) gives the same model (locations included) and the same diagnostics. Inputs:
+// every corpus SMD / VTA when present, our fixtures, a regular file with one irregularity
+// planted at a time (tabs, CRLF, bare CR, comments, blank lines, unknown bones, v3 extra UVs,
+// ...) and random edits of all of these.
 // (Issue 16 first ran these against the reader it replaced, which had a second grammar.)
 #include <QtCore/QFileInfo>
 #include <QtTest/QtTest>
@@ -113,10 +115,13 @@ struct Mode {
     const char* name;
     unsigned threads;
     std::size_t minBytes;
+    bool direct; // ReadContext::fastPaths: poses straight into the dense animation
 };
-// One thread (the reference), and shares small enough that every fixture is cut into several.
-constexpr Mode kOne{"1 thread", 1, 1u << 22};
-constexpr Mode kModes[] = {{"3 shares", 3, 1}, {"7 shares", 7, 64}};
+// One thread with every pose kept for the sorting build (the reference), one thread, and shares
+// small enough that every fixture is cut into several.
+constexpr Mode kReference{"1 thread, poses sorted", 1, 1u << 22, false};
+constexpr Mode kOne{"1 thread", 1, 1u << 22, true};
+constexpr Mode kModes[] = {kOne, {"3 shares", 3, 1, true}, {"7 shares", 7, 64, true}};
 
 ReadResult readWith(std::string_view bytes, const std::string& name, const Mode& mode)
 {
@@ -124,12 +129,13 @@ ReadResult readWith(std::string_view bytes, const std::string& name, const Mode&
     ctx.fileName = name;
     ctx.threads = mode.threads;
     ctx.parallelMinBytes = mode.minBytes;
+    ctx.fastPaths = mode.direct;
     return readSmd(bytes, ctx);
 }
 
 void compareModes(std::string_view bytes, const std::string& name)
 {
-    const ReadResult reference = readWith(bytes, name, kOne);
+    const ReadResult reference = readWith(bytes, name, kReference);
     QCOMPARE(reference.stats.parallelShares, 0u);
     for (const Mode& m : kModes) {
         const ReadResult r = readWith(bytes, name, m);
@@ -224,7 +230,7 @@ void TstFastPaths::regularFileTakesTheFastPaths()
     QCOMPARE(r1.stats.fastLines, std::uint64_t(7 + 1200)); // skeleton: time + 6 bones
     QCOMPARE(r1.stats.parallelShares, 0u);
     QVERIFY(r1.diagnostics.empty());
-    const ReadResult r3 = readWith(text, "regular.smd", kModes[0]);
+    const ReadResult r3 = readWith(text, "regular.smd", kModes[1]);
     QCOMPARE(r3.stats.fastLines, std::uint64_t(7 + 1200));
     QCOMPARE(r3.stats.parallelShares, 3u);
     QCOMPARE(difference(r1, r3), QString());
@@ -387,7 +393,7 @@ void TstFastPaths::lineEndings()
     std::string truncated = join(l);
     truncated.resize(truncated.size() - 40); // the file ends inside a triangle
     compareModes(truncated, "truncated.smd");
-    const ReadResult crlf = readWith(join(l, "\r\n"), "crlf.smd", kModes[0]);
+    const ReadResult crlf = readWith(join(l, "\r\n"), "crlf.smd", kModes[1]);
     QCOMPARE(crlf.stats.parallelShares, 3u);
     QCOMPARE(crlf.stats.fastLines, std::uint64_t(7 + 480));
 }

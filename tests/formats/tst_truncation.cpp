@@ -1,7 +1,8 @@
 // Issue 15 item 1: a file cut short is an error under every profile, for every reader. Each
 // fixture is cut at every byte offset; the cut file must carry an error with the integrity id
-// (syntax.truncated; *_BIN: syntax.bin-corrupt when the LZ4 block itself is cut) on the line
-// where the file ends, under goldsrc, source, source256 and cod alike.
+// (syntax.truncated; *_BIN: syntax.bin-corrupt when the LZ4 block itself is cut; binary DMX:
+// dmx.syntax when the cut leaves a count claiming more than the bytes left) on the line where
+// the file ends, under goldsrc, source, source256 and cod alike.
 #include <QtTest/QtTest>
 
 #include <charconv>
@@ -122,6 +123,24 @@ bool lastNumberCut(std::string_view full, std::size_t cut)
            full[cut - 1] != ' ';
 }
 
+// Keyvalues2: the prefix ends outside every element (braces balanced, outside strings).
+bool topLevel(std::string_view text)
+{
+    int depth = 0;
+    bool quoted = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (quoted) {
+            quoted = !(c == '"' && text[i - 1] != '\\');
+        } else if (c == '"') {
+            quoted = true;
+        } else {
+            depth += c == '{' ? 1 : c == '}' ? -1 : 0;
+        }
+    }
+    return depth == 0 && !quoted;
+}
+
 struct Expect {
     std::string_view id;
     std::string_view altId; // *_BIN: the LZ4 block cut
@@ -218,6 +237,10 @@ private slots:
                                "FRAME 260 \"start\"\nFRAME 261 \"end\"\n";
         QTest::newRow("nt_export")
             << QByteArray::fromStdString(nt) << QStringLiteral("walk.nt_export") << 15;
+        const std::string kv2 = fixtureBytes("dmx/valid/tiny_kv2.dmx");
+        QTest::newRow("dmx keyvalues2")
+            << QByteArray::fromStdString(kv2) << QStringLiteral("tiny_kv2.dmx")
+            << int(kv2.find('{') + 1); // the header alone is "the file holds no elements"
     }
 
     void textFormats()
@@ -256,6 +279,9 @@ private slots:
             const std::string_view kept = prefix.substr(0, e + 1);
             if (kept.ends_with("\nend") || kept.ends_with("\nNOTETRACKS")) {
                 continue; // an empty NOTETRACKS is whole: the notes may be in an NT_EXPORT
+            }
+            if (name.ends_with(".dmx") && topLevel(prefix)) {
+                continue; // keyvalues2 cut between whole elements: dmx.bad-reference says more
             }
             // NOTETRACKS lists only the parts with notes: after a track's last key or an empty
             // track the file may end
@@ -311,6 +337,11 @@ private slots:
             << QByteArray::fromStdString(
                    written("pose/cod_anim.xanim_export", "xanim_bin", "cod_anim.xanim_bin"))
             << QStringLiteral("cod_anim.xanim_bin") << QStringLiteral("syntax.bin-corrupt");
+        // Binary DMX: cut right after a count, the count claims more than the bytes left and
+        // dmx.syntax says so (a hostile count reads the same).
+        QTest::newRow("dmx binary 2")
+            << QByteArray::fromStdString(fixtureBytes("dmx/valid/tiny_binary2.dmx"))
+            << QStringLiteral("tiny_binary2.dmx") << QStringLiteral("dmx.syntax");
     }
 
     void binaryFormats()
@@ -321,9 +352,12 @@ private slots:
         const std::string full = bytes.toStdString();
         QVERIFY(full.size() > 16);
         const std::string alt = altId.toStdString();
-        const std::string_view altView =
-            alt == "syntax.bin-corrupt" ? ids::kSyntaxBinCorrupt : std::string_view{};
-        for (std::size_t cut = 9; cut < full.size(); ++cut) {
+        const std::string_view altView = alt == "syntax.bin-corrupt" ? ids::kSyntaxBinCorrupt
+                                         : alt == "dmx.syntax"         ? ids::kDmxSyntax
+                                                                       : std::string_view{};
+        // DMX: from the first byte after the header line.
+        const std::size_t first = alt == "dmx.syntax" ? full.find('\n') + 1 : 9;
+        for (std::size_t cut = first; cut < full.size(); ++cut) {
             const QString problem =
                 checkCut(full, cut, fileName.toStdString(), true, {ids::kSyntaxTruncated, altView});
             QVERIFY2(problem.isEmpty(), qPrintable(problem));

@@ -40,11 +40,11 @@ public:
     std::size_t left() const noexcept { return m_pos < m_b.size() ? m_b.size() - m_pos : 0; }
     bool failed() const noexcept { return m_failed; }
 
-    void fail(std::size_t at, std::string message)
+    void fail(std::size_t at, std::string message, std::string_view id = ids::kDmxSyntax)
     {
         if (!m_failed) {
             m_failed = true;
-            m_sink.error(ids::kDmxSyntax, {0, 0, at}, std::move(message));
+            m_sink.error(id, {0, 0, at}, std::move(message));
         }
     }
     bool need(std::size_t n, const char* what)
@@ -53,8 +53,10 @@ public:
             return false;
         }
         if (left() < n) {
-            fail(m_pos, std::string("file ends inside ") + what + " (needs " + groupedCount(n) +
-                            " bytes, " + groupedCount(left()) + " left)");
+            fail(m_pos,
+                 std::string("file ends inside ") + what + " (needs " + groupedCount(n) +
+                     " bytes, " + groupedCount(left()) + " left)",
+                 ids::kSyntaxTruncated); // cut short: an integrity error under every profile
             return false;
         }
         return true;
@@ -75,7 +77,8 @@ public:
         }
         const std::size_t end = m_b.find('\0', m_pos);
         if (end == std::string_view::npos) {
-            fail(m_pos, std::string("unterminated string in ") + what);
+            fail(m_pos, std::string("file ends inside a string of ") + what,
+                 ids::kSyntaxTruncated);
             return false;
         }
         out.assign(m_b.data() + m_pos, end - m_pos);

@@ -15,6 +15,7 @@ namespace {
 constexpr int kMaxDepth = 256;
 
 enum class Tok : std::uint8_t { End, String, Open, Close, OpenArr, CloseArr, Comma, Bad };
+constexpr std::string_view kUnterminated = "unterminated string";
 
 struct Token {
     Tok kind = Tok::End;
@@ -60,6 +61,7 @@ public:
 private:
     Token lex()
     {
+        const SourceLoc afterPrevious = here(); // where the file ends, if nothing follows
         for (;;) {
             while (m_pos < m_b.size()) {
                 const char c = m_b[m_pos];
@@ -83,6 +85,7 @@ private:
         Token t;
         t.where = here();
         if (m_pos >= m_b.size()) {
+            t.where = afterPrevious; // the end: reported where the last token ends
             return t;
         }
         const char c = m_b[m_pos];
@@ -138,7 +141,7 @@ private:
             const void* q = std::memchr(p, '"', static_cast<std::size_t>(end - p));
             if (!q) {
                 t.kind = Tok::Bad;
-                t.text = "unterminated string";
+                t.text = kUnterminated; // no closing quote before the end of the file
                 m_pos = m_b.size();
                 return t;
             }
@@ -305,7 +308,11 @@ private:
             got = std::string(t.text);
             break;
         }
-        m_sink.error(ids::kDmxSyntax, t.where, what + ", got " + got);
+        // A file that ends inside an element is cut short: an integrity error under every
+        // profile (syntax.truncated), as in every other reader.
+        const bool cut = t.kind == Tok::End || (t.kind == Tok::Bad && t.text == kUnterminated);
+        m_sink.error(cut ? ids::kSyntaxTruncated : ids::kDmxSyntax, t.where,
+                     what + ", got " + (t.kind == Tok::Bad && cut ? "a string the file ends in" : got));
     }
 
     // Parses `{ attributes }` of a new element of `type`; returns its index.

@@ -393,6 +393,7 @@ public:
     SmdReader(std::string_view bytes, const ReadContext& ctx)
         : m_bytes(bytes), m_ctx(ctx), m_sc(bytes), m_sink(ctx.fileName)
     {
+        m_direct = ctx.fastPaths;
     }
     // A share of a triangles block: [begin, stop) read with `main`'s bones and version; line
     // numbers count from 1 at `begin`, offsets are the file's.
@@ -588,6 +589,9 @@ private:
     void skipUnknownBlock(std::string_view kw);
     void parseNodes(SourceLoc opened);
     void parseFrames(Block b, SourceLoc opened);
+    void beginFrame(RawFrame&& f);
+    void addPose(JointIndex joint, const Vec3& position, const Vec3& rotation);
+    void leaveDirect();
     bool parseTimeLine(std::string_view kw, Fields& f, double& time, std::string& comment,
                        bool& hasComment);
     void parseTriangles(SourceLoc opened);
@@ -648,6 +652,12 @@ private:
 
     std::vector<RawFrame> m_frames;
     std::vector<RawState> m_states;
+    // While frame times only increase (nearly every file), poses go straight into the dense
+    // animation (m_anim, frame i = raw frame i) and m_states stays empty: no second copy of
+    // the keys. The first frame out of order converts to m_states and the sorting build.
+    // ReadContext::fastPaths = false keeps every pose in m_states (tst_fast_paths compares).
+    Animation m_anim;
+    bool m_direct = true;
     std::vector<std::size_t> m_frameDiags; // diagnostics whose Frame index is a raw frame index
 
     MaterialInterner m_materials;
@@ -1068,8 +1078,19 @@ void SmdReader::parseFrames(Block b, SourceLoc opened)
         const std::size_t sample = std::min(size, std::size_t(1) << 20);
         const std::size_t lines =
             countNewlines({m_sc.position(), sample}) * size / std::max<std::size_t>(sample, 1);
-        // A pose line takes at least 14 bytes; at most 4M states ahead, growth after that.
-        m_states.reserve(m_states.size() + std::min({lines, size / 14, std::size_t(1) << 22}));
+        // A pose line takes at least 14 bytes; at most 4M keys ahead, growth after that
+        // (address space: pages come as written).
+        const std::size_t keys = std::min({lines, size / 14, std::size_t(1) << 22});
+        if (m_direct && m_frames.empty()) {
+            m_anim.jointCount = m_model.skeleton.size();
+            m_anim.kind = PoseKind::LocalEulerXYZ;
+            const std::size_t dense = (keys / (m_anim.jointCount + 1) + 1) * m_anim.jointCount;
+            m_anim.positions.reserve(dense);
+            m_anim.rotations.reserve(dense);
+            m_anim.explicitKey.reserve(dense);
+        } else if (!m_direct) {
+            m_states.reserve(m_states.size() + keys);
+        }
     }
     bool inFrame = false;
     bool skipFrame = false; // its `time` line was bad and is reported
@@ -1100,7 +1121,7 @@ void SmdReader::parseFrames(Block b, SourceLoc opened)
                 rf.where = lineLoc();
                 rf.first = m_states.size();
                 if (inFrame && skel) {
-                    m_frames.push_back(std::move(rf));
+                    beginFrame(std::move(rf));
                 } else if (inFrame) {
                     VertexFrame& vf = m_model.vertexFrames.emplace_back();
                     vf.time = rf.time;
@@ -1154,13 +1175,64 @@ void SmdReader::parseFrames(Block b, SourceLoc opened)
             }
             continue;
         }
-        m_states.push_back({j, a, c});
-        ++m_frames.back().count;
+        addPose(j, a, c);
         m_stats.fastLines += fast ? 1 : 0;
     }
     endsInside(b, opened,
                " after " + (skel ? plural(m_frames.size(), "frame")
                                  : plural(m_model.vertexFrames.size(), "shape")));
+}
+
+void SmdReader::beginFrame(RawFrame&& f)
+{
+    if (m_direct && !m_anim.times.empty() && !(f.time > m_anim.times.back())) {
+        leaveDirect();
+    }
+    if (m_direct) {
+        m_anim.appendFrame(f.time, f.where);
+    }
+    f.first = m_states.size();
+    m_frames.push_back(std::move(f));
+}
+
+void SmdReader::addPose(JointIndex joint, const Vec3& position, const Vec3& rotation)
+{
+    if (m_direct && static_cast<std::size_t>(joint) >= m_anim.jointCount) {
+        leaveDirect(); // a bone declared after the skeleton block began
+    }
+    if (m_direct) {
+        const std::size_t k = m_anim.key(m_anim.frameCount() - 1, static_cast<std::size_t>(joint));
+        m_anim.positions[k] = position;
+        m_anim.rotations[k] = rotation;
+        m_anim.explicitKey[k] = 1;
+    } else {
+        m_states.push_back({joint, position, rotation});
+    }
+    ++m_frames.back().count;
+}
+
+// The keys written so far become raw states (one per explicit key, in joint order within a
+// frame: the same keys, and a frame's later line for a joint already won).
+void SmdReader::leaveDirect()
+{
+    if (!m_direct) {
+        return;
+    }
+    m_direct = false;
+    const std::size_t n = m_anim.jointCount;
+    for (std::size_t f = 0; f < m_frames.size() && f < m_anim.frameCount(); ++f) {
+        m_frames[f].first = m_states.size();
+        m_frames[f].count = 0;
+        for (std::size_t j = 0; j < n; ++j) {
+            const std::size_t k = m_anim.key(f, j);
+            if (m_anim.explicitKey[k]) {
+                m_states.push_back(
+                    {static_cast<JointIndex>(j), m_anim.positions[k], m_anim.rotations[k]});
+                ++m_frames[f].count;
+            }
+        }
+    }
+    m_anim = Animation{};
 }
 
 // ---- triangles ------------------------------------------------------------------------------
@@ -1613,6 +1685,17 @@ void SmdReader::buildSkeleton()
 void SmdReader::buildAnimation()
 {
     if (!m_hasSkeleton) {
+        return;
+    }
+    if (m_direct && m_anim.jointCount != m_model.skeleton.size()) {
+        leaveDirect(); // bones were declared after the skeleton block
+    }
+    if (m_direct) {
+        // Times strictly increased: nothing to sort, merge or report, and raw frame i is
+        // frame i (so diagnostics' frame indices stand).
+        Animation a = std::move(m_anim);
+        a.name = fileStem(m_ctx.fileName);
+        m_model.animations.push_back(std::move(a));
         return;
     }
     Animation a;
