@@ -70,6 +70,7 @@ struct CheckInput {
     QString path;
     std::shared_ptr<const core::Model> model;
     std::vector<core::Diagnostic> readerDiagnostics;
+    std::shared_ptr<const core::QcReport> qc; // a QC project: its $cdmaterials
 };
 
 // The first file with a reference model, else the first with any model (primaryFileIndex).
@@ -111,8 +112,15 @@ void checkEach(const Files& files, core::Profile profile, const std::function<bo
             continue; // I/O failure: nothing to check
         }
         const core::Model* reference = int(i) == primary ? nullptr : ref;
+        core::CheckOptions fileOpt = opt;
+        if (f.qc) { // a QC project: materials under its $cdmaterials, as `check X.qc` does
+            fileOpt.materialsFromQc = true;
+            for (const core::QcPath& c : f.qc->project.cdMaterials) {
+                fileOpt.cdMaterials.push_back(c.path);
+            }
+        }
         out(i, core::checkModel(toStd(f.path), f.model.get(), f.readerDiagnostics, reference,
-                                reference ? refFile : std::string(), opt));
+                                reference ? refFile : std::string(), fileOpt));
     }
 }
 
@@ -764,7 +772,7 @@ void Document::startChecks()
     std::vector<CheckInput> inputs;
     inputs.reserve(m_files.size());
     for (const LoadedFile& f : m_files) {
-        inputs.push_back({f.path, f.model, f.readerDiagnostics});
+        inputs.push_back({f.path, f.model, f.readerDiagnostics, f.qc});
     }
     m_checkRunning = true;
     m_checkWatcher.setFuture(QtConcurrent::run(

@@ -309,6 +309,8 @@ MaterialQuery materialQueryFor(const std::string& modelFile, const CheckOptions&
     if (opt.discoverMaterialRoots) {
         appendRoots(q.roots, discoverMaterialRoots(modelFile));
     }
+    q.cdMaterials = opt.cdMaterials;
+    q.fromQc = opt.materialsFromQc;
     return q;
 }
 

@@ -22,6 +22,10 @@ struct CheckOptions {
     // material.* checks (issue 18): --materials DIR roots, then those found above each model
     std::vector<std::string> materialRoots;
     bool discoverMaterialRoots = true;
+    // A QC project's $cdmaterials folders: materials are looked up under them, as the engine
+    // does (materialsFromQc); without a QC, by name alone.
+    std::vector<std::string> cdMaterials;
+    bool materialsFromQc = false;
     std::string forceReader; // --force-reader: a FormatInfo id; empty = by content
 };
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "core/checks/materials.h"
 #include "core/diag/diagnostic_ids.h"
 #include "core/diag/severity.h"
 #include "core/text/json_writer.h"
@@ -286,6 +287,61 @@ std::string qcInfoText(const QcReport& r)
     return s;
 }
 
+namespace {
+
+// $texturegroup rows name materials no mesh uses (the skins' replacements): each one the engine
+// will not find is a material.missing at its row. Names a mesh uses are checked with that
+// file, at its first use.
+void checkSkinMaterials(const QcReport& r, const CheckOptions& opt, const std::string& qcPath,
+                        std::vector<Diagnostic>& out)
+{
+    if (r.project.textureGroups.empty() ||
+        !(opt.profile == Profile::Source || opt.profile == Profile::Source256)) {
+        return;
+    }
+    const MaterialQuery query = materialQueryFor(qcPath, opt);
+    if (query.roots.empty()) {
+        return;
+    }
+    std::set<std::string> used;
+    if (r.compiled.hasModel) {
+        for (const Material& m : r.compiled.model.mesh.materials) {
+            used.insert(normaliseMaterialPath(m.name));
+        }
+    }
+    MaterialResolver resolver(query, maxTextureSide(opt.profile));
+    for (const QcTextureGroup& g : r.project.textureGroups) {
+        for (std::size_t row = 0; row < g.rows.size(); ++row) {
+            const QcWhere& at = row < g.rowAt.size() ? g.rowAt[row] : g.at;
+            for (const std::string& name : g.rows[row]) {
+                const std::string key = normaliseMaterialPath(name);
+                if (key.empty() || !used.insert(key).second) {
+                    continue;
+                }
+                const MaterialStatus st = resolver.resolve(name);
+                if (st.found) {
+                    continue;
+                }
+                Diagnostic d;
+                d.severity = Severity::Warning;
+                d.id = ids::kMaterialMissing;
+                d.file = at.file;
+                d.where = at.where;
+                d.message = "skin material '" + name + "' of $texturegroup \"" + g.name +
+                            "\" has no VMT: searched " + std::to_string(st.searched.size()) +
+                            " path" + (st.searched.size() == 1 ? "" : "s") +
+                            " ($cdmaterials x roots)";
+                for (const std::string& s : st.searched) {
+                    d.related.push_back({s, {}, "searched"});
+                }
+                out.push_back(std::move(d));
+            }
+        }
+    }
+}
+
+} // namespace
+
 std::vector<CheckedFile> checkQcProject(const std::string& path, const CheckOptions& opt)
 {
     std::vector<CheckedFile> out;
@@ -302,6 +358,12 @@ std::vector<CheckedFile> checkQcProject(const std::string& path, const CheckOpti
     }
     CheckOptions fileOpt = opt;
     fileOpt.profile = opt.profile == Profile::Auto ? r.profile : opt.profile;
+    // Materials are looked up as the engine will: under the QC's $cdmaterials folders.
+    fileOpt.materialsFromQc = true;
+    fileOpt.cdMaterials.clear();
+    for (const QcPath& c : r.project.cdMaterials) {
+        fileOpt.cdMaterials.push_back(c.path);
+    }
     qc.profile = fileOpt.profile;
     qc.guessed = opt.profile == Profile::Auto;
     std::vector<Diagnostic> diags = r.diagnostics;
@@ -325,6 +387,7 @@ std::vector<CheckedFile> checkQcProject(const std::string& path, const CheckOpti
         }
         qc.budget = merged.budget;
     }
+    checkSkinMaterials(r, fileOpt, path, diags);
     gradeDiagnostics(diags, qc.profile, false, opt.filter);
     qc.diagnostics = std::move(diags);
     qc.objectNames.assign(qc.diagnostics.size(), std::string());

@@ -1,0 +1,94 @@
+// A QC project's materials are looked up as the engine will: under its $cdmaterials folders
+// (issue 18), not by name alone; $texturegroup skins no mesh uses are checked at their row.
+#include <QtCore/QDir>
+#include <QtCore/QFile>
+#include <QtCore/QTemporaryDir>
+#include <QtTest/QtTest>
+
+#include "core/diag/diagnostic_ids.h"
+#include "core/ops/qc_ops.h"
+
+using namespace rigscope::core;
+
+namespace {
+
+void put(const QTemporaryDir& dir, const QString& rel, const QByteArray& text)
+{
+    const QString path = dir.filePath(rel);
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write(text);
+}
+
+QByteArray triangle(const char* material, int x)
+{
+    QByteArray t = QByteArray(material) + "\n";
+    for (int k = 0; k < 3; ++k) {
+        t += "0 " + QByteArray::number(x + (k == 1 ? 1 : 0)) + " " +
+             QByteArray::number(k == 2 ? 1 : 0) + " 0 0 0 1 0 0\n";
+    }
+    return t;
+}
+
+} // namespace
+
+class TstQcMaterials : public QObject {
+    Q_OBJECT
+private slots:
+    void cdMaterialsAndSkins()
+    {
+        QTemporaryDir dir;
+        put(dir, QStringLiteral("hero.smd"),
+            "version 1\nnodes\n0 \"root\" -1\nend\nskeleton\ntime 0\n0 0 0 0 0 0 0\nend\n"
+            "triangles\n" +
+                triangle("skin.bmp", 0) + triangle("eyes.bmp", 2) + "end\n");
+        // skin is where $cdmaterials says; eyes only at the top of materials/ (found by name
+        // alone, but not by the engine, which looks under models/hero/).
+        put(dir, QStringLiteral("materials/models/hero/skin.vmt"),
+            "\"VertexLitGeneric\"\n{\n}\n");
+        put(dir, QStringLiteral("materials/eyes.vmt"), "\"VertexLitGeneric\"\n{\n}\n");
+        put(dir, QStringLiteral("hero.qc"),
+            "$modelname \"hero.mdl\"\n"
+            "$cdmaterials \"models\\\\hero\\\\\"\n"
+            "$body body \"hero.smd\"\n"
+            "$texturegroup skinfamilies\n"
+            "{\n"
+            "    { \"skin\" }\n"
+            "    { \"skin_blue\" }\n"
+            "}\n"
+            "$sequence idle \"hero.smd\"\n");
+        CheckOptions opt;
+        opt.profile = Profile::Source;
+        opt.materialRoots = {dir.path().toStdString()};
+        opt.discoverMaterialRoots = false;
+        const std::vector<CheckedFile> files =
+            checkQcProject(dir.filePath(QStringLiteral("hero.qc")).toStdString(), opt);
+        QVERIFY(files.size() >= 2);
+        QStringList missing;
+        for (const CheckedFile& f : files) {
+            for (const Diagnostic& d : f.diagnostics) {
+                if (d.id == ids::kMaterialMissing) {
+                    missing << QString::fromStdString(QFileInfo(QString::fromStdString(d.file))
+                                                          .fileName()
+                                                          .toStdString() +
+                                                      ":" + std::to_string(d.where.line) + " " +
+                                                      d.message);
+                }
+            }
+        }
+        missing.sort();
+        QCOMPARE(missing.size(), 2);
+        // eyes: a mesh material, at its first use in the SMD (line 14), searched under the cd.
+        QVERIFY2(missing[0].startsWith(QStringLiteral("hero.qc:7 skin material 'skin_blue' of "
+                                                      "$texturegroup \"skinfamilies\" has no VMT")),
+                 qPrintable(missing.join(QLatin1Char('\n'))));
+        QVERIFY2(missing[1].startsWith(QStringLiteral("hero.smd:14 material 'eyes.bmp' has no "
+                                                      "VMT: searched 1 path ($cdmaterials x "
+                                                      "roots)")),
+                 qPrintable(missing.join(QLatin1Char('\n'))));
+    }
+};
+
+QTEST_MAIN(TstQcMaterials)
+#include "tst_qc_materials.moc"
