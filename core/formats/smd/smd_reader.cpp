@@ -580,7 +580,7 @@ private:
     // once: a cut last line already says where the file ends.
     void truncated(SourceLoc at, std::string message, SourceLoc opened = {},
                    std::string_view block = {});
-    void endsInside(Block b, SourceLoc opened, std::string after);
+    void endsInside(Block b, SourceLoc opened, const std::string& after);
     void clearVertexRefs(std::size_t mark) noexcept;
     std::size_t indexOf(const Diagnostic& d) const noexcept
     {
@@ -924,7 +924,7 @@ void SmdReader::truncated(SourceLoc at, std::string message, SourceLoc opened,
     }
 }
 
-void SmdReader::endsInside(Block b, SourceLoc opened, std::string after)
+void SmdReader::endsInside(Block b, SourceLoc opened, const std::string& after)
 {
     truncated(eofLoc(),
               "file ends inside '" + std::string(blockName(b)) + "' opened at line " +

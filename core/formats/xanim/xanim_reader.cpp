@@ -819,7 +819,7 @@ std::string ntExportPathFor(const std::string& xanimPath)
     std::string stem = stemName(xanimPath);
     const bool hasDir = xanimPath.find('/') != std::string::npos;
     for (const char* ext : {".NT_EXPORT", ".nt_export"}) {
-        const std::string p = (hasDir ? dir + "/" : std::string()) + stem + ext;
+        std::string p = (hasDir ? dir + "/" : std::string()) + stem + ext;
         if (fileExists(p)) {
             return p;
         }

@@ -18,7 +18,7 @@ int endingFor(const Model& m, std::string_view textFormat)
 void comments(cod::TextOut& o, const Model& m)
 {
     for (const std::string& c : m.headerComments) {
-        if (c.rfind("//", 0) == 0 || c.rfind(";", 0) == 0) {
+        if (c.rfind("//", 0) == 0 || c.rfind(';', 0) == 0) {
             o.kw(c);
         } else {
             o.kw("// ").kw(c);

@@ -116,7 +116,7 @@ private:
     bool m_first = true;
     bool m_sawSection = false;
 
-    void corrupt(std::size_t at, std::string msg)
+    void corrupt(std::size_t at, const std::string& msg)
     {
         if (m_sink) {
             m_sink->error(ids::kSyntaxBinCorrupt, {0, 0, at}, msg + " (offset into the decompressed stream)");
@@ -542,7 +542,7 @@ void comments(TokenOut& o, const Model& m)
         bool semi = false;
         if (t.rfind("//", 0) == 0) {
             t.remove_prefix(2);
-        } else if (t.rfind(";", 0) == 0) {
+        } else if (t.rfind(';', 0) == 0) {
             t.remove_prefix(1);
             semi = true;
         }
@@ -586,8 +586,8 @@ std::string wrapContainer(std::string_view stream)
     std::string out(9 + static_cast<std::size_t>(bound), '\0');
     std::memcpy(out.data(), "*LZ4*", 5);
     const auto n = static_cast<std::uint32_t>(srcSize);
-    for (int i = 0; i < 4; ++i) {
-        out[static_cast<std::size_t>(5 + i)] = static_cast<char>((n >> (8 * i)) & 0xFFu);
+    for (std::size_t i = 0; i < 4; ++i) {
+        out[5 + i] = static_cast<char>((n >> (8 * i)) & 0xFFu);
     }
     const int written = LZ4_compress_default(stream.data(), out.data() + 9, srcSize, bound);
     out.resize(9 + static_cast<std::size_t>(written > 0 ? written : 0));
@@ -601,7 +601,7 @@ bool unwrapContainer(std::string_view bytes, std::string& out)
     }
     std::uint32_t size = 0;
     for (int i = 0; i < 4; ++i) {
-        size |= static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[static_cast<std::size_t>(5 + i)])) << (8 * i);
+        size |= static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[5 + static_cast<std::size_t>(i)])) << (8 * i);
     }
     const std::uint64_t compressed = bytes.size() - 9;
     if (size == 0 || size > std::min<std::uint64_t>(1ull << 30, 255ull * compressed + 64ull) ||
@@ -642,7 +642,7 @@ ReadResult readXbin(std::string_view bytes, const ReadContext& ctx)
     }
     std::uint32_t size = 0;
     for (int i = 0; i < 4; ++i) {
-        size |= static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[static_cast<std::size_t>(5 + i)])) << (8 * i);
+        size |= static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[5 + static_cast<std::size_t>(i)])) << (8 * i);
     }
     const std::uint64_t compressed = bytes.size() - 9;
     const std::uint64_t limit = std::min<std::uint64_t>(1ull << 30, 255ull * compressed + 64ull);

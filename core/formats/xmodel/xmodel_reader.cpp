@@ -673,7 +673,7 @@ private:
             mat.images = argString(r, 1); // v5: MATERIAL i "images"
         }
         m_section = Section::Materials;
-        m_materials.push_back({{i, r.loc}, std::move(mat)});
+        m_materials.emplace_back(Named{i, r.loc}, std::move(mat));
     }
 
     void countMismatch(const Count& c, std::string_view name, std::size_t have, std::string_view what = "")

@@ -40,7 +40,7 @@ WriteResult writeXmodel(const Model& m, const WriteContext& ctx)
     cod::TextOut o(ending);
 
     for (const std::string& c : m.headerComments) {
-        if (c.rfind("//", 0) == 0 || c.rfind(";", 0) == 0) {
+        if (c.rfind("//", 0) == 0 || c.rfind(';', 0) == 0) {
             o.kw(c);
         } else {
             o.kw("// ").kw(c);
