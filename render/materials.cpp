@@ -234,7 +234,8 @@ void ShadedMaterial::setSurface(const Surface& s)
     m_alphaReference->setValue(s.alphaTest ? std::max(0.001f, s.alphaReference) : 0.0f);
     m_tint->setValue(rgba(s.tint));
     m_fullbright->setValue(s.fullbright ? 1.0f : 0.0f);
-    m_blendMode->setValue(s.blend == Blend::Opaque ? 0.0f : (s.blend == Blend::Alpha ? 1.0f : 2.0f));
+    m_blendMode->setValue(s.blend == Blend::Opaque ? 0.0f
+                                                   : (s.blend == Blend::Alpha ? 1.0f : 2.0f));
     if (s.blend == Blend::Opaque || m_blendSet) {
         return;
     }

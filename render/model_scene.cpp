@@ -611,7 +611,8 @@ void ModelScene::rebuildWireAndNormals(const std::vector<Eigen::Matrix3f>& point
                 faceN.normalize();
                 if (m_flags.normals) {
                     for (int k = 0; k < 3; ++k) {
-                        const core::Vec3 n = cornerNormal(t * 3 + std::size_t(k), faceN, pointLinear);
+                        const core::Vec3 n =
+                            cornerNormal(t * 3 + std::size_t(k), faceN, pointLinear);
                         normals.add(toQt(p[k]), toQt(p[k] + n * normalLen), kNormalColor,
                                     QColor(120, 230, 140, 40));
                     }
@@ -719,7 +720,8 @@ void ModelScene::appendMarkerLines(LineList& lines) const
                             : mk.offset;
             const QVector3D o = toQt(core::Vec3(w * local));
             const float len = m_size * 0.04f;
-            const QColor axis[3] = {QColor(255, 90, 90), QColor(110, 230, 90), QColor(90, 160, 255)};
+            const QColor axis[3] = {QColor(255, 90, 90), QColor(110, 230, 90),
+                                    QColor(90, 160, 255)};
             for (int a = 0; a < 3; ++a) {
                 const core::Vec3 dir = w.linear().col(a).normalized();
                 lines.add(o, o + toQt(core::Vec3(dir * len)), axis[a]);

@@ -418,7 +418,8 @@ int main(int argc, char** argv)
     if (verb == "--help" || verb == "-h") {
         std::puts(
             "usage: rigscope-bench [all|smd|cod|readers|pose] [options]\n"
-            "  smd [--mb=N] [--repeats=N] [--dir=D]  rigscope-cli info --no-checks on generated SMD "
+            "  smd [--mb=N] [--repeats=N] [--dir=D]  rigscope-cli info --no-checks on generated "
+            "SMD "
             "(random / welded sheet, LF / CRLF) against the fast_float floor process\n"
             "  cod [--mb=N] [--repeats=N] [--dir=D]  the same on generated XMODEL / XANIM "
             "(regular / irregular)\n"

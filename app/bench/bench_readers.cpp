@@ -425,10 +425,9 @@ int runReaderBench(const ReaderBenchOptions& opt)
                 target = threads == 1 ? ">= 0.80x" : "> 1.00x";
             }
             const std::string name =
-                core::baseName(path) +
-                (binary ? std::string(" reader")
-                        : " reader, " + std::to_string(threads) +
-                              (threads == 1 ? " thread" : " threads"));
+                core::baseName(path) + (binary ? std::string(" reader")
+                                               : " reader, " + std::to_string(threads) +
+                                                     (threads == 1 ? " thread" : " threads"));
             std::printf("%-42s %6.1f %8.1f %9s %8.1f %7.2f  %s\n", name.c_str(), mb, rate, ratio,
                         used, used / std::max(allowed, 1e-9), target);
         }

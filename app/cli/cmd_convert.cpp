@@ -45,14 +45,18 @@ int runConvert(const QStringList& args)
 {
     QCommandLineParser p;
     p.setApplicationDescription(QStringLiteral("Convert a model or animation to another format"));
-    p.addPositionalArgument(QStringLiteral("in"), QStringLiteral("Input file (format detected by content)"));
+    p.addPositionalArgument(QStringLiteral("in"),
+                            QStringLiteral("Input file (format detected by content)"));
     p.addPositionalArgument(
         QStringLiteral("out"),
         QStringLiteral("Output file: .smd .vta .smdx .dmx .xmodel_export .xanim_export "
                        ".xmodel_bin .xanim_bin .nt_export"));
-    const QCommandLineOption force(QStringLiteral("force"), QStringLiteral("Overwrite an existing output file"));
-    const QCommandLineOption to(QStringLiteral("to"), QStringLiteral("Output format, overriding the extension (dmx-binary: DMX binary 2)"),
-                                QStringLiteral("FMT"));
+    const QCommandLineOption force(QStringLiteral("force"),
+                                   QStringLiteral("Overwrite an existing output file"));
+    const QCommandLineOption to(
+        QStringLiteral("to"),
+        QStringLiteral("Output format, overriding the extension (dmx-binary: DMX binary 2)"),
+        QStringLiteral("FMT"));
     const QCommandLineOption frames(
         QStringLiteral("frames"),
         QStringLiteral("Keep the frames numbered A..B (the file's own numbers, inclusive; A: or :B "
@@ -60,7 +64,8 @@ int runConvert(const QStringList& args)
         QStringLiteral("A:B"));
     const QCommandLineOption weights(
         QStringLiteral("weights"),
-        QStringLiteral("authored (as written) or compiled (bake what the profile's compiler keeps)"),
+        QStringLiteral(
+            "authored (as written) or compiled (bake what the profile's compiler keeps)"),
         QStringLiteral("VIEW"), QStringLiteral("authored"));
     const QCommandLineOption profile(QStringLiteral("profile"),
                                      QStringLiteral("auto|goldsrc|source|source256|cod"),
@@ -94,24 +99,29 @@ int runConvert(const QStringList& args)
     opt.forceReader = common.forceReader;
     const auto prof = core::parseProfile(p.value(profile).toStdString());
     if (!prof) {
-        std::fprintf(stderr, "rigscope-cli convert: unknown profile '%s'\n", qPrintable(p.value(profile)));
+        std::fprintf(stderr, "rigscope-cli convert: unknown profile '%s'\n",
+                     qPrintable(p.value(profile)));
         return 2;
     }
     opt.profile = *prof;
     if (p.isSet(frames) && !parseFrames(p.value(frames), opt)) {
-        std::fprintf(stderr, "rigscope-cli convert: --frames expects A:B (frame numbers, A <= B), got '%s'\n",
-                     qPrintable(p.value(frames)));
+        std::fprintf(
+            stderr,
+            "rigscope-cli convert: --frames expects A:B (frame numbers, A <= B), got '%s'\n",
+            qPrintable(p.value(frames)));
         return 2;
     }
     const QString view = p.value(weights);
     if (view == QLatin1String("compiled")) {
         opt.weights = core::WeightView::Compiled;
     } else if (view != QLatin1String("authored")) {
-        std::fprintf(stderr, "rigscope-cli convert: --weights expects authored or compiled, got '%s'\n",
+        std::fprintf(stderr,
+                     "rigscope-cli convert: --weights expects authored or compiled, got '%s'\n",
                      qPrintable(view));
         return 2;
     }
-    const core::ConvertResult r = core::convertFile(files[0].toStdString(), files[1].toStdString(), opt);
+    const core::ConvertResult r =
+        core::convertFile(files[0].toStdString(), files[1].toStdString(), opt);
     printDiagnostics(r.diagnostics, common);
     if (!r.error.empty()) {
         std::fprintf(stderr, "rigscope-cli convert: %s\n", r.error.c_str());

@@ -104,7 +104,8 @@ int runInfo(const QStringList& args)
     }
     const auto prof = core::parseProfile(p.value(profile).toStdString());
     if (!prof) {
-        std::fprintf(stderr, "rigscope-cli info: unknown profile '%s'\n", qPrintable(p.value(profile)));
+        std::fprintf(stderr, "rigscope-cli info: unknown profile '%s'\n",
+                     qPrintable(p.value(profile)));
         return 2;
     }
     const QStringList files = p.positionalArguments();

@@ -24,12 +24,14 @@ int runPose(const QStringList& args)
     const QCommandLineOption anim(QStringLiteral("anim"),
                                   QStringLiteral("Animation to attach by bone name"),
                                   QStringLiteral("FILE"));
-    const QCommandLineOption frame(QStringLiteral("frame"),
-                                   QStringLiteral("0-based frame index; negative counts from the end"),
-                                   QStringLiteral("N"), QStringLiteral("0"));
-    const QCommandLineOption time(QStringLiteral("time"),
-                                  QStringLiteral("The frame the file numbers T (SMD 'time', XANIM 'FRAME')"),
-                                  QStringLiteral("T"));
+    const QCommandLineOption frame(
+        QStringLiteral("frame"),
+        QStringLiteral("0-based frame index; negative counts from the end"), QStringLiteral("N"),
+        QStringLiteral("0"));
+    const QCommandLineOption time(
+        QStringLiteral("time"),
+        QStringLiteral("The frame the file numbers T (SMD 'time', XANIM 'FRAME')"),
+        QStringLiteral("T"));
     const QCommandLineOption reference(QStringLiteral("reference"),
                                        QStringLiteral("The model to pose; FILE attaches to it"),
                                        QStringLiteral("FILE"));
@@ -51,7 +53,8 @@ int runPose(const QStringList& args)
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print a JSON array"));
     const QCommandLineOption help(QStringList{QStringLiteral("h"), QStringLiteral("help")},
                                   QStringLiteral("Show this help"));
-    p.addOptions({anim, frame, time, reference, vertices, flex, weights, interp, profile, json, help});
+    p.addOptions(
+        {anim, frame, time, reference, vertices, flex, weights, interp, profile, json, help});
     addCommonOptions(p);
     QStringList argv = args;
     argv.prepend(QStringLiteral("rigscope-cli pose"));
@@ -88,7 +91,8 @@ int runPose(const QStringList& args)
     if (view == QLatin1String("compiled")) {
         req.weights = core::WeightView::Compiled;
     } else if (view != QLatin1String("authored")) {
-        std::fprintf(stderr, "rigscope-cli pose: --weights expects authored or compiled, got '%s'\n",
+        std::fprintf(stderr,
+                     "rigscope-cli pose: --weights expects authored or compiled, got '%s'\n",
                      qPrintable(view));
         return 2;
     }
@@ -97,15 +101,17 @@ int runPose(const QStringList& args)
         bool ok = false;
         const float w = eq > 0 ? v.mid(eq + 1).toFloat(&ok) : 0.0f;
         if (!ok) {
-            std::fprintf(stderr, "rigscope-cli pose: --flex expects NAME=V, got '%s'\n", qPrintable(v));
+            std::fprintf(stderr, "rigscope-cli pose: --flex expects NAME=V, got '%s'\n",
+                         qPrintable(v));
             return 2;
         }
         req.flex.emplace_back(v.left(eq).toStdString(), w);
     }
     if (p.isSet(time)) {
         if (p.isSet(frame)) {
-            std::fputs("rigscope-cli pose: give --frame (an index) or --time (a frame number), not both\n",
-                       stderr);
+            std::fputs(
+                "rigscope-cli pose: give --frame (an index) or --time (a frame number), not both\n",
+                stderr);
             return 2;
         }
         bool ok = false;

@@ -13,26 +13,27 @@ namespace {
 
 void printUsage(std::FILE* to)
 {
-    std::fputs("usage: rigscope-cli <verb> [options] FILE...\n"
-               "\n"
-               "verbs:\n"
-               "  info FILE... [--json] [-v] [--profile=P] [--no-checks]\n"
-               "        format, counts, materials, bounds; the counts of `check` (--no-checks:\n"
-               "        the fast read-only summary)\n"
-               "  check PATH... [--profile=P] [--format=text|json|sarif] [--werror]\n"
-               "  convert IN OUT [--force] [--to=FMT] [--frames=A:B] [--weights=authored|compiled]\n"
-               "        write another format atomically\n"
-               "  pose FILE [VTA...] [--anim FILE] [--frame N | --time T] [--reference FILE]\n"
-               "       [--vertices] [--flex NAME=V]... [--weights=authored|compiled] [--json]\n"
-               "        bone transforms (and skinned vertices) at a frame\n"
-               "\n"
-               "every verb: --verbose=quiet|error|warning|info|debug, --color=auto|always|never,\n"
-               "            --force-reader=FMT (see --list-readers)\n"
-               "options: --version, --help, --list-readers\n"
-               "frames: --frame counts from 0; --time, --frames and all output use the file's own\n"
-               "        frame numbers (SMD 'time', XANIM 'FRAME')\n"
-               "exit codes: 0 ok, 1 errors in the input, 2 usage or I/O failure\n",
-               to);
+    std::fputs(
+        "usage: rigscope-cli <verb> [options] FILE...\n"
+        "\n"
+        "verbs:\n"
+        "  info FILE... [--json] [-v] [--profile=P] [--no-checks]\n"
+        "        format, counts, materials, bounds; the counts of `check` (--no-checks:\n"
+        "        the fast read-only summary)\n"
+        "  check PATH... [--profile=P] [--format=text|json|sarif] [--werror]\n"
+        "  convert IN OUT [--force] [--to=FMT] [--frames=A:B] [--weights=authored|compiled]\n"
+        "        write another format atomically\n"
+        "  pose FILE [VTA...] [--anim FILE] [--frame N | --time T] [--reference FILE]\n"
+        "       [--vertices] [--flex NAME=V]... [--weights=authored|compiled] [--json]\n"
+        "        bone transforms (and skinned vertices) at a frame\n"
+        "\n"
+        "every verb: --verbose=quiet|error|warning|info|debug, --color=auto|always|never,\n"
+        "            --force-reader=FMT (see --list-readers)\n"
+        "options: --version, --help, --list-readers\n"
+        "frames: --frame counts from 0; --time, --frames and all output use the file's own\n"
+        "        frame numbers (SMD 'time', XANIM 'FRAME')\n"
+        "exit codes: 0 ok, 1 errors in the input, 2 usage or I/O failure\n",
+        to);
 }
 
 void listReaders()
@@ -43,8 +44,8 @@ void listReaders()
             exts += exts.empty() ? "." : " .";
             exts += e;
         }
-        std::printf("%-11s %-28s %-22s %s\n", std::string(f.id).c_str(), std::string(f.name).c_str(),
-                    exts.c_str(), f.write ? "read/write" : "read");
+        std::printf("%-11s %-28s %-22s %s\n", std::string(f.id).c_str(),
+                    std::string(f.name).c_str(), exts.c_str(), f.write ? "read/write" : "read");
     }
 }
 
@@ -90,7 +91,8 @@ int main(int argc, char** argv)
         std::printf("rigscope-cli %s (git %s)\n", RIGSCOPE_VERSION, commit.c_str());
         return 0;
     }
-    if (verb == QStringLiteral("--help") || verb == QStringLiteral("-h") || verb == QStringLiteral("help")) {
+    if (verb == QStringLiteral("--help") || verb == QStringLiteral("-h") ||
+        verb == QStringLiteral("help")) {
         printUsage(stdout);
         return 0;
     }

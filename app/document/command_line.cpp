@@ -154,8 +154,9 @@ GuiOptions parseGuiCommandLine(const QStringList& arguments)
         bool ok = false;
         const int n = eq > 0 ? b.mid(eq + 1).toInt(&ok) : 0;
         if (!ok || n < 0) {
-            o.error = QCoreApplication::translate("main", "invalid --bodygroup '%1' (expected NAME=N)")
-                          .arg(b);
+            o.error =
+                QCoreApplication::translate("main", "invalid --bodygroup '%1' (expected NAME=N)")
+                    .arg(b);
             return o;
         }
         o.bodygroups.append({b.left(eq), n});

@@ -23,10 +23,10 @@ struct GuiOptions {
     bool noBackground = false;
     QStringList materials;   // --materials DIR (repeatable): game folders holding materials/
     bool noTextures = false; // --no-textures: flat material colours
-    QList<QPair<QString, float>> flex; // --flex=NAME=V
+    QList<QPair<QString, float>> flex;     // --flex=NAME=V
     QList<QPair<QString, int>> bodygroups; // --bodygroup=NAME=N (QC projects, issue 17)
-    int skin = -1;                          // --skin=N (QC projects; -1 = default)
-    QString forceReader; // --force-reader=FMT: a reader id (empty = by content)
+    int skin = -1;                         // --skin=N (QC projects; -1 = default)
+    QString forceReader;                   // --force-reader=FMT: a reader id (empty = by content)
     QString profile; // --profile=P: auto goldsrc source source256 cod (empty = stored)
     bool portable = false;
     bool noConfig = false;

@@ -236,7 +236,7 @@ private:
     int m_currentAnimation = -1;
     int m_currentFrame = 0;
     QStringList m_attachKeep; // while attaching: the files open before, kept whatever they are
-    double m_phase = 0; // 0 <= m_phase < 1, only while m_interpolate
+    double m_phase = 0;       // 0 <= m_phase < 1, only while m_interpolate
     bool m_interpolate = false;
     Selection m_selection;
     std::vector<int> m_weighted;

@@ -332,8 +332,7 @@ QString InspectorPanel::textureSummary(const QString& path)
         std::int64_t mtime = 0;
         std::uint64_t size = 0;
         core::fileStamp(path.toStdString(), mtime, size);
-        const core::VtfReadResult r =
-            core::readVtfInfo(std::as_bytes(std::span(head.bytes)), size);
+        const core::VtfReadResult r = core::readVtfInfo(std::as_bytes(std::span(head.bytes)), size);
         if (!r.ok()) {
             return tr("unreadable: %1").arg(QString::fromStdString(r.error));
         }

@@ -1025,8 +1025,7 @@ void MainWindow::browse(int delta)
             .arg(QFileInfo(step.path).fileName())
             .arg(step.index + 1)
             .arg(step.count));
-    m_document->open({step.path},
-                     QApplication::keyboardModifiers().testFlag(Qt::ControlModifier));
+    m_document->open({step.path}, QApplication::keyboardModifiers().testFlag(Qt::ControlModifier));
 }
 
 void MainWindow::attachFolder()
@@ -1202,8 +1201,7 @@ void MainWindow::updateHeatLegend()
 {
     auto* scene = m_viewport->viewport()->scene();
     m_status->showWeightLegend(m_flags.heatMap, m_flags.compiledWeights,
-                               m_document->activeProfile(),
-                               scene ? scene->maxDisplacement() : 0.0f,
+                               m_document->activeProfile(), scene ? scene->maxDisplacement() : 0.0f,
                                bool(m_document->primaryModel()));
 }
 

@@ -80,9 +80,9 @@ void OutlinePanel::onLoaded()
     }
     const int room =
         m_view->viewport()->width() - m_view->columnWidth(OutlineModel::IdColumn) - counts;
-    m_view->setColumnWidth(OutlineModel::NameColumn,
-                           std::clamp(std::min(m_view->columnWidth(OutlineModel::NameColumn), room),
-                                      120, 280));
+    m_view->setColumnWidth(
+        OutlineModel::NameColumn,
+        std::clamp(std::min(m_view->columnWidth(OutlineModel::NameColumn), room), 120, 280));
     fitIndentation();
     onDocumentSelection(m_document->selection());
 }

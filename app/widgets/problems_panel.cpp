@@ -32,7 +32,6 @@ namespace {
 constexpr std::array kSeverities{core::Severity::Error, core::Severity::Warning,
                                  core::Severity::Note};
 
-
 QString familyOf(std::string_view id)
 {
     const auto dot = id.find('.');
@@ -329,8 +328,8 @@ ProblemsPanel::ProblemsPanel(QWidget* parent)
     m_counts->setFont(bold);
     m_counts->setObjectName(QStringLiteral("problemCounts"));
     // Room for the longest counts, so "· 1 note" is never cut by the buttons beside it.
-    m_counts->setMinimumWidth(
-        m_counts->fontMetrics().horizontalAdvance(QStringLiteral("0,000 errors · 0,000 warnings · 0,000 notes")));
+    m_counts->setMinimumWidth(m_counts->fontMetrics().horizontalAdvance(
+        QStringLiteral("0,000 errors · 0,000 warnings · 0,000 notes")));
     header->addWidget(m_counts);
     header->addStretch(1);
     const QString names[3] = {tr("Notes"), tr("Warnings"), tr("Errors")};

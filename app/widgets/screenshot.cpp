@@ -93,8 +93,8 @@ QImage renderDocument(render::Viewport& view, Document& doc, const QString& cam,
     flags.axes = false;
     flags.skeleton = doc.primaryModel()->mesh.empty();
     if (const core::QcReport* qc = doc.qcProject()) { // its attachments and hitboxes (issue 17)
-        flags.skeleton = flags.skeleton || !qc->project.attachments.empty() ||
-                         !qc->project.hitboxes.empty();
+        flags.skeleton =
+            flags.skeleton || !qc->project.attachments.empty() || !qc->project.hitboxes.empty();
     }
     flags.grid = !transparent; // a transparent image shows only the model
     flags.textures = textures;
@@ -311,8 +311,9 @@ QImage renderThumbnail(const core::Model& m, const QString& path, QSize size,
                 textures_ ? render::lookUpMaterial(mesh.materials[i], folders, resolver.get())
                           : render::MaterialLook{};
             QImage t = look.checkerboard ? render::checkerboardImage()
-                       : look.texturePath.isEmpty() ? QImage()
-                                                    : render::loadTextureImage(look.texturePath, 512);
+                       : look.texturePath.isEmpty()
+                           ? QImage()
+                           : render::loadTextureImage(look.texturePath, 512);
             textures.push_back(t.isNull() ? t : t.convertToFormat(QImage::Format_RGB32));
             colors.push_back(render::paletteColor(i));
         }
@@ -550,8 +551,8 @@ int runThumbnail(const GuiOptions& o, QString* error)
         }
         return 1;
     }
-    const QImage image = renderThumbnail(*model, doc.primary()->path, o.size, o.materials,
-                                         !o.noTextures);
+    const QImage image =
+        renderThumbnail(*model, doc.primary()->path, o.size, o.materials, !o.noTextures);
     const QRect content = opaqueBounds(image, 8);
     if (content.isNull()) {
         *error = QStringLiteral("%1: nothing visible to draw").arg(in);

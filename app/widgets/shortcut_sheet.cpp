@@ -40,8 +40,9 @@ ShortcutSheet::ShortcutSheet(QWidget* parent)
     setObjectName(QStringLiteral("shortcutSheet"));
     setWindowTitle(tr("Keyboard and Mouse"));
     setFrameShape(QFrame::Box);
-    setStyleSheet(QStringLiteral("#shortcutSheet { background: #1d2026; border: 1px solid #5a6270; }"
-                                 "QLabel { color: #d8dde6; }"));
+    setStyleSheet(
+        QStringLiteral("#shortcutSheet { background: #1d2026; border: 1px solid #5a6270; }"
+                       "QLabel { color: #d8dde6; }"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(18, 14, 18, 14);
     m_label->setTextFormat(Qt::RichText);
@@ -90,8 +91,8 @@ std::vector<ShortcutSheet::Entry> ShortcutSheet::collect(const QMenuBar* menus,
         out.insert(at == out.rend() ? out.end() : at.base(), std::move(e));
     }
     for (const render::MouseControl& c : render::mouseControls(scheme)) {
-        out.push_back({QStringLiteral("Mouse"), QString::fromUtf8(c.input),
-                       QString::fromUtf8(c.action)});
+        out.push_back(
+            {QStringLiteral("Mouse"), QString::fromUtf8(c.input), QString::fromUtf8(c.action)});
     }
     return out;
 }

@@ -21,9 +21,9 @@ class ShortcutSheet : public QFrame {
     Q_OBJECT
 public:
     struct Entry {
-        QString group; // menu title without '&', or "Mouse"
-        QString key;   // native text, "Ctrl+F12"; several keys joined by " / "
-        QString text;  // action text without '&' and without the "\tKEY" suffix
+        QString group;  // menu title without '&', or "Mouse"
+        QString key;    // native text, "Ctrl+F12"; several keys joined by " / "
+        QString text;   // action text without '&' and without the "\tKEY" suffix
         int state = -1; // -1 not a toggle, 0 off, 1 on
     };
 

@@ -279,8 +279,7 @@ void StatusBar::showWeightLegend(render::HeatMap heatMap, bool compiledWeights,
     }
     if (compiledWeights || heatMap != H::Off) {
         parts << tr("· skinning: %1")
-                     .arg(compiledWeights ? tr("compiled (%1)").arg(profileName)
-                                          : tr("authored"));
+                     .arg(compiledWeights ? tr("compiled (%1)").arg(profileName) : tr("authored"));
     }
     m_heatLabel->setText(parts.join(QStringLiteral(" ")));
     m_heatLabel->setVisible(!parts.isEmpty() && hasModel);

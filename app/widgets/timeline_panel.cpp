@@ -82,8 +82,8 @@ TimelinePanel::TimelinePanel(QWidget* parent)
     : QWidget(parent), m_anims(new QComboBox(this)), m_play(new QToolButton(this)),
       m_slider(new MarkerSlider(Qt::Horizontal, this)), m_frame(new QSpinBox(this)),
       m_readout(new QLabel(this)), m_loopBox(new QComboBox(this)),
-      m_interpolate(new QToolButton(this)),
-      m_speedBox(new QDoubleSpinBox(this)), m_fpsBox(new QDoubleSpinBox(this))
+      m_interpolate(new QToolButton(this)), m_speedBox(new QDoubleSpinBox(this)),
+      m_fpsBox(new QDoubleSpinBox(this))
 {
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(4, 2, 4, 2);

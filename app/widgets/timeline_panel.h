@@ -79,9 +79,9 @@ private:
     void onFrameChanged(int frame);
     void onTick();
     int advancedIndex(int from, int frames); // where advance() goes; stops Once at the end
-    void showFrame(int frame); // slider, spin box and readout
-    void setShape(int shape);  // flex mode: shape N solo at 1.0
-    int barCount() const;      // frames (or shapes in flex mode) on the bar
+    void showFrame(int frame);               // slider, spin box and readout
+    void setShape(int shape);                // flex mode: shape N solo at 1.0
+    int barCount() const;                    // frames (or shapes in flex mode) on the bar
     void setBarIndex(int index);
     int barIndex() const;
 
@@ -98,7 +98,7 @@ private:
     QTimer m_timer;
     QElapsedTimer m_clock;
     double m_accum = 0;
-    int m_playFrame = -1;      // interpolated playback: the frame the playhead left last
+    int m_playFrame = -1;       // interpolated playback: the frame the playhead left last
     double m_lastPlayhead = -1; // what it set, to notice a scrub or step in between
     bool m_syncing = false;
     LoopMode m_loop = LoopMode::Loop;

@@ -254,7 +254,8 @@ std::uint32_t MaterialInterner::intern(Mesh& mesh, std::string_view name, Source
     if (m_last != UINT32_MAX && m_lastName == name) {
         return m_last;
     }
-    auto [it, inserted] = m_index.try_emplace(std::string(name), static_cast<std::uint32_t>(mesh.materials.size()));
+    auto [it, inserted] =
+        m_index.try_emplace(std::string(name), static_cast<std::uint32_t>(mesh.materials.size()));
     if (inserted) {
         Material mat;
         mat.name = std::string(name);

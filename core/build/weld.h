@@ -15,10 +15,10 @@ struct WeldedMesh {
     std::vector<Vec3> positions;
     std::vector<Vec3> normals;
     std::vector<Vec2> uvs;
-    std::vector<std::uint32_t> vertexPoint;   // vertex -> mesh point
-    std::vector<std::uint32_t> cornerVertex;  // mesh corner -> vertex
-    std::vector<std::uint32_t> indices;       // 3 per triangle, grouped by material
-    std::vector<std::uint32_t> drawTriangle;  // draw order -> mesh triangle
+    std::vector<std::uint32_t> vertexPoint;  // vertex -> mesh point
+    std::vector<std::uint32_t> cornerVertex; // mesh corner -> vertex
+    std::vector<std::uint32_t> indices;      // 3 per triangle, grouped by material
+    std::vector<std::uint32_t> drawTriangle; // draw order -> mesh triangle
     struct Range {
         std::uint32_t material = 0;
         std::uint32_t firstIndex = 0;

@@ -70,9 +70,12 @@ void grade(Diagnostic& d, Profile p, Severity s)
 std::string_view compilerName(Profile p) noexcept
 {
     switch (p) {
-    case Profile::GoldSrc: return "GoldSrc studiomdl";
-    case Profile::Cod: return "the CoD tools";
-    default: return "studiomdl";
+    case Profile::GoldSrc:
+        return "GoldSrc studiomdl";
+    case Profile::Cod:
+        return "the CoD tools";
+    default:
+        return "studiomdl";
     }
 }
 

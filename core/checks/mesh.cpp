@@ -376,8 +376,8 @@ void checkVertexLimit(const Model& m, const Profile& p, DiagnosticSink& sink)
     }
     if (lim.vertexSplit > 0 && w.vertices > lim.vertexSplit) {
         sink.warning(ids::kMeshVertexSplit, {1, 1, 0},
-                     groupedCount(w.vertices) + " vertices > $maxverts " + groupedCount(lim.vertexSplit) +
-                         "; studiomdl splits the model");
+                     groupedCount(w.vertices) + " vertices > $maxverts " +
+                         groupedCount(lim.vertexSplit) + "; studiomdl splits the model");
     }
     if (lim.uniqueNormals > 0 && w.normals > lim.uniqueNormals) {
         sink.error(ids::kMeshNormalLimit, me.cornerWhere[w.normalOverflow],

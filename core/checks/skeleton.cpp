@@ -165,7 +165,8 @@ void checkBoneLimit(const Model& m, const Profile& p, DiagnosticSink& sink)
         const std::vector<std::uint8_t> ref = referencedBones(m, p);
         const auto unused = static_cast<std::size_t>(std::count(ref.begin(), ref.end(), 0));
         if (unused > 0) {
-            msg += "; " + std::to_string(unused) + (unused == 1 ? " carries" : " carry") + " no vertices";
+            msg += "; " + std::to_string(unused) + (unused == 1 ? " carries" : " carry") +
+                   " no vertices";
         }
     }
     if (p == Profile::Source && n <= limitsFor(Profile::Source256).bones) {

@@ -272,8 +272,7 @@ void checkWeightsDuplicateLink(const Model& m, const Profile& p, DiagnosticSink&
             if (count > 1 && !earlier) {
                 sink.warning(ids::kWeightsDuplicateLink, me.pointWhere[pt],
                              "bone " + quoted(boneName(m.skeleton, b)) + " listed " +
-                                 std::to_string(count) +
-                                 " times; " + std::string(compilerName(p)) +
+                                 std::to_string(count) + " times; " + std::string(compilerName(p)) +
                                  (p == Profile::Cod ? " sum" : " sums") +
                                  " them, other tools may not",
                              vertexRef(pt));

@@ -358,12 +358,12 @@ void checkFlexVertexLimit(const SceneFile& self, const SceneFile& ref, const Pro
     const auto& mats = ref.model->mesh.materials;
     for (std::size_t i = 0; i < fv.perMaterial.size(); ++i) {
         if (fv.perMaterial[i] > lim.flexedVertices) {
-            Diagnostic& d =
-                sink.error(ids::kFlexVertexLimit, {1, 1, 0},
-                           "mesh " + quoted(mats[i].name) + " has " + groupedCount(fv.perMaterial[i]) +
-                               " flexed vertices; " + std::string(profileName(p)) + " allows " +
-                               groupedCount(lim.flexedVertices),
-                           {K::Material, static_cast<std::int32_t>(i)});
+            Diagnostic& d = sink.error(ids::kFlexVertexLimit, {1, 1, 0},
+                                       "mesh " + quoted(mats[i].name) + " has " +
+                                           groupedCount(fv.perMaterial[i]) + " flexed vertices; " +
+                                           std::string(profileName(p)) + " allows " +
+                                           groupedCount(lim.flexedVertices),
+                                       {K::Material, static_cast<std::int32_t>(i)});
             d.related.push_back({ref.file, mats[i].where, "material used here"});
         }
     }

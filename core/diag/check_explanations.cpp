@@ -918,7 +918,8 @@ constexpr CheckExplanation kExplanations[] = {
      "textures over the limit are cut down or fail to load.",
      "4,096 pixels a side for `source`, 8,192 for `source256` (later branches); any side for "
      "power of two.",
-     "skin.vtf: 12 x 20 pixels", "Resize the texture to powers of two within the limit and "
+     "skin.vtf: 12 x 20 pixels",
+     "Resize the texture to powers of two within the limit and "
      "export the VTF again."},
     // ---- io.* (issue 15) ----
     {"io.unreadable", "the file cannot be read at all",
@@ -940,7 +941,8 @@ constexpr CheckExplanation kExplanations[] = {
      "studiomdl's DMX loader refuses the whole file (\"Unable to load DMX file\"); nothing of the "
      "model is compiled.",
      "No limit: any occurrence; same in every profile. Binary versions 1 to 5 and 9 are known.",
-     "<!-- dmx encoding keyvalues2 1 format model 1 -->\n\"DmElement\"\n{\n\t\"children\" \"element_array\" [",
+     "<!-- dmx encoding keyvalues2 1 format model 1 -->\n\"DmElement\"\n{\n\t\"children\" "
+     "\"element_array\" [",
      "Export the file again; a truncated copy usually means an interrupted export or transfer."},
     {"dmx.bad-reference", "an element reference points at no element, or the DAG tree has a cycle",
      "A keyvalues2 `element` value names an id no element has, a binary reference is an index "
@@ -959,8 +961,7 @@ constexpr CheckExplanation kExplanations[] = {
      "ignored.",
      "studiomdl reads attributes by name and type; a mismatch makes it treat the attribute as "
      "absent, so the positions, weights or transforms behind it are lost.",
-     "No limit: any occurrence; same in every profile.",
-     "\"position\" \"vector3\" \"1 2\"",
+     "No limit: any occurrence; same in every profile.", "\"position\" \"vector3\" \"1 2\"",
      "Write the value with the right number of components, or fix the exporter's attribute type."},
     {"dmx.missing-attribute", "an attribute the model needs is absent from a DMX element",
      "The root has none of `skeleton`, `model`, `animationList`, `combinationOperator`; a mesh has "
@@ -979,7 +980,8 @@ constexpr CheckExplanation kExplanations[] = {
      "studiomdl does not check these indices: it reads past the arrays and crashes, or builds "
      "triangles from garbage vertices.",
      "No limit: any occurrence; same in every profile.",
-     "\"positions\" \"vector3_array\" [\"0 0 0\", \"1 0 0\", \"0 1 0\"]\n\"positionsIndices\" \"int_array\" [\"0\", \"1\", \"7\"]",
+     "\"positions\" \"vector3_array\" [\"0 0 0\", \"1 0 0\", \"0 1 0\"]\n\"positionsIndices\" "
+     "\"int_array\" [\"0\", \"1\", \"7\"]",
      "Export again; if the file was edited by hand, keep the index arrays in step with the data."},
     {"dmx.encoding-unsupported", "the profile's studiomdl cannot read this DMX encoding or version",
      "The header's encoding or format version is newer than the compiler of the profile reads "
@@ -997,8 +999,8 @@ constexpr CheckExplanation kExplanations[] = {
      "The DMX writer leaves out part of the model: the frames of a reference's animation, flex "
      "shapes without a mesh, an unweighted point's parent bone (written as a full weight), a "
      "fractional frame rate in a format that stores whole ones.",
-     "The written DMX compiles, but without the part named in the note.",
-     "None; a writer note.", "rigscope-cli convert ref.smd ref.dmx",
+     "The written DMX compiles, but without the part named in the note.", "None; a writer note.",
+     "rigscope-cli convert ref.smd ref.dmx",
      "Convert the missing part separately (the animation or the VTA), or keep the source file."},
     // ---- syntax.truncated, write.data-dropped (issue 15) ----
     {"syntax.truncated", "the file ends before its structure is complete (cut short)",
@@ -1076,20 +1078,22 @@ constexpr CheckExplanation kExplanations[] = {
      "Skins swap the first row's materials; one no mesh uses swaps nothing, so that skin looks "
      "the same as the default one.",
      "None: a warning in every profile.",
-     "$texturegroup skinfamilies\n{\n\t{ \"skin\" \"not_on_any_mesh\" }\n\t{ \"skin_b\" \"other\" }\n}",
+     "$texturegroup skinfamilies\n{\n\t{ \"skin\" \"not_on_any_mesh\" }\n\t{ \"skin_b\" \"other\" "
+     "}\n}",
      "Use the material names of the SMD / DMX files in the first row."},
     {"qc.duplicate-name", "two sequences, animations or bodygroups share a name",
      "A `$sequence`, `$animation` or bodygroup (`$body`, `$model`, `$bodygroup`) has the name of "
      "an earlier one of its kind (ignoring case).",
      "studiomdl stops on a duplicate sequence name; the game looks sequences and bodygroups up "
      "by name and would only ever find the first.",
-     "None: any duplicate, in every profile.", "$sequence idle \"anim\"\n$sequence IDLE \"anim\" loop",
-     "Rename one of them."},
+     "None: any duplicate, in every profile.",
+     "$sequence idle \"anim\"\n$sequence IDLE \"anim\" loop", "Rename one of them."},
     {"qc.include-cycle", "an `$include` includes itself, directly or through other files",
      "While reading an included file, RigScope meets an `$include` of a file that is already "
      "being read. The repeated include is skipped.",
      "studiomdl has no guard and recurses until it runs out of memory or include slots.",
-     "None: any cycle, in every profile.", "(a.qci)\n$include \"b.qci\"\n(b.qci)\n$include \"a.qci\"",
+     "None: any cycle, in every profile.",
+     "(a.qci)\n$include \"b.qci\"\n(b.qci)\n$include \"a.qci\"",
      "Remove the include that points back, or split the shared part into its own file."},
     {"qc.undefined-macro", "a macro is used that no `$definemacro` defines before the use",
      "A command names a macro defined only later in the project, or a `$_NAME` command (the "
@@ -1126,8 +1130,7 @@ constexpr CheckExplanation kExplanations[] = {
      "folder separators and case).",
      "studiomdl stops (or ignores the line) because there is no model to replace: the LOD keeps "
      "the full-detail mesh.",
-     "None: an error in every profile.",
-     "$lod 20\n{\n\treplacemodel \"other_ref\" \"ref_lod1\"\n}",
+     "None: an error in every profile.", "$lod 20\n{\n\treplacemodel \"other_ref\" \"ref_lod1\"\n}",
      "Name the reference file exactly as the body command does."},
     {"qc.limit", "a hard limit against hostile scripts was reached",
      "A token longer than 64 KiB after expansion, more than 262,144 tokens in one file or in "
@@ -1156,9 +1159,8 @@ constexpr CheckExplanation kExplanations[] = {
     {"qc.unread-file", "a file the QC names exists but is not a readable model",
      "The file was found, but it could not be read (an I/O error) or the format registry has no "
      "reader for its content.",
-     "studiomdl stops when a model file does not parse.",
-     "None: an error in every profile.", "studio \"garbage.xyz\"",
-     "Point the command at the exported SMD / DMX, or export it again."},
+     "studiomdl stops when a model file does not parse.", "None: an error in every profile.",
+     "studio \"garbage.xyz\"", "Point the command at the exported SMD / DMX, or export it again."},
 };
 } // namespace
 

@@ -7,9 +7,12 @@ namespace rigscope::core {
 std::string_view severityName(Severity s) noexcept
 {
     switch (s) {
-    case Severity::Note: return "note";
-    case Severity::Warning: return "warning";
-    case Severity::Error: return "error";
+    case Severity::Note:
+        return "note";
+    case Severity::Warning:
+        return "warning";
+    case Severity::Error:
+        return "error";
     }
     return "error";
 }
@@ -18,14 +21,22 @@ std::string_view elementKindName(ElementRef::Kind k) noexcept
 {
     using K = ElementRef::Kind;
     switch (k) {
-    case K::None: return "none";
-    case K::Joint: return "bone";
-    case K::Triangle: return "triangle";
-    case K::Vertex: return "vertex";
-    case K::Material: return "material";
-    case K::Frame: return "frame";
-    case K::Shape: return "shape";
-    case K::Part: return "part";
+    case K::None:
+        return "none";
+    case K::Joint:
+        return "bone";
+    case K::Triangle:
+        return "triangle";
+    case K::Vertex:
+        return "vertex";
+    case K::Material:
+        return "material";
+    case K::Frame:
+        return "frame";
+    case K::Shape:
+        return "shape";
+    case K::Part:
+        return "part";
     }
     return "none";
 }
@@ -34,7 +45,8 @@ std::string formatLocation(const std::string& file, const SourceLoc& where, bool
 {
     char buf[64];
     if (binary) {
-        std::snprintf(buf, sizeof buf, ":@0x%04llX:", static_cast<unsigned long long>(where.offset));
+        std::snprintf(buf, sizeof buf,
+                      ":@0x%04llX:", static_cast<unsigned long long>(where.offset));
     } else {
         const unsigned line = where.line == 0 ? 1u : where.line;
         const unsigned col = where.column == 0 ? 1u : where.column;

@@ -30,11 +30,11 @@ struct RelatedNote {
 
 struct Diagnostic {
     Severity severity = Severity::Error;
-    std::string_view id;  // points into diagnostic_ids.h (static storage)
-    std::string message;  // lower-case, no final period
+    std::string_view id; // points into diagnostic_ids.h (static storage)
+    std::string message; // lower-case, no final period
     std::string file;
     SourceLoc where;
-    bool binary = false;  // print @0x offset instead of line:col
+    bool binary = false; // print @0x offset instead of line:col
     ElementRef element;
     std::vector<RelatedNote> related;
     bool fixedSeverity = false; // the reader chose the severity for a special case; do not regrade
@@ -48,17 +48,23 @@ std::string formatLocation(const std::string& file, const SourceLoc& where, bool
 class DiagnosticSink {
 public:
     explicit DiagnosticSink(std::string file = {}, bool binary = false)
-        : m_file(std::move(file)), m_binary(binary) {}
+        : m_file(std::move(file)), m_binary(binary)
+    {
+    }
 
     Diagnostic& report(Severity s, std::string_view id, SourceLoc where, std::string message,
                        ElementRef element = {});
-    Diagnostic& error(std::string_view id, SourceLoc where, std::string message, ElementRef e = {}) {
+    Diagnostic& error(std::string_view id, SourceLoc where, std::string message, ElementRef e = {})
+    {
         return report(Severity::Error, id, where, std::move(message), e);
     }
-    Diagnostic& warning(std::string_view id, SourceLoc where, std::string message, ElementRef e = {}) {
+    Diagnostic& warning(std::string_view id, SourceLoc where, std::string message,
+                        ElementRef e = {})
+    {
         return report(Severity::Warning, id, where, std::move(message), e);
     }
-    Diagnostic& note(std::string_view id, SourceLoc where, std::string message, ElementRef e = {}) {
+    Diagnostic& note(std::string_view id, SourceLoc where, std::string message, ElementRef e = {})
+    {
         return report(Severity::Note, id, where, std::move(message), e);
     }
 

@@ -7,7 +7,8 @@
 
 namespace rigscope::core {
 
-// Limits of the compilers (docs/profiles.md) for one concrete profile. 0 = no verified limit (nothing enforced).
+// Limits of the compilers (docs/profiles.md) for one concrete profile. 0 = no verified limit
+// (nothing enforced).
 struct Limits {
     std::size_t bones = 0;
     std::size_t boneNameLength = 0;

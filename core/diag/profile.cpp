@@ -8,18 +8,24 @@ namespace rigscope::core {
 std::string_view profileName(Profile p) noexcept
 {
     switch (p) {
-    case Profile::Auto: return "auto";
-    case Profile::GoldSrc: return "goldsrc";
-    case Profile::Source: return "source";
-    case Profile::Source256: return "source256";
-    case Profile::Cod: return "cod";
+    case Profile::Auto:
+        return "auto";
+    case Profile::GoldSrc:
+        return "goldsrc";
+    case Profile::Source:
+        return "source";
+    case Profile::Source256:
+        return "source256";
+    case Profile::Cod:
+        return "cod";
     }
     return "auto";
 }
 
 std::optional<Profile> parseProfile(std::string_view name) noexcept
 {
-    for (Profile p : {Profile::Auto, Profile::GoldSrc, Profile::Source, Profile::Source256, Profile::Cod}) {
+    for (Profile p :
+         {Profile::Auto, Profile::GoldSrc, Profile::Source, Profile::Source256, Profile::Cod}) {
         if (profileName(p) == name) {
             return p;
         }
@@ -30,11 +36,15 @@ std::optional<Profile> parseProfile(std::string_view name) noexcept
 int profileColumn(Profile p) noexcept
 {
     switch (p) {
-    case Profile::GoldSrc: return 0;
-    case Profile::Source256: return 2;
-    case Profile::Cod: return 3;
+    case Profile::GoldSrc:
+        return 0;
+    case Profile::Source256:
+        return 2;
+    case Profile::Cod:
+        return 3;
     case Profile::Auto:
-    case Profile::Source: return 1;
+    case Profile::Source:
+        return 1;
     }
     return 1;
 }

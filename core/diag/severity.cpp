@@ -28,10 +28,17 @@ void applyProfile(std::vector<Diagnostic>& diags, Profile profile, bool guessed)
         }
         const CatalogSeverity s = e->severity[col];
         switch (s) {
-        case CatalogSeverity::Off: return true;
-        case CatalogSeverity::Note: d.severity = Severity::Note; break;
-        case CatalogSeverity::Warning: d.severity = Severity::Warning; break;
-        case CatalogSeverity::Error: d.severity = Severity::Error; break;
+        case CatalogSeverity::Off:
+            return true;
+        case CatalogSeverity::Note:
+            d.severity = Severity::Note;
+            break;
+        case CatalogSeverity::Warning:
+            d.severity = Severity::Warning;
+            break;
+        case CatalogSeverity::Error:
+            d.severity = Severity::Error;
+            break;
         }
         if (guessed && isLimitCheck(d.id) && d.severity == Severity::Error) {
             d.severity = Severity::Warning;

@@ -36,14 +36,18 @@ const std::array<FormatInfo, 9> kFormats{{
     {"xmodel", "Call of Duty XMODEL_EXPORT", kXmodelExt, &sniffXmodel, &readXmodel, &writeXmodel},
     {"xanim", "Call of Duty XANIM_EXPORT", kXanimExt, &sniffXanim, &readXanim, &writeXanim},
     {"nt", "Call of Duty NT_EXPORT", kNtExt, &sniffNtExport, &readNtExport, &writeNtExport},
-    {"xmodel_bin", "Call of Duty XMODEL_BIN", kXmodelBinExt, &sniffXbin, &readXbin, &writeXmodelBin},
+    {"xmodel_bin", "Call of Duty XMODEL_BIN", kXmodelBinExt, &sniffXbin, &readXbin,
+     &writeXmodelBin},
     {"xanim_bin", "Call of Duty XANIM_BIN", kXanimBinExt, &sniffXbin, &readXbin, &writeXanimBin},
     {"dmx", "Valve DMX", kDmxExt, &sniffDmx, &readDmx, &writeDmx},
 }};
 
 } // namespace
 
-std::span<const FormatInfo> formats() noexcept { return kFormats; }
+std::span<const FormatInfo> formats() noexcept
+{
+    return kFormats;
+}
 
 const FormatInfo* formatById(std::string_view id) noexcept
 {

@@ -12,7 +12,7 @@
 namespace rigscope::core {
 
 struct ReadContext {
-    std::string fileName;          // as given by the user; used in diagnostics
+    std::string fileName; // as given by the user; used in diagnostics
     Profile profile = Profile::Auto;
     // Tuning, for tests and benchmarks; results never depend on it. `threads`: threads a reader
     // may use for one large block (0 = one per core); a block is split only into shares of at
@@ -30,14 +30,14 @@ struct ReadStats {
 
 struct ReadResult {
     Model model;
-    bool hasModel = false;         // false when nothing usable was read (empty file, bad magic)
+    bool hasModel = false; // false when nothing usable was read (empty file, bad magic)
     std::vector<Diagnostic> diagnostics;
     ReadStats stats;
     bool hasErrors() const noexcept { return countSeverity(diagnostics, Severity::Error) > 0; }
 };
 
 struct WriteContext {
-    std::string fileName;          // target name, for diagnostics
+    std::string fileName; // target name, for diagnostics
 };
 
 struct WriteResult {
@@ -48,8 +48,8 @@ struct WriteResult {
 
 // One row per format. Formats are a table, not static registration.
 struct FormatInfo {
-    std::string_view id;    // "smd"
-    std::string_view name;  // "Valve SMD"
+    std::string_view id;                          // "smd"
+    std::string_view name;                        // "Valve SMD"
     std::span<const std::string_view> extensions; // lower case, without dot
     int (*sniff)(std::string_view head) noexcept; // 0..100
     ReadResult (*read)(std::string_view bytes, const ReadContext& ctx);

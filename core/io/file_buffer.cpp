@@ -203,8 +203,9 @@ std::string writeFileAtomic(const std::string& path, std::string_view bytes, Wri
     if (mode == WriteMode::RefuseExisting) {
         // link() fails if the target appeared meanwhile: never clobber.
         if (::link(buf.c_str(), path.c_str()) != 0) {
-            std::string err = errno == EEXIST ? "'" + path + "' exists; pass --force to overwrite it"
-                                              : "cannot create '" + path + "': " + std::strerror(errno);
+            std::string err = errno == EEXIST
+                                  ? "'" + path + "' exists; pass --force to overwrite it"
+                                  : "cannot create '" + path + "': " + std::strerror(errno);
             ::unlink(buf.c_str());
             return err;
         }
@@ -328,7 +329,8 @@ bool listDirectory(const std::string& dir, std::vector<std::string>& names)
 
 bool sameFile(const std::string& a, const std::string& b) noexcept
 {
-    struct stat sa {}, sb {};
+    struct stat sa {
+    }, sb{};
     if (::stat(a.c_str(), &sa) != 0 || ::stat(b.c_str(), &sb) != 0) {
         return false;
     }

@@ -63,8 +63,7 @@ struct DirectoryEntry {
     std::string name;
     bool directory = false;
 };
-std::vector<DirectoryEntry> listDirectory(const std::string& path,
-                                          std::size_t maxEntries = 100000);
+std::vector<DirectoryEntry> listDirectory(const std::string& path, std::size_t maxEntries = 100000);
 // Modification time in nanoseconds since the epoch and size; false when the file is absent.
 bool fileStamp(const std::string& path, std::int64_t& mtimeNs, std::uint64_t& size) noexcept;
 bool isRegularFile(const std::string& path) noexcept;
@@ -73,9 +72,9 @@ bool isRegularFile(const std::string& path) noexcept;
 bool listDirectory(const std::string& dir, std::vector<std::string>& names);
 // True when both paths name the same existing file (same device and inode).
 bool sameFile(const std::string& a, const std::string& b) noexcept;
-std::string baseName(std::string_view path);          // "dir/idle.smd" -> "idle.smd"
-std::string stemName(std::string_view path);          // "dir/idle.smd" -> "idle"
-std::string extensionLower(std::string_view path);    // "dir/idle.SMD" -> "smd"
-std::string directoryOf(std::string_view path);       // "dir/idle.smd" -> "dir" ("." if none)
+std::string baseName(std::string_view path);       // "dir/idle.smd" -> "idle.smd"
+std::string stemName(std::string_view path);       // "dir/idle.smd" -> "idle"
+std::string extensionLower(std::string_view path); // "dir/idle.SMD" -> "smd"
+std::string directoryOf(std::string_view path);    // "dir/idle.smd" -> "dir" ("." if none)
 
 } // namespace rigscope::core

@@ -10,7 +10,8 @@ struct Notetrack {
     double frame = 0;       // absolute frame number, as written
     std::string text;
     SourceLoc where;
-    bool operator==(const Notetrack& o) const noexcept {
+    bool operator==(const Notetrack& o) const noexcept
+    {
         return part == o.part && track == o.track && frame == o.frame && text == o.text;
     }
 };
@@ -27,21 +28,22 @@ struct Animation {
     bool fpsFromFile = false;
     std::size_t jointCount = 0;
 
-    std::vector<double> times;          // `time N` / `FRAME f` as written, sorted ascending
-    std::vector<SourceLoc> frameWhere;  // the time / FRAME line
+    std::vector<double> times;         // `time N` / `FRAME f` as written, sorted ascending
+    std::vector<SourceLoc> frameWhere; // the time / FRAME line
 
     // keys[frame * jointCount + joint]
-    std::vector<Vec3> positions;        // SMD: parent-relative; CoD: model-space OFFSET
-    std::vector<Vec3> rotations;        // SMD: Euler XYZ radians (empty for CoD)
-    std::vector<Mat3> axes;             // CoD: X/Y/Z columns (empty for SMD)
-    std::vector<Vec3> scales;           // CoD: SCALE (empty unless the file had SCALE lines)
+    std::vector<Vec3> positions;           // SMD: parent-relative; CoD: model-space OFFSET
+    std::vector<Vec3> rotations;           // SMD: Euler XYZ radians (empty for CoD)
+    std::vector<Mat3> axes;                // CoD: X/Y/Z columns (empty for SMD)
+    std::vector<Vec3> scales;              // CoD: SCALE (empty unless the file had SCALE lines)
     std::vector<std::uint8_t> explicitKey; // 1 where the file wrote this key
 
     std::vector<Notetrack> notes;
     NoteStyle noteStyle = NoteStyle::None;
 
     std::size_t frameCount() const noexcept { return times.size(); }
-    std::size_t key(std::size_t frame, std::size_t joint) const noexcept {
+    std::size_t key(std::size_t frame, std::size_t joint) const noexcept
+    {
         return frame * jointCount + joint;
     }
     // Appends a frame; copies the previous frame's keys (carry forward) or zeroes/identity

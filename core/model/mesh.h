@@ -14,11 +14,11 @@ struct MaterialParam {
 };
 
 struct Material {
-    std::string name;   // SMD: raw trimmed material line; XMODEL: raw quoted name
-    std::string type;   // XMODEL: Lambert / Phong / Blinn
-    std::string images; // XMODEL: raw images string
+    std::string name;                  // SMD: raw trimmed material line; XMODEL: raw quoted name
+    std::string type;                  // XMODEL: Lambert / Phong / Blinn
+    std::string images;                // XMODEL: raw images string
     std::vector<MaterialParam> params; // XMODEL shading parameters in file order
-    SourceLoc where;    // first use (SMD) / MATERIAL line (XMODEL)
+    SourceLoc where;                   // first use (SMD) / MATERIAL line (XMODEL)
     bool operator==(const Material& o) const noexcept;
 };
 
@@ -31,7 +31,7 @@ struct Material {
 struct Mesh {
     // points
     std::vector<Vec3> pointPositions;
-    std::vector<JointIndex> pointParents;   // SMD parent-bone field (resolved); CoD: kNoJoint
+    std::vector<JointIndex> pointParents; // SMD parent-bone field (resolved); CoD: kNoJoint
     std::vector<LinkState> pointLinkState;
     std::vector<std::uint32_t> influenceOffsets; // size = points + 1 (or empty when no points)
     std::vector<JointIndex> influenceJoints;
@@ -41,10 +41,10 @@ struct Mesh {
     // corners
     std::vector<std::uint32_t> cornerPoints;
     std::vector<Vec3> cornerNormals;
-    std::vector<Vec2> cornerUvs;           // UV set 0
-    std::uint32_t uvSetCount = 1;          // sets per corner (XMODEL UV n, SMD v3 extras)
-    std::vector<Vec2> cornerExtraUvs;      // (uvSetCount - 1) per corner
-    std::vector<Vec4> cornerColors;        // XMODEL COLOR; empty for SMD
+    std::vector<Vec2> cornerUvs;      // UV set 0
+    std::uint32_t uvSetCount = 1;     // sets per corner (XMODEL UV n, SMD v3 extras)
+    std::vector<Vec2> cornerExtraUvs; // (uvSetCount - 1) per corner
+    std::vector<Vec4> cornerColors;   // XMODEL COLOR; empty for SMD
     std::vector<SourceLoc> cornerWhere;
 
     // triangles
@@ -53,12 +53,13 @@ struct Mesh {
     std::vector<SourceLoc> triangleWhere;       // material line / TRI line
 
     std::vector<Material> materials;
-    std::vector<std::string> objects;           // XMODEL OBJECT names
+    std::vector<std::string> objects; // XMODEL OBJECT names
 
     std::size_t pointCount() const noexcept { return pointPositions.size(); }
     std::size_t cornerCount() const noexcept { return cornerPoints.size(); }
     std::size_t triangleCount() const noexcept { return triangleMaterials.size(); }
-    std::uint32_t influenceCount(std::size_t point) const noexcept {
+    std::uint32_t influenceCount(std::size_t point) const noexcept
+    {
         return influenceOffsets.empty() ? 0 : influenceOffsets[point + 1] - influenceOffsets[point];
     }
     bool empty() const noexcept { return triangleMaterials.empty(); }

@@ -45,8 +45,8 @@ std::string_view kindName(ModelKind k) noexcept; // "reference", "animation", "f
 // A movable value: everything one file says, in contiguous arrays indexed by core indices.
 // Errors remove content; they never break invariants (see verifyInvariants()).
 struct Model {
-    std::string format;       // FormatInfo::id of the reader ("smd", "smdx", "xmodel", ...)
-    int version = 1;          // as read (SMD 1/2/3, XMODEL 5/6/7, XANIM 3)
+    std::string format; // FormatInfo::id of the reader ("smd", "smdx", "xmodel", ...)
+    int version = 1;    // as read (SMD 1/2/3, XMODEL 5/6/7, XANIM 3)
     ModelKind kind = ModelKind::Unknown;
 
     Skeleton skeleton;
@@ -54,8 +54,8 @@ struct Model {
     // SMD-family: one animation holding every frame of the skeleton block (frame 0 = bind
     // pose). XANIM: one animation of model-space part matrices. XMODEL: none.
     std::vector<Animation> animations;
-    std::vector<VertexFrame> vertexFrames; // VTA vertexanimation block
-    std::vector<FlexShape> flexShapes;     // derived from vertexFrames by the builder
+    std::vector<VertexFrame> vertexFrames;       // VTA vertexanimation block
+    std::vector<FlexShape> flexShapes;           // derived from vertexFrames by the builder
     std::vector<FlexController> flexControllers; // DMX combination operator controls
     DmxHeader dmx;                               // DMX only: the header line as read
 

@@ -13,7 +13,7 @@ struct VertexFrame {
     std::vector<std::int32_t> ids;
     std::vector<Vec3> positions;
     std::vector<Vec3> normals;
-    SourceLoc where;                 // the time line
+    SourceLoc where;                  // the time line
     std::vector<SourceLoc> lineWhere; // one per id
     bool operator==(const VertexFrame& o) const noexcept;
 };

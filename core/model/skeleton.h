@@ -15,18 +15,18 @@ enum class PoseKind : std::uint8_t {
 // Joints in parent-before-child order (invariant: parents[i] < i). The builder reorders the
 // file's bones with a stable topological sort, so files already in that order keep it.
 struct Skeleton {
-    std::vector<std::string> names;     // raw bytes between the quotes
-    std::vector<JointIndex> parents;    // kNoJoint for roots
+    std::vector<std::string> names;      // raw bytes between the quotes
+    std::vector<JointIndex> parents;     // kNoJoint for roots
     std::vector<std::int32_t> sourceIds; // node id as written (SMD ids may have gaps)
-    std::vector<SourceLoc> where;       // the nodes / BONE line
+    std::vector<SourceLoc> where;        // the nodes / BONE line
 
     // Bind pose, as written. For SMD this is the skeleton block's first frame (missing bones:
     // zero), for XMODEL the BONE transform blocks.
     PoseKind bindKind = PoseKind::LocalEulerXYZ;
-    std::vector<Vec3> bindPositions; // SMD: parent-relative; CoD: model-space OFFSET
-    std::vector<Vec3> bindRotations; // SMD: Euler XYZ radians; CoD: unused (zero)
-    std::vector<Mat3> bindAxes;      // CoD: columns = X, Y, Z lines; SMD: unused (identity)
-    std::vector<Vec3> bindScales;    // CoD SCALE (1,1,1 when absent)
+    std::vector<Vec3> bindPositions;        // SMD: parent-relative; CoD: model-space OFFSET
+    std::vector<Vec3> bindRotations;        // SMD: Euler XYZ radians; CoD: unused (zero)
+    std::vector<Mat3> bindAxes;             // CoD: columns = X, Y, Z lines; SMD: unused (identity)
+    std::vector<Vec3> bindScales;           // CoD SCALE (1,1,1 when absent)
     std::vector<std::uint8_t> bindHasScale; // CoD: 1 when a SCALE line was written
     std::vector<SourceLoc> bindWhere;       // pose line / BONE i block
 

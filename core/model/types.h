@@ -10,7 +10,7 @@
 
 namespace rigscope::core {
 
-using JointIndex = std::int32_t;          // -1 = none
+using JointIndex = std::int32_t; // -1 = none
 inline constexpr JointIndex kNoJoint = -1;
 
 using Vec2 = Eigen::Vector2f;

@@ -315,8 +315,8 @@ Model toSmdFamily(const Model& in, DiagnosticSink& sink)
         loss(sink, plural(me.uvSetCount - 1, "extra UV set") + " dropped; SMD keeps one");
     }
     if (params > 0) {
-        loss(sink, plural(params, "material shading parameter") +
-                       " dropped; SMD keeps a material name");
+        loss(sink,
+             plural(params, "material shading parameter") + " dropped; SMD keeps a material name");
     }
     if (me.objects.size() > 1) {
         loss(sink, std::to_string(me.objects.size()) + " objects merged; SMD has no objects");
@@ -450,7 +450,8 @@ bool keepFrames(Model& m, const ConvertOptions& opt, std::string& error)
         std::vector<std::size_t> keep;
         for (std::size_t f = 0; f < a.times.size(); ++f) {
             const double t = a.times[f];
-            if ((!opt.firstFrame || t >= *opt.firstFrame) && (!opt.lastFrame || t <= *opt.lastFrame)) {
+            if ((!opt.firstFrame || t >= *opt.firstFrame) &&
+                (!opt.lastFrame || t <= *opt.lastFrame)) {
                 keep.push_back(f);
             }
         }
@@ -482,7 +483,8 @@ bool keepFrames(Model& m, const ConvertOptions& opt, std::string& error)
         pick(a.scales, jc);
         pick(a.explicitKey, jc);
         const double first = a.times.front(), last = a.times.back();
-        std::erase_if(a.notes, [&](const Notetrack& n) { return n.frame < first || n.frame > last; });
+        std::erase_if(a.notes,
+                      [&](const Notetrack& n) { return n.frame < first || n.frame > last; });
     }
     return true;
 }
@@ -542,7 +544,8 @@ ConvertResult convertModel(const ReadResult& in, const std::string& inName,
         if (opt.weights == WeightView::Compiled) {
             if (profile == Profile::Cod) {
                 res.exitCode = 2;
-                res.error = "--weights=compiled: the cod profile has no compiled view (CHECKS.md §5)";
+                res.error =
+                    "--weights=compiled: the cod profile has no compiled view (CHECKS.md §5)";
                 return res;
             }
             bakeCompiledWeights(adjusted, profile);

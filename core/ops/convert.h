@@ -12,18 +12,19 @@ namespace rigscope::core {
 // `rigscope-cli convert` (UX.md): read by content, write the format the output extension names,
 // atomically, never over the input, never over an existing file unless forced.
 struct ConvertResult {
-    int exitCode = 0;                    // 0 ok, 1 errors in the input or lossy failure, 2 usage / I/O
+    int exitCode = 0; // 0 ok, 1 errors in the input or lossy failure, 2 usage / I/O
     bool written = false;
-    std::string error;                   // usage / I/O message (exit 2)
+    std::string error;                     // usage / I/O message (exit 2)
     std::string inputFormat, outputFormat; // FormatInfo ids
-    std::vector<Diagnostic> diagnostics; // reader, conversion (loss notes) and writer, in order
+    std::vector<Diagnostic> diagnostics;   // reader, conversion (loss notes) and writer, in order
 };
 
 // `rigscope-cli convert` options (UX.md "Command line").
 struct ConvertOptions {
     bool force = false;
-    std::string toFormat;    // --to: a FormatInfo id or extension; empty = OUT's extension
-    Profile profile = Profile::Auto; // grades the reader's diagnostics; `compiled` weights follow it
+    std::string toFormat; // --to: a FormatInfo id or extension; empty = OUT's extension
+    Profile profile =
+        Profile::Auto; // grades the reader's diagnostics; `compiled` weights follow it
     // --frames=A:B: keep the frames the file numbers A..B (inclusive, the file's own numbers,
     // never re-based); an open end keeps the rest.
     bool hasFrames = false;
@@ -39,10 +40,12 @@ ConvertResult convertFile(const std::string& inPath, const std::string& outPath,
 ConvertResult convertFile(const std::string& inPath, const std::string& outPath,
                           const ConvertOptions& options);
 // The same on bytes already read (no file I/O); `outName` picks the writer.
-ConvertResult convertModel(const ReadResult& in, const std::string& inName, const std::string& outName,
-                           const std::string& toFormat, std::string& bytes);
-ConvertResult convertModel(const ReadResult& in, const std::string& inName, const std::string& outName,
-                           const ConvertOptions& options, std::string& bytes);
+ConvertResult convertModel(const ReadResult& in, const std::string& inName,
+                           const std::string& outName, const std::string& toFormat,
+                           std::string& bytes);
+ConvertResult convertModel(const ReadResult& in, const std::string& inName,
+                           const std::string& outName, const ConvertOptions& options,
+                           std::string& bytes);
 
 // CoD (model-space OFFSET + X/Y/Z columns, VERT pool, clockwise, v down) to the SMD family
 // (parent-relative position + Euler XYZ with R = Rz*Ry*Rx in radians, point i == corner i,

@@ -84,8 +84,8 @@ InfoReport infoFromResult(const std::string& file, const ReadResult& r, Profile 
     while (!stack.empty()) {
         const std::size_t j = stack.back();
         stack.pop_back();
-        out.boneTree.push_back(std::string(static_cast<std::size_t>(depth[j]) * 2, ' ') + s.names[j] +
-                               " (" + std::to_string(s.sourceIds[j]) + ")");
+        out.boneTree.push_back(std::string(static_cast<std::size_t>(depth[j]) * 2, ' ') +
+                               s.names[j] + " (" + std::to_string(s.sourceIds[j]) + ")");
         for (auto it = children[j].rbegin(); it != children[j].rend(); ++it) {
             stack.push_back(*it);
         }
@@ -116,7 +116,8 @@ InfoReport infoFromFile(const std::string& path, Profile requested, const std::s
     return infoFromResult(path, r, requested);
 }
 
-std::vector<InfoReport> infoFromFiles(const std::vector<std::string>& paths, const InfoOptions& options)
+std::vector<InfoReport> infoFromFiles(const std::vector<std::string>& paths,
+                                      const InfoOptions& options)
 {
     std::vector<InfoReport> out;
     if (!options.checks) {
@@ -211,7 +212,8 @@ std::string infoText(const InfoReport& r, bool verbose)
                              std::to_string(r.dmx.formatVersion));
     }
     line("profile", std::string(profileName(r.profile)) + (r.profileGuessed ? " (auto)" : ""));
-    line("bones", groupedCount(r.bones) + " (" + groupedCount(r.roots) + (r.roots == 1 ? " root)" : " roots)"));
+    line("bones", groupedCount(r.bones) + " (" + groupedCount(r.roots) +
+                      (r.roots == 1 ? " root)" : " roots)"));
     if (r.frames > 0) {
         // Frames are named by the file's own numbers (SMD `time`, XANIM `FRAME`), as the
         // timeline and `pose` name them.
@@ -226,7 +228,8 @@ std::string infoText(const InfoReport& r, bool verbose)
     }
     if (r.triangles > 0) {
         line("triangles", groupedCount(r.triangles));
-        line("vertices", groupedCount(r.vertices) + " unique of " + groupedCount(r.corners) + " corners");
+        line("vertices",
+             groupedCount(r.vertices) + " unique of " + groupedCount(r.corners) + " corners");
     }
     if (!r.materials.empty()) {
         line("materials", groupedCount(r.materials.size()));
@@ -252,11 +255,12 @@ std::string infoText(const InfoReport& r, bool verbose)
         line("bounds", "min " + vec(r.bounds.min) + "  max " + vec(r.bounds.max));
         line("size", vec(r.bounds.max - r.bounds.min));
     }
-    line("diagnostics", plural(r.errors, "error") + ", " + plural(r.warnings, "warning") + ", " +
-                            plural(r.notes, "note") +
-                            (r.checked ? " (checks of profile " + std::string(profileName(r.profile)) +
-                                             (r.reference.empty() ? ")" : ", reference " + r.reference + ")")
-                                       : " (--no-checks: reader only, checks not run)"));
+    line("diagnostics",
+         plural(r.errors, "error") + ", " + plural(r.warnings, "warning") + ", " +
+             plural(r.notes, "note") +
+             (r.checked ? " (checks of profile " + std::string(profileName(r.profile)) +
+                              (r.reference.empty() ? ")" : ", reference " + r.reference + ")")
+                        : " (--no-checks: reader only, checks not run)"));
     if (verbose && !r.boneTree.empty()) {
         o += "  bone tree\n";
         for (const auto& b : r.boneTree) {
@@ -298,7 +302,12 @@ std::string infoJson(const std::vector<InfoReport>& reports)
         w.key("vertices").value(r.vertices);
         w.key("materials").beginArray();
         for (const auto& m : r.materials) {
-            w.beginObject().key("name").value(m.name).key("triangles").value(m.triangles).endObject();
+            w.beginObject()
+                .key("name")
+                .value(m.name)
+                .key("triangles")
+                .value(m.triangles)
+                .endObject();
         }
         w.endArray();
         w.key("flexShapes").beginArray();
@@ -315,8 +324,18 @@ std::string infoJson(const std::vector<InfoReport>& reports)
         w.key("bounds");
         if (r.bounds.valid) {
             w.beginObject();
-            w.key("min").beginArray().value(r.bounds.min.x()).value(r.bounds.min.y()).value(r.bounds.min.z()).endArray();
-            w.key("max").beginArray().value(r.bounds.max.x()).value(r.bounds.max.y()).value(r.bounds.max.z()).endArray();
+            w.key("min")
+                .beginArray()
+                .value(r.bounds.min.x())
+                .value(r.bounds.min.y())
+                .value(r.bounds.min.z())
+                .endArray();
+            w.key("max")
+                .beginArray()
+                .value(r.bounds.max.x())
+                .value(r.bounds.max.y())
+                .value(r.bounds.max.z())
+                .endArray();
             w.endObject();
         } else {
             w.null();

@@ -10,11 +10,11 @@ namespace rigscope::core {
 // What `rigscope-cli info` reports for one file (UX.md, issue 2 §6). Shared by CLI and GUI.
 struct InfoReport {
     std::string file;
-    bool readable = false;          // false: I/O failure or unknown format (exit 2)
+    bool readable = false; // false: I/O failure or unknown format (exit 2)
     std::string ioError;
-    std::string format;             // FormatInfo::id
+    std::string format; // FormatInfo::id
     std::string formatName;
-    std::string kind;               // reference / animation / flex / unknown
+    std::string kind; // reference / animation / flex / unknown
     int version = 0;
     DmxHeader dmx;                   // DMX: the header line (encoding empty otherwise)
     std::size_t flexControllers = 0; // DMX combination-operator controls
@@ -51,13 +51,14 @@ InfoReport infoFromFile(const std::string& path, Profile requested,
 
 struct InfoOptions {
     Profile profile = Profile::Auto;
-    bool checks = true;    // false: `--no-checks`, the fast read-only summary
-    std::string reference; // as `check --reference`
+    bool checks = true;      // false: `--no-checks`, the fast read-only summary
+    std::string reference;   // as `check --reference`
     std::string forceReader; // --force-reader: a FormatInfo id; empty = by content
 };
 // `rigscope-cli info FILE...`: one report per file. With checks, the files are checked exactly
 // as `rigscope-cli check FILE...` checks them (one truth: the same counts and diagnostics).
-std::vector<InfoReport> infoFromFiles(const std::vector<std::string>& paths, const InfoOptions& options);
+std::vector<InfoReport> infoFromFiles(const std::vector<std::string>& paths,
+                                      const InfoOptions& options);
 
 std::string infoText(const InfoReport& r, bool verbose);
 // One JSON array, one object per file, with the keys of issue 2 §6 plus notetracks.

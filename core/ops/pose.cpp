@@ -102,7 +102,8 @@ FlexTargets mergedFlex(const Mesh& mesh, const std::vector<const Model*>& vtas)
         all.targets.insert(all.targets.end(), t.targets.begin(), t.targets.end());
         all.deltaPositions.insert(all.deltaPositions.end(), t.deltaPositions.begin(),
                                   t.deltaPositions.end());
-        all.deltaNormals.insert(all.deltaNormals.end(), t.deltaNormals.begin(), t.deltaNormals.end());
+        all.deltaNormals.insert(all.deltaNormals.end(), t.deltaNormals.begin(),
+                                t.deltaNormals.end());
     }
     return all;
 }
@@ -363,9 +364,8 @@ PoseReport poseFromFiles(const PoseRequest& req)
     for (const Loaded& l : flexFiles) {
         vtas.push_back(&l.result.model);
     }
-    PoseReport out = poseFromModels(ref.result.model,
-                                    request.animFile.empty() ? nullptr : &anim.result.model,
-                                    request, vtas);
+    PoseReport out = poseFromModels(
+        ref.result.model, request.animFile.empty() ? nullptr : &anim.result.model, request, vtas);
     std::vector<Diagnostic> binding = std::move(out.diagnostics);
     out.diagnostics.clear();
     keepErrors(ref.result.diagnostics, out);
@@ -421,9 +421,10 @@ std::string poseText(const PoseReport& r)
         s += '\n';
     }
     if (r.withVertices) {
-        s += std::string("# vertices (") + (r.weights == WeightView::Compiled ? "compiled" : "authored") +
-             " weights, profile " + std::string(profileName(r.profile)) +
-             "): v index | skinned position" + (r.normals.empty() ? "" : " | normal") + "\n";
+        s += std::string("# vertices (") +
+             (r.weights == WeightView::Compiled ? "compiled" : "authored") + " weights, profile " +
+             std::string(profileName(r.profile)) + "): v index | skinned position" +
+             (r.normals.empty() ? "" : " | normal") + "\n";
         for (std::size_t v = 0; v < r.vertices.size(); ++v) {
             s += "v " + std::to_string(v) + " | ";
             for (int i = 0; i < 3; ++i) {

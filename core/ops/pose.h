@@ -18,15 +18,15 @@ struct PoseRequest {
     // More files, attached like a drop on the reference: VTAs give flex shapes, an animation
     // is taken as animFile (one animation at most).
     std::vector<std::string> attachFiles;
-    double frame = 0;     // 0-based index; negative counts from the end; fractions blend
-    bool byTime = false;  // pose the frame the file numbers `time` (`--time T`) instead
+    double frame = 0;    // 0-based index; negative counts from the end; fractions blend
+    bool byTime = false; // pose the frame the file numbers `time` (`--time T`) instead
     double time = 0;
     Interpolation mode = Interpolation::Stepped;
     Profile profile = Profile::Auto;
-    bool vertices = false;                   // also skin every vertex (`--vertices`)
+    bool vertices = false;                     // also skin every vertex (`--vertices`)
     WeightView weights = WeightView::Authored; // `--weights=authored|compiled` (CHECKS.md §5)
     std::vector<std::pair<std::string, float>> flex; // `--flex NAME=V`, by shape name
-    std::string forceReader;                 // `--force-reader`: a FormatInfo id
+    std::string forceReader;                         // `--force-reader`: a FormatInfo id
 };
 
 struct BonePose {

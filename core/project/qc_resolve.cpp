@@ -169,7 +169,8 @@ void resolveQcFiles(QcProject& project, QcFileSystem& fs)
             f.resolved = fallback;
             f.caseMismatch = true;
         }
-        const auto key = std::make_pair(asciiLower(f.path), std::make_pair(f.at.file, f.at.where.line));
+        const auto key =
+            std::make_pair(asciiLower(f.path), std::make_pair(f.at.file, f.at.where.line));
         if (!reported.insert(key).second) {
             continue;
         }

@@ -21,8 +21,8 @@ public:
     JsonWriter& value(std::string_view s);
     JsonWriter& value(const char* s) { return value(std::string_view(s)); }
     JsonWriter& value(const std::string& s) { return value(std::string_view(s)); }
-    JsonWriter& value(double d);   // non-finite -> null
-    JsonWriter& value(float f);    // shortest round trip
+    JsonWriter& value(double d); // non-finite -> null
+    JsonWriter& value(float f);  // shortest round trip
     JsonWriter& value(std::int64_t i);
     JsonWriter& value(std::uint64_t i) { return value(static_cast<std::int64_t>(i)); }
     JsonWriter& value(int i) { return value(static_cast<std::int64_t>(i)); }

@@ -77,8 +77,9 @@ std::size_t countNewlines(std::string_view text) noexcept
     for (; e - p >= 8; p += 8) {
         std::uint64_t w;
         std::memcpy(&w, p, 8);
-        w ^= kOnes * '\n';                          // '\n' bytes become zero
-        const std::uint64_t t = ((w & kLow7) + kLow7) | w; // high bit set where the byte is not zero
+        w ^= kOnes * '\n'; // '\n' bytes become zero
+        const std::uint64_t t =
+            ((w & kLow7) + kLow7) | w; // high bit set where the byte is not zero
         n += static_cast<std::size_t>((((~t & ~kLow7) >> 7) * kOnes) >> 56); // sum of the flags
     }
     for (; p != e; ++p) {

@@ -71,9 +71,9 @@ private slots:
             names << QFileInfo(p).fileName();
         }
         names.sort();
-        QCOMPARE(names, (QStringList{QStringLiteral("sample_anim.smd"),
-                                     QStringLiteral("sample_flex.vta"),
-                                     QStringLiteral("sample_ref.smd")}));
+        QCOMPARE(names,
+                 (QStringList{QStringLiteral("sample_anim.smd"), QStringLiteral("sample_flex.vta"),
+                              QStringLiteral("sample_ref.smd")}));
         QCOMPARE(QFileInfo(doc.primary()->path).fileName(), QStringLiteral("sample_ref.smd"));
         QCOMPARE(doc.animations().size(), std::size_t(1));
         QCOMPARE(doc.animations().front().name, QStringLiteral("sample_anim"));

@@ -398,7 +398,8 @@ private slots:
         QVERIFY(text.contains(QStringLiteral("Why the compiler cares.")));
         QVERIFY(text.contains(QString::fromUtf8(x->fix.data(), qsizetype(x->fix.size()))));
         QVERIFY(text.contains(QStringLiteral("docs/checks.md#weights.nan")));
-        QVERIFY(dialog->grab().save(test::outputDir() + QStringLiteral("/problem_explanation.png")));
+        QVERIFY(
+            dialog->grab().save(test::outputDir() + QStringLiteral("/problem_explanation.png")));
 
         // Without a current row F1 is left to the window.
         dialog->close();

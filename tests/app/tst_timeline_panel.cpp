@@ -124,8 +124,7 @@ private slots:
         doc.setCurrentFrame(10);
         panel.setSpeed(0.1);
         std::vector<double> seen;
-        connect(&doc, &app::Document::frameChanged, this,
-                [&] { seen.push_back(doc.playhead()); });
+        connect(&doc, &app::Document::frameChanged, this, [&] { seen.push_back(doc.playhead()); });
         panel.setPlaying(true, true);
         QTRY_VERIFY_WITH_TIMEOUT(!seen.empty() && seen.back() < 9.95 && seen.back() > 9.0, 5000);
         panel.setPlaying(false);
@@ -144,8 +143,7 @@ private slots:
         doc.setCurrentAnimation(0);
         auto segment2Y = [&doc] {
             const auto pose = doc.currentPose();
-            const Eigen::Matrix3f local =
-                (pose.at(1).inverse() * pose.at(2)).linear();
+            const Eigen::Matrix3f local = (pose.at(1).inverse() * pose.at(2)).linear();
             return double(std::atan2(local(0, 2), local(0, 0)));
         };
         QSignalSpy changed(&doc, &app::Document::frameChanged);
@@ -207,8 +205,7 @@ private slots:
 
         // Forward at 0.1 x 30 fps: the playhead passes between frames 4 and 5, never back.
         std::vector<double> seen;
-        connect(&doc, &app::Document::frameChanged, this,
-                [&] { seen.push_back(doc.playhead()); });
+        connect(&doc, &app::Document::frameChanged, this, [&] { seen.push_back(doc.playhead()); });
         doc.setCurrentFrame(4);
         panel.setSpeed(0.1);
         panel.setPlaying(true);
@@ -225,8 +222,7 @@ private slots:
         QCOMPARE(doc.currentFrame(), 28);
         seen.clear();
         panel.setPlaying(true);
-        QTRY_VERIFY_WITH_TIMEOUT(!seen.empty() && seen.back() < 27.95 && seen.back() > 27.0,
-                                 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(!seen.empty() && seen.back() < 27.95 && seen.back() > 27.0, 5000);
         panel.setPlaying(false);
         for (std::size_t i = 1; i < seen.size(); ++i) {
             QVERIFY(seen[i] <= seen[i - 1]);

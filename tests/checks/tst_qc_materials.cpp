@@ -45,8 +45,7 @@ private slots:
                 triangle("skin.bmp", 0) + triangle("eyes.bmp", 2) + "end\n");
         // skin is where $cdmaterials says; eyes only at the top of materials/ (found by name
         // alone, but not by the engine, which looks under models/hero/).
-        put(dir, QStringLiteral("materials/models/hero/skin.vmt"),
-            "\"VertexLitGeneric\"\n{\n}\n");
+        put(dir, QStringLiteral("materials/models/hero/skin.vmt"), "\"VertexLitGeneric\"\n{\n}\n");
         put(dir, QStringLiteral("materials/eyes.vmt"), "\"VertexLitGeneric\"\n{\n}\n");
         put(dir, QStringLiteral("hero.qc"),
             "$modelname \"hero.mdl\"\n"
@@ -69,11 +68,9 @@ private slots:
         for (const CheckedFile& f : files) {
             for (const Diagnostic& d : f.diagnostics) {
                 if (d.id == ids::kMaterialMissing) {
-                    missing << QString::fromStdString(QFileInfo(QString::fromStdString(d.file))
-                                                          .fileName()
-                                                          .toStdString() +
-                                                      ":" + std::to_string(d.where.line) + " " +
-                                                      d.message);
+                    missing << QString::fromStdString(
+                        QFileInfo(QString::fromStdString(d.file)).fileName().toStdString() + ":" +
+                        std::to_string(d.where.line) + " " + d.message);
                 }
             }
         }

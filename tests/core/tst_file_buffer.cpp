@@ -72,7 +72,9 @@ private slots:
     {
         QTemporaryDir dir;
         const QString p = dir.filePath(QStringLiteral("a.smd"));
-        QVERIFY(writeFileAtomic(p.toStdString(), std::string("abc\0def", 7), WriteMode::RefuseExisting).empty());
+        QVERIFY(
+            writeFileAtomic(p.toStdString(), std::string("abc\0def", 7), WriteMode::RefuseExisting)
+                .empty());
         const FileReadResult r = readFile(p.toStdString());
         QVERIFY(r.ok());
         QCOMPARE(r.bytes, std::string("abc\0def", 7));
@@ -104,7 +106,8 @@ private slots:
         QVERIFY(writeFileAtomic(p.toStdString(), "precious", WriteMode::RefuseExisting).empty());
         QFile::setPermissions(dir.path(), QFileDevice::ReadOwner | QFileDevice::ExeOwner);
         const std::string err = writeFileAtomic(p.toStdString(), "clobber", WriteMode::Overwrite);
-        QFile::setPermissions(dir.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+        QFile::setPermissions(dir.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner |
+                                              QFileDevice::ExeOwner);
         if (err.empty()) {
             QSKIP("running as root: directory permissions do not stop the write");
         }

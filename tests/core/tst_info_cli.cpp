@@ -9,9 +9,18 @@
 using namespace rigscope;
 
 namespace {
-QString sample(const char* name) { return test::samplesDir() + QLatin1Char('/') + QLatin1String(name); }
-QString str(const QJsonObject& o, const char* k) { return o.value(QLatin1String(k)).toString(); }
-int num(const QJsonObject& o, const char* k) { return o.value(QLatin1String(k)).toInt(-1); }
+QString sample(const char* name)
+{
+    return test::samplesDir() + QLatin1Char('/') + QLatin1String(name);
+}
+QString str(const QJsonObject& o, const char* k)
+{
+    return o.value(QLatin1String(k)).toString();
+}
+int num(const QJsonObject& o, const char* k)
+{
+    return o.value(QLatin1String(k)).toInt(-1);
+}
 } // namespace
 
 class TstInfoCli : public QObject {
@@ -19,8 +28,9 @@ class TstInfoCli : public QObject {
 private slots:
     void sampleJson()
     {
-        const auto r = test::runCli({QStringLiteral("info"), QStringLiteral("--json"), sample("sample_ref.smd"),
-                                     sample("sample_anim.smd"), sample("sample_flex.vta")});
+        const auto r = test::runCli({QStringLiteral("info"), QStringLiteral("--json"),
+                                     sample("sample_ref.smd"), sample("sample_anim.smd"),
+                                     sample("sample_flex.vta")});
         QCOMPARE(r.exitCode, 0);
         QJsonParseError err{};
         const QJsonArray a = QJsonDocument::fromJson(r.out, &err).array();
@@ -67,7 +77,8 @@ private slots:
     }
     void textOutput()
     {
-        const auto r = test::runCli({QStringLiteral("info"), QStringLiteral("-v"), sample("sample_ref.smd")});
+        const auto r =
+            test::runCli({QStringLiteral("info"), QStringLiteral("-v"), sample("sample_ref.smd")});
         QCOMPARE(r.exitCode, 0);
         QVERIFY(r.out.contains("reference"));
         QVERIFY(r.out.contains("172"));
@@ -79,8 +90,9 @@ private slots:
         const QString p = dir.filePath(QStringLiteral("bad.smd"));
         QFile f(p);
         QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("version 1\nnodes\n0 \"root\" -1\nend\nskeleton\ntime 0\n0 0 0 0 0 0 0\nend\n"
-                "triangles\nmat\n0 1.0.0 0 0 0 0 1 0 0\n0 1 0 0 0 0 1 1 0\n0 0 1 0 0 0 1 0 1\nend\n");
+        f.write(
+            "version 1\nnodes\n0 \"root\" -1\nend\nskeleton\ntime 0\n0 0 0 0 0 0 0\nend\n"
+            "triangles\nmat\n0 1.0.0 0 0 0 0 1 0 0\n0 1 0 0 0 0 1 1 0\n0 0 1 0 0 0 1 0 1\nend\n");
         f.close();
         const auto r = test::runCli({QStringLiteral("info"), QStringLiteral("--json"), p});
         QCOMPARE(r.exitCode, 1);
@@ -92,8 +104,12 @@ private slots:
     void usageAndIoFailuresExitTwo()
     {
         QCOMPARE(test::runCli({QStringLiteral("info")}).exitCode, 2);
-        QCOMPARE(test::runCli({QStringLiteral("info"), QStringLiteral("/nonexistent.smd")}).exitCode, 2);
-        QCOMPARE(test::runCli({QStringLiteral("info"), QStringLiteral("--bogus"), sample("sample_ref.smd")}).exitCode, 2);
+        QCOMPARE(
+            test::runCli({QStringLiteral("info"), QStringLiteral("/nonexistent.smd")}).exitCode, 2);
+        QCOMPARE(test::runCli(
+                     {QStringLiteral("info"), QStringLiteral("--bogus"), sample("sample_ref.smd")})
+                     .exitCode,
+                 2);
         QCOMPARE(test::runCli({QStringLiteral("frobnicate")}).exitCode, 2);
         const auto v = test::runCli({QStringLiteral("--version")});
         QCOMPARE(v.exitCode, 0);

@@ -34,7 +34,8 @@ private slots:
     {
         JsonWriter w(false);
         w.beginArray().value(std::string("caf\xe9\x01", 5)).value("\xc3\xa9").endArray();
-        QCOMPARE(QByteArray::fromStdString(w.str()), QByteArray("[\"caf\\u00e9\\u0001\",\"\xc3\xa9\"]"));
+        QCOMPARE(QByteArray::fromStdString(w.str()),
+                 QByteArray("[\"caf\\u00e9\\u0001\",\"\xc3\xa9\"]"));
     }
 };
 

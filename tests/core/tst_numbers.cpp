@@ -154,7 +154,8 @@ private slots:
             const char* end = scanFloat(line.data(), line.data() + line.size(), scanned);
             if (end) {
                 // Against from_chars itself (parseFloat uses scanFloat).
-                const std::string_view tok(line.data(), static_cast<std::size_t>(end - line.data()));
+                const std::string_view tok(line.data(),
+                                           static_cast<std::size_t>(end - line.data()));
                 const auto r = std::from_chars(tok.data(), tok.data() + tok.size(), parsed);
                 QVERIFY2(r.ec == std::errc() && r.ptr == tok.data() + tok.size(), line.c_str());
                 QVERIFY2(std::memcmp(&scanned, &parsed, sizeof parsed) == 0, line.c_str());
@@ -164,7 +165,8 @@ private slots:
             std::int32_t si = 0, pi = 0;
             const char* iend = scanInt(line.data(), line.data() + line.size(), si);
             if (iend) {
-                const std::string_view tok(line.data(), static_cast<std::size_t>(iend - line.data()));
+                const std::string_view tok(line.data(),
+                                           static_cast<std::size_t>(iend - line.data()));
                 QVERIFY2(parseInt(tok, pi) && pi == si, line.c_str());
                 ++intsTaken;
             }
@@ -183,8 +185,8 @@ private slots:
         float ref = 0;
         QVERIFY(parseFloat(lead, ref) && std::memcmp(&v, &ref, 4) == 0);
         // Declined: 20 digits, above 2^53, nan, '+', a float midpoint, beyond 10^22.
-        for (std::string_view d : {"12345678901.123456789", "9007199254740993", "nan", "+1",
-                                   "16777217", "1e30", "."}) {
+        for (std::string_view d :
+             {"12345678901.123456789", "9007199254740993", "nan", "+1", "16777217", "1e30", "."}) {
             QVERIFY2(!scanFloat(d.data(), d.data() + d.size(), v), std::string(d).c_str());
         }
         std::int32_t i = 0;

@@ -210,8 +210,8 @@ private slots:
         QTest::newRow("no file") << QStringList{};
         QTest::newRow("missing file") << QStringList{fixture("nope.smd")};
         QTest::newRow("two animations")
-            << QStringList{fixture("rig_ref.smd"), fixture("rig_anim.smd"), QStringLiteral("--anim"),
-                           fixture("rig_anim.smd")};
+            << QStringList{fixture("rig_ref.smd"), fixture("rig_anim.smd"),
+                           QStringLiteral("--anim"), fixture("rig_anim.smd")};
         QTest::newRow("frame out of range")
             << QStringList{fixture("rig_ref.smd"), QStringLiteral("--anim"),
                            fixture("rig_anim.smd"), QStringLiteral("--frame=3")};

@@ -41,8 +41,8 @@ class TstProfile : public QObject {
 private slots:
     void namesRoundTrip()
     {
-        for (Profile p : {Profile::Auto, Profile::GoldSrc, Profile::Source, Profile::Source256,
-                          Profile::Cod}) {
+        for (Profile p :
+             {Profile::Auto, Profile::GoldSrc, Profile::Source, Profile::Source256, Profile::Cod}) {
             QCOMPARE(parseProfile(profileName(p)), std::optional<Profile>(p));
         }
         QCOMPARE(profileName(Profile::Source256), std::string_view("source256"));
@@ -66,15 +66,24 @@ private slots:
         QTest::addColumn<QString>("material");
         QTest::addColumn<bool>("linked");
         QTest::addColumn<int>("expected");
-        QTest::newRow("9-field corners, .bmp") << "smd" << "skin.bmp" << false << int(Profile::GoldSrc);
-        QTest::newRow(".BMP any case") << "smd" << "SKIN.BMP" << false << int(Profile::GoldSrc);
-        QTest::newRow("links") << "smd" << "skin.bmp" << true << int(Profile::Source);
-        QTest::newRow("a .tga material") << "smd" << "skin.tga" << false << int(Profile::Source);
-        QTest::newRow("smdx") << "smdx" << "skin" << true << int(Profile::Source);
-        QTest::newRow("xmodel") << "xmodel" << "skin" << true << int(Profile::Cod);
-        QTest::newRow("xanim_bin") << "xanim_bin" << "skin" << true << int(Profile::Cod);
-        QTest::newRow("nt") << "nt" << "skin" << false << int(Profile::Cod);
-        QTest::newRow("dmx") << "dmx" << "skin" << true << int(Profile::Source);
+        QTest::newRow("9-field corners, .bmp") << "smd"
+                                               << "skin.bmp" << false << int(Profile::GoldSrc);
+        QTest::newRow(".BMP any case") << "smd"
+                                       << "SKIN.BMP" << false << int(Profile::GoldSrc);
+        QTest::newRow("links") << "smd"
+                               << "skin.bmp" << true << int(Profile::Source);
+        QTest::newRow("a .tga material") << "smd"
+                                         << "skin.tga" << false << int(Profile::Source);
+        QTest::newRow("smdx") << "smdx"
+                              << "skin" << true << int(Profile::Source);
+        QTest::newRow("xmodel") << "xmodel"
+                                << "skin" << true << int(Profile::Cod);
+        QTest::newRow("xanim_bin") << "xanim_bin"
+                                   << "skin" << true << int(Profile::Cod);
+        QTest::newRow("nt") << "nt"
+                            << "skin" << false << int(Profile::Cod);
+        QTest::newRow("dmx") << "dmx"
+                             << "skin" << true << int(Profile::Source);
     }
 
     void autoResolution()

@@ -47,10 +47,7 @@ private slots:
         QCOMPARE(w.cornerVertex[0], w.cornerVertex[3]); // corner 0 of both triangles
         QCOMPARE(w.cornerVertex[2], w.cornerVertex[4]);
     }
-    void differentUvSplits()
-    {
-        QCOMPARE(countUniqueVertices(quad(true)), std::size_t(6));
-    }
+    void differentUvSplits() { QCOMPARE(countUniqueVertices(quad(true)), std::size_t(6)); }
     void differentWeightsSplit()
     {
         Mesh m = quad(false);

@@ -21,7 +21,8 @@ namespace {
 
 template <typename T> bool sameBytes(const std::vector<T>& a, const std::vector<T>& b)
 {
-    return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+    return a.size() == b.size() &&
+           (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
 }
 
 // Empty when a and b are the same in every respect, else what differs.
@@ -38,7 +39,8 @@ std::string difference(const core::ReadResult& a, const core::ReadResult& b)
     const core::Model& x = a.model;
     const core::Model& y = b.model;
     check(x == y, "model");
-    check(x.format == y.format && x.version == y.version && x.kind == y.kind, "format/version/kind");
+    check(x.format == y.format && x.version == y.version && x.kind == y.kind,
+          "format/version/kind");
     check(x.lineEnding == y.lineEnding, "lineEnding");
     check(x.headerComments == y.headerComments, "headerComments");
     check(x.skeleton.where == y.skeleton.where && x.skeleton.bindWhere == y.skeleton.bindWhere,
@@ -58,10 +60,12 @@ std::string difference(const core::ReadResult& a, const core::ReadResult& b)
     for (std::size_t i = 0; anims && i < x.animations.size(); ++i) {
         const core::Animation& p = x.animations[i];
         const core::Animation& q = y.animations[i];
-        anims = p.frameWhere == q.frameWhere && sameBytes(p.times, q.times) && p.notes.size() == q.notes.size();
+        anims = p.frameWhere == q.frameWhere && sameBytes(p.times, q.times) &&
+                p.notes.size() == q.notes.size();
         for (std::size_t k = 0; anims && k < p.notes.size(); ++k) {
-            anims = p.notes[k].where == q.notes[k].where && sameBytes(std::vector<double>{p.notes[k].frame},
-                                                                      std::vector<double>{q.notes[k].frame});
+            anims = p.notes[k].where == q.notes[k].where &&
+                    sameBytes(std::vector<double>{p.notes[k].frame},
+                              std::vector<double>{q.notes[k].frame});
         }
     }
     check(anims, "animation locations / frame bits");
@@ -69,9 +73,10 @@ std::string difference(const core::ReadResult& a, const core::ReadResult& b)
     for (std::size_t i = 0; diags && i < a.diagnostics.size(); ++i) {
         const core::Diagnostic& p = a.diagnostics[i];
         const core::Diagnostic& q = b.diagnostics[i];
-        diags = p.severity == q.severity && p.id == q.id && p.message == q.message && p.file == q.file &&
-                p.where == q.where && p.binary == q.binary && p.element == q.element &&
-                p.fixedSeverity == q.fixedSeverity && p.related.size() == q.related.size();
+        diags = p.severity == q.severity && p.id == q.id && p.message == q.message &&
+                p.file == q.file && p.where == q.where && p.binary == q.binary &&
+                p.element == q.element && p.fixedSeverity == q.fixedSeverity &&
+                p.related.size() == q.related.size();
     }
     check(diags, "diagnostics");
     return d;
@@ -93,7 +98,8 @@ core::ReadResult readGeneral(const std::string& bytes, const std::string& name)
 {
     core::ReadContext ctx;
     ctx.fileName = name;
-    return isAnim(name) ? core::cod::readXanimGeneral(bytes, ctx) : core::cod::readXmodelGeneral(bytes, ctx);
+    return isAnim(name) ? core::cod::readXanimGeneral(bytes, ctx)
+                        : core::cod::readXmodelGeneral(bytes, ctx);
 }
 
 core::ReadResult readThreads(const std::string& bytes, const std::string& name, unsigned threads,
@@ -135,7 +141,8 @@ bool fastTaken(const std::string& bytes, const std::string& name)
     core::ReadContext ctx;
     ctx.fileName = name;
     core::ReadResult r;
-    return isAnim(name) ? core::cod::readXanimFast(bytes, ctx, r) : core::cod::readXmodelFast(bytes, ctx, r);
+    return isAnim(name) ? core::cod::readXanimFast(bytes, ctx, r)
+                        : core::cod::readXmodelFast(bytes, ctx, r);
 }
 
 // A canonical XMODEL with the number spellings real exporters and our writer use, comma-space
@@ -257,9 +264,11 @@ std::string canonicalXmodel(const char* nl)
 std::string canonicalXmodelV7()
 {
     std::string s = canonicalXmodel("\n");
-    for (auto [from, to] : {std::pair{"VERSION 6", "VERSION 7"}, std::pair{"NUMVERTS 4", "NUMVERTS32 4"},
-                            std::pair{"TRI 0 1 0 0", "TRI16 0 1 0 0"}, std::pair{"VERT 2\nNORMAL", "VERT32 2\nNORMAL"},
-                            std::pair{"VERT 3\nOFFSET", "VERT32 3\nOFFSET"}}) {
+    for (auto [from, to] :
+         {std::pair{"VERSION 6", "VERSION 7"}, std::pair{"NUMVERTS 4", "NUMVERTS32 4"},
+          std::pair{"TRI 0 1 0 0", "TRI16 0 1 0 0"},
+          std::pair{"VERT 2\nNORMAL", "VERT32 2\nNORMAL"},
+          std::pair{"VERT 3\nOFFSET", "VERT32 3\nOFFSET"}}) {
         s.replace(s.find(from), std::strlen(from), to);
     }
     return s;
@@ -267,14 +276,16 @@ std::string canonicalXmodelV7()
 
 std::string canonicalXanim(const char* nl, bool flat)
 {
-    std::string s = std::string("// Export filename: `c:\\anims\\walk.xanim_export`") + nl + nl + "ANIMATION" + nl +
-                    "VERSION 3" + nl + nl + "NUMPARTS 2" + nl + "PART 0 \"tag_origin\"" + nl +
-                    "PART 1 \"j spine\"" + nl + nl + "FRAMERATE 30" + nl + "NUMFRAMES 3" + nl;
+    std::string s = std::string("// Export filename: `c:\\anims\\walk.xanim_export`") + nl + nl +
+                    "ANIMATION" + nl + "VERSION 3" + nl + nl + "NUMPARTS 2" + nl +
+                    "PART 0 \"tag_origin\"" + nl + "PART 1 \"j spine\"" + nl + nl + "FRAMERATE 30" +
+                    nl + "NUMFRAMES 3" + nl;
     for (int f = 0; f < 3; ++f) {
         s += "FRAME " + std::to_string(98 + f) + nl;
         for (int p = 0; p < 2; ++p) {
             s += "PART " + std::to_string(p) + nl;
-            s += "OFFSET " + std::to_string(p) + ", 0.000000017229468, " + std::to_string(f) + ".5" + nl;
+            s += "OFFSET " + std::to_string(p) + ", 0.000000017229468, " + std::to_string(f) +
+                 ".5" + nl;
             if (p == 1) {
                 s += std::string("SCALE 1 1 1") + nl;
             }
@@ -283,11 +294,12 @@ std::string canonicalXanim(const char* nl, bool flat)
     }
     s += std::string("NOTETRACKS") + nl + nl;
     if (flat) {
-        s += std::string("NUMKEYS 3") + nl + "FRAME 98 \"start\"" + nl + "FRAME 100 \"foot // step, 1\"" + nl +
-             "FRAME 130 \"late\"" + nl;
+        s += std::string("NUMKEYS 3") + nl + "FRAME 98 \"start\"" + nl +
+             "FRAME 100 \"foot // step, 1\"" + nl + "FRAME 130 \"late\"" + nl;
     } else {
-        s += std::string("PART 0") + nl + "NUMTRACKS 1" + nl + "NOTETRACK 0" + nl + "NUMKEYS 2" + nl +
-             "FRAME 98 \"start\"" + nl + "FRAME -4 \"early\"" + nl + nl + "PART 1" + nl + "NUMTRACKS 0" + nl;
+        s += std::string("PART 0") + nl + "NUMTRACKS 1" + nl + "NOTETRACK 0" + nl + "NUMKEYS 2" +
+             nl + "FRAME 98 \"start\"" + nl + "FRAME -4 \"early\"" + nl + nl + "PART 1" + nl +
+             "NUMTRACKS 0" + nl;
     }
     return s;
 }
@@ -299,14 +311,17 @@ std::string canonicalXanim(const char* nl, bool flat)
 // materials.
 std::string generatedXmodel(int verts, int faces, const std::string& nl, int version = 6)
 {
-    std::string s = "// generated" + nl + "MODEL" + nl + "VERSION " + std::to_string(version) + nl + nl +
-                    "NUMBONES 3" + nl + (version == 7 ? "NUMCOSMETICBONES 0" + nl : std::string()) + "BONE 0 -1 \"root\"" + nl + "BONE 1 0 \"a\"" + nl +
-                    "BONE 2 1 \"b\"" + nl + nl;
+    std::string s = "// generated" + nl + "MODEL" + nl + "VERSION " + std::to_string(version) + nl +
+                    nl + "NUMBONES 3" + nl +
+                    (version == 7 ? "NUMCOSMETICBONES 0" + nl : std::string()) +
+                    "BONE 0 -1 \"root\"" + nl + "BONE 1 0 \"a\"" + nl + "BONE 2 1 \"b\"" + nl + nl;
     for (int b = 0; b < 3; ++b) {
-        s += "BONE " + std::to_string(b) + nl + "OFFSET 0 0 " + std::to_string(b) + nl + "X 1 0 0" + nl +
-             "Y 0 1 0" + nl + "Z 0 0 1" + nl + nl;
+        s += "BONE " + std::to_string(b) + nl + "OFFSET 0 0 " + std::to_string(b) + nl + "X 1 0 0" +
+             nl + "Y 0 1 0" + nl + "Z 0 0 1" + nl + nl;
     }
-    auto num = [](int i, int k) { return std::to_string(((i * 37 + k * 11) % 2001 - 1000) / 97.0); };
+    auto num = [](int i, int k) {
+        return std::to_string(((i * 37 + k * 11) % 2001 - 1000) / 97.0);
+    };
     const bool v7 = version == 7;
     s += (v7 ? "NUMVERTS32 " : "NUMVERTS ") + std::to_string(verts) + nl;
     for (int v = 0; v < verts; ++v) {
@@ -346,16 +361,18 @@ std::string generatedXmodel(int verts, int faces, const std::string& nl, int ver
                "MATERIAL 0 \"skin.tga\"" + nl + "MATERIAL 1 \"cloth.tga\"" + nl;
     }
     s += "NUMOBJECTS 1" + nl + "OBJECT 0 \"body\"" + nl + nl + "NUMMATERIALS 2" + nl +
-         "MATERIAL 0 \"skin\" \"Lambert\" \"skin.tga\"" + nl + "COLOR 0 0 0 1" + nl + "PHONG -1" + nl +
-         "MATERIAL 1 \"cloth\" \"Phong\" \"\"" + nl + "COEFFS 0.8 0" + nl;
+         "MATERIAL 0 \"skin\" \"Lambert\" \"skin.tga\"" + nl + "COLOR 0 0 0 1" + nl + "PHONG -1" +
+         nl + "MATERIAL 1 \"cloth\" \"Phong\" \"\"" + nl + "COEFFS 0.8 0" + nl;
     return s;
 }
 
 // A regular XANIM of `frames` frames of `parts` parts from frame 100, with SCALE lines (some
-// not 1 1 1) only from the middle on, commas without a space in every part of the file and a note out of range.
+// not 1 1 1) only from the middle on, commas without a space in every part of the file and a note
+// out of range.
 std::string generatedXanim(int frames, int parts, const std::string& nl)
 {
-    std::string s = "ANIMATION" + nl + "VERSION 3" + nl + nl + "NUMPARTS " + std::to_string(parts) + nl;
+    std::string s =
+        "ANIMATION" + nl + "VERSION 3" + nl + nl + "NUMPARTS " + std::to_string(parts) + nl;
     for (int p = 0; p < parts; ++p) {
         s += "PART " + std::to_string(p) + " \"j_" + std::to_string(p) + "\"" + nl;
     }
@@ -366,15 +383,16 @@ std::string generatedXanim(int frames, int parts, const std::string& nl)
         for (int p = 0; p < parts; ++p) {
             const int i = f * parts + p;
             s += "PART " + std::to_string(p) + nl;
-            s += "OFFSET " + num(i, 0) + (i % 13 == 4 ? "," : " ") + num(i, 1) + " " + num(i, 2) + nl;
+            s += "OFFSET " + num(i, 0) + (i % 13 == 4 ? "," : " ") + num(i, 1) + " " + num(i, 2) +
+                 nl;
             if (f >= frames / 2 && p == 1) {
                 s += (f % 3 == 0 ? "SCALE 1 2 1" : "SCALE 1 1 1") + nl; // non-unit scales are kept
             }
             s += "X 1 0 0" + nl + "Y 0 " + num(i, 3) + " 0" + nl + "Z 0 0 1" + nl + nl;
         }
     }
-    s += "NOTETRACKS" + nl + nl + "PART 0" + nl + "NUMTRACKS 1" + nl + "NOTETRACK 0" + nl + "NUMKEYS 2" + nl +
-         "FRAME 100 \"start\"" + nl + "FRAME 9999 \"late\"" + nl;
+    s += "NOTETRACKS" + nl + nl + "PART 0" + nl + "NUMTRACKS 1" + nl + "NOTETRACK 0" + nl +
+         "NUMKEYS 2" + nl + "FRAME 100 \"start\"" + nl + "FRAME 9999 \"late\"" + nl;
     return s;
 }
 
@@ -467,8 +485,9 @@ std::vector<std::string> mutations(const std::string& line)
     }
     const std::size_t last = line.rfind(' ');
     if (last != std::string::npos && last + 1 < line.size()) {
-        for (const char* t : {"+1", "nan", "-inf", "1e30", "1e-30", "0000000001", "-0", "1.5", "-1", "0", "3", "255",
-                              "99999", "2147483648", "1.2.3", "\"x\"", "x", "-", ".", "1e5", "0.5e1", "1,"}) {
+        for (const char* t : {"+1", "nan", "-inf", "1e30", "1e-30", "0000000001", "-0",    "1.5",
+                              "-1", "0",   "3",    "255",  "99999", "2147483648", "1.2.3", "\"x\"",
+                              "x",  "-",   ".",    "1e5",  "0.5e1", "1,"}) {
             out.push_back(line.substr(0, last + 1) + t);
         }
         if (sp != last) {
@@ -479,7 +498,8 @@ std::vector<std::string> mutations(const std::string& line)
     for (int delta : {1, -1}) {
         std::string m;
         for (std::size_t i = 0; i < line.size();) {
-            if (std::isdigit(static_cast<unsigned char>(line[i])) && (i == 0 || line[i - 1] == ' ' || line[i - 1] == '-')) {
+            if (std::isdigit(static_cast<unsigned char>(line[i])) &&
+                (i == 0 || line[i - 1] == ' ' || line[i - 1] == '-')) {
                 std::size_t e = i;
                 while (e < line.size() && std::isdigit(static_cast<unsigned char>(line[e]))) {
                     ++e;
@@ -509,40 +529,53 @@ private slots:
     {
         QTest::addColumn<QByteArray>("bytes");
         QTest::addColumn<QString>("name");
-        QTest::newRow("xmodel LF") << QByteArray::fromStdString(canonicalXmodel("\n")) << u"c.xmodel_export"_qs;
-        QTest::newRow("xmodel CRLF") << QByteArray::fromStdString(canonicalXmodel("\r\n")) << u"c.xmodel_export"_qs;
-        QTest::newRow("xmodel CR") << QByteArray::fromStdString(canonicalXmodel("\r")) << u"c.xmodel_export"_qs;
-        QTest::newRow("xmodel v7") << QByteArray::fromStdString(canonicalXmodelV7()) << u"c.xmodel_export"_qs;
-        QTest::newRow("xanim per-part") << QByteArray::fromStdString(canonicalXanim("\r\n", false)) << u"c.xanim_export"_qs;
-        QTest::newRow("xanim flat") << QByteArray::fromStdString(canonicalXanim("\n", true)) << u"c.xanim_export"_qs;
-        QTest::newRow("xmodel irregular") << QByteArray::fromStdString(irregular(canonicalXmodel("\r\n"), "\r\n"))
-                                          << u"c.xmodel_export"_qs;
-        QTest::newRow("xanim irregular") << QByteArray::fromStdString(irregular(canonicalXanim("\n", false), "\n"))
-                                         << u"c.xanim_export"_qs;
-        QTest::newRow("xanim flat irregular") << QByteArray::fromStdString(irregular(canonicalXanim("\r\n", true), "\r\n"))
-                                              << u"c.xanim_export"_qs;
+        QTest::newRow("xmodel LF")
+            << QByteArray::fromStdString(canonicalXmodel("\n")) << u"c.xmodel_export"_qs;
+        QTest::newRow("xmodel CRLF")
+            << QByteArray::fromStdString(canonicalXmodel("\r\n")) << u"c.xmodel_export"_qs;
+        QTest::newRow("xmodel CR")
+            << QByteArray::fromStdString(canonicalXmodel("\r")) << u"c.xmodel_export"_qs;
+        QTest::newRow("xmodel v7")
+            << QByteArray::fromStdString(canonicalXmodelV7()) << u"c.xmodel_export"_qs;
+        QTest::newRow("xanim per-part")
+            << QByteArray::fromStdString(canonicalXanim("\r\n", false)) << u"c.xanim_export"_qs;
+        QTest::newRow("xanim flat")
+            << QByteArray::fromStdString(canonicalXanim("\n", true)) << u"c.xanim_export"_qs;
+        QTest::newRow("xmodel irregular")
+            << QByteArray::fromStdString(irregular(canonicalXmodel("\r\n"), "\r\n"))
+            << u"c.xmodel_export"_qs;
+        QTest::newRow("xanim irregular")
+            << QByteArray::fromStdString(irregular(canonicalXanim("\n", false), "\n"))
+            << u"c.xanim_export"_qs;
+        QTest::newRow("xanim flat irregular")
+            << QByteArray::fromStdString(irregular(canonicalXanim("\r\n", true), "\r\n"))
+            << u"c.xanim_export"_qs;
         QTest::newRow("generated xmodel irregular")
-            << QByteArray::fromStdString(irregular(generatedXmodel(300, 400, "\n"), "\n")) << u"g.xmodel_export"_qs;
+            << QByteArray::fromStdString(irregular(generatedXmodel(300, 400, "\n"), "\n"))
+            << u"g.xmodel_export"_qs;
         QTest::newRow("generated xanim irregular")
-            << QByteArray::fromStdString(irregular(generatedXanim(40, 7, "\r\n"), "\r\n")) << u"g.xanim_export"_qs;
+            << QByteArray::fromStdString(irregular(generatedXanim(40, 7, "\r\n"), "\r\n"))
+            << u"g.xanim_export"_qs;
         {
             std::string a = canonicalXanim("\n", false);
             a.replace(a.find("FRAMERATE 30"), 12, "FRAMERATE 30.000000");
-            QTest::newRow("xanim float framerate") << QByteArray::fromStdString(a) << u"c.xanim_export"_qs;
+            QTest::newRow("xanim float framerate")
+                << QByteArray::fromStdString(a) << u"c.xanim_export"_qs;
         }
         const QString fx = test::fixturesDir();
-        for (const QString& rel : {u"xmodel/valid/cube_v6.xmodel_export"_qs, u"xmodel/valid/cube_v6_lf.xmodel_export"_qs,
-                                   u"xmodel/valid/bone_matrix.xmodel_export"_qs,
-                                   u"xmodel/valid/comma_nospace.xmodel_export"_qs,
-                                   u"xmodel/valid/color_range.xmodel_export"_qs,
-                                   u"xmodel/valid/cube_v5.xmodel_export"_qs,
-                                   u"xmodel/valid/cube_v7.xmodel_export"_qs,
-                                   u"xmodel/valid/non_unit_scale.xmodel_export"_qs,
-                                   u"xanim/valid/walk_scale.xanim_export"_qs,
-                                   u"xanim/valid/walk_perpart.xanim_export"_qs, u"xanim/valid/walk_flat.xanim_export"_qs,
-                                   u"xanim/valid/walk_nonotes.xanim_export"_qs,
-                                   u"xanim/valid/single_frame.xanim_export"_qs}) {
-            QTest::newRow(qPrintable(rel)) << QByteArray::fromStdString(test::readBytes(fx + u'/' + rel)) << rel;
+        for (const QString& rel :
+             {u"xmodel/valid/cube_v6.xmodel_export"_qs, u"xmodel/valid/cube_v6_lf.xmodel_export"_qs,
+              u"xmodel/valid/bone_matrix.xmodel_export"_qs,
+              u"xmodel/valid/comma_nospace.xmodel_export"_qs,
+              u"xmodel/valid/color_range.xmodel_export"_qs,
+              u"xmodel/valid/cube_v5.xmodel_export"_qs, u"xmodel/valid/cube_v7.xmodel_export"_qs,
+              u"xmodel/valid/non_unit_scale.xmodel_export"_qs,
+              u"xanim/valid/walk_scale.xanim_export"_qs,
+              u"xanim/valid/walk_perpart.xanim_export"_qs, u"xanim/valid/walk_flat.xanim_export"_qs,
+              u"xanim/valid/walk_nonotes.xanim_export"_qs,
+              u"xanim/valid/single_frame.xanim_export"_qs}) {
+            QTest::newRow(qPrintable(rel))
+                << QByteArray::fromStdString(test::readBytes(fx + u'/' + rel)) << rel;
         }
     }
     void canonicalFilesTakeTheFastPath()
@@ -600,7 +633,8 @@ private slots:
         QFETCH(QString, path);
         const std::string b = test::readBytes(path);
         const std::string n = QFileInfo(path).fileName().toStdString();
-        QCOMPARE(QString::fromStdString(difference(readDefault(b, n), readGeneral(b, n))), QString());
+        QCOMPARE(QString::fromStdString(difference(readDefault(b, n), readGeneral(b, n))),
+                 QString());
         QCOMPARE(QString::fromStdString(threadedDifference(b, n)), QString());
     }
 
@@ -609,10 +643,14 @@ private slots:
     {
         QTest::addColumn<QByteArray>("bytes");
         QTest::addColumn<QString>("name");
-        QTest::newRow("xmodel") << QByteArray::fromStdString(canonicalXmodel("\n")) << u"m.xmodel_export"_qs;
-        QTest::newRow("xmodel v7") << QByteArray::fromStdString(canonicalXmodelV7()) << u"m.xmodel_export"_qs;
-        QTest::newRow("xanim per-part") << QByteArray::fromStdString(canonicalXanim("\n", false)) << u"m.xanim_export"_qs;
-        QTest::newRow("xanim flat") << QByteArray::fromStdString(canonicalXanim("\n", true)) << u"m.xanim_export"_qs;
+        QTest::newRow("xmodel") << QByteArray::fromStdString(canonicalXmodel("\n"))
+                                << u"m.xmodel_export"_qs;
+        QTest::newRow("xmodel v7")
+            << QByteArray::fromStdString(canonicalXmodelV7()) << u"m.xmodel_export"_qs;
+        QTest::newRow("xanim per-part")
+            << QByteArray::fromStdString(canonicalXanim("\n", false)) << u"m.xanim_export"_qs;
+        QTest::newRow("xanim flat")
+            << QByteArray::fromStdString(canonicalXanim("\n", true)) << u"m.xanim_export"_qs;
     }
     void mutationsAgree()
     {
@@ -662,7 +700,8 @@ private slots:
             }
         }
         // The fast path must still take a fair share of the harmless ones.
-        QVERIFY2(fast > tried / 20, qPrintable(QString::number(fast) + u" of "_qs + QString::number(tried)));
+        QVERIFY2(fast > tried / 20,
+                 qPrintable(QString::number(fast) + u" of "_qs + QString::number(tried)));
     }
 
     // The same with the hostile counts of tst_hostile: counts far beyond the bytes reserve nothing
@@ -672,16 +711,20 @@ private slots:
         std::string m = canonicalXmodel("\n");
         for (const char* key : {"NUMVERTS 4", "NUMFACES 2", "NUMBONES 3"}) {
             std::string h = m;
-            h.replace(h.find(key), std::strlen(key), std::string(key).substr(0, std::strlen(key) - 1) + "2147483647");
-            QCOMPARE(QString::fromStdString(difference(readDefault(h, "h.xmodel_export"), readGeneral(h, "h.xmodel_export"))),
+            h.replace(h.find(key), std::strlen(key),
+                      std::string(key).substr(0, std::strlen(key) - 1) + "2147483647");
+            QCOMPARE(QString::fromStdString(difference(readDefault(h, "h.xmodel_export"),
+                                                       readGeneral(h, "h.xmodel_export"))),
                      QString());
             QCOMPARE(QString::fromStdString(threadedDifference(h, "h.xmodel_export")), QString());
         }
         std::string a = canonicalXanim("\n", false);
         for (const char* key : {"NUMFRAMES 3", "NUMPARTS 2"}) {
             std::string h = a;
-            h.replace(h.find(key), std::strlen(key), std::string(key).substr(0, std::strlen(key) - 1) + "2147483647");
-            QCOMPARE(QString::fromStdString(difference(readDefault(h, "h.xanim_export"), readGeneral(h, "h.xanim_export"))),
+            h.replace(h.find(key), std::strlen(key),
+                      std::string(key).substr(0, std::strlen(key) - 1) + "2147483647");
+            QCOMPARE(QString::fromStdString(difference(readDefault(h, "h.xanim_export"),
+                                                       readGeneral(h, "h.xanim_export"))),
                      QString());
             QCOMPARE(QString::fromStdString(threadedDifference(h, "h.xanim_export")), QString());
         }
@@ -693,15 +736,24 @@ private slots:
     {
         QTest::addColumn<QByteArray>("bytes");
         QTest::addColumn<QString>("name");
-        QTest::newRow("xmodel LF") << QByteArray::fromStdString(generatedXmodel(90, 70, "\n")) << u"g.xmodel_export"_qs;
-        QTest::newRow("xmodel CRLF") << QByteArray::fromStdString(generatedXmodel(90, 70, "\r\n")) << u"g.xmodel_export"_qs;
-        QTest::newRow("xmodel v7") << QByteArray::fromStdString(generatedXmodel(90, 70, "\n", 7)) << u"g.xmodel_export"_qs;
-        QTest::newRow("xmodel v5") << QByteArray::fromStdString(generatedXmodel(90, 70, "\n", 5)) << u"g.xmodel_export"_qs;
-        QTest::newRow("xmodel big pool") << QByteArray::fromStdString(generatedXmodel(300, 20, "\n")) << u"g.xmodel_export"_qs;
-        QTest::newRow("xmodel big faces") << QByteArray::fromStdString(generatedXmodel(12, 200, "\n")) << u"g.xmodel_export"_qs;
-        QTest::newRow("xanim LF") << QByteArray::fromStdString(generatedXanim(40, 5, "\n")) << u"g.xanim_export"_qs;
-        QTest::newRow("xanim CRLF") << QByteArray::fromStdString(generatedXanim(40, 5, "\r\n")) << u"g.xanim_export"_qs;
-        QTest::newRow("xanim one part") << QByteArray::fromStdString(generatedXanim(120, 1, "\n")) << u"g.xanim_export"_qs;
+        QTest::newRow("xmodel LF")
+            << QByteArray::fromStdString(generatedXmodel(90, 70, "\n")) << u"g.xmodel_export"_qs;
+        QTest::newRow("xmodel CRLF")
+            << QByteArray::fromStdString(generatedXmodel(90, 70, "\r\n")) << u"g.xmodel_export"_qs;
+        QTest::newRow("xmodel v7")
+            << QByteArray::fromStdString(generatedXmodel(90, 70, "\n", 7)) << u"g.xmodel_export"_qs;
+        QTest::newRow("xmodel v5")
+            << QByteArray::fromStdString(generatedXmodel(90, 70, "\n", 5)) << u"g.xmodel_export"_qs;
+        QTest::newRow("xmodel big pool")
+            << QByteArray::fromStdString(generatedXmodel(300, 20, "\n")) << u"g.xmodel_export"_qs;
+        QTest::newRow("xmodel big faces")
+            << QByteArray::fromStdString(generatedXmodel(12, 200, "\n")) << u"g.xmodel_export"_qs;
+        QTest::newRow("xanim LF") << QByteArray::fromStdString(generatedXanim(40, 5, "\n"))
+                                  << u"g.xanim_export"_qs;
+        QTest::newRow("xanim CRLF")
+            << QByteArray::fromStdString(generatedXanim(40, 5, "\r\n")) << u"g.xanim_export"_qs;
+        QTest::newRow("xanim one part")
+            << QByteArray::fromStdString(generatedXanim(120, 1, "\n")) << u"g.xanim_export"_qs;
     }
     void sharesOnGeneratedFiles()
     {
@@ -722,7 +774,8 @@ private slots:
                 const core::ReadResult r = readThreads(b, n, threads, minBytes);
                 QVERIFY2(difference(r, one).empty(),
                          qPrintable(QString::fromStdString(std::to_string(threads) + " threads, " +
-                                                           std::to_string(minBytes) + ": " + difference(r, one))));
+                                                           std::to_string(minBytes) + ": " +
+                                                           difference(r, one))));
                 QCOMPARE(r.stats.fastLines, one.stats.fastLines);
                 QVERIFY(r.stats.parallelShares == 0 || r.stats.parallelShares >= 2);
                 QVERIFY(r.stats.parallelShares <= threads);
@@ -737,9 +790,12 @@ private slots:
     {
         QTest::addColumn<QByteArray>("bytes");
         QTest::addColumn<QString>("name");
-        QTest::newRow("xmodel") << QByteArray::fromStdString(generatedXmodel(24, 16, "\n")) << u"m.xmodel_export"_qs;
-        QTest::newRow("xmodel v7") << QByteArray::fromStdString(generatedXmodel(24, 16, "\n", 7)) << u"m.xmodel_export"_qs;
-        QTest::newRow("xanim") << QByteArray::fromStdString(generatedXanim(12, 3, "\n")) << u"m.xanim_export"_qs;
+        QTest::newRow("xmodel") << QByteArray::fromStdString(generatedXmodel(24, 16, "\n"))
+                                << u"m.xmodel_export"_qs;
+        QTest::newRow("xmodel v7")
+            << QByteArray::fromStdString(generatedXmodel(24, 16, "\n", 7)) << u"m.xmodel_export"_qs;
+        QTest::newRow("xanim") << QByteArray::fromStdString(generatedXanim(12, 3, "\n"))
+                               << u"m.xanim_export"_qs;
     }
     void sharesAgreeOnMutations()
     {
@@ -759,7 +815,8 @@ private slots:
                     d = "fastLines";
                 }
                 if (!d.empty()) {
-                    QFAIL(qPrintable(QString::fromStdString(what + ", " + std::to_string(threads) + " threads: " + d)));
+                    QFAIL(qPrintable(QString::fromStdString(what + ", " + std::to_string(threads) +
+                                                            " threads: " + d)));
                 }
             }
         };
@@ -786,7 +843,8 @@ private slots:
                 agree(joinLines(m), where + " -> '" + variant + "'");
             }
         }
-        QVERIFY2(split > tried, qPrintable(QString::number(split) + u" split of "_qs + QString::number(tried)));
+        QVERIFY2(split > tried,
+                 qPrintable(QString::number(split) + u" split of "_qs + QString::number(tried)));
     }
 };
 

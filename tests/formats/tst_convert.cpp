@@ -17,15 +17,20 @@ using namespace rigscope;
 
 namespace {
 
-core::Model readText(const QString& rel) { return test::readPath(test::fixturesDir() + u"/"_qs + rel).model; }
+core::Model readText(const QString& rel)
+{
+    return test::readPath(test::fixturesDir() + u"/"_qs + rel).model;
+}
 
 // Model-space matrices of an SMD-family pose (R = Rz*Ry*Rx, model = parent * local).
-std::vector<Eigen::Affine3f> worldOf(const core::Skeleton& s, const core::Vec3* pos, const core::Vec3* rot)
+std::vector<Eigen::Affine3f> worldOf(const core::Skeleton& s, const core::Vec3* pos,
+                                     const core::Vec3* rot)
 {
     std::vector<Eigen::Affine3f> w(s.size());
     for (std::size_t j = 0; j < s.size(); ++j) {
         Eigen::Affine3f l = Eigen::Affine3f::Identity();
-        l.linear() = (Eigen::AngleAxisf(rot[j].z(), core::Vec3::UnitZ()) * Eigen::AngleAxisf(rot[j].y(), core::Vec3::UnitY()) *
+        l.linear() = (Eigen::AngleAxisf(rot[j].z(), core::Vec3::UnitZ()) *
+                      Eigen::AngleAxisf(rot[j].y(), core::Vec3::UnitY()) *
                       Eigen::AngleAxisf(rot[j].x(), core::Vec3::UnitX()))
                          .toRotationMatrix();
         l.translation() = pos[j];
@@ -36,7 +41,8 @@ std::vector<Eigen::Affine3f> worldOf(const core::Skeleton& s, const core::Vec3* 
 
 bool close(const Eigen::Affine3f& a, const core::Mat3& axes, const core::Vec3& t)
 {
-    return (a.linear() - axes).cwiseAbs().maxCoeff() < 1e-4f && (a.translation() - t).cwiseAbs().maxCoeff() < 1e-4f;
+    return (a.linear() - axes).cwiseAbs().maxCoeff() < 1e-4f &&
+           (a.translation() - t).cwiseAbs().maxCoeff() < 1e-4f;
 }
 
 QByteArray fileBytes(const QString& p)
@@ -53,8 +59,9 @@ class TstConvert : public QObject {
 private slots:
     void euler()
     {
-        for (const core::Vec3& e : {core::Vec3(0.1f, -0.7f, 2.5f), core::Vec3(-3.0f, 1.2f, 0.3f), core::Vec3(0, 0, 0),
-                                    core::Vec3(0.4f, 1.5707964f, 0.0f), core::Vec3(0.4f, -1.5707964f, 0.0f)}) {
+        for (const core::Vec3& e :
+             {core::Vec3(0.1f, -0.7f, 2.5f), core::Vec3(-3.0f, 1.2f, 0.3f), core::Vec3(0, 0, 0),
+              core::Vec3(0.4f, 1.5707964f, 0.0f), core::Vec3(0.4f, -1.5707964f, 0.0f)}) {
             const core::Mat3 r = core::matrixFromEuler(e);
             const core::Mat3 back = core::matrixFromEuler(core::eulerFromMatrix(r));
             QVERIFY((back - r).cwiseAbs().maxCoeff() < 1e-5f);
@@ -73,9 +80,11 @@ private slots:
         QCOMPARE(smd.skeleton.bindKind, core::PoseKind::LocalEulerXYZ);
         QCOMPARE(smd.animations.size(), std::size_t(1));
         QCOMPARE(smd.animations[0].times, std::vector<double>{0});
-        const auto w = worldOf(smd.skeleton, smd.skeleton.bindPositions.data(), smd.skeleton.bindRotations.data());
+        const auto w = worldOf(smd.skeleton, smd.skeleton.bindPositions.data(),
+                               smd.skeleton.bindRotations.data());
         for (std::size_t j = 0; j < cod.skeleton.size(); ++j) {
-            QVERIFY2(close(w[j], cod.skeleton.bindAxes[j], cod.skeleton.bindPositions[j]), cod.skeleton.names[j].c_str());
+            QVERIFY2(close(w[j], cod.skeleton.bindAxes[j], cod.skeleton.bindPositions[j]),
+                     cod.skeleton.names[j].c_str());
         }
         // bone 2 is parent-relative: (0, 5, 12.5) under a bone at (0, 0, 10) rotated 90° about Z.
         QVERIFY((smd.skeleton.bindPositions[2] - core::Vec3(5, 0, 2.5f)).norm() < 1e-5f);
@@ -83,8 +92,11 @@ private slots:
         core::DiagnosticSink sink2("back");
         const core::Model again = core::toCodFamily(smd, false, sink2);
         for (std::size_t j = 0; j < cod.skeleton.size(); ++j) {
-            QVERIFY((again.skeleton.bindAxes[j] - cod.skeleton.bindAxes[j]).cwiseAbs().maxCoeff() < 1e-4f);
-            QVERIFY((again.skeleton.bindPositions[j] - cod.skeleton.bindPositions[j]).cwiseAbs().maxCoeff() < 1e-4f);
+            QVERIFY((again.skeleton.bindAxes[j] - cod.skeleton.bindAxes[j]).cwiseAbs().maxCoeff() <
+                    1e-4f);
+            QVERIFY((again.skeleton.bindPositions[j] - cod.skeleton.bindPositions[j])
+                        .cwiseAbs()
+                        .maxCoeff() < 1e-4f);
         }
     }
 
@@ -121,7 +133,8 @@ private slots:
         QVERIFY(test::formatted(sink2.diagnostics()).join(u'\n').contains(u"vertex colours"_qs));
         core::DiagnosticSink sink3("scale");
         core::toSmdFamily(readText(u"xmodel/valid/non_unit_scale.xmodel_export"_qs), sink3);
-        QVERIFY(test::formatted(sink3.diagnostics()).join(u'\n').contains(u"[cod.non-unit-scale]"_qs));
+        QVERIFY(
+            test::formatted(sink3.diagnostics()).join(u'\n').contains(u"[cod.non-unit-scale]"_qs));
     }
 
     void xanimToSmd()
@@ -140,7 +153,8 @@ private slots:
                 QVERIFY(close(w[j], src.axes[src.key(f, j)], src.positions[src.key(f, j)]));
             }
         }
-        QVERIFY(test::formatted(sink.diagnostics()).join(u'\n').contains(u"notetrack keys dropped"_qs));
+        QVERIFY(
+            test::formatted(sink.diagnostics()).join(u'\n').contains(u"notetrack keys dropped"_qs));
         // SMD-family animation back to XANIM keys.
         core::DiagnosticSink sink2("back");
         const core::Model back = core::toCodFamily(smd, true, sink2);
@@ -164,7 +178,9 @@ private slots:
         QVERIFY(r.err.contains("[write.data-dropped]")); // a conversion's loss (issue 15)
         const QByteArray first = fileBytes(out);
         QVERIFY(first.startsWith("*LZ4*"));
-        QVERIFY(!core::readXbin(std::string(first.constData(), static_cast<std::size_t>(first.size())), {}).hasErrors());
+        QVERIFY(!core::readXbin(
+                     std::string(first.constData(), static_cast<std::size_t>(first.size())), {})
+                     .hasErrors());
         // No temporary files are left behind.
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 2);
 
@@ -183,14 +199,18 @@ private slots:
 
         // Never over its own input, even with --force and another spelling of the path.
         const QByteArray before = fileBytes(in);
-        r = test::runCli({u"convert"_qs, in, dir.path() + u"/./cube.xmodel_export"_qs, u"--force"_qs});
+        r = test::runCli(
+            {u"convert"_qs, in, dir.path() + u"/./cube.xmodel_export"_qs, u"--force"_qs});
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.err.contains("input"));
         QCOMPARE(fileBytes(in), before);
 
         // Usage and I/O errors exit 2.
         QCOMPARE(test::runCli({u"convert"_qs, in}).exitCode, 2);
-        QCOMPARE(test::runCli({u"convert"_qs, dir.filePath(u"missing.xmodel_export"_qs), dir.filePath(u"x.smd"_qs)}).exitCode, 2);
+        QCOMPARE(test::runCli({u"convert"_qs, dir.filePath(u"missing.xmodel_export"_qs),
+                               dir.filePath(u"x.smd"_qs)})
+                     .exitCode,
+                 2);
         QCOMPARE(test::runCli({u"convert"_qs, in, dir.filePath(u"x.unknown"_qs)}).exitCode, 2);
         QCOMPARE(test::runCli({u"convert"_qs, u"--bogus"_qs, in, out}).exitCode, 2);
     }
@@ -200,7 +220,8 @@ private slots:
         QTemporaryDir dir;
         // bin -> text, text anim -> bin anim, anim -> NT_EXPORT; an XANIM picks up its NT_EXPORT.
         const QString bin = test::fixturesDir() + u"/xbin/valid/cube_v6.xmodel_bin"_qs;
-        test::ProcessResult r = test::runCli({u"convert"_qs, bin, dir.filePath(u"cube.xmodel_export"_qs)});
+        test::ProcessResult r =
+            test::runCli({u"convert"_qs, bin, dir.filePath(u"cube.xmodel_export"_qs)});
         QCOMPARE(r.exitCode, 0);
         const core::ReadResult text = test::readPath(dir.filePath(u"cube.xmodel_export"_qs));
         QVERIFY(!text.hasErrors());
@@ -210,14 +231,17 @@ private slots:
         r = test::runCli({u"convert"_qs, anim, dir.filePath(u"walk.nt_export"_qs)});
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(fileBytes(dir.filePath(u"walk.nt_export"_qs)),
-                 QByteArray("FIRSTFRAME 100\r\nNUMFRAMES 3\r\nNUMKEYS 2\r\nFRAME 100 \"start\"\r\nFRAME 102 \"land\"\r\n"));
+                 QByteArray("FIRSTFRAME 100\r\nNUMFRAMES 3\r\nNUMKEYS 2\r\nFRAME 100 "
+                            "\"start\"\r\nFRAME 102 \"land\"\r\n"));
         r = test::runCli({u"convert"_qs, anim, dir.filePath(u"walk.xanim_bin"_qs)});
         QCOMPARE(r.exitCode, 0);
         const QByteArray ab = fileBytes(dir.filePath(u"walk.xanim_bin"_qs));
-        const core::ReadResult back = core::readXbin(std::string(ab.constData(), static_cast<std::size_t>(ab.size())), {});
+        const core::ReadResult back =
+            core::readXbin(std::string(ab.constData(), static_cast<std::size_t>(ab.size())), {});
         QCOMPARE(back.model.animations[0].notes.size(), std::size_t(2));
         // --to overrides the extension.
-        r = test::runCli({u"convert"_qs, anim, dir.filePath(u"walk.out"_qs), u"--to=xanim_export"_qs});
+        r = test::runCli(
+            {u"convert"_qs, anim, dir.filePath(u"walk.out"_qs), u"--to=xanim_export"_qs});
         QCOMPARE(r.exitCode, 0);
         QVERIFY(fileBytes(dir.filePath(u"walk.out"_qs)).startsWith("// Export filename"));
     }

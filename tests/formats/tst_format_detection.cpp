@@ -16,33 +16,37 @@ private slots:
         QTest::addColumn<QString>("name");
         QTest::addColumn<QString>("expected");
         QTest::addColumn<bool>("mismatch");
-        QTest::newRow("smd") << QByteArray("version 1\nnodes\n") << "a.smd" << "smd" << false;
-        QTest::newRow("smd, comment first")
-            << QByteArray("// exported\n\nversion 1\n") << "a.smd" << "smd" << false;
-        QTest::newRow("smd, nodes first, CRLF")
-            << QByteArray("NODES\r\n0 \"a\" -1\r\n") << "a.smd" << "smd" << false;
-        QTest::newRow("vta by extension")
-            << QByteArray("version 1\nnodes\n") << "face.vta" << "vta" << false;
-        QTest::newRow("smd content named .txt")
-            << QByteArray("version 1\n") << "notes.txt" << "smd" << false;
-        QTest::newRow("smdx") << QByteArray("SMDX\x01", 5) << "a.smdx" << "smdx" << false;
-        QTest::newRow("smdx named .smd")
-            << QByteArray("SMDX\x01", 5) << "a.smd" << "smdx" << true;
+        QTest::newRow("smd") << QByteArray("version 1\nnodes\n") << "a.smd"
+                             << "smd" << false;
+        QTest::newRow("smd, comment first") << QByteArray("// exported\n\nversion 1\n") << "a.smd"
+                                            << "smd" << false;
+        QTest::newRow("smd, nodes first, CRLF") << QByteArray("NODES\r\n0 \"a\" -1\r\n") << "a.smd"
+                                                << "smd" << false;
+        QTest::newRow("vta by extension") << QByteArray("version 1\nnodes\n") << "face.vta"
+                                          << "vta" << false;
+        QTest::newRow("smd content named .txt") << QByteArray("version 1\n") << "notes.txt"
+                                                << "smd" << false;
+        QTest::newRow("smdx") << QByteArray("SMDX\x01", 5) << "a.smdx"
+                              << "smdx" << false;
+        QTest::newRow("smdx named .smd") << QByteArray("SMDX\x01", 5) << "a.smd"
+                                         << "smdx" << true;
         QTest::newRow("xmodel") << QByteArray("// export\nMODEL\nVERSION 6\n") << "a.xmodel_export"
                                 << "xmodel" << false;
         QTest::newRow("xanim") << QByteArray("ANIMATION\nVERSION 3\n") << "a.xanim_export"
                                << "xanim" << false;
-        QTest::newRow("nt") << QByteArray("NUMFRAMES 3\n") << "a.nt_export" << "nt" << false;
+        QTest::newRow("nt") << QByteArray("NUMFRAMES 3\n") << "a.nt_export"
+                            << "nt" << false;
         QTest::newRow("xmodel_bin") << QByteArray("*LZ4*\x10\0\0\0", 9) << "a.xmodel_bin"
                                     << "xmodel_bin" << false;
         QTest::newRow("xanim_bin") << QByteArray("*LZ4*\x10\0\0\0", 9) << "a.xanim_bin"
                                    << "xanim_bin" << false;
         QTest::newRow("dmx") << QByteArray("<!-- dmx encoding keyvalues2 1 format model 1 -->\n")
-                             << "a.dmx" << "dmx" << false;
-        QTest::newRow("xmodel content named .smd")
-            << QByteArray("MODEL\nVERSION 6\n") << "a.smd" << "xmodel" << true;
-        QTest::newRow("garbage named .smd: the extension")
-            << QByteArray("hello world\n") << "a.smd" << "smd" << false;
+                             << "a.dmx"
+                             << "dmx" << false;
+        QTest::newRow("xmodel content named .smd") << QByteArray("MODEL\nVERSION 6\n") << "a.smd"
+                                                   << "xmodel" << true;
+        QTest::newRow("garbage named .smd: the extension") << QByteArray("hello world\n") << "a.smd"
+                                                           << "smd" << false;
     }
 
     void byContent()
@@ -52,9 +56,8 @@ private slots:
         QFETCH(QString, expected);
         QFETCH(bool, mismatch);
         bool mm = !mismatch;
-        const FormatInfo* f =
-            detectFormat(std::string_view(head.constData(), std::size_t(head.size())),
-                         name.toStdString(), &mm);
+        const FormatInfo* f = detectFormat(
+            std::string_view(head.constData(), std::size_t(head.size())), name.toStdString(), &mm);
         QVERIFY(f);
         QCOMPARE(QString::fromUtf8(f->id.data(), qsizetype(f->id.size())), expected);
         QCOMPARE(mm, mismatch);

@@ -299,7 +299,8 @@ void TstHostile::smdxCounts2p31()
             const std::string bytes = p + c + std::string(32, '\0');
             const Outcome o = readAndCheck(bytes, "hostile.smdx");
             // a length past the end reads as a cut value (syntax.truncated), a count as corrupt
-            QVERIFY2(o.has(ids::kSyntaxSmdxCorrupt) || o.has(ids::kSyntaxTruncated), o.summary().c_str());
+            QVERIFY2(o.has(ids::kSyntaxSmdxCorrupt) || o.has(ids::kSyntaxTruncated),
+                     o.summary().c_str());
             VERIFY_SMALL(o);
             VERIFY_SANE(o, 5000);
         }
@@ -668,14 +669,14 @@ void TstHostile::truncationsAtBlockBoundaries()
             if (p.find_first_not_of(" \t\r\n") == std::string::npos) {
                 VERIFY_ID(o, ids::kSyntaxEmptyFile);
             } else if (name.ends_with(".smdx")) {
-                QVERIFY2(o.has(ids::kSyntaxTruncated) || (p.size() < 5 && o.has(ids::kSyntaxSmdxCorrupt)),
+                QVERIFY2(o.has(ids::kSyntaxTruncated) ||
+                             (p.size() < 5 && o.has(ids::kSyntaxSmdxCorrupt)),
                          what.constData());
             } else if (binaryDmx) {
                 // Cut inside a value: syntax.truncated. Cut right after a count, which then
                 // claims more than the bytes left: dmx.syntax says so (a hostile count reads the
                 // same). Either way an error, under every profile.
-                QVERIFY2(o.has(ids::kSyntaxTruncated) || o.has(ids::kDmxSyntax),
-                         what.constData());
+                QVERIFY2(o.has(ids::kSyntaxTruncated) || o.has(ids::kDmxSyntax), what.constData());
                 QVERIFY2(o.read.hasErrors(), what.constData());
             } else if (name.ends_with("_bin") && k < containerCuts) {
                 VERIFY_ID(o, ids::kSyntaxBinCorrupt);
@@ -723,9 +724,9 @@ void TstHostile::materialFiles()
         return s;
     };
     const std::string cases[] = {
-        vtf(65535, 65535, 1, 15, 16, 1, 1),     vtf(65535, 65535, 65535, 24, 16, 1, 1),
-        vtf(8, 8, 1, 0, 4, 65535, 1),           vtf(8, 8, 1, 0, 4, 1, 0xffffffffu),
-        vtf(65535, 1, 1, 13, 16, 1, 1),         vtf(4, 4, 1, 0x7fffffff, 3, 1, 1),
+        vtf(65535, 65535, 1, 15, 16, 1, 1), vtf(65535, 65535, 65535, 24, 16, 1, 1),
+        vtf(8, 8, 1, 0, 4, 65535, 1),       vtf(8, 8, 1, 0, 4, 1, 0xffffffffu),
+        vtf(65535, 1, 1, 13, 16, 1, 1),     vtf(4, 4, 1, 0x7fffffff, 3, 1, 1),
     };
     for (const std::string& c : cases) {
         g_largestAlloc = 0;

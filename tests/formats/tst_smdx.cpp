@@ -666,8 +666,7 @@ void TstSmdx::badIndices()
     // still those of the states (frame at 0x21, states at 0x23, 0x26, 0x29; rot index at 0x2B).
     QCOMPARE(findId(bones.diagnostics, ids::kSkeletonUnknownBoneInFrame)->where.offset,
              std::uint64_t(0x26));
-    QCOMPARE(findId(bones.diagnostics, ids::kSyntaxSmdxCorrupt)->where.offset,
-             std::uint64_t(0x2B));
+    QCOMPARE(findId(bones.diagnostics, ids::kSyntaxSmdxCorrupt)->where.offset, std::uint64_t(0x2B));
 }
 
 void TstSmdx::statesKeptWhenCut()

@@ -353,8 +353,8 @@ private slots:
         QVERIFY(full.size() > 16);
         const std::string alt = altId.toStdString();
         const std::string_view altView = alt == "syntax.bin-corrupt" ? ids::kSyntaxBinCorrupt
-                                         : alt == "dmx.syntax"         ? ids::kDmxSyntax
-                                                                       : std::string_view{};
+                                         : alt == "dmx.syntax"       ? ids::kDmxSyntax
+                                                                     : std::string_view{};
         // DMX: from the first byte after the header line.
         const std::size_t first = alt == "dmx.syntax" ? full.find('\n') + 1 : 9;
         for (std::size_t cut = first; cut < full.size(); ++cut) {

@@ -11,7 +11,10 @@ using namespace rigscope;
 
 namespace {
 
-QString fixture(const QString& rel) { return test::fixturesDir() + u"/xanim/"_qs + rel; }
+QString fixture(const QString& rel)
+{
+    return test::fixturesDir() + u"/xanim/"_qs + rel;
+}
 
 core::Model readOk(const QString& rel)
 {
@@ -46,7 +49,8 @@ private slots:
     void nonUnitScaleIsACheck()
     {
         const QString rel = u"xanim/valid/walk_scale.xanim_export"_qs;
-        const core::ReadResult r = test::readPath(test::fixturesDir() + u'/' + rel, test::fixturesDir());
+        const core::ReadResult r =
+            test::readPath(test::fixturesDir() + u'/' + rel, test::fixturesDir());
         QVERIFY(r.hasModel);
         QCOMPARE(test::formatted(r.diagnostics), QStringList());
         core::DiagnosticSink sink(rel.toStdString());
@@ -57,8 +61,9 @@ private slots:
                 got << line;
             }
         }
-        QCOMPARE(got, QStringList{u"xanim/valid/walk_scale.xanim_export:27:1: warning: bone 'j_spine' "
-                                  "scale 1 2 1; ignored by PyCoD and lost in SMD [cod.non-unit-scale]"_qs});
+        QCOMPARE(got, QStringList{
+                          u"xanim/valid/walk_scale.xanim_export:27:1: warning: bone 'j_spine' "
+                          "scale 1 2 1; ignored by PyCoD and lost in SMD [cod.non-unit-scale]"_qs});
     }
 
     void fixtures()
@@ -138,7 +143,8 @@ private slots:
         const QString anim = fixture(u"valid/walk_nonotes.xanim_export"_qs);
         const std::string ntPath = core::ntExportPathFor(anim.toStdString());
         QCOMPARE(QString::fromStdString(ntPath), fixture(u"valid/walk_nonotes.NT_EXPORT"_qs));
-        QVERIFY(core::ntExportPathFor(fixture(u"valid/walk_flat.xanim_export"_qs).toStdString()).empty());
+        QVERIFY(core::ntExportPathFor(fixture(u"valid/walk_flat.xanim_export"_qs).toStdString())
+                    .empty());
         core::Model m = readOk(u"valid/walk_nonotes.xanim_export"_qs);
         QVERIFY(m.animations[0].notes.empty());
         const core::ReadResult nt = test::readPath(QString::fromStdString(ntPath));
@@ -158,12 +164,14 @@ private slots:
         for (const auto& d : sink2.diagnostics()) {
             ids << QString::fromUtf8(d.id.data(), static_cast<qsizetype>(d.id.size()));
         }
-        QCOMPARE(ids, (QStringList{u"cod.ntexport-mismatch"_qs, u"cod.notetrack-range"_qs, u"cod.notetrack-range"_qs}));
+        QCOMPARE(ids, (QStringList{u"cod.ntexport-mismatch"_qs, u"cod.notetrack-range"_qs,
+                                   u"cod.notetrack-range"_qs}));
         QCOMPARE(m2.animations[0].notes.size(), std::size_t(2));
         // NT_EXPORT writer round trip.
         const core::WriteResult w = core::writeNtExport(nt.model, {});
         QVERIFY(w.ok());
-        QCOMPARE(w.bytes, std::string("FIRSTFRAME 100\r\nNUMFRAMES 3\r\nNUMKEYS 2\r\nFRAME 100 \"start\"\r\nFRAME 102 \"land\"\r\n"));
+        QCOMPARE(w.bytes, std::string("FIRSTFRAME 100\r\nNUMFRAMES 3\r\nNUMKEYS 2\r\nFRAME 100 "
+                                      "\"start\"\r\nFRAME 102 \"land\"\r\n"));
         core::ReadContext ctx;
         const core::ReadResult back = core::readNtExport(w.bytes, ctx);
         QVERIFY(back.model == nt.model);
@@ -191,15 +199,21 @@ private slots:
 
     void writerRules()
     {
-        const std::string out = core::writeXanim(readOk(u"valid/walk_perpart.xanim_export"_qs), {}).bytes;
+        const std::string out =
+            core::writeXanim(readOk(u"valid/walk_perpart.xanim_export"_qs), {}).bytes;
         QVERIFY(out.find("FRAME 100\r\n") != std::string::npos);
         QVERIFY(out.find("SCALE") == std::string::npos);
-        QVERIFY(out.find("PART 0\r\nNUMTRACKS 1\r\nNOTETRACK 0\r\nNUMKEYS 2\r\nFRAME 100 \"start\"\r\n") != std::string::npos);
+        QVERIFY(
+            out.find(
+                "PART 0\r\nNUMTRACKS 1\r\nNOTETRACK 0\r\nNUMKEYS 2\r\nFRAME 100 \"start\"\r\n") !=
+            std::string::npos);
         QVERIFY(out.find("PART 1\r\nNUMTRACKS 0\r\n") != std::string::npos);
-        const std::string flat = core::writeXanim(readOk(u"valid/walk_flat.xanim_export"_qs), {}).bytes;
+        const std::string flat =
+            core::writeXanim(readOk(u"valid/walk_flat.xanim_export"_qs), {}).bytes;
         QVERIFY(flat.find("NOTETRACKS\n\nNUMKEYS 2\nFRAME 100 \"start\"\n") != std::string::npos);
         // Corrected counts: frames are densified and NUMFRAMES recomputed.
-        const std::string fixed = core::writeXanim(readOk(u"invalid/count_mismatch.xanim_export"_qs), {}).bytes;
+        const std::string fixed =
+            core::writeXanim(readOk(u"invalid/count_mismatch.xanim_export"_qs), {}).bytes;
         QVERIFY(fixed.find("NUMPARTS 2\r\n") != std::string::npos);
         QVERIFY(fixed.find("NUMFRAMES 3\r\n") != std::string::npos);
         QVERIFY(!readAnim(fixed).hasErrors());
@@ -215,13 +229,15 @@ private slots:
                 core::writeXanim(r.model, {});
             }
         }
-        const core::ReadResult h = readAnim("ANIMATION\nVERSION 3\nNUMPARTS 2000000000\nPART 1999999999 \"a\"\n"
-                                            "FRAMERATE -5\nNUMFRAMES 2000000000\nFRAME 4000000000\nPART 1999999999\n"
-                                            "FRAME -4000000000\nFRAME nan\n");
+        const core::ReadResult h =
+            readAnim("ANIMATION\nVERSION 3\nNUMPARTS 2000000000\nPART 1999999999 \"a\"\n"
+                     "FRAMERATE -5\nNUMFRAMES 2000000000\nFRAME 4000000000\nPART 1999999999\n"
+                     "FRAME -4000000000\nFRAME nan\n");
         QVERIFY(h.hasModel);
         QCOMPARE(QString::fromStdString(core::verifyInvariants(h.model)), QString());
         core::ReadContext ctx;
-        const core::ReadResult nt = core::readNtExport("FIRSTFRAME 0\nNUMFRAMES 2000000000\nNUMKEYS 1\n", ctx);
+        const core::ReadResult nt =
+            core::readNtExport("FIRSTFRAME 0\nNUMFRAMES 2000000000\nNUMKEYS 1\n", ctx);
         QVERIFY(nt.hasErrors());
         QCOMPARE(QString::fromStdString(core::verifyInvariants(nt.model)), QString());
     }

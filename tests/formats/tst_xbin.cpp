@@ -37,7 +37,10 @@ std::size_t firstAligned(const std::string& s, const char* two)
     return 0;
 }
 
-bool near(float a, float b, float tol) { return std::fabs(a - b) <= tol || (std::isnan(a) && std::isnan(b)); }
+bool near(float a, float b, float tol)
+{
+    return std::fabs(a - b) <= tol || (std::isnan(a) && std::isnan(b));
+}
 
 struct Expected {
     const char* name;
@@ -47,22 +50,66 @@ struct Expected {
 
 // FORMATS.md §5.5, verbatim.
 const Expected kTable[] = {
-    {"//", 0, 0xC355}, {";", 0, 0x8738}, {"MODEL", 1, 0x46C8}, {"ANIMATION", 1, 0x7AAC},
-    {"NOTETRACKS", 1, 0xC7F3}, {"VERSION", 3, 0x24D1}, {"NUMBONES", 3, 0x76BA}, {"BONE", 3, 0xDD9A},
-    {"BONES", 3, 0xEA46}, {"NUMVERTS", 3, 0x950D}, {"VERT", 3, 0x8F03}, {"NUMOBJECTS", 3, 0x62AF},
-    {"NUMMATERIALS", 3, 0xA1B2}, {"NUMPARTS", 3, 0x9279}, {"PART", 3, 0x745A}, {"FRAMERATE", 3, 0x92D3},
-    {"NUMTRACKS", 3, 0x9016}, {"NOTETRACK", 3, 0x4643}, {"NUMKEYS", 3, 0x7A6C}, {"FIRSTFRAME", 3, 0xBCD4},
-    {"FRAME", 4, 0xC723}, {"IKPITCHLAYER", 4, 0x1D7D}, {"NUMVERTS32", 5, 0x2AEC}, {"VERT32", 5, 0xB097},
-    {"NUMFACES", 5, 0xBE92}, {"NUMFRAMES", 5, 0xB917}, {"NUMCOSMETICBONES", 5, 0x7836},
-    {"NUMSBONES", 5, 0x1FC2}, {"NUMSWEIGHTS", 5, 0xB35E}, {"NUMIKPITCHLAYERS", 5, 0xA65B},
-    {"COLOR", 6, 0x6DD8}, {"X", 7, 0xDCFD}, {"Y", 7, 0xCCDC}, {"Z", 7, 0xFCBF}, {"NORMAL", 7, 0x89EC},
-    {"PHONG", 8, 0x5CD2}, {"COEFFS", 9, 0xC835}, {"GLOW", 9, 0xFE0C}, {"REFRACTIVE", 9, 0x7E24},
-    {"REFLECTIVE", 9, 0x7D76}, {"BLINN", 9, 0x83C7}, {"OFFSET", 10, 0x9383}, {"SCALE", 10, 0x1C56},
-    {"ROTATION", 10, 0xA58B}, {"TRANSPARENCY", 11, 0x6DAB}, {"AMBIENTCOLOR", 11, 0x37FF},
-    {"INCANDESCENCE", 11, 0x4265}, {"SPECULARCOLOR", 11, 0x317C}, {"REFLECTIVECOLOR", 11, 0xE593},
-    {"QUATERNION", 11, 0xEF69}, {"EXTRA", 11, 0x6EEE}, {"BONE", 12, 0xF1AB}, {"UV", 13, 0x1AD4},
-    {"OBJECT", 14, 0x87D4}, {"PART", 14, 0x360B}, {"MATERIAL", 15, 0xA700}, {"FRAME", 16, 0x1675},
-    {"BONE", 17, 0xF099}, {"TRI", 18, 0x562F}, {"TRI16", 19, 0x6711},
+    {"//", 0, 0xC355},
+    {";", 0, 0x8738},
+    {"MODEL", 1, 0x46C8},
+    {"ANIMATION", 1, 0x7AAC},
+    {"NOTETRACKS", 1, 0xC7F3},
+    {"VERSION", 3, 0x24D1},
+    {"NUMBONES", 3, 0x76BA},
+    {"BONE", 3, 0xDD9A},
+    {"BONES", 3, 0xEA46},
+    {"NUMVERTS", 3, 0x950D},
+    {"VERT", 3, 0x8F03},
+    {"NUMOBJECTS", 3, 0x62AF},
+    {"NUMMATERIALS", 3, 0xA1B2},
+    {"NUMPARTS", 3, 0x9279},
+    {"PART", 3, 0x745A},
+    {"FRAMERATE", 3, 0x92D3},
+    {"NUMTRACKS", 3, 0x9016},
+    {"NOTETRACK", 3, 0x4643},
+    {"NUMKEYS", 3, 0x7A6C},
+    {"FIRSTFRAME", 3, 0xBCD4},
+    {"FRAME", 4, 0xC723},
+    {"IKPITCHLAYER", 4, 0x1D7D},
+    {"NUMVERTS32", 5, 0x2AEC},
+    {"VERT32", 5, 0xB097},
+    {"NUMFACES", 5, 0xBE92},
+    {"NUMFRAMES", 5, 0xB917},
+    {"NUMCOSMETICBONES", 5, 0x7836},
+    {"NUMSBONES", 5, 0x1FC2},
+    {"NUMSWEIGHTS", 5, 0xB35E},
+    {"NUMIKPITCHLAYERS", 5, 0xA65B},
+    {"COLOR", 6, 0x6DD8},
+    {"X", 7, 0xDCFD},
+    {"Y", 7, 0xCCDC},
+    {"Z", 7, 0xFCBF},
+    {"NORMAL", 7, 0x89EC},
+    {"PHONG", 8, 0x5CD2},
+    {"COEFFS", 9, 0xC835},
+    {"GLOW", 9, 0xFE0C},
+    {"REFRACTIVE", 9, 0x7E24},
+    {"REFLECTIVE", 9, 0x7D76},
+    {"BLINN", 9, 0x83C7},
+    {"OFFSET", 10, 0x9383},
+    {"SCALE", 10, 0x1C56},
+    {"ROTATION", 10, 0xA58B},
+    {"TRANSPARENCY", 11, 0x6DAB},
+    {"AMBIENTCOLOR", 11, 0x37FF},
+    {"INCANDESCENCE", 11, 0x4265},
+    {"SPECULARCOLOR", 11, 0x317C},
+    {"REFLECTIVECOLOR", 11, 0xE593},
+    {"QUATERNION", 11, 0xEF69},
+    {"EXTRA", 11, 0x6EEE},
+    {"BONE", 12, 0xF1AB},
+    {"UV", 13, 0x1AD4},
+    {"OBJECT", 14, 0x87D4},
+    {"PART", 14, 0x360B},
+    {"MATERIAL", 15, 0xA700},
+    {"FRAME", 16, 0x1675},
+    {"BONE", 17, 0xF099},
+    {"TRI", 18, 0x562F},
+    {"TRI16", 19, 0x6711},
 };
 
 } // namespace
@@ -102,12 +149,17 @@ private slots:
             QVERIFY(f.open(QIODevice::WriteOnly));
             f.write(bytes.data(), static_cast<qint64>(bytes.size()));
         };
-        const std::string cube = core::writeXmodelBin(readText(u"xmodel/valid/cube_v6.xmodel_export"_qs), {}).bytes;
+        const std::string cube =
+            core::writeXmodelBin(readText(u"xmodel/valid/cube_v6.xmodel_export"_qs), {}).bytes;
         save(u"valid/cube_v6.xmodel_bin"_qs, cube);
-        save(u"valid/cube_v7.xmodel_bin"_qs, core::writeXmodelBin(readText(u"xmodel/valid/cube_v7.xmodel_export"_qs), {}).bytes);
-        save(u"valid/walk_perpart.xanim_bin"_qs, core::writeXanimBin(readText(u"xanim/valid/walk_perpart.xanim_export"_qs), {}).bytes);
-        save(u"valid/walk_flat.xanim_bin"_qs, core::writeXanimBin(readText(u"xanim/valid/walk_flat.xanim_export"_qs), {}).bytes);
-        save(u"valid/anim_as_model_ext.xmodel_bin"_qs, core::writeXanimBin(readText(u"xanim/valid/walk_flat.xanim_export"_qs), {}).bytes);
+        save(u"valid/cube_v7.xmodel_bin"_qs,
+             core::writeXmodelBin(readText(u"xmodel/valid/cube_v7.xmodel_export"_qs), {}).bytes);
+        save(u"valid/walk_perpart.xanim_bin"_qs,
+             core::writeXanimBin(readText(u"xanim/valid/walk_perpart.xanim_export"_qs), {}).bytes);
+        save(u"valid/walk_flat.xanim_bin"_qs,
+             core::writeXanimBin(readText(u"xanim/valid/walk_flat.xanim_export"_qs), {}).bytes);
+        save(u"valid/anim_as_model_ext.xmodel_bin"_qs,
+             core::writeXanimBin(readText(u"xanim/valid/walk_flat.xanim_export"_qs), {}).bytes);
         save(u"invalid/bad_magic.xmodel_bin"_qs, "*LZ5*" + cube.substr(5));
         save(u"invalid/truncated.xmodel_bin"_qs, cube.substr(0, cube.size() - 7));
         std::string hostile = cube;
@@ -120,7 +172,8 @@ private slots:
         unknown[at] = '\xFF';
         unknown[at + 1] = '\xFF';
         save(u"invalid/unknown_hash.xmodel_bin"_qs, core::xbin::wrapContainer(unknown));
-        save(u"invalid/cut_stream.xmodel_bin"_qs, core::xbin::wrapContainer(stream.substr(0, stream.size() / 2 + 1)));
+        save(u"invalid/cut_stream.xmodel_bin"_qs,
+             core::xbin::wrapContainer(stream.substr(0, stream.size() / 2 + 1)));
     }
 
     void fixtures_data()
@@ -169,7 +222,8 @@ private slots:
         for (std::size_t j = 0; j < t.skeleton.size(); ++j) {
             QCOMPARE(b.skeleton.bindPositions[j], t.skeleton.bindPositions[j]); // float32: exact
             for (int k = 0; k < 9; ++k) {
-                QVERIFY(near(b.skeleton.bindAxes[j].data()[k], t.skeleton.bindAxes[j].data()[k], 0.5f / 32767));
+                QVERIFY(near(b.skeleton.bindAxes[j].data()[k], t.skeleton.bindAxes[j].data()[k],
+                             0.5f / 32767));
             }
         }
         for (std::size_t c = 0; c < t.mesh.cornerCount(); ++c) {
@@ -205,10 +259,11 @@ private slots:
     void binStable_data()
     {
         QTest::addColumn<QString>("path");
-        for (const char* p : {"xmodel/valid/cube_v6.xmodel_export", "xmodel/valid/cube_v5.xmodel_export",
-                              "xmodel/valid/cube_v7.xmodel_export", "xmodel/valid/color_range.xmodel_export",
-                              "xanim/valid/walk_perpart.xanim_export", "xanim/valid/walk_flat.xanim_export",
-                              "xanim/valid/walk_scale.xanim_export"}) {
+        for (const char* p :
+             {"xmodel/valid/cube_v6.xmodel_export", "xmodel/valid/cube_v5.xmodel_export",
+              "xmodel/valid/cube_v7.xmodel_export", "xmodel/valid/color_range.xmodel_export",
+              "xanim/valid/walk_perpart.xanim_export", "xanim/valid/walk_flat.xanim_export",
+              "xanim/valid/walk_scale.xanim_export"}) {
             QTest::newRow(p) << QString::fromUtf8(p);
         }
     }
@@ -251,7 +306,8 @@ private slots:
 
     void truncatedAndCorrupted()
     {
-        const std::string cube = core::writeXmodelBin(readText(u"xmodel/valid/cube_v6.xmodel_export"_qs), {}).bytes;
+        const std::string cube =
+            core::writeXmodelBin(readText(u"xmodel/valid/cube_v6.xmodel_export"_qs), {}).bytes;
         for (std::size_t n = 0; n < cube.size(); ++n) {
             const core::ReadResult r = readBin(cube.substr(0, n));
             QVERIFY(r.hasErrors());
@@ -287,10 +343,18 @@ private slots:
         const core::ReadResult u = readBin(core::xbin::wrapContainer(unknown));
         QVERIFY(u.hasErrors());
         const QString text = test::formatted(u.diagnostics).join(u'\n');
-        QVERIFY2(text.contains(QStringLiteral("mem.xmodel_bin:@0x%1: error: unknown token hash 0xFFFF").arg(at, 4, 16, QChar(u'0')).toUpper().replace(u"MEM.XMODEL_BIN:@0X"_qs, u"mem.xmodel_bin:@0x"_qs).replace(u": ERROR: UNKNOWN TOKEN HASH 0XFFFF"_qs, u": error: unknown token hash 0xFFFF"_qs)), qPrintable(text));
+        QVERIFY2(
+            text.contains(QStringLiteral("mem.xmodel_bin:@0x%1: error: unknown token hash 0xFFFF")
+                              .arg(at, 4, 16, QChar(u'0'))
+                              .toUpper()
+                              .replace(u"MEM.XMODEL_BIN:@0X"_qs, u"mem.xmodel_bin:@0x"_qs)
+                              .replace(u": ERROR: UNKNOWN TOKEN HASH 0XFFFF"_qs,
+                                       u": error: unknown token hash 0xFFFF"_qs)),
+            qPrintable(text));
         QVERIFY(text.contains(u"decompressed"_qs));
         // Hostile UV count and string without NUL.
-        const core::ReadResult h = readBin(core::xbin::wrapContainer(std::string("\xC8\x46\x00\x00\xD4\x1A\xFF\xFF", 8)));
+        const core::ReadResult h =
+            readBin(core::xbin::wrapContainer(std::string("\xC8\x46\x00\x00\xD4\x1A\xFF\xFF", 8)));
         QVERIFY(h.hasErrors());
     }
 

@@ -13,7 +13,8 @@ namespace {
 
 core::Model readOk(const QString& rel)
 {
-    const core::ReadResult r = test::readPath(test::fixturesDir() + u"/xmodel/"_qs + rel, test::fixturesDir());
+    const core::ReadResult r =
+        test::readPath(test::fixturesDir() + u"/xmodel/"_qs + rel, test::fixturesDir());
     if (!r.hasModel) {
         qWarning() << test::formatted(r.diagnostics);
     }
@@ -119,22 +120,26 @@ private slots:
     {
         QTest::addColumn<QString>("rel");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("color range") << u"xmodel/valid/color_range.xmodel_export"_qs
-                                     << u"xmodel/valid/color_range.xmodel_export:58:1: note: 2 vertex "
-                                        "colours outside 0..1 (e.g. 1.5 1 1 1) [cod.color-range]"_qs;
-        QTest::newRow("bone matrix") << u"xmodel/valid/bone_matrix.xmodel_export"_qs
-                                     << u"xmodel/valid/bone_matrix.xmodel_export:19:1: warning: bone "
-                                        "'j_spine' rotation not orthonormal (det 1.5) [cod.bone-matrix]"_qs;
-        QTest::newRow("non-unit scale") << u"xmodel/valid/non_unit_scale.xmodel_export"_qs
-                                        << u"xmodel/valid/non_unit_scale.xmodel_export:26:1: warning: bone "
-                                           "'j head #1' scale 2 2 2; ignored by PyCoD and lost in SMD "
-                                           "[cod.non-unit-scale]"_qs;
+        QTest::newRow("color range")
+            << u"xmodel/valid/color_range.xmodel_export"_qs
+            << u"xmodel/valid/color_range.xmodel_export:58:1: note: 2 vertex "
+               "colours outside 0..1 (e.g. 1.5 1 1 1) [cod.color-range]"_qs;
+        QTest::newRow("bone matrix")
+            << u"xmodel/valid/bone_matrix.xmodel_export"_qs
+            << u"xmodel/valid/bone_matrix.xmodel_export:19:1: warning: bone "
+               "'j_spine' rotation not orthonormal (det 1.5) [cod.bone-matrix]"_qs;
+        QTest::newRow("non-unit scale")
+            << u"xmodel/valid/non_unit_scale.xmodel_export"_qs
+            << u"xmodel/valid/non_unit_scale.xmodel_export:26:1: warning: bone "
+               "'j head #1' scale 2 2 2; ignored by PyCoD and lost in SMD "
+               "[cod.non-unit-scale]"_qs;
     }
     void meaningChecks()
     {
         QFETCH(QString, rel);
         QFETCH(QString, expected);
-        const core::ReadResult r = test::readPath(test::fixturesDir() + u'/' + rel, test::fixturesDir());
+        const core::ReadResult r =
+            test::readPath(test::fixturesDir() + u'/' + rel, test::fixturesDir());
         QVERIFY(r.hasModel);
         QCOMPARE(test::formatted(r.diagnostics), QStringList());
         core::DiagnosticSink sink(rel.toStdString());
@@ -184,17 +189,20 @@ private slots:
         QVERIFY(out.find("REFRACTIVE 6 1\r\n") != std::string::npos);
         QVERIFY(out.find("\n\n") == std::string::npos || out.find("\r\n\r\n") != std::string::npos);
         // Counts are recomputed: the count-mismatch file writes correct counts.
-        const core::ReadResult bad = test::readPath(test::fixturesDir() + u"/xmodel/invalid/count_mismatch.xmodel_export"_qs);
+        const core::ReadResult bad = test::readPath(
+            test::fixturesDir() + u"/xmodel/invalid/count_mismatch.xmodel_export"_qs);
         const std::string fixed = core::writeXmodel(bad.model, {}).bytes;
         QVERIFY(fixed.find("NUMBONES 3\r\n") != std::string::npos);
         QVERIFY(fixed.find("NUMVERTS 4\r\n") != std::string::npos);
         QVERIFY(fixed.find("NUMFACES 2\r\n") != std::string::npos);
         QVERIFY(!readBytes(fixed).hasErrors());
         // v5 and v7 keep their grammar.
-        const std::string v5 = core::writeXmodel(readOk(u"valid/cube_v5.xmodel_export"_qs), {}).bytes;
+        const std::string v5 =
+            core::writeXmodel(readOk(u"valid/cube_v5.xmodel_export"_qs), {}).bytes;
         QVERIFY(v5.find("VERT 2 0 0 1 0.5 0.5\r\n") != std::string::npos);
         QVERIFY(v5.find("MATERIAL 0 \"cube_col.tga\"\r\n") != std::string::npos);
-        const std::string v7 = core::writeXmodel(readOk(u"valid/cube_v7.xmodel_export"_qs), {}).bytes;
+        const std::string v7 =
+            core::writeXmodel(readOk(u"valid/cube_v7.xmodel_export"_qs), {}).bytes;
         QVERIFY(v7.find("UV 2 0 0.5 0.125 0.75\r\n") != std::string::npos);
     }
 
@@ -212,7 +220,8 @@ private slots:
             m.mesh.pointWhere.push_back({});
             m.mesh.influenceJoints.push_back(j);
             m.mesh.influenceWeights.push_back(w);
-            m.mesh.influenceOffsets.push_back(static_cast<std::uint32_t>(m.mesh.influenceJoints.size()));
+            m.mesh.influenceOffsets.push_back(
+                static_cast<std::uint32_t>(m.mesh.influenceJoints.size()));
         }
         m.mesh.objects.resize(300, "o");
         m.mesh.triangleObjects[1] = 299;
@@ -229,7 +238,8 @@ private slots:
 
     void hostilePrefixes()
     {
-        const std::string bytes = test::readBytes(test::fixturesDir() + u"/xmodel/valid/cube_v7.xmodel_export"_qs);
+        const std::string bytes =
+            test::readBytes(test::fixturesDir() + u"/xmodel/valid/cube_v7.xmodel_export"_qs);
         for (std::size_t n = 0; n <= bytes.size(); ++n) {
             const core::ReadResult r = readBytes(bytes.substr(0, n));
             if (r.hasModel) {
@@ -238,9 +248,10 @@ private slots:
             }
         }
         // Hostile counts and indices do not drive allocations.
-        const core::ReadResult h = readBytes("MODEL\nVERSION 6\nNUMBONES 2000000000\nBONE 1999999999 -1 \"a\"\n"
-                                             "NUMVERTS 2000000000\nVERT 1999999999\nOFFSET 1 2 3\nBONES 9999999\n"
-                                             "NUMFACES 1\nTRI 0 0 0 0\nVERT 1999999999\nUV 99999 1 2\n");
+        const core::ReadResult h =
+            readBytes("MODEL\nVERSION 6\nNUMBONES 2000000000\nBONE 1999999999 -1 \"a\"\n"
+                      "NUMVERTS 2000000000\nVERT 1999999999\nOFFSET 1 2 3\nBONES 9999999\n"
+                      "NUMFACES 1\nTRI 0 0 0 0\nVERT 1999999999\nUV 99999 1 2\n");
         QVERIFY(h.hasModel);
         QVERIFY(h.hasErrors());
         QCOMPARE(QString::fromStdString(core::verifyInvariants(h.model)), QString());
@@ -248,7 +259,8 @@ private slots:
 
     void byteFlips()
     {
-        const std::string bytes = test::readBytes(test::fixturesDir() + u"/xmodel/valid/cube_v6.xmodel_export"_qs);
+        const std::string bytes =
+            test::readBytes(test::fixturesDir() + u"/xmodel/valid/cube_v6.xmodel_export"_qs);
         const char junk[] = {'"', ',', '-', '9', '\n', 'X', ' ', '\0'};
         for (std::size_t n = 0; n < bytes.size(); n += 3) {
             std::string b = bytes;

@@ -18,7 +18,8 @@ int replayFile(const std::filesystem::path& p)
     LLVMFuzzerTestOneInput(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
     // Also every prefix boundary at 1/8 steps: truncated files are normal input.
     for (std::size_t k = 1; k < 8; ++k) {
-        LLVMFuzzerTestOneInput(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size() * k / 8);
+        LLVMFuzzerTestOneInput(reinterpret_cast<const std::uint8_t*>(bytes.data()),
+                               bytes.size() * k / 8);
     }
     return 1;
 }

@@ -105,7 +105,13 @@ private slots:
         QVERIFY(sheet->html().contains(QStringLiteral("Keyboard and Mouse")));
         // Fits on the window and sits over it.
         QVERIFY2(QRect(w.mapToGlobal(QPoint(0, 0)), w.size()).contains(sheet->geometry()),
-                 qPrintable(QStringLiteral("%1,%2 %3x%4 in %5x%6").arg(sheet->x()).arg(sheet->y()).arg(sheet->width()).arg(sheet->height()).arg(w.width()).arg(w.height())));
+                 qPrintable(QStringLiteral("%1,%2 %3x%4 in %5x%6")
+                                .arg(sheet->x())
+                                .arg(sheet->y())
+                                .arg(sheet->width())
+                                .arg(sheet->height())
+                                .arg(w.width())
+                                .arg(w.height())));
         sheet->grab().save(test::outputDir() + QStringLiteral("/TstShortcutSheet.png"));
 
         // Any key closes it; shown again, it has the toggles' new states.

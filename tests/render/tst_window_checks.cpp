@@ -49,7 +49,8 @@ private slots:
             gate.acquire();
         });
         QSignalSpy loaded(doc, &app::Document::loaded);
-        w.openFiles({sample("sample_ref.smd"), sample("sample_anim.smd"), sample("sample_flex.vta")});
+        w.openFiles(
+            {sample("sample_ref.smd"), sample("sample_anim.smd"), sample("sample_flex.vta")});
         QTRY_COMPARE(loaded.count(), 1);
         QTRY_COMPARE(started.load(), 1);
 
@@ -57,7 +58,8 @@ private slots:
         auto* vp = w.viewportWidget()->viewport();
         QVERIFY(vp->scene());
         const QImage frame = render::captureViewport(*vp, false);
-        QVERIFY2(test::modelPixels(frame) > 2000, qPrintable(QString::number(test::modelPixels(frame))));
+        QVERIFY2(test::modelPixels(frame) > 2000,
+                 qPrintable(QString::number(test::modelPixels(frame))));
         const auto& bars = w.budgetBars();
         for (auto* bar : bars) {
             QVERIFY(bar->isChecking());

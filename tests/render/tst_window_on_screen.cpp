@@ -78,9 +78,10 @@ private slots:
         QImage shown;
         Counts onScreen;
         for (int attempt = 0; attempt < 50; ++attempt) {
-            shown = screen->grabWindow(0, origin.x(), origin.y(), container->width(),
-                                       container->height())
-                        .toImage();
+            shown =
+                screen
+                    ->grabWindow(0, origin.x(), origin.y(), container->width(), container->height())
+                    .toImage();
             onScreen = classify(shown);
             if (onScreen.model > 2000) {
                 break;

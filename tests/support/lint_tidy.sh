@@ -12,7 +12,8 @@ status=0
 run-clang-tidy -quiet -p "$build" -j "$(nproc)" "^$src/core/.*\.cpp$" >"$raw" 2>&1 || status=$?
 sed -i 's/\x1b\[[0-9;]*m//g' "$raw" # colours off
 # Only the findings: clang-tidy's "N warnings generated" chatter is noise.
-grep -E "^/.*: (error|warning): " "$raw" | sort -u || true
-count=$(grep -E "^/.*: (error|warning): " "$raw" | sort -u | wc -l)
+findings=$(grep -E "^/.*: (error|warning): " "$raw" | sort -u || true)
+[ -z "$findings" ] || echo "$findings"
+count=$(printf '%s' "$findings" | grep -c . || true)
 echo "lint_tidy: $count finding(s) in core/ (run-clang-tidy exit $status)"
 [ "$status" -eq 0 ] && [ "$count" -eq 0 ]

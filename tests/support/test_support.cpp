@@ -11,10 +11,22 @@
 
 namespace rigscope::test {
 
-QString fixturesDir() { return QStringLiteral(RIGSCOPE_FIXTURES_DIR); }
-QString baselinesDir() { return QStringLiteral(RIGSCOPE_BASELINES_DIR); }
-QString samplesDir() { return QStringLiteral(RIGSCOPE_SAMPLES_DIR); }
-QString cliPath() { return QStringLiteral(RIGSCOPE_CLI_PATH); }
+QString fixturesDir()
+{
+    return QStringLiteral(RIGSCOPE_FIXTURES_DIR);
+}
+QString baselinesDir()
+{
+    return QStringLiteral(RIGSCOPE_BASELINES_DIR);
+}
+QString samplesDir()
+{
+    return QStringLiteral(RIGSCOPE_SAMPLES_DIR);
+}
+QString cliPath()
+{
+    return QStringLiteral(RIGSCOPE_CLI_PATH);
+}
 
 QString outputDir()
 {
@@ -100,7 +112,10 @@ QStringList expectedLines(const QString& path)
     return out;
 }
 
-bool blessing() { return qEnvironmentVariable("RIGSCOPE_BLESS") == QStringLiteral("1"); }
+bool blessing()
+{
+    return qEnvironmentVariable("RIGSCOPE_BLESS") == QStringLiteral("1");
+}
 
 void writeLines(const QString& path, const QStringList& lines)
 {

@@ -10,11 +10,11 @@
 
 namespace rigscope::test {
 
-QString fixturesDir();     // tests/fixtures
-QString baselinesDir();    // tests/baselines
-QString samplesDir();      // resources/samples
-QString outputDir();       // build/tests/Testing/Temporary (created)
-QString cliPath();         // the rigscope-cli binary
+QString fixturesDir();  // tests/fixtures
+QString baselinesDir(); // tests/baselines
+QString samplesDir();   // resources/samples
+QString outputDir();    // build/tests/Testing/Temporary (created)
+QString cliPath();      // the rigscope-cli binary
 // ../shared/corpus, or an empty string when it is absent (RIGSCOPE_CORPUS_DIR overrides).
 QString corpusDir();
 

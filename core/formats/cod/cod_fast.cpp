@@ -27,7 +27,8 @@ const char* guessLinePair(const char* p, const char* end, std::initializer_list<
             ++q;
         }
         for (const std::string_view w : words) {
-            if (static_cast<std::size_t>(end - q) >= w.size() && std::memcmp(q, w.data(), w.size()) == 0) {
+            if (static_cast<std::size_t>(end - q) >= w.size() &&
+                std::memcmp(q, w.data(), w.size()) == 0) {
                 return true;
             }
         }

@@ -245,8 +245,8 @@ public:
     void setLimit(const char* e) noexcept
     {
         LineScanner cut(m_lines.base(), m_lines.position(), e, m_lines.lineNumber());
-        cut.skipTo(m_lines.position(), m_lines.lineNumber(), m_lines.lfCount(),
-                   m_lines.crlfCount(), m_lines.crCount());
+        cut.skipTo(m_lines.position(), m_lines.lineNumber(), m_lines.lfCount(), m_lines.crlfCount(),
+                   m_lines.crCount());
         m_lines = cut;
     }
     // Puts back the keyword line nextKeyword just returned (the blank and comment lines before it
@@ -327,9 +327,10 @@ private:
             } else if (c & fastchar::kComma) {
                 if (m_p + 1 < m_le && !(fastchar::of(m_p[1]) & fastchar::kBlank) && !m_commaNoted) {
                     m_commaNoted = true;
-                    m_sink.note(ids::kSyntaxCodComma,
-                                SourceLoc{m_lines.lineNumber(), m_lines.column(m_p), m_lines.offset(m_p)},
-                                "comma without space; PyCoD-based tools fail to split it");
+                    m_sink.note(
+                        ids::kSyntaxCodComma,
+                        SourceLoc{m_lines.lineNumber(), m_lines.column(m_p), m_lines.offset(m_p)},
+                        "comma without space; PyCoD-based tools fail to split it");
                 }
                 ++m_p;
             } else {
@@ -353,7 +354,8 @@ inline bool plainName(std::string_view s) noexcept
 
 // Capacity for `count` items of at least `minBytes` bytes each in what is left of the file, so
 // hostile counts never drive allocations.
-inline std::size_t boundedCount(std::int64_t count, std::size_t bytesLeft, std::size_t minBytes) noexcept
+inline std::size_t boundedCount(std::int64_t count, std::size_t bytesLeft,
+                                std::size_t minBytes) noexcept
 {
     if (count <= 0) {
         return 0;
@@ -365,7 +367,6 @@ inline std::size_t boundedCount(std::int64_t count, std::size_t bytesLeft, std::
 // How many shares a block of `rest` bytes is read in: at most ReadContext::threads (0 = one per
 // core), each of at least ReadContext::parallelMinBytes; below 2 the block is read in order.
 std::size_t shareCount(const ReadContext& ctx, std::size_t rest) noexcept;
-
 
 // The XMODEL / XANIM fast readers' shares: one share per setup (each with its `begin`), read
 // on threads by the reader `make(setup, sink, model)` builds and runs; `readFirst()` reads the
@@ -389,8 +390,7 @@ int readShares(const std::vector<Setup>& setups, const DiagnosticSink& sink, Mak
         shares[k].sink = std::make_unique<DiagnosticSink>(sink.file());
     }
     return readInShares(
-        shares, [&make](Share& sh) { sh.reader = make(sh.setup, *sh.sink, sh.model); },
-        readFirst,
+        shares, [&make](Share& sh) { sh.reader = make(sh.setup, *sh.sink, sh.model); }, readFirst,
         [&take](Share& sh) {
             if (!sh.reader || !take(*sh.reader, sh.setup, *sh.sink)) {
                 return false;

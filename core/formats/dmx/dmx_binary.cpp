@@ -77,8 +77,7 @@ public:
         }
         const std::size_t end = m_b.find('\0', m_pos);
         if (end == std::string_view::npos) {
-            fail(m_pos, std::string("file ends inside a string of ") + what,
-                 ids::kSyntaxTruncated);
+            fail(m_pos, std::string("file ends inside a string of ") + what, ids::kSyntaxTruncated);
             return false;
         }
         out.assign(m_b.data() + m_pos, end - m_pos);
@@ -107,8 +106,9 @@ public:
         }
         if (minSize > 0 && static_cast<std::size_t>(n) > left() / minSize) {
             fail(at, std::string(what) + " count " + groupedCount(static_cast<std::uint64_t>(n)) +
-                         " needs at least " + groupedCount(static_cast<std::uint64_t>(n) * minSize) +
-                         " bytes; " + groupedCount(left()) + " left");
+                         " needs at least " +
+                         groupedCount(static_cast<std::uint64_t>(n) * minSize) + " bytes; " +
+                         groupedCount(left()) + " left");
             return false;
         }
         return true;
@@ -416,7 +416,8 @@ private:
             return false;
         }
         if (count == 0) {
-            return true; // an empty array: nothing to copy (memcpy from a null pointer is undefined)
+            return true; // an empty array: nothing to copy (memcpy from a null pointer is
+                         // undefined)
         }
         switch (a.type) {
         case AttrType::Int:

@@ -312,7 +312,8 @@ private:
         // profile (syntax.truncated), as in every other reader.
         const bool cut = t.kind == Tok::End || (t.kind == Tok::Bad && t.text == kUnterminated);
         m_sink.error(cut ? ids::kSyntaxTruncated : ids::kDmxSyntax, t.where,
-                     what + ", got " + (t.kind == Tok::Bad && cut ? "a string the file ends in" : got));
+                     what + ", got " +
+                         (t.kind == Tok::Bad && cut ? "a string the file ends in" : got));
     }
 
     // Parses `{ attributes }` of a new element of `type`; returns its index.

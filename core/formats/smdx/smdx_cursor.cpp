@@ -139,8 +139,8 @@ std::size_t fastString(const unsigned char* b, std::size_t left, std::size_t& le
         length = (std::size_t(b[1]) << 8) | b[2];
     } else if ((tag == 0xDB || tag == 0xC6) && left >= 5) {
         head = 5;
-        length = (std::size_t(b[1]) << 24) | (std::size_t(b[2]) << 16) |
-                 (std::size_t(b[3]) << 8) | b[4];
+        length =
+            (std::size_t(b[1]) << 24) | (std::size_t(b[2]) << 16) | (std::size_t(b[3]) << 8) | b[4];
     } else {
         return 0;
     }

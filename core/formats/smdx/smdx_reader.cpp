@@ -102,9 +102,9 @@ private:
 struct RawFrame {
     std::int32_t time = 0;
     std::uint64_t offset = 0;
-    std::size_t statesAt = 0;        // the first bone state
-    std::uint32_t statesRead = 0;    // bone states read whole, dropped ones included
-    std::uint32_t table = 0;         // index into Raw::skeletonTables
+    std::size_t statesAt = 0;     // the first bone state
+    std::uint32_t statesRead = 0; // bone states read whole, dropped ones included
+    std::uint32_t table = 0;      // index into Raw::skeletonTables
 };
 
 struct RawCorner {
@@ -116,7 +116,6 @@ struct RawCorner {
     std::uint32_t linkCount = 0;
     std::uint64_t offset = 0;
 };
-
 
 struct Pending {
     std::uint64_t offset = 0;
@@ -1055,11 +1054,14 @@ ReadResult readSmdx(std::string_view bytes, const ReadContext& ctx)
         // A count needing more bytes than are left is a cut file when the bytes it needs are
         // of the file's order (a hostile count asks for far more than any file holds).
         bool endsEarly = fatal.message.starts_with("truncated ");
-        if (const std::size_t at = fatal.message.find(" needs at least "); at != std::string::npos) {
+        if (const std::size_t at = fatal.message.find(" needs at least ");
+            at != std::string::npos) {
             std::uint64_t need = 0;
             const char* first = fatal.message.data() + at + 16;
-            const auto [p, ec] = std::from_chars(first, fatal.message.data() + fatal.message.size(), need);
-            endsEarly = ec == std::errc() && p != first && need <= 16 * static_cast<std::uint64_t>(bytes.size()) + 4096;
+            const auto [p, ec] =
+                std::from_chars(first, fatal.message.data() + fatal.message.size(), need);
+            endsEarly = ec == std::errc() && p != first &&
+                        need <= 16 * static_cast<std::uint64_t>(bytes.size()) + 4096;
         }
         if (endsEarly) {
             sink.error(ids::kSyntaxTruncated, at(fatal.offset),

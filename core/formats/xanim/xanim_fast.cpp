@@ -152,7 +152,7 @@ private:
     const bool m_share = false;
     bool m_splitTried = false; // the frames were offered to threads
     std::uint32_t m_sharesKept = 0;
-    bool m_failed = false;     // a share left the subset
+    bool m_failed = false; // a share left the subset
     Phase m_phase = Phase::Start;
     bool m_sawAnimation = false, m_sawVersion = false;
     std::int32_t m_numParts = -1, m_numFrames = -1;
@@ -178,7 +178,8 @@ private:
             if (n == FastScanner::Next::End) {
                 return true;
             }
-            if (n == FastScanner::Next::Unsupported || !line(keywordOf(kw, m_in.keywordCode()), loc)) {
+            if (n == FastScanner::Next::Unsupported ||
+                !line(keywordOf(kw, m_in.keywordCode()), loc)) {
                 COD_FAST_TRACE(loc);
                 return false;
             }
@@ -303,8 +304,8 @@ private:
     // did: in the frames, the previous frame complete, the next frame number. Changes nothing.
     bool spliceable(const XanimFast& t) const
     {
-        return m_phase == Phase::Frames && !m_a.times.empty() && closeFrame() && !t.m_a.times.empty() &&
-               t.m_a.times.front() == m_a.times.back() + 1.0;
+        return m_phase == Phase::Frames && !m_a.times.empty() && closeFrame() &&
+               !t.m_a.times.empty() && t.m_a.times.front() == m_a.times.back() + 1.0;
     }
 
     // Appends a share read on a thread (spliceable) and goes on from where it ended, in the state
@@ -415,8 +416,8 @@ private:
         }
         case Kw::FrameRate:
             // Integral and > 0, else cod.framerate (as "30" or "30.000000").
-            if (m_phase != Phase::Parts || m_fps > 0 || !m_in.d(m_fps) || !m_in.eol() || !(m_fps > 0) ||
-                !std::isfinite(m_fps) || m_fps != std::floor(m_fps)) {
+            if (m_phase != Phase::Parts || m_fps > 0 || !m_in.d(m_fps) || !m_in.eol() ||
+                !(m_fps > 0) || !std::isfinite(m_fps) || m_fps != std::floor(m_fps)) {
                 return false;
             }
             return true;
@@ -537,15 +538,17 @@ private:
             return false;
         }
         if (m_phase == Phase::Parts) {
-            if (m_s.size() != static_cast<std::size_t>(m_numParts) || !(m_fps > 0) || m_numFrames < 0) {
+            if (m_s.size() != static_cast<std::size_t>(m_numParts) || !(m_fps > 0) ||
+                m_numFrames < 0) {
                 return false;
             }
             m_phase = Phase::Frames;
             m_nj = m_s.size();
             m_a.jointCount = m_nj;
             const std::size_t frames = boundedCount(m_numFrames, m_in.bytesLeft(), 8);
-            const std::size_t keys = boundedCount(static_cast<std::int64_t>(frames) * static_cast<std::int64_t>(m_nj),
-                                                  m_in.bytesLeft(), 7);
+            const std::size_t keys =
+                boundedCount(static_cast<std::int64_t>(frames) * static_cast<std::int64_t>(m_nj),
+                             m_in.bytesLeft(), 7);
             m_a.times.reserve(frames);
             m_a.frameWhere.reserve(frames);
             // Small pages: while shares are read on threads, huge ones would round the part read
@@ -597,8 +600,8 @@ private:
         for (const Notetrack& n : m_a.notes) {
             if (n.frame < first || n.frame > last) {
                 m_sink.warning(ids::kCodNotetrackRange, n.where,
-                               "note '" + n.text + "' at frame " + numberText(n.frame) + " outside " +
-                                   numberText(first) + ".." + numberText(last));
+                               "note '" + n.text + "' at frame " + numberText(n.frame) +
+                                   " outside " + numberText(first) + ".." + numberText(last));
             }
         }
         m_a.noteStyle = m_a.notes.empty() ? NoteStyle::None

@@ -55,11 +55,17 @@ struct TrackCount {
 
 enum class Section : std::uint8_t { Start, Parts, Frames, Notes };
 
-std::string frameText(double f) { return numberText(f); }
+std::string frameText(double f)
+{
+    return numberText(f);
+}
 
 class XanimParser {
 public:
-    XanimParser(DiagnosticSink& sink, Model& m, std::uint64_t limit) : m_sink(sink), m_m(m), m_limit(limit) {}
+    XanimParser(DiagnosticSink& sink, Model& m, std::uint64_t limit)
+        : m_sink(sink), m_m(m), m_limit(limit)
+    {
+    }
 
     bool run(RecordStream& in)
     {
@@ -144,8 +150,9 @@ private:
 
     std::size_t partsPerFrame() const noexcept
     {
-        return m_numParts.value ? static_cast<std::size_t>(std::max<std::int64_t>(0, *m_numParts.value))
-                                : m_parts.size();
+        return m_numParts.value
+                   ? static_cast<std::size_t>(std::max<std::int64_t>(0, *m_numParts.value))
+                   : m_parts.size();
     }
 
     // Frame f lacks parts, or its last part block lacks its Z line.
@@ -163,18 +170,21 @@ private:
             if (!m_numParts.value) {
                 what = "before NUMPARTS";
             } else if (m_frames.empty() && m_parts.size() < partsPerFrame()) {
-                what = "after " + groupedCount(m_parts.size()) + " of " + plural(partsPerFrame(), "part");
+                what = "after " + groupedCount(m_parts.size()) + " of " +
+                       plural(partsPerFrame(), "part");
                 m_truncatedParts = true;
             } else if (!m_numFrames.value && m_frames.empty()) {
                 what = "before NUMFRAMES";
             } else if (m_frames.empty() && m_numFrames.value && *m_numFrames.value > 0) {
-                what = "before the first FRAME (NUMFRAMES " + std::to_string(*m_numFrames.value) + ")";
+                what =
+                    "before the first FRAME (NUMFRAMES " + std::to_string(*m_numFrames.value) + ")";
             } else if (!m_frames.empty()) {
                 const RawFrame& last = m_frames.back();
                 const bool cutFrame = frameIncomplete(last);
-                const auto declared = m_numFrames.value
-                                          ? static_cast<std::size_t>(std::max<std::int64_t>(0, *m_numFrames.value))
-                                          : 0;
+                const auto declared =
+                    m_numFrames.value
+                        ? static_cast<std::size_t>(std::max<std::int64_t>(0, *m_numFrames.value))
+                        : 0;
                 if (m_frames.size() < declared) {
                     what = "after " + groupedCount(m_frames.size() - (cutFrame ? 1 : 0)) + " of " +
                            plural(declared, "frame");
@@ -188,17 +198,23 @@ private:
                 }
             }
         } else {
-            if (!m_keyCounts.empty() && m_keyCounts.back().have < static_cast<std::size_t>(std::max<std::int64_t>(0, m_keyCounts.back().declared))) {
-                what = "after " + groupedCount(m_keyCounts.back().have) + " of " +
-                       plural(static_cast<std::size_t>(m_keyCounts.back().declared), "notetrack key");
+            if (!m_keyCounts.empty() &&
+                m_keyCounts.back().have < static_cast<std::size_t>(std::max<std::int64_t>(
+                                              0, m_keyCounts.back().declared))) {
+                what =
+                    "after " + groupedCount(m_keyCounts.back().have) + " of " +
+                    plural(static_cast<std::size_t>(m_keyCounts.back().declared), "notetrack key");
                 m_truncatedKeys = true;
             } else if (!m_keysAfterTrack) {
-                what = "inside NOTETRACKS (NOTETRACK " + std::to_string(m_track) + " has no NUMKEYS)";
+                what =
+                    "inside NOTETRACKS (NOTETRACK " + std::to_string(m_track) + " has no NUMKEYS)";
             } else if (m_notePartSeen && !m_tracksAfterPart) {
                 // exporters list only the parts with notes: a PART line needs its NUMTRACKS
-                what = "inside NOTETRACKS (PART " + std::to_string(m_notePart) + " has no NUMTRACKS)";
+                what =
+                    "inside NOTETRACKS (PART " + std::to_string(m_notePart) + " has no NUMTRACKS)";
             } else if (!m_trackCounts.empty() &&
-                       m_trackCounts.back().have < static_cast<std::size_t>(std::max<std::int64_t>(0, m_trackCounts.back().declared))) {
+                       m_trackCounts.back().have < static_cast<std::size_t>(std::max<std::int64_t>(
+                                                       0, m_trackCounts.back().declared))) {
                 what = "after " + groupedCount(m_trackCounts.back().have) + " of " +
                        plural(static_cast<std::size_t>(m_trackCounts.back().declared), "notetrack");
                 m_truncatedTracks = true;
@@ -239,7 +255,8 @@ private:
             if (needArgs(r, 1, m_sink, "VERSION") && argInt(r, 0, v, m_sink, "VERSION")) {
                 m_sawVersion = true;
                 if (v != 3) {
-                    m_sink.error(ids::kSyntaxBadVersion, argLoc(r, 0), "version " + std::to_string(v) + "; cod accepts 3");
+                    m_sink.error(ids::kSyntaxBadVersion, argLoc(r, 0),
+                                 "version " + std::to_string(v) + "; cod accepts 3");
                 }
             }
         } else if (kv == "NUMPARTS") {
@@ -298,7 +315,8 @@ private:
             m_cutAt = r.loc; // a keyword cut short at the end of the file
             m_cutWhat = "line ('" + shownToken(k) + "')";
         } else {
-            m_sink.warning(ids::kSyntaxUnknownBlock, r.loc, "unknown keyword '" + shownToken(k) + "' skipped");
+            m_sink.warning(ids::kSyntaxUnknownBlock, r.loc,
+                           "unknown keyword '" + shownToken(k) + "' skipped");
         }
     }
 
@@ -310,10 +328,13 @@ private:
             return;
         }
         if (r.argc >= 2) { // PART i "name"
-            if (i < 0 || (m_numParts.value && i >= *m_numParts.value) || static_cast<std::uint64_t>(i) >= m_limit) {
+            if (i < 0 || (m_numParts.value && i >= *m_numParts.value) ||
+                static_cast<std::uint64_t>(i) >= m_limit) {
                 m_sink.error(ids::kCodIndexRange, argLoc(r, 0),
                              "part index " + std::to_string(i) +
-                                 (i < 0 ? " < 0" : " \u2265 NUMPARTS " + std::to_string(m_numParts.value.value_or(0))));
+                                 (i < 0 ? " < 0"
+                                        : " \u2265 NUMPARTS " +
+                                              std::to_string(m_numParts.value.value_or(0))));
                 return;
             }
             m_parts.push_back({i, argName(r, 1, m_sink), r.loc});
@@ -328,14 +349,18 @@ private:
         }
         m_inKey = false;
         if (m_frames.empty()) {
-            m_sink.warning(ids::kSyntaxUnknownBlock, r.loc, "'PART' block before any 'FRAME' skipped");
+            m_sink.warning(ids::kSyntaxUnknownBlock, r.loc,
+                           "'PART' block before any 'FRAME' skipped");
             return;
         }
-        if (i < 0 || (m_numParts.value && i >= *m_numParts.value) || static_cast<std::uint64_t>(i) >= m_limit) {
-            m_sink.error(ids::kCodIndexRange, argLoc(r, 0),
-                         "part index " + std::to_string(i) +
-                             (i < 0 ? " < 0" : " \u2265 NUMPARTS " + std::to_string(m_numParts.value.value_or(0))) +
-                             "; block skipped");
+        if (i < 0 || (m_numParts.value && i >= *m_numParts.value) ||
+            static_cast<std::uint64_t>(i) >= m_limit) {
+            m_sink.error(
+                ids::kCodIndexRange, argLoc(r, 0),
+                "part index " + std::to_string(i) +
+                    (i < 0 ? " < 0"
+                           : " \u2265 NUMPARTS " + std::to_string(m_numParts.value.value_or(0))) +
+                    "; block skipped");
             m_skipBlock = true;
             return;
         }
@@ -372,7 +397,8 @@ private:
             return;
         }
         if (m_section == Section::Notes) {
-            m_sink.warning(ids::kSyntaxUnknownBlock, r.loc, "'FRAME' without a note inside NOTETRACKS skipped");
+            m_sink.warning(ids::kSyntaxUnknownBlock, r.loc,
+                           "'FRAME' without a note inside NOTETRACKS skipped");
             return;
         }
         double f = 0;
@@ -380,7 +406,8 @@ private:
             return;
         }
         if (!std::isfinite(f)) {
-            m_sink.error(ids::kSyntaxBadNumber, argLoc(r, 0), "expected a finite frame number, got '" + frameText(f) + "'");
+            m_sink.error(ids::kSyntaxBadNumber, argLoc(r, 0),
+                         "expected a finite frame number, got '" + frameText(f) + "'");
             return;
         }
         if (f != std::floor(f)) {
@@ -446,15 +473,18 @@ void XanimParser::finish()
             slots.push_back(i);
         } else {
             m_sink.warning(ids::kCodDuplicateIndex, m_parts[i].loc,
-                           "part index " + std::to_string(m_parts[i].index) + " given twice; the last one wins");
+                           "part index " + std::to_string(m_parts[i].index) +
+                               " given twice; the last one wins");
             slots[it->second] = i;
         }
     }
-    std::sort(slots.begin(), slots.end(), [&](std::size_t a, std::size_t b) { return m_parts[a].index < m_parts[b].index; });
+    std::sort(slots.begin(), slots.end(),
+              [&](std::size_t a, std::size_t b) { return m_parts[a].index < m_parts[b].index; });
     if (m_numParts.value && *m_numParts.value != static_cast<std::int64_t>(slots.size()) &&
         !m_truncatedParts) {
         m_sink.error(ids::kCodCountMismatch, m_numParts.loc,
-                     "NUMPARTS says " + std::to_string(*m_numParts.value) + ", file has " + std::to_string(slots.size()));
+                     "NUMPARTS says " + std::to_string(*m_numParts.value) + ", file has " +
+                         std::to_string(slots.size()));
     }
     std::unordered_map<std::int32_t, std::size_t> jointOf;
     for (std::size_t slot : slots) {
@@ -470,13 +500,15 @@ void XanimParser::finish()
     if (!m_fps) {
         m_sink.warning(ids::kCodFramerate, {1, 1, 0}, "FRAMERATE missing; using 30");
     } else if (!(*m_fps > 0) || !std::isfinite(*m_fps)) {
-        m_sink.warning(ids::kCodFramerate, m_fpsLoc, "framerate " + frameText(*m_fps) + " \u2264 0; using 30");
+        m_sink.warning(ids::kCodFramerate, m_fpsLoc,
+                       "framerate " + frameText(*m_fps) + " \u2264 0; using 30");
     } else {
         a.fps = static_cast<float>(*m_fps);
         a.fpsFromFile = true;
         if (*m_fps != std::floor(*m_fps)) {
             m_sink.warning(ids::kCodFramerate, m_fpsLoc,
-                           "framerate " + frameText(*m_fps) + " stored as " + frameText(std::round(*m_fps)));
+                           "framerate " + frameText(*m_fps) + " stored as " +
+                               frameText(std::round(*m_fps)));
         }
     }
 
@@ -484,19 +516,22 @@ void XanimParser::finish()
     if (m_numFrames.value && *m_numFrames.value != static_cast<std::int64_t>(m_frames.size()) &&
         !m_truncatedFrames) {
         m_sink.error(ids::kCodCountMismatch, m_numFrames.loc,
-                     "NUMFRAMES says " + std::to_string(*m_numFrames.value) + ", file has " + std::to_string(m_frames.size()));
+                     "NUMFRAMES says " + std::to_string(*m_numFrames.value) + ", file has " +
+                         std::to_string(m_frames.size()));
     }
     std::vector<std::size_t> order(m_frames.size());
     for (std::size_t i = 0; i < order.size(); ++i) {
         order[i] = i;
         if (i > 0 && m_frames[i].num < m_frames[i - 1].num) {
             m_sink.error(ids::kCodFrameGaps, m_frames[i].loc,
-                         "frame " + frameText(m_frames[i].num) + " follows frame " + frameText(m_frames[i - 1].num) +
-                             "; frames sorted",
+                         "frame " + frameText(m_frames[i].num) + " follows frame " +
+                             frameText(m_frames[i - 1].num) + "; frames sorted",
                          {ElementRef::Kind::Frame, static_cast<std::int32_t>(i)});
         }
     }
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return m_frames[x].num < m_frames[y].num; });
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+        return m_frames[x].num < m_frames[y].num;
+    });
     std::vector<std::size_t> unique;
     for (std::size_t idx : order) {
         if (!unique.empty() && m_frames[unique.back()].num == m_frames[idx].num) {
@@ -517,8 +552,9 @@ void XanimParser::finish()
             if (cur - prev > 1.0 && prev == std::floor(prev) && cur == std::floor(cur)) {
                 const double missing = cur - prev - 1.0;
                 m_sink.error(ids::kCodFrameGaps, m_frames[unique[u]].loc,
-                             "frame " + frameText(prev + 1) + " missing (range " + frameText(first) + ".." +
-                                 frameText(last) + ")" + (missing > 1 ? "; " + frameText(missing) + " frames missing" : ""),
+                             "frame " + frameText(prev + 1) + " missing (range " +
+                                 frameText(first) + ".." + frameText(last) + ")" +
+                                 (missing > 1 ? "; " + frameText(missing) + " frames missing" : ""),
                              {ElementRef::Kind::Frame, static_cast<std::int32_t>(u)});
             }
         }
@@ -540,15 +576,16 @@ void XanimParser::finish()
             auto it = jointOf.find(key.part);
             if (it == jointOf.end()) {
                 m_sink.error(ids::kCodIndexRange, key.loc,
-                             "part index " + std::to_string(key.part) + " has no 'PART i \"name\"' line",
+                             "part index " + std::to_string(key.part) +
+                                 " has no 'PART i \"name\"' line",
                              {ElementRef::Kind::Frame, static_cast<std::int32_t>(f)});
                 continue;
             }
             const std::size_t j = it->second;
             if (got[j]) {
                 m_sink.warning(ids::kCodDuplicateIndex, key.loc,
-                               "part " + std::to_string(key.part) + " given twice in frame " + frameText(fr.num) +
-                                   "; the last one wins",
+                               "part " + std::to_string(key.part) + " given twice in frame " +
+                                   frameText(fr.num) + "; the last one wins",
                                {ElementRef::Kind::Frame, static_cast<std::int32_t>(f)});
             }
             got[j] = 1;
@@ -560,11 +597,12 @@ void XanimParser::finish()
             }
             a.explicitKey[at] = 1;
         }
-        const auto missing = static_cast<std::size_t>(std::count(got.begin(), got.end(), std::uint8_t{0}));
+        const auto missing =
+            static_cast<std::size_t>(std::count(got.begin(), got.end(), std::uint8_t{0}));
         if (missing > 0 && !(m_truncatedLastFrame && unique[u] + 1 == m_frames.size())) {
             m_sink.error(ids::kCodCountMismatch, fr.loc,
-                         "frame " + frameText(fr.num) + " lacks " + std::to_string(missing) + " of " +
-                             std::to_string(nj) + " parts; carried forward",
+                         "frame " + frameText(fr.num) + " lacks " + std::to_string(missing) +
+                             " of " + std::to_string(nj) + " parts; carried forward",
                          {ElementRef::Kind::Frame, static_cast<std::int32_t>(f)});
         }
     }
@@ -574,14 +612,16 @@ void XanimParser::finish()
         if (c.declared != static_cast<std::int64_t>(c.have) &&
             !(m_truncatedKeys && &c == &m_keyCounts.back())) {
             m_sink.error(ids::kCodCountMismatch, c.loc,
-                         "NUMKEYS says " + std::to_string(c.declared) + ", file has " + std::to_string(c.have));
+                         "NUMKEYS says " + std::to_string(c.declared) + ", file has " +
+                             std::to_string(c.have));
         }
     }
     for (const TrackCount& c : m_trackCounts) {
         if (c.declared != static_cast<std::int64_t>(c.have) &&
             !(m_truncatedTracks && &c == &m_trackCounts.back())) {
             m_sink.error(ids::kCodCountMismatch, c.loc,
-                         "NUMTRACKS says " + std::to_string(c.declared) + ", file has " + std::to_string(c.have));
+                         "NUMTRACKS says " + std::to_string(c.declared) + ", file has " +
+                             std::to_string(c.have));
         }
     }
     if (!a.times.empty()) {
@@ -590,13 +630,14 @@ void XanimParser::finish()
         for (const Notetrack& n : m_notes) {
             if (n.frame < first || n.frame > last) {
                 m_sink.warning(ids::kCodNotetrackRange, n.where,
-                               "note '" + n.text + "' at frame " + frameText(n.frame) + " outside " + frameText(first) +
-                                   ".." + frameText(last));
+                               "note '" + n.text + "' at frame " + frameText(n.frame) +
+                                   " outside " + frameText(first) + ".." + frameText(last));
             }
         }
     }
     a.notes = std::move(m_notes);
-    a.noteStyle = a.notes.empty() ? NoteStyle::None : (m_notePartSeen ? NoteStyle::PerPart : NoteStyle::Flat);
+    a.noteStyle =
+        a.notes.empty() ? NoteStyle::None : (m_notePartSeen ? NoteStyle::PerPart : NoteStyle::Flat);
     // Bind pose: the first frame (parts have no rest pose of their own).
     if (!a.times.empty()) {
         for (std::size_t j = 0; j < nj; ++j) {
@@ -648,10 +689,10 @@ ReadResult notCod(DiagnosticSink& sink, std::string_view bytes, const char* what
 
 } // namespace
 
-
 ReadResult readXanim(std::string_view bytes, const ReadContext& ctx)
 {
-    if (ctx.fastPaths && cod::endsLikeWholeFile(bytes, {"Z", "NOTETRACKS", "NUMTRACKS", "NUMKEYS", "FRAME"})) {
+    if (ctx.fastPaths &&
+        cod::endsLikeWholeFile(bytes, {"Z", "NOTETRACKS", "NUMTRACKS", "NUMKEYS", "FRAME"})) {
         ReadResult fast;
         if (cod::readXanimFast(bytes, ctx, fast)) {
             return fast;
@@ -707,17 +748,21 @@ ReadResult readNtExport(std::string_view bytes, const ReadContext& ctx)
     std::string cutWhat;
     while (in.next(r)) {
         any = true;
-        const std::size_t need = r.keyword == "FRAME" ? 2 : (r.keyword.starts_with("NUM") || r.keyword == "FIRSTFRAME" ? 1 : 0);
+        const std::size_t need =
+            r.keyword == "FRAME"
+                ? 2
+                : (r.keyword.starts_with("NUM") || r.keyword == "FIRSTFRAME" ? 1 : 0);
         if (r.cut && r.argc < need) {
             cutAt = r.loc;
-            cutWhat = "'" + cod::shownToken(r.keyword) + "' line (" + std::to_string(r.argc) + " of " +
-                      std::to_string(need) + " fields)";
+            cutWhat = "'" + cod::shownToken(r.keyword) + "' line (" + std::to_string(r.argc) +
+                      " of " + std::to_string(need) + " fields)";
             continue;
         }
         lastAt = r.loc;
         if (r.keyword == "FIRSTFRAME") {
             double v = 0;
-            if (cod::needArgs(r, 1, sink, r.keyword) && cod::argDouble(r, 0, v, sink, "FIRSTFRAME") && std::isfinite(v)) {
+            if (cod::needArgs(r, 1, sink, r.keyword) &&
+                cod::argDouble(r, 0, v, sink, "FIRSTFRAME") && std::isfinite(v)) {
                 // Frames are FIRSTFRAME + i: beyond 2^31 (CoD frames are ints) a double stops
                 // counting by 1 (4e127 + 1 == 4e127) and the frame times would not increase.
                 if (std::fabs(v) <= 2147483648.0) {
@@ -742,7 +787,8 @@ ReadResult readNtExport(std::string_view bytes, const ReadContext& ctx)
             }
         } else if (r.keyword == "FRAME") {
             double f = 0;
-            if (!cod::needArgs(r, 2, sink, "note FRAME") || !cod::argDouble(r, 0, f, sink, "note frame")) {
+            if (!cod::needArgs(r, 2, sink, "note FRAME") ||
+                !cod::argDouble(r, 0, f, sink, "note frame")) {
                 continue;
             }
             Notetrack n;
@@ -779,12 +825,14 @@ ReadResult readNtExport(std::string_view bytes, const ReadContext& ctx)
         sink.error(ids::kSyntaxTruncated, cutAt.line != 0 ? cutAt : lastAt, std::move(msg));
     } else if (numKeys && *numKeys != static_cast<std::int64_t>(a.notes.size())) {
         sink.error(ids::kCodCountMismatch, numKeysLoc,
-                   "NUMKEYS says " + std::to_string(*numKeys) + ", file has " + std::to_string(a.notes.size()));
+                   "NUMKEYS says " + std::to_string(*numKeys) + ", file has " +
+                       std::to_string(a.notes.size()));
     }
     std::int64_t n = numFrames.value_or(0);
     if (n < 0 || n > kMaxFrames) {
         sink.error(ids::kCodCountMismatch, numFramesLoc,
-                   "NUMFRAMES says " + std::to_string(n) + "; 0.." + std::to_string(kMaxFrames) + " kept");
+                   "NUMFRAMES says " + std::to_string(n) + "; 0.." + std::to_string(kMaxFrames) +
+                       " kept");
         n = n < 0 ? 0 : kMaxFrames;
     }
     const double f0 = first.value_or(0.0);
@@ -796,8 +844,8 @@ ReadResult readNtExport(std::string_view bytes, const ReadContext& ctx)
         for (const Notetrack& note : a.notes) {
             if (note.frame < f0 || note.frame > last) {
                 sink.warning(ids::kCodNotetrackRange, note.where,
-                             "note '" + note.text + "' at frame " + cod::numberText(note.frame) + " outside " +
-                                 cod::numberText(f0) + ".." + cod::numberText(last));
+                             "note '" + note.text + "' at frame " + cod::numberText(note.frame) +
+                                 " outside " + cod::numberText(f0) + ".." + cod::numberText(last));
             }
         }
     }
@@ -837,15 +885,18 @@ void mergeNotetracks(Model& anim, const Model& nt, DiagnosticSink& sink)
     const double aFirst = a.times.empty() ? 0.0 : a.times.front();
     const double nFirst = n.times.empty() ? 0.0 : n.times.front();
     if (aFirst != nFirst || a.times.size() != n.times.size()) {
-        sink.warning(ids::kCodNtexportMismatch, n.frameWhere.empty() ? SourceLoc{1, 1, 0} : n.frameWhere.front(),
-                     "NT_EXPORT covers " + cod::numberText(nFirst) + "+" + std::to_string(n.times.size()) + ", anim " +
-                         cod::numberText(aFirst) + "+" + std::to_string(a.times.size()));
+        sink.warning(ids::kCodNtexportMismatch,
+                     n.frameWhere.empty() ? SourceLoc{1, 1, 0} : n.frameWhere.front(),
+                     "NT_EXPORT covers " + cod::numberText(nFirst) + "+" +
+                         std::to_string(n.times.size()) + ", anim " + cod::numberText(aFirst) +
+                         "+" + std::to_string(a.times.size()));
     }
     for (const Notetrack& note : n.notes) {
         if (!a.times.empty() && (note.frame < a.times.front() || note.frame > a.times.back())) {
             sink.warning(ids::kCodNotetrackRange, note.where,
-                         "note '" + note.text + "' at frame " + cod::numberText(note.frame) + " outside " +
-                             cod::numberText(a.times.front()) + ".." + cod::numberText(a.times.back()));
+                         "note '" + note.text + "' at frame " + cod::numberText(note.frame) +
+                             " outside " + cod::numberText(a.times.front()) + ".." +
+                             cod::numberText(a.times.back()));
         }
         a.notes.push_back(note);
     }

@@ -31,11 +31,13 @@ void finishDiagnostics(const cod::TextOut& o, DiagnosticSink& sink)
 {
     if (o.nonFinite > 0) {
         sink.warning(ids::kWriteNonFinite, {1, 1, 0},
-                     std::to_string(o.nonFinite) + " NaN/Inf values written as nan/inf; some tools reject them");
+                     std::to_string(o.nonFinite) +
+                         " NaN/Inf values written as nan/inf; some tools reject them");
     }
     if (o.badNames > 0) {
         sink.error(ids::kWriteBadName, {1, 1, 0},
-                   std::to_string(o.badNames) + " quote or line-break characters in names replaced by '''");
+                   std::to_string(o.badNames) +
+                       " quote or line-break characters in names replaced by '''");
     }
 }
 
@@ -53,7 +55,8 @@ WriteResult writeXanim(const Model& m, const WriteContext& ctx)
     if (m.animations.empty() || m.animations.front().kind != PoseKind::ModelMatrix) {
         sink.error(ids::kWriteBadName, {1, 1, 0},
                    m.animations.empty() ? "model has no animation to write"
-                                        : "animation holds SMD-style parent-relative keys; convert it with 'rigscope-cli convert'");
+                                        : "animation holds SMD-style parent-relative keys; convert "
+                                          "it with 'rigscope-cli convert'");
         res.diagnostics = sink.take();
         return res;
     }
@@ -103,8 +106,10 @@ WriteResult writeXanim(const Model& m, const WriteContext& ctx)
             const std::int32_t part = bn.index[j];
             std::vector<std::int32_t> tracks;
             for (const Notetrack& n : a.notes) {
-                const std::int32_t np = (n.part >= 0 && static_cast<std::size_t>(n.part) < s.size()) ? n.part : 0;
-                if (np == part && std::find(tracks.begin(), tracks.end(), n.track) == tracks.end()) {
+                const std::int32_t np =
+                    (n.part >= 0 && static_cast<std::size_t>(n.part) < s.size()) ? n.part : 0;
+                if (np == part &&
+                    std::find(tracks.begin(), tracks.end(), n.track) == tracks.end()) {
                     tracks.push_back(n.track);
                 }
             }
@@ -113,13 +118,15 @@ WriteResult writeXanim(const Model& m, const WriteContext& ctx)
             for (std::int32_t t : tracks) {
                 std::size_t count = 0;
                 for (const Notetrack& n : a.notes) {
-                    const std::int32_t np = (n.part >= 0 && static_cast<std::size_t>(n.part) < s.size()) ? n.part : 0;
+                    const std::int32_t np =
+                        (n.part >= 0 && static_cast<std::size_t>(n.part) < s.size()) ? n.part : 0;
                     count += (np == part && n.track == t) ? 1u : 0u;
                 }
                 o.kw("NOTETRACK").i(t).nl();
                 o.kw("NUMKEYS").i(static_cast<std::int64_t>(count)).nl();
                 for (const Notetrack& n : a.notes) {
-                    const std::int32_t np = (n.part >= 0 && static_cast<std::size_t>(n.part) < s.size()) ? n.part : 0;
+                    const std::int32_t np =
+                        (n.part >= 0 && static_cast<std::size_t>(n.part) < s.size()) ? n.part : 0;
                     if (np == part && n.track == t) {
                         noteLine(o, n);
                     }
@@ -128,7 +135,8 @@ WriteResult writeXanim(const Model& m, const WriteContext& ctx)
             o.nl();
         }
         if (s.empty() && !a.notes.empty()) {
-            sink.warning(ids::kCodUnsupported, {1, 1, 0}, "notes dropped: per-part notetracks need a part");
+            sink.warning(ids::kCodUnsupported, {1, 1, 0},
+                         "notes dropped: per-part notetracks need a part");
         }
     }
     finishDiagnostics(o, sink);

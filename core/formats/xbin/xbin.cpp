@@ -24,38 +24,78 @@ namespace {
 
 using T = TokenType;
 
-constexpr TokenInfo tok(std::string_view n, T t) { return {n, t, codHash(n, static_cast<std::uint16_t>(t))}; }
+constexpr TokenInfo tok(std::string_view n, T t)
+{
+    return {n, t, codHash(n, static_cast<std::uint16_t>(t))};
+}
 
 constexpr std::array kTokens{
-    tok("//", T::Comment),         tok(";", T::Comment),
-    tok("MODEL", T::Section),      tok("ANIMATION", T::Section),      tok("NOTETRACKS", T::Section),
-    tok("VERSION", T::UShort),     tok("NUMBONES", T::UShort),        tok("BONE", T::UShort),
-    tok("BONES", T::UShort),       tok("NUMVERTS", T::UShort),        tok("VERT", T::UShort),
-    tok("NUMOBJECTS", T::UShort),  tok("NUMMATERIALS", T::UShort),    tok("NUMPARTS", T::UShort),
-    tok("PART", T::UShort),        tok("FRAMERATE", T::UShort),       tok("NUMTRACKS", T::UShort),
-    tok("NOTETRACK", T::UShort),   tok("NUMKEYS", T::UShort),         tok("FIRSTFRAME", T::UShort),
-    tok("FRAME", T::UInt),         tok("IKPITCHLAYER", T::UInt),
-    tok("NUMVERTS32", T::Int),     tok("VERT32", T::Int),             tok("NUMFACES", T::Int),
-    tok("NUMFRAMES", T::Int),      tok("NUMCOSMETICBONES", T::Int),   tok("NUMSBONES", T::Int),
-    tok("NUMSWEIGHTS", T::Int),    tok("NUMIKPITCHLAYERS", T::Int),
+    tok("//", T::Comment),
+    tok(";", T::Comment),
+    tok("MODEL", T::Section),
+    tok("ANIMATION", T::Section),
+    tok("NOTETRACKS", T::Section),
+    tok("VERSION", T::UShort),
+    tok("NUMBONES", T::UShort),
+    tok("BONE", T::UShort),
+    tok("BONES", T::UShort),
+    tok("NUMVERTS", T::UShort),
+    tok("VERT", T::UShort),
+    tok("NUMOBJECTS", T::UShort),
+    tok("NUMMATERIALS", T::UShort),
+    tok("NUMPARTS", T::UShort),
+    tok("PART", T::UShort),
+    tok("FRAMERATE", T::UShort),
+    tok("NUMTRACKS", T::UShort),
+    tok("NOTETRACK", T::UShort),
+    tok("NUMKEYS", T::UShort),
+    tok("FIRSTFRAME", T::UShort),
+    tok("FRAME", T::UInt),
+    tok("IKPITCHLAYER", T::UInt),
+    tok("NUMVERTS32", T::Int),
+    tok("VERT32", T::Int),
+    tok("NUMFACES", T::Int),
+    tok("NUMFRAMES", T::Int),
+    tok("NUMCOSMETICBONES", T::Int),
+    tok("NUMSBONES", T::Int),
+    tok("NUMSWEIGHTS", T::Int),
+    tok("NUMIKPITCHLAYERS", T::Int),
     tok("COLOR", T::Vector48Bit),
-    tok("X", T::Vector316Bit),     tok("Y", T::Vector316Bit),         tok("Z", T::Vector316Bit),
+    tok("X", T::Vector316Bit),
+    tok("Y", T::Vector316Bit),
+    tok("Z", T::Vector316Bit),
     tok("NORMAL", T::Vector316Bit),
     tok("PHONG", T::Float),
-    tok("COEFFS", T::Vector2),     tok("GLOW", T::Vector2),           tok("REFRACTIVE", T::Vector2),
-    tok("REFLECTIVE", T::Vector2), tok("BLINN", T::Vector2),
-    tok("OFFSET", T::Vector3),     tok("SCALE", T::Vector3),          tok("ROTATION", T::Vector3),
-    tok("TRANSPARENCY", T::Vector4), tok("AMBIENTCOLOR", T::Vector4), tok("INCANDESCENCE", T::Vector4),
-    tok("SPECULARCOLOR", T::Vector4), tok("REFLECTIVECOLOR", T::Vector4), tok("QUATERNION", T::Vector4),
+    tok("COEFFS", T::Vector2),
+    tok("GLOW", T::Vector2),
+    tok("REFRACTIVE", T::Vector2),
+    tok("REFLECTIVE", T::Vector2),
+    tok("BLINN", T::Vector2),
+    tok("OFFSET", T::Vector3),
+    tok("SCALE", T::Vector3),
+    tok("ROTATION", T::Vector3),
+    tok("TRANSPARENCY", T::Vector4),
+    tok("AMBIENTCOLOR", T::Vector4),
+    tok("INCANDESCENCE", T::Vector4),
+    tok("SPECULARCOLOR", T::Vector4),
+    tok("REFLECTIVECOLOR", T::Vector4),
+    tok("QUATERNION", T::Vector4),
     tok("EXTRA", T::Vector4),
-    tok("BONE", T::BoneWeight),    tok("UV", T::UVSet),
-    tok("OBJECT", T::UShortString), tok("PART", T::UShortString),
+    tok("BONE", T::BoneWeight),
+    tok("UV", T::UVSet),
+    tok("OBJECT", T::UShortString),
+    tok("PART", T::UShortString),
     tok("MATERIAL", T::UShortStringX3),
-    tok("FRAME", T::NoteFrame),    tok("BONE", T::BoneInfo),
-    tok("TRI", T::Tri),            tok("TRI16", T::Tri16),
+    tok("FRAME", T::NoteFrame),
+    tok("BONE", T::BoneInfo),
+    tok("TRI", T::Tri),
+    tok("TRI16", T::Tri16),
 };
 
-std::uint16_t hashOf(std::string_view name, T t) { return codHash(name, static_cast<std::uint16_t>(t)); }
+std::uint16_t hashOf(std::string_view name, T t)
+{
+    return codHash(name, static_cast<std::uint16_t>(t));
+}
 
 } // namespace
 
@@ -93,7 +133,9 @@ std::string hex(std::uint64_t v, int width)
 class BinRecordStream final : public cod::RecordStream {
 public:
     BinRecordStream(std::string_view data, DiagnosticSink* sink, std::vector<std::string>* header)
-        : m_d(data), m_sink(sink), m_header(header) {}
+        : m_d(data), m_sink(sink), m_header(header)
+    {
+    }
 
     bool next(cod::Record& r) override
     {
@@ -119,11 +161,15 @@ private:
     void corrupt(std::size_t at, const std::string& msg)
     {
         if (m_sink) {
-            m_sink->error(ids::kSyntaxBinCorrupt, {0, 0, at}, msg + " (offset into the decompressed stream)");
+            m_sink->error(ids::kSyntaxBinCorrupt, {0, 0, at},
+                          msg + " (offset into the decompressed stream)");
         }
         m_stopped = true;
     }
-    bool have(std::size_t at, std::size_t n) const noexcept { return at <= m_d.size() && m_d.size() - at >= n; }
+    bool have(std::size_t at, std::size_t n) const noexcept
+    {
+        return at <= m_d.size() && m_d.size() - at >= n;
+    }
     std::uint16_t u16(std::size_t at) const noexcept
     {
         return static_cast<std::uint16_t>(static_cast<unsigned char>(m_d[at]) |
@@ -131,7 +177,8 @@ private:
     }
     std::uint32_t u32(std::size_t at) const noexcept
     {
-        return static_cast<std::uint32_t>(u16(at)) | (static_cast<std::uint32_t>(u16(at + 2)) << 16);
+        return static_cast<std::uint32_t>(u16(at)) |
+               (static_cast<std::uint32_t>(u16(at + 2)) << 16);
     }
     float f32(std::size_t at) const noexcept
     {
@@ -202,7 +249,8 @@ private:
             if (m_sink) {
                 m_sink->warning(ids::kSyntaxBinMisaligned, {0, 0, end},
                                 "token at " + hex(end, 4) +
-                                    " is not on a 4-byte boundary (unpadded string; offset into the decompressed stream)");
+                                    " is not on a 4-byte boundary (unpadded string; offset into "
+                                    "the decompressed stream)");
             }
             return end;
         }
@@ -219,11 +267,14 @@ private:
         const std::uint16_t h = u16(start);
         const TokenInfo* info = tokenByHash(h);
         if (!info) {
-            corrupt(start, "unknown token hash " + hex(h, 4) + " at " + hex(start, 4) + "; rest of the stream unreadable");
+            corrupt(start, "unknown token hash " + hex(h, 4) + " at " + hex(start, 4) +
+                               "; rest of the stream unreadable");
             return false;
         }
-        if (m_first && !(info->type == T::Comment || info->name == "MODEL" || info->name == "ANIMATION")) {
-            corrupt(start, "first token is '" + std::string(info->name) + "', not '//', 'MODEL' or 'ANIMATION'; not a CoD binary");
+        if (m_first &&
+            !(info->type == T::Comment || info->name == "MODEL" || info->name == "ANIMATION")) {
+            corrupt(start, "first token is '" + std::string(info->name) +
+                               "', not '//', 'MODEL' or 'ANIMATION'; not a CoD binary");
             return false;
         }
         m_first = false;
@@ -235,7 +286,8 @@ private:
         r.binary = true;
         const std::string name(info->name);
         auto overrun = [&]() {
-            corrupt(start, "token '" + name + "' at " + hex(start, 4) + " runs past the end of the stream");
+            corrupt(start, "token '" + name + "' at " + hex(start, 4) +
+                               " runs past the end of the stream");
             return false;
         };
         std::size_t p = start + 2;
@@ -263,7 +315,10 @@ private:
             if (!have(p, 2)) {
                 return overrun();
             }
-            num(r, info->type == T::Short ? static_cast<double>(static_cast<std::int16_t>(u16(p))) : u16(p), p);
+            num(r,
+                info->type == T::Short ? static_cast<double>(static_cast<std::int16_t>(u16(p)))
+                                       : u16(p),
+                p);
             m_pos = p + 2;
             return true;
         case T::UInt:
@@ -271,7 +326,10 @@ private:
             if (!have(p, 6)) {
                 return overrun();
             }
-            num(r, info->type == T::Int ? static_cast<double>(static_cast<std::int32_t>(u32(p + 2))) : u32(p + 2), p + 2);
+            num(r,
+                info->type == T::Int ? static_cast<double>(static_cast<std::int32_t>(u32(p + 2)))
+                                     : u32(p + 2),
+                p + 2);
             m_pos = p + 6;
             return true;
         case T::Vector48Bit:
@@ -279,7 +337,10 @@ private:
                 return overrun();
             }
             for (std::size_t i = 0; i < 4; ++i) {
-                num(r, static_cast<double>(static_cast<float>(static_cast<unsigned char>(m_d[p + 2 + i])) / 255.0f), p + 2 + i);
+                num(r,
+                    static_cast<double>(
+                        static_cast<float>(static_cast<unsigned char>(m_d[p + 2 + i])) / 255.0f),
+                    p + 2 + i);
             }
             m_pos = p + 6;
             return true;
@@ -297,7 +358,8 @@ private:
         case T::Vector2:
         case T::Vector3:
         case T::Vector4: {
-            const std::size_t n = info->type == T::Float ? 1 : static_cast<std::size_t>(info->type) - 7;
+            const std::size_t n =
+                info->type == T::Float ? 1 : static_cast<std::size_t>(info->type) - 7;
             if (!have(p, 2 + 4 * n)) {
                 return overrun();
             }
@@ -445,7 +507,9 @@ public:
     {
         double r = std::isfinite(v) ? std::round(v) : 0.0;
         if (!std::isfinite(v) || r < static_cast<double>(lo) || r > static_cast<double>(hi)) {
-            r = std::isfinite(v) ? (r < static_cast<double>(lo) ? static_cast<double>(lo) : static_cast<double>(hi)) : 0.0;
+            r = std::isfinite(v) ? (r < static_cast<double>(lo) ? static_cast<double>(lo)
+                                                                : static_cast<double>(hi))
+                                 : 0.0;
             if (clamped++ == 0) {
                 firstClamp = std::string(what) + " " + numberTextOf(v);
             }
@@ -488,14 +552,16 @@ public:
     {
         hash(n, T::Int);
         pad2();
-        put32(static_cast<std::uint32_t>(static_cast<std::int32_t>(quant(v, INT32_MIN, INT32_MAX, n.data()))));
+        put32(static_cast<std::uint32_t>(
+            static_cast<std::int32_t>(quant(v, INT32_MIN, INT32_MAX, n.data()))));
     }
     void vec48(std::string_view n, const float* v)
     {
         hash(n, T::Vector48Bit);
         pad2();
         for (int i = 0; i < 4; ++i) {
-            b.push_back(static_cast<char>(static_cast<unsigned char>(quant(static_cast<double>(v[i]) * 255.0, 0, 255, "colour"))));
+            b.push_back(static_cast<char>(static_cast<unsigned char>(
+                quant(static_cast<double>(v[i]) * 255.0, 0, 255, "colour"))));
         }
     }
     void vec316(std::string_view n, const float* v)
@@ -520,16 +586,19 @@ bool writeKind(const Model& m, bool anim, DiagnosticSink& sink)
 {
     if (anim) {
         if (m.animations.empty() || m.animations.front().kind != PoseKind::ModelMatrix) {
-            sink.error(ids::kWriteBadName, {1, 1, 0},
-                       m.animations.empty() ? "model has no animation to write"
-                                            : "animation holds SMD-style keys; convert it with 'rigscope-cli convert'");
+            sink.error(
+                ids::kWriteBadName, {1, 1, 0},
+                m.animations.empty()
+                    ? "model has no animation to write"
+                    : "animation holds SMD-style keys; convert it with 'rigscope-cli convert'");
             return false;
         }
         return true;
     }
     if (m.skeleton.bindKind != PoseKind::ModelMatrix && !m.skeleton.empty()) {
-        sink.error(ids::kWriteBadName, {1, 1, 0},
-                   "model holds SMD-style parent-relative bones; convert it with 'rigscope-cli convert'");
+        sink.error(
+            ids::kWriteBadName, {1, 1, 0},
+            "model holds SMD-style parent-relative bones; convert it with 'rigscope-cli convert'");
         return false;
     }
     return true;
@@ -557,7 +626,8 @@ WriteResult finish(TokenOut& o, DiagnosticSink& sink)
     WriteResult res;
     if (o.clamped > 0) {
         sink.warning(ids::kWriteQuantiseClamp, {1, 1, 0},
-                     std::to_string(o.clamped) + " values clamped when quantised (e.g. " + o.firstClamp + ")");
+                     std::to_string(o.clamped) + " values clamped when quantised (e.g. " +
+                         o.firstClamp + ")");
     }
     if (o.b.size() > static_cast<std::size_t>(LZ4_MAX_INPUT_SIZE)) {
         sink.error(ids::kSyntaxBinCorrupt, {1, 1, 0}, "token stream too large for one LZ4 block");
@@ -601,7 +671,9 @@ bool unwrapContainer(std::string_view bytes, std::string& out)
     }
     std::uint32_t size = 0;
     for (int i = 0; i < 4; ++i) {
-        size |= static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[5 + static_cast<std::size_t>(i)])) << (8 * i);
+        size |= static_cast<std::uint32_t>(
+                    static_cast<unsigned char>(bytes[5 + static_cast<std::size_t>(i)]))
+                << (8 * i);
     }
     const std::uint64_t compressed = bytes.size() - 9;
     if (size == 0 || size > std::min<std::uint64_t>(1ull << 30, 255ull * compressed + 64ull) ||
@@ -609,7 +681,8 @@ bool unwrapContainer(std::string_view bytes, std::string& out)
         return false;
     }
     out.assign(size, '\0');
-    const int got = LZ4_decompress_safe(bytes.data() + 9, out.data(), static_cast<int>(compressed), static_cast<int>(size));
+    const int got = LZ4_decompress_safe(bytes.data() + 9, out.data(), static_cast<int>(compressed),
+                                        static_cast<int>(size));
     return got >= 0 && static_cast<std::uint32_t>(got) == size;
 }
 
@@ -635,29 +708,37 @@ ReadResult readXbin(std::string_view bytes, const ReadContext& ctx)
         return r;
     }
     if (bytes.size() < 9 || bytes.substr(0, 5) != "*LZ4*") {
-        return fail(0, bytes.size() < 9 && bytes.substr(0, std::min<std::size_t>(5, bytes.size())) ==
-                                               std::string_view("*LZ4*").substr(0, std::min<std::size_t>(5, bytes.size()))
-                           ? "truncated *LZ4* header (" + std::to_string(bytes.size()) + " bytes)"
-                           : "bad magic; expected '*LZ4*'");
+        return fail(0,
+                    bytes.size() < 9 && bytes.substr(0, std::min<std::size_t>(5, bytes.size())) ==
+                                            std::string_view("*LZ4*").substr(
+                                                0, std::min<std::size_t>(5, bytes.size()))
+                        ? "truncated *LZ4* header (" + std::to_string(bytes.size()) + " bytes)"
+                        : "bad magic; expected '*LZ4*'");
     }
     std::uint32_t size = 0;
     for (int i = 0; i < 4; ++i) {
-        size |= static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[5 + static_cast<std::size_t>(i)])) << (8 * i);
+        size |= static_cast<std::uint32_t>(
+                    static_cast<unsigned char>(bytes[5 + static_cast<std::size_t>(i)]))
+                << (8 * i);
     }
     const std::uint64_t compressed = bytes.size() - 9;
     const std::uint64_t limit = std::min<std::uint64_t>(1ull << 30, 255ull * compressed + 64ull);
     if (size == 0 || size > limit) {
-        return fail(5, "uncompressed size " + std::to_string(size) + " outside 1.." + std::to_string(limit) +
-                           " for " + std::to_string(compressed) + " compressed bytes");
+        return fail(5, "uncompressed size " + std::to_string(size) + " outside 1.." +
+                           std::to_string(limit) + " for " + std::to_string(compressed) +
+                           " compressed bytes");
     }
     if (compressed > static_cast<std::uint64_t>(INT32_MAX)) {
         return fail(9, "compressed block too large");
     }
     std::string data(size, '\0');
-    const int got = LZ4_decompress_safe(bytes.data() + 9, data.data(), static_cast<int>(compressed), static_cast<int>(size));
+    const int got = LZ4_decompress_safe(bytes.data() + 9, data.data(), static_cast<int>(compressed),
+                                        static_cast<int>(size));
     if (got < 0 || static_cast<std::uint32_t>(got) != size) {
         return fail(9, got < 0 ? "LZ4 data corrupt or cut short (" + std::to_string(compressed) +
-                                     " compressed bytes for " + std::to_string(size) + ")" : "LZ4 data holds " + std::to_string(got) + " bytes; header says " + std::to_string(size));
+                                     " compressed bytes for " + std::to_string(size) + ")"
+                               : "LZ4 data holds " + std::to_string(got) + " bytes; header says " +
+                                     std::to_string(size));
     }
     // Which stream is it? The first section token decides.
     std::string first;
@@ -682,7 +763,8 @@ ReadResult readXbin(std::string_view bytes, const ReadContext& ctx)
         while (in.next(rec)) {
         }
         if (!in.stopped()) {
-            sink.error(ids::kSyntaxBinCorrupt, {0, 0, 0}, "no 'MODEL' or 'ANIMATION' token (offset into the decompressed stream)");
+            sink.error(ids::kSyntaxBinCorrupt, {0, 0, 0},
+                       "no 'MODEL' or 'ANIMATION' token (offset into the decompressed stream)");
         }
     }
     if (!ok) {
@@ -690,9 +772,11 @@ ReadResult readXbin(std::string_view bytes, const ReadContext& ctx)
         return r;
     }
     const std::string ext = extensionLower(ctx.fileName);
-    if ((ext == "xanim_bin" && m.format == "xmodel_bin") || (ext == "xmodel_bin" && m.format == "xanim_bin")) {
+    if ((ext == "xanim_bin" && m.format == "xmodel_bin") ||
+        (ext == "xmodel_bin" && m.format == "xanim_bin")) {
         Diagnostic& d = sink.note(ids::kSyntaxExtMismatch, {0, 0, 0},
-                                  std::string("content is ") + (m.format == "xmodel_bin" ? "a model" : "an animation") +
+                                  std::string("content is ") +
+                                      (m.format == "xmodel_bin" ? "a model" : "an animation") +
                                       " stream, extension says ." + ext + "; read by content");
         d.fixedSeverity = true;
     }
@@ -726,7 +810,8 @@ WriteResult writeXmodelBin(const Model& m, const WriteContext& ctx)
         o.pad2();
         o.put32(static_cast<std::uint32_t>(bn.index[j]));
         const JointIndex p = s.parents[j];
-        o.put32(static_cast<std::uint32_t>(p == kNoJoint ? -1 : bn.index[static_cast<std::size_t>(p)]));
+        o.put32(
+            static_cast<std::uint32_t>(p == kNoJoint ? -1 : bn.index[static_cast<std::size_t>(p)]));
         o.cstring(s.names[j]);
     }
     for (std::size_t j : bn.order) {
@@ -758,7 +843,8 @@ WriteResult writeXmodelBin(const Model& m, const WriteContext& ctx)
         o.ushort("BONES", static_cast<double>(js.size()));
         for (std::size_t k = 0; k < js.size(); ++k) {
             o.hash("BONE", TokenType::BoneWeight);
-            o.put16(static_cast<std::uint16_t>(static_cast<std::int16_t>(bn.index[static_cast<std::size_t>(js[k])])));
+            o.put16(static_cast<std::uint16_t>(
+                static_cast<std::int16_t>(bn.index[static_cast<std::size_t>(js[k])])));
             o.putF(ws[k]);
         }
     }
@@ -829,11 +915,12 @@ WriteResult writeXmodelBin(const Model& m, const WriteContext& ctx)
                 o.vec48("COLOR", v);
             } else if (p.key == "PHONG") {
                 o.floats("PHONG", TokenType::Float, v, 1);
-            } else if (p.key == "COEFFS" || p.key == "GLOW" || p.key == "REFRACTIVE" || p.key == "REFLECTIVE" ||
-                       p.key == "BLINN") {
+            } else if (p.key == "COEFFS" || p.key == "GLOW" || p.key == "REFRACTIVE" ||
+                       p.key == "REFLECTIVE" || p.key == "BLINN") {
                 o.floats(p.key, TokenType::Vector2, v, 2);
-            } else if (p.key == "TRANSPARENCY" || p.key == "AMBIENTCOLOR" || p.key == "INCANDESCENCE" ||
-                       p.key == "SPECULARCOLOR" || p.key == "REFLECTIVECOLOR") {
+            } else if (p.key == "TRANSPARENCY" || p.key == "AMBIENTCOLOR" ||
+                       p.key == "INCANDESCENCE" || p.key == "SPECULARCOLOR" ||
+                       p.key == "REFLECTIVECOLOR") {
                 o.floats(p.key, TokenType::Vector4, v, 4);
             } else {
                 ++dropped;
@@ -841,7 +928,8 @@ WriteResult writeXmodelBin(const Model& m, const WriteContext& ctx)
         }
     }
     if (dropped > 0) {
-        sink.warning(ids::kCodUnsupported, {1, 1, 0}, std::to_string(dropped) + " unknown material parameters not written");
+        sink.warning(ids::kCodUnsupported, {1, 1, 0},
+                     std::to_string(dropped) + " unknown material parameters not written");
     }
     return xbin::finish(o, sink);
 }
@@ -890,7 +978,8 @@ WriteResult writeXanimBin(const Model& m, const WriteContext& ctx)
         o.hash("FRAME", TokenType::NoteFrame);
         o.pad2();
         o.integral(n.frame, "note frame");
-        o.put32(static_cast<std::uint32_t>(static_cast<std::int32_t>(o.quant(n.frame, INT32_MIN, INT32_MAX, "note frame"))));
+        o.put32(static_cast<std::uint32_t>(
+            static_cast<std::int32_t>(o.quant(n.frame, INT32_MIN, INT32_MAX, "note frame"))));
         o.cstring(n.text);
     };
     if (a.noteStyle == NoteStyle::Flat) {
@@ -907,7 +996,8 @@ WriteResult writeXanimBin(const Model& m, const WriteContext& ctx)
             };
             std::vector<std::int32_t> tracks;
             for (const Notetrack& n : a.notes) {
-                if (partOf(n) == part && std::find(tracks.begin(), tracks.end(), n.track) == tracks.end()) {
+                if (partOf(n) == part &&
+                    std::find(tracks.begin(), tracks.end(), n.track) == tracks.end()) {
                     tracks.push_back(n.track);
                 }
             }

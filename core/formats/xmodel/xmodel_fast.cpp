@@ -65,10 +65,11 @@ enum class Kw : std::uint8_t {
     Object,
     NumMaterials,
     Material,
-    Param4, // TRANSPARENCY AMBIENTCOLOR INCANDESCENCE SPECULARCOLOR REFLECTIVECOLOR (COLOR)
-    Param2, // COEFFS GLOW REFRACTIVE REFLECTIVE BLINN
-    Param1, // PHONG
-    NumCosmetic, // NUMCOSMETICBONES / NUMCOSMETICS (version 7): not kept, the general path's warning
+    Param4,      // TRANSPARENCY AMBIENTCOLOR INCANDESCENCE SPECULARCOLOR REFLECTIVECOLOR (COLOR)
+    Param2,      // COEFFS GLOW REFRACTIVE REFLECTIVE BLINN
+    Param1,      // PHONG
+    NumCosmetic, // NUMCOSMETICBONES / NUMCOSMETICS (version 7): not kept, the general path's
+                 // warning
     // Version 7 spellings: the same meaning, but cod.version-feature in a version 5 or 6 file.
     NumVerts32,
     Vert32,
@@ -179,7 +180,15 @@ public:
     std::uint32_t shares() const noexcept { return m_sharesKept; }
 
 private:
-    enum class Phase : std::uint8_t { Start, BoneInfo, Transforms, Pool, Faces, Objects, Materials };
+    enum class Phase : std::uint8_t {
+        Start,
+        BoneInfo,
+        Transforms,
+        Pool,
+        Faces,
+        Objects,
+        Materials
+    };
     static constexpr std::uint8_t kHasNormal = 1, kHasColor = 2, kHasUv = 4;
 
     // What a share needs to know of the file before it (copied before the threads start).
@@ -212,7 +221,7 @@ private:
     Skeleton& m_s;
     Mesh& m_me;
     const bool m_share = false;
-    bool m_splitTried = false;         // the pool and faces were offered to threads
+    bool m_splitTried = false; // the pool and faces were offered to threads
     std::uint32_t m_sharesKept = 0;
     // a share: its first pool index, the pool vertices it read before NUMFACES and where the
     // faces start (nullptr: no NUMFACES in it), whether it left the subset
@@ -227,15 +236,15 @@ private:
     std::int32_t m_numBones = -1, m_numVerts = -1, m_numFaces = -1, m_numObjects = -1,
                  m_numMaterials = -1;
     std::size_t m_roots = 0;
-    std::size_t m_xfs = 0;             // transform blocks read
-    bool m_inVert = false;             // a pool vertex is open
-    std::int32_t m_declared = -1;      // its BONES count
+    std::size_t m_xfs = 0;        // transform blocks read
+    bool m_inVert = false;        // a pool vertex is open
+    std::int32_t m_declared = -1; // its BONES count
     // faces
-    bool m_faceOpen = false;           // a face has been started (TRI) and not closed
-    std::uint32_t m_corners = 0;       // corners of the current face
-    std::uint8_t m_has = 0;            // what the current corner has
+    bool m_faceOpen = false;     // a face has been started (TRI) and not closed
+    std::uint32_t m_corners = 0; // corners of the current face
+    std::uint8_t m_has = 0;      // what the current corner has
     std::int32_t m_maxObj = -1, m_maxMat = -1;
-    bool m_anyColor = false; // a corner has a COLOR line (version 5 one-line corners have none)
+    bool m_anyColor = false;    // a corner has a COLOR line (version 5 one-line corners have none)
     std::uint32_t m_uvSets = 0; // UV sets of every corner (0: no corner read yet)
 
     // Reads keyword lines up to the scanner's limit; false where the file leaves the subset.
@@ -249,7 +258,8 @@ private:
             if (n == FastScanner::Next::End) {
                 return true;
             }
-            if (n == FastScanner::Next::Unsupported || !line(keywordOf(kw, m_in.keywordCode()), kw, loc)) {
+            if (n == FastScanner::Next::Unsupported ||
+                !line(keywordOf(kw, m_in.keywordCode()), kw, loc)) {
                 COD_FAST_TRACE(loc);
                 return false;
             }
@@ -410,16 +420,18 @@ private:
             return false;
         }
         if (m_phase == Phase::Pool) {
-            const std::size_t have = m_me.influenceJoints.size() -
-                                     (m_me.influenceOffsets.empty() ? 0 : m_me.influenceOffsets.back());
+            const std::size_t have =
+                m_me.influenceJoints.size() -
+                (m_me.influenceOffsets.empty() ? 0 : m_me.influenceOffsets.back());
             if (m_inVert && m_declared >= 0 && static_cast<std::size_t>(m_declared) != have) {
                 return false;
             }
-            if (t.m_firstIndex < 0 || static_cast<std::size_t>(t.m_firstIndex) != m_me.pointPositions.size()) {
+            if (t.m_firstIndex < 0 ||
+                static_cast<std::size_t>(t.m_firstIndex) != m_me.pointPositions.size()) {
                 return false;
             }
-            return !t.m_facesAt ||
-                   m_me.pointPositions.size() + t.m_poolAtFaces == static_cast<std::size_t>(m_numVerts);
+            return !t.m_facesAt || m_me.pointPositions.size() + t.m_poolAtFaces ==
+                                       static_cast<std::size_t>(m_numVerts);
         }
         if (t.m_uvSets != 0 && m_uvSets != 0 && t.m_uvSets != m_uvSets) {
             return false;
@@ -459,7 +471,8 @@ private:
         }
         if (t.m_facesAt) { // NUMFACES: as reading it here would have reserved
             m_numFaces = t.m_numFaces;
-            reserveFaces(boundedCount(m_numFaces, static_cast<std::size_t>(m_in.limit() - t.m_facesAt), 29));
+            reserveFaces(
+                boundedCount(m_numFaces, static_cast<std::size_t>(m_in.limit() - t.m_facesAt), 29));
         }
         moveAppend(m.triangleObjects, x.triangleObjects);
         moveAppend(m.triangleMaterials, x.triangleMaterials);
@@ -484,10 +497,7 @@ private:
         m_in.advancePast(t.m_in);
     }
 
-    bool count(std::int32_t& out)
-    {
-        return out < 0 && m_in.i(out) && out >= 0 && m_in.eol();
-    }
+    bool count(std::int32_t& out) { return out < 0 && m_in.i(out) && out >= 0 && m_in.eol(); }
 
     bool line(Kw k, std::string_view kw, const SourceLoc& loc)
     {
@@ -766,8 +776,8 @@ private:
         std::int32_t parent = 0;
         std::string_view name;
         if (m_phase != Phase::BoneInfo || i != static_cast<std::int32_t>(m_s.size()) ||
-            i >= m_numBones || !m_in.i(parent) || parent < -1 || parent >= i ||
-            !m_in.str(name) || !m_in.eol() || !plainName(name)) {
+            i >= m_numBones || !m_in.i(parent) || parent < -1 || parent >= i || !m_in.str(name) ||
+            !m_in.eol() || !plainName(name)) {
             return false;
         }
         m_roots += parent == -1 ? 1u : 0u;
@@ -855,8 +865,8 @@ private:
     bool corner(const SourceLoc& loc)
     {
         std::int32_t v = 0;
-        if (!m_faceOpen || m_corners >= 3 || (m_corners > 0 && !closeCorner()) ||
-            !m_in.i(v) || v < 0 || v >= m_numVerts) {
+        if (!m_faceOpen || m_corners >= 3 || (m_corners > 0 && !closeCorner()) || !m_in.i(v) ||
+            v < 0 || v >= m_numVerts) {
             return false;
         }
         // Version 5 one-line corner: VERT i nx ny nz u v (complete without COLOR).

@@ -34,7 +34,6 @@ Vec3 clockwiseFaceNormal(const Vec3& a, const Vec3& b, const Vec3& c) noexcept
     return n / len;
 }
 
-
 enum class Section : std::uint8_t { Start, BoneInfo, Transforms, Pool, Faces, Objects, Materials };
 enum class Target : std::uint8_t { None, Bone, Vert };
 
@@ -90,7 +89,10 @@ struct Named {
 
 class XmodelParser {
 public:
-    XmodelParser(DiagnosticSink& sink, Model& m, std::uint64_t limit) : m_sink(sink), m_m(m), m_limit(limit) {}
+    XmodelParser(DiagnosticSink& sink, Model& m, std::uint64_t limit)
+        : m_sink(sink), m_m(m), m_limit(limit)
+    {
+    }
 
     bool run(RecordStream& in)
     {
@@ -215,9 +217,11 @@ private:
             if (!st.count->value) {
                 break;
             }
-            const auto declared = static_cast<std::size_t>(std::max<std::int64_t>(0, *st.count->value));
+            const auto declared =
+                static_cast<std::size_t>(std::max<std::int64_t>(0, *st.count->value));
             // bones: the info lines, then one transform block per bone
-            if (k == 0 && st.have >= declared && m_xfs.size() < declared && m_section <= Section::Transforms) {
+            if (k == 0 && st.have >= declared && m_xfs.size() < declared &&
+                m_section <= Section::Transforms) {
                 what = "after " + std::to_string(m_xfs.size()) + " of " + std::to_string(declared) +
                        " bone transform blocks";
                 m_truncatedXfs = true;
@@ -225,7 +229,8 @@ private:
                 break;
             }
             if (st.have < declared && (k + 1 == std::size(steps) || !steps[k + 1].count->value)) {
-                what = "after " + groupedCount(st.have) + " of " + plural(declared, st.singular, st.pluralForm);
+                what = "after " + groupedCount(st.have) + " of " +
+                       plural(declared, st.singular, st.pluralForm);
                 m_truncatedCount = st.count;
                 ++k;
                 break;
@@ -292,15 +297,19 @@ private:
         c.loc = r.loc;
     }
 
-    bool inRange(std::int64_t i, const Count& c, const Record& r, std::size_t arg, std::string_view kind,
-                 std::string_view countName)
+    bool inRange(std::int64_t i, const Count& c, const Record& r, std::size_t arg,
+                 std::string_view kind, std::string_view countName)
     {
-        const bool ok = i >= 0 && (!c.value || i < *c.value) && static_cast<std::uint64_t>(i) < m_limit;
+        const bool ok =
+            i >= 0 && (!c.value || i < *c.value) && static_cast<std::uint64_t>(i) < m_limit;
         if (!ok) {
-            m_sink.error(ids::kCodIndexRange, argLoc(r, arg),
-                         std::string(kind) + " index " + std::to_string(i) +
-                             (i < 0 ? " < 0" : " \u2265 " + std::string(countName) + " " +
-                                                   std::to_string(c.value ? *c.value : static_cast<std::int64_t>(m_limit))));
+            m_sink.error(
+                ids::kCodIndexRange, argLoc(r, arg),
+                std::string(kind) + " index " + std::to_string(i) +
+                    (i < 0 ? " < 0"
+                           : " \u2265 " + std::string(countName) + " " +
+                                 std::to_string(c.value ? *c.value
+                                                        : static_cast<std::int64_t>(m_limit))));
         }
         return ok;
     }
@@ -362,7 +371,8 @@ private:
             m_section = Section::BoneInfo;
         } else if (kv == "NUMCOSMETICBONES" || kv == "NUMCOSMETICS") {
             versionFeature(0, r);
-            m_sink.warning(ids::kCodUnsupported, r.loc, "cosmetic bone count not kept; the bones read as regular bones");
+            m_sink.warning(ids::kCodUnsupported, r.loc,
+                           "cosmetic bone count not kept; the bones read as regular bones");
         } else if (kv == "BONE") {
             bone(r);
         } else if (kv == "OFFSET" || kv == "SCALE" || kv == "X" || kv == "Y" || kv == "Z") {
@@ -405,7 +415,8 @@ private:
         } else if (kv == "NORMAL") {
             Corner* c = currentCorner();
             if (!c) {
-                m_sink.warning(ids::kSyntaxUnknownBlock, r.loc, "'NORMAL' outside a face corner skipped");
+                m_sink.warning(ids::kSyntaxUnknownBlock, r.loc,
+                               "'NORMAL' outside a face corner skipped");
                 return;
             }
             float v[3];
@@ -420,7 +431,8 @@ private:
             }
             Corner* c = currentCorner();
             if (!c) {
-                m_sink.warning(ids::kSyntaxUnknownBlock, r.loc, "'COLOR' outside a face corner skipped");
+                m_sink.warning(ids::kSyntaxUnknownBlock, r.loc,
+                               "'COLOR' outside a face corner skipped");
                 return;
             }
             float v[4];
@@ -447,12 +459,14 @@ private:
         } else if (kv == "TRANSPARENCY" || kv == "AMBIENTCOLOR" || kv == "INCANDESCENCE" ||
                    kv == "SPECULARCOLOR" || kv == "REFLECTIVECOLOR") {
             param(r, 4);
-        } else if (kv == "COEFFS" || kv == "GLOW" || kv == "REFRACTIVE" || kv == "REFLECTIVE" || kv == "BLINN") {
+        } else if (kv == "COEFFS" || kv == "GLOW" || kv == "REFRACTIVE" || kv == "REFLECTIVE" ||
+                   kv == "BLINN") {
             param(r, 2);
         } else if (kv == "PHONG") {
             param(r, 1);
-        } else if (kv == "NUMSBONES" || kv == "NUMSWEIGHTS" || kv == "QUATERNION" || kv == "NUMIKPITCHLAYERS" ||
-                   kv == "IKPITCHLAYER" || kv == "ROTATION" || kv == "EXTRA") {
+        } else if (kv == "NUMSBONES" || kv == "NUMSWEIGHTS" || kv == "QUATERNION" ||
+                   kv == "NUMIKPITCHLAYERS" || kv == "IKPITCHLAYER" || kv == "ROTATION" ||
+                   kv == "EXTRA") {
             m_sink.warning(ids::kCodUnsupported, r.loc, "siege/IK data '" + k + "' skipped");
         } else if (r.cut && isCutKeyword(k)) {
             m_cutAt = r.loc; // a keyword cut short at the end of the file
@@ -467,7 +481,8 @@ private:
     {
         if (r.argc == 3) {
             BoneInfo b;
-            if (!argInt(r, 0, b.index, m_sink, "bone index") || !argInt(r, 1, b.parent, m_sink, "bone parent")) {
+            if (!argInt(r, 0, b.index, m_sink, "bone index") ||
+                !argInt(r, 1, b.parent, m_sink, "bone parent")) {
                 return;
             }
             if (!inRange(b.index, m_numBones, r, 0, "bone", "NUMBONES")) {
@@ -490,7 +505,8 @@ private:
             m_target = Target::Bone;
         } else if (r.argc == 2) {
             if (m_target != Target::Vert || m_verts.empty()) {
-                m_sink.warning(ids::kSyntaxUnknownBlock, r.loc, "weight 'BONE' outside a vertex skipped");
+                m_sink.warning(ids::kSyntaxUnknownBlock, r.loc,
+                               "weight 'BONE' outside a vertex skipped");
                 return;
             }
             std::int32_t b = 0;
@@ -512,7 +528,8 @@ private:
         const std::string& k = r.keyword;
         const std::string_view kv = k; // compares check the length first
         if (m_target == Target::None) {
-            m_sink.warning(ids::kSyntaxUnknownBlock, r.loc, "'" + k + "' outside a bone or vertex skipped");
+            m_sink.warning(ids::kSyntaxUnknownBlock, r.loc,
+                           "'" + k + "' outside a bone or vertex skipped");
             return;
         }
         float v[3];
@@ -524,7 +541,8 @@ private:
             if (kv == "OFFSET") {
                 m_verts.back().pos = vec;
             } else {
-                m_sink.warning(ids::kSyntaxUnknownBlock, r.loc, "'" + k + "' inside a vertex skipped");
+                m_sink.warning(ids::kSyntaxUnknownBlock, r.loc,
+                               "'" + k + "' inside a vertex skipped");
             }
             return;
         }
@@ -578,7 +596,8 @@ private:
     void corner(const Record& r)
     {
         if (m_faces.empty()) {
-            m_sink.warning(ids::kSyntaxUnknownBlock, r.loc, "corner 'VERT' before any 'TRI' skipped");
+            m_sink.warning(ids::kSyntaxUnknownBlock, r.loc,
+                           "corner 'VERT' before any 'TRI' skipped");
             return;
         }
         Face& f = m_faces.back();
@@ -636,7 +655,8 @@ private:
         std::size_t keep = static_cast<std::size_t>(n);
         if (pairs < keep) {
             Diagnostic& d = m_sink.error(ids::kCodUvCount, r.loc,
-                                         "UV says " + plural(static_cast<std::size_t>(n), "set") + ", line has " + std::to_string(pairs));
+                                         "UV says " + plural(static_cast<std::size_t>(n), "set") +
+                                             ", line has " + std::to_string(pairs));
             d.fixedSeverity = true;
             keep = pairs;
         }
@@ -652,8 +672,9 @@ private:
             ++c->uvCount;
         }
         c->hasUv = true;
-        m_uvSets = std::max<std::uint32_t>(m_uvSets, static_cast<std::uint32_t>(std::min<std::size_t>(
-                                                         static_cast<std::size_t>(n), pairs > 0 ? pairs : 1)));
+        m_uvSets = std::max<std::uint32_t>(
+            m_uvSets, static_cast<std::uint32_t>(std::min<std::size_t>(static_cast<std::size_t>(n),
+                                                                       pairs > 0 ? pairs : 1)));
     }
 
     void material(const Record& r)
@@ -676,7 +697,8 @@ private:
         m_materials.emplace_back(Named{i, r.loc}, std::move(mat));
     }
 
-    void countMismatch(const Count& c, std::string_view name, std::size_t have, std::string_view what = "")
+    void countMismatch(const Count& c, std::string_view name, std::size_t have,
+                       std::string_view what = "")
     {
         if (&c == m_truncatedCount) {
             return; // reported as syntax.truncated
@@ -689,7 +711,8 @@ private:
     }
 
     template <typename T, typename Index>
-    std::vector<std::size_t> lastWins(const std::vector<T>& items, Index indexOf, std::string_view kind)
+    std::vector<std::size_t> lastWins(const std::vector<T>& items, Index indexOf,
+                                      std::string_view kind)
     {
         // Slots in index order; duplicates: the last one wins (cod.duplicate-index).
         std::unordered_map<std::int32_t, std::size_t> seen;
@@ -705,16 +728,19 @@ private:
                 slots[it->second] = s;
             }
         }
-        std::sort(slots.begin(), slots.end(),
-                  [&](std::size_t a, std::size_t b) { return indexOf(items[a]) < indexOf(items[b]); });
+        std::sort(slots.begin(), slots.end(), [&](std::size_t a, std::size_t b) {
+            return indexOf(items[a]) < indexOf(items[b]);
+        });
         return slots;
     }
 
     static SourceLoc locOf(const BoneInfo& b) { return b.loc; }
     static SourceLoc locOf(const BoneXf& b) { return b.loc; }
     static SourceLoc locOf(const PoolVert& v) { return v.loc; }
-    template <typename T>
-    static SourceLoc locOf(const std::pair<Named, T>& p) { return p.first.loc; }
+    template <typename T> static SourceLoc locOf(const std::pair<Named, T>& p)
+    {
+        return p.first.loc;
+    }
 
     // finish(): the model from what was read.
     std::unordered_map<std::int32_t, JointIndex> m_jointOf; // bone index -> joint
@@ -762,7 +788,8 @@ void XmodelParser::finishVersion()
 void XmodelParser::finishBones()
 {
     Skeleton& s = m_m.skeleton;
-    const auto boneSlots = lastWins(m_bones, [](const BoneInfo& b) { return b.index; }, "bone");
+    const auto boneSlots = lastWins(
+        m_bones, [](const BoneInfo& b) { return b.index; }, "bone");
     countMismatch(m_numBones, "NUMBONES", boneSlots.size());
     for (std::size_t slot : boneSlots) {
         const BoneInfo& b = m_bones[slot];
@@ -778,7 +805,8 @@ void XmodelParser::finishBones()
                 for (std::size_t slot : boneSlots) {
                     total += m_bones[slot].parent == -1 ? 1u : 0u;
                 }
-                m_sink.error(ids::kCodRootCount, b.loc, std::to_string(total) + " root bones; CoD requires exactly 1",
+                m_sink.error(ids::kCodRootCount, b.loc,
+                             std::to_string(total) + " root bones; CoD requires exactly 1",
                              {ElementRef::Kind::Joint, static_cast<std::int32_t>(j)});
             }
             continue;
@@ -786,7 +814,8 @@ void XmodelParser::finishBones()
         auto it = m_jointOf.find(b.parent);
         if (it == m_jointOf.end()) {
             m_sink.error(ids::kSkeletonUnknownParent, b.parentLoc,
-                         "parent " + std::to_string(b.parent) + " of bone '" + b.name + "' is not declared",
+                         "parent " + std::to_string(b.parent) + " of bone '" + b.name +
+                             "' is not declared",
                          {ElementRef::Kind::Joint, static_cast<std::int32_t>(j)});
             continue;
         }
@@ -795,8 +824,8 @@ void XmodelParser::finishBones()
     if (boneSlots.empty()) {
         m_sink.error(ids::kSkeletonNoBones, {1, 1, 0}, "file declares no bones");
     } else if (roots == 0) {
-        m_sink.error(ids::kCodRootCount, m_bones[boneSlots[0]].loc, "0 root bones; CoD requires exactly 1",
-                     {ElementRef::Kind::Joint, 0});
+        m_sink.error(ids::kCodRootCount, m_bones[boneSlots[0]].loc,
+                     "0 root bones; CoD requires exactly 1", {ElementRef::Kind::Joint, 0});
     }
 }
 
@@ -809,13 +838,15 @@ void XmodelParser::finishTransforms()
         auto it = m_jointOf.find(x.index);
         if (it == m_jointOf.end()) {
             m_sink.error(ids::kCodIndexRange, x.loc,
-                         "bone index " + std::to_string(x.index) + " has no 'BONE i parent \"name\"' line");
+                         "bone index " + std::to_string(x.index) +
+                             " has no 'BONE i parent \"name\"' line");
             continue;
         }
         const auto j = static_cast<std::size_t>(it->second);
         if (hasXf[j]) {
             m_sink.warning(ids::kCodDuplicateIndex, x.loc,
-                           "bone index " + std::to_string(x.index) + " given twice; the last one wins",
+                           "bone index " + std::to_string(x.index) +
+                               " given twice; the last one wins",
                            {ElementRef::Kind::Joint, static_cast<std::int32_t>(j)});
         }
         hasXf[j] = 1;
@@ -837,9 +868,11 @@ void XmodelParser::finishTransforms()
 void XmodelParser::finishPool()
 {
     Mesh& me = m_m.mesh;
-    const auto vertSlots = lastWins(m_verts, [](const PoolVert& v) { return v.index; }, "vertex");
+    const auto vertSlots = lastWins(
+        m_verts, [](const PoolVert& v) { return v.index; }, "vertex");
     countMismatch(m_numVerts, "NUMVERTS", vertSlots.size());
-    m_poolSize = vertSlots.empty() ? 0 : static_cast<std::size_t>(m_verts[vertSlots.back()].index) + 1;
+    m_poolSize =
+        vertSlots.empty() ? 0 : static_cast<std::size_t>(m_verts[vertSlots.back()].index) + 1;
     m_defined.assign(m_poolSize, 0);
     std::vector<JointIndex> js;
     std::vector<float> ws;
@@ -856,34 +889,40 @@ void XmodelParser::finishPool()
     for (std::size_t p = 0; p < m_poolSize; ++p) {
         js.clear();
         ws.clear();
-        if (next < vertSlots.size() && static_cast<std::size_t>(m_verts[vertSlots[next]].index) == p) {
+        if (next < vertSlots.size() &&
+            static_cast<std::size_t>(m_verts[vertSlots[next]].index) == p) {
             const PoolVert& v = m_verts[vertSlots[next++]];
             m_defined[p] = 1;
             if (v.declared >= 0 && v.declared != static_cast<std::int64_t>(v.wCount)) {
                 m_sink.error(ids::kCodCountMismatch, v.bonesLoc,
-                             "BONES says " + std::to_string(v.declared) + ", file has " + std::to_string(v.wCount),
+                             "BONES says " + std::to_string(v.declared) + ", file has " +
+                                 std::to_string(v.wCount),
                              {ElementRef::Kind::Vertex, static_cast<std::int32_t>(p)});
             }
             for (std::uint32_t w = v.wStart; w < v.wStart + v.wCount; ++w) {
                 const std::int32_t b = m_wBones[w];
                 if (b < 0 || (m_numBones.value && b >= *m_numBones.value)) {
-                    m_sink.error(ids::kCodIndexRange, m_wLocs[w],
-                                 "weight bone index " + std::to_string(b) +
-                                     (b < 0 ? " < 0" : " \u2265 NUMBONES " + std::to_string(*m_numBones.value)),
-                                 {ElementRef::Kind::Vertex, static_cast<std::int32_t>(p)});
+                    m_sink.error(
+                        ids::kCodIndexRange, m_wLocs[w],
+                        "weight bone index " + std::to_string(b) +
+                            (b < 0 ? " < 0"
+                                   : " \u2265 NUMBONES " + std::to_string(*m_numBones.value)),
+                        {ElementRef::Kind::Vertex, static_cast<std::int32_t>(p)});
                     continue;
                 }
                 auto it = m_jointOf.find(b);
                 if (it == m_jointOf.end()) {
                     m_sink.error(ids::kWeightsUnknownBone, m_wLocs[w],
-                                 "weight names bone " + std::to_string(b) + ", which is not declared",
+                                 "weight names bone " + std::to_string(b) +
+                                     ", which is not declared",
                                  {ElementRef::Kind::Vertex, static_cast<std::int32_t>(p)});
                     continue;
                 }
                 js.push_back(it->second);
                 ws.push_back(m_wWeights[w]);
             }
-            appendPoint(me, v.pos, kNoJoint, LinkState::List, js.data(), ws.data(), js.size(), v.loc);
+            appendPoint(me, v.pos, kNoJoint, LinkState::List, js.data(), ws.data(), js.size(),
+                        v.loc);
         } else {
             appendPoint(me, Vec3::Zero(), kNoJoint, LinkState::List, nullptr, nullptr, 0, {});
         }
@@ -898,20 +937,24 @@ void XmodelParser::finishPool()
 void XmodelParser::finishObjectsAndMaterials()
 {
     Mesh& me = m_m.mesh;
-    const auto objSlots = lastWins(m_objects, [](const auto& o) { return o.first.index; }, "object");
+    const auto objSlots = lastWins(
+        m_objects, [](const auto& o) { return o.first.index; }, "object");
     countMismatch(m_numObjects, "NUMOBJECTS", objSlots.size());
     if (!objSlots.empty()) {
         me.objects.resize(static_cast<std::size_t>(m_objects[objSlots.back()].first.index) + 1);
         for (std::size_t slot : objSlots) {
-            me.objects[static_cast<std::size_t>(m_objects[slot].first.index)] = m_objects[slot].second;
+            me.objects[static_cast<std::size_t>(m_objects[slot].first.index)] =
+                m_objects[slot].second;
         }
     }
-    const auto matSlots = lastWins(m_materials, [](const auto& o) { return o.first.index; }, "material");
+    const auto matSlots = lastWins(
+        m_materials, [](const auto& o) { return o.first.index; }, "material");
     countMismatch(m_numMaterials, "NUMMATERIALS", matSlots.size());
     if (!matSlots.empty()) {
         me.materials.resize(static_cast<std::size_t>(m_materials[matSlots.back()].first.index) + 1);
         for (std::size_t slot : matSlots) {
-            me.materials[static_cast<std::size_t>(m_materials[slot].first.index)] = m_materials[slot].second;
+            me.materials[static_cast<std::size_t>(m_materials[slot].first.index)] =
+                m_materials[slot].second;
         }
     }
 }
@@ -924,7 +967,8 @@ bool XmodelParser::faceIsValid(const Face& f, std::int32_t t)
     if ((f.cornerCount != 3 || f.extraCorners) && !(m_truncatedFace && &f == &m_faces.back())) {
         m_sink.error(ids::kCodCountMismatch, f.loc,
                      "face has " + std::to_string(f.cornerCount + (f.extraCorners ? 1 : 0)) +
-                         (f.extraCorners ? "+" : "") + " corners; needs 3" + (f.extraCorners ? " (extra ignored)" : ""),
+                         (f.extraCorners ? "+" : "") + " corners; needs 3" +
+                         (f.extraCorners ? " (extra ignored)" : ""),
                      {ElementRef::Kind::Triangle, t});
         if (f.cornerCount != 3) {
             return false;
@@ -953,13 +997,16 @@ bool XmodelParser::faceIsValid(const Face& f, std::int32_t t)
             ok = false;
         } else if (c.vert < 0 || static_cast<std::size_t>(c.vert) >= m_poolSize ||
                    !m_defined[static_cast<std::size_t>(c.vert)]) {
-            m_sink.error(ids::kCodIndexRange, c.loc,
-                         "vertex index " + std::to_string(c.vert) +
-                             (c.vert < 0 ? std::string(" < 0")
-                              : (m_numVerts.value ? c.vert < *m_numVerts.value : static_cast<std::size_t>(c.vert) < m_poolSize)
-                                  ? std::string(" has no pool 'VERT' block")
-                                  : " \u2265 NUMVERTS " + std::to_string(m_numVerts.value.value_or(static_cast<std::int64_t>(m_poolSize)))),
-                         {ElementRef::Kind::Triangle, t});
+            m_sink.error(
+                ids::kCodIndexRange, c.loc,
+                "vertex index " + std::to_string(c.vert) +
+                    (c.vert < 0 ? std::string(" < 0")
+                     : (m_numVerts.value ? c.vert < *m_numVerts.value
+                                         : static_cast<std::size_t>(c.vert) < m_poolSize)
+                         ? std::string(" has no pool 'VERT' block")
+                         : " \u2265 NUMVERTS " + std::to_string(m_numVerts.value.value_or(
+                                                     static_cast<std::int64_t>(m_poolSize)))),
+                {ElementRef::Kind::Triangle, t});
             ok = false;
         }
     }
@@ -978,15 +1025,16 @@ void XmodelParser::appendCorners(const Face& f, std::int32_t t, bool anyColor)
         const Corner& c = cs[k];
         if (!c.oneLine && (!c.hasNormal || !c.hasColor || !c.hasUv)) {
             std::string missing;
-            for (auto [has, name] : {std::pair{c.hasNormal, "NORMAL"}, {c.hasColor, "COLOR"}, {c.hasUv, "UV"}}) {
+            for (auto [has, name] :
+                 {std::pair{c.hasNormal, "NORMAL"}, {c.hasColor, "COLOR"}, {c.hasUv, "UV"}}) {
                 if (!has) {
                     missing += missing.empty() ? "" : "/";
                     missing += name;
                 }
             }
             m_sink.warning(ids::kCodCornerIncomplete, c.loc,
-                           "corner " + std::to_string(k) + " of triangle " + std::to_string(t) + " lacks " +
-                               missing + "; using the " +
+                           "corner " + std::to_string(k) + " of triangle " + std::to_string(t) +
+                               " lacks " + missing + "; using the " +
                                (c.hasNormal ? "defaults" : "face normal and defaults"),
                            {ElementRef::Kind::Triangle, t});
         }
@@ -1060,7 +1108,6 @@ bool parseXmodelRecords(RecordStream& in, DiagnosticSink& sink, Model& m, std::u
 
 } // namespace cod
 
-
 int sniffXmodel(std::string_view head) noexcept
 {
     try {
@@ -1073,9 +1120,10 @@ int sniffXmodel(std::string_view head) noexcept
 ReadResult readXmodel(std::string_view bytes, const ReadContext& ctx)
 {
     if (ctx.fastPaths &&
-        cod::endsLikeWholeFile(bytes, {"MATERIAL", "COLOR", "TRANSPARENCY", "AMBIENTCOLOR", "INCANDESCENCE",
-                                  "COEFFS", "GLOW", "REFRACTIVE", "SPECULARCOLOR", "REFLECTIVECOLOR",
-                                  "REFLECTIVE", "BLINN", "PHONG"})) {
+        cod::endsLikeWholeFile(bytes,
+                               {"MATERIAL", "COLOR", "TRANSPARENCY", "AMBIENTCOLOR",
+                                "INCANDESCENCE", "COEFFS", "GLOW", "REFRACTIVE", "SPECULARCOLOR",
+                                "REFLECTIVECOLOR", "REFLECTIVE", "BLINN", "PHONG"})) {
         ReadResult fast;
         if (cod::readXmodelFast(bytes, ctx, fast)) {
             return fast;
@@ -1095,7 +1143,8 @@ ReadResult cod::readXmodelGeneral(std::string_view bytes, const ReadContext& ctx
         if (bytes.find_first_not_of(" \t\r\n\f\v") == std::string_view::npos) {
             sink.error(ids::kSyntaxEmptyFile, {1, 1, 0}, "file is empty");
         } else {
-            sink.error(ids::kSyntaxBadVersion, {1, 1, 0}, "no 'MODEL' keyword; not an XMODEL_EXPORT file");
+            sink.error(ids::kSyntaxBadVersion, {1, 1, 0},
+                       "no 'MODEL' keyword; not an XMODEL_EXPORT file");
         }
         r.diagnostics = sink.take();
         return r;

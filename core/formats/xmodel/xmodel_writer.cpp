@@ -11,13 +11,24 @@ namespace rigscope::core {
 
 namespace {
 
-bool isCodFormat(std::string_view f) { return f == "xmodel" || f == "xmodel_bin"; }
+bool isCodFormat(std::string_view f)
+{
+    return f == "xmodel" || f == "xmodel_bin";
+}
 
 const MaterialParam kDefaultParams[] = {
-    {"COLOR", {0, 0, 0, 1}},        {"TRANSPARENCY", {0, 0, 0, 1}},     {"AMBIENTCOLOR", {0, 0, 0, 1}},
-    {"INCANDESCENCE", {0, 0, 0, 1}}, {"COEFFS", {0.8f, 0}},              {"GLOW", {0, 0}},
-    {"REFRACTIVE", {6, 1}},          {"SPECULARCOLOR", {-1, -1, -1, 1}}, {"REFLECTIVECOLOR", {-1, -1, -1, 1}},
-    {"REFLECTIVE", {-1, -1}},        {"BLINN", {-1, -1}},                {"PHONG", {-1}},
+    {"COLOR", {0, 0, 0, 1}},
+    {"TRANSPARENCY", {0, 0, 0, 1}},
+    {"AMBIENTCOLOR", {0, 0, 0, 1}},
+    {"INCANDESCENCE", {0, 0, 0, 1}},
+    {"COEFFS", {0.8f, 0}},
+    {"GLOW", {0, 0}},
+    {"REFRACTIVE", {6, 1}},
+    {"SPECULARCOLOR", {-1, -1, -1, 1}},
+    {"REFLECTIVECOLOR", {-1, -1, -1, 1}},
+    {"REFLECTIVE", {-1, -1}},
+    {"BLINN", {-1, -1}},
+    {"PHONG", {-1}},
 };
 
 } // namespace
@@ -29,8 +40,9 @@ WriteResult writeXmodel(const Model& m, const WriteContext& ctx)
     const Skeleton& s = m.skeleton;
     const Mesh& me = m.mesh;
     if (s.bindKind != PoseKind::ModelMatrix && !s.empty()) {
-        sink.error(ids::kWriteBadName, {1, 1, 0},
-                   "model holds SMD-style parent-relative bones; convert it with 'rigscope-cli convert'");
+        sink.error(
+            ids::kWriteBadName, {1, 1, 0},
+            "model holds SMD-style parent-relative bones; convert it with 'rigscope-cli convert'");
         res.diagnostics = sink.take();
         return res;
     }
@@ -56,7 +68,11 @@ WriteResult writeXmodel(const Model& m, const WriteContext& ctx)
     o.kw("NUMBONES").i(static_cast<std::int64_t>(s.size())).nl();
     for (std::size_t j : bn.order) {
         const JointIndex p = s.parents[j];
-        o.kw("BONE").i(bn.index[j]).i(p == kNoJoint ? -1 : bn.index[static_cast<std::size_t>(p)]).s(s.names[j]).nl();
+        o.kw("BONE")
+            .i(bn.index[j])
+            .i(p == kNoJoint ? -1 : bn.index[static_cast<std::size_t>(p)])
+            .s(s.names[j])
+            .nl();
     }
     o.nl();
     for (std::size_t j : bn.order) {
@@ -95,11 +111,20 @@ WriteResult writeXmodel(const Model& m, const WriteContext& ctx)
     for (std::size_t t = 0; t < nt; ++t) {
         const std::uint32_t obj = me.triangleObjects.empty() ? 0 : me.triangleObjects[t];
         const std::uint32_t mat = me.triangleMaterials[t];
-        o.kw(version == 7 && (obj > 255 || mat > 255) ? "TRI16" : "TRI").i(obj).i(mat).i(0).i(0).nl();
+        o.kw(version == 7 && (obj > 255 || mat > 255) ? "TRI16" : "TRI")
+            .i(obj)
+            .i(mat)
+            .i(0)
+            .i(0)
+            .nl();
         for (std::size_t k = 0; k < 3; ++k) {
             const std::size_t c = 3 * t + k;
             if (version == 5) {
-                o.kw("VERT").i(me.cornerPoints[c]).fs(me.cornerNormals[c].data(), 3).fs(me.cornerUvs[c].data(), 2).nl();
+                o.kw("VERT")
+                    .i(me.cornerPoints[c])
+                    .fs(me.cornerNormals[c].data(), 3)
+                    .fs(me.cornerUvs[c].data(), 2)
+                    .nl();
                 continue;
             }
             o.kw(big ? "VERT32" : "VERT").i(me.cornerPoints[c]).nl();
@@ -146,11 +171,13 @@ WriteResult writeXmodel(const Model& m, const WriteContext& ctx)
 
     if (o.nonFinite > 0) {
         sink.warning(ids::kWriteNonFinite, {1, 1, 0},
-                     std::to_string(o.nonFinite) + " NaN/Inf values written as nan/inf; some tools reject them");
+                     std::to_string(o.nonFinite) +
+                         " NaN/Inf values written as nan/inf; some tools reject them");
     }
     if (o.badNames > 0) {
         sink.error(ids::kWriteBadName, {1, 1, 0},
-                   std::to_string(o.badNames) + " quote or line-break characters in names replaced by '''");
+                   std::to_string(o.badNames) +
+                       " quote or line-break characters in names replaced by '''");
     }
     if (version == 5 && (!me.cornerColors.empty() || me.uvSetCount > 1)) {
         sink.note(ids::kWriteVersionDropped, {1, 1, 0},
