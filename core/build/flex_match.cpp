@@ -25,7 +25,7 @@ bool samePosition(const Vec3& a, const Vec3& b) noexcept
 // cells around a point, which holds every corner within the radius.
 class CornerGrid {
 public:
-    explicit CornerGrid(const std::vector<Vec3>& positions) : m_positions(positions)
+    explicit CornerGrid(const std::vector<Vec3>& positions)
     {
         std::vector<std::pair<std::uint64_t, std::uint32_t>> keyed;
         keyed.reserve(positions.size());
@@ -91,7 +91,6 @@ private:
                ((static_cast<std::uint64_t>(z + off) & mask) << 42);
     }
 
-    const std::vector<Vec3>& m_positions;
     std::vector<std::uint32_t> m_sorted;
     std::unordered_map<std::uint64_t, std::pair<std::uint32_t, std::uint32_t>> m_ranges;
 };

@@ -56,7 +56,6 @@ private:
     std::size_t m_nextCr = 0; // position of the next '\r' at or after the line start (or size)
     std::uint32_t m_line = 0;
     std::uint64_t m_lineStart = 0;
-    bool m_countedPrev = false;
 };
 
 inline bool isBlank(char c) noexcept

@@ -9,7 +9,10 @@ src=$(cd "$2" && pwd)
 raw=$(mktemp)
 trap 'rm -f "$raw"' EXIT
 status=0
-run-clang-tidy -quiet -p "$build" -j "$(nproc)" "^$src/core/.*\.cpp$" >"$raw" 2>&1 || status=$?
+# -Wno-error: the build's own -Werror (ci preset) would turn clang's compiler warnings into
+# findings in one preset and not in another; the checks of .clang-tidy are the same in both.
+run-clang-tidy -quiet -p "$build" -j "$(nproc)" -extra-arg=-Wno-error "^$src/core/.*\.cpp$" \
+    >"$raw" 2>&1 || status=$?
 sed -i 's/\x1b\[[0-9;]*m//g' "$raw" # colours off
 # Only the findings: clang-tidy's "N warnings generated" chatter is noise.
 findings=$(grep -E "^/.*: (error|warning): " "$raw" | sort -u || true)

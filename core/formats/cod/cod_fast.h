@@ -58,9 +58,11 @@ struct Table {
     std::uint8_t c[256] = {};
     constexpr Table()
     {
-        c[' '] = c['\t'] = c['\f'] = c['\v'] = kBlank;
-        c[','] = kComma;
-        c['\n'] = c['\r'] = kLineEnd;
+        for (const char b : {' ', '\t', '\f', '\v'}) {
+            c[static_cast<unsigned char>(b)] = kBlank;
+        }
+        c[static_cast<unsigned char>(',')] = kComma;
+        c[static_cast<unsigned char>('\n')] = c[static_cast<unsigned char>('\r')] = kLineEnd;
         for (int i = 'A'; i <= 'Z'; ++i) {
             c[i] = kKeyword;
         }
