@@ -64,6 +64,30 @@ void releasePages(const void* data, std::size_t bytes) noexcept
     advisePages(data, bytes, MADV_DONTNEED);
 }
 
+namespace {
+
+// read(2), retried when a signal interrupts it: bytes read, 0 at the end, -1 on an error.
+ssize_t readSome(int fd, char* into, std::size_t n) noexcept
+{
+    for (;;) {
+        const ssize_t got = ::read(fd, into, n);
+        if (got >= 0 || errno != EINTR) {
+            return got;
+        }
+    }
+}
+
+// A read error: says which file and why, drops what was read, closes the file.
+FileReadResult& readFailed(FileReadResult& r, int fd, const std::string& path)
+{
+    r.error = "cannot read '" + path + "': " + std::strerror(errno);
+    r.bytes.clear();
+    ::close(fd);
+    return r;
+}
+
+} // namespace
+
 FileReadResult readFile(const std::string& path, std::uint64_t maxBytes)
 {
     FileReadResult r;
@@ -103,15 +127,9 @@ FileReadResult readFile(const std::string& path, std::uint64_t maxBytes)
             break;
         }
         char* const into = full ? probe : r.bytes.data() + got;
-        const ssize_t n = ::read(fd, into, full ? sizeof probe : r.bytes.size() - got);
-        if (n < 0 && errno == EINTR) {
-            continue;
-        }
+        const ssize_t n = readSome(fd, into, full ? sizeof probe : r.bytes.size() - got);
         if (n < 0) {
-            r.error = "cannot read '" + path + "': " + std::strerror(errno);
-            r.bytes.clear();
-            ::close(fd);
-            return r;
+            return readFailed(r, fd, path);
         }
         if (n == 0) {
             break;
@@ -233,15 +251,9 @@ FileReadResult readFileHead(const std::string& path, std::size_t maxBytes)
     r.bytes.resize(maxBytes);
     std::size_t got = 0;
     while (got < maxBytes) {
-        const ssize_t n = ::read(fd, r.bytes.data() + got, maxBytes - got);
-        if (n < 0 && errno == EINTR) {
-            continue;
-        }
+        const ssize_t n = readSome(fd, r.bytes.data() + got, maxBytes - got);
         if (n < 0) {
-            r.error = "cannot read '" + path + "': " + std::strerror(errno);
-            r.bytes.clear();
-            ::close(fd);
-            return r;
+            return readFailed(r, fd, path);
         }
         if (n == 0) {
             break;
