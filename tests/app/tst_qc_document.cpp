@@ -55,6 +55,10 @@ private slots:
         QCOMPARE(m->mesh.triangleCount(), std::size_t(10)); // first choice of each group
         QCOMPARE(doc.animations().size(), std::size_t(4));
         QCOMPARE(doc.animations()[3].name, QStringLiteral("run"));
+        // The delta sequence says so in the timeline; the others do not.
+        QCOMPARE(app::qcSequenceNote(*doc.qcProject(), doc.animations()[2].index),
+                 QStringLiteral(" · delta"));
+        QCOMPARE(app::qcSequenceNote(*doc.qcProject(), doc.animations()[3].index), QString());
         doc.setCurrentAnimation(3);
         QCOMPARE(doc.frameCount(), 3);
         QCOMPARE(doc.flexNames().size(), 0); // the compiled model carries its shapes itself
