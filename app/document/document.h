@@ -28,6 +28,7 @@ namespace rigscope::app {
 struct QcView {
     std::vector<int> choices;
     int skin = 0;
+    int lod = 0; // 0: the models as written; N: the Nth $lod's replacement models
     bool operator==(const QcView&) const = default;
 };
 

@@ -55,6 +55,7 @@ LoadedFile loadQcFile(const QString& path, const QcView& view)
     options.allChoices = false;
     options.choices.assign(view.choices.begin(), view.choices.end());
     options.skin = view.skin;
+    options.lod = view.lod;
     core::QcCompiled shown = core::compileQc(report->project, fs, options);
     forgetLocations(shown.model);
     if (shown.hasModel) {

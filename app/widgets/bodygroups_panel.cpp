@@ -1,5 +1,7 @@
 #include "app/widgets/bodygroups_panel.h"
 
+#include <algorithm>
+
 #include <QtCore/QFileInfo>
 #include <QtWidgets/QComboBox>
 #include <QtWidgets/QFormLayout>
@@ -44,6 +46,7 @@ void BodygroupsPanel::rebuild()
     }
     m_choices.clear();
     m_skin = nullptr;
+    m_lod = nullptr;
     const core::QcReport* qc = m_document ? m_document->qcProject() : nullptr;
     m_empty->setVisible(!qc);
     m_choicesBox->setVisible(qc != nullptr);
@@ -80,6 +83,20 @@ void BodygroupsPanel::rebuild()
     m_skin->setCurrentIndex(std::min(view.skin, int(skins) - 1));
     connect(m_skin, &QComboBox::currentIndexChanged, this, [this](int) { onChoiceChanged(); });
     m_form->addRow(tr("Skin"), m_skin);
+    m_lod = nullptr;
+    if (!p.lods.empty()) {
+        m_lod = new QComboBox(m_choicesBox);
+        m_lod->setObjectName(QStringLiteral("lod"));
+        m_lod->addItem(tr("LOD 0 (as written)"));
+        for (std::size_t i = 0; i < p.lods.size(); ++i) {
+            const core::QcLod& lod = p.lods[i];
+            m_lod->addItem(lod.shadow ? tr("shadow LOD")
+                                      : tr("LOD %1 (threshold %2)").arg(i + 1).arg(lod.threshold));
+        }
+        m_lod->setCurrentIndex(std::clamp(view.lod, 0, int(p.lods.size())));
+        connect(m_lod, &QComboBox::currentIndexChanged, this, [this](int) { onChoiceChanged(); });
+        m_form->addRow(tr("LOD"), m_lod);
+    }
 
     m_updating = false;
 }
@@ -94,6 +111,7 @@ void BodygroupsPanel::onChoiceChanged()
         view.choices.push_back(box->currentIndex());
     }
     view.skin = m_skin ? std::max(0, m_skin->currentIndex()) : 0;
+    view.lod = m_lod ? std::max(0, m_lod->currentIndex()) : 0;
     m_document->setQcView(view);
 }
 

@@ -23,6 +23,7 @@ public:
 
     const std::vector<QComboBox*>& choiceBoxes() const { return m_choices; }
     QComboBox* skinBox() const { return m_skin; }
+    QComboBox* lodBox() const { return m_lod; } // null when the project has no $lod
 
 private:
     void rebuild();
@@ -34,6 +35,7 @@ private:
     QFormLayout* m_form;
     std::vector<QComboBox*> m_choices;
     QComboBox* m_skin = nullptr;
+    QComboBox* m_lod = nullptr;
     bool m_updating = false;
 };
 

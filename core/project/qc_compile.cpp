@@ -64,6 +64,9 @@ private:
     Source resolveSource(std::string_view name, std::int32_t ref, QcAnimOptions opt) const;
     bool mergedFrames(std::int32_t ref, std::int32_t start, std::int32_t end, Animation& out);
     void playOnBind(Animation& anim, const Animation* base, bool post) const;
+    void applyUpAxis();
+    static constexpr std::int32_t kNoLod = -2;
+    std::int32_t lodReplacement(const std::string& path) const;
 
     const QcProject& m_p;
     QcFileSystem& m_fs;
@@ -331,6 +334,85 @@ void Compiler::playOnBind(Animation& anim, const Animation* base, bool post) con
     }
 }
 
+// `$upaxis` and the angle of `$origin X Y Z ANGLE`: studiomdl turns every root by
+// Rz(ANGLE) * Ry * Rx after taking $origin off (BuildRawTransforms: pos = R * (pos - origin),
+// rot = R * rot). `$upaxis y` is 90° about X, `-y` -90° about X, `x` 90° about Y, `-x` -90°
+// about Y, `z` (the default) none. studiomdl also turns every model 90° about Z; the viewer
+// leaves that out, as it shows every file in its own frame. Everything in model space turns with
+// the roots: points, normals, flex deltas, root bind poses and root animation keys.
+void Compiler::applyUpAxis()
+{
+    constexpr float kQuarter = 1.57079632679f;
+    constexpr float kDeg = 3.14159265358979f / 180.0f;
+    const std::string& axis = m_p.upAxis;
+    Eigen::Quaternionf r = Eigen::Quaternionf::Identity();
+    if (axis == "y" || axis == "-y") {
+        r = Eigen::AngleAxisf(axis == "y" ? kQuarter : -kQuarter, Vec3::UnitX());
+    } else if (axis == "x" || axis == "-x") {
+        r = Eigen::AngleAxisf(axis == "x" ? kQuarter : -kQuarter, Vec3::UnitY());
+    }
+    if (m_p.originRotation != 0.0f && std::isfinite(m_p.originRotation)) {
+        r = Eigen::AngleAxisf(m_p.originRotation * kDeg, Vec3::UnitZ()) * r;
+    }
+    if (r.isApprox(Eigen::Quaternionf::Identity())) {
+        return;
+    }
+    const Mat3 m = r.toRotationMatrix();
+    Model& model = m_out.model;
+    for (std::vector<Vec3>* v : {&model.mesh.pointPositions, &model.mesh.cornerNormals}) {
+        for (Vec3& p : *v) {
+            p = m * p;
+        }
+    }
+    for (FlexShape& f : model.flexShapes) {
+        for (std::vector<Vec3>* v : {&f.deltaPositions, &f.deltaNormals}) {
+            for (Vec3& p : *v) {
+                p = m * p;
+            }
+        }
+    }
+    Skeleton& sk = model.skeleton;
+    if (sk.bindKind != PoseKind::LocalEulerXYZ) {
+        return;
+    }
+    auto turn = [&](Vec3& position, Vec3& rotation) {
+        position = m * position;
+        rotation = eulerFromQuat(r * quatFromEuler(rotation));
+    };
+    for (std::size_t j = 0; j < sk.size(); ++j) {
+        if (sk.parents[j] == kNoJoint) {
+            turn(sk.bindPositions[j], sk.bindRotations[j]);
+        }
+    }
+    for (Animation& a : model.animations) {
+        for (std::size_t f = 0; f < a.frameCount(); ++f) {
+            for (std::size_t j = 0; j < sk.size() && j < a.jointCount; ++j) {
+                if (sk.parents[j] == kNoJoint) {
+                    const std::size_t k = a.key(f, j);
+                    turn(a.positions[k], a.rotations[k]);
+                }
+            }
+        }
+    }
+}
+
+// The file that replaces body file `path` in the LOD shown (QcCompileOptions::lod): a file
+// ref, -1 for `removemodel`, kNoLod when the LOD keeps it (or LOD 0 is shown).
+std::int32_t Compiler::lodReplacement(const std::string& path) const
+{
+    if (m_opt.lod <= 0 || static_cast<std::size_t>(m_opt.lod) > m_p.lods.size()) {
+        return kNoLod;
+    }
+    const std::string key = fileKey(path, false);
+    for (const QcLod::Replace& r :
+         m_p.lods[static_cast<std::size_t>(m_opt.lod) - 1].replaceModels) {
+        if (fileKey(r.from, false) == key) {
+            return r.fileRef;
+        }
+    }
+    return kNoLod;
+}
+
 void Compiler::addSequence(std::size_t si)
 {
     const QcSequence& seq = m_p.sequences[si];
@@ -392,7 +474,10 @@ QcCompiled Compiler::run()
             std::int32_t object = -1;
             const ReadResult* r = ch.blank ? nullptr : readRef(ch.fileRef);
             const std::int32_t wanted = g < m_opt.choices.size() ? m_opt.choices[g] : 0;
-            if (r && !m_opt.allChoices && wanted != static_cast<std::int32_t>(ci)) {
+            const bool shown = m_opt.allChoices || wanted == static_cast<std::int32_t>(ci);
+            // An LOD shown: its `replacemodel` file stands for this one (`removemodel`: none).
+            const std::int32_t lodRef = shown && !ch.blank ? lodReplacement(ch.path) : kNoLod;
+            if (r && (!shown || lodRef != kNoLod)) {
                 // Not shown: its bones still belong to the compiled skeleton.
                 if (!m_kindSet && r->model.kind != ModelKind::Flex) {
                     m_out.model.skeleton.bindKind = r->model.skeleton.bindKind;
@@ -403,7 +488,7 @@ QcCompiled Compiler::run()
                         (void)addBone(r->model.skeleton, j);
                     }
                 }
-                r = nullptr;
+                r = shown && lodRef >= 0 ? readRef(lodRef) : nullptr;
             }
             if (r && r->model.kind != ModelKind::Flex) {
                 const Model& src = r->model;
@@ -413,12 +498,15 @@ QcCompiled Compiler::run()
                 }
                 if (src.skeleton.bindKind == m_out.model.skeleton.bindKind) {
                     object = static_cast<std::int32_t>(mesh.objects.size());
-                    mesh.objects.push_back(grp.name + "/" + stemName(ch.path));
+                    mesh.objects.push_back(
+                        grp.name + "/" +
+                        stemName(lodRef >= 0 ? m_p.files[static_cast<std::size_t>(lodRef)].path
+                                             : ch.path));
                     const std::size_t pointBase = mesh.pointPositions.size();
                     addMesh(src, static_cast<std::uint32_t>(object), remap);
                     m_out.hasModel = true;
                     // Flex: VTA vertex ids are the reference's points (SMD: corners).
-                    if (&ch == &grp.choices.front()) {
+                    if (&ch == &grp.choices.front() && lodRef == kNoLod) {
                         for (std::int32_t fref : grp.flexFiles) {
                             const ReadResult* v = readRef(fref);
                             if (!v) {
@@ -477,11 +565,11 @@ QcCompiled Compiler::run()
             }
         }
     }
-    // Flex shapes need the model's vertex frames? No: shapes carry their own deltas.
     m_out.sequenceAnimation.assign(m_p.sequences.size(), -1);
     for (std::size_t s = 0; s < m_p.sequences.size(); ++s) {
         addSequence(s);
     }
+    applyUpAxis();
     // Animations named by $animation only are read too (their files are part of the project).
     for (const QcAnimation& a : m_p.animations) {
         (void)readRef(a.fileRef);

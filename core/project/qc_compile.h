@@ -46,6 +46,9 @@ struct QcCompileOptions {
     bool allChoices = true;
     std::vector<std::int32_t> choices;
     std::int32_t skin = 0;
+    // The LOD shown: 0 the models as written, N the Nth `$lod` block's `replacemodel` files in
+    // place of the ones they replace (`removemodel`: nothing). Ignored with `allChoices`.
+    std::int32_t lod = 0;
 };
 
 // Reads every resolved file of the project through `fs` and core::readAny, and merges them.

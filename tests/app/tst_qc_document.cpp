@@ -175,6 +175,29 @@ private slots:
                                        "[skeleton.unreferenced-bone]"));
     }
 
+    void lodShowsItsReplacementModels()
+    {
+        // hero.qc's `$lod 10` replaces hero_body.smd by lod1/hero_body_lod1.smd.
+        app::Document doc;
+        app::BodygroupsPanel panel;
+        panel.setDocument(&doc);
+        doc.open({heroQc()});
+        QVERIFY(doc.waitForLoaded());
+        QVERIFY(panel.lodBox());
+        QCOMPARE(panel.lodBox()->count(), 2);
+        QCOMPARE(panel.lodBox()->itemText(1), QStringLiteral("LOD 1 (threshold 10)"));
+        const std::size_t bones = doc.primaryModel()->skeleton.size();
+        const std::size_t lod0 = doc.primaryModel()->mesh.triangleCount();
+        panel.lodBox()->setCurrentIndex(1);
+        QVERIFY(doc.waitForLoaded());
+        QCOMPARE(doc.qcView().lod, 1);
+        const core::Model& m = *doc.primaryModel();
+        QCOMPARE(m.skeleton.size(), bones); // the skeleton is the project's, whatever the LOD
+        QCOMPARE(m.mesh.objects[0], std::string("body/hero_body_lod1"));
+        QVERIFY(m.mesh.triangleCount() != lod0);
+        QCOMPARE(panel.lodBox()->currentIndex(), 1); // kept through the reload
+    }
+
     void markers()
     {
         app::Document doc;

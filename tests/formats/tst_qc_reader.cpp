@@ -283,6 +283,41 @@ private slots:
         QVERIFY(near(plain.rotations[plain.key(1, 1)], Vec3(0, 0, 0.8f)));
     }
 
+    void upAxisTurnsTheModelZUp()
+    {
+        // `$upaxis y`: 90° about X takes the art's +Y to +Z (points, normals, root bind and root
+        // keys); child bones stay parent-relative.
+        MemoryQcFileSystem fs;
+        const std::string nodes = "version 1\nnodes\n0 \"root\" -1\n1 \"arm\" 0\nend\n";
+        fs.files["p/ref.smd"] = nodes + "skeleton\ntime 0\n0 0 5 0 0 0 0\n1 1 0 0 0 0 0\nend\n"
+                                        "triangles\nm\n0 0 1 0 0 1 0 0 0\n0 1 1 0 0 1 0 0 0\n"
+                                        "0 0 2 0 0 1 0 0 0\nend\n";
+        fs.files["p/idle.smd"] = nodes + "skeleton\ntime 0\n0 0 6 0 0 0 0\n1 1 0 0 0 0 0\nend\n";
+        fs.files["p/main.qc"] = "$upaxis Y\n$body body \"ref.smd\"\n$sequence idle \"idle.smd\"\n";
+        const QcReport r = qcReport("p/main.qc", Profile::Auto, fs);
+        QVERIFY2(r.compiled.hasModel, qPrintable(dump(r.diagnostics)));
+        QCOMPARE(r.project.upAxis, std::string("y"));
+        const Model& m = r.compiled.model;
+        auto near = [](const Vec3& a, const Vec3& b) { return (a - b).norm() < 1e-5f; };
+        QVERIFY(near(m.mesh.pointPositions[0], Vec3(0, 0, 1)));
+        QVERIFY(near(m.mesh.pointPositions[2], Vec3(0, 0, 2)));
+        QVERIFY(near(m.mesh.cornerNormals[0], Vec3(0, 0, 1)));
+        QVERIFY(near(m.skeleton.bindPositions[0], Vec3(0, 0, 5)));
+        QVERIFY(near(m.skeleton.bindRotations[0], Vec3(1.5707963f, 0, 0)));
+        QVERIFY(near(m.skeleton.bindPositions[1], Vec3(1, 0, 0))); // child: unchanged
+        const Animation& idle = m.animations.at(0);
+        QVERIFY(near(idle.positions[idle.key(0, 0)], Vec3(0, 0, 6)));
+        QVERIFY(near(idle.rotations[idle.key(0, 0)], Vec3(1.5707963f, 0, 0)));
+
+        // `$origin X Y Z ANGLE`: the origin comes off first, then the roots turn ANGLE about Z.
+        fs.files["p/main.qc"] = "$origin 0 1 0 90\n$body body \"ref.smd\"\n";
+        const QcReport o = qcReport("p/main.qc", Profile::Auto, fs);
+        QVERIFY(o.compiled.hasModel);
+        QVERIFY(near(o.compiled.model.skeleton.bindPositions[0], Vec3(-4, 0, 0))); // (0,4,0)
+        QVERIFY(near(o.compiled.model.skeleton.bindRotations[0], Vec3(0, 0, 1.5707963f)));
+        QVERIFY(near(o.compiled.model.mesh.pointPositions[2], Vec3(-1, 0, 0))); // (0,1,0)
+    }
+
     void goldsrcProject()
     {
         const QcReport r = qcReportFromFile(
