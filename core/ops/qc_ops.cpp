@@ -407,11 +407,43 @@ std::vector<CheckedFile> checkQcReport(const QcReport& r, const CheckOptions& op
             isSequenceFile[static_cast<std::size_t>(k)] = true;
         }
     }
+    // Files that only delta sequences play hold differences from a pose, not a pose: their
+    // frame 0 is not compared with the rest pose (xref.rest-pose-differs).
+    constexpr std::uint8_t kUnused = 0, kDeltaOnly = 1, kPose = 2;
+    std::vector<std::uint8_t> use(r.compiled.reads.size(), kUnused);
+    auto mark = [&](std::int32_t ref, const QcAnimOptions& o) {
+        const std::int32_t k =
+            ref >= 0 && static_cast<std::size_t>(ref) < r.compiled.fileRead.size()
+                ? r.compiled.fileRead[static_cast<std::size_t>(ref)]
+                : -1;
+        if (k >= 0) {
+            std::uint8_t& u = use[static_cast<std::size_t>(k)];
+            u = o.delta || !o.subtract.empty() ? std::max<std::uint8_t>(u, kDeltaOnly) : kPose;
+        }
+    };
+    for (const QcSequence& seq : r.project.sequences) {
+        for (std::int32_t ref : seq.fileRefs) {
+            mark(ref, seq.options);
+        }
+    }
+    for (const QcAnimation& a : r.project.animations) {
+        mark(a.fileRef, a.options);
+    }
     for (std::size_t k = 0; k < r.compiled.reads.size(); ++k) {
         const QcCompiled::FileRead& fr = r.compiled.reads[k];
         const bool xref = isSequenceFile[k] && reference;
         CheckedFile f = checkReadResult(fr.path, fr.result, xref ? reference : nullptr,
                                         xref ? path : std::string(), fileOpt);
+        if (use[k] == kDeltaOnly) {
+            for (std::size_t d = f.diagnostics.size(); d-- > 0;) {
+                if (f.diagnostics[d].id == ids::kXrefRestPoseDiffers) {
+                    f.diagnostics.erase(f.diagnostics.begin() + static_cast<std::ptrdiff_t>(d));
+                    if (d < f.objectNames.size()) {
+                        f.objectNames.erase(f.objectNames.begin() + static_cast<std::ptrdiff_t>(d));
+                    }
+                }
+            }
+        }
         out.push_back(std::move(f));
     }
     return out;
