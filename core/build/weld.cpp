@@ -1,5 +1,6 @@
 #include "core/build/weld.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace rigscope::core {
@@ -55,9 +56,7 @@ std::uint64_t cornerHash(const Mesh& m, std::uint32_t c) noexcept
         h = mix(h, static_cast<std::uint32_t>(m.influenceJoints[o + i]));
         h = mix(h, bits(m.influenceWeights[o + i]));
     }
-    h ^= h >> 33; // every bit of the key reaches the low bits that index the table
-    h *= 0xc4ceb9fe1a85ec53ull;
-    return h ^ (h >> 29);
+    return finishHash(h);
 }
 
 bool sameCorner(const Mesh& m, std::uint32_t a, std::uint32_t b) noexcept
@@ -73,52 +72,36 @@ bool sameCorner(const Mesh& m, std::uint32_t a, std::uint32_t b) noexcept
            bits(m.cornerUvs[a].y()) == bits(m.cornerUvs[b].y()) && sameSkin(m, pa, pb);
 }
 
-// Assigns a vertex id to every corner; returns the representative corner of each vertex. An
-// open-addressing table (linear probing, at most half full) of (32-bit hash, vertex) slots: a
-// probe reads one slot, only equal hashes compare the corners' data, and the slot of a corner
-// a few ahead is prefetched, so a table larger than the caches costs bandwidth, not latency.
+// Assigns a vertex id to every corner; returns the representative corner of each vertex. The
+// slot of a corner a few ahead is prefetched, so a table larger than the caches costs
+// bandwidth, not latency.
 std::vector<std::uint32_t> assign(const Mesh& m, std::vector<std::uint32_t>& cornerVertex)
 {
     const std::size_t nc = m.cornerPoints.size();
     cornerVertex.assign(nc, 0);
     std::vector<std::uint32_t> reps;
     reps.reserve(nc / 3 + 16);
-    std::size_t cap = 16;
-    while (cap < 2 * nc) {
-        cap *= 2;
-    }
-    const std::size_t mask = cap - 1;
-    constexpr std::uint64_t kEmpty = ~std::uint64_t(0);
-    std::vector<std::uint64_t> slots(cap, kEmpty); // hash << 32 | vertex
+    WeldTable table(nc);
     constexpr std::size_t kAhead = 16;
     std::uint64_t ahead[kAhead]; // hashes of corners c .. c + kAhead - 1, by c % kAhead
     for (std::size_t c = 0; c < std::min(nc, kAhead); ++c) {
         ahead[c] = cornerHash(m, static_cast<std::uint32_t>(c));
-        __builtin_prefetch(&slots[ahead[c] & mask]);
+        table.prefetch(ahead[c]);
     }
     for (std::uint32_t c = 0; c < nc; ++c) {
         const std::uint64_t h = ahead[c % kAhead];
         if (c + kAhead < nc) {
             const std::uint64_t next = cornerHash(m, c + static_cast<std::uint32_t>(kAhead));
             ahead[c % kAhead] = next;
-            __builtin_prefetch(&slots[next & mask]);
+            table.prefetch(next);
         }
-        const auto h32 = static_cast<std::uint32_t>(h >> 32);
-        for (std::size_t i = static_cast<std::size_t>(h) & mask;; i = (i + 1) & mask) {
-            const std::uint64_t s = slots[i];
-            if (s == kEmpty) {
-                const auto v = static_cast<std::uint32_t>(reps.size());
-                reps.push_back(c);
-                slots[i] = (std::uint64_t(h32) << 32) | v;
-                cornerVertex[c] = v;
-                break;
-            }
-            const auto v = static_cast<std::uint32_t>(s);
-            if (static_cast<std::uint32_t>(s >> 32) == h32 && sameCorner(m, reps[v], c)) {
-                cornerVertex[c] = v;
-                break;
-            }
+        bool created = false;
+        const std::uint32_t v = table.findOrAdd(
+            h, [&](std::uint32_t g) { return sameCorner(m, reps[g], c); }, created);
+        if (created) {
+            reps.push_back(c);
         }
+        cornerVertex[c] = v;
     }
     return reps;
 }

@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "core/build/flex_match.h"
+#include "core/build/weld.h"
 #include "core/text/numbers.h"
 #include "core/text/plural.h"
 #include "core/text/ascii.h"
@@ -179,15 +180,20 @@ struct Key {
     }
 };
 
+std::uint64_t keyHash(const Key& k) noexcept
+{
+    std::uint64_t h = 1469598103934665603ull;
+    for (std::uint32_t i = 0; i < k.n; ++i) {
+        h ^= k.v[i];
+        h *= 1099511628211ull;
+    }
+    return finishHash(h);
+}
+
 struct KeyHash {
     std::size_t operator()(const Key& k) const noexcept
     {
-        std::uint64_t h = 1469598103934665603ull;
-        for (std::uint32_t i = 0; i < k.n; ++i) {
-            h ^= k.v[i];
-            h *= 1099511628211ull;
-        }
-        return static_cast<std::size_t>(h ^ (h >> 29));
+        return static_cast<std::size_t>(keyHash(k));
     }
 };
 
@@ -246,8 +252,8 @@ WeldStats weldStats(const Model& m, Profile profile, std::size_t vertexLimit,
         return out;
     }
     if (profile == Profile::GoldSrc) {
-        std::unordered_map<Key, std::uint32_t, KeyHash> verts;
-        verts.reserve(nc);
+        WeldTable verts(nc);
+        std::vector<Key> vertKeys;
         // Normals: per (bone, material), greedy against representatives within 2°, found
         // through a grid of the unit vectors (cell > chord of 2°, so 27 cells cover it).
         std::unordered_map<Key, std::vector<std::uint32_t>, KeyHash> normalCells;
@@ -264,12 +270,17 @@ WeldStats weldStats(const Model& m, Profile profile, std::size_t vertexLimit,
                 k.add(static_cast<std::uint32_t>(r >> 32));
             }
             k.add(bone);
-            auto [it, inserted] = verts.try_emplace(k, static_cast<std::uint32_t>(verts.size()));
-            if (inserted && vertexLimit > 0 && verts.size() == vertexLimit + 1) {
-                out.vertexOverflow = static_cast<std::uint32_t>(c);
+            bool inserted = false;
+            const std::uint32_t v = verts.findOrAdd(
+                keyHash(k), [&](std::uint32_t g) { return vertKeys[g] == k; }, inserted);
+            if (inserted) {
+                vertKeys.push_back(k);
+                if (vertexLimit > 0 && vertKeys.size() == vertexLimit + 1) {
+                    out.vertexOverflow = static_cast<std::uint32_t>(c);
+                }
             }
             if (wantCornerMap) {
-                out.cornerVertex[c] = it->second;
+                out.cornerVertex[c] = v;
             }
             const Vec3 n = unit(me.cornerNormals[c]);
             const std::uint32_t mat = me.triangleMaterials[c / 3];
@@ -312,18 +323,16 @@ WeldStats weldStats(const Model& m, Profile profile, std::size_t vertexLimit,
                 }
             }
         }
-        out.vertices = verts.size();
+        out.vertices = verts.groups();
         out.normals = reps.size();
         return out;
     }
-    // Source: material, exact position, UV and compiled weights hash; normals within 2° are
-    // matched against the representatives of the same key.
-    std::unordered_map<Key, std::uint32_t, KeyHash> heads; // key -> first representative
-    heads.reserve(nc);
+    // Source: material, exact position, UV and compiled weights; a normal within 2° of the
+    // first vertex of the same key welds with it.
+    WeldTable table(nc);
+    std::vector<Key> repKey;
     std::vector<Vec3> repNormal;
-    std::vector<std::uint32_t> repNext;
     std::vector<Link> links;
-    const auto kNone = UINT32_MAX;
     for (std::size_t c = 0; c < nc; ++c) {
         const std::uint32_t p = me.cornerPoints[c];
         const Vec3& pos = me.pointPositions[p];
@@ -341,25 +350,20 @@ WeldStats weldStats(const Model& m, Profile profile, std::size_t vertexLimit,
             k.add(bits(links[i].weight));
         }
         const Vec3 n = unit(me.cornerNormals[c]);
-        auto [it, inserted] = heads.try_emplace(k, kNone);
-        std::uint32_t found = kNone;
-        for (std::uint32_t r = it->second; r != kNone; r = repNext[r]) {
-            if (sameNormal(repNormal[r], n)) {
-                found = r;
-                break;
-            }
-        }
-        if (found == kNone) {
-            found = static_cast<std::uint32_t>(repNormal.size());
+        bool created = false;
+        const std::uint32_t v = table.findOrAdd(
+            keyHash(k),
+            [&](std::uint32_t g) { return repKey[g] == k && sameNormal(repNormal[g], n); },
+            created);
+        if (created) {
+            repKey.push_back(k);
             repNormal.push_back(n);
-            repNext.push_back(it->second);
-            it->second = found;
             if (vertexLimit > 0 && repNormal.size() == vertexLimit + 1) {
                 out.vertexOverflow = static_cast<std::uint32_t>(c);
             }
         }
         if (wantCornerMap) {
-            out.cornerVertex[c] = found;
+            out.cornerVertex[c] = v;
         }
     }
     out.vertices = repNormal.size();
