@@ -59,7 +59,9 @@ InfoReport infoFromResult(const std::string& file, const ReadResult& r, Profile 
                                           join(c.rawControls));
     }
     for (const FlexDominationRule& d : m.flexDominators) {
-        out.flexDominators.push_back(join(d.dominators) + " suppress " + join(d.suppressed));
+        out.flexDominators.push_back(join(d.dominators) +
+                                     (d.dominators.size() == 1 ? " suppresses " : " suppress ") +
+                                     join(d.suppressed));
     }
     out.bones = m.skeleton.size();
     out.roots = m.skeleton.rootCount();
