@@ -1,3 +1,4 @@
+// rigscope-test: LABELS slow TIMEOUT 600
 // XMODEL_EXPORT / XANIM_EXPORT fast paths (core/formats/cod/cod_fast.h): on canonical files
 // they must be taken, and on every input (canonical files, the fixtures, and thousands of
 // one-line mutations the fast path must refuse or read the same) the readers must return
