@@ -15,6 +15,7 @@
 #include "core/io/file_buffer.h"
 #include "core/materials/material_lookup.h"
 #include "core/materials/vtf.h"
+#include "core/ops/check.h"
 
 namespace rigscope::render {
 
@@ -244,6 +245,34 @@ QStringList sourceRoots(const QStringList& folders)
             }
         }
     }
+    return out;
+}
+
+MaterialSources::MaterialSources(const QStringList& imageFolders) : folders(imageFolders)
+{
+    for (const QString& r : sourceRoots(imageFolders)) {
+        query.roots.push_back({r.toStdString(), "texture folders"});
+    }
+}
+
+MaterialSources materialSourcesFor(const QString& modelPath, const QStringList& materialRoots,
+                                   const std::vector<std::string>* cdMaterials, bool sourceProfile)
+{
+    MaterialSources out;
+    out.folders = modelTextureFolders(modelPath, materialRoots);
+    if (!sourceProfile) {
+        return out;
+    }
+    core::CheckOptions opt;
+    for (const QString& r : materialRoots) {
+        opt.materialRoots.push_back(r.toStdString());
+    }
+    opt.discoverMaterialRoots = !modelPath.isEmpty();
+    if (cdMaterials) {
+        opt.cdMaterials = *cdMaterials;
+        opt.materialsFromQc = true;
+    }
+    out.query = core::materialQueryFor(modelPath.toStdString(), opt);
     return out;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include <QtCore/QString>
 #include <QtCore/QStringList>
@@ -9,9 +10,7 @@
 
 #include "core/model/mesh.h"
 
-namespace rigscope::core {
-class MaterialResolver;
-}
+#include "core/materials/material_lookup.h"
 
 namespace rigscope::render {
 
@@ -63,5 +62,24 @@ MaterialLook lookUpMaterial(const core::Material& material, const QStringList& f
 QStringList modelTextureFolders(const QString& modelPath, const QStringList& materialRoots = {});
 // Folders of `folders` that hold a materials/ folder (case-insensitive): Source roots.
 QStringList sourceRoots(const QStringList& folders);
+
+// Where one model's materials come from: the single lookup the viewport, the Inspector, headless
+// screenshots, thumbnails and the checks share (docs/materials.md).
+struct MaterialSources {
+    MaterialSources() = default;
+    // Image folders only; the Source roots are those of them that hold materials/, looked up by
+    // name alone (no QC). For tests and callers without a document.
+    MaterialSources(const QStringList& imageFolders); // NOLINT(google-explicit-constructor)
+    QStringList folders;       // image files (GoldSrc BMP, CoD TGA / DDS, next to the model)
+    core::MaterialQuery query; // Source lookup: roots (none = no Source lookup), $cdmaterials
+    bool sourceLookup() const { return !query.roots.empty(); }
+};
+// The sources of the model at `modelPath`: `materialRoots` (--materials, Settings) are Source
+// roots as given, then those found above the model (core::materialQueryFor, as `check` does);
+// `cdMaterials` (a QC's, in order) makes the lookup a QC one. `sourceProfile` false (GoldSrc,
+// CoD): no Source lookup, as the material checks do not run for those profiles either.
+MaterialSources materialSourcesFor(const QString& modelPath, const QStringList& materialRoots,
+                                   const std::vector<std::string>* cdMaterials = nullptr,
+                                   bool sourceProfile = true);
 
 } // namespace rigscope::render

@@ -63,6 +63,7 @@ namespace {
 const QString kGeometryKey = QStringLiteral("MainWindow/geometry");
 const QString kStateKey = QStringLiteral("MainWindow/state");
 const QString kTexturePathKey = QStringLiteral("Textures/searchPath");
+const QString kMaterialRootsKey = QStringLiteral("Materials/roots");
 const QString kAutoReloadKey = QStringLiteral("Files/autoReload");
 const QString kScreenshotDirKey = QStringLiteral("Screenshot/folder");
 const QString kFpsKey = QStringLiteral("Viewport/frameRate");
@@ -131,7 +132,7 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
                             10000);
             });
     m_viewport->setDocument(m_document);
-    m_viewport->setTextureSearchPath(m_settings.value(kTexturePathKey).toStringList());
+    applyMaterialRoots();
     m_inspector->setTexturePathLookup([this](int material) {
         auto* scene = m_viewport->viewport()->scene();
         return scene ? scene->texturePath(std::size_t(material)) : QString();
@@ -339,6 +340,7 @@ void MainWindow::openInNewTab(const QStringList& paths)
     if (!m_document->files().empty()) {
         auto* doc = new Document(this);
         doc->setProfile(m_document->requestedProfile());
+        doc->setMaterialRoots(materialRoots());
         m_docs.push_back(doc);
         m_cameras.emplace_back();
         bindDocument(doc);
@@ -491,6 +493,31 @@ const std::vector<BudgetBar*>& MainWindow::budgetBars() const
 void MainWindow::showMessage(const QString& text, int timeoutMs)
 {
     m_status->flash(text, timeoutMs);
+}
+
+void MainWindow::setMaterialRoots(const QStringList& roots)
+{
+    m_cliMaterialRoots = roots;
+    applyMaterialRoots();
+}
+
+QStringList MainWindow::materialRoots() const
+{
+    QStringList roots = m_cliMaterialRoots;
+    roots += m_settings.value(kMaterialRootsKey).toStringList();
+    roots += render::sourceRoots(m_settings.value(kTexturePathKey).toStringList());
+    roots.removeDuplicates();
+    return roots;
+}
+
+void MainWindow::applyMaterialRoots()
+{
+    const QStringList roots = materialRoots();
+    for (Document* d : m_docs) {
+        d->setMaterialRoots(roots);
+    }
+    m_document->setMaterialRoots(roots);
+    m_viewport->setTextureSearchPath(m_settings.value(kTexturePathKey).toStringList());
 }
 
 SettingsDialog* MainWindow::openSettings()
@@ -679,7 +706,7 @@ void MainWindow::createFileMenu()
         if (ok) {
             const QStringList dirs = text.split(QLatin1Char(';'), Qt::SkipEmptyParts);
             store(kTexturePathKey, dirs);
-            m_viewport->setTextureSearchPath(dirs);
+            applyMaterialRoots();
             reload(true);
         }
     });

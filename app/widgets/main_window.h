@@ -68,6 +68,11 @@ public:
     void setCompiledWeights(bool on);
     // Requested checks profile (toolbar combo); re-runs checks, budgets and weight views.
     void setProfile(core::Profile profile);
+    // --materials DIR roots, searched before the Settings' Materials roots (every tab).
+    void setMaterialRoots(const QStringList& roots);
+    // What every document searches: --materials, then Settings ▸ Materials, then the folders of
+    // the texture search path that hold materials/.
+    QStringList materialRoots() const;
 
     // Opens `paths` as the current tab's document (replacing what it showed).
     void openFiles(const QStringList& paths);
@@ -119,6 +124,7 @@ protected:
     void dropEvent(QDropEvent* e) override;
 
 private:
+    void applyMaterialRoots(); // materialRoots() to every document and the viewport
     QDockWidget* addDock(QWidget* panel, const QString& objectName, const QString& title,
                          Qt::DockWidgetArea area);
     void createActions();
@@ -184,6 +190,7 @@ private:
     QAction* m_interpolateAction = nullptr;
     QTabBar* m_tabBar = nullptr;
     std::vector<Document*> m_docs;              // one per tab, in tab order (children of this)
+    QStringList m_cliMaterialRoots;             // --materials DIR
     std::vector<render::OrbitCamera> m_cameras; // per tab, saved when it is left
     QList<QStringList> m_closed;                // Ctrl+Shift+T
     std::array<QAction*, 3> m_cameraModeActions{};
