@@ -14,11 +14,13 @@
 
 namespace rigscope::render {
 
-// Loads a texture: VTF through core's reader (the largest mip within `maxSide`, first frame and
-// face), TGA through our decoder (see the .cpp), BMP / PNG / … through Qt's image plugins, scaled
-// to fit `maxSide`. Null on failure. Thread-safe; decoded images are cached by path, modification
-// time and size (at most 256 MB of pixels).
-QImage loadTextureImage(const QString& path, int maxSide = 2048);
+// Loads a texture: VTF and DDS through core's readers (the largest mip within `maxSide`, first
+// frame and face; DXT blocks by libsquish), BMP / PNG / TGA / … through Qt's image plugins (TGA
+// files Qt 6.4 refuses, such as RLE ones, through stb_image), scaled to fit `maxSide`. `masked`
+// (GoldSrc $texrendermode masked): palette index 255 of an 8-bit image is transparent. Null on
+// failure. Thread-safe; decoded images are cached by path, modification time and size (at most
+// 256 MB of pixels).
+QImage loadTextureImage(const QString& path, int maxSide = 2048, bool masked = false);
 
 // The engine's missing-material picture: purple and black squares, 4 per texture repeat.
 QImage checkerboardImage();
