@@ -299,6 +299,7 @@ MaterialLook lookUpMaterial(const core::Material& material, const QStringList& f
         look.source = true;
         look.found = st.found;
         look.byNameAlone = st.byNameAlone;
+        look.fromQc = resolver->query().fromQc;
         for (const std::string& s : st.searched) {
             look.searched << QString::fromStdString(s);
         }

@@ -43,6 +43,7 @@ struct MaterialLook {
     bool source = false;       // looked up as a Source material
     bool found = false;        // VMT found
     bool byNameAlone = false;  // no QC: found by its name anywhere under materials/
+    bool fromQc = false;       // looked up under a QC's $cdmaterials
     QString vmtPath;
     QString shader;
     QString baseTexture;  // $basetexture as normalised
