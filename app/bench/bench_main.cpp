@@ -417,7 +417,7 @@ int main(int argc, char** argv)
     }
     if (verb == "--help" || verb == "-h") {
         std::puts(
-            "usage: rigscope-bench [all|smd|cod|readers|pose] [options]\n"
+            "usage: rigscope-bench [all|smd|cod|readers|dmx|pose] [options]\n"
             "  smd [--mb=N] [--repeats=N] [--dir=D]  rigscope-cli info --no-checks on generated "
             "SMD "
             "(random / welded sheet, LF / CRLF) against the fast_float floor process\n"
@@ -426,6 +426,8 @@ int main(int argc, char** argv)
             "  readers [--mb=N] [--repeats=N] [--dir=D] [--corpus=DIR]  generated inputs, MB/s, "
             "peak memory, "
             "ratio to the from_chars floor\n"
+            "  dmx [--mb=N] [--repeats=N] [--dir=D]  keyvalues2 against its floor; an N MB binary "
+            "DMX against the same model as SMD\n"
             "  pose [--frames=N] [--repeats=N] [--threads=1|2] [--corners]  pose + morph + skin "
             "per frame");
         return 0;
@@ -471,6 +473,24 @@ int main(int argc, char** argv)
         }
         rc = rigscope::bench::runReaderBench(ro);
         if (verb == "readers") {
+            return rc;
+        }
+    }
+    if (verb == "dmx" || verb == "all") {
+        rigscope::bench::ReaderBenchOptions ro;
+        ro.self = argv[0];
+        for (int i = 2; verb == "dmx" && i < argc; ++i) {
+            const std::string a = argv[i];
+            if (a.rfind("--mb=", 0) == 0) {
+                ro.targetMegabytes = std::atof(a.c_str() + 5);
+            } else if (a.rfind("--repeats=", 0) == 0) {
+                ro.repeats = std::max(1, std::atoi(a.c_str() + 10));
+            } else if (a.rfind("--dir=", 0) == 0) {
+                ro.workDir = a.substr(6);
+            }
+        }
+        rc = std::max(rc, rigscope::bench::runDmxBench(ro));
+        if (verb == "dmx") {
             return rc;
         }
     }

@@ -165,7 +165,9 @@ std::string makeAnimationSmd(int frames, int bones)
 // The floor: memory-map the file and convert every numeric token with from_chars, nothing else
 // (no structure, no model). Timed from open() to munmap(), like a reader is timed from its
 // readFile() to its model.
-double floorPass(const std::string& path, double& checksum)
+// `quoted`: '"' and ',' also end a token (keyvalues2 holds its numbers in quoted items such as
+// `"0.5 1 2",`; without it the floor would skip every item's first number and every int item).
+double floorPass(const std::string& path, double& checksum, bool quoted = false)
 {
     const auto t0 = Clock::now();
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -184,12 +186,16 @@ double floorPass(const std::string& path, double& checksum)
     const char* p = static_cast<const char*>(map);
     const char* end = p + size;
     double sum = 0;
+    const auto blank = [quoted](char c) {
+        return c == ' ' || c == '\n' || c == '\r' || c == '\t' ||
+               (quoted && (c == '"' || c == ','));
+    };
     while (p < end) {
-        while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')) {
+        while (p < end && blank(*p)) {
             ++p;
         }
         const char* q = p;
-        while (q < end && *q != ' ' && *q != '\n' && *q != '\r' && *q != '\t') {
+        while (q < end && !blank(*q)) {
             ++q;
         }
         if (q > p && ((*p >= '0' && *p <= '9') || *p == '-' || *p == '.')) {
@@ -390,7 +396,7 @@ int runReaderBench(const ReaderBenchOptions& opt)
         if (!binary) {
             double best = 1e9, checksum = 0;
             for (int i = 0; i < opt.repeats; ++i) {
-                best = std::min(best, floorPass(path, checksum));
+                best = std::min(best, floorPass(path, checksum, path.ends_with(".dmx")));
             }
             floorRate = mb / best;
             std::printf("%-42s %6.1f %8.1f %9s\n", (core::baseName(path) + " floor").c_str(), mb,
@@ -461,6 +467,75 @@ int runReaderBench(const ReaderBenchOptions& opt)
             ? timedCommand("'" + cli + "' check '" + opt.corpusDir + "'", opt.repeats)
             : -1;
     printTool("rigscope-cli check <corpus>", check, "target <= 2 s");
+    return 0;
+}
+
+int runDmxBench(const ReaderBenchOptions& opt)
+{
+    ::mkdir(opt.workDir.c_str(), 0755);
+    std::printf("== dmx (inputs in %s)\n", opt.workDir.c_str());
+    const auto best = [&](const std::string& path, int threads) {
+        ChildResult out;
+        out.seconds = 1e9;
+        for (int i = 0; i < opt.repeats; ++i) {
+            const ChildResult c = runChild(opt.self, path, threads);
+            if (c.peakKb > out.peakKb) {
+                out.peakKb = c.peakKb;
+            }
+            out.seconds = std::min(out.seconds, c.seconds);
+        }
+        return out;
+    };
+    const auto sizeMb = [](const std::string& path) {
+        struct stat st {};
+        return ::stat(path.c_str(), &st) == 0 ? static_cast<double>(st.st_size) / 1e6 : 0.0;
+    };
+    const auto write = [](const std::string& in, const std::string& out, const std::string& to) {
+        const core::ConvertResult c = core::convertFile(in, out, true, to);
+        if (!c.written) {
+            std::printf("could not write %s: %s\n", out.c_str(), c.error.c_str());
+        }
+        return c.written;
+    };
+    // 1. keyvalues2 against the floor: the generated reference (a 20 MB SMD) as keyvalues2.
+    std::size_t tris = 0;
+    const std::string smallSmd = opt.workDir + "/bench_dmx_kv2.smd";
+    const std::string kv2 = opt.workDir + "/bench_dmx_kv2.dmx";
+    core::writeFileAtomic(smallSmd, makeReferenceSmd(20.0, tris), core::WriteMode::Overwrite);
+    if (!write(smallSmd, kv2, std::string())) {
+        return 1;
+    }
+    double floorBest = 1e9, checksum = 0;
+    for (int i = 0; i < opt.repeats; ++i) {
+        floorBest = std::min(floorBest, floorPass(kv2, checksum, true));
+    }
+    const ChildResult k = best(kv2, 1);
+    std::printf("%-44s %7.1f MB %8.3f s\n", "bench_dmx_kv2.dmx floor (quoted numbers)", sizeMb(kv2),
+                floorBest);
+    std::printf("%-44s %7.1f MB %8.3f s  %5.2fx the floor (target <= 1.25x), peak %.0f MB\n",
+                "bench_dmx_kv2.dmx reader, 1 thread", sizeMb(kv2), k.seconds, k.seconds / floorBest,
+                static_cast<double>(k.peakKb) / 1024.0);
+    // 2. Binary 2 of opt.targetMegabytes against the same model as SMD (binary 2 is ~0.7 of
+    // the generated SMD's size).
+    const std::string bigSmd = opt.workDir + "/bench_dmx_big.smd";
+    const std::string bin = opt.workDir + "/bench_dmx_big_binary.dmx";
+    core::writeFileAtomic(bigSmd, makeReferenceSmd(opt.targetMegabytes / 0.705, tris),
+                          core::WriteMode::Overwrite);
+    if (!write(bigSmd, bin, "dmx-binary")) {
+        return 1;
+    }
+    const ChildResult b = best(bin, 0);
+    const ChildResult s1 = best(bigSmd, 1);
+    const ChildResult s2 = best(bigSmd, 0);
+    std::printf("%zu triangles\n", tris);
+    std::printf("%-44s %7.1f MB %8.3f s  peak %.0f MB\n", "bench_dmx_big.smd reader, 1 thread",
+                sizeMb(bigSmd), s1.seconds, static_cast<double>(s1.peakKb) / 1024.0);
+    std::printf("%-44s %7.1f MB %8.3f s  peak %.0f MB\n", "bench_dmx_big.smd reader, every core",
+                sizeMb(bigSmd), s2.seconds, static_cast<double>(s2.peakKb) / 1024.0);
+    std::printf("%-44s %7.1f MB %8.3f s  %5.2fx the SMD's 1-thread time, %5.2fx its "
+                "every-core time (target <= 1.00x), peak %.0f MB\n",
+                "bench_dmx_big_binary.dmx reader", sizeMb(bin), b.seconds, b.seconds / s1.seconds,
+                b.seconds / s2.seconds, static_cast<double>(b.peakKb) / 1024.0);
     return 0;
 }
 

@@ -17,6 +17,11 @@ struct ReaderBenchOptions {
 // against the from_chars floor measured in the same run. Returns 0.
 int runReaderBench(const ReaderBenchOptions& opt);
 
+// DMX rows (docs/dmx.md §6): the generated reference (a 20 MB SMD) as keyvalues2 against the
+// from_chars floor (quoted items split), and the same generator scaled so its binary 2 DMX is
+// `targetMegabytes`, against that model as SMD. Returns 0.
+int runDmxBench(const ReaderBenchOptions& opt);
+
 // Child-process entry: reads FILE with the registry (on up to `threads` threads, 0 = one per
 // core) and prints "peak_kb=N seconds=S ...".
 int measureReadChild(const std::string& file, int threads);

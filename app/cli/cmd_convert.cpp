@@ -1,6 +1,6 @@
 // `rigscope-cli convert IN OUT [--force] [--to=FMT] [--frames=A:B] [--weights=authored|compiled]
-// [--profile=P]`: read by content, write the format the output extension (or --to) names,
-// atomically. Loss notes and reader diagnostics go to stderr.
+// [--profile=P] [--flex=VTA]`: read by content, write the format the output extension (or --to)
+// names, atomically. Loss notes and reader diagnostics go to stderr.
 #include <cstdio>
 
 #include <QtCore/QCommandLineParser>
@@ -70,9 +70,14 @@ int runConvert(const QStringList& args)
     const QCommandLineOption profile(QStringLiteral("profile"),
                                      QStringLiteral("auto|goldsrc|source|source256|cod"),
                                      QStringLiteral("P"), QStringLiteral("auto"));
+    const QCommandLineOption flex(
+        QStringLiteral("flex"),
+        QStringLiteral("A VTA whose flex shapes join the reference in the DMX output (matched "
+                       "onto its vertices as studiomdl does, written as delta states)"),
+        QStringLiteral("VTA"));
     const QCommandLineOption help(QStringList{QStringLiteral("h"), QStringLiteral("help")},
                                   QStringLiteral("Show this help"));
-    p.addOptions({force, to, frames, weights, profile, help});
+    p.addOptions({force, to, frames, weights, profile, flex, help});
     addCommonOptions(p);
     QStringList argv = args;
     argv.prepend(QStringLiteral("rigscope-cli convert"));
@@ -97,6 +102,7 @@ int runConvert(const QStringList& args)
     opt.force = p.isSet(force);
     opt.toFormat = p.value(to).toStdString();
     opt.forceReader = common.forceReader;
+    opt.flexPath = p.value(flex).toStdString();
     const auto prof = core::parseProfile(p.value(profile).toStdString());
     if (!prof) {
         std::fprintf(stderr, "rigscope-cli convert: unknown profile '%s'\n",

@@ -22,6 +22,7 @@ void printUsage(std::FILE* to)
         "        the fast read-only summary)\n"
         "  check PATH... [--profile=P] [--format=text|json|sarif] [--werror]\n"
         "  convert IN OUT [--force] [--to=FMT] [--frames=A:B] [--weights=authored|compiled]\n"
+        "         [--flex=VTA]\n"
         "        write another format atomically\n"
         "  pose FILE [VTA...] [--anim FILE] [--frame N | --time T] [--reference FILE]\n"
         "       [--vertices] [--flex NAME=V]... [--weights=authored|compiled] [--json]\n"

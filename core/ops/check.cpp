@@ -351,7 +351,8 @@ CheckedFile checkModel(const std::string& file, const Model* model,
     std::vector<Diagnostic> diags = r.diagnostics;
     if (r.hasModel) {
         DiagnosticSink sink(file, m.format == "smdx" || m.format == "xmodel_bin" ||
-                                      m.format == "xanim_bin");
+                                      m.format == "xanim_bin" ||
+                                      (m.format == "dmx" && m.dmx.encoding == "binary"));
         runModelChecks(m, out.profile, sink, r.diagnostics);
         if (reference) {
             runSceneChecks({&m, file}, {reference, referenceFile}, out.profile, sink,

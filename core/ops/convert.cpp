@@ -6,6 +6,7 @@
 #include <Eigen/Geometry>
 #include <Eigen/LU>
 
+#include "core/build/flex_match.h"
 #include "core/build/model_builder.h"
 #include "core/diag/diagnostic_ids.h"
 #include "core/formats/dmx/dmx.h"
@@ -640,6 +641,85 @@ ConvertResult convertFile(const std::string& inPath, const std::string& outPath,
     return convertFile(inPath, outPath, opt);
 }
 
+std::size_t mergeVtaShapes(Model& reference, const Model& vta, DiagnosticSink& sink)
+{
+    const FlexMatchResult fm = matchFlex(vta, reference, &sink);
+    reference.flexShapes.clear();
+    reference.vertexFrames.clear();
+    for (std::size_t k = 0; k < fm.shapes.size(); ++k) {
+        const FlexCornerShape& cs = fm.shapes[k];
+        FlexShape s;
+        s.name = cs.name.empty() ? "frame " + std::to_string(k + 1) : cs.name;
+        s.ids.reserve(cs.corners.size());
+        for (const std::uint32_t c : cs.corners) {
+            s.ids.push_back(static_cast<std::int32_t>(c));
+        }
+        s.deltaPositions = cs.deltaPositions;
+        s.deltaNormals = cs.deltaNormals;
+        if (k + 1 < vta.vertexFrames.size()) {
+            s.where = vta.vertexFrames[k + 1].where;
+        }
+        reference.flexShapes.push_back(std::move(s));
+    }
+    return reference.flexShapes.size();
+}
+
+namespace {
+
+// --flex: reads the VTA and merges its shapes into `r.model` (an SMD-family or DMX
+// reference, whose corners the DMX writer keeps as they are). False with `res` set on failure.
+bool mergeFlexFile(ReadResult& r, const std::string& inPath, const std::string& outPath,
+                   const ConvertOptions& opt, ConvertResult& res)
+{
+    const std::string target = writerFor(outPath, opt.toFormat);
+    res.exitCode = 2;
+    if (target != "dmx") {
+        res.error = "--flex needs a .dmx output (only DMX holds a mesh and its flex shapes in "
+                    "one file)";
+        return false;
+    }
+    if (sameFile(opt.flexPath, outPath)) {
+        res.error = "refusing to write over the input '" + opt.flexPath + "'";
+        return false;
+    }
+    if (isCod(r.model) || r.model.mesh.empty()) {
+        res.error =
+            "--flex needs a reference with triangles (SMD, SMDX or DMX); '" + inPath + "' has none";
+        return false;
+    }
+    if (!r.model.flexShapes.empty()) {
+        res.error = "'" + inPath + "' already holds " + std::to_string(r.model.flexShapes.size()) +
+                    " flex shapes; --flex would replace them";
+        return false;
+    }
+    FileReadResult file = readFile(opt.flexPath);
+    if (!file.ok()) {
+        res.error = file.error;
+        return false;
+    }
+    ReadContext ctx;
+    ctx.fileName = opt.flexPath;
+    ctx.profile = opt.profile;
+    ReadResult vta = readInput(file.bytes, ctx, std::string());
+    for (Diagnostic& d : vta.diagnostics) {
+        r.diagnostics.push_back(std::move(d));
+    }
+    if (!vta.hasModel || vta.model.vertexFrames.size() < 2) {
+        res.error = "'" + opt.flexPath + "' holds no flex shapes (a VTA with a base frame and " +
+                    "at least one shape)";
+        return false;
+    }
+    DiagnosticSink sink(opt.flexPath);
+    mergeVtaShapes(r.model, vta.model, sink);
+    for (Diagnostic& d : sink.take()) {
+        r.diagnostics.push_back(std::move(d));
+    }
+    res.exitCode = 0;
+    return true;
+}
+
+} // namespace
+
 ConvertResult convertFile(const std::string& inPath, const std::string& outPath,
                           const ConvertOptions& opt)
 {
@@ -693,6 +773,10 @@ ConvertResult convertFile(const std::string& inPath, const std::string& outPath,
                 }
             }
         }
+    }
+    if (!opt.flexPath.empty() && !mergeFlexFile(r, inPath, outPath, opt, res)) {
+        res.diagnostics = std::move(r.diagnostics);
+        return res;
     }
     std::string bytes;
     res = convertModel(r, inPath, outPath, opt, bytes);

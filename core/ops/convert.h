@@ -31,7 +31,15 @@ struct ConvertOptions {
     std::optional<double> firstFrame, lastFrame;
     WeightView weights = WeightView::Authored; // compiled: bake what the compiler will see
     std::string forceReader; // --force-reader: a FormatInfo id; empty = by content
+    // --flex=VTA (DMX output only, convertFile): the VTA's shapes matched onto the input's
+    // corners as studiomdl matches them (core/build/flex_match.h), written as delta states.
+    std::string flexPath;
 };
+
+// Replaces `reference`'s flex shapes with `vta`'s, matched onto its corners (flex_match.h);
+// match diagnostics (xref.vta-vertex-count, flex.unmatched-vertices) go to `sink`, whose file
+// should be the VTA. Returns the number of shapes.
+std::size_t mergeVtaShapes(Model& reference, const Model& vta, DiagnosticSink& sink);
 
 // Output extensions convert can write: smd vta smdx xmodel_export xanim_export xmodel_bin
 // xanim_bin nt_export. `toFormat` (a FormatInfo id or extension) overrides the extension.

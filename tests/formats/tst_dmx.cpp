@@ -5,17 +5,21 @@
 #include <QtCore/QDir>
 #include <QtCore/QFile>
 #include <QtCore/QFileInfo>
+#include <QtCore/QTemporaryDir>
 #include <QtTest/QtTest>
 
 #include <Eigen/Geometry>
 
+#include <map>
 #include <set>
 
+#include "core/build/flex_match.h"
 #include "core/build/model_builder.h"
 #include "core/diag/diagnostic_ids.h"
 #include "core/formats/dmx/dmx.h"
 #include "core/formats/dmx/dmx_document.h"
 #include "core/formats/smd/smd_reader.h"
+#include "core/ops/check.h"
 #include "core/ops/convert.h"
 #include "tests/support/test_support.h"
 
@@ -497,6 +501,222 @@ private slots:
         for (std::size_t t = 2; t < 5; ++t) {
             QCOMPARE(corner(3 * t), corner(6));
         }
+    }
+
+    // ---- keyvalues2 numeric arrays ------------------------------------------------------------
+    // Numeric arrays are read in place (the fast path) until an item it declines; the token
+    // path reads the rest. Both must give the same values and the same locations.
+    void kv2NumericArrays()
+    {
+        const std::string text = "<!-- dmx encoding keyvalues2 1 format model 1 -->\n"
+                                 "\"DmElement\"\n{\n"
+                                 "\t\"v\" \"vector3_array\"\n\t[\n"
+                                 "\t\t\"1 2 3\",\n"
+                                 "\t\t\"-0.5 1e3 0.000001\",\n"  // fast
+                                 "\t\t\"2.5e30 +1 4\",\n"        // declined: token path
+                                 "\t\t\"7\t8 9\" // a comment\n" // tab, comment, no comma
+                                 "\t\t\"10 11 12\"\n\t]\n"
+                                 "\t\"i\" \"int_array\" [ \"1\", \"-2\",\"3\" , 4, \"5\" ]\n"
+                                 "\t\"e\" \"float_array\" [ ]\n"
+                                 "\t\"t\" \"float_array\" [ \"1\", , \"2\" ]\n"
+                                 "\t\"w\" \"vector2_array\" [ \"1 2\", \"3 x\" ]\n"
+                                 "}\n";
+        dmx::Document doc;
+        DiagnosticSink sink("n.dmx");
+        DmxHeader h;
+        const std::size_t start = dmx::parseHeader(text, h);
+        QVERIFY(dmx::parseKeyValues2(text, start, doc, sink));
+        QCOMPARE(doc.elements.size(), std::size_t(1));
+        const dmx::Element& e = doc.elements[0];
+        const dmx::Attribute* v = e.find("v");
+        QVERIFY(v);
+        QCOMPARE(v->count, std::size_t(5));
+        const std::vector<float> wantV{1, 2, 3, -0.5f, 1000, 0.000001f, 2.5e30f, 1,
+                                       4, 7, 8, 9,     10,   11,        12};
+        QCOMPARE(v->floats, wantV);
+        const dmx::Attribute* i = e.find("i");
+        QVERIFY(i);
+        QCOMPARE(i->ints, (std::vector<std::int32_t>{1, -2, 3, 4, 5}));
+        QCOMPARE(e.find("e")->count, std::size_t(0));
+        QCOMPARE(e.find("t")->floats, (std::vector<float>{1, 2}));
+        // The bad item is reported where it stands, after a fast start on the same line.
+        const QStringList got = test::formatted(sink.diagnostics());
+        QCOMPARE(got, QStringList{QStringLiteral(
+                          "n.dmx:15:31: error: attribute 'w' (vector2): expected 2 numbers, got "
+                          "'3 x' [dmx.attribute-type]")});
+        QCOMPARE(e.find("w")->floats, (std::vector<float>{1, 2, 0, 0}));
+    }
+
+    // ---- binary locations --------------------------------------------------------------------
+    // Mesh diagnostics of a binary DMX point at the bytes of the item they are about
+    // (`FILE:@0x...`), for the reader's dmx.face-index and for the model checks alike.
+    void binaryMeshLocations()
+    {
+        const ReadResult tiny = test::readPath(
+            test::fixturesDir() + QStringLiteral("/dmx/valid/tiny_kv2.dmx"), test::fixturesDir());
+        QVERIFY(tiny.hasModel && !tiny.hasErrors());
+        WriteContext wctx;
+        wctx.fileName = "t.dmx";
+        const std::string bin = writeDmxWith(tiny.model, wctx, {true, 2, 1}).bytes;
+        auto i32 = [](std::int32_t v) { return std::string(reinterpret_cast<const char*>(&v), 4); };
+        auto f32 = [](float v) { return std::string(reinterpret_cast<const char*>(&v), 4); };
+        // The face set's `faces` items 0 1 2 -1, found in the bytes (not through the reader).
+        const std::size_t faces = bin.find(i32(0) + i32(1) + i32(2) + i32(-1));
+        QVERIFY(faces != std::string::npos &&
+                bin.find(i32(0) + i32(1) + i32(2) + i32(-1), faces + 1) == std::string::npos);
+        char hex[32];
+
+        // A corner index out of range: the error is at that item.
+        std::string bad = bin;
+        bad.replace(faces + 8, 4, i32(7));
+        const ReadResult r = readBytesAs(bad, "t.dmx");
+        std::snprintf(hex, sizeof hex, "%04zX", faces + 8);
+        const QStringList got = test::formatted(r.diagnostics);
+        QVERIFY2(got.contains(QStringLiteral("t.dmx:@0x%1: error: mesh 't': face set "
+                                             "'skin.tga': corner 7 outside the 3 face vertices "
+                                             "[dmx.face-index]")
+                                  .arg(QLatin1String(hex))),
+                 qPrintable(got.join(QLatin1Char('\n'))));
+        QCOMPARE(r.model.mesh.triangleCount(), std::size_t(0));
+
+        // A zero-area triangle (third position on the second): the check's note is at the
+        // triangle's first corner in `faces`, and every corner location is its item.
+        const std::size_t positions = bin.find(f32(0) + f32(0) + f32(0) + f32(1) + f32(0) + f32(0) +
+                                               f32(0) + f32(1) + f32(0));
+        QVERIFY(positions != std::string::npos);
+        std::string flat = bin;
+        flat.replace(positions + 24, 12, f32(1) + f32(0) + f32(0));
+        const ReadResult z = readBytesAs(flat, "t.dmx");
+        QVERIFY(z.hasModel && !z.hasErrors());
+        QCOMPARE(z.model.mesh.cornerWhere.size(), std::size_t(3));
+        for (std::size_t c = 0; c < 3; ++c) {
+            QCOMPARE(z.model.mesh.cornerWhere[c].offset, std::uint64_t(faces + 4 * c));
+            QCOMPARE(z.model.mesh.pointWhere[c].offset, std::uint64_t(positions + 12 * c));
+        }
+        const CheckedFile checked = checkReadResult("t.dmx", z, nullptr, {}, CheckOptions{});
+        bool found = false;
+        std::snprintf(hex, sizeof hex, "t.dmx:@0x%04zX:", faces);
+        for (const Diagnostic& d : checked.diagnostics) {
+            if (d.id == ids::kMeshDegenerateTriangle) {
+                found = true;
+                QVERIFY2(formatDiagnostic(d).starts_with(hex), formatDiagnostic(d).c_str());
+            }
+        }
+        QVERIFY(found);
+    }
+
+    // ---- SMD + VTA -> one DMX (convert --flex) -------------------------------------------------
+    void convertWithFlex_data()
+    {
+        QTest::addColumn<bool>("renumber"); // VTA ids reversed: matched by position, not by id
+        QTest::addColumn<QString>("to");
+        QTest::newRow("direct, keyvalues2") << false << QString();
+        QTest::newRow("renumbered, binary 2") << true << QStringLiteral("dmx-binary");
+    }
+    void convertWithFlex()
+    {
+        QFETCH(bool, renumber);
+        QFETCH(QString, to);
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QString dir = test::samplesDir();
+        const std::string ref = (tmp.path() + QStringLiteral("/ref.smd")).toStdString();
+        const std::string vta = (tmp.path() + QStringLiteral("/shapes.vta")).toStdString();
+        const std::string out = (tmp.path() + QStringLiteral("/head.dmx")).toStdString();
+        QVERIFY(QFile::copy(dir + QStringLiteral("/sample_ref.smd"), QString::fromStdString(ref)));
+        QString text =
+            QString::fromLatin1(test::readBytes(dir + QStringLiteral("/sample_flex.vta")));
+        if (renumber) {
+            // Reverse the ids of every vertex line: id i -> n - 1 - i.
+            QStringList lines = text.split(QLatin1Char('\n'));
+            for (int pass = 0, n = 0; pass < 2; ++pass) {
+                bool inBlock = false;
+                for (QString& l : lines) {
+                    inBlock =
+                        inBlock ? l != QLatin1String("end") : l == QLatin1String("vertexanimation");
+                    const qsizetype sp = l.indexOf(QLatin1Char(' '));
+                    if (inBlock && sp > 0 && l.at(0).isDigit()) {
+                        const int id = l.left(sp).toInt();
+                        if (pass == 0) {
+                            n = std::max(n, id + 1);
+                        } else {
+                            l = QString::number(n - 1 - id) + l.mid(sp);
+                        }
+                    }
+                }
+            }
+            text = lines.join(QLatin1Char('\n'));
+        }
+        QFile f(QString::fromStdString(vta));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(text.toLatin1());
+        f.close();
+
+        ConvertOptions opt;
+        opt.flexPath = vta;
+        opt.toFormat = to.toStdString();
+        const ConvertResult conv = convertFile(ref, out, opt);
+        QVERIFY2(
+            conv.written && conv.exitCode == 0,
+            (conv.error + test::formatted(conv.diagnostics).join(QLatin1Char('\n')).toStdString())
+                .c_str());
+        for (const Diagnostic& d : conv.diagnostics) {
+            QVERIFY2(d.severity == Severity::Note, formatDiagnostic(d).c_str());
+        }
+
+        // What studiomdl would build: the VTA matched onto the reference's corners.
+        ReadContext ctx;
+        ctx.fileName = ref;
+        const Model refModel = readSmd(test::readBytes(QString::fromStdString(ref)), ctx).model;
+        ctx.fileName = vta;
+        const Model vtaModel = readSmd(text.toLatin1().toStdString(), ctx).model;
+        const FlexMatchResult want = matchFlex(vtaModel, refModel);
+        QCOMPARE(want.shapes.size(), std::size_t(3));
+        QCOMPARE(want.direct, !renumber);
+
+        const ReadResult back = test::readPath(QString::fromStdString(out), tmp.path());
+        QVERIFY(back.hasModel && !back.hasErrors());
+        QCOMPARE(back.model.dmx.encoding, std::string(to.isEmpty() ? "keyvalues2" : "binary"));
+        QCOMPARE(back.model.mesh.triangleCount(), refModel.mesh.triangleCount());
+        QCOMPARE(back.model.flexControllers.size(), std::size_t(3));
+        QCOMPARE(back.model.vertexFrames.size(), std::size_t(4)); // base + 3 shapes
+        const Mesh& me = back.model.mesh;
+        for (std::size_t k = 0; k < 3; ++k) {
+            const FlexCornerShape& s = want.shapes[k];
+            const VertexFrame& got = back.model.vertexFrames[k + 1];
+            QCOMPARE(got.name, s.name);
+            QCOMPARE(back.model.flexControllers[k].rawControls, std::vector<std::string>{s.name});
+            // Every corner the VTA moves moves by its delta; no other corner moves.
+            std::map<std::int32_t, Vec3> moved;
+            for (std::size_t i = 0; i < s.corners.size(); ++i) {
+                if (s.deltaPositions[i].norm() > 0) {
+                    moved[static_cast<std::int32_t>(s.corners[i])] = s.deltaPositions[i];
+                }
+            }
+            QVERIFY(!moved.empty());
+            std::size_t seen = 0;
+            for (std::size_t i = 0; i < got.ids.size(); ++i) {
+                const auto c = static_cast<std::size_t>(got.ids[i]);
+                const Vec3 base = me.pointPositions[me.cornerPoints[c]];
+                const Vec3 d = got.positions[i] - base;
+                const auto it = moved.find(got.ids[i]);
+                if (it == moved.end()) {
+                    QVERIFY2(d.norm() < 1e-5f, qPrintable(QString::number(c)));
+                } else {
+                    ++seen;
+                    QVERIFY2((d - it->second).norm() < 1e-5f, qPrintable(QString::number(c)));
+                }
+            }
+            QCOMPARE(seen, moved.size());
+        }
+
+        // DMX output only; an existing output is kept.
+        opt.toFormat.clear();
+        const ConvertResult smd =
+            convertFile(ref, (tmp.path() + QStringLiteral("/x.smd")).toStdString(), opt);
+        QCOMPARE(smd.exitCode, 2);
+        QVERIFY(smd.error.find("--flex needs a .dmx output") != std::string::npos);
+        QCOMPARE(convertFile(ref, out, opt).exitCode, 2);
     }
 
     // ---- hostile input -----------------------------------------------------------------------

@@ -412,8 +412,13 @@ private:
         default:
             break;
         }
+        const std::size_t itemsAt = m_r.pos();
         if (!m_r.raw(count * size, p, "attribute values")) {
             return false;
+        }
+        if (a.array) {
+            a.itemsAt = itemsAt;
+            a.itemSize = static_cast<std::uint32_t>(size);
         }
         if (count == 0) {
             return true; // an empty array: nothing to copy (memcpy from a null pointer is

@@ -54,6 +54,15 @@ struct Attribute {
     std::vector<std::string> strings;
     std::vector<std::uint64_t> u64;
     SourceLoc where;
+    // Binary arrays of fixed-size items: the byte offset of item 0 and the item size, so a
+    // diagnostic about one item points at its bytes (`file.dmx:@0x1A2B`). 0 otherwise.
+    std::uint64_t itemsAt = 0;
+    std::uint32_t itemSize = 0;
+    // Where item `i` is: its bytes in a binary array, else the attribute.
+    SourceLoc at(std::size_t i) const noexcept
+    {
+        return itemSize == 0 ? where : SourceLoc{0, 0, itemsAt + i * itemSize};
+    }
 };
 
 struct Element {

@@ -7,6 +7,7 @@
 
 #include "core/diag/diagnostic_ids.h"
 #include "core/formats/dmx/dmx_document.h"
+#include "core/text/numbers.h"
 
 namespace rigscope::core::dmx {
 
@@ -49,6 +50,7 @@ public:
         }
         return lex();
     }
+    bool hasPeeked() const noexcept { return m_peeked; }
     const Token& peek()
     {
         if (!m_peeked) {
@@ -58,7 +60,95 @@ public:
         return m_peek;
     }
 
+    // The fast path for numeric arrays (docs/dmx.md §6), called just after the '[': reads
+    // items `"n n n"` separated by commas where they stand, each number through the inline
+    // scanners, straight into `a` (`width` numbers per item; ints when `integer`). Returns true
+    // after consuming the closing ']'. Returns false before the first item it declines (a bare
+    // word, an escape, a comment, a number the scanners leave to from_chars, a wrong count...),
+    // with nothing of that item consumed: the token path then reads it and reports it.
+    bool numericItems(Attribute& a, std::size_t width, bool integer)
+    {
+        // Items gather in the lexer's scratch arrays (grown once to the largest array of the
+        // file) and are copied once into an exactly sized `a`, on success or not.
+        m_fastInts.clear();
+        m_fastFloats.clear();
+        const bool done = scanNumericItems(a, width, integer);
+        if (integer) {
+            a.ints.insert(a.ints.end(), m_fastInts.begin(), m_fastInts.end());
+        } else {
+            a.floats.insert(a.floats.end(), m_fastFloats.begin(), m_fastFloats.end());
+        }
+        return done;
+    }
+
 private:
+    bool scanNumericItems(Attribute& a, std::size_t width, bool integer)
+    {
+        const char* const base = m_b.data();
+        const char* const e = base + m_b.size();
+        const char* p = base + m_pos;
+        std::uint32_t line = m_line;
+        std::size_t lineStart = m_lineStart;
+        float f[16];
+        std::int32_t n = 0;
+        for (;;) {
+            // White space (counting lines) and at most one comma before the next item.
+            bool comma = false;
+            for (; p != e; ++p) {
+                const char c = *p;
+                if (c == '\n') {
+                    ++line;
+                    lineStart = static_cast<std::size_t>(p - base) + 1;
+                } else if (c == ',' && !comma) {
+                    comma = true;
+                } else if (c != ' ' && c != '\t' && c != '\r') {
+                    break;
+                }
+            }
+            if (p == e || (*p != '"' && *p != ']') || (comma && *p == ']')) {
+                return false; // the token path reports it (end of file, comment, bare word)
+            }
+            if (*p == ']' && !comma) {
+                m_pos = static_cast<std::size_t>(p - base) + 1;
+                m_line = line;
+                m_lineStart = lineStart;
+                return true;
+            }
+            // Commit to here: a declined item restarts at its opening quote.
+            m_pos = static_cast<std::size_t>(p - base);
+            m_line = line;
+            m_lineStart = lineStart;
+            const char* q = p + 1;
+            for (std::size_t k = 0; k < width; ++k) {
+                if (k > 0) {
+                    if (q == e || *q != ' ') {
+                        return false;
+                    }
+                    while (q != e && *q == ' ') {
+                        ++q;
+                    }
+                }
+                q = integer ? scanInt(q, e, n) : scanFloat(q, e, f[k]);
+                if (q == nullptr) {
+                    return false;
+                }
+            }
+            if (q == e || *q != '"') {
+                return false;
+            }
+            if (integer) {
+                m_fastInts.push_back(n);
+            } else {
+                for (std::size_t k = 0; k < width; ++k) {
+                    m_fastFloats.push_back(f[k]);
+                }
+            }
+            ++a.count;
+            p = q + 1;
+            m_pos = static_cast<std::size_t>(p - base);
+        }
+    }
+
     Token lex()
     {
         const SourceLoc afterPrevious = here(); // where the file ends, if nothing follows
@@ -199,6 +289,8 @@ private:
     Token m_peek;
     std::string m_owned[4];
     std::size_t m_ownedNext = 0;
+    std::vector<std::int32_t> m_fastInts;
+    std::vector<float> m_fastFloats;
 };
 
 bool parseFloat(std::string_view s, float& v) noexcept
@@ -408,6 +500,12 @@ private:
         Token open = m_lex.next();
         if (open.kind != Tok::OpenArr) {
             syntax(open, "expected '[' for array attribute '" + a.name + "'");
+            return;
+        }
+        const bool integer = a.type == AttrType::Int;
+        const std::size_t width = integer ? 1 : floatWidth(a.type);
+        if (width > 0 && !m_lex.hasPeeked() && m_lex.numericItems(a, width, integer)) {
+            m_doc.elements[self].attrs.push_back(std::move(a));
             return;
         }
         while (!m_failed) {

@@ -458,6 +458,7 @@ private:
         std::vector<JointIndex> joints;
         std::vector<float> weights;
         std::vector<std::uint32_t> poly;
+        std::vector<std::size_t> polyAt; // where each polygon corner sits in `faces`
         // One diagnostic per mesh: the first bad index, and how many more there were.
         std::size_t faceErrors = 0;
         std::size_t firstFaceError = 0;
@@ -485,25 +486,27 @@ private:
             const std::uint32_t matIndex = m_materials.intern(me, material, fs->where);
             reserveTriangles(me, 0);
             poly.clear();
+            polyAt.clear();
             bool polyOk = true;
             for (std::size_t f = 0; f <= faces->ints.size(); ++f) {
                 const std::int32_t k = f < faces->ints.size() ? faces->ints[f] : -1;
                 if (k != -1) {
                     if (k < 0 || static_cast<std::size_t>(k) >= nfv) {
-                        faceError(faces->where, "face set '" + fs->name + "': corner " +
+                        faceError(faces->at(f), "face set '" + fs->name + "': corner " +
                                                     std::to_string(k) + " outside the " +
                                                     groupedCount(nfv) + " face vertices");
                         polyOk = false;
                     } else if (posIdx->ints[static_cast<std::size_t>(k)] < 0 ||
                                static_cast<std::size_t>(
                                    posIdx->ints[static_cast<std::size_t>(k)]) >= np) {
-                        faceError(posIdx->where,
+                        faceError(posIdx->at(static_cast<std::size_t>(k)),
                                   "position index " +
                                       std::to_string(posIdx->ints[static_cast<std::size_t>(k)]) +
                                       " outside the " + groupedCount(np) + " positions");
                         polyOk = false;
                     } else {
                         poly.push_back(static_cast<std::uint32_t>(k));
+                        polyAt.push_back(f);
                     }
                     continue;
                 }
@@ -514,9 +517,10 @@ private:
                     const std::size_t nv = poly.size();
                     const std::size_t apex = fanApex(poly, *pos, *posIdx);
                     for (std::size_t t = 1; t + 1 < nv; ++t) {
-                        const std::uint32_t corners[3] = {poly[apex], poly[(apex + t) % nv],
-                                                          poly[(apex + t + 1) % nv]};
-                        for (std::uint32_t c : corners) {
+                        const std::size_t order[3] = {apex, (apex + t) % nv, (apex + t + 1) % nv};
+                        for (const std::size_t o : order) {
+                            const std::uint32_t c = poly[o];
+                            const SourceLoc cornerAt = faces->at(polyAt[o]);
                             const auto p = static_cast<std::size_t>(posIdx->ints[c]);
                             Vec3 position(pos->floats[3 * p], pos->floats[3 * p + 1],
                                           pos->floats[3 * p + 2]);
@@ -534,9 +538,10 @@ private:
                                     }
                                     const JointIndex j = jointOfListIndex(li);
                                     if (j == kNoJoint) {
-                                        faceError(wIdx->where, "joint index " + std::to_string(li) +
-                                                                   " outside the joint list of " +
-                                                                   groupedCount(m_listNode.size()));
+                                        faceError(wIdx->at(p * jointCount + w),
+                                                  "joint index " + std::to_string(li) +
+                                                      " outside the joint list of " +
+                                                      groupedCount(m_listNode.size()));
                                         continue;
                                     }
                                     joints.push_back(j);
@@ -549,7 +554,7 @@ private:
                                                                                : 0;
                             appendPoint(me, position, parent,
                                         joints.empty() ? LinkState::Absent : LinkState::List,
-                                        joints.data(), weights.data(), joints.size(), faces->where);
+                                        joints.data(), weights.data(), joints.size(), pos->at(p));
                             me.cornerPoints.push_back(
                                 static_cast<std::uint32_t>(me.pointCount() - 1));
                             Vec3 n = Vec3::Zero();
@@ -565,7 +570,7 @@ private:
                                     }
                                     ni = static_cast<std::uint32_t>(q);
                                 } else {
-                                    faceError(nrmIdx->where, "normal index " + std::to_string(q) +
+                                    faceError(nrmIdx->at(c), "normal index " + std::to_string(q) +
                                                                  " outside the " +
                                                                  groupedCount(nrm->count) +
                                                                  " normals");
@@ -581,7 +586,7 @@ private:
                                         t2.y() = 1.0f - t2.y(); // SMD convention: v up
                                     }
                                 } else {
-                                    faceError(uvIdx->where,
+                                    faceError(uvIdx->at(c),
                                               "texture coordinate index " + std::to_string(q) +
                                                   " outside the " + groupedCount(uv->count) +
                                                   " coordinates");
@@ -589,12 +594,12 @@ private:
                             }
                             me.cornerNormals.push_back(n);
                             me.cornerUvs.push_back(t2);
-                            me.cornerWhere.push_back(faces->where);
+                            me.cornerWhere.push_back(cornerAt);
                             span.cornerPos.push_back(static_cast<std::uint32_t>(p));
                             span.cornerNorm.push_back(ni);
                         }
                         me.triangleMaterials.push_back(matIndex);
-                        me.triangleWhere.push_back(fs->where);
+                        me.triangleWhere.push_back(faces->at(polyAt[apex]));
                     }
                 }
                 poly.clear();
@@ -695,7 +700,7 @@ private:
                     for (std::size_t i = 0; i < idx->count && i < v->count; ++i) {
                         const std::int32_t k = idx->ints[i];
                         if (k < 0) {
-                            m_sink.error(ids::kDmxFaceIndex, idx->where,
+                            m_sink.error(ids::kDmxFaceIndex, idx->at(i),
                                          "delta state '" + d->name + "': index " +
                                              std::to_string(k));
                             return;
@@ -731,7 +736,8 @@ private:
                     f.ids.push_back(static_cast<std::int32_t>(c));
                     f.positions.push_back(m_m.mesh.pointPositions[point] + dpos);
                     f.normals.push_back(m_m.mesh.cornerNormals[c] + dnrm);
-                    f.lineWhere.push_back(d->where);
+                    f.lineWhere.push_back(pd >= 0 ? dp->at(static_cast<std::size_t>(pd))
+                                                  : dn->at(static_cast<std::size_t>(nd)));
                 }
             }
         }
