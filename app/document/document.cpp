@@ -98,6 +98,29 @@ template <class Files> int primaryOf(const Files& files)
     return -1;
 }
 
+// A QC project's checks as `rigscope-cli check X.qc` gives them (the QC's own, the merged
+// model's budgets at $modelname, every file of the project with its own lines), in one list
+// filed under the QC. Their elements index the models `check` read (every bodygroup choice
+// merged, or one component file), not the model shown, so they select nothing.
+core::CheckedFile checkedQcProject(const core::QcReport& qc, const core::CheckOptions& opt)
+{
+    std::vector<core::CheckedFile> parts = core::checkQcReport(qc, opt);
+    core::CheckedFile out = std::move(parts.front());
+    for (core::Diagnostic& d : out.diagnostics) {
+        d.element = {};
+    }
+    for (std::size_t k = 1; k < parts.size(); ++k) {
+        for (core::Diagnostic& d : parts[k].diagnostics) {
+            if (d.file.empty()) {
+                d.file = parts[k].file;
+            }
+            d.element = {};
+            out.diagnostics.push_back(std::move(d));
+        }
+    }
+    return out;
+}
+
 // Runs the checks of every file (non-primary files against the primary). `canceled` is asked
 // between files; a canceled run returns what it has.
 template <class Files, class Out>
@@ -121,16 +144,13 @@ void checkEach(const Files& files, core::Profile profile, const std::vector<std:
         if (!f.model && f.readerDiagnostics.empty()) {
             continue; // I/O failure: nothing to check
         }
-        const core::Model* reference = int(i) == primary ? nullptr : ref;
-        core::CheckOptions fileOpt = opt;
-        if (f.qc) { // a QC project: materials under its $cdmaterials, as `check X.qc` does
-            fileOpt.materialsFromQc = true;
-            for (const core::QcPath& c : f.qc->project.cdMaterials) {
-                fileOpt.cdMaterials.push_back(c.path);
-            }
+        if (f.qc) { // a QC project: what `rigscope-cli check X.qc` reports, in one list
+            out(i, checkedQcProject(*f.qc, opt));
+            continue;
         }
+        const core::Model* reference = int(i) == primary ? nullptr : ref;
         out(i, core::checkModel(toStd(f.path), f.model.get(), f.readerDiagnostics, reference,
-                                reference ? refFile : std::string(), fileOpt));
+                                reference ? refFile : std::string(), opt));
     }
 }
 

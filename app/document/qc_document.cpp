@@ -67,6 +67,20 @@ LoadedFile loadQcFile(const QString& path, const QcView& view)
     return f;
 }
 
+QString qcSequenceNote(const core::QcReport& qc, int animation)
+{
+    const std::vector<std::int32_t>& map = qc.compiled.sequenceAnimation;
+    const auto it = std::find(map.begin(), map.end(), animation);
+    if (animation < 0 || it == map.end()) {
+        return {};
+    }
+    const core::QcAnimOptions& o = qc.project.sequences[std::size_t(it - map.begin())].options;
+    if (!o.subtract.empty()) {
+        return QObject::tr(" · subtract %1 %2").arg(toQString(o.subtract)).arg(o.subtractFrame);
+    }
+    return o.delta ? QObject::tr(" · delta") : QString();
+}
+
 std::vector<render::SceneMarker> qcMarkers(const core::QcReport& qc, const core::Model& shown)
 {
     std::vector<render::SceneMarker> out;

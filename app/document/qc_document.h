@@ -19,6 +19,10 @@ LoadedFile loadQcFile(const QString& path, const QcView& view);
 // or skin out of range).
 QString applyQcCommandLine(Document& doc, const QList<QPair<QString, int>>& bodygroups, int skin);
 
+// What the timeline adds to the name of the compiled model's animation `animation` when its
+// sequence is a delta: " · delta", " · subtract stand 0" (empty otherwise).
+QString qcSequenceNote(const core::QcReport& qc, int animation);
+
 // Attachments (named axes) and hitboxes (wire boxes coloured by group) of a QC project, on the
 // joints of the model shown (matched by bone name).
 std::vector<render::SceneMarker> qcMarkers(const core::QcReport& qc, const core::Model& shown);

@@ -23,7 +23,6 @@
 #include <QtWidgets/QInputDialog>
 #include <QtWidgets/QLabel>
 #include <QtWidgets/QLineEdit>
-#include <QtWidgets/QListWidget>
 #include <QtWidgets/QMenuBar>
 #include <QtWidgets/QMessageBox>
 #include <QtWidgets/QPlainTextEdit>
@@ -43,6 +42,7 @@
 #include "app/qt_convert.h"
 #include "app/widgets/budget_bar.h"
 #include "app/widgets/bodygroups_panel.h"
+#include "app/widgets/files_panel.h"
 #include "app/widgets/flex_panel.h"
 #include "app/widgets/inspector_panel.h"
 #include "app/widgets/outline_panel.h"
@@ -75,7 +75,7 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
     : QMainWindow(parent), m_settings(settings), m_document(new Document(this)),
       m_viewport(new ViewportWidget(viewport, this)), m_outline(new OutlinePanel(this)),
       m_inspector(new InspectorPanel(this)), m_timeline(new TimelinePanel(this)),
-      m_files(new QListWidget(this)), m_flex(new FlexPanel(this)),
+      m_files(new FilesPanel(this)), m_flex(new FlexPanel(this)),
       m_problems(new ProblemsPanel(this)), m_log(new QPlainTextEdit(this)),
       m_status(new StatusBar(this))
 {
@@ -113,24 +113,12 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
     m_flex->setDocument(m_document);
     m_bodygroups = new BodygroupsPanel(this);
     m_bodygroups->setDocument(m_document);
-    connect(m_bodygroups, &BodygroupsPanel::lineActivated, this,
-            [this](const QString& script, int line, const QString& resolved) {
-                // The QC line that names the row (and the file it resolves to).
-                QFile f(script);
-                QString text;
-                if (f.open(QIODevice::ReadOnly)) {
-                    const QList<QByteArray> lines = f.readAll().split('\n');
-                    if (line >= 1 && line <= lines.size()) {
-                        text = QString::fromUtf8(lines[line - 1]).trimmed();
-                    }
-                }
-                showMessage(QStringLiteral("%1:%2: %3%4")
-                                .arg(QFileInfo(script).fileName())
-                                .arg(line)
-                                .arg(text, resolved.isEmpty() ? QString()
-                                                              : QStringLiteral("  →  ") + resolved),
-                            10000);
-            });
+    m_files->setDocument(m_document);
+    // Double-click in the Files dock: a found file opens in a new tab, another row's QC line
+    // goes to the status bar too.
+    connect(m_files, &FilesPanel::openRequested, this, &MainWindow::openInNewTab);
+    connect(m_files, &FilesPanel::lineShown, this,
+            [this](const QString& text) { showMessage(text, 10000); });
     m_viewport->setDocument(m_document);
     applyMaterialRoots();
     m_inspector->setTexturePathLookup([this](int material) {
@@ -149,7 +137,9 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
                     m_document->files()[std::size_t(file)].diagnostics[std::size_t(index)];
                 core::Diagnostic shown = d;
                 shown.file =
-                    toStd(QFileInfo(m_document->files()[std::size_t(file)].path).fileName());
+                    toStd(QFileInfo(d.file.empty() ? m_document->files()[std::size_t(file)].path
+                                                   : toQString(d.file))
+                              .fileName());
                 showMessage(toQString(core::formatDiagnostic(shown)), 8000);
                 if (selected) {
                     m_viewport->viewport()->frameSelection();
@@ -255,8 +245,11 @@ void MainWindow::bindDocument(Document* doc)
             onLoaded(keepState);
             if (!keepState && doc->qcProject()) {
                 // A QC project: show its bodygroups and files (issue 17).
-                if (auto* dock = findChild<QDockWidget*>(QStringLiteral("bodygroups"))) {
-                    dock->raise();
+                for (const QString& name :
+                     {QStringLiteral("bodygroups"), QStringLiteral("files")}) {
+                    if (auto* dock = findChild<QDockWidget*>(name)) {
+                        dock->raise();
+                    }
                 }
             }
         }
@@ -369,6 +362,7 @@ void MainWindow::onTabChanged(int index)
     m_timeline->setDocument(m_document);
     m_flex->setDocument(m_document);
     m_bodygroups->setDocument(m_document);
+    m_files->setDocument(m_document);
     m_problems->setDocument(m_document);
     m_viewport->setDocument(m_document);
     m_interpolateAction->setChecked(m_document->interpolate());
@@ -385,7 +379,6 @@ void MainWindow::onTabChanged(int index)
         setWindowTitle(tr("%1 — RigScope").arg(m_document->displayName()));
     } else {
         m_viewport->viewport()->setModel(nullptr, {}, true);
-        m_files->clear();
         setWindowTitle(tr("RigScope"));
         m_status->showNoFile();
         updateStatus();
@@ -1082,13 +1075,6 @@ void MainWindow::onLoaded(bool keepState)
     addRecent(m_document->paths());
     rearmWatcher();
 
-    m_files->clear();
-    for (const auto& f : m_document->files()) {
-        const QString kind = f.model ? toQString(core::kindName(f.model->kind)) : tr("failed");
-        auto* item = new QListWidgetItem(
-            QStringLiteral("%1  ·  %2").arg(QFileInfo(f.path).fileName(), kind), m_files);
-        item->setToolTip(f.path);
-    }
     log(tr("Loaded %1 file(s); primary %2 in %3 ms")
             .arg(m_document->files().size())
             .arg(p ? QFileInfo(p->path).fileName() : QString())

@@ -16,7 +16,6 @@ class QAction;
 class QComboBox;
 class QDockWidget;
 class QLabel;
-class QListWidget;
 class QMenu;
 class QPlainTextEdit;
 class QProgressBar;
@@ -27,6 +26,7 @@ class QTreeWidget;
 namespace rigscope::app {
 
 class BudgetBar;
+class FilesPanel;
 class FlexPanel;
 class BodygroupsPanel;
 class InspectorPanel;
@@ -159,7 +159,7 @@ private:
     OutlinePanel* m_outline;
     InspectorPanel* m_inspector;
     TimelinePanel* m_timeline;
-    QListWidget* m_files;
+    FilesPanel* m_files;
     FlexPanel* m_flex;
     BodygroupsPanel* m_bodygroups; // QC projects (issue 17)
     ProblemsPanel* m_problems;

@@ -138,13 +138,22 @@ const core::Diagnostic* ProblemsModel::diagnosticAt(int row) const
     return std::size_t(r.index) < diags.size() ? &diags[std::size_t(r.index)] : nullptr;
 }
 
+QString ProblemsModel::path(int row) const
+{
+    const core::Diagnostic* d = diagnosticAt(row);
+    if (!d) {
+        return {};
+    }
+    return d->file.empty() ? m_document->problemFile(rowAt(row).file)->path : toQString(d->file);
+}
+
 QString ProblemsModel::location(int row) const
 {
     const core::Diagnostic* d = diagnosticAt(row);
     if (!d) {
         return {};
     }
-    const QString name = QFileInfo(m_document->problemFile(rowAt(row).file)->path).fileName();
+    const QString name = QFileInfo(path(row)).fileName();
     QString loc = toQString(core::formatLocation(toStd(name), d->where, d->binary));
     loc.chop(1); // the trailing ':'
     return loc;
@@ -185,7 +194,7 @@ QVariant ProblemsModel::data(const QModelIndex& index, int role) const
                          .arg(toQString(core::formatLocation(n.file, n.where, d->binary)),
                               toDisplayString(n.message));
         }
-        lines << m_document->problemFile(r.file)->path;
+        lines << path(index.row());
         return lines.join(QLatin1Char('\n'));
     }
     case SortRole:
@@ -454,13 +463,11 @@ void ProblemsPanel::refresh()
     m_source->clear();
 }
 
-QString ProblemsPanel::sourceLine(int file, std::uint32_t line)
+QString ProblemsPanel::sourceLine(const QString& path, std::uint32_t line)
 {
-    const LoadedFile* lf = m_document ? m_document->problemFile(file) : nullptr;
-    if (!lf || line == 0) {
+    if (path.isEmpty() || line == 0) {
         return {};
     }
-    const QString& path = lf->path;
     auto it = m_lines.find(path);
     if (it == m_lines.end()) {
         QStringList lines;
@@ -483,10 +490,9 @@ void ProblemsPanel::showSource(const QModelIndex& proxyIndex)
         m_source->clear();
         return;
     }
-    const ProblemsModel::Row r = m_model->rowAt(row);
     QString text = m_model->location(row);
     if (!d->binary) {
-        QString line = sourceLine(r.file, d->where.line);
+        QString line = sourceLine(m_model->path(row), d->where.line);
         line.replace(QLatin1Char('\t'), QLatin1Char(' '));
         if (line.size() > 400) {
             line = line.left(400) + QStringLiteral("…");

@@ -58,6 +58,9 @@ public:
     int count(core::Severity s) const { return m_counts[std::size_t(s)]; }
     // "file.smd:19:1" (binary: "file.smdx:@0x1A2B"), with the file's base name.
     QString location(int row) const;
+    // The file the diagnostic at `row` is in: its own (a QC project's rows name the script or
+    // component file), else the document file it is filed under.
+    QString path(int row) const;
 
 private:
     Document* m_document = nullptr;
@@ -136,7 +139,7 @@ private:
     void refresh();
     void showSource(const QModelIndex& proxyIndex);
     void step(int delta);
-    QString sourceLine(int file, std::uint32_t line);
+    QString sourceLine(const QString& path, std::uint32_t line);
 
     Document* m_document = nullptr;
     ProblemsModel* m_model;

@@ -17,6 +17,7 @@
 #include <QtWidgets/QToolTip>
 
 #include "app/document/frame_names.h"
+#include "app/document/qc_document.h"
 
 namespace rigscope::app {
 
@@ -222,8 +223,10 @@ void TimelinePanel::onLoaded()
     m_syncing = true;
     m_anims->clear();
     m_anims->addItem(tr("Rest pose"));
+    const core::QcReport* qc = m_document->qcProject();
     for (const auto& a : m_document->animations()) {
-        m_anims->addItem(a.name);
+        // QC delta sequences say so: they are shown added to the rest pose.
+        m_anims->addItem(qc ? a.name + qcSequenceNote(*qc, a.index) : a.name);
     }
     if (!m_document->flexNames().isEmpty()) {
         m_anims->addItem(tr("Flex shapes (%1)").arg(m_document->flexNames().size()));

@@ -352,8 +352,13 @@ void checkSkinMaterials(const QcReport& r, const CheckOptions& opt, const std::s
 
 std::vector<CheckedFile> checkQcProject(const std::string& path, const CheckOptions& opt)
 {
+    return checkQcReport(qcReportFromFile(path, opt.profile), opt);
+}
+
+std::vector<CheckedFile> checkQcReport(const QcReport& r, const CheckOptions& opt)
+{
+    const std::string& path = r.file;
     std::vector<CheckedFile> out;
-    QcReport r = qcReportFromFile(path, opt.profile);
     CheckedFile qc;
     qc.file = path;
     qc.readable = r.readable;

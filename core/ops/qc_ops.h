@@ -36,5 +36,7 @@ std::string qcInfoText(const QcReport& r, const MaterialLookupReport* materials 
 // $modelname), then every file of the project checked on its own (sequences against the
 // merged model, for xref.*), each with its own file and lines.
 std::vector<CheckedFile> checkQcProject(const std::string& path, const CheckOptions& opt);
+// The same on a report already read (the viewer's): `r.file` names the QC.
+std::vector<CheckedFile> checkQcReport(const QcReport& r, const CheckOptions& opt);
 
 } // namespace rigscope::core

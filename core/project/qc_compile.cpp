@@ -4,6 +4,8 @@
 #include <cmath>
 #include <unordered_map>
 
+#include <Eigen/Geometry>
+
 #include "core/diag/diagnostic_ids.h"
 #include "core/io/file_buffer.h"
 #include "core/text/ascii.h"
@@ -55,6 +57,13 @@ private:
     JointIndex addBone(const Skeleton& src, std::size_t j);
     void addMesh(const Model& src, std::uint32_t object, std::vector<JointIndex>& remap);
     void addSequence(std::size_t s);
+    struct Source {
+        std::int32_t ref = -1;
+        QcAnimOptions options;
+    };
+    Source resolveSource(std::string_view name, std::int32_t ref, QcAnimOptions opt) const;
+    bool mergedFrames(std::int32_t ref, std::int32_t start, std::int32_t end, Animation& out);
+    void playOnBind(Animation& anim, const Animation* base, bool post) const;
 
     const QcProject& m_p;
     QcFileSystem& m_fs;
@@ -193,67 +202,67 @@ void Compiler::addMesh(const Model& src, std::uint32_t object, std::vector<Joint
     }
 }
 
-void Compiler::addSequence(std::size_t si)
+// A sequence's or $animation's source file and options: a name of an $animation stands for its
+// file, its options filling what the sequence leaves unset.
+Compiler::Source Compiler::resolveSource(std::string_view name, std::int32_t ref,
+                                         QcAnimOptions opt) const
 {
-    const QcSequence& seq = m_p.sequences[si];
-    m_out.sequenceAnimation[si] = -1;
-    if (seq.declared || seq.sources.empty()) {
-        return;
+    if (ref >= 0) {
+        return {ref, std::move(opt)};
     }
-    QcAnimOptions opt = seq.options;
-    std::int32_t ref = seq.fileRefs.empty() ? -1 : seq.fileRefs.front();
-    if (ref < 0) {
-        for (const QcAnimation& a : m_p.animations) {
-            if (asciiLower(a.name) == asciiLower(seq.sources.front())) {
-                ref = a.fileRef;
-                if (!opt.fpsSet) {
-                    opt.fps = a.options.fps;
-                    opt.fpsSet = a.options.fpsSet;
-                }
-                if (opt.frameStart < 0) {
-                    opt.frameStart = a.options.frameStart;
-                    opt.frameEnd = a.options.frameEnd;
-                }
-                opt.loop = opt.loop || a.options.loop;
-                opt.delta = opt.delta || a.options.delta;
-                if (opt.subtract.empty()) {
-                    opt.subtract = a.options.subtract;
-                }
-                break;
-            }
+    for (const QcAnimation& a : m_p.animations) {
+        if (asciiLower(a.name) != asciiLower(name)) {
+            continue;
         }
+        if (!opt.fpsSet) {
+            opt.fps = a.options.fps;
+            opt.fpsSet = a.options.fpsSet;
+        }
+        if (opt.frameStart < 0) {
+            opt.frameStart = a.options.frameStart;
+            opt.frameEnd = a.options.frameEnd;
+        }
+        opt.loop = opt.loop || a.options.loop;
+        opt.delta = opt.delta || a.options.delta;
+        opt.post = opt.post || a.options.post;
+        if (opt.subtract.empty()) {
+            opt.subtract = a.options.subtract;
+            opt.subtractFrame = a.options.subtractFrame;
+        }
+        return {a.fileRef, std::move(opt)};
     }
+    return {-1, std::move(opt)};
+}
+
+// Frames [start, end] (-1: all) of file `ref`'s first animation on the merged skeleton:
+// $scale applied, $origin taken off the roots, joints the file lacks at their bind pose.
+bool Compiler::mergedFrames(std::int32_t ref, std::int32_t start, std::int32_t end, Animation& out)
+{
     const ReadResult* r = readRef(ref);
     if (!r || r->model.animations.empty()) {
-        return;
+        return false;
     }
     const Model& src = r->model;
     const Animation& a = src.animations.front();
-    if (a.kind != PoseKind::LocalEulerXYZ || a.rotations.size() != a.positions.size()) {
-        return;
+    if (a.kind != PoseKind::LocalEulerXYZ || a.rotations.size() != a.positions.size() ||
+        a.frameCount() == 0) {
+        return false;
     }
     const Skeleton& dst = m_out.model.skeleton;
-    // Merged joint -> source joint by name.
-    std::vector<std::int32_t> from(dst.size(), -1);
+    std::vector<std::int32_t> from(dst.size(), -1); // merged joint -> source joint, by name
     for (std::size_t j = 0; j < src.skeleton.size() && j < a.jointCount; ++j) {
         auto it = m_jointByName.find(asciiLower(src.skeleton.names[j]));
         if (it != m_jointByName.end()) {
             from[static_cast<std::size_t>(it->second)] = static_cast<std::int32_t>(j);
         }
     }
-    Animation out;
-    out.name = seq.name;
     out.kind = PoseKind::LocalEulerXYZ;
-    out.fps = opt.fps > 0 && std::isfinite(opt.fps) ? opt.fps : 30.0f;
-    out.fpsFromFile = opt.fpsSet;
     out.jointCount = dst.size();
-    std::size_t first = 0, last = a.frameCount() == 0 ? 0 : a.frameCount() - 1;
-    if (opt.frameStart >= 0 && opt.frameEnd >= opt.frameStart) {
-        first = std::min(static_cast<std::size_t>(opt.frameStart), last);
-        last = std::min(static_cast<std::size_t>(opt.frameEnd), last);
-    }
-    if (a.frameCount() == 0) {
-        return;
+    const std::size_t lastFrame = a.frameCount() - 1;
+    std::size_t first = 0, last = lastFrame;
+    if (start >= 0 && end >= start) {
+        first = std::min(static_cast<std::size_t>(start), lastFrame);
+        last = std::min(static_cast<std::size_t>(end), lastFrame);
     }
     for (std::size_t f = first; f <= last; ++f) {
         const std::size_t of = out.appendFrame(static_cast<double>(f - first), a.frameWhere[f]);
@@ -274,6 +283,94 @@ void Compiler::addSequence(std::size_t si)
                 out.explicitKey[k] = 0;
             }
         }
+    }
+    return true;
+}
+
+namespace {
+
+// SMD rotations: Euler XYZ radians, R = Rz * Ry * Rx.
+Eigen::Quaternionf quatFromEuler(const Vec3& e)
+{
+    return Eigen::Quaternionf(Eigen::AngleAxisf(e.z(), Vec3::UnitZ()) *
+                              Eigen::AngleAxisf(e.y(), Vec3::UnitY()) *
+                              Eigen::AngleAxisf(e.x(), Vec3::UnitX()));
+}
+
+Vec3 eulerFromQuat(const Eigen::Quaternionf& q)
+{
+    const Vec3 zyx = q.normalized().toRotationMatrix().eulerAngles(2, 1, 0);
+    return {zyx.z(), zyx.y(), zyx.x()};
+}
+
+} // namespace
+
+// A delta animation as the viewer plays it alone: added to the reference (bind) pose the way the
+// engine adds a delta layer. `base` (one frame) is subtracted first when given (`subtract ANIM
+// FRAME`, as studiomdl makes delta animations); without it the frames already are deltas
+// (`delta`). studiomdl's rotation delta is D = Q * B^-1 applied as D * pose, or with `post`
+// D = B^-1 * Q applied as pose * D; positions subtract and add.
+void Compiler::playOnBind(Animation& anim, const Animation* base, bool post) const
+{
+    const Skeleton& sk = m_out.model.skeleton;
+    for (std::size_t f = 0; f < anim.frameCount(); ++f) {
+        for (std::size_t j = 0; j < sk.size() && j < anim.jointCount; ++j) {
+            const std::size_t k = anim.key(f, j);
+            Eigen::Quaternionf d = quatFromEuler(anim.rotations[k]);
+            Vec3 p = anim.positions[k];
+            if (base) {
+                const std::size_t bk = base->key(0, j);
+                const Eigen::Quaternionf b = quatFromEuler(base->rotations[bk]);
+                d = post ? b.conjugate() * d : d * b.conjugate();
+                p -= base->positions[bk];
+            }
+            const Eigen::Quaternionf bind = quatFromEuler(sk.bindRotations[j]);
+            anim.rotations[k] = eulerFromQuat(post ? bind * d : d * bind);
+            anim.positions[k] = sk.bindPositions[j] + p;
+        }
+    }
+}
+
+void Compiler::addSequence(std::size_t si)
+{
+    const QcSequence& seq = m_p.sequences[si];
+    m_out.sequenceAnimation[si] = -1;
+    if (seq.declared || seq.sources.empty()) {
+        return;
+    }
+    const Source src = resolveSource(seq.sources.front(),
+                                     seq.fileRefs.empty() ? -1 : seq.fileRefs.front(), seq.options);
+    const QcAnimOptions& opt = src.options;
+    Animation out;
+    if (!mergedFrames(src.ref, opt.frameStart, opt.frameEnd, out)) {
+        return;
+    }
+    out.name = seq.name;
+    out.fps = opt.fps > 0 && std::isfinite(opt.fps) ? opt.fps : 30.0f;
+    out.fpsFromFile = opt.fpsSet;
+    if (!opt.subtract.empty()) {
+        // The subtracted animation: an $animation, else a $sequence, by name.
+        std::int32_t baseRef = -1;
+        for (const QcSequence& other : m_p.sequences) {
+            if (baseRef < 0 && asciiLower(other.name) == asciiLower(opt.subtract) &&
+                !other.sources.empty()) {
+                baseRef = resolveSource(other.sources.front(),
+                                        other.fileRefs.empty() ? -1 : other.fileRefs.front(),
+                                        other.options)
+                              .ref;
+            }
+        }
+        const Source base = resolveSource(opt.subtract, -1, {});
+        if (base.ref >= 0) {
+            baseRef = base.ref;
+        }
+        Animation frame;
+        const std::int32_t f = std::max(opt.subtractFrame, 0);
+        if (mergedFrames(baseRef, f, f, frame) && frame.frameCount() == 1) {
+            playOnBind(out, &frame, opt.post);
+        }
+    } else if (opt.delta) {
+        playOnBind(out, nullptr, opt.post);
     }
     m_out.model.animations.push_back(std::move(out));
     m_out.sequenceAnimation[si] = static_cast<std::int32_t>(m_out.model.animations.size() - 1);

@@ -6,12 +6,16 @@
 #include <QtCore/QTemporaryDir>
 #include <QtTest/QtTest>
 #include <QtWidgets/QComboBox>
+#include <QtWidgets/QLabel>
 #include <QtWidgets/QTreeWidget>
 
 #include "app/document/command_line.h"
+#include "app/qt_convert.h"
+#include "core/ops/check.h"
 #include "app/document/document.h"
 #include "app/document/qc_document.h"
 #include "app/widgets/bodygroups_panel.h"
+#include "app/widgets/files_panel.h"
 #include "core/ops/qc_ops.h"
 #include "tests/support/test_support.h"
 
@@ -51,6 +55,10 @@ private slots:
         QCOMPARE(m->mesh.triangleCount(), std::size_t(10)); // first choice of each group
         QCOMPARE(doc.animations().size(), std::size_t(4));
         QCOMPARE(doc.animations()[3].name, QStringLiteral("run"));
+        // The delta sequence says so in the timeline; the others do not.
+        QCOMPARE(app::qcSequenceNote(*doc.qcProject(), doc.animations()[2].index),
+                 QStringLiteral(" · delta"));
+        QCOMPARE(app::qcSequenceNote(*doc.qcProject(), doc.animations()[3].index), QString());
         doc.setCurrentAnimation(3);
         QCOMPARE(doc.frameCount(), 3);
         QCOMPARE(doc.flexNames().size(), 0); // the compiled model carries its shapes itself
@@ -78,9 +86,93 @@ private slots:
         panel.skinBox()->setCurrentIndex(1);
         QVERIFY(doc.waitForLoaded());
         QCOMPARE(doc.primaryModel()->mesh.materials[0].name, std::string("hero_skin_red"));
-        // Project tree: QC, includes, bodygroups, sequences; nothing missing.
+    }
+
+    void filesDockShowsTheProject()
+    {
+        app::Document doc;
+        app::FilesPanel panel;
+        panel.setDocument(&doc);
+        doc.open({heroQc()});
+        QVERIFY(doc.waitForLoaded());
+        // QC → includes, bodygroups, sequences, other files; nothing missing.
         QCOMPARE(panel.tree()->topLevelItemCount(), 1);
-        QCOMPARE(redRows(panel.tree()->topLevelItem(0)), 0);
+        QTreeWidgetItem* root = panel.tree()->topLevelItem(0);
+        QCOMPARE(root->text(0), QStringLiteral("hero.qc"));
+        QCOMPARE(redRows(root), 0);
+        QCOMPARE(root->childCount(), 4);
+        QTreeWidgetItem* includes = root->child(0);
+        QCOMPARE(includes->text(0), QStringLiteral("includes (2)"));
+        QCOMPARE(includes->childCount(), 2);
+        QCOMPARE(includes->child(0)->text(0), QStringLiteral("hero_common.qci"));
+        QCOMPARE(includes->child(0)->text(1), QStringLiteral("hero.qc:9"));
+        QTreeWidgetItem* groups = root->child(1);
+        QCOMPARE(groups->text(0), QStringLiteral("bodygroups (3)"));
+        QTreeWidgetItem* helmet = groups->child(1);
+        QCOMPARE(helmet->text(0), QStringLiteral("helmet"));
+        QCOMPARE(helmet->childCount(), 2);
+        QCOMPARE(helmet->child(1)->text(0), QStringLiteral("blank"));
+        QTreeWidgetItem* face = groups->child(2);
+        QCOMPARE(face->childCount(), 2); // hero_head.smd and its flexfile
+        QCOMPARE(face->child(1)->text(0), QStringLiteral("hero_head.vta"));
+        QCOMPARE(face->child(1)->text(1), QStringLiteral("hero.qc:20"));
+        QTreeWidgetItem* seqs = root->child(2);
+        QCOMPARE(seqs->text(0), QStringLiteral("sequences (5)"));
+
+        // The current row's QC line is shown under the tree.
+        panel.tree()->setCurrentItem(helmet->child(0));
+        QCOMPARE(panel.sourceLabel()->text(),
+                 QStringLiteral("hero.qc:16  │ studio \"hero_helmet\""));
+
+        // Double-click: a body file opens alone; a VTA opens with the first body file; the
+        // blank choice and an include show their line instead.
+        const QDir dir(test::fixturesDir() + QStringLiteral("/qc/source"));
+        QSignalSpy open(&panel, &app::FilesPanel::openRequested);
+        QSignalSpy line(&panel, &app::FilesPanel::lineShown);
+        emit panel.tree()->itemActivated(helmet->child(0), 0);
+        QCOMPARE(open.count(), 1);
+        QCOMPARE(open.at(0).at(0).toStringList(),
+                 QStringList{dir.filePath(QStringLiteral("hero_helmet.smd"))});
+        emit panel.tree()->itemActivated(face->child(1), 0);
+        QCOMPARE(open.count(), 2);
+        QCOMPARE(open.at(1).at(0).toStringList(),
+                 (QStringList{dir.filePath(QStringLiteral("hero_body.smd")),
+                              dir.filePath(QStringLiteral("hero_head.vta"))}));
+        emit panel.tree()->itemActivated(helmet->child(1), 0);
+        emit panel.tree()->itemActivated(includes->child(0), 0);
+        QCOMPARE(open.count(), 2);
+        QCOMPARE(line.count(), 2);
+        QCOMPARE(line.at(0).at(0).toString(), QStringLiteral("hero.qc:17  │ blank"));
+    }
+
+    void problemsAreWhatCheckSays()
+    {
+        // One truth: the window's Problems for a QC are `rigscope-cli check X.qc`'s rows, each
+        // in its own file (script or component) at its own line.
+        app::Document doc;
+        doc.open({heroQc()});
+        QVERIFY(doc.waitForLoaded());
+        QTRY_VERIFY(!doc.isChecking());
+        core::CheckOptions opt;
+        std::vector<std::string> expected;
+        for (const core::CheckedFile& f :
+             core::checkQcProject(app::toStd(doc.files()[0].path), opt)) {
+            for (const core::Diagnostic& d : f.diagnostics) {
+                expected.push_back(core::formatDiagnostic(d));
+            }
+        }
+        std::vector<std::string> shown;
+        for (const core::Diagnostic& d : doc.files()[0].diagnostics) {
+            shown.push_back(core::formatDiagnostic(d));
+            QCOMPARE(d.element.kind, core::ElementRef::Kind::None);
+        }
+        QCOMPARE(shown, expected);
+        QCOMPARE(shown.size(), std::size_t(9));
+        const QString body =
+            QDir(test::fixturesDir()).filePath(QStringLiteral("qc/source/hero_body.smd"));
+        QCOMPARE(app::toQString(shown[0]),
+                 body + QStringLiteral(":5:1: note: 1 bone carries no vertices: 'head' "
+                                       "[skeleton.unreferenced-bone]"));
     }
 
     void markers()
@@ -108,18 +200,29 @@ private slots:
             }
         }
         app::Document doc;
-        app::BodygroupsPanel panel;
+        app::FilesPanel panel;
         panel.setDocument(&doc);
         doc.open({tmp.filePath(QStringLiteral("hero.qc"))});
         QVERIFY(doc.waitForLoaded());
         // walk.smd (named by $animation a_walk and by run), the LOD file: rows and their
         // sequence parents in red.
         QVERIFY(redRows(panel.tree()->topLevelItem(0)) >= 3);
-        QSignalSpy spy(&panel, &app::BodygroupsPanel::lineActivated);
+        QSignalSpy spy(&panel, &app::FilesPanel::lineShown);
         QTreeWidgetItem* root = panel.tree()->topLevelItem(0);
         emit panel.tree()->itemActivated(root, 0);
         QCOMPARE(spy.count(), 1);
-        QCOMPARE(spy.at(0).at(1).toInt(), 1);
+        QCOMPARE(spy.at(0).at(0).toString(),
+                 QStringLiteral("hero.qc:1  │ // hero.qc: a small Source project written for "
+                                "RigScope's tests (issue 17)."));
+        // A missing file's row shows its line, marked, and opens nothing.
+        QTreeWidgetItem* run = root->child(2)->child(3);
+        QCOMPARE(run->text(0), QStringLiteral("run"));
+        QCOMPARE(run->foreground(0).color(), QColor(Qt::red));
+        QSignalSpy open(&panel, &app::FilesPanel::openRequested);
+        emit panel.tree()->itemActivated(run->child(0), 0);
+        QCOMPARE(open.count(), 0);
+        QCOMPARE(spy.at(1).at(0).toString(),
+                 QStringLiteral("hero.qc:54  │ \"walk.smd\"  (not found)"));
     }
 
     void commandLine()

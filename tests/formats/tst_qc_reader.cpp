@@ -243,6 +243,46 @@ private slots:
         QCOMPARE(d.model.mesh.materials[0].name, std::string("hero_metal"));
     }
 
+    void deltaAndSubtractPlayOnTheRestPose()
+    {
+        // A delta sequence is shown alone as the engine adds it: on the reference pose.
+        // `subtract stand 0` first takes frame 0 of `stand` away (D = Q * B^-1, positions
+        // subtracted); `delta` frames already are deltas.
+        MemoryQcFileSystem fs;
+        const std::string nodes = "version 1\nnodes\n0 \"root\" -1\n1 \"arm\" 0\nend\n";
+        fs.files["p/ref.smd"] = nodes + "skeleton\ntime 0\n0 0 0 0 0 0 0\n1 0 0 10 0 0 0\nend\n"
+                                        "triangles\nm\n1 0 0 0 0 0 1 0 0\n1 1 0 0 0 0 1 0 0\n"
+                                        "1 0 1 0 0 0 1 0 0\nend\n";
+        fs.files["p/stand.smd"] =
+            nodes + "skeleton\ntime 0\n0 0 0 0 0 0 0\n1 0 0 10 0 0 0.5\nend\n";
+        fs.files["p/aim.smd"] = nodes + "skeleton\ntime 0\n0 0 0 0 0 0 0\n1 0 0 10 0 0 0.5\n"
+                                        "time 1\n0 0 0 0 0 0 0\n1 1 0 10 0 0 0.8\nend\n";
+        fs.files["p/dlt.smd"] = nodes + "skeleton\ntime 0\n0 0 0 0 0 0 0\n1 0 0 0 0.2 0 0\nend\n";
+        fs.files["p/main.qc"] = "$body body \"ref.smd\"\n"
+                                "$animation stand \"stand.smd\"\n"
+                                "$sequence aim \"aim.smd\" subtract stand 0\n"
+                                "$sequence d { \"dlt.smd\" delta }\n"
+                                "$sequence plain \"aim.smd\"\n";
+        const QcReport r = qcReport("p/main.qc", Profile::Auto, fs);
+        QVERIFY2(r.compiled.hasModel, qPrintable(dump(r.diagnostics)));
+        QCOMPARE(r.project.sequences[0].options.subtract, std::string("stand"));
+        QCOMPARE(r.project.sequences[0].options.subtractFrame, 0);
+        const auto& anims = r.compiled.model.animations;
+        QCOMPARE(anims.size(), std::size_t(3));
+        auto near = [](const Vec3& a, const Vec3& b) { return (a - b).norm() < 1e-5f; };
+        const Animation& aim = anims[0];
+        QCOMPARE(aim.frameCount(), std::size_t(2));
+        QVERIFY(near(aim.positions[aim.key(0, 1)], Vec3(0, 0, 10))); // frame 0 minus itself
+        QVERIFY(near(aim.rotations[aim.key(0, 1)], Vec3(0, 0, 0)));
+        QVERIFY(near(aim.positions[aim.key(1, 1)], Vec3(1, 0, 10)));
+        QVERIFY(near(aim.rotations[aim.key(1, 1)], Vec3(0, 0, 0.3f)));
+        const Animation& d = anims[1];
+        QVERIFY(near(d.positions[d.key(0, 1)], Vec3(0, 0, 10)));
+        QVERIFY(near(d.rotations[d.key(0, 1)], Vec3(0.2f, 0, 0)));
+        const Animation& plain = anims[2]; // not a delta: played as written
+        QVERIFY(near(plain.rotations[plain.key(1, 1)], Vec3(0, 0, 0.8f)));
+    }
+
     void goldsrcProject()
     {
         const QcReport r = qcReportFromFile(

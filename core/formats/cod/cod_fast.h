@@ -28,6 +28,7 @@
 #include "core/text/line_scanner.h"
 #include "core/text/numbers.h"
 #include "core/text/text_cursor.h"
+#include "core/formats/cod/cod_record.h"
 
 namespace rigscope::core::cod {
 
@@ -38,18 +39,6 @@ bool readXanimFast(std::string_view bytes, const ReadContext& ctx, ReadResult& o
 // with ReadContext::fastPaths = false).
 ReadResult readXmodelGeneral(std::string_view bytes, const ReadContext& ctx);
 ReadResult readXanimGeneral(std::string_view bytes, const ReadContext& ctx);
-
-// A keyword of up to 8 characters as one number (its characters one a byte, the last lowest), so
-// keywords are told apart by one compare. Keyword characters are never 0, so keywords of
-// different lengths differ.
-constexpr std::uint64_t keywordCode(std::string_view k) noexcept
-{
-    std::uint64_t code = 0;
-    for (const char c : k) {
-        code = (code << 8) | static_cast<unsigned char>(c);
-    }
-    return code;
-}
 
 namespace fastchar {
 inline constexpr std::uint8_t kBlank = 1, kComma = 2, kLineEnd = 4, kKeyword = 8;

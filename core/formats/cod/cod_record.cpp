@@ -3,6 +3,10 @@
 #include <cmath>
 #include <cstring>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <Eigen/Geometry>
 
 #include "core/diag/diagnostic_ids.h"
@@ -19,41 +23,78 @@ char upper(char c) noexcept
     return (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c;
 }
 
-// A plain number through the inline scanners (bit-identical to parseFloat / parseInt where they
-// accept); the rest goes to the parsers.
-bool scanned(std::string_view t, float& out) noexcept
-{
-    const char* e = t.data() + t.size();
-    return !t.empty() && scanFloat(t.data(), e, out) == e;
-}
-bool scanned(std::string_view t, std::int32_t& out) noexcept
-{
-    const char* e = t.data() + t.size();
-    return !t.empty() && scanInt(t.data(), e, out) == e;
-}
-
-// Cuts a `//` comment outside quotes and returns the remaining line (from `first` on, the
-// first non-blank byte); `comma` gets the first comma outside quotes followed by something
-// other than a blank in what remains (syntax.cod-comma). One pass.
-std::string_view cutComment(std::string_view line, std::size_t first, std::size_t& comma) noexcept
+// Cuts a `//` comment outside quotes: the line's end, or where the comment starts. `comma` gets
+// the first comma outside quotes followed by something other than a blank or `//` (in the
+// whole line: syntax.cod-comma). Quotes toggle wherever they stand, as the exporters' readers do.
+const char* cutComment(const char* p, const char* const e, const char*& comma) noexcept
 {
     bool inQuote = false;
-    const std::size_t n = line.size();
-    for (std::size_t i = first; i < n; ++i) {
-        const char c = line[i];
+    for (; p != e; ++p) {
+        const char c = *p;
         if (c == '"') {
             inQuote = !inQuote;
-        } else if (inQuote) {
+        } else if (inQuote || (c != '/' && c != ',')) {
             continue;
-        } else if (c == '/' && i + 1 < n && line[i + 1] == '/') {
-            return line.substr(0, i);
-        } else if (c == ',' && comma == std::string_view::npos && i + 1 < n &&
-                   !isBlank(line[i + 1]) &&
-                   !(line[i + 1] == '/' && i + 2 < n && line[i + 2] == '/')) {
-            comma = i;
+        } else if (c == '/' && p + 1 != e && p[1] == '/') {
+            return p;
+        } else if (c == ',' && !comma && p + 1 != e && !isBlank(p[1]) &&
+                   !(p[1] == '/' && p + 2 != e && p[2] == '/')) {
+            comma = p;
         }
     }
-    return line;
+    return e;
+}
+
+// A line of at most 64 bytes without a quote, slash, comma or semicolon (nearly every line of
+// a real file): its tokens from a bit mask of its non-blank bytes, one step a token, `count` of
+// them (the keyword ends at `kwEnd`). False, nothing written, for any other line (the byte loop
+// reads it) or within 64 bytes of the buffer's end.
+bool plainTokens(const char* first, const char* le, const char* bufferEnd, Record& r,
+                 std::size_t& count, const char*& kwEnd) noexcept
+{
+#if defined(__SSE2__)
+    const auto len = static_cast<std::size_t>(le - first);
+    if (len > 64 || bufferEnd - first < 64) {
+        return false;
+    }
+    auto eq = [](__m128i v, char c) { return _mm_cmpeq_epi8(v, _mm_set1_epi8(c)); };
+    std::uint64_t blank = 0, special = 0;
+    for (std::size_t k = 0; k < len; k += 16) {
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(first + k));
+        const __m128i b = _mm_or_si128(_mm_or_si128(eq(v, ' '), eq(v, '\t')),
+                                       _mm_or_si128(eq(v, '\f'), eq(v, '\v')));
+        const __m128i sp = _mm_or_si128(_mm_or_si128(eq(v, '"'), eq(v, '/')),
+                                        _mm_or_si128(eq(v, ','), eq(v, ';')));
+        blank |= static_cast<std::uint64_t>(static_cast<unsigned>(_mm_movemask_epi8(b))) << k;
+        special |= static_cast<std::uint64_t>(static_cast<unsigned>(_mm_movemask_epi8(sp))) << k;
+    }
+    const std::uint64_t inLine = len == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << len) - 1;
+    if ((special & inLine) != 0) {
+        return false;
+    }
+    const std::uint64_t word = ~blank & inLine;
+    std::uint64_t starts = word & ~(word << 1);
+    count = 0;
+    while (starts != 0) {
+        const auto b = static_cast<unsigned>(__builtin_ctzll(starts));
+        starts &= starts - 1;
+        const std::uint64_t after = ~word >> b;
+        const unsigned e = after == 0 ? 64u : b + static_cast<unsigned>(__builtin_ctzll(after));
+        if (count == 0) {
+            kwEnd = first + e;
+        } else {
+            Arg& a = r.args[count - 1];
+            a.text = std::string_view(first + b, e - b);
+            a.hasNum = false;
+            a.isString = false;
+        }
+        ++count;
+    }
+    return true;
+#else
+    (void)first, (void)le, (void)bufferEnd, (void)r, (void)count, (void)kwEnd;
+    return false;
+#endif
 }
 
 } // namespace
@@ -139,94 +180,172 @@ bool isCutKeyword(std::string_view keyword) noexcept
     return false;
 }
 
+Kw keywordKind(std::string_view k) noexcept
+{
+    if (k.size() > 6) {
+        return Kw::Other;
+    }
+    switch (keywordCode(k)) {
+    case keywordCode("BONE"):
+        return Kw::Bone;
+    case keywordCode("BONES"):
+        return Kw::Bones;
+    case keywordCode("OFFSET"):
+        return Kw::Offset;
+    case keywordCode("SCALE"):
+        return Kw::Scale;
+    case keywordCode("X"):
+        return Kw::X;
+    case keywordCode("Y"):
+        return Kw::Y;
+    case keywordCode("Z"):
+        return Kw::Z;
+    case keywordCode("VERT"):
+        return Kw::Vert;
+    case keywordCode("VERT32"):
+        return Kw::Vert32;
+    case keywordCode("TRI"):
+        return Kw::Tri;
+    case keywordCode("TRI16"):
+        return Kw::Tri16;
+    case keywordCode("NORMAL"):
+        return Kw::Normal;
+    case keywordCode("COLOR"):
+        return Kw::Color;
+    case keywordCode("UV"):
+        return Kw::Uv;
+    case keywordCode("PART"):
+        return Kw::Part;
+    case keywordCode("FRAME"):
+        return Kw::Frame;
+    default:
+        return Kw::Other;
+    }
+}
+
 bool TextRecordStream::next(Record& r)
 {
-    auto& toks = m_toks;
     while (m_lines.next()) {
-        const std::string_view line = m_lines.line();
-        const auto start = static_cast<std::size_t>(m_lines.offset(line.data()));
-        const bool last = m_lines.atEnd() && !m_lines.terminated();
-        m_line = m_lines.lineNumber();
-
-        std::size_t first = 0;
-        while (first < line.size() && isBlank(line[first])) {
-            ++first;
+        const char* const first = skipLineBlanks(m_lines.begin(), m_lines.end());
+        if (first != m_lines.end() && lineRecord(r, first)) {
+            return true;
         }
-        if (first == line.size()) {
-            continue;
-        }
-        std::string_view content = line;
-        std::size_t comma = std::string_view::npos; // syntax.cod-comma
-        bool comment = line[first] == ';';
-        if (!comment) {
-            content = cutComment(line, first, comma);
-            comment = trim(content).empty();
-        }
-        if (comment) {
-            if (!m_sawKeyword && m_header) {
-                m_header->emplace_back(trim(line));
-            }
-            continue;
-        }
-        auto locOf = [&](std::string_view tok) {
-            const auto col = static_cast<std::size_t>(tok.data() - line.data());
-            return SourceLoc{m_line, static_cast<std::uint32_t>(col + 1), start + col};
-        };
-        bool more = false;
-        bool unterminated = false;
-        const std::size_t count =
-            Tokenizer::split(content, toks.data(), toks.size(), true, &more, &unterminated);
-        if (count == 0) {
-            continue;
-        }
-        if (unterminated && last) {
-            m_cutString = locOf(toks[0]);
-            continue;
-        }
-        if (unterminated) {
-            m_sink.warning(ids::kSyntaxUnterminatedString, locOf(toks[count - 1]),
-                           "quoted string runs to the end of the line; line dropped");
-            continue;
-        }
-        if (comma != std::string_view::npos) {
-            m_sink.note(ids::kSyntaxCodComma, locOf(content.substr(comma, 1)),
-                        "comma without space; PyCoD-based tools fail to split it");
-        }
-        const std::string_view kw = toks[0];
-        r.keyword.clear();
-        bool lower = false;
-        for (char c : kw) {
-            lower = lower || (c >= 'a' && c <= 'z');
-            r.keyword.push_back(upper(c));
-        }
-        r.loc = locOf(kw);
-        r.keywordLoc = r.loc;
-        r.binary = false;
-        if (lower) {
-            m_sink.error(ids::kSyntaxKeywordCase, r.loc,
-                         "'" + shownToken(kw) + "' must be '" + shownToken(r.keyword) +
-                             "' for cod");
-        }
-        r.argc = count - 1;
-        r.moreArgs = more;
-        r.cut = last;
-        for (std::size_t k = 1; k < count; ++k) {
-            Arg& a = r.args[k - 1];
-            a.text = toks[k];
-            a.hasNum = false;
-            a.num = 0;
-            a.isString = !toks[k].empty() && toks[k].front() == '"';
-            a.loc = locOf(toks[k]);
-        }
-        m_sawKeyword = true;
-        return true;
     }
     return false;
 }
 
+// The record of a non-blank line; false for a comment line or a dropped one.
+bool TextRecordStream::lineRecord(Record& r, const char* const first)
+{
+    const char* const ls = m_lines.begin();
+    const char* const le = m_lines.end();
+    const bool last = m_lines.atEnd() && !m_lines.terminated();
+    const std::uint32_t line = m_lines.lineNumber();
+    auto locOf = [&](const char* p) {
+        return SourceLoc{line, m_lines.column(p), m_lines.offset(p)};
+    };
+    const char* comma = nullptr; // syntax.cod-comma
+    std::size_t count = 0;
+    bool unterminated = false;
+    const char* kwEnd = nullptr;
+    const char* firstTok = first;
+    const char* lastTok = nullptr;
+    r.moreArgs = false;
+    if (!plainTokens(first, le, m_lines.bufferEnd(), r, count, kwEnd)) {
+        const char* const ce = *first == ';' ? first : cutComment(first, le, comma);
+        if (ce == first) {
+            if (!m_sawKeyword && m_header) {
+                m_header->emplace_back(trim(m_lines.line()));
+            }
+            return false;
+        }
+        // Tokens: runs of blanks and commas separate them; a token starting with a quote runs
+        // to the closing quote (quotes kept).
+        for (const char* p = first; p != ce;) {
+            if (isBlank(*p) || *p == ',') {
+                ++p;
+                continue;
+            }
+            const char* const t = p;
+            if (*p == '"') {
+                const void* q = std::memchr(p + 1, '"', static_cast<std::size_t>(ce - p - 1));
+                unterminated = q == nullptr;
+                p = q ? static_cast<const char*>(q) + 1 : ce;
+            } else {
+                while (p != ce && !isBlank(*p) && *p != ',') {
+                    ++p;
+                }
+            }
+            if (count == kMaxArgs + 1) {
+                r.moreArgs = true;
+                break;
+            }
+            lastTok = t;
+            if (count == 0) {
+                firstTok = t;
+                kwEnd = p;
+            } else {
+                Arg& a = r.args[count - 1];
+                a.text = std::string_view(t, static_cast<std::size_t>(p - t));
+                a.hasNum = false;
+                a.isString = *t == '"';
+            }
+            ++count;
+        }
+    }
+    if (count == 0) {
+        return false;
+    }
+    if (unterminated && last) {
+        m_cutString = locOf(firstTok);
+        return false;
+    }
+    if (unterminated) {
+        m_sink.warning(ids::kSyntaxUnterminatedString, locOf(lastTok),
+                       "quoted string runs to the end of the line; line dropped");
+        return false;
+    }
+    if (comma) {
+        m_sink.note(ids::kSyntaxCodComma, locOf(comma),
+                    "comma without space; PyCoD-based tools fail to split it");
+    }
+    const std::string_view kw(firstTok, static_cast<std::size_t>(kwEnd - firstTok));
+    r.keyword = kw;
+    bool lower = false;
+    for (const char c : kw) {
+        lower = lower || (c >= 'a' && c <= 'z');
+    }
+    r.loc = locOf(firstTok);
+    if (lower) {
+        r.upper.clear();
+        for (const char c : kw) {
+            r.upper.push_back(upper(c));
+        }
+        r.keyword = r.upper;
+        m_sink.error(ids::kSyntaxKeywordCase, r.loc,
+                     "'" + shownToken(kw) + "' must be '" + shownToken(r.keyword) + "' for cod");
+    }
+    r.kw = keywordKind(r.keyword);
+    r.binary = false;
+    r.argc = count - 1;
+    r.cut = last;
+    r.base = m_lines.base();
+    r.lineStart = ls;
+    m_sawKeyword = true;
+    return true;
+}
+
 SourceLoc argLoc(const Record& r, std::size_t i) noexcept
 {
-    return i < r.argc ? r.args[i].loc : r.loc;
+    if (i >= r.argc) {
+        return r.loc;
+    }
+    if (r.binary) {
+        return {0, 0, r.args[i].at};
+    }
+    const char* p = r.args[i].text.data();
+    return {r.loc.line, static_cast<std::uint32_t>(p - r.lineStart) + 1,
+            static_cast<std::uint64_t>(p - r.base)};
 }
 
 bool needArgs(const Record& r, std::size_t n, DiagnosticSink& sink, std::string_view kind)
@@ -240,8 +359,8 @@ bool needArgs(const Record& r, std::size_t n, DiagnosticSink& sink, std::string_
     return false;
 }
 
-bool argFloat(const Record& r, std::size_t i, float& out, DiagnosticSink& sink,
-              std::string_view field)
+bool argFloatSlow(const Record& r, std::size_t i, float& out, DiagnosticSink& sink,
+                  std::string_view field)
 {
     if (i >= r.argc) {
         return false;
@@ -251,10 +370,10 @@ bool argFloat(const Record& r, std::size_t i, float& out, DiagnosticSink& sink,
         out = static_cast<float>(a.num);
         return true;
     }
-    if (!a.isString && (scanned(a.text, out) || parseFloat(a.text, out))) {
+    if (!a.isString && parseFloat(a.text, out)) {
         return true;
     }
-    sink.error(ids::kSyntaxBadNumber, a.loc,
+    sink.error(ids::kSyntaxBadNumber, argLoc(r, i),
                "expected float for " + std::string(field) + ", got '" + std::string(a.text) + "'");
     return false;
 }
@@ -273,13 +392,13 @@ bool argDouble(const Record& r, std::size_t i, double& out, DiagnosticSink& sink
     if (!a.isString && parseDouble(a.text, out)) {
         return true;
     }
-    sink.error(ids::kSyntaxBadNumber, a.loc,
+    sink.error(ids::kSyntaxBadNumber, argLoc(r, i),
                "expected float for " + std::string(field) + ", got '" + std::string(a.text) + "'");
     return false;
 }
 
-bool argInt(const Record& r, std::size_t i, std::int32_t& out, DiagnosticSink& sink,
-            std::string_view field)
+bool argIntSlow(const Record& r, std::size_t i, std::int32_t& out, DiagnosticSink& sink,
+                std::string_view field)
 {
     if (i >= r.argc) {
         return false;
@@ -289,23 +408,12 @@ bool argInt(const Record& r, std::size_t i, std::int32_t& out, DiagnosticSink& s
         out = static_cast<std::int32_t>(a.num);
         return true;
     }
-    if (!a.isString && (scanned(a.text, out) || parseInt(a.text, out))) {
+    if (!a.isString && parseInt(a.text, out)) {
         return true;
     }
-    sink.error(ids::kSyntaxBadNumber, a.loc,
+    sink.error(ids::kSyntaxBadNumber, argLoc(r, i),
                "expected int for " + std::string(field) + ", got '" + std::string(a.text) + "'");
     return false;
-}
-
-bool argFloats(const Record& r, std::size_t first, std::size_t n, float* out, DiagnosticSink& sink,
-               std::string_view field)
-{
-    for (std::size_t k = 0; k < n; ++k) {
-        if (!argFloat(r, first + k, out[k], sink, field)) {
-            return false;
-        }
-    }
-    return true;
 }
 
 std::string shownToken(std::string_view s)

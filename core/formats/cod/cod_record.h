@@ -20,74 +20,154 @@
 
 namespace rigscope::core::cod {
 
+// Keywords the grammars dispatch on in their hot loops, told from the text bytes by one
+// compare (keywordCode); every other keyword is Kw::Other and compared as text.
+enum class Kw : std::uint8_t {
+    Other,
+    Bone,
+    Bones,
+    Offset,
+    Scale,
+    X,
+    Y,
+    Z,
+    Vert,
+    Vert32,
+    Tri,
+    Tri16,
+    Normal,
+    Color,
+    Uv,
+    Part,
+    Frame,
+};
+
+// A keyword of up to 8 characters as one number (its characters one a byte, the last lowest).
+constexpr std::uint64_t keywordCode(std::string_view k) noexcept
+{
+    std::uint64_t code = 0;
+    for (const char c : k) {
+        code = (code << 8) | static_cast<unsigned char>(c);
+    }
+    return code;
+}
+
+// The Kw of an upper-cased keyword.
+Kw keywordKind(std::string_view upper) noexcept;
+
 struct Arg {
-    std::string_view text; // text token (quotes kept) or binary string
+    std::string_view text; // text token (quotes kept) or binary string; binary numbers: empty
     double num = 0;        // binary numbers (already decoded)
+    std::uint64_t at = 0;  // binary: offset into the stream (text: from text.data())
     bool hasNum = false;   // true for binary numeric arguments
     bool isString = false; // binary strings (always) / quoted text tokens
-    SourceLoc loc;
 };
 
 inline constexpr std::size_t kMaxArgs = 64;
 
 struct Record {
-    std::string keyword; // upper-cased
+    Kw kw = Kw::Other;
+    std::string_view keyword; // upper-cased (the text's bytes, or `upper` when it had lower case)
+    std::string upper;
     std::array<Arg, kMaxArgs> args;
     std::size_t argc = 0;
     bool moreArgs = false; // more tokens than kMaxArgs
     SourceLoc loc;         // first non-blank column / token offset
-    SourceLoc keywordLoc;
     bool binary = false;
     bool cut = false; // the file's last line, with no line ending: it may be cut short
-};
-
-// A stream of records. `next` returns false at the end (or after a fatal binary error).
-class RecordStream {
-public:
-    virtual ~RecordStream() = default;
-    virtual bool next(Record& r) = 0;
-    // The file's last line when it was cut inside a quoted string (dropped, not returned by
-    // next); line 0 when none. Readers report it as syntax.truncated.
-    virtual SourceLoc cutString() const noexcept { return {}; }
-    // A binary stream that stopped at a corrupt token: what follows is unread, not missing.
-    virtual bool stoppedOnError() const noexcept { return false; }
+    // Text: where argument locations are computed from (only when reporting).
+    const char* base = nullptr;
+    const char* lineStart = nullptr;
 };
 
 // A cut last line's keyword ("NOTETR"): a proper prefix of a keyword of the CoD grammar.
 bool isCutKeyword(std::string_view keyword) noexcept;
 
-// Text: comments (`//` outside quotes, lines starting with `;`), blank lines, commas as
-// separators (syntax.cod-comma for a comma without a following space), quoted strings
-// (syntax.unterminated-string), keyword case (syntax.keyword-case). Comment lines before the
-// first keyword go to `headerComments`.
-class TextRecordStream final : public RecordStream {
+// Text records on the line scanner: comments (`//` outside quotes, lines starting with `;`),
+// blank lines, commas as separators (syntax.cod-comma for a comma without a following space),
+// quoted strings (syntax.unterminated-string), keyword case (syntax.keyword-case). Comment lines
+// before the first keyword go to `headerComments`. The grammars are templates over this and
+// the *_BIN token stream (xbin_stream.h): no virtual call, no per-record allocation.
+class TextRecordStream {
 public:
     TextRecordStream(std::string_view text, DiagnosticSink& sink,
                      std::vector<std::string>* headerComments);
-    bool next(Record& r) override;
+    // A share of a large block: the lines of [begin, end) of the text at `base` (offsets the
+    // file's, line numbers from 1 at `begin`; never header comments).
+    TextRecordStream(const char* base, const char* begin, const char* end, DiagnosticSink& sink)
+        : m_lines(base, begin, end), m_sink(sink), m_header(nullptr), m_sawKeyword(true)
+    {
+    }
+    bool next(Record& r);
+    // Where the next line starts, and where reading stops (a line start; setLimit moves it).
+    const char* position() const noexcept { return m_lines.position(); }
+    const char* limit() const noexcept { return m_lines.bufferEnd(); }
+    void setLimit(const char* e) noexcept
+    {
+        LineScanner cut(m_lines.base(), m_lines.position(), e, m_lines.lineNumber());
+        cut.skipTo(m_lines.position(), m_lines.lineNumber(), m_lines.lfCount(), m_lines.crlfCount(),
+                   m_lines.crCount());
+        m_lines = cut;
+    }
+    std::uint32_t lineNumber() const noexcept { return m_lines.lineNumber(); }
+    // The scanner, to step back over a record (a copy of a few pointers).
+    const LineScanner& lines() const noexcept { return m_lines; }
+    void setLines(const LineScanner& lines) noexcept { m_lines = lines; }
+    // Continues after a share read elsewhere that began at position().
+    void advancePast(const TextRecordStream& share) noexcept
+    {
+        const LineScanner& s = share.m_lines;
+        m_lines.skipTo(s.position(), m_lines.lineNumber() + s.lineNumber(), s.lfCount(),
+                       s.crlfCount(), s.crCount());
+    }
     // Dominant line ending seen so far (0 LF, 1 CRLF, 2 CR).
     int dominantEnding() const noexcept;
-    SourceLoc cutString() const noexcept override { return m_cutString; }
+    // The file's last line when it was cut inside a quoted string (dropped, not returned by
+    // next); line 0 when none. Readers report it as syntax.truncated.
+    SourceLoc cutString() const noexcept { return m_cutString; }
+    static constexpr bool stoppedOnError() noexcept { return false; }
 
 private:
     LineScanner m_lines;
-    std::uint32_t m_line = 0;
     DiagnosticSink& m_sink;
     std::vector<std::string>* m_header;
     bool m_sawKeyword = false;
     SourceLoc m_cutString;
-    std::array<std::string_view, kMaxArgs + 1> m_toks{}; // reused: lines are short, so
-                                                         // clearing 65 views per line showed
+    bool lineRecord(Record& r, const char* first);
 };
 
+SourceLoc argLoc(const Record& r, std::size_t i) noexcept;
+
 // Typed access with diagnostics (syntax.bad-number, syntax.short-line). Each returns false
-// after reporting.
-bool argFloat(const Record& r, std::size_t i, float& out, DiagnosticSink& sink,
-              std::string_view field);
+// after reporting. Plain numbers are read inline; the rest (and the reports) out of line.
+bool argFloatSlow(const Record& r, std::size_t i, float& out, DiagnosticSink& sink,
+                  std::string_view field);
+bool argIntSlow(const Record& r, std::size_t i, std::int32_t& out, DiagnosticSink& sink,
+                std::string_view field);
+inline bool argFloat(const Record& r, std::size_t i, float& out, DiagnosticSink& sink,
+                     std::string_view field)
+{
+    if (i < r.argc && !r.args[i].isString && !r.args[i].hasNum) {
+        const std::string_view t = r.args[i].text;
+        if (!t.empty() && scanFloat(t.data(), t.data() + t.size(), out) == t.data() + t.size()) {
+            return true;
+        }
+    }
+    return argFloatSlow(r, i, out, sink, field);
+}
+inline bool argInt(const Record& r, std::size_t i, std::int32_t& out, DiagnosticSink& sink,
+                   std::string_view field)
+{
+    if (i < r.argc && !r.args[i].isString && !r.args[i].hasNum) {
+        const std::string_view t = r.args[i].text;
+        if (!t.empty() && scanInt(t.data(), t.data() + t.size(), out) == t.data() + t.size()) {
+            return true;
+        }
+    }
+    return argIntSlow(r, i, out, sink, field);
+}
 bool argDouble(const Record& r, std::size_t i, double& out, DiagnosticSink& sink,
                std::string_view field);
-bool argInt(const Record& r, std::size_t i, std::int32_t& out, DiagnosticSink& sink,
-            std::string_view field);
 std::string argString(const Record& r, std::size_t i);
 // A keyword or token for a message: at most 40 bytes ("..." after), control bytes as '?'.
 std::string shownToken(std::string_view s);
@@ -96,10 +176,16 @@ std::string shownToken(std::string_view s);
 std::string argName(const Record& r, std::size_t i, DiagnosticSink& sink);
 bool needArgs(const Record& r, std::size_t n, DiagnosticSink& sink, std::string_view kind);
 // Reads args [first, first+n) as floats into out; false after a diagnostic.
-bool argFloats(const Record& r, std::size_t first, std::size_t n, float* out, DiagnosticSink& sink,
-               std::string_view field);
-
-SourceLoc argLoc(const Record& r, std::size_t i) noexcept;
+inline bool argFloats(const Record& r, std::size_t first, std::size_t n, float* out,
+                      DiagnosticSink& sink, std::string_view field)
+{
+    for (std::size_t k = 0; k < n; ++k) {
+        if (!argFloat(r, first + k, out[k], sink, field)) {
+            return false;
+        }
+    }
+    return true;
+}
 
 // First keyword of a text file after blank and comment lines, upper-cased ("" when none).
 std::string firstKeyword(std::string_view head);

@@ -71,7 +71,9 @@ struct QcAnimOptions {
     bool loop = false;
     std::int32_t frameStart = -1, frameEnd = -1; // `frames A B` / `frame A B` (-1 = all)
     bool delta = false, predelta = false, autoplay = false, hidden = false, snap = false;
+    bool post = false;    // `post`: deltas applied after the pose (D = B^-1 * Q)
     std::string subtract; // `subtract ANIM FRAME`: the animation subtracted ("" = none)
+    std::int32_t subtractFrame = 0;
     std::string activity; // ACT_… name
     std::int32_t activityWeight = 0;
 };

@@ -1318,8 +1318,14 @@ void Reader::parseAnimLine(const std::vector<Token>& toks, std::size_t from, QcA
             o.hidden = true;
         } else if (kw == "snap") {
             o.snap = true;
+        } else if (kw == "post") {
+            o.post = true;
         } else if (kw == "subtract") {
             o.subtract = toks[i + 1].text;
+            float f = 0;
+            o.subtractFrame = parseFloat(toks[i + 2].text, f) && f >= 0 && f < 1e6f
+                                  ? static_cast<std::int32_t>(f)
+                                  : 0;
         } else if (kw == "activity") {
             o.activity = toks[i + 1].text;
             float w = 0;

@@ -3,13 +3,17 @@
 #include <algorithm>
 #include <initializer_list>
 #include <cmath>
+#include <memory>
 #include <optional>
+#include <type_traits>
 #include <unordered_map>
 
 #include "core/diag/diagnostic_ids.h"
 #include "core/formats/xanim/xanim.h"
 #include "core/formats/cod/cod_grammar.h"
 #include "core/formats/cod/cod_fast.h"
+#include "core/build/parallel_shares.h"
+#include "core/formats/xbin/xbin_stream.h"
 #include "core/io/file_buffer.h"
 #include "core/text/numbers.h"
 #include "core/text/plural.h"
@@ -67,20 +71,13 @@ public:
     {
     }
 
-    bool run(RecordStream& in)
+    // Large frame blocks of a text file are read in shares on threads (readFramesInShares).
+    void allowShares(const ReadContext& ctx) noexcept { m_ctx = &ctx; }
+    std::uint32_t sharesKept() const noexcept { return m_sharesKept; }
+
+    template <class Source> bool run(Source& in)
     {
-        Record r;
-        while (in.next(r)) {
-            if (r.cut && r.argc < expectedArgs(r)) {
-                // The last line, cut short: not read as another record (syntax.truncated).
-                m_cutAt = r.loc;
-                m_cutWhat = "'" + shownToken(r.keyword) + "' line (" + std::to_string(r.argc) +
-                            " of " + std::to_string(expectedArgs(r)) + " fields)";
-                continue;
-            }
-            m_lastAt = r.loc;
-            dispatch(r);
-        }
+        readRecords(in);
         if (const SourceLoc cs = in.cutString(); cs.line != 0) {
             m_cutAt = cs;
             m_cutWhat = "line (quoted string not closed)";
@@ -99,6 +96,179 @@ private:
     DiagnosticSink& m_sink;
     Model& m_m;
     std::uint64_t m_limit;
+    const ReadContext* m_ctx = nullptr;
+    bool m_splitTried = false;
+    std::uint32_t m_sharesKept = 0;
+
+    template <class Source> void readRecords(Source& in)
+    {
+        Record r;
+        while (in.next(r)) {
+            record(r);
+            if constexpr (std::is_same_v<Source, TextRecordStream>) {
+                if (m_ctx && !m_splitTried && r.kw == Kw::Frame && m_section == Section::Frames) {
+                    m_splitTried = true;
+                    readFramesInShares(in);
+                }
+            }
+        }
+    }
+
+    void record(const Record& r)
+    {
+        if (r.cut && r.argc < expectedArgs(r)) {
+            // The last line, cut short: not read as another record (syntax.truncated).
+            m_cutAt = r.loc;
+            m_cutWhat = "'" + shownToken(r.keyword) + "' line (" + std::to_string(r.argc) + " of " +
+                        std::to_string(expectedArgs(r)) + " fields)";
+            return;
+        }
+        m_lastAt = r.loc;
+        dispatch(r);
+    }
+
+    // A share: the frame records of [begin, stop), read on a thread by a parser of its own, in
+    // the state reading in order has after a FRAME line (frames section, counts as read).
+    struct Share {
+        const char* begin = nullptr;
+        const char* stop = nullptr;
+        std::unique_ptr<DiagnosticSink> sink;
+        Model model;
+        std::unique_ptr<XanimParser> parser;
+        std::unique_ptr<TextRecordStream> in;
+        bool failed = false;
+    };
+
+    // Reads share records up to the stop or before the first record that is not a part block
+    // line or a plain FRAME (the reader in order goes on there); fails on a cut line.
+    void readShare(TextRecordStream& in)
+    {
+        Record r;
+        for (;;) {
+            const LineScanner before = in.lines();
+            const std::size_t reports = m_sink.diagnostics().size();
+            if (!in.next(r)) {
+                m_shareFailed = in.cutString().line != 0;
+                return;
+            }
+            const bool frameLine = (r.kw == Kw::Frame || r.kw == Kw::Part) && r.argc < 2;
+            const bool keyLine = r.kw == Kw::Offset || r.kw == Kw::Scale || r.kw == Kw::X ||
+                                 r.kw == Kw::Y || r.kw == Kw::Z;
+            if (r.cut) {
+                m_shareFailed = true;
+                return;
+            }
+            if (!frameLine && !keyLine) {
+                in.setLines(before);
+                auto& ds = m_sink.diagnostics();
+                ds.erase(ds.begin() + static_cast<std::ptrdiff_t>(reports), ds.end());
+                return;
+            }
+            if (m_frames.empty() && r.kw != Kw::Frame) {
+                m_shareFailed = true; // keys of the frame before the share
+                return;
+            }
+            m_lastAt = r.loc;
+            dispatch(r);
+        }
+    }
+    bool m_shareFailed = false;
+
+    // Called after the first FRAME line: the rest of the file is cut into shares at guessed
+    // FRAME line starts; share 0 is read here, the others on threads, and they are spliced in
+    // file order while each began where the text read so far ends, in the frames section with
+    // the same counts; the rest is read in order. So the model, its locations and the
+    // diagnostics are those of one thread.
+    void readFramesInShares(TextRecordStream& in)
+    {
+        const char* const start = in.position();
+        const char* const end = in.limit();
+        const auto rest = static_cast<std::size_t>(end - start);
+        const std::size_t count = core::shareCount(m_ctx->threads, m_ctx->parallelMinBytes, rest);
+        std::vector<Share> shares;
+        for (std::size_t k = 1; k < count; ++k) {
+            const char* from = start + k * (rest / count);
+            const std::string_view tail(from, static_cast<std::size_t>(end - from));
+            const std::size_t at = tail.find("\nFRAME ");
+            if (at == std::string_view::npos) {
+                break;
+            }
+            const char* begin = from + at + 1;
+            if (shares.empty() || begin > shares.back().begin) {
+                shares.emplace_back().begin = begin;
+            }
+        }
+        if (shares.empty()) {
+            return;
+        }
+        for (std::size_t k = 0; k < shares.size(); ++k) {
+            Share& sh = shares[k];
+            sh.stop = k + 1 < shares.size() ? shares[k + 1].begin : end;
+            sh.sink = std::make_unique<DiagnosticSink>(m_sink.file());
+            sh.parser = std::make_unique<XanimParser>(*sh.sink, sh.model, m_limit);
+            XanimParser& p = *sh.parser;
+            p.m_section = Section::Frames;
+            p.m_numParts = m_numParts;
+            p.m_numFrames = m_numFrames;
+            p.m_share = true;
+            sh.in =
+                std::make_unique<TextRecordStream>(in.lines().base(), sh.begin, sh.stop, *sh.sink);
+        }
+        const Count parts = m_numParts, frames = m_numFrames;
+        const int kept = readInShares(
+            shares, [](Share& sh) { sh.parser->readShare(*sh.in); },
+            [&] {
+                in.setLimit(shares[0].begin);
+                readRecords(in);
+                in.setLimit(end);
+                return true;
+            },
+            [&](Share& sh) {
+                XanimParser& p = *sh.parser;
+                if (p.m_shareFailed || in.position() != sh.begin || m_section != Section::Frames ||
+                    m_numParts.value != parts.value || m_numFrames.value != frames.value ||
+                    m_cutAt.line != 0) {
+                    return false;
+                }
+                splice(p, *sh.sink, in.lineNumber());
+                in.advancePast(*sh.in);
+                sh.parser.reset();
+                sh.in.reset();
+                return true;
+            });
+        m_sharesKept = static_cast<std::uint32_t>(std::max(kept, 0));
+    }
+
+    // Appends a share's frames, keys and diagnostics (its lines counted from `lineBase`).
+    void splice(XanimParser& p, DiagnosticSink& sink, std::uint32_t lineBase)
+    {
+        auto fix = [lineBase](SourceLoc l) {
+            l.line += lineBase;
+            return l;
+        };
+        const auto keyBase = static_cast<std::uint32_t>(m_keys.size());
+        for (RawFrame f : p.m_frames) {
+            f.firstKey += keyBase;
+            f.loc = fix(f.loc);
+            m_frames.push_back(f);
+        }
+        for (RawKey k : p.m_keys) {
+            k.loc = fix(k.loc);
+            m_keys.push_back(k);
+        }
+        for (Diagnostic& d : sink.diagnostics()) {
+            d.where.line += lineBase;
+            m_sink.diagnostics().push_back(std::move(d));
+        }
+        m_inKey = p.m_inKey;
+        m_skipBlock = p.m_skipBlock;
+        if (p.m_lastAt.line != 0) {
+            m_lastAt = fix(p.m_lastAt);
+        }
+        p.m_frames = {};
+        p.m_keys = {};
+    }
+    bool m_share = false;
     bool m_sawAnimation = false;
     bool m_sawVersion = false;
     Section m_section = Section::Start;
@@ -243,11 +413,28 @@ private:
 
     void dispatch(const Record& r)
     {
-        const std::string& k = r.keyword;
-        const std::string_view kv = k; // compares check the length first
-        if (!(kv == "OFFSET" || kv == "SCALE" || kv == "X" || kv == "Y" || kv == "Z")) {
+        switch (r.kw) {
+        case Kw::Offset:
+        case Kw::Scale:
+        case Kw::X:
+        case Kw::Y:
+        case Kw::Z:
+            vector3(r);
+            return;
+        case Kw::Part:
             m_skipBlock = false;
+            part(r);
+            return;
+        case Kw::Frame:
+            m_skipBlock = false;
+            frame(r);
+            return;
+        default:
+            m_skipBlock = false;
+            break;
         }
+        const std::string_view k = r.keyword;
+        const std::string_view kv = k;
         if (kv == "ANIMATION") {
             m_sawAnimation = true;
         } else if (kv == "VERSION") {
@@ -262,8 +449,6 @@ private:
         } else if (kv == "NUMPARTS") {
             readCount(r, m_numParts);
             m_section = Section::Parts;
-        } else if (kv == "PART") {
-            part(r);
         } else if (kv == "FRAMERATE") {
             double v = 0;
             if (needArgs(r, 1, m_sink, "FRAMERATE") && argDouble(r, 0, v, m_sink, "FRAMERATE")) {
@@ -272,10 +457,6 @@ private:
             }
         } else if (kv == "NUMFRAMES") {
             readCount(r, m_numFrames);
-        } else if (kv == "FRAME") {
-            frame(r);
-        } else if (kv == "OFFSET" || kv == "SCALE" || kv == "X" || kv == "Y" || kv == "Z") {
-            vector3(r);
         } else if (kv == "NOTETRACKS") {
             m_section = Section::Notes;
             m_inKey = false;
@@ -310,7 +491,7 @@ private:
                 m_keyCounts.push_back({v, 0, r.loc});
             }
         } else if (kv == "EXTRA" || kv == "ROTATION" || kv == "QUATERNION") {
-            m_sink.warning(ids::kCodUnsupported, r.loc, "'" + k + "' data skipped");
+            m_sink.warning(ids::kCodUnsupported, r.loc, "'" + std::string(k) + "' data skipped");
         } else if (r.cut && isCutKeyword(k)) {
             m_cutAt = r.loc; // a keyword cut short at the end of the file
             m_cutWhat = "line ('" + shownToken(k) + "')";
@@ -414,6 +595,16 @@ private:
             m_sink.note(ids::kCodFractionalFrame, argLoc(r, 0), "fractional frame " + frameText(f));
         }
         m_section = Section::Frames;
+        if (m_frames.empty() && !m_share && m_numFrames.value && m_numParts.value) {
+            // Room for the declared keys, at most what the bytes can hold ("PART 0\n").
+            const auto keys =
+                static_cast<std::uint64_t>(std::max<std::int64_t>(0, *m_numFrames.value)) *
+                static_cast<std::uint64_t>(std::max<std::int64_t>(0, *m_numParts.value));
+            m_keys.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(keys, m_limit / 7)));
+            m_frames.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(
+                static_cast<std::uint64_t>(std::max<std::int64_t>(0, *m_numFrames.value)),
+                m_limit / 8)));
+        }
         RawFrame fr;
         fr.num = f;
         fr.loc = r.loc;
@@ -437,16 +628,14 @@ private:
         }
         RawKey& key = m_keys.back();
         const Vec3 vec(v[0], v[1], v[2]);
-        const std::string& k = r.keyword;
-        const std::string_view kv = k; // compares check the length first
-        if (kv == "OFFSET") {
+        if (r.kw == Kw::Offset) {
             key.pos = vec;
-        } else if (kv == "SCALE") {
+        } else if (r.kw == Kw::Scale) {
             key.scale = vec;
             key.hasScale = true;
         } else {
-            key.axes.col(kv == "X" ? 0 : (kv == "Y" ? 1 : 2)) = vec;
-            key.hasZ = key.hasZ || kv == "Z";
+            key.axes.col(r.kw == Kw::X ? 0 : (r.kw == Kw::Y ? 1 : 2)) = vec;
+            key.hasZ = key.hasZ || r.kw == Kw::Z;
         }
     }
 
@@ -486,12 +675,26 @@ void XanimParser::finish()
                      "NUMPARTS says " + std::to_string(*m_numParts.value) + ", file has " +
                          std::to_string(slots.size()));
     }
-    std::unordered_map<std::int32_t, std::size_t> jointOf;
+    // Part index -> joint: joint j has the j-th smallest index (slots are sorted by index), so
+    // a lookup is a table read when the indices are dense, else a binary search.
+    std::vector<std::int32_t> indexOf;
     for (std::size_t slot : slots) {
         const PartInfo& p = m_parts[slot];
-        jointOf[p.index] = static_cast<std::size_t>(s.addJoint(p.name, kNoJoint, p.index, p.loc));
+        s.addJoint(p.name, kNoJoint, p.index, p.loc);
+        indexOf.push_back(p.index);
     }
     const std::size_t nj = s.size();
+    const bool dense = !indexOf.empty() && indexOf.front() == 0 &&
+                       indexOf.back() == static_cast<std::int32_t>(nj) - 1;
+    auto jointOf = [&](std::int32_t part) {
+        if (dense) {
+            return part >= 0 && static_cast<std::size_t>(part) < nj ? static_cast<std::size_t>(part)
+                                                                    : SIZE_MAX;
+        }
+        const auto it = std::lower_bound(indexOf.begin(), indexOf.end(), part);
+        return it != indexOf.end() && *it == part ? static_cast<std::size_t>(it - indexOf.begin())
+                                                  : SIZE_MAX;
+    };
 
     // ---- frame rate
     Animation a;
@@ -564,6 +767,11 @@ void XanimParser::finish()
         anyScale = anyScale || k.hasScale;
     }
     std::vector<std::uint8_t> got(nj);
+    a.times.reserve(unique.size());
+    a.frameWhere.reserve(unique.size());
+    a.positions.reserve(unique.size() * nj);
+    a.axes.reserve(unique.size() * nj);
+    a.explicitKey.reserve(unique.size() * nj);
     for (std::size_t u = 0; u < unique.size(); ++u) {
         const RawFrame& fr = m_frames[unique[u]];
         const std::size_t f = a.appendFrame(fr.num, fr.loc);
@@ -573,15 +781,14 @@ void XanimParser::finish()
         std::fill(got.begin(), got.end(), std::uint8_t{0});
         for (std::uint32_t k = fr.firstKey; k < fr.firstKey + fr.keyCount; ++k) {
             const RawKey& key = m_keys[k];
-            auto it = jointOf.find(key.part);
-            if (it == jointOf.end()) {
+            const std::size_t j = jointOf(key.part);
+            if (j == SIZE_MAX) {
                 m_sink.error(ids::kCodIndexRange, key.loc,
                              "part index " + std::to_string(key.part) +
                                  " has no 'PART i \"name\"' line",
                              {ElementRef::Kind::Frame, static_cast<std::int32_t>(f)});
                 continue;
             }
-            const std::size_t j = it->second;
             if (got[j]) {
                 m_sink.warning(ids::kCodDuplicateIndex, key.loc,
                                "part " + std::to_string(key.part) + " given twice in frame " +
@@ -651,11 +858,14 @@ void XanimParser::finish()
 
 } // namespace
 
-bool parseXanimRecords(RecordStream& in, DiagnosticSink& sink, Model& m, std::uint64_t indexLimit)
+template <class Source>
+bool parseXanimRecords(Source& in, DiagnosticSink& sink, Model& m, std::uint64_t indexLimit)
 {
     XanimParser p(sink, m, indexLimit);
     return p.run(in);
 }
+template bool parseXanimRecords(TextRecordStream&, DiagnosticSink&, Model&, std::uint64_t);
+template bool parseXanimRecords(xbin::BinRecordStream&, DiagnosticSink&, Model&, std::uint64_t);
 
 } // namespace cod
 
@@ -706,12 +916,15 @@ ReadResult cod::readXanimGeneral(std::string_view bytes, const ReadContext& ctx)
     DiagnosticSink sink(ctx.fileName);
     Model m;
     cod::TextRecordStream in(bytes, sink, &m.headerComments);
-    if (!cod::parseXanimRecords(in, sink, m, bytes.size() + 1)) {
+    cod::XanimParser p(sink, m, bytes.size() + 1);
+    p.allowShares(ctx);
+    if (!p.run(in)) {
         return notCod(sink, bytes, "no 'ANIMATION' keyword; not an XANIM_EXPORT file");
     }
     m.format = "xanim";
     m.lineEnding = endingOf(in.dominantEnding());
     ReadResult r;
+    r.stats.parallelShares = p.sharesKept();
     r.model = std::move(m);
     r.hasModel = true;
     r.diagnostics = sink.take();

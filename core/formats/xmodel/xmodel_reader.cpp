@@ -14,6 +14,7 @@
 #include "core/formats/cod/cod_fast.h"
 #include "core/formats/cod/cod_grammar.h"
 #include "core/formats/cod/cod_record.h"
+#include "core/formats/xbin/xbin_stream.h"
 #include "core/formats/xmodel/xmodel.h"
 #include "core/text/numbers.h"
 #include "core/text/plural.h"
@@ -94,7 +95,7 @@ public:
     {
     }
 
-    bool run(RecordStream& in)
+    template <class Source> bool run(Source& in)
     {
         Record r;
         while (in.next(r)) {
@@ -283,7 +284,7 @@ private:
         }
         m_warnedFeature[which] = true;
         m_sink.warning(ids::kCodVersionFeature, r.loc,
-                       "'" + r.keyword + "' is a version 7 feature in a version " +
+                       "'" + std::string(r.keyword) + "' is a version 7 feature in a version " +
                            std::to_string(m_version) + " file");
     }
 
@@ -349,7 +350,78 @@ private:
 
     void dispatch(const Record& r)
     {
-        const std::string& k = r.keyword;
+        switch (r.kw) {
+        case Kw::Bone:
+            bone(r);
+            return;
+        case Kw::Offset:
+        case Kw::Scale:
+        case Kw::X:
+        case Kw::Y:
+        case Kw::Z:
+            vector3(r);
+            return;
+        case Kw::Vert:
+            if (m_section == Section::Faces) {
+                corner(r);
+            } else {
+                poolVert(r);
+            }
+            return;
+        case Kw::Tri:
+            tri(r);
+            return;
+        case Kw::Uv:
+            uv(r);
+            return;
+        case Kw::Bones: {
+            if (m_target != Target::Vert || m_verts.empty()) {
+                m_sink.warning(ids::kSyntaxUnknownBlock, r.loc, "'BONES' outside a vertex skipped");
+                return;
+            }
+            std::int32_t v = 0;
+            if (needArgs(r, 1, m_sink, "BONES") && argInt(r, 0, v, m_sink, "BONES")) {
+                m_verts.back().declared = v;
+                m_verts.back().bonesLoc = r.loc;
+            }
+            return;
+        }
+        case Kw::Normal: {
+            Corner* c = currentCorner();
+            if (!c) {
+                m_sink.warning(ids::kSyntaxUnknownBlock, r.loc,
+                               "'NORMAL' outside a face corner skipped");
+                return;
+            }
+            float v[3];
+            if (needArgs(r, 3, m_sink, "NORMAL") && argFloats(r, 0, 3, v, m_sink, "NORMAL")) {
+                c->normal = Vec3(v[0], v[1], v[2]);
+                c->hasNormal = true;
+            }
+            return;
+        }
+        case Kw::Color: {
+            if (m_section == Section::Materials) {
+                param(r, 4);
+                return;
+            }
+            Corner* c = currentCorner();
+            if (!c) {
+                m_sink.warning(ids::kSyntaxUnknownBlock, r.loc,
+                               "'COLOR' outside a face corner skipped");
+                return;
+            }
+            float v[4];
+            if (needArgs(r, 4, m_sink, "COLOR") && argFloats(r, 0, 4, v, m_sink, "COLOR")) {
+                c->color = Vec4(v[0], v[1], v[2], v[3]);
+                c->hasColor = true;
+            }
+            return;
+        }
+        default:
+            break;
+        }
+        const std::string_view k = r.keyword;
         const std::string_view kv = k; // compares check the length first
         if (kv == "MODEL") {
             m_sawModel = true;
@@ -393,16 +465,6 @@ private:
             } else {
                 poolVert(r);
             }
-        } else if (kv == "BONES") {
-            if (m_target != Target::Vert || m_verts.empty()) {
-                m_sink.warning(ids::kSyntaxUnknownBlock, r.loc, "'BONES' outside a vertex skipped");
-                return;
-            }
-            std::int32_t v = 0;
-            if (needArgs(r, 1, m_sink, "BONES") && argInt(r, 0, v, m_sink, "BONES")) {
-                m_verts.back().declared = v;
-                m_verts.back().bonesLoc = r.loc;
-            }
         } else if (kv == "NUMFACES") {
             readCount(r, m_numFaces, "NUMFACES");
             m_section = Section::Faces;
@@ -412,36 +474,6 @@ private:
                 versionFeature(2, r);
             }
             tri(r);
-        } else if (kv == "NORMAL") {
-            Corner* c = currentCorner();
-            if (!c) {
-                m_sink.warning(ids::kSyntaxUnknownBlock, r.loc,
-                               "'NORMAL' outside a face corner skipped");
-                return;
-            }
-            float v[3];
-            if (needArgs(r, 3, m_sink, "NORMAL") && argFloats(r, 0, 3, v, m_sink, "NORMAL")) {
-                c->normal = Vec3(v[0], v[1], v[2]);
-                c->hasNormal = true;
-            }
-        } else if (kv == "COLOR") {
-            if (m_section == Section::Materials) {
-                param(r, 4);
-                return;
-            }
-            Corner* c = currentCorner();
-            if (!c) {
-                m_sink.warning(ids::kSyntaxUnknownBlock, r.loc,
-                               "'COLOR' outside a face corner skipped");
-                return;
-            }
-            float v[4];
-            if (needArgs(r, 4, m_sink, "COLOR") && argFloats(r, 0, 4, v, m_sink, "COLOR")) {
-                c->color = Vec4(v[0], v[1], v[2], v[3]);
-                c->hasColor = true;
-            }
-        } else if (kv == "UV") {
-            uv(r);
         } else if (kv == "NUMOBJECTS") {
             readCount(r, m_numObjects, "NUMOBJECTS");
             m_section = Section::Objects;
@@ -467,7 +499,8 @@ private:
         } else if (kv == "NUMSBONES" || kv == "NUMSWEIGHTS" || kv == "QUATERNION" ||
                    kv == "NUMIKPITCHLAYERS" || kv == "IKPITCHLAYER" || kv == "ROTATION" ||
                    kv == "EXTRA") {
-            m_sink.warning(ids::kCodUnsupported, r.loc, "siege/IK data '" + k + "' skipped");
+            m_sink.warning(ids::kCodUnsupported, r.loc,
+                           "siege/IK data '" + std::string(k) + "' skipped");
         } else if (r.cut && isCutKeyword(k)) {
             m_cutAt = r.loc; // a keyword cut short at the end of the file
             m_cutWhat = "line ('" + shownToken(k) + "')";
@@ -525,11 +558,11 @@ private:
 
     void vector3(const Record& r)
     {
-        const std::string& k = r.keyword;
+        const std::string_view k = r.keyword;
         const std::string_view kv = k; // compares check the length first
         if (m_target == Target::None) {
             m_sink.warning(ids::kSyntaxUnknownBlock, r.loc,
-                           "'" + k + "' outside a bone or vertex skipped");
+                           "'" + std::string(k) + "' outside a bone or vertex skipped");
             return;
         }
         float v[3];
@@ -542,7 +575,7 @@ private:
                 m_verts.back().pos = vec;
             } else {
                 m_sink.warning(ids::kSyntaxUnknownBlock, r.loc,
-                               "'" + k + "' inside a vertex skipped");
+                               "'" + std::string(k) + "' inside a vertex skipped");
             }
             return;
         }
@@ -1100,11 +1133,14 @@ void XmodelParser::finishFaces()
 
 } // namespace
 
-bool parseXmodelRecords(RecordStream& in, DiagnosticSink& sink, Model& m, std::uint64_t indexLimit)
+template <class Source>
+bool parseXmodelRecords(Source& in, DiagnosticSink& sink, Model& m, std::uint64_t indexLimit)
 {
     XmodelParser p(sink, m, indexLimit);
     return p.run(in);
 }
+template bool parseXmodelRecords(TextRecordStream&, DiagnosticSink&, Model&, std::uint64_t);
+template bool parseXmodelRecords(xbin::BinRecordStream&, DiagnosticSink&, Model&, std::uint64_t);
 
 } // namespace cod
 
