@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace rigscope::app {
 
@@ -503,6 +504,7 @@ void Document::assemble(std::vector<LoadedFile> files, bool keepState)
     m_flexFiles.clear();
     m_flexNames.clear();
     m_flexWeights.clear();
+    m_flexRight.clear();
     for (std::size_t i = 0; i < m_files.size(); ++i) {
         const auto& f = m_files[i];
         if (!f.model || f.model->flexShapes.empty() || ref.mesh.empty()) {
@@ -516,6 +518,7 @@ void Document::assemble(std::vector<LoadedFile> files, bool keepState)
             const QString name = toQString(n);
             m_flexNames << name;
             m_flexWeights.push_back(keepState ? oldWeights.value(name, 0.0f) : 0.0f);
+            m_flexRight.push_back(std::numeric_limits<float>::quiet_NaN());
         }
         m_flexFiles.push_back(std::move(d));
     }
@@ -755,37 +758,98 @@ float Document::flexWeight(int shape) const
 void Document::setFlexWeight(int shape, float weight)
 {
     if (shape < 0 || std::size_t(shape) >= m_flexWeights.size() ||
-        m_flexWeights[std::size_t(shape)] == weight) {
+        (m_flexWeights[std::size_t(shape)] == weight &&
+         std::isnan(m_flexRight[std::size_t(shape)]))) {
         return;
     }
     m_flexWeights[std::size_t(shape)] = weight;
+    m_flexRight[std::size_t(shape)] = std::numeric_limits<float>::quiet_NaN();
     emit flexChanged();
+}
+
+void Document::setFlexWeightStereo(int shape, float left, float right)
+{
+    if (shape < 0 || std::size_t(shape) >= m_flexWeights.size() ||
+        (m_flexWeights[std::size_t(shape)] == left && m_flexRight[std::size_t(shape)] == right)) {
+        return;
+    }
+    m_flexWeights[std::size_t(shape)] = left;
+    m_flexRight[std::size_t(shape)] = right;
+    emit flexChanged();
+}
+
+float Document::flexWeightRight(int shape) const
+{
+    if (shape < 0 || std::size_t(shape) >= m_flexRight.size()) {
+        return 0.0f;
+    }
+    const float r = m_flexRight[std::size_t(shape)];
+    return std::isnan(r) ? m_flexWeights[std::size_t(shape)] : r;
 }
 
 void Document::resetFlexWeights()
 {
     std::fill(m_flexWeights.begin(), m_flexWeights.end(), 0.0f);
+    std::fill(m_flexRight.begin(), m_flexRight.end(), std::numeric_limits<float>::quiet_NaN());
     emit flexChanged();
 }
 
 std::vector<core::Vec3> Document::flexOffsets() const
 {
     auto ref = primaryModel();
-    if (!ref || std::all_of(m_flexWeights.begin(), m_flexWeights.end(),
-                            [](float w) { return w == 0.0f; })) {
+    if (!ref || (std::all_of(m_flexWeights.begin(), m_flexWeights.end(),
+                             [](float w) { return w == 0.0f; }) &&
+                 std::all_of(m_flexRight.begin(), m_flexRight.end(),
+                             [](float w) { return std::isnan(w) || w == 0.0f; }))) {
         return {};
     }
     std::vector<core::Vec3> out(ref->mesh.pointCount(), core::Vec3::Zero());
     for (const auto& f : m_flexFiles) {
         const core::FlexTargets& t = f.targets;
+        const core::Model* fm = m_files[std::size_t(f.file)].model.get();
+        // A DMX's stereo split, when its points are the reference's.
+        const std::vector<float>* balance =
+            fm && fm->pointBalance.size() == out.size() ? &fm->pointBalance : nullptr;
+        // Left / right per shape, then its domination rules (DMX): each suppressed shape is
+        // scaled by 1 - the product of its dominators' values.
+        std::vector<float> left(t.shapeCount()), right(t.shapeCount());
         for (std::size_t s = 0; s < t.shapeCount(); ++s) {
-            const float w = m_flexWeights[std::size_t(f.firstShape) + s];
-            if (w == 0.0f) {
+            left[s] = m_flexWeights[std::size_t(f.firstShape) + s];
+            right[s] = flexWeightRight(f.firstShape + int(s));
+        }
+        if (fm) {
+            auto shapeOf = [&](const std::string& name) {
+                const qsizetype i = m_flexNames.indexOf(toQString(name), f.firstShape);
+                return i >= f.firstShape && std::size_t(i - f.firstShape) < t.shapeCount()
+                           ? std::size_t(i - f.firstShape)
+                           : SIZE_MAX;
+            };
+            for (const core::FlexDominationRule& rule : fm->flexDominators) {
+                float product = 1.0f;
+                for (const std::string& d : rule.dominators) {
+                    const std::size_t s = shapeOf(d);
+                    product *= s == SIZE_MAX ? 0.0f : std::max(left[s], right[s]);
+                }
+                for (const std::string& n : rule.suppressed) {
+                    if (const std::size_t s = shapeOf(n); s != SIZE_MAX) {
+                        left[s] *= 1.0f - product;
+                        right[s] *= 1.0f - product;
+                    }
+                }
+            }
+        }
+        for (std::size_t s = 0; s < t.shapeCount(); ++s) {
+            const float l = left[s], r = right[s];
+            if (l == 0.0f && r == 0.0f) {
                 continue;
             }
             for (std::uint32_t k = t.shapeOffsets[s]; k < t.shapeOffsets[s + 1]; ++k) {
-                if (t.targets[k] < out.size()) {
-                    out[t.targets[k]] += w * t.deltaPositions[k];
+                const std::uint32_t p = t.targets[k];
+                if (p < out.size()) {
+                    const float b = balance ? (*balance)[p] : 0.5f;
+                    // Mono (l == r) moves every point by l whatever its balance.
+                    const float w = l == r ? l : r * b + l * (1.0f - b);
+                    out[p] += w * t.deltaPositions[k];
                 }
             }
         }

@@ -149,6 +149,11 @@ public:
     const QStringList& flexNames() const { return m_flexNames; }
     float flexWeight(int shape) const;
     void setFlexWeight(int shape, float weight);
+    // A stereo control's split values (DMX): points move by right * balance + left * (1 -
+    // balance), balance being the point's stereo split in the file (0.5 without one).
+    // flexWeight() then gives the left value, flexWeightRight() the right one.
+    void setFlexWeightStereo(int shape, float left, float right);
+    float flexWeightRight(int shape) const;
     void resetFlexWeights();
     // Sum of weighted deltas per mesh point of the primary model (empty when all weights are 0).
     std::vector<core::Vec3> flexOffsets() const;
@@ -252,6 +257,7 @@ private:
     std::vector<DocFlexFile> m_flexFiles;
     QStringList m_flexNames;
     std::vector<float> m_flexWeights;
+    std::vector<float> m_flexRight; // stereo right values; NaN: mono (the weight for both)
     core::PoseRig m_rig;
     core::PoseBuffers m_buffers;
 

@@ -120,22 +120,47 @@ void FlexPanel::rebuild()
             grid->addWidget(value, 0, 1);
             grid->addWidget(slider, 1, 0, 1, 2);
             grid->setColumnStretch(0, 1);
-            auto apply = [this, shapes, value](int v) {
-                const float x = float(v) / kSteps;
+            // Stereo: a balance slider (left 0 .. 1 right, 0.5 both), split as Valve's
+            // ValueBalanceToLeftRight does; the points follow their balance in the file.
+            QSlider* balance = nullptr;
+            if (c.stereo) {
+                balance = new QSlider(Qt::Horizontal, row);
+                balance->setObjectName(QStringLiteral("balance"));
+                balance->setRange(0, kSteps);
+                balance->setValue(kSteps / 2);
+                balance->setToolTip(tr("Balance of %1: left 0, both 0.5, right 1").arg(label));
+                grid->addWidget(new QLabel(tr("L"), row), 2, 0, Qt::AlignLeft);
+                grid->addWidget(new QLabel(tr("R"), row), 2, 1, Qt::AlignRight);
+                grid->addWidget(balance, 3, 0, 1, 2);
+            }
+            auto apply = [this, shapes, value, slider, balance](int) {
+                const float x = float(slider->value()) / kSteps;
                 value->setText(QString::number(double(x), 'f', 2));
                 if (m_syncing || !m_document) {
                     return;
                 }
+                const float b = balance ? float(balance->value()) / kSteps : 0.5f;
+                auto set = [this, balance, b](int k, float w) {
+                    if (!balance) {
+                        m_document->setFlexWeight(k, w);
+                        return;
+                    }
+                    m_document->setFlexWeightStereo(k, b <= 0.5f ? w : (1.0f - b) / 0.5f * w,
+                                                    b >= 0.5f ? w : b / 0.5f * w);
+                };
                 if (shapes.size() == 2) {
-                    m_document->setFlexWeight(shapes[0], x < 0 ? -x : 0.0f);
-                    m_document->setFlexWeight(shapes[1], x > 0 ? x : 0.0f);
+                    set(shapes[0], x < 0 ? -x : 0.0f);
+                    set(shapes[1], x > 0 ? x : 0.0f);
                 } else {
                     for (int k : shapes) {
-                        m_document->setFlexWeight(k, x);
+                        set(k, x);
                     }
                 }
             };
             connect(slider, &QSlider::valueChanged, this, apply);
+            if (balance) {
+                connect(balance, &QSlider::valueChanged, this, apply);
+            }
             m_rowsLayout->insertWidget(m_rowsLayout->count() - 1, row);
         }
     }
@@ -213,12 +238,18 @@ void FlexPanel::syncValues()
     }
     m_syncing = true;
     for (QSlider* s : m_rows->findChildren<QSlider*>()) {
+        if (s->objectName() == QLatin1String("balance")) {
+            continue; // kept as the user set it
+        }
         if (s->objectName() == QLatin1String("controller")) {
-            // The control's value from its shapes' weights (two shapes: second minus first).
+            // The control's value from its shapes' weights (two shapes: second minus first;
+            // stereo: the larger of left and right).
             const auto shapes = s->property("controllerShapes").value<QList<int>>();
-            const float v = shapes.size() == 2 ? m_document->flexWeight(shapes[1]) -
-                                                     m_document->flexWeight(shapes[0])
-                                               : m_document->flexWeight(shapes.value(0));
+            auto weight = [this](int k) {
+                return std::max(m_document->flexWeight(k), m_document->flexWeightRight(k));
+            };
+            const float v = shapes.size() == 2 ? weight(shapes[1]) - weight(shapes[0])
+                                               : weight(shapes.value(0));
             s->setValue(int(std::lround(v * kSteps)));
             if (auto* value = s->parentWidget()->findChild<QLabel*>(QStringLiteral("value"))) {
                 value->setText(QString::number(double(s->value()) / kSteps, 'f', 2));

@@ -232,7 +232,8 @@ bool Model::operator==(const Model& o) const noexcept
 {
     return kind == o.kind && skeleton == o.skeleton && mesh == o.mesh &&
            animations == o.animations && vertexFrames == o.vertexFrames &&
-           flexControllers == o.flexControllers;
+           flexControllers == o.flexControllers && flexDominators == o.flexDominators &&
+           pointBalance == o.pointBalance;
 }
 
 namespace {
@@ -262,6 +263,9 @@ std::string verifyInvariants(const Model& m)
     if (me.pointParents.size() != np || me.pointLinkState.size() != np ||
         me.pointWhere.size() != np) {
         return "point arrays differ in length";
+    }
+    if (!m.pointBalance.empty() && m.pointBalance.size() != np) {
+        return "point balance differs in length from the points";
     }
     if (np > 0 || !me.influenceOffsets.empty()) {
         if (me.influenceOffsets.size() != np + 1 || me.influenceOffsets.front() != 0) {

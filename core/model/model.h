@@ -28,15 +28,30 @@ struct FlexController {
     std::vector<std::string> rawControls; // delta-state names the control drives, in order
     bool stereo = false;
     bool eyelid = false;
-    float min = 0.0f;     // flexMin
-    float max = 1.0f;     // flexMax
-    float value = 0.0f;   // controlValues x (default slider position)
-    float balance = 0.5f; // controlValues y (0 = left, 1 = right)
+    float min = 0.0f; // flexMin
+    float max = 1.0f; // flexMax
+    // controlValues holds (left, right, multilevel); kept as value = max(left, right) and
+    // balance (0 = left only, 0.5 = both, 1 = right only), Valve's value / balance form.
+    float value = 0.0f;
+    float balance = 0.5f;
+    std::vector<float> wrinkleScales; // one per raw control (wrinkleScales; 0 = no wrinkle)
     SourceLoc where;
     bool operator==(const FlexController& o) const noexcept
     {
         return name == o.name && rawControls == o.rawControls && stereo == o.stereo &&
                eyelid == o.eyelid && min == o.min && max == o.max;
+    }
+};
+
+// DMX DmeCombinationDominationRule: while its dominator controls are on, the suppressed raw
+// controls are scaled by (1 - the product of the dominators' values).
+struct FlexDominationRule {
+    std::vector<std::string> dominators;
+    std::vector<std::string> suppressed;
+    SourceLoc where;
+    bool operator==(const FlexDominationRule& o) const noexcept
+    {
+        return dominators == o.dominators && suppressed == o.suppressed;
     }
 };
 
@@ -54,10 +69,14 @@ struct Model {
     // SMD-family: one animation holding every frame of the skeleton block (frame 0 = bind
     // pose). XANIM: one animation of model-space part matrices. XMODEL: none.
     std::vector<Animation> animations;
-    std::vector<VertexFrame> vertexFrames;       // VTA vertexanimation block
-    std::vector<FlexShape> flexShapes;           // derived from vertexFrames by the builder
-    std::vector<FlexController> flexControllers; // DMX combination operator controls
-    DmxHeader dmx;                               // DMX only: the header line as read
+    std::vector<VertexFrame> vertexFrames;          // VTA vertexanimation block
+    std::vector<FlexShape> flexShapes;              // derived from vertexFrames by the builder
+    std::vector<FlexController> flexControllers;    // DMX combination operator controls
+    std::vector<FlexDominationRule> flexDominators; // DMX combination operator dominators
+    // DMX stereo split per mesh point (the vertex data's balance: 0 = the left value moves it,
+    // 1 = the right value); empty when the file has none (every point follows both).
+    std::vector<float> pointBalance;
+    DmxHeader dmx; // DMX only: the header line as read
 
     std::vector<std::string> headerComments; // comment lines before the first keyword
     LineEnding lineEnding = LineEnding::LF;

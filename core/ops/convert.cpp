@@ -86,6 +86,17 @@ Model dmxToSmdFamily(const Model& in, bool vta, DiagnosticSink& sink)
                        "lines do that job)");
         m.flexControllers.clear();
     }
+    if (!m.flexDominators.empty()) {
+        loss(sink, std::to_string(m.flexDominators.size()) +
+                       " flex domination rules dropped; SMD / VTA have none (the QC's "
+                       "$flexcontroller and flex rule lines do that job)");
+        m.flexDominators.clear();
+    }
+    if (!m.pointBalance.empty()) {
+        loss(sink, "the stereo split (vertex balance) dropped; SMD / VTA have none (the QC's "
+                   "flexpair split does that job)");
+        m.pointBalance.clear();
+    }
     if (!vta) {
         if (!m.vertexFrames.empty()) {
             loss(sink, std::to_string(m.flexShapes.size()) +

@@ -1,5 +1,6 @@
 #include "core/ops/info.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "core/build/weld.h"
@@ -38,6 +39,30 @@ InfoReport infoFromResult(const std::string& file, const ReadResult& r, Profile 
     }
     out.dmx = m.dmx;
     out.flexControllers = m.flexControllers.size();
+    const auto join = [](const std::vector<std::string>& v) {
+        std::string j;
+        for (const std::string& x : v) {
+            j += (j.empty() ? "" : ", ") + x;
+        }
+        return j;
+    };
+    for (const FlexController& c : m.flexControllers) {
+        const bool wrinkle = std::any_of(c.wrinkleScales.begin(), c.wrinkleScales.end(),
+                                         [](float w) { return w != 0.0f; });
+        std::string tags = c.stereo ? "stereo" : "";
+        for (const char* t : {c.eyelid ? "eyelid" : "", wrinkle ? "wrinkle" : ""}) {
+            if (*t != '\0') {
+                tags += (tags.empty() ? "" : ", ") + std::string(t);
+            }
+        }
+        out.flexControllerLines.push_back(c.name + (tags.empty() ? "" : " (" + tags + ")") + ": " +
+                                          join(c.rawControls));
+    }
+    for (const FlexDominationRule& d : m.flexDominators) {
+        out.flexDominators.push_back(join(d.dominators) +
+                                     (d.dominators.size() == 1 ? " suppresses " : " suppress ") +
+                                     join(d.suppressed));
+    }
     out.bones = m.skeleton.size();
     out.roots = m.skeleton.rootCount();
     if (!m.animations.empty()) {
@@ -268,6 +293,18 @@ std::string infoText(const InfoReport& r, bool verbose)
             o += "    " + s + "\n";
         }
     }
+    if (!r.flexControllerLines.empty()) {
+        line("controllers", groupedCount(r.flexControllerLines.size()));
+        for (const auto& s : r.flexControllerLines) {
+            o += "    " + s + "\n";
+        }
+    }
+    if (!r.flexDominators.empty()) {
+        line("dominators", groupedCount(r.flexDominators.size()));
+        for (const auto& s : r.flexDominators) {
+            o += "    " + s + "\n";
+        }
+    }
     if (!r.notetracks.empty()) {
         line("notetracks", groupedCount(r.notetracks.size()));
         for (const auto& n : r.notetracks) {
@@ -316,6 +353,7 @@ std::string infoJson(const std::vector<InfoReport>& reports)
             w.key("formatName").value(r.dmx.formatName);
             w.key("formatVersion").value(r.dmx.formatVersion);
             w.key("flexControllers").value(r.flexControllers);
+            w.key("flexDominationRules").value(r.flexDominators.size());
         }
         w.key("profile").value(profileName(r.profile));
         w.key("bones").value(r.bones);

@@ -19,6 +19,9 @@ struct InfoReport {
     int version = 0;
     DmxHeader dmx;                   // DMX: the header line (encoding empty otherwise)
     std::size_t flexControllers = 0; // DMX combination-operator controls
+    // DMX: each control as "name (stereo, wrinkle): raw, raw", each domination rule as
+    // "dominators suppress suppressed".
+    std::vector<std::string> flexControllerLines, flexDominators;
     Profile profile = Profile::Auto; // resolved
     bool profileGuessed = true;
     std::size_t bones = 0, roots = 0, frames = 0, triangles = 0, corners = 0, vertices = 0;

@@ -605,6 +605,73 @@ private slots:
         QVERIFY(found);
     }
 
+    // ---- stereo, wrinkle, dominators ----------------------------------------------------------
+    // tests/fixtures/dmx/valid/stereo_face.dmx: a stereo control at left 1, right 0.5, a mono
+    // one at 0.25 (its right value ignored), a domination rule, a balance per vertex.
+    void stereoControls()
+    {
+        const ReadResult r =
+            test::readPath(test::fixturesDir() + QStringLiteral("/dmx/valid/stereo_face.dmx"),
+                           test::fixturesDir());
+        QVERIFY(r.hasModel && !r.hasErrors());
+        const Model& m = r.model;
+        QCOMPARE(m.flexControllers.size(), std::size_t(2));
+        const FlexController& smile = m.flexControllers[0];
+        QVERIFY(smile.stereo);
+        QCOMPARE(smile.value, 1.0f);
+        QCOMPARE(smile.balance, 0.25f); // right is half of left
+        QCOMPARE(smile.wrinkleScales, std::vector<float>{0.5f});
+        const FlexController& blink = m.flexControllers[1];
+        QVERIFY(!blink.stereo);
+        QCOMPARE(blink.value, 0.25f);
+        QCOMPARE(blink.balance, 0.5f);
+        QCOMPARE(m.flexDominators.size(), std::size_t(1));
+        QCOMPARE(m.flexDominators[0].dominators, std::vector<std::string>{"blink"});
+        QCOMPARE(m.flexDominators[0].suppressed, std::vector<std::string>{"smile"});
+        // One balance per point (two triangles of the quad: 6 points), as the file's vertices.
+        QCOMPARE(m.pointBalance.size(), m.mesh.pointCount());
+        QCOMPARE(m.mesh.pointCount(), std::size_t(6));
+        for (std::size_t p = 0; p < m.pointBalance.size(); ++p) {
+            const Vec3& x = m.mesh.pointPositions[p];
+            const float want = x.x() < 0 ? (x.y() > 0 ? 0.5f : 0.0f) : 1.0f;
+            QCOMPARE(m.pointBalance[p], want);
+        }
+
+        // The writer keeps all of it, in keyvalues2 and binary 2.
+        for (const bool binary : {false, true}) {
+            WriteContext wctx;
+            wctx.fileName = "s.dmx";
+            const WriteResult w = writeDmxWith(m, wctx, {binary, 2, 1});
+            const ReadResult back = readBytesAs(w.bytes, "s.dmx");
+            QVERIFY(back.hasModel && !back.hasErrors());
+            QVERIFY(back.model.skeleton == m.skeleton);
+            QVERIFY(back.model.mesh == m.mesh);
+            QVERIFY(back.model.vertexFrames == m.vertexFrames);
+            QVERIFY(back.model.flexControllers == m.flexControllers);
+            QCOMPARE(back.model.flexDominators, m.flexDominators);
+            QCOMPARE(back.model.pointBalance, m.pointBalance);
+            for (std::size_t c = 0; c < 2; ++c) {
+                QCOMPARE(back.model.flexControllers[c].value, m.flexControllers[c].value);
+                QCOMPARE(back.model.flexControllers[c].balance, m.flexControllers[c].balance);
+                QCOMPARE(back.model.flexControllers[c].wrinkleScales,
+                         m.flexControllers[c].wrinkleScales);
+            }
+        }
+
+        // DMX -> SMD says what it drops.
+        std::string bytes;
+        const ConvertResult c = convertModel(r, "f.dmx", "f.smd", std::string(), bytes);
+        std::size_t notes = 0;
+        for (const Diagnostic& d : c.diagnostics) {
+            notes += d.id == ids::kWriteDataDropped &&
+                             (d.message.find("domination rules dropped") != std::string::npos ||
+                              d.message.find("stereo split") != std::string::npos)
+                         ? 1
+                         : 0;
+        }
+        QCOMPARE(notes, std::size_t(2));
+    }
+
     // ---- SMD + VTA -> one DMX (convert --flex) -------------------------------------------------
     void convertWithFlex_data()
     {

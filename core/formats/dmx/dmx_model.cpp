@@ -95,6 +95,9 @@ public:
                     readMesh(n);
                 }
             }
+            if (!m_m.pointBalance.empty()) { // meshes after the last with a balance: both sides
+                m_m.pointBalance.resize(m_m.mesh.pointCount(), 0.5f);
+            }
             makeFlexFrames();
         }
         if (combo >= 0) {
@@ -420,6 +423,9 @@ private:
             get(*vd, {"texcoord$0", "textureCoordinates"}, AttrType::Vector2, true);
         const Attribute* uvIdx =
             get(*vd, {"texcoord$0Indices", "textureCoordinatesIndices"}, AttrType::Int, true);
+        const Attribute* bal = get(*vd, {"balance$0", "balance"}, AttrType::Float, true);
+        const Attribute* balIdx =
+            get(*vd, {"balance$0Indices", "balanceIndices"}, AttrType::Int, true);
         const Attribute* wts = get(*vd, {"blendweights$0", "jointWeights"}, AttrType::Float, true);
         const Attribute* wIdx = get(*vd, {"blendindices$0", "jointIndices"}, AttrType::Int, true);
         const auto jointCount =
@@ -432,6 +438,12 @@ private:
                          "normal indices: " + groupedCount(nrmIdx ? nrmIdx->count : 0) +
                              " entries for " + groupedCount(nfv) + " face vertices");
             nrm = nullptr;
+        }
+        if (bal && (!balIdx || balIdx->count != nfv)) {
+            m_sink.error(ids::kDmxFaceIndex, (balIdx ? balIdx : bal)->where,
+                         "balance indices: " + groupedCount(balIdx ? balIdx->count : 0) +
+                             " entries for " + groupedCount(nfv) + " face vertices");
+            bal = nullptr;
         }
         if (uv && (!uvIdx || uvIdx->count != nfv)) {
             m_sink.error(ids::kDmxFaceIndex, (uvIdx ? uvIdx : uv)->where,
@@ -591,6 +603,22 @@ private:
                                                   " outside the " + groupedCount(uv->count) +
                                                   " coordinates");
                                 }
+                            }
+                            if (bal) {
+                                // The stereo split of this corner's point (0.5: both sides).
+                                const std::int32_t q = balIdx->ints[c];
+                                float b = 0.5f;
+                                if (q >= 0 && static_cast<std::size_t>(q) < bal->count) {
+                                    b = std::clamp(bal->floats[static_cast<std::size_t>(q)], 0.0f,
+                                                   1.0f);
+                                } else {
+                                    faceError(balIdx->at(c), "balance index " + std::to_string(q) +
+                                                                 " outside the " +
+                                                                 groupedCount(bal->count) +
+                                                                 " balance values");
+                                }
+                                m_m.pointBalance.resize(me.pointCount() - 1, 0.5f);
+                                m_m.pointBalance.push_back(b);
                             }
                             me.cornerNormals.push_back(n);
                             me.cornerUvs.push_back(t2);
@@ -781,11 +809,38 @@ private:
             fc.eyelid = number(*c, "eyelid", 0) != 0;
             fc.min = number(*c, "flexMin", 0.0f);
             fc.max = number(*c, "flexMax", 1.0f);
+            if (const Attribute* w = get(*c, "wrinkleScales", AttrType::Float, true)) {
+                fc.wrinkleScales = w->floats;
+            }
             if (values && 3 * i + 2 < values->floats.size()) {
-                fc.value = values->floats[3 * i];
-                fc.balance = values->floats[3 * i + 1];
+                // (left, right, multilevel) as Valve's CDmeCombinationOperator keeps them; a
+                // mono control has left == right.
+                const float left = values->floats[3 * i];
+                const float right = fc.stereo ? values->floats[3 * i + 1] : left;
+                fc.value = std::max(left, right);
+                fc.balance = fc.value <= 1e-6f ? 0.5f
+                             : right < left    ? 0.5f * right / left
+                             : left < right    ? 1.0f - 0.5f * left / right
+                                               : 0.5f;
             }
             m_m.flexControllers.push_back(std::move(fc));
+        }
+        for (std::int32_t ri : refs(combo, "dominators")) {
+            const Element* r = el(ri);
+            if (!r) {
+                continue;
+            }
+            FlexDominationRule rule;
+            rule.where = r->where;
+            if (const Attribute* d = get(*r, "dominators", AttrType::String, true)) {
+                rule.dominators = d->strings;
+            }
+            if (const Attribute* d = get(*r, "suppressed", AttrType::String, true)) {
+                rule.suppressed = d->strings;
+            }
+            if (!rule.dominators.empty() && !rule.suppressed.empty()) {
+                m_m.flexDominators.push_back(std::move(rule));
+            }
         }
     }
 

@@ -269,6 +269,18 @@ private:
                                     AttrType::Int, true);
         uvIdx.ints = iota;
         uvIdx.count = iota.size();
+        if (!m_m.pointBalance.empty() && m_m.pointBalance.size() == me.pointCount()) {
+            // The stereo split per point, as Blender Source Tools writes it.
+            fmt.strings.push_back(key("balance", "balance$0"));
+            fmt.count = fmt.strings.size();
+            Attribute& b = m_g.attr(vd, key("balance", "balance$0"), AttrType::Float, true);
+            b.floats = m_m.pointBalance;
+            b.count = b.floats.size();
+            Attribute& bi =
+                m_g.attr(vd, key("balanceIndices", "balance$0Indices"), AttrType::Int, true);
+            bi.ints.assign(me.cornerPoints.begin(), me.cornerPoints.end());
+            bi.count = bi.ints.size();
+        }
         if (!rigid) {
             Attribute& w =
                 m_g.attr(vd, key("jointWeights", "blendweights$0"), AttrType::Float, true);
@@ -389,10 +401,31 @@ private:
             m_g.integer(e, "eyelid", c.eyelid ? 1 : 0, AttrType::Bool);
             m_g.floats(e, "flexMax", AttrType::Float, {c.max});
             m_g.floats(e, "flexMin", AttrType::Float, {c.min});
+            if (!c.wrinkleScales.empty()) {
+                Attribute& w = m_g.attr(e, "wrinkleScales", AttrType::Float, true);
+                w.floats = c.wrinkleScales;
+                w.count = w.floats.size();
+            }
             controls.ints.push_back(e);
-            push(values, Vec3(c.value, c.balance, 0.5f));
+            // (left, right, multilevel), from value and balance as Valve's
+            // ValueBalanceToLeftRight does.
+            const float left = c.balance <= 0.5f ? c.value : (1.0f - c.balance) / 0.5f * c.value;
+            const float right = c.balance >= 0.5f ? c.value : c.balance / 0.5f * c.value;
+            push(values, Vec3(left, c.stereo ? right : left, 0.5f));
         }
         controls.count = controls.ints.size();
+        Attribute& dominators = m_g.refs(op, "dominators");
+        for (const FlexDominationRule& rule : m_m.flexDominators) {
+            const std::int32_t e = m_g.add("DmeCombinationDominationRule", "rule");
+            Attribute& d = m_g.attr(e, "dominators", AttrType::String, true);
+            d.strings = rule.dominators;
+            d.count = d.strings.size();
+            Attribute& sup = m_g.attr(e, "suppressed", AttrType::String, true);
+            sup.strings = rule.suppressed;
+            sup.count = sup.strings.size();
+            dominators.ints.push_back(e);
+        }
+        dominators.count = dominators.ints.size();
         Attribute& targets = m_g.refs(op, "targets");
         targets.count = 0;
     }
