@@ -173,15 +173,16 @@ ModelScene::ModelScene(std::shared_ptr<const core::Model> model, const MaterialS
     std::vector<MaterialLook> looks;
     std::vector<QFuture<QImage>> images(materialCount);
     for (std::size_t i = 0; i < materialCount; ++i) {
-        looks.push_back(lookUpMaterial(m.mesh.materials[i], sources.folders, resolver.get()));
+        looks.push_back(lookUpMaterial(m.mesh.materials[i], sources, resolver.get()));
         if (!looks.back().checkerboard && !looks.back().texturePath.isEmpty()) {
             auto promise = std::make_shared<QPromise<QImage>>();
             promise->start();
             images[i] = promise->future();
-            QThreadPool::globalInstance()->start([promise, path = looks.back().texturePath] {
-                promise->addResult(loadTextureImage(path));
-                promise->finish();
-            });
+            QThreadPool::globalInstance()->start(
+                [promise, path = looks.back().texturePath, masked = looks.back().masked] {
+                    promise->addResult(loadTextureImage(path, 2048, masked));
+                    promise->finish();
+                });
         }
     }
     for (std::size_t i = 0; i < materialCount; ++i) {
@@ -198,6 +199,9 @@ ModelScene::ModelScene(std::shared_ptr<const core::Model> model, const MaterialS
                                            : ShadedMaterial::Blend::Opaque;
         surface.tint = look.tint;
         surface.fullbright = look.fullbright;
+        // The engine culls back faces unless the VMT says $nocull; image-file materials
+        // (GoldSrc, CoD, no VMT) stay two-sided.
+        surface.cullBack = look.source && look.found && !look.checkerboard && !look.noCull;
         material->setSurface(surface);
         QString used = look.checkerboard ? QString() : look.texturePath;
         if (look.checkerboard) {

@@ -290,9 +290,25 @@ MaterialSources materialSourcesFor(const QString& modelPath, const QStringList& 
     return out;
 }
 
-MaterialLook lookUpMaterial(const core::Material& material, const QStringList& folders,
+void addQcTextureSettings(MaterialSources& sources, const QString& qcPath,
+                          const core::QcProject& project)
+{
+    const QDir qcDir = QFileInfo(qcPath).absoluteDir();
+    QStringList cd;
+    for (const core::QcPath& p : project.cdTextures) {
+        QString rel = QString::fromStdString(p.path);
+        rel.replace(QLatin1Char('\\'), QLatin1Char('/'));
+        cd << QDir::cleanPath(qcDir.filePath(rel));
+    }
+    sources.folders = cd + sources.folders;
+    sources.folders.removeDuplicates();
+    sources.renderModes = project.texRenderModes;
+}
+
+MaterialLook lookUpMaterial(const core::Material& material, const MaterialSources& sources,
                             core::MaterialResolver* resolver)
 {
+    const QStringList& folders = sources.folders;
     MaterialLook look;
     if (resolver) {
         const core::MaterialStatus st = resolver->resolve(material.name);
@@ -327,6 +343,28 @@ MaterialLook lookUpMaterial(const core::Material& material, const QStringList& f
     if (look.source) {
         look.checkerboard = true;
         look.texturePath.clear();
+        return look;
+    }
+    // GoldSrc $texrendermode: the texture's file name, compared without case.
+    const QString file = QString::fromStdString(material.name)
+                             .replace(QLatin1Char('\\'), QLatin1Char('/'))
+                             .section(QLatin1Char('/'), -1);
+    for (const auto& [texture, mode] : sources.renderModes) {
+        const QString t = QString::fromStdString(texture)
+                              .replace(QLatin1Char('\\'), QLatin1Char('/'))
+                              .section(QLatin1Char('/'), -1);
+        if (t.compare(file, Qt::CaseInsensitive) != 0) {
+            continue;
+        }
+        if (mode == "masked") {
+            look.masked = true;
+            look.alphaTest = true;
+            look.alphaReference = 0.5f;
+        } else if (mode == "additive") {
+            look.additive = true;
+        } else if (mode == "fullbright") {
+            look.fullbright = true;
+        }
     }
     return look;
 }

@@ -10,6 +10,7 @@
 
 #include "core/model/mesh.h"
 
+#include "core/formats/qc/qc_project.h"
 #include "core/materials/material_lookup.h"
 
 namespace rigscope::render {
@@ -54,10 +55,12 @@ struct MaterialLook {
     bool additive = false;
     bool noCull = false;
     bool fullbright = false; // $selfillum (Source) / fullbright (GoldSrc)
+    bool masked = false;     // GoldSrc $texrendermode masked: palette index 255 transparent
     QColor tint = Qt::white; // $color
 };
-// `resolver` null: no Source roots (image files only).
-MaterialLook lookUpMaterial(const core::Material& material, const QStringList& folders,
+struct MaterialSources;
+// `resolver` null: no Source roots (image files only, with the QC's $texrendermode).
+MaterialLook lookUpMaterial(const core::Material& material, const MaterialSources& sources,
                             core::MaterialResolver* resolver);
 // Where a model's textures are looked for: its folder, textures/, ../textures, ../materials,
 // ../maps, then `materialRoots` (--materials, Settings) and the game roots found above it
@@ -75,6 +78,9 @@ struct MaterialSources {
     MaterialSources(const QStringList& imageFolders); // NOLINT(google-explicit-constructor)
     QStringList folders;       // image files (GoldSrc BMP, CoD TGA / DDS, next to the model)
     core::MaterialQuery query; // Source lookup: roots (none = no Source lookup), $cdmaterials
+    // GoldSrc $texrendermode lines of the QC: texture name, mode (masked, additive, fullbright,
+    // flatshade), lower case.
+    std::vector<std::pair<std::string, std::string>> renderModes;
     bool sourceLookup() const { return !query.roots.empty(); }
 };
 // The sources of the model at `modelPath`: `materialRoots` (--materials, Settings) are Source
@@ -84,5 +90,9 @@ struct MaterialSources {
 MaterialSources materialSourcesFor(const QString& modelPath, const QStringList& materialRoots,
                                    const std::vector<std::string>* cdMaterials = nullptr,
                                    bool sourceProfile = true);
+// A QC's image-file settings: `$cdtexture` folders (relative to the QC's folder) searched first,
+// and its `$texrendermode` lines.
+void addQcTextureSettings(MaterialSources& sources, const QString& qcPath,
+                          const core::QcProject& project);
 
 } // namespace rigscope::render

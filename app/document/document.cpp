@@ -315,7 +315,12 @@ render::MaterialSources Document::materialSources() const
     }
     const core::Profile profile = activeProfile();
     const bool source = profile != core::Profile::GoldSrc && profile != core::Profile::Cod;
-    return render::materialSourcesFor(p->path, m_materialRoots, qc ? &cds : nullptr, source);
+    render::MaterialSources s =
+        render::materialSourcesFor(p->path, m_materialRoots, qc ? &cds : nullptr, source);
+    if (qc) {
+        render::addQcTextureSettings(s, p->path, qc->project);
+    }
+    return s;
 }
 
 const core::QcReport* Document::qcProject() const

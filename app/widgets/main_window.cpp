@@ -37,6 +37,8 @@
 
 #include "app/document/file_navigation.h"
 #include "app/document/frame_names.h"
+#include "app/widgets/materials_page.h"
+#include "app/widgets/uv_view.h"
 #include "core/ops/qc_ops.h"
 #include "core/version.h"
 #include "app/qt_convert.h"
@@ -63,7 +65,6 @@ namespace {
 const QString kGeometryKey = QStringLiteral("MainWindow/geometry");
 const QString kStateKey = QStringLiteral("MainWindow/state");
 const QString kTexturePathKey = QStringLiteral("Textures/searchPath");
-const QString kMaterialRootsKey = QStringLiteral("Materials/roots");
 const QString kAutoReloadKey = QStringLiteral("Files/autoReload");
 const QString kScreenshotDirKey = QStringLiteral("Screenshot/folder");
 const QString kFpsKey = QStringLiteral("Viewport/frameRate");
@@ -121,6 +122,17 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
             [this](const QString& text) { showMessage(text, 10000); });
     m_viewport->setDocument(m_document);
     applyMaterialRoots();
+    // The Texture / UV view shows what the viewport draws (after it, on each load).
+    m_uv = new UvView(this);
+    m_uv->setTexturePathLookup([this](int material) {
+        auto* scene = m_viewport->viewport()->scene();
+        return scene ? scene->texturePath(std::size_t(material)) : QString();
+    });
+    m_uv->setMaterialLookLookup([this](int material) -> const render::MaterialLook* {
+        auto* scene = m_viewport->viewport()->scene();
+        return scene && material >= 0 ? scene->materialLook(std::size_t(material)) : nullptr;
+    });
+    m_uv->setDocument(m_document);
     m_inspector->setTexturePathLookup([this](int material) {
         auto* scene = m_viewport->viewport()->scene();
         return scene ? scene->texturePath(std::size_t(material)) : QString();
@@ -166,6 +178,9 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
     QDockWidget* bodygroups = addDock(m_bodygroups, QStringLiteral("bodygroups"), tr("Bodygroups"),
                                       Qt::RightDockWidgetArea);
     tabifyDockWidget(flex, bodygroups);
+    QDockWidget* uv =
+        addDock(m_uv, QStringLiteral("uv"), tr("Texture / UV"), Qt::RightDockWidgetArea);
+    tabifyDockWidget(bodygroups, uv);
     inspector->raise();
     QDockWidget* timeline =
         addDock(m_timeline, QStringLiteral("timeline"), tr("Timeline"), Qt::BottomDockWidgetArea);
@@ -365,6 +380,7 @@ void MainWindow::onTabChanged(int index)
     m_files->setDocument(m_document);
     m_problems->setDocument(m_document);
     m_viewport->setDocument(m_document);
+    m_uv->setDocument(m_document);
     m_interpolateAction->setChecked(m_document->interpolate());
     if (m_profileBox) {
         m_profileBox->blockSignals(true);
@@ -497,7 +513,7 @@ void MainWindow::setMaterialRoots(const QStringList& roots)
 QStringList MainWindow::materialRoots() const
 {
     QStringList roots = m_cliMaterialRoots;
-    roots += m_settings.value(kMaterialRootsKey).toStringList();
+    roots += m_settings.value(QLatin1String(kMaterialRootsKey)).toStringList();
     roots += render::sourceRoots(m_settings.value(kTexturePathKey).toStringList());
     roots.removeDuplicates();
     return roots;
@@ -517,6 +533,7 @@ SettingsDialog* MainWindow::openSettings()
 {
     if (!m_settingsDialog) {
         m_settingsDialog = new SettingsDialog(m_settings, this);
+        m_settingsDialog->addPage(new MaterialsPage); // issue 18: Materials/roots
         connect(m_settingsDialog, &SettingsDialog::applied, this, &MainWindow::applySettings);
     } else {
         for (SettingsPage* p : m_settingsDialog->pages()) {
@@ -536,6 +553,11 @@ void MainWindow::applySettings()
     vp->setBackgroundColors(v.backgroundTop, v.backgroundBottom);
     m_units = v.units;
     updateStatus();
+    const QStringList before = m_document->materialRoots();
+    applyMaterialRoots();
+    if (m_document->materialRoots() != before && !m_document->files().empty()) {
+        reload(true); // the viewport's textures follow the new roots
+    }
 }
 
 void MainWindow::store(const QString& key, const QVariant& value)

@@ -29,6 +29,7 @@ class BudgetBar;
 class FilesPanel;
 class FlexPanel;
 class BodygroupsPanel;
+class UvView;
 class InspectorPanel;
 class ProblemsPanel;
 
@@ -39,7 +40,7 @@ class TimelinePanel;
 class ViewportWidget;
 
 // Bumped whenever the set of docks changes, so old saved layouts are ignored.
-inline constexpr int kWindowStateVersion = 1;
+inline constexpr int kWindowStateVersion = 2;
 
 // The viewer window: viewport in the centre, docks `outline files inspector flex timeline
 // problems log` (UX.md), menus with every key, status bar, background loading with Cancel,
@@ -162,6 +163,7 @@ private:
     FilesPanel* m_files;
     FlexPanel* m_flex;
     BodygroupsPanel* m_bodygroups; // QC projects (issue 17)
+    UvView* m_uv = nullptr;        // Texture / UV view (issue 18)
     ProblemsPanel* m_problems;
     QPlainTextEdit* m_log;
     StatusBar* m_status;

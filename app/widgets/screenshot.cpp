@@ -303,13 +303,12 @@ QImage renderThumbnail(const core::Model& m, const render::MaterialSources& sour
         std::vector<QColor> colors;
         for (std::size_t i = 0; i < mesh.materials.size(); ++i) {
             const render::MaterialLook look =
-                textures_
-                    ? render::lookUpMaterial(mesh.materials[i], sources.folders, resolver.get())
-                    : render::MaterialLook{};
+                textures_ ? render::lookUpMaterial(mesh.materials[i], sources, resolver.get())
+                          : render::MaterialLook{};
             QImage t = look.checkerboard ? render::checkerboardImage()
                        : look.texturePath.isEmpty()
                            ? QImage()
-                           : render::loadTextureImage(look.texturePath, 512);
+                           : render::loadTextureImage(look.texturePath, 512, look.masked);
             textures.push_back(t.isNull() ? t : t.convertToFormat(QImage::Format_RGB32));
             colors.push_back(render::paletteColor(i));
         }

@@ -11,6 +11,7 @@
 #include <QtTest/QtTest>
 
 #include "app/document/document.h"
+#include "app/widgets/materials_page.h"
 #include "app/widgets/viewport_widget.h"
 #include "core/diag/diagnostic_ids.h"
 #include "render/model_scene.h"
@@ -172,6 +173,22 @@ void TstMaterialProject::viewportAndChecksAgree()
     c = count(image);
     QVERIFY2(c.green > 4000 && c.magenta < 50,
              qPrintable(QStringLiteral("%1 %2").arg(c.green).arg(c.magenta)));
+
+    // The same root from Settings ▸ Materials instead of --materials: applied, it reloads.
+    w.setMaterialRoots({});
+    w.reload(true);
+    QTRY_VERIFY_WITH_TIMEOUT(!w.document()->isLoading() && !w.document()->isChecking(), 20000);
+    QTRY_VERIFY(view->scene() && !view->scene()->materialLook(eyes)->found);
+    app::SettingsDialog* dialog = w.openSettings();
+    auto* page = qobject_cast<app::MaterialsPage*>(dialog->page(QStringLiteral("Materials")));
+    QVERIFY(page);
+    QVERIFY(page->addRoot(dir.filePath(QStringLiteral("extra"))));
+    dialog->apply();
+    QCOMPARE(w.document()->materialRoots(), QStringList{dir.filePath(QStringLiteral("extra"))});
+    QTRY_VERIFY_WITH_TIMEOUT(view->scene() && view->scene()->materialLook(eyes)->found, 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(!w.document()->isChecking(), 20000);
+    QVERIFY(missingMaterials(*w.document()).isEmpty());
+    dialog->close();
 }
 
 QTEST_MAIN(TstMaterialProject)
