@@ -114,7 +114,7 @@ int main(int argc, char** argv)
     if (!options.profile.isEmpty()) {
         window.setProfile(*rigscope::core::parseProfile(options.profile.toStdString()));
     }
-    window.viewportWidget()->setMaterialRoots(options.materials);
+    window.setMaterialRoots(options.materials);
     window.show();
     if (!options.files.isEmpty()) {
         // The files named here are read with --force-reader (when given); then --anim, --frame,

@@ -14,6 +14,7 @@
 #include <Qt3DRender/QNoDepthMask>
 #include <Qt3DRender/QParameter>
 #include <Qt3DRender/QRenderPass>
+#include <Qt3DRender/QRenderState>
 #include <Qt3DRender/QShaderProgram>
 #include <Qt3DRender/QTechnique>
 
@@ -218,6 +219,12 @@ ShadedMaterial::ShadedMaterial(const QColor& base, Qt3DCore::QNode* parent)
       m_fullbright(new Qt3DRender::QParameter(QStringLiteral("fullbright"), 0.0f))
 {
     setEffect(makeEffect(kShadedVert, kShadedFrag, DepthMode::Scene, false, this));
+    for (Qt3DRender::QRenderState* st :
+         effect()->techniques().first()->renderPasses().first()->renderStates()) {
+        if (auto* cull = qobject_cast<Qt3DRender::QCullFace*>(st)) {
+            m_cull = cull;
+        }
+    }
     addParameter(m_alphaReference);
     addParameter(m_blendMode);
     addParameter(m_tint);
@@ -234,6 +241,11 @@ void ShadedMaterial::setSurface(const Surface& s)
     m_alphaReference->setValue(s.alphaTest ? std::max(0.001f, s.alphaReference) : 0.0f);
     m_tint->setValue(rgba(s.tint));
     m_fullbright->setValue(s.fullbright ? 1.0f : 0.0f);
+    if (m_cull) {
+        // SMD front faces wind counter-clockwise around their normal, as OpenGL's do.
+        m_cull->setMode(s.cullBack ? Qt3DRender::QCullFace::Back
+                                   : Qt3DRender::QCullFace::NoCulling);
+    }
     m_blendMode->setValue(s.blend == Blend::Opaque ? 0.0f
                                                    : (s.blend == Blend::Alpha ? 1.0f : 2.0f));
     if (s.blend == Blend::Opaque || m_blendSet) {

@@ -5,6 +5,7 @@
 
 namespace Qt3DRender {
 class QAbstractTexture;
+class QCullFace;
 class QParameter;
 } // namespace Qt3DRender
 
@@ -37,6 +38,9 @@ public:
         Blend blend = Blend::Opaque;
         QColor tint = Qt::white;
         bool fullbright = false;
+        // Back faces culled (a Source material without $nocull, as the engine draws it);
+        // otherwise two-sided.
+        bool cullBack = false;
     };
     void setSurface(const Surface& s);
 
@@ -51,6 +55,7 @@ private:
     Qt3DRender::QParameter* m_blendMode;
     Qt3DRender::QParameter* m_tint;
     Qt3DRender::QParameter* m_fullbright;
+    Qt3DRender::QCullFace* m_cull = nullptr;
     bool m_blendSet = false;
     bool m_hasTexture = false;
     bool m_texturesEnabled = true;

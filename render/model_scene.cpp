@@ -129,7 +129,7 @@ QColor influenceCountColor(int links, bool overLimit, bool problem)
     }
 }
 
-ModelScene::ModelScene(std::shared_ptr<const core::Model> model, const QStringList& textureFolders,
+ModelScene::ModelScene(std::shared_ptr<const core::Model> model, const MaterialSources& sources,
                        const SceneLayers& layers, Qt3DCore::QNode* parent,
                        const DisplayFlags& flags, core::Profile profile)
     : Qt3DCore::QEntity(parent), m_model(std::move(model)), m_flags(flags),
@@ -154,14 +154,10 @@ ModelScene::ModelScene(std::shared_ptr<const core::Model> model, const QStringLi
 
     // Meshes, one per material.
     m_meshRoot = new Qt3DCore::QEntity(m_sceneRoot);
-    // Source materials: the folders that hold materials/ are the game roots (no QC: by name).
+    // Source materials: the same lookup as the checks (roots, a QC's $cdmaterials).
     std::unique_ptr<core::MaterialResolver> resolver;
-    if (const QStringList roots = sourceRoots(textureFolders); !roots.isEmpty()) {
-        core::MaterialQuery q;
-        for (const QString& r : roots) {
-            q.roots.push_back({r.toStdString(), "texture folders"});
-        }
-        resolver = std::make_unique<core::MaterialResolver>(std::move(q));
+    if (sources.sourceLookup()) {
+        resolver = std::make_unique<core::MaterialResolver>(sources.query);
     }
     const std::size_t materialCount = m.mesh.materials.size();
     m_materialTris.resize(materialCount);
@@ -177,15 +173,16 @@ ModelScene::ModelScene(std::shared_ptr<const core::Model> model, const QStringLi
     std::vector<MaterialLook> looks;
     std::vector<QFuture<QImage>> images(materialCount);
     for (std::size_t i = 0; i < materialCount; ++i) {
-        looks.push_back(lookUpMaterial(m.mesh.materials[i], textureFolders, resolver.get()));
+        looks.push_back(lookUpMaterial(m.mesh.materials[i], sources, resolver.get()));
         if (!looks.back().checkerboard && !looks.back().texturePath.isEmpty()) {
             auto promise = std::make_shared<QPromise<QImage>>();
             promise->start();
             images[i] = promise->future();
-            QThreadPool::globalInstance()->start([promise, path = looks.back().texturePath] {
-                promise->addResult(loadTextureImage(path));
-                promise->finish();
-            });
+            QThreadPool::globalInstance()->start(
+                [promise, path = looks.back().texturePath, masked = looks.back().masked] {
+                    promise->addResult(loadTextureImage(path, 2048, masked));
+                    promise->finish();
+                });
         }
     }
     for (std::size_t i = 0; i < materialCount; ++i) {
@@ -202,6 +199,9 @@ ModelScene::ModelScene(std::shared_ptr<const core::Model> model, const QStringLi
                                            : ShadedMaterial::Blend::Opaque;
         surface.tint = look.tint;
         surface.fullbright = look.fullbright;
+        // The engine culls back faces unless the VMT says $nocull; image-file materials
+        // (GoldSrc, CoD, no VMT) stay two-sided.
+        surface.cullBack = look.source && look.found && !look.checkerboard && !look.noCull;
         material->setSurface(surface);
         QString used = look.checkerboard ? QString() : look.texturePath;
         if (look.checkerboard) {
@@ -957,11 +957,11 @@ QColor ModelScene::materialColor(std::size_t material) const
 }
 
 ModelScene* SceneBuilder::build(std::shared_ptr<const core::Model> model,
-                                const QStringList& textureFolders, const SceneLayers& layers,
+                                const MaterialSources& sources, const SceneLayers& layers,
                                 Qt3DCore::QNode* parent, const DisplayFlags& flags,
                                 core::Profile profile)
 {
-    return new ModelScene(std::move(model), textureFolders, layers, parent, flags, profile);
+    return new ModelScene(std::move(model), sources, layers, parent, flags, profile);
 }
 
 } // namespace rigscope::render

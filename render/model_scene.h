@@ -114,7 +114,7 @@ class ModelScene : public Qt3DCore::QEntity {
     Q_OBJECT
 public:
     // Built for `flags` and the weights of `profile` (the buffers are made once).
-    ModelScene(std::shared_ptr<const core::Model> model, const QStringList& textureFolders,
+    ModelScene(std::shared_ptr<const core::Model> model, const MaterialSources& sources,
                const struct SceneLayers& layers, Qt3DCore::QNode* parent = nullptr,
                const DisplayFlags& flags = {}, core::Profile profile = core::Profile::Source);
     ~ModelScene() override;
@@ -259,7 +259,7 @@ private:
 // HOUSE_STYLE §9 entry point.
 struct SceneBuilder {
     static ModelScene* build(std::shared_ptr<const core::Model> model,
-                             const QStringList& textureFolders, const SceneLayers& layers,
+                             const MaterialSources& sources, const SceneLayers& layers,
                              Qt3DCore::QNode* parent, const DisplayFlags& flags = {},
                              core::Profile profile = core::Profile::Source);
 };

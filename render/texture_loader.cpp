@@ -11,102 +11,99 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
+
+#include <stb_image.h>
 
 #include "core/io/file_buffer.h"
+#include "core/materials/dds.h"
 #include "core/materials/material_lookup.h"
 #include "core/materials/vtf.h"
+#include "core/ops/check.h"
 
 namespace rigscope::render {
 
 namespace {
 
-// TGA stays on this decoder: Qt 6.4's TGA plugin reads only uncompressed true-colour files that
-// end with a TGA 2.0 footer (no RLE, no grey), and most exporters write neither.
-QImage decodeTga(const QByteArray& data)
+constexpr int kMaxImageSide = 16384;
+
+QImage fromRgba(const core::RgbaImage& rgba)
+{
+    QImage img(int(rgba.width), int(rgba.height), QImage::Format_RGBA8888);
+    for (int y = 0; y < img.height(); ++y) {
+        std::memcpy(img.scanLine(y), rgba.pixels.data() + std::size_t(y) * rgba.width * 4,
+                    std::size_t(rgba.width) * 4);
+    }
+    return img;
+}
+
+// What Qt 6.4's TGA plugin accepts (it warns on anything else): uncompressed true colour (type
+// 2) with the TGA 2.0 footer.
+bool qtReadsTga(const QByteArray& data)
+{
+    static constexpr char kFooter[] = "TRUEVISION-XFILE.";
+    return data.size() > 44 && data[2] == 2 &&
+           data.endsWith(QByteArray(kFooter, sizeof kFooter)); // with the final NUL
+}
+
+// stb_image fills a cut TGA with black: a truncated file must fail instead. True when the
+// pixel data (raw, or run-length packets walked without decoding) fits in the file.
+bool tgaComplete(const QByteArray& data)
 {
     const auto* b = reinterpret_cast<const unsigned char*>(data.constData());
-    const qsizetype n = data.size();
-    if (n < 18) {
-        return {};
+    const qint64 size = data.size();
+    if (size < 18) {
+        return false;
     }
-    const int idLength = b[0];
-    const int colorMapType = b[1];
     const int type = b[2];
-    const int width = b[12] | (b[13] << 8);
-    const int height = b[14] | (b[15] << 8);
-    const int bpp = b[16];
-    const int descriptor = b[17];
-    const bool rle = type == 10 || type == 11;
-    const bool grey = type == 3 || type == 11;
-    if (colorMapType != 0 || !(type == 2 || type == 3 || type == 10 || type == 11) || width <= 0 ||
-        height <= 0 || width > 16384 || height > 16384) {
-        return {};
+    const qint64 mapEntries = b[5] | (b[6] << 8);
+    const qint64 mapBytes = b[1] ? mapEntries * ((b[7] + 7) / 8) : 0;
+    const qint64 pixels = qint64(b[12] | (b[13] << 8)) * (b[14] | (b[15] << 8));
+    const qint64 pixelBytes = (b[16] + 7) / 8;
+    qint64 pos = 18 + b[0] + mapBytes;
+    if (type < 9) {
+        return pos + pixels * pixelBytes <= size;
     }
-    const int bytes = bpp / 8;
-    if (grey ? bpp != 8 : (bpp != 16 && bpp != 24 && bpp != 32)) {
-        return {};
-    }
-    qsizetype pos = 18 + idLength;
-    QImage img(width, height, QImage::Format_ARGB32);
-    const qsizetype pixels = qsizetype(width) * height;
-    auto readPixel = [&](QRgb& out) -> bool {
-        if (pos + bytes > n) {
+    for (qint64 done = 0; done < pixels;) {
+        if (pos >= size) {
             return false;
         }
-        const unsigned char* p = b + pos;
-        pos += bytes;
-        if (grey) {
-            out = qRgb(p[0], p[0], p[0]);
-        } else if (bytes == 2) {
-            const int v = p[0] | (p[1] << 8);
-            out =
-                qRgb(((v >> 10) & 31) * 255 / 31, ((v >> 5) & 31) * 255 / 31, (v & 31) * 255 / 31);
-        } else if (bytes == 3) {
-            out = qRgb(p[2], p[1], p[0]);
-        } else {
-            out = qRgba(p[2], p[1], p[0], p[3]);
-        }
-        return true;
-    };
-    auto store = [&](qsizetype i, QRgb c) {
-        const int x = int(i % width);
-        const int row = int(i / width);
-        const int y = (descriptor & 0x20) ? row : height - 1 - row; // bottom-up unless bit 5
-        img.setPixel((descriptor & 0x10) ? width - 1 - x : x, y, c);
-    };
-    qsizetype i = 0;
-    while (i < pixels) {
-        if (!rle) {
-            QRgb c;
-            if (!readPixel(c)) {
-                return {};
-            }
-            store(i++, c);
-            continue;
-        }
-        if (pos >= n) {
-            return {};
-        }
-        const int header = b[pos++];
+        const int header = b[pos];
         const int count = (header & 0x7f) + 1;
-        if (header & 0x80) {
-            QRgb c;
-            if (!readPixel(c)) {
-                return {};
-            }
-            for (int k = 0; k < count && i < pixels; ++k) {
-                store(i++, c);
-            }
-        } else {
-            for (int k = 0; k < count && i < pixels; ++k) {
-                QRgb c;
-                if (!readPixel(c)) {
-                    return {};
-                }
-                store(i++, c);
-            }
-        }
+        pos += 1 + ((header & 0x80) ? pixelBytes : count * pixelBytes);
+        done += count;
     }
+    return pos <= size;
+}
+
+// Qt 6.4's TGA plugin reads only uncompressed true-colour files ending with a TGA 2.0 footer;
+// the rest (RLE, grey, colour-mapped, no footer: what most exporters write) goes to stb_image
+// (Debian libstb), its size checked before anything is decoded.
+QImage decodeWithStb(const QByteArray& data)
+{
+    const auto* bytes = reinterpret_cast<const stbi_uc*>(data.constData());
+    const int len = int(std::min<qsizetype>(data.size(), std::numeric_limits<int>::max()));
+    int w = 0, h = 0, comp = 0;
+    if (!stbi_info_from_memory(bytes, len, &w, &h, &comp) || w <= 0 || h <= 0 ||
+        w > kMaxImageSide || h > kMaxImageSide) {
+        return {};
+    }
+    // A run-length packet of 1 + 1 bytes holds at most 128 pixels: more pixels than that from
+    // the file's size is a lie, refused before stb allocates for it.
+    const qint64 count = qint64(w) * h;
+    if (count > 64 * qint64(len) || count * 4 > (qint64(1) << 28)) {
+        return {};
+    }
+    stbi_uc* pixels = stbi_load_from_memory(bytes, len, &w, &h, &comp, 4);
+    if (!pixels) {
+        return {};
+    }
+    QImage img(w, h, QImage::Format_RGBA8888);
+    for (int y = 0; y < h; ++y) {
+        std::memcpy(img.scanLine(y), pixels + std::size_t(y) * std::size_t(w) * 4,
+                    std::size_t(w) * 4);
+    }
+    stbi_image_free(pixels);
     return img;
 }
 
@@ -118,44 +115,59 @@ QString fromUtf8OrLatin1(const std::string& s)
                : u;
 }
 
-QImage loadUncached(const QString& path, int maxSide)
+QImage loadUncached(const QString& path, int maxSide, bool masked)
 {
-    if (path.endsWith(QStringLiteral(".vtf"), Qt::CaseInsensitive)) {
+    const bool vtf = path.endsWith(QStringLiteral(".vtf"), Qt::CaseInsensitive);
+    const bool dds = path.endsWith(QStringLiteral(".dds"), Qt::CaseInsensitive);
+    if (vtf || dds) {
         const core::FileReadResult f = core::readFile(path.toStdString(), 1ull << 30);
         if (!f.ok()) {
             return {};
         }
-        const core::VtfReadResult r =
-            core::readVtf(std::as_bytes(std::span(f.bytes)), std::uint32_t(std::max(1, maxSide)));
-        if (!r.ok()) {
-            return {};
+        const auto bytes = std::as_bytes(std::span(f.bytes));
+        const auto side = std::uint32_t(std::max(1, maxSide));
+        if (vtf) {
+            const core::VtfReadResult r = core::readVtf(bytes, side);
+            return r.ok() ? fromRgba(r.image) : QImage();
         }
-        QImage img(int(r.image.width), int(r.image.height), QImage::Format_RGBA8888);
-        for (int y = 0; y < img.height(); ++y) {
-            std::memcpy(img.scanLine(y), r.image.pixels.data() + std::size_t(y) * r.image.width * 4,
-                        std::size_t(r.image.width) * 4);
-        }
-        return img;
+        const core::DdsReadResult r = core::readDds(bytes, side);
+        return r.ok() ? fromRgba(r.image) : QImage();
     }
+    QImage img;
     if (path.endsWith(QStringLiteral(".tga"), Qt::CaseInsensitive)) {
         QFile f(path);
-        if (!f.open(QIODevice::ReadOnly)) {
+        if (!f.open(QIODevice::ReadOnly) || f.size() >= (qint64(1) << 30)) {
             return {};
         }
-        QImage img = decodeTga(f.readAll());
-        if (!img.isNull() && (img.width() > maxSide || img.height() > maxSide)) {
-            img =
-                img.scaled(QSize(maxSide, maxSide), Qt::KeepAspectRatio, Qt::SmoothTransformation);
+        const QByteArray data = f.readAll();
+        if (qtReadsTga(data)) {
+            img = QImage::fromData(data, "TGA");
         }
+        if (img.isNull() && tgaComplete(data)) {
+            img = decodeWithStb(data);
+        }
+    } else {
+        QImageReader reader(path);
+        reader.setDecideFormatFromContent(true);
+        img = reader.read();
+    }
+    if (img.isNull()) {
         return img;
     }
-    QImageReader reader(path);
-    reader.setDecideFormatFromContent(true);
-    const QSize size = reader.size();
-    if (size.isValid() && (size.width() > maxSide || size.height() > maxSide)) {
-        reader.setScaledSize(size.scaled(maxSide, maxSide, Qt::KeepAspectRatio));
+    // GoldSrc $texrendermode masked: the last palette entry (index 255) is transparent.
+    if (masked && img.format() == QImage::Format_Indexed8) {
+        QList<QRgb> table = img.colorTable();
+        if (table.size() < 256) {
+            table.resize(256, qRgb(0, 0, 0));
+        }
+        table[255] = qRgba(0, 0, 0, 0);
+        img.setColorTable(table);
+        img = img.convertToFormat(QImage::Format_ARGB32);
     }
-    return reader.read();
+    if (img.width() > maxSide || img.height() > maxSide) {
+        img = img.scaled(QSize(maxSide, maxSide), Qt::KeepAspectRatio, Qt::SmoothTransformation);
+    }
+    return img;
 }
 
 struct TextureCache {
@@ -171,7 +183,7 @@ TextureCache& cache()
 
 } // namespace
 
-QImage loadTextureImage(const QString& path, int maxSide)
+QImage loadTextureImage(const QString& path, int maxSide, bool masked)
 {
     const QFileInfo fi(path);
     if (!fi.isFile()) {
@@ -179,14 +191,15 @@ QImage loadTextureImage(const QString& path, int maxSide)
     }
     const QString key = path + QLatin1Char('|') +
                         QString::number(fi.lastModified().toMSecsSinceEpoch()) + QLatin1Char('|') +
-                        QString::number(fi.size()) + QLatin1Char('|') + QString::number(maxSide);
+                        QString::number(fi.size()) + QLatin1Char('|') + QString::number(maxSide) +
+                        (masked ? QStringLiteral("|masked") : QString());
     {
         QMutexLocker lock(&cache().mutex);
         if (const QImage* hit = cache().images.object(key)) {
             return *hit;
         }
     }
-    QImage img = loadUncached(path, maxSide);
+    QImage img = loadUncached(path, maxSide, masked);
     if (!img.isNull()) {
         QMutexLocker lock(&cache().mutex);
         cache().images.insert(key, new QImage(img),
@@ -214,7 +227,9 @@ QStringList modelTextureFolders(const QString& modelPath, const QStringList& mat
         out << dir.absolutePath() << dir.filePath(QStringLiteral("textures"))
             << dir.filePath(QStringLiteral("../textures"))
             << dir.filePath(QStringLiteral("../materials"))
-            << dir.filePath(QStringLiteral("../maps"));
+            << dir.filePath(QStringLiteral("../maps"))
+            << dir.filePath(QStringLiteral("images")) // CoD: images/ beside the model's files
+            << dir.filePath(QStringLiteral("../images"));
     }
     out << materialRoots;
     if (!modelPath.isEmpty()) {
@@ -247,15 +262,60 @@ QStringList sourceRoots(const QStringList& folders)
     return out;
 }
 
-MaterialLook lookUpMaterial(const core::Material& material, const QStringList& folders,
+MaterialSources::MaterialSources(const QStringList& imageFolders) : folders(imageFolders)
+{
+    for (const QString& r : sourceRoots(imageFolders)) {
+        query.roots.push_back({r.toStdString(), "texture folders"});
+    }
+}
+
+MaterialSources materialSourcesFor(const QString& modelPath, const QStringList& materialRoots,
+                                   const std::vector<std::string>* cdMaterials, bool sourceProfile)
+{
+    MaterialSources out;
+    out.folders = modelTextureFolders(modelPath, materialRoots);
+    if (!sourceProfile) {
+        return out;
+    }
+    core::CheckOptions opt;
+    for (const QString& r : materialRoots) {
+        opt.materialRoots.push_back(r.toStdString());
+    }
+    opt.discoverMaterialRoots = !modelPath.isEmpty();
+    if (cdMaterials) {
+        opt.cdMaterials = *cdMaterials;
+        opt.materialsFromQc = true;
+    }
+    out.query = core::materialQueryFor(modelPath.toStdString(), opt);
+    return out;
+}
+
+void addQcTextureSettings(MaterialSources& sources, const QString& qcPath,
+                          const core::QcProject& project)
+{
+    const QDir qcDir = QFileInfo(qcPath).absoluteDir();
+    QStringList cd;
+    for (const core::QcPath& p : project.cdTextures) {
+        QString rel = QString::fromStdString(p.path);
+        rel.replace(QLatin1Char('\\'), QLatin1Char('/'));
+        cd << QDir::cleanPath(qcDir.filePath(rel));
+    }
+    sources.folders = cd + sources.folders;
+    sources.folders.removeDuplicates();
+    sources.renderModes = project.texRenderModes;
+}
+
+MaterialLook lookUpMaterial(const core::Material& material, const MaterialSources& sources,
                             core::MaterialResolver* resolver)
 {
+    const QStringList& folders = sources.folders;
     MaterialLook look;
     if (resolver) {
         const core::MaterialStatus st = resolver->resolve(material.name);
         look.source = true;
         look.found = st.found;
         look.byNameAlone = st.byNameAlone;
+        look.fromQc = resolver->query().fromQc;
         for (const std::string& s : st.searched) {
             look.searched << QString::fromStdString(s);
         }
@@ -283,6 +343,28 @@ MaterialLook lookUpMaterial(const core::Material& material, const QStringList& f
     if (look.source) {
         look.checkerboard = true;
         look.texturePath.clear();
+        return look;
+    }
+    // GoldSrc $texrendermode: the texture's file name, compared without case.
+    const QString file = QString::fromStdString(material.name)
+                             .replace(QLatin1Char('\\'), QLatin1Char('/'))
+                             .section(QLatin1Char('/'), -1);
+    for (const auto& [texture, mode] : sources.renderModes) {
+        const QString t = QString::fromStdString(texture)
+                              .replace(QLatin1Char('\\'), QLatin1Char('/'))
+                              .section(QLatin1Char('/'), -1);
+        if (t.compare(file, Qt::CaseInsensitive) != 0) {
+            continue;
+        }
+        if (mode == "masked") {
+            look.masked = true;
+            look.alphaTest = true;
+            look.alphaReference = 0.5f;
+        } else if (mode == "additive") {
+            look.additive = true;
+        } else if (mode == "fullbright") {
+            look.fullbright = true;
+        }
     }
     return look;
 }
@@ -306,7 +388,7 @@ QStringList textureCandidates(const std::string& materialName, const std::string
                 ? file
                 : (file.contains(QLatin1Char('.')) ? file.left(file.lastIndexOf(QLatin1Char('.')))
                                                    : file);
-        for (const auto* ext : {".tga", ".bmp", ".png"}) {
+        for (const auto* ext : {".tga", ".bmp", ".png", ".dds"}) {
             out << stem + QLatin1String(ext);
         }
     };

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include <QtCore/QString>
 #include <QtCore/QStringList>
@@ -9,17 +10,18 @@
 
 #include "core/model/mesh.h"
 
-namespace rigscope::core {
-class MaterialResolver;
-}
+#include "core/formats/qc/qc_project.h"
+#include "core/materials/material_lookup.h"
 
 namespace rigscope::render {
 
-// Loads a texture: VTF through core's reader (the largest mip within `maxSide`, first frame and
-// face), TGA through our decoder (see the .cpp), BMP / PNG / … through Qt's image plugins, scaled
-// to fit `maxSide`. Null on failure. Thread-safe; decoded images are cached by path, modification
-// time and size (at most 256 MB of pixels).
-QImage loadTextureImage(const QString& path, int maxSide = 2048);
+// Loads a texture: VTF and DDS through core's readers (the largest mip within `maxSide`, first
+// frame and face; DXT blocks by libsquish), BMP / PNG / TGA / … through Qt's image plugins (TGA
+// files Qt 6.4 refuses, such as RLE ones, through stb_image), scaled to fit `maxSide`. `masked`
+// (GoldSrc $texrendermode masked): palette index 255 of an 8-bit image is transparent. Null on
+// failure. Thread-safe; decoded images are cached by path, modification time and size (at most
+// 256 MB of pixels).
+QImage loadTextureImage(const QString& path, int maxSide = 2048, bool masked = false);
 
 // The engine's missing-material picture: purple and black squares, 4 per texture repeat.
 QImage checkerboardImage();
@@ -42,6 +44,7 @@ struct MaterialLook {
     bool source = false;       // looked up as a Source material
     bool found = false;        // VMT found
     bool byNameAlone = false;  // no QC: found by its name anywhere under materials/
+    bool fromQc = false;       // looked up under a QC's $cdmaterials
     QString vmtPath;
     QString shader;
     QString baseTexture;  // $basetexture as normalised
@@ -52,10 +55,12 @@ struct MaterialLook {
     bool additive = false;
     bool noCull = false;
     bool fullbright = false; // $selfillum (Source) / fullbright (GoldSrc)
+    bool masked = false;     // GoldSrc $texrendermode masked: palette index 255 transparent
     QColor tint = Qt::white; // $color
 };
-// `resolver` null: no Source roots (image files only).
-MaterialLook lookUpMaterial(const core::Material& material, const QStringList& folders,
+struct MaterialSources;
+// `resolver` null: no Source roots (image files only, with the QC's $texrendermode).
+MaterialLook lookUpMaterial(const core::Material& material, const MaterialSources& sources,
                             core::MaterialResolver* resolver);
 // Where a model's textures are looked for: its folder, textures/, ../textures, ../materials,
 // ../maps, then `materialRoots` (--materials, Settings) and the game roots found above it
@@ -63,5 +68,31 @@ MaterialLook lookUpMaterial(const core::Material& material, const QStringList& f
 QStringList modelTextureFolders(const QString& modelPath, const QStringList& materialRoots = {});
 // Folders of `folders` that hold a materials/ folder (case-insensitive): Source roots.
 QStringList sourceRoots(const QStringList& folders);
+
+// Where one model's materials come from: the single lookup the viewport, the Inspector, headless
+// screenshots, thumbnails and the checks share (docs/materials.md).
+struct MaterialSources {
+    MaterialSources() = default;
+    // Image folders only; the Source roots are those of them that hold materials/, looked up by
+    // name alone (no QC). For tests and callers without a document.
+    MaterialSources(const QStringList& imageFolders); // NOLINT(google-explicit-constructor)
+    QStringList folders;       // image files (GoldSrc BMP, CoD TGA / DDS, next to the model)
+    core::MaterialQuery query; // Source lookup: roots (none = no Source lookup), $cdmaterials
+    // GoldSrc $texrendermode lines of the QC: texture name, mode (masked, additive, fullbright,
+    // flatshade), lower case.
+    std::vector<std::pair<std::string, std::string>> renderModes;
+    bool sourceLookup() const { return !query.roots.empty(); }
+};
+// The sources of the model at `modelPath`: `materialRoots` (--materials, Settings) are Source
+// roots as given, then those found above the model (core::materialQueryFor, as `check` does);
+// `cdMaterials` (a QC's, in order) makes the lookup a QC one. `sourceProfile` false (GoldSrc,
+// CoD): no Source lookup, as the material checks do not run for those profiles either.
+MaterialSources materialSourcesFor(const QString& modelPath, const QStringList& materialRoots,
+                                   const std::vector<std::string>* cdMaterials = nullptr,
+                                   bool sourceProfile = true);
+// A QC's image-file settings: `$cdtexture` folders (relative to the QC's folder) searched first,
+// and its `$texrendermode` lines.
+void addQcTextureSettings(MaterialSources& sources, const QString& qcPath,
+                          const core::QcProject& project);
 
 } // namespace rigscope::render

@@ -240,7 +240,7 @@ void Viewport::updateGizmoViewport()
     m_gizmoViewport->setNormalizedRect(QRectF(8.0 / w, 1.0 - (px + 8.0) / h, px / w, px / h));
 }
 
-void Viewport::setModel(std::shared_ptr<const core::Model> model, const QStringList& textureFolders,
+void Viewport::setModel(std::shared_ptr<const core::Model> model, const MaterialSources& sources,
                         bool resetCamera)
 {
     int joint = -1;
@@ -251,7 +251,7 @@ void Viewport::setModel(std::shared_ptr<const core::Model> model, const QStringL
         m_scene = nullptr;
     }
     if (model) {
-        m_scene = SceneBuilder::build(std::move(model), textureFolders, m_layers, m_root, m_flags,
+        m_scene = SceneBuilder::build(std::move(model), sources, m_layers, m_root, m_flags,
                                       m_weightProfile);
         m_scene->setWeightProfile(m_weightProfile);
         m_scene->setDisplay(m_flags);

@@ -72,7 +72,7 @@ public:
     ~Viewport() override;
 
     // Replaces the displayed model (nullptr clears). Keeps the camera unless resetCamera.
-    void setModel(std::shared_ptr<const core::Model> model, const QStringList& textureFolders,
+    void setModel(std::shared_ptr<const core::Model> model, const MaterialSources& sources,
                   bool resetCamera);
     ModelScene* scene() const { return m_scene; }
 

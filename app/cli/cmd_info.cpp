@@ -1,7 +1,9 @@
-// `rigscope-cli info FILE… [--json] [-v] [--profile=P] [--no-checks] [--reference=FILE]`
+// `rigscope-cli info FILE… [--json] [-v] [--profile=P] [--no-checks] [--reference=FILE]
+// [--materials] [--material-root=DIR]…`
 // One truth (issue 15): the counts are those `check` reports for the same files and profile;
 // --no-checks is the fast read-only summary and says so.
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,9 +30,22 @@ std::string jsonObjectOf(const core::InfoReport& r)
 // A QC project (issue 17 §6): diagnostics to stderr, text or one JSON object. False on I/O
 // failure.
 bool printQcInfo(const std::string& path, core::Profile profile, bool json,
-                 std::vector<std::string>& jsonObjects, bool& hasErrors)
+                 const core::InfoOptions& opt, std::vector<std::string>& jsonObjects,
+                 bool& hasErrors)
 {
     const core::QcReport r = core::qcReportFromFile(path, profile);
+    std::optional<core::MaterialLookupReport> materials;
+    if (opt.materials && r.readable) {
+        // As `check X.qc` looks them up: under the QC's $cdmaterials folders.
+        core::CheckOptions c;
+        c.materialRoots = opt.materialRoots;
+        c.materialsFromQc = true;
+        for (const core::QcPath& cd : r.project.cdMaterials) {
+            c.cdMaterials.push_back(cd.path);
+        }
+        materials = core::lookUpModelMaterials(path, r.compiled.model, r.profile, c);
+    }
+    const core::MaterialLookupReport* m = materials ? &*materials : nullptr;
     if (!r.readable) {
         std::fprintf(stderr, "rigscope-cli: %s\n", r.ioError.c_str());
     }
@@ -38,9 +53,9 @@ bool printQcInfo(const std::string& path, core::Profile profile, bool json,
         std::fprintf(stderr, "%s\n", core::formatDiagnostic(d).c_str());
     }
     if (!json) {
-        std::fputs(core::qcInfoText(r).c_str(), stdout);
+        std::fputs(core::qcInfoText(r, m).c_str(), stdout);
     }
-    std::string obj = core::qcInfoJson(r);
+    std::string obj = core::qcInfoJson(r, m);
     while (!obj.empty() && obj.back() == '\n') {
         obj.pop_back();
     }
@@ -84,9 +99,16 @@ int runInfo(const QStringList& args)
     const QCommandLineOption reference(QStringLiteral("reference"),
                                        QStringLiteral("Reference for the xref.* checks"),
                                        QStringLiteral("FILE"));
+    const QCommandLineOption materials(
+        QStringLiteral("materials"),
+        QStringLiteral("Show how each material is found: VMT or missing, shader, base texture"));
+    const QCommandLineOption materialRoot(
+        QStringLiteral("material-root"),
+        QStringLiteral("Game folder holding materials/ (repeatable), as check --materials"),
+        QStringLiteral("DIR"));
     const QCommandLineOption help(QStringList{QStringLiteral("h"), QStringLiteral("help")},
                                   QStringLiteral("Show this help"));
-    p.addOptions({json, tree, profile, noChecks, reference, help});
+    p.addOptions({json, tree, profile, noChecks, reference, materials, materialRoot, help});
     addCommonOptions(p);
     QStringList argv = args;
     argv.prepend(QStringLiteral("rigscope-cli info"));
@@ -118,6 +140,10 @@ int runInfo(const QStringList& args)
     opt.checks = !p.isSet(noChecks);
     opt.reference = p.value(reference).toStdString();
     opt.forceReader = common.forceReader;
+    opt.materials = p.isSet(materials);
+    for (const QString& dir : p.values(materialRoot)) {
+        opt.materialRoots.push_back(dir.toStdString());
+    }
     std::vector<std::string> paths; // model files; QC projects go their own way (issue 17)
     for (const QString& f : files) {
         if (!core::isQcPath(f.toStdString())) {
@@ -137,7 +163,7 @@ int runInfo(const QStringList& args)
         if (core::isQcPath(f.toStdString())) {
             bool qcErrors = false;
             ioFailure =
-                !printQcInfo(f.toStdString(), *prof, p.isSet(json), jsonObjects, qcErrors) ||
+                !printQcInfo(f.toStdString(), *prof, p.isSet(json), opt, jsonObjects, qcErrors) ||
                 ioFailure;
             errors = errors || qcErrors;
             continue;

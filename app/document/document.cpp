@@ -66,6 +66,15 @@ LoadedFile loadFile(const QString& path, const QcView& qcView, const std::string
 
 namespace {
 
+std::vector<std::string> toStdList(const QStringList& list)
+{
+    std::vector<std::string> out;
+    for (const QString& s : list) {
+        out.push_back(toStd(s));
+    }
+    return out;
+}
+
 // What the checks of one file need; the model is shared, so a check outlives a newer load.
 struct CheckInput {
     QString path;
@@ -116,8 +125,8 @@ core::CheckedFile checkedQcProject(const core::QcReport& qc, const core::CheckOp
 // Runs the checks of every file (non-primary files against the primary). `canceled` is asked
 // between files; a canceled run returns what it has.
 template <class Files, class Out>
-void checkEach(const Files& files, core::Profile profile, const std::function<bool()>& canceled,
-               Out&& out)
+void checkEach(const Files& files, core::Profile profile, const std::vector<std::string>& roots,
+               const std::function<bool()>& canceled, Out&& out)
 {
     const int primary = primaryOf(files);
     const core::Model* ref =
@@ -127,6 +136,7 @@ void checkEach(const Files& files, core::Profile profile, const std::function<bo
     const std::string refFile = primary >= 0 ? toStd(files[std::size_t(primary)].path) : "";
     core::CheckOptions opt;
     opt.profile = profile;
+    opt.materialRoots = roots; // the viewport's roots: one lookup (docs/materials.md)
     for (std::size_t i = 0; i < files.size(); ++i) {
         if (canceled && canceled()) {
             return;
@@ -174,15 +184,17 @@ int primaryFileIndex(const std::vector<LoadedFile>& files)
     return primaryOf(files);
 }
 
-void checkFiles(std::vector<LoadedFile>& files, core::Profile profile)
+void checkFiles(std::vector<LoadedFile>& files, core::Profile profile,
+                const QStringList& materialRoots)
 {
-    checkEach(files, profile, {}, [&](std::size_t i, core::CheckedFile c) {
-        LoadedFile& f = files[i];
-        f.diagnostics = std::move(c.diagnostics);
-        f.budget = std::move(c.budget);
-        f.profile = c.profile;
-        f.guessed = c.guessed;
-    });
+    checkEach(files, profile, toStdList(materialRoots), {},
+              [&](std::size_t i, core::CheckedFile c) {
+                  LoadedFile& f = files[i];
+                  f.diagnostics = std::move(c.diagnostics);
+                  f.budget = std::move(c.budget);
+                  f.profile = c.profile;
+                  f.guessed = c.guessed;
+              });
 }
 
 Document::Document(QObject* parent) : QObject(parent)
@@ -227,8 +239,9 @@ void Document::open(const QStringList& paths, bool keepState)
     const core::Profile profile = m_profile;
     const QcView qcView = m_qcView;
     const std::string forceReader = m_forceReader;
+    const QStringList roots = m_materialRoots;
     m_watcher.setFuture(QtConcurrent::run(
-        [paths, profile, qcView, forceReader](QPromise<std::vector<LoadedFile>>& promise) {
+        [paths, profile, qcView, forceReader, roots](QPromise<std::vector<LoadedFile>>& promise) {
             promise.setProgressRange(0, int(paths.size()));
             std::vector<LoadedFile> out;
             for (int i = 0; i < paths.size(); ++i) {
@@ -240,7 +253,7 @@ void Document::open(const QStringList& paths, bool keepState)
             }
             if (primaryFileIndex(out) < 0) {
                 // Nothing to show: the graded reader diagnostics are all there is (cheap).
-                checkFiles(out, profile);
+                checkFiles(out, profile, roots);
             }
             promise.addResult(std::move(out));
         }));
@@ -274,6 +287,40 @@ void Document::setQcView(const QcView& view)
     }
     m_qcView = view;
     reload();
+}
+
+void Document::setMaterialRoots(const QStringList& roots)
+{
+    if (roots == m_materialRoots) {
+        return;
+    }
+    m_materialRoots = roots;
+    if (m_primary >= 0 && m_checksEnabled) {
+        requestChecks();
+    }
+}
+
+render::MaterialSources Document::materialSources() const
+{
+    const LoadedFile* p = primary();
+    if (!p) {
+        return {};
+    }
+    std::vector<std::string> cds;
+    const core::QcReport* qc = qcProject();
+    if (qc) {
+        for (const core::QcPath& c : qc->project.cdMaterials) {
+            cds.push_back(c.path);
+        }
+    }
+    const core::Profile profile = activeProfile();
+    const bool source = profile != core::Profile::GoldSrc && profile != core::Profile::Cod;
+    render::MaterialSources s =
+        render::materialSourcesFor(p->path, m_materialRoots, qc ? &cds : nullptr, source);
+    if (qc) {
+        render::addQcTextureSettings(s, p->path, qc->project);
+    }
+    return s;
 }
 
 const core::QcReport* Document::qcProject() const
@@ -859,9 +906,10 @@ void Document::startChecks()
         inputs.push_back({f.path, f.model, f.readerDiagnostics, f.qc});
     }
     m_checkRunning = true;
-    m_checkWatcher.setFuture(QtConcurrent::run(
-        [inputs = std::move(inputs), generation = m_checkGeneration, profile = m_profile,
-         hook = m_checkHook](QPromise<std::shared_ptr<CheckResults>>& promise) {
+    m_checkWatcher.setFuture(
+        QtConcurrent::run([inputs = std::move(inputs), generation = m_checkGeneration,
+                           profile = m_profile, roots = toStdList(m_materialRoots),
+                           hook = m_checkHook](QPromise<std::shared_ptr<CheckResults>>& promise) {
             if (hook) {
                 hook();
             }
@@ -869,7 +917,7 @@ void Document::startChecks()
             r->generation = generation;
             r->files.resize(inputs.size());
             checkEach(
-                inputs, profile, [&promise] { return promise.isCanceled(); },
+                inputs, profile, roots, [&promise] { return promise.isCanceled(); },
                 [&](std::size_t i, core::CheckedFile c) {
                     FileChecks& f = r->files[i];
                     f.diagnostics = std::move(c.diagnostics);

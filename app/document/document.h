@@ -16,6 +16,7 @@
 #include "core/pose/flex_binding.h"
 #include "core/pose/pose_buffers.h"
 #include "core/pose/pose_rig.h"
+#include "render/texture_loader.h"
 
 namespace rigscope::core {
 struct QcReport;
@@ -172,6 +173,14 @@ public:
     void setQcView(const QcView& view);
     // The open QC project, or null.
     const core::QcReport* qcProject() const;
+    // Source material roots given by the user (--materials, Settings), searched before those
+    // found above the model. The checks and the viewport use them alike (materialSources);
+    // changing them re-runs the checks.
+    void setMaterialRoots(const QStringList& roots);
+    const QStringList& materialRoots() const { return m_materialRoots; }
+    // Where the primary model's materials and textures are looked up: its folder, the roots,
+    // the open QC's $cdmaterials; no Source lookup under the goldsrc and cod profiles.
+    render::MaterialSources materialSources() const;
     void setProfile(core::Profile profile);
     // The profile the primary file was checked with (auto resolved).
     core::Profile activeProfile() const;
@@ -261,6 +270,7 @@ private:
     core::Profile m_profile = core::Profile::Auto;
     QcView m_qcView;
     std::string m_forceReader;
+    QStringList m_materialRoots;
 
     QFutureWatcher<std::shared_ptr<CheckResults>> m_checkWatcher; // shared: results move out
     quint64 m_checkGeneration = 0; // bumped by each request; results of older ones are dropped
@@ -278,7 +288,8 @@ LoadedFile loadFile(const QString& path, const QcView& qcView = {},
 int primaryFileIndex(const std::vector<LoadedFile>& files);
 // Runs the checks on every file (non-primary files against the primary): fills diagnostics,
 // budget, profile. Thread-safe on its own files.
-void checkFiles(std::vector<LoadedFile>& files, core::Profile profile);
+void checkFiles(std::vector<LoadedFile>& files, core::Profile profile,
+                const QStringList& materialRoots = {});
 
 } // namespace rigscope::app
 

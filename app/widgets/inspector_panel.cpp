@@ -13,6 +13,8 @@
 
 #include "app/qt_convert.h"
 #include "core/io/file_buffer.h"
+#include "core/materials/dds.h"
+#include "core/materials/material_lookup.h"
 #include "core/materials/vtf.h"
 #include "app/document/frame_names.h"
 #include "render/bind_pose.h"
@@ -315,11 +317,16 @@ void InspectorPanel::showMaterial(int material)
         } else {
             row(g, tr("VMT"), tr("missing (the game draws the checkerboard)"));
             row(g, tr("Searched"), look->searched.join(QStringLiteral("; ")));
-            row(g, tr("Lookup"), tr("no QC: by name alone under each root's materials/"));
+            row(g, tr("Lookup"),
+                look->fromQc ? tr("under the QC's $cdmaterials in each root")
+                             : tr("no QC: by name alone under each root's materials/"));
         }
     } else {
         const QString tex = m_texturePath ? m_texturePath(material) : QString();
         row(g, tr("Texture"), tex.isEmpty() ? tr("missing") : tex);
+        if (!tex.isEmpty()) {
+            row(g, tr("Texture size"), textureSummary(tex));
+        }
     }
     row(g, tr("First use"), m.where.line ? tr("line %1").arg(m.where.line) : tr("unknown"));
 }
@@ -336,12 +343,19 @@ QString InspectorPanel::textureSummary(const QString& path)
         if (!r.ok()) {
             return tr("unreadable: %1").arg(QString::fromStdString(r.error));
         }
-        return tr("%1 x %2 %3, VTF 7.%4, %5 mips")
-            .arg(r.info.width)
-            .arg(r.info.height)
-            .arg(QString::fromLatin1(core::vtfFormatName(r.info.format).data()))
-            .arg(r.info.versionMinor)
-            .arg(r.info.mipCount);
+        return QString::fromStdString(core::describeTexture(r.info)); // as `info --materials`
+    }
+    if (path.endsWith(QStringLiteral(".dds"), Qt::CaseInsensitive)) {
+        const core::FileReadResult head = core::readFileHead(path.toStdString(), 256);
+        const core::DdsReadResult r = core::readDdsInfo(std::as_bytes(std::span(head.bytes)));
+        if (!r.ok()) {
+            return tr("unreadable: %1").arg(QString::fromStdString(r.error));
+        }
+        return tr("%1 x %2 %3, DDS, %4 mips")
+            .arg(r.width)
+            .arg(r.height)
+            .arg(QString::fromStdString(r.formatName))
+            .arg(r.mipCount);
     }
     const QImageReader reader(path);
     const QSize s = reader.size();

@@ -37,6 +37,8 @@
 
 #include "app/document/file_navigation.h"
 #include "app/document/frame_names.h"
+#include "app/widgets/materials_page.h"
+#include "app/widgets/uv_view.h"
 #include "core/ops/qc_ops.h"
 #include "core/version.h"
 #include "app/qt_convert.h"
@@ -119,7 +121,18 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
     connect(m_files, &FilesPanel::lineShown, this,
             [this](const QString& text) { showMessage(text, 10000); });
     m_viewport->setDocument(m_document);
-    m_viewport->setTextureSearchPath(m_settings.value(kTexturePathKey).toStringList());
+    applyMaterialRoots();
+    // The Texture / UV view shows what the viewport draws (after it, on each load).
+    m_uv = new UvView(this);
+    m_uv->setTexturePathLookup([this](int material) {
+        auto* scene = m_viewport->viewport()->scene();
+        return scene ? scene->texturePath(std::size_t(material)) : QString();
+    });
+    m_uv->setMaterialLookLookup([this](int material) -> const render::MaterialLook* {
+        auto* scene = m_viewport->viewport()->scene();
+        return scene && material >= 0 ? scene->materialLook(std::size_t(material)) : nullptr;
+    });
+    m_uv->setDocument(m_document);
     m_inspector->setTexturePathLookup([this](int material) {
         auto* scene = m_viewport->viewport()->scene();
         return scene ? scene->texturePath(std::size_t(material)) : QString();
@@ -165,6 +178,9 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
     QDockWidget* bodygroups = addDock(m_bodygroups, QStringLiteral("bodygroups"), tr("Bodygroups"),
                                       Qt::RightDockWidgetArea);
     tabifyDockWidget(flex, bodygroups);
+    QDockWidget* uv =
+        addDock(m_uv, QStringLiteral("uv"), tr("Texture / UV"), Qt::RightDockWidgetArea);
+    tabifyDockWidget(bodygroups, uv);
     inspector->raise();
     QDockWidget* timeline =
         addDock(m_timeline, QStringLiteral("timeline"), tr("Timeline"), Qt::BottomDockWidgetArea);
@@ -332,6 +348,7 @@ void MainWindow::openInNewTab(const QStringList& paths)
     if (!m_document->files().empty()) {
         auto* doc = new Document(this);
         doc->setProfile(m_document->requestedProfile());
+        doc->setMaterialRoots(materialRoots());
         m_docs.push_back(doc);
         m_cameras.emplace_back();
         bindDocument(doc);
@@ -363,6 +380,7 @@ void MainWindow::onTabChanged(int index)
     m_files->setDocument(m_document);
     m_problems->setDocument(m_document);
     m_viewport->setDocument(m_document);
+    m_uv->setDocument(m_document);
     m_interpolateAction->setChecked(m_document->interpolate());
     if (m_profileBox) {
         m_profileBox->blockSignals(true);
@@ -486,10 +504,36 @@ void MainWindow::showMessage(const QString& text, int timeoutMs)
     m_status->flash(text, timeoutMs);
 }
 
+void MainWindow::setMaterialRoots(const QStringList& roots)
+{
+    m_cliMaterialRoots = roots;
+    applyMaterialRoots();
+}
+
+QStringList MainWindow::materialRoots() const
+{
+    QStringList roots = m_cliMaterialRoots;
+    roots += m_settings.value(QLatin1String(kMaterialRootsKey)).toStringList();
+    roots += render::sourceRoots(m_settings.value(kTexturePathKey).toStringList());
+    roots.removeDuplicates();
+    return roots;
+}
+
+void MainWindow::applyMaterialRoots()
+{
+    const QStringList roots = materialRoots();
+    for (Document* d : m_docs) {
+        d->setMaterialRoots(roots);
+    }
+    m_document->setMaterialRoots(roots);
+    m_viewport->setTextureSearchPath(m_settings.value(kTexturePathKey).toStringList());
+}
+
 SettingsDialog* MainWindow::openSettings()
 {
     if (!m_settingsDialog) {
         m_settingsDialog = new SettingsDialog(m_settings, this);
+        m_settingsDialog->addPage(new MaterialsPage); // issue 18: Materials/roots
         connect(m_settingsDialog, &SettingsDialog::applied, this, &MainWindow::applySettings);
     } else {
         for (SettingsPage* p : m_settingsDialog->pages()) {
@@ -509,6 +553,11 @@ void MainWindow::applySettings()
     vp->setBackgroundColors(v.backgroundTop, v.backgroundBottom);
     m_units = v.units;
     updateStatus();
+    const QStringList before = m_document->materialRoots();
+    applyMaterialRoots();
+    if (m_document->materialRoots() != before && !m_document->files().empty()) {
+        reload(true); // the viewport's textures follow the new roots
+    }
 }
 
 void MainWindow::store(const QString& key, const QVariant& value)
@@ -672,7 +721,7 @@ void MainWindow::createFileMenu()
         if (ok) {
             const QStringList dirs = text.split(QLatin1Char(';'), Qt::SkipEmptyParts);
             store(kTexturePathKey, dirs);
-            m_viewport->setTextureSearchPath(dirs);
+            applyMaterialRoots();
             reload(true);
         }
     });

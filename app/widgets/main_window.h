@@ -29,6 +29,7 @@ class BudgetBar;
 class FilesPanel;
 class FlexPanel;
 class BodygroupsPanel;
+class UvView;
 class InspectorPanel;
 class ProblemsPanel;
 
@@ -39,7 +40,7 @@ class TimelinePanel;
 class ViewportWidget;
 
 // Bumped whenever the set of docks changes, so old saved layouts are ignored.
-inline constexpr int kWindowStateVersion = 1;
+inline constexpr int kWindowStateVersion = 2;
 
 // The viewer window: viewport in the centre, docks `outline files inspector flex timeline
 // problems log` (UX.md), menus with every key, status bar, background loading with Cancel,
@@ -68,6 +69,11 @@ public:
     void setCompiledWeights(bool on);
     // Requested checks profile (toolbar combo); re-runs checks, budgets and weight views.
     void setProfile(core::Profile profile);
+    // --materials DIR roots, searched before the Settings' Materials roots (every tab).
+    void setMaterialRoots(const QStringList& roots);
+    // What every document searches: --materials, then Settings ▸ Materials, then the folders of
+    // the texture search path that hold materials/.
+    QStringList materialRoots() const;
 
     // Opens `paths` as the current tab's document (replacing what it showed).
     void openFiles(const QStringList& paths);
@@ -119,6 +125,7 @@ protected:
     void dropEvent(QDropEvent* e) override;
 
 private:
+    void applyMaterialRoots(); // materialRoots() to every document and the viewport
     QDockWidget* addDock(QWidget* panel, const QString& objectName, const QString& title,
                          Qt::DockWidgetArea area);
     void createActions();
@@ -156,6 +163,7 @@ private:
     FilesPanel* m_files;
     FlexPanel* m_flex;
     BodygroupsPanel* m_bodygroups; // QC projects (issue 17)
+    UvView* m_uv = nullptr;        // Texture / UV view (issue 18)
     ProblemsPanel* m_problems;
     QPlainTextEdit* m_log;
     StatusBar* m_status;
@@ -184,6 +192,7 @@ private:
     QAction* m_interpolateAction = nullptr;
     QTabBar* m_tabBar = nullptr;
     std::vector<Document*> m_docs;              // one per tab, in tab order (children of this)
+    QStringList m_cliMaterialRoots;             // --materials DIR
     std::vector<render::OrbitCamera> m_cameras; // per tab, saved when it is left
     QList<QStringList> m_closed;                // Ctrl+Shift+T
     std::array<QAction*, 3> m_cameraModeActions{};

@@ -99,8 +99,8 @@ QImage renderDocument(render::Viewport& view, Document& doc, const QString& cam,
     flags.grid = !transparent; // a transparent image shows only the model
     flags.textures = textures;
     view.setDisplay(flags);
-    const QStringList folders = render::modelTextureFolders(doc.primary()->path, materialRoots);
-    view.setModel(doc.primaryModel(), folders, true);
+    doc.setMaterialRoots(materialRoots); // the window's lookup: roots, the QC's $cdmaterials
+    view.setModel(doc.primaryModel(), doc.materialSources(), true);
     render::timingMark("scene built");
     if (view.scene()) {
         if (const core::QcReport* qc = doc.qcProject()) { // attachments, hitboxes (issue 17)
@@ -248,8 +248,8 @@ private:
 
 // The iso view of the model's rest pose, drawn by SoftwareRaster at 2× and scaled to `size`.
 // Skeleton-only models show their bones as lines with joint dots, VTAs their base vertices.
-QImage renderThumbnail(const core::Model& m, const QString& path, QSize size,
-                       const QStringList& materialRoots = {}, bool textures_ = true)
+QImage renderThumbnail(const core::Model& m, const render::MaterialSources& sources, QSize size,
+                       bool textures_ = true)
 {
     const QSize big = size * 2;
     const std::vector<Eigen::Affine3f> joints = render::bindWorld(m.skeleton);
@@ -295,25 +295,20 @@ QImage renderThumbnail(const core::Model& m, const QString& path, QSize size,
 
     const core::Mesh& mesh = m.mesh;
     if (!mesh.empty()) {
-        const QStringList folders = render::modelTextureFolders(path, materialRoots);
         std::unique_ptr<core::MaterialResolver> resolver;
-        if (const QStringList roots = render::sourceRoots(folders); !roots.isEmpty()) {
-            core::MaterialQuery q;
-            for (const QString& r : roots) {
-                q.roots.push_back({r.toStdString(), "texture folders"});
-            }
-            resolver = std::make_unique<core::MaterialResolver>(std::move(q));
+        if (sources.sourceLookup()) {
+            resolver = std::make_unique<core::MaterialResolver>(sources.query);
         }
         std::vector<QImage> textures;
         std::vector<QColor> colors;
         for (std::size_t i = 0; i < mesh.materials.size(); ++i) {
             const render::MaterialLook look =
-                textures_ ? render::lookUpMaterial(mesh.materials[i], folders, resolver.get())
+                textures_ ? render::lookUpMaterial(mesh.materials[i], sources, resolver.get())
                           : render::MaterialLook{};
             QImage t = look.checkerboard ? render::checkerboardImage()
                        : look.texturePath.isEmpty()
                            ? QImage()
-                           : render::loadTextureImage(look.texturePath, 512);
+                           : render::loadTextureImage(look.texturePath, 512, look.masked);
             textures.push_back(t.isNull() ? t : t.convertToFormat(QImage::Format_RGB32));
             colors.push_back(render::paletteColor(i));
         }
@@ -539,6 +534,7 @@ int runThumbnail(const GuiOptions& o, QString* error)
     Document doc;
     doc.setChecksEnabled(false);
     doc.setForceReader(o.forceReader.toStdString());
+    doc.setMaterialRoots(o.materials);
     doc.open({in});
     doc.waitForLoaded(600000);
     const auto model = doc.primaryModel();
@@ -551,8 +547,7 @@ int runThumbnail(const GuiOptions& o, QString* error)
         }
         return 1;
     }
-    const QImage image =
-        renderThumbnail(*model, doc.primary()->path, o.size, o.materials, !o.noTextures);
+    const QImage image = renderThumbnail(*model, doc.materialSources(), o.size, !o.noTextures);
     const QRect content = opaqueBounds(image, 8);
     if (content.isNull()) {
         *error = QStringLiteral("%1: nothing visible to draw").arg(in);

@@ -44,11 +44,13 @@ void ViewportWidget::setDocument(Document* document)
     });
 }
 
-QStringList ViewportWidget::textureFolders() const
+render::MaterialSources ViewportWidget::materialSources() const
 {
-    const QString path =
-        m_document && m_document->primary() ? m_document->primary()->path : QString();
-    return render::modelTextureFolders(path, m_materialRoots + m_searchPath);
+    render::MaterialSources s =
+        m_document ? m_document->materialSources() : render::MaterialSources();
+    s.folders += m_searchPath;
+    s.folders.removeDuplicates();
+    return s;
 }
 
 void ViewportWidget::onLoaded(bool keepState)
@@ -57,7 +59,7 @@ void ViewportWidget::onLoaded(bool keepState)
     // it once (the window re-applies it when the checks finish, then a no-op).
     m_view->setWeightProfile(m_document->activeProfile());
     m_view->setAnimationBounds(m_document->animationBounds());
-    m_view->setModel(m_document->primaryModel(), textureFolders(), !keepState);
+    m_view->setModel(m_document->primaryModel(), materialSources(), !keepState);
     if (auto* scene = m_view->scene()) {
         scene->setMorphOffsets(m_document->flexOffsets());
         if (const core::QcReport* qc = m_document->qcProject()) { // issue 17

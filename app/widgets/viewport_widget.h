@@ -16,10 +16,10 @@ public:
     void setDocument(Document* document);
     render::Viewport* viewport() const { return m_view; }
     QWidget* container() const { return m_container; }
+    // Image folders of the Settings' texture search path, searched after the model's own.
     void setTextureSearchPath(const QStringList& folders) { m_searchPath = folders; }
-    // Game folders holding materials/ (--materials DIR), searched before the Settings' folders.
-    void setMaterialRoots(const QStringList& roots) { m_materialRoots = roots; }
-    QStringList textureFolders() const;
+    // The document's material sources (roots, $cdmaterials) plus the texture search path.
+    render::MaterialSources materialSources() const;
 
 private:
     void onLoaded(bool keepState);
@@ -31,7 +31,6 @@ private:
     render::Viewport* m_view;
     QWidget* m_container;
     QStringList m_searchPath;
-    QStringList m_materialRoots;
 };
 
 } // namespace rigscope::app

@@ -12,13 +12,18 @@ std::uint32_t maxTextureSide(Profile profile) noexcept
     return profile == Profile::Source256 ? 8192 : 4096;
 }
 
+bool sourceMaterialLookup(const MaterialQuery& query, Profile profile) noexcept
+{
+    return !query.roots.empty() && (profile == Profile::Source || profile == Profile::Source256 ||
+                                    profile == Profile::Auto);
+}
+
 std::vector<MaterialStatus> runMaterialChecks(const Model& model, const MaterialQuery& query,
                                               Profile profile, DiagnosticSink& sink,
                                               const std::vector<std::string>& extraNames)
 {
     std::vector<MaterialStatus> out;
-    if (query.roots.empty() || !(profile == Profile::Source || profile == Profile::Source256 ||
-                                 profile == Profile::Auto)) {
+    if (!sourceMaterialLookup(query, profile)) {
         return out;
     }
     MaterialResolver resolver(query, maxTextureSide(profile));

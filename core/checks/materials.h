@@ -12,6 +12,9 @@ namespace rigscope::core {
 
 // Largest texture side a profile's engine loads (material.texture-size).
 std::uint32_t maxTextureSide(Profile profile) noexcept;
+// Whether Source materials are looked up at all: a Source profile (or auto) and at least one
+// root. The checks, `info --materials` and the viewer all ask this.
+bool sourceMaterialLookup(const MaterialQuery& query, Profile profile) noexcept;
 
 // The material.* checks (PROJECTS.md §4) for the material names a model uses plus `extraNames`
 // (LOD models and $texturegroup skins of a QC): one material.missing per name (normalised,

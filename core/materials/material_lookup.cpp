@@ -68,6 +68,14 @@ std::string quote(std::string_view s)
 
 } // namespace
 
+std::string describeTexture(const VtfInfo& info)
+{
+    return std::to_string(info.width) + " x " + std::to_string(info.height) + " " +
+           std::string(vtfFormatName(info.format)) + ", VTF " + std::to_string(info.versionMajor) +
+           "." + std::to_string(info.versionMinor) + ", " + std::to_string(info.mipCount) +
+           (info.mipCount == 1 ? " mip" : " mips");
+}
+
 void appendRoots(std::vector<MaterialRoot>& roots, const std::vector<MaterialRoot>& more)
 {
     for (const MaterialRoot& r : more) {

@@ -52,6 +52,9 @@ struct MaterialStatus {
     std::vector<Diagnostic> diagnostics; // vmt-syntax, texture-missing, texture-size
 };
 
+// "512 x 512 DXT5, VTF 7.5, 10 mips": what the Inspector and `info --materials` show of a VTF.
+std::string describeTexture(const VtfInfo& info);
+
 // Looks materials and textures up as the engine does, caching folder listings (case-insensitive
 // match on each path component, as on the Windows file systems the games run on).
 class MaterialResolver {

@@ -118,7 +118,11 @@ InfoReport infoFromResult(const std::string& file, const ReadResult& r, Profile 
     return out;
 }
 
-InfoReport infoFromFile(const std::string& path, Profile requested, const std::string& forceReader)
+namespace {
+
+// infoFromFile plus, with options.materials, the material lookup of the model read.
+InfoReport infoFromFileWith(const std::string& path, const InfoOptions& options,
+                            const CheckOptions& opt)
 {
     MappedFile file(path);
     if (!file.ok()) {
@@ -127,34 +131,49 @@ InfoReport infoFromFile(const std::string& path, Profile requested, const std::s
         out.ioError = file.error();
         return out;
     }
-    ReadContext ctx;
-    ctx.fileName = path;
-    ctx.profile = requested;
-    if (!isReadable(file.bytes(), path, forceReader)) {
+    if (!isReadable(file.bytes(), path, options.forceReader)) {
         InfoReport out;
         out.file = path;
         out.ioError = "'" + path + "': " + std::string(unknownFormatReason(file.bytes()));
         return out;
     }
-    const ReadResult r = readInput(file.bytes(), ctx, forceReader);
+    ReadContext ctx;
+    ctx.fileName = path;
+    ctx.profile = options.profile;
+    const ReadResult r = readInput(file.bytes(), ctx, options.forceReader);
     file.release(); // the model holds no view into it: free it before welding
-    return infoFromResult(path, r, requested);
+    InfoReport out = infoFromResult(path, r, options.profile);
+    if (options.materials && r.hasModel) {
+        out.materialLookup = lookUpModelMaterials(path, r.model, out.profile, opt);
+    }
+    return out;
+}
+
+} // namespace
+
+InfoReport infoFromFile(const std::string& path, Profile requested, const std::string& forceReader)
+{
+    InfoOptions options;
+    options.profile = requested;
+    options.forceReader = forceReader;
+    return infoFromFileWith(path, options, CheckOptions{});
 }
 
 std::vector<InfoReport> infoFromFiles(const std::vector<std::string>& paths,
                                       const InfoOptions& options)
 {
     std::vector<InfoReport> out;
-    if (!options.checks) {
-        for (const std::string& p : paths) {
-            out.push_back(infoFromFile(p, options.profile, options.forceReader));
-        }
-        return out;
-    }
     CheckOptions opt;
     opt.profile = options.profile;
     opt.reference = options.reference;
     opt.forceReader = options.forceReader;
+    opt.materialRoots = options.materialRoots;
+    if (!options.checks) {
+        for (const std::string& p : paths) {
+            out.push_back(infoFromFileWith(p, options, opt));
+        }
+        return out;
+    }
     std::vector<ReadResult> results;
     CheckRun run = runCheck(paths, opt, &results);
     // One report per input, in the order given (a folder: its files in place).
@@ -175,6 +194,9 @@ std::vector<InfoReport> infoFromFiles(const std::vector<std::string>& paths,
                 continue;
             }
             r = infoFromResult(f.file, results[i], f.profile);
+            if (options.materials && results[i].hasModel) {
+                r.materialLookup = lookUpModelMaterials(f.file, results[i].model, f.profile, opt);
+            }
             r.profileGuessed = f.guessed;
             r.checked = true;
             r.reference = f.reference;
@@ -262,6 +284,9 @@ std::string infoText(const InfoReport& r, bool verbose)
             o += "    " + m.name + "  (" + plural(m.triangles, "triangle") + ")\n";
         }
     }
+    if (r.materialLookup.asked) {
+        o += materialLookupText(r.materialLookup);
+    }
     if (!r.flexShapes.empty()) {
         line("flex shapes", groupedCount(r.flexShapes.size()));
         for (const auto& s : r.flexShapes) {
@@ -348,6 +373,10 @@ std::string infoJson(const std::vector<InfoReport>& reports)
                 .endObject();
         }
         w.endArray();
+        if (r.materialLookup.asked) {
+            w.key("materialLookup");
+            writeMaterialLookupJson(w, r.materialLookup);
+        }
         w.key("flexShapes").beginArray();
         for (const auto& s : r.flexShapes) {
             w.value(s);

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/formats/registry.h"
+#include "core/ops/material_report.h"
 
 namespace rigscope::core {
 
@@ -44,6 +45,8 @@ struct InfoReport {
     std::vector<Diagnostic> diagnostics;
     // -v: "name (id) <- parent" lines in hierarchy order, indented by depth
     std::vector<std::string> boneTree;
+    // --materials: each material as the engine would find it (asked == false otherwise).
+    MaterialLookupReport materialLookup;
 };
 
 InfoReport infoFromResult(const std::string& file, const ReadResult& r, Profile requested);
@@ -54,9 +57,11 @@ InfoReport infoFromFile(const std::string& path, Profile requested,
 
 struct InfoOptions {
     Profile profile = Profile::Auto;
-    bool checks = true;      // false: `--no-checks`, the fast read-only summary
-    std::string reference;   // as `check --reference`
-    std::string forceReader; // --force-reader: a FormatInfo id; empty = by content
+    bool checks = true;                     // false: `--no-checks`, the fast read-only summary
+    std::string reference;                  // as `check --reference`
+    std::string forceReader;                // --force-reader: a FormatInfo id; empty = by content
+    bool materials = false;                 // --materials: the material lookup of each model
+    std::vector<std::string> materialRoots; // --material-root DIR, as `check --materials DIR`
 };
 // `rigscope-cli info FILE...`: one report per file. With checks, the files are checked exactly
 // as `rigscope-cli check FILE...` checks them (one truth: the same counts and diagnostics).

@@ -6,6 +6,7 @@
 #include "core/checks/materials.h"
 #include "core/diag/diagnostic_ids.h"
 #include "core/diag/severity.h"
+#include "core/ops/material_report.h"
 #include "core/text/json_writer.h"
 
 namespace rigscope::core {
@@ -82,7 +83,7 @@ QcReport qcReportFromFile(const std::string& path, Profile requested)
     return r;
 }
 
-std::string qcInfoJson(const QcReport& r)
+std::string qcInfoJson(const QcReport& r, const MaterialLookupReport* materials)
 {
     JsonWriter w;
     w.beginObject();
@@ -227,6 +228,10 @@ std::string qcInfoJson(const QcReport& r)
         w.key("triangles").value(per[i]).endObject();
     }
     w.endArray();
+    if (materials) {
+        w.key("materialLookup");
+        writeMaterialLookupJson(w, *materials);
+    }
     w.key("flexShapes").value(m.flexShapes.size());
     w.key("errors").value(r.errors);
     w.key("warnings").value(r.warnings);
@@ -247,7 +252,7 @@ std::string qcInfoJson(const QcReport& r)
     return w.take() + "\n";
 }
 
-std::string qcInfoText(const QcReport& r)
+std::string qcInfoText(const QcReport& r, const MaterialLookupReport* materials)
 {
     std::string s = r.file + ": QC project";
     if (!r.readable) {
@@ -282,6 +287,9 @@ std::string qcInfoText(const QcReport& r)
          std::to_string(m.mesh.triangleCount()) + " triangles, " +
          std::to_string(m.mesh.materials.size()) + " materials, " +
          std::to_string(m.flexShapes.size()) + " flex shapes\n";
+    if (materials) {
+        s += materialLookupText(*materials);
+    }
     s += "  problems:    " + std::to_string(r.errors) + " errors, " + std::to_string(r.warnings) +
          " warnings, " + std::to_string(r.notes) + " notes\n";
     return s;

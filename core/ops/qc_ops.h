@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/ops/check.h"
+#include "core/ops/material_report.h"
 #include "core/project/qc_compile.h"
 #include "core/project/qc_resolve.h"
 
@@ -27,8 +28,9 @@ QcReport qcReportFromFile(const std::string& path, Profile requested);
 QcReport qcReport(const std::string& path, Profile requested, QcFileSystem& fs);
 
 // `info X.qc`: one JSON object (issue 17 §6), and its text form.
-std::string qcInfoJson(const QcReport& r);
-std::string qcInfoText(const QcReport& r);
+// `materials` (info --materials): the merged model's material lookup, added when given.
+std::string qcInfoJson(const QcReport& r, const MaterialLookupReport* materials = nullptr);
+std::string qcInfoText(const QcReport& r, const MaterialLookupReport* materials = nullptr);
 
 // `check X.qc`: the QC itself (qc.* diagnostics plus the merged model's budgets, located at
 // $modelname), then every file of the project checked on its own (sequences against the

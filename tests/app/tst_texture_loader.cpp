@@ -4,6 +4,7 @@
 
 #include "render/texture_loader.h"
 #include "tests/support/test_support.h"
+#include "tests/support/vtf_encoder.h"
 
 using namespace rigscope;
 
@@ -103,6 +104,90 @@ private slots:
         QCOMPARE(img.pixel(1, 0), px[1]);
         QCOMPARE(img.pixel(0, 1), px[2]);
         QCOMPARE(img.pixel(1, 1), px[3]);
+    }
+
+    // Uncompressed with the TGA 2.0 footer: what Qt's own plugin reads.
+    void tgaWithFooterThroughQt()
+    {
+        QTemporaryDir dir;
+        const QList<QRgb> px{qRgba(255, 0, 0, 255), qRgba(0, 255, 0, 128), qRgba(0, 0, 255, 0),
+                             qRgba(255, 255, 255, 255)};
+        QByteArray bytes = tga(2, 32, false, px, false);
+        bytes += QByteArray(8, '\0') + QByteArray("TRUEVISION-XFILE.", 18);
+        const QImage img = render::loadTextureImage(write(dir, QStringLiteral("f.tga"), bytes));
+        QCOMPARE(img.size(), QSize(2, 2));
+        QCOMPARE(img.pixel(0, 0), px[0]);
+        QCOMPARE(qAlpha(img.pixel(1, 0)), 128);
+        QCOMPARE(qAlpha(img.pixel(0, 1)), 0);
+        QCOMPARE(img.pixel(1, 1), px[3]);
+    }
+
+    void tgaGrey()
+    {
+        QTemporaryDir dir;
+        QByteArray h(18, '\0');
+        h[2] = 3;
+        h[12] = 2;
+        h[14] = 2;
+        h[16] = 8;
+        h[17] = 0x20; // top-left origin
+        const QImage img = render::loadTextureImage(
+            write(dir, QStringLiteral("g.tga"), h + QByteArray("\x10\x20\x30\x40", 4)));
+        QCOMPARE(img.size(), QSize(2, 2));
+        QCOMPARE(img.pixel(0, 0), qRgb(0x10, 0x10, 0x10));
+        QCOMPARE(img.pixel(1, 1), qRgb(0x40, 0x40, 0x40));
+    }
+
+    // A header claiming 16384 x 16384 in a few bytes: refused before anything is allocated.
+    void tgaSizeLieIsNull()
+    {
+        QTemporaryDir dir;
+        QByteArray bytes = tga(10, 24, true, {0, 0, 0, 0}, true);
+        bytes[12] = 0, bytes[13] = 0x40, bytes[14] = 0, bytes[15] = 0x40;
+        QVERIFY(render::loadTextureImage(write(dir, QStringLiteral("h.tga"), bytes)).isNull());
+    }
+
+    // GoldSrc $texrendermode masked: palette index 255 is transparent, the others opaque.
+    void maskedPaletteBmp()
+    {
+        QTemporaryDir dir;
+        QImage img(4, 1, QImage::Format_Indexed8);
+        QList<QRgb> table(256, qRgb(0, 0, 0));
+        table[0] = qRgb(200, 10, 10);
+        table[254] = qRgb(10, 200, 10);
+        table[255] = qRgb(0, 0, 255);
+        img.setColorTable(table);
+        const uchar idx[4] = {0, 254, 255, 0};
+        std::memcpy(img.scanLine(0), idx, 4);
+        const QString path = dir.filePath(QStringLiteral("chrome.bmp"));
+        QVERIFY(img.save(path, "BMP"));
+        const QImage plain = render::loadTextureImage(path);
+        QCOMPARE(qAlpha(plain.pixel(2, 0)), 255);
+        const QImage masked = render::loadTextureImage(path, 2048, true);
+        QCOMPARE(masked.size(), QSize(4, 1));
+        QCOMPARE(qAlpha(masked.pixel(2, 0)), 0);
+        QCOMPARE(masked.pixel(0, 0), qRgb(200, 10, 10));
+        QCOMPARE(masked.pixel(1, 0), qRgb(10, 200, 10));
+    }
+
+    void ddsThroughLibsquish()
+    {
+        QTemporaryDir dir;
+        core::RgbaImage rgba;
+        rgba.width = rgba.height = 8;
+        for (int i = 0; i < 64; ++i) {
+            rgba.pixels.insert(rgba.pixels.end(), {30, 60, 240, 255});
+        }
+        const std::string dds = test::encodeDds(rgba, core::VtfFormat::Dxt1);
+        const QString path =
+            write(dir, QStringLiteral("body_c.DDS"), QByteArray(dds.data(), qsizetype(dds.size())));
+        const QImage img = render::loadTextureImage(path, 4);
+        QCOMPARE(img.size(), QSize(4, 4)); // mip 1: the cap
+        const QRgb p = img.pixel(2, 2);
+        QVERIFY2(std::abs(qRed(p) - 30) < 9 && std::abs(qGreen(p) - 60) < 9 && qBlue(p) > 230,
+                 qPrintable(QString::number(p, 16)));
+        // CoD: the colour map named by the material's images, found as .dds.
+        QCOMPARE(render::findTexture("mtl_body", "color:body_c.tga", {dir.path()}), path);
     }
 
     void truncatedTgaIsNull()

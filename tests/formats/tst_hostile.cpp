@@ -17,6 +17,7 @@
 #include "core/formats/registry.h"
 #include "core/formats/xbin/xbin_tokens.h"
 #include "core/materials/vmt.h"
+#include "core/materials/dds.h"
 #include "core/materials/vtf.h"
 #include "core/ops/check.h"
 #include "core/ops/qc_ops.h"
@@ -733,6 +734,40 @@ void TstHostile::materialFiles()
         QElapsedTimer t;
         t.start();
         const VtfReadResult r = readVtf(std::as_bytes(std::span(c)), 65535);
+        QVERIFY(!r.ok());
+        QVERIFY(r.image.empty());
+        QVERIFY(g_largestAlloc < kSmallAlloc);
+        QVERIFY(t.elapsed() < 200 * kSlowdown);
+    }
+    // DDS claiming 16384 x 16384 (DXT5, BGRA8888) and 2^32 mips in 4 KB: the same.
+    auto dds = [](std::uint32_t side, std::uint32_t mips, bool dxt) {
+        std::string s(4096, '\0');
+        auto put = [&](std::size_t at, std::uint32_t v) { std::memcpy(s.data() + at, &v, 4); };
+        std::memcpy(s.data(), "DDS ", 4);
+        put(4, 124);
+        put(12, side);
+        put(16, side);
+        put(28, mips);
+        put(76, 32);
+        if (dxt) {
+            put(80, 0x4);
+            std::memcpy(s.data() + 84, "DXT5", 4);
+        } else {
+            put(80, 0x41);
+            put(88, 32);
+            put(92, 0xff0000);
+            put(96, 0xff00);
+            put(100, 0xff);
+            put(104, 0xff000000u);
+        }
+        return s;
+    };
+    for (const std::string& c :
+         {dds(16384, 1, true), dds(16384, 0xffffffffu, false), dds(16384, 15, false)}) {
+        g_largestAlloc = 0;
+        QElapsedTimer t;
+        t.start();
+        const DdsReadResult r = readDds(std::as_bytes(std::span(c)), 16384);
         QVERIFY(!r.ok());
         QVERIFY(r.image.empty());
         QVERIFY(g_largestAlloc < kSmallAlloc);

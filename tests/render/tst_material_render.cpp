@@ -104,7 +104,7 @@ void TstMaterialRender::foundTexturedMissingCheckerboard()
     flags.grid = false;
     flags.skeleton = false;
     v->setDisplay(flags);
-    v->setModel(model, {dir.path()}, true);
+    v->setModel(model, QStringList{dir.path()}, true);
     QVERIFY(v->scene());
     QVERIFY(v->scene()->materialLook(0)->found);
     QCOMPARE(v->scene()->materialLook(0)->shader, QStringLiteral("VertexLitGeneric"));

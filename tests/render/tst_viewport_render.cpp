@@ -140,7 +140,7 @@ private slots:
         render::DisplayFlags flags;
         flags.axes = false;
         v->setDisplay(flags);
-        v->setModel(model, {test::samplesDir()}, true);
+        v->setModel(model, QStringList{test::samplesDir()}, true);
         v->setPreset(render::CameraPreset(preset));
         v->frameAll();
         const QImage image = render::captureViewport(*v);

@@ -492,7 +492,7 @@ private slots:
             titles << d->pageList()->item(i)->text();
         }
         QCOMPARE(titles, QStringList({QStringLiteral("Mouse"), QStringLiteral("Colours"),
-                                      QStringLiteral("Units")}));
+                                      QStringLiteral("Units"), QStringLiteral("Materials")}));
         auto* mouse = static_cast<app::MousePage*>(d->page(QStringLiteral("Mouse")));
         mouse->schemeBox()->setCurrentIndex(int(render::MouseScheme::Blender));
         mouse->invertYBox()->setChecked(true);
@@ -519,26 +519,26 @@ private slots:
         d->apply();
         QCOMPARE(vp->mouseOptions(), render::MouseOptions{});
 
-        // A page from another feature (the Materials page of issue 18 is added this way).
+        // A page from another feature, added as the Materials page of issue 18 is.
         struct ExtraPage : app::SettingsPage {
-            QString title() const override { return QStringLiteral("Materials"); }
+            QString title() const override { return QStringLiteral("Extra"); }
             void load(const QSettings& s) override
             {
-                value = s.value(QStringLiteral("Materials/roots")).toString();
+                value = s.value(QStringLiteral("Extra/value")).toString();
             }
             void save(QSettings& s) const override
             {
-                s.setValue(QStringLiteral("Materials/roots"), QStringLiteral("/x"));
+                s.setValue(QStringLiteral("Extra/value"), QStringLiteral("/x"));
             }
             void restoreDefaults() override {}
             QString value;
         };
         d->addPage(new ExtraPage);
-        QCOMPARE(d->pageList()->count(), 4);
-        d->showPage(QStringLiteral("Materials"));
-        QCOMPARE(d->pageList()->currentRow(), 3);
+        QCOMPARE(d->pageList()->count(), 5);
+        d->showPage(QStringLiteral("Extra"));
+        QCOMPARE(d->pageList()->currentRow(), 4);
         d->apply();
-        QCOMPARE(win.settings.value(QStringLiteral("Materials/roots")).toString(),
+        QCOMPARE(win.settings.value(QStringLiteral("Extra/value")).toString(),
                  QStringLiteral("/x"));
         d->grab().save(test::outputDir() + QStringLiteral("/TstWindowUx_settings.png"));
         d->close();

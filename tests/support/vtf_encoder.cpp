@@ -277,4 +277,70 @@ std::string encodeVtf(const core::RgbaImage& image, VtfFormat format,
     return s;
 }
 
+std::string encodeDds(const core::RgbaImage& image, VtfFormat format,
+                      const DdsEncodeOptions& options)
+{
+    std::string s = "DDS ";
+    const std::size_t header = s.size();
+    s.resize(header + 124, '\0');
+    set32(s, header + 0, 124);
+    std::uint32_t mips = 1;
+    if (options.mips) {
+        for (std::uint32_t side = std::max(image.width, image.height); side > 1; side /= 2) {
+            ++mips;
+        }
+    }
+    set32(s, header + 4, 0x1 | 0x2 | 0x4 | 0x1000 | (mips > 1 ? 0x20000 : 0)); // caps ... mips
+    set32(s, header + 8, image.height);
+    set32(s, header + 12, image.width);
+    set32(s, header + 24, mips);
+    const std::size_t pf = header + 72;
+    set32(s, pf, 32);
+    auto masks = [&](std::uint32_t flags, std::uint32_t bitCount, std::uint32_t r, std::uint32_t g,
+                     std::uint32_t b, std::uint32_t a) {
+        set32(s, pf + 4, flags);
+        set32(s, pf + 12, bitCount);
+        set32(s, pf + 16, r);
+        set32(s, pf + 20, g);
+        set32(s, pf + 24, b);
+        set32(s, pf + 28, a);
+    };
+    const bool dxt =
+        format == VtfFormat::Dxt1 || format == VtfFormat::Dxt3 || format == VtfFormat::Dxt5;
+    std::string dx10;
+    if (dxt) {
+        set32(s, pf + 4, 0x4);
+        const char* cc = options.dx10                ? "DX10"
+                         : format == VtfFormat::Dxt1 ? "DXT1"
+                         : format == VtfFormat::Dxt3 ? "DXT3"
+                                                     : "DXT5";
+        s.replace(pf + 8, 4, cc, 4);
+        if (options.dx10) {
+            put32(dx10, format == VtfFormat::Dxt1 ? 71 : (format == VtfFormat::Dxt3 ? 74 : 77));
+            put32(dx10, 3); // texture 2D
+            put32(dx10, 0);
+            put32(dx10, 1); // array size
+            put32(dx10, 0);
+        }
+    } else if (format == VtfFormat::Bgra8888) {
+        masks(0x41, 32, 0xff0000, 0xff00, 0xff, 0xff000000u);
+    } else if (format == VtfFormat::Bgrx8888) {
+        masks(0x40, 32, 0xff0000, 0xff00, 0xff, 0);
+    } else if (format == VtfFormat::Bgr888) {
+        masks(0x40, 24, 0xff0000, 0xff00, 0xff, 0);
+    } else if (format == VtfFormat::Bgr565) {
+        masks(0x40, 16, 0xf800, 0x07e0, 0x001f, 0);
+    } else if (format == VtfFormat::I8) {
+        masks(0x20000, 8, 0xff, 0, 0, 0);
+    }
+    set32(s, header + 104, 0x1000 | (mips > 1 ? 0x400008 : 0)); // caps
+    s += dx10;
+    core::RgbaImage level = image;
+    for (std::uint32_t m = 0; m < mips; ++m) {
+        s += encodePixels(level, format);
+        level = half(level);
+    }
+    return s;
+}
+
 } // namespace rigscope::test

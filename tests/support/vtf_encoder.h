@@ -23,4 +23,14 @@ std::string encodeVtf(const core::RgbaImage& image, core::VtfFormat format,
 // One pixel in `format`, as the decoder expects it.
 std::string encodePixels(const core::RgbaImage& image, core::VtfFormat format);
 
+struct DdsEncodeOptions {
+    bool mips = true;  // the full chain down to 1 x 1
+    bool dx10 = false; // DXT as a DX10 header with a DXGI BC format
+};
+
+// Writes `image` as a DDS (test files only): DXT1 / DXT3 / DXT5 (FourCC, or DX10), BGRA8888,
+// BGRX8888, BGR888, BGR565 and I8 as masked pixels.
+std::string encodeDds(const core::RgbaImage& image, core::VtfFormat format,
+                      const DdsEncodeOptions& options = {});
+
 } // namespace rigscope::test

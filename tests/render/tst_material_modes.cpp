@@ -1,0 +1,201 @@
+// rigscope-test: TIMEOUT 300
+// How materials draw (issue 18): GoldSrc $texrendermode from the QC (masked: palette index 255
+// is transparent; additive; fullbright), textures found under $cdtexture; Source back faces
+// culled as the engine does unless the VMT says $nocull. Projects written to temporary folders,
+// opened in the window, pixels counted.
+#include <QtCore/QDir>
+#include <QtCore/QFile>
+#include <QtCore/QTemporaryDir>
+#include <QtGui/QImage>
+#include <QtTest/QtTest>
+
+#include "app/document/document.h"
+#include "app/widgets/viewport_widget.h"
+#include "render/model_scene.h"
+#include "render/render_capture.h"
+#include "tests/support/render_support.h"
+#include "tests/support/vtf_encoder.h"
+
+using namespace rigscope;
+
+namespace {
+
+void write(const QString& path, const QByteArray& bytes)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write(bytes);
+}
+
+// Vertical quads facing +X side by side along Y, one per material; `links` adds the Source
+// link fields (else GoldSrc's 9 fields).
+QByteArray quads(const QList<QByteArray>& materials, bool links)
+{
+    QByteArray s = "version 1\nnodes\n0 \"root\" -1\nend\nskeleton\ntime 0\n0 0 0 0 0 0 0\nend\n"
+                   "triangles\n";
+    float y0 = -2.0f * float(materials.size()) / 2.0f;
+    for (const QByteArray& mat : materials) {
+        const float y1 = y0 + 1.8f;
+        auto v = [&](float y, float z, float u, float w) {
+            s += QStringLiteral("0 0 %1 %2 1 0 0 %3 %4").arg(y).arg(z).arg(u).arg(w).toUtf8();
+            s += links ? " 1 0 1\n" : "\n";
+        };
+        s += mat + '\n';
+        v(y0, 0, 0, 0), v(y1, 0, 1, 0), v(y1, 2, 1, 1);
+        s += mat + '\n';
+        v(y0, 0, 0, 0), v(y1, 2, 1, 1), v(y0, 2, 0, 1);
+        y0 += 2.0f;
+    }
+    return s + "end\n";
+}
+
+// An 8-bit palette BMP, 16 x 16: left half index 255 (blue), right half index 1 (red).
+void writeMaskedBmp(const QString& path)
+{
+    QImage img(16, 16, QImage::Format_Indexed8);
+    QList<QRgb> table(256, qRgb(0, 0, 0));
+    table[1] = qRgb(230, 20, 20);
+    table[255] = qRgb(0, 0, 255);
+    img.setColorTable(table);
+    for (int y = 0; y < 16; ++y) {
+        for (int x = 0; x < 16; ++x) {
+            img.scanLine(y)[x] = x < 8 ? 255 : 1;
+        }
+    }
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QVERIFY(img.save(path, "BMP"));
+}
+
+int countPixels(const QImage& img, bool (*pred)(QRgb))
+{
+    int n = 0;
+    for (int y = 0; y < img.height(); ++y) {
+        for (int x = 0; x < img.width(); ++x) {
+            n += pred(img.pixel(x, y)) ? 1 : 0;
+        }
+    }
+    return n;
+}
+
+bool isRed(QRgb p)
+{
+    return qRed(p) > 150 && qGreen(p) < 80 && qBlue(p) < 80;
+}
+bool isBlue(QRgb p)
+{
+    return qBlue(p) > 150 && qRed(p) < 80 && qGreen(p) < 80;
+}
+bool isGreen(QRgb p)
+{
+    return qGreen(p) > 120 && qRed(p) < 90 && qBlue(p) < 90;
+}
+
+render::Viewport* openInWindow(test::TestWindow& win, const QString& path)
+{
+    app::MainWindow& w = win.w;
+    if (!QTest::qWaitForWindowExposed(&w)) {
+        return nullptr;
+    }
+    render::DisplayFlags flags;
+    flags.axes = flags.grid = flags.skeleton = false;
+    w.viewportWidget()->viewport()->setDisplay(flags);
+    w.openFiles({path});
+    if (!QTest::qWaitFor([&] { return w.viewportWidget()->viewport()->scene() != nullptr; },
+                         10000)) {
+        return nullptr;
+    }
+    return w.viewportWidget()->viewport();
+}
+
+} // namespace
+
+class TstMaterialModes : public QObject {
+    Q_OBJECT
+private slots:
+    void goldsrcTexRenderModes();
+    void sourceNoCull();
+};
+
+void TstMaterialModes::goldsrcTexRenderModes()
+{
+    QTemporaryDir dir;
+    write(dir.filePath(QStringLiteral("src/ref.smd")),
+          quads({"grille.bmp", "glow.bmp", "lamp.bmp"}, false));
+    write(dir.filePath(QStringLiteral("src/gate.qc")),
+          "$modelname \"gate.mdl\"\n$cd \".\"\n$cdtexture \"..\\\\maps\"\n"
+          "$texrendermode \"grille.bmp\" masked\n$texrendermode \"GLOW.bmp\" additive\n"
+          "$texrendermode \"lamp.bmp\" fullbright\n"
+          "$body body \"ref\"\n$sequence idle \"ref\"\n");
+    writeMaskedBmp(dir.filePath(QStringLiteral("maps/grille.bmp"))); // only under $cdtexture
+    writeMaskedBmp(dir.filePath(QStringLiteral("maps/glow.bmp")));
+    writeMaskedBmp(dir.filePath(QStringLiteral("maps/lamp.bmp")));
+
+    test::TestWindow win(QStringLiteral("tst_material_modes.ini"), QSize(900, 600));
+    render::Viewport* view = openInWindow(win, dir.filePath(QStringLiteral("src/gate.qc")));
+    QVERIFY(view);
+    QTRY_VERIFY(win.w.document()->qcProject());
+    const render::ModelScene* scene = view->scene();
+    QCOMPARE(int(scene->model().mesh.materials.size()), 3);
+    for (std::size_t i = 0; i < 3; ++i) {
+        const render::MaterialLook* look = scene->materialLook(i);
+        const std::string& name = scene->model().mesh.materials[i].name;
+        QVERIFY2(!look->source, name.c_str());
+        QVERIFY2(look->texturePath.endsWith(QStringLiteral("maps/") + QString::fromStdString(name)),
+                 qPrintable(look->texturePath));
+        QCOMPARE(look->masked, name == "grille.bmp");
+        QCOMPARE(look->alphaTest, name == "grille.bmp");
+        QCOMPARE(look->additive, name == "glow.bmp");
+        QCOMPARE(look->fullbright, name == "lamp.bmp");
+    }
+    view->setPreset(render::CameraPreset::Front);
+    view->frameAll();
+    const QImage image = render::captureViewport(*view);
+    image.save(test::outputDir() + QStringLiteral("/TstMaterialModes_goldsrc.png"));
+    // Three quads: masked (half blue cut out), additive (blue adds to the background, red
+    // too), fullbright (both halves). Pure blue then appears on one quad only: the fullbright.
+    const int red = countPixels(image, isRed);
+    const int blue = countPixels(image, isBlue);
+    QVERIFY2(red > 1500, qPrintable(QString::number(red)));
+    QVERIFY2(blue > 300 && blue < red, qPrintable(QStringLiteral("%1 %2").arg(blue).arg(red)));
+}
+
+void TstMaterialModes::sourceNoCull()
+{
+    QTemporaryDir dir;
+    write(dir.filePath(QStringLiteral("models/panel.smd")), quads({"culled", "twosided"}, true));
+    write(dir.filePath(QStringLiteral("materials/culled.vmt")),
+          "\"VertexLitGeneric\"\n{\n\t\"$basetexture\" \"green\"\n}\n");
+    write(dir.filePath(QStringLiteral("materials/twosided.vmt")),
+          "\"VertexLitGeneric\"\n{\n\t\"$basetexture\" \"green\"\n\t\"$nocull\" \"1\"\n}\n");
+    core::RgbaImage green;
+    green.width = green.height = 8;
+    for (int i = 0; i < 64; ++i) {
+        green.pixels.insert(green.pixels.end(), {20, 220, 40, 255});
+    }
+    const std::string vtf = test::encodeVtf(green, core::VtfFormat::Bgr888);
+    write(dir.filePath(QStringLiteral("materials/green.vtf")),
+          QByteArray(vtf.data(), qsizetype(vtf.size())));
+
+    test::TestWindow win(QStringLiteral("tst_material_modes.ini"), QSize(900, 600));
+    render::Viewport* view = openInWindow(win, dir.filePath(QStringLiteral("models/panel.smd")));
+    QVERIFY(view);
+    QVERIFY(view->scene()->materialLook(0)->found && !view->scene()->materialLook(0)->noCull);
+    QVERIFY(view->scene()->materialLook(1)->noCull);
+    view->setPreset(render::CameraPreset::Front);
+    view->frameAll();
+    QImage front = render::captureViewport(*view);
+    const int both = countPixels(front, isGreen);
+    view->setPreset(render::CameraPreset::Back);
+    view->frameAll();
+    QImage back = render::captureViewport(*view);
+    back.save(test::outputDir() + QStringLiteral("/TstMaterialModes_back.png"));
+    const int one = countPixels(back, isGreen);
+    // From the front both quads; from behind only the $nocull one (about half as many).
+    QVERIFY2(both > 3000, qPrintable(QString::number(both)));
+    QVERIFY2(one > both / 3 && one < both * 2 / 3,
+             qPrintable(QStringLiteral("%1 of %2").arg(one).arg(both)));
+}
+
+QTEST_MAIN(TstMaterialModes)
+#include "tst_material_modes.moc"
