@@ -3,13 +3,13 @@
 #include <QtCore/QFile>
 #include <QtCore/QFileInfo>
 #include <QtGui/QBrush>
-#include <QtGui/QFontDatabase>
 #include <QtWidgets/QHeaderView>
 #include <QtWidgets/QLabel>
 #include <QtWidgets/QTreeWidget>
 #include <QtWidgets/QVBoxLayout>
 
 #include "app/qt_convert.h"
+#include "app/widgets/source_line.h"
 #include "core/model/model.h"
 #include "core/ops/qc_ops.h"
 
@@ -101,13 +101,7 @@ FilesPanel::FilesPanel(QWidget* parent)
     m_tree->header()->setSectionResizeMode(0, QHeaderView::Stretch);
     m_tree->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
     m_tree->setUniformRowHeights(true);
-    m_source->setObjectName(QStringLiteral("filesSource"));
-    m_source->setTextFormat(Qt::PlainText);
-    m_source->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_source->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_source->setContentsMargins(6, 2, 6, 2);
-    m_source->setMinimumWidth(50);
-    m_source->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    styleSourceLine(m_source, QStringLiteral("filesSource"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);

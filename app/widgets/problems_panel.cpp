@@ -4,7 +4,6 @@
 #include <QtCore/QFileInfo>
 #include <QtGui/QClipboard>
 #include <QtGui/QKeyEvent>
-#include <QtGui/QFontDatabase>
 #include <QtWidgets/QApplication>
 #include <QtWidgets/QComboBox>
 #include <QtWidgets/QDialog>
@@ -21,6 +20,7 @@
 #include <QtWidgets/QVBoxLayout>
 
 #include "app/qt_convert.h"
+#include "app/widgets/source_line.h"
 #include "core/checks/registry.h"
 #include "core/diag/diagnostic_ids.h"
 #include "core/ops/explain.h"
@@ -376,13 +376,7 @@ ProblemsPanel::ProblemsPanel(QWidget* parent)
     connect(m_search, &QLineEdit::textChanged, m_proxy, &ProblemsFilter::setText);
     header->addWidget(m_search);
 
-    m_source->setObjectName(QStringLiteral("problemSource"));
-    m_source->setTextFormat(Qt::PlainText);
-    m_source->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_source->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_source->setContentsMargins(6, 2, 6, 2);
-    m_source->setMinimumWidth(50);
-    m_source->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    styleSourceLine(m_source, QStringLiteral("problemSource"));
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
