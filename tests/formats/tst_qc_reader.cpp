@@ -376,6 +376,28 @@ private slots:
         QVERIFY(near(o.compiled.model.mesh.pointPositions[2], Vec3(-1, 0, 0))); // (0,1,0)
     }
 
+    void animationThroughACollapsedRoot()
+    {
+        // A Crowbar reference has its `Bip01` root collapsed into the pelvis; the animation still
+        // has Bip01, and the spine under it. studiomdl re-expresses the motion through the world.
+        MemoryQcFileSystem fs;
+        fs.files["p/ref.smd"] = "version 1\nnodes\n0 \"pelvis\" -1\n1 \"spine\" 0\nend\n"
+                                "skeleton\ntime 0\n0 0 0 38 1.5707963 0 0\n1 0 5 0 0 0 0\nend\n"
+                                "triangles\nm\n0 0 0 0 0 0 1 0 0\n1 1 0 0 0 0 1 0 0\n"
+                                "1 0 1 0 0 0 1 0 0\nend\n";
+        fs.files["p/anim.smd"] = "version 1\nnodes\n0 \"bip01\" -1\n1 \"pelvis\" 0\n"
+                                 "2 \"spine\" 0\nend\nskeleton\ntime 0\n"
+                                 "0 0 0 38 1.5707963 0 0\n1 0 0 0 0 0 0\n2 0 5 0 0 0.3 0\nend\n";
+        fs.files["p/main.qc"] = "$body body \"ref.smd\"\n$sequence s \"anim.smd\"\n";
+        const QcReport r = qcReport("p/main.qc", Profile::Auto, fs);
+        const Animation& a = r.compiled.model.animations.at(0);
+        auto near = [](const Vec3& x, const Vec3& y) { return (x - y).norm() < 1e-4f; };
+        QVERIFY(near(a.positions[a.key(0, 0)], Vec3(0, 0, 38))); // pelvis: Bip01's place
+        QVERIFY(near(a.rotations[a.key(0, 0)], Vec3(1.5707963f, 0, 0)));
+        QVERIFY(near(a.positions[a.key(0, 1)], Vec3(0, 5, 0))); // spine: under the pelvis
+        QVERIFY(near(a.rotations[a.key(0, 1)], Vec3(0, 0.3f, 0)));
+    }
+
     void goldsrcProject()
     {
         const QcReport r = qcReportFromFile(
