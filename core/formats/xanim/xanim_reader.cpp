@@ -11,7 +11,6 @@
 #include "core/diag/diagnostic_ids.h"
 #include "core/formats/xanim/xanim.h"
 #include "core/formats/cod/cod_grammar.h"
-#include "core/formats/cod/cod_fast.h"
 #include "core/build/parallel_shares.h"
 #include "core/formats/xbin/xbin_stream.h"
 #include "core/io/file_buffer.h"
@@ -900,18 +899,6 @@ ReadResult notCod(DiagnosticSink& sink, std::string_view bytes, const char* what
 } // namespace
 
 ReadResult readXanim(std::string_view bytes, const ReadContext& ctx)
-{
-    if (ctx.fastPaths &&
-        cod::endsLikeWholeFile(bytes, {"Z", "NOTETRACKS", "NUMTRACKS", "NUMKEYS", "FRAME"})) {
-        ReadResult fast;
-        if (cod::readXanimFast(bytes, ctx, fast)) {
-            return fast;
-        }
-    }
-    return cod::readXanimGeneral(bytes, ctx);
-}
-
-ReadResult cod::readXanimGeneral(std::string_view bytes, const ReadContext& ctx)
 {
     DiagnosticSink sink(ctx.fileName);
     Model m;
