@@ -13,8 +13,8 @@
 
 #include "core/build/model_builder.h"
 #include "core/diag/diagnostic_ids.h"
-#include "core/build/parallel_shares.h"
 #include "core/formats/cod/cod_grammar.h"
+#include "core/formats/cod/cod_parser.h"
 #include "core/formats/cod/cod_record.h"
 #include "core/formats/xbin/xbin_stream.h"
 #include "core/formats/xmodel/xmodel.h"
@@ -40,11 +40,6 @@ Vec3 clockwiseFaceNormal(const Vec3& a, const Vec3& b, const Vec3& c) noexcept
 
 enum class Section : std::uint8_t { Start, BoneInfo, Transforms, Pool, Faces, Objects, Materials };
 enum class Target : std::uint8_t { None, Bone, Vert };
-
-struct Count {
-    std::optional<std::int64_t> value;
-    SourceLoc loc;
-};
 
 struct BoneInfo {
     std::int32_t index = 0;
@@ -92,99 +87,79 @@ struct Named {
     SourceLoc loc;
 };
 
-class XmodelParser {
+class XmodelParser : public RecordParser<XmodelParser> {
 public:
-    XmodelParser(DiagnosticSink& sink, Model& m, std::uint64_t limit)
-        : m_sink(sink), m_m(m), m_limit(limit)
-    {
-    }
-
-    // Large pool and face blocks of a text file are read in shares on threads.
-    void allowShares(const ReadContext& ctx) noexcept { m_ctx = &ctx; }
-    std::uint32_t sharesKept() const noexcept { return m_sharesKept; }
-
-    template <class Source> bool run(Source& in)
-    {
-        readRecords(in);
-        if (const SourceLoc cs = in.cutString(); cs.line != 0) {
-            m_cutAt = cs;
-            m_cutWhat = "line (quoted string not closed)";
-        }
-        if (!m_sawModel) {
-            return false;
-        }
-        if (!in.stoppedOnError()) {
-            integrityAtEof();
-        }
-        finish();
-        return true;
-    }
+    using RecordParser::RecordParser;
 
 private:
-    DiagnosticSink& m_sink;
-    Model& m_m;
-    std::uint64_t m_limit;
-    const ReadContext* m_ctx = nullptr;
-    bool m_splitTried = false;
-    std::uint32_t m_sharesKept = 0;
+    friend class RecordParser<XmodelParser>;
 
-    template <class Source> void readRecords(Source& in)
-    {
-        Record r;
-        while (in.next(r)) {
-            record(r);
-            if constexpr (std::is_same_v<Source, TextRecordStream>) {
-                if (m_ctx && !m_splitTried && m_section == Section::Pool &&
-                    (r.kw == Kw::Vert || r.kw == Kw::Vert32)) {
-                    m_splitTried = true;
-                    readInShares(in);
-                }
-            }
-        }
-    }
+    bool sawHeader() const noexcept { return m_sawModel; }
 
-    void record(const Record& r)
-    {
-        if (r.cut && r.argc < expectedArgs(r)) {
-            // The last line, cut short ("BONE 5" of "BONE 5 4 \"hand\""): not read as
-            // another record; syntax.truncated says where the file ends.
-            m_cutAt = r.loc;
-            m_cutWhat = "'" + shownToken(r.keyword) + "' line (" + std::to_string(r.argc) + " of " +
-                        std::to_string(expectedArgs(r)) + " fields)";
-            return;
-        }
-        m_lastAt = r.loc;
-        dispatch(r);
-    }
-
-    // A share: the pool and face records of [begin, stop), read on a thread by a parser of its
-    // own that starts at a pool VERT or a TRI line, in the section reading in order has there.
-    struct Share {
-        const char* begin = nullptr;
-        const char* stop = nullptr;
+    // Shares (cod_parser.h) begin at a pool VERT or a TRI line after the first pool VERT line.
+    enum ShareKind { PoolShare, FaceShare };
+    struct ShareStart {
         Section section = Section::Pool;
-        std::unique_ptr<DiagnosticSink> sink;
-        Model model;
-        std::unique_ptr<XmodelParser> parser;
-        std::unique_ptr<TextRecordStream> in;
-        bool failed = false;
+        std::optional<std::int64_t> numVerts;
+        int version = 6;
+        std::array<bool, 5> warned{};
+        bool operator==(const ShareStart&) const = default;
     };
-    bool m_shareFailed = false;
+    bool splitsAfter(const Record& r) const noexcept
+    {
+        return m_section == Section::Pool && (r.kw == Kw::Vert || r.kw == Kw::Vert32);
+    }
+    static const char* shareStart(const char* from, const char* end, int& kind) noexcept
+    {
+        const char* pool = guessLinePair(from, end, {"VERT ", "VERT32 "}, {"OFFSET "});
+        const char* face = guessLinePair(from, end, {"TRI ", "TRI16 "}, {"VERT ", "VERT32 "});
+        kind = face && (!pool || face < pool) ? FaceShare : PoolShare;
+        return kind == FaceShare ? face : pool;
+    }
+    ShareStart startState(int kind) const noexcept
+    {
+        return {kind == FaceShare ? Section::Faces : Section::Pool, m_numVerts.value, m_version,
+                m_warned};
+    }
+    void beginShare(const ShareStart& s, std::size_t bytes)
+    {
+        m_section = s.section;
+        m_numVerts.value = s.numVerts;
+        m_version = s.version;
+        m_warned = s.warned;
+        // a vertex takes at least 20 bytes ("VERT 1\nOFFSET 0 0 0\n"), a face 30
+        const std::uint64_t limit = m_limit;
+        m_limit = bytes + 1;
+        reserveFor(s.section == Section::Pool ? static_cast<std::int64_t>(bytes) : 0,
+                   static_cast<std::int64_t>(bytes), false);
+        m_limit = limit;
+    }
 
     // Whether a share reads `r` exactly as reading in order would: pool and face lines that do
-    // not look at records before the share, and no version 7 warning still to give.
-    bool shareReads(const Record& r) const noexcept
+    // not look at records before the share, and no version 7 warning still to give. The first
+    // record must be the one the share was guessed to start with.
+    ShareRead shareReads(const Record& r) const noexcept
+    {
+        if (m_lastAt.line == 0) {
+            const bool faces = m_section == Section::Faces;
+            const bool starts = r.kw == (faces ? Kw::Tri : Kw::Vert) ||
+                                r.kw == (faces ? Kw::Tri16 : Kw::Vert32);
+            return starts ? ShareRead::Read : ShareRead::Fail;
+        }
+        return shareReadsLine(r) ? ShareRead::Read : ShareRead::Stop;
+    }
+    bool shareReadsLine(const Record& r) const noexcept
     {
         const bool v7 = m_version >= 7;
         switch (r.kw) {
         case Kw::Vert:
             return m_section != Section::Faces || !m_faces.empty();
         case Kw::Vert32:
-            return (v7 || m_warnedFeature[1]) && (m_section != Section::Faces || !m_faces.empty());
+            return (v7 || m_warned[1]) && (m_section != Section::Faces || !m_faces.empty());
         case Kw::Tri:
             return true;
         case Kw::Tri16:
-            return v7 || m_warnedFeature[2];
+            return v7 || m_warned[2];
         case Kw::Offset:
         case Kw::Bones:
             return true;
@@ -195,120 +170,17 @@ private:
             return !m_faces.empty();
         case Kw::Uv:
             return !m_faces.empty() &&
-                   (v7 || m_warnedFeature[3] || (r.argc > 0 && r.args[0].text == "1"));
+                   (v7 || m_warned[3] || (r.argc > 0 && r.args[0].text == "1"));
         default:
             return r.keyword == "NUMFACES";
         }
     }
 
-    // Reads share records up to the stop or before the first record it cannot read alone (the
-    // reader in order goes on there); fails on a cut line or a first record of the wrong kind.
-    void readShare(TextRecordStream& in)
+    // Appends a share's pool vertices, weights, faces and corners (its lines counted from
+    // `lineBase`) and takes on its state.
+    void splice(XmodelParser& p, std::uint32_t lineBase)
     {
-        Record r;
-        for (bool first = true;; first = false) {
-            const LineScanner before = in.lines();
-            const std::size_t reports = m_sink.diagnostics().size();
-            if (!in.next(r)) {
-                m_shareFailed = in.cutString().line != 0;
-                return;
-            }
-            const bool faces = m_section == Section::Faces;
-            if (r.cut || (first && r.kw != (faces ? Kw::Tri : Kw::Vert) &&
-                          r.kw != (faces ? Kw::Tri16 : Kw::Vert32))) {
-                m_shareFailed = true;
-                return;
-            }
-            if (!shareReads(r)) {
-                in.setLines(before);
-                auto& ds = m_sink.diagnostics();
-                ds.erase(ds.begin() + static_cast<std::ptrdiff_t>(reports), ds.end());
-                return;
-            }
-            m_lastAt = r.loc;
-            dispatch(r);
-        }
-    }
-
-    // Called after the first pool VERT line: the rest of the file is cut into shares at guessed
-    // pool vertex or face starts; share 0 is read here, the others on threads, and they are
-    // spliced in file order while each began where the text read so far ends, in the same
-    // section with the same counts; the rest is read in order. So the model, its locations and
-    // the diagnostics are those of one thread.
-    void readInShares(TextRecordStream& in)
-    {
-        const char* const start = in.position();
-        const char* const end = in.limit();
-        const auto rest = static_cast<std::size_t>(end - start);
-        const std::size_t count = core::shareCount(m_ctx->threads, m_ctx->parallelMinBytes, rest);
-        std::vector<Share> shares;
-        for (std::size_t k = 1; k < count; ++k) {
-            const char* from = start + k * (rest / count);
-            const char* pool = guessLinePair(from, end, {"VERT ", "VERT32 "}, {"OFFSET "});
-            const char* face = guessLinePair(from, end, {"TRI ", "TRI16 "}, {"VERT ", "VERT32 "});
-            const bool faces = face && (!pool || face < pool);
-            const char* begin = faces ? face : pool;
-            if (begin && begin > (shares.empty() ? start : shares.back().begin)) {
-                Share& sh = shares.emplace_back();
-                sh.begin = begin;
-                sh.section = faces ? Section::Faces : Section::Pool;
-            }
-        }
-        if (shares.empty()) {
-            return;
-        }
-        for (std::size_t k = 0; k < shares.size(); ++k) {
-            Share& sh = shares[k];
-            sh.stop = k + 1 < shares.size() ? shares[k + 1].begin : end;
-            sh.sink = std::make_unique<DiagnosticSink>(m_sink.file());
-            sh.parser = std::make_unique<XmodelParser>(*sh.sink, sh.model, m_limit);
-            XmodelParser& p = *sh.parser;
-            p.m_section = sh.section;
-            p.m_numVerts = m_numVerts;
-            p.m_version = m_version;
-            std::copy(std::begin(m_warnedFeature), std::end(m_warnedFeature),
-                      std::begin(p.m_warnedFeature));
-            sh.in =
-                std::make_unique<TextRecordStream>(in.lines().base(), sh.begin, sh.stop, *sh.sink);
-            // a vertex takes at least 20 bytes ("VERT 1\nOFFSET 0 0 0\n"), a face 30
-            p.m_limit = static_cast<std::uint64_t>(sh.stop - sh.begin) + 1;
-            p.reserveFor(sh.section == Section::Pool ? sh.stop - sh.begin : 0, sh.stop - sh.begin,
-                         false);
-            p.m_limit = m_limit;
-        }
-        const std::optional<std::int64_t> verts = m_numVerts.value;
-        const int version = m_version;
-        const int kept = core::readInShares(
-            shares, [](Share& sh) { sh.parser->readShare(*sh.in); },
-            [&] {
-                in.setLimit(shares[0].begin);
-                readRecords(in);
-                in.setLimit(end);
-                return true;
-            },
-            [&](Share& sh) {
-                XmodelParser& p = *sh.parser;
-                if (p.m_shareFailed || in.position() != sh.begin || m_section != sh.section ||
-                    m_numVerts.value != verts || m_version != version || m_cutAt.line != 0) {
-                    return false;
-                }
-                splice(p, *sh.sink, in.lineNumber());
-                in.advancePast(*sh.in);
-                sh.parser.reset();
-                sh.in.reset();
-                return true;
-            });
-        m_sharesKept = static_cast<std::uint32_t>(std::max(kept, 0));
-    }
-
-    // Appends a share's pool vertices, weights, faces, corners and diagnostics (its lines
-    // counted from `lineBase`) and takes on its state.
-    void splice(XmodelParser& p, DiagnosticSink& sink, std::uint32_t lineBase)
-    {
-        auto fix = [lineBase](SourceLoc l) {
-            l.line += l.line != 0 ? lineBase : 0;
-            return l;
-        };
+        auto fix = [lineBase](SourceLoc l) { return shifted(l, lineBase); };
         const auto weightBase = static_cast<std::uint32_t>(m_wBones.size());
         for (PoolVert v : p.m_verts) {
             v.wStart += weightBase;
@@ -345,10 +217,6 @@ private:
         append(m_cColor, p.m_cColor);
         append(m_cUv, p.m_cUv);
         append(m_uvs, p.m_uvs);
-        for (Diagnostic& d : sink.diagnostics()) {
-            d.where = fix(d.where);
-            m_sink.diagnostics().push_back(std::move(d));
-        }
         if (p.m_numFaces.value) {
             m_numFaces = {p.m_numFaces.value, fix(p.m_numFaces.loc)};
         }
@@ -356,11 +224,8 @@ private:
         m_target = p.m_target;
         m_uvSets = std::max(m_uvSets, p.m_uvSets);
         m_sawOneLineCorner = m_sawOneLineCorner || p.m_sawOneLineCorner;
-        for (std::size_t k = 0; k < std::size(m_warnedFeature); ++k) {
-            m_warnedFeature[k] = m_warnedFeature[k] || p.m_warnedFeature[k];
-        }
-        if (p.m_lastAt.line != 0) {
-            m_lastAt = fix(p.m_lastAt);
+        for (std::size_t k = 0; k < m_warned.size(); ++k) {
+            m_warned[k] = m_warned[k] || p.m_warned[k];
         }
     }
     bool m_sawModel = false;
@@ -425,10 +290,8 @@ private:
     }
     std::vector<std::pair<Named, std::string>> m_objects;
     std::vector<std::pair<Named, Material>> m_materials;
-    bool m_warnedFeature[5] = {};
+    std::array<bool, 5> m_warned{};
     // syntax.truncated (issue 15)
-    SourceLoc m_lastAt, m_cutAt;
-    std::string m_cutWhat;
     const Count* m_truncatedCount = nullptr; // its cod.count-mismatch is the truncation
     bool m_truncatedXfs = false, m_truncatedFace = false;
 
@@ -556,25 +419,15 @@ private:
     }
     std::uint32_t m_uvSets = 1;
 
-    void versionFeature(int which, const Record& r)
+    void versionFeature(std::size_t which, const Record& r)
     {
-        if (m_version >= 7 || m_warnedFeature[which]) {
+        if (m_version >= 7 || m_warned[which]) {
             return;
         }
-        m_warnedFeature[which] = true;
+        m_warned[which] = true;
         m_sink.warning(ids::kCodVersionFeature, r.loc,
                        "'" + std::string(r.keyword) + "' is a version 7 feature in a version " +
                            std::to_string(m_version) + " file");
-    }
-
-    void readCount(const Record& r, Count& c, std::string_view field)
-    {
-        std::int32_t v = 0;
-        if (!needArgs(r, 1, m_sink, field) || !argInt(r, 0, v, m_sink, field)) {
-            return;
-        }
-        c.value = v;
-        c.loc = r.loc;
     }
 
     bool inRange(std::int64_t i, const Count& c, const Record& r, std::size_t arg,
@@ -1470,31 +1323,8 @@ int sniffXmodel(std::string_view head) noexcept
 
 ReadResult readXmodel(std::string_view bytes, const ReadContext& ctx)
 {
-    ReadResult r;
-    DiagnosticSink sink(ctx.fileName);
-    Model m;
-    cod::TextRecordStream in(bytes, sink, &m.headerComments);
-    cod::XmodelParser p(sink, m, bytes.size() + 1);
-    p.allowShares(ctx);
-    const bool ok = p.run(in);
-    if (!ok) {
-        if (bytes.find_first_not_of(" \t\r\n\f\v") == std::string_view::npos) {
-            sink.error(ids::kSyntaxEmptyFile, {1, 1, 0}, "file is empty");
-        } else {
-            sink.error(ids::kSyntaxBadVersion, {1, 1, 0},
-                       "no 'MODEL' keyword; not an XMODEL_EXPORT file");
-        }
-        r.diagnostics = sink.take();
-        return r;
-    }
-    m.format = "xmodel";
-    const int e = in.dominantEnding();
-    m.lineEnding = e == 1 ? LineEnding::CRLF : (e == 2 ? LineEnding::CR : LineEnding::LF);
-    r.stats.parallelShares = p.sharesKept();
-    r.model = std::move(m);
-    r.hasModel = true;
-    r.diagnostics = sink.take();
-    return r;
+    return cod::readText<cod::XmodelParser>(bytes, ctx, "xmodel",
+                                            "no 'MODEL' keyword; not an XMODEL_EXPORT file");
 }
 
 } // namespace rigscope::core
