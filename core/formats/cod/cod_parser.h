@@ -21,6 +21,7 @@
 #include "core/diag/diagnostic_ids.h"
 #include "core/formats/cod/cod_record.h"
 #include "core/formats/registry.h"
+#include "core/io/file_buffer.h"
 #include "core/model/model.h"
 
 namespace rigscope::core::cod {
@@ -31,6 +32,18 @@ struct Count {
 };
 
 enum class ShareRead : std::uint8_t { Read, Stop, Fail };
+
+// Room for `n` more items; with `hugePages`, large arrays get the huge-page hint (for room that
+// will be filled: a hinted page is cleared whole at its first touch).
+template <class V> void reserveMore(V& v, std::size_t n, bool hugePages = true)
+{
+    if (n > 0 && v.capacity() < v.size() + n) {
+        v.reserve(v.size() + n);
+        if (hugePages) {
+            adviseHugePages(v.data(), v.capacity() * sizeof(v[0]));
+        }
+    }
+}
 
 // A location read by a share (lines counted from its start) counted from the file's start.
 inline SourceLoc shifted(SourceLoc l, std::uint32_t lineBase) noexcept

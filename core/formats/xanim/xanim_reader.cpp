@@ -92,12 +92,15 @@ private:
     {
         return {m_section, m_numParts, m_numFrames};
     }
-    void beginShare(const ShareStart& s, std::size_t /*bytes*/) noexcept
+    void beginShare(const ShareStart& s, std::size_t bytes)
     {
         m_section = s.section;
         m_numParts = s.parts;
         m_numFrames = s.frames;
         m_share = true;
+        // a key takes at least 40 bytes ("PART 1\nOFFSET 0 0 0\nX 1 0 0\nY 0 1 0\nZ 0 0 1\n")
+        reserveMore(m_keys, bytes / 40);
+        reserveMore(m_frames, bytes / 40 / std::max<std::size_t>(1, partsPerFrame()));
     }
     // Part block lines and plain FRAME lines; keys before the share's first frame fail it.
     ShareRead shareReads(const Record& r) const noexcept
@@ -451,10 +454,13 @@ private:
             const auto keys =
                 static_cast<std::uint64_t>(std::max<std::int64_t>(0, *m_numFrames.value)) *
                 static_cast<std::uint64_t>(std::max<std::int64_t>(0, *m_numParts.value));
-            m_keys.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(keys, m_limit / 7)));
-            m_frames.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(
-                static_cast<std::uint64_t>(std::max<std::int64_t>(0, *m_numFrames.value)),
-                m_limit / 8)));
+            reserveMore(m_keys,
+                        static_cast<std::size_t>(std::min<std::uint64_t>(keys, m_limit / 7)));
+            reserveMore(
+                m_frames,
+                static_cast<std::size_t>(std::min<std::uint64_t>(
+                    static_cast<std::uint64_t>(std::max<std::int64_t>(0, *m_numFrames.value)),
+                    m_limit / 8)));
         }
         RawFrame fr;
         fr.num = f;
@@ -618,11 +624,11 @@ void XanimParser::finish()
         anyScale = anyScale || k.hasScale;
     }
     std::vector<std::uint8_t> got(nj);
-    a.times.reserve(unique.size());
-    a.frameWhere.reserve(unique.size());
-    a.positions.reserve(unique.size() * nj);
-    a.axes.reserve(unique.size() * nj);
-    a.explicitKey.reserve(unique.size() * nj);
+    reserveMore(a.times, unique.size());
+    reserveMore(a.frameWhere, unique.size());
+    reserveMore(a.positions, unique.size() * nj);
+    reserveMore(a.axes, unique.size() * nj);
+    reserveMore(a.explicitKey, unique.size() * nj);
     for (std::size_t u = 0; u < unique.size(); ++u) {
         const RawFrame& fr = m_frames[unique[u]];
         const std::size_t f = a.appendFrame(fr.num, fr.loc);

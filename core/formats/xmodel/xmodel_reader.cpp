@@ -18,7 +18,6 @@
 #include "core/formats/cod/cod_record.h"
 #include "core/formats/xbin/xbin_stream.h"
 #include "core/formats/xmodel/xmodel.h"
-#include "core/io/file_buffer.h"
 #include "core/text/numbers.h"
 #include "core/text/plural.h"
 
@@ -131,7 +130,7 @@ private:
         const std::uint64_t limit = m_limit;
         m_limit = bytes + 1;
         reserveFor(s.section == Section::Pool ? static_cast<std::int64_t>(bytes) : 0,
-                   static_cast<std::int64_t>(bytes), false);
+                   static_cast<std::int64_t>(bytes), true);
         m_limit = limit;
     }
 
@@ -142,8 +141,8 @@ private:
     {
         if (m_lastAt.line == 0) {
             const bool faces = m_section == Section::Faces;
-            const bool starts = r.kw == (faces ? Kw::Tri : Kw::Vert) ||
-                                r.kw == (faces ? Kw::Tri16 : Kw::Vert32);
+            const bool starts =
+                r.kw == (faces ? Kw::Tri : Kw::Vert) || r.kw == (faces ? Kw::Tri16 : Kw::Vert32);
             return starts ? ShareRead::Read : ShareRead::Fail;
         }
         return shareReadsLine(r) ? ShareRead::Read : ShareRead::Stop;
@@ -169,8 +168,7 @@ private:
         case Kw::Color:
             return !m_faces.empty();
         case Kw::Uv:
-            return !m_faces.empty() &&
-                   (v7 || m_warned[3] || (r.argc > 0 && r.args[0].text == "1"));
+            return !m_faces.empty() && (v7 || m_warned[3] || (r.argc > 0 && r.args[0].text == "1"));
         default:
             return r.keyword == "NUMFACES";
         }
@@ -254,20 +252,15 @@ private:
     std::vector<float> m_uvs; // UV sets after the first
 
     // Room for `verts` more pool vertices (one weight each) and `faces` more faces, at most what
-    // the input's bytes can hold; `hugePages`: large arrays get the huge-page hint (for room
-    // that will be filled: a hinted page is cleared whole at its first touch).
+    // the input's bytes can hold (see reserveMore).
     void reserveFor(std::int64_t verts, std::int64_t faces, bool hugePages)
     {
         const auto more = [this, hugePages](auto& v, std::int64_t n, std::uint64_t minBytes) {
-            const std::uint64_t bound = m_limit / minBytes;
-            const auto k = static_cast<std::size_t>(std::min<std::uint64_t>(
-                static_cast<std::uint64_t>(std::max<std::int64_t>(n, 0)), bound));
-            if (k > 0 && v.capacity() < v.size() + k) {
-                v.reserve(v.size() + k);
-                if (hugePages) {
-                    adviseHugePages(v.data(), v.capacity() * sizeof(v[0]));
-                }
-            }
+            reserveMore(
+                v,
+                static_cast<std::size_t>(std::min<std::uint64_t>(
+                    static_cast<std::uint64_t>(std::max<std::int64_t>(n, 0)), m_limit / minBytes)),
+                hugePages);
         };
         more(m_verts, verts, 20);
         more(m_vPos, verts, 20);
