@@ -98,6 +98,22 @@ protected:
         }
     }
 
+    // syntax.truncated at the cut last line (else at the last record): "file ends in the
+    // middle of a <cut line>, <what>"; nothing when the file is whole.
+    void reportTruncated(const std::string& what)
+    {
+        if (what.empty() && m_cutAt.line == 0) {
+            return;
+        }
+        std::string msg = "file ends ";
+        if (m_cutAt.line != 0) {
+            msg += "in the middle of a " + m_cutWhat;
+            msg += what.empty() ? "" : ", ";
+        }
+        msg += what;
+        m_sink.error(ids::kSyntaxTruncated, m_cutAt.line != 0 ? m_cutAt : m_lastAt, std::move(msg));
+    }
+
 private:
     const ReadContext* m_ctx = nullptr;
     bool m_splitTried = false;

@@ -610,4 +610,30 @@ const char* guessLinePair(const char* p, const char* end, std::initializer_list<
     return nullptr;
 }
 
+void finishDiagnostics(const TextOut& o, DiagnosticSink& sink)
+{
+    if (o.nonFinite > 0) {
+        sink.warning(ids::kWriteNonFinite, {1, 1, 0},
+                     std::to_string(o.nonFinite) +
+                         " NaN/Inf values written as nan/inf; some tools reject them");
+    }
+    if (o.badNames > 0) {
+        sink.error(ids::kWriteBadName, {1, 1, 0},
+                   std::to_string(o.badNames) +
+                       " quote or line-break characters in names replaced by '''");
+    }
+}
+
+void comments(TextOut& o, const std::vector<std::string>& header)
+{
+    for (const std::string& c : header) {
+        if (c.rfind("//", 0) == 0 || c.rfind(';', 0) == 0) {
+            o.kw(c);
+        } else {
+            o.kw("// ").kw(c);
+        }
+        o.nl();
+    }
+}
+
 } // namespace rigscope::core::cod

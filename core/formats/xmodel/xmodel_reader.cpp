@@ -399,16 +399,7 @@ private:
             }
             what += later;
         }
-        if (what.empty() && m_cutAt.line == 0) {
-            return;
-        }
-        std::string msg = "file ends ";
-        if (m_cutAt.line != 0) {
-            msg += "in the middle of a " + m_cutWhat;
-            msg += what.empty() ? "" : ", ";
-        }
-        msg += what;
-        m_sink.error(ids::kSyntaxTruncated, m_cutAt.line != 0 ? m_cutAt : m_lastAt, std::move(msg));
+        reportTruncated(what);
     }
     std::uint32_t m_uvSets = 1;
 
@@ -487,6 +478,9 @@ private:
         case Kw::Z:
             vector3(r);
             return;
+        case Kw::Vert32:
+            versionFeature(1, r);
+            [[fallthrough]];
         case Kw::Vert:
             if (m_section == Section::Faces) {
                 corner(r);
@@ -494,6 +488,9 @@ private:
                 poolVert(r);
             }
             return;
+        case Kw::Tri16:
+            versionFeature(2, r);
+            [[fallthrough]];
         case Kw::Tri:
             tri(r);
             return;
@@ -548,10 +545,9 @@ private:
             break;
         }
         const std::string_view k = r.keyword;
-        const std::string_view kv = k; // compares check the length first
-        if (kv == "MODEL") {
+        if (k == "MODEL") {
             m_sawModel = true;
-        } else if (kv == "VERSION") {
+        } else if (k == "VERSION") {
             std::int32_t v = 0;
             if (needArgs(r, 1, m_sink, "VERSION") && argInt(r, 0, v, m_sink, "VERSION")) {
                 m_sawVersion = true;
@@ -564,69 +560,51 @@ private:
                     m_version = v;
                 }
             }
-        } else if (kv == "NUMBONES") {
+        } else if (k == "NUMBONES") {
             readCount(r, m_numBones, "NUMBONES");
             m_section = Section::BoneInfo;
-        } else if (kv == "NUMCOSMETICBONES" || kv == "NUMCOSMETICS") {
+        } else if (k == "NUMCOSMETICBONES" || k == "NUMCOSMETICS") {
             versionFeature(0, r);
             m_sink.warning(ids::kCodUnsupported, r.loc,
                            "cosmetic bone count not kept; the bones read as regular bones");
-        } else if (kv == "BONE") {
-            bone(r);
-        } else if (kv == "OFFSET" || kv == "SCALE" || kv == "X" || kv == "Y" || kv == "Z") {
-            vector3(r);
-        } else if (kv == "NUMVERTS" || kv == "NUMVERTS32") {
-            if (kv == "NUMVERTS32") {
+        } else if (k == "NUMVERTS" || k == "NUMVERTS32") {
+            if (k == "NUMVERTS32") {
                 versionFeature(1, r);
             }
             readCount(r, m_numVerts, k);
             reserveFor(m_numVerts.value.value_or(0), 0, true);
             m_section = Section::Pool;
             m_target = Target::None;
-        } else if (kv == "VERT" || kv == "VERT32") {
-            if (kv == "VERT32") {
-                versionFeature(1, r);
-            }
-            if (m_section == Section::Faces) {
-                corner(r);
-            } else {
-                poolVert(r);
-            }
-        } else if (kv == "NUMFACES") {
+        } else if (k == "NUMFACES") {
             readCount(r, m_numFaces, "NUMFACES");
             reserveFor(0, m_numFaces.value.value_or(0), true);
             m_section = Section::Faces;
             m_target = Target::None;
-        } else if (kv == "TRI" || kv == "TRI16") {
-            if (kv == "TRI16") {
-                versionFeature(2, r);
-            }
-            tri(r);
-        } else if (kv == "NUMOBJECTS") {
+        } else if (k == "NUMOBJECTS") {
             readCount(r, m_numObjects, "NUMOBJECTS");
             m_section = Section::Objects;
-        } else if (kv == "OBJECT") {
+        } else if (k == "OBJECT") {
             std::int32_t i = 0;
             if (needArgs(r, 2, m_sink, "OBJECT") && argInt(r, 0, i, m_sink, "object index") &&
                 inRange(i, m_numObjects, r, 0, "object", "NUMOBJECTS")) {
                 m_objects.push_back({{i, r.loc}, argName(r, 1, m_sink)});
             }
-        } else if (kv == "NUMMATERIALS") {
+        } else if (k == "NUMMATERIALS") {
             readCount(r, m_numMaterials, "NUMMATERIALS");
             m_section = Section::Materials;
-        } else if (kv == "MATERIAL") {
+        } else if (k == "MATERIAL") {
             material(r);
-        } else if (kv == "TRANSPARENCY" || kv == "AMBIENTCOLOR" || kv == "INCANDESCENCE" ||
-                   kv == "SPECULARCOLOR" || kv == "REFLECTIVECOLOR") {
+        } else if (k == "TRANSPARENCY" || k == "AMBIENTCOLOR" || k == "INCANDESCENCE" ||
+                   k == "SPECULARCOLOR" || k == "REFLECTIVECOLOR") {
             param(r, 4);
-        } else if (kv == "COEFFS" || kv == "GLOW" || kv == "REFRACTIVE" || kv == "REFLECTIVE" ||
-                   kv == "BLINN") {
+        } else if (k == "COEFFS" || k == "GLOW" || k == "REFRACTIVE" || k == "REFLECTIVE" ||
+                   k == "BLINN") {
             param(r, 2);
-        } else if (kv == "PHONG") {
+        } else if (k == "PHONG") {
             param(r, 1);
-        } else if (kv == "NUMSBONES" || kv == "NUMSWEIGHTS" || kv == "QUATERNION" ||
-                   kv == "NUMIKPITCHLAYERS" || kv == "IKPITCHLAYER" || kv == "ROTATION" ||
-                   kv == "EXTRA") {
+        } else if (k == "NUMSBONES" || k == "NUMSWEIGHTS" || k == "QUATERNION" ||
+                   k == "NUMIKPITCHLAYERS" || k == "IKPITCHLAYER" || k == "ROTATION" ||
+                   k == "EXTRA") {
             m_sink.warning(ids::kCodUnsupported, r.loc,
                            "siege/IK data '" + std::string(k) + "' skipped");
         } else if (r.cut && isCutKeyword(k)) {
@@ -687,7 +665,6 @@ private:
     void vector3(const Record& r)
     {
         const std::string_view k = r.keyword;
-        const std::string_view kv = k; // compares check the length first
         if (m_target == Target::None) {
             m_sink.warning(ids::kSyntaxUnknownBlock, r.loc,
                            "'" + std::string(k) + "' outside a bone or vertex skipped");
@@ -699,7 +676,7 @@ private:
         }
         const Vec3 vec(v[0], v[1], v[2]);
         if (m_target == Target::Vert) {
-            if (kv == "OFFSET") {
+            if (k == "OFFSET") {
                 m_vPos.back() = vec;
             } else {
                 m_sink.warning(ids::kSyntaxUnknownBlock, r.loc,
@@ -708,13 +685,13 @@ private:
             return;
         }
         BoneXf& x = m_xfs.back();
-        if (kv == "OFFSET") {
+        if (k == "OFFSET") {
             x.offset = vec;
-        } else if (kv == "SCALE") {
+        } else if (k == "SCALE") {
             x.scale = vec;
             x.hasScale = true;
         } else {
-            const int col = kv == "X" ? 0 : (kv == "Y" ? 1 : 2);
+            const int col = k == "X" ? 0 : (k == "Y" ? 1 : 2);
             x.axes.col(col) = vec;
         }
     }
