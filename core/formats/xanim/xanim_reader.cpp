@@ -119,19 +119,17 @@ private:
     {
         auto fix = [lineBase](SourceLoc l) { return shifted(l, lineBase); };
         const auto keyBase = static_cast<std::uint32_t>(m_keys.size());
-        for (RawFrame f : p.m_frames) {
+        appendShare(m_frames, p.m_frames, [&](RawFrame f) {
             f.firstKey += keyBase;
             f.loc = fix(f.loc);
-            m_frames.push_back(f);
-        }
-        for (RawKey k : p.m_keys) {
+            return f;
+        });
+        appendShare(m_keys, p.m_keys, [&](RawKey k) {
             k.loc = fix(k.loc);
-            m_keys.push_back(k);
-        }
+            return k;
+        });
         m_inKey = p.m_inKey;
         m_skipBlock = p.m_skipBlock;
-        p.m_frames = {};
-        p.m_keys = {};
     }
     bool m_share = false;
     bool m_sawAnimation = false;

@@ -180,41 +180,35 @@ private:
     {
         auto fix = [lineBase](SourceLoc l) { return shifted(l, lineBase); };
         const auto weightBase = static_cast<std::uint32_t>(m_wBones.size());
-        for (PoolVert v : p.m_verts) {
+        appendShare(m_verts, p.m_verts, [&](PoolVert v) {
             v.wStart += weightBase;
             v.bonesLoc = fix(v.bonesLoc);
-            m_verts.push_back(v);
-        }
-        append(m_vPos, p.m_vPos);
-        for (const SourceLoc& l : p.m_vWhere) {
-            m_vWhere.push_back(fix(l));
-        }
-        append(m_wBones, p.m_wBones);
-        append(m_wWeights, p.m_wWeights);
-        for (const SourceLoc& l : p.m_wLocs) {
-            m_wLocs.push_back(fix(l));
-        }
+            return v;
+        });
+        appendShare(m_vPos, p.m_vPos);
+        appendShare(m_vWhere, p.m_vWhere, fix);
+        appendShare(m_wBones, p.m_wBones);
+        appendShare(m_wWeights, p.m_wWeights);
+        appendShare(m_wLocs, p.m_wLocs, fix);
         const auto cornerBase = static_cast<std::uint32_t>(m_cPoint.size());
         const auto uvBase = static_cast<std::uint32_t>(m_uvs.size());
-        for (Face f : p.m_faces) {
+        appendShare(m_faces, p.m_faces, [&](Face f) {
             f.firstCorner += cornerBase;
             f.loc = fix(f.loc);
             f.objLoc = fix(f.objLoc);
             f.matLoc = fix(f.matLoc);
-            m_faces.push_back(f);
-        }
-        for (CornerInfo c : p.m_cInfo) {
+            return f;
+        });
+        appendShare(m_cInfo, p.m_cInfo, [uvBase](CornerInfo c) {
             c.uvStart += uvBase;
-            m_cInfo.push_back(c);
-        }
-        for (const SourceLoc& l : p.m_cWhere) {
-            m_cWhere.push_back(fix(l));
-        }
-        append(m_cPoint, p.m_cPoint);
-        append(m_cNormal, p.m_cNormal);
-        append(m_cColor, p.m_cColor);
-        append(m_cUv, p.m_cUv);
-        append(m_uvs, p.m_uvs);
+            return c;
+        });
+        appendShare(m_cWhere, p.m_cWhere, fix);
+        appendShare(m_cPoint, p.m_cPoint);
+        appendShare(m_cNormal, p.m_cNormal);
+        appendShare(m_cColor, p.m_cColor);
+        appendShare(m_cUv, p.m_cUv);
+        appendShare(m_uvs, p.m_uvs);
         if (p.m_numFaces.value) {
             m_numFaces = {p.m_numFaces.value, fix(p.m_numFaces.loc)};
         }
@@ -255,32 +249,17 @@ private:
     // the input's bytes can hold (see reserveMore).
     void reserveFor(std::int64_t verts, std::int64_t faces, bool hugePages)
     {
-        const auto more = [this, hugePages](auto& v, std::int64_t n, std::uint64_t minBytes) {
-            reserveMore(
-                v,
-                static_cast<std::size_t>(std::min<std::uint64_t>(
-                    static_cast<std::uint64_t>(std::max<std::int64_t>(n, 0)), m_limit / minBytes)),
-                hugePages);
+        // `n` items in each array, at most one per `minBytes` of input
+        const auto more = [this, hugePages](std::int64_t n, std::uint64_t minBytes, auto&... vs) {
+            const auto k = static_cast<std::size_t>(std::min<std::uint64_t>(
+                static_cast<std::uint64_t>(std::max<std::int64_t>(n, 0)), m_limit / minBytes));
+            (reserveMore(vs, k, hugePages), ...);
         };
-        more(m_verts, verts, 20);
-        more(m_vPos, verts, 20);
-        more(m_vWhere, verts, 20);
-        more(m_wBones, verts, 20);
-        more(m_wWeights, verts, 20);
-        more(m_wLocs, verts, 20);
-        more(m_faces, faces, 30);
-        more(m_cInfo, 3 * faces, 30);
-        more(m_cPoint, 3 * faces, 30);
-        more(m_cNormal, 3 * faces, 30);
-        more(m_cColor, 3 * faces, 30);
-        more(m_cUv, 3 * faces, 30);
-        more(m_cWhere, 3 * faces, 30);
+        more(verts, 20, m_verts, m_vPos, m_vWhere, m_wBones, m_wWeights, m_wLocs);
+        more(faces, 30, m_faces);
+        more(3 * faces, 30, m_cInfo, m_cPoint, m_cNormal, m_cColor, m_cUv, m_cWhere);
     }
 
-    template <class T> static void append(std::vector<T>& to, const std::vector<T>& from)
-    {
-        to.insert(to.end(), from.begin(), from.end());
-    }
     std::vector<std::pair<Named, std::string>> m_objects;
     std::vector<std::pair<Named, Material>> m_materials;
     std::array<bool, 5> m_warned{};
