@@ -274,4 +274,9 @@ private:
     const char* m_nl;
 };
 
+// Header comment lines (as read: `//` or `;` kept, else `// ` added).
+void comments(TextOut& o, const std::vector<std::string>& header);
+// A writer's write.non-finite and write.bad-name reports for what `o` counted.
+void finishDiagnostics(const TextOut& o, DiagnosticSink& sink);
+
 } // namespace rigscope::core::cod
