@@ -348,11 +348,8 @@ SourceLoc argLoc(const Record& r, std::size_t i) noexcept
             static_cast<std::uint64_t>(p - r.base)};
 }
 
-bool needArgs(const Record& r, std::size_t n, DiagnosticSink& sink, std::string_view kind)
+bool shortLine(const Record& r, std::size_t n, DiagnosticSink& sink, std::string_view kind)
 {
-    if (r.argc >= n) {
-        return true;
-    }
     sink.error(ids::kSyntaxShortLine, r.loc,
                std::string(kind) + " line has " + plural(r.argc + 1, "field") + "; needs " +
                    std::to_string(n + 1));
