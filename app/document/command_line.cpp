@@ -71,10 +71,11 @@ GuiOptions parseGuiCommandLine(const QStringList& arguments)
         QCoreApplication::translate(
             "main", "Thumbnailer: render IN framed, transparent, to OUT.png (rigscope "
                     "--thumbnail IN OUT.png --size N) and exit."));
-    QCommandLineOption windowShot(QStringLiteral("window-screenshot"),
-                                  QStringLiteral("Grab the whole window after loading and exit."),
-                                  QStringLiteral("OUT"));
-    windowShot.setFlags(QCommandLineOption::HiddenFromHelp);
+    const QCommandLineOption windowShot(
+        QStringLiteral("window-screenshot"),
+        QCoreApplication::translate("main", "Open the window, wait for the load and its checks, "
+                                            "grab the whole window to OUT.png and exit."),
+        QStringLiteral("OUT"));
     const QCommandLineOption materials(
         QStringLiteral("materials"),
         QCoreApplication::translate("main", "Game folder holding materials/ (repeatable)."),
