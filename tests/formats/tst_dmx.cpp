@@ -201,12 +201,8 @@ private slots:
         QFETCH(QString, path);
         const ReadResult r = test::readPath(path, test::fixturesDir());
         QVERIFY2(verifyInvariants(r.model).empty(), verifyInvariants(r.model).c_str());
-        const QString expectedPath = path.left(path.size() - 4) + QStringLiteral(".expected");
         const QStringList got = test::formatted(r.diagnostics);
-        if (test::blessing()) {
-            test::writeLines(expectedPath, got);
-        }
-        QCOMPARE(got, test::expectedLines(expectedPath));
+        QCOMPARE(got, test::expectedFor(path, got));
         QCOMPARE(r.hasErrors(), path.contains(QStringLiteral("/invalid/")));
         QCOMPARE(r.model.format, std::string("dmx"));
     }
