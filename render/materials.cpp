@@ -71,7 +71,8 @@ void main()
     vec3 albedo = baseColor.rgb;
     float alpha = 1.0;
     if (useTexture > 0.5) {
-        vec4 t = texture(diffuseTexture, vUv);
+        // Images are uploaded top row first; SMD v runs up.
+        vec4 t = texture(diffuseTexture, vec2(vUv.x, 1.0 - vUv.y));
         albedo = t.rgb * tint.rgb;
         alpha = t.a;
         if (alphaReference > 0.0 && alpha < alphaReference)
@@ -280,15 +281,21 @@ void ShadedMaterial::setBaseColor(const QColor& c)
     m_base->setValue(rgba(c));
 }
 
-void ShadedMaterial::setTexture(Qt3DRender::QAbstractTexture* texture)
+void ShadedMaterial::setTexture(Qt3DRender::QAbstractTexture* texture, bool shown)
 {
-    m_hasTexture = texture != nullptr;
+    m_hasTexture = texture != nullptr && shown;
     if (texture) {
         m_texture->setValue(QVariant::fromValue(texture));
         if (!parameters().contains(m_texture)) {
             addParameter(m_texture);
         }
     }
+    m_useTexture->setValue(m_hasTexture && m_texturesEnabled ? 1.0f : 0.0f);
+}
+
+void ShadedMaterial::setTextureShown(bool shown)
+{
+    m_hasTexture = shown && parameters().contains(m_texture);
     m_useTexture->setValue(m_hasTexture && m_texturesEnabled ? 1.0f : 0.0f);
 }
 

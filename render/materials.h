@@ -22,8 +22,10 @@ public:
     explicit ShadedMaterial(const QColor& base, Qt3DCore::QNode* parent = nullptr);
     void setBaseColor(const QColor& c);
     // nullptr = colour only. Set it before the material becomes a component: a texture
-    // parameter added to a live material samples black (Qt 6.4, OpenGL renderer).
-    void setTexture(Qt3DRender::QAbstractTexture* texture);
+    // parameter added to a live material samples black (Qt 6.4, OpenGL renderer). `shown`
+    // false: the flat colour until setTextureShown(true) (a texture whose pixels stream in).
+    void setTexture(Qt3DRender::QAbstractTexture* texture, bool shown = true);
+    void setTextureShown(bool shown);
     void setHighlight(const QColor& c, float amount);
     void setFlatShading(bool on);
     void setTexturesEnabled(bool on);

@@ -7,10 +7,15 @@
 
 namespace rigscope::render {
 
-void timingMark(const char* stage)
+bool timingEnabled()
 {
     static const bool on = qEnvironmentVariableIsSet("RIGSCOPE_TIMING");
-    if (!on) {
+    return on;
+}
+
+void timingMark(const char* stage)
+{
+    if (!timingEnabled()) {
         return;
     }
     timespec ts{};

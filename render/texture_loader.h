@@ -23,6 +23,11 @@ namespace rigscope::render {
 // 256 MB of pixels).
 QImage loadTextureImage(const QString& path, int maxSide = 2048, bool masked = false);
 
+// Tests: while held, the viewport's texture decodes wait before they start (so a test sees the
+// first frame before any texture). waitWhileTextureDecodingHeld() returns at once otherwise.
+void holdTextureDecoding(bool hold);
+void waitWhileTextureDecodingHeld();
+
 // The engine's missing-material picture: purple and black squares, 4 per texture repeat.
 QImage checkerboardImage();
 
