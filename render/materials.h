@@ -40,6 +40,7 @@ public:
         Blend blend = Blend::Opaque;
         QColor tint = Qt::white;
         bool fullbright = false;
+        bool evenLight = false; // GoldSrc flatshade: lit evenly, the normal ignored
         // Back faces culled (a Source material without $nocull, as the engine draws it);
         // otherwise two-sided.
         bool cullBack = false;
@@ -57,6 +58,7 @@ private:
     Qt3DRender::QParameter* m_blendMode;
     Qt3DRender::QParameter* m_tint;
     Qt3DRender::QParameter* m_fullbright;
+    Qt3DRender::QParameter* m_evenLight;
     Qt3DRender::QCullFace* m_cull = nullptr;
     bool m_blendSet = false;
     bool m_hasTexture = false;

@@ -241,6 +241,7 @@ ModelScene::ModelScene(std::shared_ptr<const core::Model> model, const MaterialS
                                            : ShadedMaterial::Blend::Opaque;
         surface.tint = look.tint;
         surface.fullbright = look.fullbright;
+        surface.evenLight = look.flatShade;
         // The engine culls back faces unless the VMT says $nocull; image-file materials
         // (GoldSrc, CoD, no VMT) stay two-sided.
         surface.cullBack = look.source && look.found && !look.checkerboard && !look.noCull;
@@ -1079,6 +1080,21 @@ void ModelScene::setSelectedTriangle(int triangle, int corner)
 const MaterialLook* ModelScene::materialLook(std::size_t material) const
 {
     return material < m_looks.size() ? &m_looks[material] : nullptr;
+}
+
+bool ModelScene::looksDifferFrom(const MaterialSources& sources) const
+{
+    std::unique_ptr<core::MaterialResolver> resolver;
+    if (sources.sourceLookup()) {
+        resolver = std::make_unique<core::MaterialResolver>(sources.query);
+    }
+    const std::vector<core::Material>& materials = m_model->mesh.materials;
+    for (std::size_t i = 0; i < materials.size() && i < m_looks.size(); ++i) {
+        if (!(lookUpMaterial(materials[i], sources, resolver.get()) == m_looks[i])) {
+            return true;
+        }
+    }
+    return false;
 }
 
 QString ModelScene::texturePath(std::size_t material) const

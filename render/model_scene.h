@@ -194,6 +194,8 @@ public:
     QColor materialColor(std::size_t material) const;
     // How a material was looked up (VMT, shader, texture, or missing and where it was searched).
     const MaterialLook* materialLook(std::size_t material) const;
+    // True when `sources` would draw some material differently (another profile, other roots).
+    bool looksDifferFrom(const MaterialSources& sources) const;
 
 signals:
     void texturesLoaded();

@@ -398,6 +398,8 @@ MaterialLook lookUpMaterial(const core::Material& material, const MaterialSource
             look.additive = true;
         } else if (mode == "fullbright") {
             look.fullbright = true;
+        } else if (mode == "flatshade") {
+            look.flatShade = true;
         }
     }
     return look;

@@ -61,7 +61,9 @@ struct MaterialLook {
     bool noCull = false;
     bool fullbright = false; // $selfillum (Source) / fullbright (GoldSrc)
     bool masked = false;     // GoldSrc $texrendermode masked: palette index 255 transparent
+    bool flatShade = false;  // GoldSrc $texrendermode flatshade: one light level, no shading
     QColor tint = Qt::white; // $color
+    bool operator==(const MaterialLook&) const = default;
 };
 struct MaterialSources;
 // `resolver` null: no Source roots (image files only, with the QC's $texrendermode).

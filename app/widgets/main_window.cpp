@@ -1156,6 +1156,7 @@ void MainWindow::onDiagnosticsChanged()
     // zero-sum or weighted to an undeclared bone stand out in the influence-count view.
     auto* vp = m_viewport->viewport();
     vp->setWeightProfile(active);
+    m_viewport->refreshMaterials(); // the profile decides the Source lookup (issue 18)
     m_compiledAction->setEnabled(active != core::Profile::Cod); // CoD: authored only (§5)
     if (auto* scene = vp->scene(); scene && model && p) {
         std::vector<std::uint8_t> mask(model->mesh.pointCount(), 0);
