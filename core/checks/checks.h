@@ -60,7 +60,6 @@ void checkCodColorRange(const Model&, const Profile&, DiagnosticSink&);
 
 // xref.cpp (scene checks: `self` against its reference)
 void checkXrefAnimBoneMissing(const SceneFile&, const SceneFile&, const Profile&, DiagnosticSink&);
-void checkDocumentBoneLimit(const SceneFile&, const SceneFile&, const Profile&, DiagnosticSink&);
 void checkXrefRefBoneMissing(const SceneFile&, const SceneFile&, const Profile&, DiagnosticSink&);
 void checkXrefParentMismatch(const SceneFile&, const SceneFile&, const Profile&, DiagnosticSink&);
 void checkXrefRestPose(const SceneFile&, const SceneFile&, const Profile&, DiagnosticSink&);

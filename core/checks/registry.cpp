@@ -60,7 +60,6 @@ constexpr ModelCheck kModelChecks[] = {
 
 constexpr SceneCheck kSceneChecks[] = {
     {"xref.anim-bone-missing", checkXrefAnimBoneMissing},
-    {"skeleton.bone-limit (document)", checkDocumentBoneLimit},
     {"xref.ref-bone-missing", checkXrefRefBoneMissing},
     {"xref.parent-mismatch", checkXrefParentMismatch},
     {"xref.rest-pose-differs", checkXrefRestPose},

@@ -241,13 +241,17 @@ void checkUnreferencedBones(const Model& m, const Profile& p, DiagnosticSink& si
     if (names.empty()) {
         return;
     }
+    // Judged on this file alone: in a QC project (core/ops/qc_ops) the bodies are judged
+    // together, and Source also keeps bones the QC's attachments and IK chains name.
     const std::string k = std::to_string(names.size());
     std::string msg = p == Profile::GoldSrc
                           ? k + " bones carry no vertices and are dropped by GoldSrc: "
-                          : k + " bones carry no vertices: ";
+                          : k + " bones carry no vertices; studiomdl drops them unless QC "
+                                "commands keep them: ";
     if (names.size() == 1) {
         msg = p == Profile::GoldSrc ? "1 bone carries no vertices and is dropped by GoldSrc: "
-                                    : "1 bone carries no vertices: ";
+                                    : "1 bone carries no vertices; studiomdl drops it unless a "
+                                      "QC command keeps it: ";
     }
     msg += nameList(names);
     sink.warning(ids::kSkeletonUnreferencedBone, jointLoc(s, first), std::move(msg),

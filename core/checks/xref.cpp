@@ -86,42 +86,10 @@ void checkXrefAnimBoneMissing(const SceneFile& self, const SceneFile& ref, const
             continue;
         }
         std::string msg = quoted(s.names[j]) + " is not in reference " + quoted(refName(ref));
-        msg += p == Profile::GoldSrc ? "; goldsrc drops it" : "; added to the bone table";
+        msg += p == Profile::GoldSrc ? "; goldsrc drops it" : "; studiomdl drops its keys";
         sink.warning(ids::kXrefAnimBoneMissing, jointLoc(s, j), std::move(msg),
                      {isXAnim(*self.model) ? K::Part : K::Joint, static_cast<std::int32_t>(j)});
     }
-}
-
-void checkDocumentBoneLimit(const SceneFile& self, const SceneFile& ref, const Profile& p,
-                            DiagnosticSink& sink)
-{
-    // Source counts the union of the document's bones: an animation's extra bones are added
-    // to the reference's table. (A file over the limit on its own is reported by the model
-    // check; goldsrc counts bones under vertices, so extra animation bones are dropped.)
-    if (!usable(self, ref) || p == Profile::GoldSrc || p == Profile::Cod) {
-        return;
-    }
-    const Limits lim = limitsFor(p);
-    const Skeleton& s = self.model->skeleton;
-    const Skeleton& r = ref.model->skeleton;
-    if (s.size() > lim.bones || r.size() > lim.bones) {
-        return;
-    }
-    std::size_t n = r.size();
-    std::size_t over = SIZE_MAX;
-    for (std::size_t j : jointsInFileOrder(s)) {
-        if (r.findByName(s.names[j]) == kNoJoint && ++n == lim.bones + 1) {
-            over = j;
-        }
-    }
-    if (n <= lim.bones) {
-        return;
-    }
-    sink.error(ids::kSkeletonBoneLimit, jointLoc(s, over),
-               "document uses " + std::to_string(n) + " bones (" + refName(ref) +
-                   " and this file); " + std::string(profileName(p)) + " allows at most " +
-                   std::to_string(lim.bones),
-               {K::Joint, static_cast<std::int32_t>(over)});
 }
 
 void checkXrefRefBoneMissing(const SceneFile& self, const SceneFile& ref, const Profile&,

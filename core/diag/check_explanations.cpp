@@ -256,9 +256,11 @@ constexpr CheckExplanation kExplanations[] = {
      "nodes\n0 \"root\" -1\n1 \"prop\" -1\nend",
      "Nothing for Valve games; parent everything under one root if you want a single tree."},
     {"skeleton.bone-limit", "the model uses more bones than the profile's compiler allows",
-     "The bones the model really uses (bones under vertices and their ancestors, for the whole "
-     "document) exceed the profile's limit. The message counts the bones that carry no vertex "
-     "too, and suggests `source256` when it would fit.",
+     "The bones the compiled model keeps exceed the profile's limit. GoldSrc keeps the bones "
+     "under vertices and their ancestors. For Source a lone file counts every declared bone (a "
+     "QC may keep empty ones for attachments), and the message counts those that carry no "
+     "vertex; a QC project counts its compiled skeleton, reported at `$modelname`. It suggests "
+     "`source256` when the model would fit.",
      "studiomdl stops with \"too many bones used in model\"; older builds write past the bone "
      "table instead and crash or produce a broken model.",
      "goldsrc 127 and source 127 (a 128-entry table tested with `>=`: HL SDK studiomdl.c, ep1 "
@@ -283,14 +285,20 @@ constexpr CheckExplanation kExplanations[] = {
      "nodes\n0 \"ValveBiped.Bip01_L_Forearm_Twist_Helper_Bone\" -1\nend",
      "Shorten the bone name in the modelling tool (and in the QC and animations that use it)."},
     {"skeleton.unreferenced-bone", "a reference bone carries no vertices, nor do its children",
-     "A bone of a reference file has no vertex weighted to it or to any of its descendants.",
-     "GoldSrc studiomdl drops such bones from the compiled model, so attachments, hitboxes or "
-     "animations aimed at them break. Source keeps them but they still count against the bone "
-     "limit.",
-     "None: any such bone; warning under goldsrc, note under source and source256. Source: "
-     "GoldSrc `SimplifyModel`.",
+     "A bone of a reference file has no compiled vertex weight on it or on any of its "
+     "descendants (a link the compiler culls, under 0.05 in Source, does not count). In a QC "
+     "project the bodies are judged together: a bone one body leaves empty and another weights "
+     "is kept, and the drop is reported once, on the file that first declares the bone.",
+     "studiomdl leaves such bones out of the compiled model, so hitboxes (and in GoldSrc "
+     "attachments) aimed at them stop the compile, and animation keys on them are lost. Source "
+     "keeps them when a non-rigid `$attachment`, `$ikchain`, `$bonemerge`, eyeball, mouth or "
+     "`$definebone` names them; GoldSrc keeps vertex bones only.",
+     "None: any such bone; warning under goldsrc, note under source and source256. Sources: "
+     "GoldSrc `SimplifyModel`; Source SDK 2013 `simplify.cpp` `TagUsedBones` and "
+     "`BuildGlobalBonetable`.",
      "nodes\n0 \"root\" -1\n1 \"unused\" 0\nend\n(triangles weighted to bone 0 only)",
-     "Weight something to the bone, delete it, or accept it if another file needs it."},
+     "Weight something to the bone, delete it, or (Source) keep it with `$definebone` when an "
+     "animation or a model merged onto this one needs it."},
     {"skeleton.missing-in-first-frame", "a declared bone has no key in the first frame",
      "A bone of `nodes` has no line in the first `time` block of `skeleton` (VTA files are "
      "exempt: their frames need no bones).",
@@ -642,11 +650,11 @@ constexpr CheckExplanation kExplanations[] = {
     {"xref.anim-bone-missing", "an animation moves a bone the reference does not have",
      "A bone of an animation file (or an XANIM part) has no bone of the same name in the "
      "reference.",
-     "GoldSrc studiomdl drops the bone's motion; Source adds it to the bone table, where it "
-     "counts against the bone limit and moves nothing visible. Either way the animation was "
-     "made for another skeleton.",
-     "None: any missing name; warning in the Valve profiles. Source: GoldSrc `SimplifyModel`, "
-     "Blender Source Tools.",
+     "The compiled bone table holds only the bones the bodies' vertices (and in Source the QC's "
+     "attachments, IK chains and bone merges) use, so studiomdl has no bone for this one and "
+     "drops its keys. The animation was made for another skeleton, or the bone was renamed.",
+     "None: any missing name; warning in the Valve profiles. Sources: GoldSrc `SimplifyModel`; "
+     "Source SDK 2013 `simplify.cpp` `BuildGlobalBonetable` and `MapSourcesToGlobalBonetable`.",
      "(idle.smd animates \"Bip01_Tail\", the reference has no such bone)",
      "Export the animation from the same rig as the reference, or rename the bone."},
     {"xref.ref-bone-missing", "reference bones that an animation does not move",

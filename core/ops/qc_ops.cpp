@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "core/checks/check_util.h"
 #include "core/checks/materials.h"
 #include "core/diag/diagnostic_ids.h"
 #include "core/diag/severity.h"
@@ -348,6 +349,79 @@ void checkSkinMaterials(const QcReport& r, const CheckOptions& opt, const std::s
     }
 }
 
+// What the sequences' files are compared with (xref.*): the merged model with every merged bone,
+// the ones studiomdl drops included. An animation keying a bone that no body weights is not
+// wrong for it; the drop is reported once, on the body file (skeleton.unreferenced-bone).
+Model xrefReference(const QcCompiled& c)
+{
+    Model m;
+    m.format = c.model.format;
+    m.kind = c.model.kind;
+    m.skeleton = c.mergedSkeleton;
+    m.mesh = c.model.mesh;
+    auto back = [&](JointIndex& j) {
+        if (j != kNoJoint && static_cast<std::size_t>(j) < c.keptJoints.size()) {
+            j = c.keptJoints[static_cast<std::size_t>(j)];
+        }
+    };
+    std::for_each(m.mesh.pointParents.begin(), m.mesh.pointParents.end(), back);
+    std::for_each(m.mesh.influenceJoints.begin(), m.mesh.influenceJoints.end(), back);
+    return m;
+}
+
+// skeleton.unreferenced-bone for body file `f`, judged against the compiled model: the bones it
+// declared first that studiomdl drops (QcCompiled::droppedBones). A bone this file leaves
+// unweighted but another body weights is kept, so it is not reported.
+void addDroppedBones(const QcReport& r, const Model& model, const CheckOptions& opt, CheckedFile& f)
+{
+    std::vector<std::string> names;
+    const QcCompiled::DroppedBone* first = nullptr;
+    for (const QcCompiled::DroppedBone& b : r.compiled.droppedBones) {
+        if (b.file == f.file) {
+            names.push_back(b.name);
+            first = first ? first : &b;
+        }
+    }
+    if (!first) {
+        return;
+    }
+    const std::string n = std::to_string(names.size());
+    const bool one = names.size() == 1;
+    std::string qc = r.file;
+    if (const auto slash = qc.find_last_of("/\\"); slash != std::string::npos) {
+        qc.erase(0, slash + 1);
+    }
+    Diagnostic d;
+    d.severity = Severity::Warning;
+    d.id = ids::kSkeletonUnreferencedBone;
+    d.file = f.file;
+    d.where = first->where;
+    d.element = {ElementRef::Kind::Joint, model.skeleton.findByName(first->name)};
+    d.message = n + (one ? " bone carries" : " bones carry") + " no vertices in any body of " +
+                checks::quoted(qc) +
+                (f.profile == Profile::GoldSrc
+                     ? (one ? " and is dropped by GoldSrc: " : " and are dropped by GoldSrc: ")
+                     : (one ? " and nothing keeps it; studiomdl drops it: "
+                            : " and nothing keeps them; studiomdl drops them: ")) +
+                checks::nameList(names);
+    std::vector<Diagnostic> add{std::move(d)};
+    gradeDiagnostics(add, f.profile, f.guessed, opt.filter);
+    for (Diagnostic& a : add) {
+        if (opt.werror && a.severity == Severity::Warning) {
+            a.severity = Severity::Error;
+            a.fixedSeverity = true;
+            ++f.warningsAsErrors;
+        }
+        std::size_t at = 0;
+        while (at < f.diagnostics.size() && f.diagnostics[at].file == f.file &&
+               f.diagnostics[at].where.line <= a.where.line) {
+            ++at;
+        }
+        f.objectNames.insert(f.objectNames.begin() + static_cast<std::ptrdiff_t>(at), first->name);
+        f.diagnostics.insert(f.diagnostics.begin() + static_cast<std::ptrdiff_t>(at), std::move(a));
+    }
+}
+
 } // namespace
 
 std::vector<CheckedFile> checkQcProject(const std::string& path, const CheckOptions& opt)
@@ -406,8 +480,35 @@ std::vector<CheckedFile> checkQcReport(const QcReport& r, const CheckOptions& op
     qc.objectNames.assign(qc.diagnostics.size(), std::string());
     out.push_back(std::move(qc));
     // Every file of the project, once, with its own lines.
-    const Model* reference = r.compiled.hasModel ? &r.compiled.model : nullptr;
+    Model xrefModel;
+    const Model* reference = nullptr;
+    if (r.compiled.hasModel) {
+        xrefModel = xrefReference(r.compiled);
+        reference = &xrefModel;
+    }
     std::vector<bool> isSequenceFile(r.compiled.reads.size(), false);
+    // Body files (judged against the compiled model below) and LOD files (their bones map onto
+    // the bodies' table; a bone an LOD leaves unweighted is what LODs are for).
+    std::vector<bool> isBody(r.compiled.reads.size(), false);
+    std::vector<bool> isLod(r.compiled.reads.size(), false);
+    for (std::size_t i = 0; i < r.project.files.size(); ++i) {
+        const std::int32_t k = r.compiled.fileRead[i];
+        if (k >= 0 && r.project.files[i].kind == QcFileRef::Kind::Lod) {
+            isLod[static_cast<std::size_t>(k)] = true;
+        }
+    }
+    for (const QcBodygroup& g : r.project.bodygroups) {
+        for (const QcBodyChoice& c : g.choices) {
+            if (!c.blank && c.fileRef >= 0 &&
+                static_cast<std::size_t>(c.fileRef) < r.compiled.fileRead.size() &&
+                r.compiled.fileRead[static_cast<std::size_t>(c.fileRef)] >= 0) {
+                isBody[static_cast<std::size_t>(
+                    r.compiled.fileRead[static_cast<std::size_t>(c.fileRef)])] = true;
+            }
+        }
+    }
+    CheckOptions bodyOpt = fileOpt;
+    bodyOpt.filter.disable.emplace_back(ids::kSkeletonUnreferencedBone);
     for (std::size_t i = 0; i < r.project.files.size(); ++i) {
         const std::int32_t k = r.compiled.fileRead[i];
         const QcFileRef::Kind kind = r.project.files[i].kind;
@@ -440,8 +541,12 @@ std::vector<CheckedFile> checkQcReport(const QcReport& r, const CheckOptions& op
     for (std::size_t k = 0; k < r.compiled.reads.size(); ++k) {
         const QcCompiled::FileRead& fr = r.compiled.reads[k];
         const bool xref = isSequenceFile[k] && reference;
-        CheckedFile f = checkReadResult(fr.path, fr.result, xref ? reference : nullptr,
-                                        xref ? path : std::string(), fileOpt);
+        CheckedFile f =
+            checkReadResult(fr.path, fr.result, xref ? reference : nullptr,
+                            xref ? path : std::string(), isBody[k] || isLod[k] ? bodyOpt : fileOpt);
+        if (isBody[k] && fr.result.hasModel && r.compiled.hasModel) {
+            addDroppedBones(r, fr.result.model, fileOpt, f);
+        }
         if (use[k] == kDeltaOnly) {
             for (std::size_t d = f.diagnostics.size(); d-- > 0;) {
                 if (f.diagnostics[d].id == ids::kXrefRestPoseDiffers) {

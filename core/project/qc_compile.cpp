@@ -8,6 +8,7 @@
 
 #include "core/diag/diagnostic_ids.h"
 #include "core/io/file_buffer.h"
+#include "core/pose/effective_weights.h"
 #include "core/text/ascii.h"
 
 namespace rigscope::core {
@@ -65,6 +66,9 @@ private:
     bool mergedFrames(std::int32_t ref, std::int32_t start, std::int32_t end, Animation& out);
     void playOnBind(Animation& anim, const Animation* base, bool post) const;
     void applyUpAxis();
+    std::vector<std::uint8_t> usedBones();
+    void dropUnusedBones();
+    const std::string& resolvedOf(std::int32_t ref) const;
     static constexpr std::int32_t kNoLod = -2;
     std::int32_t lodReplacement(const std::string& path) const;
 
@@ -74,6 +78,9 @@ private:
     QcCompiled m_out;
     std::unordered_map<std::string, std::int32_t> m_readByPath;
     std::unordered_map<std::string, JointIndex> m_jointByName; // lower case
+    std::vector<std::string> m_jointFile; // per merged joint: the file that first declared it
+    std::string m_currentFile;            // the file addBone is reading from
+    std::unordered_map<std::string, std::size_t> m_droppedByName; // into droppedBones
     std::vector<std::size_t> m_pointOffsetOfRef; // per files entry: first merged point
     bool m_kindSet = false;
 };
@@ -138,6 +145,7 @@ JointIndex Compiler::addBone(const Skeleton& src, std::size_t j)
     }
     const JointIndex idx =
         dst.addJoint(src.names[j], parent, static_cast<std::int32_t>(dst.size()), src.where[j]);
+    m_jointFile.push_back(m_currentFile);
     const auto i = static_cast<std::size_t>(idx);
     dst.bindPositions[i] = src.bindPositions[j] * m_p.scale;
     dst.bindRotations[i] = src.bindRotations[j];
@@ -413,6 +421,133 @@ std::int32_t Compiler::lodReplacement(const std::string& path) const
     return kNoLod;
 }
 
+const std::string& Compiler::resolvedOf(std::int32_t ref) const
+{
+    static const std::string kNone;
+    return ref >= 0 && static_cast<std::size_t>(ref) < m_p.files.size()
+               ? m_p.files[static_cast<std::size_t>(ref)].resolved
+               : kNone;
+}
+
+// The merged joints studiomdl keeps (TagUsedBones): those under a compiled vertex weight of a
+// body choice (LOD replacements and flex files are not bodies), with their ancestors in that
+// file and in the merged tree. Source also keeps the bones of non-rigid $attachment (a rigid
+// one keeps the nearest weighted ancestor, kept already), $ikchain, $bonemerge, eyeball and
+// mouth, and every $definebone bone; GoldSrc (SimplifyModel) vertex bones only.
+std::vector<std::uint8_t> Compiler::usedBones()
+{
+    const Skeleton& sk = m_out.model.skeleton;
+    std::vector<std::uint8_t> used(sk.size(), 0);
+    auto keep = [&](JointIndex j) {
+        while (j != kNoJoint && !used[static_cast<std::size_t>(j)]) {
+            used[static_cast<std::size_t>(j)] = 1;
+            j = sk.parents[static_cast<std::size_t>(j)];
+        }
+    };
+    auto keepName = [&](const std::string& name) {
+        const auto it = m_jointByName.find(asciiLower(name));
+        if (it != m_jointByName.end()) {
+            keep(it->second);
+        }
+    };
+    for (const QcBodygroup& g : m_p.bodygroups) {
+        for (const QcBodyChoice& ch : g.choices) {
+            const ReadResult* r = ch.blank ? nullptr : readRef(ch.fileRef);
+            if (!r || r->model.kind == ModelKind::Flex ||
+                r->model.skeleton.bindKind != sk.bindKind) {
+                continue;
+            }
+            const Skeleton& src = r->model.skeleton;
+            const Influences inf =
+                effectiveInfluences(r->model.mesh, src.size(), m_p.profile, WeightView::Compiled);
+            std::vector<std::uint8_t> weighted(src.size(), 0);
+            for (const JointIndex j : inf.joints) {
+                if (j >= 0 && static_cast<std::size_t>(j) < src.size()) {
+                    weighted[static_cast<std::size_t>(j)] = 1;
+                }
+            }
+            for (std::size_t j = 0; j < src.size(); ++j) {
+                for (JointIndex k = weighted[j] ? static_cast<JointIndex>(j) : kNoJoint;
+                     k != kNoJoint; k = src.parents[static_cast<std::size_t>(k)]) {
+                    keepName(src.names[static_cast<std::size_t>(k)]);
+                }
+            }
+        }
+    }
+    if (m_p.profile == Profile::GoldSrc) {
+        return used;
+    }
+    for (const QcAttachment& a : m_p.attachments) {
+        if (!a.rigid) {
+            keepName(a.bone);
+        }
+    }
+    for (const QcIkChain& k : m_p.ikChains) {
+        keepName(k.bone);
+    }
+    for (const QcBoneRef& b : m_p.boneRefs) {
+        if (b.command == "bonemerge" || b.command == "eyeball" || b.command == "mouth") {
+            keepName(b.bone);
+        }
+    }
+    for (const QcDefineBone& b : m_p.defineBones) {
+        keepName(b.name);
+    }
+    return used;
+}
+
+// Takes the bones studiomdl drops out of the merged skeleton. They have no kept descendant, so
+// no bind pose changes; a raw link on one (a weight the compile culls) moves to its nearest
+// kept ancestor, as studiomdl maps a source bone missing from the bone table.
+void Compiler::dropUnusedBones()
+{
+    Skeleton& sk = m_out.model.skeleton;
+    m_out.mergedSkeleton = sk;
+    const std::vector<std::uint8_t> used = usedBones();
+    if (std::find(used.begin(), used.end(), 0) == used.end()) {
+        for (std::size_t j = 0; j < sk.size(); ++j) {
+            m_out.keptJoints.push_back(static_cast<JointIndex>(j));
+        }
+        return;
+    }
+    Skeleton kept;
+    kept.bindKind = sk.bindKind;
+    std::vector<JointIndex> remap(sk.size(), kNoJoint);
+    m_jointByName.clear();
+    for (std::size_t j = 0; j < sk.size(); ++j) {
+        const JointIndex parent =
+            sk.parents[j] == kNoJoint ? kNoJoint : remap[static_cast<std::size_t>(sk.parents[j])];
+        if (!used[j]) {
+            remap[j] = parent != kNoJoint ? parent : (kept.empty() ? kNoJoint : 0);
+            const std::string key = asciiLower(sk.names[j]);
+            m_droppedByName.emplace(key, m_out.droppedBones.size());
+            m_out.droppedBones.push_back({sk.names[j], m_jointFile[j], sk.where[j]});
+            continue;
+        }
+        const JointIndex idx =
+            kept.addJoint(sk.names[j], parent, static_cast<std::int32_t>(kept.size()), sk.where[j]);
+        const auto i = static_cast<std::size_t>(idx);
+        kept.bindPositions[i] = sk.bindPositions[j];
+        kept.bindRotations[i] = sk.bindRotations[j];
+        kept.bindAxes[i] = sk.bindAxes[j];
+        kept.bindScales[i] = sk.bindScales[j];
+        kept.bindHasScale[i] = sk.bindHasScale[j];
+        kept.bindWhere[i] = sk.bindWhere[j];
+        remap[j] = idx;
+        m_out.keptJoints.push_back(static_cast<JointIndex>(j));
+        m_jointByName.emplace(asciiLower(sk.names[j]), idx);
+    }
+    Mesh& mesh = m_out.model.mesh;
+    auto map = [&](JointIndex& j) {
+        if (j != kNoJoint && static_cast<std::size_t>(j) < remap.size()) {
+            j = remap[static_cast<std::size_t>(j)];
+        }
+    };
+    std::for_each(mesh.pointParents.begin(), mesh.pointParents.end(), map);
+    std::for_each(mesh.influenceJoints.begin(), mesh.influenceJoints.end(), map);
+    sk = std::move(kept);
+}
+
 void Compiler::addSequence(std::size_t si)
 {
     const QcSequence& seq = m_p.sequences[si];
@@ -477,6 +612,7 @@ QcCompiled Compiler::run()
             const bool shown = m_opt.allChoices || wanted == static_cast<std::int32_t>(ci);
             // An LOD shown: its `replacemodel` file stands for this one (`removemodel`: none).
             const std::int32_t lodRef = shown && !ch.blank ? lodReplacement(ch.path) : kNoLod;
+            m_currentFile = ch.blank ? std::string() : resolvedOf(ch.fileRef);
             if (r && (!shown || lodRef != kNoLod)) {
                 // Not shown: its bones still belong to the compiled skeleton.
                 if (!m_kindSet && r->model.kind != ModelKind::Flex) {
@@ -489,6 +625,7 @@ QcCompiled Compiler::run()
                     }
                 }
                 r = shown && lodRef >= 0 ? readRef(lodRef) : nullptr;
+                m_currentFile = lodRef >= 0 ? resolvedOf(lodRef) : std::string();
             }
             if (r && r->model.kind != ModelKind::Flex) {
                 const Model& src = r->model;
@@ -539,6 +676,7 @@ QcCompiled Compiler::run()
         Skeleton& s = m_out.model.skeleton;
         const JointIndex idx =
             s.addJoint(b.name, parent, static_cast<std::int32_t>(s.size()), b.at.where);
+        m_jointFile.push_back(b.at.file);
         constexpr float kDeg = 3.14159265358979f / 180.0f;
         s.bindPositions[static_cast<std::size_t>(idx)] =
             b.position * m_p.scale - (parent == kNoJoint ? m_p.origin : Vec3::Zero());
@@ -549,6 +687,7 @@ QcCompiled Compiler::run()
     if (mesh.pointPositions.empty()) {
         mesh.influenceOffsets.clear();
     }
+    dropUnusedBones();
     // Skin: the first $texturegroup row's materials become the chosen row's.
     if (m_opt.skin > 0 && !m_p.textureGroups.empty()) {
         const QcTextureGroup& tg = m_p.textureGroups.front();
@@ -594,7 +733,27 @@ QcCompiled Compiler::run()
     // qc.unknown-bone: only when a skeleton was merged (missing files are reported already).
     if (!skel.empty()) {
         for (const QcBoneRef& b : m_p.boneRefs) {
-            if (jointOf(b.bone) == kNoJoint) {
+            if (jointOf(b.bone) != kNoJoint) {
+                continue;
+            }
+            const auto dropped = m_droppedByName.find(asciiLower(b.bone));
+            if (dropped != m_droppedByName.end()) {
+                // studiomdl only warns that these are unused; Source links an attachment on a
+                // dropped bone to its nearest kept ancestor (simplify.cpp LinkAttachments).
+                if (b.command == "alwayscollapse" || b.command == "jigglebone" ||
+                    (b.command == "attachment" && m_p.profile != Profile::GoldSrc)) {
+                    continue;
+                }
+                m_out.diagnostics.push_back(located(
+                    Severity::Error, ids::kQcUnknownBone, b.at,
+                    "$" + b.command + " names bone '" + b.bone +
+                        "', which studiomdl drops from the compiled model: no vertex of any "
+                        "body is weighted to it or to a bone below it" +
+                        (m_p.profile == Profile::GoldSrc
+                             ? std::string()
+                             : std::string(", and no $attachment, $ikchain or $bonemerge "
+                                           "keeps it"))));
+            } else {
                 m_out.diagnostics.push_back(
                     located(Severity::Error, ids::kQcUnknownBone, b.at,
                             "$" + b.command + " names bone '" + b.bone + "', which no body has (" +

@@ -33,6 +33,21 @@ struct QcCompiled {
     std::vector<JointIndex> attachmentJoints;
     std::vector<JointIndex> hitboxJoints;
 
+    // Bones studiomdl leaves out of the compiled model (PROJECTS.md §1.4, Source SDK 2013
+    // simplify.cpp TagUsedBones / BuildGlobalBonetable): no compiled vertex weight of any body
+    // choice lies on them or on a descendant, and (Source) no non-rigid $attachment, $ikchain,
+    // $bonemerge, eyeball, mouth or $definebone keeps them. GoldSrc keeps vertex bones only.
+    // `model.skeleton` no longer has them; `mergedSkeleton` is the skeleton before the drop, and
+    // `keptJoints[i]` the `mergedSkeleton` index of `model.skeleton` joint i.
+    struct DroppedBone {
+        std::string name;
+        std::string file; // the file that first declared it (resolved path)
+        SourceLoc where;  // its line there
+    };
+    std::vector<DroppedBone> droppedBones;
+    Skeleton mergedSkeleton;
+    std::vector<JointIndex> keptJoints;
+
     // qc.unknown-bone, qc.skin-material-unused, qc.lod-unknown-model, qc.unread-file.
     std::vector<Diagnostic> diagnostics;
 };

@@ -291,7 +291,7 @@ private slots:
         const std::string nodes = "version 1\nnodes\n0 \"root\" -1\n1 \"arm\" 0\nend\n";
         fs.files["p/ref.smd"] = nodes + "skeleton\ntime 0\n0 0 5 0 0 0 0\n1 1 0 0 0 0 0\nend\n"
                                         "triangles\nm\n0 0 1 0 0 1 0 0 0\n0 1 1 0 0 1 0 0 0\n"
-                                        "0 0 2 0 0 1 0 0 0\nend\n";
+                                        "1 0 2 0 0 1 0 0 0\nend\n"; // "arm" weighted: kept
         fs.files["p/idle.smd"] = nodes + "skeleton\ntime 0\n0 0 6 0 0 0 0\n1 1 0 0 0 0 0\nend\n";
         fs.files["p/main.qc"] = "$upaxis Y\n$body body \"ref.smd\"\n$sequence idle \"idle.smd\"\n";
         const QcReport r = qcReport("p/main.qc", Profile::Auto, fs);
@@ -338,6 +338,125 @@ private slots:
         QCOMPARE(r.compiled.model.mesh.triangleCount(), std::size_t(2 + 2 + 4));
         QCOMPARE(r.compiled.model.animations.size(), std::size_t(3));
         QCOMPARE(r.compiled.model.animations[2].frameCount(), std::size_t(4));
+    }
+
+    void bonesNothingKeepsAreDropped()
+    {
+        // Source SDK 2013 studiomdl (simplify.cpp TagUsedBones, BuildGlobalBonetable): a merged
+        // bone stays when a compiled vertex weight of some body lies on it or below it, or a
+        // non-rigid $attachment, $ikchain, $bonemerge or $definebone keeps it.
+        MemoryQcFileSystem fs;
+        const std::string a = "version 1\nnodes\n0 \"root\" -1\n1 \"spine\" 0\n2 \"head\" 1\n"
+                              "3 \"unused_a\" 1\n4 \"helper\" 1\n5 \"rigid_att\" 1\n"
+                              "6 \"ik_end\" 1\n7 \"bm\" 1\n8 \"culled\" 1\nend\n"
+                              "skeleton\ntime 0\n0 0 0 0 0 0 0\nend\n"
+                              "triangles\nm\n0 0 0 0 0 0 1 0 0\n"
+                              // 0.01 on "culled": SortAndBalanceBones culls it (< 0.05)
+                              "1 1 0 0 0 0 1 0 0 2 1 0.99 8 0.01\n0 0 1 0 0 0 1 0 0\nend\n";
+        fs.files["p/a.smd"] = a;
+        fs.files["p/b.smd"] = "version 1\nnodes\n0 \"root\" -1\n1 \"spine\" 0\n2 \"head\" 1\nend\n"
+                              "skeleton\ntime 0\n0 0 0 0 0 0 0\nend\n"
+                              "triangles\nm\n2 0 0 2 0 0 1 0 0\n2 1 0 2 0 0 1 0 0\n"
+                              "2 0 1 2 0 0 1 0 0\nend\n";
+        std::string anim = "version 1\nnodes\n0 \"root\" -1\n1 \"spine\" 0\n2 \"head\" 1\n"
+                           "3 \"unused_a\" 1\n4 \"helper\" 1\n5 \"rigid_att\" 1\n"
+                           "6 \"ik_end\" 1\n7 \"bm\" 1\n8 \"culled\" 1\nend\nskeleton\ntime 0\n";
+        for (int j = 0; j < 9; ++j) {
+            anim += std::to_string(j) + " 0 0 " + (j ? "1" : "0") + " 0 0 0\n";
+        }
+        fs.files["p/anim.smd"] = anim + "end\n";
+        fs.files["p/c.qc"] = "$modelname \"t/c.mdl\"\n"                           // 1
+                             "$body a \"a.smd\"\n"                                // 2
+                             "$body b \"b.smd\"\n"                                // 3
+                             "$definebone \"extra\" \"spine\" 0 0 1 0 0 0\n"      // 4
+                             "$attachment \"att\" \"helper\" 0 0 0\n"             // 5
+                             "$attachment \"ratt\" \"rigid_att\" 0 0 0 rigid\n"   // 6
+                             "$ikchain \"chain\" \"ik_end\" knee 0 1 0\n"         // 7
+                             "$bonemerge \"bm\"\n"                                // 8
+                             "$hbox 0 \"unused_a\" -1 -1 -1 1 1 1\n"              // 9
+                             "$jigglebone \"culled\" { is_rigid { length 1 } }\n" // 10
+                             "$sequence idle \"anim.smd\"\n";                     // 11
+        const QcReport r = qcReport("p/c.qc", Profile::Source, fs);
+        const Skeleton& sk = r.compiled.model.skeleton;
+        std::vector<std::string> names(sk.names.begin(), sk.names.end());
+        QCOMPARE(names, (std::vector<std::string>{"root", "spine", "head", "helper", "ik_end", "bm",
+                                                  "extra"}));
+        QCOMPARE(sk.parents[6], JointIndex(1)); // extra under spine
+        QCOMPARE(r.compiled.mergedSkeleton.size(), std::size_t(10));
+        QCOMPARE(r.compiled.droppedBones.size(), std::size_t(3));
+        QCOMPARE(r.compiled.droppedBones[0].name, std::string("unused_a"));
+        QCOMPARE(r.compiled.droppedBones[0].file, std::string("p/a.smd"));
+        QCOMPARE(r.compiled.droppedBones[0].where.line, 6u);
+        // The culled link moved to its kept ancestor; the rest keep their bones.
+        const Mesh& mesh = r.compiled.model.mesh;
+        QCOMPARE(mesh.influenceJoints.size(), std::size_t(2));
+        QCOMPARE(mesh.influenceJoints[0], JointIndex(1));
+        QCOMPARE(mesh.influenceJoints[1], JointIndex(1));
+        QCOMPARE(r.compiled.model.animations.at(0).jointCount, std::size_t(7));
+        // The $hbox on a dropped bone is the error studiomdl stops with; the $jigglebone and the
+        // rigid $attachment (linked to the nearest kept ancestor) are not.
+        std::vector<std::string> unknown;
+        for (const Diagnostic& d : r.diagnostics) {
+            if (d.id == ids::kQcUnknownBone) {
+                unknown.push_back(std::to_string(d.where.line) + ": " + d.message);
+            }
+        }
+        QCOMPARE(unknown, (std::vector<std::string>{
+                              "9: $hbox names bone 'unused_a', which studiomdl drops from the "
+                              "compiled model: no vertex of any body is weighted to it or to a "
+                              "bone below it, and no $attachment, $ikchain or $bonemerge keeps "
+                              "it"}));
+        // check: the drop is reported once, on the body that declared the bones; the animation
+        // keying them is not blamed (xref.anim-bone-missing).
+        CheckOptions opt;
+        opt.profile = Profile::Source;
+        std::vector<std::string> got;
+        for (const CheckedFile& f : checkQcReport(r, opt)) {
+            for (const Diagnostic& d : f.diagnostics) {
+                if (d.id == ids::kSkeletonUnreferencedBone || d.id == ids::kXrefAnimBoneMissing) {
+                    got.push_back(formatDiagnostic(d));
+                }
+            }
+        }
+        QCOMPARE(got, (std::vector<std::string>{
+                          "p/a.smd:6:1: note: 3 bones carry no vertices in any body of 'c.qc' "
+                          "and nothing keeps them; studiomdl drops them: 'unused_a', "
+                          "'rigid_att', 'culled' [skeleton.unreferenced-bone]"}));
+
+        // GoldSrc keeps vertex bones only: the attachment's and the IK chain's bones go too.
+        const QcReport g = qcReport("p/c.qc", Profile::GoldSrc, fs);
+        QCOMPARE(g.compiled.model.skeleton.size(), std::size_t(3)); // root, spine, head
+        std::size_t goldsrcUnknown = 0;
+        for (const Diagnostic& d : g.diagnostics) {
+            goldsrcUnknown += d.id == ids::kQcUnknownBone ? 1 : 0;
+        }
+        // att and ratt (GoldSrc links attachments in the bone table only) and the hbox; GoldSrc
+        // ignores $definebone, $ikchain, $bonemerge and $jigglebone, and the bones they name.
+        QCOMPARE(goldsrcUnknown, std::size_t(3));
+    }
+
+    void aBoneAnotherBodyWeightsIsNotReported()
+    {
+        // sci_ref.smd leaves "Bip01 Head" unweighted; the head bodies weight it.
+        const std::vector<CheckedFile> files = checkQcProject(
+            (qcDir() + QStringLiteral("/goldsrc/scientist.qc")).toStdString(), CheckOptions{});
+        QVERIFY(files.size() > 2);
+        for (const CheckedFile& f : files) {
+            for (const Diagnostic& d : f.diagnostics) {
+                QVERIFY2(d.id != ids::kSkeletonUnreferencedBone, formatDiagnostic(d).c_str());
+            }
+        }
+        // Alone, the file still gets it (GoldSrc drops the bone when nothing else weights it).
+        CheckOptions opt;
+        opt.profile = Profile::GoldSrc;
+        const CheckRun alone =
+            runCheck({(qcDir() + QStringLiteral("/goldsrc/sci_ref.smd")).toStdString()}, opt);
+        QCOMPARE(alone.files.size(), std::size_t(1));
+        const std::vector<Diagnostic>& ds = alone.files.front().diagnostics;
+        QCOMPARE(std::count_if(
+                     ds.begin(), ds.end(),
+                     [](const Diagnostic& d) { return d.id == ids::kSkeletonUnreferencedBone; }),
+                 std::ptrdiff_t(1));
     }
 
     void deletedFile()

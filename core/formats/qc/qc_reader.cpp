@@ -1688,6 +1688,11 @@ void Reader::finish()
                                    : "macro '" + c.name + "' is not defined";
         } else {
             c.known = false;
+            // The profile's studiomdl ignores it, and so the bones it names.
+            std::erase_if(p.boneRefs, [&](const QcBoneRef& b) {
+                return b.command == c.name && b.at.file == c.at.file &&
+                       b.at.where.line == c.at.where.line;
+            });
             d.severity = Severity::Note;
             d.id = ids::kQcUnknownCommand;
             d.message = "'$" + c.name + "' is not a " +
