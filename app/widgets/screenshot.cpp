@@ -122,6 +122,14 @@ QImage renderDocument(render::Viewport& view, Document& doc, const QString& cam,
     return image;
 }
 
+// How a material draws, as in the viewport: alpha test (texels under `alphaReference`
+// cut out; 0 = none), fullbright (the texture unlit), even light (GoldSrc flatshade).
+struct RasterLook {
+    float alphaReference = 0;
+    bool fullbright = false;
+    bool evenLight = false;
+};
+
 // Software renderer for thumbnails: file managers call the thumbnailer many times, often in a
 // sandbox with no display (GNOME Files runs it under bwrap), so it needs no OpenGL, opens no
 // window and draws the rest pose with a z-buffer at 2× and a smooth downscale. The lighting
@@ -136,17 +144,9 @@ public:
         m_image.fill(Qt::transparent);
     }
 
-    // How a material draws, as in the viewport: alpha test (texels under `alphaReference`
-    // cut out; 0 = none), fullbright (the texture unlit), even light (GoldSrc flatshade).
-    struct Look {
-        float alphaReference = 0;
-        bool fullbright = false;
-        bool evenLight = false;
-    };
-
     // One triangle (model-space positions and normals, UVs); texture may be null.
     void triangle(const QVector3D (&p)[3], const QVector3D (&n)[3], const QVector2D (&uv)[3],
-                  const QColor& base, const QImage* texture, const Look& look = {})
+                  const QColor& base, const QImage* texture, const RasterLook& look = {})
     {
         QVector3D s[3];
         float invW[3];
@@ -326,7 +326,7 @@ QImage renderThumbnail(const core::Model& m, const render::MaterialSources& sour
         }
         std::vector<QImage> textures;
         std::vector<QColor> colors;
-        std::vector<SoftwareRaster::Look> looks;
+        std::vector<RasterLook> looks;
         for (std::size_t i = 0; i < mesh.materials.size(); ++i) {
             const render::MaterialLook look =
                 textures_ ? render::lookUpMaterial(mesh.materials[i], sources, resolver.get())
@@ -337,7 +337,7 @@ QImage renderThumbnail(const core::Model& m, const render::MaterialSources& sour
                            : render::loadTextureImage(look.texturePath, 512, look.masked);
             textures.push_back(t.isNull() ? t : t.convertToFormat(QImage::Format_ARGB32));
             colors.push_back(render::paletteColor(i));
-            SoftwareRaster::Look l;
+            RasterLook l;
             l.alphaReference =
                 look.alphaTest && !look.checkerboard ? std::max(0.001f, look.alphaReference) : 0.0f;
             l.fullbright = look.fullbright && !look.checkerboard;
@@ -381,7 +381,7 @@ QImage renderThumbnail(const core::Model& m, const render::MaterialSources& sour
             const bool known = mat < colors.size();
             const QImage* texture = known && !textures[mat].isNull() ? &textures[mat] : nullptr;
             raster.triangle(p, n, uv, known ? colors[mat] : render::paletteColor(0), texture,
-                            known ? looks[mat] : SoftwareRaster::Look{});
+                            known ? looks[mat] : RasterLook{});
         }
     }
     QImage image = raster.image();
