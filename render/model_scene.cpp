@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include <QtCore/QFuture>
+#include <QtCore/QCoreApplication>
 #include <QtCore/QEventLoop>
 #include <QtCore/QFutureWatcher>
 #include <QtCore/QPromise>
@@ -115,11 +116,17 @@ Qt3DRender::QTexture2D* makeTexture(Qt3DCore::QNode* parent, const QImage& image
 
 // Texture decodes run on all cores but one: one is left to the GUI and render threads while
 // textures stream in (2-core machines with llvmpipe included).
+// The pool belongs to the application: at quit, decodes not started are dropped and the running
+// ones finish before the texture cache goes away.
 QThreadPool& texturePool()
 {
     static QThreadPool* pool = [] {
-        auto* p = new QThreadPool;
+        auto* p = new QThreadPool(QCoreApplication::instance());
         p->setMaxThreadCount(std::max(1, QThread::idealThreadCount() - 1));
+        if (QCoreApplication::instance()) {
+            QObject::connect(QCoreApplication::instance(), &QCoreApplication::aboutToQuit, p,
+                             &QThreadPool::clear);
+        }
         return p;
     }();
     return *pool;

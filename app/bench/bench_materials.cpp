@@ -240,9 +240,14 @@ int runMaterialBench(const MaterialBenchOptions& opt)
     flat.emplace_back("--no-textures");
     const GuiRun without = best(flat, opt.repeats);
     const GuiRun with = best(base, opt.repeats);
-    // Bound: every texture at the cap (RGBA, mips a third more), twice (decoded image and
-    // Qt3D's copy for the upload), over the run without textures.
-    const double capSide = std::min<double>(side, kTextureCap);
+    // Bound: every texture at the model's cap (render::ModelScene: 2048 halved until the
+    // model's textures fit 512 MB; RGBA, mips a third more), twice (the decoded image and the
+    // GL texture), over the run without textures.
+    double capSide = kTextureCap;
+    while (capSide > 256 && kMaterials * capSide * capSide * 4 > 512.0 * 1024 * 1024) {
+        capSide /= 2;
+    }
+    capSide = std::min<double>(side, capSide);
     const double perTexture = capSide * capSide * 4.0 * 4.0 / 3.0 / 1e6;
     std::printf("%-46s %8s %12s %9s\n", "rigscope --screenshot, best of runs", "1st frame",
                 "textures in", "peak MB");
@@ -252,9 +257,9 @@ int runMaterialBench(const MaterialBenchOptions& opt)
                 with.firstFrame, with.texturesIn, with.peakMb);
     std::printf("  first frame textured / untextured: %.2fx (target: no stall, <= 1.25x)\n",
                 with.firstFrame / std::max(without.firstFrame, 1e-9));
-    std::printf("  texture memory: %.0f MB over the untextured run; the cap's bound %d x %.1f MB "
-                "x 2 = %.0f MB\n",
-                with.peakMb - without.peakMb, kMaterials, perTexture,
+    std::printf("  texture memory: %.0f MB over the untextured run; bound at the model's cap "
+                "(%.0f px): %d x %.1f MB x 2 = %.0f MB\n",
+                with.peakMb - without.peakMb, capSide, kMaterials, perTexture,
                 kMaterials * perTexture * 2.0);
     return with.firstFrame > 0 && without.firstFrame > 0 ? 0 : 1;
 }
