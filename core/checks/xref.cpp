@@ -86,7 +86,9 @@ void checkXrefAnimBoneMissing(const SceneFile& self, const SceneFile& ref, const
             continue;
         }
         std::string msg = quoted(s.names[j]) + " is not in reference " + quoted(refName(ref));
-        msg += p == Profile::GoldSrc ? "; goldsrc drops it" : "; studiomdl drops its keys";
+        msg += p == Profile::GoldSrc
+                   ? "; goldsrc drops it"
+                   : "; studiomdl has no bone for it and moves its children by it";
         sink.warning(ids::kXrefAnimBoneMissing, jointLoc(s, j), std::move(msg),
                      {isXAnim(*self.model) ? K::Part : K::Joint, static_cast<std::int32_t>(j)});
     }

@@ -651,8 +651,11 @@ constexpr CheckExplanation kExplanations[] = {
      "A bone of an animation file (or an XANIM part) has no bone of the same name in the "
      "reference.",
      "The compiled bone table holds only the bones the bodies' vertices (and in Source the QC's "
-     "attachments, IK chains and bone merges) use, so studiomdl has no bone for this one and "
-     "drops its keys. The animation was made for another skeleton, or the bone was renamed.",
+     "attachments, IK chains and bone merges) use, so studiomdl has no bone for this one. It "
+     "re-expresses the animation through the world, so the bones below it still move with it, "
+     "but anything aimed at this bone (a rule, an attachment) finds nothing. Often the animation "
+     "was made for another skeleton or the bone was renamed; a root like `ValveBiped.Bip01` "
+     "that the reference collapsed is harmless.",
      "None: any missing name; warning in the Valve profiles. Sources: GoldSrc `SimplifyModel`; "
      "Source SDK 2013 `simplify.cpp` `BuildGlobalBonetable` and `MapSourcesToGlobalBonetable`.",
      "(idle.smd animates \"Bip01_Tail\", the reference has no such bone)",

@@ -245,59 +245,6 @@ Compiler::Source Compiler::resolveSource(std::string_view name, std::int32_t ref
     return {-1, std::move(opt)};
 }
 
-// Frames [start, end] (-1: all) of file `ref`'s first animation on the merged skeleton:
-// $scale applied, $origin taken off the roots, joints the file lacks at their bind pose.
-bool Compiler::mergedFrames(std::int32_t ref, std::int32_t start, std::int32_t end, Animation& out)
-{
-    const ReadResult* r = readRef(ref);
-    if (!r || r->model.animations.empty()) {
-        return false;
-    }
-    const Model& src = r->model;
-    const Animation& a = src.animations.front();
-    if (a.kind != PoseKind::LocalEulerXYZ || a.rotations.size() != a.positions.size() ||
-        a.frameCount() == 0) {
-        return false;
-    }
-    const Skeleton& dst = m_out.model.skeleton;
-    std::vector<std::int32_t> from(dst.size(), -1); // merged joint -> source joint, by name
-    for (std::size_t j = 0; j < src.skeleton.size() && j < a.jointCount; ++j) {
-        auto it = m_jointByName.find(asciiLower(src.skeleton.names[j]));
-        if (it != m_jointByName.end()) {
-            from[static_cast<std::size_t>(it->second)] = static_cast<std::int32_t>(j);
-        }
-    }
-    out.kind = PoseKind::LocalEulerXYZ;
-    out.jointCount = dst.size();
-    const std::size_t lastFrame = a.frameCount() - 1;
-    std::size_t first = 0, last = lastFrame;
-    if (start >= 0 && end >= start) {
-        first = std::min(static_cast<std::size_t>(start), lastFrame);
-        last = std::min(static_cast<std::size_t>(end), lastFrame);
-    }
-    for (std::size_t f = first; f <= last; ++f) {
-        const std::size_t of = out.appendFrame(static_cast<double>(f - first), a.frameWhere[f]);
-        for (std::size_t j = 0; j < dst.size(); ++j) {
-            const std::size_t k = out.key(of, j);
-            const std::int32_t sj = from[j];
-            if (sj >= 0) {
-                const std::size_t sk = a.key(f, static_cast<std::size_t>(sj));
-                out.positions[k] = a.positions[sk] * m_p.scale;
-                if (dst.parents[j] == kNoJoint) {
-                    out.positions[k] -= m_p.origin;
-                }
-                out.rotations[k] = a.rotations[sk];
-                out.explicitKey[k] = a.explicitKey[sk];
-            } else {
-                out.positions[k] = dst.bindPositions[j];
-                out.rotations[k] = dst.bindRotations[j];
-                out.explicitKey[k] = 0;
-            }
-        }
-    }
-    return true;
-}
-
 namespace {
 
 // SMD rotations: Euler XYZ radians, R = Rz * Ry * Rx.
@@ -315,6 +262,142 @@ Vec3 eulerFromQuat(const Eigen::Quaternionf& q)
 }
 
 } // namespace
+
+// Frames [start, end] (-1: all) of file `ref`'s first animation on the merged skeleton:
+// $scale applied, $origin taken off the roots, joints the file lacks at their bind pose.
+bool Compiler::mergedFrames(std::int32_t ref, std::int32_t start, std::int32_t end, Animation& out)
+{
+    const ReadResult* r = readRef(ref);
+    if (!r || r->model.animations.empty()) {
+        return false;
+    }
+    const Model& src = r->model;
+    const Animation& a = src.animations.front();
+    if (a.kind != PoseKind::LocalEulerXYZ || a.rotations.size() != a.positions.size() ||
+        a.frameCount() == 0) {
+        return false;
+    }
+    const Skeleton& dst = m_out.model.skeleton;
+    const Skeleton& sks = src.skeleton;
+    std::vector<std::int32_t> from(dst.size(), -1); // merged joint -> source joint, by name
+    for (std::size_t j = 0; j < sks.size() && j < a.jointCount; ++j) {
+        auto it = m_jointByName.find(asciiLower(sks.names[j]));
+        if (it != m_jointByName.end()) {
+            from[static_cast<std::size_t>(it->second)] = static_cast<std::int32_t>(j);
+        }
+    }
+    // Where the file's hierarchy differs from the merged one (a Crowbar reference whose
+    // `ValveBiped.Bip01` root was collapsed into the pelvis, while the animation still has it,
+    // with the spine under it), studiomdl re-expresses each bone's motion through the world:
+    // local = world(merged parent)^-1 * world(bone in the file). Elsewhere the key is used as is.
+    std::vector<std::uint8_t> viaWorld(dst.size(), 0);
+    bool anyViaWorld = false;
+    for (std::size_t j = 0; j < dst.size(); ++j) {
+        const std::int32_t sj = from[j];
+        if (sj < 0) {
+            continue;
+        }
+        const JointIndex ps = sks.parents[static_cast<std::size_t>(sj)];
+        const JointIndex pm = dst.parents[j];
+        const bool same =
+            pm == kNoJoint ? ps == kNoJoint : from[static_cast<std::size_t>(pm)] == ps && ps >= 0;
+        viaWorld[j] = same ? 0 : 1;
+        anyViaWorld = anyViaWorld || !same;
+    }
+    struct Xf {
+        Eigen::Quaternionf q = Eigen::Quaternionf::Identity();
+        Vec3 t = Vec3::Zero();
+        Xf operator*(const Xf& b) const { return {q * b.q, q * b.t + t}; }
+        Xf inverse() const
+        {
+            const Eigen::Quaternionf c = q.conjugate();
+            return {c, -(c * t)};
+        }
+    };
+    std::vector<Xf> srcWorld(anyViaWorld ? sks.size() : 0);
+    std::vector<std::uint8_t> srcDone(srcWorld.size(), 0);
+    std::vector<Xf> dstWorld(anyViaWorld ? dst.size() : 0);
+    out.kind = PoseKind::LocalEulerXYZ;
+    out.jointCount = dst.size();
+    const std::size_t lastFrame = a.frameCount() - 1;
+    std::size_t first = 0, last = lastFrame;
+    if (start >= 0 && end >= start) {
+        first = std::min(static_cast<std::size_t>(start), lastFrame);
+        last = std::min(static_cast<std::size_t>(end), lastFrame);
+    }
+    for (std::size_t f = first; f <= last; ++f) {
+        const std::size_t of = out.appendFrame(static_cast<double>(f - first), a.frameWhere[f]);
+        // Local transforms in scaled, origin-free space.
+        auto srcLocal = [&](std::size_t sj) {
+            const std::size_t sk = a.key(f, sj);
+            return Xf{quatFromEuler(a.rotations[sk]), a.positions[sk] * m_p.scale};
+        };
+        if (anyViaWorld) {
+            std::fill(srcDone.begin(), srcDone.end(), 0);
+            // Iterative: each joint after its parent chain, cycles cut at the file's size.
+            for (std::size_t sj = 0; sj < sks.size() && sj < a.jointCount; ++sj) {
+                std::vector<std::size_t> chain;
+                for (JointIndex c = static_cast<JointIndex>(sj);
+                     c != kNoJoint && static_cast<std::size_t>(c) < a.jointCount &&
+                     !srcDone[static_cast<std::size_t>(c)] && chain.size() <= sks.size();
+                     c = sks.parents[static_cast<std::size_t>(c)]) {
+                    chain.push_back(static_cast<std::size_t>(c));
+                }
+                for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+                    const JointIndex p = sks.parents[*it];
+                    const bool hasParent = p != kNoJoint &&
+                                           static_cast<std::size_t>(p) < a.jointCount &&
+                                           srcDone[static_cast<std::size_t>(p)];
+                    srcWorld[*it] = hasParent
+                                        ? srcWorld[static_cast<std::size_t>(p)] * srcLocal(*it)
+                                        : srcLocal(*it);
+                    srcDone[*it] = 1;
+                }
+            }
+        }
+        for (std::size_t j = 0; j < dst.size(); ++j) {
+            const std::size_t k = out.key(of, j);
+            const std::int32_t sj = from[j];
+            const JointIndex pm = dst.parents[j];
+            Xf local;
+            if (sj < 0) {
+                local = {quatFromEuler(dst.bindRotations[j]),
+                         dst.bindPositions[j] + (pm == kNoJoint ? m_p.origin : Vec3::Zero())};
+                out.explicitKey[k] = 0;
+            } else {
+                const auto s = static_cast<std::size_t>(sj);
+                out.explicitKey[k] = a.explicitKey[a.key(f, s)];
+                if (viaWorld[j]) {
+                    local = pm == kNoJoint
+                                ? srcWorld[s]
+                                : dstWorld[static_cast<std::size_t>(pm)].inverse() * srcWorld[s];
+                } else {
+                    local = srcLocal(s);
+                }
+            }
+            if (anyViaWorld) {
+                dstWorld[j] =
+                    pm == kNoJoint ? local : dstWorld[static_cast<std::size_t>(pm)] * local;
+            }
+            if (sj >= 0 && !viaWorld[j]) {
+                // The key as written (no round trip through a quaternion).
+                const std::size_t sk = a.key(f, static_cast<std::size_t>(sj));
+                out.rotations[k] = a.rotations[sk];
+                out.positions[k] = a.positions[sk] * m_p.scale;
+            } else if (sj < 0) {
+                out.rotations[k] = dst.bindRotations[j];
+                out.positions[k] = local.t;
+            } else {
+                out.rotations[k] = eulerFromQuat(local.q);
+                out.positions[k] = local.t;
+            }
+            if (pm == kNoJoint) {
+                out.positions[k] -= m_p.origin;
+            }
+        }
+    }
+    return true;
+}
 
 // A delta animation as the viewer plays it alone: added to the reference (bind) pose the way the
 // engine adds a delta layer. `base` (one frame) is subtracted first when given (`subtract ANIM

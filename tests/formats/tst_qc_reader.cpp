@@ -111,6 +111,63 @@ private slots:
         QCOMPARE(p.hitboxes[1].at.where.line, 8u);
     }
 
+    void realScriptForms()
+    {
+        // Forms met in Crowbar-decompiled and hand-written Source projects (Mapbase's modelsrc):
+        // each once misread the scripts around it.
+        MemoryQcFileSystem fs;
+        for (const char* f :
+             {"p/a.smd", "p/b.smd", "p/w1.smd", "p/w2.smd", "p/anims/f.smd", "p/anims/g.smd"}) {
+            fs.files[f] = "version 1\nnodes\n0 \"root\" -1\nend\nskeleton\ntime 0\n"
+                          "0 0 0 0 0 0 0\nend\n";
+        }
+        fs.files["p/main.qc"] =
+            // A macro body ends at the first line without `\\`, even when the line before ends
+            // in `\\ // comment` and the next one is empty (studiomdl scans raw lines)...
+            "$definemacro Blends \\\\\n"             // 1
+            "\t\"w1\" \"w2\" \\\\\n"                 // 2
+            "\t{ event 6004 6 \"x\" } \\\\ // new\n" // 3
+            "\n"                                     // 4
+            // ...and goes on through a comment line that holds `\\`.
+            "$definemacro Gest name file \\\\\n"   // 5
+            "$sequence $name$ $file$ { \\\\\n"     // 6
+            "  // HACK until abs footsteps \\\\\n" // 7
+            "  fps 30 \\\\\n"                      // 8
+            "} \\\\\n"                             // 9
+            "\n"                                   // 10
+            // A macro used inside a block expands there; options follow a closed block.
+            "$sequence walk { $Blends activity ACT_WALK 1 } delta autoplay\n" // 11
+            "$pushd \"anims\"\n"                                              // 12
+            "$Gest g1 \"f\"\n"                                                // 13
+            "$Gest g2 \"g\"\n"                                                // 14
+            // The `$popd` right after must not move g2's file out of anims/.
+            "$popd\n"                                                               // 15
+            "$sequence lay \"a\" blendlayer l 0 0 0 10 spline local\n"              // 16
+            "$animation an \"b\" worldspaceblend lay walkalign 10 lay LX LY 0 10\n" // 17
+            "$collisionjoints \"a\" { $rootbone \" \" }\n";                         // 18
+        const QcReport r = qcReport("p/main.qc", Profile::Auto, fs);
+        const QcProject& p = r.project;
+        QVERIFY2(p.diagnostics.empty(), qPrintable(dump(p.diagnostics)));
+        QCOMPARE(p.sequences.size(), std::size_t(4));
+        const QcSequence& walk = p.sequences[0];
+        QCOMPARE(walk.name, std::string("walk"));
+        QCOMPARE(walk.sources, (std::vector<std::string>{"w1", "w2"}));
+        QCOMPARE(walk.options.activity, std::string("ACT_WALK"));
+        QVERIFY(walk.options.delta);
+        QVERIFY(walk.options.autoplay);
+        QCOMPARE(p.sequences[1].name, std::string("g1"));
+        QCOMPARE(p.sequences[1].options.fps, 30.0f);
+        QCOMPARE(p.sequences[2].name, std::string("g2"));
+        QCOMPARE(p.sequences[2].at.where.line, 14u);
+        QCOMPARE(p.sequences[3].sources, std::vector<std::string>{"a"});
+        QCOMPARE(p.animations.size(), std::size_t(1));
+        QCOMPARE(p.animations[0].source, std::string("b"));
+        for (const QcFileRef& f : p.files) {
+            QVERIFY2(!f.resolved.empty(), f.path.c_str());
+        }
+        QVERIFY(p.boneRefs.empty()); // `$rootbone " "`: no bone
+    }
+
     void includes()
     {
         MemoryQcFileSystem fs;
@@ -173,7 +230,8 @@ private slots:
         QCOMPARE(p.cdMaterials.size(), std::size_t(1));
         QCOMPARE(p.cdMaterials[0].at.where.line, 7u);
         for (const QcFileRef& f : p.files) {
-            QVERIFY2(!f.resolved.empty(), f.path.c_str());
+            QVERIFY2(!f.resolved.empty(),
+                     (f.path + " in \"" + f.searchDir + "\" / " + f.scriptDir).c_str());
         }
         // Sequences: options, sources, animation references.
         const QcSequence& idle = p.sequences[0];
@@ -316,6 +374,28 @@ private slots:
         QVERIFY(near(o.compiled.model.skeleton.bindPositions[0], Vec3(-4, 0, 0))); // (0,4,0)
         QVERIFY(near(o.compiled.model.skeleton.bindRotations[0], Vec3(0, 0, 1.5707963f)));
         QVERIFY(near(o.compiled.model.mesh.pointPositions[2], Vec3(-1, 0, 0))); // (0,1,0)
+    }
+
+    void animationThroughACollapsedRoot()
+    {
+        // A Crowbar reference has its `Bip01` root collapsed into the pelvis; the animation still
+        // has Bip01, and the spine under it. studiomdl re-expresses the motion through the world.
+        MemoryQcFileSystem fs;
+        fs.files["p/ref.smd"] = "version 1\nnodes\n0 \"pelvis\" -1\n1 \"spine\" 0\nend\n"
+                                "skeleton\ntime 0\n0 0 0 38 1.5707963 0 0\n1 0 5 0 0 0 0\nend\n"
+                                "triangles\nm\n0 0 0 0 0 0 1 0 0\n1 1 0 0 0 0 1 0 0\n"
+                                "1 0 1 0 0 0 1 0 0\nend\n";
+        fs.files["p/anim.smd"] = "version 1\nnodes\n0 \"bip01\" -1\n1 \"pelvis\" 0\n"
+                                 "2 \"spine\" 0\nend\nskeleton\ntime 0\n"
+                                 "0 0 0 38 1.5707963 0 0\n1 0 0 0 0 0 0\n2 0 5 0 0 0.3 0\nend\n";
+        fs.files["p/main.qc"] = "$body body \"ref.smd\"\n$sequence s \"anim.smd\"\n";
+        const QcReport r = qcReport("p/main.qc", Profile::Auto, fs);
+        const Animation& a = r.compiled.model.animations.at(0);
+        auto near = [](const Vec3& x, const Vec3& y) { return (x - y).norm() < 1e-4f; };
+        QVERIFY(near(a.positions[a.key(0, 0)], Vec3(0, 0, 38))); // pelvis: Bip01's place
+        QVERIFY(near(a.rotations[a.key(0, 0)], Vec3(1.5707963f, 0, 0)));
+        QVERIFY(near(a.positions[a.key(0, 1)], Vec3(0, 5, 0))); // spine: under the pelvis
+        QVERIFY(near(a.rotations[a.key(0, 1)], Vec3(0, 0.3f, 0)));
     }
 
     void goldsrcProject()

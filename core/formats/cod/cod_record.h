@@ -6,6 +6,7 @@
 // lines they stand for (BONE i p "n" = 3 args, BONE i = 1, BONE b w = 2, ...).
 #include <array>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -186,6 +187,13 @@ inline bool argFloats(const Record& r, std::size_t first, std::size_t n, float* 
     }
     return true;
 }
+
+// The start of the first line after the one `p` is in whose text starts with `a` (after blanks),
+// where the next non-blank line starts with `b`: a guess at a record start in a large block
+// (where a share read on a thread begins), looked for in the next `look` lines. nullptr when
+// there is none.
+const char* guessLinePair(const char* p, const char* end, std::initializer_list<std::string_view> a,
+                          std::initializer_list<std::string_view> b, int look = 40) noexcept;
 
 // First keyword of a text file after blank and comment lines, upper-cased ("" when none).
 std::string firstKeyword(std::string_view head);

@@ -138,6 +138,9 @@ struct Source {
     std::string path; // as used in diagnostics
     std::string dir;
     std::vector<Token> tokens;
+    // Lines whose raw text holds `\\` anywhere (comments and quotes included): studiomdl's
+    // DefineMacro continues a macro body past such a line, whatever surrounds the `\\`.
+    std::vector<std::uint32_t> backslashLines;
 };
 
 struct Frame {
@@ -357,6 +360,10 @@ const std::unordered_map<std::string_view, int>& sequenceOptions()
         {"numframes", 1},
         {"addlayer", 1},
         {"blendlayer", 5},
+        // blendlayer's trailing flags (studiomdl reads them after its five values)
+        {"local", 0},
+        {"noblend", 0},
+        {"poseparameter", 1},
         {"iklock", 3},
         {"keyvalues", 0},
         {"posecycle", 1},
@@ -388,6 +395,15 @@ const std::unordered_map<std::string_view, int>& sequenceOptions()
         {"alignto", 1},
         {"align", 3},
         {"alignboneto", 2},
+        {"alignbone", 2}, // then motion controls (LX ...) and frame numbers
+        {"match", 1},
+        {"matchblend", 5},
+        {"worldspaceblend", 1},
+        {"worldspaceblendloop", 2},
+        {"walkalignto", 2},
+        {"walkalign", 2},
+        {"lineardelta", 0},
+        {"splinedelta", 0},
         {"compress", 1},
         {"cmdlist", 1},
         {"rotateto", 1},
@@ -488,6 +504,8 @@ private:
 
     void lex(std::string_view text, std::uint32_t source);
     std::optional<Token> pull();        // raw token of the top frame, pops finished frames
+    std::optional<Token> pullCounted(); // pull, the token limit, variables
+    bool isMacroCall(const Token& t) const;
     std::optional<Token> rawSameLine(); // next token of the top frame if on the same line
     std::optional<Token> next();
     const Token* peek();
@@ -509,6 +527,10 @@ private:
     void lodCommand(const Node& n, bool shadow);
     void boneRef(const Token& t, std::string_view command)
     {
+        // Crowbar writes `$rootbone " "` for "no root bone": a blank name names nothing.
+        if (t.text.find_first_not_of(" \t") == std::string::npos) {
+            return;
+        }
         m_project.boneRefs.push_back({t.text, std::string(command), at(t)});
     }
     bool needArgs(const Node& n, std::size_t count, const char* form);
@@ -538,6 +560,21 @@ private:
 
 void Reader::lex(std::string_view text, std::uint32_t source)
 {
+    std::vector<std::uint32_t>& slashes = m_sources[source]->backslashLines;
+    {
+        std::uint32_t at = 1;
+        std::size_t counted = 0;
+        for (std::size_t k = text.find("\\\\"); k != std::string_view::npos;
+             k = text.find("\\\\", k + 2)) {
+            at += static_cast<std::uint32_t>(
+                std::count(text.begin() + static_cast<std::ptrdiff_t>(counted),
+                           text.begin() + static_cast<std::ptrdiff_t>(k), '\n'));
+            counted = k;
+            if (slashes.empty() || slashes.back() != at) {
+                slashes.push_back(at);
+            }
+        }
+    }
     std::vector<Token>& out = m_sources[source]->tokens;
     const std::size_t n = text.size();
     std::size_t i = 0;
@@ -750,39 +787,67 @@ void Reader::expandVariables(Token& t)
     }
 }
 
+std::optional<Token> Reader::pullCounted()
+{
+    if (m_stopped) {
+        return std::nullopt;
+    }
+    std::optional<Token> t = pull();
+    if (!t) {
+        return std::nullopt;
+    }
+    if (++m_totalTokens > m_opt.limits.maxTotalTokens) {
+        limit("tokens", *t,
+              "more than " + groupedCount(m_opt.limits.maxTotalTokens) +
+                  " tokens after includes and macros; the rest is not read");
+        m_stopped = true;
+        m_stack.clear();
+        return std::nullopt;
+    }
+    expandVariables(*t);
+    return t;
+}
+
+bool Reader::isMacroCall(const Token& t) const
+{
+    return !t.quoted && t.text.size() > 1 && t.text[0] == '$' &&
+           m_macros.count(asciiLower(std::string_view(t.text).substr(1))) > 0;
+}
+
+// Directives ($include, $pushd, ... and macros at the start of a line) run when their token is
+// taken, never when it is only peeked at: a `$popd` after a command must not change the folder
+// that command's files resolve in. studiomdl's GetToken also expands a macro wherever its name
+// appears (`$sequence walk { $a_WalkBlends activity ACT_WALK 1 }`).
 std::optional<Token> Reader::next()
 {
-    if (m_peeked) {
-        std::optional<Token> t = std::move(m_peeked);
-        m_peeked.reset();
-        return t;
-    }
-    while (!m_stopped) {
-        std::optional<Token> t = pull();
+    for (;;) {
+        std::optional<Token> t;
+        if (m_peeked) {
+            t = std::move(m_peeked);
+            m_peeked.reset();
+        } else {
+            t = pullCounted();
+        }
         if (!t) {
             return std::nullopt;
         }
-        if (++m_totalTokens > m_opt.limits.maxTotalTokens) {
-            limit("tokens", *t,
-                  "more than " + groupedCount(m_opt.limits.maxTotalTokens) +
-                      " tokens after includes and macros; the rest is not read");
-            m_stopped = true;
-            m_stack.clear();
-            return std::nullopt;
-        }
-        expandVariables(*t);
-        if (t->newline && !t->quoted && t->text.size() > 1 && t->text[0] == '$' && directive(*t)) {
-            continue;
+        if (!t->quoted && t->text.size() > 1 && t->text[0] == '$') {
+            if (t->newline && directive(*t)) {
+                continue;
+            }
+            if (!t->newline && isMacroCall(*t)) {
+                invokeMacro(*t, m_macros.at(asciiLower(std::string_view(t->text).substr(1))));
+                continue;
+            }
         }
         return t;
     }
-    return std::nullopt;
 }
 
 const Token* Reader::peek()
 {
     if (!m_peeked) {
-        m_peeked = next();
+        m_peeked = pullCounted();
     }
     return m_peeked ? &*m_peeked : nullptr;
 }
@@ -981,7 +1046,31 @@ void Reader::defineMacro(const Token& cmd)
     }
     while (rawSameLine()) {
     }
-    // Body: following lines while each ends with `\\` (the last one without it is included).
+    // Body: studiomdl's DefineMacro scans raw lines: after each line holding `\\` anywhere (a
+    // comment's included; the rest of the line after a real `\\` is blanked) it takes the next
+    // physical line, so an empty or plain comment line ends the macro.
+    if (!m_stack.empty() && !m_stack.back().macro) {
+        Frame& f = m_stack.back();
+        const std::vector<std::uint32_t>& slashes = m_sources[f.source]->backslashLines;
+        std::uint32_t line = cmd.where.line;
+        while (std::binary_search(slashes.begin(), slashes.end(), line)) {
+            ++line;
+            bool first = true;
+            bool blanked = false;
+            while (f.pos < f.tokens->size() && (*f.tokens)[f.pos].where.line <= line) {
+                Token t = (*f.tokens)[f.pos++];
+                t.newline = first;
+                first = false;
+                if (blanked || (!t.quoted && t.text == "\\\\")) {
+                    blanked = true;
+                    continue;
+                }
+                m.body.push_back(std::move(t));
+            }
+        }
+        continued = false;
+    }
+    // Inside a macro expansion there are no raw lines: lines of tokens ending in `\\`.
     while (continued && !m_stack.empty()) {
         Frame& f = m_stack.back();
         if (f.pos >= f.tokens->size()) {
@@ -997,6 +1086,9 @@ void Reader::defineMacro(const Token& cmd)
             }
             t.newline = first;
             first = false;
+            if (continued) {
+                continue; // after `\\` on its line
+            }
             if (!t.quoted && t.text == "\\\\") {
                 continued = true;
                 continue;
@@ -1010,8 +1102,14 @@ void Reader::defineMacro(const Token& cmd)
 
 void Reader::invokeMacro(const Token& cmd, const Macro& m)
 {
+    // Exactly as many arguments as it has parameters (AddMacroToStack); the rest of the line
+    // follows the expansion.
     std::vector<std::string> args;
-    while (auto a = rawSameLine()) {
+    while (args.size() < m.params.size()) {
+        auto a = rawSameLine();
+        if (!a) {
+            break;
+        }
         args.push_back(a->text);
     }
     if (args.size() < m.params.size()) {
@@ -1069,34 +1167,43 @@ void Reader::invokeMacro(const Token& cmd, const Macro& m)
     if (f.own.empty()) {
         return;
     }
-    f.own.front().newline = true;
+    f.own.front().newline = cmd.newline;
     m_stack.push_back(std::move(f));
     m_stack.back().tokens = &m_stack.back().own;
 }
 
 void Reader::parseRest(Node& n, std::uint32_t depth)
 {
-    while (const Token* p = peek()) {
-        if (p->newline || p->isBrace()) {
-            break;
+    // The command's line, then its block (which may start on the next line), then what follows
+    // the block on its closing line: more blocks (GoldSrc `{ event 1000 1 } { event 1004 4 }`)
+    // and more options (`$sequence s { a b c } delta autoplay`: studiomdl's ParseSequence reads
+    // on to the end of the line once the block is closed).
+    for (;;) {
+        const Token* p = nullptr;
+        while ((p = peek()) && !p->newline && !p->isBrace()) {
+            if (isMacroCall(*p)) {
+                const Token call = std::move(*m_peeked);
+                m_peeked.reset();
+                invokeMacro(call, m_macros.at(asciiLower(std::string_view(call.text).substr(1))));
+                continue;
+            }
+            n.tokens.push_back(*next());
         }
-        n.tokens.push_back(*next());
-    }
-    const Token* p = peek();
-    if (p && p->isOpen()) {
+        if (!p || !p->isOpen() || (n.hasBlock && p->newline)) {
+            return;
+        }
         Token open = *next();
-        n.hasBlock = true;
-        n.blockWhere = open.where;
-        n.block = parseBlock(open, depth + 1);
-        // GoldSrc: more blocks on the same line (`{ event 1000 1 } { event 1004 4 "x" }`).
-        while ((p = peek()) && p->isOpen() && !p->newline) {
-            Token more = *next();
-            Node w;
-            w.hasBlock = true;
-            w.blockWhere = more.where;
-            w.block = parseBlock(more, depth + 1);
-            n.block.push_back(std::move(w));
+        if (!n.hasBlock) {
+            n.hasBlock = true;
+            n.blockWhere = open.where;
+            n.block = parseBlock(open, depth + 1);
+            continue;
         }
+        Node w;
+        w.hasBlock = true;
+        w.blockWhere = open.where;
+        w.block = parseBlock(open, depth + 1);
+        n.block.push_back(std::move(w));
     }
 }
 

@@ -11,8 +11,7 @@
 #include "core/diag/diagnostic_ids.h"
 #include "core/formats/xanim/xanim.h"
 #include "core/formats/cod/cod_grammar.h"
-#include "core/formats/cod/cod_fast.h"
-#include "core/build/parallel_shares.h"
+#include "core/formats/cod/cod_parser.h"
 #include "core/formats/xbin/xbin_stream.h"
 #include "core/io/file_buffer.h"
 #include "core/text/numbers.h"
@@ -23,11 +22,6 @@ namespace rigscope::core {
 namespace cod {
 
 namespace {
-
-struct Count {
-    std::optional<std::int64_t> value;
-    SourceLoc loc;
-};
 
 struct PartInfo {
     std::int32_t index = 0;
@@ -64,188 +58,66 @@ std::string frameText(double f)
     return numberText(f);
 }
 
-class XanimParser {
+class XanimParser : public RecordParser<XanimParser> {
 public:
-    XanimParser(DiagnosticSink& sink, Model& m, std::uint64_t limit)
-        : m_sink(sink), m_m(m), m_limit(limit)
-    {
-    }
-
-    // Large frame blocks of a text file are read in shares on threads (readFramesInShares).
-    void allowShares(const ReadContext& ctx) noexcept { m_ctx = &ctx; }
-    std::uint32_t sharesKept() const noexcept { return m_sharesKept; }
-
-    template <class Source> bool run(Source& in)
-    {
-        readRecords(in);
-        if (const SourceLoc cs = in.cutString(); cs.line != 0) {
-            m_cutAt = cs;
-            m_cutWhat = "line (quoted string not closed)";
-        }
-        if (!m_sawAnimation) {
-            return false;
-        }
-        if (!in.stoppedOnError()) {
-            integrityAtEof();
-        }
-        finish();
-        return true;
-    }
+    using RecordParser::RecordParser;
 
 private:
-    DiagnosticSink& m_sink;
-    Model& m_m;
-    std::uint64_t m_limit;
-    const ReadContext* m_ctx = nullptr;
-    bool m_splitTried = false;
-    std::uint32_t m_sharesKept = 0;
+    friend class RecordParser<XanimParser>;
 
-    template <class Source> void readRecords(Source& in)
-    {
-        Record r;
-        while (in.next(r)) {
-            record(r);
-            if constexpr (std::is_same_v<Source, TextRecordStream>) {
-                if (m_ctx && !m_splitTried && r.kw == Kw::Frame && m_section == Section::Frames) {
-                    m_splitTried = true;
-                    readFramesInShares(in);
-                }
-            }
+    bool sawHeader() const noexcept { return m_sawAnimation; }
+
+    // Shares (cod_parser.h) begin at a FRAME line after the first one, in the frames section
+    // with the counts as read.
+    struct ShareStart {
+        Section section = Section::Frames;
+        Count parts, frames;
+        bool operator==(const ShareStart& o) const noexcept
+        {
+            return section == o.section && parts.value == o.parts.value &&
+                   frames.value == o.frames.value;
         }
-    }
-
-    void record(const Record& r)
-    {
-        if (r.cut && r.argc < expectedArgs(r)) {
-            // The last line, cut short: not read as another record (syntax.truncated).
-            m_cutAt = r.loc;
-            m_cutWhat = "'" + shownToken(r.keyword) + "' line (" + std::to_string(r.argc) + " of " +
-                        std::to_string(expectedArgs(r)) + " fields)";
-            return;
-        }
-        m_lastAt = r.loc;
-        dispatch(r);
-    }
-
-    // A share: the frame records of [begin, stop), read on a thread by a parser of its own, in
-    // the state reading in order has after a FRAME line (frames section, counts as read).
-    struct Share {
-        const char* begin = nullptr;
-        const char* stop = nullptr;
-        std::unique_ptr<DiagnosticSink> sink;
-        Model model;
-        std::unique_ptr<XanimParser> parser;
-        std::unique_ptr<TextRecordStream> in;
-        bool failed = false;
     };
-
-    // Reads share records up to the stop or before the first record that is not a part block
-    // line or a plain FRAME (the reader in order goes on there); fails on a cut line.
-    void readShare(TextRecordStream& in)
+    bool splitsAfter(const Record& r) const noexcept
     {
-        Record r;
-        for (;;) {
-            const LineScanner before = in.lines();
-            const std::size_t reports = m_sink.diagnostics().size();
-            if (!in.next(r)) {
-                m_shareFailed = in.cutString().line != 0;
-                return;
-            }
-            const bool frameLine = (r.kw == Kw::Frame || r.kw == Kw::Part) && r.argc < 2;
-            const bool keyLine = r.kw == Kw::Offset || r.kw == Kw::Scale || r.kw == Kw::X ||
-                                 r.kw == Kw::Y || r.kw == Kw::Z;
-            if (r.cut) {
-                m_shareFailed = true;
-                return;
-            }
-            if (!frameLine && !keyLine) {
-                in.setLines(before);
-                auto& ds = m_sink.diagnostics();
-                ds.erase(ds.begin() + static_cast<std::ptrdiff_t>(reports), ds.end());
-                return;
-            }
-            if (m_frames.empty() && r.kw != Kw::Frame) {
-                m_shareFailed = true; // keys of the frame before the share
-                return;
-            }
-            m_lastAt = r.loc;
-            dispatch(r);
-        }
+        return r.kw == Kw::Frame && m_section == Section::Frames;
     }
-    bool m_shareFailed = false;
-
-    // Called after the first FRAME line: the rest of the file is cut into shares at guessed
-    // FRAME line starts; share 0 is read here, the others on threads, and they are spliced in
-    // file order while each began where the text read so far ends, in the frames section with
-    // the same counts; the rest is read in order. So the model, its locations and the
-    // diagnostics are those of one thread.
-    void readFramesInShares(TextRecordStream& in)
+    static const char* shareStart(const char* from, const char* end, int& /*kind*/) noexcept
     {
-        const char* const start = in.position();
-        const char* const end = in.limit();
-        const auto rest = static_cast<std::size_t>(end - start);
-        const std::size_t count = core::shareCount(m_ctx->threads, m_ctx->parallelMinBytes, rest);
-        std::vector<Share> shares;
-        for (std::size_t k = 1; k < count; ++k) {
-            const char* from = start + k * (rest / count);
-            const std::string_view tail(from, static_cast<std::size_t>(end - from));
-            const std::size_t at = tail.find("\nFRAME ");
-            if (at == std::string_view::npos) {
-                break;
-            }
-            const char* begin = from + at + 1;
-            if (shares.empty() || begin > shares.back().begin) {
-                shares.emplace_back().begin = begin;
-            }
+        const std::string_view tail(from, static_cast<std::size_t>(end - from));
+        const std::size_t at = tail.find("\nFRAME ");
+        return at == std::string_view::npos ? nullptr : from + at + 1;
+    }
+    ShareStart startState(int /*kind*/) const noexcept
+    {
+        return {m_section, m_numParts, m_numFrames};
+    }
+    void beginShare(const ShareStart& s, std::size_t bytes)
+    {
+        m_section = s.section;
+        m_numParts = s.parts;
+        m_numFrames = s.frames;
+        m_share = true;
+        // a key takes at least 40 bytes ("PART 1\nOFFSET 0 0 0\nX 1 0 0\nY 0 1 0\nZ 0 0 1\n")
+        reserveMore(m_keys, bytes / 40);
+        reserveMore(m_frames, bytes / 40 / std::max<std::size_t>(1, partsPerFrame()));
+    }
+    // Part block lines and plain FRAME lines; keys before the share's first frame fail it.
+    ShareRead shareReads(const Record& r) const noexcept
+    {
+        const bool frameLine = (r.kw == Kw::Frame || r.kw == Kw::Part) && r.argc < 2;
+        const bool keyLine = r.kw == Kw::Offset || r.kw == Kw::Scale || r.kw == Kw::X ||
+                             r.kw == Kw::Y || r.kw == Kw::Z;
+        if (!frameLine && !keyLine) {
+            return ShareRead::Stop;
         }
-        if (shares.empty()) {
-            return;
-        }
-        for (std::size_t k = 0; k < shares.size(); ++k) {
-            Share& sh = shares[k];
-            sh.stop = k + 1 < shares.size() ? shares[k + 1].begin : end;
-            sh.sink = std::make_unique<DiagnosticSink>(m_sink.file());
-            sh.parser = std::make_unique<XanimParser>(*sh.sink, sh.model, m_limit);
-            XanimParser& p = *sh.parser;
-            p.m_section = Section::Frames;
-            p.m_numParts = m_numParts;
-            p.m_numFrames = m_numFrames;
-            p.m_share = true;
-            sh.in =
-                std::make_unique<TextRecordStream>(in.lines().base(), sh.begin, sh.stop, *sh.sink);
-        }
-        const Count parts = m_numParts, frames = m_numFrames;
-        const int kept = readInShares(
-            shares, [](Share& sh) { sh.parser->readShare(*sh.in); },
-            [&] {
-                in.setLimit(shares[0].begin);
-                readRecords(in);
-                in.setLimit(end);
-                return true;
-            },
-            [&](Share& sh) {
-                XanimParser& p = *sh.parser;
-                if (p.m_shareFailed || in.position() != sh.begin || m_section != Section::Frames ||
-                    m_numParts.value != parts.value || m_numFrames.value != frames.value ||
-                    m_cutAt.line != 0) {
-                    return false;
-                }
-                splice(p, *sh.sink, in.lineNumber());
-                in.advancePast(*sh.in);
-                sh.parser.reset();
-                sh.in.reset();
-                return true;
-            });
-        m_sharesKept = static_cast<std::uint32_t>(std::max(kept, 0));
+        return m_frames.empty() && r.kw != Kw::Frame ? ShareRead::Fail : ShareRead::Read;
     }
 
-    // Appends a share's frames, keys and diagnostics (its lines counted from `lineBase`).
-    void splice(XanimParser& p, DiagnosticSink& sink, std::uint32_t lineBase)
+    // Appends a share's frames and keys (its lines counted from `lineBase`).
+    void splice(XanimParser& p, std::uint32_t lineBase)
     {
-        auto fix = [lineBase](SourceLoc l) {
-            l.line += lineBase;
-            return l;
-        };
+        auto fix = [lineBase](SourceLoc l) { return shifted(l, lineBase); };
         const auto keyBase = static_cast<std::uint32_t>(m_keys.size());
         for (RawFrame f : p.m_frames) {
             f.firstKey += keyBase;
@@ -256,15 +128,8 @@ private:
             k.loc = fix(k.loc);
             m_keys.push_back(k);
         }
-        for (Diagnostic& d : sink.diagnostics()) {
-            d.where.line += lineBase;
-            m_sink.diagnostics().push_back(std::move(d));
-        }
         m_inKey = p.m_inKey;
         m_skipBlock = p.m_skipBlock;
-        if (p.m_lastAt.line != 0) {
-            m_lastAt = fix(p.m_lastAt);
-        }
         p.m_frames = {};
         p.m_keys = {};
     }
@@ -289,8 +154,6 @@ private:
     std::vector<TrackCount> m_keyCounts;   // NUMKEYS per track
     std::vector<TrackCount> m_trackCounts; // NUMTRACKS per part
     // syntax.truncated (issue 15)
-    SourceLoc m_lastAt, m_cutAt;
-    std::string m_cutWhat;
     bool m_truncatedParts = false, m_truncatedFrames = false, m_truncatedLastFrame = false;
     bool m_truncatedKeys = false, m_truncatedTracks = false;
     bool m_tracksAfterPart = true; // the last of them has its NUMTRACKS
@@ -402,15 +265,6 @@ private:
         m_sink.error(ids::kSyntaxTruncated, m_cutAt.line != 0 ? m_cutAt : m_lastAt, std::move(msg));
     }
 
-    void readCount(const Record& r, Count& c)
-    {
-        std::int32_t v = 0;
-        if (needArgs(r, 1, m_sink, r.keyword) && argInt(r, 0, v, m_sink, r.keyword)) {
-            c.value = v;
-            c.loc = r.loc;
-        }
-    }
-
     void dispatch(const Record& r)
     {
         switch (r.kw) {
@@ -447,7 +301,7 @@ private:
                 }
             }
         } else if (kv == "NUMPARTS") {
-            readCount(r, m_numParts);
+            readCount(r, m_numParts, r.keyword);
             m_section = Section::Parts;
         } else if (kv == "FRAMERATE") {
             double v = 0;
@@ -456,7 +310,7 @@ private:
                 m_fpsLoc = r.loc;
             }
         } else if (kv == "NUMFRAMES") {
-            readCount(r, m_numFrames);
+            readCount(r, m_numFrames, r.keyword);
         } else if (kv == "NOTETRACKS") {
             m_section = Section::Notes;
             m_inKey = false;
@@ -600,10 +454,13 @@ private:
             const auto keys =
                 static_cast<std::uint64_t>(std::max<std::int64_t>(0, *m_numFrames.value)) *
                 static_cast<std::uint64_t>(std::max<std::int64_t>(0, *m_numParts.value));
-            m_keys.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(keys, m_limit / 7)));
-            m_frames.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(
-                static_cast<std::uint64_t>(std::max<std::int64_t>(0, *m_numFrames.value)),
-                m_limit / 8)));
+            reserveMore(m_keys,
+                        static_cast<std::size_t>(std::min<std::uint64_t>(keys, m_limit / 7)));
+            reserveMore(
+                m_frames,
+                static_cast<std::size_t>(std::min<std::uint64_t>(
+                    static_cast<std::uint64_t>(std::max<std::int64_t>(0, *m_numFrames.value)),
+                    m_limit / 8)));
         }
         RawFrame fr;
         fr.num = f;
@@ -767,11 +624,11 @@ void XanimParser::finish()
         anyScale = anyScale || k.hasScale;
     }
     std::vector<std::uint8_t> got(nj);
-    a.times.reserve(unique.size());
-    a.frameWhere.reserve(unique.size());
-    a.positions.reserve(unique.size() * nj);
-    a.axes.reserve(unique.size() * nj);
-    a.explicitKey.reserve(unique.size() * nj);
+    reserveMore(a.times, unique.size());
+    reserveMore(a.frameWhere, unique.size());
+    reserveMore(a.positions, unique.size() * nj);
+    reserveMore(a.axes, unique.size() * nj);
+    reserveMore(a.explicitKey, unique.size() * nj);
     for (std::size_t u = 0; u < unique.size(); ++u) {
         const RawFrame& fr = m_frames[unique[u]];
         const std::size_t f = a.appendFrame(fr.num, fr.loc);
@@ -878,57 +735,10 @@ int sniffXanim(std::string_view head) noexcept
     }
 }
 
-namespace {
-
-LineEnding endingOf(int e)
-{
-    return e == 1 ? LineEnding::CRLF : (e == 2 ? LineEnding::CR : LineEnding::LF);
-}
-
-ReadResult notCod(DiagnosticSink& sink, std::string_view bytes, const char* what)
-{
-    ReadResult r;
-    if (bytes.find_first_not_of(" \t\r\n\f\v") == std::string_view::npos) {
-        sink.error(ids::kSyntaxEmptyFile, {1, 1, 0}, "file is empty");
-    } else {
-        sink.error(ids::kSyntaxBadVersion, {1, 1, 0}, what);
-    }
-    r.diagnostics = sink.take();
-    return r;
-}
-
-} // namespace
-
 ReadResult readXanim(std::string_view bytes, const ReadContext& ctx)
 {
-    if (ctx.fastPaths &&
-        cod::endsLikeWholeFile(bytes, {"Z", "NOTETRACKS", "NUMTRACKS", "NUMKEYS", "FRAME"})) {
-        ReadResult fast;
-        if (cod::readXanimFast(bytes, ctx, fast)) {
-            return fast;
-        }
-    }
-    return cod::readXanimGeneral(bytes, ctx);
-}
-
-ReadResult cod::readXanimGeneral(std::string_view bytes, const ReadContext& ctx)
-{
-    DiagnosticSink sink(ctx.fileName);
-    Model m;
-    cod::TextRecordStream in(bytes, sink, &m.headerComments);
-    cod::XanimParser p(sink, m, bytes.size() + 1);
-    p.allowShares(ctx);
-    if (!p.run(in)) {
-        return notCod(sink, bytes, "no 'ANIMATION' keyword; not an XANIM_EXPORT file");
-    }
-    m.format = "xanim";
-    m.lineEnding = endingOf(in.dominantEnding());
-    ReadResult r;
-    r.stats.parallelShares = p.sharesKept();
-    r.model = std::move(m);
-    r.hasModel = true;
-    r.diagnostics = sink.take();
-    return r;
+    return cod::readText<cod::XanimParser>(bytes, ctx, "xanim",
+                                           "no 'ANIMATION' keyword; not an XANIM_EXPORT file");
 }
 
 int sniffNtExport(std::string_view head) noexcept
@@ -1015,7 +825,7 @@ ReadResult readNtExport(std::string_view bytes, const ReadContext& ctx)
         }
     }
     if (!any) {
-        return notCod(sink, bytes, "not an NT_EXPORT file");
+        return cod::notCod(sink, bytes, "not an NT_EXPORT file");
     }
     if (const SourceLoc cs = in.cutString(); cs.line != 0) {
         cutAt = cs;
@@ -1066,7 +876,7 @@ ReadResult readNtExport(std::string_view bytes, const ReadContext& ctx)
     m.kind = ModelKind::Animation;
     m.format = "nt";
     m.version = 1;
-    m.lineEnding = endingOf(in.dominantEnding());
+    m.lineEnding = cod::lineEndingOf(in.dominantEnding());
     ReadResult res;
     res.model = std::move(m);
     res.hasModel = true;

@@ -4,15 +4,17 @@
 #include <initializer_list>
 #include <cmath>
 #include <iterator>
+#include <memory>
 #include <optional>
+#include <type_traits>
 #include <unordered_map>
 
 #include <Eigen/Geometry>
 
 #include "core/build/model_builder.h"
 #include "core/diag/diagnostic_ids.h"
-#include "core/formats/cod/cod_fast.h"
 #include "core/formats/cod/cod_grammar.h"
+#include "core/formats/cod/cod_parser.h"
 #include "core/formats/cod/cod_record.h"
 #include "core/formats/xbin/xbin_stream.h"
 #include "core/formats/xmodel/xmodel.h"
@@ -38,11 +40,6 @@ Vec3 clockwiseFaceNormal(const Vec3& a, const Vec3& b, const Vec3& c) noexcept
 enum class Section : std::uint8_t { Start, BoneInfo, Transforms, Pool, Faces, Objects, Materials };
 enum class Target : std::uint8_t { None, Bone, Vert };
 
-struct Count {
-    std::optional<std::int64_t> value;
-    SourceLoc loc;
-};
-
 struct BoneInfo {
     std::int32_t index = 0;
     std::int32_t parent = -1;
@@ -59,22 +56,23 @@ struct BoneXf {
     SourceLoc loc;
 };
 
+// A pool vertex; its position and location are in parallel arrays (m_vPos, m_vWhere), which
+// become the model's point arrays.
 struct PoolVert {
     std::int32_t index = 0;
-    Vec3 pos = Vec3::Zero();
+    std::int32_t declared = -1;
     std::uint32_t wStart = 0, wCount = 0;
-    std::int64_t declared = -1;
-    SourceLoc loc, bonesLoc;
+    SourceLoc bonesLoc;
 };
 
-struct Corner {
-    std::int32_t vert = -1;
-    SourceLoc loc;
-    Vec3 normal = Vec3::Zero();
-    Vec4 color = Vec4::Ones();
+// A face corner; its point, normal, colour, first UV set and location are in parallel arrays
+// (m_cPoint...), which become the model's corner arrays. UV sets after the first are in m_uvs.
+struct CornerInfo {
     std::uint32_t uvStart = 0, uvCount = 0;
-    bool hasNormal = false, hasColor = false, hasUv = false, oneLine = false;
+    std::uint8_t flags = 0;
 };
+enum CornerFlag : std::uint8_t { kHasNormal = 1, kHasColor = 2, kHasUv = 4, kOneLine = 8 };
+constexpr std::uint32_t kBadCorner = static_cast<std::uint32_t>(-2); // unreadable: face dropped
 
 struct Face {
     std::int32_t obj = 0, mat = 0;
@@ -88,46 +86,146 @@ struct Named {
     SourceLoc loc;
 };
 
-class XmodelParser {
+class XmodelParser : public RecordParser<XmodelParser> {
 public:
-    XmodelParser(DiagnosticSink& sink, Model& m, std::uint64_t limit)
-        : m_sink(sink), m_m(m), m_limit(limit)
-    {
-    }
-
-    template <class Source> bool run(Source& in)
-    {
-        Record r;
-        while (in.next(r)) {
-            if (r.cut && r.argc < expectedArgs(r)) {
-                // The last line, cut short ("BONE 5" of "BONE 5 4 \"hand\""): not read as
-                // another record; syntax.truncated says where the file ends.
-                m_cutAt = r.loc;
-                m_cutWhat = "'" + shownToken(r.keyword) + "' line (" + std::to_string(r.argc) +
-                            " of " + std::to_string(expectedArgs(r)) + " fields)";
-                continue;
-            }
-            m_lastAt = r.loc;
-            dispatch(r);
-        }
-        if (const SourceLoc cs = in.cutString(); cs.line != 0) {
-            m_cutAt = cs;
-            m_cutWhat = "line (quoted string not closed)";
-        }
-        if (!m_sawModel) {
-            return false;
-        }
-        if (!in.stoppedOnError()) {
-            integrityAtEof();
-        }
-        finish();
-        return true;
-    }
+    using RecordParser::RecordParser;
 
 private:
-    DiagnosticSink& m_sink;
-    Model& m_m;
-    std::uint64_t m_limit;
+    friend class RecordParser<XmodelParser>;
+
+    bool sawHeader() const noexcept { return m_sawModel; }
+
+    // Shares (cod_parser.h) begin at a pool VERT or a TRI line after the first pool VERT line.
+    enum ShareKind { PoolShare, FaceShare };
+    struct ShareStart {
+        Section section = Section::Pool;
+        std::optional<std::int64_t> numVerts;
+        int version = 6;
+        std::array<bool, 5> warned{};
+        bool operator==(const ShareStart&) const = default;
+    };
+    bool splitsAfter(const Record& r) const noexcept
+    {
+        return m_section == Section::Pool && (r.kw == Kw::Vert || r.kw == Kw::Vert32);
+    }
+    static const char* shareStart(const char* from, const char* end, int& kind) noexcept
+    {
+        const char* pool = guessLinePair(from, end, {"VERT ", "VERT32 "}, {"OFFSET "});
+        const char* face = guessLinePair(from, end, {"TRI ", "TRI16 "}, {"VERT ", "VERT32 "});
+        kind = face && (!pool || face < pool) ? FaceShare : PoolShare;
+        return kind == FaceShare ? face : pool;
+    }
+    ShareStart startState(int kind) const noexcept
+    {
+        return {kind == FaceShare ? Section::Faces : Section::Pool, m_numVerts.value, m_version,
+                m_warned};
+    }
+    void beginShare(const ShareStart& s, std::size_t bytes)
+    {
+        m_section = s.section;
+        m_numVerts.value = s.numVerts;
+        m_version = s.version;
+        m_warned = s.warned;
+        // a vertex takes at least 20 bytes ("VERT 1\nOFFSET 0 0 0\n"), a face 30
+        const std::uint64_t limit = m_limit;
+        m_limit = bytes + 1;
+        reserveFor(s.section == Section::Pool ? static_cast<std::int64_t>(bytes) : 0,
+                   static_cast<std::int64_t>(bytes), true);
+        m_limit = limit;
+    }
+
+    // Whether a share reads `r` exactly as reading in order would: pool and face lines that do
+    // not look at records before the share, and no version 7 warning still to give. The first
+    // record must be the one the share was guessed to start with.
+    ShareRead shareReads(const Record& r) const noexcept
+    {
+        if (m_lastAt.line == 0) {
+            const bool faces = m_section == Section::Faces;
+            const bool starts =
+                r.kw == (faces ? Kw::Tri : Kw::Vert) || r.kw == (faces ? Kw::Tri16 : Kw::Vert32);
+            return starts ? ShareRead::Read : ShareRead::Fail;
+        }
+        return shareReadsLine(r) ? ShareRead::Read : ShareRead::Stop;
+    }
+    bool shareReadsLine(const Record& r) const noexcept
+    {
+        const bool v7 = m_version >= 7;
+        switch (r.kw) {
+        case Kw::Vert:
+            return m_section != Section::Faces || !m_faces.empty();
+        case Kw::Vert32:
+            return (v7 || m_warned[1]) && (m_section != Section::Faces || !m_faces.empty());
+        case Kw::Tri:
+            return true;
+        case Kw::Tri16:
+            return v7 || m_warned[2];
+        case Kw::Offset:
+        case Kw::Bones:
+            return true;
+        case Kw::Bone:
+            return r.argc == 2;
+        case Kw::Normal:
+        case Kw::Color:
+            return !m_faces.empty();
+        case Kw::Uv:
+            return !m_faces.empty() && (v7 || m_warned[3] || (r.argc > 0 && r.args[0].text == "1"));
+        default:
+            return r.keyword == "NUMFACES";
+        }
+    }
+
+    // Appends a share's pool vertices, weights, faces and corners (its lines counted from
+    // `lineBase`) and takes on its state.
+    void splice(XmodelParser& p, std::uint32_t lineBase)
+    {
+        auto fix = [lineBase](SourceLoc l) { return shifted(l, lineBase); };
+        const auto weightBase = static_cast<std::uint32_t>(m_wBones.size());
+        for (PoolVert v : p.m_verts) {
+            v.wStart += weightBase;
+            v.bonesLoc = fix(v.bonesLoc);
+            m_verts.push_back(v);
+        }
+        append(m_vPos, p.m_vPos);
+        for (const SourceLoc& l : p.m_vWhere) {
+            m_vWhere.push_back(fix(l));
+        }
+        append(m_wBones, p.m_wBones);
+        append(m_wWeights, p.m_wWeights);
+        for (const SourceLoc& l : p.m_wLocs) {
+            m_wLocs.push_back(fix(l));
+        }
+        const auto cornerBase = static_cast<std::uint32_t>(m_cPoint.size());
+        const auto uvBase = static_cast<std::uint32_t>(m_uvs.size());
+        for (Face f : p.m_faces) {
+            f.firstCorner += cornerBase;
+            f.loc = fix(f.loc);
+            f.objLoc = fix(f.objLoc);
+            f.matLoc = fix(f.matLoc);
+            m_faces.push_back(f);
+        }
+        for (CornerInfo c : p.m_cInfo) {
+            c.uvStart += uvBase;
+            m_cInfo.push_back(c);
+        }
+        for (const SourceLoc& l : p.m_cWhere) {
+            m_cWhere.push_back(fix(l));
+        }
+        append(m_cPoint, p.m_cPoint);
+        append(m_cNormal, p.m_cNormal);
+        append(m_cColor, p.m_cColor);
+        append(m_cUv, p.m_cUv);
+        append(m_uvs, p.m_uvs);
+        if (p.m_numFaces.value) {
+            m_numFaces = {p.m_numFaces.value, fix(p.m_numFaces.loc)};
+        }
+        m_section = p.m_section;
+        m_target = p.m_target;
+        m_uvSets = std::max(m_uvSets, p.m_uvSets);
+        m_sawOneLineCorner = m_sawOneLineCorner || p.m_sawOneLineCorner;
+        for (std::size_t k = 0; k < m_warned.size(); ++k) {
+            m_warned[k] = m_warned[k] || p.m_warned[k];
+        }
+    }
     bool m_sawModel = false;
     bool m_sawVersion = false;
     bool m_badVersion = false;
@@ -139,18 +237,54 @@ private:
     std::vector<BoneInfo> m_bones;
     std::vector<BoneXf> m_xfs;
     std::vector<PoolVert> m_verts;
+    std::vector<Vec3> m_vPos;
+    std::vector<SourceLoc> m_vWhere;
     std::vector<std::int32_t> m_wBones;
     std::vector<float> m_wWeights;
     std::vector<SourceLoc> m_wLocs;
     std::vector<Face> m_faces;
-    std::vector<Corner> m_corners;
-    std::vector<float> m_uvs;
+    std::vector<CornerInfo> m_cInfo;
+    std::vector<std::uint32_t> m_cPoint;
+    std::vector<Vec3> m_cNormal;
+    std::vector<Vec4> m_cColor;
+    std::vector<Vec2> m_cUv;
+    std::vector<SourceLoc> m_cWhere;
+    std::vector<float> m_uvs; // UV sets after the first
+
+    // Room for `verts` more pool vertices (one weight each) and `faces` more faces, at most what
+    // the input's bytes can hold (see reserveMore).
+    void reserveFor(std::int64_t verts, std::int64_t faces, bool hugePages)
+    {
+        const auto more = [this, hugePages](auto& v, std::int64_t n, std::uint64_t minBytes) {
+            reserveMore(
+                v,
+                static_cast<std::size_t>(std::min<std::uint64_t>(
+                    static_cast<std::uint64_t>(std::max<std::int64_t>(n, 0)), m_limit / minBytes)),
+                hugePages);
+        };
+        more(m_verts, verts, 20);
+        more(m_vPos, verts, 20);
+        more(m_vWhere, verts, 20);
+        more(m_wBones, verts, 20);
+        more(m_wWeights, verts, 20);
+        more(m_wLocs, verts, 20);
+        more(m_faces, faces, 30);
+        more(m_cInfo, 3 * faces, 30);
+        more(m_cPoint, 3 * faces, 30);
+        more(m_cNormal, 3 * faces, 30);
+        more(m_cColor, 3 * faces, 30);
+        more(m_cUv, 3 * faces, 30);
+        more(m_cWhere, 3 * faces, 30);
+    }
+
+    template <class T> static void append(std::vector<T>& to, const std::vector<T>& from)
+    {
+        to.insert(to.end(), from.begin(), from.end());
+    }
     std::vector<std::pair<Named, std::string>> m_objects;
     std::vector<std::pair<Named, Material>> m_materials;
-    bool m_warnedFeature[5] = {};
+    std::array<bool, 5> m_warned{};
     // syntax.truncated (issue 15)
-    SourceLoc m_lastAt, m_cutAt;
-    std::string m_cutWhat;
     const Count* m_truncatedCount = nullptr; // its cod.count-mismatch is the truncation
     bool m_truncatedXfs = false, m_truncatedFace = false;
 
@@ -241,8 +375,9 @@ private:
             // every count met: the last face or material may still be cut
             if (!m_faces.empty() && m_materials.empty() && m_section == Section::Faces) {
                 const Face& f = m_faces.back();
-                const Corner* c = f.cornerCount > 0 ? &m_corners.back() : nullptr;
-                if (f.cornerCount < 3 || (c && !c->oneLine && !c->hasUv)) {
+                const std::uint8_t c =
+                    f.cornerCount > 0 ? m_cInfo.back().flags : std::uint8_t{kOneLine};
+                if (f.cornerCount < 3 || !(c & (kOneLine | kHasUv))) {
                     what = "inside face " + std::to_string(m_faces.size() - 1) + " (" +
                            std::to_string(f.cornerCount) + " of 3 corners)";
                     m_truncatedFace = true;
@@ -277,25 +412,15 @@ private:
     }
     std::uint32_t m_uvSets = 1;
 
-    void versionFeature(int which, const Record& r)
+    void versionFeature(std::size_t which, const Record& r)
     {
-        if (m_version >= 7 || m_warnedFeature[which]) {
+        if (m_version >= 7 || m_warned[which]) {
             return;
         }
-        m_warnedFeature[which] = true;
+        m_warned[which] = true;
         m_sink.warning(ids::kCodVersionFeature, r.loc,
                        "'" + std::string(r.keyword) + "' is a version 7 feature in a version " +
                            std::to_string(m_version) + " file");
-    }
-
-    void readCount(const Record& r, Count& c, std::string_view field)
-    {
-        std::int32_t v = 0;
-        if (!needArgs(r, 1, m_sink, field) || !argInt(r, 0, v, m_sink, field)) {
-            return;
-        }
-        c.value = v;
-        c.loc = r.loc;
     }
 
     bool inRange(std::int64_t i, const Count& c, const Record& r, std::size_t arg,
@@ -315,12 +440,13 @@ private:
         return ok;
     }
 
-    Corner* currentCorner()
+    // The corner NORMAL / COLOR / UV lines belong to (SIZE_MAX when none).
+    std::size_t currentCorner() const noexcept
     {
-        if (m_faces.empty() || m_faces.back().cornerCount == 0 || m_corners.empty()) {
-            return nullptr;
+        if (m_faces.empty() || m_faces.back().cornerCount == 0 || m_cPoint.empty()) {
+            return SIZE_MAX;
         }
-        return &m_corners.back();
+        return m_cPoint.size() - 1;
     }
 
     Material* currentMaterial()
@@ -387,16 +513,16 @@ private:
             return;
         }
         case Kw::Normal: {
-            Corner* c = currentCorner();
-            if (!c) {
+            const std::size_t c = currentCorner();
+            if (c == SIZE_MAX) {
                 m_sink.warning(ids::kSyntaxUnknownBlock, r.loc,
                                "'NORMAL' outside a face corner skipped");
                 return;
             }
             float v[3];
             if (needArgs(r, 3, m_sink, "NORMAL") && argFloats(r, 0, 3, v, m_sink, "NORMAL")) {
-                c->normal = Vec3(v[0], v[1], v[2]);
-                c->hasNormal = true;
+                m_cNormal[c] = Vec3(v[0], v[1], v[2]);
+                m_cInfo[c].flags |= kHasNormal;
             }
             return;
         }
@@ -405,16 +531,16 @@ private:
                 param(r, 4);
                 return;
             }
-            Corner* c = currentCorner();
-            if (!c) {
+            const std::size_t c = currentCorner();
+            if (c == SIZE_MAX) {
                 m_sink.warning(ids::kSyntaxUnknownBlock, r.loc,
                                "'COLOR' outside a face corner skipped");
                 return;
             }
             float v[4];
             if (needArgs(r, 4, m_sink, "COLOR") && argFloats(r, 0, 4, v, m_sink, "COLOR")) {
-                c->color = Vec4(v[0], v[1], v[2], v[3]);
-                c->hasColor = true;
+                m_cColor[c] = Vec4(v[0], v[1], v[2], v[3]);
+                m_cInfo[c].flags |= kHasColor;
             }
             return;
         }
@@ -454,6 +580,7 @@ private:
                 versionFeature(1, r);
             }
             readCount(r, m_numVerts, k);
+            reserveFor(m_numVerts.value.value_or(0), 0, true);
             m_section = Section::Pool;
             m_target = Target::None;
         } else if (kv == "VERT" || kv == "VERT32") {
@@ -467,6 +594,7 @@ private:
             }
         } else if (kv == "NUMFACES") {
             readCount(r, m_numFaces, "NUMFACES");
+            reserveFor(0, m_numFaces.value.value_or(0), true);
             m_section = Section::Faces;
             m_target = Target::None;
         } else if (kv == "TRI" || kv == "TRI16") {
@@ -572,7 +700,7 @@ private:
         const Vec3 vec(v[0], v[1], v[2]);
         if (m_target == Target::Vert) {
             if (kv == "OFFSET") {
-                m_verts.back().pos = vec;
+                m_vPos.back() = vec;
             } else {
                 m_sink.warning(ids::kSyntaxUnknownBlock, r.loc,
                                "'" + std::string(k) + "' inside a vertex skipped");
@@ -603,9 +731,10 @@ private:
         }
         PoolVert v;
         v.index = i;
-        v.loc = r.loc;
         v.wStart = static_cast<std::uint32_t>(m_wBones.size());
         m_verts.push_back(v);
+        m_vPos.push_back(Vec3::Zero());
+        m_vWhere.push_back(r.loc);
         m_target = Target::Vert;
     }
 
@@ -622,7 +751,7 @@ private:
         f.loc = r.loc;
         f.objLoc = argLoc(r, 0);
         f.matLoc = argLoc(r, 1);
-        f.firstCorner = static_cast<std::uint32_t>(m_corners.size());
+        f.firstCorner = static_cast<std::uint32_t>(m_cPoint.size());
         m_faces.push_back(f);
     }
 
@@ -638,35 +767,39 @@ private:
             f.extraCorners = true;
             return;
         }
-        Corner c;
-        c.loc = r.loc;
-        c.uvStart = static_cast<std::uint32_t>(m_uvs.size());
-        if (!needArgs(r, 1, m_sink, r.keyword) || !argInt(r, 0, c.vert, m_sink, "vertex index")) {
-            c.vert = -2; // unreadable: the face is dropped
+        CornerInfo c;
+        std::int32_t vert = 0;
+        Vec3 normal = Vec3::Zero();
+        Vec2 uv0 = Vec2::Zero();
+        if (!needArgs(r, 1, m_sink, r.keyword) || !argInt(r, 0, vert, m_sink, "vertex index")) {
+            vert = -2; // unreadable: the face is dropped
         } else if (r.argc >= 6) {
             // v5 one-line corner: VERT i nx ny nz u v
             float v[5];
             m_sawOneLineCorner = true;
-            c.oneLine = true;
+            c.flags = kOneLine;
             if (argFloats(r, 1, 5, v, m_sink, "corner")) {
-                c.normal = Vec3(v[0], v[1], v[2]);
-                c.hasNormal = true;
-                m_uvs.push_back(v[3]);
-                m_uvs.push_back(v[4]);
+                normal = Vec3(v[0], v[1], v[2]);
+                uv0 = Vec2(v[3], v[4]);
                 c.uvCount = 1;
-                c.hasUv = true;
+                c.flags |= kHasNormal | kHasUv;
             } else {
-                c.vert = -2;
+                vert = -2;
             }
         }
-        m_corners.push_back(c);
+        m_cInfo.push_back(c);
+        m_cPoint.push_back(static_cast<std::uint32_t>(vert));
+        m_cNormal.push_back(normal);
+        m_cColor.push_back(Vec4::Ones());
+        m_cUv.push_back(uv0);
+        m_cWhere.push_back(r.loc);
         ++f.cornerCount;
     }
 
     void uv(const Record& r)
     {
-        Corner* c = currentCorner();
-        if (!c) {
+        const std::size_t ci = currentCorner();
+        if (ci == SIZE_MAX) {
             m_sink.warning(ids::kSyntaxUnknownBlock, r.loc, "'UV' outside a face corner skipped");
             return;
         }
@@ -693,18 +826,24 @@ private:
             d.fixedSeverity = true;
             keep = pairs;
         }
-        c->uvStart = static_cast<std::uint32_t>(m_uvs.size());
-        c->uvCount = 0;
+        CornerInfo& c = m_cInfo[ci];
+        c.uvStart = static_cast<std::uint32_t>(m_uvs.size());
+        c.uvCount = 0;
+        m_cUv[ci] = Vec2::Zero();
         for (std::size_t p = 0; p < keep; ++p) {
             float v[2];
             if (!argFloats(r, 1 + 2 * p, 2, v, m_sink, "UV")) {
                 break;
             }
-            m_uvs.push_back(v[0]);
-            m_uvs.push_back(v[1]);
-            ++c->uvCount;
+            if (p == 0) {
+                m_cUv[ci] = Vec2(v[0], v[1]);
+            } else {
+                m_uvs.push_back(v[0]);
+                m_uvs.push_back(v[1]);
+            }
+            ++c.uvCount;
         }
-        c->hasUv = true;
+        c.flags |= kHasUv;
         m_uvSets = std::max<std::uint32_t>(
             m_uvSets, static_cast<std::uint32_t>(std::min<std::size_t>(static_cast<std::size_t>(n),
                                                                        pairs > 0 ? pairs : 1)));
@@ -743,9 +882,10 @@ private:
         }
     }
 
-    template <typename T, typename Index>
+    // `locAt(slot)`: where the item of a slot was read.
+    template <typename T, typename Index, typename LocAt>
     std::vector<std::size_t> lastWins(const std::vector<T>& items, Index indexOf,
-                                      std::string_view kind)
+                                      std::string_view kind, LocAt locAt)
     {
         // Slots in index order; duplicates: the last one wins (cod.duplicate-index).
         std::unordered_map<std::int32_t, std::size_t> seen;
@@ -755,7 +895,7 @@ private:
             if (inserted) {
                 slots.push_back(s);
             } else {
-                m_sink.warning(ids::kCodDuplicateIndex, locOf(items[s]),
+                m_sink.warning(ids::kCodDuplicateIndex, locAt(s),
                                std::string(kind) + " index " + std::to_string(indexOf(items[s])) +
                                    " given twice; the last one wins");
                 slots[it->second] = s;
@@ -765,14 +905,6 @@ private:
             return indexOf(items[a]) < indexOf(items[b]);
         });
         return slots;
-    }
-
-    static SourceLoc locOf(const BoneInfo& b) { return b.loc; }
-    static SourceLoc locOf(const BoneXf& b) { return b.loc; }
-    static SourceLoc locOf(const PoolVert& v) { return v.loc; }
-    template <typename T> static SourceLoc locOf(const std::pair<Named, T>& p)
-    {
-        return p.first.loc;
     }
 
     // finish(): the model from what was read.
@@ -787,7 +919,7 @@ private:
     void finishObjectsAndMaterials();
     void finishFaces();
     bool faceIsValid(const Face& f, std::int32_t t);
-    void appendCorners(const Face& f, std::int32_t t, bool anyColor);
+    void keepCorners(const Face& f, std::int32_t t);
 };
 
 // The model from what was read (one job a function, in this order: the pool needs the
@@ -822,7 +954,8 @@ void XmodelParser::finishBones()
 {
     Skeleton& s = m_m.skeleton;
     const auto boneSlots = lastWins(
-        m_bones, [](const BoneInfo& b) { return b.index; }, "bone");
+        m_bones, [](const BoneInfo& b) { return b.index; }, "bone",
+        [this](std::size_t k) { return m_bones[k].loc; });
     countMismatch(m_numBones, "NUMBONES", boneSlots.size());
     for (std::size_t slot : boneSlots) {
         const BoneInfo& b = m_bones[slot];
@@ -897,31 +1030,42 @@ void XmodelParser::finishTransforms()
     }
 }
 
-// The vertex pool with its weights (m_poolSize slots; m_defined marks the ones read).
+// The vertex pool with its weights (m_poolSize slots; m_defined marks the ones read). Read in
+// index order 0..n-1 (as exporters write it), the parse arrays become the model's.
 void XmodelParser::finishPool()
 {
     Mesh& me = m_m.mesh;
     const auto vertSlots = lastWins(
-        m_verts, [](const PoolVert& v) { return v.index; }, "vertex");
+        m_verts, [](const PoolVert& v) { return v.index; }, "vertex",
+        [this](std::size_t k) { return m_vWhere[k]; });
     countMismatch(m_numVerts, "NUMVERTS", vertSlots.size());
     m_poolSize =
         vertSlots.empty() ? 0 : static_cast<std::size_t>(m_verts[vertSlots.back()].index) + 1;
     m_defined.assign(m_poolSize, 0);
-    std::vector<JointIndex> js;
-    std::vector<float> ws;
-    std::size_t next = 0;
-    // Exact room, so no growth copies sit next to the parse arrays; each parse array is
-    // released once read (the model never depends on it).
-    me.pointPositions.reserve(m_poolSize);
-    me.pointParents.reserve(m_poolSize);
-    me.pointLinkState.reserve(m_poolSize);
-    me.pointWhere.reserve(m_poolSize);
+    bool inOrder = vertSlots.size() == m_verts.size();
+    for (std::size_t k = 0; inOrder && k < vertSlots.size(); ++k) {
+        inOrder = vertSlots[k] == k && m_verts[k].index == static_cast<std::int32_t>(k);
+    }
+    if (inOrder) {
+        me.pointPositions = std::move(m_vPos);
+        me.pointWhere = std::move(m_vWhere);
+    } else {
+        me.pointPositions.assign(m_poolSize, Vec3::Zero());
+        me.pointWhere.assign(m_poolSize, SourceLoc{});
+        for (const std::size_t slot : vertSlots) {
+            const auto p = static_cast<std::size_t>(m_verts[slot].index);
+            me.pointPositions[p] = m_vPos[slot];
+            me.pointWhere[p] = m_vWhere[slot];
+        }
+    }
+    me.pointParents.assign(m_poolSize, kNoJoint);
+    me.pointLinkState.assign(m_poolSize, LinkState::List);
+    me.influenceOffsets.assign(m_poolSize == 0 ? 0 : 1, 0);
     me.influenceOffsets.reserve(m_poolSize + 1);
     me.influenceJoints.reserve(m_wBones.size());
     me.influenceWeights.reserve(m_wBones.size());
+    std::size_t next = 0;
     for (std::size_t p = 0; p < m_poolSize; ++p) {
-        js.clear();
-        ws.clear();
         if (next < vertSlots.size() &&
             static_cast<std::size_t>(m_verts[vertSlots[next]].index) == p) {
             const PoolVert& v = m_verts[vertSlots[next++]];
@@ -951,16 +1095,15 @@ void XmodelParser::finishPool()
                                  {ElementRef::Kind::Vertex, static_cast<std::int32_t>(p)});
                     continue;
                 }
-                js.push_back(it->second);
-                ws.push_back(m_wWeights[w]);
+                me.influenceJoints.push_back(it->second);
+                me.influenceWeights.push_back(m_wWeights[w]);
             }
-            appendPoint(me, v.pos, kNoJoint, LinkState::List, js.data(), ws.data(), js.size(),
-                        v.loc);
-        } else {
-            appendPoint(me, Vec3::Zero(), kNoJoint, LinkState::List, nullptr, nullptr, 0, {});
         }
+        me.influenceOffsets.push_back(static_cast<std::uint32_t>(me.influenceJoints.size()));
     }
     m_verts = {};
+    m_vPos = {};
+    m_vWhere = {};
     m_wBones = {};
     m_wWeights = {};
     m_wLocs = {};
@@ -971,7 +1114,8 @@ void XmodelParser::finishObjectsAndMaterials()
 {
     Mesh& me = m_m.mesh;
     const auto objSlots = lastWins(
-        m_objects, [](const auto& o) { return o.first.index; }, "object");
+        m_objects, [](const auto& o) { return o.first.index; }, "object",
+        [this](std::size_t k) { return m_objects[k].first.loc; });
     countMismatch(m_numObjects, "NUMOBJECTS", objSlots.size());
     if (!objSlots.empty()) {
         me.objects.resize(static_cast<std::size_t>(m_objects[objSlots.back()].first.index) + 1);
@@ -981,7 +1125,8 @@ void XmodelParser::finishObjectsAndMaterials()
         }
     }
     const auto matSlots = lastWins(
-        m_materials, [](const auto& o) { return o.first.index; }, "material");
+        m_materials, [](const auto& o) { return o.first.index; }, "material",
+        [this](std::size_t k) { return m_materials[k].first.loc; });
     countMismatch(m_numMaterials, "NUMMATERIALS", matSlots.size());
     if (!matSlots.empty()) {
         me.materials.resize(static_cast<std::size_t>(m_materials[matSlots.back()].first.index) + 1);
@@ -1025,17 +1170,18 @@ bool XmodelParser::faceIsValid(const Face& f, std::int32_t t)
         ok = false;
     }
     for (std::uint32_t k = 0; ok && k < 3; ++k) {
-        const Corner& c = m_corners[f.firstCorner + k];
-        if (c.vert == -2) {
+        const std::uint32_t c = f.firstCorner + k;
+        const auto vert = static_cast<std::int32_t>(m_cPoint[c]);
+        if (m_cPoint[c] == kBadCorner) {
             ok = false;
-        } else if (c.vert < 0 || static_cast<std::size_t>(c.vert) >= m_poolSize ||
-                   !m_defined[static_cast<std::size_t>(c.vert)]) {
+        } else if (vert < 0 || static_cast<std::size_t>(vert) >= m_poolSize ||
+                   !m_defined[static_cast<std::size_t>(vert)]) {
             m_sink.error(
-                ids::kCodIndexRange, c.loc,
-                "vertex index " + std::to_string(c.vert) +
-                    (c.vert < 0 ? std::string(" < 0")
-                     : (m_numVerts.value ? c.vert < *m_numVerts.value
-                                         : static_cast<std::size_t>(c.vert) < m_poolSize)
+                ids::kCodIndexRange, m_cWhere[c],
+                "vertex index " + std::to_string(vert) +
+                    (vert < 0 ? std::string(" < 0")
+                     : (m_numVerts.value ? vert < *m_numVerts.value
+                                         : static_cast<std::size_t>(vert) < m_poolSize)
                          ? std::string(" has no pool 'VERT' block")
                          : " \u2265 NUMVERTS " + std::to_string(m_numVerts.value.value_or(
                                                      static_cast<std::int64_t>(m_poolSize)))),
@@ -1046,72 +1192,63 @@ bool XmodelParser::faceIsValid(const Face& f, std::int32_t t)
     return ok;
 }
 
-// The three corners of a valid face (cod.corner-incomplete for missing lines).
-void XmodelParser::appendCorners(const Face& f, std::int32_t t, bool anyColor)
+// The three corners of a valid face moved down to corner 3t (cod.corner-incomplete for
+// missing lines; a corner without NORMAL takes the face normal).
+void XmodelParser::keepCorners(const Face& f, std::int32_t t)
 {
-    Mesh& me = m_m.mesh;
-    const Corner* cs = &m_corners[f.firstCorner];
-    const Vec3 fn = clockwiseFaceNormal(me.pointPositions[static_cast<std::size_t>(cs[0].vert)],
-                                        me.pointPositions[static_cast<std::size_t>(cs[1].vert)],
-                                        me.pointPositions[static_cast<std::size_t>(cs[2].vert)]);
-    for (int k = 0; k < 3; ++k) {
-        const Corner& c = cs[k];
-        if (!c.oneLine && (!c.hasNormal || !c.hasColor || !c.hasUv)) {
+    const Mesh& me = m_m.mesh;
+    const std::uint32_t first = f.firstCorner;
+    const auto to = 3 * static_cast<std::uint32_t>(t);
+    const Vec3 fn = clockwiseFaceNormal(me.pointPositions[m_cPoint[first]],
+                                        me.pointPositions[m_cPoint[first + 1]],
+                                        me.pointPositions[m_cPoint[first + 2]]);
+    for (std::uint32_t k = 0; k < 3; ++k) {
+        const std::uint32_t c = first + k;
+        const std::uint8_t flags = m_cInfo[c].flags;
+        if (!(flags & kOneLine) &&
+            (flags & (kHasNormal | kHasColor | kHasUv)) != (kHasNormal | kHasColor | kHasUv)) {
             std::string missing;
             for (auto [has, name] :
-                 {std::pair{c.hasNormal, "NORMAL"}, {c.hasColor, "COLOR"}, {c.hasUv, "UV"}}) {
-                if (!has) {
+                 {std::pair{kHasNormal, "NORMAL"}, {kHasColor, "COLOR"}, {kHasUv, "UV"}}) {
+                if (!(flags & has)) {
                     missing += missing.empty() ? "" : "/";
                     missing += name;
                 }
             }
-            m_sink.warning(ids::kCodCornerIncomplete, c.loc,
+            m_sink.warning(ids::kCodCornerIncomplete, m_cWhere[c],
                            "corner " + std::to_string(k) + " of triangle " + std::to_string(t) +
                                " lacks " + missing + "; using the " +
-                               (c.hasNormal ? "defaults" : "face normal and defaults"),
+                               (flags & kHasNormal ? "defaults" : "face normal and defaults"),
                            {ElementRef::Kind::Triangle, t});
         }
-        me.cornerPoints.push_back(static_cast<std::uint32_t>(c.vert));
-        me.cornerNormals.push_back(c.hasNormal ? c.normal : fn);
-        me.cornerWhere.push_back(c.loc);
-        for (std::uint32_t u = 0; u < me.uvSetCount; ++u) {
-            Vec2 uvv = Vec2::Zero();
-            if (u < c.uvCount) {
-                uvv = Vec2(m_uvs[c.uvStart + 2 * u], m_uvs[c.uvStart + 2 * u + 1]);
-            }
-            if (u == 0) {
-                me.cornerUvs.push_back(uvv);
-            } else {
-                me.cornerExtraUvs.push_back(uvv);
-            }
+        if (!(flags & kHasNormal)) {
+            m_cNormal[c] = fn;
         }
-        if (anyColor) {
-            me.cornerColors.push_back(c.hasColor ? c.color : Vec4::Ones());
+        if (to + k != c) {
+            m_cPoint[to + k] = m_cPoint[c];
+            m_cNormal[to + k] = m_cNormal[c];
+            m_cColor[to + k] = m_cColor[c];
+            m_cUv[to + k] = m_cUv[c];
+            m_cWhere[to + k] = m_cWhere[c];
+            m_cInfo[to + k] = m_cInfo[c];
         }
     }
 }
 
+// The faces and their corners; kept corners are moved down in place and the corner arrays
+// become the model's.
 void XmodelParser::finishFaces()
 {
     Mesh& me = m_m.mesh;
     countMismatch(m_numFaces, "NUMFACES", m_faces.size());
     bool anyColor = false;
-    for (const Corner& c : m_corners) {
-        anyColor = anyColor || c.hasColor;
+    for (const CornerInfo& c : m_cInfo) {
+        anyColor = anyColor || (c.flags & kHasColor);
     }
     me.uvSetCount = m_uvSets;
-    {
-        const std::size_t n = m_faces.size();
-        me.cornerPoints.reserve(3 * n);
-        me.cornerNormals.reserve(3 * n);
-        me.cornerWhere.reserve(3 * n);
-        me.cornerUvs.reserve(3 * n);
-        me.cornerExtraUvs.reserve(3 * n * (me.uvSetCount - 1));
-        me.cornerColors.reserve(anyColor ? 3 * n : 0);
-        me.triangleMaterials.reserve(n);
-        me.triangleObjects.reserve(n);
-        me.triangleWhere.reserve(n);
-    }
+    me.triangleMaterials.reserve(m_faces.size());
+    me.triangleObjects.reserve(m_faces.size());
+    me.triangleWhere.reserve(m_faces.size());
     for (const Face& f : m_faces) {
         const auto t = static_cast<std::int32_t>(me.triangleMaterials.size());
         if (f.obj == -1 && f.cornerCount == 0) {
@@ -1120,13 +1257,37 @@ void XmodelParser::finishFaces()
         if (!faceIsValid(f, t)) {
             continue;
         }
-        appendCorners(f, t, anyColor);
+        keepCorners(f, t);
         me.triangleMaterials.push_back(static_cast<std::uint32_t>(f.mat));
         me.triangleObjects.push_back(static_cast<std::uint32_t>(f.obj));
         me.triangleWhere.push_back(f.loc);
     }
+    const std::size_t corners = 3 * me.triangleMaterials.size();
+    if (me.uvSetCount > 1) {
+        me.cornerExtraUvs.reserve(corners * (me.uvSetCount - 1));
+        for (std::size_t c = 0; c < corners; ++c) {
+            for (std::uint32_t u = 1; u < me.uvSetCount; ++u) {
+                const CornerInfo& ci = m_cInfo[c];
+                me.cornerExtraUvs.push_back(u < ci.uvCount ? Vec2(m_uvs[ci.uvStart + 2 * (u - 1)],
+                                                                  m_uvs[ci.uvStart + 2 * u - 1])
+                                                           : Vec2::Zero());
+            }
+        }
+    }
+    auto take = [corners](auto& from, auto& to) {
+        from.resize(corners);
+        to = std::move(from);
+    };
+    take(m_cPoint, me.cornerPoints);
+    take(m_cNormal, me.cornerNormals);
+    take(m_cUv, me.cornerUvs);
+    take(m_cWhere, me.cornerWhere);
+    if (anyColor) {
+        take(m_cColor, me.cornerColors);
+    }
     m_faces = {};
-    m_corners = {};
+    m_cInfo = {};
+    m_cColor = {};
     m_uvs = {};
     m_defined = {};
 }
@@ -1155,43 +1316,8 @@ int sniffXmodel(std::string_view head) noexcept
 
 ReadResult readXmodel(std::string_view bytes, const ReadContext& ctx)
 {
-    if (ctx.fastPaths &&
-        cod::endsLikeWholeFile(bytes,
-                               {"MATERIAL", "COLOR", "TRANSPARENCY", "AMBIENTCOLOR",
-                                "INCANDESCENCE", "COEFFS", "GLOW", "REFRACTIVE", "SPECULARCOLOR",
-                                "REFLECTIVECOLOR", "REFLECTIVE", "BLINN", "PHONG"})) {
-        ReadResult fast;
-        if (cod::readXmodelFast(bytes, ctx, fast)) {
-            return fast;
-        }
-    }
-    return cod::readXmodelGeneral(bytes, ctx);
-}
-
-ReadResult cod::readXmodelGeneral(std::string_view bytes, const ReadContext& ctx)
-{
-    ReadResult r;
-    DiagnosticSink sink(ctx.fileName);
-    Model m;
-    cod::TextRecordStream in(bytes, sink, &m.headerComments);
-    const bool ok = cod::parseXmodelRecords(in, sink, m, bytes.size() + 1);
-    if (!ok) {
-        if (bytes.find_first_not_of(" \t\r\n\f\v") == std::string_view::npos) {
-            sink.error(ids::kSyntaxEmptyFile, {1, 1, 0}, "file is empty");
-        } else {
-            sink.error(ids::kSyntaxBadVersion, {1, 1, 0},
-                       "no 'MODEL' keyword; not an XMODEL_EXPORT file");
-        }
-        r.diagnostics = sink.take();
-        return r;
-    }
-    m.format = "xmodel";
-    const int e = in.dominantEnding();
-    m.lineEnding = e == 1 ? LineEnding::CRLF : (e == 2 ? LineEnding::CR : LineEnding::LF);
-    r.model = std::move(m);
-    r.hasModel = true;
-    r.diagnostics = sink.take();
-    return r;
+    return cod::readText<cod::XmodelParser>(bytes, ctx, "xmodel",
+                                            "no 'MODEL' keyword; not an XMODEL_EXPORT file");
 }
 
 } // namespace rigscope::core

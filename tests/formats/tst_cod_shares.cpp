@@ -1,18 +1,15 @@
-// rigscope-test: LABELS slow TIMEOUT 600
-// XMODEL_EXPORT / XANIM_EXPORT fast paths (core/formats/cod/cod_fast.h): on canonical files
-// they must be taken, and on every input (canonical files, the fixtures, and thousands of
-// one-line mutations the fast path must refuse or read the same) the readers must return
-// exactly what the general path alone returns: the model bit for bit, every location, and the
-// same diagnostics in the same order. Read in shares on threads (ReadContext::threads and
-// parallelMinBytes), every input must read exactly as on one thread, and regular generated files
-// must really be read in shares.
+// rigscope-test: TIMEOUT 240
+// XMODEL_EXPORT / XANIM_EXPORT read in shares on threads (ReadContext::threads and
+// parallelMinBytes): on every input (canonical and irregular files, the fixtures, hostile counts
+// and thousands of one-line mutations) the readers must return exactly what one thread returns:
+// the model bit for bit, every location, and the same diagnostics in the same order; and regular
+// generated files must really be read in shares.
 #include <QtCore/QDir>
 #include <QtTest/QtTest>
 
 #include <cstring>
 
 #include "core/formats/xanim/xanim.h"
-#include "core/formats/cod/cod_fast.h"
 #include "core/formats/xmodel/xmodel.h"
 #include "tests/support/test_support.h"
 
@@ -95,14 +92,6 @@ core::ReadResult readDefault(const std::string& bytes, const std::string& name)
     return isAnim(name) ? core::readXanim(bytes, ctx) : core::readXmodel(bytes, ctx);
 }
 
-core::ReadResult readGeneral(const std::string& bytes, const std::string& name)
-{
-    core::ReadContext ctx;
-    ctx.fileName = name;
-    return isAnim(name) ? core::cod::readXanimGeneral(bytes, ctx)
-                        : core::cod::readXmodelGeneral(bytes, ctx);
-}
-
 core::ReadResult readThreads(const std::string& bytes, const std::string& name, unsigned threads,
                              std::size_t minBytes = std::size_t(4) << 20)
 {
@@ -124,10 +113,7 @@ std::string threadedDifference(const std::string& bytes, const std::string& name
     for (const unsigned threads : {3u, 7u}) {
         for (const std::size_t minBytes : {std::size_t(1), std::size_t(64)}) {
             const core::ReadResult r = readThreads(bytes, name, threads, minBytes);
-            std::string d = difference(r, one);
-            if (r.stats.fastLines != one.stats.fastLines) {
-                d += d.empty() ? "fastLines" : ", fastLines";
-            }
+            const std::string d = difference(r, one);
             if (!d.empty()) {
                 return std::to_string(threads) + " threads, shares of " + std::to_string(minBytes) +
                        " bytes: " + d;
@@ -135,15 +121,6 @@ std::string threadedDifference(const std::string& bytes, const std::string& name
         }
     }
     return {};
-}
-
-bool fastTaken(const std::string& bytes, const std::string& name)
-{
-    core::ReadContext ctx;
-    ctx.fileName = name;
-    core::ReadResult r;
-    return isAnim(name) ? core::cod::readXanimFast(bytes, ctx, r)
-                        : core::cod::readXmodelFast(bytes, ctx, r);
 }
 
 // A canonical XMODEL with the number spellings real exporters and our writer use, comma-space
@@ -397,8 +374,8 @@ std::string generatedXanim(int frames, int parts, const std::string& nl)
     return s;
 }
 
-// Irregular files stay on the fast path (issue 16): the same text with tabs, `//` comments after
-// the last field of some lines, comment lines here and there and at the end.
+// Irregular files (issue 16): the same text with tabs, `//` comments after the last field of
+// some lines, comment lines here and there and at the end.
 std::string irregular(const std::string& text, const std::string& nl)
 {
     std::string s;
@@ -450,8 +427,8 @@ std::string joinLines(const std::vector<std::string>& lines)
     return s;
 }
 
-// One-line changes: each either leaves the canonical subset (the fast path must give up) or
-// changes what the file says (the fast path must read the change exactly as the general path).
+// One-line changes: each makes a share stop early or be refused, or changes what the file says
+// (a share must read the change exactly as one thread).
 std::vector<std::string> mutations(const std::string& line)
 {
     std::vector<std::string> out;
@@ -522,11 +499,11 @@ std::vector<std::string> mutations(const std::string& line)
 
 } // namespace
 
-class TstCodFastpath : public QObject {
+class TstCodShares : public QObject {
     Q_OBJECT
 
 private slots:
-    void canonicalFilesTakeTheFastPath_data()
+    void canonicalFiles_data()
     {
         QTest::addColumn<QByteArray>("bytes");
         QTest::addColumn<QString>("name");
@@ -579,20 +556,16 @@ private slots:
                 << QByteArray::fromStdString(test::readBytes(fx + u'/' + rel)) << rel;
         }
     }
-    void canonicalFilesTakeTheFastPath()
+    void canonicalFiles()
     {
         QFETCH(QByteArray, bytes);
         QFETCH(QString, name);
         const std::string b = bytes.toStdString();
         const std::string n = name.toStdString();
-        QVERIFY(fastTaken(b, n));
-        const core::ReadResult fast = readDefault(b, n);
-        const core::ReadResult general = readGeneral(b, n);
-        QVERIFY(fast.hasModel);
-        QVERIFY(fast.stats.fastLines > 0);
-        QCOMPARE(general.stats.fastLines, std::uint64_t(0));
-        QCOMPARE(QString::fromStdString(difference(fast, general)), QString());
-        QCOMPARE(QString::fromStdString(core::verifyInvariants(fast.model)), QString());
+        const core::ReadResult r = readDefault(b, n);
+        QVERIFY(r.hasModel);
+        QVERIFY(!r.hasErrors());
+        QCOMPARE(QString::fromStdString(core::verifyInvariants(r.model)), QString());
         QCOMPARE(QString::fromStdString(threadedDifference(b, n)), QString());
     }
 
@@ -619,7 +592,7 @@ private slots:
         QCOMPARE(a.diagnostics.size(), std::size_t(1)); // the note at -4: cod.notetrack-range
     }
 
-    // Every fixture reads the same with and without the fast path (most leave the subset).
+    // Every fixture reads the same in shares as on one thread.
     void fixtures_data()
     {
         QTest::addColumn<QString>("path");
@@ -634,12 +607,10 @@ private slots:
         QFETCH(QString, path);
         const std::string b = test::readBytes(path);
         const std::string n = QFileInfo(path).fileName().toStdString();
-        QCOMPARE(QString::fromStdString(difference(readDefault(b, n), readGeneral(b, n))),
-                 QString());
         QCOMPARE(QString::fromStdString(threadedDifference(b, n)), QString());
     }
 
-    // One-line mutations of canonical files: the readers must agree on every one.
+    // One-line mutations of canonical files: shares and one thread must agree on every one.
     void mutationsAgree_data()
     {
         QTest::addColumn<QByteArray>("bytes");
@@ -659,14 +630,10 @@ private slots:
         QFETCH(QString, name);
         const std::string n = name.toStdString();
         const std::vector<std::string> lines = splitLines(bytes.toStdString());
-        std::size_t tried = 0, fast = 0;
+        std::size_t tried = 0;
         auto agree = [&](const std::string& text, const std::string& what) {
             ++tried;
-            fast += fastTaken(text, n) ? 1u : 0u;
-            std::string d = difference(readDefault(text, n), readGeneral(text, n));
-            if (d.empty()) {
-                d = threadedDifference(text, n);
-            }
+            const std::string d = threadedDifference(text, n);
             if (!d.empty()) {
                 QFAIL(qPrintable(QString::fromStdString(what + ": " + d)));
             }
@@ -700,13 +667,11 @@ private slots:
                 agree(cut.substr(0, len), "cut at " + std::to_string(len));
             }
         }
-        // The fast path must still take a fair share of the harmless ones.
-        QVERIFY2(fast > tried / 20,
-                 qPrintable(QString::number(fast) + u" of "_qs + QString::number(tried)));
+        QVERIFY(tried > 1000);
     }
 
     // The same with the hostile counts of tst_hostile: counts far beyond the bytes reserve nothing
-    // large and both paths agree.
+    // large, and shares agree with one thread.
     void hostileCounts()
     {
         std::string m = canonicalXmodel("\n");
@@ -714,9 +679,6 @@ private slots:
             std::string h = m;
             h.replace(h.find(key), std::strlen(key),
                       std::string(key).substr(0, std::strlen(key) - 1) + "2147483647");
-            QCOMPARE(QString::fromStdString(difference(readDefault(h, "h.xmodel_export"),
-                                                       readGeneral(h, "h.xmodel_export"))),
-                     QString());
             QCOMPARE(QString::fromStdString(threadedDifference(h, "h.xmodel_export")), QString());
         }
         std::string a = canonicalXanim("\n", false);
@@ -724,15 +686,12 @@ private slots:
             std::string h = a;
             h.replace(h.find(key), std::strlen(key),
                       std::string(key).substr(0, std::strlen(key) - 1) + "2147483647");
-            QCOMPARE(QString::fromStdString(difference(readDefault(h, "h.xanim_export"),
-                                                       readGeneral(h, "h.xanim_export"))),
-                     QString());
             QCOMPARE(QString::fromStdString(threadedDifference(h, "h.xanim_export")), QString());
         }
     }
 
     // Regular generated files are read in shares (so a split that silently never happens fails
-    // here), and on any number of threads exactly as on one and as the general path reads them.
+    // here), and on any number of threads exactly as on one.
     void sharesOnGeneratedFiles_data()
     {
         QTest::addColumn<QByteArray>("bytes");
@@ -762,10 +721,8 @@ private slots:
         QFETCH(QString, name);
         const std::string b = bytes.toStdString();
         const std::string n = name.toStdString();
-        QVERIFY(fastTaken(b, n));
         const core::ReadResult one = readThreads(b, n, 1, 1);
         QCOMPARE(one.stats.parallelShares, 0u);
-        QCOMPARE(QString::fromStdString(difference(one, readGeneral(b, n))), QString());
         QVERIFY(!one.diagnostics.empty()); // the notes and warnings shares must carry over
         const core::ReadResult three = readThreads(b, n, 3, 1);
         QCOMPARE(three.stats.parallelShares, 3u);
@@ -777,7 +734,6 @@ private slots:
                          qPrintable(QString::fromStdString(std::to_string(threads) + " threads, " +
                                                            std::to_string(minBytes) + ": " +
                                                            difference(r, one))));
-                QCOMPARE(r.stats.fastLines, one.stats.fastLines);
                 QVERIFY(r.stats.parallelShares == 0 || r.stats.parallelShares >= 2);
                 QVERIFY(r.stats.parallelShares <= threads);
             }
@@ -811,10 +767,7 @@ private slots:
             for (const unsigned threads : {2u, 3u, 7u}) {
                 const core::ReadResult r = readThreads(text, n, threads, 1);
                 split += r.stats.parallelShares > 0 ? 1u : 0u;
-                std::string d = difference(r, one);
-                if (d.empty() && r.stats.fastLines != one.stats.fastLines) {
-                    d = "fastLines";
-                }
+                const std::string d = difference(r, one);
                 if (!d.empty()) {
                     QFAIL(qPrintable(QString::fromStdString(what + ", " + std::to_string(threads) +
                                                             " threads: " + d)));
@@ -849,5 +802,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TstCodFastpath)
-#include "tst_cod_fastpath.moc"
+QTEST_APPLESS_MAIN(TstCodShares)
+#include "tst_cod_shares.moc"
