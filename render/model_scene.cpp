@@ -346,7 +346,9 @@ ModelScene::~ModelScene()
 
 bool ModelScene::waitForTextures(int timeoutMs)
 {
-    startTextureDecodes();
+    if (!m_decodesDeferred) {
+        startTextureDecodes(); // else the viewport starts them after its first frame
+    }
     if (texturesPending() == 0) {
         return true;
     }

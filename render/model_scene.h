@@ -186,6 +186,9 @@ public:
     // Starts decoding the textures (once; nothing when textures are off): the viewport calls it
     // after the first frame, so that decoding never delays it.
     void startTextureDecodes();
+    // The viewport will call startTextureDecodes() after its first frame: waitForTextures()
+    // waits for that instead of starting them.
+    void deferTextureDecodes() { m_decodesDeferred = true; }
     // Waits (running the event loop) until every texture is in place; false on timeout.
     bool waitForTextures(int timeoutMs = 30000);
 
@@ -256,6 +259,7 @@ private:
     int m_texturesPending = 0;              // textures still to come (decoding or not started)
     int m_textureSide = kTextureMaxSide;    // this model's cap (textureSideFor)
     bool m_decodesStarted = false;
+    bool m_decodesDeferred = false;
 
     Qt3DCore::QEntity* m_wireEntity;
     LineGeometry* m_wire;

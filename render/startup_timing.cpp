@@ -7,15 +7,10 @@
 
 namespace rigscope::render {
 
-bool timingEnabled()
-{
-    static const bool on = qEnvironmentVariableIsSet("RIGSCOPE_TIMING");
-    return on;
-}
-
 void timingMark(const char* stage)
 {
-    if (!timingEnabled()) {
+    static const bool on = qEnvironmentVariableIsSet("RIGSCOPE_TIMING");
+    if (!on) {
         return;
     }
     timespec ts{};

@@ -6,7 +6,5 @@ namespace rigscope::render {
 // to stderr (a wrapper subtracts its own start time: process start to first frame, stage by
 // stage). Otherwise nothing.
 void timingMark(const char* stage);
-// RIGSCOPE_TIMING is set.
-bool timingEnabled();
 
 } // namespace rigscope::render

@@ -262,10 +262,13 @@ void Viewport::setModel(std::shared_ptr<const core::Model> model, const Material
         connect(m_scene, &ModelScene::texturesLoaded, this, &Viewport::refresh);
         // Textures stream in once the model has been drawn: a capture tells when a frame with
         // the new scene is done (2 s at most, for a window that draws nothing).
+        m_scene->deferTextureDecodes();
         delete m_firstFrame;
         m_firstFrame = m_capture->requestCapture();
-        connect(m_firstFrame, &Qt3DRender::QRenderCaptureReply::completed, m_scene,
-                &ModelScene::startTextureDecodes);
+        connect(m_firstFrame, &Qt3DRender::QRenderCaptureReply::completed, m_scene, [this] {
+            timingMark("first frame");
+            m_scene->startTextureDecodes();
+        });
         QTimer::singleShot(2000, m_scene, &ModelScene::startTextureDecodes);
         timingMark("scene: display");
         if (joint >= 0 && std::size_t(joint) < m_scene->model().skeleton.size() && !resetCamera) {

@@ -1,7 +1,8 @@
 // rigscope-bench materials (issue 18): a generated Source project with 200 materials, each a
 // VMT with its own DXT1 VTF, opened by the GUI with and without textures. Times the first frame
-// (textures stream in after it) and the moment the last texture is in place, and the peak memory
-// against the mip cap's bound. The GUI runs as a child process (`rigscope --screenshot` with
+// (the viewport's "first frame" mark: its first render with the model is done; textures stream in
+// after it) and the moment the last texture is in place, and the peak memory against the mip
+// cap's bound. The GUI runs as a child process (`rigscope --screenshot` with
 // RIGSCOPE_TIMING set): it needs a display (DISPLAY, or run the bench under xvfb-run).
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -181,7 +182,7 @@ GuiRun runGui(const std::vector<std::string>& args)
         const double t = std::atof(err.c_str() + at) - start;
         const std::size_t space = err.find(' ', at), eol = err.find('\n', at);
         const std::string stage = err.substr(space + 1, eol - space - 1);
-        if (stage == "capture 1" && out.firstFrame < 0) {
+        if (stage == "first frame" && out.firstFrame < 0) {
             out.firstFrame = t;
         } else if (stage == "scene: textures") {
             out.texturesIn = t;

@@ -112,11 +112,6 @@ QImage renderDocument(render::Viewport& view, Document& doc, const QString& cam,
     render::timingMark("scene posed");
     view.setPreset(cameraPresetNamed(cam));
     view.frameAll();
-    if (render::timingEnabled() && view.scene() && view.scene()->texturesPending() > 0) {
-        // Timed only: the frame a window shows first, before the textures stream in.
-        render::captureViewport(view, transparent, 20000, false);
-        render::timingMark("first frame (textures streaming)");
-    }
     QImage image = render::captureViewport(view, transparent);
     render::timingMark("captured");
     return image;
