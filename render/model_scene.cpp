@@ -846,10 +846,28 @@ void ModelScene::setMarkers(std::vector<SceneMarker> markers)
     rebuildSkeleton();
 }
 
+std::vector<SceneMarker> ModelScene::shownMarkers() const
+{
+    std::vector<SceneMarker> out = m_markers;
+    for (const core::Attachment& a : m_model->attachments) {
+        SceneMarker m;
+        m.kind = SceneMarker::Kind::Axes;
+        m.joint = a.joint;
+        m.offset = a.position;
+        m.rotation = (Eigen::AngleAxisf(a.rotation.z(), core::Vec3::UnitZ()) *
+                      Eigen::AngleAxisf(a.rotation.y(), core::Vec3::UnitY()) *
+                      Eigen::AngleAxisf(a.rotation.x(), core::Vec3::UnitX()))
+                         .toRotationMatrix();
+        m.name = QString::fromStdString(a.name);
+        out.push_back(std::move(m));
+    }
+    return out;
+}
+
 void ModelScene::appendMarkerLines(LineList& lines) const
 {
     const std::size_t nj = m_world.size();
-    for (const SceneMarker& mk : m_markers) {
+    for (const SceneMarker& mk : shownMarkers()) {
         if (mk.joint < 0 || std::size_t(mk.joint) >= nj) {
             continue;
         }
@@ -862,8 +880,9 @@ void ModelScene::appendMarkerLines(LineList& lines) const
             const float len = m_size * 0.04f;
             const QColor axis[3] = {QColor(255, 90, 90), QColor(110, 230, 90),
                                     QColor(90, 160, 255)};
+            const core::Mat3 turn = w.linear() * mk.rotation;
             for (int a = 0; a < 3; ++a) {
-                const core::Vec3 dir = w.linear().col(a).normalized();
+                const core::Vec3 dir = turn.col(a).normalized();
                 lines.add(o, o + toQt(core::Vec3(dir * len)), axis[a]);
             }
             continue;
@@ -935,7 +954,7 @@ void ModelScene::rebuildSkeleton()
                              sel ? QColor(255, 170, 190) : QColor(235, 238, 242)});
         }
     }
-    for (const SceneMarker& mk : m_markers) { // attachment names
+    for (const SceneMarker& mk : shownMarkers()) { // attachment names
         if (skeletonShown && mk.kind == SceneMarker::Kind::Axes && !mk.name.isEmpty() &&
             mk.joint >= 0 && std::size_t(mk.joint) < m_world.size()) {
             const Eigen::Affine3f& w = m_world[std::size_t(mk.joint)];

@@ -111,6 +111,7 @@ struct SceneMarker {
     core::Vec3 offset = core::Vec3::Zero();
     bool absolute = false;
     core::Vec3 min = core::Vec3::Zero(), max = core::Vec3::Zero();
+    core::Mat3 rotation = core::Mat3::Identity(); // the axes' turn in the joint's space
     QColor color;
     QString name; // shown beside attachments
 };
@@ -161,6 +162,9 @@ public:
 
     void setMarkers(std::vector<SceneMarker> markers);
     const std::vector<SceneMarker>& markers() const { return m_markers; }
+    // The markers drawn: those set, then the model's own attachments (DMX DmeAttachment) as
+    // named axes at their position and rotation on their joint.
+    std::vector<SceneMarker> shownMarkers() const;
     void setSelectedJoint(int joint); // -1 = none
     void setSelectedMaterial(int material);
     void setSelectedTriangle(int triangle, int corner);

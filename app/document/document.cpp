@@ -17,6 +17,7 @@
 #include "core/io/file_buffer.h"
 #include "core/ops/check.h"
 #include "core/ops/qc_ops.h"
+#include "core/pose/flex_controls.h"
 #include "core/pose/sample.h"
 #include "render/startup_timing.h"
 
@@ -816,11 +817,11 @@ std::vector<core::Vec3> Document::flexOffsets() const
         const std::vector<float>* balance =
             fm && fm->pointBalance.size() == out.size() ? &fm->pointBalance : nullptr;
         // Left / right per shape, then its domination rules (DMX): each suppressed shape is
-        // scaled by 1 - the product of its dominators' values.
-        std::vector<float> left(t.shapeCount()), right(t.shapeCount());
+        // scaled by 1 - the product of its dominators' values, per side (core::applyDomination).
+        std::vector<core::SideWeights> sides(t.shapeCount());
         for (std::size_t s = 0; s < t.shapeCount(); ++s) {
-            left[s] = m_flexWeights[std::size_t(f.firstShape) + s];
-            right[s] = flexWeightRight(f.firstShape + int(s));
+            sides[s] = {m_flexWeights[std::size_t(f.firstShape) + s],
+                        flexWeightRight(f.firstShape + int(s))};
         }
         if (fm) {
             auto shapeOf = [&](const std::string& name) {
@@ -829,22 +830,10 @@ std::vector<core::Vec3> Document::flexOffsets() const
                            ? std::size_t(i - f.firstShape)
                            : SIZE_MAX;
             };
-            for (const core::FlexDominationRule& rule : fm->flexDominators) {
-                float product = 1.0f;
-                for (const std::string& d : rule.dominators) {
-                    const std::size_t s = shapeOf(d);
-                    product *= s == SIZE_MAX ? 0.0f : std::max(left[s], right[s]);
-                }
-                for (const std::string& n : rule.suppressed) {
-                    if (const std::size_t s = shapeOf(n); s != SIZE_MAX) {
-                        left[s] *= 1.0f - product;
-                        right[s] *= 1.0f - product;
-                    }
-                }
-            }
+            core::applyDomination(fm->flexDominators, shapeOf, sides);
         }
         for (std::size_t s = 0; s < t.shapeCount(); ++s) {
-            const float l = left[s], r = right[s];
+            const float l = sides[s].left, r = sides[s].right;
             if (l == 0.0f && r == 0.0f) {
                 continue;
             }

@@ -1,5 +1,8 @@
 #include "app/widgets/flex_panel.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include <QtCore/QEvent>
 #include <QtCore/QVariant>
 #include <QtWidgets/QDoubleSpinBox>
@@ -12,6 +15,8 @@
 #include <QtWidgets/QSlider>
 #include <QtWidgets/QToolButton>
 #include <QtWidgets/QVBoxLayout>
+
+#include "core/pose/flex_controls.h"
 
 namespace rigscope::app {
 
@@ -77,8 +82,11 @@ void FlexPanel::rebuild()
         return;
     }
     const QStringList names = m_document->flexNames();
-    // A DMX with DmeCombinationOperator controls: one slider per control, over its range, driving
-    // its raw shapes (one control value; two raw shapes split at 0: negative drives the first).
+    // A DMX with DmeCombinationOperator controls: one slider per control on Valve's 0..1 scale,
+    // driving its raw shapes as CDmeCombinationOperator does (core::controlWeights): one shape
+    // follows the value; two shapes rest at 0.5 (below drives the first, above the second);
+    // three or more (and eyelids) get a level slider choosing between them. Stereo controls get
+    // a balance slider.
     const auto model = m_document->primaryModel();
     if (model && !model->flexControllers.empty() && !names.isEmpty()) {
         for (const core::FlexController& c : model->flexControllers) {
@@ -89,22 +97,28 @@ void FlexPanel::rebuild()
             if (shapes.isEmpty() || shapes.contains(-1)) {
                 continue; // drives nothing this document has
             }
+            const bool multi = shapes.size() >= 3 || c.eyelid;
             const QString label = QString::fromStdString(c.name);
             auto* row = new QWidget(m_rows);
             row->setObjectName(QStringLiteral("flexRow"));
             row->setProperty("shapeName", label);
             auto* grid = new QGridLayout(row);
             grid->setContentsMargins(2, 1, 2, 1);
-            QString tip = tr("Controller %1 (%2 to %3%4) drives: ")
-                              .arg(label)
-                              .arg(double(c.min))
-                              .arg(double(c.max))
-                              .arg(c.stereo ? tr(", stereo") : QString());
             QStringList driven;
             for (int k : shapes) {
                 driven << names[k];
             }
-            tip += driven.join(QStringLiteral(", "));
+            QString tip = tr("Controller %1 (0 to 1%2%3) drives: %4")
+                              .arg(label)
+                              .arg(c.stereo ? tr(", stereo") : QString())
+                              .arg(c.eyelid ? tr(", eyelid") : QString())
+                              .arg(driven.join(QStringLiteral(", ")));
+            if (shapes.size() == 2 && !c.eyelid) {
+                tip += tr("\n0: %1, 0.5: neither, 1: %2").arg(driven[0], driven[1]);
+            }
+            if (c.min != 0.0f || c.max != 1.0f) {
+                tip += tr("\ncompiled range %1 to %2").arg(double(c.min)).arg(double(c.max));
+            }
             auto* name = new QLabel(c.stereo ? tr("%1 (L+R)").arg(label) : label, row);
             name->setToolTip(tip);
             auto* value = new QLabel(row);
@@ -113,13 +127,27 @@ void FlexPanel::rebuild()
             value->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
             auto* slider = new QSlider(Qt::Horizontal, row);
             slider->setObjectName(QStringLiteral("controller"));
-            slider->setRange(int(c.min * kSteps), int(c.max * kSteps));
+            slider->setRange(0, kSteps);
+            slider->setValue(int(std::lround(core::controlDefaultValue(c) * kSteps)));
             slider->setToolTip(tip);
             slider->setProperty("controllerShapes", QVariant::fromValue(shapes));
             grid->addWidget(name, 0, 0);
             grid->addWidget(value, 0, 1);
             grid->addWidget(slider, 1, 0, 1, 2);
             grid->setColumnStretch(0, 1);
+            int nextRow = 2;
+            QSlider* level = nullptr;
+            if (multi) {
+                level = new QSlider(Qt::Horizontal, row);
+                level->setObjectName(QStringLiteral("level"));
+                level->setRange(0, kSteps);
+                level->setValue(kSteps / 2);
+                level->setToolTip(
+                    tr("Level of %1: 0 %2 … 1 %3").arg(label, driven.front(), driven.back()));
+                grid->addWidget(new QLabel(tr("level"), row), nextRow, 0, Qt::AlignLeft);
+                grid->addWidget(level, nextRow + 1, 0, 1, 2);
+                nextRow += 2;
+            }
             // Stereo: a balance slider (left 0 .. 1 right, 0.5 both), split as Valve's
             // ValueBalanceToLeftRight does; the points follow their balance in the file.
             QSlider* balance = nullptr;
@@ -129,37 +157,45 @@ void FlexPanel::rebuild()
                 balance->setRange(0, kSteps);
                 balance->setValue(kSteps / 2);
                 balance->setToolTip(tr("Balance of %1: left 0, both 0.5, right 1").arg(label));
-                grid->addWidget(new QLabel(tr("L"), row), 2, 0, Qt::AlignLeft);
-                grid->addWidget(new QLabel(tr("R"), row), 2, 1, Qt::AlignRight);
-                grid->addWidget(balance, 3, 0, 1, 2);
+                auto* balanceValue = new QLabel(row);
+                balanceValue->setObjectName(QStringLiteral("balanceValue"));
+                balanceValue->setAlignment(Qt::AlignCenter);
+                balanceValue->setText(tr("balance %1").arg(0.5, 0, 'f', 2));
+                grid->addWidget(new QLabel(tr("L"), row), nextRow, 0, Qt::AlignLeft);
+                grid->addWidget(balanceValue, nextRow, 0, 1, 2, Qt::AlignHCenter);
+                grid->addWidget(new QLabel(tr("R"), row), nextRow, 1, Qt::AlignRight);
+                grid->addWidget(balance, nextRow + 1, 0, 1, 2);
             }
-            auto apply = [this, shapes, value, slider, balance](int) {
+            auto apply = [this, c, shapes, value, slider, balance, level](int) {
                 const float x = float(slider->value()) / kSteps;
                 value->setText(QString::number(double(x), 'f', 2));
+                const float b = balance ? float(balance->value()) / kSteps : 0.5f;
+                if (balance) {
+                    if (auto* bv = balance->parentWidget()->findChild<QLabel*>(
+                            QStringLiteral("balanceValue"))) {
+                        bv->setText(tr("balance %1").arg(double(b), 0, 'f', 2));
+                    }
+                }
                 if (m_syncing || !m_document) {
                     return;
                 }
-                const float b = balance ? float(balance->value()) / kSteps : 0.5f;
-                auto set = [this, balance, b](int k, float w) {
-                    if (!balance) {
-                        m_document->setFlexWeight(k, w);
-                        return;
-                    }
-                    m_document->setFlexWeightStereo(k, b <= 0.5f ? w : (1.0f - b) / 0.5f * w,
-                                                    b >= 0.5f ? w : b / 0.5f * w);
-                };
-                if (shapes.size() == 2) {
-                    set(shapes[0], x < 0 ? -x : 0.0f);
-                    set(shapes[1], x > 0 ? x : 0.0f);
-                } else {
-                    for (int k : shapes) {
-                        set(k, x);
+                const float lv = level ? float(level->value()) / kSteps : 0.5f;
+                const std::vector<core::SideWeights> w = core::controlWeights(c, x, b, lv);
+                for (qsizetype k = 0; k < shapes.size() && std::size_t(k) < w.size(); ++k) {
+                    const core::SideWeights& sw = w[std::size_t(k)];
+                    if (c.stereo) {
+                        m_document->setFlexWeightStereo(shapes[k], sw.left, sw.right);
+                    } else {
+                        m_document->setFlexWeight(shapes[k], sw.left);
                     }
                 }
             };
             connect(slider, &QSlider::valueChanged, this, apply);
             if (balance) {
                 connect(balance, &QSlider::valueChanged, this, apply);
+            }
+            if (level) {
+                connect(level, &QSlider::valueChanged, this, apply);
             }
             m_rowsLayout->insertWidget(m_rowsLayout->count() - 1, row);
         }
@@ -238,18 +274,28 @@ void FlexPanel::syncValues()
     }
     m_syncing = true;
     for (QSlider* s : m_rows->findChildren<QSlider*>()) {
-        if (s->objectName() == QLatin1String("balance")) {
+        if (s->objectName() == QLatin1String("balance") ||
+            s->objectName() == QLatin1String("level")) {
             continue; // kept as the user set it
         }
         if (s->objectName() == QLatin1String("controller")) {
-            // The control's value from its shapes' weights (two shapes: second minus first;
-            // stereo: the larger of left and right).
+            // The control's value from its shapes' weights (stereo: the larger of left and
+            // right): one shape, its weight; two, 0.5 − first / 2 + second / 2; more, kept
+            // unless every shape is back at 0.
             const auto shapes = s->property("controllerShapes").value<QList<int>>();
             auto weight = [this](int k) {
                 return std::max(m_document->flexWeight(k), m_document->flexWeightRight(k));
             };
-            const float v = shapes.size() == 2 ? weight(shapes[1]) - weight(shapes[0])
-                                               : weight(shapes.value(0));
+            float v = float(s->value()) / kSteps;
+            if (shapes.size() == 1) {
+                v = weight(shapes[0]);
+            } else if (shapes.size() == 2 &&
+                       !s->parentWidget()->findChild<QSlider*>(QStringLiteral("level"))) {
+                v = 0.5f - 0.5f * weight(shapes[0]) + 0.5f * weight(shapes[1]);
+            } else if (std::all_of(shapes.begin(), shapes.end(),
+                                   [&](int k) { return weight(k) == 0.0f; })) {
+                v = 0.0f;
+            }
             s->setValue(int(std::lround(v * kSteps)));
             if (auto* value = s->parentWidget()->findChild<QLabel*>(QStringLiteral("value"))) {
                 value->setText(QString::number(double(s->value()) / kSteps, 'f', 2));

@@ -91,7 +91,8 @@ QImage renderDocument(render::Viewport& view, Document& doc, const QString& cam,
 {
     render::DisplayFlags flags;
     flags.axes = false;
-    flags.skeleton = doc.primaryModel()->mesh.empty();
+    // Skeleton-only models show their bones; a DMX's attachments show with the skeleton.
+    flags.skeleton = doc.primaryModel()->mesh.empty() || !doc.primaryModel()->attachments.empty();
     if (const core::QcReport* qc = doc.qcProject()) { // its attachments and hitboxes (issue 17)
         flags.skeleton =
             flags.skeleton || !qc->project.attachments.empty() || !qc->project.hitboxes.empty();

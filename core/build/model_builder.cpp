@@ -117,6 +117,9 @@ void orderSkeleton(Model& m, DiagnosticSink& sink)
     for (JointIndex& j : m.mesh.influenceJoints) {
         j = remap(j);
     }
+    for (Attachment& a : m.attachments) {
+        a.joint = remap(a.joint);
+    }
     for (Diagnostic& d : sink.diagnostics()) {
         if (d.element.kind == ElementRef::Kind::Joint && d.element.index >= 0 &&
             static_cast<std::size_t>(d.element.index) < n) {
@@ -198,6 +201,9 @@ void deriveFlexShapes(Model& m)
             s.ids.push_back(f.ids[i]);
             s.deltaPositions.push_back(f.positions[i] - base.positions[it->second]);
             s.deltaNormals.push_back(f.normals[i] - base.normals[it->second]);
+            if (!f.wrinkles.empty()) { // a wrinkle value is already a delta (the base has none)
+                s.deltaWrinkles.push_back(f.wrinkles[i]);
+            }
         }
         m.flexShapes.push_back(std::move(s));
     }

@@ -208,7 +208,16 @@ bool Mesh::operator==(const Mesh& o) const noexcept
 bool VertexFrame::operator==(const VertexFrame& o) const noexcept
 {
     return time == o.time && name == o.name && nameFromComment == o.nameFromComment &&
-           ids == o.ids && sameVec(positions, o.positions) && sameVec(normals, o.normals);
+           ids == o.ids && sameVec(positions, o.positions) && sameVec(normals, o.normals) &&
+           wrinkles.size() == o.wrinkles.size() &&
+           std::equal(wrinkles.begin(), wrinkles.end(), o.wrinkles.begin(),
+                      [](float a, float b) { return sameBits(a, b); });
+}
+
+bool Attachment::operator==(const Attachment& o) const noexcept
+{
+    return name == o.name && joint == o.joint && sameBits(position, o.position) &&
+           sameBits(rotation, o.rotation) && rigid == o.rigid && worldAligned == o.worldAligned;
 }
 
 // ---- Model -------------------------------------------------------------------------------
@@ -233,7 +242,7 @@ bool Model::operator==(const Model& o) const noexcept
     return kind == o.kind && skeleton == o.skeleton && mesh == o.mesh &&
            animations == o.animations && vertexFrames == o.vertexFrames &&
            flexControllers == o.flexControllers && flexDominators == o.flexDominators &&
-           pointBalance == o.pointBalance;
+           pointBalance == o.pointBalance && attachments == o.attachments;
 }
 
 namespace {
@@ -344,16 +353,24 @@ std::string verifyInvariants(const Model& m)
             }
         }
     }
+    for (std::size_t a = 0; a < m.attachments.size(); ++a) {
+        const JointIndex j = m.attachments[a].joint;
+        if (j != kNoJoint && (j < 0 || static_cast<std::size_t>(j) >= nj)) {
+            return fail("attachment joint out of range", a);
+        }
+    }
     for (std::size_t f = 0; f < m.vertexFrames.size(); ++f) {
         const VertexFrame& vf = m.vertexFrames[f];
         if (vf.positions.size() != vf.ids.size() || vf.normals.size() != vf.ids.size() ||
-            vf.lineWhere.size() != vf.ids.size()) {
+            vf.lineWhere.size() != vf.ids.size() ||
+            (!vf.wrinkles.empty() && vf.wrinkles.size() != vf.ids.size())) {
             return fail("vertex frame arrays differ in length", f);
         }
     }
     for (std::size_t k = 0; k < m.flexShapes.size(); ++k) {
         const FlexShape& fs = m.flexShapes[k];
-        if (fs.deltaPositions.size() != fs.ids.size() || fs.deltaNormals.size() != fs.ids.size()) {
+        if (fs.deltaPositions.size() != fs.ids.size() || fs.deltaNormals.size() != fs.ids.size() ||
+            (!fs.deltaWrinkles.empty() && fs.deltaWrinkles.size() != fs.ids.size())) {
             return fail("flex shape arrays differ in length", k);
         }
     }

@@ -55,6 +55,19 @@ struct FlexDominationRule {
     }
 };
 
+// DMX DmeAttachment (a DmeDag whose shape is a DmeAttachment): a named point on a joint, as a
+// QC `$attachment`. Position and rotation (Euler XYZ, radians) in the joint's space.
+struct Attachment {
+    std::string name;
+    JointIndex joint = kNoJoint;
+    Vec3 position = Vec3::Zero();
+    Vec3 rotation = Vec3::Zero();
+    bool rigid = false;        // isRigid
+    bool worldAligned = false; // isWorldAligned
+    SourceLoc where;
+    bool operator==(const Attachment& o) const noexcept;
+};
+
 std::string_view kindName(ModelKind k) noexcept; // "reference", "animation", "flex", "unknown"
 
 // A movable value: everything one file says, in contiguous arrays indexed by core indices.
@@ -76,7 +89,8 @@ struct Model {
     // DMX stereo split per mesh point (the vertex data's balance: 0 = the left value moves it,
     // 1 = the right value); empty when the file has none (every point follows both).
     std::vector<float> pointBalance;
-    DmxHeader dmx; // DMX only: the header line as read
+    std::vector<Attachment> attachments; // DMX DmeAttachment points
+    DmxHeader dmx;                       // DMX only: the header line as read
 
     std::vector<std::string> headerComments; // comment lines before the first keyword
     LineEnding lineEnding = LineEnding::LF;

@@ -13,6 +13,9 @@ struct VertexFrame {
     std::vector<std::int32_t> ids;
     std::vector<Vec3> positions;
     std::vector<Vec3> normals;
+    // DMX delta state `wrinkle`: the wrinkle delta per id (0 where the state has none); empty
+    // when the frame has no wrinkle data at all (every VTA frame).
+    std::vector<float> wrinkles;
     SourceLoc where;                  // the time line
     std::vector<SourceLoc> lineWhere; // one per id
     bool operator==(const VertexFrame& o) const noexcept;
@@ -24,6 +27,7 @@ struct FlexShape {
     std::vector<std::int32_t> ids;
     std::vector<Vec3> deltaPositions;
     std::vector<Vec3> deltaNormals;
+    std::vector<float> deltaWrinkles; // per id, or empty (see VertexFrame::wrinkles)
     SourceLoc where;
 };
 

@@ -369,6 +369,8 @@ CheckedFile checkModel(const std::string& file, const Model* model,
         if (m.kind == ModelKind::Flex && reference) {
             budgetModel = reference;
             flex = &m;
+        } else if (!m.vertexFrames.empty() && !m.mesh.empty()) {
+            flex = &m; // a DMX head carries its own shapes
         }
         out.budget = budgetMeters(*budgetModel, out.profile, flex);
     }

@@ -97,6 +97,26 @@ Model dmxToSmdFamily(const Model& in, bool vta, DiagnosticSink& sink)
                    "flexpair split does that job)");
         m.pointBalance.clear();
     }
+    if (!m.attachments.empty()) {
+        loss(sink, plural(m.attachments.size(), "attachment") +
+                       " dropped; SMD / VTA have none (the QC's $attachment lines do "
+                       "that job)");
+        m.attachments.clear();
+    }
+    const bool wrinkled = std::any_of(m.vertexFrames.begin(), m.vertexFrames.end(),
+                                      [](const VertexFrame& f) { return !f.wrinkles.empty(); });
+    if (wrinkled) {
+        if (vta) {
+            loss(sink, "per-vertex wrinkle deltas dropped; a VTA has none (studiomdl derives "
+                       "them from $flexcontroller wrinkle scales)");
+        }
+        for (VertexFrame& f : m.vertexFrames) {
+            f.wrinkles.clear();
+        }
+        for (FlexShape& s : m.flexShapes) {
+            s.deltaWrinkles.clear();
+        }
+    }
     if (!vta) {
         if (!m.vertexFrames.empty()) {
             loss(sink, std::to_string(m.flexShapes.size()) +

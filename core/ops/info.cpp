@@ -1,6 +1,7 @@
 #include "core/ops/info.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "core/build/weld.h"
@@ -63,6 +64,18 @@ InfoReport infoFromResult(const std::string& file, const ReadResult& r, Profile 
                                      (d.dominators.size() == 1 ? " suppresses " : " suppress ") +
                                      join(d.suppressed));
     }
+    for (const Attachment& a : m.attachments) {
+        InfoReport::AttachmentInfo ai;
+        ai.name = a.name;
+        if (a.joint >= 0 && static_cast<std::size_t>(a.joint) < m.skeleton.size()) {
+            ai.bone = m.skeleton.names[static_cast<std::size_t>(a.joint)];
+        }
+        ai.position = a.position;
+        ai.rotation = a.rotation * (180.0f / 3.14159265358979f);
+        ai.rigid = a.rigid;
+        ai.worldAligned = a.worldAligned;
+        out.attachments.push_back(std::move(ai));
+    }
     out.bones = m.skeleton.size();
     out.roots = m.skeleton.rootCount();
     if (!m.animations.empty()) {
@@ -89,6 +102,15 @@ InfoReport infoFromResult(const std::string& file, const ReadResult& r, Profile 
         out.materials.push_back({m.mesh.materials[i].name, perMaterial[i]});
     }
     for (const FlexShape& s : m.flexShapes) {
+        if (!s.deltaWrinkles.empty()) {
+            InfoReport::WrinkleShape w;
+            w.shape = s.name;
+            w.values = s.deltaWrinkles.size();
+            for (const float v : s.deltaWrinkles) {
+                w.maxAbs = std::max(w.maxAbs, std::abs(v));
+            }
+            out.wrinkles.push_back(std::move(w));
+        }
         out.flexShapes.push_back(s.name);
     }
     out.bounds = meshBounds(m);
@@ -305,6 +327,22 @@ std::string infoText(const InfoReport& r, bool verbose)
             o += "    " + s + "\n";
         }
     }
+    if (!r.wrinkles.empty()) {
+        line("wrinkles", plural(r.wrinkles.size(), "shape"));
+        for (const auto& w : r.wrinkles) {
+            std::string mx;
+            appendFloat(mx, w.maxAbs);
+            o += "    " + w.shape + ": " + groupedCount(w.values) + " values, max " + mx + "\n";
+        }
+    }
+    if (!r.attachments.empty()) {
+        line("attachments", groupedCount(r.attachments.size()));
+        for (const auto& a : r.attachments) {
+            o += "    " + a.name + " on " + (a.bone.empty() ? "(no bone)" : a.bone) + " at " +
+                 vec(a.position) + " rotated " + vec(a.rotation) + (a.rigid ? " rigid" : "") +
+                 (a.worldAligned ? " world-aligned" : "") + "\n";
+        }
+    }
     if (!r.notetracks.empty()) {
         line("notetracks", groupedCount(r.notetracks.size()));
         for (const auto& n : r.notetracks) {
@@ -382,6 +420,29 @@ std::string infoJson(const std::vector<InfoReport>& reports)
             w.value(s);
         }
         w.endArray();
+        if (!r.dmx.encoding.empty()) {
+            w.key("wrinkles").beginArray();
+            for (const auto& wr : r.wrinkles) {
+                w.beginObject().key("shape").value(wr.shape).key("values").value(wr.values);
+                w.key("maxAbs").value(wr.maxAbs).endObject();
+            }
+            w.endArray();
+            w.key("attachments").beginArray();
+            for (const auto& a : r.attachments) {
+                w.beginObject().key("name").value(a.name).key("bone").value(a.bone);
+                w.key("position").beginArray();
+                for (int k = 0; k < 3; ++k) {
+                    w.value(a.position[k]);
+                }
+                w.endArray().key("rotation").beginArray();
+                for (int k = 0; k < 3; ++k) {
+                    w.value(a.rotation[k]);
+                }
+                w.endArray().key("rigid").value(a.rigid).key("worldAligned").value(a.worldAligned);
+                w.endObject();
+            }
+            w.endArray();
+        }
         w.key("notetracks").beginArray();
         for (const auto& n : r.notetracks) {
             w.beginObject().key("frame").value(n.frame).key("text").value(n.text);

@@ -22,6 +22,20 @@ struct InfoReport {
     // DMX: each control as "name (stereo, wrinkle): raw, raw", each domination rule as
     // "dominators suppress suppressed".
     std::vector<std::string> flexControllerLines, flexDominators;
+    // DMX: delta states with per-vertex wrinkle data (values: entries, maxAbs: the largest |w|).
+    struct WrinkleShape {
+        std::string shape;
+        std::size_t values = 0;
+        float maxAbs = 0;
+    };
+    std::vector<WrinkleShape> wrinkles;
+    // DMX DmeAttachment points (bone "" when on no bone; rotation in degrees).
+    struct AttachmentInfo {
+        std::string name, bone;
+        Vec3 position = Vec3::Zero(), rotation = Vec3::Zero();
+        bool rigid = false, worldAligned = false;
+    };
+    std::vector<AttachmentInfo> attachments;
     Profile profile = Profile::Auto; // resolved
     bool profileGuessed = true;
     std::size_t bones = 0, roots = 0, frames = 0, triangles = 0, corners = 0, vertices = 0;

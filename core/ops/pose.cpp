@@ -13,6 +13,7 @@
 #include "core/formats/content_sniff.h"
 #include "core/ops/read_input.h"
 #include "core/pose/animation_binding.h"
+#include "core/pose/flex_controls.h"
 #include "core/pose/pose_rig.h"
 #include "core/pose/sample.h"
 #include "core/text/json_writer.h"
@@ -233,8 +234,37 @@ PoseReport poseFromModels(const Model& reference, const Model* animation, const 
         const FlexTargets flex = mergedFlex(reference.mesh, flexModels);
         r.flexNames = flex.names;
         r.flexWeights.assign(flex.shapeCount(), 0.0f);
+        auto shapeOf = [&flex](const std::string& name) {
+            const auto it = std::find(flex.names.begin(), flex.names.end(), name);
+            return it == flex.names.end() ? SIZE_MAX
+                                          : static_cast<std::size_t>(it - flex.names.begin());
+        };
+        auto controllerOf = [&flexModels](const std::string& name) -> const FlexController* {
+            for (const Model* fm : flexModels) {
+                if (fm == nullptr) {
+                    continue;
+                }
+                for (const FlexController& c : fm->flexControllers) {
+                    if (c.name == name) {
+                        return &c;
+                    }
+                }
+            }
+            return nullptr;
+        };
         for (const auto& [name, value] : req.flex) {
             const auto it = std::find(flex.names.begin(), flex.names.end(), name);
+            const FlexController* ctl = it == flex.names.end() ? controllerOf(name) : nullptr;
+            if (ctl != nullptr) {
+                // A DMX control on Valve's 0..1 scale, both sides, level 0.5 (flex_controls.h).
+                const std::vector<SideWeights> w = controlWeights(*ctl, value, 0.5f, 0.5f);
+                for (std::size_t k = 0; k < w.size(); ++k) {
+                    if (const std::size_t s = shapeOf(ctl->rawControls[k]); s != SIZE_MAX) {
+                        r.flexWeights[s] = w[k].left;
+                    }
+                }
+                continue;
+            }
             if (it == flex.names.end()) {
                 r.ok = false;
                 r.error = "no flex shape '" + name + "'" +
@@ -243,6 +273,19 @@ PoseReport poseFromModels(const Model& reference, const Model* animation, const 
                 return r;
             }
             r.flexWeights[static_cast<std::size_t>(it - flex.names.begin())] = value;
+        }
+        // Domination rules of the flex files (DMX), as the viewer applies them.
+        std::vector<SideWeights> sides(r.flexWeights.size());
+        for (std::size_t s = 0; s < sides.size(); ++s) {
+            sides[s] = {r.flexWeights[s], r.flexWeights[s]};
+        }
+        for (const Model* fm : flexModels) {
+            if (fm != nullptr && !fm->flexDominators.empty()) {
+                applyDomination(fm->flexDominators, shapeOf, sides);
+            }
+        }
+        for (std::size_t s = 0; s < sides.size(); ++s) {
+            r.flexWeights[s] = sides[s].left;
         }
         if (req.vertices) {
             const SkinTarget target =
@@ -361,6 +404,9 @@ PoseReport poseFromFiles(const PoseRequest& req)
         }
     }
     std::vector<const Model*> vtas;
+    if (!ref.result.model.flexShapes.empty()) { // a DMX head carries its own shapes
+        vtas.push_back(&ref.result.model);
+    }
     for (const Loaded& l : flexFiles) {
         vtas.push_back(&l.result.model);
     }

@@ -25,8 +25,9 @@ struct PoseRequest {
     Profile profile = Profile::Auto;
     bool vertices = false;                     // also skin every vertex (`--vertices`)
     WeightView weights = WeightView::Authored; // `--weights=authored|compiled` (CHECKS.md §5)
-    std::vector<std::pair<std::string, float>> flex; // `--flex NAME=V`, by shape name
-    std::string forceReader;                         // `--force-reader`: a FormatInfo id
+    // `--flex NAME=V`, by shape name, or a DMX controller name (Valve's 0..1 control scale)
+    std::vector<std::pair<std::string, float>> flex;
+    std::string forceReader; // `--force-reader`: a FormatInfo id
 };
 
 struct BonePose {

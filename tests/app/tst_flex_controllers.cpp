@@ -1,6 +1,8 @@
 // The Flex dock on a DMX with a DmeCombinationOperator (docs/dmx.md §4): one slider per
 // controller, a balance slider for stereo ones, and the points move as the controllers say
 // (the vertex balance splits a stereo shape; a domination rule suppresses a shape).
+#include <string>
+
 #include <QtCore/QFile>
 #include <QtCore/QTemporaryDir>
 #include <QtTest/QtTest>
@@ -113,6 +115,49 @@ const char* const kFace = R"(<!-- dmx encoding keyvalues2 1 format model 1 -->
 }
 )";
 
+// The same quad with one stereo two-shape control "updown" on Valve's 0..1 scale: raw "down"
+// lowers position 0 by 1 (below 0.5), raw "up" lifts position 2 by 1 (above 0.5).
+std::string twoShapeFace()
+{
+    std::string s = kFace;
+    auto replace = [&s](const std::string& from, const std::string& to) {
+        const std::size_t at = s.find(from);
+        if (at != std::string::npos) {
+            s.replace(at, from.size(), to);
+        }
+    };
+    const std::size_t c0 = s.find("\"controls\" \"element_array\"");
+    const std::size_t c1 = s.find("\"controlValues\"");
+    s.replace(c0, c1 - c0, R"("controls" "element_array"
+		[
+			"DmeCombinationInputControl"
+			{
+				"name" "string" "updown"
+				"rawControlNames" "string_array" [ "down", "up" ]
+				"stereo" "bool" "1"
+			}
+		]
+		)");
+    replace(R"("controlValues" "vector3_array" [ "0 0 0.5", "0 0 0.5" ])",
+            R"("controlValues" "vector3_array" [ "0.5 0.5 0.5" ])");
+    const std::size_t d0 = s.find("\"dominators\" \"element_array\"");
+    const std::size_t d1 = s.find("\n\t\t]", d0); // the rule list's own bracket
+    s.erase(d0, d1 + 4 - d0);
+    replace(R"("name" "string" "smile"
+						"positions" "vector3_array" [ "0 0 1", "0 0 1", "0 0 1", "0 0 1" ]
+						"positionsIndices" "int_array" [ "0", "1", "2", "3" ])",
+            R"("name" "string" "down"
+						"positions" "vector3_array" [ "0 0 -1" ]
+						"positionsIndices" "int_array" [ "0" ])");
+    replace(R"("name" "string" "blink"
+						"positions" "vector3_array" [ "0 0 2" ]
+						"positionsIndices" "int_array" [ "0" ])",
+            R"("name" "string" "up"
+						"positions" "vector3_array" [ "0 0 1" ]
+						"positionsIndices" "int_array" [ "2" ])");
+    return s;
+}
+
 } // namespace
 
 class TstFlexControllers : public QObject {
@@ -216,6 +261,10 @@ private slots:
         // A quarter: left 1, right 0.5.
         balance->setValue(balance->maximum() / 4);
         compareZ(doc, {1, 0.5f, 0.5f, 0.75f});
+        if (const QString shot = qEnvironmentVariable("RIGSCOPE_FLEX_DOCK_PNG"); !shot.isEmpty()) {
+            panel.resize(340, 260); // to look at the dock (docs/dmx.md): not an assertion
+            QVERIFY(panel.grab().save(shot));
+        }
         // Half the value, centred.
         balance->setValue(balance->maximum() / 2);
         smile->setValue(smile->maximum() / 2);
@@ -230,6 +279,64 @@ private slots:
         doc.resetFlexWeights();
         QCOMPARE(smile->value(), 0);
         QCOMPARE(blink->value(), 0);
+        compareZ(doc, {0, 0, 0, 0});
+    }
+
+    // A two-shape control rests at 0.5 (Valve's default) and drives the first shape below it,
+    // the second above; its balance splits both.
+    void twoShapeControlIsCentredOnHalf()
+    {
+        const std::string text = twoShapeFace();
+        QVERIFY(text.find("updown") != std::string::npos);
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QString path = tmp.filePath(QStringLiteral("face2.dmx"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(text.data(), qint64(text.size()));
+        f.close();
+
+        app::Document doc;
+        doc.setChecksEnabled(false);
+        app::FlexPanel panel;
+        panel.setDocument(&doc);
+        doc.open({path});
+        QVERIFY(doc.waitForLoaded());
+        QCOMPARE(doc.flexNames(), (QStringList{QStringLiteral("down"), QStringLiteral("up")}));
+        QSlider* updown = nullptr;
+        QSlider* balance = nullptr;
+        for (QSlider* s : panel.findChildren<QSlider*>()) {
+            if (s->objectName() == QLatin1String("controller")) {
+                updown = s;
+            } else if (s->objectName() == QLatin1String("balance")) {
+                balance = s;
+            }
+        }
+        QVERIFY(updown && balance);
+        QCOMPARE(updown->value(), updown->maximum() / 2); // neutral
+        compareZ(doc, {0, 0, 0, 0});
+        updown->setValue(0); // the first shape, whole
+        compareZ(doc, {-1, 0, 0, 0});
+        updown->setValue(updown->maximum() / 4);
+        compareZ(doc, {-0.5f, 0, 0, 0});
+        updown->setValue(updown->maximum() / 2);
+        compareZ(doc, {0, 0, 0, 0});
+        updown->setValue(updown->maximum() * 3 / 4);
+        compareZ(doc, {0, 0, 0.5f, 0});
+        updown->setValue(updown->maximum());
+        compareZ(doc, {0, 0, 1, 0});
+        // Position 2 has balance 1: the right value moves it; left only leaves it.
+        balance->setValue(0);
+        compareZ(doc, {0, 0, 0, 0});
+        balance->setValue(balance->maximum());
+        compareZ(doc, {0, 0, 1, 0});
+        // Position 0 has balance 0: the left value.
+        updown->setValue(0);
+        compareZ(doc, {0, 0, 0, 0});
+        balance->setValue(0);
+        compareZ(doc, {-1, 0, 0, 0});
+        doc.resetFlexWeights();
+        QCOMPARE(updown->value(), updown->maximum() / 2);
         compareZ(doc, {0, 0, 0, 0});
     }
 };

@@ -5,6 +5,9 @@
 #include <QtCore/QDir>
 #include <QtCore/QFile>
 #include <QtCore/QFileInfo>
+#include <QtCore/QJsonArray>
+#include <QtCore/QJsonDocument>
+#include <QtCore/QJsonObject>
 #include <QtCore/QTemporaryDir>
 #include <QtTest/QtTest>
 
@@ -21,6 +24,7 @@
 #include "core/formats/smd/smd_reader.h"
 #include "core/ops/check.h"
 #include "core/ops/convert.h"
+#include "core/ops/info.h"
 #include "tests/support/test_support.h"
 
 #include "tests/support/alloc_probe.h"
@@ -670,6 +674,132 @@ private slots:
                          : 0;
         }
         QCOMPARE(notes, std::size_t(2));
+    }
+
+    // ---- wrinkle deltas and attachments --------------------------------------------------------
+    // tests/fixtures/dmx/valid/wrinkle_attach_face.dmx (hand-written in Valve's layout) read;
+    // then written by our writer as keyvalues2 and binary 2 (committed:
+    // wrinkle_attach_{kv2,binary2}.dmx; RIGSCOPE_BLESS=1 rewrites them) and read back the same.
+    void wrinkleAndAttachments()
+    {
+        const ReadResult r = test::readPath(
+            test::fixturesDir() + QStringLiteral("/dmx/valid/wrinkle_attach_face.dmx"),
+            test::fixturesDir());
+        QVERIFY2(r.hasModel && !r.hasErrors(),
+                 qPrintable(test::formatted(r.diagnostics).join(QLatin1Char('\n'))));
+        const Model& m = r.model;
+        // Bones: the DmeModel, root, head; the attachment's DAG is no bone.
+        QCOMPARE(m.skeleton.size(), std::size_t(3));
+        QCOMPARE(m.skeleton.findByName("eyes_dag"), kNoJoint);
+        QCOMPARE(m.attachments.size(), std::size_t(1));
+        const Attachment& a = m.attachments[0];
+        QCOMPARE(a.name, std::string("eyes"));
+        QCOMPARE(a.joint, m.skeleton.findByName("head"));
+        QVERIFY((a.position - Vec3(1, 2, 3)).cwiseAbs().maxCoeff() < 1e-6f);
+        QVERIFY((a.rotation - Vec3(0, 0, float(M_PI / 2))).cwiseAbs().maxCoeff() < 1e-6f);
+        QVERIFY(a.rigid);
+        QVERIFY(!a.worldAligned);
+
+        // "frown": the two corners of position 2 move up by 1; the corner with texture
+        // coordinate 4 (position 3) gets wrinkle 0.5 and the one with texture coordinate 1
+        // (position 1) -0.25, without moving.
+        QCOMPARE(m.vertexFrames.size(), std::size_t(2));
+        const VertexFrame& f = m.vertexFrames[1];
+        QCOMPARE(f.name, std::string("frown"));
+        QCOMPARE(f.ids.size(), std::size_t(4));
+        QCOMPARE(f.wrinkles.size(), f.ids.size());
+        QCOMPARE(m.flexShapes.size(), std::size_t(1));
+        QCOMPARE(m.flexShapes[0].deltaWrinkles, f.wrinkles);
+        int moved = 0;
+        for (std::size_t k = 0; k < f.ids.size(); ++k) {
+            const auto c = static_cast<std::size_t>(f.ids[k]);
+            const Vec3 p = m.mesh.pointPositions[m.mesh.cornerPoints[c]];
+            const float want = p.isApprox(Vec3(-1, 1, 0))  ? 0.5f
+                               : p.isApprox(Vec3(1, 0, 0)) ? -0.25f
+                                                           : 0.0f;
+            QCOMPARE(f.wrinkles[k], want);
+            const float dz = m.flexShapes[0].deltaPositions[k].z();
+            QCOMPARE(dz, p.isApprox(Vec3(1, 1, 0)) ? 1.0f : 0.0f);
+            moved += dz != 0.0f ? 1 : 0;
+        }
+        QCOMPARE(moved, 2);
+
+        // info lists both (text and JSON).
+        const InfoReport info = infoFromResult("face.dmx", r, Profile::Auto);
+        QCOMPARE(info.wrinkles.size(), std::size_t(1));
+        QCOMPARE(info.wrinkles[0].shape, std::string("frown"));
+        QCOMPARE(info.wrinkles[0].values, std::size_t(4));
+        QCOMPARE(info.wrinkles[0].maxAbs, 0.5f);
+        QCOMPARE(info.attachments.size(), std::size_t(1));
+        QCOMPARE(info.attachments[0].bone, std::string("head"));
+        QVERIFY(std::abs(info.attachments[0].rotation.z() - 90.0f) < 1e-4f);
+        const QJsonObject j = QJsonDocument::fromJson(QByteArray::fromStdString(infoJson({info})))
+                                  .array()
+                                  .at(0)
+                                  .toObject();
+        const QJsonArray wr = j.value(QStringLiteral("wrinkles")).toArray();
+        QCOMPARE(wr.size(), 1);
+        QCOMPARE(wr[0].toObject().value(QStringLiteral("shape")).toString(),
+                 QStringLiteral("frown"));
+        QCOMPARE(wr[0].toObject().value(QStringLiteral("values")).toInt(), 4);
+        QCOMPARE(wr[0].toObject().value(QStringLiteral("maxAbs")).toDouble(), 0.5);
+        const QJsonArray at = j.value(QStringLiteral("attachments")).toArray();
+        QCOMPARE(at.size(), 1);
+        const QJsonObject eyes = at[0].toObject();
+        QCOMPARE(eyes.value(QStringLiteral("name")).toString(), QStringLiteral("eyes"));
+        QCOMPARE(eyes.value(QStringLiteral("bone")).toString(), QStringLiteral("head"));
+        QCOMPARE(eyes.value(QStringLiteral("position")).toArray(), (QJsonArray{1, 2, 3}));
+        QVERIFY(std::abs(eyes.value(QStringLiteral("rotation")).toArray()[2].toDouble() - 90.0) <
+                1e-4);
+        QCOMPARE(eyes.value(QStringLiteral("rigid")).toBool(), true);
+        QCOMPARE(eyes.value(QStringLiteral("worldAligned")).toBool(), false);
+        QVERIFY(infoText(info, false).find("eyes on head at 1 2 3") != std::string::npos);
+
+        // Our writer keeps both, in keyvalues2 and binary 2, and its output is stable.
+        for (const bool binary : {false, true}) {
+            const std::string name =
+                std::string("wrinkle_attach_") + (binary ? "binary2" : "kv2") + ".dmx";
+            WriteContext wctx;
+            wctx.fileName = name;
+            const WriteResult w = writeDmxWith(m, wctx, {binary, 2, 1});
+            QVERIFY(w.ok());
+            const QString path =
+                test::fixturesDir() + QStringLiteral("/dmx/valid/") + QString::fromStdString(name);
+            if (test::blessing()) {
+                QFile out(path);
+                QVERIFY(out.open(QIODevice::WriteOnly | QIODevice::Truncate));
+                out.write(w.bytes.data(), qint64(w.bytes.size()));
+            }
+            QVERIFY2(test::readBytes(path) == w.bytes,
+                     "writer output differs from the committed fixture");
+            const ReadResult back = readBytesAs(w.bytes, name);
+            QVERIFY2(back.hasModel && !back.hasErrors(),
+                     qPrintable(test::formatted(back.diagnostics).join(QLatin1Char('\n'))));
+            QVERIFY(back.model.skeleton == m.skeleton);
+            QVERIFY(back.model.vertexFrames == m.vertexFrames); // wrinkles bit for bit
+            QCOMPARE(back.model.flexShapes[0].deltaWrinkles, m.flexShapes[0].deltaWrinkles);
+            QCOMPARE(back.model.attachments.size(), std::size_t(1));
+            const Attachment& b = back.model.attachments[0];
+            QCOMPARE(b.name, a.name);
+            QCOMPARE(b.joint, a.joint);
+            QVERIFY(b.rigid && !b.worldAligned);
+            QVERIFY((b.position - a.position).cwiseAbs().maxCoeff() < 1e-6f);
+            QVERIFY((b.rotation - a.rotation).cwiseAbs().maxCoeff() < 1e-6f);
+            QVERIFY(writeDmxWith(back.model, wctx, {binary, 2, 1}).bytes == w.bytes);
+        }
+
+        // DMX -> SMD / VTA say what they drop.
+        for (const char* to : {"f.smd", "f.vta"}) {
+            std::string bytes;
+            const ConvertResult c = convertModel(r, "f.dmx", to, std::string(), bytes);
+            std::size_t attachmentNotes = 0, wrinkleNotes = 0;
+            for (const Diagnostic& d : c.diagnostics) {
+                attachmentNotes += d.message.find("1 attachment dropped") != std::string::npos;
+                wrinkleNotes += d.message.find("wrinkle deltas dropped") != std::string::npos;
+            }
+            QCOMPARE(attachmentNotes, std::size_t(1));
+            QCOMPARE(wrinkleNotes, std::size_t(std::string(to) == "f.vta" ? 1 : 0));
+        }
     }
 
     // ---- SMD + VTA -> one DMX (convert --flex) -------------------------------------------------

@@ -11,6 +11,7 @@
 // parser begins with it through beginShare(state)), shareReads(r) (Read, Stop before it, or
 // Fail) and splice(share, lineBase) (appends the share's arrays and takes on its state).
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -43,6 +44,22 @@ template <class V> void reserveMore(V& v, std::size_t n, bool hugePages = true)
             adviseHugePages(v.data(), v.capacity() * sizeof(v[0]));
         }
     }
+}
+
+// Appends a share's array to the reader's, each item through `fix`, and frees it at once (so
+// splicing never holds two copies of more than one array).
+template <class T, class Fix = std::identity>
+void appendShare(std::vector<T>& to, std::vector<T>& from, Fix fix = {})
+{
+    if constexpr (std::is_same_v<Fix, std::identity>) {
+        to.insert(to.end(), from.begin(), from.end());
+    } else {
+        reserveMore(to, from.size());
+        for (const T& x : from) {
+            to.push_back(fix(x));
+        }
+    }
+    std::vector<T>().swap(from);
 }
 
 // A location read by a share (lines counted from its start) counted from the file's start.
@@ -96,6 +113,22 @@ protected:
             c.value = v;
             c.loc = r.loc;
         }
+    }
+
+    // syntax.truncated at the cut last line (else at the last record): "file ends in the
+    // middle of a <cut line>, <what>"; nothing when the file is whole.
+    void reportTruncated(const std::string& what)
+    {
+        if (what.empty() && m_cutAt.line == 0) {
+            return;
+        }
+        std::string msg = "file ends ";
+        if (m_cutAt.line != 0) {
+            msg += "in the middle of a " + m_cutWhat;
+            msg += what.empty() ? "" : ", ";
+        }
+        msg += what;
+        m_sink.error(ids::kSyntaxTruncated, m_cutAt.line != 0 ? m_cutAt : m_lastAt, std::move(msg));
     }
 
 private:

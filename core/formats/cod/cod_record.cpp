@@ -348,72 +348,60 @@ SourceLoc argLoc(const Record& r, std::size_t i) noexcept
             static_cast<std::uint64_t>(p - r.base)};
 }
 
-bool needArgs(const Record& r, std::size_t n, DiagnosticSink& sink, std::string_view kind)
+bool shortLine(const Record& r, std::size_t n, DiagnosticSink& sink, std::string_view kind)
 {
-    if (r.argc >= n) {
-        return true;
-    }
     sink.error(ids::kSyntaxShortLine, r.loc,
                std::string(kind) + " line has " + plural(r.argc + 1, "field") + "; needs " +
                    std::to_string(n + 1));
     return false;
 }
 
-bool argFloatSlow(const Record& r, std::size_t i, float& out, DiagnosticSink& sink,
-                  std::string_view field)
+namespace {
+
+// A numeric argument: binary numbers as decoded, text through `parse` (syntax.bad-number,
+// naming `type`, when it declines).
+template <class T, class Parse>
+bool argNumber(const Record& r, std::size_t i, T& out, DiagnosticSink& sink, std::string_view field,
+               const char* type, Parse parse)
 {
     if (i >= r.argc) {
         return false;
     }
     const Arg& a = r.args[i];
     if (a.hasNum) {
-        out = static_cast<float>(a.num);
+        out = static_cast<T>(a.num);
         return true;
     }
-    if (!a.isString && parseFloat(a.text, out)) {
+    if (!a.isString && parse(a.text, out)) {
         return true;
     }
     sink.error(ids::kSyntaxBadNumber, argLoc(r, i),
-               "expected float for " + std::string(field) + ", got '" + std::string(a.text) + "'");
+               std::string("expected ") + type + " for " + std::string(field) + ", got '" +
+                   std::string(a.text) + "'");
     return false;
+}
+
+} // namespace
+
+bool argFloatSlow(const Record& r, std::size_t i, float& out, DiagnosticSink& sink,
+                  std::string_view field)
+{
+    return argNumber(r, i, out, sink, field, "float",
+                     [](std::string_view t, float& v) { return parseFloat(t, v); });
 }
 
 bool argDouble(const Record& r, std::size_t i, double& out, DiagnosticSink& sink,
                std::string_view field)
 {
-    if (i >= r.argc) {
-        return false;
-    }
-    const Arg& a = r.args[i];
-    if (a.hasNum) {
-        out = a.num;
-        return true;
-    }
-    if (!a.isString && parseDouble(a.text, out)) {
-        return true;
-    }
-    sink.error(ids::kSyntaxBadNumber, argLoc(r, i),
-               "expected float for " + std::string(field) + ", got '" + std::string(a.text) + "'");
-    return false;
+    return argNumber(r, i, out, sink, field, "float",
+                     [](std::string_view t, double& v) { return parseDouble(t, v); });
 }
 
 bool argIntSlow(const Record& r, std::size_t i, std::int32_t& out, DiagnosticSink& sink,
                 std::string_view field)
 {
-    if (i >= r.argc) {
-        return false;
-    }
-    const Arg& a = r.args[i];
-    if (a.hasNum) {
-        out = static_cast<std::int32_t>(a.num);
-        return true;
-    }
-    if (!a.isString && parseInt(a.text, out)) {
-        return true;
-    }
-    sink.error(ids::kSyntaxBadNumber, argLoc(r, i),
-               "expected int for " + std::string(field) + ", got '" + std::string(a.text) + "'");
-    return false;
+    return argNumber(r, i, out, sink, field, "int",
+                     [](std::string_view t, std::int32_t& v) { return parseInt(t, v); });
 }
 
 std::string shownToken(std::string_view s)
@@ -608,6 +596,32 @@ const char* guessLinePair(const char* p, const char* end, std::initializer_list<
         candidate = startsWith(ls, a) ? ls : nullptr;
     }
     return nullptr;
+}
+
+void finishDiagnostics(const TextOut& o, DiagnosticSink& sink)
+{
+    if (o.nonFinite > 0) {
+        sink.warning(ids::kWriteNonFinite, {1, 1, 0},
+                     std::to_string(o.nonFinite) +
+                         " NaN/Inf values written as nan/inf; some tools reject them");
+    }
+    if (o.badNames > 0) {
+        sink.error(ids::kWriteBadName, {1, 1, 0},
+                   std::to_string(o.badNames) +
+                       " quote or line-break characters in names replaced by '''");
+    }
+}
+
+void comments(TextOut& o, const std::vector<std::string>& header)
+{
+    for (const std::string& c : header) {
+        if (c.rfind("//", 0) == 0 || c.rfind(';', 0) == 0) {
+            o.kw(c);
+        } else {
+            o.kw("// ").kw(c);
+        }
+        o.nl();
+    }
 }
 
 } // namespace rigscope::core::cod

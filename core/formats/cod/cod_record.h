@@ -175,7 +175,12 @@ std::string shownToken(std::string_view s);
 // argString for a bone / part / material / object name: syntax.non-ascii (warning) when it holds
 // bytes >= 0x80 (invalid UTF-8 included) or control bytes such as NUL, which C tools cut at.
 std::string argName(const Record& r, std::size_t i, DiagnosticSink& sink);
-bool needArgs(const Record& r, std::size_t n, DiagnosticSink& sink, std::string_view kind);
+bool shortLine(const Record& r, std::size_t n, DiagnosticSink& sink, std::string_view kind);
+// At least `n` fields, else syntax.short-line.
+inline bool needArgs(const Record& r, std::size_t n, DiagnosticSink& sink, std::string_view kind)
+{
+    return r.argc >= n || shortLine(r, n, sink, kind);
+}
 // Reads args [first, first+n) as floats into out; false after a diagnostic.
 inline bool argFloats(const Record& r, std::size_t first, std::size_t n, float* out,
                       DiagnosticSink& sink, std::string_view field)
@@ -273,5 +278,10 @@ public:
 private:
     const char* m_nl;
 };
+
+// Header comment lines (as read: `//` or `;` kept, else `// ` added).
+void comments(TextOut& o, const std::vector<std::string>& header);
+// A writer's write.non-finite and write.bad-name reports for what `o` counted.
+void finishDiagnostics(const TextOut& o, DiagnosticSink& sink);
 
 } // namespace rigscope::core::cod

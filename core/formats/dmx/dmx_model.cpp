@@ -56,12 +56,13 @@ Eigen::Quaternionf quatOf(const float* q) noexcept
 }
 
 struct Node {
-    std::int32_t element = -1;   // the DAG element
-    std::int32_t parent = -1;    // node index
-    std::int32_t transform = -1; // its DmeTransform element
-    std::int32_t mesh = -1;      // DmeMesh element when the DAG holds one
-    JointIndex joint = kNoJoint; // skeleton joint (file order) when the node is a joint
-    JointIndex owner = kNoJoint; // the nearest joint at or above the node
+    std::int32_t element = -1;    // the DAG element
+    std::int32_t parent = -1;     // node index
+    std::int32_t transform = -1;  // its DmeTransform element
+    std::int32_t mesh = -1;       // DmeMesh element when the DAG holds one
+    std::int32_t attachment = -1; // DmeAttachment element when the DAG holds one
+    JointIndex joint = kNoJoint;  // skeleton joint (file order) when the node is a joint
+    JointIndex owner = kNoJoint;  // the nearest joint at or above the node
     Eigen::Affine3f world = Eigen::Affine3f::Identity();
 };
 
@@ -90,6 +91,7 @@ public:
         if (skel >= 0) {
             walkTree(skel);
             makeSkeleton(skel);
+            readAttachments();
             for (std::size_t n = 0; n < m_nodes.size(); ++n) {
                 if (m_nodes[n].mesh >= 0) {
                     readMesh(n);
@@ -215,6 +217,8 @@ private:
             const std::int32_t shape = ref(*e, "shape");
             if (const Element* s = el(shape); s && s->type == "DmeMesh") {
                 n.mesh = shape;
+            } else if (s && s->type == "DmeAttachment" && it.parent >= 0) {
+                n.attachment = shape; // studiomdl's LoadAttachments skips the root
             }
             const auto self = static_cast<std::int32_t>(m_nodes.size());
             m_nodeOf[it.element] = self;
@@ -297,7 +301,7 @@ private:
             }
         } else {
             for (std::size_t n = 0; n < m_nodes.size(); ++n) {
-                if (m_nodes[n].mesh < 0) {
+                if (m_nodes[n].mesh < 0 && m_nodes[n].attachment < 0) {
                     m_listNode.push_back(static_cast<std::int32_t>(n));
                 }
             }
@@ -346,6 +350,31 @@ private:
             }
         }
     }
+    // DAG nodes whose shape is a DmeAttachment: a point on the nearest joint at or above the
+    // node (the node itself when the joint list names it, as studiomdl, which makes every DAG a
+    // bone and puts the attachment at its origin), at the node's bind transform.
+    void readAttachments()
+    {
+        for (const Node& n : m_nodes) {
+            const Element* a = el(n.attachment);
+            if (!a) {
+                continue;
+            }
+            Attachment at;
+            at.name = a->name;
+            at.joint = n.owner;
+            const Eigen::Affine3f parentWorld =
+                n.owner != kNoJoint ? jointWorld(n.owner) : Eigen::Affine3f::Identity();
+            const Eigen::Affine3f local = parentWorld.inverse(Eigen::Isometry) * n.world;
+            at.position = local.translation();
+            at.rotation = eulerOf(local.linear());
+            at.rigid = number(*a, "isRigid", 0) != 0;
+            at.worldAligned = number(*a, "isWorldAligned", 0) != 0;
+            at.where = a->where;
+            m_m.attachments.push_back(std::move(at));
+        }
+    }
+
     // Joint-list entries some vertex weight names (weight != 0), over every mesh's bind data.
     std::vector<std::uint8_t> weightedListEntries()
     {
@@ -394,6 +423,7 @@ private:
         std::uint32_t endCorner;
         std::vector<std::uint32_t> cornerPos;  // position index per corner
         std::vector<std::uint32_t> cornerNorm; // normal index per corner (UINT32_MAX: none)
+        std::vector<std::uint32_t> cornerTex;  // texture coordinate index (UINT32_MAX: none)
     };
 
     void readMesh(std::size_t nodeIndex)
@@ -589,10 +619,12 @@ private:
                                 }
                             }
                             Vec2 t2 = Vec2::Zero();
+                            std::uint32_t ti = UINT32_MAX;
                             if (uv) {
                                 const std::int32_t q = uvIdx->ints[c];
                                 if (q >= 0 && static_cast<std::size_t>(q) < uv->count) {
                                     const auto qq = static_cast<std::size_t>(q);
+                                    ti = static_cast<std::uint32_t>(q);
                                     t2 = Vec2(uv->floats[2 * qq], uv->floats[2 * qq + 1]);
                                     if (!flipV) {
                                         t2.y() = 1.0f - t2.y(); // SMD convention: v up
@@ -625,6 +657,7 @@ private:
                             me.cornerWhere.push_back(cornerAt);
                             span.cornerPos.push_back(static_cast<std::uint32_t>(p));
                             span.cornerNorm.push_back(ni);
+                            span.cornerTex.push_back(ti);
                         }
                         me.triangleMaterials.push_back(matIndex);
                         me.triangleWhere.push_back(faces->at(polyAt[apex]));
@@ -684,6 +717,7 @@ private:
         std::vector<VertexFrame> frames; // shapes only; the base is added in front
         std::vector<std::int32_t> posDelta;
         std::vector<std::int32_t> nrmDelta;
+        std::vector<std::int32_t> texDelta;
         for (const MeshSpan& span : m_meshes) {
             const Node& node = m_nodes[span.node];
             const Element& mesh = *el(node.mesh);
@@ -699,6 +733,11 @@ private:
                 const Attribute* dn = get(*d, {"normal$0", "normals"}, AttrType::Vector3, true);
                 const Attribute* dni =
                     get(*d, {"normal$0Indices", "normalsIndices"}, AttrType::Int, true);
+                // Wrinkle deltas index the bind state's texture coordinates (the bind state has
+                // no wrinkle field: CDmeVertexDataBase::FindVertexIndicesFromDataIndex).
+                const Attribute* dw = get(*d, {"wrinkle$0", "wrinkle"}, AttrType::Float, true);
+                const Attribute* dwi =
+                    get(*d, {"wrinkle$0Indices", "wrinkleIndices"}, AttrType::Int, true);
                 auto [it, inserted] = frameOf.try_emplace(d->name, frames.size());
                 if (inserted) {
                     VertexFrame f;
@@ -710,6 +749,7 @@ private:
                 VertexFrame& f = frames[it->second];
                 std::size_t maxPos = 0;
                 std::size_t maxNrm = 0;
+                std::size_t maxTex = 0;
                 for (std::uint32_t p : span.cornerPos) {
                     maxPos = std::max<std::size_t>(maxPos, p + 1);
                 }
@@ -718,12 +758,24 @@ private:
                         maxNrm = std::max<std::size_t>(maxNrm, n + 1);
                     }
                 }
+                for (std::uint32_t t : span.cornerTex) {
+                    if (t != UINT32_MAX) {
+                        maxTex = std::max<std::size_t>(maxTex, t + 1);
+                    }
+                }
                 posDelta.assign(maxPos, -1);
                 nrmDelta.assign(maxNrm, -1);
+                texDelta.assign(maxTex, -1);
                 auto fill = [&](const Attribute* v, const Attribute* idx,
                                 std::vector<std::int32_t>& out) {
                     if (!v || !idx) {
                         return;
+                    }
+                    if (idx->count != v->count) { // studiomdl refuses the delta state
+                        m_sink.error(ids::kDmxFaceIndex, idx->where,
+                                     "delta state '" + d->name + "': " + groupedCount(v->count) +
+                                         " values of '" + v->name + "' for " +
+                                         groupedCount(idx->count) + " indices");
                     }
                     for (std::size_t i = 0; i < idx->count && i < v->count; ++i) {
                         const std::int32_t k = idx->ints[i];
@@ -740,12 +792,16 @@ private:
                 };
                 fill(dp, dpi, posDelta);
                 fill(dn, dni, nrmDelta);
+                fill(dw, dwi, texDelta);
+                const bool wrinkled = dw && dwi && dw->count > 0;
                 for (std::uint32_t c = span.firstCorner; c < span.endCorner; ++c) {
                     const std::size_t k = c - span.firstCorner;
                     const std::int32_t pd = posDelta[span.cornerPos[k]];
                     const std::uint32_t ni = span.cornerNorm[k];
                     const std::int32_t nd = ni != UINT32_MAX ? nrmDelta[ni] : -1;
-                    if (pd < 0 && nd < 0) {
+                    const std::uint32_t ti = span.cornerTex[k];
+                    const std::int32_t wd = ti != UINT32_MAX ? texDelta[ti] : -1;
+                    if (pd < 0 && nd < 0 && wd < 0) {
                         continue;
                     }
                     Vec3 dpos = Vec3::Zero();
@@ -764,8 +820,14 @@ private:
                     f.ids.push_back(static_cast<std::int32_t>(c));
                     f.positions.push_back(m_m.mesh.pointPositions[point] + dpos);
                     f.normals.push_back(m_m.mesh.cornerNormals[c] + dnrm);
-                    f.lineWhere.push_back(pd >= 0 ? dp->at(static_cast<std::size_t>(pd))
-                                                  : dn->at(static_cast<std::size_t>(nd)));
+                    f.lineWhere.push_back(pd >= 0   ? dp->at(static_cast<std::size_t>(pd))
+                                          : nd >= 0 ? dn->at(static_cast<std::size_t>(nd))
+                                                    : dw->at(static_cast<std::size_t>(wd)));
+                    if (wrinkled || !f.wrinkles.empty()) { // earlier meshes' points: 0
+                        f.wrinkles.resize(f.ids.size() - 1, 0.0f);
+                        f.wrinkles.push_back(wd >= 0 ? dw->floats[static_cast<std::size_t>(wd)]
+                                                     : 0.0f);
+                    }
                 }
             }
         }

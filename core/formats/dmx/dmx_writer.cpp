@@ -151,6 +151,23 @@ public:
             meshDag = writeMesh(name, meshOwner);
             kids[s.size()].push_back(meshDag);
         }
+        // Attachments: a DmeDag with a DmeAttachment shape under their joint (not in the joint
+        // list), as Valve's exporters write them.
+        for (const Attachment& a : m_m.attachments) {
+            const std::int32_t dag = m_g.add("DmeDag", a.name);
+            const std::int32_t xf = m_g.add("DmeTransform", a.name);
+            const Eigen::Quaternionf q(matrixOfEuler(a.rotation));
+            m_g.floats(xf, "position", AttrType::Vector3,
+                       {a.position.x(), a.position.y(), a.position.z()});
+            m_g.floats(xf, "orientation", AttrType::Quaternion, {q.x(), q.y(), q.z(), q.w()});
+            m_g.ref(dag, "transform", xf);
+            const std::int32_t shape = m_g.add("DmeAttachment", a.name);
+            m_g.integer(shape, "isRigid", a.rigid ? 1 : 0, AttrType::Bool);
+            m_g.integer(shape, "isWorldAligned", a.worldAligned ? 1 : 0, AttrType::Bool);
+            m_g.ref(dag, "shape", shape);
+            const bool onJoint = a.joint >= 0 && static_cast<std::size_t>(a.joint) < s.size();
+            kids[onJoint ? static_cast<std::size_t>(a.joint) : s.size()].push_back(dag);
+        }
         for (std::size_t j = 0; j <= s.size(); ++j) {
             Attribute& c = m_g.refs(j < s.size() ? joint[j] : model, "children");
             c.ints = kids[j];
@@ -353,6 +370,17 @@ private:
             Attribute& dn = m_g.attr(d, key("normals", "normal$0"), AttrType::Vector3, true);
             Attribute& dni =
                 m_g.attr(d, key("normalsIndices", "normal$0Indices"), AttrType::Int, true);
+            // Wrinkle deltas index the bind state's texture coordinates: one per corner here.
+            const bool wrinkled =
+                shape.deltaWrinkles.size() == shape.ids.size() && !shape.deltaWrinkles.empty();
+            Attribute* dw = nullptr;
+            Attribute* dwi = nullptr;
+            if (wrinkled) {
+                dfmt.strings.push_back(key("wrinkle", "wrinkle$0"));
+                dfmt.count = dfmt.strings.size();
+                dw = &m_g.attr(d, key("wrinkle", "wrinkle$0"), AttrType::Float, true);
+                dwi = &m_g.attr(d, key("wrinkleIndices", "wrinkle$0Indices"), AttrType::Int, true);
+            }
             std::set<std::int32_t> seenPoint;
             for (std::size_t k = 0; k < shape.ids.size(); ++k) {
                 const std::int32_t c = shape.ids[k];
@@ -369,6 +397,12 @@ private:
                 push(dn, shape.deltaNormals[k]);
                 dni.ints.push_back(c);
                 ++dni.count;
+                if (wrinkled) {
+                    dw->floats.push_back(shape.deltaWrinkles[k]);
+                    ++dw->count;
+                    dwi->ints.push_back(c);
+                    ++dwi->count;
+                }
             }
             deltas.ints.push_back(d);
             m_shapeNames.push_back(shape.name);

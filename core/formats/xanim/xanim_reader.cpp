@@ -119,19 +119,17 @@ private:
     {
         auto fix = [lineBase](SourceLoc l) { return shifted(l, lineBase); };
         const auto keyBase = static_cast<std::uint32_t>(m_keys.size());
-        for (RawFrame f : p.m_frames) {
+        appendShare(m_frames, p.m_frames, [&](RawFrame f) {
             f.firstKey += keyBase;
             f.loc = fix(f.loc);
-            m_frames.push_back(f);
-        }
-        for (RawKey k : p.m_keys) {
+            return f;
+        });
+        appendShare(m_keys, p.m_keys, [&](RawKey k) {
             k.loc = fix(k.loc);
-            m_keys.push_back(k);
-        }
+            return k;
+        });
         m_inKey = p.m_inKey;
         m_skipBlock = p.m_skipBlock;
-        p.m_frames = {};
-        p.m_keys = {};
     }
     bool m_share = false;
     bool m_sawAnimation = false;
@@ -253,16 +251,7 @@ private:
                 m_truncatedTracks = true;
             }
         }
-        if (what.empty() && m_cutAt.line == 0) {
-            return;
-        }
-        std::string msg = "file ends ";
-        if (m_cutAt.line != 0) {
-            msg += "in the middle of a " + m_cutWhat;
-            msg += what.empty() ? "" : ", ";
-        }
-        msg += what;
-        m_sink.error(ids::kSyntaxTruncated, m_cutAt.line != 0 ? m_cutAt : m_lastAt, std::move(msg));
+        reportTruncated(what);
     }
 
     void dispatch(const Record& r)
@@ -288,10 +277,9 @@ private:
             break;
         }
         const std::string_view k = r.keyword;
-        const std::string_view kv = k;
-        if (kv == "ANIMATION") {
+        if (k == "ANIMATION") {
             m_sawAnimation = true;
-        } else if (kv == "VERSION") {
+        } else if (k == "VERSION") {
             std::int32_t v = 0;
             if (needArgs(r, 1, m_sink, "VERSION") && argInt(r, 0, v, m_sink, "VERSION")) {
                 m_sawVersion = true;
@@ -300,21 +288,21 @@ private:
                                  "version " + std::to_string(v) + "; cod accepts 3");
                 }
             }
-        } else if (kv == "NUMPARTS") {
+        } else if (k == "NUMPARTS") {
             readCount(r, m_numParts, r.keyword);
             m_section = Section::Parts;
-        } else if (kv == "FRAMERATE") {
+        } else if (k == "FRAMERATE") {
             double v = 0;
             if (needArgs(r, 1, m_sink, "FRAMERATE") && argDouble(r, 0, v, m_sink, "FRAMERATE")) {
                 m_fps = v;
                 m_fpsLoc = r.loc;
             }
-        } else if (kv == "NUMFRAMES") {
+        } else if (k == "NUMFRAMES") {
             readCount(r, m_numFrames, r.keyword);
-        } else if (kv == "NOTETRACKS") {
+        } else if (k == "NOTETRACKS") {
             m_section = Section::Notes;
             m_inKey = false;
-        } else if (kv == "NUMTRACKS") {
+        } else if (k == "NUMTRACKS") {
             TrackCount c;
             std::int32_t v = 0;
             if (needArgs(r, 1, m_sink, k) && argInt(r, 0, v, m_sink, k)) {
@@ -323,7 +311,7 @@ private:
                 m_trackCounts.push_back(c);
                 m_tracksAfterPart = true;
             }
-        } else if (kv == "NOTETRACK") {
+        } else if (k == "NOTETRACK") {
             std::int32_t v = 0;
             if (needArgs(r, 1, m_sink, k) && argInt(r, 0, v, m_sink, k)) {
                 m_track = v;
@@ -332,7 +320,7 @@ private:
                     ++m_trackCounts.back().have;
                 }
             }
-        } else if (kv == "NUMKEYS") {
+        } else if (k == "NUMKEYS") {
             std::int32_t v = 0;
             m_inKey = false;
             m_keysAfterTrack = true;
@@ -344,7 +332,7 @@ private:
                 }
                 m_keyCounts.push_back({v, 0, r.loc});
             }
-        } else if (kv == "EXTRA" || kv == "ROTATION" || kv == "QUATERNION") {
+        } else if (k == "EXTRA" || k == "ROTATION" || k == "QUATERNION") {
             m_sink.warning(ids::kCodUnsupported, r.loc, "'" + std::string(k) + "' data skipped");
         } else if (r.cut && isCutKeyword(k)) {
             m_cutAt = r.loc; // a keyword cut short at the end of the file

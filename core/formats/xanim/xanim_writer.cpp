@@ -15,32 +15,6 @@ int endingFor(const Model& m, std::string_view textFormat)
     return m.format == textFormat ? static_cast<int>(m.lineEnding) : 1;
 }
 
-void comments(cod::TextOut& o, const Model& m)
-{
-    for (const std::string& c : m.headerComments) {
-        if (c.rfind("//", 0) == 0 || c.rfind(';', 0) == 0) {
-            o.kw(c);
-        } else {
-            o.kw("// ").kw(c);
-        }
-        o.nl();
-    }
-}
-
-void finishDiagnostics(const cod::TextOut& o, DiagnosticSink& sink)
-{
-    if (o.nonFinite > 0) {
-        sink.warning(ids::kWriteNonFinite, {1, 1, 0},
-                     std::to_string(o.nonFinite) +
-                         " NaN/Inf values written as nan/inf; some tools reject them");
-    }
-    if (o.badNames > 0) {
-        sink.error(ids::kWriteBadName, {1, 1, 0},
-                   std::to_string(o.badNames) +
-                       " quote or line-break characters in names replaced by '''");
-    }
-}
-
 void noteLine(cod::TextOut& o, const Notetrack& n)
 {
     o.kw("FRAME").d(n.frame).s(n.text).nl();
@@ -63,7 +37,7 @@ WriteResult writeXanim(const Model& m, const WriteContext& ctx)
     const Animation& a = m.animations.front();
     const Skeleton& s = m.skeleton;
     cod::TextOut o(endingFor(m, "xanim"));
-    comments(o, m);
+    cod::comments(o, m.headerComments);
     o.kw("ANIMATION").nl();
     o.kw("VERSION").i(3).nl();
     o.nl();
@@ -139,7 +113,7 @@ WriteResult writeXanim(const Model& m, const WriteContext& ctx)
                          "notes dropped: per-part notetracks need a part");
         }
     }
-    finishDiagnostics(o, sink);
+    cod::finishDiagnostics(o, sink);
     res.bytes = std::move(o.text);
     res.diagnostics = sink.take();
     return res;
@@ -159,7 +133,7 @@ WriteResult writeNtExport(const Model& m, const WriteContext& ctx)
             noteLine(o, n);
         }
     }
-    finishDiagnostics(o, sink);
+    cod::finishDiagnostics(o, sink);
     res.bytes = std::move(o.text);
     res.diagnostics = sink.take();
     return res;

@@ -180,41 +180,35 @@ private:
     {
         auto fix = [lineBase](SourceLoc l) { return shifted(l, lineBase); };
         const auto weightBase = static_cast<std::uint32_t>(m_wBones.size());
-        for (PoolVert v : p.m_verts) {
+        appendShare(m_verts, p.m_verts, [&](PoolVert v) {
             v.wStart += weightBase;
             v.bonesLoc = fix(v.bonesLoc);
-            m_verts.push_back(v);
-        }
-        append(m_vPos, p.m_vPos);
-        for (const SourceLoc& l : p.m_vWhere) {
-            m_vWhere.push_back(fix(l));
-        }
-        append(m_wBones, p.m_wBones);
-        append(m_wWeights, p.m_wWeights);
-        for (const SourceLoc& l : p.m_wLocs) {
-            m_wLocs.push_back(fix(l));
-        }
+            return v;
+        });
+        appendShare(m_vPos, p.m_vPos);
+        appendShare(m_vWhere, p.m_vWhere, fix);
+        appendShare(m_wBones, p.m_wBones);
+        appendShare(m_wWeights, p.m_wWeights);
+        appendShare(m_wLocs, p.m_wLocs, fix);
         const auto cornerBase = static_cast<std::uint32_t>(m_cPoint.size());
         const auto uvBase = static_cast<std::uint32_t>(m_uvs.size());
-        for (Face f : p.m_faces) {
+        appendShare(m_faces, p.m_faces, [&](Face f) {
             f.firstCorner += cornerBase;
             f.loc = fix(f.loc);
             f.objLoc = fix(f.objLoc);
             f.matLoc = fix(f.matLoc);
-            m_faces.push_back(f);
-        }
-        for (CornerInfo c : p.m_cInfo) {
+            return f;
+        });
+        appendShare(m_cInfo, p.m_cInfo, [uvBase](CornerInfo c) {
             c.uvStart += uvBase;
-            m_cInfo.push_back(c);
-        }
-        for (const SourceLoc& l : p.m_cWhere) {
-            m_cWhere.push_back(fix(l));
-        }
-        append(m_cPoint, p.m_cPoint);
-        append(m_cNormal, p.m_cNormal);
-        append(m_cColor, p.m_cColor);
-        append(m_cUv, p.m_cUv);
-        append(m_uvs, p.m_uvs);
+            return c;
+        });
+        appendShare(m_cWhere, p.m_cWhere, fix);
+        appendShare(m_cPoint, p.m_cPoint);
+        appendShare(m_cNormal, p.m_cNormal);
+        appendShare(m_cColor, p.m_cColor);
+        appendShare(m_cUv, p.m_cUv);
+        appendShare(m_uvs, p.m_uvs);
         if (p.m_numFaces.value) {
             m_numFaces = {p.m_numFaces.value, fix(p.m_numFaces.loc)};
         }
@@ -255,32 +249,17 @@ private:
     // the input's bytes can hold (see reserveMore).
     void reserveFor(std::int64_t verts, std::int64_t faces, bool hugePages)
     {
-        const auto more = [this, hugePages](auto& v, std::int64_t n, std::uint64_t minBytes) {
-            reserveMore(
-                v,
-                static_cast<std::size_t>(std::min<std::uint64_t>(
-                    static_cast<std::uint64_t>(std::max<std::int64_t>(n, 0)), m_limit / minBytes)),
-                hugePages);
+        // `n` items in each array, at most one per `minBytes` of input
+        const auto more = [this, hugePages](std::int64_t n, std::uint64_t minBytes, auto&... vs) {
+            const auto k = static_cast<std::size_t>(std::min<std::uint64_t>(
+                static_cast<std::uint64_t>(std::max<std::int64_t>(n, 0)), m_limit / minBytes));
+            (reserveMore(vs, k, hugePages), ...);
         };
-        more(m_verts, verts, 20);
-        more(m_vPos, verts, 20);
-        more(m_vWhere, verts, 20);
-        more(m_wBones, verts, 20);
-        more(m_wWeights, verts, 20);
-        more(m_wLocs, verts, 20);
-        more(m_faces, faces, 30);
-        more(m_cInfo, 3 * faces, 30);
-        more(m_cPoint, 3 * faces, 30);
-        more(m_cNormal, 3 * faces, 30);
-        more(m_cColor, 3 * faces, 30);
-        more(m_cUv, 3 * faces, 30);
-        more(m_cWhere, 3 * faces, 30);
+        more(verts, 20, m_verts, m_vPos, m_vWhere, m_wBones, m_wWeights, m_wLocs);
+        more(faces, 30, m_faces);
+        more(3 * faces, 30, m_cInfo, m_cPoint, m_cNormal, m_cColor, m_cUv, m_cWhere);
     }
 
-    template <class T> static void append(std::vector<T>& to, const std::vector<T>& from)
-    {
-        to.insert(to.end(), from.begin(), from.end());
-    }
     std::vector<std::pair<Named, std::string>> m_objects;
     std::vector<std::pair<Named, Material>> m_materials;
     std::array<bool, 5> m_warned{};
@@ -399,16 +378,7 @@ private:
             }
             what += later;
         }
-        if (what.empty() && m_cutAt.line == 0) {
-            return;
-        }
-        std::string msg = "file ends ";
-        if (m_cutAt.line != 0) {
-            msg += "in the middle of a " + m_cutWhat;
-            msg += what.empty() ? "" : ", ";
-        }
-        msg += what;
-        m_sink.error(ids::kSyntaxTruncated, m_cutAt.line != 0 ? m_cutAt : m_lastAt, std::move(msg));
+        reportTruncated(what);
     }
     std::uint32_t m_uvSets = 1;
 
@@ -487,6 +457,9 @@ private:
         case Kw::Z:
             vector3(r);
             return;
+        case Kw::Vert32:
+            versionFeature(1, r);
+            [[fallthrough]];
         case Kw::Vert:
             if (m_section == Section::Faces) {
                 corner(r);
@@ -494,6 +467,9 @@ private:
                 poolVert(r);
             }
             return;
+        case Kw::Tri16:
+            versionFeature(2, r);
+            [[fallthrough]];
         case Kw::Tri:
             tri(r);
             return;
@@ -548,10 +524,9 @@ private:
             break;
         }
         const std::string_view k = r.keyword;
-        const std::string_view kv = k; // compares check the length first
-        if (kv == "MODEL") {
+        if (k == "MODEL") {
             m_sawModel = true;
-        } else if (kv == "VERSION") {
+        } else if (k == "VERSION") {
             std::int32_t v = 0;
             if (needArgs(r, 1, m_sink, "VERSION") && argInt(r, 0, v, m_sink, "VERSION")) {
                 m_sawVersion = true;
@@ -564,69 +539,51 @@ private:
                     m_version = v;
                 }
             }
-        } else if (kv == "NUMBONES") {
+        } else if (k == "NUMBONES") {
             readCount(r, m_numBones, "NUMBONES");
             m_section = Section::BoneInfo;
-        } else if (kv == "NUMCOSMETICBONES" || kv == "NUMCOSMETICS") {
+        } else if (k == "NUMCOSMETICBONES" || k == "NUMCOSMETICS") {
             versionFeature(0, r);
             m_sink.warning(ids::kCodUnsupported, r.loc,
                            "cosmetic bone count not kept; the bones read as regular bones");
-        } else if (kv == "BONE") {
-            bone(r);
-        } else if (kv == "OFFSET" || kv == "SCALE" || kv == "X" || kv == "Y" || kv == "Z") {
-            vector3(r);
-        } else if (kv == "NUMVERTS" || kv == "NUMVERTS32") {
-            if (kv == "NUMVERTS32") {
+        } else if (k == "NUMVERTS" || k == "NUMVERTS32") {
+            if (k == "NUMVERTS32") {
                 versionFeature(1, r);
             }
             readCount(r, m_numVerts, k);
             reserveFor(m_numVerts.value.value_or(0), 0, true);
             m_section = Section::Pool;
             m_target = Target::None;
-        } else if (kv == "VERT" || kv == "VERT32") {
-            if (kv == "VERT32") {
-                versionFeature(1, r);
-            }
-            if (m_section == Section::Faces) {
-                corner(r);
-            } else {
-                poolVert(r);
-            }
-        } else if (kv == "NUMFACES") {
+        } else if (k == "NUMFACES") {
             readCount(r, m_numFaces, "NUMFACES");
             reserveFor(0, m_numFaces.value.value_or(0), true);
             m_section = Section::Faces;
             m_target = Target::None;
-        } else if (kv == "TRI" || kv == "TRI16") {
-            if (kv == "TRI16") {
-                versionFeature(2, r);
-            }
-            tri(r);
-        } else if (kv == "NUMOBJECTS") {
+        } else if (k == "NUMOBJECTS") {
             readCount(r, m_numObjects, "NUMOBJECTS");
             m_section = Section::Objects;
-        } else if (kv == "OBJECT") {
+        } else if (k == "OBJECT") {
             std::int32_t i = 0;
             if (needArgs(r, 2, m_sink, "OBJECT") && argInt(r, 0, i, m_sink, "object index") &&
                 inRange(i, m_numObjects, r, 0, "object", "NUMOBJECTS")) {
                 m_objects.push_back({{i, r.loc}, argName(r, 1, m_sink)});
             }
-        } else if (kv == "NUMMATERIALS") {
+        } else if (k == "NUMMATERIALS") {
             readCount(r, m_numMaterials, "NUMMATERIALS");
             m_section = Section::Materials;
-        } else if (kv == "MATERIAL") {
+        } else if (k == "MATERIAL") {
             material(r);
-        } else if (kv == "TRANSPARENCY" || kv == "AMBIENTCOLOR" || kv == "INCANDESCENCE" ||
-                   kv == "SPECULARCOLOR" || kv == "REFLECTIVECOLOR") {
+        } else if (k == "TRANSPARENCY" || k == "AMBIENTCOLOR" || k == "INCANDESCENCE" ||
+                   k == "SPECULARCOLOR" || k == "REFLECTIVECOLOR") {
             param(r, 4);
-        } else if (kv == "COEFFS" || kv == "GLOW" || kv == "REFRACTIVE" || kv == "REFLECTIVE" ||
-                   kv == "BLINN") {
+        } else if (k == "COEFFS" || k == "GLOW" || k == "REFRACTIVE" || k == "REFLECTIVE" ||
+                   k == "BLINN") {
             param(r, 2);
-        } else if (kv == "PHONG") {
+        } else if (k == "PHONG") {
             param(r, 1);
-        } else if (kv == "NUMSBONES" || kv == "NUMSWEIGHTS" || kv == "QUATERNION" ||
-                   kv == "NUMIKPITCHLAYERS" || kv == "IKPITCHLAYER" || kv == "ROTATION" ||
-                   kv == "EXTRA") {
+        } else if (k == "NUMSBONES" || k == "NUMSWEIGHTS" || k == "QUATERNION" ||
+                   k == "NUMIKPITCHLAYERS" || k == "IKPITCHLAYER" || k == "ROTATION" ||
+                   k == "EXTRA") {
             m_sink.warning(ids::kCodUnsupported, r.loc,
                            "siege/IK data '" + std::string(k) + "' skipped");
         } else if (r.cut && isCutKeyword(k)) {
@@ -687,7 +644,6 @@ private:
     void vector3(const Record& r)
     {
         const std::string_view k = r.keyword;
-        const std::string_view kv = k; // compares check the length first
         if (m_target == Target::None) {
             m_sink.warning(ids::kSyntaxUnknownBlock, r.loc,
                            "'" + std::string(k) + "' outside a bone or vertex skipped");
@@ -699,7 +655,7 @@ private:
         }
         const Vec3 vec(v[0], v[1], v[2]);
         if (m_target == Target::Vert) {
-            if (kv == "OFFSET") {
+            if (k == "OFFSET") {
                 m_vPos.back() = vec;
             } else {
                 m_sink.warning(ids::kSyntaxUnknownBlock, r.loc,
@@ -708,13 +664,13 @@ private:
             return;
         }
         BoneXf& x = m_xfs.back();
-        if (kv == "OFFSET") {
+        if (k == "OFFSET") {
             x.offset = vec;
-        } else if (kv == "SCALE") {
+        } else if (k == "SCALE") {
             x.scale = vec;
             x.hasScale = true;
         } else {
-            const int col = kv == "X" ? 0 : (kv == "Y" ? 1 : 2);
+            const int col = k == "X" ? 0 : (k == "Y" ? 1 : 2);
             x.axes.col(col) = vec;
         }
     }

@@ -51,14 +51,7 @@ WriteResult writeXmodel(const Model& m, const WriteContext& ctx)
     const int ending = m.format == "xmodel" ? static_cast<int>(m.lineEnding) : 1;
     cod::TextOut o(ending);
 
-    for (const std::string& c : m.headerComments) {
-        if (c.rfind("//", 0) == 0 || c.rfind(';', 0) == 0) {
-            o.kw(c);
-        } else {
-            o.kw("// ").kw(c);
-        }
-        o.nl();
-    }
+    cod::comments(o, m.headerComments);
     o.kw("MODEL").nl();
     o.kw("VERSION").i(version).nl();
     o.nl();
@@ -169,16 +162,7 @@ WriteResult writeXmodel(const Model& m, const WriteContext& ctx)
         o.nl();
     }
 
-    if (o.nonFinite > 0) {
-        sink.warning(ids::kWriteNonFinite, {1, 1, 0},
-                     std::to_string(o.nonFinite) +
-                         " NaN/Inf values written as nan/inf; some tools reject them");
-    }
-    if (o.badNames > 0) {
-        sink.error(ids::kWriteBadName, {1, 1, 0},
-                   std::to_string(o.badNames) +
-                       " quote or line-break characters in names replaced by '''");
-    }
+    cod::finishDiagnostics(o, sink);
     if (version == 5 && (!me.cornerColors.empty() || me.uvSetCount > 1)) {
         sink.note(ids::kWriteVersionDropped, {1, 1, 0},
                   "version 5 keeps no vertex colours, extra UV sets or shading parameters");
