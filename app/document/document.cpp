@@ -220,8 +220,8 @@ Document::~Document()
 void Document::announce()
 {
     emit loaded(true);
-    emit animationChanged(m_currentAnimation);
-    emit frameChanged(m_currentFrame);
+    emit animationChanged(currentAnimation());
+    emit frameChanged(currentFrame());
     emit selectionChanged(m_selection);
     emit diagnosticsChanged();
 }
@@ -453,8 +453,8 @@ const LoadedFile* Document::problemFile(int index) const
 void Document::assemble(std::vector<LoadedFile> files, bool keepState)
 {
     const QString oldAnim =
-        m_currentAnimation >= 0 ? m_animations[std::size_t(m_currentAnimation)].name : QString();
-    const int oldFrame = m_currentFrame;
+        currentAnimation() >= 0 ? m_animations[std::size_t(currentAnimation())].name : QString();
+    const int oldFrame = currentFrame();
     const Selection oldSel = m_selection;
     QString oldJointName;
     if (oldSel.kind == Selection::Kind::Joint && primaryModel() &&
@@ -551,15 +551,13 @@ void Document::assemble(std::vector<LoadedFile> files, bool keepState)
         }
     }
 
-    m_currentAnimation = -1;
-    m_currentFrame = 0;
-    m_phase = 0;
+    m_playback.restore(-1, 0);
     m_selection = {};
     if (keepState) {
         const int a = findAnimation(oldAnim);
         if (a >= 0) {
-            m_currentAnimation = a;
-            m_currentFrame = std::clamp(oldFrame, 0, frameCount() - 1);
+            m_playback.restore(a, 0); // frameCount() is the new animation's
+            m_playback.restore(a, std::clamp(oldFrame, 0, frameCount() - 1));
         }
         if (!oldJointName.isEmpty()) {
             const core::JointIndex j = ref.skeleton.findByName(toStd(oldJointName));
@@ -578,8 +576,8 @@ void Document::assemble(std::vector<LoadedFile> files, bool keepState)
     // once the checks ran in the background; the model is shown first.
     requestChecks();
     emit loaded(keepState);
-    emit animationChanged(m_currentAnimation);
-    emit frameChanged(m_currentFrame);
+    emit animationChanged(currentAnimation());
+    emit frameChanged(currentFrame());
     emit selectionChanged(m_selection);
 }
 
@@ -610,11 +608,11 @@ QString Document::displayName() const
 
 int Document::frameCount() const
 {
-    if (m_currentAnimation < 0) {
+    if (currentAnimation() < 0) {
         return 1;
     }
     return std::max(
-        1, int(m_animations[std::size_t(m_currentAnimation)].animation(m_files).frameCount()));
+        1, int(m_animations[std::size_t(currentAnimation())].animation(m_files).frameCount()));
 }
 
 void Document::setCurrentAnimation(int index)
@@ -622,52 +620,35 @@ void Document::setCurrentAnimation(int index)
     if (index < -1 || index >= int(m_animations.size())) {
         index = -1;
     }
-    if (index == m_currentAnimation) {
-        return;
+    if (m_playback.setAnimation(index)) {
+        emit animationChanged(index);
+        emit frameChanged(0);
     }
-    m_currentAnimation = index;
-    m_currentFrame = 0;
-    m_phase = 0;
-    emit animationChanged(index);
-    emit frameChanged(0);
 }
 
 void Document::setCurrentFrame(int frame)
 {
-    frame = std::clamp(frame, 0, frameCount() - 1);
-    if (frame == m_currentFrame && m_phase == 0) {
-        return;
+    if (m_playback.setFrame(frame, frameCount())) {
+        emit frameChanged(currentFrame());
     }
-    m_currentFrame = frame;
-    m_phase = 0;
-    emit frameChanged(frame);
 }
 
 void Document::setPlayhead(double index)
 {
-    const double last = double(frameCount() - 1);
-    index = std::isfinite(index) ? std::clamp(index, 0.0, last) : 0.0;
-    const double whole = std::floor(index);
-    const int frame = int(whole);
-    const double phase = m_interpolate ? index - whole : 0.0;
-    if (frame == m_currentFrame && phase == m_phase) {
-        return;
+    if (m_playback.setPlayhead(index, frameCount())) {
+        emit frameChanged(currentFrame());
     }
-    m_currentFrame = frame;
-    m_phase = phase;
-    emit frameChanged(frame);
 }
 
 void Document::setInterpolate(bool on)
 {
-    if (on == m_interpolate) {
+    bool poseChanged = false;
+    if (!m_playback.setInterpolate(on, poseChanged)) {
         return;
     }
-    m_interpolate = on;
     emit interpolateChanged(on);
-    if (!on && m_phase != 0) {
-        m_phase = 0; // back on the frame the playhead was in
-        emit frameChanged(m_currentFrame);
+    if (poseChanged) {
+        emit frameChanged(currentFrame());
     }
 }
 
@@ -689,69 +670,22 @@ int Document::findAnimation(const QString& name) const
 
 std::vector<Eigen::Affine3f> Document::currentPose()
 {
-    if (m_currentAnimation < 0 || m_primary < 0) {
+    if (currentAnimation() < 0 || m_primary < 0) {
         return {};
     }
-    const DocAnimation& d = m_animations[std::size_t(m_currentAnimation)];
-    const core::Animation& anim = d.animation(m_files);
-    m_buffers.resize(m_rig.jointCount(), anim.jointCount, 0, false, 0);
-    const core::FrameSample at = core::frameAtIndex(anim, playhead());
-    const core::Interpolation mode =
-        m_interpolate ? core::Interpolation::Slerp : core::Interpolation::Stepped;
-    if (!core::evaluatePose(m_rig, &anim, &d.binding, at, mode, m_buffers)) {
-        return {};
-    }
-    return {m_buffers.model.begin(), m_buffers.model.end()};
+    const DocAnimation& d = m_animations[std::size_t(currentAnimation())];
+    return m_playback.pose(m_rig, d.animation(m_files), d.binding);
 }
 
 core::Bounds Document::animationBounds()
 {
-    core::Bounds out;
     auto model = primaryModel();
-    if (m_currentAnimation < 0 || !model || m_rig.jointCount() == 0) {
-        return out;
+    if (currentAnimation() < 0 || !model) {
+        return {};
     }
-    auto grow = [](core::Bounds& b, const core::Vec3& p) {
-        if (!p.allFinite()) {
-            return;
-        }
-        if (!b.valid) {
-            b.min = b.max = p;
-            b.valid = true;
-        }
-        b.min = b.min.cwiseMin(p);
-        b.max = b.max.cwiseMax(p);
-    };
-    // How far the mesh reaches past the bind skeleton, per side.
-    core::Bounds bind;
-    for (const auto& x : m_rig.bindModel) {
-        grow(bind, core::Vec3(x.translation()));
-    }
-    core::Vec3 padMin = core::Vec3::Zero(), padMax = core::Vec3::Zero();
-    const core::Bounds mesh = core::meshBounds(*model);
-    if (mesh.valid && bind.valid) {
-        padMin = (bind.min - mesh.min).cwiseMax(0.0f);
-        padMax = (mesh.max - bind.max).cwiseMax(0.0f);
-    }
-    const DocAnimation& d = m_animations[std::size_t(m_currentAnimation)];
-    const core::Animation& anim = d.animation(m_files);
-    core::PoseBuffers buffers;
-    buffers.resize(m_rig.jointCount(), anim.jointCount, 0, false, 0);
-    const int frames = frameCount();
-    for (int f = 0; f < frames; ++f) {
-        if (!core::evaluatePose(m_rig, &anim, &d.binding, core::frameAtIndex(anim, double(f)),
-                                core::Interpolation::Stepped, buffers)) {
-            continue;
-        }
-        for (const auto& x : buffers.model) {
-            grow(out, core::Vec3(x.translation()));
-        }
-    }
-    if (out.valid) {
-        out.min -= padMin;
-        out.max += padMax;
-    }
-    return out;
+    const DocAnimation& d = m_animations[std::size_t(currentAnimation())];
+    return Playback::bounds(m_rig, d.animation(m_files), d.binding, frameCount(),
+                            core::meshBounds(*model));
 }
 
 float Document::flexWeight(int shape) const

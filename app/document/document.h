@@ -10,11 +10,12 @@
 #include <QtCore/QString>
 #include <QtCore/QStringList>
 
+#include "app/document/playback.h"
+
 #include "core/checks/registry.h"
 #include "core/formats/registry.h"
 #include "core/pose/animation_binding.h"
 #include "core/pose/flex_binding.h"
-#include "core/pose/pose_buffers.h"
 #include "core/pose/pose_rig.h"
 #include "render/texture_loader.h"
 
@@ -124,8 +125,8 @@ public:
     QString displayName() const;
 
     const std::vector<DocAnimation>& animations() const { return m_animations; }
-    int currentAnimation() const { return m_currentAnimation; } // -1 = rest pose
-    int currentFrame() const { return m_currentFrame; }
+    int currentAnimation() const { return m_playback.animation(); } // -1 = rest pose
+    int currentFrame() const { return m_playback.frame(); }
     int frameCount() const; // of the current animation (1 for the rest pose)
     void setCurrentAnimation(int index);
     void setCurrentFrame(int frame);
@@ -133,9 +134,9 @@ public:
     // UX "Interpolate": off, playback shows whole frames (as compiled); on, the pose is slerped
     // between the frames around a fractional playhead (slow motion). Whole-frame moves
     // (setCurrentFrame, scrubbing, stepping) put the playhead back on a frame.
-    bool interpolate() const { return m_interpolate; }
+    bool interpolate() const { return m_playback.interpolate(); }
     void setInterpolate(bool on);
-    double playhead() const { return double(m_currentFrame) + m_phase; }
+    double playhead() const { return m_playback.playhead(); }
     // A fractional frame index, clamped to the animation; the fraction only counts while
     // interpolating. Emits frameChanged when the pose changes.
     void setPlayhead(double index);
@@ -248,11 +249,8 @@ private:
     std::vector<LoadedFile> m_failed;
     int m_primary = -1;
     std::vector<DocAnimation> m_animations;
-    int m_currentAnimation = -1;
-    int m_currentFrame = 0;
+    Playback m_playback;
     QStringList m_attachKeep; // while attaching: the files open before, kept whatever they are
-    double m_phase = 0;       // 0 <= m_phase < 1, only while m_interpolate
-    bool m_interpolate = false;
     Selection m_selection;
     std::vector<int> m_weighted;
     std::vector<DocFlexFile> m_flexFiles;
@@ -260,7 +258,6 @@ private:
     std::vector<float> m_flexWeights;
     std::vector<float> m_flexRight; // stereo right values; NaN: mono (the weight for both)
     core::PoseRig m_rig;
-    core::PoseBuffers m_buffers;
 
     QFutureWatcher<std::vector<LoadedFile>> m_watcher;
     quint64 m_generation = 0;

@@ -16,8 +16,9 @@ std::string profileStr(Profile p)
     return std::string(profileName(p));
 }
 
-// Bones studiomdl keeps for the limit: goldsrc counts bones under vertices and their
-// ancestors (references only); other profiles count every declared bone.
+// Bones studiomdl keeps: those under compiled vertex weights and their ancestors, and (not
+// GoldSrc) the file's own non-rigid attachments' bones. The bone limit counts these for goldsrc
+// only; other profiles count every declared bone, as a QC may keep more.
 std::vector<std::uint8_t> referencedBones(const Model& m, Profile p)
 {
     const Skeleton& s = m.skeleton;
@@ -28,6 +29,15 @@ std::vector<std::uint8_t> referencedBones(const Model& m, Profile p)
         for (const Link& l : links) {
             if (l.joint >= 0 && static_cast<std::size_t>(l.joint) < s.size()) {
                 ref[static_cast<std::size_t>(l.joint)] = 1;
+            }
+        }
+    }
+    // Source keeps a non-rigid attachment's bone (a DMX DmeAttachment), as studiomdl's
+    // TagUsedBones does.
+    if (p != Profile::GoldSrc) {
+        for (const Attachment& a : m.attachments) {
+            if (!a.rigid && a.joint >= 0 && static_cast<std::size_t>(a.joint) < s.size()) {
+                ref[static_cast<std::size_t>(a.joint)] = 1;
             }
         }
     }

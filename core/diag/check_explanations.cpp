@@ -291,8 +291,8 @@ constexpr CheckExplanation kExplanations[] = {
      "is kept, and the drop is reported once, on the file that first declares the bone.",
      "studiomdl leaves such bones out of the compiled model, so hitboxes (and in GoldSrc "
      "attachments) aimed at them stop the compile, and animation keys on them are lost. Source "
-     "keeps them when a non-rigid `$attachment`, `$ikchain`, `$bonemerge`, eyeball, mouth or "
-     "`$definebone` names them; GoldSrc keeps vertex bones only.",
+     "keeps them when a non-rigid `$attachment` (or a DMX file's own attachment), `$ikchain`, "
+     "`$bonemerge`, eyeball, mouth or `$definebone` names them; GoldSrc keeps vertex bones only.",
      "None: any such bone; warning under goldsrc, note under source and source256. Sources: "
      "GoldSrc `SimplifyModel`; Source SDK 2013 `simplify.cpp` `TagUsedBones` and "
      "`BuildGlobalBonetable`.",

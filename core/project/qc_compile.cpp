@@ -549,6 +549,13 @@ std::vector<std::uint8_t> Compiler::usedBones()
                     weighted[static_cast<std::size_t>(j)] = 1;
                 }
             }
+            // A DMX body's own attachments (DmeAttachment) keep their bones in Source.
+            for (const Attachment& a : r->model.attachments) {
+                if (!a.rigid && m_p.profile != Profile::GoldSrc && a.joint >= 0 &&
+                    static_cast<std::size_t>(a.joint) < src.size()) {
+                    weighted[static_cast<std::size_t>(a.joint)] = 1;
+                }
+            }
             for (std::size_t j = 0; j < src.size(); ++j) {
                 for (JointIndex k = weighted[j] ? static_cast<JointIndex>(j) : kNoJoint;
                      k != kNoJoint; k = src.parents[static_cast<std::size_t>(k)]) {

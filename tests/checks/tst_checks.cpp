@@ -173,13 +173,7 @@ void TstChecks::fixtures()
     const CheckRun run = runIn(checksDir(), {name.toStdString()}, opt);
     QVERIFY(!run.ioFailure);
     const QStringList actual = lines(checkText(run, opt));
-    const QString base = fi.isDir() ? name : name.left(name.lastIndexOf(QLatin1Char('.')));
-    const QString expectedPath =
-        checksDir() + QLatin1Char('/') + base + QStringLiteral(".expected");
-    if (test::blessing()) {
-        test::writeLines(expectedPath, actual);
-    }
-    QCOMPARE(actual, test::expectedLines(expectedPath));
+    QCOMPARE(actual, test::expectedFor(checksDir() + QLatin1Char('/') + name, actual));
     const std::vector<std::string> ids = idsOf(run);
     if (name.startsWith(QLatin1String("clean"))) {
         QVERIFY2(ids.empty(), qPrintable(actual.join(QLatin1Char('\n'))));

@@ -583,12 +583,7 @@ private slots:
         QVERIFY(t.elapsed() < 10000);
         QVERIFY(r.readable);
         const QStringList got = test::formatted(r.diagnostics);
-        QString expectedPath = path;
-        expectedPath.replace(QStringLiteral(".qc"), QStringLiteral(".expected"));
-        if (test::blessing()) {
-            test::writeLines(expectedPath, got);
-        }
-        QCOMPARE(got, test::expectedLines(expectedPath));
+        QCOMPARE(got, test::expectedFor(path, got));
         const std::string id = "qc." + QFileInfo(path).completeBaseName().toStdString();
         QVERIFY2(count(r.diagnostics, id) >= 1, id.c_str());
     }

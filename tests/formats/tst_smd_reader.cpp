@@ -126,11 +126,7 @@ void TstSmdReader::fixtures()
     QCOMPARE(QString::fromStdString(verifyInvariants(r.model)), QString());
     std::vector<Diagnostic> diags = graded(r);
     const QStringList lines = test::formatted(diags);
-    const QString expectedPath = path.left(path.lastIndexOf(u'.')) + QStringLiteral(".expected");
-    if (test::blessing()) {
-        test::writeLines(expectedPath, lines);
-    }
-    QCOMPARE(lines, test::expectedLines(expectedPath));
+    QCOMPARE(lines, test::expectedFor(path, lines));
     const bool invalid = path.contains(QStringLiteral("/invalid/"));
     QCOMPARE(countSeverity(diags, Severity::Error) > 0, invalid);
     for (const Diagnostic& d : diags) {

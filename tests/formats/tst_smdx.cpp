@@ -317,11 +317,7 @@ void TstSmdx::fixtures()
         QCOMPARE(QString::fromStdString(verifyInvariants(r.model)), QString());
     }
     const QStringList lines = test::formatted(r.diagnostics);
-    const QString expectedPath = path.left(path.lastIndexOf(u'.')) + QStringLiteral(".expected");
-    if (test::blessing()) {
-        test::writeLines(expectedPath, lines);
-    }
-    QCOMPARE(lines, test::expectedLines(expectedPath));
+    QCOMPARE(lines, test::expectedFor(path, lines));
     QCOMPARE(r.hasErrors(), invalid);
     for (const Diagnostic& d : r.diagnostics) {
         QVERIFY(d.binary);

@@ -48,11 +48,7 @@ private slots:
         QFETCH(QString, path);
         const core::ReadResult r = test::readPath(path, test::fixturesDir());
         const QStringList got = test::formatted(r.diagnostics);
-        const QString expected = path.left(path.lastIndexOf(u'.')) + u".expected"_qs;
-        if (test::blessing()) {
-            test::writeLines(expected, got);
-        }
-        QCOMPARE(got, test::expectedLines(expected));
+        QCOMPARE(got, test::expectedFor(path, got));
         if (r.hasModel) {
             QCOMPARE(QString::fromStdString(core::verifyInvariants(r.model)), QString());
         }

@@ -76,6 +76,35 @@ private slots:
             }
         }
     }
+
+    // A DMX's DmeAttachments are drawn as named axes on their joint (docs/dmx.md §4), after the
+    // markers the window sets (QC attachments and hitboxes).
+    void dmxAttachmentsAreMarkers()
+    {
+        const core::ReadResult r = test::readPath(
+            test::fixturesDir() + QStringLiteral("/dmx/valid/wrinkle_attach_face.dmx"));
+        QVERIFY(r.hasModel);
+        Qt3DCore::QEntity root;
+        render::SceneLayers layers{new Qt3DRender::QLayer(&root), new Qt3DRender::QLayer(&root),
+                                   new Qt3DRender::QLayer(&root)};
+        auto* scene = render::SceneBuilder::build(std::make_shared<const core::Model>(r.model), {},
+                                                  layers, &root);
+        render::SceneMarker box;
+        box.kind = render::SceneMarker::Kind::Box;
+        box.joint = 0;
+        scene->setMarkers({box});
+        const std::vector<render::SceneMarker> shown = scene->shownMarkers();
+        QCOMPARE(shown.size(), std::size_t(2));
+        QCOMPARE(shown[0].kind, render::SceneMarker::Kind::Box);
+        const render::SceneMarker& eyes = shown[1];
+        QCOMPARE(eyes.kind, render::SceneMarker::Kind::Axes);
+        QCOMPARE(eyes.name, QStringLiteral("eyes"));
+        QCOMPARE(eyes.joint, r.model.skeleton.findByName("head"));
+        QVERIFY((eyes.offset - core::Vec3(1, 2, 3)).cwiseAbs().maxCoeff() < 1e-6f);
+        // Turned 90 degrees about z: its x axis is the joint's y.
+        QVERIFY((eyes.rotation.col(0) - core::Vec3(0, 1, 0)).cwiseAbs().maxCoeff() < 1e-6f);
+        QVERIFY((eyes.rotation.col(2) - core::Vec3(0, 0, 1)).cwiseAbs().maxCoeff() < 1e-6f);
+    }
 };
 
 QTEST_MAIN(TstSceneBuffers)

@@ -97,6 +97,19 @@ QStringList formatted(const std::vector<core::Diagnostic>& diags)
     return out;
 }
 
+QStringList expectedFor(const QString& fixture, const QStringList& got)
+{
+    const QFileInfo fi(fixture);
+    const QString base = fi.isDir() || fi.suffix().isEmpty()
+                             ? fixture
+                             : fixture.left(fixture.size() - fi.suffix().size() - 1);
+    const QString path = base + QStringLiteral(".expected");
+    if (blessing()) {
+        writeLines(path, got);
+    }
+    return expectedLines(path);
+}
+
 QStringList expectedLines(const QString& path)
 {
     QFile f(path);

@@ -36,6 +36,10 @@ QStringList formatted(const std::vector<core::Diagnostic>& diags);
 QStringList expectedLines(const QString& path);
 // RIGSCOPE_BLESS=1 rewrites the .expected file.
 bool blessing();
+// The fixture-and-expected loop, written once: the lines of `<fixture>.expected` beside the
+// fixture (its name without the last extension; a fixture folder keeps its whole name), after
+// RIGSCOPE_BLESS=1 wrote `got` there. Use as `QCOMPARE(got, test::expectedFor(path, got))`.
+QStringList expectedFor(const QString& fixture, const QStringList& got);
 void writeLines(const QString& path, const QStringList& lines);
 
 struct ProcessResult {
