@@ -115,6 +115,7 @@ int main(int argc, char** argv)
         window.setProfile(*rigscope::core::parseProfile(options.profile.toStdString()));
     }
     window.setMaterialRoots(options.materials);
+    window.setTexturesShown(!options.noTextures);
     window.show();
     if (!options.files.isEmpty()) {
         // The files named here are read with --force-reader (when given); then --anim, --frame,

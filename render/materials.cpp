@@ -61,6 +61,7 @@ uniform float alphaReference;
 uniform float blendMode;
 uniform vec4 tint;
 uniform float fullbright;
+uniform float evenLight;
 void main()
 {
     vec3 faceN = normalize(cross(dFdx(vPos), dFdy(vPos)));
@@ -71,7 +72,8 @@ void main()
     vec3 albedo = baseColor.rgb;
     float alpha = 1.0;
     if (useTexture > 0.5) {
-        vec4 t = texture(diffuseTexture, vUv);
+        // Images are uploaded top row first; SMD v runs up.
+        vec4 t = texture(diffuseTexture, vec2(vUv.x, 1.0 - vUv.y));
         albedo = t.rgb * tint.rgb;
         alpha = t.a;
         if (alphaReference > 0.0 && alpha < alphaReference)
@@ -87,6 +89,8 @@ void main()
     vec3 h = normalize(key + v);
     float spec = 0.12 * pow(max(dot(n, h), 0.0), 40.0);
     vec3 c = albedo * diffuse + vec3(spec + rimTerm);
+    if (evenLight > 0.5 && heatMap < 0.5)
+        c = albedo * 0.8; // GoldSrc flatshade: one light level whatever the normal
     if (fullbright > 0.5 && useTexture > 0.5 && heatMap < 0.5)
         c = albedo;
     c = mix(c, highlight.rgb, highlight.a);
@@ -216,7 +220,8 @@ ShadedMaterial::ShadedMaterial(const QColor& base, Qt3DCore::QNode* parent)
       m_alphaReference(new Qt3DRender::QParameter(QStringLiteral("alphaReference"), 0.0f)),
       m_blendMode(new Qt3DRender::QParameter(QStringLiteral("blendMode"), 0.0f)),
       m_tint(new Qt3DRender::QParameter(QStringLiteral("tint"), QVector4D(1, 1, 1, 1))),
-      m_fullbright(new Qt3DRender::QParameter(QStringLiteral("fullbright"), 0.0f))
+      m_fullbright(new Qt3DRender::QParameter(QStringLiteral("fullbright"), 0.0f)),
+      m_evenLight(new Qt3DRender::QParameter(QStringLiteral("evenLight"), 0.0f))
 {
     setEffect(makeEffect(kShadedVert, kShadedFrag, DepthMode::Scene, false, this));
     for (Qt3DRender::QRenderState* st :
@@ -229,6 +234,7 @@ ShadedMaterial::ShadedMaterial(const QColor& base, Qt3DCore::QNode* parent)
     addParameter(m_blendMode);
     addParameter(m_tint);
     addParameter(m_fullbright);
+    addParameter(m_evenLight);
     addParameter(m_base);
     addParameter(m_useTexture);
     addParameter(m_highlight);
@@ -241,6 +247,7 @@ void ShadedMaterial::setSurface(const Surface& s)
     m_alphaReference->setValue(s.alphaTest ? std::max(0.001f, s.alphaReference) : 0.0f);
     m_tint->setValue(rgba(s.tint));
     m_fullbright->setValue(s.fullbright ? 1.0f : 0.0f);
+    m_evenLight->setValue(s.evenLight ? 1.0f : 0.0f);
     if (m_cull) {
         // SMD front faces wind counter-clockwise around their normal, as OpenGL's do.
         m_cull->setMode(s.cullBack ? Qt3DRender::QCullFace::Back
@@ -280,15 +287,21 @@ void ShadedMaterial::setBaseColor(const QColor& c)
     m_base->setValue(rgba(c));
 }
 
-void ShadedMaterial::setTexture(Qt3DRender::QAbstractTexture* texture)
+void ShadedMaterial::setTexture(Qt3DRender::QAbstractTexture* texture, bool shown)
 {
-    m_hasTexture = texture != nullptr;
+    m_hasTexture = texture != nullptr && shown;
     if (texture) {
         m_texture->setValue(QVariant::fromValue(texture));
         if (!parameters().contains(m_texture)) {
             addParameter(m_texture);
         }
     }
+    m_useTexture->setValue(m_hasTexture && m_texturesEnabled ? 1.0f : 0.0f);
+}
+
+void ShadedMaterial::setTextureShown(bool shown)
+{
+    m_hasTexture = shown && parameters().contains(m_texture);
     m_useTexture->setValue(m_hasTexture && m_texturesEnabled ? 1.0f : 0.0f);
 }
 

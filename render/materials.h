@@ -22,8 +22,10 @@ public:
     explicit ShadedMaterial(const QColor& base, Qt3DCore::QNode* parent = nullptr);
     void setBaseColor(const QColor& c);
     // nullptr = colour only. Set it before the material becomes a component: a texture
-    // parameter added to a live material samples black (Qt 6.4, OpenGL renderer).
-    void setTexture(Qt3DRender::QAbstractTexture* texture);
+    // parameter added to a live material samples black (Qt 6.4, OpenGL renderer). `shown`
+    // false: the flat colour until setTextureShown(true) (a texture whose pixels stream in).
+    void setTexture(Qt3DRender::QAbstractTexture* texture, bool shown = true);
+    void setTextureShown(bool shown);
     void setHighlight(const QColor& c, float amount);
     void setFlatShading(bool on);
     void setTexturesEnabled(bool on);
@@ -38,6 +40,7 @@ public:
         Blend blend = Blend::Opaque;
         QColor tint = Qt::white;
         bool fullbright = false;
+        bool evenLight = false; // GoldSrc flatshade: lit evenly, the normal ignored
         // Back faces culled (a Source material without $nocull, as the engine draws it);
         // otherwise two-sided.
         bool cullBack = false;
@@ -55,6 +58,7 @@ private:
     Qt3DRender::QParameter* m_blendMode;
     Qt3DRender::QParameter* m_tint;
     Qt3DRender::QParameter* m_fullbright;
+    Qt3DRender::QParameter* m_evenLight;
     Qt3DRender::QCullFace* m_cull = nullptr;
     bool m_blendSet = false;
     bool m_hasTexture = false;

@@ -1,17 +1,23 @@
 #include "render/model_scene.h"
 
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 
 #include <QtCore/QFuture>
+#include <QtCore/QCoreApplication>
+#include <QtCore/QEventLoop>
+#include <QtCore/QFutureWatcher>
 #include <QtCore/QPromise>
+#include <QtCore/QTimer>
+#include <QtCore/QThread>
 #include <QtCore/QThreadPool>
-#include <QtGui/QPainter>
 #include <Qt3DCore/QTransform>
 #include <Qt3DExtras/QSphereMesh>
 #include <Qt3DRender/QLayer>
-#include <Qt3DRender/QPaintedTextureImage>
+#include <Qt3DRender/QAbstractTextureImage>
+#include <Qt3DRender/QTextureImageDataGenerator>
 #include <Qt3DRender/QTexture>
 
 #include "render/bind_pose.h"
@@ -28,26 +34,60 @@ namespace rigscope::render {
 
 namespace {
 
-// Uploads a QImage, flipped so that row 0 is the bottom (OpenGL convention, SMD v-up).
-class ImageTexture : public Qt3DRender::QPaintedTextureImage {
+// The pixels of one texture, handed to Qt3D's texture loader; `serial` tells versions apart.
+class ImageGenerator : public Qt3DRender::QTextureImageDataGenerator {
 public:
-    ImageTexture(const QImage& image, Qt3DCore::QNode* parent)
-        : Qt3DRender::QPaintedTextureImage(parent),
-          m_image(image.convertToFormat(QImage::Format_ARGB32).mirrored(false, true))
+    ImageGenerator(QImage image, quint64 serial) : m_image(std::move(image)), m_serial(serial) {}
+    Qt3DRender::QTextureImageDataPtr operator()() override
     {
-        setSize(m_image.size());
+        auto data = Qt3DRender::QTextureImageDataPtr::create();
+        data->setImage(m_image);
+        return data;
+    }
+    bool operator==(const Qt3DRender::QTextureImageDataGenerator& other) const override
+    {
+        const auto* o = functor_cast<ImageGenerator>(&other);
+        return o && o->m_serial == m_serial;
+    }
+    QT3D_FUNCTOR(ImageGenerator)
+
+private:
+    QImage m_image;
+    quint64 m_serial;
+};
+
+} // namespace
+
+// A texture image whose pixels can be replaced while its material is on screen: textures stream
+// in after the first frame. Uploaded as decoded, top row first (the shader flips v), so that the
+// pixels are shared with the texture cache rather than copied.
+class StreamedImage : public Qt3DRender::QAbstractTextureImage {
+public:
+    StreamedImage(const QImage& image, Qt3DCore::QNode* parent)
+        : Qt3DRender::QAbstractTextureImage(parent)
+    {
+        setImage(image);
+    }
+    void setImage(const QImage& image)
+    {
+        static std::atomic<quint64> serials{0};
+        m_image = image.convertToFormat(QImage::Format_RGBA8888);
+        m_serial = ++serials;
+        notifyDataGeneratorChanged();
     }
 
 protected:
-    void paint(QPainter* painter) override
+    Qt3DRender::QTextureImageDataGeneratorPtr dataGenerator() const override
     {
-        painter->setCompositionMode(QPainter::CompositionMode_Source); // keep alpha as it is
-        painter->drawImage(0, 0, m_image);
+        return Qt3DRender::QTextureImageDataGeneratorPtr(new ImageGenerator(m_image, m_serial));
     }
 
 private:
     QImage m_image;
+    quint64 m_serial = 0;
 };
+
+namespace {
 
 core::Vec3 finite(const core::Vec3& v)
 {
@@ -55,11 +95,14 @@ core::Vec3 finite(const core::Vec3& v)
             std::isfinite(v.z()) ? v.z() : 0.0f};
 }
 
-Qt3DRender::QTexture2D* makeTexture(Qt3DCore::QNode* parent, const QImage& image, bool nearest)
+Qt3DRender::QTexture2D* makeTexture(Qt3DCore::QNode* parent, const QImage& image, bool nearest,
+                                    StreamedImage** streamed = nullptr)
 {
     auto* texture = new Qt3DRender::QTexture2D(parent);
-    if (!image.isNull()) {
-        texture->addTextureImage(new ImageTexture(image, texture));
+    auto* pixels = new StreamedImage(image, texture);
+    texture->addTextureImage(pixels);
+    if (streamed) {
+        *streamed = pixels;
     }
     texture->setGenerateMipMaps(!nearest);
     texture->setMinificationFilter(nearest ? Qt3DRender::QAbstractTexture::Nearest
@@ -69,6 +112,24 @@ Qt3DRender::QTexture2D* makeTexture(Qt3DCore::QNode* parent, const QImage& image
     texture->wrapMode()->setX(Qt3DRender::QTextureWrapMode::Repeat);
     texture->wrapMode()->setY(Qt3DRender::QTextureWrapMode::Repeat);
     return texture;
+}
+
+// Texture decodes run on all cores but one: one is left to the GUI and render threads while
+// textures stream in (2-core machines with llvmpipe included).
+// The pool belongs to the application: at quit, decodes not started are dropped and the running
+// ones finish before the texture cache goes away.
+QThreadPool& texturePool()
+{
+    static QThreadPool* pool = [] {
+        auto* p = new QThreadPool(QCoreApplication::instance());
+        p->setMaxThreadCount(std::max(1, QThread::idealThreadCount() - 1));
+        if (QCoreApplication::instance()) {
+            QObject::connect(QCoreApplication::instance(), &QCoreApplication::aboutToQuit, p,
+                             &QThreadPool::clear);
+        }
+        return p;
+    }();
+    return *pool;
 }
 
 const QColor kBoneColor(120, 200, 255, 235);
@@ -167,30 +228,18 @@ ModelScene::ModelScene(std::shared_ptr<const core::Model> model, const MaterialS
             m_materialTris[mat].push_back(std::uint32_t(t));
         }
     }
-    // Looks first, then every texture decoded at once on the thread pool (cached by path and
-    // time). Qt3D samples black from a texture attached to a live material (Qt 6.4, llvmpipe),
-    // so the scene waits for them instead of streaming them in.
-    std::vector<MaterialLook> looks;
-    std::vector<QFuture<QImage>> images(materialCount);
+    // Textures stream in after the model is shown: each textured material starts with its flat
+    // colour and a one-pixel stand-in texture already in place, and the decoded pixels (thread
+    // pool, cached by path and time) replace the stand-in's when they come. Qt3D 6.4 samples
+    // black from a texture parameter added to a material already on screen, so the parameter is
+    // there from the start and only its image changes (docs/materials.md).
+    m_streams.assign(materialCount, nullptr);
     for (std::size_t i = 0; i < materialCount; ++i) {
-        looks.push_back(lookUpMaterial(m.mesh.materials[i], sources, resolver.get()));
-        if (!looks.back().checkerboard && !looks.back().texturePath.isEmpty()) {
-            auto promise = std::make_shared<QPromise<QImage>>();
-            promise->start();
-            images[i] = promise->future();
-            QThreadPool::globalInstance()->start(
-                [promise, path = looks.back().texturePath, masked = looks.back().masked] {
-                    promise->addResult(loadTextureImage(path, 2048, masked));
-                    promise->finish();
-                });
-        }
-    }
-    for (std::size_t i = 0; i < materialCount; ++i) {
+        const MaterialLook look = lookUpMaterial(m.mesh.materials[i], sources, resolver.get());
         auto* entity = new Qt3DCore::QEntity(m_meshRoot);
         auto* geometry = new TriangleGeometry(entity);
         m_colors.push_back(paletteColor(i));
         auto* material = new ShadedMaterial(m_colors.back(), entity);
-        const MaterialLook& look = looks[i];
         ShadedMaterial::Surface surface;
         surface.alphaTest = look.alphaTest;
         surface.alphaReference = look.alphaReference;
@@ -199,29 +248,30 @@ ModelScene::ModelScene(std::shared_ptr<const core::Model> model, const MaterialS
                                            : ShadedMaterial::Blend::Opaque;
         surface.tint = look.tint;
         surface.fullbright = look.fullbright;
+        surface.evenLight = look.flatShade;
         // The engine culls back faces unless the VMT says $nocull; image-file materials
         // (GoldSrc, CoD, no VMT) stay two-sided.
         surface.cullBack = look.source && look.found && !look.checkerboard && !look.noCull;
         material->setSurface(surface);
-        QString used = look.checkerboard ? QString() : look.texturePath;
         if (look.checkerboard) {
             material->setTexture(makeTexture(entity, checkerboardImage(), true));
-        } else if (!used.isEmpty()) {
-            images[i].waitForFinished();
-            const QImage image = images[i].resultCount() > 0 ? images[i].result() : QImage();
-            if (image.isNull()) {
-                used.clear();
-            } else {
-                material->setTexture(makeTexture(entity, image, false));
-            }
+        } else if (!look.texturePath.isEmpty()) {
+            QImage standIn(1, 1, QImage::Format_RGBA8888);
+            standIn.fill(m_colors.back());
+            material->setTexture(makeTexture(entity, standIn, false, &m_streams[i]), false);
         }
         m_looks.push_back(look);
-        m_texturePaths.push_back(used);
+        m_texturePaths.push_back(look.checkerboard ? QString() : look.texturePath);
         entity->addComponent(geometry);
         entity->addComponent(material);
         m_meshGeometry.push_back(geometry);
         m_materials.push_back(material);
     }
+    // Decoding starts when the viewport has drawn its first frame (Viewport::setModel), when a
+    // capture waits for the textures, or when textures are switched on.
+    m_textureSide = textureSideFor(m_streams);
+    m_texturesPending = int(std::count_if(m_streams.begin(), m_streams.end(),
+                                          [](const StreamedImage* st) { return st != nullptr; }));
 
     m_wireEntity = new Qt3DCore::QEntity(m_linesRoot);
     m_wire = new LineGeometry(m_wireEntity);
@@ -287,7 +337,97 @@ ModelScene::ModelScene(std::shared_ptr<const core::Model> model, const MaterialS
     applyVisibility();
 }
 
-ModelScene::~ModelScene() = default;
+ModelScene::~ModelScene()
+{
+    for (QFuture<QImage>& f : m_decodes) {
+        f.cancel(); // not started yet: never decoded
+    }
+}
+
+bool ModelScene::waitForTextures(int timeoutMs)
+{
+    if (!m_decodesDeferred) {
+        startTextureDecodes(); // else the viewport starts them after its first frame
+    }
+    if (texturesPending() == 0) {
+        return true;
+    }
+    QEventLoop loop;
+    QTimer timer;
+    timer.setSingleShot(true);
+    connect(&timer, &QTimer::timeout, &loop, &QEventLoop::quit);
+    connect(this, &ModelScene::texturesLoaded, &loop, &QEventLoop::quit);
+    timer.start(timeoutMs);
+    loop.exec();
+    return texturesPending() == 0;
+}
+
+// Decoded pixels are bounded as a whole: the side cap halves (down to 256) until every texture at
+// the cap fits in kTextureBudget, so 200 materials of 2048 x 2048 take 512 x 512 mips.
+int ModelScene::textureSideFor(const std::vector<StreamedImage*>& streams)
+{
+    const auto count = qint64(std::count_if(streams.begin(), streams.end(),
+                                            [](const StreamedImage* s) { return s != nullptr; }));
+    int side = kTextureMaxSide;
+    while (side > 256 && count * side * side * 4 > kTextureBudget) {
+        side /= 2;
+    }
+    return side;
+}
+
+void ModelScene::startTextureDecodes()
+{
+    if (m_decodesStarted || !m_flags.textures) {
+        return;
+    }
+    m_decodesStarted = true;
+    timingMark("scene: textures start");
+    for (std::size_t i = 0; i < m_streams.size(); ++i) {
+        if (m_streams[i]) {
+            startDecode(i);
+        }
+    }
+}
+
+void ModelScene::startDecode(std::size_t material)
+{
+    auto promise = std::make_shared<QPromise<QImage>>();
+    promise->start();
+    if (!m_decodeOwner) {
+        m_decodeOwner = std::make_unique<QObject>();
+    }
+    auto* watcher = new QFutureWatcher<QImage>(m_decodeOwner.get());
+    connect(watcher, &QFutureWatcherBase::finished, m_decodeOwner.get(), [this, watcher, material] {
+        const QFuture<QImage> f = watcher->future();
+        textureDecoded(material, f.resultCount() > 0 ? f.result() : QImage());
+        watcher->deleteLater();
+    });
+    watcher->setFuture(promise->future());
+    m_decodes.push_back(promise->future());
+    texturePool().start([promise, path = m_looks[material].texturePath,
+                         masked = m_looks[material].masked, side = m_textureSide] {
+        waitWhileTextureDecodingHeld();
+        if (!promise->isCanceled()) {
+            promise->addResult(loadTextureImage(path, side, masked));
+        }
+        promise->finish();
+    });
+}
+
+void ModelScene::textureDecoded(std::size_t material, const QImage& image)
+{
+    if (image.isNull()) {
+        m_texturePaths[material].clear(); // unreadable: stays flat
+    } else {
+        m_streams[material]->setImage(image);
+        m_materials[material]->setTextureShown(true);
+    }
+    if (--m_texturesPending == 0) {
+        m_decodes.clear();
+        timingMark("scene: textures");
+        emit texturesLoaded();
+    }
+}
 
 const core::Influences& ModelScene::influences(bool compiled) const
 {
@@ -896,6 +1036,11 @@ void ModelScene::setDisplay(const DisplayFlags& flags)
     const bool skeleton =
         flags.boneNames != m_flags.boneNames || flags.skeleton != m_flags.skeleton;
     m_flags = flags;
+    const bool texturesOn = flags.textures && !m_flags.textures;
+    m_flags = flags;
+    if (texturesOn) {
+        startTextureDecodes(); // off from the start (--no-textures): decoded when first shown
+    }
     for (auto* mat : m_materials) {
         mat->setTexturesEnabled(flags.textures);
         mat->setFlatShading(flags.flatShading);
@@ -963,6 +1108,21 @@ void ModelScene::setSelectedTriangle(int triangle, int corner)
 const MaterialLook* ModelScene::materialLook(std::size_t material) const
 {
     return material < m_looks.size() ? &m_looks[material] : nullptr;
+}
+
+bool ModelScene::looksDifferFrom(const MaterialSources& sources) const
+{
+    std::unique_ptr<core::MaterialResolver> resolver;
+    if (sources.sourceLookup()) {
+        resolver = std::make_unique<core::MaterialResolver>(sources.query);
+    }
+    const std::vector<core::Material>& materials = m_model->mesh.materials;
+    for (std::size_t i = 0; i < materials.size() && i < m_looks.size(); ++i) {
+        if (!(lookUpMaterial(materials[i], sources, resolver.get()) == m_looks[i])) {
+            return true;
+        }
+    }
+    return false;
 }
 
 QString ModelScene::texturePath(std::size_t material) const

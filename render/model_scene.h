@@ -6,6 +6,7 @@
 #include <vector>
 
 #include <Eigen/Geometry>
+#include <QtCore/QFuture>
 #include <QtCore/QStringList>
 #include <QtGui/QImage>
 #include <QtGui/QColor>
@@ -35,6 +36,7 @@ class LineGeometry;
 class LineList;
 class ShadedMaterial;
 class SolidMaterial;
+class StreamedImage;
 class TriangleGeometry;
 
 // Mesh colouring by skinning weights (UX.md `K`: off → selected bone → influence count →
@@ -83,6 +85,12 @@ struct PixelScale {
         return constant + perDepth * std::max(QVector3D::dotProduct(p - eye, forward), 0.0f);
     }
 };
+
+// Largest texture side drawn (a larger VTF's smaller mip, other images scaled): bounds a
+// texture's memory to 16 MB of pixels. A model's textures together are held to kTextureBudget
+// bytes of decoded pixels at their caps: with many textures the cap is lower (down to 256).
+inline constexpr int kTextureMaxSide = 2048;
+inline constexpr qint64 kTextureBudget = qint64(512) << 20;
 
 // Colour of material `i` when it has no texture (a soft, distinguishable palette).
 QColor paletteColor(std::size_t i);
@@ -176,12 +184,33 @@ public:
     core::Bounds bounds() const;
     float size() const { return m_size; } // bind-pose bounding box diagonal (> 0)
 
+    // Textures not in place yet (0 when textures are off): they stream in after the model is
+    // shown; texturesLoaded() is emitted when the last one is in place.
+    int texturesPending() const { return m_flags.textures ? m_texturesPending : 0; }
+    // Starts decoding the textures (once; nothing when textures are off): the viewport calls it
+    // after the first frame, so that decoding never delays it.
+    void startTextureDecodes();
+    // The viewport will call startTextureDecodes() after its first frame: waitForTextures()
+    // waits for that instead of starting them.
+    void deferTextureDecodes() { m_decodesDeferred = true; }
+    // Waits (running the event loop) until every texture is in place; false on timeout.
+    bool waitForTextures(int timeoutMs = 30000);
+
+    // The image drawn for a material (empty: flat colour, or the checkerboard).
     QString texturePath(std::size_t material) const;
     QColor materialColor(std::size_t material) const;
     // How a material was looked up (VMT, shader, texture, or missing and where it was searched).
     const MaterialLook* materialLook(std::size_t material) const;
+    // True when `sources` would draw some material differently (another profile, other roots).
+    bool looksDifferFrom(const MaterialSources& sources) const;
+
+signals:
+    void texturesLoaded();
 
 private:
+    static int textureSideFor(const std::vector<StreamedImage*>& streams);
+    void startDecode(std::size_t material);
+    void textureDecoded(std::size_t material, const QImage& image);
     // Builds the buffers for `world` (empty: bind pose), the current flags, morphs and weights.
     void rebuild(const std::vector<Eigen::Affine3f>& world);
     // Skinning weights and their statistics for m_profile, made when first needed (a rest pose
@@ -228,6 +257,13 @@ private:
     std::vector<QString> m_texturePaths;
     std::vector<MaterialLook> m_looks;
     std::vector<QColor> m_colors;
+    std::vector<StreamedImage*> m_streams; // per material: pixels still to come (else null)
+    std::vector<QFuture<QImage>> m_decodes;
+    std::unique_ptr<QObject> m_decodeOwner; // the decodes' watchers
+    int m_texturesPending = 0;              // textures still to come (decoding or not started)
+    int m_textureSide = kTextureMaxSide;    // this model's cap (textureSideFor)
+    bool m_decodesStarted = false;
+    bool m_decodesDeferred = false;
 
     Qt3DCore::QEntity* m_wireEntity;
     LineGeometry* m_wire;

@@ -6,6 +6,7 @@
 #include <QtCore/QTimer>
 #include <Qt3DRender/QRenderCapture>
 
+#include "render/model_scene.h"
 #include "render/startup_timing.h"
 #include "render/viewport.h"
 
@@ -41,8 +42,12 @@ QImage captureOnce(Viewport& viewport, int timeoutMs)
 
 } // namespace
 
-QImage captureViewport(Viewport& viewport, bool transparentBackground, int timeoutMs)
+QImage captureViewport(Viewport& viewport, bool transparentBackground, int timeoutMs,
+                       bool waitForTextures)
 {
+    if (waitForTextures && viewport.scene()) {
+        viewport.scene()->waitForTextures(timeoutMs);
+    }
     if (!transparentBackground) {
         viewport.setBackgroundVisible(true);
         return captureOnce(viewport, timeoutMs);

@@ -7,6 +7,7 @@
 #include <QtCore/QDateTime>
 #include <QtCore/QMutex>
 #include <QtCore/QRegularExpression>
+#include <QtCore/QWaitCondition>
 #include <QtGui/QImageReader>
 
 #include <algorithm>
@@ -182,6 +183,39 @@ TextureCache& cache()
 }
 
 } // namespace
+
+namespace {
+
+struct DecodeGate {
+    QMutex mutex;
+    QWaitCondition opened;
+    bool held = false;
+};
+
+DecodeGate& gate()
+{
+    static DecodeGate g;
+    return g;
+}
+
+} // namespace
+
+void holdTextureDecoding(bool hold)
+{
+    QMutexLocker lock(&gate().mutex);
+    gate().held = hold;
+    if (!hold) {
+        gate().opened.wakeAll();
+    }
+}
+
+void waitWhileTextureDecodingHeld()
+{
+    QMutexLocker lock(&gate().mutex);
+    while (gate().held) {
+        gate().opened.wait(&gate().mutex);
+    }
+}
 
 QImage loadTextureImage(const QString& path, int maxSide, bool masked)
 {
@@ -364,6 +398,8 @@ MaterialLook lookUpMaterial(const core::Material& material, const MaterialSource
             look.additive = true;
         } else if (mode == "fullbright") {
             look.fullbright = true;
+        } else if (mode == "flatshade") {
+            look.flatShade = true;
         }
     }
     return look;

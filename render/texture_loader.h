@@ -23,6 +23,11 @@ namespace rigscope::render {
 // 256 MB of pixels).
 QImage loadTextureImage(const QString& path, int maxSide = 2048, bool masked = false);
 
+// Tests: while held, the viewport's texture decodes wait before they start (so a test sees the
+// first frame before any texture). waitWhileTextureDecodingHeld() returns at once otherwise.
+void holdTextureDecoding(bool hold);
+void waitWhileTextureDecodingHeld();
+
 // The engine's missing-material picture: purple and black squares, 4 per texture repeat.
 QImage checkerboardImage();
 
@@ -56,7 +61,9 @@ struct MaterialLook {
     bool noCull = false;
     bool fullbright = false; // $selfillum (Source) / fullbright (GoldSrc)
     bool masked = false;     // GoldSrc $texrendermode masked: palette index 255 transparent
+    bool flatShade = false;  // GoldSrc $texrendermode flatshade: one light level, no shading
     QColor tint = Qt::white; // $color
+    bool operator==(const MaterialLook&) const = default;
 };
 struct MaterialSources;
 // `resolver` null: no Source roots (image files only, with the QC's $texrendermode).

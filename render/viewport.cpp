@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include <QtCore/QTimer>
 #include <QtGui/QKeyEvent>
 #include <QtGui/QMouseEvent>
 #include <QtGui/QSurfaceFormat>
@@ -122,7 +123,10 @@ Viewport::Viewport(const ViewportOptions& options, QScreen* screen)
     applyCamera();
 }
 
-Viewport::~Viewport() = default;
+Viewport::~Viewport()
+{
+    delete m_firstFrame;
+}
 
 void Viewport::buildFrameGraph()
 {
@@ -255,6 +259,17 @@ void Viewport::setModel(std::shared_ptr<const core::Model> model, const Material
                                       m_weightProfile);
         m_scene->setWeightProfile(m_weightProfile);
         m_scene->setDisplay(m_flags);
+        connect(m_scene, &ModelScene::texturesLoaded, this, &Viewport::refresh);
+        // Textures stream in once the model has been drawn: a capture tells when a frame with
+        // the new scene is done (2 s at most, for a window that draws nothing).
+        m_scene->deferTextureDecodes();
+        delete m_firstFrame;
+        m_firstFrame = m_capture->requestCapture();
+        connect(m_firstFrame, &Qt3DRender::QRenderCaptureReply::completed, m_scene, [this] {
+            timingMark("first frame");
+            m_scene->startTextureDecodes();
+        });
+        QTimer::singleShot(2000, m_scene, &ModelScene::startTextureDecodes);
         timingMark("scene: display");
         if (joint >= 0 && std::size_t(joint) < m_scene->model().skeleton.size() && !resetCamera) {
             m_scene->setSelectedJoint(joint);

@@ -17,6 +17,7 @@ class QCamera;
 class QClearBuffers;
 class QLayer;
 class QRenderCapture;
+class QRenderCaptureReply;
 class QViewport;
 } // namespace Qt3DRender
 
@@ -182,6 +183,7 @@ private:
     QPoint m_lastPos;
     bool m_dragged = false;
     int m_frames = 0;
+    Qt3DRender::QRenderCaptureReply* m_firstFrame = nullptr; // the model's first frame drawn
     QElapsedTimer m_fpsTimer;
 };
 

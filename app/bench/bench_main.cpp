@@ -417,7 +417,7 @@ int main(int argc, char** argv)
     }
     if (verb == "--help" || verb == "-h") {
         std::puts(
-            "usage: rigscope-bench [all|smd|cod|readers|dmx|pose] [options]\n"
+            "usage: rigscope-bench [all|smd|cod|readers|dmx|pose|materials] [options]\n"
             "  smd [--mb=N] [--repeats=N] [--dir=D]  rigscope-cli info --no-checks on generated "
             "SMD "
             "(random / welded sheet, LF / CRLF) against the fast_float floor process\n"
@@ -429,8 +429,25 @@ int main(int argc, char** argv)
             "  dmx [--mb=N] [--repeats=N] [--dir=D]  keyvalues2 against its floor; an N MB binary "
             "DMX against the same model as SMD\n"
             "  pose [--frames=N] [--repeats=N] [--threads=1|2] [--corners]  pose + morph + skin "
-            "per frame");
+            "per frame\n"
+            "  materials [--side=N] [--repeats=N] [--dir=D]  200 VMT + VTF materials: rigscope's "
+            "first frame with and without textures, textures in, peak memory (needs a display)");
         return 0;
+    }
+    if (verb == "materials") {
+        rigscope::bench::MaterialBenchOptions mo;
+        mo.self = argv[0];
+        for (int i = 2; i < argc; ++i) {
+            const std::string a = argv[i];
+            if (a.rfind("--side=", 0) == 0) {
+                mo.textureSide = std::clamp(std::atoi(a.c_str() + 7), 16, 8192);
+            } else if (a.rfind("--repeats=", 0) == 0) {
+                mo.repeats = std::max(1, std::atoi(a.c_str() + 10));
+            } else if (a.rfind("--dir=", 0) == 0) {
+                mo.workDir = a.substr(6);
+            }
+        }
+        return rigscope::bench::runMaterialBench(mo);
     }
     int rc = 0;
     if (verb == "smd" || verb == "cod" || verb == "all") {

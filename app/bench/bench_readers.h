@@ -53,4 +53,16 @@ ProcessRun bestRun(const std::vector<std::string>& argv, int repeats);
 // comments, CRLF) (app/bench/bench_cod.cpp). Returns 0.
 int runCodBench(const SmdBenchOptions& opt);
 
+struct MaterialBenchOptions {
+    std::string workDir = "/tmp/rigscope-bench";
+    int textureSide = 1024; // each VTF's largest mip
+    int repeats = 3;        // best of N
+    std::string self;       // argv[0]: rigscope sits beside it
+};
+
+// A generated Source project of 200 materials (VMT + DXT1 VTF each, app/bench/bench_materials.cpp)
+// opened by `rigscope --screenshot` with and without textures: time to the first frame, to the
+// last texture, peak memory. Needs a display. Returns 0 when both runs drew.
+int runMaterialBench(const MaterialBenchOptions& opt);
+
 } // namespace rigscope::bench

@@ -504,6 +504,11 @@ void MainWindow::showMessage(const QString& text, int timeoutMs)
     m_status->flash(text, timeoutMs);
 }
 
+void MainWindow::setTexturesShown(bool on)
+{
+    m_texturesAction->setChecked(on);
+}
+
 void MainWindow::setMaterialRoots(const QStringList& roots)
 {
     m_cliMaterialRoots = roots;
@@ -765,8 +770,8 @@ void MainWindow::createDisplayMenu()
     // own look. The legend in the status bar shows them while on.
     m_flags.heatMap = render::HeatMap::Off;
     m_flags.compiledWeights = false;
-    displayToggle(m_displayMenu, tr("Textures"), QKeySequence(Qt::Key_T),
-                  &render::DisplayFlags::textures, false);
+    m_texturesAction = displayToggle(m_displayMenu, tr("Textures"), QKeySequence(Qt::Key_T),
+                                     &render::DisplayFlags::textures, false);
     displayToggle(m_displayMenu, tr("Grid"), QKeySequence(Qt::Key_G), &render::DisplayFlags::grid);
     displayToggle(m_displayMenu, tr("Axes"), QKeySequence(Qt::Key_X), &render::DisplayFlags::axes);
     displayToggle(m_displayMenu, tr("Bounding Box"), QKeySequence(Qt::SHIFT | Qt::Key_X),
@@ -1156,6 +1161,7 @@ void MainWindow::onDiagnosticsChanged()
     // zero-sum or weighted to an undeclared bone stand out in the influence-count view.
     auto* vp = m_viewport->viewport();
     vp->setWeightProfile(active);
+    m_viewport->refreshMaterials(); // the profile decides the Source lookup (issue 18)
     m_compiledAction->setEnabled(active != core::Profile::Cod); // CoD: authored only (§5)
     if (auto* scene = vp->scene(); scene && model && p) {
         std::vector<std::uint8_t> mask(model->mesh.pointCount(), 0);

@@ -71,6 +71,7 @@ public:
     void setProfile(core::Profile profile);
     // --materials DIR roots, searched before the Settings' Materials roots (every tab).
     void setMaterialRoots(const QStringList& roots);
+    void setTexturesShown(bool on); // the Textures toggle (T); --no-textures starts with it off
     // What every document searches: --materials, then Settings ▸ Materials, then the folders of
     // the texture search path that hold materials/.
     QStringList materialRoots() const;
@@ -169,6 +170,7 @@ private:
     StatusBar* m_status;
     QComboBox* m_profileBox = nullptr;
     QAction* m_compiledAction = nullptr;
+    QAction* m_texturesAction = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     QMenu* m_displayMenu = nullptr;

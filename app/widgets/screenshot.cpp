@@ -118,6 +118,14 @@ QImage renderDocument(render::Viewport& view, Document& doc, const QString& cam,
     return image;
 }
 
+// How a material draws, as in the viewport: alpha test (texels under `alphaReference`
+// cut out; 0 = none), fullbright (the texture unlit), even light (GoldSrc flatshade).
+struct RasterLook {
+    float alphaReference = 0;
+    bool fullbright = false;
+    bool evenLight = false;
+};
+
 // Software renderer for thumbnails: file managers call the thumbnailer many times, often in a
 // sandbox with no display (GNOME Files runs it under bwrap), so it needs no OpenGL, opens no
 // window and draws the rest pose with a z-buffer at 2× and a smooth downscale. The lighting
@@ -134,7 +142,7 @@ public:
 
     // One triangle (model-space positions and normals, UVs); texture may be null.
     void triangle(const QVector3D (&p)[3], const QVector3D (&n)[3], const QVector2D (&uv)[3],
-                  const QColor& base, const QImage* texture)
+                  const QColor& base, const QImage* texture, const RasterLook& look = {})
     {
         QVector3D s[3];
         float invW[3];
@@ -178,7 +186,6 @@ public:
                 if (!(z < depth)) {
                     continue;
                 }
-                depth = z;
                 // Perspective-correct interpolation.
                 const float pw = b[0] * invW[0] + b[1] * invW[1] + b[2] * invW[2];
                 for (int k = 0; k < 3; ++k) {
@@ -193,10 +200,23 @@ public:
                         std::clamp(int(u * float(texture->width())), 0, texture->width() - 1);
                     const int ty = std::clamp(int((1.0f - v) * float(texture->height())), 0,
                                               texture->height() - 1);
-                    albedo = QColor::fromRgb(texture->pixel(tx, ty));
+                    const QRgb texel = texture->pixel(tx, ty);
+                    if (look.alphaReference > 0 &&
+                        float(qAlpha(texel)) < look.alphaReference * 255.0f) {
+                        continue; // cut out: what lies behind shows
+                    }
+                    albedo = QColor::fromRgb(texel);
                 }
-                row[x] = shade(b[0] * vn[0] + b[1] * vn[1] + b[2] * vn[2],
-                               b[0] * vp[0] + b[1] * vp[1] + b[2] * vp[2], albedo);
+                depth = z;
+                if (look.fullbright && texture) {
+                    row[x] = qRgba(albedo.red(), albedo.green(), albedo.blue(), 255);
+                } else if (look.evenLight) {
+                    row[x] = qRgba(int(albedo.red() * 0.8f), int(albedo.green() * 0.8f),
+                                   int(albedo.blue() * 0.8f), 255);
+                } else {
+                    row[x] = shade(b[0] * vn[0] + b[1] * vn[1] + b[2] * vn[2],
+                                   b[0] * vp[0] + b[1] * vp[1] + b[2] * vp[2], albedo);
+                }
             }
         }
     }
@@ -302,6 +322,7 @@ QImage renderThumbnail(const core::Model& m, const render::MaterialSources& sour
         }
         std::vector<QImage> textures;
         std::vector<QColor> colors;
+        std::vector<RasterLook> looks;
         for (std::size_t i = 0; i < mesh.materials.size(); ++i) {
             const render::MaterialLook look =
                 textures_ ? render::lookUpMaterial(mesh.materials[i], sources, resolver.get())
@@ -310,8 +331,14 @@ QImage renderThumbnail(const core::Model& m, const render::MaterialSources& sour
                        : look.texturePath.isEmpty()
                            ? QImage()
                            : render::loadTextureImage(look.texturePath, 512, look.masked);
-            textures.push_back(t.isNull() ? t : t.convertToFormat(QImage::Format_RGB32));
+            textures.push_back(t.isNull() ? t : t.convertToFormat(QImage::Format_ARGB32));
             colors.push_back(render::paletteColor(i));
+            RasterLook l;
+            l.alphaReference =
+                look.alphaTest && !look.checkerboard ? std::max(0.001f, look.alphaReference) : 0.0f;
+            l.fullbright = look.fullbright && !look.checkerboard;
+            l.evenLight = look.flatShade;
+            looks.push_back(l);
         }
         const bool codUv = m.format.rfind("xmodel", 0) == 0;
         auto toQ = [](const core::Vec3& v) { return QVector3D(v.x(), v.y(), v.z()); };
@@ -349,7 +376,8 @@ QImage renderThumbnail(const core::Model& m, const render::MaterialSources& sour
             const std::uint32_t mat = mesh.triangleMaterials[t];
             const bool known = mat < colors.size();
             const QImage* texture = known && !textures[mat].isNull() ? &textures[mat] : nullptr;
-            raster.triangle(p, n, uv, known ? colors[mat] : render::paletteColor(0), texture);
+            raster.triangle(p, n, uv, known ? colors[mat] : render::paletteColor(0), texture,
+                            known ? looks[mat] : RasterLook{});
         }
     }
     QImage image = raster.image();

@@ -70,6 +70,15 @@ void ViewportWidget::onLoaded(bool keepState)
     onSelectionChanged(m_document->selection());
 }
 
+void ViewportWidget::refreshMaterials()
+{
+    const render::ModelScene* scene = m_view->scene();
+    if (scene && m_document && scene->sharedModel() == m_document->primaryModel() &&
+        scene->looksDifferFrom(materialSources())) {
+        onLoaded(true);
+    }
+}
+
 void ViewportWidget::onFrameChanged()
 {
     if (auto* scene = m_view->scene()) {

@@ -18,6 +18,9 @@ public:
     QWidget* container() const { return m_container; }
     // Image folders of the Settings' texture search path, searched after the model's own.
     void setTextureSearchPath(const QStringList& folders) { m_searchPath = folders; }
+    // Looks the shown model's materials up again (the active profile or the roots changed) and
+    // rebuilds the scene, keeping camera, pose and selection, when any would draw differently.
+    void refreshMaterials();
     // The document's material sources (roots, $cdmaterials) plus the texture search path.
     render::MaterialSources materialSources() const;
 

@@ -9,7 +9,9 @@
 #include <QtGui/QImage>
 #include <QtTest/QtTest>
 
+#include "app/document/command_line.h"
 #include "app/document/document.h"
+#include "app/widgets/screenshot.h"
 #include "app/widgets/viewport_widget.h"
 #include "render/model_scene.h"
 #include "render/render_capture.h"
@@ -115,6 +117,9 @@ class TstMaterialModes : public QObject {
 private slots:
     void goldsrcTexRenderModes();
     void sourceNoCull();
+    void goldsrcFlatShade();
+    void thumbnailAlphaTest();
+    void profileChangeLooksMaterialsUpAgain();
 };
 
 void TstMaterialModes::goldsrcTexRenderModes()
@@ -195,6 +200,173 @@ void TstMaterialModes::sourceNoCull()
     QVERIFY2(both > 3000, qPrintable(QString::number(both)));
     QVERIFY2(one > both / 3 && one < both * 2 / 3,
              qPrintable(QStringLiteral("%1 of %2").arg(one).arg(both)));
+}
+
+namespace {
+
+// Two triangles of one material facing +X at different angles (0° and 31° about Y), side by side.
+QByteArray fold(const char* material)
+{
+    QByteArray s = "version 1\nnodes\n0 \"root\" -1\nend\nskeleton\ntime 0\n0 0 0 0 0 0 0\nend\n"
+                   "triangles\n";
+    const auto tri = [&](const float(&p)[3][3], const float(&n)[3]) {
+        s += QByteArray(material) + '\n';
+        for (const auto& v : p) {
+            s += QStringLiteral("0 %1 %2 %3 %4 %5 %6 0.5 0.5\n")
+                     .arg(v[0])
+                     .arg(v[1])
+                     .arg(v[2])
+                     .arg(n[0])
+                     .arg(n[1])
+                     .arg(n[2])
+                     .toUtf8();
+        }
+    };
+    tri({{0, -2, 0}, {0, -0.2f, 0}, {0, -0.2f, 2}}, {1, 0, 0});
+    tri({{0, 0.2f, 0}, {0, 1.8f, 0}, {-1.2f, 1.8f, 2}}, {0.857f, 0, 0.514f});
+    return s + "end\n";
+}
+
+// Mean colour of the pixels of a half that differ from the background's grey-blue.
+QColor meanModelColour(const QImage& image, bool left)
+{
+    qint64 r = 0, g = 0, b = 0, n = 0;
+    for (int y = 0; y < image.height(); ++y) {
+        for (int x = left ? 0 : image.width() / 2; x < (left ? image.width() / 2 : image.width());
+             ++x) {
+            const QRgb p = image.pixel(x, y);
+            if (qRed(p) > 100 && qRed(p) - qBlue(p) > 40) { // the orange texture, lit
+                r += qRed(p), g += qGreen(p), b += qBlue(p), ++n;
+            }
+        }
+    }
+    return n < 200 ? QColor() : QColor(int(r / n), int(g / n), int(b / n));
+}
+
+} // namespace
+
+// $texrendermode flatshade: every face of the texture gets one light level (GoldSrc's
+// STUDIO_NF_FLATSHADE), where the default lighting tells two differently turned faces apart.
+void TstMaterialModes::goldsrcFlatShade()
+{
+    QTemporaryDir dir;
+    write(dir.filePath(QStringLiteral("src/fold.smd")), fold("skin.bmp"));
+    QImage skin(8, 8, QImage::Format_Indexed8);
+    skin.setColorTable({qRgb(230, 140, 40)});
+    skin.fill(0);
+    QVERIFY(skin.save(dir.filePath(QStringLiteral("src/skin.bmp")), "BMP"));
+    write(dir.filePath(QStringLiteral("src/lit.qc")),
+          "$modelname \"lit.mdl\"\n$body body \"fold\"\n$sequence idle \"fold\"\n");
+    write(dir.filePath(QStringLiteral("src/flat.qc")),
+          "$modelname \"flat.mdl\"\n$texrendermode \"skin.bmp\" flatshade\n"
+          "$body body \"fold\"\n$sequence idle \"fold\"\n");
+    QColor faces[2][2];
+    for (int flat = 0; flat < 2; ++flat) {
+        test::TestWindow win(QStringLiteral("tst_material_modes.ini"), QSize(900, 600));
+        render::Viewport* view = openInWindow(
+            win, dir.filePath(flat ? QStringLiteral("src/flat.qc") : QStringLiteral("src/lit.qc")));
+        QVERIFY(view);
+        QTRY_VERIFY(win.w.document()->qcProject());
+        QCOMPARE(view->scene()->materialLook(0)->flatShade, flat == 1);
+        view->setPreset(render::CameraPreset::Front);
+        view->frameAll();
+        const QImage image = render::captureViewport(*view);
+        image.save(test::outputDir() +
+                   QStringLiteral("/TstMaterialModes_flatshade%1.png").arg(flat));
+        faces[flat][0] = meanModelColour(image, true);
+        faces[flat][1] = meanModelColour(image, false);
+        QVERIFY(faces[flat][0].isValid() && faces[flat][1].isValid());
+    }
+    const auto diff = [](const QColor& a, const QColor& b) {
+        return std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) +
+               std::abs(a.blue() - b.blue());
+    };
+    QVERIFY2(diff(faces[0][0], faces[0][1]) > 15,
+             qPrintable(faces[0][0].name() + QLatin1Char(' ') + faces[0][1].name()));
+    QVERIFY2(diff(faces[1][0], faces[1][1]) <= 3,
+             qPrintable(faces[1][0].name() + QLatin1Char(' ') + faces[1][1].name()));
+    // 0.8 of the texture's colour.
+    QVERIFY2(std::abs(faces[1][0].red() - 184) <= 8 && std::abs(faces[1][0].green() - 112) <= 8,
+             qPrintable(faces[1][0].name()));
+}
+
+// The software thumbnail cuts alpha-tested texels out as the viewport does: GoldSrc masked
+// (palette index 255) leaves no blue; without $texrendermode the blue half is drawn.
+void TstMaterialModes::thumbnailAlphaTest()
+{
+    QTemporaryDir dir;
+    write(dir.filePath(QStringLiteral("src/ref.smd")), quads({"grille.bmp"}, false));
+    writeMaskedBmp(dir.filePath(QStringLiteral("src/grille.bmp")));
+    write(dir.filePath(QStringLiteral("src/plain.qc")),
+          "$modelname \"plain.mdl\"\n$body body \"ref\"\n$sequence idle \"ref\"\n");
+    write(dir.filePath(QStringLiteral("src/masked.qc")),
+          "$modelname \"masked.mdl\"\n$texrendermode \"grille.bmp\" masked\n"
+          "$body body \"ref\"\n$sequence idle \"ref\"\n");
+    int counts[2][2] = {};
+    for (int masked = 0; masked < 2; ++masked) {
+        const QString out =
+            dir.filePath(masked ? QStringLiteral("masked.png") : QStringLiteral("plain.png"));
+        const app::GuiOptions o =
+            app::parseGuiCommandLine({QStringLiteral("rigscope"), QStringLiteral("--thumbnail"),
+                                      dir.filePath(masked ? QStringLiteral("src/masked.qc")
+                                                          : QStringLiteral("src/plain.qc")),
+                                      out, QStringLiteral("--size"), QStringLiteral("128")});
+        QString error;
+        QCOMPARE(app::runThumbnail(o, &error), 0);
+        const QImage image = QImage(out).convertToFormat(QImage::Format_ARGB32);
+        image.save(test::outputDir() + QStringLiteral("/TstMaterialModes_thumb%1.png").arg(masked));
+        // Lit from the iso view: darker than the texture.
+        counts[masked][0] = countPixels(
+            image, [](QRgb p) { return qRed(p) > 80 && qGreen(p) < 50 && qBlue(p) < 50; });
+        counts[masked][1] = countPixels(
+            image, [](QRgb p) { return qBlue(p) > 80 && qRed(p) < 50 && qGreen(p) < 50; });
+    }
+    QVERIFY2(counts[0][0] > 300 && counts[0][1] > 300,
+             qPrintable(QStringLiteral("%1 %2").arg(counts[0][0]).arg(counts[0][1])));
+    QVERIFY2(counts[1][0] > 300 && counts[1][1] == 0,
+             qPrintable(QStringLiteral("%1 %2").arg(counts[1][0]).arg(counts[1][1])));
+}
+
+// The profile decides the lookup: a Source project's VMT textures show under the Source
+// profile, not under GoldSrc (image files only), and again when Source comes back, without a
+// reload.
+void TstMaterialModes::profileChangeLooksMaterialsUpAgain()
+{
+    QTemporaryDir dir;
+    write(dir.filePath(QStringLiteral("models/panel.smd")), quads({"panel"}, true));
+    write(dir.filePath(QStringLiteral("materials/panel.vmt")),
+          "\"VertexLitGeneric\"\n{\n\t\"$basetexture\" \"green\"\n\t\"$nocull\" 1\n}\n");
+    core::RgbaImage green;
+    green.width = green.height = 8;
+    for (int i = 0; i < 64; ++i) {
+        green.pixels.insert(green.pixels.end(), {20, 220, 40, 255});
+    }
+    const std::string vtf = test::encodeVtf(green, core::VtfFormat::Bgr888);
+    write(dir.filePath(QStringLiteral("materials/green.vtf")),
+          QByteArray(vtf.data(), qsizetype(vtf.size())));
+
+    test::TestWindow win(QStringLiteral("tst_material_modes.ini"), QSize(900, 600));
+    render::Viewport* view = openInWindow(win, dir.filePath(QStringLiteral("models/panel.smd")));
+    QVERIFY(view);
+    QTRY_VERIFY(!win.w.document()->isChecking());
+    QVERIFY(view->scene()->materialLook(0)->found);
+    view->setPreset(render::CameraPreset::Front);
+    view->frameAll();
+    const int before = countPixels(render::captureViewport(*view), isGreen);
+    QVERIFY2(before > 2000, qPrintable(QString::number(before)));
+
+    const render::ModelScene* sourceScene = view->scene();
+    win.w.setProfile(core::Profile::GoldSrc);
+    QTRY_VERIFY(!win.w.document()->isChecking() && view->scene() != sourceScene);
+    QVERIFY(!view->scene()->materialLook(0)->source);
+    QVERIFY(view->scene()->texturePath(0).isEmpty());
+    const int goldsrc = countPixels(render::captureViewport(*view), isGreen);
+    QVERIFY2(goldsrc < 50, qPrintable(QString::number(goldsrc)));
+
+    win.w.setProfile(core::Profile::Source);
+    QTRY_VERIFY(!win.w.document()->isChecking() && view->scene()->materialLook(0)->found);
+    const int again = countPixels(render::captureViewport(*view), isGreen);
+    QVERIFY2(again > before * 9 / 10, qPrintable(QString::number(again)));
 }
 
 QTEST_MAIN(TstMaterialModes)
