@@ -71,12 +71,8 @@ void TstVmt::fixtures()
     std::vector<Diagnostic> diags;
     const Vmt v = readFixture(sub, name, diags);
     const QStringList actual = test::formatted(diags);
-    const QString expected = vmtDir() + QLatin1Char('/') + sub + QLatin1Char('/') +
-                             name.left(name.size() - 4) + QStringLiteral(".expected");
-    if (test::blessing()) {
-        test::writeLines(expected, actual);
-    }
-    QCOMPARE(actual, test::expectedLines(expected));
+    QCOMPARE(actual, test::expectedFor(vmtDir() + QLatin1Char('/') + sub + QLatin1Char('/') + name,
+                                       actual));
     if (sub == QLatin1String("valid")) {
         QVERIFY(diags.empty());
         QVERIFY(v.readable);
