@@ -422,6 +422,29 @@ void addDroppedBones(const QcReport& r, const Model& model, const CheckOptions& 
     }
 }
 
+// material.missing and material.texture-missing once per material name for the whole project
+// (the compiled model has one material of that name, whichever bodies and LODs use it): at its
+// first use, the QC's skin rows first, then the files in the order the QC names them.
+void onePerMaterial(std::vector<CheckedFile>& files)
+{
+    std::set<std::pair<std::string_view, std::string>> seen;
+    for (CheckedFile& f : files) {
+        for (std::size_t d = 0; d < f.diagnostics.size();) {
+            const Diagnostic& diag = f.diagnostics[d];
+            const bool material =
+                diag.id == ids::kMaterialMissing || diag.id == ids::kMaterialTextureMissing;
+            const std::string name =
+                material && d < f.objectNames.size() ? normaliseMaterialPath(f.objectNames[d]) : "";
+            if (name.empty() || seen.emplace(diag.id, name).second) {
+                ++d;
+                continue;
+            }
+            f.diagnostics.erase(f.diagnostics.begin() + static_cast<std::ptrdiff_t>(d));
+            f.objectNames.erase(f.objectNames.begin() + static_cast<std::ptrdiff_t>(d));
+        }
+    }
+}
+
 } // namespace
 
 std::vector<CheckedFile> checkQcProject(const std::string& path, const CheckOptions& opt)
@@ -559,6 +582,7 @@ std::vector<CheckedFile> checkQcReport(const QcReport& r, const CheckOptions& op
         }
         out.push_back(std::move(f));
     }
+    onePerMaterial(out);
     return out;
 }
 

@@ -85,6 +85,42 @@ private slots:
                                                       "roots)")),
                  qPrintable(missing.join(QLatin1Char('\n'))));
     }
+
+    void oneDiagnosticPerMaterialName()
+    {
+        // Two bodies and an LOD all use 'door' (once as 'door.001', as Blender names copies):
+        // the compiled model has one material 'door', so it is missing once, at its first use.
+        QTemporaryDir dir;
+        const QByteArray head =
+            "version 1\nnodes\n0 \"root\" -1\nend\nskeleton\ntime 0\n0 0 0 0 0 0 0\nend\n"
+            "triangles\n";
+        put(dir, QStringLiteral("door.smd"), head + triangle("door", 0) + "end\n");
+        put(dir, QStringLiteral("handle.smd"),
+            head + triangle("door.001", 0) + triangle("lock", 2) + "end\n");
+        put(dir, QStringLiteral("door_lod1.smd"), head + triangle("door", 0) + "end\n");
+        put(dir, QStringLiteral("materials/models/door/lock.vmt"), "\"VertexLitGeneric\"\n{\n}\n");
+        put(dir, QStringLiteral("door.qc"),
+            "$modelname \"door.mdl\"\n"
+            "$cdmaterials \"models\\\\door\\\\\"\n"
+            "$body body \"door.smd\"\n"
+            "$bodygroup handle { blank studio \"handle.smd\" }\n"
+            "$lod 10 { replacemodel \"door.smd\" \"door_lod1.smd\" }\n");
+        CheckOptions opt;
+        opt.profile = Profile::Source;
+        opt.materialRoots = {dir.path().toStdString()};
+        opt.discoverMaterialRoots = false;
+        QStringList missing;
+        for (const CheckedFile& f :
+             checkQcProject(dir.filePath(QStringLiteral("door.qc")).toStdString(), opt)) {
+            for (const Diagnostic& d : f.diagnostics) {
+                if (d.id == ids::kMaterialMissing) {
+                    missing << QFileInfo(QString::fromStdString(d.file)).fileName() +
+                                   QLatin1Char(':') + QString::number(d.where.line);
+                }
+            }
+        }
+        QCOMPARE(missing, QStringList{QStringLiteral("door.smd:10")});
+    }
 };
 
 QTEST_MAIN(TstQcMaterials)
