@@ -40,14 +40,12 @@ bool sameSkin(const Mesh& m, std::uint32_t a, std::uint32_t b) noexcept
     return true;
 }
 
-std::uint64_t cornerHash(const Mesh& m, std::uint32_t c) noexcept
+// A point's position and skin, hashed.
+std::uint64_t pointHash(const Mesh& m, std::uint32_t p) noexcept
 {
-    const std::uint32_t p = m.cornerPoints[c];
     std::uint64_t h = 1469598103934665603ull;
     const Vec3& pos = m.pointPositions[p];
-    const Vec3& n = m.cornerNormals[c];
-    const Vec2& uv = m.cornerUvs[c];
-    for (float f : {pos.x(), pos.y(), pos.z(), n.x(), n.y(), n.z(), uv.x(), uv.y()}) {
+    for (float f : {pos.x(), pos.y(), pos.z()}) {
         h = mix(h, bits(f));
     }
     h = mix(h, static_cast<std::uint32_t>(m.pointParents[p]));
@@ -55,6 +53,20 @@ std::uint64_t cornerHash(const Mesh& m, std::uint32_t c) noexcept
     for (std::uint32_t i = 0; i < m.influenceCount(p); ++i) {
         h = mix(h, static_cast<std::uint32_t>(m.influenceJoints[o + i]));
         h = mix(h, bits(m.influenceWeights[o + i]));
+    }
+    return h;
+}
+
+// A corner's hash: its point's (from `pointHashes` when given) with its normal and UV.
+std::uint64_t cornerHash(const Mesh& m, std::uint32_t c,
+                         const std::vector<std::uint64_t>& pointHashes) noexcept
+{
+    const std::uint32_t p = m.cornerPoints[c];
+    std::uint64_t h = pointHashes.empty() ? pointHash(m, p) : pointHashes[p];
+    const Vec3& n = m.cornerNormals[c];
+    const Vec2& uv = m.cornerUvs[c];
+    for (float f : {n.x(), n.y(), n.z(), uv.x(), uv.y()}) {
+        h = mix(h, bits(f));
     }
     return finishHash(h);
 }
@@ -66,10 +78,10 @@ bool sameCorner(const Mesh& m, std::uint32_t a, std::uint32_t b) noexcept
         return bits(x.x()) == bits(y.x()) && bits(x.y()) == bits(y.y()) &&
                bits(x.z()) == bits(y.z());
     };
-    return eq3(m.pointPositions[pa], m.pointPositions[pb]) &&
-           eq3(m.cornerNormals[a], m.cornerNormals[b]) &&
+    return eq3(m.cornerNormals[a], m.cornerNormals[b]) &&
            bits(m.cornerUvs[a].x()) == bits(m.cornerUvs[b].x()) &&
-           bits(m.cornerUvs[a].y()) == bits(m.cornerUvs[b].y()) && sameSkin(m, pa, pb);
+           bits(m.cornerUvs[a].y()) == bits(m.cornerUvs[b].y()) &&
+           (pa == pb || (eq3(m.pointPositions[pa], m.pointPositions[pb]) && sameSkin(m, pa, pb)));
 }
 
 // Assigns a vertex id to every corner; returns the representative corner of each vertex. The
@@ -82,16 +94,25 @@ std::vector<std::uint32_t> assign(const Mesh& m, std::vector<std::uint32_t>& cor
     std::vector<std::uint32_t> reps;
     reps.reserve(nc / 3 + 16);
     WeldTable table(nc);
+    // Corners sharing points (CoD's vertex pool, DMX) hash each point once.
+    std::vector<std::uint64_t> pointHashes;
+    if (2 * m.pointPositions.size() <= nc) {
+        pointHashes.resize(m.pointPositions.size());
+        for (std::uint32_t p = 0; p < pointHashes.size(); ++p) {
+            pointHashes[p] = pointHash(m, p);
+        }
+    }
     constexpr std::size_t kAhead = 16;
     std::uint64_t ahead[kAhead]; // hashes of corners c .. c + kAhead - 1, by c % kAhead
     for (std::size_t c = 0; c < std::min(nc, kAhead); ++c) {
-        ahead[c] = cornerHash(m, static_cast<std::uint32_t>(c));
+        ahead[c] = cornerHash(m, static_cast<std::uint32_t>(c), pointHashes);
         table.prefetch(ahead[c]);
     }
     for (std::uint32_t c = 0; c < nc; ++c) {
         const std::uint64_t h = ahead[c % kAhead];
         if (c + kAhead < nc) {
-            const std::uint64_t next = cornerHash(m, c + static_cast<std::uint32_t>(kAhead));
+            const std::uint64_t next =
+                cornerHash(m, c + static_cast<std::uint32_t>(kAhead), pointHashes);
             ahead[c % kAhead] = next;
             table.prefetch(next);
         }

@@ -33,6 +33,40 @@ Mesh quad(bool splitUv)
     return m;
 }
 
+// The same corners as a pool of 5 points (CoD, DMX) or as one point per corner (SMD): point 4
+// lies on point 0 with its skin, so their corners weld; triangle 3's corner 0 faces the other
+// way. 12 corners on 5 points: the weld hashes each pooled point once.
+Mesh pooled(bool onePointPerCorner)
+{
+    Mesh m;
+    const Vec3 p[5] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0, 0, 0}};
+    const int tri[4][3] = {{0, 1, 2}, {0, 2, 3}, {4, 2, 1}, {0, 1, 2}};
+    const JointIndex j[1] = {0};
+    const float w[1] = {1.0f};
+    m.materials.push_back({"a", {}, {}, {}, {}});
+    if (!onePointPerCorner) {
+        for (const Vec3& q : p) {
+            appendPoint(m, q, 0, LinkState::List, j, w, 1, {});
+        }
+    }
+    for (int t = 0; t < 4; ++t) {
+        for (int c = 0; c < 3; ++c) {
+            const int k = tri[t][c];
+            if (onePointPerCorner) {
+                appendPoint(m, p[k], 0, LinkState::List, j, w, 1, {});
+            }
+            m.cornerPoints.push_back(static_cast<std::uint32_t>(
+                onePointPerCorner ? m.cornerPoints.size() : std::size_t(k)));
+            m.cornerNormals.push_back(t == 3 && c == 0 ? Vec3(-Vec3::UnitZ()) : Vec3::UnitZ());
+            m.cornerUvs.push_back(Vec2(p[k].x(), p[k].y()));
+            m.cornerWhere.push_back({});
+        }
+        m.triangleMaterials.push_back(0);
+        m.triangleWhere.push_back({});
+    }
+    return m;
+}
+
 } // namespace
 
 class TstWeld : public QObject {
@@ -53,6 +87,22 @@ private slots:
         Mesh m = quad(false);
         m.influenceWeights[3] = 0.5f; // corner 3 (point 3) now differs from corner 0
         QCOMPARE(countUniqueVertices(m), std::size_t(5));
+    }
+    void pooledPointsWeldAsOnePointPerCorner()
+    {
+        for (const bool perCorner : {false, true}) {
+            const Mesh m = pooled(perCorner);
+            QCOMPARE(m.pointPositions.size(), perCorner ? std::size_t(12) : std::size_t(5));
+            const WeldedMesh w = weldMesh(m);
+            QCOMPARE(w.vertexCount(), std::size_t(5));      // 4 grid points + point 0 facing down
+            QCOMPARE(w.cornerVertex[6], w.cornerVertex[0]); // point 4 welds with point 0
+            QCOMPARE(w.cornerVertex[10], w.cornerVertex[1]);
+            QVERIFY(w.cornerVertex[9] != w.cornerVertex[0]); // same point, other normal
+            QCOMPARE(w.cornerVertex[9], 4u);
+        }
+        Mesh m = pooled(false);
+        m.influenceWeights[4] = 0.5f; // point 4's skin now differs from point 0's
+        QCOMPARE(countUniqueVertices(m), std::size_t(6));
     }
     void trianglesGroupedByMaterialStably()
     {

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <type_traits>
+#include <numeric>
 #include <unordered_map>
 
 #include <Eigen/Geometry>
@@ -844,8 +845,17 @@ private:
                                       std::string_view kind, LocAt locAt)
     {
         // Slots in index order; duplicates: the last one wins (cod.duplicate-index).
-        std::unordered_map<std::int32_t, std::size_t> seen;
         std::vector<std::size_t> slots;
+        bool increasing = true; // as exporters write them: no duplicates, already in order
+        for (std::size_t s = 1; increasing && s < items.size(); ++s) {
+            increasing = indexOf(items[s - 1]) < indexOf(items[s]);
+        }
+        if (increasing) {
+            slots.resize(items.size());
+            std::iota(slots.begin(), slots.end(), std::size_t{0});
+            return slots;
+        }
+        std::unordered_map<std::int32_t, std::size_t> seen;
         for (std::size_t s = 0; s < items.size(); ++s) {
             auto [it, inserted] = seen.try_emplace(indexOf(items[s]), slots.size());
             if (inserted) {
@@ -1014,6 +1024,29 @@ void XmodelParser::finishPool()
             me.pointWhere[p] = m_vWhere[slot];
         }
     }
+    // Bone index -> joint for the weights: a table when the indices are small (every real
+    // file), else the map.
+    std::vector<JointIndex> table;
+    std::int32_t maxIndex = -1;
+    for (const auto& [index, joint] : m_jointOf) {
+        maxIndex = std::max(maxIndex, index);
+    }
+    if (maxIndex < (1 << 16)) {
+        table.assign(static_cast<std::size_t>(maxIndex + 1), kNoJoint);
+        for (const auto& [index, joint] : m_jointOf) {
+            if (index >= 0) {
+                table[static_cast<std::size_t>(index)] = joint;
+            }
+        }
+    }
+    auto jointOf = [&](std::int32_t b) {
+        if (maxIndex < (1 << 16)) {
+            return static_cast<std::size_t>(b) < table.size() ? table[static_cast<std::size_t>(b)]
+                                                              : kNoJoint;
+        }
+        auto it = m_jointOf.find(b);
+        return it == m_jointOf.end() ? kNoJoint : it->second;
+    };
     me.pointParents.assign(m_poolSize, kNoJoint);
     me.pointLinkState.assign(m_poolSize, LinkState::List);
     me.influenceOffsets.assign(m_poolSize == 0 ? 0 : 1, 0);
@@ -1043,15 +1076,15 @@ void XmodelParser::finishPool()
                         {ElementRef::Kind::Vertex, static_cast<std::int32_t>(p)});
                     continue;
                 }
-                auto it = m_jointOf.find(b);
-                if (it == m_jointOf.end()) {
+                const JointIndex j = jointOf(b);
+                if (j == kNoJoint) {
                     m_sink.error(ids::kWeightsUnknownBone, m_wLocs[w],
                                  "weight names bone " + std::to_string(b) +
                                      ", which is not declared",
                                  {ElementRef::Kind::Vertex, static_cast<std::int32_t>(p)});
                     continue;
                 }
-                me.influenceJoints.push_back(it->second);
+                me.influenceJoints.push_back(j);
                 me.influenceWeights.push_back(m_wWeights[w]);
             }
         }
