@@ -4,6 +4,8 @@
 #include <atomic>
 #include <cmath>
 #include <cstring>
+#include <mutex>
+#include <utility>
 
 #include <QtCore/QFuture>
 #include <QtCore/QCoreApplication>
@@ -17,6 +19,7 @@
 #include <Qt3DExtras/QSphereMesh>
 #include <Qt3DRender/QLayer>
 #include <Qt3DRender/QAbstractTextureImage>
+#include <Qt3DRender/QTextureImageData>
 #include <Qt3DRender/QTextureImageDataGenerator>
 #include <Qt3DRender/QTexture>
 
@@ -34,15 +37,59 @@ namespace rigscope::render {
 
 namespace {
 
+// Where a texture's pixels come from (empty path: pixels made here, kept by the generator).
+struct TextureSource {
+    QString path;
+    int side = 0;
+    bool masked = false;
+};
+
 // The pixels of one texture, handed to Qt3D's texture loader; `serial` tells versions apart.
+// The decoded image is given to Qt3D once and not kept: Qt3D's OpenGL texture holds the pixels
+// from then on (and drops its own copy after the upload), so keeping ours would hold every
+// texture twice. Should Qt3D ask again (a texture made anew), the pixels come back through
+// loadTextureImage: from the texture cache, or decoded again.
 class ImageGenerator : public Qt3DRender::QTextureImageDataGenerator {
 public:
-    ImageGenerator(QImage image, quint64 serial) : m_image(std::move(image)), m_serial(serial) {}
+    ImageGenerator(QImage image, TextureSource source, quint64 serial)
+        : m_image(std::move(image)), m_source(std::move(source)), m_serial(serial)
+    {
+    }
     Qt3DRender::QTextureImageDataPtr operator()() override
     {
-        auto data = Qt3DRender::QTextureImageDataPtr::create();
-        data->setImage(m_image);
-        return data;
+        QImage image;
+        {
+            const std::lock_guard<std::mutex> lock(m_mutex);
+            image = m_source.path.isEmpty() ? m_image : std::exchange(m_image, QImage());
+        }
+        if (image.isNull() && !m_source.path.isEmpty()) {
+            image = loadTextureImage(m_source.path, m_source.side, m_source.masked);
+        }
+        if (image.isNull()) {
+            return {};
+        }
+        if (image.format() != QImage::Format_RGBA8888 ||
+            image.bytesPerLine() != qsizetype(image.width()) * 4) {
+            image = image.convertToFormat(QImage::Format_RGBA8888); // packed rows, as GL reads
+        }
+        // What QTextureImageData::setImage sets, without its copy of the pixels: the data points
+        // into the image, which the data's deleter keeps until Qt3D has uploaded and dropped it.
+        auto* data = new Qt3DRender::QTextureImageData;
+        data->setWidth(image.width());
+        data->setHeight(image.height());
+        data->setDepth(1);
+        data->setFaces(1);
+        data->setLayers(1);
+        data->setMipLevels(1);
+        data->setTarget(QOpenGLTexture::Target2D);
+        data->setFormat(QOpenGLTexture::RGBA8_UNorm);
+        data->setPixelFormat(QOpenGLTexture::RGBA);
+        data->setPixelType(QOpenGLTexture::UInt8);
+        data->setData(QByteArray::fromRawData(reinterpret_cast<const char*>(image.constBits()),
+                                              image.sizeInBytes()),
+                      4, false);
+        return Qt3DRender::QTextureImageDataPtr(
+            data, [image](Qt3DRender::QTextureImageData* d) { delete d; });
     }
     bool operator==(const Qt3DRender::QTextureImageDataGenerator& other) const override
     {
@@ -52,15 +99,17 @@ public:
     QT3D_FUNCTOR(ImageGenerator)
 
 private:
+    std::mutex m_mutex;
     QImage m_image;
+    TextureSource m_source;
     quint64 m_serial;
 };
 
 } // namespace
 
 // A texture image whose pixels can be replaced while its material is on screen: textures stream
-// in after the first frame. Uploaded as decoded, top row first (the shader flips v), so that the
-// pixels are shared with the texture cache rather than copied.
+// in after the first frame. Uploaded as decoded, top row first (the shader flips v). It keeps
+// only its generator, which lets the pixels go once Qt3D has them.
 class StreamedImage : public Qt3DRender::QAbstractTextureImage {
 public:
     StreamedImage(const QImage& image, Qt3DCore::QNode* parent)
@@ -68,23 +117,20 @@ public:
     {
         setImage(image);
     }
-    void setImage(const QImage& image)
+    // `source` empty: `image` is kept (small images made here: the stand-in, the checkerboard).
+    void setImage(const QImage& image, TextureSource source = {})
     {
         static std::atomic<quint64> serials{0};
-        m_image = image.convertToFormat(QImage::Format_RGBA8888);
-        m_serial = ++serials;
+        m_generator = Qt3DRender::QTextureImageDataGeneratorPtr(new ImageGenerator(
+            image.convertToFormat(QImage::Format_RGBA8888), std::move(source), ++serials));
         notifyDataGeneratorChanged();
     }
 
 protected:
-    Qt3DRender::QTextureImageDataGeneratorPtr dataGenerator() const override
-    {
-        return Qt3DRender::QTextureImageDataGeneratorPtr(new ImageGenerator(m_image, m_serial));
-    }
+    Qt3DRender::QTextureImageDataGeneratorPtr dataGenerator() const override { return m_generator; }
 
 private:
-    QImage m_image;
-    quint64 m_serial = 0;
+    Qt3DRender::QTextureImageDataGeneratorPtr m_generator;
 };
 
 namespace {
@@ -382,6 +428,7 @@ void ModelScene::startTextureDecodes()
     }
     m_decodesStarted = true;
     timingMark("scene: textures start");
+    m_decodes.resize(m_streams.size());
     for (std::size_t i = 0; i < m_streams.size(); ++i) {
         if (m_streams[i]) {
             startDecode(i);
@@ -403,7 +450,7 @@ void ModelScene::startDecode(std::size_t material)
         watcher->deleteLater();
     });
     watcher->setFuture(promise->future());
-    m_decodes.push_back(promise->future());
+    m_decodes[material] = promise->future();
     texturePool().start([promise, path = m_looks[material].texturePath,
                          masked = m_looks[material].masked, side = m_textureSide] {
         waitWhileTextureDecodingHeld();
@@ -416,10 +463,14 @@ void ModelScene::startDecode(std::size_t material)
 
 void ModelScene::textureDecoded(std::size_t material, const QImage& image)
 {
+    // A future keeps its result: dropped here, or every decoded image would stay in memory
+    // until the last texture is in (beside Qt3D's), the peak the bench measured.
+    m_decodes[material] = QFuture<QImage>();
     if (image.isNull()) {
         m_texturePaths[material].clear(); // unreadable: stays flat
     } else {
-        m_streams[material]->setImage(image);
+        m_streams[material]->setImage(
+            image, {m_looks[material].texturePath, m_textureSide, m_looks[material].masked});
         m_materials[material]->setTextureShown(true);
     }
     if (--m_texturesPending == 0) {

@@ -257,8 +257,8 @@ private:
     std::vector<QString> m_texturePaths;
     std::vector<MaterialLook> m_looks;
     std::vector<QColor> m_colors;
-    std::vector<StreamedImage*> m_streams; // per material: pixels still to come (else null)
-    std::vector<QFuture<QImage>> m_decodes;
+    std::vector<StreamedImage*> m_streams;  // per material: pixels still to come (else null)
+    std::vector<QFuture<QImage>> m_decodes; // per material: its decode until it is in
     std::unique_ptr<QObject> m_decodeOwner; // the decodes' watchers
     int m_texturesPending = 0;              // textures still to come (decoding or not started)
     int m_textureSide = kTextureMaxSide;    // this model's cap (textureSideFor)

@@ -11,8 +11,11 @@
 #include <QtGui/QImageReader>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <limits>
+#include <utility>
+#include <vector>
 
 #include <stb_image.h>
 
@@ -28,14 +31,18 @@ namespace {
 
 constexpr int kMaxImageSide = 16384;
 
-QImage fromRgba(const core::RgbaImage& rgba)
+// The decoded pixels become the image's own, not copied: a texture is decoded on a worker
+// thread and its memory comes and goes in bursts of hundreds (issue 18, memory).
+QImage fromRgba(core::RgbaImage&& rgba)
 {
-    QImage img(int(rgba.width), int(rgba.height), QImage::Format_RGBA8888);
-    for (int y = 0; y < img.height(); ++y) {
-        std::memcpy(img.scanLine(y), rgba.pixels.data() + std::size_t(y) * rgba.width * 4,
-                    std::size_t(rgba.width) * 4);
+    if (rgba.empty() || rgba.pixels.size() < std::size_t(rgba.width) * rgba.height * 4) {
+        return {};
     }
-    return img;
+    auto* pixels = new std::vector<std::uint8_t>(std::move(rgba.pixels));
+    return QImage(
+        pixels->data(), int(rgba.width), int(rgba.height), qsizetype(rgba.width) * 4,
+        QImage::Format_RGBA8888, [](void* p) { delete static_cast<std::vector<std::uint8_t>*>(p); },
+        pixels);
 }
 
 // What Qt 6.4's TGA plugin accepts (it warns on anything else): uncompressed true colour (type
@@ -128,11 +135,11 @@ QImage loadUncached(const QString& path, int maxSide, bool masked)
         const auto bytes = std::as_bytes(std::span(f.bytes));
         const auto side = std::uint32_t(std::max(1, maxSide));
         if (vtf) {
-            const core::VtfReadResult r = core::readVtf(bytes, side);
-            return r.ok() ? fromRgba(r.image) : QImage();
+            core::VtfReadResult r = core::readVtf(bytes, side);
+            return r.ok() ? fromRgba(std::move(r.image)) : QImage();
         }
-        const core::DdsReadResult r = core::readDds(bytes, side);
-        return r.ok() ? fromRgba(r.image) : QImage();
+        core::DdsReadResult r = core::readDds(bytes, side);
+        return r.ok() ? fromRgba(std::move(r.image)) : QImage();
     }
     QImage img;
     if (path.endsWith(QStringLiteral(".tga"), Qt::CaseInsensitive)) {
@@ -171,9 +178,13 @@ QImage loadUncached(const QString& path, int maxSide, bool masked)
     return img;
 }
 
+// Recently decoded images, for a model opened again (reload, profile change) and the Texture /
+// UV view. Small: the viewport's textures live in Qt3D's OpenGL textures, which do not share
+// pixels with these, so every cached texture of the shown model is held twice (issue 18's
+// memory figures, docs/materials.md); a cache as large as the model's textures made it so.
 struct TextureCache {
     QMutex mutex;
-    QCache<QString, QImage> images{256 << 20}; // cost = bytes
+    QCache<QString, QImage> images{64 << 20}; // cost = bytes
 };
 
 TextureCache& cache()

@@ -20,7 +20,7 @@ namespace rigscope::render {
 // files Qt 6.4 refuses, such as RLE ones, through stb_image), scaled to fit `maxSide`. `masked`
 // (GoldSrc $texrendermode masked): palette index 255 of an 8-bit image is transparent. Null on
 // failure. Thread-safe; decoded images are cached by path, modification time and size (at most
-// 256 MB of pixels).
+// 64 MB of pixels).
 QImage loadTextureImage(const QString& path, int maxSide = 2048, bool masked = false);
 
 // Tests: while held, the viewport's texture decodes wait before they start (so a test sees the

@@ -14,9 +14,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <limits>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "app/document/document.h"
@@ -118,23 +120,32 @@ QImage renderDocument(render::Viewport& view, Document& doc, const QString& cam,
     return image;
 }
 
-// How a material draws, as in the viewport: alpha test (texels under `alphaReference`
-// cut out; 0 = none), fullbright (the texture unlit), even light (GoldSrc flatshade).
+// How a material draws, as render/materials.cpp's shaded material draws it: alpha test (texels
+// under `alphaReference` cut out; 0 = none), fullbright (the texture unlit), even light (GoldSrc
+// flatshade), the texture times `tint` ($color), back faces culled, and blending: translucent
+// (over what lies behind, by the texel's alpha) or additive (colour times alpha, added).
 struct RasterLook {
+    enum class Blend : std::uint8_t { Opaque, Alpha, Additive };
     float alphaReference = 0;
     bool fullbright = false;
     bool evenLight = false;
+    bool cullBack = false;
+    Blend blend = Blend::Opaque;
+    QColor tint = Qt::white;
 };
 
 // Software renderer for thumbnails: file managers call the thumbnailer many times, often in a
 // sandbox with no display (GNOME Files runs it under bwrap), so it needs no OpenGL, opens no
 // window and draws the rest pose with a z-buffer at 2× and a smooth downscale. The lighting
-// follows render/materials.cpp's shaded material.
+// follows render/materials.cpp's shaded material. Opaque triangles go first; blended ones after
+// them, far to near, tested against the depth but not writing it, as the viewport draws them.
+// The image is premultiplied, so blending onto the transparent background keeps what was
+// blended visible: a translucent texel leaves its alpha, an additive one as much alpha as light.
 class SoftwareRaster {
 public:
     SoftwareRaster(QSize size, const QMatrix4x4& view, const QMatrix4x4& projection)
         : m_w(size.width()), m_h(size.height()), m_view(view), m_viewProjection(projection * view),
-          m_image(size, QImage::Format_ARGB32),
+          m_image(size, QImage::Format_ARGB32_Premultiplied),
           m_depth(std::size_t(m_w) * std::size_t(m_h), std::numeric_limits<float>::infinity())
     {
         m_image.fill(Qt::transparent);
@@ -157,6 +168,10 @@ public:
         }
         const float area = edge(s[0], s[1], s[2]);
         if (!(std::abs(area) > 1e-12f)) {
+            return;
+        }
+        // Counter-clockwise in the view (front facing) is clockwise here: screen y runs down.
+        if (look.cullBack && area > 0) {
             return;
         }
         // View-space normals and positions for the lighting.
@@ -192,6 +207,7 @@ public:
                     b[k] = b[k] * invW[k] / pw;
                 }
                 QColor albedo = base;
+                float alpha = 1.0f;
                 if (texture) {
                     const QVector2D t = b[0] * uv[0] + b[1] * uv[1] + b[2] * uv[2];
                     const float u = t.x() - std::floor(t.x());
@@ -205,23 +221,37 @@ public:
                         float(qAlpha(texel)) < look.alphaReference * 255.0f) {
                         continue; // cut out: what lies behind shows
                     }
-                    albedo = QColor::fromRgb(texel);
+                    albedo = QColor::fromRgbF(qRed(texel) / 255.0f * look.tint.redF(),
+                                              qGreen(texel) / 255.0f * look.tint.greenF(),
+                                              qBlue(texel) / 255.0f * look.tint.blueF());
+                    alpha = float(qAlpha(texel)) / 255.0f;
                 }
-                depth = z;
+                QRgb lit = 0;
                 if (look.fullbright && texture) {
-                    row[x] = qRgba(albedo.red(), albedo.green(), albedo.blue(), 255);
+                    lit = qRgba(albedo.red(), albedo.green(), albedo.blue(), 255);
                 } else if (look.evenLight) {
-                    row[x] = qRgba(int(albedo.red() * 0.8f), int(albedo.green() * 0.8f),
-                                   int(albedo.blue() * 0.8f), 255);
+                    lit = qRgba(int(albedo.red() * 0.8f), int(albedo.green() * 0.8f),
+                                int(albedo.blue() * 0.8f), 255);
                 } else {
-                    row[x] = shade(b[0] * vn[0] + b[1] * vn[1] + b[2] * vn[2],
-                                   b[0] * vp[0] + b[1] * vp[1] + b[2] * vp[2], albedo);
+                    lit = shade(b[0] * vn[0] + b[1] * vn[1] + b[2] * vn[2],
+                                b[0] * vp[0] + b[1] * vp[1] + b[2] * vp[2], albedo);
+                }
+                if (look.blend == RasterLook::Blend::Opaque) {
+                    depth = z;
+                    row[x] = lit;
+                } else {
+                    row[x] = blend(row[x], lit, alpha, look.blend);
                 }
             }
         }
     }
 
     const QImage& image() const { return m_image; }
+    // Distance from the eye of a triangle's centre, for drawing blended triangles far to near.
+    float distance(const QVector3D (&p)[3]) const
+    {
+        return -m_view.map((p[0] + p[1] + p[2]) / 3.0f).z();
+    }
     QPointF project(const QVector3D& p) const
     {
         const QVector4D c = m_viewProjection * QVector4D(p, 1.0f);
@@ -230,6 +260,29 @@ public:
     }
 
 private:
+    // `lit` (opaque) blended onto the premultiplied `dst` with `alpha`: over it (translucent),
+    // or colour times alpha added, which adds as much alpha as the brightest channel added
+    // (additive light on a transparent background stays visible; on an opaque one it only adds).
+    static QRgb blend(QRgb dst, QRgb lit, float alpha, RasterLook::Blend mode)
+    {
+        auto channel = [&](int d, int c) {
+            const float v = mode == RasterLook::Blend::Additive
+                                ? float(d) + float(c) * alpha
+                                : float(c) * alpha + float(d) * (1.0f - alpha);
+            return std::clamp(int(std::lround(v)), 0, 255);
+        };
+        const int r = channel(qRed(dst), qRed(lit));
+        const int g = channel(qGreen(dst), qGreen(lit));
+        const int b = channel(qBlue(dst), qBlue(lit));
+        const float brightest = float(std::max({qRed(lit), qGreen(lit), qBlue(lit)}));
+        const float a = mode == RasterLook::Blend::Additive
+                            ? float(qAlpha(dst)) + brightest * alpha
+                            : 255.0f * alpha + float(qAlpha(dst)) * (1.0f - alpha);
+        const int ai = std::clamp(int(std::lround(a)), 0, 255);
+        // Premultiplied: no channel above the alpha.
+        return qRgba(std::min(r, ai), std::min(g, ai), std::min(b, ai), ai);
+    }
+
     static float edge(const QVector3D& a, const QVector3D& b, const QVector3D& c)
     {
         return (b.x() - a.x()) * (c.y() - a.y()) - (b.y() - a.y()) * (c.x() - a.x());
@@ -338,23 +391,25 @@ QImage renderThumbnail(const core::Model& m, const render::MaterialSources& sour
                 look.alphaTest && !look.checkerboard ? std::max(0.001f, look.alphaReference) : 0.0f;
             l.fullbright = look.fullbright && !look.checkerboard;
             l.evenLight = look.flatShade;
+            // As render/model_scene.cpp sets the viewport's surface.
+            l.cullBack = look.source && look.found && !look.checkerboard && !look.noCull;
+            l.blend = look.additive      ? RasterLook::Blend::Additive
+                      : look.translucent ? RasterLook::Blend::Alpha
+                                         : RasterLook::Blend::Opaque;
+            l.tint = look.tint;
             looks.push_back(l);
         }
         const bool codUv = m.format.rfind("xmodel", 0) == 0;
         auto toQ = [](const core::Vec3& v) { return QVector3D(v.x(), v.y(), v.z()); };
-        for (std::size_t t = 0; t < mesh.triangleCount(); ++t) {
-            QVector3D p[3];
-            QVector3D n[3];
-            QVector2D uv[3];
-            bool ok = true;
+        // Corners of triangle t; false when one is out of range or not finite.
+        auto corners = [&](std::size_t t, QVector3D(&p)[3], QVector3D(&n)[3], QVector2D(&uv)[3]) {
             for (int k = 0; k < 3; ++k) {
                 const std::size_t c = t * 3 + std::size_t(k);
                 const std::uint32_t point =
                     c < mesh.cornerPoints.size() ? mesh.cornerPoints[c] : 0xffffffffu;
                 if (point >= mesh.pointPositions.size() ||
                     !mesh.pointPositions[point].allFinite()) {
-                    ok = false;
-                    break;
+                    return false;
                 }
                 p[k] = toQ(mesh.pointPositions[point]);
                 const core::Vec3 nc =
@@ -370,14 +425,40 @@ QImage renderThumbnail(const core::Model& m, const render::MaterialSources& sour
                 }
                 uv[k] = QVector2D(u.x(), u.y());
             }
-            if (!ok) {
-                continue;
-            }
+            return true;
+        };
+        auto draw = [&](std::size_t t, const QVector3D(&p)[3], const QVector3D(&n)[3],
+                        const QVector2D(&uv)[3]) {
             const std::uint32_t mat = mesh.triangleMaterials[t];
             const bool known = mat < colors.size();
             const QImage* texture = known && !textures[mat].isNull() ? &textures[mat] : nullptr;
             raster.triangle(p, n, uv, known ? colors[mat] : render::paletteColor(0), texture,
                             known ? looks[mat] : RasterLook{});
+        };
+        std::vector<std::pair<float, std::size_t>> blended; // distance, triangle
+        for (std::size_t t = 0; t < mesh.triangleCount(); ++t) {
+            QVector3D p[3];
+            QVector3D n[3];
+            QVector2D uv[3];
+            if (!corners(t, p, n, uv)) {
+                continue;
+            }
+            const std::uint32_t mat = mesh.triangleMaterials[t];
+            if (mat < looks.size() && looks[mat].blend != RasterLook::Blend::Opaque) {
+                blended.emplace_back(raster.distance(p), t);
+            } else {
+                draw(t, p, n, uv);
+            }
+        }
+        std::stable_sort(blended.begin(), blended.end(),
+                         [](const auto& l, const auto& r) { return l.first > r.first; });
+        for (const auto& [dist, t] : blended) {
+            QVector3D p[3];
+            QVector3D n[3];
+            QVector2D uv[3];
+            if (corners(t, p, n, uv)) {
+                draw(t, p, n, uv);
+            }
         }
     }
     QImage image = raster.image();
@@ -413,7 +494,8 @@ QImage renderThumbnail(const core::Model& m, const render::MaterialSources& sour
                                 width * 0.9, width * 0.9);
         }
     }
-    return image.scaled(size, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
+    return image.scaled(size, Qt::IgnoreAspectRatio, Qt::SmoothTransformation)
+        .convertToFormat(QImage::Format_ARGB32);
 }
 
 // The bounding box of the pixels with alpha above `threshold` (null when there are none).

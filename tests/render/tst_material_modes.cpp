@@ -1,13 +1,17 @@
 // rigscope-test: TIMEOUT 300
 // How materials draw (issue 18): GoldSrc $texrendermode from the QC (masked: palette index 255
 // is transparent; additive; fullbright), textures found under $cdtexture; Source back faces
-// culled as the engine does unless the VMT says $nocull. Projects written to temporary folders,
-// opened in the window, pixels counted.
+// culled as the engine does unless the VMT says $nocull; the software thumbnail drawing alpha
+// test, translucency, additive, $color and culling as the viewport does. Projects written to
+// temporary folders, opened in the window or thumbnailed, pixels counted.
 #include <QtCore/QDir>
 #include <QtCore/QFile>
 #include <QtCore/QTemporaryDir>
 #include <QtGui/QImage>
 #include <QtTest/QtTest>
+
+#include <array>
+#include <cstdint>
 
 #include "app/document/command_line.h"
 #include "app/document/document.h"
@@ -119,6 +123,10 @@ private slots:
     void sourceNoCull();
     void goldsrcFlatShade();
     void thumbnailAlphaTest();
+    void thumbnailTranslucent();
+    void thumbnailAdditive();
+    void thumbnailTint();
+    void thumbnailCull();
     void profileChangeLooksMaterialsUpAgain();
 };
 
@@ -325,6 +333,249 @@ void TstMaterialModes::thumbnailAlphaTest()
              qPrintable(QStringLiteral("%1 %2").arg(counts[0][0]).arg(counts[0][1])));
     QVERIFY2(counts[1][0] > 300 && counts[1][1] == 0,
              qPrintable(QStringLiteral("%1 %2").arg(counts[1][0]).arg(counts[1][1])));
+}
+
+namespace {
+
+// One quad of `material` facing +X (toward the Front and Iso cameras), or -X when `away`, in
+// the plane x = `x`, from y = `y0` to y0 + 1.8 and z = 0 to 2, UVs 0..1; Source link fields.
+QByteArray quadAt(const char* material, float x, float y0, bool away = false)
+{
+    QByteArray s;
+    const float nx = away ? -1.0f : 1.0f;
+    const float y1 = y0 + 1.8f;
+    auto v = [&](float y, float z, float u, float w) {
+        s += QStringLiteral("0 %1 %2 %3 %4 0 0 %5 %6 1 0 1\n")
+                 .arg(x)
+                 .arg(y)
+                 .arg(z)
+                 .arg(nx)
+                 .arg(u)
+                 .arg(w)
+                 .toUtf8();
+    };
+    // Counter-clockwise seen from +X; reversed when facing away.
+    s += QByteArray(material) + '\n';
+    if (away) {
+        v(y0, 0, 0, 0), v(y1, 2, 1, 1), v(y1, 0, 1, 0);
+    } else {
+        v(y0, 0, 0, 0), v(y1, 0, 1, 0), v(y1, 2, 1, 1);
+    }
+    s += QByteArray(material) + '\n';
+    if (away) {
+        v(y0, 0, 0, 0), v(y0, 2, 0, 1), v(y1, 2, 1, 1);
+    } else {
+        v(y0, 0, 0, 0), v(y1, 2, 1, 1), v(y0, 2, 0, 1);
+    }
+    return s;
+}
+
+QByteArray smdOf(const QByteArray& triangles)
+{
+    return "version 1\nnodes\n0 \"root\" -1\nend\nskeleton\ntime 0\n0 0 0 0 0 0 0\nend\n"
+           "triangles\n" +
+           triangles + "end\n";
+}
+
+// An 8 x 8 VTF of one colour (BGRA8888: the alpha kept) at materials/<name>.vtf.
+void writeVtf(const QString& root, const char* name, std::array<std::uint8_t, 4> rgba)
+{
+    core::RgbaImage img;
+    img.width = img.height = 8;
+    for (int i = 0; i < 64; ++i) {
+        img.pixels.insert(img.pixels.end(), rgba.begin(), rgba.end());
+    }
+    const std::string vtf = test::encodeVtf(img, core::VtfFormat::Bgra8888);
+    write(root + QStringLiteral("/materials/") + QLatin1String(name) + QStringLiteral(".vtf"),
+          QByteArray(vtf.data(), qsizetype(vtf.size())));
+}
+
+void writeVmt(const QString& root, const char* name, const char* texture, const char* extra = "")
+{
+    write(root + QStringLiteral("/materials/") + QLatin1String(name) + QStringLiteral(".vmt"),
+          QByteArray("\"VertexLitGeneric\"\n{\n\t\"$basetexture\" \"") + texture + "\"\n" + extra +
+              "}\n");
+}
+
+// `rigscope --thumbnail SMD OUT --size 128 --materials ROOT`, read back as ARGB32 (and kept in
+// the test output folder as <name>.png).
+QImage thumbnail(const QString& smd, const QString& root, const QString& name)
+{
+    QTemporaryDir out;
+    const QString png = out.filePath(QStringLiteral("t.png"));
+    const app::GuiOptions o = app::parseGuiCommandLine(
+        {QStringLiteral("rigscope"), QStringLiteral("--thumbnail"), smd, png,
+         QStringLiteral("--size"), QStringLiteral("128"), QStringLiteral("--materials"), root});
+    QString error;
+    if (app::runThumbnail(o, &error) != 0) {
+        qWarning("%s", qPrintable(error));
+        return {};
+    }
+    const QImage image = QImage(png).convertToFormat(QImage::Format_ARGB32);
+    image.save(test::outputDir() + QStringLiteral("/TstMaterialModes_") + name +
+               QStringLiteral(".png"));
+    return image;
+}
+
+template <typename Pred> int count(const QImage& img, Pred pred)
+{
+    int n = 0;
+    for (int y = 0; y < img.height(); ++y) {
+        for (int x = 0; x < img.width(); ++x) {
+            n += pred(img.pixel(x, y)) ? 1 : 0;
+        }
+    }
+    return n;
+}
+
+} // namespace
+
+// $translucent: a half-transparent red quad in front of an opaque green one (and listed first
+// in the SMD: the opaque one is drawn first all the same) lets the green through where they
+// overlap and leaves its own alpha over the transparent background. Opaque, it hides the green.
+void TstMaterialModes::thumbnailTranslucent()
+{
+    QTemporaryDir dir;
+    const QString root = dir.path();
+    write(root + QStringLiteral("/models/pane.smd"),
+          smdOf(quadAt("glass", 1.0f, -1.6f) + quadAt("wall", 0.0f, -0.6f)));
+    writeVtf(root, "red", {230, 20, 20, 128});
+    writeVtf(root, "green", {20, 220, 40, 255});
+    writeVmt(root, "wall", "green");
+    int mixed[2] = {};
+    int halfAlpha[2] = {};
+    for (int translucent = 0; translucent < 2; ++translucent) {
+        writeVmt(root, "glass", "red", translucent ? "\t\"$translucent\" 1\n" : "");
+        const QImage img = thumbnail(root + QStringLiteral("/models/pane.smd"), root,
+                                     QStringLiteral("thumb_translucent%1").arg(translucent));
+        QVERIFY(!img.isNull());
+        // Red over green: both channels well lit, opaque.
+        mixed[translucent] = count(img, [](QRgb p) {
+            return qAlpha(p) == 255 && qRed(p) > 60 && qGreen(p) > 60 && qBlue(p) < 60;
+        });
+        halfAlpha[translucent] = count(img, [](QRgb p) {
+            return qAlpha(p) > 90 && qAlpha(p) < 170 && qRed(p) > 100 && qGreen(p) < 60;
+        });
+    }
+    const QString counts = QStringLiteral("mixed %1 / %2, half alpha %3 / %4")
+                               .arg(mixed[0])
+                               .arg(mixed[1])
+                               .arg(halfAlpha[0])
+                               .arg(halfAlpha[1]);
+    // Opaque, only the anti-aliased edges are half transparent.
+    QVERIFY2(mixed[0] < 20 && halfAlpha[0] * 8 < halfAlpha[1], qPrintable(counts));
+    QVERIFY2(mixed[1] > 400 && halfAlpha[1] > 1000, qPrintable(counts));
+}
+
+// $additive: a blue quad in front of an opaque red one adds to it (magenta where they overlap,
+// not the blue that hides the red without $additive); over the transparent background it
+// stays visible, as alpha as strong as its light.
+void TstMaterialModes::thumbnailAdditive()
+{
+    QTemporaryDir dir;
+    const QString root = dir.path();
+    write(root + QStringLiteral("/models/glow.smd"),
+          smdOf(quadAt("wall", 0.0f, -0.6f) + quadAt("glow", 1.0f, -1.6f)));
+    writeVtf(root, "red", {230, 20, 20, 255});
+    writeVtf(root, "blue", {20, 20, 230, 255});
+    writeVmt(root, "wall", "red");
+    int magenta[2] = {};
+    int blueOnly[2] = {};
+    int glowOverBackground = 0;
+    for (int additive = 0; additive < 2; ++additive) {
+        writeVmt(root, "glow", "blue", additive ? "\t\"$additive\" 1\n" : "");
+        const QImage img = thumbnail(root + QStringLiteral("/models/glow.smd"), root,
+                                     QStringLiteral("thumb_additive%1").arg(additive));
+        QVERIFY(!img.isNull());
+        magenta[additive] = count(img, [](QRgb p) {
+            return qAlpha(p) == 255 && qRed(p) > 100 && qBlue(p) > 100 && qGreen(p) < 80;
+        });
+        blueOnly[additive] =
+            count(img, [](QRgb p) { return qAlpha(p) == 255 && qBlue(p) > 100 && qRed(p) < 60; });
+        if (additive) {
+            glowOverBackground = count(img, [](QRgb p) {
+                return qAlpha(p) > 60 && qAlpha(p) < 250 && qBlue(p) > 150 && qRed(p) < 60;
+            });
+        }
+    }
+    const QString counts = QStringLiteral("magenta %1 / %2, blue %3 / %4, glow %5")
+                               .arg(magenta[0])
+                               .arg(magenta[1])
+                               .arg(blueOnly[0])
+                               .arg(blueOnly[1])
+                               .arg(glowOverBackground);
+    QVERIFY2(magenta[0] < 20 && blueOnly[0] > 1000, qPrintable(counts));
+    QVERIFY2(magenta[1] > 400 && blueOnly[1] < 20 && glowOverBackground > 200, qPrintable(counts));
+}
+
+// $color multiplies the texture, as the viewport's shader does: a white texture with
+// $color [1 0.2 0.2] draws red, without it grey-white.
+void TstMaterialModes::thumbnailTint()
+{
+    QTemporaryDir dir;
+    const QString root = dir.path();
+    write(root + QStringLiteral("/models/card.smd"), smdOf(quadAt("card", 0.0f, -0.9f)));
+    writeVtf(root, "white", {240, 240, 240, 255});
+    int red[2] = {};
+    int white[2] = {};
+    for (int tinted = 0; tinted < 2; ++tinted) {
+        writeVmt(root, "card", "white", tinted ? "\t\"$color\" \"[1 0.2 0.2]\"\n" : "");
+        const QImage img = thumbnail(root + QStringLiteral("/models/card.smd"), root,
+                                     QStringLiteral("thumb_tint%1").arg(tinted));
+        QVERIFY(!img.isNull());
+        red[tinted] = count(img, [](QRgb p) {
+            return qAlpha(p) == 255 && qRed(p) > 120 && qGreen(p) < qRed(p) / 3 &&
+                   qBlue(p) < qRed(p) / 3;
+        });
+        white[tinted] = count(img, [](QRgb p) {
+            return qAlpha(p) == 255 && qRed(p) > 120 && qGreen(p) > 120 && qBlue(p) > 120;
+        });
+    }
+    const QString counts = QStringLiteral("red %1 / %2, white %3 / %4")
+                               .arg(red[0])
+                               .arg(red[1])
+                               .arg(white[0])
+                               .arg(white[1]);
+    QVERIFY2(red[0] == 0 && white[0] > 2000, qPrintable(counts));
+    QVERIFY2(red[1] > 2000 && white[1] == 0, qPrintable(counts));
+}
+
+// Back faces of a found Source material are culled unless $nocull: of two quads, a green one
+// facing the iso camera and a blue one facing away, the thumbnail shows the green one only;
+// with $nocull both.
+void TstMaterialModes::thumbnailCull()
+{
+    QTemporaryDir dir;
+    const QString root = dir.path();
+    write(root + QStringLiteral("/models/cards.smd"),
+          smdOf(quadAt("front", 0.0f, -2.0f) + quadAt("back", 0.0f, 0.2f, true)));
+    writeVtf(root, "green", {20, 220, 40, 255});
+    writeVtf(root, "blue", {20, 40, 220, 255});
+    int green[2] = {};
+    int blue[2] = {};
+    for (int noCull = 0; noCull < 2; ++noCull) {
+        const char* extra = noCull ? "\t\"$nocull\" 1\n" : "";
+        writeVmt(root, "front", "green", extra);
+        writeVmt(root, "back", "blue", extra);
+        const QImage img = thumbnail(root + QStringLiteral("/models/cards.smd"), root,
+                                     QStringLiteral("thumb_cull%1").arg(noCull));
+        QVERIFY(!img.isNull());
+        green[noCull] = count(img, [](QRgb p) {
+            return qAlpha(p) == 255 && qGreen(p) > 60 && qGreen(p) > 2 * qRed(p) &&
+                   qGreen(p) > 2 * qBlue(p);
+        });
+        blue[noCull] = count(img, [](QRgb p) {
+            return qAlpha(p) == 255 && qBlue(p) > 60 && qBlue(p) > 2 * qRed(p) &&
+                   qBlue(p) > 2 * qGreen(p);
+        });
+    }
+    const QString counts = QStringLiteral("green %1 / %2, blue %3 / %4")
+                               .arg(green[0])
+                               .arg(green[1])
+                               .arg(blue[0])
+                               .arg(blue[1]);
+    QVERIFY2(green[0] > 2000 && blue[0] == 0, qPrintable(counts));
+    QVERIFY2(green[1] > 1000 && blue[1] > 1000, qPrintable(counts));
 }
 
 // The profile decides the lookup: a Source project's VMT textures show under the Source
