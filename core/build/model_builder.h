@@ -7,6 +7,38 @@
 
 namespace rigscope::core {
 
+// A file's bone id -> joint index (SMD node ids, XMODEL bone indices): a flat table for ids
+// below 65,536, a hash map for the rest (kNoJoint when absent).
+class IdMap {
+public:
+    void set(std::int32_t id, JointIndex j)
+    {
+        if (id >= 0 && static_cast<std::uint32_t>(id) < kDenseIds) {
+            const auto u = static_cast<std::size_t>(id);
+            if (u >= m_dense.size()) {
+                m_dense.resize(u + 1, kNoJoint);
+            }
+            m_dense[u] = j;
+        } else {
+            m_sparse[id] = j;
+        }
+    }
+    JointIndex find(std::int32_t id) const noexcept
+    {
+        if (id >= 0 && static_cast<std::uint32_t>(id) < kDenseIds) {
+            const auto u = static_cast<std::size_t>(id);
+            return u < m_dense.size() ? m_dense[u] : kNoJoint;
+        }
+        auto it = m_sparse.find(id);
+        return it == m_sparse.end() ? kNoJoint : it->second;
+    }
+
+private:
+    static constexpr std::uint32_t kDenseIds = 1u << 16;
+    std::vector<JointIndex> m_dense;
+    std::unordered_map<std::int32_t, JointIndex> m_sparse;
+};
+
 // Reorders joints so that every parent precedes its children (stable: a file already in that
 // order keeps it), breaking parent cycles at the first bone revisited (skeleton.cycle, the bone
 // becomes a root). Remaps every joint index in the model: parents, point parents, influences,

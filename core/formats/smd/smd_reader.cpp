@@ -29,8 +29,7 @@ using K = ElementRef::Kind;
 
 constexpr std::size_t kMaxTokens = 4096; // fields that may carry links / extra UVs on a line
 constexpr std::size_t kMaxLinks = (kMaxTokens - 10) / 2;
-constexpr std::size_t kMaxPerId = 10000;    // reader diagnostics per id, then a summary
-constexpr std::size_t kDenseIds = 1u << 16; // ids below this use a flat table
+constexpr std::size_t kMaxPerId = 10000; // reader diagnostics per id, then a summary
 
 enum class Block : std::uint8_t { None, Nodes, Skeleton, Triangles, VertexAnimation };
 
@@ -278,36 +277,6 @@ std::string fileStem(std::string_view fileName)
     }
     return std::string(fileName);
 }
-
-// Source id -> file-order joint index: a flat table for small ids, a hash map for the rest.
-class IdMap {
-public:
-    void set(std::int32_t id, JointIndex j)
-    {
-        if (id >= 0 && static_cast<std::uint32_t>(id) < kDenseIds) {
-            const auto u = static_cast<std::size_t>(id);
-            if (u >= m_dense.size()) {
-                m_dense.resize(u + 1, kNoJoint);
-            }
-            m_dense[u] = j;
-        } else {
-            m_sparse[id] = j;
-        }
-    }
-    JointIndex find(std::int32_t id) const noexcept
-    {
-        if (id >= 0 && static_cast<std::uint32_t>(id) < kDenseIds) {
-            const auto u = static_cast<std::size_t>(id);
-            return u < m_dense.size() ? m_dense[u] : kNoJoint;
-        }
-        auto it = m_sparse.find(id);
-        return it == m_sparse.end() ? kNoJoint : it->second;
-    }
-
-private:
-    std::vector<JointIndex> m_dense;
-    std::unordered_map<std::int32_t, JointIndex> m_sparse;
-};
 
 // A guess at the first triangle starting at a line after p: a line that does not look like a
 // vertex line (an integer, a blank, a number) followed by three that do. Only a guess: a share

@@ -874,7 +874,7 @@ private:
     }
 
     // finish(): the model from what was read.
-    std::unordered_map<std::int32_t, JointIndex> m_jointOf; // bone index -> joint
+    IdMap m_jointOf; // bone index -> joint
     std::size_t m_poolSize = 0;
     std::vector<std::uint8_t> m_defined; // pool slots read
     void finish();
@@ -925,7 +925,7 @@ void XmodelParser::finishBones()
     countMismatch(m_numBones, "NUMBONES", boneSlots.size());
     for (std::size_t slot : boneSlots) {
         const BoneInfo& b = m_bones[slot];
-        m_jointOf[b.index] = s.addJoint(b.name, kNoJoint, b.index, b.loc);
+        m_jointOf.set(b.index, s.addJoint(b.name, kNoJoint, b.index, b.loc));
     }
     std::size_t roots = 0;
     for (std::size_t j = 0; j < boneSlots.size(); ++j) {
@@ -943,15 +943,15 @@ void XmodelParser::finishBones()
             }
             continue;
         }
-        auto it = m_jointOf.find(b.parent);
-        if (it == m_jointOf.end()) {
+        const JointIndex parent = m_jointOf.find(b.parent);
+        if (parent == kNoJoint) {
             m_sink.error(ids::kSkeletonUnknownParent, b.parentLoc,
                          "parent " + std::to_string(b.parent) + " of bone '" + b.name +
                              "' is not declared",
                          {ElementRef::Kind::Joint, static_cast<std::int32_t>(j)});
             continue;
         }
-        s.parents[j] = it->second;
+        s.parents[j] = parent;
     }
     if (boneSlots.empty()) {
         m_sink.error(ids::kSkeletonNoBones, {1, 1, 0}, "file declares no bones");
@@ -967,14 +967,14 @@ void XmodelParser::finishTransforms()
     Skeleton& s = m_m.skeleton;
     std::vector<std::uint8_t> hasXf(s.size(), 0);
     for (const BoneXf& x : m_xfs) {
-        auto it = m_jointOf.find(x.index);
-        if (it == m_jointOf.end()) {
+        const JointIndex joint = m_jointOf.find(x.index);
+        if (joint == kNoJoint) {
             m_sink.error(ids::kCodIndexRange, x.loc,
                          "bone index " + std::to_string(x.index) +
                              " has no 'BONE i parent \"name\"' line");
             continue;
         }
-        const auto j = static_cast<std::size_t>(it->second);
+        const auto j = static_cast<std::size_t>(joint);
         if (hasXf[j]) {
             m_sink.warning(ids::kCodDuplicateIndex, x.loc,
                            "bone index " + std::to_string(x.index) +
@@ -1024,29 +1024,6 @@ void XmodelParser::finishPool()
             me.pointWhere[p] = m_vWhere[slot];
         }
     }
-    // Bone index -> joint for the weights: a table when the indices are small (every real
-    // file), else the map.
-    std::vector<JointIndex> table;
-    std::int32_t maxIndex = -1;
-    for (const auto& [index, joint] : m_jointOf) {
-        maxIndex = std::max(maxIndex, index);
-    }
-    if (maxIndex < (1 << 16)) {
-        table.assign(static_cast<std::size_t>(maxIndex) + 1, kNoJoint);
-        for (const auto& [index, joint] : m_jointOf) {
-            if (index >= 0) {
-                table[static_cast<std::size_t>(index)] = joint;
-            }
-        }
-    }
-    auto jointOf = [&](std::int32_t b) {
-        if (maxIndex < (1 << 16)) {
-            return static_cast<std::size_t>(b) < table.size() ? table[static_cast<std::size_t>(b)]
-                                                              : kNoJoint;
-        }
-        auto it = m_jointOf.find(b);
-        return it == m_jointOf.end() ? kNoJoint : it->second;
-    };
     me.pointParents.assign(m_poolSize, kNoJoint);
     me.pointLinkState.assign(m_poolSize, LinkState::List);
     me.influenceOffsets.assign(m_poolSize == 0 ? 0 : 1, 0);
@@ -1076,7 +1053,7 @@ void XmodelParser::finishPool()
                         {ElementRef::Kind::Vertex, static_cast<std::int32_t>(p)});
                     continue;
                 }
-                const JointIndex j = jointOf(b);
+                const JointIndex j = m_jointOf.find(b);
                 if (j == kNoJoint) {
                     m_sink.error(ids::kWeightsUnknownBone, m_wLocs[w],
                                  "weight names bone " + std::to_string(b) +
