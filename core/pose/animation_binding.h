@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <span>
 #include <string>
 #include <vector>
@@ -17,6 +18,13 @@ struct AnimationBinding {
     std::vector<JointIndex> refJointOfAnim;     // per animation joint; kNoJoint = not in reference
     std::vector<JointIndex> missingInReference; // animation joints with no reference bone
     std::vector<JointIndex> missingInAnimation; // reference joints the animation leaves alone
+    // Euler kind: per reference joint, 1 when the animation hangs the bone under another parent
+    // than the reference does (a Crowbar reference whose root bone was collapsed into the
+    // pelvis, played with an animation that keeps it). Such a bone takes its motion through
+    // the world, as studiomdl compiles it: local = world(reference parent)^-1 * world(bone in
+    // the animation). Empty when every animated bone has the same parent in both.
+    std::vector<std::uint8_t> viaWorld;
+    std::vector<JointIndex> animParents; // the animation's parents (with viaWorld)
 };
 
 AnimationBinding bindAnimation(const Skeleton& reference, const Skeleton& animation, PoseKind kind);
@@ -33,10 +41,16 @@ struct RetargetJob {
     std::span<const JointIndex> animJointOfRef{}; // in: per reference joint
     std::span<const Xform> bindLocal{};           // in: per reference joint
     std::span<const Xform> sampled{};             // in: per animation joint (SampleJob output)
+    std::span<const std::uint8_t> viaWorld{};     // in: per reference joint, or empty
+    std::span<const JointIndex> animParents{};    // in: per animation joint (with viaWorld)
+    std::span<Xform> animModel{};                 // scratch: per animation joint (with viaWorld)
     std::span<Xform> local{};                     // out (Euler kind)
     std::span<Xform> model{};                     // out (matrix kind)
     [[nodiscard]] bool validate() const noexcept;
     bool run() const noexcept;
+
+private:
+    void runViaWorld() const noexcept;
 };
 
 } // namespace rigscope::core

@@ -10,6 +10,7 @@ namespace rigscope::core {
 // the jobs that fill these never do).
 struct PoseBuffers {
     std::vector<Xform> sampled;         // per animation joint: SampleJob output
+    std::vector<Xform> animModel;       // per animation joint: its world (RetargetJob scratch)
     std::vector<Xform> local;           // per reference joint
     std::vector<Xform> model;           // per reference joint
     std::vector<SkinMatrix> skin;       // per reference joint: model * inverseBind
@@ -23,6 +24,7 @@ struct PoseBuffers {
                 std::size_t shapes)
     {
         sampled.resize(animJoints, Xform::Identity());
+        animModel.resize(animJoints, Xform::Identity());
         local.resize(joints, Xform::Identity());
         model.resize(joints, Xform::Identity());
         skin.resize(joints, SkinMatrix::Identity());

@@ -84,6 +84,9 @@ bool evaluatePose(const PoseRig& rig, const Animation* anim, const AnimationBind
                          .animJointOfRef = binding->animJointOfRef,
                          .bindLocal = rig.bindLocal,
                          .sampled = buffers.sampled,
+                         .viaWorld = binding->viaWorld,
+                         .animParents = binding->animParents,
+                         .animModel = buffers.animModel,
                          .local = buffers.local,
                          .model = buffers.model};
     if (!retarget.run()) {

@@ -91,7 +91,10 @@ private slots:
     }
 
     // The animation omits "Arm" (holds its rest pose), adds "Prop", writes "HAND" in capitals
-    // and only changed bones per frame (carried forward).
+    // and only changed bones per frame (carried forward). It hangs HAND under root, the
+    // reference under Arm: HAND keeps its place in the animation's world (1 along root's +X),
+    // re-expressed under Arm as studiomdl compiles it (its key as a local under Arm put it 2
+    // further out, at 0,3,1 in frame 0).
     void smdAnimationFrames_data()
     {
         QTest::addColumn<QString>("frame");
@@ -99,13 +102,13 @@ private slots:
         QTest::addColumn<std::vector<double>>("handPos");
         QTest::addColumn<std::vector<double>>("handRot");
         QTest::newRow("0") << QStringLiteral("0") << std::vector<double>{0, 0, 1}
-                           << std::vector<double>{0, 3, 1} << kRz90Rx90;
+                           << std::vector<double>{0, 1, 1} << kRz90Rx90;
         QTest::newRow("1") << QStringLiteral("1") << std::vector<double>{0, 0, 0}
-                           << std::vector<double>{3, 0, 0} << kRx90;
+                           << std::vector<double>{1, 0, 0} << kRx90;
         QTest::newRow("2") << QStringLiteral("2") << std::vector<double>{0, 0, 0}
-                           << std::vector<double>{3, 0, 0} << kIdentity;
+                           << std::vector<double>{1, 0, 0} << kIdentity;
         QTest::newRow("-1 = last") << QStringLiteral("-1") << std::vector<double>{0, 0, 0}
-                                   << std::vector<double>{3, 0, 0} << kIdentity;
+                                   << std::vector<double>{1, 0, 0} << kIdentity;
     }
     void smdAnimationFrames()
     {

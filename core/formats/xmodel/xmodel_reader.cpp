@@ -1032,7 +1032,7 @@ void XmodelParser::finishPool()
         maxIndex = std::max(maxIndex, index);
     }
     if (maxIndex < (1 << 16)) {
-        table.assign(static_cast<std::size_t>(maxIndex + 1), kNoJoint);
+        table.assign(static_cast<std::size_t>(maxIndex) + 1, kNoJoint);
         for (const auto& [index, joint] : m_jointOf) {
             if (index >= 0) {
                 table[static_cast<std::size_t>(index)] = joint;
