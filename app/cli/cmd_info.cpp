@@ -36,13 +36,11 @@ bool printQcInfo(const std::string& path, core::Profile profile, bool json,
     const core::QcReport r = core::qcReportFromFile(path, profile);
     std::optional<core::MaterialLookupReport> materials;
     if (opt.materials && r.readable) {
-        // As `check X.qc` looks them up: under the QC's $cdmaterials folders.
+        // As `check X.qc` looks them up: under the compiled model's material folders.
         core::CheckOptions c;
         c.materialRoots = opt.materialRoots;
         c.materialsFromQc = true;
-        for (const core::QcPath& cd : r.project.cdMaterials) {
-            c.cdMaterials.push_back(cd.path);
-        }
+        c.cdMaterials = core::qcMaterialFolders(r);
         materials = core::lookUpModelMaterials(path, r.compiled.model, r.profile, c);
     }
     const core::MaterialLookupReport* m = materials ? &*materials : nullptr;

@@ -310,9 +310,7 @@ render::MaterialSources Document::materialSources() const
     std::vector<std::string> cds;
     const core::QcReport* qc = qcProject();
     if (qc) {
-        for (const core::QcPath& c : qc->project.cdMaterials) {
-            cds.push_back(c.path);
-        }
+        cds = core::qcMaterialFolders(*qc);
     }
     const core::Profile profile = activeProfile();
     const bool source = profile != core::Profile::GoldSrc && profile != core::Profile::Cod;

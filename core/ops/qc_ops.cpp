@@ -1,13 +1,16 @@
 #include "core/ops/qc_ops.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <set>
+#include <system_error>
 
 #include "core/checks/check_util.h"
 #include "core/checks/materials.h"
 #include "core/diag/diagnostic_ids.h"
 #include "core/diag/severity.h"
 #include "core/ops/material_report.h"
+#include "core/text/ascii.h"
 #include "core/text/json_writer.h"
 
 namespace rigscope::core {
@@ -447,6 +450,43 @@ void onePerMaterial(std::vector<CheckedFile>& files)
 
 } // namespace
 
+std::vector<std::string> qcMaterialFolders(const QcReport& r)
+{
+    std::vector<std::string> out;
+    for (const QcPath& c : r.project.cdMaterials) {
+        out.push_back(c.path);
+    }
+    const bool dmx = std::any_of(r.project.files.begin(), r.project.files.end(), [](const auto& f) {
+        return (f.kind == QcFileRef::Kind::Model || f.kind == QcFileRef::Kind::Lod) &&
+               asciiLower(f.path).ends_with(".dmx");
+    });
+    if (dmx) {
+        out.emplace_back(); // DMX material names are paths from materials/
+    }
+    if (!out.empty()) {
+        return out;
+    }
+    std::error_code ec;
+    std::string full = std::filesystem::absolute(r.file, ec).generic_string();
+    std::replace(full.begin(), full.end(), '\\', '/');
+    const std::size_t models = asciiLower(full).find("models");
+    if (models != std::string::npos) {
+        const std::size_t slash = full.rfind('/');
+        out.push_back(slash != std::string::npos && slash > models
+                          ? full.substr(models, slash - models + 1)
+                          : std::string());
+    } else {
+        std::string name = r.project.modelName;
+        std::replace(name.begin(), name.end(), '\\', '/');
+        const std::size_t dot = name.rfind('.');
+        if (dot != std::string::npos && name.find('/', dot) == std::string::npos) {
+            name.resize(dot);
+        }
+        out.push_back("models/" + name + "/");
+    }
+    return out;
+}
+
 std::vector<CheckedFile> checkQcProject(const std::string& path, const CheckOptions& opt)
 {
     return checkQcReport(qcReportFromFile(path, opt.profile), opt);
@@ -468,12 +508,9 @@ std::vector<CheckedFile> checkQcReport(const QcReport& r, const CheckOptions& op
     }
     CheckOptions fileOpt = opt;
     fileOpt.profile = opt.profile == Profile::Auto ? r.profile : opt.profile;
-    // Materials are looked up as the engine will: under the QC's $cdmaterials folders.
+    // Materials are looked up as the engine will: under the compiled model's material folders.
     fileOpt.materialsFromQc = true;
-    fileOpt.cdMaterials.clear();
-    for (const QcPath& c : r.project.cdMaterials) {
-        fileOpt.cdMaterials.push_back(c.path);
-    }
+    fileOpt.cdMaterials = qcMaterialFolders(r);
     qc.profile = fileOpt.profile;
     qc.guessed = opt.profile == Profile::Auto;
     std::vector<Diagnostic> diags = r.diagnostics;

@@ -27,6 +27,13 @@ QcReport qcReportFromFile(const std::string& path, Profile requested);
 // The same through any file system (tests).
 QcReport qcReport(const std::string& path, Profile requested, QcFileSystem& fs);
 
+// The folders under materials/ where the compiled model's materials are looked up, in order, as
+// studiomdl's SetSkinValues sets them: the QC's $cdmaterials; then "" (materials/ itself) when a
+// body or LOD file is a DMX, whose material names are paths; with neither, one folder of the
+// model's own: the QC's absolute path from its first "models" (any case) on, without the file
+// name, else models/<$modelname without its extension>/.
+std::vector<std::string> qcMaterialFolders(const QcReport& r);
+
 // `info X.qc`: one JSON object (issue 17 §6), and its text form.
 // `materials` (info --materials): the merged model's material lookup, added when given.
 std::string qcInfoJson(const QcReport& r, const MaterialLookupReport* materials = nullptr);

@@ -121,6 +121,54 @@ private slots:
         }
         QCOMPARE(missing, QStringList{QStringLiteral("door.smd:10")});
     }
+
+    // No $cdmaterials: studiomdl's SetSkinValues gives the model one folder of its own, the QC's
+    // absolute path from its first "models" on (here "modelsrc/hero/"), else
+    // models/<$modelname without extension>/. materials/ itself is not searched.
+    void noCdMaterialsFolderOfItsOwn()
+    {
+        const QByteArray smd =
+            "version 1\nnodes\n0 \"root\" -1\nend\nskeleton\ntime 0\n0 0 0 0 0 0 0\nend\n"
+            "triangles\n" +
+            triangle("skin", 0) + triangle("eyes", 2) + "end\n";
+        const QByteArray vmt = "\"VertexLitGeneric\"\n{\n}\n";
+        struct Case {
+            QString qc, skinVmt;
+            QByteArray modelName;
+        };
+        const Case cases[] = {
+            {QStringLiteral("modelsrc/hero/hero.qc"),
+             QStringLiteral("materials/modelsrc/hero/skin.vmt"), "hero.mdl"},
+            {QStringLiteral("src/hero.qc"), QStringLiteral("materials/models/props/hero/skin.vmt"),
+             "props/hero.mdl"},
+        };
+        for (const Case& c : cases) {
+            QTemporaryDir dir;
+            QVERIFY(!dir.path().contains(QStringLiteral("models"), Qt::CaseInsensitive));
+            const QString folder = QFileInfo(c.qc).path() + QLatin1Char('/');
+            put(dir, folder + QStringLiteral("hero.smd"), smd);
+            put(dir, c.qc,
+                "$modelname \"" + c.modelName +
+                    "\"\n$body body \"hero.smd\"\n$sequence idle \"hero.smd\"\n");
+            put(dir, c.skinVmt, vmt);
+            put(dir, QStringLiteral("materials/eyes.vmt"), vmt); // not searched
+            CheckOptions opt;
+            opt.profile = Profile::Source;
+            opt.materialRoots = {dir.path().toStdString()};
+            opt.discoverMaterialRoots = false;
+            QStringList missing;
+            for (const CheckedFile& f : checkQcProject(dir.filePath(c.qc).toStdString(), opt)) {
+                for (const Diagnostic& d : f.diagnostics) {
+                    if (d.id == ids::kMaterialMissing) {
+                        missing << QString::fromStdString(d.message);
+                    }
+                }
+            }
+            QCOMPARE(missing.size(), 1);
+            QVERIFY2(missing[0].startsWith(QStringLiteral("material 'eyes' has no VMT")),
+                     qPrintable(missing.join(QLatin1Char('\n'))));
+        }
+    }
 };
 
 QTEST_MAIN(TstQcMaterials)

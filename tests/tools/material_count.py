@@ -3,7 +3,7 @@
 
 An independent check of `rigscope-cli check --materials ROOT X.qc`, written from the lookup
 rules of PROJECTS.md section 3 (not from core/): read the QC with its $include files and macros,
-collect $cdmaterials and the material names of the SMD and DMX files of its bodies ($body,
+collect $cdmaterials (with studiomdl's own folder when there is none) and the material names of the SMD and DMX files of its bodies ($body,
 $model, $bodygroup studio) and LODs (replacemodel), the replacematerial targets and the names of
 its $texturegroup rows (DMX through tests/support/dmx_counts.py, the second DMX reader), then
 look each name up as materials/<cd>/<name>.vmt under every root, without case. A found VMT's
@@ -187,7 +187,8 @@ def smd_materials(path):
 
 
 def read_qc(path):
-    """(cdmaterials, [material names in order of first use], missing model files)."""
+    """(material folders, [material names in order of first use], missing model files)."""
+    qc_path, modelname = path, ''
     r = QcReader(path)
     qc_dir = os.path.dirname(os.path.abspath(path))
     cds, files, extra, texgroups, pushd = [], [], [], [], [qc_dir]
@@ -225,8 +226,10 @@ def read_qc(path):
         elif cmd in r.macros:
             r.call_macro(cmd)
         elif cmd == 'cdmaterials':
-            for a in r.rest_of_line():
-                cds.append(a.replace('\\', '/').strip('/').lower())
+            cds += r.rest_of_line()
+        elif cmd == 'modelname':
+            a = r.rest_of_line()
+            modelname = a[0] if a else modelname
         elif cmd == 'body':
             a = r.rest_of_line()
             if len(a) >= 2:
@@ -264,6 +267,20 @@ def read_qc(path):
         else:
             names += smd_materials(p)
     names += extra + texgroups
+    # studiomdl's SetSkinValues: DMX material names are paths, so materials/ itself is searched
+    # after the $cdmaterials folders; with no folder at all, the model gets one of its own: the
+    # QC's absolute path from its first "models" on, without the file name, else
+    # models/<$modelname without extension>/.
+    if any(f.lower().endswith('.dmx') for _, f in files):
+        cds.append('')
+    if not cds:
+        full = os.path.abspath(qc_path).replace('\\', '/')
+        at = full.lower().find('models')
+        if at >= 0:
+            cds.append(full[at:full.rfind('/') + 1] if full.rfind('/') > at else '')
+        else:
+            cds.append('models/' + os.path.splitext(modelname.replace('\\', '/'))[0] + '/')
+    cds = [c.replace('\\', '/').strip('/').lower() for c in cds]
     return cds, list(dict.fromkeys(names)), absent
 
 
@@ -324,7 +341,7 @@ def count(qc, roots):
         vmt = None
         for root in roots:
             for cd in cds:
-                vmt = find_ci(root, 'materials/' + cd + '/' + name + '.vmt')
+                vmt = find_ci(root, 'materials/' + (cd + '/' if cd else '') + name + '.vmt')
                 if vmt:
                     break
             if vmt:
