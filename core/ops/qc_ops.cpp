@@ -301,13 +301,16 @@ std::string qcInfoText(const QcReport& r, const MaterialLookupReport* materials)
 
 namespace {
 
-// $texturegroup rows name materials no mesh uses (the skins' replacements): each one the engine
-// will not find is a material.missing at its row. Names a mesh uses are checked with that
-// file, at its first use.
+// $texturegroup rows and $lod replacematerial lines name materials no mesh uses (the skins'
+// and the LODs' replacements): each one the engine will not find is a material.missing at its
+// row or line. Names a mesh uses are checked with that file, at its first use.
 void checkSkinMaterials(const QcReport& r, const CheckOptions& opt, const std::string& qcPath,
                         std::vector<Diagnostic>& out)
 {
-    if (r.project.textureGroups.empty() ||
+    const bool lodMaterials =
+        std::any_of(r.project.lods.begin(), r.project.lods.end(),
+                    [](const QcLod& l) { return !l.replaceMaterials.empty(); });
+    if ((r.project.textureGroups.empty() && !lodMaterials) ||
         !(opt.profile == Profile::Source || opt.profile == Profile::Source256)) {
         return;
     }
@@ -322,32 +325,46 @@ void checkSkinMaterials(const QcReport& r, const CheckOptions& opt, const std::s
         }
     }
     MaterialResolver resolver(query, maxTextureSide(opt.profile));
+    // `what` names the material in the message ("skin material 'x' of $texturegroup ...").
+    auto check = [&](const std::string& name, const QcWhere& at, const std::string& what) {
+        const std::string key = normaliseMaterialPath(name);
+        if (key.empty() || !used.insert(key).second) {
+            return;
+        }
+        MaterialStatus st = resolver.resolve(name);
+        if (st.found) { // its VMT's own problems (material.texture-missing, ...)
+            for (Diagnostic& d : st.diagnostics) {
+                out.push_back(std::move(d));
+            }
+            return;
+        }
+        Diagnostic d;
+        d.severity = Severity::Warning;
+        d.id = ids::kMaterialMissing;
+        d.file = at.file;
+        d.where = at.where;
+        d.message = what + " has no VMT: searched " + std::to_string(st.searched.size()) + " path" +
+                    (st.searched.size() == 1 ? "" : "s") + " ($cdmaterials x roots)";
+        for (const std::string& s : st.searched) {
+            d.related.push_back({s, {}, "searched"});
+        }
+        out.push_back(std::move(d));
+    };
     for (const QcTextureGroup& g : r.project.textureGroups) {
         for (std::size_t row = 0; row < g.rows.size(); ++row) {
             const QcWhere& at = row < g.rowAt.size() ? g.rowAt[row] : g.at;
             for (const std::string& name : g.rows[row]) {
-                const std::string key = normaliseMaterialPath(name);
-                if (key.empty() || !used.insert(key).second) {
-                    continue;
-                }
-                const MaterialStatus st = resolver.resolve(name);
-                if (st.found) {
-                    continue;
-                }
-                Diagnostic d;
-                d.severity = Severity::Warning;
-                d.id = ids::kMaterialMissing;
-                d.file = at.file;
-                d.where = at.where;
-                d.message = "skin material '" + name + "' of $texturegroup \"" + g.name +
-                            "\" has no VMT: searched " + std::to_string(st.searched.size()) +
-                            " path" + (st.searched.size() == 1 ? "" : "s") +
-                            " ($cdmaterials x roots)";
-                for (const std::string& s : st.searched) {
-                    d.related.push_back({s, {}, "searched"});
-                }
-                out.push_back(std::move(d));
+                check(name, at, "skin material '" + name + "' of $texturegroup \"" + g.name + "\"");
             }
+        }
+    }
+    for (const QcLod& lod : r.project.lods) {
+        for (const QcLod::Replace& rm : lod.replaceMaterials) {
+            check(rm.to, rm.at,
+                  "LOD material '" + rm.to + "' (replacematerial of " +
+                      (lod.shadow ? std::string("$shadowlod")
+                                  : "$lod " + std::to_string(lod.threshold)) +
+                      ")");
         }
     }
 }

@@ -142,6 +142,7 @@ struct QcLod {
         QcWhere at;
     };
     std::vector<Replace> replaceModels;
+    std::vector<Replace> replaceMaterials; // replacematerial "old" "new" (`at`: the new name)
     QcWhere at;
 };
 

@@ -1519,12 +1519,18 @@ void Reader::lodCommand(const Node& n, bool shadow)
             r.from = c.tokens[1].text;
             r.at = at(c.tokens[1]);
             lod.replaceModels.push_back(std::move(r));
+        } else if (kw == "replacematerial" && c.tokens.size() >= 3) {
+            QcLod::Replace r;
+            r.from = c.tokens[1].text;
+            r.to = c.tokens[2].text;
+            r.at = at(c.tokens[2]);
+            lod.replaceMaterials.push_back(std::move(r));
         } else if (kw == "bonetreecollapse" && c.tokens.size() >= 2) {
             boneRef(c.tokens[1], "bonetreecollapse");
         } else if (kw == "replacebone" && c.tokens.size() >= 3) {
             boneRef(c.tokens[1], "replacebone");
             boneRef(c.tokens[2], "replacebone");
-        } else if ((kw == "replacemodel" && c.tokens.size() < 3) ||
+        } else if (((kw == "replacemodel" || kw == "replacematerial") && c.tokens.size() < 3) ||
                    ((kw == "bonetreecollapse" || kw == "removemodel") && c.tokens.size() < 2)) {
             error(ids::kSyntaxShortLine, c.tokens[0],
                   "'" + c.tokens[0].text + "' needs more values");
