@@ -50,6 +50,10 @@ GuiOptions parseGuiCommandLine(const QStringList& arguments)
     const QCommandLineOption skin(QStringLiteral("skin"),
                                   QCoreApplication::translate("main", "QC project: the skin N."),
                                   QStringLiteral("N"));
+    const QCommandLineOption lod(
+        QStringLiteral("lod"),
+        QCoreApplication::translate("main", "QC project: the Nth $lod (0: the models as written)."),
+        QStringLiteral("N"));
     const QCommandLineOption profile(
         QStringLiteral("profile"),
         QCoreApplication::translate("main",
@@ -90,7 +94,7 @@ GuiOptions parseGuiCommandLine(const QStringList& arguments)
         QStringLiteral("FMT"));
     p.addOptions({help, version, shot, thumbnail, size, frame, anim, camera, flex, profile, noBg,
                   portable, noConfig, config, windowShot, materials, noTextures, forceReader});
-    p.addOptions({bodygroup, skin});
+    p.addOptions({bodygroup, skin, lod});
     p.addPositionalArgument(QStringLiteral("files"),
                             QCoreApplication::translate("main", "Files to open."),
                             QStringLiteral("[FILE…]"));
@@ -167,6 +171,14 @@ GuiOptions parseGuiCommandLine(const QStringList& arguments)
         o.skin = p.value(skin).toInt(&ok);
         if (!ok || o.skin < 0) {
             o.error = QCoreApplication::translate("main", "invalid --skin '%1'").arg(p.value(skin));
+            return o;
+        }
+    }
+    if (p.isSet(lod)) {
+        bool ok = false;
+        o.lod = p.value(lod).toInt(&ok);
+        if (!ok || o.lod < 0) {
+            o.error = QCoreApplication::translate("main", "invalid --lod '%1'").arg(p.value(lod));
             return o;
         }
     }

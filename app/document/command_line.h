@@ -26,6 +26,7 @@ struct GuiOptions {
     QList<QPair<QString, float>> flex;     // --flex=NAME=V
     QList<QPair<QString, int>> bodygroups; // --bodygroup=NAME=N (QC projects, issue 17)
     int skin = -1;                         // --skin=N (QC projects; -1 = default)
+    int lod = -1;                          // --lod=N (QC projects; -1 = default)
     QString forceReader;                   // --force-reader=FMT: a reader id (empty = by content)
     QString profile; // --profile=P: auto goldsrc source source256 cod (empty = stored)
     bool portable = false;

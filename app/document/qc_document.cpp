@@ -114,14 +114,15 @@ std::vector<render::SceneMarker> qcMarkers(const core::QcReport& qc, const core:
     return out;
 }
 
-QString applyQcCommandLine(Document& doc, const QList<QPair<QString, int>>& bodygroups, int skin)
+QString applyQcCommandLine(Document& doc, const QList<QPair<QString, int>>& bodygroups, int skin,
+                           int lod)
 {
-    if (bodygroups.isEmpty() && skin < 0) {
+    if (bodygroups.isEmpty() && skin < 0 && lod < 0) {
         return {};
     }
     const core::QcReport* qc = doc.qcProject();
     if (!qc) {
-        return QObject::tr("--bodygroup and --skin need a .qc project");
+        return QObject::tr("--bodygroup, --skin and --lod need a .qc project");
     }
     const core::QcProject& p = qc->project;
     QcView view = doc.qcView();
@@ -147,6 +148,12 @@ QString applyQcCommandLine(Document& doc, const QList<QPair<QString, int>>& body
             return QObject::tr("the project has %1 skins").arg(p.skinCount());
         }
         view.skin = skin;
+    }
+    if (lod >= 0) {
+        if (lod > int(p.lods.size())) {
+            return QObject::tr("the project has %1 $lod blocks").arg(p.lods.size());
+        }
+        view.lod = lod;
     }
     doc.setQcView(view);
     doc.waitForLoaded(600000);

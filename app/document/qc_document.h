@@ -17,7 +17,8 @@ LoadedFile loadQcFile(const QString& path, const QcView& view);
 // --bodygroup NAME=N / --skin N of the command line on a loaded document (waits for the
 // reload). Empty string on success, else what is wrong (no QC open, unknown bodygroup, choice
 // or skin out of range).
-QString applyQcCommandLine(Document& doc, const QList<QPair<QString, int>>& bodygroups, int skin);
+QString applyQcCommandLine(Document& doc, const QList<QPair<QString, int>>& bodygroups, int skin,
+                           int lod = -1);
 
 // What the timeline adds to the name of the compiled model's animation `animation` when its
 // sequence is a delta: " · delta", " · subtract stand 0" (empty otherwise).

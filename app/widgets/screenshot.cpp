@@ -547,7 +547,7 @@ QImage tighten(const QImage& image, const QRect& content)
 
 QString applyStartOptions(Document& doc, const GuiOptions& o)
 {
-    if (const QString e = applyQcCommandLine(doc, o.bodygroups, o.skin); !e.isEmpty()) {
+    if (const QString e = applyQcCommandLine(doc, o.bodygroups, o.skin, o.lod); !e.isEmpty()) {
         return e;
     }
     if (!o.anim.isEmpty()) {

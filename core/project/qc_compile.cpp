@@ -778,6 +778,18 @@ QcCompiled Compiler::run()
         mesh.influenceOffsets.clear();
     }
     dropUnusedBones();
+    // The LOD shown: its replacematerial lines put their materials in (before the skin, whose
+    // rows name the LOD 0 materials).
+    if (m_opt.lod > 0 && static_cast<std::size_t>(m_opt.lod) <= m_p.lods.size()) {
+        for (const QcLod::Replace& r :
+             m_p.lods[static_cast<std::size_t>(m_opt.lod) - 1].replaceMaterials) {
+            for (Material& m : mesh.materials) {
+                if (fileKey(m.name, true) == fileKey(r.from, true)) {
+                    m.name = r.to;
+                }
+            }
+        }
+    }
     // Skin: the first $texturegroup row's materials become the chosen row's.
     if (m_opt.skin > 0 && !m_p.textureGroups.empty()) {
         const QcTextureGroup& tg = m_p.textureGroups.front();

@@ -301,6 +301,38 @@ private slots:
         QCOMPARE(d.model.mesh.materials[0].name, std::string("hero_metal"));
     }
 
+    void lodReplacesMaterials()
+    {
+        // LOD 1 shown: its replacematerial puts skin_far in for skin (case aside); LOD 0 keeps it.
+        MemoryQcFileSystem fs;
+        const std::string smd = "version 1\nnodes\n0 \"root\" -1\nend\nskeleton\ntime 0\n"
+                                "0 0 0 0 0 0 0\nend\ntriangles\nSkin\n0 0 0 0 0 0 1 0 0\n"
+                                "0 1 0 0 0 0 1 0 0\n0 0 1 0 0 0 1 0 0\nend\n";
+        fs.files["p/ref.smd"] = smd;
+        fs.files["p/lod.smd"] = smd;
+        fs.files["p/main.qc"] = "$body body \"ref.smd\"\n$lod 10\n{\n"
+                                "  replacemodel \"ref.smd\" \"lod.smd\"\n"
+                                "  replacematerial \"skin\" \"skin_far\"\n"
+                                "  replacematerial \"short\"\n}\n";
+        const QcReport r = qcReport("p/main.qc", Profile::Auto, fs);
+        QVERIFY2(r.compiled.hasModel, qPrintable(dump(r.diagnostics)));
+        QCOMPARE(r.project.lods.size(), std::size_t(1));
+        QCOMPARE(r.project.lods[0].replaceMaterials.size(), std::size_t(1));
+        QCOMPARE(r.project.lods[0].replaceMaterials[0].at.where.line, 5u);
+        QCOMPARE(r.project.lods[0].replaceMaterials[0].at.where.column, 26u);
+        QCOMPARE(r.compiled.model.mesh.materials[0].name, std::string("Skin"));
+        QcCompileOptions o;
+        o.lod = 1;
+        const QcCompiled c = compileQc(r.project, fs, o);
+        QCOMPARE(c.model.mesh.materials.size(), std::size_t(1));
+        QCOMPARE(c.model.mesh.materials[0].name, std::string("skin_far"));
+        bool shortLine = false;
+        for (const Diagnostic& d : r.diagnostics) {
+            shortLine = shortLine || (d.id == ids::kSyntaxShortLine && d.where.line == 6);
+        }
+        QVERIFY2(shortLine, qPrintable(dump(r.diagnostics)));
+    }
+
     void deltaAndSubtractPlayOnTheRestPose()
     {
         // A delta sequence is shown alone as the engine adds it: on the reference pose.
