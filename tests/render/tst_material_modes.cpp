@@ -181,12 +181,7 @@ void TstMaterialModes::sourceNoCull()
           "\"VertexLitGeneric\"\n{\n\t\"$basetexture\" \"green\"\n}\n");
     write(dir.filePath(QStringLiteral("materials/twosided.vmt")),
           "\"VertexLitGeneric\"\n{\n\t\"$basetexture\" \"green\"\n\t\"$nocull\" \"1\"\n}\n");
-    core::RgbaImage green;
-    green.width = green.height = 8;
-    for (int i = 0; i < 64; ++i) {
-        green.pixels.insert(green.pixels.end(), {20, 220, 40, 255});
-    }
-    const std::string vtf = test::encodeVtf(green, core::VtfFormat::Bgr888);
+    const std::string vtf = test::solidVtf(8, {20, 220, 40, 255}, core::VtfFormat::Bgr888);
     write(dir.filePath(QStringLiteral("materials/green.vtf")),
           QByteArray(vtf.data(), qsizetype(vtf.size())));
 
@@ -587,12 +582,7 @@ void TstMaterialModes::profileChangeLooksMaterialsUpAgain()
     write(dir.filePath(QStringLiteral("models/panel.smd")), quads({"panel"}, true));
     write(dir.filePath(QStringLiteral("materials/panel.vmt")),
           "\"VertexLitGeneric\"\n{\n\t\"$basetexture\" \"green\"\n\t\"$nocull\" 1\n}\n");
-    core::RgbaImage green;
-    green.width = green.height = 8;
-    for (int i = 0; i < 64; ++i) {
-        green.pixels.insert(green.pixels.end(), {20, 220, 40, 255});
-    }
-    const std::string vtf = test::encodeVtf(green, core::VtfFormat::Bgr888);
+    const std::string vtf = test::solidVtf(8, {20, 220, 40, 255}, core::VtfFormat::Bgr888);
     write(dir.filePath(QStringLiteral("materials/green.vtf")),
           QByteArray(vtf.data(), qsizetype(vtf.size())));
 

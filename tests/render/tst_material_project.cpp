@@ -52,12 +52,7 @@ QByteArray twoQuads()
 
 QByteArray greenVtf()
 {
-    core::RgbaImage green;
-    green.width = green.height = 16;
-    for (int i = 0; i < 256; ++i) {
-        green.pixels.insert(green.pixels.end(), {20, 220, 40, 255});
-    }
-    const std::string vtf = test::encodeVtf(green, core::VtfFormat::Bgr888);
+    const std::string vtf = test::solidVtf(16, {20, 220, 40, 255}, core::VtfFormat::Bgr888);
     return QByteArray(vtf.data(), qsizetype(vtf.size()));
 }
 

@@ -90,12 +90,7 @@ void TstMaterialRender::foundTexturedMissingCheckerboard()
     write(dir.filePath(QStringLiteral("models/hero.smd")), twoQuads());
     write(dir.filePath(QStringLiteral("materials/Green.vmt")),
           "\"VertexLitGeneric\"\n{\n\t\"$basetexture\" \"tex/green\"\n}\n");
-    core::RgbaImage green;
-    green.width = green.height = 16;
-    for (int i = 0; i < 256; ++i) {
-        green.pixels.insert(green.pixels.end(), {20, 220, 40, 255});
-    }
-    const std::string vtf = test::encodeVtf(green, core::VtfFormat::Dxt1);
+    const std::string vtf = test::solidVtf(16, {20, 220, 40, 255}, core::VtfFormat::Dxt1);
     write(dir.filePath(QStringLiteral("materials/tex/green.vtf")),
           QByteArray(vtf.data(), qsizetype(vtf.size())));
 
@@ -145,12 +140,7 @@ void TstMaterialRender::texturesStreamInAfterTheFirstFrame()
     write(dir.filePath(QStringLiteral("models/hero.smd")), twoQuads());
     write(dir.filePath(QStringLiteral("materials/Green.vmt")),
           "\"VertexLitGeneric\"\n{\n\t\"$basetexture\" \"tex/green\"\n}\n");
-    core::RgbaImage green;
-    green.width = green.height = 64;
-    for (int i = 0; i < 64 * 64; ++i) {
-        green.pixels.insert(green.pixels.end(), {20, 220, 40, 255});
-    }
-    const std::string vtf = test::encodeVtf(green, core::VtfFormat::Bgr888);
+    const std::string vtf = test::solidVtf(64, {20, 220, 40, 255}, core::VtfFormat::Bgr888);
     write(dir.filePath(QStringLiteral("materials/tex/green.vtf")),
           QByteArray(vtf.data(), qsizetype(vtf.size())));
     const core::ReadResult r = test::readPath(dir.filePath(QStringLiteral("models/hero.smd")));
@@ -253,12 +243,7 @@ void TstMaterialRender::twoHundredMaterialsFirstFrameNotDelayed()
     QTemporaryDir dir;
     QByteArray smd = "version 1\nnodes\n0 \"root\" -1\nend\nskeleton\ntime 0\n0 0 0 0 0 0 0\nend\n"
                      "triangles\n";
-    core::RgbaImage green;
-    green.width = green.height = 256;
-    for (int i = 0; i < 256 * 256; ++i) {
-        green.pixels.insert(green.pixels.end(), {20, 220, 40, 255});
-    }
-    const std::string vtf = test::encodeVtf(green, core::VtfFormat::Bgr888);
+    const std::string vtf = test::solidVtf(256, {20, 220, 40, 255}, core::VtfFormat::Bgr888);
     for (int i = 0; i < 200; ++i) { // a 20 x 10 wall in the YZ plane facing +X
         const QByteArray name = "m" + QByteArray::number(i);
         const float y0 = float(i % 20), z0 = float(i / 20), y1 = y0 + 0.9f, z1 = z0 + 0.9f;

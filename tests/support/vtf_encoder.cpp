@@ -188,6 +188,16 @@ std::string encodePixels(const core::RgbaImage& image, VtfFormat format)
     return out;
 }
 
+std::string solidVtf(int side, const std::array<std::uint8_t, 4>& rgba, VtfFormat format)
+{
+    core::RgbaImage image;
+    image.width = image.height = static_cast<std::uint32_t>(side);
+    for (int i = 0; i < side * side; ++i) {
+        image.pixels.insert(image.pixels.end(), rgba.begin(), rgba.end());
+    }
+    return encodeVtf(image, format);
+}
+
 std::string encodeVtf(const core::RgbaImage& image, VtfFormat format,
                       const VtfEncodeOptions& options)
 {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 
@@ -19,6 +20,9 @@ struct VtfEncodeOptions {
 // §3.3; DXT through libsquish). Mip m is a 2^m box-filtered copy; frames and faces repeat it.
 std::string encodeVtf(const core::RgbaImage& image, core::VtfFormat format,
                       const VtfEncodeOptions& options = {});
+
+// A `side` x `side` VTF of `format` in one colour (test materials: "green", "red"...).
+std::string solidVtf(int side, const std::array<std::uint8_t, 4>& rgba, core::VtfFormat format);
 
 // One pixel in `format`, as the decoder expects it.
 std::string encodePixels(const core::RgbaImage& image, core::VtfFormat format);
