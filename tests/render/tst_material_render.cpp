@@ -22,6 +22,16 @@ using namespace rigscope;
 
 namespace {
 
+// The mesh alone: no axes, grid or skeleton over the pixels counted.
+render::DisplayFlags meshOnly()
+{
+    render::DisplayFlags flags;
+    flags.axes = false;
+    flags.grid = false;
+    flags.skeleton = false;
+    return flags;
+}
+
 void write(const QString& path, const QByteArray& bytes)
 {
     QDir().mkpath(QFileInfo(path).absolutePath());
@@ -99,10 +109,7 @@ void TstMaterialRender::foundTexturedMissingCheckerboard()
     auto model = std::make_shared<const core::Model>(r.model);
     auto v = test::makeTestViewport();
     QVERIFY(v);
-    render::DisplayFlags flags;
-    flags.axes = false;
-    flags.grid = false;
-    flags.skeleton = false;
+    render::DisplayFlags flags = meshOnly();
     v->setDisplay(flags);
     v->setModel(model, QStringList{dir.path()}, true);
     QVERIFY(v->scene());
@@ -148,10 +155,7 @@ void TstMaterialRender::texturesStreamInAfterTheFirstFrame()
     auto model = std::make_shared<const core::Model>(r.model);
     auto v = test::makeTestViewport();
     QVERIFY(v);
-    render::DisplayFlags flags;
-    flags.axes = false;
-    flags.grid = false;
-    flags.skeleton = false;
+    render::DisplayFlags flags = meshOnly();
     v->setDisplay(flags);
 
     render::holdTextureDecoding(true);
@@ -211,10 +215,7 @@ void TstMaterialRender::imageTopAtVOne()
     QVERIFY(r.hasModel);
     auto v = test::makeTestViewport();
     QVERIFY(v);
-    render::DisplayFlags flags;
-    flags.axes = false;
-    flags.grid = false;
-    flags.skeleton = false;
+    render::DisplayFlags flags = meshOnly();
     v->setDisplay(flags);
     v->setModel(std::make_shared<const core::Model>(r.model), QStringList{dir.path()}, true);
     v->setPreset(render::CameraPreset::Front);
@@ -268,10 +269,7 @@ void TstMaterialRender::twoHundredMaterialsFirstFrameNotDelayed()
     QCOMPARE(model->mesh.materials.size(), std::size_t(200));
     auto v = test::makeTestViewport();
     QVERIFY(v);
-    render::DisplayFlags flags;
-    flags.axes = false;
-    flags.grid = false;
-    flags.skeleton = false;
+    render::DisplayFlags flags = meshOnly();
     flags.textures = false;
     v->setDisplay(flags);
     const auto firstFrame = [&] {
