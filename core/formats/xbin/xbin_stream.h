@@ -101,31 +101,26 @@ private:
     }
     static std::size_t align4(std::size_t v) noexcept { return (v + 3) & ~std::size_t{3}; }
 
-    void num(cod::Record& r, double v, std::size_t at)
+    // The record's next argument, or nullptr (and moreArgs) when it holds kMaxArgs already.
+    static cod::Arg* nextArg(cod::Record& r) noexcept
     {
         if (r.argc >= cod::kMaxArgs) {
             r.moreArgs = true;
-            return;
+            return nullptr;
         }
-        cod::Arg& a = r.args[r.argc++];
-        a.text = {};
-        a.num = v;
-        a.hasNum = true;
-        a.isString = false;
-        a.at = at;
+        return &r.args[r.argc++];
+    }
+    void num(cod::Record& r, double v, std::size_t at)
+    {
+        if (cod::Arg* a = nextArg(r)) {
+            *a = {.text = {}, .num = v, .at = at, .hasNum = true, .isString = false};
+        }
     }
     void str(cod::Record& r, std::string_view s, std::size_t at)
     {
-        if (r.argc >= cod::kMaxArgs) {
-            r.moreArgs = true;
-            return;
+        if (cod::Arg* a = nextArg(r)) {
+            *a = {.text = s, .num = 0, .at = at, .hasNum = false, .isString = true};
         }
-        cod::Arg& a = r.args[r.argc++];
-        a.text = s;
-        a.num = 0;
-        a.hasNum = false;
-        a.isString = true;
-        a.at = at;
     }
 
     // Where the next token starts after a variable-length token ending at `end` (just past a
