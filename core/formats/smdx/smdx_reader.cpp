@@ -6,6 +6,7 @@
 #include <charconv>
 #include <bit>
 #include <cstdio>
+#include <numeric>
 #include <unordered_map>
 
 #include "core/build/model_builder.h"
@@ -235,9 +236,7 @@ std::string Parser::context() const
 
 void Parser::setFatalFromCursor()
 {
-    m_fatal.set = true;
-    m_fatal.offset = m_c.error().offset;
-    m_fatal.message = m_c.error().message + context();
+    m_fatal = {true, m_c.error().offset, m_c.error().message + context()};
 }
 
 bool Parser::parseNodes()
@@ -636,10 +635,9 @@ bool Parser::parseBlocks()
         const std::uint64_t blockOffset = m_c.pos();
         std::int32_t type = 0;
         if (!m_c.readByte(type)) {
-            m_fatal.set = true;
-            m_fatal.offset = m_c.error().offset;
-            m_fatal.message = m_c.error().message + " of block " + std::to_string(b) + " (" +
-                              std::to_string(blockCount) + " blocks announced)";
+            m_fatal = {true, m_c.error().offset,
+                       m_c.error().message + " of block " + std::to_string(b) + " (" +
+                           std::to_string(blockCount) + " blocks announced)"};
             return false;
         }
         bool ok = false;
@@ -664,10 +662,9 @@ bool Parser::parseBlocks()
             ok = parseVertexAnimation(false, indexError);
             break;
         default:
-            m_fatal.set = true;
-            m_fatal.offset = blockOffset;
-            m_fatal.message = "unknown block type " + std::to_string(type) + " at @" +
-                              hexOffset(blockOffset) + "; rest of file unreadable";
+            m_fatal = {true, blockOffset,
+                       "unknown block type " + std::to_string(type) + " at @" +
+                           hexOffset(blockOffset) + "; rest of file unreadable"};
             return false;
         }
         if (!ok) {
@@ -844,9 +841,7 @@ void buildModel(std::string_view bytes, Raw& raw, Model& m, DiagnosticSink& sink
         a.frameWhere.reserve(raw.frames.size());
         SmdxCursor states(bytes);
         std::vector<std::size_t> order(raw.frames.size());
-        for (std::size_t i = 0; i < order.size(); ++i) {
-            order[i] = i;
-        }
+        std::iota(order.begin(), order.end(), std::size_t{0});
         for (std::size_t i = 1; i < raw.frames.size(); ++i) {
             const RawFrame& f = raw.frames[i];
             const RawFrame& prev = raw.frames[i - 1];
