@@ -17,6 +17,7 @@
 #include "core/diag/diagnostic_ids.h"
 #include "core/diag/severity.h"
 #include "core/text/line_scanner.h"
+#include "core/text/names.h"
 #include "core/text/numbers.h"
 #include "core/text/plural.h"
 #include "core/text/text_cursor.h"
@@ -219,63 +220,10 @@ private:
     Whole m_whole;
 };
 
-// A token for messages: long tokens are cut so hostile input cannot blow up a message.
-// Control bytes print as '?'.
-std::string shown(std::string_view tok)
-{
-    const bool cut = tok.size() > 40;
-    std::string out(cut ? tok.substr(0, 40) : tok);
-    for (char& ch : out) {
-        if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7F) {
-            ch = '?';
-        }
-    }
-    if (cut) {
-        out += "...";
-    }
-    return out;
-}
-
-std::string numberText(double v)
-{
-    std::string s;
-    appendNumber(s, v);
-    return s;
-}
-
-// What is wrong with a bone / material / shape name, or "" when nothing: bytes >= 0x80 (invalid
-// UTF-8 included) or control bytes such as NUL, which studiomdl's C strings cut at.
-std::string_view nameIssue(std::string_view s) noexcept
-{
-    bool high = false, control = false;
-    for (char ch : s) {
-        const auto c = static_cast<unsigned char>(ch);
-        high = high || c >= 0x80;
-        control = control || (c < 0x20 && c != 0x09) || c == 0x7F;
-    }
-    if (s.find('\0') != std::string_view::npos) {
-        return "a NUL byte";
-    }
-    return control ? "control characters" : high ? "non-ASCII characters" : "";
-}
-
 bool isFullLineComment(std::string_view trimmed) noexcept
 {
     return !trimmed.empty() &&
            (trimmed.front() == '#' || trimmed.front() == ';' || trimmed.starts_with("//"));
-}
-
-std::string fileStem(std::string_view fileName)
-{
-    const std::size_t slash = fileName.find_last_of("/\\");
-    if (slash != std::string_view::npos) {
-        fileName.remove_prefix(slash + 1);
-    }
-    const std::size_t dot = fileName.rfind('.');
-    if (dot != std::string_view::npos && dot > 0) {
-        fileName = fileName.substr(0, dot);
-    }
-    return std::string(fileName);
 }
 
 // A guess at the first triangle starting at a line after p: a line that does not look like a
@@ -431,7 +379,7 @@ private:
     {
         error(ids::kSyntaxBadNumber, loc(tok),
               std::string("expected ") + (integer ? "int" : "float") + " for " +
-                  std::string(field) + ", got '" + shown(tok) + "'");
+                  std::string(field) + ", got '" + shownToken(tok) + "'");
     }
     void shortLine(std::string_view kind, std::size_t have, std::size_t need)
     {
@@ -715,7 +663,7 @@ bool SmdReader::isEndLine(std::string_view first, Fields& f, Block b)
 void SmdReader::keywordCase(std::string_view tok, std::string_view exact, bool block)
 {
     const Diagnostic& d = error(ids::kSyntaxKeywordCase, loc(tok),
-                                "'" + shown(tok) + "' must be '" + std::string(exact) + "'");
+                                "'" + shownToken(tok) + "' must be '" + std::string(exact) + "'");
     const std::size_t i = indexOf(d);
     if (i != SIZE_MAX) {
         m_deferred.emplace_back(i, block ? Deferred::BlockKeywordCase : Deferred::KeywordCase);
@@ -821,8 +769,8 @@ void SmdReader::skipUnknownBlock(std::string_view kw)
 {
     m_sawUnknown = true;
     warning(ids::kSyntaxUnknownBlock, lineLoc(),
-            "unknown block '" + shown(kw) + "' skipped to its 'end'");
-    const std::string name = shown(kw);
+            "unknown block '" + shownToken(kw) + "' skipped to its 'end'");
+    const std::string name = shownToken(kw);
     while (nextLine()) {
         if (equalsIgnoreCase(trim(line()), "end")) {
             m_lastWasEnd = true;
@@ -967,14 +915,15 @@ void SmdReader::parseNodes(SourceLoc opened)
         const std::string_view name = quoted ? nameTok.substr(1, nameTok.size() - 2) : nameTok;
         if (const std::string_view issue = nameIssue(name); !issue.empty()) {
             warning(ids::kSyntaxNonAscii, loc(nameTok),
-                    "name '" + shown(name) + "' contains " + std::string(issue));
+                    "name '" + shownToken(name) + "' contains " + std::string(issue));
         }
         JointIndex j = m_ids.find(id);
         if (j != kNoJoint) {
             const auto u = static_cast<std::size_t>(j);
             const bool same = s.names[u] == name && m_rawParents[u] == parent;
             const std::string msg = "bone id " + std::to_string(id) +
-                                    " redefined; studiomdl keeps the last ('" + shown(name) + "')";
+                                    " redefined; studiomdl keeps the last ('" + shownToken(name) +
+                                    "')";
             Diagnostic& d =
                 same ? fixed(Severity::Note, ids::kSkeletonDuplicateId, at, msg, {K::Joint, j})
                      : error(ids::kSkeletonDuplicateId, at, msg, {K::Joint, j});
@@ -1027,7 +976,7 @@ bool SmdReader::parseTimeLine(std::string_view kw, Fields& f, double& time, std:
     comment.assign(commentText(f.comment()));
     if (const std::string_view issue = nameIssue(comment); !issue.empty()) {
         warning(ids::kSyntaxNonAscii, loc(f.comment()),
-                "name '" + shown(comment) + "' contains " + std::string(issue));
+                "name '" + shownToken(comment) + "' contains " + std::string(issue));
     }
     return true;
 }
@@ -1235,7 +1184,7 @@ bool SmdReader::parseCorner(Corner& c, std::uint32_t vertex)
         }
         if (links < 0 || static_cast<std::size_t>(links) > kMaxLinks) {
             error(ids::kSyntaxBadNumber, loc(tok),
-                  "expected int for link count, got '" + shown(tok) + "' (0.." +
+                  "expected int for link count, got '" + shownToken(tok) + "' (0.." +
                       std::to_string(kMaxLinks) + ")");
             return false;
         }
@@ -1499,7 +1448,7 @@ std::uint32_t SmdReader::internMaterial(std::string_view name, SourceLoc at)
     const std::uint32_t mat = m_materials.intern(mesh, name, at);
     if (mesh.materials.size() != before && !issue.empty()) {
         warning(ids::kSyntaxNonAscii, at,
-                "name '" + shown(name) + "' contains " + std::string(issue),
+                "name '" + shownToken(name) + "' contains " + std::string(issue),
                 {K::Material, static_cast<std::int32_t>(mat)});
     }
     return mat;
@@ -1642,7 +1591,7 @@ void SmdReader::buildSkeleton()
         const JointIndex pj = m_ids.find(p);
         if (pj == kNoJoint) {
             error(ids::kSkeletonUnknownParent, m_parentTokAt[j],
-                  "parent " + std::to_string(p) + " of bone '" + shown(s.names[j]) +
+                  "parent " + std::to_string(p) + " of bone '" + shownToken(s.names[j]) +
                       "' is not declared",
                   {K::Joint, static_cast<std::int32_t>(j)});
             continue;
@@ -1836,7 +1785,7 @@ void SmdReader::buildVertexFrames()
                 continue;
             }
             const std::string shape =
-                f.name.empty() ? "frame " + std::to_string(k) : "'" + shown(f.name) + "'";
+                f.name.empty() ? "frame " + std::to_string(k) : "'" + shownToken(f.name) + "'";
             error(ids::kFlexVertexIdOutOfRange, f.lineWhere[i],
                   "shape " + shape + " moves vertex " + std::to_string(f.ids[i]) +
                       "; base frame has " + baseCount,
