@@ -16,6 +16,7 @@
 #include "core/build/parallel_shares.h"
 #include "core/diag/diagnostic_ids.h"
 #include "core/diag/severity.h"
+#include "core/text/ascii.h"
 #include "core/text/line_scanner.h"
 #include "core/text/names.h"
 #include "core/text/numbers.h"
@@ -31,6 +32,11 @@ using K = ElementRef::Kind;
 constexpr std::size_t kMaxTokens = 4096; // fields that may carry links / extra UVs on a line
 constexpr std::size_t kMaxLinks = (kMaxTokens - 10) / 2;
 constexpr std::size_t kMaxPerId = 10000; // reader diagnostics per id, then a summary
+
+// Field names for messages.
+constexpr const char* kPos[3] = {"position x", "position y", "position z"};
+constexpr const char* kRot[3] = {"rotation x", "rotation y", "rotation z"};
+constexpr const char* kNrm[3] = {"normal x", "normal y", "normal z"};
 
 enum class Block : std::uint8_t { None, Nodes, Skeleton, Triangles, VertexAnimation };
 
@@ -226,6 +232,14 @@ bool isFullLineComment(std::string_view trimmed) noexcept
            (trimmed.front() == '#' || trimmed.front() == ';' || trimmed.starts_with("//"));
 }
 
+// The lines in [from, to), estimated from the first megabyte (to reserve arrays).
+std::size_t estimatedLines(const char* from, const char* to) noexcept
+{
+    const auto size = static_cast<std::size_t>(to - from);
+    const std::size_t sample = std::min(size, std::size_t(1) << 20);
+    return countNewlines({from, sample}) * size / std::max<std::size_t>(sample, 1);
+}
+
 // A guess at the first triangle starting at a line after p: a line that does not look like a
 // vertex line (an integer, a blank, a number) followed by three that do. Only a guess: a share
 // starting here is kept only when the share before it ended exactly here, which proves it.
@@ -393,6 +407,14 @@ private:
               std::string(kind) + " line has " + plural(have, "field") + "; needs " +
                   std::to_string(need));
     }
+    // syntax.non-ascii: a bone, material or shape name with bytes studiomdl mishandles.
+    void checkName(std::string_view name, SourceLoc at, ElementRef e = {})
+    {
+        if (const std::string_view issue = nameIssue(name); !issue.empty()) {
+            warning(ids::kSyntaxNonAscii, at,
+                    "name '" + shownToken(name) + "' contains " + std::string(issue), e);
+        }
+    }
     // The fields after the `used` ones: a note that they are ignored.
     void extraFields(Fields& f, std::size_t used)
     {
@@ -405,8 +427,7 @@ private:
              std::to_string(k) + (k == 1 ? " extra field" : " extra fields") +
                  "; studiomdl ignores them, BinarySMD rejects them");
     }
-    // The next field as a number of a `kind` line that needs `need` fields: a missing field,
-    // or a bad one on a line with too few, is a short line.
+    // The next field as a number of a `kind` line that needs `need` fields.
     template <class T>
     bool field(Fields& f, T& out, const char* name, const char* kind, std::size_t need,
                std::string_view* at = nullptr)
@@ -419,10 +440,18 @@ private:
             }
             return true;
         }
-        if (got == Fields::Got::Missing || f.total() < need) {
+        return badField(f, tok, got == Fields::Got::Missing, !std::is_same_v<T, float>, name, kind,
+                        need);
+    }
+    // A missing field, or a bad one on a line with too few, is a short line; else a bad number.
+    // Returns false.
+    bool badField(Fields& f, std::string_view tok, bool missing, bool integer, const char* name,
+                  const char* kind, std::size_t need)
+    {
+        if (missing || f.total() < need) {
             shortLine(kind, f.total(), need);
         } else {
-            badNumber(tok, !std::is_same_v<T, float>, name);
+            badNumber(tok, integer, name);
         }
         return false;
     }
@@ -436,21 +465,6 @@ private:
     {
         const char* q = scanInt(tok.data(), tok.data() + tok.size(), out);
         return q == tok.data() + tok.size() || parseInt(tok, out);
-    }
-
-    // The first field of a 7-field line (already taken) as an int.
-    bool idField(std::string_view tok, std::int32_t& out, const char* name, const char* kind,
-                 Fields& f)
-    {
-        if (intOf(tok, out)) {
-            return true;
-        }
-        if (f.total() < 7) {
-            shortLine(kind, f.total(), 7);
-        } else {
-            badNumber(tok, true, name);
-        }
-        return false;
     }
 
     // ---- lines --------------------------------------------------------------------------
@@ -499,9 +513,19 @@ private:
                    std::string_view block = {});
     void endsInside(Block b, SourceLoc opened, const std::string& after);
     void clearVertexRefs(std::size_t mark) noexcept;
-    std::size_t indexOf(const Diagnostic& d) const noexcept
+    // Keeps the index of the report just made (none when it was not listed) to grade it by
+    // profile, or to renumber its raw frame once frames are sorted.
+    void defer(const Diagnostic& d, Deferred what)
     {
-        return &d == &m_dummy ? SIZE_MAX : m_sink.diagnostics().size() - 1;
+        if (&d != &m_dummy) {
+            m_deferred.emplace_back(m_sink.diagnostics().size() - 1, what);
+        }
+    }
+    void frameDiag(const Diagnostic& d)
+    {
+        if (&d != &m_dummy) {
+            m_frameDiags.push_back(m_sink.diagnostics().size() - 1);
+        }
     }
     void skipUnknownBlock(std::string_view kw);
     void parseNodes(SourceLoc opened);
@@ -662,12 +686,9 @@ bool SmdReader::isEndLine(std::string_view first, Fields& f, Block b)
 
 void SmdReader::keywordCase(std::string_view tok, std::string_view exact, bool block)
 {
-    const Diagnostic& d = error(ids::kSyntaxKeywordCase, loc(tok),
-                                "'" + shownToken(tok) + "' must be '" + std::string(exact) + "'");
-    const std::size_t i = indexOf(d);
-    if (i != SIZE_MAX) {
-        m_deferred.emplace_back(i, block ? Deferred::BlockKeywordCase : Deferred::KeywordCase);
-    }
+    defer(error(ids::kSyntaxKeywordCase, loc(tok),
+                "'" + shownToken(tok) + "' must be '" + std::string(exact) + "'"),
+          block ? Deferred::BlockKeywordCase : Deferred::KeywordCase);
 }
 
 // ---- top level ------------------------------------------------------------------------------
@@ -684,11 +705,8 @@ ReadResult SmdReader::run()
             if (beforeKeyword) {
                 m_model.headerComments.emplace_back(line());
             }
-            const std::size_t i = indexOf(
-                note(ids::kSyntaxCommentGoldsrc, lineLoc(), "GoldSrc studiomdl has no comments"));
-            if (i != SIZE_MAX) {
-                m_deferred.emplace_back(i, Deferred::TopLevelComment);
-            }
+            defer(note(ids::kSyntaxCommentGoldsrc, lineLoc(), "GoldSrc studiomdl has no comments"),
+                  Deferred::TopLevelComment);
             continue;
         }
         Fields f(m_sc.begin(), m_sc.end());
@@ -743,22 +761,18 @@ ReadResult SmdReader::run()
         return r;
     }
     build();
+    for (const auto& [id, n] : m_perId) {
+        if (n > kMaxPerId) {
+            m_sink
+                .report(Severity::Note, id, {1, 1, 0},
+                        std::to_string(n - kMaxPerId) + " more not listed by the reader")
+                .fixedSeverity = true;
+        }
+    }
     r.model = std::move(m_model);
     r.hasModel = true;
     r.stats = m_stats;
     r.diagnostics = m_sink.take();
-    for (const auto& [id, n] : m_perId) {
-        if (n > kMaxPerId) {
-            Diagnostic d;
-            d.severity = Severity::Note;
-            d.id = id;
-            d.file = m_ctx.fileName;
-            d.where = {1, 1, 0};
-            d.message = std::to_string(n - kMaxPerId) + " more not listed by the reader";
-            d.fixedSeverity = true;
-            r.diagnostics.push_back(std::move(d));
-        }
-    }
     std::stable_sort(
         r.diagnostics.begin(), r.diagnostics.end(),
         [](const Diagnostic& a, const Diagnostic& b) { return a.where.offset < b.where.offset; });
@@ -913,10 +927,7 @@ void SmdReader::parseNodes(SourceLoc opened)
         }
         const bool quoted = nameTok.size() >= 2 && nameTok.front() == '"' && nameTok.back() == '"';
         const std::string_view name = quoted ? nameTok.substr(1, nameTok.size() - 2) : nameTok;
-        if (const std::string_view issue = nameIssue(name); !issue.empty()) {
-            warning(ids::kSyntaxNonAscii, loc(nameTok),
-                    "name '" + shownToken(name) + "' contains " + std::string(issue));
-        }
+        checkName(name, loc(nameTok));
         JointIndex j = m_ids.find(id);
         if (j != kNoJoint) {
             const auto u = static_cast<std::size_t>(j);
@@ -974,10 +985,7 @@ bool SmdReader::parseTimeLine(std::string_view kw, Fields& f, double& time, std:
     extraFields(f, 2);
     hasComment = !f.comment().empty();
     comment.assign(commentText(f.comment()));
-    if (const std::string_view issue = nameIssue(comment); !issue.empty()) {
-        warning(ids::kSyntaxNonAscii, loc(f.comment()),
-                "name '" + shownToken(comment) + "' contains " + std::string(issue));
-    }
+    checkName(comment, loc(f.comment()));
     return true;
 }
 
@@ -985,17 +993,12 @@ bool SmdReader::parseTimeLine(std::string_view kw, Fields& f, double& time, std:
 // numbers (a bone's position and rotation, or a vertex's position and normal).
 void SmdReader::parseFrames(Block b, SourceLoc opened)
 {
-    static const char* const kPos[3] = {"position x", "position y", "position z"};
-    static const char* const kRot[3] = {"rotation x", "rotation y", "rotation z"};
-    static const char* const kNrm[3] = {"normal x", "normal y", "normal z"};
     const bool skel = b == Block::Skeleton;
     const char* const kind = skel ? "bone" : "vertex animation";
-    if (skel) { // a state a line: reserve for the lines estimated from the first megabyte
-        const auto size =
-            static_cast<std::size_t>(m_bytes.data() + m_bytes.size() - m_sc.position());
-        const std::size_t sample = std::min(size, std::size_t(1) << 20);
-        const std::size_t lines =
-            countNewlines({m_sc.position(), sample}) * size / std::max<std::size_t>(sample, 1);
+    if (skel) { // a state a line: reserve for the lines estimated
+        const char* const end = m_bytes.data() + m_bytes.size();
+        const auto size = static_cast<std::size_t>(end - m_sc.position());
+        const std::size_t lines = estimatedLines(m_sc.position(), end);
         // A pose line takes at least 14 bytes; at most 4M keys ahead, growth after that
         // (address space: pages come as written).
         const std::size_t keys = std::min({lines, size / 14, std::size_t(1) << 22});
@@ -1063,7 +1066,8 @@ void SmdReader::parseFrames(Block b, SourceLoc opened)
         }
         Vec3 a;
         Vec3 c;
-        const bool ok = idField(first, id, skel ? "bone id" : "vertex id", kind, f) &&
+        const bool ok = (intOf(first, id) || badField(f, first, false, true,
+                                                      skel ? "bone id" : "vertex id", kind, 7)) &&
                         vec3(f, a, kPos, kind, 7) && vec3(f, c, skel ? kRot : kNrm, kind, 7);
         f.atEnd();
         noteTab(f.firstTab(), false);
@@ -1083,14 +1087,10 @@ void SmdReader::parseFrames(Block b, SourceLoc opened)
         }
         const JointIndex j = m_ids.find(id);
         if (j == kNoJoint) {
-            const std::size_t di =
-                indexOf(error(ids::kSkeletonUnknownBoneInFrame, loc(first),
-                              "frame " + numberText(m_frames.back().time) +
-                                  " animates undeclared bone id " + std::to_string(id),
-                              {K::Frame, static_cast<std::int32_t>(m_frames.size() - 1)}));
-            if (di != SIZE_MAX) {
-                m_frameDiags.push_back(di);
-            }
+            frameDiag(error(ids::kSkeletonUnknownBoneInFrame, loc(first),
+                            "frame " + numberText(m_frames.back().time) +
+                                " animates undeclared bone id " + std::to_string(id),
+                            {K::Frame, static_cast<std::int32_t>(m_frames.size() - 1)}));
             continue;
         }
         addPose(j, a, c);
@@ -1158,8 +1158,6 @@ void SmdReader::leaveDirect()
 // `parent x y z nx ny nz u v [count (bone weight)* [extra u v]*]` (v3: extra UV pairs).
 bool SmdReader::parseCorner(Corner& c, std::uint32_t vertex)
 {
-    static const char* const kPos[3] = {"position x", "position y", "position z"};
-    static const char* const kNrm[3] = {"normal x", "normal y", "normal z"};
     c.where = lineLoc();
     Fields f(m_sc.begin(), m_sc.end());
     std::int32_t parent = 0;
@@ -1276,13 +1274,10 @@ void SmdReader::parseTriangles(SourceLoc opened)
 // once, not by doubling, which cuts page faults, copies and the peak memory.
 void SmdReader::reserveFor(const char* from, const char* to)
 {
-    // Lines estimated from the first megabyte. A triangle takes at least 56 bytes (3 x
-    // "0 0 0 0 0 0 0 0 0\n" and a material), so a hostile file of blank lines cannot reserve
-    // more than real triangles of its size use.
+    // A triangle takes at least 56 bytes (3 x "0 0 0 0 0 0 0 0 0\n" and a material), so a
+    // hostile file of blank lines cannot reserve more than real triangles of its size use.
     const auto size = static_cast<std::size_t>(to - from);
-    const std::size_t sample = std::min(size, std::size_t(1) << 20);
-    const std::size_t lines =
-        countNewlines({from, sample}) * size / std::max<std::size_t>(sample, 1);
+    const std::size_t lines = estimatedLines(from, to);
     reserveTriangles(m_model.mesh, std::min(lines / 4 + lines / 64 + 1, size / 56 + 1));
 }
 
@@ -1440,16 +1435,13 @@ std::uint32_t SmdReader::internMaterial(std::string_view name, SourceLoc at)
 {
     Mesh& mesh = m_model.mesh;
     const std::size_t before = mesh.materials.size();
-    const std::string_view issue = nameIssue(name);
-    if (m_share && !issue.empty()) {
+    if (m_share && !nameIssue(name).empty()) {
         m_stop = true; // reading in order warns
         return 0;
     }
     const std::uint32_t mat = m_materials.intern(mesh, name, at);
-    if (mesh.materials.size() != before && !issue.empty()) {
-        warning(ids::kSyntaxNonAscii, at,
-                "name '" + shownToken(name) + "' contains " + std::string(issue),
-                {K::Material, static_cast<std::int32_t>(mat)});
+    if (mesh.materials.size() != before) {
+        checkName(name, at, {K::Material, static_cast<std::int32_t>(mat)});
     }
     return mat;
 }
@@ -1632,20 +1624,16 @@ void SmdReader::buildAnimation()
             continue;
         }
         const ElementRef ref{K::Frame, static_cast<std::int32_t>(i)};
-        std::size_t di = SIZE_MAX;
         if (t < m_frames.front().time) {
-            di = indexOf(error(ids::kSkeletonTimeOrder, m_frames[i].where,
-                               "time " + numberText(t) + " precedes the first frame " +
-                                   numberText(m_frames.front().time),
-                               ref));
+            frameDiag(error(ids::kSkeletonTimeOrder, m_frames[i].where,
+                            "time " + numberText(t) + " precedes the first frame " +
+                                numberText(m_frames.front().time),
+                            ref));
         } else {
-            di = indexOf(fixed(Severity::Warning, ids::kSkeletonTimeOrder, m_frames[i].where,
-                               "time " + numberText(t) + " follows time " + numberText(prev) +
-                                   "; frames sorted by time",
-                               ref));
-        }
-        if (di != SIZE_MAX) {
-            m_frameDiags.push_back(di);
+            frameDiag(fixed(Severity::Warning, ids::kSkeletonTimeOrder, m_frames[i].where,
+                            "time " + numberText(t) + " follows time " + numberText(prev) +
+                                "; frames sorted by time",
+                            ref));
         }
     }
     std::vector<std::size_t> order(nf);
@@ -1659,13 +1647,10 @@ void SmdReader::buildAnimation()
     for (std::size_t o : order) {
         const RawFrame& f = m_frames[o];
         if (!a.times.empty() && a.times.back() == f.time) {
-            const std::size_t di = indexOf(warning(
-                ids::kSkeletonDuplicateFrame, f.where,
-                "time " + numberText(f.time) + " repeated; studiomdl merges, BST adds a frame",
-                {K::Frame, static_cast<std::int32_t>(o)}));
-            if (di != SIZE_MAX) {
-                m_frameDiags.push_back(di);
-            }
+            frameDiag(warning(ids::kSkeletonDuplicateFrame, f.where,
+                              "time " + numberText(f.time) +
+                                  " repeated; studiomdl merges, BST adds a frame",
+                              {K::Frame, static_cast<std::int32_t>(o)}));
         } else {
             a.appendFrame(f.time, f.where);
         }
@@ -1751,13 +1736,7 @@ void SmdReader::build()
     } else {
         m.kind = ModelKind::Animation;
     }
-    m.format =
-        m_hasVertexAnimation ||
-                (m_ctx.fileName.size() >= 4 &&
-                 equalsIgnoreCase(
-                     std::string_view(m_ctx.fileName).substr(m_ctx.fileName.size() - 4), ".vta"))
-            ? "vta"
-            : "smd";
+    m.format = m_hasVertexAnimation || asciiIEndsWith(m_ctx.fileName, ".vta") ? "vta" : "smd";
     orderSkeleton(m, m_sink);
     bindFromFirstFrame(m);
     deriveFlexShapes(m);
@@ -1791,18 +1770,17 @@ void SmdReader::gradeByProfile()
     }
     // Version (CHECKS.md §3 "File version").
     const int v = m_model.version;
+    const std::string accepts =
+        pname + " accepts " + (p == Profile::GoldSrc || p == Profile::Cod ? "1" : "1-2");
     if (!m_sawVersion) {
-        error(ids::kSyntaxBadVersion, {1, 1, 0},
-              "version missing; " + pname + " accepts " +
-                  (p == Profile::GoldSrc || p == Profile::Cod ? "1" : "1-2"));
+        error(ids::kSyntaxBadVersion, {1, 1, 0}, "version missing; " + accepts);
     } else if (v != 1) {
         if (p == Profile::Source && v == 2) {
             fixed(Severity::Warning, ids::kSyntaxBadVersion, m_versionTokAt,
                   "version 2; source accepts 1 (version 2 is accepted by SDK 2013 only)");
         } else if (!(p == Profile::Source256 && v == 2)) {
             error(ids::kSyntaxBadVersion, m_versionTokAt,
-                  "version " + std::to_string(v) + "; " + pname + " accepts " +
-                      (p == Profile::GoldSrc || p == Profile::Cod ? "1" : "1-2"));
+                  "version " + std::to_string(v) + "; " + accepts);
         }
     }
     // Tabs: once per file.
