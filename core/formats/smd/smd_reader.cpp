@@ -10,6 +10,7 @@
 #include <array>
 #include <cmath>
 #include <memory>
+#include <numeric>
 #include <unordered_map>
 
 #include "core/build/model_builder.h"
@@ -59,24 +60,18 @@ Block blockFromKeyword(std::string_view tok) noexcept
 }
 
 // Character classes of the fields: 0 field, 1 blank, 2 '#' or ';', 3 '/', 4 '"'.
-struct CharClasses {
+constexpr std::array<std::uint8_t, 256> kClasses = [] {
     std::array<std::uint8_t, 256> c{};
-    constexpr CharClasses()
-    {
-        for (char b : {' ', '\t', '\f', '\v'}) {
-            c[static_cast<unsigned char>(b)] = 1;
-        }
-        c[static_cast<unsigned char>('#')] = 2;
-        c[static_cast<unsigned char>(';')] = 2;
-        c[static_cast<unsigned char>('/')] = 3;
-        c[static_cast<unsigned char>('"')] = 4;
-    }
-};
-constexpr CharClasses kClasses;
+    c[' '] = c['\t'] = c['\f'] = c['\v'] = 1;
+    c['#'] = c[';'] = 2;
+    c['/'] = 3;
+    c['"'] = 4;
+    return c;
+}();
 
 inline std::uint8_t cls(char ch) noexcept
 {
-    return kClasses.c[static_cast<unsigned char>(ch)];
+    return kClasses[static_cast<unsigned char>(ch)];
 }
 
 // The fields of one line, read one at a time where they stand (no token array). Blanks
@@ -240,6 +235,18 @@ std::size_t estimatedLines(const char* from, const char* to) noexcept
     return countNewlines({from, sample}) * size / std::max<std::size_t>(sample, 1);
 }
 
+// Whether a line starts as a vertex line does (an integer, then a number) and has at least
+// `need` fields.
+bool startsLikeVertex(const char* b, const char* e, std::size_t need = 0) noexcept
+{
+    Fields f(b, e);
+    std::int32_t i = 0;
+    float x = 0;
+    std::string_view tok;
+    return f.number(i, tok) == Fields::Got::Ok && f.number(x, tok) == Fields::Got::Ok &&
+           (need == 0 || f.total() >= need);
+}
+
 // A guess at the first triangle starting at a line after p: a line that does not look like a
 // vertex line (an integer, a blank, a number) followed by three that do. Only a guess: a share
 // starting here is kept only when the share before it ended exactly here, which proves it.
@@ -258,11 +265,7 @@ const char* guessTriangleStart(const char* p, const char* end) noexcept
         if (!sc.next()) {
             break;
         }
-        Fields f(sc.begin(), sc.end());
-        std::int32_t i = 0;
-        float x = 0;
-        std::string_view tok;
-        vertex[n] = f.number(i, tok) == Fields::Got::Ok && f.number(x, tok) == Fields::Got::Ok;
+        vertex[n] = startsLikeVertex(sc.begin(), sc.end());
     }
     for (int i = 0; i + 3 < n; ++i) {
         if (!vertex[i] && vertex[i + 1] && vertex[i + 2] && vertex[i + 3]) {
@@ -490,18 +493,10 @@ private:
         return {m_lastLine == 0 ? 1 : m_lastLine, static_cast<std::uint32_t>(m_lastLineLength) + 1,
                 m_bytes.size()};
     }
-    std::string_view commentText(std::string_view c) const noexcept
-    {
-        c.remove_prefix(c.starts_with("//") ? 2 : c.empty() ? 0 : 1);
-        return trim(c);
-    }
     void noteTab(const char* tab, bool manyLinks) noexcept;
     bool blankOrComment(Block b);
     bool isEndLine(std::string_view first, Fields& f, Block b);
-    bool newBlockStarts(std::string_view first, Fields& f) noexcept
-    {
-        return blockFromKeyword(first) != Block::None && f.total() == 1;
-    }
+    bool endsBlock(std::string_view first, Fields& f, Block b, SourceLoc opened);
     void keywordCase(std::string_view tok, std::string_view exact, bool block);
 
     // ---- blocks -------------------------------------------------------------------------
@@ -533,13 +528,11 @@ private:
     void beginFrame(RawFrame&& f);
     void addPose(JointIndex joint, const Vec3& position, const Vec3& rotation);
     void leaveDirect();
-    bool parseTimeLine(std::string_view kw, Fields& f, double& time, std::string& comment,
-                       bool& hasComment);
+    bool parseTimeLine(std::string_view kw, Fields& f, RawFrame& rf);
     void parseTriangles(SourceLoc opened);
     bool triangles(SourceLoc opened, const char* stopAt);
     bool parseCorner(Corner& c, std::uint32_t vertex);
     void appendTriangle(std::uint32_t mat, SourceLoc matAt);
-    bool looksLikeVertex() noexcept;
     std::uint32_t internMaterial(std::string_view name, SourceLoc at);
     int parallelTriangles(SourceLoc opened);
     void reserveFor(const char* from, const char* to);
@@ -681,6 +674,21 @@ bool SmdReader::isEndLine(std::string_view first, Fields& f, Block b)
         }
     }
     m_lastWasEnd = true;
+    return true;
+}
+
+// Whether the line (`first` its first field) ends block `b`: its `end`, or a new block's
+// keyword (syntax.missing-end; the line is then read again at the top level).
+bool SmdReader::endsBlock(std::string_view first, Fields& f, Block b, SourceLoc opened)
+{
+    if (isEndLine(first, f, b)) {
+        return true;
+    }
+    if (blockFromKeyword(first) == Block::None || f.total() != 1) {
+        return false;
+    }
+    missingEnd(b, opened, lineLoc());
+    unread();
     return true;
 }
 
@@ -885,12 +893,7 @@ void SmdReader::parseNodes(SourceLoc opened)
         Fields f(m_sc.begin(), m_sc.end());
         const std::string_view idTok = f.next();
         noteTab(f.firstTab(), false);
-        if (isEndLine(idTok, f, Block::Nodes)) {
-            return;
-        }
-        if (newBlockStarts(idTok, f)) {
-            missingEnd(Block::Nodes, opened, lineLoc());
-            unread();
+        if (endsBlock(idTok, f, Block::Nodes, opened)) {
             return;
         }
         const SourceLoc at = lineLoc();
@@ -961,8 +964,7 @@ void SmdReader::parseNodes(SourceLoc opened)
 
 // ---- skeleton -------------------------------------------------------------------------------
 
-bool SmdReader::parseTimeLine(std::string_view kw, Fields& f, double& time, std::string& comment,
-                              bool& hasComment)
+bool SmdReader::parseTimeLine(std::string_view kw, Fields& f, RawFrame& rf)
 {
     if (kw != "time") {
         keywordCase(kw, "time", false);
@@ -975,17 +977,19 @@ bool SmdReader::parseTimeLine(std::string_view kw, Fields& f, double& time, std:
     std::int32_t whole = 0; // most times are integers: the inline scanner (not "-0")
     if (tok.front() != '-' &&
         scanInt(tok.data(), tok.data() + tok.size(), whole) == tok.data() + tok.size()) {
-        time = whole;
-    } else if (!parseDouble(tok, time) || !std::isfinite(time)) {
+        rf.time = whole;
+    } else if (!parseDouble(tok, rf.time) || !std::isfinite(rf.time)) {
         badNumber(tok, false, "time");
         return false;
     } else {
         m_slowTime = true;
     }
     extraFields(f, 2);
-    hasComment = !f.comment().empty();
-    comment.assign(commentText(f.comment()));
-    checkName(comment, loc(f.comment()));
+    std::string_view text = f.comment(); // its '#', ';' or '//' and blanks off
+    rf.hasComment = !text.empty();
+    text.remove_prefix(text.starts_with("//") ? 2 : text.empty() ? 0 : 1);
+    rf.comment.assign(trim(text));
+    checkName(rf.comment, loc(f.comment()));
     return true;
 }
 
@@ -1025,22 +1029,16 @@ void SmdReader::parseFrames(Block b, SourceLoc opened)
         std::int32_t id = 0;
         if (!intOf(first, id)) {
             noteTab(f.firstTab(), false);
-            if (isEndLine(first, f, b)) {
-                return;
-            }
-            if (newBlockStarts(first, f)) {
-                missingEnd(b, opened, lineLoc());
-                unread();
+            if (endsBlock(first, f, b, opened)) {
                 return;
             }
             if (equalsIgnoreCase(first, "time")) {
                 RawFrame rf;
                 m_slowTime = false;
-                skipFrame = !parseTimeLine(first, f, rf.time, rf.comment, rf.hasComment);
+                skipFrame = !parseTimeLine(first, f, rf);
                 m_stats.fastLines += !m_slowTime && m_reports == reports ? 1 : 0;
                 inFrame = !skipFrame;
                 rf.where = lineLoc();
-                rf.first = m_states.size();
                 if (inFrame && skel) {
                     beginFrame(std::move(rf));
                 } else if (inFrame) {
@@ -1130,12 +1128,10 @@ void SmdReader::addPose(JointIndex joint, const Vec3& position, const Vec3& rota
 }
 
 // The keys written so far become raw states (one per explicit key, in joint order within a
-// frame: the same keys, and a frame's later line for a joint already won).
+// frame: the same keys, and a frame's later line for a joint already won). Callers test
+// m_direct.
 void SmdReader::leaveDirect()
 {
-    if (!m_direct) {
-        return;
-    }
     m_direct = false;
     const std::size_t n = m_anim.jointCount;
     for (std::size_t f = 0; f < m_frames.size() && f < m_anim.frameCount(); ++f) {
@@ -1245,16 +1241,6 @@ bool SmdReader::parseCorner(Corner& c, std::uint32_t vertex)
     return true;
 }
 
-bool SmdReader::looksLikeVertex() noexcept
-{
-    Fields f(m_sc.begin(), m_sc.end());
-    std::int32_t i = 0;
-    float x = 0;
-    std::string_view tok;
-    return f.number(i, tok) == Fields::Got::Ok && f.number(x, tok) == Fields::Got::Ok &&
-           f.total() >= 9;
-}
-
 void SmdReader::parseTriangles(SourceLoc opened)
 {
     if (!m_triedParallel) {
@@ -1324,10 +1310,8 @@ bool SmdReader::triangles(SourceLoc opened, const char* stopAt)
         } else if (material.empty()) {
             // A blank material line is an empty material when vertex lines follow.
             matAt = loc(m_sc.begin());
-            const LineScanner here = m_sc;
-            const bool emptyMaterial = m_sc.next() && looksLikeVertex();
-            m_sc = here;
-            if (!emptyMaterial) {
+            LineScanner ahead = m_sc;
+            if (!(ahead.next() && startsLikeVertex(ahead.begin(), ahead.end(), 9))) {
                 error(ids::kSyntaxBlankLineInBlock, matAt,
                       "blank line desyncs 'triangles' in studiomdl");
                 continue;
@@ -1637,9 +1621,7 @@ void SmdReader::buildAnimation()
         }
     }
     std::vector<std::size_t> order(nf);
-    for (std::size_t i = 0; i < nf; ++i) {
-        order[i] = i;
-    }
+    std::iota(order.begin(), order.end(), std::size_t(0));
     std::stable_sort(order.begin(), order.end(), [this](std::size_t x, std::size_t y) {
         return m_frames[x].time < m_frames[y].time;
     });
