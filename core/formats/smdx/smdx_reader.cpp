@@ -13,6 +13,7 @@
 #include "core/io/file_buffer.h"
 #include "core/diag/diagnostic_ids.h"
 #include "core/formats/smdx/smdx_cursor.h"
+#include "core/text/names.h"
 
 namespace rigscope::core {
 
@@ -675,19 +676,6 @@ bool Parser::parseBlocks()
     return true;
 }
 
-std::string fileStem(std::string_view fileName)
-{
-    const std::size_t slash = fileName.find_last_of("/\\");
-    if (slash != std::string_view::npos) {
-        fileName.remove_prefix(slash + 1);
-    }
-    const std::size_t dot = fileName.rfind('.');
-    if (dot != std::string_view::npos && dot > 0) {
-        fileName = fileName.substr(0, dot);
-    }
-    return std::string(fileName);
-}
-
 std::string describeHead(std::string_view bytes)
 {
     static constexpr char kDigits[] = "0123456789ABCDEF";
@@ -701,74 +689,6 @@ std::string describeHead(std::string_view bytes)
         s += kDigits[b & 15];
     }
     return s.empty() ? "nothing" : s;
-}
-
-// The SMD reader's VTA id checks (FORMATS.md §1.6), on the frames as read.
-std::string describeMissing(const std::vector<std::int32_t>& sortedIds)
-{
-    std::string out;
-    std::size_t ranges = 0;
-    std::int64_t expect = 0;
-    for (std::int32_t id : sortedIds) {
-        if (id < 0) {
-            continue;
-        }
-        if (id > expect) {
-            if (ranges == 5) {
-                out += ", ...";
-            }
-            if (ranges++ < 5) {
-                if (!out.empty()) {
-                    out += ", ";
-                }
-                out += std::to_string(expect);
-                if (id - 1 > expect) {
-                    out += "-" + std::to_string(static_cast<std::int64_t>(id) - 1);
-                }
-            }
-        }
-        expect = static_cast<std::int64_t>(id) + 1;
-    }
-    return out;
-}
-
-void checkVertexFrames(const std::vector<VertexFrame>& frames, DiagnosticSink& sink)
-{
-    if (frames.empty()) {
-        return;
-    }
-    const VertexFrame& base = frames.front();
-    std::vector<std::int32_t> sorted = base.ids;
-    std::sort(sorted.begin(), sorted.end());
-    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
-    for (std::size_t i = 0; i < base.ids.size(); ++i) {
-        if (base.ids[i] < 0) {
-            sink.error(ids::kFlexVertexIdOutOfRange, base.lineWhere[i],
-                       "base frame lists vertex " + std::to_string(base.ids[i]) +
-                           "; ids start at 0",
-                       {ElementRef::Kind::Frame, 0});
-        }
-    }
-    const std::string missing = describeMissing(sorted);
-    if (!missing.empty()) {
-        sink.error(ids::kFlexFirstShapeIncomplete, base.where,
-                   "base frame lacks ids " + missing + "; their deltas have no base",
-                   {ElementRef::Kind::Frame, 0});
-    }
-    const std::string baseCount = std::to_string(base.ids.size());
-    for (std::size_t k = 1; k < frames.size(); ++k) {
-        const VertexFrame& f = frames[k];
-        for (std::size_t i = 0; i < f.ids.size(); ++i) {
-            const std::int32_t id = f.ids[i];
-            if (id >= 0 && std::binary_search(sorted.begin(), sorted.end(), id)) {
-                continue;
-            }
-            sink.error(ids::kFlexVertexIdOutOfRange, f.lineWhere[i],
-                       "shape frame " + std::to_string(k) + " moves vertex " + std::to_string(id) +
-                           "; base frame has " + baseCount,
-                       {ElementRef::Kind::Shape, static_cast<std::int32_t>(k - 1)});
-        }
-    }
 }
 
 // ---- build -------------------------------------------------------------------------------
@@ -973,7 +893,10 @@ void buildModel(std::string_view bytes, Raw& raw, Model& m, DiagnosticSink& sink
                              " frames, vertexanimation " + std::to_string(m.vertexFrames.size()))
                 .fixedSeverity = true;
         }
-        checkVertexFrames(m.vertexFrames, sink);
+        checkVertexFrameIds(m.vertexFrames, [&sink](std::string_view id, SourceLoc where,
+                                                    std::string message, ElementRef e) {
+            sink.error(id, where, std::move(message), e);
+        });
     } else if (raw.hasTriangles) {
         m.kind = ModelKind::Reference;
     } else {
