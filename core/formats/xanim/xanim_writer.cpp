@@ -1,10 +1,13 @@
 // XANIM_EXPORT v3 and NT_EXPORT writers (FORMATS.md §4, §6.3): absolute frame numbers, SCALE
 // only when the source had it, notetracks in the style read (per-part under part 0 by default).
+// The XANIM_BIN writer (§5) writes the same records as tokens.
 #include <algorithm>
 
 #include "core/diag/diagnostic_ids.h"
 #include "core/formats/xanim/xanim.h"
 #include "core/formats/cod/cod_record.h"
+#include "core/formats/xbin/xbin.h"
+#include "core/formats/xbin/xbin_out.h"
 
 namespace rigscope::core {
 
@@ -15,29 +18,18 @@ int endingFor(const Model& m, std::string_view textFormat)
     return m.format == textFormat ? static_cast<int>(m.lineEnding) : 1;
 }
 
-void noteLine(cod::TextOut& o, const Notetrack& n)
+template <class Out> void noteLine(Out& o, const Notetrack& n)
 {
     o.kw("FRAME").d(n.frame).s(n.text).nl();
 }
 
-} // namespace
-
-WriteResult writeXanim(const Model& m, const WriteContext& ctx)
+// The records of an XANIM_EXPORT file (cod::TextOut) or XANIM_BIN stream (xbin::TokenOut). A
+// binary stream has the NOTETRACKS section only for per-part notes, and says nothing of the
+// notes a skeleton without parts drops.
+template <class Out> void writeRecords(Out& o, const Model& m, bool bin, DiagnosticSink& sink)
 {
-    WriteResult res;
-    DiagnosticSink sink(ctx.fileName);
-    if (m.animations.empty() || m.animations.front().kind != PoseKind::ModelMatrix) {
-        sink.error(ids::kWriteBadName, {1, 1, 0},
-                   m.animations.empty() ? "model has no animation to write"
-                                        : "animation holds SMD-style parent-relative keys; convert "
-                                          "it with 'rigscope-cli convert'");
-        res.diagnostics = sink.take();
-        return res;
-    }
     const Animation& a = m.animations.front();
     const Skeleton& s = m.skeleton;
-    cod::TextOut o(endingFor(m, "xanim"));
-    cod::comments(o, m.headerComments);
     o.kw("ANIMATION").nl();
     o.kw("VERSION").i(3).nl();
     o.nl();
@@ -66,54 +58,99 @@ WriteResult writeXanim(const Model& m, const WriteContext& ctx)
             o.nl();
         }
     }
-    o.kw("NOTETRACKS").nl();
-    o.nl();
+    if (!bin || a.noteStyle != NoteStyle::Flat) {
+        o.kw("NOTETRACKS").nl();
+        o.nl();
+    }
     if (a.noteStyle == NoteStyle::Flat) {
         o.kw("NUMKEYS").i(static_cast<std::int64_t>(a.notes.size())).nl();
         for (const Notetrack& n : a.notes) {
             noteLine(o, n);
         }
-    } else {
-        // Per-part: every part, tracks in first-appearance order, notes in model order. A
-        // note whose part is not a part index goes under part 0.
-        auto partOf = [&s](const Notetrack& n) {
-            return (n.part >= 0 && static_cast<std::size_t>(n.part) < s.size()) ? n.part : 0;
-        };
-        for (std::size_t j : bn.order) {
-            const std::int32_t part = bn.index[j];
-            std::vector<std::int32_t> tracks;
-            for (const Notetrack& n : a.notes) {
-                if (partOf(n) == part &&
-                    std::find(tracks.begin(), tracks.end(), n.track) == tracks.end()) {
-                    tracks.push_back(n.track);
-                }
-            }
-            o.kw("PART").i(part).nl();
-            o.kw("NUMTRACKS").i(static_cast<std::int64_t>(tracks.size())).nl();
-            for (std::int32_t t : tracks) {
-                std::size_t count = 0;
-                for (const Notetrack& n : a.notes) {
-                    count += (partOf(n) == part && n.track == t) ? 1u : 0u;
-                }
-                o.kw("NOTETRACK").i(t).nl();
-                o.kw("NUMKEYS").i(static_cast<std::int64_t>(count)).nl();
-                for (const Notetrack& n : a.notes) {
-                    if (partOf(n) == part && n.track == t) {
-                        noteLine(o, n);
-                    }
-                }
-            }
-            o.nl();
-        }
-        if (s.empty() && !a.notes.empty()) {
-            sink.warning(ids::kCodUnsupported, {1, 1, 0},
-                         "notes dropped: per-part notetracks need a part");
-        }
+        return;
     }
+    // Per-part: every part, tracks in first-appearance order, notes in model order. A note whose
+    // part is not a part index goes under part 0.
+    auto partOf = [&s](const Notetrack& n) {
+        return (n.part >= 0 && static_cast<std::size_t>(n.part) < s.size()) ? n.part : 0;
+    };
+    for (std::size_t j : bn.order) {
+        const std::int32_t part = bn.index[j];
+        std::vector<std::int32_t> tracks;
+        for (const Notetrack& n : a.notes) {
+            if (partOf(n) == part &&
+                std::find(tracks.begin(), tracks.end(), n.track) == tracks.end()) {
+                tracks.push_back(n.track);
+            }
+        }
+        o.kw("PART").i(part).nl();
+        o.kw("NUMTRACKS").i(static_cast<std::int64_t>(tracks.size())).nl();
+        for (std::int32_t t : tracks) {
+            std::size_t count = 0;
+            for (const Notetrack& n : a.notes) {
+                count += (partOf(n) == part && n.track == t) ? 1u : 0u;
+            }
+            o.kw("NOTETRACK").i(t).nl();
+            o.kw("NUMKEYS").i(static_cast<std::int64_t>(count)).nl();
+            for (const Notetrack& n : a.notes) {
+                if (partOf(n) == part && n.track == t) {
+                    noteLine(o, n);
+                }
+            }
+        }
+        o.nl();
+    }
+    if (!bin && s.empty() && !a.notes.empty()) {
+        sink.warning(ids::kCodUnsupported, {1, 1, 0},
+                     "notes dropped: per-part notetracks need a part");
+    }
+}
+
+// False with the error when there is no animation or its keys are SMD-style.
+bool writable(const Model& m, DiagnosticSink& sink, const char* smdStyle)
+{
+    if (m.animations.empty() || m.animations.front().kind != PoseKind::ModelMatrix) {
+        sink.error(ids::kWriteBadName, {1, 1, 0},
+                   m.animations.empty() ? "model has no animation to write" : smdStyle);
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+WriteResult writeXanim(const Model& m, const WriteContext& ctx)
+{
+    WriteResult res;
+    DiagnosticSink sink(ctx.fileName);
+    if (!writable(m, sink,
+                  "animation holds SMD-style parent-relative keys; convert it with 'rigscope-cli "
+                  "convert'")) {
+        res.diagnostics = sink.take();
+        return res;
+    }
+    cod::TextOut o(endingFor(m, "xanim"));
+    cod::comments(o, m.headerComments);
+    writeRecords(o, m, false, sink);
     cod::finishDiagnostics(o, sink);
     res.bytes = std::move(o.text);
     res.diagnostics = sink.take();
     return res;
+}
+
+WriteResult writeXanimBin(const Model& m, const WriteContext& ctx)
+{
+    DiagnosticSink sink(ctx.fileName);
+    if (!writable(m, sink,
+                  "animation holds SMD-style keys; convert it with 'rigscope-cli convert'")) {
+        WriteResult res;
+        res.diagnostics = sink.take();
+        return res;
+    }
+    xbin::TokenOut o;
+    o.comments(m.headerComments);
+    writeRecords(o, m, true, sink);
+    return o.finish(sink);
 }
 
 WriteResult writeNtExport(const Model& m, const WriteContext& ctx)

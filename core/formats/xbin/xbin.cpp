@@ -11,8 +11,9 @@
 
 #include "core/diag/diagnostic_ids.h"
 #include "core/formats/cod/cod_grammar.h"
-#include "core/formats/xbin/xbin_tokens.h"
+#include "core/formats/xbin/xbin_out.h"
 #include "core/formats/xbin/xbin_stream.h"
+#include "core/formats/xbin/xbin_tokens.h"
 #include "core/formats/cod/cod_record.h"
 #include "core/io/file_buffer.h"
 #include "core/text/numbers.h"
@@ -93,191 +94,37 @@ constexpr std::array kTokens{
     tok("TRI16", T::Tri16),
 };
 
-std::uint16_t hashOf(std::string_view name, T t)
+std::string numberTextOf(double v)
 {
-    return codHash(name, static_cast<std::uint16_t>(t));
+    std::string s;
+    appendFloat(s, static_cast<float>(v));
+    return s;
 }
 
-// ---- writer ------------------------------------------------------------------------------
+// How many arguments the text line a token stands for has (UV: any), in TokenType order.
+constexpr std::size_t kAny = 99;
+constexpr std::size_t kArgs[] = {1, 0, 1, 1, 1, 1, 4, 3, 1, 2, 3, 4, 2, kAny, 2, 4, 2, 3, 4, 4};
 
-class TokenOut {
-public:
-    std::string b;
-    std::size_t clamped = 0;
-    std::string firstClamp;
-
-    void hash(std::string_view name, T t)
-    {
-        while (b.size() % 4 != 0) {
-            b.push_back('\0');
-        }
-        put16(hashOf(name, t));
-    }
-    void put16(std::uint16_t v)
-    {
-        b.push_back(static_cast<char>(v & 0xFF));
-        b.push_back(static_cast<char>(v >> 8));
-    }
-    void put32(std::uint32_t v)
-    {
-        put16(static_cast<std::uint16_t>(v & 0xFFFF));
-        put16(static_cast<std::uint16_t>(v >> 16));
-    }
-    void putF(float f)
-    {
-        std::uint32_t v = 0;
-        std::memcpy(&v, &f, 4);
-        put32(v);
-    }
-    void pad2() { put16(0); }
-    void cstring(std::string_view s)
-    {
-        for (char c : s) {
-            if (c != '\0') {
-                b.push_back(c);
-            }
-        }
-        b.push_back('\0');
-        while (b.size() % 4 != 0) {
-            b.push_back('\0');
-        }
-    }
-    // Round to nearest and clamp (write.quantise-clamp counts values that clamping changes).
-    long quant(double v, long lo, long hi, const char* what)
-    {
-        double r = std::isfinite(v) ? std::round(v) : 0.0;
-        if (!std::isfinite(v) || r < static_cast<double>(lo) || r > static_cast<double>(hi)) {
-            r = std::isfinite(v) ? (r < static_cast<double>(lo) ? static_cast<double>(lo)
-                                                                : static_cast<double>(hi))
-                                 : 0.0;
-            if (clamped++ == 0) {
-                firstClamp = std::string(what) + " " + numberTextOf(v);
-            }
-        }
-        return static_cast<long>(r);
-    }
-    static std::string numberTextOf(double v)
-    {
-        std::string s;
-        appendFloat(s, static_cast<float>(v));
-        return s;
-    }
-
-    void section(std::string_view n)
-    {
-        hash(n, T::Section);
-        put16(0);
-    }
-    // Integer fields: a fractional value (frame rate, frame number) is a changed value too.
-    void integral(double v, const char* what)
-    {
-        if (std::isfinite(v) && v != std::floor(v) && clamped++ == 0) {
-            firstClamp = std::string(what) + " " + numberTextOf(v) + " rounded";
-        }
-    }
-    void ushort(std::string_view n, double v)
-    {
-        integral(v, n.data());
-        hash(n, T::UShort);
-        put16(static_cast<std::uint16_t>(quant(v, 0, 65535, n.data())));
-    }
-    void uint(std::string_view n, double v)
-    {
-        integral(v, n.data());
-        hash(n, T::UInt);
-        pad2();
-        put32(static_cast<std::uint32_t>(quant(v, 0, 4294967295L, n.data())));
-    }
-    void sint(std::string_view n, double v)
-    {
-        hash(n, T::Int);
-        pad2();
-        put32(static_cast<std::uint32_t>(
-            static_cast<std::int32_t>(quant(v, INT32_MIN, INT32_MAX, n.data()))));
-    }
-    void vec48(std::string_view n, const float* v)
-    {
-        hash(n, T::Vector48Bit);
-        pad2();
-        for (int i = 0; i < 4; ++i) {
-            b.push_back(static_cast<char>(static_cast<unsigned char>(
-                quant(static_cast<double>(v[i]) * 255.0, 0, 255, "colour"))));
-        }
-    }
-    void vec316(std::string_view n, const float* v)
-    {
-        hash(n, T::Vector316Bit);
-        for (int i = 0; i < 3; ++i) {
-            const long q = quant(static_cast<double>(v[i]) * 32767.0, -32767, 32767, n.data());
-            put16(static_cast<std::uint16_t>(static_cast<std::int16_t>(q)));
-        }
-    }
-    void floats(std::string_view n, T t, const float* v, std::size_t count)
-    {
-        hash(n, t);
-        pad2();
-        for (std::size_t i = 0; i < count; ++i) {
-            putF(v[i]);
-        }
-    }
-};
-
-bool writeKind(const Model& m, bool anim, DiagnosticSink& sink)
+// The token of a text record: its keyword's, by argument count when the keyword has several
+// (BONE, PART, FRAME), else the keyword's only token (a material parameter may hold more or
+// fewer values than its token).
+const TokenInfo* tokenOfRecord(std::string_view keyword, std::size_t argc) noexcept
 {
-    if (anim) {
-        if (m.animations.empty() || m.animations.front().kind != PoseKind::ModelMatrix) {
-            sink.error(
-                ids::kWriteBadName, {1, 1, 0},
-                m.animations.empty()
-                    ? "model has no animation to write"
-                    : "animation holds SMD-style keys; convert it with 'rigscope-cli convert'");
-            return false;
+    const TokenInfo* named = nullptr;
+    for (const TokenInfo& t : kTokens) {
+        if (t.name != keyword || t.type == T::Comment) {
+            continue;
         }
-        return true;
+        const std::size_t args = kArgs[static_cast<std::size_t>(t.type)];
+        if (args == argc || args == kAny) {
+            return &t;
+        }
+        named = named ? named : &t;
     }
-    if (m.skeleton.bindKind != PoseKind::ModelMatrix && !m.skeleton.empty()) {
-        sink.error(
-            ids::kWriteBadName, {1, 1, 0},
-            "model holds SMD-style parent-relative bones; convert it with 'rigscope-cli convert'");
-        return false;
-    }
-    return true;
+    return named;
 }
 
-void comments(TokenOut& o, const Model& m)
-{
-    for (const std::string& c : m.headerComments) {
-        std::string_view t = c;
-        bool semi = false;
-        if (t.rfind("//", 0) == 0) {
-            t.remove_prefix(2);
-        } else if (t.rfind(';', 0) == 0) {
-            t.remove_prefix(1);
-            semi = true;
-        }
-        o.hash(semi ? ";" : "//", T::Comment);
-        o.pad2();
-        o.cstring(t);
-    }
-}
-
-WriteResult finish(TokenOut& o, DiagnosticSink& sink)
-{
-    WriteResult res;
-    if (o.clamped > 0) {
-        sink.warning(ids::kWriteQuantiseClamp, {1, 1, 0},
-                     std::to_string(o.clamped) + " values clamped when quantised (e.g. " +
-                         o.firstClamp + ")");
-    }
-    if (o.b.size() > static_cast<std::size_t>(LZ4_MAX_INPUT_SIZE)) {
-        sink.error(ids::kSyntaxBinCorrupt, {1, 1, 0}, "token stream too large for one LZ4 block");
-    } else {
-        res.bytes = wrapContainer(o.b);
-    }
-    res.diagnostics = sink.take();
-    return res;
-}
-
+// The §5.1 container's token stream into `out`; else why not, and where.
 std::string unwrap(std::string_view bytes, std::string& out, std::uint64_t& at)
 {
     if (bytes.size() < 9 || bytes.substr(0, 5) != "*LZ4*") {
@@ -353,11 +200,197 @@ std::string wrapContainer(std::string_view stream)
     return out;
 }
 
-// The §5.1 container's token stream into `out`; else why not, and where.
 bool unwrapContainer(std::string_view bytes, std::string& out)
 {
     std::uint64_t at = 0;
     return unwrap(bytes, out, at).empty();
+}
+
+// ---- writer ------------------------------------------------------------------------------
+
+void TokenOut::cstring(std::string_view s)
+{
+    for (char c : s) {
+        if (c != '\0') {
+            m_b.push_back(c);
+        }
+    }
+    m_b.push_back('\0');
+    align4();
+}
+
+// Round to nearest and clamp (write.quantise-clamp counts values that clamping changes).
+long TokenOut::quant(double v, long lo, long hi, const char* what)
+{
+    double r = std::isfinite(v) ? std::round(v) : 0.0;
+    if (!std::isfinite(v) || r < static_cast<double>(lo) || r > static_cast<double>(hi)) {
+        r = std::isfinite(v) ? std::clamp(r, static_cast<double>(lo), static_cast<double>(hi))
+                             : 0.0;
+        if (m_clamped++ == 0) {
+            m_firstClamp = std::string(what) + " " + numberTextOf(v);
+        }
+    }
+    return static_cast<long>(r);
+}
+
+// Integer fields: a fractional value (frame rate, frame number) is a changed value too.
+void TokenOut::integral(double v, const char* what)
+{
+    if (std::isfinite(v) && v != std::floor(v) && m_clamped++ == 0) {
+        m_firstClamp = std::string(what) + " " + numberTextOf(v) + " rounded";
+    }
+}
+
+void TokenOut::nl()
+{
+    if (m_kw.empty()) {
+        return;
+    }
+    // Records repeat a few keywords: each one's token is remembered (a scan of kTokens per
+    // record would cost more than writing it).
+    const std::size_t argc = m_nums.size() + m_strs.size();
+    Seen& seen =
+        m_seen[(m_kw.size() * 7 + static_cast<unsigned char>(m_kw.back()) + argc) % m_seen.size()];
+    const bool known = seen.token && seen.argc == argc && seen.keyword.size() == m_kw.size() &&
+                       (seen.keyword.data() == m_kw.data() || seen.keyword == m_kw);
+    if (!known) {
+        seen = {m_kw, argc, tokenOfRecord(m_kw, argc)};
+    }
+    const TokenInfo* t = seen.token;
+    const char* name = t->name.data(); // a literal of kTokens: NUL-terminated
+    hash(t->hash);
+    switch (t->type) {
+    case T::Comment:
+    case T::Short: // no record stands for these
+        break;
+    case T::Section:
+        put16(0);
+        break;
+    case T::UShort:
+        integral(num(0), name);
+        put16(static_cast<std::uint16_t>(quant(num(0), 0, 65535, name)));
+        break;
+    case T::UInt:
+        integral(num(0), name);
+        pad2();
+        put32(static_cast<std::uint32_t>(quant(num(0), 0, 4294967295L, name)));
+        break;
+    case T::Int:
+        pad2();
+        put32(static_cast<std::uint32_t>(
+            static_cast<std::int32_t>(quant(num(0), INT32_MIN, INT32_MAX, name))));
+        break;
+    case T::Vector48Bit:
+        pad2();
+        for (std::size_t k = 0; k < 4; ++k) {
+            m_b.push_back(static_cast<char>(
+                static_cast<unsigned char>(quant(num(k) * 255.0, 0, 255, "colour"))));
+        }
+        break;
+    case T::Vector316Bit:
+        for (std::size_t k = 0; k < 3; ++k) {
+            const long q = quant(num(k) * 32767.0, -32767, 32767, name);
+            put16(static_cast<std::uint16_t>(static_cast<std::int16_t>(q)));
+        }
+        break;
+    case T::Float:
+    case T::Vector2:
+    case T::Vector3:
+    case T::Vector4:
+        pad2();
+        for (std::size_t k = 0; k < kArgs[static_cast<std::size_t>(t->type)]; ++k) {
+            putF(static_cast<float>(num(k)));
+        }
+        break;
+    case T::BoneWeight:
+        put16(static_cast<std::uint16_t>(static_cast<std::int16_t>(whole(0))));
+        putF(static_cast<float>(num(1)));
+        break;
+    case T::UVSet:
+        put16(static_cast<std::uint16_t>(whole(0)));
+        for (std::size_t k = 1; k < m_nums.size(); ++k) {
+            putF(static_cast<float>(m_nums[k]));
+        }
+        break;
+    case T::UShortString:
+    case T::UShortStringX3:
+        put16(static_cast<std::uint16_t>(whole(0)));
+        for (std::string_view s : m_strs) {
+            cstring(s);
+        }
+        break;
+    case T::NoteFrame:
+        pad2();
+        integral(num(0), "note frame");
+        put32(static_cast<std::uint32_t>(
+            static_cast<std::int32_t>(quant(num(0), INT32_MIN, INT32_MAX, "note frame"))));
+        cstring(m_strs.front());
+        break;
+    case T::BoneInfo:
+        pad2();
+        put32(static_cast<std::uint32_t>(whole(0)));
+        put32(static_cast<std::uint32_t>(whole(1)));
+        cstring(m_strs.front());
+        break;
+    case T::Tri:
+        m_b.push_back(static_cast<char>(whole(0)));
+        m_b.push_back(static_cast<char>(whole(1)));
+        break;
+    case T::Tri16:
+        pad2();
+        put16(static_cast<std::uint16_t>(std::min<std::int64_t>(whole(0), 65535)));
+        put16(static_cast<std::uint16_t>(std::min<std::int64_t>(whole(1), 65535)));
+        break;
+    }
+    m_kw = {};
+    m_nums.clear();
+    m_strs.clear();
+}
+
+void TokenOut::comments(const std::vector<std::string>& header)
+{
+    for (const std::string& c : header) {
+        std::string_view t = c;
+        bool semi = false;
+        if (t.rfind("//", 0) == 0) {
+            t.remove_prefix(2);
+        } else if (t.rfind(';', 0) == 0) {
+            t.remove_prefix(1);
+            semi = true;
+        }
+        hash(codHash(semi ? ";" : "//", static_cast<std::uint16_t>(T::Comment)));
+        pad2();
+        cstring(t);
+    }
+}
+
+bool TokenOut::hasParam(std::string_view key) noexcept
+{
+    for (std::string_view k :
+         {"COLOR", "PHONG", "COEFFS", "GLOW", "REFRACTIVE", "REFLECTIVE", "BLINN", "TRANSPARENCY",
+          "AMBIENTCOLOR", "INCANDESCENCE", "SPECULARCOLOR", "REFLECTIVECOLOR"}) {
+        if (key == k) {
+            return true;
+        }
+    }
+    return false;
+}
+
+WriteResult TokenOut::finish(DiagnosticSink& sink)
+{
+    WriteResult res;
+    if (m_clamped > 0) {
+        sink.warning(ids::kWriteQuantiseClamp, {1, 1, 0},
+                     std::to_string(m_clamped) + " values clamped when quantised (e.g. " +
+                         m_firstClamp + ")");
+    }
+    if (m_b.size() > static_cast<std::size_t>(LZ4_MAX_INPUT_SIZE)) {
+        sink.error(ids::kSyntaxBinCorrupt, {1, 1, 0}, "token stream too large for one LZ4 block");
+    } else {
+        res.bytes = wrapContainer(m_b);
+    }
+    res.diagnostics = sink.take();
+    return res;
 }
 
 } // namespace xbin
@@ -431,240 +464,6 @@ ReadResult readXbin(std::string_view bytes, const ReadContext& ctx)
     r.hasModel = true;
     r.diagnostics = sink.take();
     return r;
-}
-
-WriteResult writeXmodelBin(const Model& m, const WriteContext& ctx)
-{
-    using xbin::TokenType;
-    DiagnosticSink sink(ctx.fileName);
-    if (!xbin::writeKind(m, false, sink)) {
-        WriteResult res;
-        res.diagnostics = sink.take();
-        return res;
-    }
-    const Skeleton& s = m.skeleton;
-    const Mesh& me = m.mesh;
-    xbin::TokenOut o;
-    xbin::comments(o, m);
-    o.section("MODEL");
-    const bool cod = m.format == "xmodel" || m.format == "xmodel_bin";
-    o.ushort("VERSION", cod && m.version >= 5 && m.version <= 7 ? m.version : 6);
-    const cod::BoneNumbering bn = cod::boneNumbering(s.sourceIds);
-    o.ushort("NUMBONES", static_cast<double>(s.size()));
-    for (std::size_t j : bn.order) {
-        o.hash("BONE", TokenType::BoneInfo);
-        o.pad2();
-        o.put32(static_cast<std::uint32_t>(bn.index[j]));
-        const JointIndex p = s.parents[j];
-        o.put32(
-            static_cast<std::uint32_t>(p == kNoJoint ? -1 : bn.index[static_cast<std::size_t>(p)]));
-        o.cstring(s.names[j]);
-    }
-    for (std::size_t j : bn.order) {
-        o.ushort("BONE", bn.index[j]);
-        o.floats("OFFSET", TokenType::Vector3, s.bindPositions[j].data(), 3);
-        o.floats("SCALE", TokenType::Vector3, s.bindScales[j].data(), 3);
-        for (int c = 0; c < 3; ++c) {
-            const Vec3 col = s.bindAxes[j].col(c);
-            o.vec316(c == 0 ? "X" : (c == 1 ? "Y" : "Z"), col.data());
-        }
-    }
-    const std::size_t np = me.pointCount();
-    const bool big = np > 65535;
-    if (big) {
-        o.sint("NUMVERTS32", static_cast<double>(np));
-    } else {
-        o.ushort("NUMVERTS", static_cast<double>(np));
-    }
-    std::vector<std::int32_t> js;
-    std::vector<float> ws;
-    for (std::size_t p = 0; p < np; ++p) {
-        if (big) {
-            o.sint("VERT32", static_cast<double>(p));
-        } else {
-            o.ushort("VERT", static_cast<double>(p));
-        }
-        o.floats("OFFSET", TokenType::Vector3, me.pointPositions[p].data(), 3);
-        cod::pointInfluences(me, p, js, ws);
-        o.ushort("BONES", static_cast<double>(js.size()));
-        for (std::size_t k = 0; k < js.size(); ++k) {
-            o.hash("BONE", TokenType::BoneWeight);
-            o.put16(static_cast<std::uint16_t>(
-                static_cast<std::int16_t>(bn.index[static_cast<std::size_t>(js[k])])));
-            o.putF(ws[k]);
-        }
-    }
-    const std::size_t nt = me.triangleCount();
-    o.sint("NUMFACES", static_cast<double>(nt));
-    for (std::size_t t = 0; t < nt; ++t) {
-        const std::uint32_t obj = me.triangleObjects.empty() ? 0 : me.triangleObjects[t];
-        const std::uint32_t mat = me.triangleMaterials[t];
-        if (obj > 255 || mat > 255) {
-            o.hash("TRI16", TokenType::Tri16);
-            o.pad2();
-            o.put16(static_cast<std::uint16_t>(std::min<std::uint32_t>(obj, 65535)));
-            o.put16(static_cast<std::uint16_t>(std::min<std::uint32_t>(mat, 65535)));
-        } else {
-            o.hash("TRI", TokenType::Tri);
-            o.b.push_back(static_cast<char>(obj));
-            o.b.push_back(static_cast<char>(mat));
-        }
-        for (std::size_t k = 0; k < 3; ++k) {
-            const std::size_t c = 3 * t + k;
-            if (big) {
-                o.sint("VERT32", me.cornerPoints[c]);
-            } else {
-                o.ushort("VERT", me.cornerPoints[c]);
-            }
-            o.vec316("NORMAL", me.cornerNormals[c].data());
-            const Vec4 col = me.cornerColors.empty() ? Vec4::Ones() : me.cornerColors[c];
-            o.vec48("COLOR", col.data());
-            o.hash("UV", TokenType::UVSet);
-            o.put16(static_cast<std::uint16_t>(me.uvSetCount));
-            o.putF(me.cornerUvs[c].x());
-            o.putF(me.cornerUvs[c].y());
-            for (std::uint32_t u = 1; u < me.uvSetCount; ++u) {
-                const Vec2& e = me.cornerExtraUvs[c * (me.uvSetCount - 1) + (u - 1)];
-                o.putF(e.x());
-                o.putF(e.y());
-            }
-        }
-    }
-    const bool needObject = me.objects.empty() && nt > 0;
-    o.ushort("NUMOBJECTS", needObject ? 1.0 : static_cast<double>(me.objects.size()));
-    auto object = [&](std::size_t i, std::string_view name) {
-        o.hash("OBJECT", TokenType::UShortString);
-        o.put16(static_cast<std::uint16_t>(i));
-        o.cstring(name);
-    };
-    if (needObject) {
-        object(0, "default");
-    }
-    for (std::size_t i = 0; i < me.objects.size(); ++i) {
-        object(i, me.objects[i]);
-    }
-    o.ushort("NUMMATERIALS", static_cast<double>(me.materials.size()));
-    std::size_t dropped = 0;
-    for (std::size_t i = 0; i < me.materials.size(); ++i) {
-        const Material& mat = me.materials[i];
-        o.hash("MATERIAL", TokenType::UShortStringX3);
-        o.put16(static_cast<std::uint16_t>(i));
-        o.cstring(mat.name);
-        o.cstring(mat.type);
-        o.cstring(mat.images);
-        for (const MaterialParam& p : mat.params) {
-            float v[4] = {0, 0, 0, 0};
-            for (std::size_t k = 0; k < std::min<std::size_t>(4, p.values.size()); ++k) {
-                v[k] = p.values[k];
-            }
-            if (p.key == "COLOR") {
-                o.vec48("COLOR", v);
-            } else if (p.key == "PHONG") {
-                o.floats("PHONG", TokenType::Float, v, 1);
-            } else if (p.key == "COEFFS" || p.key == "GLOW" || p.key == "REFRACTIVE" ||
-                       p.key == "REFLECTIVE" || p.key == "BLINN") {
-                o.floats(p.key, TokenType::Vector2, v, 2);
-            } else if (p.key == "TRANSPARENCY" || p.key == "AMBIENTCOLOR" ||
-                       p.key == "INCANDESCENCE" || p.key == "SPECULARCOLOR" ||
-                       p.key == "REFLECTIVECOLOR") {
-                o.floats(p.key, TokenType::Vector4, v, 4);
-            } else {
-                ++dropped;
-            }
-        }
-    }
-    if (dropped > 0) {
-        sink.warning(ids::kCodUnsupported, {1, 1, 0},
-                     std::to_string(dropped) + " unknown material parameters not written");
-    }
-    return xbin::finish(o, sink);
-}
-
-WriteResult writeXanimBin(const Model& m, const WriteContext& ctx)
-{
-    using xbin::TokenType;
-    DiagnosticSink sink(ctx.fileName);
-    if (!xbin::writeKind(m, true, sink)) {
-        WriteResult res;
-        res.diagnostics = sink.take();
-        return res;
-    }
-    const Skeleton& s = m.skeleton;
-    const Animation& a = m.animations.front();
-    xbin::TokenOut o;
-    xbin::comments(o, m);
-    o.section("ANIMATION");
-    o.ushort("VERSION", 3);
-    const cod::BoneNumbering bn = cod::boneNumbering(s.sourceIds);
-    o.ushort("NUMPARTS", static_cast<double>(s.size()));
-    for (std::size_t j : bn.order) {
-        o.hash("PART", TokenType::UShortString);
-        o.put16(static_cast<std::uint16_t>(bn.index[j]));
-        o.cstring(s.names[j]);
-    }
-    o.ushort("FRAMERATE", static_cast<double>(a.fps));
-    o.sint("NUMFRAMES", static_cast<double>(a.frameCount()));
-    const bool scales = !a.scales.empty();
-    for (std::size_t f = 0; f < a.frameCount(); ++f) {
-        o.uint("FRAME", a.times[f]);
-        for (std::size_t j : bn.order) {
-            const std::size_t k = a.key(f, j);
-            o.ushort("PART", bn.index[j]);
-            o.floats("OFFSET", TokenType::Vector3, a.positions[k].data(), 3);
-            if (scales) {
-                o.floats("SCALE", TokenType::Vector3, a.scales[k].data(), 3);
-            }
-            for (int c = 0; c < 3; ++c) {
-                const Vec3 col = a.axes[k].col(c);
-                o.vec316(c == 0 ? "X" : (c == 1 ? "Y" : "Z"), col.data());
-            }
-        }
-    }
-    auto note = [&](const Notetrack& n) {
-        o.hash("FRAME", TokenType::NoteFrame);
-        o.pad2();
-        o.integral(n.frame, "note frame");
-        o.put32(static_cast<std::uint32_t>(
-            static_cast<std::int32_t>(o.quant(n.frame, INT32_MIN, INT32_MAX, "note frame"))));
-        o.cstring(n.text);
-    };
-    if (a.noteStyle == NoteStyle::Flat) {
-        o.ushort("NUMKEYS", static_cast<double>(a.notes.size()));
-        for (const Notetrack& n : a.notes) {
-            note(n);
-        }
-    } else {
-        o.section("NOTETRACKS");
-        for (std::size_t j : bn.order) {
-            const std::int32_t part = bn.index[j];
-            auto partOf = [&](const Notetrack& n) {
-                return (n.part >= 0 && static_cast<std::size_t>(n.part) < s.size()) ? n.part : 0;
-            };
-            std::vector<std::int32_t> tracks;
-            for (const Notetrack& n : a.notes) {
-                if (partOf(n) == part &&
-                    std::find(tracks.begin(), tracks.end(), n.track) == tracks.end()) {
-                    tracks.push_back(n.track);
-                }
-            }
-            o.ushort("PART", part);
-            o.ushort("NUMTRACKS", static_cast<double>(tracks.size()));
-            for (std::int32_t t : tracks) {
-                std::size_t count = 0;
-                for (const Notetrack& n : a.notes) {
-                    count += (partOf(n) == part && n.track == t) ? 1u : 0u;
-                }
-                o.ushort("NOTETRACK", t);
-                o.ushort("NUMKEYS", static_cast<double>(count));
-                for (const Notetrack& n : a.notes) {
-                    if (partOf(n) == part && n.track == t) {
-                        note(n);
-                    }
-                }
-            }
-        }
-    }
-    return xbin::finish(o, sink);
 }
 
 } // namespace rigscope::core

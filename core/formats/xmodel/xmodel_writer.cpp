@@ -1,9 +1,12 @@
 // XMODEL_EXPORT writer (FORMATS.md §3.2, §6.3): version as stored (5/6/7, else 6), counts
 // recomputed, shortest round-trip fixed floats, the stored line ending (CRLF for new files).
+// The XMODEL_BIN writer (§5) writes the same records as tokens.
 #include <cmath>
 
 #include "core/diag/diagnostic_ids.h"
 #include "core/formats/cod/cod_record.h"
+#include "core/formats/xbin/xbin.h"
+#include "core/formats/xbin/xbin_out.h"
 #include "core/formats/xmodel/xmodel.h"
 #include "core/text/numbers.h"
 
@@ -31,27 +34,16 @@ const MaterialParam kDefaultParams[] = {
     {"PHONG", {-1}},
 };
 
-} // namespace
-
-WriteResult writeXmodel(const Model& m, const WriteContext& ctx)
+// The records of an XMODEL_EXPORT file (cod::TextOut) or XMODEL_BIN stream (xbin::TokenOut).
+// A binary stream takes the version 7 forms (VERT32, TRI16) whenever they are needed, never
+// the version 5 layout, no default material parameters and only the parameters it has tokens
+// for; it returns how many it left out.
+template <class Out> std::size_t writeRecords(Out& o, const Model& m, int version, bool bin)
 {
-    WriteResult res;
-    DiagnosticSink sink(ctx.fileName);
     const Skeleton& s = m.skeleton;
     const Mesh& me = m.mesh;
-    if (s.bindKind != PoseKind::ModelMatrix && !s.empty()) {
-        sink.error(
-            ids::kWriteBadName, {1, 1, 0},
-            "model holds SMD-style parent-relative bones; convert it with 'rigscope-cli convert'");
-        res.diagnostics = sink.take();
-        return res;
-    }
-    const bool cod = isCodFormat(m.format);
-    const int version = cod && m.version >= 5 && m.version <= 7 ? m.version : 6;
-    const int ending = m.format == "xmodel" ? static_cast<int>(m.lineEnding) : 1;
-    cod::TextOut o(ending);
-
-    cod::comments(o, m.headerComments);
+    const bool v5 = version == 5 && !bin;
+    const bool v7 = version == 7 || bin;
     o.kw("MODEL").nl();
     o.kw("VERSION").i(version).nl();
     o.nl();
@@ -82,7 +74,7 @@ WriteResult writeXmodel(const Model& m, const WriteContext& ctx)
 
     // ---- pool
     const std::size_t np = me.pointCount();
-    const bool big = version == 7 && np > 65535;
+    const bool big = v7 && np > 65535;
     o.kw(big ? "NUMVERTS32" : "NUMVERTS").i(static_cast<std::int64_t>(np)).nl();
     std::vector<std::int32_t> js;
     std::vector<float> ws;
@@ -104,15 +96,10 @@ WriteResult writeXmodel(const Model& m, const WriteContext& ctx)
     for (std::size_t t = 0; t < nt; ++t) {
         const std::uint32_t obj = me.triangleObjects.empty() ? 0 : me.triangleObjects[t];
         const std::uint32_t mat = me.triangleMaterials[t];
-        o.kw(version == 7 && (obj > 255 || mat > 255) ? "TRI16" : "TRI")
-            .i(obj)
-            .i(mat)
-            .i(0)
-            .i(0)
-            .nl();
+        o.kw(v7 && (obj > 255 || mat > 255) ? "TRI16" : "TRI").i(obj).i(mat).i(0).i(0).nl();
         for (std::size_t k = 0; k < 3; ++k) {
             const std::size_t c = 3 * t + k;
-            if (version == 5) {
+            if (v5) {
                 o.kw("VERT")
                     .i(me.cornerPoints[c])
                     .fs(me.cornerNormals[c].data(), 3)
@@ -143,33 +130,85 @@ WriteResult writeXmodel(const Model& m, const WriteContext& ctx)
     }
     o.nl();
     o.kw("NUMMATERIALS").i(static_cast<std::int64_t>(me.materials.size())).nl();
+    std::size_t dropped = 0;
     for (std::size_t i = 0; i < me.materials.size(); ++i) {
         const Material& mat = me.materials[i];
-        if (version == 5) {
+        if (v5) {
             o.kw("MATERIAL").i(static_cast<std::int64_t>(i)).s(mat.images).nl();
             continue;
         }
         o.kw("MATERIAL").i(static_cast<std::int64_t>(i)).s(mat.name).s(mat.type).s(mat.images).nl();
-        const bool defaults = mat.params.empty() && (!cod || m.version == 5);
-        if (defaults) {
+        const bool defaults = mat.params.empty() && (!isCodFormat(m.format) || m.version == 5);
+        if (defaults && !bin) {
             for (const MaterialParam& p : kDefaultParams) {
                 o.kw(p.key).fs(p.values.data(), p.values.size()).nl();
             }
         }
         for (const MaterialParam& p : mat.params) {
+            if (bin && !xbin::TokenOut::hasParam(p.key)) {
+                ++dropped;
+                continue;
+            }
             o.kw(p.key).fs(p.values.data(), p.values.size()).nl();
         }
         o.nl();
     }
+    return dropped;
+}
 
+// Version as stored (5/6/7), else 6; false with the error when the bones are SMD-style.
+bool writable(const Model& m, DiagnosticSink& sink, int& version)
+{
+    if (m.skeleton.bindKind != PoseKind::ModelMatrix && !m.skeleton.empty()) {
+        sink.error(
+            ids::kWriteBadName, {1, 1, 0},
+            "model holds SMD-style parent-relative bones; convert it with 'rigscope-cli convert'");
+        return false;
+    }
+    version = isCodFormat(m.format) && m.version >= 5 && m.version <= 7 ? m.version : 6;
+    return true;
+}
+
+} // namespace
+
+WriteResult writeXmodel(const Model& m, const WriteContext& ctx)
+{
+    WriteResult res;
+    DiagnosticSink sink(ctx.fileName);
+    int version = 6;
+    if (!writable(m, sink, version)) {
+        res.diagnostics = sink.take();
+        return res;
+    }
+    cod::TextOut o(m.format == "xmodel" ? static_cast<int>(m.lineEnding) : 1);
+    cod::comments(o, m.headerComments);
+    writeRecords(o, m, version, false);
     cod::finishDiagnostics(o, sink);
-    if (version == 5 && (!me.cornerColors.empty() || me.uvSetCount > 1)) {
+    if (version == 5 && (!m.mesh.cornerColors.empty() || m.mesh.uvSetCount > 1)) {
         sink.note(ids::kWriteVersionDropped, {1, 1, 0},
                   "version 5 keeps no vertex colours, extra UV sets or shading parameters");
     }
     res.bytes = std::move(o.text);
     res.diagnostics = sink.take();
     return res;
+}
+
+WriteResult writeXmodelBin(const Model& m, const WriteContext& ctx)
+{
+    DiagnosticSink sink(ctx.fileName);
+    int version = 6;
+    if (!writable(m, sink, version)) {
+        WriteResult res;
+        res.diagnostics = sink.take();
+        return res;
+    }
+    xbin::TokenOut o;
+    o.comments(m.headerComments);
+    if (const std::size_t dropped = writeRecords(o, m, version, true); dropped > 0) {
+        sink.warning(ids::kCodUnsupported, {1, 1, 0},
+                     std::to_string(dropped) + " unknown material parameters not written");
+    }
+    return o.finish(sink);
 }
 
 } // namespace rigscope::core
