@@ -404,11 +404,6 @@ ReadResult readXbin(std::string_view bytes, const ReadContext& ctx)
 {
     ReadResult r;
     DiagnosticSink sink(ctx.fileName, true);
-    auto fail = [&](std::uint64_t at, std::string msg) {
-        sink.error(ids::kSyntaxBinCorrupt, {0, 0, at}, std::move(msg));
-        r.diagnostics = sink.take();
-        return r;
-    };
     if (bytes.empty()) {
         sink.error(ids::kSyntaxEmptyFile, {0, 0, 0}, "file is empty");
         r.diagnostics = sink.take();
@@ -417,7 +412,9 @@ ReadResult readXbin(std::string_view bytes, const ReadContext& ctx)
     std::string data;
     std::uint64_t at = 0;
     if (std::string why = xbin::unwrap(bytes, data, at); !why.empty()) {
-        return fail(at, std::move(why));
+        sink.error(ids::kSyntaxBinCorrupt, {0, 0, at}, std::move(why));
+        r.diagnostics = sink.take();
+        return r;
     }
     // Which stream is it? The first section token decides.
     std::string first;
