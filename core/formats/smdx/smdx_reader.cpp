@@ -402,7 +402,8 @@ bool Parser::parseTriangles(bool& indexError)
         } tri;
         tri.offset = m_c.pos();
         const std::size_t linkMark = mesh.influenceJoints.size();
-        // A triangle that fails half-way leaves no links behind (the CSR arrays stay whole).
+        // A triangle that fails half-way or is dropped leaves no links behind (the CSR arrays
+        // stay whole).
         struct LinkGuard {
             Mesh& mesh;
             std::size_t mark;
@@ -475,8 +476,6 @@ bool Parser::parseTriangles(bool& indexError)
         }
         if (!bad.empty()) {
             indexError = true;
-            mesh.influenceJoints.resize(linkMark);
-            mesh.influenceWeights.resize(linkMark);
             m_raw.corrupt.push_back(
                 {badAt,
                  bad + " in triangles block, triangle " + std::to_string(t) + "; triangle dropped",
