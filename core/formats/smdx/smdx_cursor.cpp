@@ -214,24 +214,21 @@ bool SmdxCursor::readInteger(std::int32_t& out, std::int64_t lo, std::int64_t hi
         m_state.pos = start + n;
         return checkInteger(v, lo, hi, what, start, out);
     }
+    // fastInt took every whole int but uint64 (CF): msgpack-cxx gives that, or no int.
     msgpack::object obj;
     if (!m_impl->next(*this, obj, what)) {
         return false;
     }
-    if (obj.type == msgpack::type::POSITIVE_INTEGER) {
-        if (obj.via.u64 > static_cast<std::uint64_t>(hi)) {
-            fail(start, std::string(what) + " " + std::to_string(obj.via.u64) + " out of range");
-            return false;
-        }
-        v = static_cast<std::int64_t>(obj.via.u64);
-    } else if (obj.type == msgpack::type::NEGATIVE_INTEGER) {
-        v = obj.via.i64;
-    } else {
+    if (obj.type != msgpack::type::POSITIVE_INTEGER) {
         fail(start, std::string("expected ") + what + ", got " +
                         valueName(static_cast<unsigned char>(m_bytes[start])));
         return false;
     }
-    return checkInteger(v, lo, hi, what, start, out);
+    if (obj.via.u64 > static_cast<std::uint64_t>(hi)) {
+        fail(start, std::string(what) + " " + std::to_string(obj.via.u64) + " out of range");
+        return false;
+    }
+    return checkInteger(static_cast<std::int64_t>(obj.via.u64), lo, hi, what, start, out);
 }
 
 bool SmdxCursor::checkInteger(std::int64_t v, std::int64_t lo, std::int64_t hi, const char* what,
@@ -284,23 +281,19 @@ bool SmdxCursor::readFloat(float& out)
     const std::size_t start = m_state.pos;
     const std::size_t left = m_bytes.size() - std::min(start, m_bytes.size());
     if (left >= 5 && static_cast<unsigned char>(m_bytes[start]) == 0xCA) {
+        // The raw bits, not via double: keeps NaN payloads exact.
         const auto bits = static_cast<std::uint32_t>(bigEndian(m_bytes.data() + start + 1, 4));
         std::memcpy(&out, &bits, 4);
         m_state.pos = start + 5;
         return true;
     }
+    // A whole CA was read above: msgpack-cxx gives a CB, or no float.
     msgpack::object obj;
     if (!m_impl->next(*this, obj, "float")) {
         return false;
     }
     const char* p = m_bytes.data() + start;
     const auto tag = static_cast<unsigned char>(p[0]);
-    if (obj.type == msgpack::type::FLOAT32 && tag == 0xCA) {
-        // The raw bits, not via double: keeps NaN payloads exact.
-        const auto bits = static_cast<std::uint32_t>(bigEndian(p + 1, 4));
-        std::memcpy(&out, &bits, 4);
-        return true;
-    }
     if (obj.type == msgpack::type::FLOAT64 && tag == 0xCB) {
         const std::uint64_t bits = bigEndian(p + 1, 8);
         double d = 0;
@@ -327,17 +320,10 @@ bool SmdxCursor::readString(std::string& out)
         m_state.pos = start + head + length;
         return true;
     }
+    // fastString took every whole str and bin: what msgpack-cxx reads here is something else.
     msgpack::object obj;
     if (!m_impl->next(*this, obj, "string")) {
         return false;
-    }
-    if (obj.type == msgpack::type::STR) {
-        out.assign(obj.via.str.ptr, obj.via.str.size);
-        return true;
-    }
-    if (obj.type == msgpack::type::BIN) {
-        out.assign(obj.via.bin.ptr, obj.via.bin.size);
-        return true;
     }
     m_state.pos = start;
     fail(start, "expected string, got " + valueName(static_cast<unsigned char>(m_bytes[start])));
