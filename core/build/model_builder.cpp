@@ -1,9 +1,11 @@
 #include "core/build/model_builder.h"
 
+#include <algorithm>
 #include <unordered_map>
 
 #include "core/diag/diagnostic_ids.h"
 #include "core/io/file_buffer.h"
+#include "core/text/names.h"
 
 namespace rigscope::core {
 
@@ -206,6 +208,85 @@ void deriveFlexShapes(Model& m)
             }
         }
         m.flexShapes.push_back(std::move(s));
+    }
+}
+
+namespace {
+
+// The gaps in sorted ids from 0 ("0-3, 7"): the first five ranges, then "...".
+std::string describeGaps(const std::vector<std::int32_t>& sortedIds)
+{
+    std::string out;
+    std::size_t ranges = 0;
+    std::int64_t expect = 0;
+    auto add = [&](std::int64_t a, std::int64_t b) {
+        if (ranges == 5) {
+            out += ", ...";
+        }
+        if (ranges++ >= 5) {
+            return;
+        }
+        if (!out.empty()) {
+            out += ", ";
+        }
+        out += std::to_string(a);
+        if (b > a) {
+            out += "-" + std::to_string(b);
+        }
+    };
+    for (std::int32_t id : sortedIds) {
+        if (id < 0) {
+            continue;
+        }
+        if (id > expect) {
+            add(expect, static_cast<std::int64_t>(id) - 1);
+        }
+        expect = static_cast<std::int64_t>(id) + 1;
+    }
+    return out;
+}
+
+} // namespace
+
+void checkVertexFrameIds(const std::vector<VertexFrame>& frames, const ReportError& error)
+{
+    if (frames.empty()) {
+        return;
+    }
+    const VertexFrame& base = frames.front();
+    std::vector<std::int32_t> sorted = base.ids;
+    std::sort(sorted.begin(), sorted.end());
+    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+    for (std::size_t i = 0; i < base.ids.size(); ++i) {
+        if (base.ids[i] < 0) {
+            error(ids::kFlexVertexIdOutOfRange, base.lineWhere[i],
+                  "base frame lists vertex " + std::to_string(base.ids[i]) + "; ids start at 0",
+                  {ElementRef::Kind::Frame, 0});
+        }
+    }
+    const std::string missing = describeGaps(sorted);
+    if (!missing.empty()) {
+        error(ids::kFlexFirstShapeIncomplete, base.where,
+              "base frame lacks ids " + missing + "; their deltas have no base",
+              {ElementRef::Kind::Frame, 0});
+    }
+    auto inBase = [&sorted](std::int32_t id) {
+        return id >= 0 && std::binary_search(sorted.begin(), sorted.end(), id);
+    };
+    const std::string baseCount = std::to_string(base.ids.size());
+    for (std::size_t k = 1; k < frames.size(); ++k) {
+        const VertexFrame& f = frames[k];
+        for (std::size_t i = 0; i < f.ids.size(); ++i) {
+            if (inBase(f.ids[i])) {
+                continue;
+            }
+            const std::string shape =
+                f.name.empty() ? "frame " + std::to_string(k) : "'" + shownToken(f.name) + "'";
+            error(ids::kFlexVertexIdOutOfRange, f.lineWhere[i],
+                  "shape " + shape + " moves vertex " + std::to_string(f.ids[i]) +
+                      "; base frame has " + baseCount,
+                  {ElementRef::Kind::Shape, static_cast<std::int32_t>(k - 1)});
+        }
     }
 }
 

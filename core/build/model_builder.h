@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <unordered_map>
 
 #include "core/diag/diagnostic.h"
@@ -51,6 +52,13 @@ void bindFromFirstFrame(Model& m);
 // VTA: derives flexShapes (sparse deltas, frame k - base) from vertexFrames. Shape names: the
 // frame's comment, else "frame k".
 void deriveFlexShapes(Model& m);
+
+// VTA (SMD and BinarySMD): the vertex ids of the frames as read (FORMATS.md §1.6). The base
+// frame lists no negative id and no gap from 0; a later shape moves only vertices of the base.
+// Each finding (flex.vertex-id-out-of-range, flex.first-shape-incomplete) goes to `error`.
+using ReportError =
+    std::function<void(std::string_view id, SourceLoc where, std::string message, ElementRef e)>;
+void checkVertexFrameIds(const std::vector<VertexFrame>& frames, const ReportError& error);
 
 // Appends a point (one SMD corner) with the given links into the CSR arrays.
 void appendPoint(Mesh& mesh, const Vec3& position, JointIndex parent, LinkState state,

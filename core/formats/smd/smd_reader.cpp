@@ -10,13 +10,16 @@
 #include <array>
 #include <cmath>
 #include <memory>
+#include <numeric>
 #include <unordered_map>
 
 #include "core/build/model_builder.h"
 #include "core/build/parallel_shares.h"
 #include "core/diag/diagnostic_ids.h"
 #include "core/diag/severity.h"
+#include "core/text/ascii.h"
 #include "core/text/line_scanner.h"
+#include "core/text/names.h"
 #include "core/text/numbers.h"
 #include "core/text/plural.h"
 #include "core/text/text_cursor.h"
@@ -30,6 +33,11 @@ using K = ElementRef::Kind;
 constexpr std::size_t kMaxTokens = 4096; // fields that may carry links / extra UVs on a line
 constexpr std::size_t kMaxLinks = (kMaxTokens - 10) / 2;
 constexpr std::size_t kMaxPerId = 10000; // reader diagnostics per id, then a summary
+
+// Field names for messages.
+constexpr const char* kPos[3] = {"position x", "position y", "position z"};
+constexpr const char* kRot[3] = {"rotation x", "rotation y", "rotation z"};
+constexpr const char* kNrm[3] = {"normal x", "normal y", "normal z"};
 
 enum class Block : std::uint8_t { None, Nodes, Skeleton, Triangles, VertexAnimation };
 
@@ -52,24 +60,18 @@ Block blockFromKeyword(std::string_view tok) noexcept
 }
 
 // Character classes of the fields: 0 field, 1 blank, 2 '#' or ';', 3 '/', 4 '"'.
-struct CharClasses {
+constexpr std::array<std::uint8_t, 256> kClasses = [] {
     std::array<std::uint8_t, 256> c{};
-    constexpr CharClasses()
-    {
-        for (char b : {' ', '\t', '\f', '\v'}) {
-            c[static_cast<unsigned char>(b)] = 1;
-        }
-        c[static_cast<unsigned char>('#')] = 2;
-        c[static_cast<unsigned char>(';')] = 2;
-        c[static_cast<unsigned char>('/')] = 3;
-        c[static_cast<unsigned char>('"')] = 4;
-    }
-};
-constexpr CharClasses kClasses;
+    c[' '] = c['\t'] = c['\f'] = c['\v'] = 1;
+    c['#'] = c[';'] = 2;
+    c['/'] = 3;
+    c['"'] = 4;
+    return c;
+}();
 
 inline std::uint8_t cls(char ch) noexcept
 {
-    return kClasses.c[static_cast<unsigned char>(ch)];
+    return kClasses[static_cast<unsigned char>(ch)];
 }
 
 // The fields of one line, read one at a time where they stand (no token array). Blanks
@@ -219,63 +221,30 @@ private:
     Whole m_whole;
 };
 
-// A token for messages: long tokens are cut so hostile input cannot blow up a message.
-// Control bytes print as '?'.
-std::string shown(std::string_view tok)
-{
-    const bool cut = tok.size() > 40;
-    std::string out(cut ? tok.substr(0, 40) : tok);
-    for (char& ch : out) {
-        if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7F) {
-            ch = '?';
-        }
-    }
-    if (cut) {
-        out += "...";
-    }
-    return out;
-}
-
-std::string numberText(double v)
-{
-    std::string s;
-    appendNumber(s, v);
-    return s;
-}
-
-// What is wrong with a bone / material / shape name, or "" when nothing: bytes >= 0x80 (invalid
-// UTF-8 included) or control bytes such as NUL, which studiomdl's C strings cut at.
-std::string_view nameIssue(std::string_view s) noexcept
-{
-    bool high = false, control = false;
-    for (char ch : s) {
-        const auto c = static_cast<unsigned char>(ch);
-        high = high || c >= 0x80;
-        control = control || (c < 0x20 && c != 0x09) || c == 0x7F;
-    }
-    if (s.find('\0') != std::string_view::npos) {
-        return "a NUL byte";
-    }
-    return control ? "control characters" : high ? "non-ASCII characters" : "";
-}
-
 bool isFullLineComment(std::string_view trimmed) noexcept
 {
     return !trimmed.empty() &&
            (trimmed.front() == '#' || trimmed.front() == ';' || trimmed.starts_with("//"));
 }
 
-std::string fileStem(std::string_view fileName)
+// The lines in [from, to), estimated from the first megabyte (to reserve arrays).
+std::size_t estimatedLines(const char* from, const char* to) noexcept
 {
-    const std::size_t slash = fileName.find_last_of("/\\");
-    if (slash != std::string_view::npos) {
-        fileName.remove_prefix(slash + 1);
-    }
-    const std::size_t dot = fileName.rfind('.');
-    if (dot != std::string_view::npos && dot > 0) {
-        fileName = fileName.substr(0, dot);
-    }
-    return std::string(fileName);
+    const auto size = static_cast<std::size_t>(to - from);
+    const std::size_t sample = std::min(size, std::size_t(1) << 20);
+    return countNewlines({from, sample}) * size / std::max<std::size_t>(sample, 1);
+}
+
+// Whether a line starts as a vertex line does (an integer, then a number) and has at least
+// `need` fields.
+bool startsLikeVertex(const char* b, const char* e, std::size_t need = 0) noexcept
+{
+    Fields f(b, e);
+    std::int32_t i = 0;
+    float x = 0;
+    std::string_view tok;
+    return f.number(i, tok) == Fields::Got::Ok && f.number(x, tok) == Fields::Got::Ok &&
+           (need == 0 || f.total() >= need);
 }
 
 // A guess at the first triangle starting at a line after p: a line that does not look like a
@@ -296,11 +265,7 @@ const char* guessTriangleStart(const char* p, const char* end) noexcept
         if (!sc.next()) {
             break;
         }
-        Fields f(sc.begin(), sc.end());
-        std::int32_t i = 0;
-        float x = 0;
-        std::string_view tok;
-        vertex[n] = f.number(i, tok) == Fields::Got::Ok && f.number(x, tok) == Fields::Got::Ok;
+        vertex[n] = startsLikeVertex(sc.begin(), sc.end());
     }
     for (int i = 0; i + 3 < n; ++i) {
         if (!vertex[i] && vertex[i + 1] && vertex[i + 2] && vertex[i + 3]) {
@@ -431,7 +396,7 @@ private:
     {
         error(ids::kSyntaxBadNumber, loc(tok),
               std::string("expected ") + (integer ? "int" : "float") + " for " +
-                  std::string(field) + ", got '" + shown(tok) + "'");
+                  std::string(field) + ", got '" + shownToken(tok) + "'");
     }
     void shortLine(std::string_view kind, std::size_t have, std::size_t need)
     {
@@ -445,6 +410,14 @@ private:
               std::string(kind) + " line has " + plural(have, "field") + "; needs " +
                   std::to_string(need));
     }
+    // syntax.non-ascii: a bone, material or shape name with bytes studiomdl mishandles.
+    void checkName(std::string_view name, SourceLoc at, ElementRef e = {})
+    {
+        if (const std::string_view issue = nameIssue(name); !issue.empty()) {
+            warning(ids::kSyntaxNonAscii, at,
+                    "name '" + shownToken(name) + "' contains " + std::string(issue), e);
+        }
+    }
     // The fields after the `used` ones: a note that they are ignored.
     void extraFields(Fields& f, std::size_t used)
     {
@@ -457,8 +430,7 @@ private:
              std::to_string(k) + (k == 1 ? " extra field" : " extra fields") +
                  "; studiomdl ignores them, BinarySMD rejects them");
     }
-    // The next field as a number of a `kind` line that needs `need` fields: a missing field,
-    // or a bad one on a line with too few, is a short line.
+    // The next field as a number of a `kind` line that needs `need` fields.
     template <class T>
     bool field(Fields& f, T& out, const char* name, const char* kind, std::size_t need,
                std::string_view* at = nullptr)
@@ -471,10 +443,18 @@ private:
             }
             return true;
         }
-        if (got == Fields::Got::Missing || f.total() < need) {
+        return badField(f, tok, got == Fields::Got::Missing, !std::is_same_v<T, float>, name, kind,
+                        need);
+    }
+    // A missing field, or a bad one on a line with too few, is a short line; else a bad number.
+    // Returns false.
+    bool badField(Fields& f, std::string_view tok, bool missing, bool integer, const char* name,
+                  const char* kind, std::size_t need)
+    {
+        if (missing || f.total() < need) {
             shortLine(kind, f.total(), need);
         } else {
-            badNumber(tok, !std::is_same_v<T, float>, name);
+            badNumber(tok, integer, name);
         }
         return false;
     }
@@ -488,21 +468,6 @@ private:
     {
         const char* q = scanInt(tok.data(), tok.data() + tok.size(), out);
         return q == tok.data() + tok.size() || parseInt(tok, out);
-    }
-
-    // The first field of a 7-field line (already taken) as an int.
-    bool idField(std::string_view tok, std::int32_t& out, const char* name, const char* kind,
-                 Fields& f)
-    {
-        if (intOf(tok, out)) {
-            return true;
-        }
-        if (f.total() < 7) {
-            shortLine(kind, f.total(), 7);
-        } else {
-            badNumber(tok, true, name);
-        }
-        return false;
     }
 
     // ---- lines --------------------------------------------------------------------------
@@ -528,18 +493,10 @@ private:
         return {m_lastLine == 0 ? 1 : m_lastLine, static_cast<std::uint32_t>(m_lastLineLength) + 1,
                 m_bytes.size()};
     }
-    std::string_view commentText(std::string_view c) const noexcept
-    {
-        c.remove_prefix(c.starts_with("//") ? 2 : c.empty() ? 0 : 1);
-        return trim(c);
-    }
     void noteTab(const char* tab, bool manyLinks) noexcept;
     bool blankOrComment(Block b);
     bool isEndLine(std::string_view first, Fields& f, Block b);
-    bool newBlockStarts(std::string_view first, Fields& f) noexcept
-    {
-        return blockFromKeyword(first) != Block::None && f.total() == 1;
-    }
+    bool endsBlock(std::string_view first, Fields& f, Block b, SourceLoc opened);
     void keywordCase(std::string_view tok, std::string_view exact, bool block);
 
     // ---- blocks -------------------------------------------------------------------------
@@ -551,9 +508,19 @@ private:
                    std::string_view block = {});
     void endsInside(Block b, SourceLoc opened, const std::string& after);
     void clearVertexRefs(std::size_t mark) noexcept;
-    std::size_t indexOf(const Diagnostic& d) const noexcept
+    // Keeps the index of the report just made (none when it was not listed) to grade it by
+    // profile, or to renumber its raw frame once frames are sorted.
+    void defer(const Diagnostic& d, Deferred what)
     {
-        return &d == &m_dummy ? SIZE_MAX : m_sink.diagnostics().size() - 1;
+        if (&d != &m_dummy) {
+            m_deferred.emplace_back(m_sink.diagnostics().size() - 1, what);
+        }
+    }
+    void frameDiag(const Diagnostic& d)
+    {
+        if (&d != &m_dummy) {
+            m_frameDiags.push_back(m_sink.diagnostics().size() - 1);
+        }
     }
     void skipUnknownBlock(std::string_view kw);
     void parseNodes(SourceLoc opened);
@@ -561,13 +528,11 @@ private:
     void beginFrame(RawFrame&& f);
     void addPose(JointIndex joint, const Vec3& position, const Vec3& rotation);
     void leaveDirect();
-    bool parseTimeLine(std::string_view kw, Fields& f, double& time, std::string& comment,
-                       bool& hasComment);
+    bool parseTimeLine(std::string_view kw, Fields& f, RawFrame& rf);
     void parseTriangles(SourceLoc opened);
     bool triangles(SourceLoc opened, const char* stopAt);
     bool parseCorner(Corner& c, std::uint32_t vertex);
     void appendTriangle(std::uint32_t mat, SourceLoc matAt);
-    bool looksLikeVertex() noexcept;
     std::uint32_t internMaterial(std::string_view name, SourceLoc at);
     int parallelTriangles(SourceLoc opened);
     void reserveFor(const char* from, const char* to);
@@ -712,14 +677,26 @@ bool SmdReader::isEndLine(std::string_view first, Fields& f, Block b)
     return true;
 }
 
+// Whether the line (`first` its first field) ends block `b`: its `end`, or a new block's
+// keyword (syntax.missing-end; the line is then read again at the top level).
+bool SmdReader::endsBlock(std::string_view first, Fields& f, Block b, SourceLoc opened)
+{
+    if (isEndLine(first, f, b)) {
+        return true;
+    }
+    if (blockFromKeyword(first) == Block::None || f.total() != 1) {
+        return false;
+    }
+    missingEnd(b, opened, lineLoc());
+    unread();
+    return true;
+}
+
 void SmdReader::keywordCase(std::string_view tok, std::string_view exact, bool block)
 {
-    const Diagnostic& d = error(ids::kSyntaxKeywordCase, loc(tok),
-                                "'" + shown(tok) + "' must be '" + std::string(exact) + "'");
-    const std::size_t i = indexOf(d);
-    if (i != SIZE_MAX) {
-        m_deferred.emplace_back(i, block ? Deferred::BlockKeywordCase : Deferred::KeywordCase);
-    }
+    defer(error(ids::kSyntaxKeywordCase, loc(tok),
+                "'" + shownToken(tok) + "' must be '" + std::string(exact) + "'"),
+          block ? Deferred::BlockKeywordCase : Deferred::KeywordCase);
 }
 
 // ---- top level ------------------------------------------------------------------------------
@@ -736,11 +713,8 @@ ReadResult SmdReader::run()
             if (beforeKeyword) {
                 m_model.headerComments.emplace_back(line());
             }
-            const std::size_t i = indexOf(
-                note(ids::kSyntaxCommentGoldsrc, lineLoc(), "GoldSrc studiomdl has no comments"));
-            if (i != SIZE_MAX) {
-                m_deferred.emplace_back(i, Deferred::TopLevelComment);
-            }
+            defer(note(ids::kSyntaxCommentGoldsrc, lineLoc(), "GoldSrc studiomdl has no comments"),
+                  Deferred::TopLevelComment);
             continue;
         }
         Fields f(m_sc.begin(), m_sc.end());
@@ -795,22 +769,18 @@ ReadResult SmdReader::run()
         return r;
     }
     build();
+    for (const auto& [id, n] : m_perId) {
+        if (n > kMaxPerId) {
+            m_sink
+                .report(Severity::Note, id, {1, 1, 0},
+                        std::to_string(n - kMaxPerId) + " more not listed by the reader")
+                .fixedSeverity = true;
+        }
+    }
     r.model = std::move(m_model);
     r.hasModel = true;
     r.stats = m_stats;
     r.diagnostics = m_sink.take();
-    for (const auto& [id, n] : m_perId) {
-        if (n > kMaxPerId) {
-            Diagnostic d;
-            d.severity = Severity::Note;
-            d.id = id;
-            d.file = m_ctx.fileName;
-            d.where = {1, 1, 0};
-            d.message = std::to_string(n - kMaxPerId) + " more not listed by the reader";
-            d.fixedSeverity = true;
-            r.diagnostics.push_back(std::move(d));
-        }
-    }
     std::stable_sort(
         r.diagnostics.begin(), r.diagnostics.end(),
         [](const Diagnostic& a, const Diagnostic& b) { return a.where.offset < b.where.offset; });
@@ -821,8 +791,8 @@ void SmdReader::skipUnknownBlock(std::string_view kw)
 {
     m_sawUnknown = true;
     warning(ids::kSyntaxUnknownBlock, lineLoc(),
-            "unknown block '" + shown(kw) + "' skipped to its 'end'");
-    const std::string name = shown(kw);
+            "unknown block '" + shownToken(kw) + "' skipped to its 'end'");
+    const std::string name = shownToken(kw);
     while (nextLine()) {
         if (equalsIgnoreCase(trim(line()), "end")) {
             m_lastWasEnd = true;
@@ -923,12 +893,7 @@ void SmdReader::parseNodes(SourceLoc opened)
         Fields f(m_sc.begin(), m_sc.end());
         const std::string_view idTok = f.next();
         noteTab(f.firstTab(), false);
-        if (isEndLine(idTok, f, Block::Nodes)) {
-            return;
-        }
-        if (newBlockStarts(idTok, f)) {
-            missingEnd(Block::Nodes, opened, lineLoc());
-            unread();
+        if (endsBlock(idTok, f, Block::Nodes, opened)) {
             return;
         }
         const SourceLoc at = lineLoc();
@@ -965,16 +930,14 @@ void SmdReader::parseNodes(SourceLoc opened)
         }
         const bool quoted = nameTok.size() >= 2 && nameTok.front() == '"' && nameTok.back() == '"';
         const std::string_view name = quoted ? nameTok.substr(1, nameTok.size() - 2) : nameTok;
-        if (const std::string_view issue = nameIssue(name); !issue.empty()) {
-            warning(ids::kSyntaxNonAscii, loc(nameTok),
-                    "name '" + shown(name) + "' contains " + std::string(issue));
-        }
+        checkName(name, loc(nameTok));
         JointIndex j = m_ids.find(id);
         if (j != kNoJoint) {
             const auto u = static_cast<std::size_t>(j);
             const bool same = s.names[u] == name && m_rawParents[u] == parent;
             const std::string msg = "bone id " + std::to_string(id) +
-                                    " redefined; studiomdl keeps the last ('" + shown(name) + "')";
+                                    " redefined; studiomdl keeps the last ('" + shownToken(name) +
+                                    "')";
             Diagnostic& d =
                 same ? fixed(Severity::Note, ids::kSkeletonDuplicateId, at, msg, {K::Joint, j})
                      : error(ids::kSkeletonDuplicateId, at, msg, {K::Joint, j});
@@ -1001,8 +964,7 @@ void SmdReader::parseNodes(SourceLoc opened)
 
 // ---- skeleton -------------------------------------------------------------------------------
 
-bool SmdReader::parseTimeLine(std::string_view kw, Fields& f, double& time, std::string& comment,
-                              bool& hasComment)
+bool SmdReader::parseTimeLine(std::string_view kw, Fields& f, RawFrame& rf)
 {
     if (kw != "time") {
         keywordCase(kw, "time", false);
@@ -1015,20 +977,19 @@ bool SmdReader::parseTimeLine(std::string_view kw, Fields& f, double& time, std:
     std::int32_t whole = 0; // most times are integers: the inline scanner (not "-0")
     if (tok.front() != '-' &&
         scanInt(tok.data(), tok.data() + tok.size(), whole) == tok.data() + tok.size()) {
-        time = whole;
-    } else if (!parseDouble(tok, time) || !std::isfinite(time)) {
+        rf.time = whole;
+    } else if (!parseDouble(tok, rf.time) || !std::isfinite(rf.time)) {
         badNumber(tok, false, "time");
         return false;
     } else {
         m_slowTime = true;
     }
     extraFields(f, 2);
-    hasComment = !f.comment().empty();
-    comment.assign(commentText(f.comment()));
-    if (const std::string_view issue = nameIssue(comment); !issue.empty()) {
-        warning(ids::kSyntaxNonAscii, loc(f.comment()),
-                "name '" + shown(comment) + "' contains " + std::string(issue));
-    }
+    std::string_view text = f.comment(); // its '#', ';' or '//' and blanks off
+    rf.hasComment = !text.empty();
+    text.remove_prefix(text.starts_with("//") ? 2 : text.empty() ? 0 : 1);
+    rf.comment.assign(trim(text));
+    checkName(rf.comment, loc(f.comment()));
     return true;
 }
 
@@ -1036,17 +997,12 @@ bool SmdReader::parseTimeLine(std::string_view kw, Fields& f, double& time, std:
 // numbers (a bone's position and rotation, or a vertex's position and normal).
 void SmdReader::parseFrames(Block b, SourceLoc opened)
 {
-    static const char* const kPos[3] = {"position x", "position y", "position z"};
-    static const char* const kRot[3] = {"rotation x", "rotation y", "rotation z"};
-    static const char* const kNrm[3] = {"normal x", "normal y", "normal z"};
     const bool skel = b == Block::Skeleton;
     const char* const kind = skel ? "bone" : "vertex animation";
-    if (skel) { // a state a line: reserve for the lines estimated from the first megabyte
-        const auto size =
-            static_cast<std::size_t>(m_bytes.data() + m_bytes.size() - m_sc.position());
-        const std::size_t sample = std::min(size, std::size_t(1) << 20);
-        const std::size_t lines =
-            countNewlines({m_sc.position(), sample}) * size / std::max<std::size_t>(sample, 1);
+    if (skel) { // a state a line: reserve for the lines estimated
+        const char* const end = m_bytes.data() + m_bytes.size();
+        const auto size = static_cast<std::size_t>(end - m_sc.position());
+        const std::size_t lines = estimatedLines(m_sc.position(), end);
         // A pose line takes at least 14 bytes; at most 4M keys ahead, growth after that
         // (address space: pages come as written).
         const std::size_t keys = std::min({lines, size / 14, std::size_t(1) << 22});
@@ -1073,22 +1029,16 @@ void SmdReader::parseFrames(Block b, SourceLoc opened)
         std::int32_t id = 0;
         if (!intOf(first, id)) {
             noteTab(f.firstTab(), false);
-            if (isEndLine(first, f, b)) {
-                return;
-            }
-            if (newBlockStarts(first, f)) {
-                missingEnd(b, opened, lineLoc());
-                unread();
+            if (endsBlock(first, f, b, opened)) {
                 return;
             }
             if (equalsIgnoreCase(first, "time")) {
                 RawFrame rf;
                 m_slowTime = false;
-                skipFrame = !parseTimeLine(first, f, rf.time, rf.comment, rf.hasComment);
+                skipFrame = !parseTimeLine(first, f, rf);
                 m_stats.fastLines += !m_slowTime && m_reports == reports ? 1 : 0;
                 inFrame = !skipFrame;
                 rf.where = lineLoc();
-                rf.first = m_states.size();
                 if (inFrame && skel) {
                     beginFrame(std::move(rf));
                 } else if (inFrame) {
@@ -1114,7 +1064,8 @@ void SmdReader::parseFrames(Block b, SourceLoc opened)
         }
         Vec3 a;
         Vec3 c;
-        const bool ok = idField(first, id, skel ? "bone id" : "vertex id", kind, f) &&
+        const bool ok = (intOf(first, id) || badField(f, first, false, true,
+                                                      skel ? "bone id" : "vertex id", kind, 7)) &&
                         vec3(f, a, kPos, kind, 7) && vec3(f, c, skel ? kRot : kNrm, kind, 7);
         f.atEnd();
         noteTab(f.firstTab(), false);
@@ -1134,14 +1085,10 @@ void SmdReader::parseFrames(Block b, SourceLoc opened)
         }
         const JointIndex j = m_ids.find(id);
         if (j == kNoJoint) {
-            const std::size_t di =
-                indexOf(error(ids::kSkeletonUnknownBoneInFrame, loc(first),
-                              "frame " + numberText(m_frames.back().time) +
-                                  " animates undeclared bone id " + std::to_string(id),
-                              {K::Frame, static_cast<std::int32_t>(m_frames.size() - 1)}));
-            if (di != SIZE_MAX) {
-                m_frameDiags.push_back(di);
-            }
+            frameDiag(error(ids::kSkeletonUnknownBoneInFrame, loc(first),
+                            "frame " + numberText(m_frames.back().time) +
+                                " animates undeclared bone id " + std::to_string(id),
+                            {K::Frame, static_cast<std::int32_t>(m_frames.size() - 1)}));
             continue;
         }
         addPose(j, a, c);
@@ -1181,12 +1128,10 @@ void SmdReader::addPose(JointIndex joint, const Vec3& position, const Vec3& rota
 }
 
 // The keys written so far become raw states (one per explicit key, in joint order within a
-// frame: the same keys, and a frame's later line for a joint already won).
+// frame: the same keys, and a frame's later line for a joint already won). Callers test
+// m_direct.
 void SmdReader::leaveDirect()
 {
-    if (!m_direct) {
-        return;
-    }
     m_direct = false;
     const std::size_t n = m_anim.jointCount;
     for (std::size_t f = 0; f < m_frames.size() && f < m_anim.frameCount(); ++f) {
@@ -1209,8 +1154,6 @@ void SmdReader::leaveDirect()
 // `parent x y z nx ny nz u v [count (bone weight)* [extra u v]*]` (v3: extra UV pairs).
 bool SmdReader::parseCorner(Corner& c, std::uint32_t vertex)
 {
-    static const char* const kPos[3] = {"position x", "position y", "position z"};
-    static const char* const kNrm[3] = {"normal x", "normal y", "normal z"};
     c.where = lineLoc();
     Fields f(m_sc.begin(), m_sc.end());
     std::int32_t parent = 0;
@@ -1235,7 +1178,7 @@ bool SmdReader::parseCorner(Corner& c, std::uint32_t vertex)
         }
         if (links < 0 || static_cast<std::size_t>(links) > kMaxLinks) {
             error(ids::kSyntaxBadNumber, loc(tok),
-                  "expected int for link count, got '" + shown(tok) + "' (0.." +
+                  "expected int for link count, got '" + shownToken(tok) + "' (0.." +
                       std::to_string(kMaxLinks) + ")");
             return false;
         }
@@ -1298,16 +1241,6 @@ bool SmdReader::parseCorner(Corner& c, std::uint32_t vertex)
     return true;
 }
 
-bool SmdReader::looksLikeVertex() noexcept
-{
-    Fields f(m_sc.begin(), m_sc.end());
-    std::int32_t i = 0;
-    float x = 0;
-    std::string_view tok;
-    return f.number(i, tok) == Fields::Got::Ok && f.number(x, tok) == Fields::Got::Ok &&
-           f.total() >= 9;
-}
-
 void SmdReader::parseTriangles(SourceLoc opened)
 {
     if (!m_triedParallel) {
@@ -1327,13 +1260,10 @@ void SmdReader::parseTriangles(SourceLoc opened)
 // once, not by doubling, which cuts page faults, copies and the peak memory.
 void SmdReader::reserveFor(const char* from, const char* to)
 {
-    // Lines estimated from the first megabyte. A triangle takes at least 56 bytes (3 x
-    // "0 0 0 0 0 0 0 0 0\n" and a material), so a hostile file of blank lines cannot reserve
-    // more than real triangles of its size use.
+    // A triangle takes at least 56 bytes (3 x "0 0 0 0 0 0 0 0 0\n" and a material), so a
+    // hostile file of blank lines cannot reserve more than real triangles of its size use.
     const auto size = static_cast<std::size_t>(to - from);
-    const std::size_t sample = std::min(size, std::size_t(1) << 20);
-    const std::size_t lines =
-        countNewlines({from, sample}) * size / std::max<std::size_t>(sample, 1);
+    const std::size_t lines = estimatedLines(from, to);
     reserveTriangles(m_model.mesh, std::min(lines / 4 + lines / 64 + 1, size / 56 + 1));
 }
 
@@ -1380,10 +1310,8 @@ bool SmdReader::triangles(SourceLoc opened, const char* stopAt)
         } else if (material.empty()) {
             // A blank material line is an empty material when vertex lines follow.
             matAt = loc(m_sc.begin());
-            const LineScanner here = m_sc;
-            const bool emptyMaterial = m_sc.next() && looksLikeVertex();
-            m_sc = here;
-            if (!emptyMaterial) {
+            LineScanner ahead = m_sc;
+            if (!(ahead.next() && startsLikeVertex(ahead.begin(), ahead.end(), 9))) {
                 error(ids::kSyntaxBlankLineInBlock, matAt,
                       "blank line desyncs 'triangles' in studiomdl");
                 continue;
@@ -1491,16 +1419,13 @@ std::uint32_t SmdReader::internMaterial(std::string_view name, SourceLoc at)
 {
     Mesh& mesh = m_model.mesh;
     const std::size_t before = mesh.materials.size();
-    const std::string_view issue = nameIssue(name);
-    if (m_share && !issue.empty()) {
+    if (m_share && !nameIssue(name).empty()) {
         m_stop = true; // reading in order warns
         return 0;
     }
     const std::uint32_t mat = m_materials.intern(mesh, name, at);
-    if (mesh.materials.size() != before && !issue.empty()) {
-        warning(ids::kSyntaxNonAscii, at,
-                "name '" + shown(name) + "' contains " + std::string(issue),
-                {K::Material, static_cast<std::int32_t>(mat)});
+    if (mesh.materials.size() != before) {
+        checkName(name, at, {K::Material, static_cast<std::int32_t>(mat)});
     }
     return mat;
 }
@@ -1642,7 +1567,7 @@ void SmdReader::buildSkeleton()
         const JointIndex pj = m_ids.find(p);
         if (pj == kNoJoint) {
             error(ids::kSkeletonUnknownParent, m_parentTokAt[j],
-                  "parent " + std::to_string(p) + " of bone '" + shown(s.names[j]) +
+                  "parent " + std::to_string(p) + " of bone '" + shownToken(s.names[j]) +
                       "' is not declared",
                   {K::Joint, static_cast<std::int32_t>(j)});
             continue;
@@ -1683,26 +1608,20 @@ void SmdReader::buildAnimation()
             continue;
         }
         const ElementRef ref{K::Frame, static_cast<std::int32_t>(i)};
-        std::size_t di = SIZE_MAX;
         if (t < m_frames.front().time) {
-            di = indexOf(error(ids::kSkeletonTimeOrder, m_frames[i].where,
-                               "time " + numberText(t) + " precedes the first frame " +
-                                   numberText(m_frames.front().time),
-                               ref));
+            frameDiag(error(ids::kSkeletonTimeOrder, m_frames[i].where,
+                            "time " + numberText(t) + " precedes the first frame " +
+                                numberText(m_frames.front().time),
+                            ref));
         } else {
-            di = indexOf(fixed(Severity::Warning, ids::kSkeletonTimeOrder, m_frames[i].where,
-                               "time " + numberText(t) + " follows time " + numberText(prev) +
-                                   "; frames sorted by time",
-                               ref));
-        }
-        if (di != SIZE_MAX) {
-            m_frameDiags.push_back(di);
+            frameDiag(fixed(Severity::Warning, ids::kSkeletonTimeOrder, m_frames[i].where,
+                            "time " + numberText(t) + " follows time " + numberText(prev) +
+                                "; frames sorted by time",
+                            ref));
         }
     }
     std::vector<std::size_t> order(nf);
-    for (std::size_t i = 0; i < nf; ++i) {
-        order[i] = i;
-    }
+    std::iota(order.begin(), order.end(), std::size_t(0));
     std::stable_sort(order.begin(), order.end(), [this](std::size_t x, std::size_t y) {
         return m_frames[x].time < m_frames[y].time;
     });
@@ -1710,13 +1629,10 @@ void SmdReader::buildAnimation()
     for (std::size_t o : order) {
         const RawFrame& f = m_frames[o];
         if (!a.times.empty() && a.times.back() == f.time) {
-            const std::size_t di = indexOf(warning(
-                ids::kSkeletonDuplicateFrame, f.where,
-                "time " + numberText(f.time) + " repeated; studiomdl merges, BST adds a frame",
-                {K::Frame, static_cast<std::int32_t>(o)}));
-            if (di != SIZE_MAX) {
-                m_frameDiags.push_back(di);
-            }
+            frameDiag(warning(ids::kSkeletonDuplicateFrame, f.where,
+                              "time " + numberText(f.time) +
+                                  " repeated; studiomdl merges, BST adds a frame",
+                              {K::Frame, static_cast<std::int32_t>(o)}));
         } else {
             a.appendFrame(f.time, f.where);
         }
@@ -1758,44 +1674,9 @@ void SmdReader::buildExtraUvs()
     }
 }
 
-std::string describeRanges(const std::vector<std::int32_t>& sortedIds)
-{
-    std::string out;
-    std::size_t ranges = 0;
-    std::int64_t expect = 0;
-    auto add = [&](std::int64_t a, std::int64_t b) {
-        if (ranges == 5) {
-            out += ", ...";
-        }
-        if (ranges++ >= 5) {
-            return;
-        }
-        if (!out.empty()) {
-            out += ", ";
-        }
-        out += std::to_string(a);
-        if (b > a) {
-            out += "-" + std::to_string(b);
-        }
-    };
-    for (std::int32_t id : sortedIds) {
-        if (id < 0) {
-            continue;
-        }
-        if (id > expect) {
-            add(expect, static_cast<std::int64_t>(id) - 1);
-        }
-        expect = static_cast<std::int64_t>(id) + 1;
-    }
-    return out;
-}
-
 void SmdReader::buildVertexFrames()
 {
     auto& frames = m_model.vertexFrames;
-    if (frames.empty()) {
-        return;
-    }
     // Names: the vertexanimation comment, else the skeleton comment at the same time.
     for (VertexFrame& f : frames) {
         if (f.nameFromComment) {
@@ -1809,40 +1690,8 @@ void SmdReader::buildVertexFrames()
             }
         }
     }
-    const VertexFrame& base = frames.front();
-    std::vector<std::int32_t> sorted = base.ids;
-    std::sort(sorted.begin(), sorted.end());
-    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
-    for (std::size_t i = 0; i < base.ids.size(); ++i) {
-        if (base.ids[i] < 0) {
-            error(ids::kFlexVertexIdOutOfRange, base.lineWhere[i],
-                  "base frame lists vertex " + std::to_string(base.ids[i]) + "; ids start at 0",
-                  {K::Frame, 0});
-        }
-    }
-    const std::string missing = describeRanges(sorted);
-    if (!missing.empty()) {
-        error(ids::kFlexFirstShapeIncomplete, base.where,
-              "base frame lacks ids " + missing + "; their deltas have no base", {K::Frame, 0});
-    }
-    auto inBase = [&sorted](std::int32_t id) {
-        return id >= 0 && std::binary_search(sorted.begin(), sorted.end(), id);
-    };
-    const std::string baseCount = std::to_string(base.ids.size());
-    for (std::size_t k = 1; k < frames.size(); ++k) {
-        const VertexFrame& f = frames[k];
-        for (std::size_t i = 0; i < f.ids.size(); ++i) {
-            if (inBase(f.ids[i])) {
-                continue;
-            }
-            const std::string shape =
-                f.name.empty() ? "frame " + std::to_string(k) : "'" + shown(f.name) + "'";
-            error(ids::kFlexVertexIdOutOfRange, f.lineWhere[i],
-                  "shape " + shape + " moves vertex " + std::to_string(f.ids[i]) +
-                      "; base frame has " + baseCount,
-                  {K::Shape, static_cast<std::int32_t>(k - 1)});
-        }
-    }
+    checkVertexFrameIds(frames, [this](std::string_view id, SourceLoc where, std::string message,
+                                       ElementRef e) { error(id, where, std::move(message), e); });
 }
 
 void SmdReader::build()
@@ -1869,13 +1718,7 @@ void SmdReader::build()
     } else {
         m.kind = ModelKind::Animation;
     }
-    m.format =
-        m_hasVertexAnimation ||
-                (m_ctx.fileName.size() >= 4 &&
-                 equalsIgnoreCase(
-                     std::string_view(m_ctx.fileName).substr(m_ctx.fileName.size() - 4), ".vta"))
-            ? "vta"
-            : "smd";
+    m.format = m_hasVertexAnimation || asciiIEndsWith(m_ctx.fileName, ".vta") ? "vta" : "smd";
     orderSkeleton(m, m_sink);
     bindFromFirstFrame(m);
     deriveFlexShapes(m);
@@ -1909,18 +1752,17 @@ void SmdReader::gradeByProfile()
     }
     // Version (CHECKS.md §3 "File version").
     const int v = m_model.version;
+    const std::string accepts =
+        pname + " accepts " + (p == Profile::GoldSrc || p == Profile::Cod ? "1" : "1-2");
     if (!m_sawVersion) {
-        error(ids::kSyntaxBadVersion, {1, 1, 0},
-              "version missing; " + pname + " accepts " +
-                  (p == Profile::GoldSrc || p == Profile::Cod ? "1" : "1-2"));
+        error(ids::kSyntaxBadVersion, {1, 1, 0}, "version missing; " + accepts);
     } else if (v != 1) {
         if (p == Profile::Source && v == 2) {
             fixed(Severity::Warning, ids::kSyntaxBadVersion, m_versionTokAt,
                   "version 2; source accepts 1 (version 2 is accepted by SDK 2013 only)");
         } else if (!(p == Profile::Source256 && v == 2)) {
             error(ids::kSyntaxBadVersion, m_versionTokAt,
-                  "version " + std::to_string(v) + "; " + pname + " accepts " +
-                      (p == Profile::GoldSrc || p == Profile::Cod ? "1" : "1-2"));
+                  "version " + std::to_string(v) + "; " + accepts);
         }
     }
     // Tabs: once per file.

@@ -2,6 +2,7 @@
 // floats, the stored line ending, so write(read(write(m))) == write(m) byte for byte.
 #include "core/formats/smd/smd_writer.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/diag/diagnostic_ids.h"
@@ -19,18 +20,10 @@ bool isSmdFamily(const std::string& format) noexcept
 class Out {
 public:
     explicit Out(LineEnding ending)
+        : m_eol(ending == LineEnding::CRLF ? "\r\n"
+                : ending == LineEnding::CR ? "\r"
+                                           : "\n")
     {
-        switch (ending) {
-        case LineEnding::LF:
-            m_eol = "\n";
-            break;
-        case LineEnding::CRLF:
-            m_eol = "\r\n";
-            break;
-        case LineEnding::CR:
-            m_eol = "\r";
-            break;
-        }
     }
 
     Out& text(std::string_view s)
@@ -104,7 +97,7 @@ private:
             bytes.push_back(' ');
         }
     }
-    std::string_view m_eol = "\n";
+    std::string_view m_eol;
 };
 
 std::int32_t sourceIdOf(const Skeleton& s, JointIndex j) noexcept
@@ -118,12 +111,9 @@ std::int32_t sourceIdOf(const Skeleton& s, JointIndex j) noexcept
 // `time` comment for the VTA: the shape name of the vertex frame at the same time.
 const VertexFrame* frameAt(const std::vector<VertexFrame>& frames, double t) noexcept
 {
-    for (const VertexFrame& f : frames) {
-        if (f.time == t) {
-            return &f;
-        }
-    }
-    return nullptr;
+    const auto it = std::find_if(frames.begin(), frames.end(),
+                                 [t](const VertexFrame& f) { return f.time == t; });
+    return it == frames.end() ? nullptr : &*it;
 }
 
 void timeLine(Out& o, double t, const VertexFrame* named)
@@ -194,23 +184,23 @@ void writeTriangles(Out& o, const Model& m)
             const std::int32_t parentId = parent == kNoJoint ? 0 : sourceIdOf(s, parent);
             o.i(parentId).v3(me.pointPositions[p]).v3(me.cornerNormals[c]);
             o.f(me.cornerUvs[c].x()).f(me.cornerUvs[c].y());
-            bool extrasUsed = false;
+            // Links and extra UVs are written when the corner has links or an extra UV that is
+            // not +0 (a link count of 0 stands before extra UVs).
+            bool tail = me.pointLinkState[p] != LinkState::Absent;
             for (std::uint32_t e = 0; e < extra; ++e) {
                 const Vec2& uv = me.cornerExtraUvs[c * extra + e];
-                extrasUsed = extrasUsed || uv.x() != 0.0f || uv.y() != 0.0f ||
-                             std::signbit(uv.x()) || std::signbit(uv.y()) || std::isnan(uv.x()) ||
-                             std::isnan(uv.y());
+                tail = tail || uv.x() != 0.0f || uv.y() != 0.0f || std::signbit(uv.x()) ||
+                       std::signbit(uv.y()) || std::isnan(uv.x()) || std::isnan(uv.y());
             }
-            const LinkState state = me.pointLinkState[p];
-            if (state == LinkState::List && count > 0) {
+            if (me.pointLinkState[p] == LinkState::List && count > 0) {
                 o.i(count);
                 for (std::uint32_t l = begin; l < begin + count; ++l) {
                     o.i(sourceIdOf(s, me.influenceJoints[l])).f(me.influenceWeights[l]);
                 }
-            } else if (state != LinkState::Absent || extrasUsed) {
+            } else if (tail) {
                 o.i(0);
             }
-            if (state != LinkState::Absent || extrasUsed) {
+            if (tail) {
                 for (std::uint32_t e = 0; e < extra; ++e) {
                     const Vec2& uv = me.cornerExtraUvs[c * extra + e];
                     o.f(uv.x()).f(uv.y());
