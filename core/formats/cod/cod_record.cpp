@@ -390,32 +390,12 @@ bool argIntSlow(const Record& r, std::size_t i, std::int32_t& out, DiagnosticSin
     return argNumber(r, i, out, sink, field, "int", parseInt);
 }
 
-std::string shownToken(std::string_view s)
-{
-    std::string out(s.substr(0, 40));
-    for (char& ch : out) {
-        if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7F) {
-            ch = '?';
-        }
-    }
-    return s.size() > 40 ? out + "..." : out;
-}
-
 std::string argName(const Record& r, std::size_t i, DiagnosticSink& sink)
 {
     std::string s = argString(r, i);
-    bool high = false, control = false;
-    for (const char ch : s) {
-        const auto c = static_cast<unsigned char>(ch);
-        high = high || c >= 0x80;
-        control = control || (c < 0x20 && c != 0x09) || c == 0x7F;
-    }
-    if (high || control) {
+    if (const std::string_view issue = nameIssue(s); !issue.empty()) {
         sink.warning(ids::kSyntaxNonAscii, argLoc(r, i),
-                     "name '" + shownToken(s) + "' contains " +
-                         (s.find('\0') != std::string::npos ? "a NUL byte"
-                          : control                         ? "control characters"
-                                                            : "non-ASCII characters"));
+                     "name '" + shownToken(s) + "' contains " + std::string(issue));
     }
     return s;
 }
@@ -488,13 +468,6 @@ void pointInfluences(const Mesh& me, std::size_t p, std::vector<std::int32_t>& j
         joints.push_back(me.pointParents[p]);
         weights.push_back(1.0f);
     }
-}
-
-std::string numberText(double v)
-{
-    std::string s;
-    appendNumber(s, v);
-    return s;
 }
 
 const char* guessLinePair(const char* p, const char* end, std::initializer_list<std::string_view> a,

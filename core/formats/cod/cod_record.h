@@ -16,6 +16,7 @@
 #include "core/diag/diagnostic.h"
 #include "core/model/model.h"
 #include "core/text/line_scanner.h"
+#include "core/text/names.h" // shownToken, numberText: the readers' messages
 #include "core/text/numbers.h"
 
 namespace rigscope::core::cod {
@@ -176,8 +177,6 @@ inline bool argInt(const Record& r, std::size_t i, std::int32_t& out, Diagnostic
 bool argDouble(const Record& r, std::size_t i, double& out, DiagnosticSink& sink,
                std::string_view field);
 std::string argString(const Record& r, std::size_t i);
-// A keyword or token for a message: at most 40 bytes ("..." after), control bytes as '?'.
-std::string shownToken(std::string_view s);
 // argString for a bone / part / material / object name: syntax.non-ascii (warning) when it holds
 // bytes >= 0x80 (invalid UTF-8 included) or control bytes such as NUL, which C tools cut at.
 std::string argName(const Record& r, std::size_t i, DiagnosticSink& sink);
@@ -222,7 +221,6 @@ BoneNumbering boneNumbering(const std::vector<std::int32_t>& sourceIds);
 // when the point has no list (links absent or `0`).
 void pointInfluences(const Mesh& me, std::size_t p, std::vector<std::int32_t>& joints,
                      std::vector<float>& weights);
-std::string numberText(double v); // integral values as integers
 
 // Text writer with the §6.2 number rules; counts NaN/Inf and unwritable name characters.
 class TextOut {

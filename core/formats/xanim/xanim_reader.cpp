@@ -439,7 +439,7 @@ private:
         }
         if (!m_inKey || m_keys.empty()) {
             m_sink.warning(ids::kSyntaxUnknownBlock, r.loc,
-                           "'" + cod::shownToken(r.keyword) + "' outside a part block skipped");
+                           "'" + shownToken(r.keyword) + "' outside a part block skipped");
             return;
         }
         float v[3];
@@ -793,9 +793,9 @@ void mergeNotetracks(Model& anim, const Model& nt, DiagnosticSink& sink)
     if (aFirst != nFirst || a.times.size() != n.times.size()) {
         sink.warning(ids::kCodNtexportMismatch,
                      n.frameWhere.empty() ? SourceLoc{1, 1, 0} : n.frameWhere.front(),
-                     "NT_EXPORT covers " + cod::numberText(nFirst) + "+" +
-                         std::to_string(n.times.size()) + ", anim " + cod::numberText(aFirst) +
-                         "+" + std::to_string(a.times.size()));
+                     "NT_EXPORT covers " + numberText(nFirst) + "+" +
+                         std::to_string(n.times.size()) + ", anim " + numberText(aFirst) + "+" +
+                         std::to_string(a.times.size()));
     }
     for (const Notetrack& note : n.notes) {
         if (!a.times.empty()) {
