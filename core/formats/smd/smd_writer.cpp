@@ -63,26 +63,14 @@ public:
     {
         space();
         bytes.push_back('"');
-        for (char c : name) {
-            if (c == '"' || c == '\n' || c == '\r') {
-                ++badNames;
-                c = '\'';
-            }
-            bytes.push_back(c);
-        }
+        append(name, "\"\n\r", '\'');
         bytes.push_back('"');
         return *this;
     }
     // Raw text on its own line; line breaks would split it, so they become spaces.
     Out& line(std::string_view s)
     {
-        for (char c : s) {
-            if (c == '\n' || c == '\r') {
-                ++badNames;
-                c = ' ';
-            }
-            bytes.push_back(c);
-        }
+        append(s, "\n\r", ' ');
         return nl();
     }
 
@@ -91,6 +79,17 @@ public:
     std::size_t badNames = 0;
 
 private:
+    // `s` with each byte of `bad` (counted in badNames) replaced by `with`.
+    void append(std::string_view s, std::string_view bad, char with)
+    {
+        for (char c : s) {
+            if (bad.find(c) != std::string_view::npos) {
+                ++badNames;
+                c = with;
+            }
+            bytes.push_back(c);
+        }
+    }
     void space()
     {
         if (!bytes.empty() && bytes.back() != '\n' && bytes.back() != '\r') {
@@ -140,7 +139,7 @@ void writeNodes(Out& o, const Skeleton& s)
 void writeSkeleton(Out& o, const Model& m, const Animation* anim)
 {
     const Skeleton& s = m.skeleton;
-    const bool vta = !m.vertexFrames.empty();
+    const bool vta = !m.vertexFrames.empty(); // time lines carry the shape names
     o.text("skeleton").nl();
     if (anim) {
         const std::size_t n = anim->jointCount;
@@ -233,13 +232,11 @@ WriteResult writeSmd(const Model& m, const WriteContext& ctx)
     const bool family = isSmdFamily(m.format);
     const Skeleton& s = m.skeleton;
 
-    const Animation* anim = nullptr;
-    for (const Animation& a : m.animations) {
-        if (a.kind == PoseKind::LocalEulerXYZ && a.jointCount == s.size()) {
-            anim = &a;
-            break;
-        }
-    }
+    const auto found =
+        std::find_if(m.animations.begin(), m.animations.end(), [&s](const Animation& a) {
+            return a.kind == PoseKind::LocalEulerXYZ && a.jointCount == s.size();
+        });
+    const Animation* anim = found == m.animations.end() ? nullptr : &*found;
     if (!anim && !s.empty() && s.bindKind == PoseKind::ModelMatrix) {
         sink.error(ids::kWriteBadName, {1, 1, 0},
                    "model holds model-space bone matrices; convert to local Euler first "
@@ -248,10 +245,8 @@ WriteResult writeSmd(const Model& m, const WriteContext& ctx)
         return r;
     }
 
-    int version = family ? m.version : 1;
-    if (m.mesh.uvSetCount > 1 && !family) {
-        version = 3; // extra UV sets exist only in version 3
-    }
+    // Extra UV sets exist only in version 3.
+    const int version = family ? m.version : m.mesh.uvSetCount > 1 ? 3 : 1;
     Out o(family ? m.lineEnding : LineEnding::LF);
     for (const std::string& c : m.headerComments) {
         const std::size_t first = c.find_first_not_of(" \t\f\v");
@@ -264,14 +259,13 @@ WriteResult writeSmd(const Model& m, const WriteContext& ctx)
     }
     o.text("version").i(version).nl();
     writeNodes(o, s);
-    const bool vta = !m.vertexFrames.empty() || m.kind == ModelKind::Flex;
     if (anim || (!family && !s.empty())) {
         writeSkeleton(o, m, anim);
     }
     if (m.mesh.triangleCount() > 0 || m.kind == ModelKind::Reference) {
         writeTriangles(o, m);
     }
-    if (vta) {
+    if (!m.vertexFrames.empty() || m.kind == ModelKind::Flex) {
         writeVertexAnimation(o, m);
     }
 
