@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <functional>
+#include <iterator>
 #include <memory>
 #include <numeric>
 #include <unordered_map>
@@ -275,18 +277,16 @@ const char* guessTriangleStart(const char* p, const char* end) noexcept
     return nullptr;
 }
 
-// Appends `src` to `dst` and frees `src` at once, so splicing shares never holds two copies of
-// more than one array.
-template <class T, class F> void moveAppend(std::vector<T>& dst, std::vector<T>& src, F&& fix)
+// Appends `src` (each element through `fix`) to `dst` and frees `src` at once, so splicing
+// shares never holds two copies of more than one array.
+template <class T, class F = std::identity>
+void moveAppend(std::vector<T>& dst, std::vector<T>& src, F fix = {})
 {
-    for (const T& v : src) {
-        dst.push_back(fix(v));
+    if constexpr (std::is_same_v<F, std::identity>) {
+        dst.insert(dst.end(), src.begin(), src.end());
+    } else {
+        std::transform(src.begin(), src.end(), std::back_inserter(dst), fix);
     }
-    std::vector<T>().swap(src);
-}
-template <class T> void moveAppend(std::vector<T>& dst, std::vector<T>& src)
-{
-    dst.insert(dst.end(), src.begin(), src.end());
     std::vector<T>().swap(src);
 }
 
@@ -574,11 +574,10 @@ private:
     bool m_sawBlock = false;
     bool m_sawVersion = false;
     SourceLoc m_versionTokAt;
-    bool m_hasSkeleton = false;
-    bool m_hasTriangles = false;
-    bool m_hasVertexAnimation = false;
-    SourceLoc m_trianglesAt;
-    SourceLoc m_vertexAnimationAt;
+    // Where the first block of each kind opened (line 0: none).
+    std::array<SourceLoc, kBlockNames.size()> m_openedAt{};
+    SourceLoc& openedAt(Block b) noexcept { return m_openedAt[static_cast<std::size_t>(b)]; }
+    bool has(Block b) noexcept { return openedAt(b).line != 0; }
 
     IdMap m_ids;
     std::vector<std::int32_t> m_rawParents;
@@ -812,26 +811,18 @@ void SmdReader::openBlock(Block b, std::string_view kw, Fields& f)
     }
     extraFields(f, 1);
     const SourceLoc opened = lineLoc();
+    if (!has(b)) {
+        openedAt(b) = opened;
+    }
     switch (b) {
     case Block::Nodes:
         parseNodes(opened);
         break;
-    case Block::Skeleton:
-        m_hasSkeleton = true;
-        parseFrames(b, opened);
-        break;
     case Block::Triangles:
-        if (!m_hasTriangles) {
-            m_trianglesAt = opened;
-        }
-        m_hasTriangles = true;
         parseTriangles(opened);
         break;
+    case Block::Skeleton:
     case Block::VertexAnimation:
-        if (!m_hasVertexAnimation) {
-            m_vertexAnimationAt = opened;
-        }
-        m_hasVertexAnimation = true;
         parseFrames(b, opened);
         break;
     case Block::None:
@@ -1578,7 +1569,7 @@ void SmdReader::buildSkeleton()
 
 void SmdReader::buildAnimation()
 {
-    if (!m_hasSkeleton) {
+    if (!has(Block::Skeleton)) {
         return;
     }
     if (m_direct && m_anim.jointCount != m_model.skeleton.size()) {
@@ -1701,24 +1692,25 @@ void SmdReader::build()
     buildExtraUvs();
     buildVertexFrames();
     Model& m = m_model;
-    if (m_hasVertexAnimation) {
+    if (has(Block::VertexAnimation)) {
         m.kind = ModelKind::Flex;
-        if (m_hasTriangles) {
-            fixed(Severity::Warning, ids::kFlexHasTriangles, m_trianglesAt,
+        if (has(Block::Triangles)) {
+            fixed(Severity::Warning, ids::kFlexHasTriangles, openedAt(Block::Triangles),
                   "a 'triangles' block inside a vertex animation file");
         }
-        if (m_hasSkeleton && !m.animations.empty() &&
+        if (has(Block::Skeleton) && !m.animations.empty() &&
             m.animations.front().frameCount() != m.vertexFrames.size()) {
-            fixed(Severity::Warning, ids::kFlexFrameCountMismatch, m_vertexAnimationAt,
+            fixed(Severity::Warning, ids::kFlexFrameCountMismatch, openedAt(Block::VertexAnimation),
                   "skeleton has " + std::to_string(m.animations.front().frameCount()) +
                       " frames, vertexanimation " + std::to_string(m.vertexFrames.size()));
         }
-    } else if (m_hasTriangles) {
+    } else if (has(Block::Triangles)) {
         m.kind = ModelKind::Reference;
     } else {
         m.kind = ModelKind::Animation;
     }
-    m.format = m_hasVertexAnimation || asciiIEndsWith(m_ctx.fileName, ".vta") ? "vta" : "smd";
+    m.format =
+        has(Block::VertexAnimation) || asciiIEndsWith(m_ctx.fileName, ".vta") ? "vta" : "smd";
     orderSkeleton(m, m_sink);
     bindFromFirstFrame(m);
     deriveFlexShapes(m);
@@ -1787,13 +1779,9 @@ void SmdReader::gradeByProfile()
     if (m_bytes.back() != '\n' && m_bytes.back() != '\r' && m_lastWasEnd) {
         fixed(Severity::Note, ids::kSyntaxLineEnding, {1, 1, 0}, "no newline after the last 'end'");
     }
-    if (crlf > lf && crlf >= cr) {
-        m_model.lineEnding = LineEnding::CRLF;
-    } else if (cr > lf && cr > crlf) {
-        m_model.lineEnding = LineEnding::CR;
-    } else {
-        m_model.lineEnding = LineEnding::LF;
-    }
+    m_model.lineEnding = crlf > lf && crlf >= cr ? LineEnding::CRLF
+                         : cr > lf && cr > crlf  ? LineEnding::CR
+                                                 : LineEnding::LF;
 }
 
 } // namespace
