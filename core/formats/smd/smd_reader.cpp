@@ -120,7 +120,6 @@ public:
         }
     }
 
-    std::size_t taken() const noexcept { return m_taken; }
     bool slow() const noexcept { return m_slow; } // a number went through the token path
     bool atEnd() noexcept { return !start(); }
     // About the whole line (walks a copy to its end once).
@@ -659,9 +658,7 @@ bool SmdReader::isEndLine(std::string_view first, Fields& f, Block b)
         return false;
     }
     if (line() != "end") {
-        if (first != "end") {
-            keywordCase(first, "end", false);
-        }
+        keywordCase(first, "end", false);
         if (first.data() != m_sc.begin() || first.size() != line().size()) {
             const SourceLoc at = lineLoc();
             if (b == Block::Triangles) {
@@ -691,8 +688,12 @@ bool SmdReader::endsBlock(std::string_view first, Fields& f, Block b, SourceLoc 
     return true;
 }
 
+// A keyword (`tok`, equal to `exact` in any case) not spelled exactly.
 void SmdReader::keywordCase(std::string_view tok, std::string_view exact, bool block)
 {
+    if (tok == exact) {
+        return;
+    }
     defer(error(ids::kSyntaxKeywordCase, loc(tok),
                 "'" + shownToken(tok) + "' must be '" + std::string(exact) + "'"),
           block ? Deferred::BlockKeywordCase : Deferred::KeywordCase);
@@ -721,18 +722,14 @@ ReadResult SmdReader::run()
         noteTab(f.firstTab(), false);
         beforeKeyword = false;
         if (equalsIgnoreCase(kw, "version")) {
-            if (kw != "version") {
-                keywordCase(kw, "version", true);
-            }
-            m_sawVersion = true;
+            keywordCase(kw, "version", true);
+            const std::string_view tok = f.next();
+            m_sawVersion = !tok.empty(); // a bare 'version' is reported as missing
             m_versionTokAt = lineLoc();
             std::int32_t v = 1;
-            const std::string_view tok = f.next();
-            if (tok.empty()) {
-                m_sawVersion = false; // reported as missing
-            } else if (!parseInt(tok, v)) {
+            if (m_sawVersion && !parseInt(tok, v)) {
                 badNumber(tok, true, "version");
-            } else {
+            } else if (m_sawVersion) {
                 m_model.version = v;
                 m_versionTokAt = loc(tok);
                 extraFields(f, 2);
@@ -789,9 +786,9 @@ ReadResult SmdReader::run()
 void SmdReader::skipUnknownBlock(std::string_view kw)
 {
     m_sawUnknown = true;
-    warning(ids::kSyntaxUnknownBlock, lineLoc(),
-            "unknown block '" + shownToken(kw) + "' skipped to its 'end'");
     const std::string name = shownToken(kw);
+    warning(ids::kSyntaxUnknownBlock, lineLoc(),
+            "unknown block '" + name + "' skipped to its 'end'");
     while (nextLine()) {
         if (equalsIgnoreCase(trim(line()), "end")) {
             m_lastWasEnd = true;
@@ -806,9 +803,7 @@ void SmdReader::skipUnknownBlock(std::string_view kw)
 void SmdReader::openBlock(Block b, std::string_view kw, Fields& f)
 {
     m_sawBlock = true;
-    if (kw != blockName(b)) {
-        keywordCase(kw, blockName(b), true);
-    }
+    keywordCase(kw, blockName(b), true);
     extraFields(f, 1);
     const SourceLoc opened = lineLoc();
     if (!has(b)) {
@@ -957,9 +952,7 @@ void SmdReader::parseNodes(SourceLoc opened)
 
 bool SmdReader::parseTimeLine(std::string_view kw, Fields& f, RawFrame& rf)
 {
-    if (kw != "time") {
-        keywordCase(kw, "time", false);
-    }
+    keywordCase(kw, "time", false);
     const std::string_view tok = f.next();
     if (tok.empty()) {
         shortLine("time", 1, 2);
@@ -999,7 +992,6 @@ void SmdReader::parseFrames(Block b, SourceLoc opened)
         const std::size_t keys = std::min({lines, size / 14, std::size_t(1) << 22});
         if (m_direct && m_frames.empty()) {
             m_anim.jointCount = m_model.skeleton.size();
-            m_anim.kind = PoseKind::LocalEulerXYZ;
             const std::size_t dense = (keys / (m_anim.jointCount + 1) + 1) * m_anim.jointCount;
             m_anim.positions.reserve(dense);
             m_anim.rotations.reserve(dense);
@@ -1575,22 +1567,17 @@ void SmdReader::buildAnimation()
     if (m_direct && m_anim.jointCount != m_model.skeleton.size()) {
         leaveDirect(); // bones were declared after the skeleton block
     }
+    // m_direct: times strictly increased, so nothing to sort, merge or report, and raw frame i
+    // is frame i (so diagnostics' frame indices stand).
+    Animation& a = m_model.animations.emplace_back(m_direct ? std::move(m_anim) : Animation{});
+    a.name = fileStem(m_ctx.fileName);
     if (m_direct) {
-        // Times strictly increased: nothing to sort, merge or report, and raw frame i is
-        // frame i (so diagnostics' frame indices stand).
-        Animation a = std::move(m_anim);
-        a.name = fileStem(m_ctx.fileName);
-        m_model.animations.push_back(std::move(a));
         return;
     }
-    Animation a;
-    a.name = fileStem(m_ctx.fileName);
-    a.kind = PoseKind::LocalEulerXYZ;
     a.jointCount = m_model.skeleton.size();
     const std::size_t nf = m_frames.size();
-    for (auto* v : {&a.positions, &a.rotations}) {
-        v->reserve(nf * a.jointCount);
-    }
+    a.positions.reserve(nf * a.jointCount);
+    a.rotations.reserve(nf * a.jointCount);
     a.explicitKey.reserve(nf * a.jointCount);
     for (std::size_t i = 1; i < nf; ++i) {
         const double t = m_frames[i].time;
@@ -1645,7 +1632,6 @@ void SmdReader::buildAnimation()
             d.element.index = rawToFrame[static_cast<std::size_t>(d.element.index)];
         }
     }
-    m_model.animations.push_back(std::move(a));
 }
 
 void SmdReader::buildExtraUvs()
