@@ -84,13 +84,7 @@ public:
     Fields(const char* b, const char* e) noexcept : m_p(b), m_e(e) {}
 
     // The next field, or an empty view at the end of the line (or its comment).
-    std::string_view next() noexcept
-    {
-        if (!start()) {
-            return {};
-        }
-        return take();
-    }
+    std::string_view next() noexcept { return start() ? take() : std::string_view{}; }
     // The next field as a number (float or int32): the inline scanner where it takes the whole
     // field, else the token path. `tok` is the field (for messages).
     enum class Got : std::uint8_t { Ok, Missing, Bad };
@@ -108,7 +102,7 @@ public:
         if (q && ends(q)) {
             tok = {m_p, static_cast<std::size_t>(q - m_p)};
             m_p = q;
-            ++m_taken;
+            ++m_now.taken;
             return Got::Ok;
         }
         tok = take();
@@ -133,8 +127,8 @@ private:
     bool start() noexcept
     {
         while (m_p != m_e && cls(*m_p) == 1) {
-            if (*m_p == '\t' && !m_tab) {
-                m_tab = m_p;
+            if (*m_p == '\t' && !m_now.tab) {
+                m_now.tab = m_p;
             }
             ++m_p;
         }
@@ -144,7 +138,7 @@ private:
         }
         const std::uint8_t c = cls(*m_p);
         if (c == 2 || (c == 3 && m_p + 1 != m_e && m_p[1] == '/')) {
-            m_comment = {m_p, static_cast<std::size_t>(m_e - m_p)};
+            m_now.comment = {m_p, static_cast<std::size_t>(m_e - m_p)};
             m_p = m_e;
             m_done = true;
             return false;
@@ -169,7 +163,7 @@ private:
                 ++m_p;
             }
             if (m_p == m_e) {
-                m_unterminated = true;
+                m_now.unterminated = true;
             } else {
                 ++m_p;
             }
@@ -186,37 +180,31 @@ private:
                 break;
             }
         }
-        ++m_taken;
+        ++m_now.taken;
         return {s, static_cast<std::size_t>(m_p - s)};
     }
     struct Whole {
-        std::size_t taken = 0;
+        std::size_t taken = 0; // fields
         const char* tab = nullptr;
         std::string_view comment;
-        bool unterminated = false;
+        bool unterminated = false; // a quoted field runs to the end of the line
     };
-    Whole whole() noexcept
+    const Whole& whole() noexcept
     {
-        if (m_done) {
-            return {m_taken, m_tab, m_comment, m_unterminated};
-        }
-        if (!m_known) {
+        if (!m_done && !m_known) {
             Fields rest = *this;
             while (!rest.next().empty()) {
             }
-            m_whole = {rest.m_taken, rest.m_tab, rest.m_comment, rest.m_unterminated};
+            m_whole = rest.m_now;
             m_known = true;
         }
-        return m_whole;
+        return m_done ? m_now : m_whole;
     }
 
     const char* m_p;
     const char* m_e;
-    std::size_t m_taken = 0;
-    const char* m_tab = nullptr;
-    std::string_view m_comment;
+    Whole m_now; // the fields taken so far (the whole line once m_done)
     bool m_done = false;
-    bool m_unterminated = false;
     bool m_slow = false;
     bool m_known = false; // m_whole is computed
     Whole m_whole;
@@ -257,20 +245,18 @@ const char* guessTriangleStart(const char* p, const char* end) noexcept
     if (!sc.next()) {
         return nullptr;
     }
-    constexpr int kLook = 12;
-    const char* starts[kLook] = {};
-    bool vertex[kLook] = {};
-    int n = 0;
-    for (; n < kLook; ++n) {
-        starts[n] = sc.position();
+    const char* candidate = nullptr; // the last line that is no vertex line
+    int vertices = 0;                // vertex lines since
+    for (int n = 0; n < 12; ++n) {
+        const char* const at = sc.position();
         if (!sc.next()) {
             break;
         }
-        vertex[n] = startsLikeVertex(sc.begin(), sc.end());
-    }
-    for (int i = 0; i + 3 < n; ++i) {
-        if (!vertex[i] && vertex[i + 1] && vertex[i + 2] && vertex[i + 3]) {
-            return starts[i];
+        if (!startsLikeVertex(sc.begin(), sc.end())) {
+            candidate = at;
+            vertices = 0;
+        } else if (candidate && ++vertices == 3) {
+            return candidate;
         }
     }
     return nullptr;
@@ -324,9 +310,8 @@ enum class Deferred : std::uint8_t { KeywordCase, BlockKeywordCase, TopLevelComm
 class SmdReader {
 public:
     SmdReader(std::string_view bytes, const ReadContext& ctx)
-        : m_bytes(bytes), m_ctx(ctx), m_sc(bytes), m_sink(ctx.fileName)
+        : m_bytes(bytes), m_ctx(ctx), m_sc(bytes), m_sink(ctx.fileName), m_direct(ctx.fastPaths)
     {
-        m_direct = ctx.fastPaths;
     }
     // A share of a triangles block: [begin, stop) read with `main`'s bones and version; line
     // numbers count from 1 at `begin`, offsets are the file's.
@@ -657,16 +642,14 @@ bool SmdReader::isEndLine(std::string_view first, Fields& f, Block b)
     if (!equalsIgnoreCase(first, "end") || f.total() != 1) {
         return false;
     }
-    if (line() != "end") {
-        keywordCase(first, "end", false);
-        if (first.data() != m_sc.begin() || first.size() != line().size()) {
-            const SourceLoc at = lineLoc();
-            if (b == Block::Triangles) {
-                error(ids::kSyntaxEndNotExact, at, "studiomdl reads this 'end' as a material name");
-            } else {
-                fixed(Severity::Note, ids::kSyntaxEndNotExact, at,
-                      "'end' with blanks or a comment around it; studiomdl compares the raw line");
-            }
+    keywordCase(first, "end", false);
+    if (first.data() != m_sc.begin() || first.size() != line().size()) {
+        const SourceLoc at = lineLoc();
+        if (b == Block::Triangles) {
+            error(ids::kSyntaxEndNotExact, at, "studiomdl reads this 'end' as a material name");
+        } else {
+            fixed(Severity::Note, ids::kSyntaxEndNotExact, at,
+                  "'end' with blanks or a comment around it; studiomdl compares the raw line");
         }
     }
     m_lastWasEnd = true;
