@@ -12,11 +12,6 @@ namespace rigscope::core {
 
 namespace {
 
-bool isSmdFamily(const std::string& format) noexcept
-{
-    return format.empty() || format == "smd" || format == "vta" || format == "smdx";
-}
-
 class Out {
 public:
     explicit Out(LineEnding ending)
@@ -52,12 +47,6 @@ public:
         return *this;
     }
     Out& v3(const Vec3& v) { return f(v.x()).f(v.y()).f(v.z()); }
-    Out& time(double t)
-    {
-        bytes.append("time ");
-        appendNumber(bytes, t);
-        return *this;
-    }
     // A name between quotes; '"' and line breaks cannot be written and become '\''.
     Out& quoted(std::string_view name)
     {
@@ -117,7 +106,8 @@ const VertexFrame* frameAt(const std::vector<VertexFrame>& frames, double t) noe
 
 void timeLine(Out& o, double t, const VertexFrame* named)
 {
-    o.time(t);
+    o.text("time ");
+    appendNumber(o.bytes, t);
     if (named && named->nameFromComment) {
         o.text(" #");
         if (!named->name.empty()) {
@@ -139,13 +129,12 @@ void writeNodes(Out& o, const Skeleton& s)
 void writeSkeleton(Out& o, const Model& m, const Animation* anim)
 {
     const Skeleton& s = m.skeleton;
-    const bool vta = !m.vertexFrames.empty(); // time lines carry the shape names
     o.text("skeleton").nl();
     if (anim) {
         const std::size_t n = anim->jointCount;
         const bool keysKnown = anim->explicitKey.size() == anim->positions.size();
         for (std::size_t f = 0; f < anim->frameCount(); ++f) {
-            timeLine(o, anim->times[f], vta ? frameAt(m.vertexFrames, anim->times[f]) : nullptr);
+            timeLine(o, anim->times[f], frameAt(m.vertexFrames, anim->times[f]));
             for (std::size_t j = 0; j < n; ++j) {
                 const std::size_t k = anim->key(f, j);
                 if (keysKnown && anim->explicitKey[k] == 0) {
@@ -156,7 +145,7 @@ void writeSkeleton(Out& o, const Model& m, const Animation* anim)
         }
     } else {
         // A model from another format with a local Euler bind pose and no animation.
-        o.time(0).nl();
+        timeLine(o, 0, nullptr);
         for (std::size_t j = 0; j < s.size(); ++j) {
             o.i(s.sourceIds[j]).v3(s.bindPositions[j]).v3(s.bindRotations[j]).nl();
         }
@@ -229,7 +218,9 @@ WriteResult writeSmd(const Model& m, const WriteContext& ctx)
 {
     WriteResult r;
     DiagnosticSink sink(ctx.fileName);
-    const bool family = isSmdFamily(m.format);
+    // A model read from the SMD family keeps its version and line ending.
+    const bool family =
+        m.format.empty() || m.format == "smd" || m.format == "vta" || m.format == "smdx";
     const Skeleton& s = m.skeleton;
 
     const auto found =
@@ -249,9 +240,8 @@ WriteResult writeSmd(const Model& m, const WriteContext& ctx)
     const int version = family ? m.version : m.mesh.uvSetCount > 1 ? 3 : 1;
     Out o(family ? m.lineEnding : LineEnding::LF);
     for (const std::string& c : m.headerComments) {
-        const std::size_t first = c.find_first_not_of(" \t\f\v");
         const std::string_view body =
-            first == std::string::npos ? std::string_view{} : std::string_view(c).substr(first);
+            std::string_view(c).substr(std::min(c.find_first_not_of(" \t\f\v"), c.size()));
         if (!(body.starts_with("//") || body.starts_with("#") || body.starts_with(";"))) {
             o.text("// ");
         }
