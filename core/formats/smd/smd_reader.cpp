@@ -14,6 +14,7 @@
 #include <memory>
 #include <numeric>
 #include <unordered_map>
+#include <utility>
 
 #include "core/build/model_builder.h"
 #include "core/build/parallel_shares.h"
@@ -212,8 +213,7 @@ private:
 
 bool isFullLineComment(std::string_view trimmed) noexcept
 {
-    return !trimmed.empty() &&
-           (trimmed.front() == '#' || trimmed.front() == ';' || trimmed.starts_with("//"));
+    return trimmed.starts_with('#') || trimmed.starts_with(';') || trimmed.starts_with("//");
 }
 
 // The lines in [from, to), estimated from the first megabyte (to reserve arrays).
@@ -324,7 +324,6 @@ public:
     }
 
     ReadResult run();
-    void readShare();
 
 private:
     // ---- diagnostics --------------------------------------------------------------------
@@ -490,7 +489,7 @@ private:
     // once: a cut last line already says where the file ends.
     void truncated(SourceLoc at, std::string message, SourceLoc opened = {},
                    std::string_view block = {});
-    void endsInside(Block b, SourceLoc opened, const std::string& after);
+    void endsInside(Block b, SourceLoc opened, const std::string& read);
     void clearVertexRefs(std::size_t mark) noexcept;
     // Keeps the index of the report just made (none when it was not listed) to grade it by
     // profile, or to renumber its raw frame once frames are sorted.
@@ -810,13 +809,13 @@ void SmdReader::openBlock(Block b, std::string_view kw, Fields& f)
 
 void SmdReader::missingEnd(Block b, SourceLoc opened, SourceLoc at)
 {
-    const std::string msg = "'" + std::string(blockName(b)) + "' opened at line " +
-                            std::to_string(opened.line) + " has no 'end'";
+    const std::string name = "'" + std::string(blockName(b)) + "'";
+    const std::string msg =
+        name + " opened at line " + std::to_string(opened.line) + " has no 'end'";
     Diagnostic& d = b == Block::Triangles
                         ? fixed(Severity::Warning, ids::kSyntaxMissingEnd, at, msg)
                         : error(ids::kSyntaxMissingEnd, at, msg);
-    d.related.push_back(
-        {m_ctx.fileName, opened, "'" + std::string(blockName(b)) + "' opened here"});
+    d.related.push_back({m_ctx.fileName, opened, name + " opened here"});
 }
 
 void SmdReader::truncated(SourceLoc at, std::string message, SourceLoc opened,
@@ -832,11 +831,11 @@ void SmdReader::truncated(SourceLoc at, std::string message, SourceLoc opened,
     }
 }
 
-void SmdReader::endsInside(Block b, SourceLoc opened, const std::string& after)
+void SmdReader::endsInside(Block b, SourceLoc opened, const std::string& read)
 {
     truncated(eofLoc(),
               "file ends inside '" + std::string(blockName(b)) + "' opened at line " +
-                  std::to_string(opened.line) + after + "; no 'end'",
+                  std::to_string(opened.line) + " after " + read + "; no 'end'",
               opened, blockName(b));
 }
 
@@ -928,7 +927,7 @@ void SmdReader::parseNodes(SourceLoc opened)
                   {K::Joint, j});
         }
     }
-    endsInside(Block::Nodes, opened, " after " + plural(s.size(), "bone"));
+    endsInside(Block::Nodes, opened, plural(s.size(), "bone"));
 }
 
 // ---- skeleton -------------------------------------------------------------------------------
@@ -1017,14 +1016,12 @@ void SmdReader::parseFrames(Block b, SourceLoc opened)
                 continue;
             }
         }
-        if (skipFrame || !inFrame) {
+        if (!inFrame) { // before any 'time', or after a bad one
             noteTab(f.firstTab(), false);
-            if (!skipFrame && skel) {
-                error(ids::kSkeletonNoTime, lineLoc(),
-                      "pose line before any 'time' (studiomdl: missing frame start)");
-            } else if (!skipFrame) {
-                error(ids::kFlexFrameSync, lineLoc(),
-                      "vertex before any 'time' (studiomdl: VTA Frame Sync)");
+            if (!skipFrame) {
+                error(skel ? ids::kSkeletonNoTime : ids::kFlexFrameSync, lineLoc(),
+                      skel ? "pose line before any 'time' (studiomdl: missing frame start)"
+                           : "vertex before any 'time' (studiomdl: VTA Frame Sync)");
             }
             continue;
         }
@@ -1061,8 +1058,8 @@ void SmdReader::parseFrames(Block b, SourceLoc opened)
         m_stats.fastLines += fast ? 1 : 0;
     }
     endsInside(b, opened,
-               " after " + (skel ? plural(m_frames.size(), "frame")
-                                 : plural(m_model.vertexFrames.size(), "shape")));
+               skel ? plural(m_frames.size(), "frame")
+                    : plural(m_model.vertexFrames.size(), "shape"));
 }
 
 void SmdReader::beginFrame(RawFrame&& f)
@@ -1209,17 +1206,15 @@ bool SmdReader::parseCorner(Corner& c, std::uint32_t vertex)
 
 void SmdReader::parseTriangles(SourceLoc opened)
 {
-    if (!m_triedParallel) {
-        m_triedParallel = true;
-        if (const int r = parallelTriangles(opened); r >= 0) {
-            if (r == 0) {
-                triangles(opened, m_bytes.data() + m_bytes.size());
-            }
-            return;
-        }
+    const char* const end = m_bytes.data() + m_bytes.size();
+    // Shares are tried on the first triangles block only (-1: not read in shares).
+    const int r = std::exchange(m_triedParallel, true) ? -1 : parallelTriangles(opened);
+    if (r < 0) {
+        reserveFor(m_sc.position(), end);
     }
-    reserveFor(m_sc.position(), m_bytes.data() + m_bytes.size());
-    triangles(opened, m_bytes.data() + m_bytes.size());
+    if (r <= 0) {
+        triangles(opened, end);
+    }
 }
 
 // Reserves the mesh arrays for the triangles in [from, to) (4 lines each): they then grow
@@ -1257,8 +1252,7 @@ bool SmdReader::triangles(SourceLoc opened, const char* stopAt)
             if (m_share) {
                 return stop();
             }
-            endsInside(Block::Triangles, opened,
-                       " after " + plural(mesh.triangleCount(), "triangle"));
+            endsInside(Block::Triangles, opened, plural(mesh.triangleCount(), "triangle"));
             return true;
         }
         const std::string_view material = trim(line());
@@ -1278,8 +1272,7 @@ bool SmdReader::triangles(SourceLoc opened, const char* stopAt)
             matAt = loc(m_sc.begin());
             LineScanner ahead = m_sc;
             if (!(ahead.next() && startsLikeVertex(ahead.begin(), ahead.end(), 9))) {
-                error(ids::kSyntaxBlankLineInBlock, matAt,
-                      "blank line desyncs 'triangles' in studiomdl");
+                blankOrComment(Block::Triangles);
                 continue;
             }
         } else if (material.starts_with("//")) {
@@ -1396,12 +1389,6 @@ std::uint32_t SmdReader::internMaterial(std::string_view name, SourceLoc at)
     return mat;
 }
 
-void SmdReader::readShare()
-{
-    reserveFor(m_sc.position(), m_shareStop);
-    triangles({}, m_shareStop);
-}
-
 // Large triangles blocks: the rest of the file is cut into shares at guessed triangle starts;
 // the first is read here straight into the model while the others are read on threads into
 // their own meshes. Shares are spliced in file order for as long as each one ended exactly
@@ -1439,7 +1426,12 @@ int SmdReader::parallelTriangles(SourceLoc opened)
     }
     bool ended = false;
     const int kept = readInShares(
-        shares, [](Share& sh) { sh.reader->readShare(); },
+        shares,
+        [](Share& sh) {
+            SmdReader& r = *sh.reader;
+            r.reserveFor(r.m_sc.position(), r.m_shareStop);
+            r.triangles({}, r.m_shareStop);
+        },
         [&] {
             reserveFor(start, end);
             ended = triangles(opened, starts[1]);
@@ -1661,8 +1653,10 @@ void SmdReader::build()
     buildExtraUvs();
     buildVertexFrames();
     Model& m = m_model;
+    m.kind = has(Block::VertexAnimation) ? ModelKind::Flex
+             : has(Block::Triangles)     ? ModelKind::Reference
+                                         : ModelKind::Animation;
     if (has(Block::VertexAnimation)) {
-        m.kind = ModelKind::Flex;
         if (has(Block::Triangles)) {
             fixed(Severity::Warning, ids::kFlexHasTriangles, openedAt(Block::Triangles),
                   "a 'triangles' block inside a vertex animation file");
@@ -1673,10 +1667,6 @@ void SmdReader::build()
                   "skeleton has " + std::to_string(m.animations.front().frameCount()) +
                       " frames, vertexanimation " + std::to_string(m.vertexFrames.size()));
         }
-    } else if (has(Block::Triangles)) {
-        m.kind = ModelKind::Reference;
-    } else {
-        m.kind = ModelKind::Animation;
     }
     m.format =
         has(Block::VertexAnimation) || asciiIEndsWith(m_ctx.fileName, ".vta") ? "vta" : "smd";
@@ -1734,9 +1724,7 @@ void SmdReader::gradeByProfile()
         note(ids::kSyntaxTabInFile, m_tabAt, "tabs; studiomdl splits > 4 links on spaces only");
     }
     // Line endings (all per-case severities).
-    const std::uint64_t lf = m_sc.lfCount();
-    const std::uint64_t crlf = m_sc.crlfCount();
-    const std::uint64_t cr = m_sc.crCount();
+    const std::uint64_t lf = m_sc.lfCount(), crlf = m_sc.crlfCount(), cr = m_sc.crCount();
     if (cr > 0) {
         fixed(Severity::Error, ids::kSyntaxLineEnding, {1, 1, 0},
               "bare CR line endings: fgets sees one line");
@@ -1761,9 +1749,7 @@ int sniffSmd(std::string_view head) noexcept
     while (sc.next()) {
         const std::string_view t = trim(sc.line());
         if (!t.empty() && !isFullLineComment(t)) {
-            const std::string_view kw =
-                t.substr(0, static_cast<std::size_t>(std::find_if(t.begin(), t.end(), isLineBlank) -
-                                                     t.begin()));
+            const std::string_view kw = t.substr(0, t.find_first_of(" \t\f\v"));
             return equalsIgnoreCase(kw, "version") || equalsIgnoreCase(kw, "nodes") ? 90 : 0;
         }
     }
