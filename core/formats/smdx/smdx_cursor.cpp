@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <limits>
 
 #include <msgpack.hpp>
 
@@ -152,13 +151,14 @@ std::size_t fastString(const unsigned char* b, std::size_t left, std::size_t& le
 struct SmdxCursor::Impl {
     msgpack::zone zone;
 
-    // Unpacks one scalar at `pos`. On failure fills `error` and returns false; `pos` stays put.
-    bool next(std::string_view bytes, std::size_t& pos, msgpack::object& out, const char* what,
-              Error& error)
+    // Unpacks one scalar at the cursor. On failure records the error and returns false; the
+    // position stays put.
+    bool next(SmdxCursor& c, msgpack::object& out, const char* what)
     {
-        const std::size_t start = pos; // msgpack-cxx moves the offset even when it fails
+        const std::size_t start = c.m_state.pos; // msgpack-cxx moves the offset even when it fails
+        const std::string_view bytes = c.m_bytes;
         if (start >= bytes.size()) {
-            error = {start, std::string("truncated ") + what + " (end of file)"};
+            c.fail(start, std::string("truncated ") + what + " (end of file)");
             return false;
         }
         const std::size_t left = bytes.size() - start;
@@ -168,25 +168,24 @@ struct SmdxCursor::Impl {
         bool referenced = false;
         const auto first = static_cast<unsigned char>(bytes[start]);
         zone.clear();
+        std::string why;
         try {
             out = msgpack::unpack(zone, bytes.data(), bytes.size(), off, referenced,
                                   &referenceInput, nullptr, limit);
+            c.m_state.pos = off;
+            return true;
         } catch (const msgpack::insufficient_bytes&) {
-            error = {start, std::string("truncated ") + what};
-            return false;
+            why = std::string("truncated ") + what;
         } catch (const msgpack::size_overflow&) {
-            error = {start, std::string("expected ") + what + ", got " + valueName(first)};
-            return false;
+            why = std::string("expected ") + what + ", got " + valueName(first);
         } catch (const msgpack::unpack_error&) {
-            error = {start, std::string("expected ") + what + ", got " + valueName(first) + " (" +
-                                hexByte(first) + ")"};
-            return false;
+            why = std::string("expected ") + what + ", got " + valueName(first) + " (" +
+                  hexByte(first) + ")";
         } catch (const msgpack::type_error&) {
-            error = {start, std::string("expected ") + what + ", got " + valueName(first)};
-            return false;
+            why = std::string("expected ") + what + ", got " + valueName(first);
         }
-        pos = off;
-        return true;
+        c.fail(start, std::move(why));
+        return false;
     }
 };
 
@@ -203,7 +202,7 @@ void SmdxCursor::fail(std::uint64_t offset, std::string message)
     m_state.error = {offset, std::move(message)};
 }
 
-bool SmdxCursor::readInteger(std::int64_t& out, std::int64_t lo, std::int64_t hi, const char* what)
+bool SmdxCursor::readInteger(std::int32_t& out, std::int64_t lo, std::int64_t hi, const char* what)
 {
     if (m_state.failed) {
         return false;
@@ -216,9 +215,7 @@ bool SmdxCursor::readInteger(std::int64_t& out, std::int64_t lo, std::int64_t hi
         return checkInteger(v, lo, hi, what, start, out);
     }
     msgpack::object obj;
-    Error err;
-    if (!m_impl->next(m_bytes, m_state.pos, obj, what, err)) {
-        fail(err.offset, std::move(err.message));
+    if (!m_impl->next(*this, obj, what)) {
         return false;
     }
     if (obj.type == msgpack::type::POSITIVE_INTEGER) {
@@ -238,7 +235,7 @@ bool SmdxCursor::readInteger(std::int64_t& out, std::int64_t lo, std::int64_t hi
 }
 
 bool SmdxCursor::checkInteger(std::int64_t v, std::int64_t lo, std::int64_t hi, const char* what,
-                              std::size_t start, std::int64_t& out)
+                              std::size_t start, std::int32_t& out)
 {
     if (v < lo || v > hi) {
         fail(start, std::string(what) + " " + std::to_string(v) + " out of range");
@@ -254,28 +251,6 @@ bool SmdxCursor::checkInteger(std::int64_t v, std::int64_t lo, std::int64_t hi, 
         }
         ++m_state.nonMinimal;
     }
-    out = v;
-    return true;
-}
-
-bool SmdxCursor::readByte(std::int32_t& out)
-{
-    std::int64_t v = 0;
-    if (!readInteger(v, std::numeric_limits<std::int8_t>::min(),
-                     std::numeric_limits<std::int8_t>::max(), "byte")) {
-        return false;
-    }
-    out = static_cast<std::int32_t>(v);
-    return true;
-}
-
-bool SmdxCursor::readInt(std::int32_t& out)
-{
-    std::int64_t v = 0;
-    if (!readInteger(v, std::numeric_limits<std::int32_t>::min(),
-                     std::numeric_limits<std::int32_t>::max(), "int")) {
-        return false;
-    }
     out = static_cast<std::int32_t>(v);
     return true;
 }
@@ -283,9 +258,8 @@ bool SmdxCursor::readInt(std::int32_t& out)
 bool SmdxCursor::readCount(std::uint32_t& out, std::size_t minElementBytes)
 {
     const std::size_t start = m_state.pos;
-    std::int64_t v = 0;
-    if (!readInteger(v, std::numeric_limits<std::int32_t>::min(),
-                     std::numeric_limits<std::int32_t>::max(), "count")) {
+    std::int32_t v = 0;
+    if (!readInteger(v, INT32_MIN, INT32_MAX, "count")) {
         return false;
     }
     if (v < 0) {
@@ -316,9 +290,7 @@ bool SmdxCursor::readFloat(float& out)
         return true;
     }
     msgpack::object obj;
-    Error err;
-    if (!m_impl->next(m_bytes, m_state.pos, obj, "float", err)) {
-        fail(err.offset, std::move(err.message));
+    if (!m_impl->next(*this, obj, "float")) {
         return false;
     }
     const char* p = m_bytes.data() + start;
@@ -356,9 +328,7 @@ bool SmdxCursor::readString(std::string& out)
         return true;
     }
     msgpack::object obj;
-    Error err;
-    if (!m_impl->next(m_bytes, m_state.pos, obj, "string", err)) {
-        fail(err.offset, std::move(err.message));
+    if (!m_impl->next(*this, obj, "string")) {
         return false;
     }
     if (obj.type == msgpack::type::STR) {

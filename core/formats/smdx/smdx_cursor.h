@@ -55,9 +55,9 @@ public:
     const std::string& firstNonMinimal() const noexcept { return m_state.firstNonMinimal; }
 
     // `byte` fields: any msgpack int that fits in int8.
-    bool readByte(std::int32_t& out);
+    bool readByte(std::int32_t& out) { return readInteger(out, INT8_MIN, INT8_MAX, "byte"); }
     // `int` fields: any msgpack int that fits in int32.
-    bool readInt(std::int32_t& out);
+    bool readInt(std::int32_t& out) { return readInteger(out, INT32_MIN, INT32_MAX, "int"); }
     // An int used as an element count: >= 0 and count * minElementBytes <= remaining bytes.
     bool readCount(std::uint32_t& out, std::size_t minElementBytes);
     // `float` fields: CA (exact bits) or CB (narrowed).
@@ -67,9 +67,9 @@ public:
 
 private:
     struct Impl;
-    bool readInteger(std::int64_t& out, std::int64_t lo, std::int64_t hi, const char* what);
+    bool readInteger(std::int32_t& out, std::int64_t lo, std::int64_t hi, const char* what);
     bool checkInteger(std::int64_t v, std::int64_t lo, std::int64_t hi, const char* what,
-                      std::size_t start, std::int64_t& out);
+                      std::size_t start, std::int32_t& out);
 
     std::string_view m_bytes;
     State m_state;

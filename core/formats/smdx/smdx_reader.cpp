@@ -6,12 +6,14 @@
 #include <charconv>
 #include <bit>
 #include <cstdio>
+#include <numeric>
 #include <unordered_map>
 
 #include "core/build/model_builder.h"
 #include "core/io/file_buffer.h"
 #include "core/diag/diagnostic_ids.h"
 #include "core/formats/smdx/smdx_cursor.h"
+#include "core/text/names.h"
 
 namespace rigscope::core {
 
@@ -235,9 +237,7 @@ std::string Parser::context() const
 
 void Parser::setFatalFromCursor()
 {
-    m_fatal.set = true;
-    m_fatal.offset = m_c.error().offset;
-    m_fatal.message = m_c.error().message + context();
+    m_fatal = {true, m_c.error().offset, m_c.error().message + context()};
 }
 
 bool Parser::parseNodes()
@@ -636,10 +636,9 @@ bool Parser::parseBlocks()
         const std::uint64_t blockOffset = m_c.pos();
         std::int32_t type = 0;
         if (!m_c.readByte(type)) {
-            m_fatal.set = true;
-            m_fatal.offset = m_c.error().offset;
-            m_fatal.message = m_c.error().message + " of block " + std::to_string(b) + " (" +
-                              std::to_string(blockCount) + " blocks announced)";
+            m_fatal = {true, m_c.error().offset,
+                       m_c.error().message + " of block " + std::to_string(b) + " (" +
+                           std::to_string(blockCount) + " blocks announced)"};
             return false;
         }
         bool ok = false;
@@ -664,10 +663,9 @@ bool Parser::parseBlocks()
             ok = parseVertexAnimation(false, indexError);
             break;
         default:
-            m_fatal.set = true;
-            m_fatal.offset = blockOffset;
-            m_fatal.message = "unknown block type " + std::to_string(type) + " at @" +
-                              hexOffset(blockOffset) + "; rest of file unreadable";
+            m_fatal = {true, blockOffset,
+                       "unknown block type " + std::to_string(type) + " at @" +
+                           hexOffset(blockOffset) + "; rest of file unreadable"};
             return false;
         }
         if (!ok) {
@@ -676,19 +674,6 @@ bool Parser::parseBlocks()
         }
     }
     return true;
-}
-
-std::string fileStem(std::string_view fileName)
-{
-    const std::size_t slash = fileName.find_last_of("/\\");
-    if (slash != std::string_view::npos) {
-        fileName.remove_prefix(slash + 1);
-    }
-    const std::size_t dot = fileName.rfind('.');
-    if (dot != std::string_view::npos && dot > 0) {
-        fileName = fileName.substr(0, dot);
-    }
-    return std::string(fileName);
 }
 
 std::string describeHead(std::string_view bytes)
@@ -704,74 +689,6 @@ std::string describeHead(std::string_view bytes)
         s += kDigits[b & 15];
     }
     return s.empty() ? "nothing" : s;
-}
-
-// The SMD reader's VTA id checks (FORMATS.md §1.6), on the frames as read.
-std::string describeMissing(const std::vector<std::int32_t>& sortedIds)
-{
-    std::string out;
-    std::size_t ranges = 0;
-    std::int64_t expect = 0;
-    for (std::int32_t id : sortedIds) {
-        if (id < 0) {
-            continue;
-        }
-        if (id > expect) {
-            if (ranges == 5) {
-                out += ", ...";
-            }
-            if (ranges++ < 5) {
-                if (!out.empty()) {
-                    out += ", ";
-                }
-                out += std::to_string(expect);
-                if (id - 1 > expect) {
-                    out += "-" + std::to_string(static_cast<std::int64_t>(id) - 1);
-                }
-            }
-        }
-        expect = static_cast<std::int64_t>(id) + 1;
-    }
-    return out;
-}
-
-void checkVertexFrames(const std::vector<VertexFrame>& frames, DiagnosticSink& sink)
-{
-    if (frames.empty()) {
-        return;
-    }
-    const VertexFrame& base = frames.front();
-    std::vector<std::int32_t> sorted = base.ids;
-    std::sort(sorted.begin(), sorted.end());
-    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
-    for (std::size_t i = 0; i < base.ids.size(); ++i) {
-        if (base.ids[i] < 0) {
-            sink.error(ids::kFlexVertexIdOutOfRange, base.lineWhere[i],
-                       "base frame lists vertex " + std::to_string(base.ids[i]) +
-                           "; ids start at 0",
-                       {ElementRef::Kind::Frame, 0});
-        }
-    }
-    const std::string missing = describeMissing(sorted);
-    if (!missing.empty()) {
-        sink.error(ids::kFlexFirstShapeIncomplete, base.where,
-                   "base frame lacks ids " + missing + "; their deltas have no base",
-                   {ElementRef::Kind::Frame, 0});
-    }
-    const std::string baseCount = std::to_string(base.ids.size());
-    for (std::size_t k = 1; k < frames.size(); ++k) {
-        const VertexFrame& f = frames[k];
-        for (std::size_t i = 0; i < f.ids.size(); ++i) {
-            const std::int32_t id = f.ids[i];
-            if (id >= 0 && std::binary_search(sorted.begin(), sorted.end(), id)) {
-                continue;
-            }
-            sink.error(ids::kFlexVertexIdOutOfRange, f.lineWhere[i],
-                       "shape frame " + std::to_string(k) + " moves vertex " + std::to_string(id) +
-                           "; base frame has " + baseCount,
-                       {ElementRef::Kind::Shape, static_cast<std::int32_t>(k - 1)});
-        }
-    }
 }
 
 // ---- build -------------------------------------------------------------------------------
@@ -844,9 +761,7 @@ void buildModel(std::string_view bytes, Raw& raw, Model& m, DiagnosticSink& sink
         a.frameWhere.reserve(raw.frames.size());
         SmdxCursor states(bytes);
         std::vector<std::size_t> order(raw.frames.size());
-        for (std::size_t i = 0; i < order.size(); ++i) {
-            order[i] = i;
-        }
+        std::iota(order.begin(), order.end(), std::size_t{0});
         for (std::size_t i = 1; i < raw.frames.size(); ++i) {
             const RawFrame& f = raw.frames[i];
             const RawFrame& prev = raw.frames[i - 1];
@@ -978,7 +893,10 @@ void buildModel(std::string_view bytes, Raw& raw, Model& m, DiagnosticSink& sink
                              " frames, vertexanimation " + std::to_string(m.vertexFrames.size()))
                 .fixedSeverity = true;
         }
-        checkVertexFrames(m.vertexFrames, sink);
+        checkVertexFrameIds(m.vertexFrames, [&sink](std::string_view id, SourceLoc where,
+                                                    std::string message, ElementRef e) {
+            sink.error(id, where, std::move(message), e);
+        });
     } else if (raw.hasTriangles) {
         m.kind = ModelKind::Reference;
     } else {

@@ -26,33 +26,21 @@ public:
             u8(v >> (8 * i));
         }
     }
+    // A tag of a 1/2/4-byte family (tag8, tag8 + 1, tag8 + 2), then the value in that many bytes.
+    void sized(unsigned tag8, std::uint32_t v, int width)
+    {
+        u8(tag8 + (width == 4 ? 2u : static_cast<unsigned>(width - 1)));
+        be(v, width);
+    }
+    // Fixint, else the shortest uint (CC-CE) or int (D0-D2).
     void integer(std::int64_t v)
     {
         if (v >= -32 && v <= 127) {
             u8(static_cast<unsigned>(v & 0xFF));
         } else if (v > 0) {
-            if (v <= 0xFF) {
-                u8(0xCC);
-                be(static_cast<std::uint32_t>(v), 1);
-            } else if (v <= 0xFFFF) {
-                u8(0xCD);
-                be(static_cast<std::uint32_t>(v), 2);
-            } else {
-                u8(0xCE);
-                be(static_cast<std::uint32_t>(v), 4);
-            }
+            sized(0xCC, static_cast<std::uint32_t>(v), v <= 0xFF ? 1 : v <= 0xFFFF ? 2 : 4);
         } else {
-            const auto bits = static_cast<std::uint32_t>(static_cast<std::int32_t>(v));
-            if (v >= -128) {
-                u8(0xD0);
-                be(bits, 1);
-            } else if (v >= -32768) {
-                u8(0xD1);
-                be(bits, 2);
-            } else {
-                u8(0xD2);
-                be(bits, 4);
-            }
+            sized(0xD0, static_cast<std::uint32_t>(v), v >= -128 ? 1 : v >= -32768 ? 2 : 4);
         }
     }
     void count(std::size_t n) { integer(static_cast<std::int64_t>(n)); }
@@ -63,26 +51,23 @@ public:
         u8(0xCA);
         be(bits, 4);
     }
-    void vec(const Vec3& v)
+    void vectors(const std::vector<Vec3>& values)
     {
-        real(v.x());
-        real(v.y());
-        real(v.z());
+        count(values.size());
+        for (const Vec3& v : values) {
+            real(v.x());
+            real(v.y());
+            real(v.z());
+        }
     }
+    // Fixstr, else str8/16/32 (D9-DB).
     void string(std::string_view s)
     {
         const std::size_t n = s.size();
         if (n < 32) {
             u8(0xA0 | static_cast<unsigned>(n));
-        } else if (n < 256) {
-            u8(0xD9);
-            be(static_cast<std::uint32_t>(n), 1);
-        } else if (n < 65536) {
-            u8(0xDA);
-            be(static_cast<std::uint32_t>(n), 2);
         } else {
-            u8(0xDB);
-            be(static_cast<std::uint32_t>(n), 4);
+            sized(0xD9, static_cast<std::uint32_t>(n), n < 256 ? 1 : n < 65536 ? 2 : 4);
         }
         raw(s);
     }
@@ -202,10 +187,7 @@ void writeSkeleton(Out& out, const Skeleton& s, const Animation& a)
         }
     }
     out.u8(1);
-    out.count(vectors.values().size());
-    for (const Vec3& v : vectors.values()) {
-        out.vec(v);
-    }
+    out.vectors(vectors.values());
     out.count(frames.size());
     for (std::size_t f = 0; f < frames.size(); ++f) {
         out.integer(timeValue(a.times[f]));
@@ -243,10 +225,7 @@ void writeTriangles(Out& out, const Skeleton& s, const Mesh& mesh)
     for (const std::string& m : materials.values()) {
         out.string(m);
     }
-    out.count(vectors.values().size());
-    for (const Vec3& v : vectors.values()) {
-        out.vec(v);
-    }
+    out.vectors(vectors.values());
     out.count(uvs.values().size());
     for (const Vec2& uv : uvs.values()) {
         out.real(uv.x());
@@ -286,10 +265,7 @@ void writeVertexAnimation(Out& out, const std::vector<VertexFrame>& frames)
         }
     }
     out.u8(3);
-    out.count(vectors.values().size());
-    for (const Vec3& v : vectors.values()) {
-        out.vec(v);
-    }
+    out.vectors(vectors.values());
     out.count(frames.size());
     for (std::size_t f = 0; f < frames.size(); ++f) {
         const VertexFrame& vf = frames[f];

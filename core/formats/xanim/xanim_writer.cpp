@@ -76,13 +76,14 @@ WriteResult writeXanim(const Model& m, const WriteContext& ctx)
     } else {
         // Per-part: every part, tracks in first-appearance order, notes in model order. A
         // note whose part is not a part index goes under part 0.
+        auto partOf = [&s](const Notetrack& n) {
+            return (n.part >= 0 && static_cast<std::size_t>(n.part) < s.size()) ? n.part : 0;
+        };
         for (std::size_t j : bn.order) {
             const std::int32_t part = bn.index[j];
             std::vector<std::int32_t> tracks;
             for (const Notetrack& n : a.notes) {
-                const std::int32_t np =
-                    (n.part >= 0 && static_cast<std::size_t>(n.part) < s.size()) ? n.part : 0;
-                if (np == part &&
+                if (partOf(n) == part &&
                     std::find(tracks.begin(), tracks.end(), n.track) == tracks.end()) {
                     tracks.push_back(n.track);
                 }
@@ -92,16 +93,12 @@ WriteResult writeXanim(const Model& m, const WriteContext& ctx)
             for (std::int32_t t : tracks) {
                 std::size_t count = 0;
                 for (const Notetrack& n : a.notes) {
-                    const std::int32_t np =
-                        (n.part >= 0 && static_cast<std::size_t>(n.part) < s.size()) ? n.part : 0;
-                    count += (np == part && n.track == t) ? 1u : 0u;
+                    count += (partOf(n) == part && n.track == t) ? 1u : 0u;
                 }
                 o.kw("NOTETRACK").i(t).nl();
                 o.kw("NUMKEYS").i(static_cast<std::int64_t>(count)).nl();
                 for (const Notetrack& n : a.notes) {
-                    const std::int32_t np =
-                        (n.part >= 0 && static_cast<std::size_t>(n.part) < s.size()) ? n.part : 0;
-                    if (np == part && n.track == t) {
+                    if (partOf(n) == part && n.track == t) {
                         noteLine(o, n);
                     }
                 }

@@ -98,28 +98,6 @@ std::uint16_t hashOf(std::string_view name, T t)
     return codHash(name, static_cast<std::uint16_t>(t));
 }
 
-} // namespace
-
-const TokenInfo* tokenByHash(std::uint16_t hash) noexcept
-{
-    for (const TokenInfo& t : kTokens) {
-        if (t.hash == hash) {
-            return &t;
-        }
-    }
-    return nullptr;
-}
-
-const TokenInfo* tokenTable(std::size_t& count) noexcept
-{
-    count = kTokens.size();
-    return kTokens.data();
-}
-
-namespace {
-
-using T = TokenType;
-
 // ---- writer ------------------------------------------------------------------------------
 
 class TokenOut {
@@ -293,20 +271,69 @@ WriteResult finish(TokenOut& o, DiagnosticSink& sink)
     }
     if (o.b.size() > static_cast<std::size_t>(LZ4_MAX_INPUT_SIZE)) {
         sink.error(ids::kSyntaxBinCorrupt, {1, 1, 0}, "token stream too large for one LZ4 block");
-        res.diagnostics = sink.take();
-        return res;
+    } else {
+        res.bytes = wrapContainer(o.b);
     }
-    std::string out = wrapContainer(o.b);
-    res.bytes = std::move(out);
     res.diagnostics = sink.take();
     return res;
 }
 
+std::string unwrap(std::string_view bytes, std::string& out, std::uint64_t& at)
+{
+    if (bytes.size() < 9 || bytes.substr(0, 5) != "*LZ4*") {
+        at = 0;
+        return bytes.size() < 9 && bytes.substr(0, std::min<std::size_t>(5, bytes.size())) ==
+                                       std::string_view("*LZ4*").substr(
+                                           0, std::min<std::size_t>(5, bytes.size()))
+                   ? "truncated *LZ4* header (" + std::to_string(bytes.size()) + " bytes)"
+                   : "bad magic; expected '*LZ4*'";
+    }
+    std::uint32_t size = 0;
+    for (int i = 0; i < 4; ++i) {
+        size |= static_cast<std::uint32_t>(
+                    static_cast<unsigned char>(bytes[5 + static_cast<std::size_t>(i)]))
+                << (8 * i);
+    }
+    const std::uint64_t compressed = bytes.size() - 9;
+    const std::uint64_t limit = std::min<std::uint64_t>(1ull << 30, 255ull * compressed + 64ull);
+    if (size == 0 || size > limit) {
+        at = 5;
+        return "uncompressed size " + std::to_string(size) + " outside 1.." +
+               std::to_string(limit) + " for " + std::to_string(compressed) + " compressed bytes";
+    }
+    at = 9;
+    if (compressed > static_cast<std::uint64_t>(INT32_MAX)) {
+        return "compressed block too large";
+    }
+    out.assign(size, '\0');
+    const int got = LZ4_decompress_safe(bytes.data() + 9, out.data(), static_cast<int>(compressed),
+                                        static_cast<int>(size));
+    if (got < 0 || static_cast<std::uint32_t>(got) != size) {
+        return got < 0 ? "LZ4 data corrupt or cut short (" + std::to_string(compressed) +
+                             " compressed bytes for " + std::to_string(size) + ")"
+                       : "LZ4 data holds " + std::to_string(got) + " bytes; header says " +
+                             std::to_string(size);
+    }
+    return {};
+}
+
 } // namespace
 
-} // namespace xbin
+const TokenInfo* tokenByHash(std::uint16_t hash) noexcept
+{
+    for (const TokenInfo& t : kTokens) {
+        if (t.hash == hash) {
+            return &t;
+        }
+    }
+    return nullptr;
+}
 
-namespace xbin {
+const TokenInfo* tokenTable(std::size_t& count) noexcept
+{
+    count = kTokens.size();
+    return kTokens.data();
+}
 
 std::string wrapContainer(std::string_view stream)
 {
@@ -326,26 +353,11 @@ std::string wrapContainer(std::string_view stream)
     return out;
 }
 
+// The §5.1 container's token stream into `out`; else why not, and where.
 bool unwrapContainer(std::string_view bytes, std::string& out)
 {
-    if (bytes.size() < 9 || bytes.substr(0, 5) != "*LZ4*") {
-        return false;
-    }
-    std::uint32_t size = 0;
-    for (int i = 0; i < 4; ++i) {
-        size |= static_cast<std::uint32_t>(
-                    static_cast<unsigned char>(bytes[5 + static_cast<std::size_t>(i)]))
-                << (8 * i);
-    }
-    const std::uint64_t compressed = bytes.size() - 9;
-    if (size == 0 || size > std::min<std::uint64_t>(1ull << 30, 255ull * compressed + 64ull) ||
-        compressed > static_cast<std::uint64_t>(INT32_MAX)) {
-        return false;
-    }
-    out.assign(size, '\0');
-    const int got = LZ4_decompress_safe(bytes.data() + 9, out.data(), static_cast<int>(compressed),
-                                        static_cast<int>(size));
-    return got >= 0 && static_cast<std::uint32_t>(got) == size;
+    std::uint64_t at = 0;
+    return unwrap(bytes, out, at).empty();
 }
 
 } // namespace xbin
@@ -369,38 +381,10 @@ ReadResult readXbin(std::string_view bytes, const ReadContext& ctx)
         r.diagnostics = sink.take();
         return r;
     }
-    if (bytes.size() < 9 || bytes.substr(0, 5) != "*LZ4*") {
-        return fail(0,
-                    bytes.size() < 9 && bytes.substr(0, std::min<std::size_t>(5, bytes.size())) ==
-                                            std::string_view("*LZ4*").substr(
-                                                0, std::min<std::size_t>(5, bytes.size()))
-                        ? "truncated *LZ4* header (" + std::to_string(bytes.size()) + " bytes)"
-                        : "bad magic; expected '*LZ4*'");
-    }
-    std::uint32_t size = 0;
-    for (int i = 0; i < 4; ++i) {
-        size |= static_cast<std::uint32_t>(
-                    static_cast<unsigned char>(bytes[5 + static_cast<std::size_t>(i)]))
-                << (8 * i);
-    }
-    const std::uint64_t compressed = bytes.size() - 9;
-    const std::uint64_t limit = std::min<std::uint64_t>(1ull << 30, 255ull * compressed + 64ull);
-    if (size == 0 || size > limit) {
-        return fail(5, "uncompressed size " + std::to_string(size) + " outside 1.." +
-                           std::to_string(limit) + " for " + std::to_string(compressed) +
-                           " compressed bytes");
-    }
-    if (compressed > static_cast<std::uint64_t>(INT32_MAX)) {
-        return fail(9, "compressed block too large");
-    }
-    std::string data(size, '\0');
-    const int got = LZ4_decompress_safe(bytes.data() + 9, data.data(), static_cast<int>(compressed),
-                                        static_cast<int>(size));
-    if (got < 0 || static_cast<std::uint32_t>(got) != size) {
-        return fail(9, got < 0 ? "LZ4 data corrupt or cut short (" + std::to_string(compressed) +
-                                     " compressed bytes for " + std::to_string(size) + ")"
-                               : "LZ4 data holds " + std::to_string(got) + " bytes; header says " +
-                                     std::to_string(size));
+    std::string data;
+    std::uint64_t at = 0;
+    if (std::string why = xbin::unwrap(bytes, data, at); !why.empty()) {
+        return fail(at, std::move(why));
     }
     // Which stream is it? The first section token decides.
     std::string first;

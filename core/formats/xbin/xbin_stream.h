@@ -101,31 +101,26 @@ private:
     }
     static std::size_t align4(std::size_t v) noexcept { return (v + 3) & ~std::size_t{3}; }
 
-    void num(cod::Record& r, double v, std::size_t at)
+    // The record's next argument, or nullptr (and moreArgs) when it holds kMaxArgs already.
+    static cod::Arg* nextArg(cod::Record& r) noexcept
     {
         if (r.argc >= cod::kMaxArgs) {
             r.moreArgs = true;
-            return;
+            return nullptr;
         }
-        cod::Arg& a = r.args[r.argc++];
-        a.text = {};
-        a.num = v;
-        a.hasNum = true;
-        a.isString = false;
-        a.at = at;
+        return &r.args[r.argc++];
+    }
+    void num(cod::Record& r, double v, std::size_t at)
+    {
+        if (cod::Arg* a = nextArg(r)) {
+            *a = {.text = {}, .num = v, .at = at, .hasNum = true, .isString = false};
+        }
     }
     void str(cod::Record& r, std::string_view s, std::size_t at)
     {
-        if (r.argc >= cod::kMaxArgs) {
-            r.moreArgs = true;
-            return;
+        if (cod::Arg* a = nextArg(r)) {
+            *a = {.text = s, .num = 0, .at = at, .hasNum = false, .isString = true};
         }
-        cod::Arg& a = r.args[r.argc++];
-        a.text = s;
-        a.num = 0;
-        a.hasNum = false;
-        a.isString = true;
-        a.at = at;
     }
 
     // Where the next token starts after a variable-length token ending at `end` (just past a
@@ -187,12 +182,20 @@ private:
                                " runs past the end of the stream");
             return false;
         };
-        std::size_t p = start + 2;
+        // Bytes after the hash that every token of a type holds, in TokenType order (FORMATS.md
+        // §5.2): all its fields, or those before its strings or its UV values.
+        static constexpr std::uint8_t kFixed[] = {2,  2,  2, 2, 6, 6, 6, 6,  6, 10,
+                                                  14, 18, 6, 2, 2, 2, 6, 10, 2, 6};
+        const std::size_t p = start + 2;
+        const std::size_t fixed = kFixed[static_cast<std::size_t>(info->type)];
+        if (!have(p, fixed)) {
+            return overrun();
+        }
         std::string_view s;
         std::size_t end = 0;
         switch (info->type) {
         case T::Comment:
-            if (!have(p, 2) || !cstr(p + 2, s, end)) {
+            if (!cstr(p + 2, s, end)) {
                 return overrun();
             }
             m_pos = afterString(end);
@@ -201,83 +204,47 @@ private:
             }
             return false; // comments are not records
         case T::Section:
-            if (!have(p, 2)) {
-                return overrun();
-            }
             m_sawSection = true;
-            m_pos = p + 2;
-            return true;
+            break;
         case T::Short:
+            num(r, static_cast<std::int16_t>(u16(p)), p);
+            break;
         case T::UShort:
-            if (!have(p, 2)) {
-                return overrun();
-            }
-            num(r,
-                info->type == T::Short ? static_cast<double>(static_cast<std::int16_t>(u16(p)))
-                                       : u16(p),
-                p);
-            m_pos = p + 2;
-            return true;
+            num(r, u16(p), p);
+            break;
         case T::UInt:
+            num(r, u32(p + 2), p + 2);
+            break;
         case T::Int:
-            if (!have(p, 6)) {
-                return overrun();
-            }
-            num(r,
-                info->type == T::Int ? static_cast<double>(static_cast<std::int32_t>(u32(p + 2)))
-                                     : u32(p + 2),
-                p + 2);
-            m_pos = p + 6;
-            return true;
+            num(r, static_cast<std::int32_t>(u32(p + 2)), p + 2);
+            break;
         case T::Vector48Bit:
-            if (!have(p, 6)) {
-                return overrun();
-            }
             for (std::size_t i = 0; i < 4; ++i) {
                 num(r,
                     static_cast<double>(
                         static_cast<float>(static_cast<unsigned char>(m_d[p + 2 + i])) / 255.0f),
                     p + 2 + i);
             }
-            m_pos = p + 6;
-            return true;
+            break;
         case T::Vector316Bit:
-            if (!have(p, 6)) {
-                return overrun();
-            }
             for (std::size_t i = 0; i < 3; ++i) {
                 const auto v = static_cast<std::int16_t>(u16(p + 2 * i));
                 num(r, static_cast<double>(static_cast<float>(v) / 32767.0f), p + 2 * i);
             }
-            m_pos = p + 6;
-            return true;
+            break;
         case T::Float:
         case T::Vector2:
         case T::Vector3:
-        case T::Vector4: {
-            const std::size_t n =
-                info->type == T::Float ? 1 : static_cast<std::size_t>(info->type) - 7;
-            if (!have(p, 2 + 4 * n)) {
-                return overrun();
-            }
-            for (std::size_t i = 0; i < n; ++i) {
+        case T::Vector4:
+            for (std::size_t i = 0; i < (fixed - 2) / 4; ++i) {
                 num(r, static_cast<double>(f32(p + 2 + 4 * i)), p + 2 + 4 * i);
             }
-            m_pos = p + 2 + 4 * n;
-            return true;
-        }
+            break;
         case T::BoneWeight:
-            if (!have(p, 6)) {
-                return overrun();
-            }
             num(r, static_cast<std::int16_t>(u16(p)), p);
             num(r, static_cast<double>(f32(p + 2)), p + 2);
-            m_pos = p + 6;
-            return true;
+            break;
         case T::UVSet: {
-            if (!have(p, 2)) {
-                return overrun();
-            }
             const std::uint16_t n = u16(p);
             if (!have(p + 2, 8u * n)) {
                 return overrun();
@@ -290,7 +257,7 @@ private:
             return true;
         }
         case T::UShortString:
-            if (!have(p, 2) || !cstr(p + 2, s, end)) {
+            if (!cstr(p + 2, s, end)) {
                 return overrun();
             }
             num(r, u16(p), p);
@@ -298,9 +265,6 @@ private:
             m_pos = afterString(end);
             return true;
         case T::UShortStringX3: {
-            if (!have(p, 2)) {
-                return overrun();
-            }
             num(r, u16(p), p);
             std::size_t q = p + 2;
             for (int i = 0; i < 3; ++i) {
@@ -314,44 +278,32 @@ private:
             return true;
         }
         case T::NoteFrame:
-            if (!have(p, 6) || !cstr(p + 6, s, end)) {
-                return overrun();
-            }
-            num(r, static_cast<std::int32_t>(u32(p + 2)), p + 2);
-            str(r, s, p + 6);
-            m_pos = afterString(end);
-            return true;
         case T::BoneInfo:
-            if (!have(p, 10) || !cstr(p + 10, s, end)) {
+            if (!cstr(p + fixed, s, end)) {
                 return overrun();
             }
             num(r, static_cast<std::int32_t>(u32(p + 2)), p + 2);
-            num(r, static_cast<std::int32_t>(u32(p + 6)), p + 6);
-            str(r, s, p + 10);
+            if (info->type == T::BoneInfo) {
+                num(r, static_cast<std::int32_t>(u32(p + 6)), p + 6);
+            }
+            str(r, s, p + fixed);
             m_pos = afterString(end);
             return true;
         case T::Tri:
-            if (!have(p, 2)) {
-                return overrun();
-            }
             num(r, static_cast<unsigned char>(m_d[p]), p);
             num(r, static_cast<unsigned char>(m_d[p + 1]), p + 1);
             num(r, 0, p);
             num(r, 0, p);
-            m_pos = p + 2;
-            return true;
+            break;
         case T::Tri16:
-            if (!have(p, 6)) {
-                return overrun();
-            }
             num(r, u16(p + 2), p + 2);
             num(r, u16(p + 4), p + 4);
             num(r, 0, p);
             num(r, 0, p);
-            m_pos = p + 6;
-            return true;
+            break;
         }
-        return overrun();
+        m_pos = p + fixed;
+        return true;
     }
 };
 
