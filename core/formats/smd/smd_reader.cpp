@@ -9,9 +9,12 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <functional>
+#include <iterator>
 #include <memory>
 #include <numeric>
 #include <unordered_map>
+#include <utility>
 
 #include "core/build/model_builder.h"
 #include "core/build/parallel_shares.h"
@@ -82,13 +85,7 @@ public:
     Fields(const char* b, const char* e) noexcept : m_p(b), m_e(e) {}
 
     // The next field, or an empty view at the end of the line (or its comment).
-    std::string_view next() noexcept
-    {
-        if (!start()) {
-            return {};
-        }
-        return take();
-    }
+    std::string_view next() noexcept { return start() ? take() : std::string_view{}; }
     // The next field as a number (float or int32): the inline scanner where it takes the whole
     // field, else the token path. `tok` is the field (for messages).
     enum class Got : std::uint8_t { Ok, Missing, Bad };
@@ -106,7 +103,7 @@ public:
         if (q && ends(q)) {
             tok = {m_p, static_cast<std::size_t>(q - m_p)};
             m_p = q;
-            ++m_taken;
+            ++m_now.taken;
             return Got::Ok;
         }
         tok = take();
@@ -118,7 +115,6 @@ public:
         }
     }
 
-    std::size_t taken() const noexcept { return m_taken; }
     bool slow() const noexcept { return m_slow; } // a number went through the token path
     bool atEnd() noexcept { return !start(); }
     // About the whole line (walks a copy to its end once).
@@ -132,8 +128,8 @@ private:
     bool start() noexcept
     {
         while (m_p != m_e && cls(*m_p) == 1) {
-            if (*m_p == '\t' && !m_tab) {
-                m_tab = m_p;
+            if (*m_p == '\t' && !m_now.tab) {
+                m_now.tab = m_p;
             }
             ++m_p;
         }
@@ -143,7 +139,7 @@ private:
         }
         const std::uint8_t c = cls(*m_p);
         if (c == 2 || (c == 3 && m_p + 1 != m_e && m_p[1] == '/')) {
-            m_comment = {m_p, static_cast<std::size_t>(m_e - m_p)};
+            m_now.comment = {m_p, static_cast<std::size_t>(m_e - m_p)};
             m_p = m_e;
             m_done = true;
             return false;
@@ -168,7 +164,7 @@ private:
                 ++m_p;
             }
             if (m_p == m_e) {
-                m_unterminated = true;
+                m_now.unterminated = true;
             } else {
                 ++m_p;
             }
@@ -185,37 +181,31 @@ private:
                 break;
             }
         }
-        ++m_taken;
+        ++m_now.taken;
         return {s, static_cast<std::size_t>(m_p - s)};
     }
     struct Whole {
-        std::size_t taken = 0;
+        std::size_t taken = 0; // fields
         const char* tab = nullptr;
         std::string_view comment;
-        bool unterminated = false;
+        bool unterminated = false; // a quoted field runs to the end of the line
     };
-    Whole whole() noexcept
+    const Whole& whole() noexcept
     {
-        if (m_done) {
-            return {m_taken, m_tab, m_comment, m_unterminated};
-        }
-        if (!m_known) {
+        if (!m_done && !m_known) {
             Fields rest = *this;
             while (!rest.next().empty()) {
             }
-            m_whole = {rest.m_taken, rest.m_tab, rest.m_comment, rest.m_unterminated};
+            m_whole = rest.m_now;
             m_known = true;
         }
-        return m_whole;
+        return m_done ? m_now : m_whole;
     }
 
     const char* m_p;
     const char* m_e;
-    std::size_t m_taken = 0;
-    const char* m_tab = nullptr;
-    std::string_view m_comment;
+    Whole m_now; // the fields taken so far (the whole line once m_done)
     bool m_done = false;
-    bool m_unterminated = false;
     bool m_slow = false;
     bool m_known = false; // m_whole is computed
     Whole m_whole;
@@ -223,8 +213,7 @@ private:
 
 bool isFullLineComment(std::string_view trimmed) noexcept
 {
-    return !trimmed.empty() &&
-           (trimmed.front() == '#' || trimmed.front() == ';' || trimmed.starts_with("//"));
+    return trimmed.starts_with('#') || trimmed.starts_with(';') || trimmed.starts_with("//");
 }
 
 // The lines in [from, to), estimated from the first megabyte (to reserve arrays).
@@ -256,37 +245,33 @@ const char* guessTriangleStart(const char* p, const char* end) noexcept
     if (!sc.next()) {
         return nullptr;
     }
-    constexpr int kLook = 12;
-    const char* starts[kLook] = {};
-    bool vertex[kLook] = {};
-    int n = 0;
-    for (; n < kLook; ++n) {
-        starts[n] = sc.position();
+    const char* candidate = nullptr; // the last line that is no vertex line
+    int vertices = 0;                // vertex lines since
+    for (int n = 0; n < 12; ++n) {
+        const char* const at = sc.position();
         if (!sc.next()) {
             break;
         }
-        vertex[n] = startsLikeVertex(sc.begin(), sc.end());
-    }
-    for (int i = 0; i + 3 < n; ++i) {
-        if (!vertex[i] && vertex[i + 1] && vertex[i + 2] && vertex[i + 3]) {
-            return starts[i];
+        if (!startsLikeVertex(sc.begin(), sc.end())) {
+            candidate = at;
+            vertices = 0;
+        } else if (candidate && ++vertices == 3) {
+            return candidate;
         }
     }
     return nullptr;
 }
 
-// Appends `src` to `dst` and frees `src` at once, so splicing shares never holds two copies of
-// more than one array.
-template <class T, class F> void moveAppend(std::vector<T>& dst, std::vector<T>& src, F&& fix)
+// Appends `src` (each element through `fix`) to `dst` and frees `src` at once, so splicing
+// shares never holds two copies of more than one array.
+template <class T, class F = std::identity>
+void moveAppend(std::vector<T>& dst, std::vector<T>& src, F fix = {})
 {
-    for (const T& v : src) {
-        dst.push_back(fix(v));
+    if constexpr (std::is_same_v<F, std::identity>) {
+        dst.insert(dst.end(), src.begin(), src.end());
+    } else {
+        std::transform(src.begin(), src.end(), std::back_inserter(dst), fix);
     }
-    std::vector<T>().swap(src);
-}
-template <class T> void moveAppend(std::vector<T>& dst, std::vector<T>& src)
-{
-    dst.insert(dst.end(), src.begin(), src.end());
     std::vector<T>().swap(src);
 }
 
@@ -325,9 +310,8 @@ enum class Deferred : std::uint8_t { KeywordCase, BlockKeywordCase, TopLevelComm
 class SmdReader {
 public:
     SmdReader(std::string_view bytes, const ReadContext& ctx)
-        : m_bytes(bytes), m_ctx(ctx), m_sc(bytes), m_sink(ctx.fileName)
+        : m_bytes(bytes), m_ctx(ctx), m_sc(bytes), m_sink(ctx.fileName), m_direct(ctx.fastPaths)
     {
-        m_direct = ctx.fastPaths;
     }
     // A share of a triangles block: [begin, stop) read with `main`'s bones and version; line
     // numbers count from 1 at `begin`, offsets are the file's.
@@ -340,7 +324,6 @@ public:
     }
 
     ReadResult run();
-    void readShare();
 
 private:
     // ---- diagnostics --------------------------------------------------------------------
@@ -506,7 +489,7 @@ private:
     // once: a cut last line already says where the file ends.
     void truncated(SourceLoc at, std::string message, SourceLoc opened = {},
                    std::string_view block = {});
-    void endsInside(Block b, SourceLoc opened, const std::string& after);
+    void endsInside(Block b, SourceLoc opened, const std::string& read);
     void clearVertexRefs(std::size_t mark) noexcept;
     // Keeps the index of the report just made (none when it was not listed) to grade it by
     // profile, or to renumber its raw frame once frames are sorted.
@@ -574,11 +557,10 @@ private:
     bool m_sawBlock = false;
     bool m_sawVersion = false;
     SourceLoc m_versionTokAt;
-    bool m_hasSkeleton = false;
-    bool m_hasTriangles = false;
-    bool m_hasVertexAnimation = false;
-    SourceLoc m_trianglesAt;
-    SourceLoc m_vertexAnimationAt;
+    // Where the first block of each kind opened (line 0: none).
+    std::array<SourceLoc, kBlockNames.size()> m_openedAt{};
+    SourceLoc& openedAt(Block b) noexcept { return m_openedAt[static_cast<std::size_t>(b)]; }
+    bool has(Block b) noexcept { return openedAt(b).line != 0; }
 
     IdMap m_ids;
     std::vector<std::int32_t> m_rawParents;
@@ -659,18 +641,14 @@ bool SmdReader::isEndLine(std::string_view first, Fields& f, Block b)
     if (!equalsIgnoreCase(first, "end") || f.total() != 1) {
         return false;
     }
-    if (line() != "end") {
-        if (first != "end") {
-            keywordCase(first, "end", false);
-        }
-        if (first.data() != m_sc.begin() || first.size() != line().size()) {
-            const SourceLoc at = lineLoc();
-            if (b == Block::Triangles) {
-                error(ids::kSyntaxEndNotExact, at, "studiomdl reads this 'end' as a material name");
-            } else {
-                fixed(Severity::Note, ids::kSyntaxEndNotExact, at,
-                      "'end' with blanks or a comment around it; studiomdl compares the raw line");
-            }
+    keywordCase(first, "end", false);
+    if (first.data() != m_sc.begin() || first.size() != line().size()) {
+        const SourceLoc at = lineLoc();
+        if (b == Block::Triangles) {
+            error(ids::kSyntaxEndNotExact, at, "studiomdl reads this 'end' as a material name");
+        } else {
+            fixed(Severity::Note, ids::kSyntaxEndNotExact, at,
+                  "'end' with blanks or a comment around it; studiomdl compares the raw line");
         }
     }
     m_lastWasEnd = true;
@@ -692,8 +670,12 @@ bool SmdReader::endsBlock(std::string_view first, Fields& f, Block b, SourceLoc 
     return true;
 }
 
+// A keyword (`tok`, equal to `exact` in any case) not spelled exactly.
 void SmdReader::keywordCase(std::string_view tok, std::string_view exact, bool block)
 {
+    if (tok == exact) {
+        return;
+    }
     defer(error(ids::kSyntaxKeywordCase, loc(tok),
                 "'" + shownToken(tok) + "' must be '" + std::string(exact) + "'"),
           block ? Deferred::BlockKeywordCase : Deferred::KeywordCase);
@@ -722,18 +704,14 @@ ReadResult SmdReader::run()
         noteTab(f.firstTab(), false);
         beforeKeyword = false;
         if (equalsIgnoreCase(kw, "version")) {
-            if (kw != "version") {
-                keywordCase(kw, "version", true);
-            }
-            m_sawVersion = true;
+            keywordCase(kw, "version", true);
+            const std::string_view tok = f.next();
+            m_sawVersion = !tok.empty(); // a bare 'version' is reported as missing
             m_versionTokAt = lineLoc();
             std::int32_t v = 1;
-            const std::string_view tok = f.next();
-            if (tok.empty()) {
-                m_sawVersion = false; // reported as missing
-            } else if (!parseInt(tok, v)) {
+            if (m_sawVersion && !parseInt(tok, v)) {
                 badNumber(tok, true, "version");
-            } else {
+            } else if (m_sawVersion) {
                 m_model.version = v;
                 m_versionTokAt = loc(tok);
                 extraFields(f, 2);
@@ -790,9 +768,9 @@ ReadResult SmdReader::run()
 void SmdReader::skipUnknownBlock(std::string_view kw)
 {
     m_sawUnknown = true;
-    warning(ids::kSyntaxUnknownBlock, lineLoc(),
-            "unknown block '" + shownToken(kw) + "' skipped to its 'end'");
     const std::string name = shownToken(kw);
+    warning(ids::kSyntaxUnknownBlock, lineLoc(),
+            "unknown block '" + name + "' skipped to its 'end'");
     while (nextLine()) {
         if (equalsIgnoreCase(trim(line()), "end")) {
             m_lastWasEnd = true;
@@ -807,31 +785,21 @@ void SmdReader::skipUnknownBlock(std::string_view kw)
 void SmdReader::openBlock(Block b, std::string_view kw, Fields& f)
 {
     m_sawBlock = true;
-    if (kw != blockName(b)) {
-        keywordCase(kw, blockName(b), true);
-    }
+    keywordCase(kw, blockName(b), true);
     extraFields(f, 1);
     const SourceLoc opened = lineLoc();
+    if (!has(b)) {
+        openedAt(b) = opened;
+    }
     switch (b) {
     case Block::Nodes:
         parseNodes(opened);
         break;
-    case Block::Skeleton:
-        m_hasSkeleton = true;
-        parseFrames(b, opened);
-        break;
     case Block::Triangles:
-        if (!m_hasTriangles) {
-            m_trianglesAt = opened;
-        }
-        m_hasTriangles = true;
         parseTriangles(opened);
         break;
+    case Block::Skeleton:
     case Block::VertexAnimation:
-        if (!m_hasVertexAnimation) {
-            m_vertexAnimationAt = opened;
-        }
-        m_hasVertexAnimation = true;
         parseFrames(b, opened);
         break;
     case Block::None:
@@ -841,13 +809,13 @@ void SmdReader::openBlock(Block b, std::string_view kw, Fields& f)
 
 void SmdReader::missingEnd(Block b, SourceLoc opened, SourceLoc at)
 {
-    const std::string msg = "'" + std::string(blockName(b)) + "' opened at line " +
-                            std::to_string(opened.line) + " has no 'end'";
+    const std::string name = "'" + std::string(blockName(b)) + "'";
+    const std::string msg =
+        name + " opened at line " + std::to_string(opened.line) + " has no 'end'";
     Diagnostic& d = b == Block::Triangles
                         ? fixed(Severity::Warning, ids::kSyntaxMissingEnd, at, msg)
                         : error(ids::kSyntaxMissingEnd, at, msg);
-    d.related.push_back(
-        {m_ctx.fileName, opened, "'" + std::string(blockName(b)) + "' opened here"});
+    d.related.push_back({m_ctx.fileName, opened, name + " opened here"});
 }
 
 void SmdReader::truncated(SourceLoc at, std::string message, SourceLoc opened,
@@ -863,11 +831,11 @@ void SmdReader::truncated(SourceLoc at, std::string message, SourceLoc opened,
     }
 }
 
-void SmdReader::endsInside(Block b, SourceLoc opened, const std::string& after)
+void SmdReader::endsInside(Block b, SourceLoc opened, const std::string& read)
 {
     truncated(eofLoc(),
               "file ends inside '" + std::string(blockName(b)) + "' opened at line " +
-                  std::to_string(opened.line) + after + "; no 'end'",
+                  std::to_string(opened.line) + " after " + read + "; no 'end'",
               opened, blockName(b));
 }
 
@@ -959,16 +927,14 @@ void SmdReader::parseNodes(SourceLoc opened)
                   {K::Joint, j});
         }
     }
-    endsInside(Block::Nodes, opened, " after " + plural(s.size(), "bone"));
+    endsInside(Block::Nodes, opened, plural(s.size(), "bone"));
 }
 
 // ---- skeleton -------------------------------------------------------------------------------
 
 bool SmdReader::parseTimeLine(std::string_view kw, Fields& f, RawFrame& rf)
 {
-    if (kw != "time") {
-        keywordCase(kw, "time", false);
-    }
+    keywordCase(kw, "time", false);
     const std::string_view tok = f.next();
     if (tok.empty()) {
         shortLine("time", 1, 2);
@@ -1008,7 +974,6 @@ void SmdReader::parseFrames(Block b, SourceLoc opened)
         const std::size_t keys = std::min({lines, size / 14, std::size_t(1) << 22});
         if (m_direct && m_frames.empty()) {
             m_anim.jointCount = m_model.skeleton.size();
-            m_anim.kind = PoseKind::LocalEulerXYZ;
             const std::size_t dense = (keys / (m_anim.jointCount + 1) + 1) * m_anim.jointCount;
             m_anim.positions.reserve(dense);
             m_anim.rotations.reserve(dense);
@@ -1051,14 +1016,12 @@ void SmdReader::parseFrames(Block b, SourceLoc opened)
                 continue;
             }
         }
-        if (skipFrame || !inFrame) {
+        if (!inFrame) { // before any 'time', or after a bad one
             noteTab(f.firstTab(), false);
-            if (!skipFrame && skel) {
-                error(ids::kSkeletonNoTime, lineLoc(),
-                      "pose line before any 'time' (studiomdl: missing frame start)");
-            } else if (!skipFrame) {
-                error(ids::kFlexFrameSync, lineLoc(),
-                      "vertex before any 'time' (studiomdl: VTA Frame Sync)");
+            if (!skipFrame) {
+                error(skel ? ids::kSkeletonNoTime : ids::kFlexFrameSync, lineLoc(),
+                      skel ? "pose line before any 'time' (studiomdl: missing frame start)"
+                           : "vertex before any 'time' (studiomdl: VTA Frame Sync)");
             }
             continue;
         }
@@ -1095,8 +1058,8 @@ void SmdReader::parseFrames(Block b, SourceLoc opened)
         m_stats.fastLines += fast ? 1 : 0;
     }
     endsInside(b, opened,
-               " after " + (skel ? plural(m_frames.size(), "frame")
-                                 : plural(m_model.vertexFrames.size(), "shape")));
+               skel ? plural(m_frames.size(), "frame")
+                    : plural(m_model.vertexFrames.size(), "shape"));
 }
 
 void SmdReader::beginFrame(RawFrame&& f)
@@ -1243,17 +1206,15 @@ bool SmdReader::parseCorner(Corner& c, std::uint32_t vertex)
 
 void SmdReader::parseTriangles(SourceLoc opened)
 {
-    if (!m_triedParallel) {
-        m_triedParallel = true;
-        if (const int r = parallelTriangles(opened); r >= 0) {
-            if (r == 0) {
-                triangles(opened, m_bytes.data() + m_bytes.size());
-            }
-            return;
-        }
+    const char* const end = m_bytes.data() + m_bytes.size();
+    // Shares are tried on the first triangles block only (-1: not read in shares).
+    const int r = std::exchange(m_triedParallel, true) ? -1 : parallelTriangles(opened);
+    if (r < 0) {
+        reserveFor(m_sc.position(), end);
     }
-    reserveFor(m_sc.position(), m_bytes.data() + m_bytes.size());
-    triangles(opened, m_bytes.data() + m_bytes.size());
+    if (r <= 0) {
+        triangles(opened, end);
+    }
 }
 
 // Reserves the mesh arrays for the triangles in [from, to) (4 lines each): they then grow
@@ -1291,8 +1252,7 @@ bool SmdReader::triangles(SourceLoc opened, const char* stopAt)
             if (m_share) {
                 return stop();
             }
-            endsInside(Block::Triangles, opened,
-                       " after " + plural(mesh.triangleCount(), "triangle"));
+            endsInside(Block::Triangles, opened, plural(mesh.triangleCount(), "triangle"));
             return true;
         }
         const std::string_view material = trim(line());
@@ -1312,8 +1272,7 @@ bool SmdReader::triangles(SourceLoc opened, const char* stopAt)
             matAt = loc(m_sc.begin());
             LineScanner ahead = m_sc;
             if (!(ahead.next() && startsLikeVertex(ahead.begin(), ahead.end(), 9))) {
-                error(ids::kSyntaxBlankLineInBlock, matAt,
-                      "blank line desyncs 'triangles' in studiomdl");
+                blankOrComment(Block::Triangles);
                 continue;
             }
         } else if (material.starts_with("//")) {
@@ -1430,12 +1389,6 @@ std::uint32_t SmdReader::internMaterial(std::string_view name, SourceLoc at)
     return mat;
 }
 
-void SmdReader::readShare()
-{
-    reserveFor(m_sc.position(), m_shareStop);
-    triangles({}, m_shareStop);
-}
-
 // Large triangles blocks: the rest of the file is cut into shares at guessed triangle starts;
 // the first is read here straight into the model while the others are read on threads into
 // their own meshes. Shares are spliced in file order for as long as each one ended exactly
@@ -1473,7 +1426,12 @@ int SmdReader::parallelTriangles(SourceLoc opened)
     }
     bool ended = false;
     const int kept = readInShares(
-        shares, [](Share& sh) { sh.reader->readShare(); },
+        shares,
+        [](Share& sh) {
+            SmdReader& r = *sh.reader;
+            r.reserveFor(r.m_sc.position(), r.m_shareStop);
+            r.triangles({}, r.m_shareStop);
+        },
         [&] {
             reserveFor(start, end);
             ended = triangles(opened, starts[1]);
@@ -1578,28 +1536,23 @@ void SmdReader::buildSkeleton()
 
 void SmdReader::buildAnimation()
 {
-    if (!m_hasSkeleton) {
+    if (!has(Block::Skeleton)) {
         return;
     }
     if (m_direct && m_anim.jointCount != m_model.skeleton.size()) {
         leaveDirect(); // bones were declared after the skeleton block
     }
+    // m_direct: times strictly increased, so nothing to sort, merge or report, and raw frame i
+    // is frame i (so diagnostics' frame indices stand).
+    Animation& a = m_model.animations.emplace_back(m_direct ? std::move(m_anim) : Animation{});
+    a.name = fileStem(m_ctx.fileName);
     if (m_direct) {
-        // Times strictly increased: nothing to sort, merge or report, and raw frame i is
-        // frame i (so diagnostics' frame indices stand).
-        Animation a = std::move(m_anim);
-        a.name = fileStem(m_ctx.fileName);
-        m_model.animations.push_back(std::move(a));
         return;
     }
-    Animation a;
-    a.name = fileStem(m_ctx.fileName);
-    a.kind = PoseKind::LocalEulerXYZ;
     a.jointCount = m_model.skeleton.size();
     const std::size_t nf = m_frames.size();
-    for (auto* v : {&a.positions, &a.rotations}) {
-        v->reserve(nf * a.jointCount);
-    }
+    a.positions.reserve(nf * a.jointCount);
+    a.rotations.reserve(nf * a.jointCount);
     a.explicitKey.reserve(nf * a.jointCount);
     for (std::size_t i = 1; i < nf; ++i) {
         const double t = m_frames[i].time;
@@ -1654,7 +1607,6 @@ void SmdReader::buildAnimation()
             d.element.index = rawToFrame[static_cast<std::size_t>(d.element.index)];
         }
     }
-    m_model.animations.push_back(std::move(a));
 }
 
 void SmdReader::buildExtraUvs()
@@ -1701,24 +1653,23 @@ void SmdReader::build()
     buildExtraUvs();
     buildVertexFrames();
     Model& m = m_model;
-    if (m_hasVertexAnimation) {
-        m.kind = ModelKind::Flex;
-        if (m_hasTriangles) {
-            fixed(Severity::Warning, ids::kFlexHasTriangles, m_trianglesAt,
+    m.kind = has(Block::VertexAnimation) ? ModelKind::Flex
+             : has(Block::Triangles)     ? ModelKind::Reference
+                                         : ModelKind::Animation;
+    if (has(Block::VertexAnimation)) {
+        if (has(Block::Triangles)) {
+            fixed(Severity::Warning, ids::kFlexHasTriangles, openedAt(Block::Triangles),
                   "a 'triangles' block inside a vertex animation file");
         }
-        if (m_hasSkeleton && !m.animations.empty() &&
+        if (has(Block::Skeleton) && !m.animations.empty() &&
             m.animations.front().frameCount() != m.vertexFrames.size()) {
-            fixed(Severity::Warning, ids::kFlexFrameCountMismatch, m_vertexAnimationAt,
+            fixed(Severity::Warning, ids::kFlexFrameCountMismatch, openedAt(Block::VertexAnimation),
                   "skeleton has " + std::to_string(m.animations.front().frameCount()) +
                       " frames, vertexanimation " + std::to_string(m.vertexFrames.size()));
         }
-    } else if (m_hasTriangles) {
-        m.kind = ModelKind::Reference;
-    } else {
-        m.kind = ModelKind::Animation;
     }
-    m.format = m_hasVertexAnimation || asciiIEndsWith(m_ctx.fileName, ".vta") ? "vta" : "smd";
+    m.format =
+        has(Block::VertexAnimation) || asciiIEndsWith(m_ctx.fileName, ".vta") ? "vta" : "smd";
     orderSkeleton(m, m_sink);
     bindFromFirstFrame(m);
     deriveFlexShapes(m);
@@ -1773,9 +1724,7 @@ void SmdReader::gradeByProfile()
         note(ids::kSyntaxTabInFile, m_tabAt, "tabs; studiomdl splits > 4 links on spaces only");
     }
     // Line endings (all per-case severities).
-    const std::uint64_t lf = m_sc.lfCount();
-    const std::uint64_t crlf = m_sc.crlfCount();
-    const std::uint64_t cr = m_sc.crCount();
+    const std::uint64_t lf = m_sc.lfCount(), crlf = m_sc.crlfCount(), cr = m_sc.crCount();
     if (cr > 0) {
         fixed(Severity::Error, ids::kSyntaxLineEnding, {1, 1, 0},
               "bare CR line endings: fgets sees one line");
@@ -1787,13 +1736,9 @@ void SmdReader::gradeByProfile()
     if (m_bytes.back() != '\n' && m_bytes.back() != '\r' && m_lastWasEnd) {
         fixed(Severity::Note, ids::kSyntaxLineEnding, {1, 1, 0}, "no newline after the last 'end'");
     }
-    if (crlf > lf && crlf >= cr) {
-        m_model.lineEnding = LineEnding::CRLF;
-    } else if (cr > lf && cr > crlf) {
-        m_model.lineEnding = LineEnding::CR;
-    } else {
-        m_model.lineEnding = LineEnding::LF;
-    }
+    m_model.lineEnding = crlf > lf && crlf >= cr ? LineEnding::CRLF
+                         : cr > lf && cr > crlf  ? LineEnding::CR
+                                                 : LineEnding::LF;
 }
 
 } // namespace
@@ -1804,9 +1749,7 @@ int sniffSmd(std::string_view head) noexcept
     while (sc.next()) {
         const std::string_view t = trim(sc.line());
         if (!t.empty() && !isFullLineComment(t)) {
-            const std::string_view kw =
-                t.substr(0, static_cast<std::size_t>(std::find_if(t.begin(), t.end(), isLineBlank) -
-                                                     t.begin()));
+            const std::string_view kw = t.substr(0, t.find_first_of(" \t\f\v"));
             return equalsIgnoreCase(kw, "version") || equalsIgnoreCase(kw, "nodes") ? 90 : 0;
         }
     }

@@ -12,11 +12,6 @@ namespace rigscope::core {
 
 namespace {
 
-bool isSmdFamily(const std::string& format) noexcept
-{
-    return format.empty() || format == "smd" || format == "vta" || format == "smdx";
-}
-
 class Out {
 public:
     explicit Out(LineEnding ending)
@@ -52,37 +47,19 @@ public:
         return *this;
     }
     Out& v3(const Vec3& v) { return f(v.x()).f(v.y()).f(v.z()); }
-    Out& time(double t)
-    {
-        bytes.append("time ");
-        appendNumber(bytes, t);
-        return *this;
-    }
     // A name between quotes; '"' and line breaks cannot be written and become '\''.
     Out& quoted(std::string_view name)
     {
         space();
         bytes.push_back('"');
-        for (char c : name) {
-            if (c == '"' || c == '\n' || c == '\r') {
-                ++badNames;
-                c = '\'';
-            }
-            bytes.push_back(c);
-        }
+        append(name, "\"\n\r", '\'');
         bytes.push_back('"');
         return *this;
     }
     // Raw text on its own line; line breaks would split it, so they become spaces.
     Out& line(std::string_view s)
     {
-        for (char c : s) {
-            if (c == '\n' || c == '\r') {
-                ++badNames;
-                c = ' ';
-            }
-            bytes.push_back(c);
-        }
+        append(s, "\n\r", ' ');
         return nl();
     }
 
@@ -91,6 +68,17 @@ public:
     std::size_t badNames = 0;
 
 private:
+    // `s` with each byte of `bad` (counted in badNames) replaced by `with`.
+    void append(std::string_view s, std::string_view bad, char with)
+    {
+        for (char c : s) {
+            if (bad.find(c) != std::string_view::npos) {
+                ++badNames;
+                c = with;
+            }
+            bytes.push_back(c);
+        }
+    }
     void space()
     {
         if (!bytes.empty() && bytes.back() != '\n' && bytes.back() != '\r') {
@@ -118,7 +106,8 @@ const VertexFrame* frameAt(const std::vector<VertexFrame>& frames, double t) noe
 
 void timeLine(Out& o, double t, const VertexFrame* named)
 {
-    o.time(t);
+    o.text("time ");
+    appendNumber(o.bytes, t);
     if (named && named->nameFromComment) {
         o.text(" #");
         if (!named->name.empty()) {
@@ -140,13 +129,12 @@ void writeNodes(Out& o, const Skeleton& s)
 void writeSkeleton(Out& o, const Model& m, const Animation* anim)
 {
     const Skeleton& s = m.skeleton;
-    const bool vta = !m.vertexFrames.empty();
     o.text("skeleton").nl();
     if (anim) {
         const std::size_t n = anim->jointCount;
         const bool keysKnown = anim->explicitKey.size() == anim->positions.size();
         for (std::size_t f = 0; f < anim->frameCount(); ++f) {
-            timeLine(o, anim->times[f], vta ? frameAt(m.vertexFrames, anim->times[f]) : nullptr);
+            timeLine(o, anim->times[f], frameAt(m.vertexFrames, anim->times[f]));
             for (std::size_t j = 0; j < n; ++j) {
                 const std::size_t k = anim->key(f, j);
                 if (keysKnown && anim->explicitKey[k] == 0) {
@@ -157,7 +145,7 @@ void writeSkeleton(Out& o, const Model& m, const Animation* anim)
         }
     } else {
         // A model from another format with a local Euler bind pose and no animation.
-        o.time(0).nl();
+        timeLine(o, 0, nullptr);
         for (std::size_t j = 0; j < s.size(); ++j) {
             o.i(s.sourceIds[j]).v3(s.bindPositions[j]).v3(s.bindRotations[j]).nl();
         }
@@ -230,16 +218,16 @@ WriteResult writeSmd(const Model& m, const WriteContext& ctx)
 {
     WriteResult r;
     DiagnosticSink sink(ctx.fileName);
-    const bool family = isSmdFamily(m.format);
+    // A model read from the SMD family keeps its version and line ending.
+    const bool family =
+        m.format.empty() || m.format == "smd" || m.format == "vta" || m.format == "smdx";
     const Skeleton& s = m.skeleton;
 
-    const Animation* anim = nullptr;
-    for (const Animation& a : m.animations) {
-        if (a.kind == PoseKind::LocalEulerXYZ && a.jointCount == s.size()) {
-            anim = &a;
-            break;
-        }
-    }
+    const auto found =
+        std::find_if(m.animations.begin(), m.animations.end(), [&s](const Animation& a) {
+            return a.kind == PoseKind::LocalEulerXYZ && a.jointCount == s.size();
+        });
+    const Animation* anim = found == m.animations.end() ? nullptr : &*found;
     if (!anim && !s.empty() && s.bindKind == PoseKind::ModelMatrix) {
         sink.error(ids::kWriteBadName, {1, 1, 0},
                    "model holds model-space bone matrices; convert to local Euler first "
@@ -248,15 +236,12 @@ WriteResult writeSmd(const Model& m, const WriteContext& ctx)
         return r;
     }
 
-    int version = family ? m.version : 1;
-    if (m.mesh.uvSetCount > 1 && !family) {
-        version = 3; // extra UV sets exist only in version 3
-    }
+    // Extra UV sets exist only in version 3.
+    const int version = family ? m.version : m.mesh.uvSetCount > 1 ? 3 : 1;
     Out o(family ? m.lineEnding : LineEnding::LF);
     for (const std::string& c : m.headerComments) {
-        const std::size_t first = c.find_first_not_of(" \t\f\v");
         const std::string_view body =
-            first == std::string::npos ? std::string_view{} : std::string_view(c).substr(first);
+            std::string_view(c).substr(std::min(c.find_first_not_of(" \t\f\v"), c.size()));
         if (!(body.starts_with("//") || body.starts_with("#") || body.starts_with(";"))) {
             o.text("// ");
         }
@@ -264,14 +249,13 @@ WriteResult writeSmd(const Model& m, const WriteContext& ctx)
     }
     o.text("version").i(version).nl();
     writeNodes(o, s);
-    const bool vta = !m.vertexFrames.empty() || m.kind == ModelKind::Flex;
     if (anim || (!family && !s.empty())) {
         writeSkeleton(o, m, anim);
     }
     if (m.mesh.triangleCount() > 0 || m.kind == ModelKind::Reference) {
         writeTriangles(o, m);
     }
-    if (vta) {
+    if (!m.vertexFrames.empty() || m.kind == ModelKind::Flex) {
         writeVertexAnimation(o, m);
     }
 
