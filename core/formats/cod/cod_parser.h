@@ -5,17 +5,20 @@
 // of a text file in shares on threads with the same grammar, spliced in file order.
 //
 // `Derived` provides: dispatch(r), expectedArgs(r), sawHeader(), integrityAtEof(), finish();
-// for shares: splitsAfter(r) (the record after which the rest of the file is offered to
-// threads), shareStart(from, end, kind) (a guessed record start after `from`, its kind),
-// ShareStart startState(kind) (what reading in order must have at a share's start; the share's
-// parser begins with it through beginShare(state)), shareReads(r) (Read, Stop before it, or
+// for shares (unless kShares is false): splitsAfter(r) (the record after which the rest of the file
+// is offered to threads), shareStart(from, end, kind) (a guessed record start after `from`, its
+// kind), ShareStart startState(kind) (what reading in order must have at a share's start; the
+// share's parser begins with it through beginShare(state)), shareReads(r) (Read, Stop before it, or
 // Fail) and splice(share, lineBase) (appends the share's arrays and takes on its state).
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <numeric>
 #include <optional>
 #include <string>
 #include <type_traits>
+#include <unordered_map>
 #include <vector>
 
 #include "core/build/parallel_shares.h"
@@ -31,6 +34,12 @@ struct Count {
     std::optional<std::int64_t> value;
     SourceLoc loc;
 };
+
+// A count as a number of items: 0 when not read or negative.
+inline std::size_t countOf(const Count& c) noexcept
+{
+    return static_cast<std::size_t>(std::max<std::int64_t>(0, c.value.value_or(0)));
+}
 
 enum class ShareRead : std::uint8_t { Read, Stop, Fail };
 
@@ -84,12 +93,12 @@ public:
     template <class Source> bool run(Source& in)
     {
         readRecords(in);
+        if (!self().sawHeader()) {
+            return false;
+        }
         if (const SourceLoc cs = in.cutString(); cs.line != 0) {
             m_cutAt = cs;
             m_cutWhat = "line (quoted string not closed)";
-        }
-        if (!self().sawHeader()) {
-            return false;
         }
         if (!in.stoppedOnError()) {
             self().integrityAtEof();
@@ -105,6 +114,9 @@ protected:
     // syntax.truncated (issue 15): the last record read, the cut last line
     SourceLoc m_lastAt, m_cutAt;
     std::string m_cutWhat;
+    const Count* m_truncatedCount = nullptr; // its cod.count-mismatch is the truncation
+    // Derived classes without shares (NT_EXPORT) set this false.
+    static constexpr bool kShares = true;
 
     void readCount(const Record& r, Count& c, std::string_view field)
     {
@@ -113,6 +125,53 @@ protected:
             c.value = v;
             c.loc = r.loc;
         }
+    }
+
+    // cod.count-mismatch when the count was read and the file has `have` items.
+    void countMismatch(const Count& c, std::string_view name, std::size_t have)
+    {
+        if (&c == m_truncatedCount) {
+            return; // reported as syntax.truncated
+        }
+        if (c.value && *c.value != static_cast<std::int64_t>(have)) {
+            m_sink.error(ids::kCodCountMismatch, c.loc,
+                         std::string(name) + " says " + std::to_string(*c.value) + ", file has " +
+                             std::to_string(have));
+        }
+    }
+
+    // The slots of `items` in index order; of duplicates the last one wins (cod.duplicate-index,
+    // at `locAt(slot)`).
+    template <typename T, typename Index, typename LocAt>
+    std::vector<std::size_t> lastWins(const std::vector<T>& items, Index indexOf,
+                                      std::string_view kind, LocAt locAt)
+    {
+        std::vector<std::size_t> slots;
+        bool increasing = true; // as exporters write them: no duplicates, already in order
+        for (std::size_t s = 1; increasing && s < items.size(); ++s) {
+            increasing = indexOf(items[s - 1]) < indexOf(items[s]);
+        }
+        if (increasing) {
+            slots.resize(items.size());
+            std::iota(slots.begin(), slots.end(), std::size_t{0});
+            return slots;
+        }
+        std::unordered_map<std::int32_t, std::size_t> seen;
+        for (std::size_t s = 0; s < items.size(); ++s) {
+            auto [it, inserted] = seen.try_emplace(indexOf(items[s]), slots.size());
+            if (inserted) {
+                slots.push_back(s);
+            } else {
+                m_sink.warning(ids::kCodDuplicateIndex, locAt(s),
+                               std::string(kind) + " index " + std::to_string(indexOf(items[s])) +
+                                   " given twice; the last one wins");
+                slots[it->second] = s;
+            }
+        }
+        std::sort(slots.begin(), slots.end(), [&](std::size_t a, std::size_t b) {
+            return indexOf(items[a]) < indexOf(items[b]);
+        });
+        return slots;
     }
 
     // syntax.truncated at the cut last line (else at the last record): "file ends in the
@@ -144,7 +203,7 @@ private:
         Record r;
         while (in.next(r)) {
             record(r);
-            if constexpr (std::is_same_v<Source, TextRecordStream>) {
+            if constexpr (std::is_same_v<Source, TextRecordStream> && Derived::kShares) {
                 if (m_ctx && !m_splitTried && self().splitsAfter(r)) {
                     m_splitTried = true;
                     readInShares(in);
@@ -273,26 +332,8 @@ private:
     }
 };
 
-inline LineEnding lineEndingOf(int dominant) noexcept // TextRecordStream::dominantEnding
-{
-    return dominant == 1 ? LineEnding::CRLF : (dominant == 2 ? LineEnding::CR : LineEnding::LF);
-}
-
-// No model: syntax.empty-file, or syntax.bad-version saying `what`.
-inline ReadResult notCod(DiagnosticSink& sink, std::string_view bytes, const char* what)
-{
-    ReadResult r;
-    if (bytes.find_first_not_of(" \t\r\n\f\v") == std::string_view::npos) {
-        sink.error(ids::kSyntaxEmptyFile, {1, 1, 0}, "file is empty");
-    } else {
-        sink.error(ids::kSyntaxBadVersion, {1, 1, 0}, what);
-    }
-    r.diagnostics = sink.take();
-    return r;
-}
-
-// A text reader: the model with its format and line ending, or notCod(`notThis`) when the
-// parser did not find its first keyword.
+// A text reader: the model with its format and line ending; when the parser did not find its
+// first keyword, no model: syntax.empty-file, or syntax.bad-version saying `notThis`.
 template <class Parser>
 ReadResult readText(std::string_view bytes, const ReadContext& ctx, const char* format,
                     const char* notThis)
@@ -302,15 +343,18 @@ ReadResult readText(std::string_view bytes, const ReadContext& ctx, const char* 
     TextRecordStream in(bytes, sink, &m.headerComments);
     Parser p(sink, m, bytes.size() + 1);
     p.allowShares(ctx);
-    if (!p.run(in)) {
-        return notCod(sink, bytes, notThis);
-    }
-    m.format = format;
-    m.lineEnding = lineEndingOf(in.dominantEnding());
     ReadResult r;
-    r.stats.parallelShares = p.sharesKept();
-    r.model = std::move(m);
-    r.hasModel = true;
+    if (!p.run(in)) {
+        const bool empty = bytes.find_first_not_of(" \t\r\n\f\v") == std::string_view::npos;
+        sink.error(empty ? ids::kSyntaxEmptyFile : ids::kSyntaxBadVersion, {1, 1, 0},
+                   empty ? "file is empty" : notThis);
+    } else {
+        m.format = format;
+        m.lineEnding = in.lineEnding();
+        r.stats.parallelShares = p.sharesKept();
+        r.model = std::move(m);
+        r.hasModel = true;
+    }
     r.diagnostics = sink.take();
     return r;
 }

@@ -1,13 +1,12 @@
 #include "core/formats/cod/cod_record.h"
 
-#include <cmath>
+#include <algorithm>
 #include <cstring>
+#include <numeric>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
-
-#include <Eigen/Geometry>
 
 #include "core/diag/diagnostic_ids.h"
 #include "core/text/numbers.h"
@@ -97,6 +96,67 @@ bool plainTokens(const char* first, const char* le, const char* bufferEnd, Recor
 #endif
 }
 
+// Every keyword of the CoD text grammars, grouped by the fields a complete line has in
+// XMODEL_EXPORT, XANIM_EXPORT and NT_EXPORT (0 where the grammar has no such keyword or decides
+// by section: BONE, MATERIAL, PART, FRAME).
+struct KeywordGroup {
+    std::array<std::uint8_t, 3> fields; // indexed by Grammar
+    std::initializer_list<std::string_view> keywords;
+};
+const KeywordGroup kKeywords[] = {
+    {{0, 0, 0}, {"MODEL", "ANIMATION", "BONE", "MATERIAL", "PART", "NOTETRACKS"}},
+    {{1, 1, 0}, {"VERSION"}},
+    {{1, 1, 1},
+     {"NUMBONES", "NUMVERTS", "NUMVERTS32", "NUMFACES", "NUMOBJECTS", "NUMMATERIALS", "NUMPARTS",
+      "NUMFRAMES", "NUMTRACKS", "NUMKEYS"}},
+    {{1, 0, 0}, {"BONES", "VERT", "VERT32", "PHONG"}},
+    {{2, 0, 0}, {"OBJECT", "COEFFS", "GLOW", "REFRACTIVE", "REFLECTIVE", "BLINN"}},
+    {{3, 3, 0}, {"OFFSET", "SCALE", "X", "Y", "Z"}},
+    {{3, 0, 0}, {"NORMAL", "UV"}},
+    {{4, 0, 0},
+     {"TRI", "TRI16", "COLOR", "TRANSPARENCY", "AMBIENTCOLOR", "INCANDESCENCE", "SPECULARCOLOR",
+      "REFLECTIVECOLOR"}},
+    {{0, 1, 0}, {"FRAMERATE", "NOTETRACK"}},
+    {{0, 0, 2}, {"FRAME"}},
+    {{0, 0, 1}, {"FIRSTFRAME"}},
+};
+
+// The group of the first keyword `match` accepts; nullptr when none does.
+template <class Match> const KeywordGroup* findKeyword(Match match) noexcept
+{
+    for (const KeywordGroup& group : kKeywords) {
+        for (const std::string_view k : group.keywords) {
+            if (match(k)) {
+                return &group;
+            }
+        }
+    }
+    return nullptr;
+}
+
+// A numeric argument: binary numbers as decoded, text through `parse` (syntax.bad-number,
+// naming `type`, when it declines).
+template <class T, class Parse>
+bool argNumber(const Record& r, std::size_t i, T& out, DiagnosticSink& sink, std::string_view field,
+               const char* type, Parse parse)
+{
+    if (i >= r.argc) {
+        return false;
+    }
+    const Arg& a = r.args[i];
+    if (a.hasNum) {
+        out = static_cast<T>(a.num);
+        return true;
+    }
+    if (!a.isString && parse(a.text, out)) {
+        return true;
+    }
+    sink.error(ids::kSyntaxBadNumber, argLoc(r, i),
+               std::string("expected ") + type + " for " + std::string(field) + ", got '" +
+                   std::string(a.text) + "'");
+    return false;
+}
+
 } // namespace
 
 TextRecordStream::TextRecordStream(std::string_view text, DiagnosticSink& sink,
@@ -104,80 +164,36 @@ TextRecordStream::TextRecordStream(std::string_view text, DiagnosticSink& sink,
     : m_sink(sink), m_header(headerComments)
 {
     // A UTF-8 byte order mark is not part of the first keyword.
-    const std::size_t bom = text.size() >= 3 && static_cast<unsigned char>(text[0]) == 0xEF &&
-                                    static_cast<unsigned char>(text[1]) == 0xBB &&
-                                    static_cast<unsigned char>(text[2]) == 0xBF
-                                ? 3
-                                : 0;
+    const std::size_t bom = text.starts_with("\xEF\xBB\xBF") ? 3 : 0;
     m_lines = LineScanner(text.data(), text.data() + bom, text.data() + text.size());
 }
 
-int TextRecordStream::dominantEnding() const noexcept
+LineEnding TextRecordStream::lineEnding() const noexcept
 {
     const std::uint64_t lf = m_lines.lfCount(), crlf = m_lines.crlfCount(), cr = m_lines.crCount();
     if (crlf >= lf && crlf >= cr && crlf > 0) {
-        return 1;
+        return LineEnding::CRLF;
     }
     if (cr > lf && cr > crlf) {
-        return 2;
+        return LineEnding::CR;
     }
-    return 0;
+    return LineEnding::LF;
+}
+
+std::size_t keywordFields(std::string_view keyword, Grammar g) noexcept
+{
+    if (keyword.starts_with("NUM")) {
+        return 1; // every count line, listed or not (NUMCOSMETICBONES, NUMSBONES...)
+    }
+    const KeywordGroup* group = findKeyword([keyword](std::string_view k) { return k == keyword; });
+    return group ? group->fields[static_cast<std::size_t>(g)] : 0;
 }
 
 bool isCutKeyword(std::string_view keyword) noexcept
 {
-    static constexpr std::string_view kKeywords[] = {"MODEL",
-                                                     "ANIMATION",
-                                                     "VERSION",
-                                                     "NUMBONES",
-                                                     "BONE",
-                                                     "BONES",
-                                                     "OFFSET",
-                                                     "SCALE",
-                                                     "X",
-                                                     "Y",
-                                                     "Z",
-                                                     "NUMVERTS",
-                                                     "NUMVERTS32",
-                                                     "VERT",
-                                                     "VERT32",
-                                                     "NUMFACES",
-                                                     "TRI",
-                                                     "TRI16",
-                                                     "NORMAL",
-                                                     "COLOR",
-                                                     "UV",
-                                                     "NUMOBJECTS",
-                                                     "OBJECT",
-                                                     "NUMMATERIALS",
-                                                     "MATERIAL",
-                                                     "TRANSPARENCY",
-                                                     "AMBIENTCOLOR",
-                                                     "INCANDESCENCE",
-                                                     "COEFFS",
-                                                     "GLOW",
-                                                     "REFRACTIVE",
-                                                     "SPECULARCOLOR",
-                                                     "REFLECTIVECOLOR",
-                                                     "REFLECTIVE",
-                                                     "BLINN",
-                                                     "PHONG",
-                                                     "NUMPARTS",
-                                                     "PART",
-                                                     "FRAMERATE",
-                                                     "NUMFRAMES",
-                                                     "FRAME",
-                                                     "NOTETRACKS",
-                                                     "NUMTRACKS",
-                                                     "NOTETRACK",
-                                                     "NUMKEYS",
-                                                     "FIRSTFRAME"};
-    for (std::string_view k : kKeywords) {
-        if (keyword.size() < k.size() && k.substr(0, keyword.size()) == keyword) {
-            return true;
-        }
-    }
-    return false;
+    return findKeyword([keyword](std::string_view k) {
+               return keyword.size() < k.size() && k.starts_with(keyword);
+           }) != nullptr;
 }
 
 Kw keywordKind(std::string_view k) noexcept
@@ -356,103 +372,44 @@ bool shortLine(const Record& r, std::size_t n, DiagnosticSink& sink, std::string
     return false;
 }
 
-namespace {
-
-// A numeric argument: binary numbers as decoded, text through `parse` (syntax.bad-number,
-// naming `type`, when it declines).
-template <class T, class Parse>
-bool argNumber(const Record& r, std::size_t i, T& out, DiagnosticSink& sink, std::string_view field,
-               const char* type, Parse parse)
-{
-    if (i >= r.argc) {
-        return false;
-    }
-    const Arg& a = r.args[i];
-    if (a.hasNum) {
-        out = static_cast<T>(a.num);
-        return true;
-    }
-    if (!a.isString && parse(a.text, out)) {
-        return true;
-    }
-    sink.error(ids::kSyntaxBadNumber, argLoc(r, i),
-               std::string("expected ") + type + " for " + std::string(field) + ", got '" +
-                   std::string(a.text) + "'");
-    return false;
-}
-
-} // namespace
-
 bool argFloatSlow(const Record& r, std::size_t i, float& out, DiagnosticSink& sink,
                   std::string_view field)
 {
-    return argNumber(r, i, out, sink, field, "float",
-                     [](std::string_view t, float& v) { return parseFloat(t, v); });
+    return argNumber(r, i, out, sink, field, "float", parseFloat);
 }
 
 bool argDouble(const Record& r, std::size_t i, double& out, DiagnosticSink& sink,
                std::string_view field)
 {
-    return argNumber(r, i, out, sink, field, "float",
-                     [](std::string_view t, double& v) { return parseDouble(t, v); });
+    return argNumber(r, i, out, sink, field, "float", parseDouble);
 }
 
 bool argIntSlow(const Record& r, std::size_t i, std::int32_t& out, DiagnosticSink& sink,
                 std::string_view field)
 {
-    return argNumber(r, i, out, sink, field, "int",
-                     [](std::string_view t, std::int32_t& v) { return parseInt(t, v); });
-}
-
-std::string shownToken(std::string_view s)
-{
-    std::string out(s.substr(0, 40));
-    for (char& ch : out) {
-        if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7F) {
-            ch = '?';
-        }
-    }
-    return s.size() > 40 ? out + "..." : out;
+    return argNumber(r, i, out, sink, field, "int", parseInt);
 }
 
 std::string argName(const Record& r, std::size_t i, DiagnosticSink& sink)
 {
     std::string s = argString(r, i);
-    bool high = false, control = false;
-    for (const char ch : s) {
-        const auto c = static_cast<unsigned char>(ch);
-        high = high || c >= 0x80;
-        control = control || (c < 0x20 && c != 0x09) || c == 0x7F;
-    }
-    if (high || control) {
-        std::string shown = s.substr(0, 40);
-        for (char& ch : shown) {
-            if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7F) {
-                ch = '?';
-            }
-        }
+    if (const std::string_view issue = nameIssue(s); !issue.empty()) {
         sink.warning(ids::kSyntaxNonAscii, argLoc(r, i),
-                     "name '" + shown + (s.size() > 40 ? "..." : "") + "' contains " +
-                         (s.find('\0') != std::string::npos ? "a NUL byte"
-                          : control                         ? "control characters"
-                                                            : "non-ASCII characters"));
+                     "name '" + shownToken(s) + "' contains " + std::string(issue));
     }
     return s;
 }
 
 std::string argString(const Record& r, std::size_t i)
 {
-    if (i >= r.argc) {
+    if (i >= r.argc || r.args[i].hasNum) {
         return {};
     }
-    const Arg& a = r.args[i];
-    if (a.hasNum) {
-        return {};
-    }
-    return std::string(r.binary ? a.text : unquote(a.text));
+    return std::string(r.binary ? r.args[i].text : unquote(r.args[i].text));
 }
 
-std::string firstKeyword(std::string_view head)
+bool firstKeywordIs(std::string_view head,
+                    std::initializer_list<std::string_view> keywords) noexcept
 {
     if (head.size() >= 3 && static_cast<unsigned char>(head[0]) == 0xEF) {
         head.remove_prefix(3);
@@ -464,44 +421,32 @@ std::string firstKeyword(std::string_view head)
         if (t.empty() || t.front() == ';' || t.substr(0, 2) == "//") {
             continue;
         }
-        std::size_t e = 0;
-        while (e < t.size() && !isBlank(t[e]) && t[e] != ',') {
-            ++e;
+        const std::string_view kw = t.substr(0, std::min(t.find_first_of(" \t\f\v,"), t.size()));
+        for (const std::string_view k : keywords) {
+            if (kw.size() == k.size() && std::equal(kw.begin(), kw.end(), k.begin(),
+                                                    [](char c, char u) { return upper(c) == u; })) {
+                return true;
+            }
         }
-        std::string kw;
-        for (char c : t.substr(0, e)) {
-            kw.push_back(upper(c));
-        }
-        return kw;
+        return false;
     }
-    return {};
+    return false;
 }
 
 BoneNumbering boneNumbering(const std::vector<std::int32_t>& sourceIds)
 {
-    BoneNumbering b;
     const std::size_t n = sourceIds.size();
-    std::vector<std::size_t> at(n, SIZE_MAX);
-    bool permutation = true;
-    for (std::size_t j = 0; j < n && permutation; ++j) {
+    BoneNumbering b{std::vector<std::size_t>(n, SIZE_MAX), sourceIds};
+    for (std::size_t j = 0; j < n; ++j) {
         const std::int32_t id = sourceIds[j];
         if (id < 0 || static_cast<std::size_t>(id) >= n ||
-            at[static_cast<std::size_t>(id)] != SIZE_MAX) {
-            permutation = false;
-        } else {
-            at[static_cast<std::size_t>(id)] = j;
+            b.order[static_cast<std::size_t>(id)] != SIZE_MAX) {
+            // not a permutation: joint order
+            std::iota(b.order.begin(), b.order.end(), std::size_t{0});
+            std::iota(b.index.begin(), b.index.end(), 0);
+            return b;
         }
-    }
-    b.index.resize(n);
-    b.order.resize(n);
-    for (std::size_t j = 0; j < n; ++j) {
-        if (permutation) {
-            b.order[j] = at[j];
-            b.index[j] = sourceIds[j];
-        } else {
-            b.order[j] = j;
-            b.index[j] = static_cast<std::int32_t>(j);
-        }
+        b.order[static_cast<std::size_t>(id)] = j;
     }
     return b;
 }
@@ -518,44 +463,11 @@ void pointInfluences(const Mesh& me, std::size_t p, std::vector<std::int32_t>& j
             joints.push_back(me.influenceJoints[i]);
             weights.push_back(me.influenceWeights[i]);
         }
-        if (!joints.empty() || me.pointParents[p] == kNoJoint) {
-            return;
-        }
     }
-    if (me.pointParents[p] != kNoJoint) {
+    if (joints.empty() && me.pointParents[p] != kNoJoint) {
         joints.push_back(me.pointParents[p]);
         weights.push_back(1.0f);
     }
-}
-
-const char* newline(int lineEnding) noexcept
-{
-    return lineEnding == 1 ? "\r\n" : (lineEnding == 2 ? "\r" : "\n");
-}
-
-void appendFloats(std::string& out, const float* v, std::size_t n)
-{
-    for (std::size_t i = 0; i < n; ++i) {
-        out += ' ';
-        appendFloat(out, v[i]);
-    }
-}
-
-std::string numberText(double v)
-{
-    std::string s;
-    appendNumber(s, v);
-    return s;
-}
-
-std::string quoted(std::string_view s)
-{
-    std::string q;
-    q.reserve(s.size() + 2);
-    q += '"';
-    q += s;
-    q += '"';
-    return q;
 }
 
 const char* guessLinePair(const char* p, const char* end, std::initializer_list<std::string_view> a,
@@ -565,13 +477,9 @@ const char* guessLinePair(const char* p, const char* end, std::initializer_list<
         while (q < end && (*q == ' ' || *q == '\t')) {
             ++q;
         }
-        for (const std::string_view w : words) {
-            if (static_cast<std::size_t>(end - q) >= w.size() &&
-                std::memcmp(q, w.data(), w.size()) == 0) {
-                return true;
-            }
-        }
-        return false;
+        const std::string_view rest(q, static_cast<std::size_t>(end - q));
+        return std::any_of(words.begin(), words.end(),
+                           [rest](std::string_view w) { return rest.starts_with(w); });
     };
     const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(end - p));
     if (!nl) {

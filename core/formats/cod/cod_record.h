@@ -14,9 +14,9 @@
 #include <cmath>
 
 #include "core/diag/diagnostic.h"
-#include "core/model/mesh.h"
-#include "core/model/types.h"
+#include "core/model/model.h"
 #include "core/text/line_scanner.h"
+#include "core/text/names.h" // shownToken, numberText: the readers' messages
 #include "core/text/numbers.h"
 
 namespace rigscope::core::cod {
@@ -81,7 +81,14 @@ struct Record {
     const char* lineStart = nullptr;
 };
 
-// A cut last line's keyword ("NOTETR"): a proper prefix of a keyword of the CoD grammar.
+// The text grammars, for keywordFields.
+enum class Grammar : std::uint8_t { Xmodel, Xanim, Nt };
+// Fields a complete text line of `keyword` has in `g`, from one table of the CoD keywords (0 for
+// a keyword `g` does not have; 1 for every NUM... count). BONE, MATERIAL, PART and FRAME depend
+// on the section where `g` has them: the grammar decides those. A cut last line with fewer
+// fields is cut short (RecordParser).
+std::size_t keywordFields(std::string_view keyword, Grammar g) noexcept;
+// A cut last line's keyword ("NOTETR"): a proper prefix of a keyword of that table.
 bool isCutKeyword(std::string_view keyword) noexcept;
 
 // Text records on the line scanner: comments (`//` outside quotes, lines starting with `;`),
@@ -121,8 +128,8 @@ public:
         m_lines.skipTo(s.position(), m_lines.lineNumber() + s.lineNumber(), s.lfCount(),
                        s.crlfCount(), s.crCount());
     }
-    // Dominant line ending seen so far (0 LF, 1 CRLF, 2 CR).
-    int dominantEnding() const noexcept;
+    // Dominant line ending seen so far.
+    LineEnding lineEnding() const noexcept;
     // The file's last line when it was cut inside a quoted string (dropped, not returned by
     // next); line 0 when none. Readers report it as syntax.truncated.
     SourceLoc cutString() const noexcept { return m_cutString; }
@@ -170,8 +177,6 @@ inline bool argInt(const Record& r, std::size_t i, std::int32_t& out, Diagnostic
 bool argDouble(const Record& r, std::size_t i, double& out, DiagnosticSink& sink,
                std::string_view field);
 std::string argString(const Record& r, std::size_t i);
-// A keyword or token for a message: at most 40 bytes ("..." after), control bytes as '?'.
-std::string shownToken(std::string_view s);
 // argString for a bone / part / material / object name: syntax.non-ascii (warning) when it holds
 // bytes >= 0x80 (invalid UTF-8 included) or control bytes such as NUL, which C tools cut at.
 std::string argName(const Record& r, std::size_t i, DiagnosticSink& sink);
@@ -200,8 +205,10 @@ inline bool argFloats(const Record& r, std::size_t first, std::size_t n, float* 
 const char* guessLinePair(const char* p, const char* end, std::initializer_list<std::string_view> a,
                           std::initializer_list<std::string_view> b, int look = 40) noexcept;
 
-// First keyword of a text file after blank and comment lines, upper-cased ("" when none).
-std::string firstKeyword(std::string_view head);
+// Whether the first keyword of a text file after blank and comment lines is one of `keywords`
+// (upper case; the file's may be in any case).
+bool firstKeywordIs(std::string_view head,
+                    std::initializer_list<std::string_view> keywords) noexcept;
 
 // Shared writer helpers.
 struct BoneNumbering {
@@ -214,15 +221,14 @@ BoneNumbering boneNumbering(const std::vector<std::int32_t>& sourceIds);
 // when the point has no list (links absent or `0`).
 void pointInfluences(const Mesh& me, std::size_t p, std::vector<std::int32_t>& joints,
                      std::vector<float>& weights);
-const char* newline(int lineEnding) noexcept; // 0 LF, 1 CRLF, 2 CR
-void appendFloats(std::string& out, const float* v, std::size_t n);
-std::string quoted(std::string_view s);
-std::string numberText(double v); // integral values as integers
 
 // Text writer with the §6.2 number rules; counts NaN/Inf and unwritable name characters.
 class TextOut {
 public:
-    explicit TextOut(int ending) : m_nl(newline(ending)) {}
+    explicit TextOut(int ending) // 0 LF, 1 CRLF, 2 CR
+        : m_nl(ending == 1 ? "\r\n" : (ending == 2 ? "\r" : "\n"))
+    {
+    }
     std::string text;
     std::size_t nonFinite = 0;
     std::size_t badNames = 0;

@@ -1,12 +1,8 @@
 // XANIM_EXPORT v3 and NT_EXPORT readers (FORMATS.md §4). parseXanimRecords is shared with the
 // *_BIN reader.
 #include <algorithm>
-#include <initializer_list>
 #include <cmath>
-#include <memory>
 #include <optional>
-#include <type_traits>
-#include <unordered_map>
 
 #include "core/diag/diagnostic_ids.h"
 #include "core/formats/xanim/xanim.h"
@@ -14,7 +10,6 @@
 #include "core/formats/cod/cod_parser.h"
 #include "core/formats/xbin/xbin_stream.h"
 #include "core/io/file_buffer.h"
-#include "core/text/numbers.h"
 #include "core/text/plural.h"
 
 namespace rigscope::core {
@@ -46,16 +41,20 @@ struct RawFrame {
 };
 
 struct TrackCount {
-    std::int64_t declared = 0;
+    Count declared; // NUMKEYS / NUMTRACKS
     std::size_t have = 0;
-    SourceLoc loc;
 };
 
 enum class Section : std::uint8_t { Start, Parts, Frames, Notes };
 
-std::string frameText(double f)
+// cod.notetrack-range for a note outside first..last (it is kept).
+void noteRange(DiagnosticSink& sink, const Notetrack& n, double first, double last)
 {
-    return numberText(f);
+    if (n.frame < first || n.frame > last) {
+        sink.warning(ids::kCodNotetrackRange, n.where,
+                     "note '" + n.text + "' at frame " + numberText(n.frame) + " outside " +
+                         numberText(first) + ".." + numberText(last));
+    }
 }
 
 class XanimParser : public RecordParser<XanimParser> {
@@ -71,12 +70,8 @@ private:
     // with the counts as read.
     struct ShareStart {
         Section section = Section::Frames;
-        Count parts, frames;
-        bool operator==(const ShareStart& o) const noexcept
-        {
-            return section == o.section && parts.value == o.parts.value &&
-                   frames.value == o.frames.value;
-        }
+        std::optional<std::int64_t> parts, frames;
+        bool operator==(const ShareStart&) const = default;
     };
     bool splitsAfter(const Record& r) const noexcept
     {
@@ -90,13 +85,13 @@ private:
     }
     ShareStart startState(int /*kind*/) const noexcept
     {
-        return {m_section, m_numParts, m_numFrames};
+        return {m_section, m_numParts.value, m_numFrames.value};
     }
     void beginShare(const ShareStart& s, std::size_t bytes)
     {
         m_section = s.section;
-        m_numParts = s.parts;
-        m_numFrames = s.frames;
+        m_numParts.value = s.parts;
+        m_numFrames.value = s.frames;
         m_share = true;
         // a key takes at least 40 bytes ("PART 1\nOFFSET 0 0 0\nX 1 0 0\nY 0 1 0\nZ 0 0 1\n")
         reserveMore(m_keys, bytes / 40);
@@ -152,8 +147,7 @@ private:
     std::vector<TrackCount> m_keyCounts;   // NUMKEYS per track
     std::vector<TrackCount> m_trackCounts; // NUMTRACKS per part
     // syntax.truncated (issue 15)
-    bool m_truncatedParts = false, m_truncatedFrames = false, m_truncatedLastFrame = false;
-    bool m_truncatedKeys = false, m_truncatedTracks = false;
+    bool m_truncatedLastFrame = false;
     bool m_tracksAfterPart = true; // the last of them has its NUMTRACKS
     bool m_keysAfterTrack = true;  // the last NOTETRACK has its NUMKEYS
 
@@ -170,20 +164,12 @@ private:
         if (k == "FRAME") {
             return m_section == Section::Notes ? 2 : 1;
         }
-        if (k == "VERSION" || k.starts_with("NUM") || k == "FRAMERATE" || k == "NOTETRACK") {
-            return 1;
-        }
-        if (k == "OFFSET" || k == "SCALE" || k == "X" || k == "Y" || k == "Z") {
-            return 3;
-        }
-        return 0;
+        return keywordFields(k, Grammar::Xanim);
     }
 
     std::size_t partsPerFrame() const noexcept
     {
-        return m_numParts.value
-                   ? static_cast<std::size_t>(std::max<std::int64_t>(0, *m_numParts.value))
-                   : m_parts.size();
+        return m_numParts.value ? countOf(m_numParts) : m_parts.size();
     }
 
     // Frame f lacks parts, or its last part block lacks its Z line.
@@ -203,7 +189,7 @@ private:
             } else if (m_frames.empty() && m_parts.size() < partsPerFrame()) {
                 what = "after " + groupedCount(m_parts.size()) + " of " +
                        plural(partsPerFrame(), "part");
-                m_truncatedParts = true;
+                m_truncatedCount = &m_numParts;
             } else if (!m_numFrames.value && m_frames.empty()) {
                 what = "before NUMFRAMES";
             } else if (m_frames.empty() && m_numFrames.value && *m_numFrames.value > 0) {
@@ -212,30 +198,25 @@ private:
             } else if (!m_frames.empty()) {
                 const RawFrame& last = m_frames.back();
                 const bool cutFrame = frameIncomplete(last);
-                const auto declared =
-                    m_numFrames.value
-                        ? static_cast<std::size_t>(std::max<std::int64_t>(0, *m_numFrames.value))
-                        : 0;
+                const std::size_t declared = countOf(m_numFrames);
                 if (m_frames.size() < declared) {
                     what = "after " + groupedCount(m_frames.size() - (cutFrame ? 1 : 0)) + " of " +
                            plural(declared, "frame");
-                    m_truncatedFrames = true;
+                    m_truncatedCount = &m_numFrames;
                 }
                 if (cutFrame) {
                     what += what.empty() ? "inside " : ", inside ";
-                    what += "frame " + frameText(last.num) + " (" + std::to_string(last.keyCount) +
+                    what += "frame " + numberText(last.num) + " (" + std::to_string(last.keyCount) +
                             " of " + plural(partsPerFrame(), "part") + ")";
                     m_truncatedLastFrame = true;
                 }
             }
         } else {
             if (!m_keyCounts.empty() &&
-                m_keyCounts.back().have < static_cast<std::size_t>(std::max<std::int64_t>(
-                                              0, m_keyCounts.back().declared))) {
-                what =
-                    "after " + groupedCount(m_keyCounts.back().have) + " of " +
-                    plural(static_cast<std::size_t>(m_keyCounts.back().declared), "notetrack key");
-                m_truncatedKeys = true;
+                m_keyCounts.back().have < countOf(m_keyCounts.back().declared)) {
+                what = "after " + groupedCount(m_keyCounts.back().have) + " of " +
+                       plural(countOf(m_keyCounts.back().declared), "notetrack key");
+                m_truncatedCount = &m_keyCounts.back().declared;
             } else if (!m_keysAfterTrack) {
                 what =
                     "inside NOTETRACKS (NOTETRACK " + std::to_string(m_track) + " has no NUMKEYS)";
@@ -244,11 +225,10 @@ private:
                 what =
                     "inside NOTETRACKS (PART " + std::to_string(m_notePart) + " has no NUMTRACKS)";
             } else if (!m_trackCounts.empty() &&
-                       m_trackCounts.back().have < static_cast<std::size_t>(std::max<std::int64_t>(
-                                                       0, m_trackCounts.back().declared))) {
+                       m_trackCounts.back().have < countOf(m_trackCounts.back().declared)) {
                 what = "after " + groupedCount(m_trackCounts.back().have) + " of " +
-                       plural(static_cast<std::size_t>(m_trackCounts.back().declared), "notetrack");
-                m_truncatedTracks = true;
+                       plural(countOf(m_trackCounts.back().declared), "notetrack");
+                m_truncatedCount = &m_trackCounts.back().declared;
             }
         }
         reportTruncated(what);
@@ -304,10 +284,8 @@ private:
             m_inKey = false;
         } else if (k == "NUMTRACKS") {
             TrackCount c;
-            std::int32_t v = 0;
-            if (needArgs(r, 1, m_sink, k) && argInt(r, 0, v, m_sink, k)) {
-                c.declared = v;
-                c.loc = r.loc;
+            readCount(r, c.declared, k);
+            if (c.declared.value) {
                 m_trackCounts.push_back(c);
                 m_tracksAfterPart = true;
             }
@@ -321,16 +299,17 @@ private:
                 }
             }
         } else if (k == "NUMKEYS") {
-            std::int32_t v = 0;
+            TrackCount c;
             m_inKey = false;
             m_keysAfterTrack = true;
-            if (needArgs(r, 1, m_sink, k) && argInt(r, 0, v, m_sink, k)) {
+            readCount(r, c.declared, k);
+            if (c.declared.value) {
                 if (!m_notePartSeen) {
                     m_flatSeen = true;
                     m_notePart = 0;
                     m_track = 0;
                 }
-                m_keyCounts.push_back({v, 0, r.loc});
+                m_keyCounts.push_back(c);
             }
         } else if (k == "EXTRA" || k == "ROTATION" || k == "QUATERNION") {
             m_sink.warning(ids::kCodUnsupported, r.loc, "'" + std::string(k) + "' data skipped");
@@ -343,6 +322,22 @@ private:
         }
     }
 
+    // cod.index-range, its message ending in `then`, unless 0 <= i < NUMPARTS.
+    bool partInRange(std::int32_t i, const Record& r, const char* then)
+    {
+        if (i >= 0 && (!m_numParts.value || i < *m_numParts.value) &&
+            static_cast<std::uint64_t>(i) < m_limit) {
+            return true;
+        }
+        m_sink.error(
+            ids::kCodIndexRange, argLoc(r, 0),
+            "part index " + std::to_string(i) +
+                (i < 0 ? " < 0"
+                       : " \u2265 NUMPARTS " + std::to_string(m_numParts.value.value_or(0))) +
+                then);
+        return false;
+    }
+
     void part(const Record& r)
     {
         std::int32_t i = 0;
@@ -351,16 +346,9 @@ private:
             return;
         }
         if (r.argc >= 2) { // PART i "name"
-            if (i < 0 || (m_numParts.value && i >= *m_numParts.value) ||
-                static_cast<std::uint64_t>(i) >= m_limit) {
-                m_sink.error(ids::kCodIndexRange, argLoc(r, 0),
-                             "part index " + std::to_string(i) +
-                                 (i < 0 ? " < 0"
-                                        : " \u2265 NUMPARTS " +
-                                              std::to_string(m_numParts.value.value_or(0))));
-                return;
+            if (partInRange(i, r, "")) {
+                m_parts.push_back({i, argName(r, 1, m_sink), r.loc});
             }
-            m_parts.push_back({i, argName(r, 1, m_sink), r.loc});
             return;
         }
         if (m_section == Section::Notes) {
@@ -376,14 +364,7 @@ private:
                            "'PART' block before any 'FRAME' skipped");
             return;
         }
-        if (i < 0 || (m_numParts.value && i >= *m_numParts.value) ||
-            static_cast<std::uint64_t>(i) >= m_limit) {
-            m_sink.error(
-                ids::kCodIndexRange, argLoc(r, 0),
-                "part index " + std::to_string(i) +
-                    (i < 0 ? " < 0"
-                           : " \u2265 NUMPARTS " + std::to_string(m_numParts.value.value_or(0))) +
-                    "; block skipped");
+        if (!partInRange(i, r, "; block skipped")) {
             m_skipBlock = true;
             return;
         }
@@ -407,13 +388,11 @@ private:
                 m_flatSeen = true;
             }
             m_keysAfterTrack = true; // a key: the track is not cut after its NOTETRACK line
-            Notetrack n;
-            n.part = m_notePart;
-            n.track = m_track;
-            n.frame = f;
-            n.text = argString(r, 1);
-            n.where = r.loc;
-            m_notes.push_back(std::move(n));
+            m_notes.push_back({.part = m_notePart,
+                               .track = m_track,
+                               .frame = f,
+                               .text = argString(r, 1),
+                               .where = r.loc});
             if (!m_keyCounts.empty()) {
                 ++m_keyCounts.back().have;
             }
@@ -430,25 +409,21 @@ private:
         }
         if (!std::isfinite(f)) {
             m_sink.error(ids::kSyntaxBadNumber, argLoc(r, 0),
-                         "expected a finite frame number, got '" + frameText(f) + "'");
+                         "expected a finite frame number, got '" + numberText(f) + "'");
             return;
         }
         if (f != std::floor(f)) {
-            m_sink.note(ids::kCodFractionalFrame, argLoc(r, 0), "fractional frame " + frameText(f));
+            m_sink.note(ids::kCodFractionalFrame, argLoc(r, 0),
+                        "fractional frame " + numberText(f));
         }
         m_section = Section::Frames;
         if (m_frames.empty() && !m_share && m_numFrames.value && m_numParts.value) {
             // Room for the declared keys, at most what the bytes can hold ("PART 0\n").
-            const auto keys =
-                static_cast<std::uint64_t>(std::max<std::int64_t>(0, *m_numFrames.value)) *
-                static_cast<std::uint64_t>(std::max<std::int64_t>(0, *m_numParts.value));
-            reserveMore(m_keys,
-                        static_cast<std::size_t>(std::min<std::uint64_t>(keys, m_limit / 7)));
-            reserveMore(
-                m_frames,
-                static_cast<std::size_t>(std::min<std::uint64_t>(
-                    static_cast<std::uint64_t>(std::max<std::int64_t>(0, *m_numFrames.value)),
-                    m_limit / 8)));
+            const std::uint64_t frames = countOf(m_numFrames);
+            reserveMore(m_keys, static_cast<std::size_t>(std::min<std::uint64_t>(
+                                    frames * countOf(m_numParts), m_limit / 7)));
+            reserveMore(m_frames,
+                        static_cast<std::size_t>(std::min<std::uint64_t>(frames, m_limit / 8)));
         }
         RawFrame fr;
         fr.num = f;
@@ -464,7 +439,7 @@ private:
         }
         if (!m_inKey || m_keys.empty()) {
             m_sink.warning(ids::kSyntaxUnknownBlock, r.loc,
-                           "'" + cod::shownToken(r.keyword) + "' outside a part block skipped");
+                           "'" + shownToken(r.keyword) + "' outside a part block skipped");
             return;
         }
         float v[3];
@@ -499,27 +474,10 @@ void XanimParser::finish()
     s.bindKind = PoseKind::ModelMatrix;
 
     // ---- parts
-    std::unordered_map<std::int32_t, std::size_t> seen;
-    std::vector<std::size_t> slots;
-    for (std::size_t i = 0; i < m_parts.size(); ++i) {
-        auto [it, inserted] = seen.try_emplace(m_parts[i].index, slots.size());
-        if (inserted) {
-            slots.push_back(i);
-        } else {
-            m_sink.warning(ids::kCodDuplicateIndex, m_parts[i].loc,
-                           "part index " + std::to_string(m_parts[i].index) +
-                               " given twice; the last one wins");
-            slots[it->second] = i;
-        }
-    }
-    std::sort(slots.begin(), slots.end(),
-              [&](std::size_t a, std::size_t b) { return m_parts[a].index < m_parts[b].index; });
-    if (m_numParts.value && *m_numParts.value != static_cast<std::int64_t>(slots.size()) &&
-        !m_truncatedParts) {
-        m_sink.error(ids::kCodCountMismatch, m_numParts.loc,
-                     "NUMPARTS says " + std::to_string(*m_numParts.value) + ", file has " +
-                         std::to_string(slots.size()));
-    }
+    const auto slots = lastWins(
+        m_parts, [](const PartInfo& p) { return p.index; }, "part",
+        [this](std::size_t k) { return m_parts[k].loc; });
+    countMismatch(m_numParts, "NUMPARTS", slots.size());
     // Part index -> joint: joint j has the j-th smallest index (slots are sorted by index), so
     // a lookup is a table read when the indices are dense, else a binary search.
     std::vector<std::int32_t> indexOf;
@@ -549,31 +507,26 @@ void XanimParser::finish()
         m_sink.warning(ids::kCodFramerate, {1, 1, 0}, "FRAMERATE missing; using 30");
     } else if (!(*m_fps > 0) || !std::isfinite(*m_fps)) {
         m_sink.warning(ids::kCodFramerate, m_fpsLoc,
-                       "framerate " + frameText(*m_fps) + " \u2264 0; using 30");
+                       "framerate " + numberText(*m_fps) + " \u2264 0; using 30");
     } else {
         a.fps = static_cast<float>(*m_fps);
         a.fpsFromFile = true;
         if (*m_fps != std::floor(*m_fps)) {
             m_sink.warning(ids::kCodFramerate, m_fpsLoc,
-                           "framerate " + frameText(*m_fps) + " stored as " +
-                               frameText(std::round(*m_fps)));
+                           "framerate " + numberText(*m_fps) + " stored as " +
+                               numberText(std::round(*m_fps)));
         }
     }
 
     // ---- frames: sort, last wins, gaps
-    if (m_numFrames.value && *m_numFrames.value != static_cast<std::int64_t>(m_frames.size()) &&
-        !m_truncatedFrames) {
-        m_sink.error(ids::kCodCountMismatch, m_numFrames.loc,
-                     "NUMFRAMES says " + std::to_string(*m_numFrames.value) + ", file has " +
-                         std::to_string(m_frames.size()));
-    }
+    countMismatch(m_numFrames, "NUMFRAMES", m_frames.size());
     std::vector<std::size_t> order(m_frames.size());
     for (std::size_t i = 0; i < order.size(); ++i) {
         order[i] = i;
         if (i > 0 && m_frames[i].num < m_frames[i - 1].num) {
             m_sink.error(ids::kCodFrameGaps, m_frames[i].loc,
-                         "frame " + frameText(m_frames[i].num) + " follows frame " +
-                             frameText(m_frames[i - 1].num) + "; frames sorted",
+                         "frame " + numberText(m_frames[i].num) + " follows frame " +
+                             numberText(m_frames[i - 1].num) + "; frames sorted",
                          {ElementRef::Kind::Frame, static_cast<std::int32_t>(i)});
         }
     }
@@ -584,7 +537,7 @@ void XanimParser::finish()
     for (std::size_t idx : order) {
         if (!unique.empty() && m_frames[unique.back()].num == m_frames[idx].num) {
             m_sink.error(ids::kCodFrameGaps, m_frames[idx].loc,
-                         "frame " + frameText(m_frames[idx].num) + " repeated; the last one wins",
+                         "frame " + numberText(m_frames[idx].num) + " repeated; the last one wins",
                          {ElementRef::Kind::Frame, static_cast<std::int32_t>(unique.size() - 1)});
             unique.back() = idx;
         } else {
@@ -599,18 +552,17 @@ void XanimParser::finish()
             const double cur = m_frames[unique[u]].num;
             if (cur - prev > 1.0 && prev == std::floor(prev) && cur == std::floor(cur)) {
                 const double missing = cur - prev - 1.0;
-                m_sink.error(ids::kCodFrameGaps, m_frames[unique[u]].loc,
-                             "frame " + frameText(prev + 1) + " missing (range " +
-                                 frameText(first) + ".." + frameText(last) + ")" +
-                                 (missing > 1 ? "; " + frameText(missing) + " frames missing" : ""),
-                             {ElementRef::Kind::Frame, static_cast<std::int32_t>(u)});
+                m_sink.error(
+                    ids::kCodFrameGaps, m_frames[unique[u]].loc,
+                    "frame " + numberText(prev + 1) + " missing (range " + numberText(first) +
+                        ".." + numberText(last) + ")" +
+                        (missing > 1 ? "; " + numberText(missing) + " frames missing" : ""),
+                    {ElementRef::Kind::Frame, static_cast<std::int32_t>(u)});
             }
         }
     }
-    bool anyScale = false;
-    for (const RawKey& k : m_keys) {
-        anyScale = anyScale || k.hasScale;
-    }
+    const bool anyScale =
+        std::any_of(m_keys.begin(), m_keys.end(), [](const RawKey& k) { return k.hasScale; });
     std::vector<std::uint8_t> got(nj);
     reserveMore(a.times, unique.size());
     reserveMore(a.frameWhere, unique.size());
@@ -637,7 +589,7 @@ void XanimParser::finish()
             if (got[j]) {
                 m_sink.warning(ids::kCodDuplicateIndex, key.loc,
                                "part " + std::to_string(key.part) + " given twice in frame " +
-                                   frameText(fr.num) + "; the last one wins",
+                                   numberText(fr.num) + "; the last one wins",
                                {ElementRef::Kind::Frame, static_cast<std::int32_t>(f)});
             }
             got[j] = 1;
@@ -653,7 +605,7 @@ void XanimParser::finish()
             static_cast<std::size_t>(std::count(got.begin(), got.end(), std::uint8_t{0}));
         if (missing > 0 && !(m_truncatedLastFrame && unique[u] + 1 == m_frames.size())) {
             m_sink.error(ids::kCodCountMismatch, fr.loc,
-                         "frame " + frameText(fr.num) + " lacks " + std::to_string(missing) +
+                         "frame " + numberText(fr.num) + " lacks " + std::to_string(missing) +
                              " of " + std::to_string(nj) + " parts; carried forward",
                          {ElementRef::Kind::Frame, static_cast<std::int32_t>(f)});
         }
@@ -661,30 +613,14 @@ void XanimParser::finish()
 
     // ---- notes
     for (const TrackCount& c : m_keyCounts) {
-        if (c.declared != static_cast<std::int64_t>(c.have) &&
-            !(m_truncatedKeys && &c == &m_keyCounts.back())) {
-            m_sink.error(ids::kCodCountMismatch, c.loc,
-                         "NUMKEYS says " + std::to_string(c.declared) + ", file has " +
-                             std::to_string(c.have));
-        }
+        countMismatch(c.declared, "NUMKEYS", c.have);
     }
     for (const TrackCount& c : m_trackCounts) {
-        if (c.declared != static_cast<std::int64_t>(c.have) &&
-            !(m_truncatedTracks && &c == &m_trackCounts.back())) {
-            m_sink.error(ids::kCodCountMismatch, c.loc,
-                         "NUMTRACKS says " + std::to_string(c.declared) + ", file has " +
-                             std::to_string(c.have));
-        }
+        countMismatch(c.declared, "NUMTRACKS", c.have);
     }
     if (!a.times.empty()) {
-        const double first = a.times.front();
-        const double last = a.times.back();
         for (const Notetrack& n : m_notes) {
-            if (n.frame < first || n.frame > last) {
-                m_sink.warning(ids::kCodNotetrackRange, n.where,
-                               "note '" + n.text + "' at frame " + frameText(n.frame) +
-                                   " outside " + frameText(first) + ".." + frameText(last));
-            }
+            noteRange(m_sink, n, a.times.front(), a.times.back());
         }
     }
     a.notes = std::move(m_notes);
@@ -701,13 +637,110 @@ void XanimParser::finish()
     m.animations.push_back(std::move(a));
 }
 
+// NT_EXPORT (FORMATS.md §4.3): FIRSTFRAME, NUMFRAMES, NUMKEYS and note FRAME lines, read into
+// one Animation holding only notes.
+class NtParser : public RecordParser<NtParser> {
+public:
+    using RecordParser::RecordParser;
+
+private:
+    friend class RecordParser<NtParser>;
+    static constexpr bool kShares = false;
+    std::optional<double> m_first;
+    Count m_numFrames, m_numKeys;
+    std::vector<Notetrack> m_notes;
+
+    // Any record, cut or not.
+    bool sawHeader() const noexcept { return m_lastAt.line != 0 || m_cutAt.line != 0; }
+    std::size_t expectedArgs(const Record& r) const noexcept
+    {
+        return keywordFields(r.keyword, Grammar::Nt);
+    }
+
+    void dispatch(const Record& r)
+    {
+        const std::string_view k = r.keyword;
+        if (k == "FIRSTFRAME") {
+            double v = 0;
+            if (needArgs(r, 1, m_sink, k) && argDouble(r, 0, v, m_sink, "FIRSTFRAME") &&
+                std::isfinite(v)) {
+                // Frames are FIRSTFRAME + i: beyond 2^31 (CoD frames are ints) a double stops
+                // counting by 1 (4e127 + 1 == 4e127) and the frame times would not increase.
+                if (std::fabs(v) <= 2147483648.0) {
+                    m_first = v;
+                } else {
+                    m_sink.error(ids::kSyntaxBadNumber, argLoc(r, 0),
+                                 "FIRSTFRAME " + shownToken(r.args[0].text) +
+                                     " outside \u00b12^31; 0 used");
+                }
+            }
+        } else if (k == "NUMFRAMES") {
+            readCount(r, m_numFrames, k);
+        } else if (k == "NUMKEYS") {
+            readCount(r, m_numKeys, k);
+        } else if (k == "FRAME") {
+            double f = 0;
+            if (needArgs(r, 2, m_sink, "note FRAME") && argDouble(r, 0, f, m_sink, "note frame")) {
+                m_notes.push_back({.frame = f, .text = argString(r, 1), .where = r.loc});
+            }
+        } else {
+            m_sink.warning(ids::kSyntaxUnknownBlock, r.loc,
+                           "unknown keyword '" + shownToken(k) + "' skipped");
+        }
+    }
+
+    // syntax.truncated (issue 15): fewer keys than NUMKEYS at the end, or a cut last line.
+    void integrityAtEof()
+    {
+        std::string what;
+        if (m_numKeys.value && *m_numKeys.value > static_cast<std::int64_t>(m_notes.size())) {
+            what = "after " + groupedCount(m_notes.size()) + " of " +
+                   plural(static_cast<std::size_t>(*m_numKeys.value), "key");
+        } else if (!m_numFrames.value || !m_numKeys.value) {
+            what = !m_numFrames.value ? "before NUMFRAMES" : "before NUMKEYS";
+        }
+        if (!what.empty() || m_cutAt.line != 0) {
+            m_truncatedCount = &m_numKeys;
+        }
+        reportTruncated(what);
+    }
+
+    void finish()
+    {
+        constexpr std::int64_t kMaxFrames = 1 << 18;
+        countMismatch(m_numKeys, "NUMKEYS", m_notes.size());
+        std::int64_t n = m_numFrames.value.value_or(0);
+        if (n < 0 || n > kMaxFrames) {
+            m_sink.error(ids::kCodCountMismatch, m_numFrames.loc,
+                         "NUMFRAMES says " + std::to_string(n) + "; 0.." +
+                             std::to_string(kMaxFrames) + " kept");
+            n = n < 0 ? 0 : kMaxFrames;
+        }
+        Animation a;
+        a.kind = PoseKind::ModelMatrix;
+        a.noteStyle = NoteStyle::SeparateFile;
+        const double f0 = m_first.value_or(0.0);
+        for (std::int64_t i = 0; i < n; ++i) {
+            a.appendFrame(f0 + static_cast<double>(i), m_numFrames.loc);
+        }
+        a.notes = std::move(m_notes);
+        if (n > 0) {
+            for (const Notetrack& note : a.notes) {
+                noteRange(m_sink, note, f0, f0 + static_cast<double>(n - 1));
+            }
+        }
+        m_m.animations.push_back(std::move(a));
+        m_m.kind = ModelKind::Animation;
+        m_m.version = 1;
+    }
+};
+
 } // namespace
 
 template <class Source>
 bool parseXanimRecords(Source& in, DiagnosticSink& sink, Model& m, std::uint64_t indexLimit)
 {
-    XanimParser p(sink, m, indexLimit);
-    return p.run(in);
+    return XanimParser(sink, m, indexLimit).run(in);
 }
 template bool parseXanimRecords(TextRecordStream&, DiagnosticSink&, Model&, std::uint64_t);
 template bool parseXanimRecords(xbin::BinRecordStream&, DiagnosticSink&, Model&, std::uint64_t);
@@ -716,11 +749,7 @@ template bool parseXanimRecords(xbin::BinRecordStream&, DiagnosticSink&, Model&,
 
 int sniffXanim(std::string_view head) noexcept
 {
-    try {
-        return cod::firstKeyword(head) == "ANIMATION" ? 90 : 0;
-    } catch (...) {
-        return 0;
-    }
+    return cod::firstKeywordIs(head, {"ANIMATION"}) ? 90 : 0;
 }
 
 ReadResult readXanim(std::string_view bytes, const ReadContext& ctx)
@@ -731,154 +760,20 @@ ReadResult readXanim(std::string_view bytes, const ReadContext& ctx)
 
 int sniffNtExport(std::string_view head) noexcept
 {
-    try {
-        const std::string k = cod::firstKeyword(head);
-        return (k == "FIRSTFRAME" || k == "NUMFRAMES" || k == "NUMKEYS") ? 80 : 0;
-    } catch (...) {
-        return 0;
-    }
+    return cod::firstKeywordIs(head, {"FIRSTFRAME", "NUMFRAMES", "NUMKEYS"}) ? 80 : 0;
 }
 
 ReadResult readNtExport(std::string_view bytes, const ReadContext& ctx)
 {
-    constexpr std::int64_t kMaxFrames = 1 << 18;
-    DiagnosticSink sink(ctx.fileName);
-    Model m;
-    cod::TextRecordStream in(bytes, sink, &m.headerComments);
-    cod::Record r;
-    std::optional<double> first;
-    std::optional<std::int64_t> numFrames;
-    SourceLoc numFramesLoc;
-    std::optional<std::int64_t> numKeys;
-    SourceLoc numKeysLoc;
-    bool any = false;
-    Animation a;
-    a.kind = PoseKind::ModelMatrix;
-    a.noteStyle = NoteStyle::SeparateFile;
-    SourceLoc lastAt, cutAt;
-    std::string cutWhat;
-    while (in.next(r)) {
-        any = true;
-        const std::size_t need =
-            r.keyword == "FRAME"
-                ? 2
-                : (r.keyword.starts_with("NUM") || r.keyword == "FIRSTFRAME" ? 1 : 0);
-        if (r.cut && r.argc < need) {
-            cutAt = r.loc;
-            cutWhat = "'" + cod::shownToken(r.keyword) + "' line (" + std::to_string(r.argc) +
-                      " of " + std::to_string(need) + " fields)";
-            continue;
-        }
-        lastAt = r.loc;
-        if (r.keyword == "FIRSTFRAME") {
-            double v = 0;
-            if (cod::needArgs(r, 1, sink, r.keyword) &&
-                cod::argDouble(r, 0, v, sink, "FIRSTFRAME") && std::isfinite(v)) {
-                // Frames are FIRSTFRAME + i: beyond 2^31 (CoD frames are ints) a double stops
-                // counting by 1 (4e127 + 1 == 4e127) and the frame times would not increase.
-                if (std::fabs(v) <= 2147483648.0) {
-                    first = v;
-                } else {
-                    sink.error(ids::kSyntaxBadNumber, cod::argLoc(r, 0),
-                               "FIRSTFRAME " + cod::shownToken(r.args[0].text) +
-                                   " outside \u00b12^31; 0 used");
-                }
-            }
-        } else if (r.keyword == "NUMFRAMES") {
-            std::int32_t v = 0;
-            if (cod::needArgs(r, 1, sink, r.keyword) && cod::argInt(r, 0, v, sink, "NUMFRAMES")) {
-                numFrames = v;
-                numFramesLoc = r.loc;
-            }
-        } else if (r.keyword == "NUMKEYS") {
-            std::int32_t v = 0;
-            if (cod::needArgs(r, 1, sink, r.keyword) && cod::argInt(r, 0, v, sink, "NUMKEYS")) {
-                numKeys = v;
-                numKeysLoc = r.loc;
-            }
-        } else if (r.keyword == "FRAME") {
-            double f = 0;
-            if (!cod::needArgs(r, 2, sink, "note FRAME") ||
-                !cod::argDouble(r, 0, f, sink, "note frame")) {
-                continue;
-            }
-            Notetrack n;
-            n.frame = f;
-            n.text = cod::argString(r, 1);
-            n.where = r.loc;
-            a.notes.push_back(std::move(n));
-        } else {
-            sink.warning(ids::kSyntaxUnknownBlock, r.loc,
-                         "unknown keyword '" + cod::shownToken(r.keyword) + "' skipped");
-        }
-    }
-    if (!any) {
-        return cod::notCod(sink, bytes, "not an NT_EXPORT file");
-    }
-    if (const SourceLoc cs = in.cutString(); cs.line != 0) {
-        cutAt = cs;
-        cutWhat = "line (quoted string not closed)";
-    }
-    // syntax.truncated (issue 15): fewer keys than NUMKEYS at the end, or a cut last line.
-    const bool fewerKeys = numKeys && *numKeys > static_cast<std::int64_t>(a.notes.size());
-    const bool noCounts = !numFrames || !numKeys;
-    if (fewerKeys || noCounts || cutAt.line != 0) {
-        std::string msg = "file ends ";
-        if (cutAt.line != 0) {
-            msg += "in the middle of a " + cutWhat + (fewerKeys || noCounts ? ", " : "");
-        }
-        if (fewerKeys) {
-            msg += "after " + groupedCount(a.notes.size()) + " of " +
-                   plural(static_cast<std::size_t>(*numKeys), "key");
-        } else if (noCounts) {
-            msg += !numFrames ? "before NUMFRAMES" : "before NUMKEYS";
-        }
-        sink.error(ids::kSyntaxTruncated, cutAt.line != 0 ? cutAt : lastAt, std::move(msg));
-    } else if (numKeys && *numKeys != static_cast<std::int64_t>(a.notes.size())) {
-        sink.error(ids::kCodCountMismatch, numKeysLoc,
-                   "NUMKEYS says " + std::to_string(*numKeys) + ", file has " +
-                       std::to_string(a.notes.size()));
-    }
-    std::int64_t n = numFrames.value_or(0);
-    if (n < 0 || n > kMaxFrames) {
-        sink.error(ids::kCodCountMismatch, numFramesLoc,
-                   "NUMFRAMES says " + std::to_string(n) + "; 0.." + std::to_string(kMaxFrames) +
-                       " kept");
-        n = n < 0 ? 0 : kMaxFrames;
-    }
-    const double f0 = first.value_or(0.0);
-    for (std::int64_t i = 0; i < n; ++i) {
-        a.appendFrame(f0 + static_cast<double>(i), numFramesLoc);
-    }
-    if (n > 0) {
-        const double last = f0 + static_cast<double>(n - 1);
-        for (const Notetrack& note : a.notes) {
-            if (note.frame < f0 || note.frame > last) {
-                sink.warning(ids::kCodNotetrackRange, note.where,
-                             "note '" + note.text + "' at frame " + cod::numberText(note.frame) +
-                                 " outside " + cod::numberText(f0) + ".." + cod::numberText(last));
-            }
-        }
-    }
-    m.animations.push_back(std::move(a));
-    m.kind = ModelKind::Animation;
-    m.format = "nt";
-    m.version = 1;
-    m.lineEnding = cod::lineEndingOf(in.dominantEnding());
-    ReadResult res;
-    res.model = std::move(m);
-    res.hasModel = true;
-    res.diagnostics = sink.take();
-    return res;
+    return cod::readText<cod::NtParser>(bytes, ctx, "nt", "not an NT_EXPORT file");
 }
 
 std::string ntExportPathFor(const std::string& xanimPath)
 {
-    const std::string dir = directoryOf(xanimPath);
-    std::string stem = stemName(xanimPath);
     const bool hasDir = xanimPath.find('/') != std::string::npos;
+    const std::string stem = (hasDir ? directoryOf(xanimPath) + "/" : "") + stemName(xanimPath);
     for (const char* ext : {".NT_EXPORT", ".nt_export"}) {
-        std::string p = (hasDir ? dir + "/" : std::string()) + stem + ext;
+        std::string p = stem + ext;
         if (fileExists(p)) {
             return p;
         }
@@ -898,16 +793,13 @@ void mergeNotetracks(Model& anim, const Model& nt, DiagnosticSink& sink)
     if (aFirst != nFirst || a.times.size() != n.times.size()) {
         sink.warning(ids::kCodNtexportMismatch,
                      n.frameWhere.empty() ? SourceLoc{1, 1, 0} : n.frameWhere.front(),
-                     "NT_EXPORT covers " + cod::numberText(nFirst) + "+" +
-                         std::to_string(n.times.size()) + ", anim " + cod::numberText(aFirst) +
-                         "+" + std::to_string(a.times.size()));
+                     "NT_EXPORT covers " + numberText(nFirst) + "+" +
+                         std::to_string(n.times.size()) + ", anim " + numberText(aFirst) + "+" +
+                         std::to_string(a.times.size()));
     }
     for (const Notetrack& note : n.notes) {
-        if (!a.times.empty() && (note.frame < a.times.front() || note.frame > a.times.back())) {
-            sink.warning(ids::kCodNotetrackRange, note.where,
-                         "note '" + note.text + "' at frame " + cod::numberText(note.frame) +
-                             " outside " + cod::numberText(a.times.front()) + ".." +
-                             cod::numberText(a.times.back()));
+        if (!a.times.empty()) {
+            cod::noteRange(sink, note, a.times.front(), a.times.back());
         }
         a.notes.push_back(note);
     }

@@ -4,11 +4,7 @@
 #include <initializer_list>
 #include <cmath>
 #include <iterator>
-#include <memory>
 #include <optional>
-#include <type_traits>
-#include <numeric>
-#include <unordered_map>
 
 #include <Eigen/Geometry>
 
@@ -19,7 +15,6 @@
 #include "core/formats/cod/cod_record.h"
 #include "core/formats/xbin/xbin_stream.h"
 #include "core/formats/xmodel/xmodel.h"
-#include "core/text/numbers.h"
 #include "core/text/plural.h"
 
 namespace rigscope::core {
@@ -128,11 +123,7 @@ private:
         m_version = s.version;
         m_warned = s.warned;
         // a vertex takes at least 20 bytes ("VERT 1\nOFFSET 0 0 0\n"), a face 30
-        const std::uint64_t limit = m_limit;
-        m_limit = bytes + 1;
-        reserveFor(s.section == Section::Pool ? static_cast<std::int64_t>(bytes) : 0,
-                   static_cast<std::int64_t>(bytes), true);
-        m_limit = limit;
+        reserveFor(s.section == Section::Pool ? bytes : 0, bytes, bytes + 1);
     }
 
     // Whether a share reads `r` exactly as reading in order would: pool and face lines that do
@@ -247,14 +238,13 @@ private:
     std::vector<float> m_uvs; // UV sets after the first
 
     // Room for `verts` more pool vertices (one weight each) and `faces` more faces, at most what
-    // the input's bytes can hold (see reserveMore).
-    void reserveFor(std::int64_t verts, std::int64_t faces, bool hugePages)
+    // `limit` bytes of input can hold (see reserveMore).
+    void reserveFor(std::uint64_t verts, std::uint64_t faces, std::uint64_t limit)
     {
         // `n` items in each array, at most one per `minBytes` of input
-        const auto more = [this, hugePages](std::int64_t n, std::uint64_t minBytes, auto&... vs) {
-            const auto k = static_cast<std::size_t>(std::min<std::uint64_t>(
-                static_cast<std::uint64_t>(std::max<std::int64_t>(n, 0)), m_limit / minBytes));
-            (reserveMore(vs, k, hugePages), ...);
+        const auto more = [limit](std::uint64_t n, std::uint64_t minBytes, auto&... vs) {
+            const auto k = static_cast<std::size_t>(std::min(n, limit / minBytes));
+            (reserveMore(vs, k), ...);
         };
         more(verts, 20, m_verts, m_vPos, m_vWhere, m_wBones, m_wWeights, m_wLocs);
         more(faces, 30, m_faces);
@@ -265,7 +255,6 @@ private:
     std::vector<std::pair<Named, Material>> m_materials;
     std::array<bool, 5> m_warned{};
     // syntax.truncated (issue 15)
-    const Count* m_truncatedCount = nullptr; // its cod.count-mismatch is the truncation
     bool m_truncatedXfs = false, m_truncatedFace = false;
 
     // Fields a complete line of this keyword has (text); a cut last line with fewer is cut.
@@ -282,29 +271,10 @@ private:
                        ? 1
                        : 3;
         }
-        if (k == "VERSION" || k.starts_with("NUM") || k == "VERT" || k == "VERT32" ||
-            k == "BONES" || k == "PHONG") {
-            return 1;
-        }
-        if (k == "OFFSET" || k == "SCALE" || k == "X" || k == "Y" || k == "Z" || k == "NORMAL") {
-            return 3;
-        }
-        if (k == "TRI" || k == "TRI16" || k == "COLOR" || k == "TRANSPARENCY" ||
-            k == "AMBIENTCOLOR" || k == "INCANDESCENCE" || k == "SPECULARCOLOR" ||
-            k == "REFLECTIVECOLOR") {
-            return 4;
-        }
-        if (k == "UV") {
-            return 3;
-        }
-        if (k == "OBJECT" || k == "COEFFS" || k == "GLOW" || k == "REFRACTIVE" ||
-            k == "REFLECTIVE" || k == "BLINN") {
-            return 2;
-        }
         if (k == "MATERIAL") {
             return m_version >= 6 ? 4 : 2;
         }
-        return 0;
+        return keywordFields(k, Grammar::Xmodel);
     }
 
     // The file ends before its structure is complete (FORMATS.md §3.2 section order): one
@@ -332,8 +302,7 @@ private:
             if (!st.count->value) {
                 break;
             }
-            const auto declared =
-                static_cast<std::size_t>(std::max<std::int64_t>(0, *st.count->value));
+            const std::size_t declared = countOf(*st.count);
             // bones: the info lines, then one transform block per bone
             if (k == 0 && st.have >= declared && m_xfs.size() < declared &&
                 m_section <= Section::Transforms) {
@@ -411,23 +380,22 @@ private:
         return ok;
     }
 
-    // The corner NORMAL / COLOR / UV lines belong to (SIZE_MAX when none).
-    std::size_t currentCorner() const noexcept
+    // The corner a NORMAL / COLOR / UV line belongs to; SIZE_MAX after a warning when none.
+    std::size_t currentCorner(const Record& r)
     {
         if (m_faces.empty() || m_faces.back().cornerCount == 0 || m_cPoint.empty()) {
+            m_sink.warning(ids::kSyntaxUnknownBlock, r.loc,
+                           "'" + std::string(r.keyword) + "' outside a face corner skipped");
             return SIZE_MAX;
         }
         return m_cPoint.size() - 1;
     }
 
-    Material* currentMaterial()
-    {
-        return m_materials.empty() ? nullptr : &m_materials.back().second;
-    }
-
     void param(const Record& r, std::size_t n)
     {
-        Material* mat = m_section == Section::Materials ? currentMaterial() : nullptr;
+        Material* mat = m_section == Section::Materials && !m_materials.empty()
+                            ? &m_materials.back().second
+                            : nullptr;
         if (!mat) {
             m_sink.warning(ids::kSyntaxUnknownBlock, r.loc,
                            "'" + shownToken(r.keyword) + "' outside a material skipped");
@@ -490,10 +458,8 @@ private:
             return;
         }
         case Kw::Normal: {
-            const std::size_t c = currentCorner();
+            const std::size_t c = currentCorner(r);
             if (c == SIZE_MAX) {
-                m_sink.warning(ids::kSyntaxUnknownBlock, r.loc,
-                               "'NORMAL' outside a face corner skipped");
                 return;
             }
             float v[3];
@@ -508,10 +474,8 @@ private:
                 param(r, 4);
                 return;
             }
-            const std::size_t c = currentCorner();
+            const std::size_t c = currentCorner(r);
             if (c == SIZE_MAX) {
-                m_sink.warning(ids::kSyntaxUnknownBlock, r.loc,
-                               "'COLOR' outside a face corner skipped");
                 return;
             }
             float v[4];
@@ -552,12 +516,12 @@ private:
                 versionFeature(1, r);
             }
             readCount(r, m_numVerts, k);
-            reserveFor(m_numVerts.value.value_or(0), 0, true);
+            reserveFor(countOf(m_numVerts), 0, m_limit);
             m_section = Section::Pool;
             m_target = Target::None;
         } else if (k == "NUMFACES") {
             readCount(r, m_numFaces, "NUMFACES");
-            reserveFor(0, m_numFaces.value.value_or(0), true);
+            reserveFor(0, countOf(m_numFaces), m_limit);
             m_section = Section::Faces;
             m_target = Target::None;
         } else if (k == "NUMOBJECTS") {
@@ -575,13 +539,9 @@ private:
         } else if (k == "MATERIAL") {
             material(r);
         } else if (k == "TRANSPARENCY" || k == "AMBIENTCOLOR" || k == "INCANDESCENCE" ||
-                   k == "SPECULARCOLOR" || k == "REFLECTIVECOLOR") {
-            param(r, 4);
-        } else if (k == "COEFFS" || k == "GLOW" || k == "REFRACTIVE" || k == "REFLECTIVE" ||
-                   k == "BLINN") {
-            param(r, 2);
-        } else if (k == "PHONG") {
-            param(r, 1);
+                   k == "SPECULARCOLOR" || k == "REFLECTIVECOLOR" || k == "COEFFS" || k == "GLOW" ||
+                   k == "REFRACTIVE" || k == "REFLECTIVE" || k == "BLINN" || k == "PHONG") {
+            param(r, keywordFields(k, Grammar::Xmodel));
         } else if (k == "NUMSBONES" || k == "NUMSWEIGHTS" || k == "QUATERNION" ||
                    k == "NUMIKPITCHLAYERS" || k == "IKPITCHLAYER" || k == "ROTATION" ||
                    k == "EXTRA") {
@@ -755,9 +715,8 @@ private:
 
     void uv(const Record& r)
     {
-        const std::size_t ci = currentCorner();
+        const std::size_t ci = currentCorner(r);
         if (ci == SIZE_MAX) {
-            m_sink.warning(ids::kSyntaxUnknownBlock, r.loc, "'UV' outside a face corner skipped");
             return;
         }
         std::int32_t n = 0;
@@ -826,53 +785,6 @@ private:
         m_materials.emplace_back(Named{i, r.loc}, std::move(mat));
     }
 
-    void countMismatch(const Count& c, std::string_view name, std::size_t have,
-                       std::string_view what = "")
-    {
-        if (&c == m_truncatedCount) {
-            return; // reported as syntax.truncated
-        }
-        if (c.value && *c.value != static_cast<std::int64_t>(have)) {
-            m_sink.error(ids::kCodCountMismatch, c.loc,
-                         std::string(name) + " says " + std::to_string(*c.value) + ", file has " +
-                             std::to_string(have) + std::string(what));
-        }
-    }
-
-    // `locAt(slot)`: where the item of a slot was read.
-    template <typename T, typename Index, typename LocAt>
-    std::vector<std::size_t> lastWins(const std::vector<T>& items, Index indexOf,
-                                      std::string_view kind, LocAt locAt)
-    {
-        // Slots in index order; duplicates: the last one wins (cod.duplicate-index).
-        std::vector<std::size_t> slots;
-        bool increasing = true; // as exporters write them: no duplicates, already in order
-        for (std::size_t s = 1; increasing && s < items.size(); ++s) {
-            increasing = indexOf(items[s - 1]) < indexOf(items[s]);
-        }
-        if (increasing) {
-            slots.resize(items.size());
-            std::iota(slots.begin(), slots.end(), std::size_t{0});
-            return slots;
-        }
-        std::unordered_map<std::int32_t, std::size_t> seen;
-        for (std::size_t s = 0; s < items.size(); ++s) {
-            auto [it, inserted] = seen.try_emplace(indexOf(items[s]), slots.size());
-            if (inserted) {
-                slots.push_back(s);
-            } else {
-                m_sink.warning(ids::kCodDuplicateIndex, locAt(s),
-                               std::string(kind) + " index " + std::to_string(indexOf(items[s])) +
-                                   " given twice; the last one wins");
-                slots[it->second] = s;
-            }
-        }
-        std::sort(slots.begin(), slots.end(), [&](std::size_t a, std::size_t b) {
-            return indexOf(items[a]) < indexOf(items[b]);
-        });
-        return slots;
-    }
-
     // finish(): the model from what was read.
     IdMap m_jointOf; // bone index -> joint
     std::size_t m_poolSize = 0;
@@ -911,8 +823,7 @@ void XmodelParser::finishVersion()
         m_sink.error(ids::kSyntaxBadVersion, {1, 1, 0}, "version missing; cod accepts 5, 6, 7");
         m.version = m_sawOneLineCorner ? 5 : 6;
     }
-    Skeleton& s = m.skeleton;
-    s.bindKind = PoseKind::ModelMatrix;
+    m.skeleton.bindKind = PoseKind::ModelMatrix;
 }
 
 // Joints in index order (the last duplicate wins), their parents and the root count.
@@ -933,10 +844,9 @@ void XmodelParser::finishBones()
         if (b.parent == -1) {
             ++roots;
             if (roots == 2) {
-                std::size_t total = 0;
-                for (std::size_t slot : boneSlots) {
-                    total += m_bones[slot].parent == -1 ? 1u : 0u;
-                }
+                const auto total =
+                    std::count_if(boneSlots.begin(), boneSlots.end(),
+                                  [this](std::size_t k) { return m_bones[k].parent == -1; });
                 m_sink.error(ids::kCodRootCount, b.loc,
                              std::to_string(total) + " root bones; CoD requires exactly 1",
                              {ElementRef::Kind::Joint, static_cast<std::int32_t>(j)});
@@ -1078,29 +988,22 @@ void XmodelParser::finishPool()
 // Objects and materials in index order (the faces index them).
 void XmodelParser::finishObjectsAndMaterials()
 {
-    Mesh& me = m_m.mesh;
-    const auto objSlots = lastWins(
-        m_objects, [](const auto& o) { return o.first.index; }, "object",
-        [this](std::size_t k) { return m_objects[k].first.loc; });
-    countMismatch(m_numObjects, "NUMOBJECTS", objSlots.size());
-    if (!objSlots.empty()) {
-        me.objects.resize(static_cast<std::size_t>(m_objects[objSlots.back()].first.index) + 1);
-        for (std::size_t slot : objSlots) {
-            me.objects[static_cast<std::size_t>(m_objects[slot].first.index)] =
-                m_objects[slot].second;
+    // The items read at their indices in `to` (the last duplicate wins).
+    const auto place = [this](const auto& read, const Count& count, const char* kind,
+                              const char* countName, auto& to) {
+        const auto slots = lastWins(
+            read, [](const auto& o) { return o.first.index; }, kind,
+            [&read](std::size_t k) { return read[k].first.loc; });
+        countMismatch(count, countName, slots.size());
+        if (!slots.empty()) {
+            to.resize(static_cast<std::size_t>(read[slots.back()].first.index) + 1);
+            for (std::size_t slot : slots) {
+                to[static_cast<std::size_t>(read[slot].first.index)] = read[slot].second;
+            }
         }
-    }
-    const auto matSlots = lastWins(
-        m_materials, [](const auto& o) { return o.first.index; }, "material",
-        [this](std::size_t k) { return m_materials[k].first.loc; });
-    countMismatch(m_numMaterials, "NUMMATERIALS", matSlots.size());
-    if (!matSlots.empty()) {
-        me.materials.resize(static_cast<std::size_t>(m_materials[matSlots.back()].first.index) + 1);
-        for (std::size_t slot : matSlots) {
-            me.materials[static_cast<std::size_t>(m_materials[slot].first.index)] =
-                m_materials[slot].second;
-        }
-    }
+    };
+    place(m_objects, m_numObjects, "object", "NUMOBJECTS", m_m.mesh.objects);
+    place(m_materials, m_numMaterials, "material", "NUMMATERIALS", m_m.mesh.materials);
 }
 
 // The face has three corners, an object, a material and pool vertices (cod.count-mismatch,
@@ -1207,10 +1110,8 @@ void XmodelParser::finishFaces()
 {
     Mesh& me = m_m.mesh;
     countMismatch(m_numFaces, "NUMFACES", m_faces.size());
-    bool anyColor = false;
-    for (const CornerInfo& c : m_cInfo) {
-        anyColor = anyColor || (c.flags & kHasColor);
-    }
+    const bool anyColor = std::any_of(m_cInfo.begin(), m_cInfo.end(),
+                                      [](const CornerInfo& c) { return c.flags & kHasColor; });
     me.uvSetCount = m_uvSets;
     me.triangleMaterials.reserve(m_faces.size());
     me.triangleObjects.reserve(m_faces.size());
@@ -1263,8 +1164,7 @@ void XmodelParser::finishFaces()
 template <class Source>
 bool parseXmodelRecords(Source& in, DiagnosticSink& sink, Model& m, std::uint64_t indexLimit)
 {
-    XmodelParser p(sink, m, indexLimit);
-    return p.run(in);
+    return XmodelParser(sink, m, indexLimit).run(in);
 }
 template bool parseXmodelRecords(TextRecordStream&, DiagnosticSink&, Model&, std::uint64_t);
 template bool parseXmodelRecords(xbin::BinRecordStream&, DiagnosticSink&, Model&, std::uint64_t);
@@ -1273,11 +1173,7 @@ template bool parseXmodelRecords(xbin::BinRecordStream&, DiagnosticSink&, Model&
 
 int sniffXmodel(std::string_view head) noexcept
 {
-    try {
-        return cod::firstKeyword(head) == "MODEL" ? 90 : 0;
-    } catch (...) {
-        return 0;
-    }
+    return cod::firstKeywordIs(head, {"MODEL"}) ? 90 : 0;
 }
 
 ReadResult readXmodel(std::string_view bytes, const ReadContext& ctx)
