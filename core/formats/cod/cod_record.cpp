@@ -98,7 +98,7 @@ bool plainTokens(const char* first, const char* le, const char* bufferEnd, Recor
 
 // Every keyword of the CoD text grammars, grouped by the fields a complete line has in
 // XMODEL_EXPORT, XANIM_EXPORT and NT_EXPORT (0 where the grammar has no such keyword or decides
-// by section: BONE, MATERIAL, PART, FRAME).
+// by section: XMODEL's BONE and MATERIAL, XANIM's PART and FRAME).
 struct KeywordGroup {
     std::array<std::uint8_t, 3> fields; // indexed by Grammar
     std::initializer_list<std::string_view> keywords;

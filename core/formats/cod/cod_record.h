@@ -84,8 +84,8 @@ struct Record {
 // The text grammars, for keywordFields.
 enum class Grammar : std::uint8_t { Xmodel, Xanim, Nt };
 // Fields a complete text line of `keyword` has in `g`, from one table of the CoD keywords (0 for
-// a keyword `g` does not have; 1 for every NUM... count). BONE, MATERIAL, PART and FRAME depend
-// on the section where `g` has them: the grammar decides those. A cut last line with fewer
+// a keyword `g` does not have; 1 for every NUM... count). XMODEL's BONE and MATERIAL and XANIM's
+// PART and FRAME depend on the section: those grammars decide them. A cut last line with fewer
 // fields is cut short (RecordParser).
 std::size_t keywordFields(std::string_view keyword, Grammar g) noexcept;
 // A cut last line's keyword ("NOTETR"): a proper prefix of a keyword of that table.

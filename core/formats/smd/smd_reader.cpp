@@ -955,7 +955,7 @@ bool SmdReader::parseTimeLine(std::string_view kw, Fields& f, RawFrame& rf)
     rf.hasComment = !text.empty();
     text.remove_prefix(text.starts_with("//") ? 2 : text.empty() ? 0 : 1);
     rf.comment.assign(trim(text));
-    checkName(rf.comment, loc(f.comment()));
+    checkName(rf.comment, rf.hasComment ? loc(f.comment()) : SourceLoc{});
     return true;
 }
 

@@ -322,22 +322,6 @@ private:
         }
     }
 
-    // cod.index-range, its message ending in `then`, unless 0 <= i < NUMPARTS.
-    bool partInRange(std::int32_t i, const Record& r, const char* then)
-    {
-        if (i >= 0 && (!m_numParts.value || i < *m_numParts.value) &&
-            static_cast<std::uint64_t>(i) < m_limit) {
-            return true;
-        }
-        m_sink.error(
-            ids::kCodIndexRange, argLoc(r, 0),
-            "part index " + std::to_string(i) +
-                (i < 0 ? " < 0"
-                       : " \u2265 NUMPARTS " + std::to_string(m_numParts.value.value_or(0))) +
-                then);
-        return false;
-    }
-
     void part(const Record& r)
     {
         std::int32_t i = 0;
@@ -346,9 +330,16 @@ private:
             return;
         }
         if (r.argc >= 2) { // PART i "name"
-            if (partInRange(i, r, "")) {
-                m_parts.push_back({i, argName(r, 1, m_sink), r.loc});
+            if (i < 0 || (m_numParts.value && i >= *m_numParts.value) ||
+                static_cast<std::uint64_t>(i) >= m_limit) {
+                m_sink.error(ids::kCodIndexRange, argLoc(r, 0),
+                             "part index " + std::to_string(i) +
+                                 (i < 0 ? " < 0"
+                                        : " \u2265 NUMPARTS " +
+                                              std::to_string(m_numParts.value.value_or(0))));
+                return;
             }
+            m_parts.push_back({i, argName(r, 1, m_sink), r.loc});
             return;
         }
         if (m_section == Section::Notes) {
@@ -364,7 +355,14 @@ private:
                            "'PART' block before any 'FRAME' skipped");
             return;
         }
-        if (!partInRange(i, r, "; block skipped")) {
+        if (i < 0 || (m_numParts.value && i >= *m_numParts.value) ||
+            static_cast<std::uint64_t>(i) >= m_limit) {
+            m_sink.error(
+                ids::kCodIndexRange, argLoc(r, 0),
+                "part index " + std::to_string(i) +
+                    (i < 0 ? " < 0"
+                           : " \u2265 NUMPARTS " + std::to_string(m_numParts.value.value_or(0))) +
+                    "; block skipped");
             m_skipBlock = true;
             return;
         }

@@ -380,12 +380,10 @@ private:
         return ok;
     }
 
-    // The corner a NORMAL / COLOR / UV line belongs to; SIZE_MAX after a warning when none.
-    std::size_t currentCorner(const Record& r)
+    // The corner NORMAL / COLOR / UV lines belong to (SIZE_MAX when none).
+    std::size_t currentCorner() const noexcept
     {
         if (m_faces.empty() || m_faces.back().cornerCount == 0 || m_cPoint.empty()) {
-            m_sink.warning(ids::kSyntaxUnknownBlock, r.loc,
-                           "'" + std::string(r.keyword) + "' outside a face corner skipped");
             return SIZE_MAX;
         }
         return m_cPoint.size() - 1;
@@ -458,8 +456,10 @@ private:
             return;
         }
         case Kw::Normal: {
-            const std::size_t c = currentCorner(r);
+            const std::size_t c = currentCorner();
             if (c == SIZE_MAX) {
+                m_sink.warning(ids::kSyntaxUnknownBlock, r.loc,
+                               "'NORMAL' outside a face corner skipped");
                 return;
             }
             float v[3];
@@ -474,8 +474,10 @@ private:
                 param(r, 4);
                 return;
             }
-            const std::size_t c = currentCorner(r);
+            const std::size_t c = currentCorner();
             if (c == SIZE_MAX) {
+                m_sink.warning(ids::kSyntaxUnknownBlock, r.loc,
+                               "'COLOR' outside a face corner skipped");
                 return;
             }
             float v[4];
@@ -715,8 +717,9 @@ private:
 
     void uv(const Record& r)
     {
-        const std::size_t ci = currentCorner(r);
+        const std::size_t ci = currentCorner();
         if (ci == SIZE_MAX) {
+            m_sink.warning(ids::kSyntaxUnknownBlock, r.loc, "'UV' outside a face corner skipped");
             return;
         }
         std::int32_t n = 0;
