@@ -12,6 +12,7 @@
 #include "core/diag/diagnostic_ids.h"
 #include "core/formats/dmx/dmx.h"
 #include "core/formats/dmx/dmx_document.h"
+#include "core/text/names.h"
 #include "core/text/plural.h"
 
 namespace rigscope::core {
@@ -919,7 +920,7 @@ private:
 
     Animation bindAnimation() const
     {
-        Animation a = emptyAnimation(stem(), 30.0f);
+        Animation a = emptyAnimation(fileStem(m_ctx.fileName), 30.0f);
         a.appendFrame(0, {});
         for (std::size_t j = 0; j < a.jointCount; ++j) {
             a.positions[j] = m_m.skeleton.bindPositions[j];
@@ -927,20 +928,6 @@ private:
             a.explicitKey[j] = 1;
         }
         return a;
-    }
-
-    std::string stem() const
-    {
-        std::string n = m_ctx.fileName;
-        const std::size_t slash = n.find_last_of("/\\");
-        if (slash != std::string::npos) {
-            n.erase(0, slash + 1);
-        }
-        const std::size_t dot = n.rfind('.');
-        if (dot != std::string::npos && dot > 0) {
-            n.erase(dot);
-        }
-        return n;
     }
 
     struct Track {

@@ -14,6 +14,7 @@
 #include "core/diag/diagnostic_ids.h"
 #include "core/formats/dmx/dmx.h"
 #include "core/formats/dmx/dmx_document.h"
+#include "core/text/names.h"
 
 namespace rigscope::core {
 
@@ -792,15 +793,7 @@ private:
 
 std::string stemOf(const std::string& file)
 {
-    std::string n = file;
-    const std::size_t slash = n.find_last_of("/\\");
-    if (slash != std::string::npos) {
-        n.erase(0, slash + 1);
-    }
-    const std::size_t dot = n.rfind('.');
-    if (dot != std::string::npos && dot > 0) {
-        n.erase(dot);
-    }
+    std::string n = fileStem(file);
     return n.empty() ? "model" : n;
 }
 
