@@ -166,21 +166,22 @@ GuiOptions parseGuiCommandLine(const QStringList& arguments)
         }
         o.bodygroups.append({b.left(eq), n});
     }
-    if (p.isSet(skin)) {
-        bool ok = false;
-        o.skin = p.value(skin).toInt(&ok);
-        if (!ok || o.skin < 0) {
-            o.error = QCoreApplication::translate("main", "invalid --skin '%1'").arg(p.value(skin));
-            return o;
+    // --skin N and --lod N: a count from 0; false with the error when it is not one.
+    const auto index = [&p, &o](const QCommandLineOption& option, int& out) {
+        if (!p.isSet(option)) {
+            return true;
         }
-    }
-    if (p.isSet(lod)) {
         bool ok = false;
-        o.lod = p.value(lod).toInt(&ok);
-        if (!ok || o.lod < 0) {
-            o.error = QCoreApplication::translate("main", "invalid --lod '%1'").arg(p.value(lod));
-            return o;
+        out = p.value(option).toInt(&ok);
+        if (!ok || out < 0) {
+            o.error = QCoreApplication::translate("main", "invalid --%1 '%2'")
+                          .arg(option.names().constFirst(), p.value(option));
+            return false;
         }
+        return true;
+    };
+    if (!index(skin, o.skin) || !index(lod, o.lod)) {
+        return o;
     }
     if (p.isSet(profile)) {
         o.profile = p.value(profile).toLower();
