@@ -1,16 +1,17 @@
 #include "render/bind_pose.h"
 
+#include "core/model/rotation.h"
+
 namespace rigscope::render {
 
 namespace {
 
-Eigen::Affine3f eulerLocal(const core::Vec3& p, const core::Vec3& r)
+// A parent-relative transform; the rotation (Euler or quaternion) converted in double.
+Eigen::Affine3f localOf(const core::Vec3& p, const core::Mat3d& r)
 {
     Eigen::Affine3f l = Eigen::Affine3f::Identity();
-    l.translate(p);
-    l.rotate(Eigen::AngleAxisf(r.z(), Eigen::Vector3f::UnitZ()) *
-             Eigen::AngleAxisf(r.y(), Eigen::Vector3f::UnitY()) *
-             Eigen::AngleAxisf(r.x(), Eigen::Vector3f::UnitX()));
+    l.linear() = r.cast<float>();
+    l.translation() = p;
     return l;
 }
 
@@ -36,8 +37,7 @@ std::vector<Eigen::Affine3f> bindWorld(const core::Skeleton& s)
             continue;
         }
         const core::Vec3 p = i < s.bindPositions.size() ? s.bindPositions[i] : core::Vec3::Zero();
-        const core::Vec3 r = i < s.bindRotations.size() ? s.bindRotations[i] : core::Vec3::Zero();
-        const Eigen::Affine3f local = eulerLocal(p, r);
+        const Eigen::Affine3f local = localOf(p, core::bindRotationD(s, i));
         const core::JointIndex parent = s.parents[i];
         world[i] = parent >= 0 && static_cast<std::size_t>(parent) < i
                        ? world[static_cast<std::size_t>(parent)] * local
@@ -61,10 +61,13 @@ std::vector<Eigen::Affine3f> animatedWorld(const core::Skeleton& s, const core::
             }
             continue;
         }
-        if (k >= anim.positions.size() || k >= anim.rotations.size()) {
+        const std::size_t rotations = anim.kind == core::PoseKind::LocalQuaternion
+                                          ? anim.quaternions.size()
+                                          : anim.rotations.size();
+        if (k >= anim.positions.size() || k >= rotations) {
             continue;
         }
-        const Eigen::Affine3f local = eulerLocal(anim.positions[k], anim.rotations[k]);
+        const Eigen::Affine3f local = localOf(anim.positions[k], core::keyRotationD(anim, k));
         const core::JointIndex parent = s.parents[i];
         world[i] = parent >= 0 && static_cast<std::size_t>(parent) < i
                        ? world[static_cast<std::size_t>(parent)] * local

@@ -8,7 +8,7 @@
 
 namespace rigscope::render {
 
-// Bind-pose joint matrices in model space (SMD: World = World(parent)·T(p)·Rz·Ry·Rx; CoD:
+// Bind-pose joint matrices in model space (SMD, DMX: World = World(parent)·T(p)·R; CoD:
 // [axes | offset]). Used for the skeleton overlay until posing goes through core/pose.
 std::vector<Eigen::Affine3f> bindWorld(const core::Skeleton& s);
 

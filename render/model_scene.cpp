@@ -31,6 +31,7 @@
 #include "render/startup_timing.h"
 #include "render/texture_loader.h"
 #include "core/build/parallel_for.h"
+#include "core/model/rotation.h"
 #include "core/materials/material_lookup.h"
 
 namespace rigscope::render {
@@ -905,10 +906,7 @@ std::vector<SceneMarker> ModelScene::shownMarkers() const
         m.kind = SceneMarker::Kind::Axes;
         m.joint = a.joint;
         m.offset = a.position;
-        m.rotation = (Eigen::AngleAxisf(a.rotation.z(), core::Vec3::UnitZ()) *
-                      Eigen::AngleAxisf(a.rotation.y(), core::Vec3::UnitY()) *
-                      Eigen::AngleAxisf(a.rotation.x(), core::Vec3::UnitX()))
-                         .toRotationMatrix();
+        m.rotation = core::eulerToMatrix(a.rotation);
         m.name = QString::fromStdString(a.name);
         out.push_back(std::move(m));
     }

@@ -13,6 +13,7 @@
 
 #include "app/qt_convert.h"
 #include "core/io/file_buffer.h"
+#include "core/model/rotation.h"
 #include "core/materials/dds.h"
 #include "core/materials/material_lookup.h"
 #include "core/materials/vtf.h"
@@ -204,13 +205,23 @@ void InspectorPanel::showJoint(int joint)
         row(local, tr("Position"), vec(s.bindPositions[j]));
         row(local, tr("Rotation"), deg(s.bindRotations[j]));
         row(local, tr("Rotation (rad)"), vec(s.bindRotations[j]));
+    } else if (s.bindKind == core::PoseKind::LocalQuaternion && j < s.bindQuaternions.size()) {
+        // DMX: the quaternion as written, and its Euler angles (in double, gimbal-safe).
+        const core::Vec4& q = s.bindQuaternions[j];
+        const core::Vec3 e = core::quaternionToEuler(core::quaternionOf(q));
+        row(local, tr("Position"), vec(s.bindPositions[j]));
+        row(local, tr("Rotation"), deg(e));
+        row(local, tr("Rotation (rad)"), vec(e));
+        row(local, tr("Quaternion"),
+            QStringLiteral("w %1  x %2  y %3  z %4")
+                .arg(num(q.w()), num(q.x()), num(q.y()), num(q.z())));
     }
     const auto world = render::bindWorld(s);
     Eigen::Affine3f localM = world[j];
     if (p >= 0) {
         localM = world[std::size_t(p)].inverse() * world[j];
     }
-    if (s.bindKind != core::PoseKind::LocalEulerXYZ) {
+    if (s.bindKind == core::PoseKind::ModelMatrix) {
         row(local, tr("Position"), vec(localM.translation()));
     }
     if (s.bindWhere.size() > j && s.bindWhere[j].line) {
@@ -243,8 +254,7 @@ void InspectorPanel::showJoint(int joint)
                     r.col(c) /= n;
                 }
             }
-            const Eigen::Vector3f zyx = r.eulerAngles(2, 1, 0);
-            row(into, tr("Rotation"), deg(core::Vec3(zyx.z(), zyx.y(), zyx.x())));
+            row(into, tr("Rotation"), deg(core::matrixToEuler(r.cast<double>())));
             const Eigen::Quaternionf q(r);
             row(into, tr("Quaternion"),
                 QStringLiteral("w %1  x %2  y %3  z %4")

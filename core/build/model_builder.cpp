@@ -103,6 +103,7 @@ void orderSkeleton(Model& m, DiagnosticSink& sink)
     permute(s.where);
     permute(s.bindPositions);
     permute(s.bindRotations);
+    permute(s.bindQuaternions);
     permute(s.bindAxes);
     permute(s.bindScales);
     permute(s.bindHasScale);
@@ -146,6 +147,7 @@ void orderSkeleton(Model& m, DiagnosticSink& sink)
         };
         permuteKeys(a.positions);
         permuteKeys(a.rotations);
+        permuteKeys(a.quaternions);
         permuteKeys(a.axes);
         permuteKeys(a.scales);
         permuteKeys(a.explicitKey);
@@ -156,6 +158,7 @@ void bindFromFirstFrame(Model& m)
 {
     Skeleton& s = m.skeleton;
     s.bindKind = PoseKind::LocalEulerXYZ;
+    s.bindQuaternions.clear();
     const std::size_t n = s.size();
     for (std::size_t j = 0; j < n; ++j) {
         s.bindPositions[j] = Vec3::Zero();

@@ -33,7 +33,8 @@ struct Animation {
 
     // keys[frame * jointCount + joint]
     std::vector<Vec3> positions;           // SMD: parent-relative; CoD: model-space OFFSET
-    std::vector<Vec3> rotations;           // SMD: Euler XYZ radians (empty for CoD)
+    std::vector<Vec3> rotations;           // SMD: Euler XYZ radians (empty for CoD, DMX)
+    std::vector<Vec4> quaternions;         // DMX: (x, y, z, w) (empty for SMD, CoD)
     std::vector<Mat3> axes;                // CoD: X/Y/Z columns (empty for SMD)
     std::vector<Vec3> scales;              // CoD: SCALE (empty unless the file had SCALE lines)
     std::vector<std::uint8_t> explicitKey; // 1 where the file wrote this key
@@ -47,7 +48,7 @@ struct Animation {
         return frame * jointCount + joint;
     }
     // Appends a frame; copies the previous frame's keys (carry forward) or zeroes/identity
-    // for the first frame. Returns the frame index.
+    // for the first frame (the arrays of `kind`). Returns the frame index.
     std::size_t appendFrame(double time, SourceLoc loc);
 
     bool operator==(const Animation& o) const noexcept; // ignores frameWhere / note where

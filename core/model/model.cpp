@@ -6,6 +6,7 @@
 
 #include <Eigen/Geometry>
 
+#include "core/model/rotation.h"
 #include "core/text/ascii.h"
 
 namespace rigscope::core {
@@ -118,6 +119,9 @@ JointIndex Skeleton::addJoint(std::string name, JointIndex parent, std::int32_t 
     where.push_back(loc);
     bindPositions.push_back(Vec3::Zero());
     bindRotations.push_back(Vec3::Zero());
+    if (bindKind == PoseKind::LocalQuaternion) {
+        bindQuaternions.push_back(Vec4(0, 0, 0, 1));
+    }
     bindAxes.push_back(Mat3::Identity());
     bindScales.push_back(Vec3::Ones());
     bindHasScale.push_back(0);
@@ -129,8 +133,9 @@ bool Skeleton::operator==(const Skeleton& o) const noexcept
 {
     return names == o.names && parents == o.parents && sourceIds == o.sourceIds &&
            bindKind == o.bindKind && sameVec(bindPositions, o.bindPositions) &&
-           sameVec(bindRotations, o.bindRotations) && sameVec(bindAxes, o.bindAxes) &&
-           sameVec(bindScales, o.bindScales) && bindHasScale == o.bindHasScale;
+           sameVec(bindRotations, o.bindRotations) && sameVec(bindQuaternions, o.bindQuaternions) &&
+           sameVec(bindAxes, o.bindAxes) && sameVec(bindScales, o.bindScales) &&
+           bindHasScale == o.bindHasScale;
 }
 
 // ---- Animation ---------------------------------------------------------------------------
@@ -142,10 +147,13 @@ std::size_t Animation::appendFrame(double time, SourceLoc loc)
     frameWhere.push_back(loc);
     const std::size_t n = jointCount;
     const bool euler = kind == PoseKind::LocalEulerXYZ;
+    const bool quaternion = kind == PoseKind::LocalQuaternion;
     if (f == 0) {
         positions.resize(n, Vec3::Zero());
         if (euler) {
             rotations.resize(n, Vec3::Zero());
+        } else if (quaternion) {
+            quaternions.resize(n, Vec4(0, 0, 0, 1));
         } else {
             axes.resize(n, Mat3::Identity()); // scales: the reader sizes them when it meets SCALE
         }
@@ -161,6 +169,8 @@ std::size_t Animation::appendFrame(double time, SourceLoc loc)
         carry(positions);
         if (euler) {
             carry(rotations);
+        } else if (quaternion) {
+            carry(quaternions);
         } else {
             carry(axes);
             if (!scales.empty()) {
@@ -177,8 +187,9 @@ bool Animation::operator==(const Animation& o) const noexcept
     return name == o.name && kind == o.kind && sameBits(fps, o.fps) &&
            fpsFromFile == o.fpsFromFile && jointCount == o.jointCount && times == o.times &&
            sameVec(positions, o.positions) && sameVec(rotations, o.rotations) &&
-           sameVec(axes, o.axes) && sameVec(scales, o.scales) && explicitKey == o.explicitKey &&
-           notes == o.notes && noteStyle == o.noteStyle;
+           sameVec(quaternions, o.quaternions) && sameVec(axes, o.axes) &&
+           sameVec(scales, o.scales) && explicitKey == o.explicitKey && notes == o.notes &&
+           noteStyle == o.noteStyle;
 }
 
 // ---- Mesh --------------------------------------------------------------------------------
@@ -261,6 +272,9 @@ std::string verifyInvariants(const Model& m)
         s.bindScales.size() != nj || s.bindHasScale.size() != nj || s.bindWhere.size() != nj) {
         return "skeleton arrays differ in length";
     }
+    if (s.bindQuaternions.size() != (s.bindKind == PoseKind::LocalQuaternion ? nj : 0)) {
+        return "skeleton quaternions differ in length from the joints";
+    }
     for (std::size_t i = 0; i < nj; ++i) {
         if (s.parents[i] != kNoJoint &&
             (s.parents[i] < 0 || static_cast<std::size_t>(s.parents[i]) >= i)) {
@@ -340,8 +354,11 @@ std::string verifyInvariants(const Model& m)
             an.explicitKey.size() != keys) {
             return fail("animation arrays differ in length", a);
         }
-        if (an.kind == PoseKind::LocalEulerXYZ ? an.rotations.size() != keys
-                                               : an.axes.size() != keys) {
+        const std::size_t rotationKeys = an.kind == PoseKind::LocalEulerXYZ ? an.rotations.size()
+                                         : an.kind == PoseKind::LocalQuaternion
+                                             ? an.quaternions.size()
+                                             : an.axes.size();
+        if (rotationKeys != keys) {
             return fail("animation rotation array has the wrong length", a);
         }
         if (!an.scales.empty() && an.scales.size() != keys) {
@@ -414,12 +431,8 @@ Bounds meshBounds(const Model& m)
     std::vector<Eigen::Affine3f> world(s.size());
     for (std::size_t i = 0; i < s.size(); ++i) {
         Eigen::Affine3f local = Eigen::Affine3f::Identity();
-        if (s.bindKind == PoseKind::LocalEulerXYZ) {
-            const Vec3& r = s.bindRotations[i];
-            local.linear() =
-                (Eigen::AngleAxisf(r.z(), Vec3::UnitZ()) * Eigen::AngleAxisf(r.y(), Vec3::UnitY()) *
-                 Eigen::AngleAxisf(r.x(), Vec3::UnitX()))
-                    .toRotationMatrix();
+        if (s.bindKind != PoseKind::ModelMatrix) {
+            local.linear() = bindRotationD(s, i).cast<float>();
             local.translation() = s.bindPositions[i];
             world[i] = s.parents[i] == kNoJoint
                            ? local

@@ -8,9 +8,17 @@ namespace rigscope::core {
 
 // How bone transforms are written in the source file.
 enum class PoseKind : std::uint8_t {
-    LocalEulerXYZ, // SMD/SMDX/VTA: parent-relative position + Euler XYZ radians (R = Rz*Ry*Rx)
-    ModelMatrix,   // XMODEL/XANIM: model-space OFFSET + X/Y/Z axis columns (+ SCALE)
+    LocalEulerXYZ,   // SMD/SMDX/VTA: parent-relative position + Euler XYZ radians (R = Rz*Ry*Rx)
+    ModelMatrix,     // XMODEL/XANIM: model-space OFFSET + X/Y/Z axis columns (+ SCALE)
+    LocalQuaternion, // DMX: parent-relative position + unit quaternion (x, y, z, w), as written
 };
+
+// Parent-relative kinds (Euler, quaternion) pose as local[i] = T * R under the parent; the
+// matrix kind gives model-space transforms.
+constexpr bool isParentRelative(PoseKind k) noexcept
+{
+    return k != PoseKind::ModelMatrix;
+}
 
 // Joints in parent-before-child order (invariant: parents[i] < i). The builder reorders the
 // file's bones with a stable topological sort, so files already in that order keep it.
@@ -24,7 +32,8 @@ struct Skeleton {
     // zero), for XMODEL the BONE transform blocks.
     PoseKind bindKind = PoseKind::LocalEulerXYZ;
     std::vector<Vec3> bindPositions;        // SMD: parent-relative; CoD: model-space OFFSET
-    std::vector<Vec3> bindRotations;        // SMD: Euler XYZ radians; CoD: unused (zero)
+    std::vector<Vec3> bindRotations;        // SMD: Euler XYZ radians; CoD, DMX: unused (zero)
+    std::vector<Vec4> bindQuaternions;      // DMX: (x, y, z, w); one per joint, else empty
     std::vector<Mat3> bindAxes;             // CoD: columns = X, Y, Z lines; SMD: unused (identity)
     std::vector<Vec3> bindScales;           // CoD SCALE (1,1,1 when absent)
     std::vector<std::uint8_t> bindHasScale; // CoD: 1 when a SCALE line was written
@@ -36,7 +45,8 @@ struct Skeleton {
     // Exact match first, then case-insensitive (ASCII). kNoJoint when absent.
     JointIndex findByName(std::string_view name) const noexcept;
     std::size_t rootCount() const noexcept;
-    // Appends a joint with identity bind transform; returns its index. Does not check order.
+    // Appends a joint with identity bind transform (an identity quaternion too when bindKind is
+    // LocalQuaternion); returns its index. Does not check order.
     JointIndex addJoint(std::string name, JointIndex parent, std::int32_t sourceId, SourceLoc loc);
 
     bool operator==(const Skeleton& o) const noexcept; // ignores `where` arrays

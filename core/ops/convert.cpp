@@ -13,6 +13,7 @@
 #include "core/formats/xanim/xanim.h"
 #include "core/diag/severity.h"
 #include "core/io/file_buffer.h"
+#include "core/model/rotation.h"
 #include "core/ops/read_input.h"
 #include "core/pose/effective_weights.h"
 #include "core/text/numbers.h"
@@ -22,47 +23,48 @@ namespace rigscope::core {
 
 namespace {
 
-using Affine = Eigen::Affine3f;
+using Affine = Eigen::Affine3d;
 
-Affine affineOf(const Mat3& linear, const Vec3& t)
+Affine affineOf(const Mat3d& linear, const Vec3& t)
 {
     Affine a = Affine::Identity();
     a.linear() = linear;
-    a.translation() = t;
+    a.translation() = t.cast<double>();
     return a;
 }
 
-// Local transforms (Euler) from model-space matrices: local = parent^-1 * model.
+// Local transforms (Euler) from model-space matrices: local = parent^-1 * model, in double.
 void localsFromModel(const std::vector<JointIndex>& parents, const Vec3* pos, const Mat3* axes,
                      std::size_t n, Vec3* outPos, Vec3* outRot)
 {
     for (std::size_t j = 0; j < n; ++j) {
-        const Affine w = affineOf(axes[j], pos[j]);
+        const Affine w = affineOf(axes[j].cast<double>(), pos[j]);
         Affine local = w;
         const JointIndex p = parents[j];
         if (p != kNoJoint) {
-            const Affine wp =
-                affineOf(axes[static_cast<std::size_t>(p)], pos[static_cast<std::size_t>(p)]);
+            const Affine wp = affineOf(axes[static_cast<std::size_t>(p)].cast<double>(),
+                                       pos[static_cast<std::size_t>(p)]);
             local = Affine(wp.matrix().inverse()) * w;
         }
-        outPos[j] = local.translation();
-        outRot[j] = eulerFromMatrix(local.linear());
+        outPos[j] = local.translation().cast<float>();
+        outRot[j] = matrixToEuler(local.linear());
     }
 }
 
-// Model-space matrices from Euler locals: model = parent * local (parents precede children).
+// Model-space matrices from Euler locals: model = parent * local (parents precede children),
+// in double.
 void modelFromLocals(const std::vector<JointIndex>& parents, const Vec3* pos, const Vec3* rot,
                      std::size_t n, Vec3* outPos, Mat3* outAxes)
 {
     std::vector<Affine> world(n);
     for (std::size_t j = 0; j < n; ++j) {
-        const Affine local = affineOf(matrixFromEuler(rot[j]), pos[j]);
+        const Affine local = affineOf(eulerToMatrixD(rot[j]), pos[j]);
         const JointIndex p = parents[j];
         world[j] = (p == kNoJoint || static_cast<std::size_t>(p) >= j)
                        ? local
                        : world[static_cast<std::size_t>(p)] * local;
-        outPos[j] = world[j].translation();
-        outAxes[j] = world[j].linear();
+        outPos[j] = world[j].translation().cast<float>();
+        outAxes[j] = world[j].linear().cast<float>();
     }
 }
 
@@ -75,9 +77,18 @@ void loss(DiagnosticSink& sink, std::string message)
 }
 
 // DMX -> SMD / VTA: an SMD holds the mesh, a VTA the flex shapes; one animation per SMD.
+// DMX quaternions become Euler angles in double (core/model/rotation.h), gimbal-safe.
 Model dmxToSmdFamily(const Model& in, bool vta, DiagnosticSink& sink)
 {
     Model m = in;
+    quaternionsToEuler(m);
+    // A joint without a channel holds its bind pose: frame 0 says so (an SMD reader would take
+    // a joint missing from the first frame as zero), later frames carry it forward.
+    for (Animation& an : m.animations) {
+        if (an.frameCount() > 0 && an.explicitKey.size() >= an.jointCount) {
+            std::fill_n(an.explicitKey.begin(), an.jointCount, std::uint8_t{1});
+        }
+    }
     m.format = vta ? "vta" : "smd";
     m.dmx = {};
     if (!m.flexControllers.empty()) {
@@ -201,31 +212,6 @@ std::string writerFor(const std::string& outName, const std::string& toFormat)
 }
 
 } // namespace
-
-Vec3 eulerFromMatrix(const Mat3& r) noexcept
-{
-    const double r20 = std::clamp(static_cast<double>(r(2, 0)), -1.0, 1.0);
-    double x = 0, y = 0, z = 0;
-    if (std::fabs(r20) < 0.9999999) {
-        y = std::asin(-r20);
-        x = std::atan2(static_cast<double>(r(2, 1)), static_cast<double>(r(2, 2)));
-        z = std::atan2(static_cast<double>(r(1, 0)), static_cast<double>(r(0, 0)));
-    } else if (r20 < 0) { // y = +90°: R01 = sin(x - z), R11 = cos(x - z); take z = 0
-        y = M_PI / 2;
-        x = std::atan2(static_cast<double>(r(0, 1)), static_cast<double>(r(1, 1)));
-    } else { // y = -90°: R01 = -sin(x + z), R11 = cos(x + z)
-        y = -M_PI / 2;
-        x = std::atan2(-static_cast<double>(r(0, 1)), static_cast<double>(r(1, 1)));
-    }
-    return Vec3(static_cast<float>(x), static_cast<float>(y), static_cast<float>(z));
-}
-
-Mat3 matrixFromEuler(const Vec3& e) noexcept
-{
-    return (Eigen::AngleAxisf(e.z(), Vec3::UnitZ()) * Eigen::AngleAxisf(e.y(), Vec3::UnitY()) *
-            Eigen::AngleAxisf(e.x(), Vec3::UnitX()))
-        .toRotationMatrix();
-}
 
 Model toSmdFamily(const Model& in, DiagnosticSink& sink)
 {
@@ -360,6 +346,11 @@ Model toCodFamily(const Model& in, bool animation, DiagnosticSink& sink)
 {
     if (isCod(in)) {
         return in;
+    }
+    if (hasQuaternions(in)) {
+        Model euler = in;
+        quaternionsToEuler(euler);
+        return toCodFamily(euler, animation, sink);
     }
     Model m;
     m.format = in.format;
@@ -511,6 +502,7 @@ bool keepFrames(Model& m, const ConvertOptions& opt, std::string& error)
         pick(a.frameWhere, 1);
         pick(a.positions, jc);
         pick(a.rotations, jc);
+        pick(a.quaternions, jc);
         pick(a.axes, jc);
         pick(a.scales, jc);
         pick(a.explicitKey, jc);

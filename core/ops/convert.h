@@ -56,7 +56,7 @@ ConvertResult convertModel(const ReadResult& in, const std::string& inName,
                            std::string& bytes);
 
 // CoD (model-space OFFSET + X/Y/Z columns, VERT pool, clockwise, v down) to the SMD family
-// (parent-relative position + Euler XYZ with R = Rz*Ry*Rx in radians, point i == corner i,
+// (parent-relative position + Euler XYZ of core/model/rotation.h, point i == corner i,
 // counter-clockwise, v up). Local = parent^-1 * model. Notes what SMD cannot carry: scale, vertex
 // colours, extra UV sets, shading parameters, objects, notetracks. Models already in the SMD
 // family are returned unchanged.
@@ -66,8 +66,6 @@ Model toSmdFamily(const Model& m, DiagnosticSink& sink);
 // bones, model-space keys); otherwise the model is a reference with its bind pose only.
 Model toCodFamily(const Model& m, bool animation, DiagnosticSink& sink);
 
-// Euler XYZ (radians, R = Rz*Ry*Rx) of a rotation matrix, and back.
-Vec3 eulerFromMatrix(const Mat3& r) noexcept;
-Mat3 matrixFromEuler(const Vec3& e) noexcept;
+// The Euler convention and its conversions: core/model/rotation.h.
 
 } // namespace rigscope::core

@@ -38,7 +38,7 @@ AnimationBinding bindAnimation(const Skeleton& reference, const Skeleton& animat
         viaWorld[r] = same ? 0 : 1;
         anyViaWorld = anyViaWorld || !same;
     }
-    if (kind == PoseKind::LocalEulerXYZ && anyViaWorld && parentsAreOrdered(animation.parents)) {
+    if (isParentRelative(kind) && anyViaWorld && parentsAreOrdered(animation.parents)) {
         b.viaWorld = std::move(viaWorld);
         b.animParents = animation.parents;
     }
@@ -51,7 +51,7 @@ bool RetargetJob::validate() const noexcept
     if (animJointOfRef.size() != n || bindLocal.size() != n) {
         return false;
     }
-    if ((kind == PoseKind::LocalEulerXYZ ? local.size() : model.size()) != n) {
+    if ((isParentRelative(kind) ? local.size() : model.size()) != n) {
         return false;
     }
     if (!viaWorld.empty() &&
@@ -72,13 +72,13 @@ bool RetargetJob::run() const noexcept
     if (!validate()) {
         return false;
     }
-    if (kind == PoseKind::LocalEulerXYZ && !viaWorld.empty()) {
+    if (isParentRelative(kind) && !viaWorld.empty()) {
         runViaWorld();
         return true;
     }
     for (std::size_t i = 0; i < parents.size(); ++i) {
         const JointIndex a = animJointOfRef[i];
-        if (kind == PoseKind::LocalEulerXYZ) {
+        if (isParentRelative(kind)) {
             local[i] = a != kNoJoint ? sampled[static_cast<std::size_t>(a)] : bindLocal[i];
         } else if (a != kNoJoint) {
             model[i] = sampled[static_cast<std::size_t>(a)];

@@ -18,8 +18,8 @@ struct AnimationBinding {
     std::vector<JointIndex> refJointOfAnim;     // per animation joint; kNoJoint = not in reference
     std::vector<JointIndex> missingInReference; // animation joints with no reference bone
     std::vector<JointIndex> missingInAnimation; // reference joints the animation leaves alone
-    // Euler kind: per reference joint, 1 when the animation hangs the bone under another parent
-    // than the reference does (a Crowbar reference whose root bone was collapsed into the
+    // Parent-relative kinds: per reference joint, 1 when the animation hangs the bone under another
+    // parent than the reference does (a Crowbar reference whose root bone was collapsed into the
     // pelvis, played with an animation that keeps it). Such a bone takes its motion through
     // the world, as studiomdl compiles it: local = world(reference parent)^-1 * world(bone in
     // the animation). Empty when every animated bone has the same parent in both.
@@ -30,7 +30,8 @@ struct AnimationBinding {
 AnimationBinding bindAnimation(const Skeleton& reference, const Skeleton& animation, PoseKind kind);
 
 // Puts one sampled animation frame onto the reference skeleton.
-// - LocalEulerXYZ: local[i] = sampled[animJoint] when animated, else bindLocal[i]. `model` is
+// - LocalEulerXYZ, LocalQuaternion: local[i] = sampled[animJoint] when animated, else bindLocal[i].
+// `model` is
 //   not written; run LocalToModelJob next.
 // - ModelMatrix (XANIM parts, FORMATS.md 4.2): model[i] = sampled[animJoint] when animated,
 //   else model[parent] * bindLocal[i] (the bone keeps its bind-local transform under its posed
@@ -44,7 +45,7 @@ struct RetargetJob {
     std::span<const std::uint8_t> viaWorld{};     // in: per reference joint, or empty
     std::span<const JointIndex> animParents{};    // in: per animation joint (with viaWorld)
     std::span<Xform> animModel{};                 // scratch: per animation joint (with viaWorld)
-    std::span<Xform> local{};                     // out (Euler kind)
+    std::span<Xform> local{};                     // out (parent-relative kinds)
     std::span<Xform> model{};                     // out (matrix kind)
     [[nodiscard]] bool validate() const noexcept;
     bool run() const noexcept;

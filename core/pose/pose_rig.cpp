@@ -19,7 +19,14 @@ PoseRig makePoseRig(const Skeleton& skeleton)
     rig.bindLocal.assign(n, Xform::Identity());
     rig.bindModel.assign(n, Xform::Identity());
     rig.inverseBind.assign(n, Xform::Identity());
-    if (skeleton.bindKind == PoseKind::LocalEulerXYZ) {
+    if (skeleton.bindKind == PoseKind::LocalQuaternion) {
+        if (skeleton.bindPositions.size() == n && skeleton.bindQuaternions.size() == n) {
+            QuaternionToLocalJob{skeleton.bindPositions, skeleton.bindQuaternions, rig.bindLocal}
+                .run();
+        }
+        LocalToModelJob{.parents = rig.parents, .local = rig.bindLocal, .model = rig.bindModel}
+            .run();
+    } else if (skeleton.bindKind == PoseKind::LocalEulerXYZ) {
         if (skeleton.bindPositions.size() == n && skeleton.bindRotations.size() == n) {
             EulerToLocalJob{skeleton.bindPositions, skeleton.bindRotations, rig.bindLocal}.run();
         }
@@ -92,7 +99,7 @@ bool evaluatePose(const PoseRig& rig, const Animation* anim, const AnimationBind
     if (!retarget.run()) {
         return false;
     }
-    if (binding->kind == PoseKind::LocalEulerXYZ) {
+    if (isParentRelative(binding->kind)) {
         return LocalToModelJob{
             .parents = rig.parents, .local = buffers.local, .model = buffers.model}
             .run();

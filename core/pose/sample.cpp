@@ -60,7 +60,15 @@ bool SampleJob::validate() const noexcept
     if (!(at.t >= 0.0f && at.t <= 1.0f)) {
         return false;
     }
-    return kind == PoseKind::LocalEulerXYZ ? rotations.size() >= need : axes.size() >= need;
+    switch (kind) {
+    case PoseKind::LocalEulerXYZ:
+        return rotations.size() >= need;
+    case PoseKind::LocalQuaternion:
+        return quaternions.size() >= need;
+    case PoseKind::ModelMatrix:
+        break;
+    }
+    return axes.size() >= need;
 }
 
 bool SampleJob::run() const noexcept
@@ -77,20 +85,30 @@ bool SampleJob::run() const noexcept
         Xform& x = out[j];
         if (stepped) {
             x.translation() = positions[k0 + j];
-            x.linear() = kind == PoseKind::LocalEulerXYZ ? eulerXYZToMatrix(rotations[k0 + j])
-                                                         : axes[k0 + j];
+            x.linear() =
+                kind == PoseKind::LocalEulerXYZ ? eulerToMatrix(rotations[k0 + j])
+                : kind == PoseKind::LocalQuaternion
+                    ? Mat3(quaternionOf(quaternions[k0 + j]).toRotationMatrix().cast<float>())
+                    : axes[k0 + j];
         } else {
             x.translation() = (1.0f - t) * positions[k0 + j] + t * positions[k1 + j];
             Mat3 a0, a1;
+            if (kind == PoseKind::LocalQuaternion) {
+                const Quatd q0 = quaternionOf(quaternions[k0 + j]);
+                const Quatd q1 = quaternionOf(quaternions[k1 + j]);
+                x.linear() = q0.slerp(static_cast<double>(t), q1).toRotationMatrix().cast<float>();
+                x.makeAffine();
+                continue;
+            }
             if (kind == PoseKind::LocalEulerXYZ) {
                 if (mode == Interpolation::Linear) {
                     x.linear() =
-                        eulerXYZToMatrix((1.0f - t) * rotations[k0 + j] + t * rotations[k1 + j]);
+                        eulerToMatrix((1.0f - t) * rotations[k0 + j] + t * rotations[k1 + j]);
                     x.makeAffine();
                     continue;
                 }
-                a0 = eulerXYZToMatrix(rotations[k0 + j]);
-                a1 = eulerXYZToMatrix(rotations[k1 + j]);
+                a0 = eulerToMatrix(rotations[k0 + j]);
+                a1 = eulerToMatrix(rotations[k1 + j]);
             } else {
                 a0 = axes[k0 + j];
                 a1 = axes[k1 + j];
@@ -118,6 +136,7 @@ SampleJob makeSampleJob(const Animation& anim, FrameSample at, Interpolation mod
     job.jointCount = anim.jointCount;
     job.positions = anim.positions;
     job.rotations = anim.rotations;
+    job.quaternions = anim.quaternions;
     job.axes = anim.axes;
     job.at = at;
     job.mode = mode;

@@ -21,14 +21,16 @@ FrameSample frameAtIndex(const Animation& anim, double index) noexcept;
 // previous pose is held and only the last unit before the next key blends (FORMATS.md 1.7).
 FrameSample frameAtTime(const Animation& anim, double seconds) noexcept;
 
-// Samples every joint of an animation. Euler animations give local transforms (T * Rz*Ry*Rx),
-// CoD animations model-space transforms [X Y Z | OFFSET]. Stepped uses frame0 when t < 1.
+// Samples every joint of an animation. Euler and quaternion animations give local transforms
+// (T * R), CoD animations model-space transforms [X Y Z | OFFSET]. Stepped uses frame0 when
+// t < 1. Quaternion keys blend by slerp in Linear and Slerp modes alike.
 struct SampleJob {
     PoseKind kind = PoseKind::LocalEulerXYZ;
     std::size_t jointCount = 0;
-    std::span<const Vec3> positions{}; // in: keys[frame * jointCount + joint]
-    std::span<const Vec3> rotations{}; // in: Euler kind
-    std::span<const Mat3> axes{};      // in: matrix kind
+    std::span<const Vec3> positions{};   // in: keys[frame * jointCount + joint]
+    std::span<const Vec3> rotations{};   // in: Euler kind
+    std::span<const Vec4> quaternions{}; // in: quaternion kind (x, y, z, w)
+    std::span<const Mat3> axes{};        // in: matrix kind
     FrameSample at;
     Interpolation mode = Interpolation::Stepped;
     std::span<Xform> out{}; // out: jointCount

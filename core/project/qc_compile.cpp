@@ -8,6 +8,7 @@
 
 #include "core/diag/diagnostic_ids.h"
 #include "core/io/file_buffer.h"
+#include "core/model/rotation.h"
 #include "core/pose/effective_weights.h"
 #include "core/text/ascii.h"
 
@@ -110,6 +111,7 @@ const ReadResult* Compiler::readRef(std::int32_t ref)
             ReadContext ctx;
             ctx.fileName = f.resolved;
             fr.result = readAny(bytes, ctx);
+            quaternionsToEuler(fr.result.model); // DMX: Euler in double, as the SMD it compiles as
             if (!fr.result.hasModel) {
                 std::string why = "no model in it";
                 for (const Diagnostic& d : fr.result.diagnostics) {
@@ -247,18 +249,15 @@ Compiler::Source Compiler::resolveSource(std::string_view name, std::int32_t ref
 
 namespace {
 
-// SMD rotations: Euler XYZ radians, R = Rz * Ry * Rx.
+// SMD rotations: the Euler convention of core/model/rotation.h, converted in double.
 Eigen::Quaternionf quatFromEuler(const Vec3& e)
 {
-    return Eigen::Quaternionf(Eigen::AngleAxisf(e.z(), Vec3::UnitZ()) *
-                              Eigen::AngleAxisf(e.y(), Vec3::UnitY()) *
-                              Eigen::AngleAxisf(e.x(), Vec3::UnitX()));
+    return eulerToQuaternion(e).cast<float>();
 }
 
 Vec3 eulerFromQuat(const Eigen::Quaternionf& q)
 {
-    const Vec3 zyx = q.normalized().toRotationMatrix().eulerAngles(2, 1, 0);
-    return {zyx.z(), zyx.y(), zyx.x()};
+    return quaternionToEuler(q.cast<double>());
 }
 
 } // namespace

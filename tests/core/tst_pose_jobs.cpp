@@ -231,7 +231,7 @@ private slots:
         QFETCH(float, ry);
         QFETCH(float, rz);
         const Vec3 r(rx, ry, rz);
-        const Mat3 m = eulerXYZToMatrix(r);
+        const Mat3 m = eulerToMatrix(r);
         QVERIFY(nearM(m, referenceEuler(r)));
         QVERIFY(std::abs(m.determinant() - 1.0f) < 1e-5f);
         QVERIFY(nearM(Mat3(m * m.transpose()), Mat3::Identity()));
@@ -240,7 +240,7 @@ private slots:
     // X is applied first: rx = 90 then rz = 90 sends X to Y, Y to Z and Z to X.
     void eulerOrderHandComputed()
     {
-        const Mat3 m = eulerXYZToMatrix(Vec3(kPi / 2, 0, kPi / 2));
+        const Mat3 m = eulerToMatrix(Vec3(kPi / 2, 0, kPi / 2));
         Mat3 expected;
         expected << 0, 0, 1, //
             1, 0, 0,         //
@@ -321,8 +321,8 @@ private slots:
         const std::vector<JointIndex> parents{kNoJoint, 0, 1, 0};
         const std::vector<Vec3> offsets{{0, 0, 0}, {1, 2, 3}, {4, -1, 2.5f}, {-2, 0, 1}};
         std::vector<Mat3> axes{Mat3::Identity(), axesOf({0, 1, 0}, {-1, 0, 0}, {0, 0, 1}),
-                               eulerXYZToMatrix(Vec3(0.3f, -0.2f, 1.4f)),
-                               eulerXYZToMatrix(Vec3(-1.0f, 0.5f, 0.1f))};
+                               eulerToMatrix(Vec3(0.3f, -0.2f, 1.4f)),
+                               eulerToMatrix(Vec3(-1.0f, 0.5f, 0.1f))};
         axes[2](0, 1) += 0.01f; // non-orthonormal: cod.bone-matrix, but still exact
         std::vector<Xform> model(4), local(4), back(4);
         QVERIFY((AxesToModelJob{offsets, axes, model}.run()));
@@ -431,9 +431,9 @@ private slots:
         QVERIFY(near(out[0].translation(), Vec3(0, 0, 0)));
         QVERIFY(makeSampleJob(anim, mid, Interpolation::Linear, out).run());
         QVERIFY(near(out[0].translation(), Vec3(1, 0, 0)));
-        QVERIFY(nearM(out[0].linear(), eulerXYZToMatrix(Vec3(0, 0, kPi / 4))));
+        QVERIFY(nearM(out[0].linear(), eulerToMatrix(Vec3(0, 0, kPi / 4))));
         QVERIFY(makeSampleJob(anim, mid, Interpolation::Slerp, out).run());
-        QVERIFY(nearM(out[0].linear(), eulerXYZToMatrix(Vec3(0, 0, kPi / 4))));
+        QVERIFY(nearM(out[0].linear(), eulerToMatrix(Vec3(0, 0, kPi / 4))));
         QCOMPARE(frameAtIndex(anim, 7.0).frame0, std::size_t{1});
         QCOMPARE(frameAtIndex(anim, -1.0).frame0, std::size_t{0});
 

@@ -10,6 +10,7 @@
 #include "core/formats/xanim/xanim.h"
 #include "core/formats/xbin/xbin.h"
 #include "core/formats/xmodel/xmodel.h"
+#include "core/model/rotation.h"
 #include "core/ops/convert.h"
 #include "tests/support/test_support.h"
 
@@ -62,12 +63,12 @@ private slots:
         for (const core::Vec3& e :
              {core::Vec3(0.1f, -0.7f, 2.5f), core::Vec3(-3.0f, 1.2f, 0.3f), core::Vec3(0, 0, 0),
               core::Vec3(0.4f, 1.5707964f, 0.0f), core::Vec3(0.4f, -1.5707964f, 0.0f)}) {
-            const core::Mat3 r = core::matrixFromEuler(e);
-            const core::Mat3 back = core::matrixFromEuler(core::eulerFromMatrix(r));
+            const core::Mat3 r = core::eulerToMatrix(e);
+            const core::Mat3 back = core::eulerToMatrix(core::matrixToEuler(r.cast<double>()));
             QVERIFY((back - r).cwiseAbs().maxCoeff() < 1e-5f);
         }
         // R = Rz*Ry*Rx: a pure Z rotation of 90° maps X to Y.
-        const core::Mat3 z = core::matrixFromEuler(core::Vec3(0, 0, static_cast<float>(M_PI / 2)));
+        const core::Mat3 z = core::eulerToMatrix(core::Vec3(0, 0, static_cast<float>(M_PI / 2)));
         QVERIFY((z * core::Vec3::UnitX() - core::Vec3::UnitY()).norm() < 1e-6f);
     }
 

@@ -24,7 +24,10 @@
 #include "core/formats/smd/smd_reader.h"
 #include "core/ops/check.h"
 #include "core/ops/convert.h"
+#include "core/model/rotation.h"
 #include "core/ops/info.h"
+#include "core/pose/pose_rig.h"
+#include "core/pose/sample.h"
 #include "tests/support/test_support.h"
 
 #include "tests/support/alloc_probe.h"
@@ -79,10 +82,9 @@ std::vector<Eigen::Affine3f> worldBind(const Skeleton& s)
 {
     std::vector<Eigen::Affine3f> w(s.size());
     for (std::size_t j = 0; j < s.size(); ++j) {
-        const Vec3& e = s.bindRotations[j];
         Eigen::Affine3f local = Eigen::Affine3f::Identity();
         local.translate(s.bindPositions[j]);
-        local.rotate(matrixFromEuler(e));
+        local.rotate(Mat3(bindRotationD(s, j).cast<float>()));
         w[j] = s.parents[j] == kNoJoint ? local : w[static_cast<std::size_t>(s.parents[j])] * local;
     }
     return w;
@@ -116,9 +118,9 @@ void compareModels(const Model& a, const Model& b)
     for (std::size_t j = 0; j < a.skeleton.size(); ++j) {
         QVERIFY((a.skeleton.bindPositions[j] - b.skeleton.bindPositions[j]).cwiseAbs().maxCoeff() <
                 1e-5f);
-        const Mat3 ra = matrixFromEuler(a.skeleton.bindRotations[j]);
-        const Mat3 rb = matrixFromEuler(b.skeleton.bindRotations[j]);
-        QVERIFY((ra - rb).cwiseAbs().maxCoeff() < 1e-5f);
+        const Mat3d ra = bindRotationD(a.skeleton, j);
+        const Mat3d rb = bindRotationD(b.skeleton, j);
+        QVERIFY((ra - rb).cwiseAbs().maxCoeff() < 1e-5);
     }
     QCOMPARE(b.mesh.triangleCount(), a.mesh.triangleCount());
     QCOMPARE(b.mesh.materials.size(), a.mesh.materials.size());
@@ -259,9 +261,7 @@ private slots:
             QCOMPARE(b.fps, a.fps);
             for (std::size_t k = 0; k < a.positions.size(); ++k) {
                 QVERIFY((a.positions[k] - b.positions[k]).cwiseAbs().maxCoeff() < 1e-4f);
-                QVERIFY((matrixFromEuler(a.rotations[k]) - matrixFromEuler(b.rotations[k]))
-                            .cwiseAbs()
-                            .maxCoeff() < 1e-4f);
+                QVERIFY((keyRotationD(a, k) - keyRotationD(b, k)).cwiseAbs().maxCoeff() < 1e-4);
             }
         } else {
             QCOMPARE(r.model.kind, ModelKind::Reference);
@@ -282,9 +282,7 @@ private slots:
             QCOMPARE(b.frameCount(), a.frameCount());
             for (std::size_t k = 0; k < a.positions.size(); ++k) {
                 QVERIFY(sameBits(a.positions[k], b.positions[k]));
-                QVERIFY((matrixFromEuler(a.rotations[k]) - matrixFromEuler(b.rotations[k]))
-                            .cwiseAbs()
-                            .maxCoeff() < 1e-6f);
+                QVERIFY(sameBits(a.quaternions[k], b.quaternions[k]));
             }
         }
     }
@@ -461,6 +459,143 @@ private slots:
         QCOMPARE(cb.exitCode, 0);
         QVERIFY(bin.starts_with("<!-- dmx encoding binary 2 format model 1 -->\n"));
         compareModels(src, readBytesAs(bin, "s.dmx").model);
+    }
+
+    // tests/fixtures/dmx/valid/gimbal_weapon.dmx (written by tests/fixtures/dmx/gimbal_weapon.py):
+    // a grip bone near -90° pitch and, under it, a weapon bone whose quaternion is the exact
+    // inverse of the grip's, so the weapon's world axes are the hand's; its children sit at or
+    // near pitch -90° and a 6-frame clip turns the weapon through pitch -90°. The reference is the
+    // file's numbers composed with double quaternions here. The bind pose, every key, and the SMD
+    // that `convert` writes and reads back agree with it to 1e-5 (issue 27: they were 25° off).
+    void nearGimbalRotations()
+    {
+        struct Bone {
+            const char* name;
+            int parent;
+            Eigen::Vector3d position;
+            Eigen::Quaterniond rotation; // (w, x, y, z)
+        };
+        const std::vector<Bone> bones = {
+            {"hand", -1, {1.5, -2.0, 40.0}, Eigen::Quaterniond(0.927, 0.2, -0.3, 0.1)},
+            {"grip", 0, {3.0, 0.5, -1.0}, Eigen::Quaterniond(0.5011, 0.4989, 0.5011, 0.4989)},
+            {"weapon_bone",
+             1,
+             {0.2, 1.5, 0.0},
+             Eigen::Quaterniond(0.5011, -0.4989, -0.5011, -0.4989)},
+            {"weapon_muzzle", 2, {10.0, 2.0, -4.0}, Eigen::Quaterniond(1, 0, 0, 0)},
+            {"weapon_mag",
+             2,
+             {-3.0, 0.0, 1.0},
+             Eigen::Quaterniond(0.5003, 0.5003, -0.4997, 0.4997)},
+            // (p, q, p, -q) is pitch -90° exactly: only x - z is defined.
+            {"sight", 2, {2.0, 0.0, 3.0}, Eigen::Quaterniond(0.8, 0.3, -0.8, 0.3)},
+            {"stock", 2, {-8.0, 0.5, 0.0}, Eigen::Quaterniond(-0.2, -0.61, 0.2, -0.61)},
+            {"rail", 5, {4.0, 0.0, 0.5}, Eigen::Quaterniond(-0.55, 0.12, 0.55, 0.12)},
+        };
+        // The file's float values, composed in double.
+        const auto fileQ = [](const Eigen::Quaterniond& q) {
+            return Eigen::Quaterniond(double(float(q.w())), double(float(q.x())),
+                                      double(float(q.y())), double(float(q.z())))
+                .normalized();
+        };
+        const auto fileV = [](const Eigen::Vector3d& v) { return v.cast<float>().cast<double>(); };
+        std::vector<Eigen::Affine3d> world(bones.size());
+        for (std::size_t b = 0; b < bones.size(); ++b) {
+            Eigen::Affine3d local = Eigen::Affine3d::Identity();
+            local.linear() = fileQ(bones[b].rotation).toRotationMatrix();
+            local.translation() = fileV(bones[b].position);
+            world[b] = bones[b].parent < 0 ? local : world[std::size_t(bones[b].parent)] * local;
+        }
+        // The weapon's world axes are the hand's (the fixture is what the issue describes).
+        QVERIFY((world[2].linear() - world[0].linear()).cwiseAbs().maxCoeff() < 1e-6);
+
+        const auto checkBind = [&](const Skeleton& s, const char* what) {
+            QCOMPARE(s.size(), bones.size());
+            const PoseRig rig = makePoseRig(s);
+            for (std::size_t b = 0; b < bones.size(); ++b) {
+                const JointIndex j = s.findByName(bones[b].name);
+                QVERIFY(j != kNoJoint);
+                const Xform& got = rig.bindModel[std::size_t(j)];
+                const double dr =
+                    (got.linear().cast<double>() - world[b].linear()).cwiseAbs().maxCoeff();
+                const double dt =
+                    (got.translation().cast<double>() - world[b].translation()).norm();
+                QVERIFY2(dr < 1e-5 && dt < 1e-5,
+                         qPrintable(QStringLiteral("%1 %2: axes off by %3, origin by %4")
+                                        .arg(QLatin1String(what), QLatin1String(bones[b].name))
+                                        .arg(dr)
+                                        .arg(dt)));
+            }
+            const Xform& weapon = rig.bindModel[std::size_t(s.findByName("weapon_bone"))];
+            const Xform& hand = rig.bindModel[std::size_t(s.findByName("hand"))];
+            QVERIFY((weapon.linear() - hand.linear()).cwiseAbs().maxCoeff() < 1e-5f);
+        };
+        // Keys of the clip on the weapon bone: local rotation and position per frame.
+        const std::vector<Eigen::Quaterniond> keys = {
+            Eigen::Quaterniond(0.5011, -0.4989, -0.5011, -0.4989),
+            Eigen::Quaterniond(0.5001, -0.4999, -0.5001, -0.4999),
+            Eigen::Quaterniond(0.5, -0.5, -0.5, -0.5),
+            Eigen::Quaterniond(0.8, 0.3, -0.8, 0.3),
+            Eigen::Quaterniond(-0.2, -0.61, 0.2, -0.61),
+            Eigen::Quaterniond(-0.55, 0.12, 0.55, 0.12)};
+        const auto checkKeys = [&](const Model& m, const char* what) {
+            QVERIFY(!m.animations.empty());
+            const Animation& a = m.animations.back();
+            QCOMPARE(a.frameCount(), keys.size());
+            const auto w = std::size_t(m.skeleton.findByName("weapon_bone"));
+            std::vector<Xform> out(a.jointCount);
+            for (std::size_t f = 0; f < keys.size(); ++f) {
+                QVERIFY(makeSampleJob(a, {f, f, 0.0f}, Interpolation::Stepped, out).run());
+                const double dr =
+                    (out[w].linear().cast<double>() - fileQ(keys[f]).toRotationMatrix())
+                        .cwiseAbs()
+                        .maxCoeff();
+                const Eigen::Vector3d p(0.2, 1.5, 0.5 * double(f));
+                const double dt = (out[w].translation().cast<double>() - p).norm();
+                QVERIFY2(dr < 1e-6 && dt < 1e-6,
+                         qPrintable(QStringLiteral("%1 frame %2: rotation off by %3, position %4")
+                                        .arg(QLatin1String(what))
+                                        .arg(f)
+                                        .arg(dr)
+                                        .arg(dt)));
+            }
+        };
+
+        const QString path = test::fixturesDir() + QStringLiteral("/dmx/valid/gimbal_weapon.dmx");
+        const ReadResult r = test::readPath(path, test::fixturesDir());
+        QVERIFY2(r.hasModel && !r.hasErrors(),
+                 qPrintable(test::formatted(r.diagnostics).join(QLatin1Char('\n'))));
+        QVERIFY2(verifyInvariants(r.model).empty(), verifyInvariants(r.model).c_str());
+        checkBind(r.model.skeleton, "dmx");
+        checkKeys(r.model, "dmx");
+
+        // `convert` to SMD writes the rotations, not the error: read back, the same world.
+        std::string smd;
+        const ConvertResult c =
+            convertModel(r, "gimbal_weapon.dmx", "gimbal_weapon.smd", ConvertOptions{}, smd);
+        QCOMPARE(c.exitCode, 0);
+        ReadContext ctx;
+        ctx.fileName = "gimbal_weapon.smd";
+        const ReadResult back = readSmd(smd, ctx);
+        QVERIFY(back.hasModel && !back.hasErrors());
+        checkBind(back.model.skeleton, "smd");
+        checkKeys(back.model, "smd");
+
+        // DMX -> DMX keeps the file's numbers.
+        std::string dmx;
+        QCOMPARE(convertModel(r, "gimbal_weapon.dmx", "again.dmx", ConvertOptions{}, dmx).exitCode,
+                 0);
+        const ReadResult again = readBytesAs(dmx, "again.dmx");
+        QVERIFY(again.model.skeleton == r.model.skeleton);
+        const Animation& a0 = r.model.animations.back();
+        const Animation& a1 = again.model.animations.back();
+        QCOMPARE(a1.kind, PoseKind::LocalQuaternion);
+        QVERIFY(a1.quaternions.size() == a0.quaternions.size() &&
+                std::equal(a0.quaternions.begin(), a0.quaternions.end(), a1.quaternions.begin(),
+                           [](const Vec4& x, const Vec4& y) { return sameBits(x, y); }));
+        QVERIFY(a1.positions.size() == a0.positions.size() &&
+                std::equal(a0.positions.begin(), a0.positions.end(), a1.positions.begin(),
+                           [](const Vec3& x, const Vec3& y) { return sameBits(x, y); }));
     }
 
     // studiomdl's fan: from the corner whose diagonals are shortest (a kite's short diagonal).

@@ -12,6 +12,7 @@
 #include "core/diag/diagnostic_ids.h"
 #include "core/formats/dmx/dmx.h"
 #include "core/formats/dmx/dmx_document.h"
+#include "core/model/rotation.h"
 #include "core/text/names.h"
 #include "core/text/plural.h"
 
@@ -24,47 +25,51 @@ using dmx::AttrType;
 using dmx::Document;
 using dmx::Element;
 
-// Euler XYZ (radians, R = Rz*Ry*Rx) of a rotation matrix; the SMD convention.
-Vec3 eulerOf(const Mat3& r) noexcept
+// A quaternion key as written (x, y, z, w), kept as is: the model keeps what the file gives
+// and every use normalises it in double (core/model/rotation.h). A zero or non-finite one is
+// the identity, as studiomdl's normalisation leaves nothing else to use.
+Vec4 quatKey(const float* q) noexcept
 {
-    const double r20 = std::clamp(static_cast<double>(r(2, 0)), -1.0, 1.0);
-    double x = 0;
-    double y = 0;
-    double z = 0;
-    if (std::fabs(r20) < 0.9999999) {
-        y = std::asin(-r20);
-        x = std::atan2(static_cast<double>(r(2, 1)), static_cast<double>(r(2, 2)));
-        z = std::atan2(static_cast<double>(r(1, 0)), static_cast<double>(r(0, 0)));
-    } else if (r20 < 0) {
-        y = M_PI / 2;
-        x = std::atan2(static_cast<double>(r(0, 1)), static_cast<double>(r(1, 1)));
-    } else {
-        y = -M_PI / 2;
-        x = std::atan2(-static_cast<double>(r(0, 1)), static_cast<double>(r(1, 1)));
+    const Vec4 v(q[0], q[1], q[2], q[3]);
+    const double n = static_cast<double>(v.squaredNorm());
+    if (!(n > 1e-30) || !std::isfinite(n)) {
+        return {0, 0, 0, 1};
     }
-    return Vec3(static_cast<float>(x), static_cast<float>(y), static_cast<float>(z));
+    return v;
 }
 
-Eigen::Quaternionf quatOf(const float* q) noexcept
-{
-    Eigen::Quaternionf out(q[3], q[0], q[1], q[2]);
-    const float n = out.norm();
-    if (!(n > 1e-12f) || !std::isfinite(n)) {
-        return Eigen::Quaternionf::Identity();
+// A rigid transform in double: world transforms of the DAG tree are composed in it.
+struct RigidD {
+    Quatd q = Quatd::Identity();
+    Eigen::Vector3d t = Eigen::Vector3d::Zero();
+    RigidD operator*(const RigidD& b) const { return {q * b.q, q * b.t + t}; }
+    RigidD inverse() const
+    {
+        const Quatd c = q.conjugate();
+        return {c, -(c * t)};
     }
-    out.coeffs() /= n;
-    return out;
-}
+    bool operator==(const RigidD& b) const { return q.coeffs() == b.q.coeffs() && t == b.t; }
+    Eigen::Affine3f affine() const
+    {
+        Eigen::Affine3f a = Eigen::Affine3f::Identity();
+        a.linear() = q.toRotationMatrix().cast<float>();
+        a.translation() = t.cast<float>();
+        return a;
+    }
+};
 
 struct Node {
-    std::int32_t element = -1;    // the DAG element
-    std::int32_t parent = -1;     // node index
-    std::int32_t transform = -1;  // its DmeTransform element
-    std::int32_t mesh = -1;       // DmeMesh element when the DAG holds one
-    std::int32_t attachment = -1; // DmeAttachment element when the DAG holds one
-    JointIndex joint = kNoJoint;  // skeleton joint (file order) when the node is a joint
-    JointIndex owner = kNoJoint;  // the nearest joint at or above the node
-    Eigen::Affine3f world = Eigen::Affine3f::Identity();
+    std::int32_t element = -1;             // the DAG element
+    std::int32_t parent = -1;              // node index
+    std::int32_t transform = -1;           // its DmeTransform element
+    std::int32_t mesh = -1;                // DmeMesh element when the DAG holds one
+    std::int32_t attachment = -1;          // DmeAttachment element when the DAG holds one
+    JointIndex joint = kNoJoint;           // skeleton joint (file order) when the node is a joint
+    JointIndex owner = kNoJoint;           // the nearest joint at or above the node
+    Vec3 localPosition = Vec3::Zero();     // the transform as written
+    Vec4 localRotation = Vec4(0, 0, 0, 1); // (x, y, z, w) as written
+    RigidD worldD;                         // composed in double
+    Eigen::Affine3f world = Eigen::Affine3f::Identity(); // worldD in float, for the meshes
 };
 
 class Builder {
@@ -236,10 +241,10 @@ private:
         }
     }
 
-    void localOf(const Node& n, const Element& skelElem, Vec3& pos, Eigen::Quaternionf& rot)
+    void localOf(const Node& n, const Element& skelElem, Vec3& pos, Vec4& rot)
     {
         pos = Vec3::Zero();
-        rot = Eigen::Quaternionf::Identity();
+        rot = Vec4(0, 0, 0, 1);
         const Element* t = el(n.transform);
         const Element* e = el(n.element);
         // The bind pose proper is skeleton.baseStates[0].transforms, matched by name.
@@ -258,7 +263,7 @@ private:
         }
         if (const Attribute* q = get(*t, "orientation", AttrType::Quaternion, false);
             q && q->floats.size() == 4) {
-            rot = quatOf(q->floats.data());
+            rot = quatKey(q->floats.data());
         }
         (void)skelElem;
     }
@@ -279,14 +284,11 @@ private:
         }
         // World transforms in tree order (a parent precedes its children).
         for (Node& n : m_nodes) {
-            Vec3 p;
-            Eigen::Quaternionf q;
-            localOf(n, s, p, q);
-            Eigen::Affine3f local = Eigen::Affine3f::Identity();
-            local.translate(p);
-            local.rotate(q);
-            n.world =
-                n.parent >= 0 ? m_nodes[static_cast<std::size_t>(n.parent)].world * local : local;
+            localOf(n, s, n.localPosition, n.localRotation);
+            const RigidD local{quaternionOf(n.localRotation), n.localPosition.cast<double>()};
+            n.worldD =
+                n.parent >= 0 ? m_nodes[static_cast<std::size_t>(n.parent)].worldD * local : local;
+            n.world = n.worldD.affine();
         }
         // Joint order: jointList (model 11+), jointTransforms (older), else the tree.
         std::vector<std::int32_t> order;
@@ -308,6 +310,7 @@ private:
             }
         }
         Skeleton& sk = m_m.skeleton;
+        sk.bindKind = PoseKind::LocalQuaternion;
         // Mesh holders are bones only when a weight names them, or when the list has nothing
         // else (a rigid mesh exported as the only joint, as Valve's Maya exporter does).
         const std::vector<std::uint8_t> weighted = weightedListEntries();
@@ -340,12 +343,21 @@ private:
                 n.parent >= 0 ? m_nodes[static_cast<std::size_t>(n.parent)].owner : kNoJoint;
             n.owner = n.joint != kNoJoint ? n.joint : up;
             if (n.joint != kNoJoint) {
-                sk.parents[static_cast<std::size_t>(n.joint)] = up;
-                const Eigen::Affine3f parentWorld =
-                    up != kNoJoint ? jointWorld(up) : Eigen::Affine3f::Identity();
-                const Eigen::Affine3f local = parentWorld.inverse(Eigen::Isometry) * n.world;
-                sk.bindPositions[static_cast<std::size_t>(n.joint)] = local.translation();
-                sk.bindRotations[static_cast<std::size_t>(n.joint)] = eulerOf(local.linear());
+                const auto j = static_cast<std::size_t>(n.joint);
+                sk.parents[j] = up;
+                // The transform as written when the DAG parent sits where the parent joint does
+                // (the usual case); else composed in double through the nodes between them.
+                const RigidD parentWorld = up != kNoJoint ? jointWorldD(up) : RigidD{};
+                const RigidD above =
+                    n.parent >= 0 ? m_nodes[static_cast<std::size_t>(n.parent)].worldD : RigidD{};
+                if (above == parentWorld) {
+                    sk.bindPositions[j] = n.localPosition;
+                    sk.bindQuaternions[j] = n.localRotation;
+                } else {
+                    const RigidD local = parentWorld.inverse() * n.worldD;
+                    sk.bindPositions[j] = local.t.cast<float>();
+                    sk.bindQuaternions[j] = xyzwOf(local.q.normalized());
+                }
                 sk.bindWhere[static_cast<std::size_t>(n.joint)] =
                     el(n.transform) ? el(n.transform)->where : el(n.element)->where;
             }
@@ -364,11 +376,10 @@ private:
             Attachment at;
             at.name = a->name;
             at.joint = n.owner;
-            const Eigen::Affine3f parentWorld =
-                n.owner != kNoJoint ? jointWorld(n.owner) : Eigen::Affine3f::Identity();
-            const Eigen::Affine3f local = parentWorld.inverse(Eigen::Isometry) * n.world;
-            at.position = local.translation();
-            at.rotation = eulerOf(local.linear());
+            const RigidD parentWorld = n.owner != kNoJoint ? jointWorldD(n.owner) : RigidD{};
+            const RigidD local = parentWorld.inverse() * n.worldD;
+            at.position = local.t.cast<float>();
+            at.rotation = quaternionToEuler(local.q);
             at.rigid = number(*a, "isRigid", 0) != 0;
             at.worldAligned = number(*a, "isWorldAligned", 0) != 0;
             at.where = a->where;
@@ -412,9 +423,9 @@ private:
                                                                                   : -1;
     }
 
-    Eigen::Affine3f jointWorld(JointIndex j) const
+    const RigidD& jointWorldD(JointIndex j) const
     {
-        return m_nodes[static_cast<std::size_t>(m_jointNode[static_cast<std::size_t>(j)])].world;
+        return m_nodes[static_cast<std::size_t>(m_jointNode[static_cast<std::size_t>(j)])].worldD;
     }
 
     // ---- meshes ------------------------------------------------------------------------------
@@ -912,7 +923,7 @@ private:
     {
         Animation a;
         a.name = std::move(name);
-        a.kind = PoseKind::LocalEulerXYZ;
+        a.kind = PoseKind::LocalQuaternion;
         a.fps = fps;
         a.jointCount = m_m.skeleton.size();
         return a;
@@ -924,7 +935,7 @@ private:
         a.appendFrame(0, {});
         for (std::size_t j = 0; j < a.jointCount; ++j) {
             a.positions[j] = m_m.skeleton.bindPositions[j];
-            a.rotations[j] = m_m.skeleton.bindRotations[j];
+            a.quaternions[j] = m_m.skeleton.bindQuaternions[j];
             a.explicitKey[j] = 1;
         }
         return a;
@@ -1043,18 +1054,18 @@ private:
                 for (std::size_t j = 0; j < nj; ++j) {
                     const std::size_t k = a.key(f, j);
                     Vec3 p = m_m.skeleton.bindPositions[j];
-                    Vec3 r = m_m.skeleton.bindRotations[j];
+                    Vec4 r = m_m.skeleton.bindQuaternions[j];
                     bool keyed = false;
                     if (const Track& pt = posTrack[j]; pt.values && pt.values->count > 0) {
                         p = samplePos(pt, t);
                         keyed = true;
                     }
                     if (const Track& rt = rotTrack[j]; rt.values && rt.values->count > 0) {
-                        r = eulerOf(sampleRot(rt, t).toRotationMatrix());
+                        r = sampleRot(rt, t);
                         keyed = true;
                     }
                     a.positions[k] = p;
-                    a.rotations[k] = r;
+                    a.quaternions[k] = r;
                     a.explicitKey[k] = keyed ? 1 : 0;
                 }
             }
@@ -1103,23 +1114,26 @@ private:
         const float s = t1 > t0 ? static_cast<float>((time - t0) / (t1 - t0)) : 0.0f;
         return posAt(t, u - 1) * (1.0f - s) + posAt(t, u) * s;
     }
-    static Eigen::Quaternionf sampleRot(const Track& t, double time)
+    // A key as written at its frame; between keys a slerp in double.
+    static Vec4 sampleRot(const Track& t, double time)
     {
         const std::size_t n = t.times->count;
         const std::size_t u = upper(t, time + kSnap);
         if (u > 0 && std::fabs(t.timeAt(u - 1) - time) <= kSnap) {
-            return quatOf(&t.values->floats[4 * (u - 1)]);
+            return quatKey(&t.values->floats[4 * (u - 1)]);
         }
         if (u == 0) {
-            return quatOf(&t.values->floats[0]);
+            return quatKey(&t.values->floats[0]);
         }
         if (u >= n) {
-            return quatOf(&t.values->floats[4 * (n - 1)]);
+            return quatKey(&t.values->floats[4 * (n - 1)]);
         }
         const double t0 = t.timeAt(u - 1);
         const double t1 = t.timeAt(u);
-        const float s = t1 > t0 ? static_cast<float>((time - t0) / (t1 - t0)) : 0.0f;
-        return quatOf(&t.values->floats[4 * (u - 1)]).slerp(s, quatOf(&t.values->floats[4 * u]));
+        const double s = t1 > t0 ? (time - t0) / (t1 - t0) : 0.0;
+        const Quatd q0 = quaternionOf(quatKey(&t.values->floats[4 * (u - 1)]));
+        const Quatd q1 = quaternionOf(quatKey(&t.values->floats[4 * u]));
+        return xyzwOf(q0.slerp(s, q1).normalized());
     }
 
     const Document& m_doc;

@@ -9,11 +9,10 @@
 #include <map>
 #include <set>
 
-#include <Eigen/Geometry>
-
 #include "core/diag/diagnostic_ids.h"
 #include "core/formats/dmx/dmx.h"
 #include "core/formats/dmx/dmx_document.h"
+#include "core/model/rotation.h"
 #include "core/text/names.h"
 
 namespace rigscope::core {
@@ -25,11 +24,14 @@ using dmx::AttrType;
 using dmx::Document;
 using dmx::Element;
 
-Mat3 matrixOfEuler(const Vec3& e)
+// The bind rotation of joint j as a DMX quaternion: as read when the model came from a DMX,
+// else from its Euler angles or axes, in double.
+Vec4 bindQuaternion(const Skeleton& s, std::size_t j)
 {
-    return (Eigen::AngleAxisf(e.z(), Vec3::UnitZ()) * Eigen::AngleAxisf(e.y(), Vec3::UnitY()) *
-            Eigen::AngleAxisf(e.x(), Vec3::UnitX()))
-        .toRotationMatrix();
+    if (s.bindKind == PoseKind::LocalQuaternion) {
+        return s.bindQuaternions[j];
+    }
+    return xyzwOf(Quatd(bindRotationD(s, j)).normalized());
 }
 
 // Elements live in a deque and reserve their attributes, so references to an attribute stay
@@ -128,14 +130,12 @@ public:
             joint[j] = m_g.add("DmeJoint", s.names[j]);
             xform[j] = m_g.add("DmeTransform", s.names[j]);
             const Vec3& p = s.bindPositions[j];
-            const Eigen::Quaternionf q(s.bindKind == PoseKind::LocalEulerXYZ
-                                           ? matrixOfEuler(s.bindRotations[j])
-                                           : s.bindAxes[j]);
+            const Vec4 q = bindQuaternion(s, j);
             m_g.floats(xform[j], "position", AttrType::Vector3, {p.x(), p.y(), p.z()});
             m_g.floats(xform[j], "orientation", AttrType::Quaternion, {q.x(), q.y(), q.z(), q.w()});
             m_g.ref(joint[j], "transform", xform[j]);
         }
-        if (s.bindKind != PoseKind::LocalEulerXYZ) {
+        if (!isParentRelative(s.bindKind)) {
             m_sink.note(ids::kDmxWriteLoss, {1, 1, 0},
                         "model-space bones written as their parent-relative transforms is not "
                         "done; convert to SMD first");
@@ -157,7 +157,7 @@ public:
         for (const Attachment& a : m_m.attachments) {
             const std::int32_t dag = m_g.add("DmeDag", a.name);
             const std::int32_t xf = m_g.add("DmeTransform", a.name);
-            const Eigen::Quaternionf q(matrixOfEuler(a.rotation));
+            const Vec4 q = xyzwOf(eulerToQuaternion(a.rotation));
             m_g.floats(xf, "position", AttrType::Vector3,
                        {a.position.x(), a.position.y(), a.position.z()});
             m_g.floats(xf, "orientation", AttrType::Quaternion, {q.x(), q.y(), q.z(), q.w()});
@@ -472,7 +472,7 @@ private:
         m_g.ref(root, "animationList", list);
         Attribute& anims = m_g.refs(list, "animations");
         for (const Animation& a : m_m.animations) {
-            if (a.kind != PoseKind::LocalEulerXYZ || a.jointCount != m_m.skeleton.size()) {
+            if (!isParentRelative(a.kind) || a.jointCount != m_m.skeleton.size()) {
                 continue;
             }
             const std::int32_t clip = m_g.add("DmeChannelsClip", a.name.empty() ? name : a.name);
@@ -533,7 +533,9 @@ private:
                         if (kind == 0) {
                             push(vals, a.positions[k]);
                         } else {
-                            const Eigen::Quaternionf q(matrixOfEuler(a.rotations[k]));
+                            const Vec4 q = a.kind == PoseKind::LocalQuaternion
+                                               ? a.quaternions[k]
+                                               : xyzwOf(eulerToQuaternion(a.rotations[k]));
                             vals.floats.insert(vals.floats.end(), {q.x(), q.y(), q.z(), q.w()});
                             ++vals.count;
                         }

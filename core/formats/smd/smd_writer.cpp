@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "core/diag/diagnostic_ids.h"
+#include "core/model/rotation.h"
 #include "core/text/numbers.h"
 
 namespace rigscope::core {
@@ -216,6 +217,11 @@ void writeVertexAnimation(Out& o, const Model& m)
 
 WriteResult writeSmd(const Model& m, const WriteContext& ctx)
 {
+    if (hasQuaternions(m)) { // DMX rotations: Euler angles in double, gimbal-safe
+        Model euler = m;
+        quaternionsToEuler(euler);
+        return writeSmd(euler, ctx);
+    }
     WriteResult r;
     DiagnosticSink sink(ctx.fileName);
     // A model read from the SMD family keeps its version and line ending.

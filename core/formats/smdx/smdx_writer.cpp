@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "core/diag/diagnostic_ids.h"
+#include "core/model/rotation.h"
 
 namespace rigscope::core {
 
@@ -283,6 +284,11 @@ void writeVertexAnimation(Out& out, const std::vector<VertexFrame>& frames)
 
 WriteResult writeSmdx(const Model& m, const WriteContext& ctx)
 {
+    if (hasQuaternions(m)) { // DMX rotations: Euler angles in double, gimbal-safe
+        Model euler = m;
+        quaternionsToEuler(euler);
+        return writeSmdx(euler, ctx);
+    }
     WriteResult r;
     DiagnosticSink sink(ctx.fileName);
     const bool smdFamily =
