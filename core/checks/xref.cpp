@@ -9,6 +9,7 @@
 #include "core/checks/check_util.h"
 #include "core/checks/checks.h"
 #include "core/io/file_buffer.h"
+#include "core/model/rotation.h"
 
 namespace rigscope::core::checks {
 
@@ -30,22 +31,30 @@ std::string parentName(const Skeleton& s, std::size_t j)
                                     : s.names[static_cast<std::size_t>(s.parents[j])];
 }
 
-Mat3 rotationOf(const Skeleton& s, std::size_t j)
+// Degrees between two bind rotations, as rotations (Euler, quaternion or axes alike), in double:
+// the angle of the relative rotation from its quaternion, exact near zero where an acos of the
+// matrix trace in float reads 0.03° of rounding as a difference.
+double angleDeg(const Skeleton& a, std::size_t ja, const Skeleton& b, std::size_t jb)
 {
-    if (s.bindKind == PoseKind::ModelMatrix) {
-        return s.bindAxes[j];
-    }
-    const Vec3& r = s.bindRotations[j];
-    return (Eigen::AngleAxisf(r.z(), Vec3::UnitZ()) * Eigen::AngleAxisf(r.y(), Vec3::UnitY()) *
-            Eigen::AngleAxisf(r.x(), Vec3::UnitX()))
-        .toRotationMatrix();
+    return angleBetween(bindRotationD(a, ja), bindRotationD(b, jb)) * 180.0 /
+           3.14159265358979323846;
 }
 
-double angleDeg(const Mat3& a, const Mat3& b)
+// Whether a place was recorded: a line in a text file, an offset in a binary one (a binary
+// file's places have no line, and its first byte is its header, never a bone).
+bool known(const SourceLoc& l)
 {
-    const double c =
-        std::clamp((static_cast<double>((a.transpose() * b).trace()) - 1.0) / 2.0, -1.0, 1.0);
-    return std::acos(c) * 180.0 / 3.14159265358979323846;
+    return l.line != 0 || l.offset != 0;
+}
+
+// The bind pose line of joint j, else its declaration, else `fallback`.
+SourceLoc poseLoc(const Skeleton& s, std::size_t j, const SourceLoc& fallback)
+{
+    if (j < s.bindWhere.size() && known(s.bindWhere[j])) {
+        return s.bindWhere[j];
+    }
+    const SourceLoc decl = jointLoc(s, j);
+    return known(decl) ? decl : fallback;
 }
 
 // Parent-relative offset of joint j in the bind pose (CoD stores model-space offsets).
@@ -166,8 +175,9 @@ void checkXrefRestPose(const SceneFile& self, const SceneFile& ref, const Profil
     const SourceLoc timeLine = (!m.animations.empty() && !m.animations.front().frameWhere.empty())
                                    ? m.animations.front().frameWhere.front()
                                    : SourceLoc{1, 1, 0};
-    if (m.kind == ModelKind::Reference && ref.model->kind == ModelKind::Reference &&
-        s.bindKind == r.bindKind) {
+    const bool comparable =
+        s.bindKind == r.bindKind || (isParentRelative(s.bindKind) && isParentRelative(r.bindKind));
+    if (m.kind == ModelKind::Reference && ref.model->kind == ModelKind::Reference && comparable) {
         // Two references of one document: the rest poses must agree.
         for (std::size_t j : jointsInFileOrder(s)) {
             const JointIndex rj = r.findByName(s.names[j]);
@@ -176,18 +186,18 @@ void checkXrefRestPose(const SceneFile& self, const SceneFile& ref, const Profil
             }
             const auto rjs = static_cast<std::size_t>(rj);
             const double dpos = (s.bindPositions[j] - r.bindPositions[rjs]).norm();
-            const double drot = angleDeg(rotationOf(s, j), rotationOf(r, rjs));
+            const double drot = angleDeg(s, j, r, rjs);
+            // 0.01° is far above what a float file round trip moves a rotation (about 1e-5°:
+            // Euler angles or a quaternion written shortest round trip, converted in double).
             if (!(dpos > 1e-3 || drot > 0.01)) {
                 continue;
             }
-            const SourceLoc at = s.bindWhere[j].line ? s.bindWhere[j] : timeLine;
+            const SourceLoc at = poseLoc(s, j, timeLine);
             Diagnostic& d = sink.warning(ids::kXrefRestPoseDiffers, at,
                                          quoted(s.names[j]) + " rest differs: Δpos " + num(dpos) +
                                              ", Δrot " + num(drot, 2) + "°",
                                          {K::Joint, static_cast<std::int32_t>(j)});
-            d.related.push_back({ref.file,
-                                 r.bindWhere[rjs].line ? r.bindWhere[rjs] : jointLoc(r, rjs),
-                                 "reference pose here"});
+            d.related.push_back({ref.file, poseLoc(r, rjs, {}), "reference pose here"});
         }
         return;
     }

@@ -683,8 +683,10 @@ constexpr CheckExplanation kExplanations[] = {
      "Compilers bind each reference with its own rest pose, so LODs or bodygroups made from "
      "different rigs deform differently under the same animation; a changed bone length "
      "stretches the mesh.",
-     "Position, rotation or length difference above max(0.01, 1 %); in every profile "
-     "(note under cod). Source: Switch-Toolbox issue 264.",
+     "Rest poses: position over 0.001 units or rotation over 0.01° (the angle of the relative "
+     "rotation in double, Euler, quaternion or axes alike; a float file round trip moves it by "
+     "about 1e-5°). Frame 0: length over max(0.01, 1 %). In every profile (note under cod). "
+     "Source: Switch-Toolbox issue 264.",
      "body.smd: 1 \"arm\" 0 pos (0 0 10)\nhead.smd: 1 \"arm\" 0 pos (0 0 12)",
      "Export every reference and animation from one rig, in its rest pose."},
     {"xref.vta-vertex-count", "a VTA has another vertex count than the reference's corners",
