@@ -554,17 +554,17 @@ void TstChecks::perVertexChecksReportOncePerVertex()
     const std::string smd = "version 1\nnodes\n0 \"root\" -1\n1 \"arm\" 0\nend\n"
                             "skeleton\ntime 0\n0 0 0 0 0 0 0\n1 1 0 0 0 0 0\nend\n"
                             "triangles\nm\n"
-                            // line 11: (0,0,0) sums to 0.8 and has a zero normal
+                            // line 13: (0,0,0) sums to 0.8 and has a zero normal
                             "0 0 0 0 0 0 0 0 0 2 0 0.5 1 0.3\n"
                             "0 1 0 0 0 0 1 1 0 1 0 1\n"
                             "0 5 5 5 0 0 1 0 1 2 0 1.25 1 -0.25\n"
                             "m\n"
-                            // line 16: the same three vertices again
+                            // line 17: the same three vertices again
                             "0 0 0 0 0 0 0 0 0 2 0 0.5 1 0.3\n"
                             "0 5 5 5 0 0 1 0 1 2 0 1.25 1 -0.25\n"
                             "0 1 1 0 0 0 1 1 1 1 0 1\n"
                             "m\n"
-                            // line 20: (0,0,0) with other weights is another vertex
+                            // line 21: (0,0,0) with other weights is another vertex
                             "0 0 0 0 0 0 0 0 0 2 0 0.4 1 0.3\n"
                             "0 2 0 0 0 0 1 1 0 1 0 1\n"
                             "0 2 2 0 0 0 1 1 1 1 0 1\n"
@@ -585,9 +585,9 @@ void TstChecks::perVertexChecksReportOncePerVertex()
         }
         return out;
     };
-    QCOMPARE(linesOf(ids::kWeightsSumNotOne), (std::vector<std::uint32_t>{11, 20}));
-    QCOMPARE(linesOf(ids::kWeightsNegative), (std::vector<std::uint32_t>{13}));
-    QCOMPARE(linesOf(ids::kMeshZeroNormal), (std::vector<std::uint32_t>{11, 20}));
+    QCOMPARE(linesOf(ids::kWeightsSumNotOne), (std::vector<std::uint32_t>{13, 21}));
+    QCOMPARE(linesOf(ids::kWeightsNegative), (std::vector<std::uint32_t>{15}));
+    QCOMPARE(linesOf(ids::kMeshZeroNormal), (std::vector<std::uint32_t>{13, 21}));
 }
 
 QTEST_APPLESS_MAIN(TstChecks)
