@@ -83,7 +83,7 @@ private slots:
                 ++moved;
             }
         }
-        QCOMPARE(moved, 1);
+        QCOMPARE(moved, 2); // the head's two corners at (-1, 0, 0)
     }
 
     void bodygroupsDrivesTheModel()
