@@ -792,7 +792,8 @@ ConvertResult convertFile(const std::string& inPath, const std::string& outPath,
             bind.axes = r.model.skeleton.bindAxes;
         }
         bind.explicitKey.assign(bind.jointCount, 1);
-        r.model.animations.assign(1, std::move(bind));
+        r.model.animations.clear();
+        r.model.animations.push_back(std::move(bind));
         for (Diagnostic& d : sink.take()) {
             r.diagnostics.push_back(std::move(d));
         }
