@@ -3,7 +3,6 @@
 // One truth (issue 15): the counts are those `check` reports for the same files and profile;
 // --no-checks is the fast read-only summary and says so.
 #include <cstdio>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,38 +27,26 @@ std::string jsonObjectOf(const core::InfoReport& r)
 }
 
 // A QC project (issue 17 §6): diagnostics to stderr, text or one JSON object. False on I/O
-// failure.
-bool printQcInfo(const std::string& path, core::Profile profile, bool json,
-                 const core::InfoOptions& opt, std::vector<std::string>& jsonObjects,
+// failure. Counted as `check X.qc` counts them (core::qcInfoFromFile).
+bool printQcInfo(const std::string& path, bool json, const core::InfoOptions& opt,
+                 const CommonOptions& common, std::vector<std::string>& jsonObjects,
                  bool& hasErrors)
 {
-    const core::QcReport r = core::qcReportFromFile(path, profile);
-    std::optional<core::MaterialLookupReport> materials;
-    if (opt.materials && r.readable) {
-        // As `check X.qc` looks them up: under the compiled model's material folders.
-        core::CheckOptions c;
-        c.materialRoots = opt.materialRoots;
-        c.materialsFromQc = true;
-        c.cdMaterials = core::qcMaterialFolders(r);
-        materials = core::lookUpModelMaterials(path, r.compiled.model, r.profile, c);
+    const core::QcInfo info = core::qcInfoFromFile(path, opt);
+    if (!info.report.readable) {
+        std::fprintf(stderr, "rigscope-cli: %s\n", info.report.ioError.c_str());
     }
-    const core::MaterialLookupReport* m = materials ? &*materials : nullptr;
-    if (!r.readable) {
-        std::fprintf(stderr, "rigscope-cli: %s\n", r.ioError.c_str());
-    }
-    for (const core::Diagnostic& d : r.diagnostics) {
-        std::fprintf(stderr, "%s\n", core::formatDiagnostic(d).c_str());
-    }
+    printDiagnostics(info.diagnostics, common);
     if (!json) {
-        std::fputs(core::qcInfoText(r, m).c_str(), stdout);
+        std::fputs(core::qcInfoText(info).c_str(), stdout);
     }
-    std::string obj = core::qcInfoJson(r, m);
+    std::string obj = core::qcInfoJson(info);
     while (!obj.empty() && obj.back() == '\n') {
         obj.pop_back();
     }
     jsonObjects.push_back(std::move(obj));
-    hasErrors = r.errors > 0;
-    return r.readable;
+    hasErrors = info.errors > 0;
+    return info.report.readable;
 }
 
 // One input that is a QC: its object alone (issue 17 §6); otherwise an array of objects.
@@ -161,7 +148,7 @@ int runInfo(const QStringList& args)
         if (core::isQcPath(f.toStdString())) {
             bool qcErrors = false;
             ioFailure =
-                !printQcInfo(f.toStdString(), *prof, p.isSet(json), opt, jsonObjects, qcErrors) ||
+                !printQcInfo(f.toStdString(), p.isSet(json), opt, common, jsonObjects, qcErrors) ||
                 ioFailure;
             errors = errors || qcErrors;
             continue;

@@ -32,6 +32,10 @@ void forgetLocations(core::Model& m)
     for (core::FlexShape& f : m.flexShapes) {
         f.where = {};
     }
+    for (core::VertexFrame& f : m.vertexFrames) {
+        f.where = {};
+        std::fill(f.lineWhere.begin(), f.lineWhere.end(), core::SourceLoc{});
+    }
 }
 
 } // namespace
@@ -88,7 +92,8 @@ std::vector<render::SceneMarker> qcMarkers(const core::QcReport& qc, const core:
     for (const core::QcAttachment& a : qc.project.attachments) {
         render::SceneMarker m;
         m.kind = render::SceneMarker::Kind::Axes;
-        m.joint = shown.skeleton.findByName(a.bone);
+        // $staticprop links every attachment to static_prop, its offset kept (docs/qc.md).
+        m.joint = shown.skeleton.findByName(qc.project.staticProp ? "static_prop" : a.bone);
         m.offset = a.offset;
         m.absolute = a.absolute;
         m.name = toQString(a.name);

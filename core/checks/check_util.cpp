@@ -370,6 +370,34 @@ WeldStats weldStats(const Model& m, Profile profile, std::size_t vertexLimit,
     return out;
 }
 
+VertexOnce::VertexOnce(const Model& m) : m_mesh(m.mesh), m_pool(isXModel(m)) {}
+
+bool VertexOnce::first(std::size_t point, std::initializer_list<float> extra)
+{
+    m_key.clear();
+    auto add = [this](std::uint32_t v) { m_key.append(reinterpret_cast<const char*>(&v), 4); };
+    if (m_pool) {
+        add(static_cast<std::uint32_t>(point));
+    } else {
+        const Vec3& p = m_mesh.pointPositions[point];
+        add(bits(p.x()));
+        add(bits(p.y()));
+        add(bits(p.z()));
+        add(static_cast<std::uint32_t>(m_mesh.pointParents[point]));
+        add(static_cast<std::uint32_t>(m_mesh.pointLinkState[point]));
+        const std::uint32_t o =
+            m_mesh.influenceOffsets.empty() ? 0 : m_mesh.influenceOffsets[point];
+        for (std::uint32_t i = 0; i < m_mesh.influenceCount(point); ++i) {
+            add(static_cast<std::uint32_t>(m_mesh.influenceJoints[o + i]));
+            add(bits(m_mesh.influenceWeights[o + i]));
+        }
+    }
+    for (const float f : extra) {
+        add(bits(f));
+    }
+    return m_seen.insert(m_key).second;
+}
+
 bool deltaKept(const Vec3& dp, const Vec3& dn) noexcept
 {
     return dp.squaredNorm() > 0.001f || dn.squaredNorm() > 0.001f;

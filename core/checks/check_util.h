@@ -3,8 +3,10 @@
 // Helpers shared by the check families (internal to core/checks).
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "core/checks/registry.h"
@@ -63,6 +65,24 @@ struct WeldStats {
 };
 WeldStats weldStats(const Model& m, Profile profile, std::size_t vertexLimit,
                     std::size_t normalLimit, bool wantCornerMap = false);
+
+// One row per vertex (issue 27): an SMD writes a vertex once per triangle that uses it, and
+// studiomdl welds the copies (same position, parent field, link state and links) into one. A
+// per-vertex check asks first(point) for each point it fires on and reports only the first of
+// a vertex; corner checks pass the corner's own attribute (normal, UV) as `extra`. XMODEL pool
+// vertices are vertices already (every point is its own). Only points a check fires on are
+// hashed, so a clean mesh costs nothing.
+class VertexOnce {
+public:
+    explicit VertexOnce(const Model& m);
+    bool first(std::size_t point, std::initializer_list<float> extra = {});
+
+private:
+    const Mesh& m_mesh;
+    bool m_pool;
+    std::unordered_set<std::string> m_seen;
+    std::string m_key;
+};
 
 // VTA base vertex → reference corners (FORMATS.md §1.6 matching).
 struct FlexMatch {

@@ -148,13 +148,19 @@ void checkMisdirectedNormals(const Model& m, const Profile& p, DiagnosticSink& s
 void checkNormalLength(const Model& m, const Profile& p, DiagnosticSink& sink)
 {
     const Mesh& me = m.mesh;
+    VertexOnce once(m);
     for (std::size_t c = 0; c < me.cornerCount(); ++c) {
         const Vec3& n = me.cornerNormals[c];
         if (!n.allFinite()) {
             continue;
         }
         const float len = n.norm();
-        if (len < 1e-6f) {
+        const bool zero = len < 1e-6f;
+        if ((zero || std::abs(len - 1.0f) > 1e-3f) &&
+            !once.first(me.cornerPoints[c], {n.x(), n.y(), n.z()})) {
+            continue;
+        }
+        if (zero) {
             sink.warning(ids::kMeshZeroNormal, me.cornerWhere[c],
                          p == Profile::Cod ? "vertex normal is zero; BO tools reject it"
                                            : "vertex normal is zero",
@@ -169,19 +175,30 @@ void checkNormalLength(const Model& m, const Profile& p, DiagnosticSink& sink)
 void checkMeshNan(const Model& m, const Profile&, DiagnosticSink& sink)
 {
     const Mesh& me = m.mesh;
+    VertexOnce once(m);
     for (std::size_t pt = 0; pt < me.pointCount(); ++pt) {
         const std::string bad = badComponent(me.pointPositions[pt]);
-        if (!bad.empty()) {
+        if (!bad.empty() && once.first(pt)) {
             sink.error(ids::kMeshNan, me.pointWhere[pt], "position " + bad,
                        {K::Vertex, static_cast<std::int32_t>(pt)});
         }
     }
+    VertexOnce onceCorner(m);
     for (std::size_t c = 0; c < me.cornerCount(); ++c) {
         std::string bad = badComponent(me.cornerNormals[c]);
+        const std::string badUv = badComponent(me.cornerUvs[c]);
+        if (bad.empty() && badUv.empty()) {
+            continue;
+        }
+        const Vec3& n = me.cornerNormals[c];
+        const Vec2& uv = me.cornerUvs[c];
+        if (!onceCorner.first(me.cornerPoints[c], {n.x(), n.y(), n.z(), uv.x(), uv.y()})) {
+            continue;
+        }
         if (!bad.empty()) {
             sink.error(ids::kMeshNan, me.cornerWhere[c], "normal " + bad, cornerVertexRef(m, c));
         }
-        bad = badComponent(me.cornerUvs[c]);
+        bad = badUv;
         if (!bad.empty()) {
             bad[0] = bad[0] == 'x' ? 'u' : 'v';
             sink.error(ids::kMeshNan, me.cornerWhere[c], "uv " + bad, cornerVertexRef(m, c));

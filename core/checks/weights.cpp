@@ -19,6 +19,21 @@ ElementRef vertexRef(std::size_t p)
     return {K::Vertex, static_cast<std::int32_t>(p)};
 }
 
+// True when a link of point `p` has a weight `test` accepts.
+template <class Test> bool anyWeight(const Mesh& me, std::size_t p, Test test)
+{
+    if (me.influenceCount(p) == 0) {
+        return false;
+    }
+    const std::uint32_t o = me.influenceOffsets[p];
+    for (std::uint32_t i = 0; i < me.influenceCount(p); ++i) {
+        if (test(me.influenceWeights[o + i])) {
+            return true;
+        }
+    }
+    return false;
+}
+
 struct RawSum {
     double sum = 0;
     bool finite = true;
@@ -47,12 +62,14 @@ RawSum rawSum(const Mesh& me, std::size_t p)
 void checkWeightsSumToOne(const Model& m, const Profile& p, DiagnosticSink& sink)
 {
     const Mesh& me = m.mesh;
+    VertexOnce once(m);
     for (std::size_t pt = 0; pt < me.pointCount(); ++pt) {
         if (!hasLinks(me, pt)) {
             continue;
         }
         const RawSum r = rawSum(me, pt);
-        if (!r.finite || r.allNonPositive || std::abs(r.sum - 1.0) <= 1e-3 + 1e-5) {
+        if (!r.finite || r.allNonPositive || std::abs(r.sum - 1.0) <= 1e-3 + 1e-5 ||
+            !once.first(pt)) {
             continue;
         }
         sink.warning(ids::kWeightsSumNotOne, me.pointWhere[pt],
@@ -69,8 +86,9 @@ void checkWeightsSumToOne(const Model& m, const Profile& p, DiagnosticSink& sink
 void checkWeightsNegative(const Model& m, const Profile&, DiagnosticSink& sink)
 {
     const Mesh& me = m.mesh;
+    VertexOnce once(m);
     for (std::size_t pt = 0; pt < me.pointCount(); ++pt) {
-        if (me.influenceCount(pt) == 0) {
+        if (!anyWeight(me, pt, [](float w) { return w < 0; }) || !once.first(pt)) {
             continue;
         }
         const std::uint32_t o = me.influenceOffsets[pt];
@@ -90,6 +108,7 @@ void checkWeightsNegative(const Model& m, const Profile&, DiagnosticSink& sink)
 void checkWeightsZeroSum(const Model& m, const Profile& p, DiagnosticSink& sink)
 {
     const Mesh& me = m.mesh;
+    VertexOnce once(m);
     std::vector<Link> links;
     for (std::size_t pt = 0; pt < me.pointCount(); ++pt) {
         const bool placeholder = me.pointWhere[pt].line == 0 && me.pointWhere[pt].offset == 0;
@@ -104,7 +123,7 @@ void checkWeightsZeroSum(const Model& m, const Profile& p, DiagnosticSink& sink)
             continue;
         }
         const RawSum r = rawSum(me, pt);
-        if (!r.finite || !r.allNonPositive) {
+        if (!r.finite || !r.allNonPositive || !once.first(pt)) {
             continue;
         }
         compiledLinks(me, pt, p == Profile::Cod ? Profile::Source : p, links);
@@ -123,10 +142,12 @@ void checkWeightsZeroSum(const Model& m, const Profile& p, DiagnosticSink& sink)
 void checkWeightsZeroLink(const Model& m, const Profile& p, DiagnosticSink& sink)
 {
     const Mesh& me = m.mesh;
+    VertexOnce once(m);
     std::size_t k = 0;
     std::size_t first = SIZE_MAX;
     for (std::size_t pt = 0; pt < me.pointCount(); ++pt) {
-        if (!hasLinks(me, pt) && !isXModel(m)) {
+        if ((!hasLinks(me, pt) && !isXModel(m)) ||
+            !anyWeight(me, pt, [](float w) { return w == 0.0f; }) || !once.first(pt)) {
             continue;
         }
         const std::uint32_t o = me.influenceOffsets.empty() ? 0 : me.influenceOffsets[pt];
@@ -150,8 +171,9 @@ void checkWeightsZeroLink(const Model& m, const Profile& p, DiagnosticSink& sink
 void checkWeightsNan(const Model& m, const Profile&, DiagnosticSink& sink)
 {
     const Mesh& me = m.mesh;
+    VertexOnce once(m);
     for (std::size_t pt = 0; pt < me.pointCount(); ++pt) {
-        if (me.influenceCount(pt) == 0) {
+        if (!anyWeight(me, pt, [](float w) { return !std::isfinite(w); }) || !once.first(pt)) {
             continue;
         }
         const std::uint32_t o = me.influenceOffsets[pt];
@@ -175,6 +197,7 @@ void checkWeightsTooManyLinks(const Model& m, const Profile& p, DiagnosticSink& 
     if (lim.weightsPerVertex == 0) {
         return;
     }
+    VertexOnce once(m);
     std::vector<Link> links;
     for (std::size_t pt = 0; pt < me.pointCount(); ++pt) {
         if (!hasLinks(me, pt)) {
@@ -199,7 +222,7 @@ void checkWeightsTooManyLinks(const Model& m, const Profile& p, DiagnosticSink& 
         } else {
             compiledLinks(me, pt, p, links, &n, &dropped);
         }
-        if (n <= lim.weightsPerVertex) {
+        if (n <= lim.weightsPerVertex || !once.first(pt)) {
             continue;
         }
         sink.warning(ids::kWeightsTooManyLinks, me.pointWhere[pt],
@@ -215,12 +238,14 @@ void checkWeightsTooManyLinks(const Model& m, const Profile& p, DiagnosticSink& 
 void checkWeightsBelowCull(const Model& m, const Profile&, DiagnosticSink& sink)
 {
     const Mesh& me = m.mesh;
+    VertexOnce once(m);
     std::vector<Link> links;
     std::size_t k = 0;
     std::size_t first = SIZE_MAX;
     float largest = 0;
     for (std::size_t pt = 0; pt < me.pointCount(); ++pt) {
-        if (!hasLinks(me, pt)) {
+        if (!hasLinks(me, pt) || !anyWeight(me, pt, [](float w) { return w > 0 && w < 0.05f; }) ||
+            !once.first(pt)) {
             continue;
         }
         mergedLinks(me, pt, links);
@@ -253,12 +278,22 @@ void checkWeightsBelowCull(const Model& m, const Profile&, DiagnosticSink& sink)
 void checkWeightsDuplicateLink(const Model& m, const Profile& p, DiagnosticSink& sink)
 {
     const Mesh& me = m.mesh;
+    VertexOnce once(m);
     for (std::size_t pt = 0; pt < me.pointCount(); ++pt) {
         const std::uint32_t n = me.influenceCount(pt);
         if (n < 2) {
             continue;
         }
         const std::uint32_t o = me.influenceOffsets[pt];
+        bool repeated = false;
+        for (std::uint32_t i = 0; i < n && !repeated; ++i) {
+            for (std::uint32_t j = i + 1; j < n && !repeated; ++j) {
+                repeated = me.influenceJoints[o + i] == me.influenceJoints[o + j];
+            }
+        }
+        if (!repeated || !once.first(pt)) {
+            continue;
+        }
         for (std::uint32_t i = 0; i < n; ++i) {
             const JointIndex b = me.influenceJoints[o + i];
             bool earlier = false;
@@ -284,6 +319,7 @@ void checkWeightsDuplicateLink(const Model& m, const Profile& p, DiagnosticSink&
 void checkWeightsParentMismatch(const Model& m, const Profile&, DiagnosticSink& sink)
 {
     const Mesh& me = m.mesh;
+    VertexOnce once(m);
     std::vector<Link> links;
     for (std::size_t pt = 0; pt < me.pointCount(); ++pt) {
         if (!hasLinks(me, pt) || me.pointParents[pt] == kNoJoint) {
@@ -305,7 +341,7 @@ void checkWeightsParentMismatch(const Model& m, const Profile&, DiagnosticSink& 
         for (const Link& l : links) {
             tie = tie || (l.joint == me.pointParents[pt] && l.weight == links[heaviest].weight);
         }
-        if (tie) {
+        if (tie || !once.first(pt)) {
             continue;
         }
         sink.warning(ids::kWeightsParentMismatch, me.pointWhere[pt],

@@ -60,20 +60,10 @@ struct Loaded {
 
 void load(Loaded& l, Profile requested, const std::string& forceReader)
 {
-    FileReadResult file = readFile(l.path);
-    if (!file.ok()) {
-        l.ioError = file.error;
-        return;
-    }
-    if (!isReadable(file.bytes, l.path, forceReader)) {
-        l.ioError = "'" + l.path + "': " + std::string(unknownFormatReason(file.bytes));
-        return;
-    }
-    ReadContext ctx;
-    ctx.fileName = l.path;
-    ctx.profile = requested;
-    l.result = readInput(file.bytes, ctx, forceReader);
-    l.readable = true;
+    OpenedInput in = openInput(l.path, requested, forceReader);
+    l.readable = in.readable;
+    l.ioError = std::move(in.error);
+    l.result = std::move(in.result);
 }
 
 bool isReferenceModel(const Loaded& l)
@@ -114,18 +104,19 @@ std::string boneKey(const Skeleton& s, std::size_t j)
            (p == kNoJoint ? std::string() : lowerAscii(s.names[static_cast<std::size_t>(p)]));
 }
 
-// Share of `m`'s bones that `ref` declares too, under the same parent.
-double boneOverlap(const Model& m, const std::unordered_set<std::string>& refKeys)
+// How many of `m`'s bones `ref` declares too: under the same parent, and by name alone (XANIM
+// parts have no hierarchy: by name only).
+std::pair<std::size_t, std::size_t> boneOverlap(const Model& m,
+                                                const std::unordered_set<std::string>& refKeys)
 {
-    if (m.skeleton.empty()) {
-        return 0;
-    }
-    std::size_t hits = 0;
+    std::size_t keyed = 0, named = 0;
     for (std::size_t j = 0; j < m.skeleton.size(); ++j) {
-        hits += refKeys.count(isXAnimFormat(m.format) ? lowerAscii(m.skeleton.names[j])
-                                                      : boneKey(m.skeleton, j));
+        const std::string name = lowerAscii(m.skeleton.names[j]);
+        named += refKeys.count(name);
+        keyed +=
+            isXAnimFormat(m.format) ? refKeys.count(name) : refKeys.count(boneKey(m.skeleton, j));
     }
-    return static_cast<double>(hits) / static_cast<double>(m.skeleton.size());
+    return {keyed, named};
 }
 
 std::unordered_set<std::string> lowerNames(const Model& m)
@@ -139,8 +130,9 @@ std::unordered_set<std::string> lowerNames(const Model& m)
 }
 
 // Per folder: each animation / VTA / XANIM gets the reference there with the same stem, else
-// the one declaring most of its bones under the same parents (at least half). XANIM parts have
-// no hierarchy, so they match by name only.
+// the one that shares most of its bones (under the same parents, then by name alone; ties: the
+// first given), if it shares any: the window attaches an animation or VTA to a reference that
+// shares a bone name (docs/cli.md "Which reference"). XANIM parts match XMODELs by name.
 void discoverReferences(std::vector<std::unique_ptr<Loaded>>& files)
 {
     std::map<std::string, std::vector<Loaded*>> folders;
@@ -165,7 +157,7 @@ void discoverReferences(std::vector<std::unique_ptr<Loaded>>& files)
             }
             const bool xanim = isXAnimFormat(l->result.model.format);
             const Loaded* best = nullptr;
-            double bestScore = 0.5 - 1e-9;
+            std::pair<std::size_t, std::size_t> bestScore{0, 0};
             for (std::size_t r = 0; r < refs.size(); ++r) {
                 if (isXModelFormat(refs[r]->result.model.format) != xanim) {
                     continue;
@@ -174,8 +166,8 @@ void discoverReferences(std::vector<std::unique_ptr<Loaded>>& files)
                     best = refs[r];
                     break;
                 }
-                const double score = boneOverlap(l->result.model, refNames[r]);
-                if (score > bestScore) {
+                const auto score = boneOverlap(l->result.model, refNames[r]);
+                if (score.second > 0 && score > bestScore) {
                     bestScore = score;
                     best = refs[r];
                 }

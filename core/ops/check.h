@@ -73,8 +73,8 @@ CheckedFile checkModel(const std::string& file, const Model* model,
                        const std::string& referenceFile, const CheckOptions& opt);
 
 // Reads and checks every input (in parallel); files of one folder form a document with the
-// reference given or found there (an animation / VTA gets the folder's reference that holds
-// most of its bones, at least half of them).
+// reference given or found there (an animation / VTA gets the folder's reference with its stem,
+// else the one sharing most of its bones, if it shares any: docs/cli.md "Which reference").
 // `results`, when given, receives each file's ReadResult (moved out, in `files` order) so a
 // caller (`info`) summarises the models it checked without reading them again.
 CheckRun runCheck(const std::vector<std::string>& paths, const CheckOptions& options,

@@ -578,7 +578,8 @@ ConvertResult convertModel(const ReadResult& in, const std::string& inName,
     }
     const Model& src = *input;
     Model converted;
-    if (src.format == "dmx" && (target == "smd" || target == "vta" || target == "smdx")) {
+    if ((src.format == "dmx" || src.format == "qc") &&
+        (target == "smd" || target == "vta" || target == "smdx")) {
         converted = dmxToSmdFamily(src, target == "vta", sink);
     } else if (target == "dmx") {
         converted = toSmdFamily(src, sink);
@@ -758,16 +759,37 @@ ConvertResult convertFile(const std::string& inPath, const std::string& outPath,
         res.error = "'" + outPath + "' exists; pass --force to overwrite it";
         return res;
     }
-    FileReadResult file = readFile(inPath);
-    if (!file.ok()) {
+    OpenedInput in = openInput(inPath, opt.profile, opt.forceReader); // a .qc: its compiled model
+    if (!in.readable) {
         res.exitCode = 2;
-        res.error = file.error;
+        res.error = in.error;
         return res;
     }
-    ReadContext ctx;
-    ctx.fileName = inPath;
-    ctx.profile = opt.profile;
-    ReadResult r = readInput(file.bytes, ctx, opt.forceReader);
+    ReadResult r = std::move(in.result);
+    if (in.qc && !r.model.animations.empty()) {
+        // The compiled model is written at its bind pose; each sequence is its own file.
+        DiagnosticSink sink(inPath);
+        loss(sink, plural(r.model.animations.size(), "sequence") +
+                       " not written; the compiled model keeps its bind pose (convert the "
+                       "sequences' files)");
+        Animation bind;
+        bind.name = "bind";
+        bind.kind = r.model.skeleton.bindKind;
+        bind.jointCount = r.model.skeleton.size();
+        bind.appendFrame(0, {});
+        bind.positions = r.model.skeleton.bindPositions;
+        if (bind.kind == PoseKind::LocalEulerXYZ) {
+            bind.rotations = r.model.skeleton.bindRotations;
+        } else {
+            bind.axes = r.model.skeleton.bindAxes;
+        }
+        bind.explicitKey.assign(bind.jointCount, 1);
+        r.model.animations.clear();
+        r.model.animations.push_back(std::move(bind));
+        for (Diagnostic& d : sink.take()) {
+            r.diagnostics.push_back(std::move(d));
+        }
+    }
     if (!r.hasModel) {
         res.diagnostics = std::move(r.diagnostics);
         res.exitCode = 2;

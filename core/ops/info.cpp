@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
+#include <system_error>
 
 #include "core/build/weld.h"
 #include "core/ops/check.h"
@@ -146,24 +148,16 @@ namespace {
 InfoReport infoFromFileWith(const std::string& path, const InfoOptions& options,
                             const CheckOptions& opt)
 {
-    MappedFile file(path);
-    if (!file.ok()) {
+    // The file is mapped only while it is read (the model holds no view into it): freed before
+    // welding.
+    const OpenedInput in = openInput(path, options.profile, options.forceReader);
+    if (!in.readable) {
         InfoReport out;
         out.file = path;
-        out.ioError = file.error();
+        out.ioError = in.error;
         return out;
     }
-    if (!isReadable(file.bytes(), path, options.forceReader)) {
-        InfoReport out;
-        out.file = path;
-        out.ioError = "'" + path + "': " + std::string(unknownFormatReason(file.bytes()));
-        return out;
-    }
-    ReadContext ctx;
-    ctx.fileName = path;
-    ctx.profile = options.profile;
-    const ReadResult r = readInput(file.bytes(), ctx, options.forceReader);
-    file.release(); // the model holds no view into it: free it before welding
+    const ReadResult& r = in.result;
     InfoReport out = infoFromResult(path, r, options.profile);
     if (options.materials && r.hasModel) {
         out.materialLookup = lookUpModelMaterials(path, r.model, out.profile, opt);
@@ -181,23 +175,66 @@ InfoReport infoFromFile(const std::string& path, Profile requested, const std::s
     return infoFromFileWith(path, options, CheckOptions{});
 }
 
-std::vector<InfoReport> infoFromFiles(const std::vector<std::string>& paths,
-                                      const InfoOptions& options)
+CheckOptions checkOptionsFor(const InfoOptions& options)
 {
-    std::vector<InfoReport> out;
     CheckOptions opt;
     opt.profile = options.profile;
     opt.reference = options.reference;
     opt.forceReader = options.forceReader;
     opt.materialRoots = options.materialRoots;
+    return opt;
+}
+
+QcInfo qcInfoFromFile(const std::string& path, const InfoOptions& options)
+{
+    QcInfo info;
+    const CheckOptions opt = checkOptionsFor(options);
+    info.report = qcReportFromFile(path, opt.profile);
+    const QcReport& r = info.report;
+    if (!r.readable) {
+        return info;
+    }
+    if (options.checks) {
+        addCheckedFiles(info, checkQcReport(r, opt));
+    } else {
+        info.diagnostics = r.diagnostics;
+        info.errors = r.errors;
+        info.warnings = r.warnings;
+        info.notes = r.notes;
+    }
+    if (options.materials) {
+        // As `check X.qc` looks them up: under the compiled model's material folders.
+        CheckOptions c = opt;
+        c.materialsFromQc = true;
+        c.cdMaterials = qcMaterialFolders(r);
+        info.materials = lookUpModelMaterials(path, r.compiled.model, r.profile, c);
+        info.hasMaterials = true;
+    }
+    return info;
+}
+
+std::vector<InfoReport> infoFromFiles(const std::vector<std::string>& paths,
+                                      const InfoOptions& options)
+{
+    std::vector<InfoReport> out;
+    const CheckOptions opt = checkOptionsFor(options);
     if (!options.checks) {
         for (const std::string& p : paths) {
             out.push_back(infoFromFileWith(p, options, opt));
         }
         return out;
     }
+    // `info` describes files: a folder is not expanded as `check` expands it, it is an input
+    // that cannot be read ("'x' is a directory", openInput's words).
+    std::vector<std::string> files;
+    for (const std::string& p : paths) {
+        std::error_code ec;
+        if (!std::filesystem::is_directory(p, ec)) {
+            files.push_back(p);
+        }
+    }
     std::vector<ReadResult> results;
-    CheckRun run = runCheck(paths, opt, &results);
+    CheckRun run = runCheck(files, opt, &results);
     // One report per input, in the order given (a folder: its files in place).
     std::vector<bool> used(run.files.size(), false);
     for (const std::string& p : paths) {
@@ -228,15 +265,11 @@ std::vector<InfoReport> infoFromFiles(const std::vector<std::string>& paths,
             r.notes = countSeverity(r.diagnostics, Severity::Note);
             out.push_back(std::move(r));
         }
-        if (!any) { // a path that does not exist or cannot be listed
+        if (!any) { // a folder, or a path that does not exist: why, as every verb says it
             InfoReport r;
             r.file = p;
-            r.ioError = "'" + p + "': no such file";
-            for (const std::string& e : run.inputErrors) {
-                if (e.find(p) != std::string::npos) {
-                    r.ioError = e;
-                }
-            }
+            const OpenedInput in = openInput(p, options.profile, options.forceReader);
+            r.ioError = in.readable ? "'" + p + "': no model in it" : in.error;
             out.push_back(std::move(r));
         }
     }
@@ -273,7 +306,12 @@ std::string infoText(const InfoReport& r, bool verbose)
         o += v;
         o += '\n';
     };
-    line("format", r.formatName + " (" + r.format + ", version " + std::to_string(r.version) + ")");
+    if (r.format.empty()) {
+        line("format", "unknown (nothing read)"); // the reason is among the diagnostics
+    } else {
+        line("format",
+             r.formatName + " (" + r.format + ", version " + std::to_string(r.version) + ")");
+    }
     line("kind", r.kind);
     if (!r.dmx.encoding.empty()) {
         line("encoding", r.dmx.encoding + " " + std::to_string(r.dmx.encodingVersion) +

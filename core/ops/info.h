@@ -4,7 +4,9 @@
 #include <vector>
 
 #include "core/formats/registry.h"
+#include "core/ops/check.h"
 #include "core/ops/material_report.h"
+#include "core/ops/qc_ops.h"
 
 namespace rigscope::core {
 
@@ -81,6 +83,13 @@ struct InfoOptions {
 // as `rigscope-cli check FILE...` checks them (one truth: the same counts and diagnostics).
 std::vector<InfoReport> infoFromFiles(const std::vector<std::string>& paths,
                                       const InfoOptions& options);
+
+// The options `check` runs with for the same files (info and check: one truth).
+CheckOptions checkOptionsFor(const InfoOptions& options);
+
+// `info X.qc`: the project read, resolved and compiled, and (unless options.checks is false)
+// checked exactly as `rigscope-cli check X.qc` checks it (checkQcReport, the same options).
+QcInfo qcInfoFromFile(const std::string& path, const InfoOptions& options);
 
 std::string infoText(const InfoReport& r, bool verbose);
 // One JSON array, one object per file, with the keys of issue 2 §6 plus notetracks.

@@ -328,19 +328,12 @@ struct Loaded {
 Loaded load(const std::string& path, Profile profile, const std::string& forceReader)
 {
     Loaded l;
-    FileReadResult file = readFile(path);
-    if (!file.ok()) {
-        l.error = file.error;
+    OpenedInput in = openInput(path, profile, forceReader);
+    if (!in.readable) {
+        l.error = std::move(in.error);
         return l;
     }
-    if (!isReadable(file.bytes, path, forceReader)) {
-        l.error = "'" + path + "': " + std::string(unknownFormatReason(file.bytes));
-        return l;
-    }
-    ReadContext ctx;
-    ctx.fileName = path;
-    ctx.profile = profile;
-    l.result = readInput(file.bytes, ctx, forceReader);
+    l.result = std::move(in.result);
     if (!l.result.hasModel) {
         l.error = "'" + path + "': nothing readable";
     }

@@ -87,8 +87,27 @@ QcReport qcReportFromFile(const std::string& path, Profile requested)
     return r;
 }
 
-std::string qcInfoJson(const QcReport& r, const MaterialLookupReport* materials)
+void addCheckedFiles(QcInfo& info, std::vector<CheckedFile> files)
 {
+    info.checked = true;
+    info.diagnostics.clear();
+    for (CheckedFile& f : files) {
+        for (Diagnostic& d : f.diagnostics) {
+            if (d.file.empty()) {
+                d.file = f.file;
+            }
+            info.diagnostics.push_back(std::move(d));
+        }
+    }
+    info.errors = countSeverity(info.diagnostics, Severity::Error);
+    info.warnings = countSeverity(info.diagnostics, Severity::Warning);
+    info.notes = countSeverity(info.diagnostics, Severity::Note);
+}
+
+std::string qcInfoJson(const QcInfo& info)
+{
+    const QcReport& r = info.report;
+    const MaterialLookupReport* materials = info.hasMaterials ? &info.materials : nullptr;
     JsonWriter w;
     w.beginObject();
     w.key("file").value(r.file);
@@ -237,11 +256,12 @@ std::string qcInfoJson(const QcReport& r, const MaterialLookupReport* materials)
         writeMaterialLookupJson(w, *materials);
     }
     w.key("flexShapes").value(m.flexShapes.size());
-    w.key("errors").value(r.errors);
-    w.key("warnings").value(r.warnings);
-    w.key("notes").value(r.notes);
+    w.key("checks").value(info.checked);
+    w.key("errors").value(info.errors);
+    w.key("warnings").value(info.warnings);
+    w.key("notes").value(info.notes);
     w.key("diagnostics").beginArray();
-    for (const Diagnostic& d : r.diagnostics) {
+    for (const Diagnostic& d : info.diagnostics) {
         w.beginObject();
         w.key("severity").value(severityName(d.severity));
         w.key("id").value(d.id);
@@ -256,8 +276,10 @@ std::string qcInfoJson(const QcReport& r, const MaterialLookupReport* materials)
     return w.take() + "\n";
 }
 
-std::string qcInfoText(const QcReport& r, const MaterialLookupReport* materials)
+std::string qcInfoText(const QcInfo& info)
 {
+    const QcReport& r = info.report;
+    const MaterialLookupReport* materials = info.hasMaterials ? &info.materials : nullptr;
     std::string s = r.file + ": QC project";
     if (!r.readable) {
         return s + ": " + r.ioError + "\n";
@@ -294,8 +316,10 @@ std::string qcInfoText(const QcReport& r, const MaterialLookupReport* materials)
     if (materials) {
         s += materialLookupText(*materials);
     }
-    s += "  problems:    " + std::to_string(r.errors) + " errors, " + std::to_string(r.warnings) +
-         " warnings, " + std::to_string(r.notes) + " notes\n";
+    s += "  problems:    " + std::to_string(info.errors) + " errors, " +
+         std::to_string(info.warnings) + " warnings, " + std::to_string(info.notes) + " notes" +
+         (info.checked ? " (as check reports them)\n"
+                       : " (--no-checks: the script's own, files not checked)\n");
     return s;
 }
 

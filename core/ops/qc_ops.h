@@ -34,10 +34,23 @@ QcReport qcReport(const std::string& path, Profile requested, QcFileSystem& fs);
 // name, else models/<$modelname without its extension>/.
 std::vector<std::string> qcMaterialFolders(const QcReport& r);
 
-// `info X.qc`: one JSON object (issue 17 §6), and its text form.
-// `materials` (info --materials): the merged model's material lookup, added when given.
-std::string qcInfoJson(const QcReport& r, const MaterialLookupReport* materials = nullptr);
-std::string qcInfoText(const QcReport& r, const MaterialLookupReport* materials = nullptr);
+// `info X.qc` (issue 17 §6): the project and what `check X.qc` reports for it with the same
+// options (one truth: the same counts and diagnostics), or with `--no-checks` the script's own
+// findings (the reading, resolution and qc.* checks: QcReport::diagnostics).
+struct QcInfo {
+    QcReport report;
+    bool checked = false;
+    std::size_t errors = 0, warnings = 0, notes = 0;
+    std::vector<Diagnostic> diagnostics; // every file's, graded, in `check`'s order
+    bool hasMaterials = false;           // --materials: the merged model's material lookup
+    MaterialLookupReport materials;
+};
+// The totals of `check X.qc` (checkQcReport's files), for QcInfo.
+void addCheckedFiles(QcInfo& info, std::vector<CheckedFile> files);
+
+// `info X.qc`: one JSON object, and its text form.
+std::string qcInfoJson(const QcInfo& info);
+std::string qcInfoText(const QcInfo& info);
 
 // `check X.qc`: the QC itself (qc.* diagnostics plus the merged model's budgets, located at
 // $modelname), then every file of the project checked on its own (sequences against the

@@ -10,6 +10,7 @@
 #include "core/io/file_buffer.h"
 #include "core/model/rotation.h"
 #include "core/pose/effective_weights.h"
+#include "core/pose/flex_binding.h"
 #include "core/text/ascii.h"
 
 namespace rigscope::core {
@@ -69,6 +70,10 @@ private:
     void applyUpAxis();
     std::vector<std::uint8_t> usedBones();
     void dropUnusedBones();
+    void collapseToStaticProp();
+    void addFlexShapes(const Model& body, const Model& shapes, std::size_t cornerBase);
+    void addFlexRig(const Model& body, std::size_t pointBase);
+    void addVertexFrames();
     const std::string& resolvedOf(std::int32_t ref) const;
     static constexpr std::int32_t kNoLod = -2;
     std::int32_t lodReplacement(const std::string& path) const;
@@ -637,6 +642,127 @@ void Compiler::dropUnusedBones()
     sk = std::move(kept);
 }
 
+// `$staticprop` (Source SDK 2013 simplify.cpp MakeStaticProp): bone 0 of every file becomes
+// `static_prop` at the origin, every other bone a root no vertex uses (so the bone table keeps
+// static_prop alone), every weight and attachment moves onto it, and points keep their model
+// positions. `mergedSkeleton` keeps the bones as written (for the xref.* checks); none of them is
+// reported as dropped: the author asked for the collapse.
+void Compiler::collapseToStaticProp()
+{
+    Skeleton& sk = m_out.model.skeleton;
+    m_out.mergedSkeleton = sk;
+    if (sk.empty()) {
+        return;
+    }
+    Skeleton one;
+    one.bindKind = sk.bindKind;
+    (void)one.addJoint("static_prop", kNoJoint, 0, sk.where[0]);
+    m_jointByName.clear();
+    m_jointByName.emplace("static_prop", 0);
+    m_out.keptJoints.assign(1, 0);
+    Mesh& mesh = m_out.model.mesh;
+    std::fill(mesh.pointParents.begin(), mesh.pointParents.end(), JointIndex(0));
+    // One link per linked point: rigid on static_prop (the links studiomdl sets to bone 0).
+    if (!mesh.influenceOffsets.empty()) {
+        std::uint32_t n = 0;
+        for (std::size_t p = 0; p < mesh.pointCount(); ++p) {
+            const bool linked = mesh.influenceOffsets[p + 1] > mesh.influenceOffsets[p];
+            mesh.influenceOffsets[p] = n;
+            n += linked ? 1u : 0u;
+        }
+        mesh.influenceOffsets[mesh.pointCount()] = n;
+        mesh.influenceJoints.assign(n, JointIndex(0));
+        mesh.influenceWeights.assign(n, 1.0f);
+    }
+    // "throw away all vertex animations"
+    m_out.model.flexShapes.clear();
+    m_out.model.flexControllers.clear();
+    m_out.model.flexDominators.clear();
+    m_out.model.pointBalance.clear();
+    sk = std::move(one);
+}
+
+// The shapes of `shapes` (a VTA, or the DMX `body` itself) matched onto `body`'s corners
+// (FORMATS.md 1.6, as studiomdl and the viewer match them), as ids of the merged model's corners
+// (`body`'s first corner is `cornerBase`), $scale applied to the deltas.
+void Compiler::addFlexShapes(const Model& body, const Model& shapes, std::size_t cornerBase)
+{
+    const FlexTargets t = bindFlexShapes(body.mesh, shapes);
+    for (std::size_t s = 0; s < t.shapeCount(); ++s) {
+        FlexShape c;
+        c.name = t.names[s];
+        c.where = s < shapes.flexShapes.size() ? shapes.flexShapes[s].where : SourceLoc{};
+        for (std::uint32_t k = t.shapeOffsets[s]; k < t.shapeOffsets[s + 1]; ++k) {
+            c.ids.push_back(static_cast<std::int32_t>(cornerBase + t.targets[k]));
+            c.deltaPositions.push_back(t.deltaPositions[k] * m_p.scale);
+            c.deltaNormals.push_back(t.deltaNormals[k]);
+        }
+        m_out.model.flexShapes.push_back(std::move(c));
+    }
+}
+
+// A DMX body's flex controllers and domination rules (the face rules of its shapes) and its
+// stereo balance per point (`body`'s first point is `pointBase`; other points follow both
+// sides, 0.5).
+void Compiler::addFlexRig(const Model& body, std::size_t pointBase)
+{
+    Model& m = m_out.model;
+    for (const FlexController& c : body.flexControllers) {
+        const bool known = std::any_of(m.flexControllers.begin(), m.flexControllers.end(),
+                                       [&](const FlexController& o) { return o.name == c.name; });
+        if (!known) {
+            m.flexControllers.push_back(c);
+        }
+    }
+    m.flexDominators.insert(m.flexDominators.end(), body.flexDominators.begin(),
+                            body.flexDominators.end());
+    if (body.pointBalance.size() == body.mesh.pointCount() && !body.pointBalance.empty()) {
+        m.pointBalance.resize(pointBase, 0.5f);
+        m.pointBalance.insert(m.pointBalance.end(), body.pointBalance.begin(),
+                              body.pointBalance.end());
+    }
+}
+
+// The merged model's shapes as vertex frames (a base frame of every corner, one frame per
+// shape), as a DMX reader gives them: what the viewer, `pose` and the writers bind shapes with.
+void Compiler::addVertexFrames()
+{
+    Model& m = m_out.model;
+    if (m.flexShapes.empty()) {
+        return;
+    }
+    const Mesh& me = m.mesh;
+    VertexFrame base;
+    base.name = "base";
+    const std::size_t nc = me.cornerCount();
+    base.ids.reserve(nc);
+    base.positions.reserve(nc);
+    base.normals.reserve(nc);
+    base.lineWhere.reserve(nc);
+    for (std::size_t c = 0; c < nc; ++c) {
+        base.ids.push_back(static_cast<std::int32_t>(c));
+        base.positions.push_back(me.pointPositions[me.cornerPoints[c]]);
+        base.normals.push_back(me.cornerNormals[c]);
+        base.lineWhere.push_back(me.cornerWhere[c]);
+    }
+    m.vertexFrames.push_back(std::move(base));
+    for (std::size_t s = 0; s < m.flexShapes.size(); ++s) {
+        const FlexShape& shape = m.flexShapes[s];
+        VertexFrame f;
+        f.time = static_cast<double>(s + 1);
+        f.name = shape.name;
+        f.where = shape.where;
+        for (std::size_t k = 0; k < shape.ids.size(); ++k) {
+            const auto c = static_cast<std::size_t>(shape.ids[k]);
+            f.ids.push_back(shape.ids[k]);
+            f.positions.push_back(me.pointPositions[me.cornerPoints[c]] + shape.deltaPositions[k]);
+            f.normals.push_back(me.cornerNormals[c] + shape.deltaNormals[k]);
+            f.lineWhere.push_back(shape.where);
+        }
+        m.vertexFrames.push_back(std::move(f));
+    }
+}
+
 void Compiler::addSequence(std::size_t si)
 {
     const QcSequence& seq = m_p.sequences[si];
@@ -654,7 +780,16 @@ void Compiler::addSequence(std::size_t si)
     out.name = seq.name;
     out.fps = opt.fps > 0 && std::isfinite(opt.fps) ? opt.fps : 30.0f;
     out.fpsFromFile = opt.fpsSet;
-    if (!opt.subtract.empty()) {
+    if (m_p.staticProp && m_p.profile != Profile::GoldSrc) {
+        // MakeStaticProp throws every animation away: one frame, static_prop at the origin.
+        Animation still;
+        still.name = out.name;
+        still.fps = out.fps;
+        still.fpsFromFile = out.fpsFromFile;
+        still.jointCount = m_out.model.skeleton.size();
+        still.appendFrame(0, out.frameWhere.empty() ? SourceLoc{} : out.frameWhere.front());
+        out = std::move(still);
+    } else if (!opt.subtract.empty()) {
         // The subtracted animation: an $animation, else a $sequence, by name.
         std::int32_t baseRef = -1;
         for (const QcSequence& other : m_p.sequences) {
@@ -729,21 +864,19 @@ QcCompiled Compiler::run()
                         stemName(lodRef >= 0 ? m_p.files[static_cast<std::size_t>(lodRef)].path
                                              : ch.path));
                     const std::size_t pointBase = mesh.pointPositions.size();
+                    const std::size_t cornerBase = mesh.cornerPoints.size();
                     addMesh(src, static_cast<std::uint32_t>(object), remap);
                     m_out.hasModel = true;
-                    // Flex: VTA vertex ids are the reference's points (SMD: corners).
+                    // Flex: a DMX body's own delta states, and the `flexfile` VTAs of a $model,
+                    // matched onto this body's corners as studiomdl matches them.
+                    if (!src.flexShapes.empty() && !src.vertexFrames.empty()) {
+                        addFlexShapes(src, src, cornerBase);
+                        addFlexRig(src, pointBase);
+                    }
                     if (&ch == &grp.choices.front() && lodRef == kNoLod) {
                         for (std::int32_t fref : grp.flexFiles) {
-                            const ReadResult* v = readRef(fref);
-                            if (!v) {
-                                continue;
-                            }
-                            for (const FlexShape& s : v->model.flexShapes) {
-                                FlexShape c = s;
-                                for (std::int32_t& id : c.ids) {
-                                    id += static_cast<std::int32_t>(pointBase);
-                                }
-                                m_out.model.flexShapes.push_back(std::move(c));
+                            if (const ReadResult* v = readRef(fref)) {
+                                addFlexShapes(src, v->model, cornerBase);
                             }
                         }
                     }
@@ -776,7 +909,14 @@ QcCompiled Compiler::run()
     if (mesh.pointPositions.empty()) {
         mesh.influenceOffsets.clear();
     }
-    dropUnusedBones();
+    if (!m_out.model.pointBalance.empty()) {
+        m_out.model.pointBalance.resize(mesh.pointCount(), 0.5f);
+    }
+    if (m_p.staticProp && m_p.profile != Profile::GoldSrc) {
+        collapseToStaticProp();
+    } else {
+        dropUnusedBones();
+    }
     // The LOD shown: its replacematerial lines put their materials in (before the skin, whose
     // rows name the LOD 0 materials).
     if (m_opt.lod > 0 && static_cast<std::size_t>(m_opt.lod) <= m_p.lods.size()) {
@@ -810,6 +950,7 @@ QcCompiled Compiler::run()
         addSequence(s);
     }
     applyUpAxis();
+    addVertexFrames();
     // Animations named by $animation only are read too (their files are part of the project).
     for (const QcAnimation& a : m_p.animations) {
         (void)readRef(a.fileRef);
@@ -826,7 +967,9 @@ QcCompiled Compiler::run()
         return it == m_jointByName.end() ? kNoJoint : it->second;
     };
     for (const QcAttachment& a : m_p.attachments) {
-        m_out.attachmentJoints.push_back(jointOf(a.bone));
+        m_out.attachmentJoints.push_back(
+            m_p.staticProp && m_p.profile != Profile::GoldSrc && !skel.empty() ? JointIndex(0)
+                                                                               : jointOf(a.bone));
     }
     for (const QcHitbox& h : m_p.hitboxes) {
         m_out.hitboxJoints.push_back(jointOf(h.bone));
@@ -838,7 +981,19 @@ QcCompiled Compiler::run()
                 continue;
             }
             const auto dropped = m_droppedByName.find(asciiLower(b.bone));
-            if (dropped != m_droppedByName.end()) {
+            if (m_p.staticProp && m_p.profile != Profile::GoldSrc) {
+                // MakeStaticProp links every $attachment to static_prop; the rest name bones
+                // that no longer exist when studiomdl looks them up.
+                if (b.command == "attachment" || b.command == "alwayscollapse" ||
+                    b.command == "jigglebone") {
+                    continue;
+                }
+                m_out.diagnostics.push_back(
+                    located(Severity::Error, ids::kQcUnknownBone, b.at,
+                            "$" + b.command + " names bone '" + b.bone +
+                                "'; $staticprop collapses every bone into one bone named "
+                                "'static_prop', so studiomdl cannot find it"));
+            } else if (dropped != m_droppedByName.end()) {
                 // studiomdl only warns that these are unused; Source links an attachment on a
                 // dropped bone to its nearest kept ancestor (simplify.cpp LinkAttachments).
                 if (b.command == "alwayscollapse" || b.command == "jigglebone" ||

@@ -61,7 +61,29 @@ private slots:
         QCOMPARE(app::qcSequenceNote(*doc.qcProject(), doc.animations()[3].index), QString());
         doc.setCurrentAnimation(3);
         QCOMPARE(doc.frameCount(), 3);
-        QCOMPARE(doc.flexNames().size(), 0); // the compiled model carries its shapes itself
+        QCOMPARE(doc.flexNames().size(), 1); // hero_head.vta's shape, through the compiled model
+    }
+
+    // Issue 27 item 2: the shapes of a `$model` DMX reach the Flex dock and move the model.
+    void dmxHeadShapesReachTheFlexDock()
+    {
+        app::Document doc;
+        doc.open({test::fixturesDir() + QStringLiteral("/qc/dmx_face/face.qc")});
+        QVERIFY(doc.waitForLoaded());
+        QCOMPARE(doc.flexNames(), (QStringList{QStringLiteral("smile"), QStringLiteral("blink")}));
+        doc.setFlexWeight(1, 1.0f);
+        const std::vector<core::Vec3> off = doc.flexOffsets();
+        const auto m = doc.primaryModel();
+        QCOMPARE(off.size(), m->mesh.pointCount());
+        int moved = 0;
+        for (std::size_t p = 0; p < off.size(); ++p) {
+            if (!off[p].isZero()) {
+                QVERIFY(m->mesh.pointPositions[p].isApprox(core::Vec3(-1, 0, 0)));
+                QVERIFY(off[p].isApprox(core::Vec3(0, 0, 2)));
+                ++moved;
+            }
+        }
+        QCOMPARE(moved, 2); // the head's two corners at (-1, 0, 0)
     }
 
     void bodygroupsDrivesTheModel()

@@ -145,6 +145,7 @@ private slots:
     void budgetMeters();
     void flexVertexLimit();
     void readerFixturesDoNotCrash();
+    void perVertexChecksReportOncePerVertex();
 };
 
 void TstChecks::fixtures_data()
@@ -543,6 +544,50 @@ void TstChecks::readerFixturesDoNotCrash()
             QVERIFY(!checkSarif(run).empty());
         }
     }
+}
+
+// Issue 27 item 4: a vertex is what studiomdl welds (the same position and links), not a
+// triangle corner: an SMD writes a shared vertex once per triangle using it, and each per-vertex
+// check reports it once, at its first corner.
+void TstChecks::perVertexChecksReportOncePerVertex()
+{
+    const std::string smd = "version 1\nnodes\n0 \"root\" -1\n1 \"arm\" 0\nend\n"
+                            "skeleton\ntime 0\n0 0 0 0 0 0 0\n1 1 0 0 0 0 0\nend\n"
+                            "triangles\nm\n"
+                            // line 13: (0,0,0) sums to 0.8 and has a zero normal
+                            "0 0 0 0 0 0 0 0 0 2 0 0.5 1 0.3\n"
+                            "0 1 0 0 0 0 1 1 0 1 0 1\n"
+                            "0 5 5 5 0 0 1 0 1 2 0 1.25 1 -0.25\n"
+                            "m\n"
+                            // line 17: the same three vertices again
+                            "0 0 0 0 0 0 0 0 0 2 0 0.5 1 0.3\n"
+                            "0 5 5 5 0 0 1 0 1 2 0 1.25 1 -0.25\n"
+                            "0 1 1 0 0 0 1 1 1 1 0 1\n"
+                            "m\n"
+                            // line 21: (0,0,0) with other weights is another vertex
+                            "0 0 0 0 0 0 0 0 0 2 0 0.4 1 0.3\n"
+                            "0 2 0 0 0 0 1 1 0 1 0 1\n"
+                            "0 2 2 0 0 0 1 1 1 1 0 1\n"
+                            "end\n";
+    ReadContext ctx;
+    ctx.fileName = "v.smd";
+    const ReadResult r = readAny(smd, ctx);
+    QVERIFY(r.hasModel);
+    CheckOptions opt;
+    opt.profile = Profile::Source;
+    const CheckedFile f = checkReadResult("v.smd", r, nullptr, {}, opt);
+    auto linesOf = [&](std::string_view id) {
+        std::vector<std::uint32_t> out;
+        for (const Diagnostic& d : f.diagnostics) {
+            if (d.id == id) {
+                out.push_back(d.where.line);
+            }
+        }
+        return out;
+    };
+    QCOMPARE(linesOf(ids::kWeightsSumNotOne), (std::vector<std::uint32_t>{13, 21}));
+    QCOMPARE(linesOf(ids::kWeightsNegative), (std::vector<std::uint32_t>{15}));
+    QCOMPARE(linesOf(ids::kMeshZeroNormal), (std::vector<std::uint32_t>{13, 21}));
 }
 
 QTEST_APPLESS_MAIN(TstChecks)

@@ -286,6 +286,163 @@ private slots:
                  unknown.err.constData());
     }
 
+    // Issue 27 item 5: `info X.qc` counts what `check X.qc` counts (the same checks of every
+    // file of the project, not the script's own findings alone).
+    void infoQcCountsAreChecksCounts_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<bool>("findings"); // the component files have findings of their own
+        QTest::newRow("hero") << fixture("qc/source/hero.qc") << true;
+        QTest::newRow("dmx face") << fixture("qc/dmx_face/face.qc") << false;
+        QTest::newRow("unknown bone") << fixture("qc/checks/unknown-bone.qc") << true;
+    }
+    void infoQcCountsAreChecksCounts()
+    {
+        QFETCH(QString, path);
+        QFETCH(bool, findings);
+        const auto info = test::runCli({QStringLiteral("info"), QStringLiteral("--json"), path});
+        const auto check =
+            test::runCli({QStringLiteral("check"), QStringLiteral("--format=json"), path});
+        const QJsonObject i = jsonObject(info.out);
+        const QJsonObject summary =
+            jsonObject(check.out).value(QStringLiteral("summary")).toObject();
+        QVERIFY2(!i.isEmpty() && !summary.isEmpty(), info.err.constData());
+        QCOMPARE(i.value(QStringLiteral("checks")).toBool(), true);
+        const int checked = summary.value(QStringLiteral("errors")).toInt() +
+                            summary.value(QStringLiteral("warnings")).toInt() +
+                            summary.value(QStringLiteral("notes")).toInt();
+        QCOMPARE(checked > 0, findings);
+        for (const char* k : {"errors", "warnings", "notes"}) {
+            QCOMPARE(i.value(QLatin1String(k)).toInt(-1),
+                     summary.value(QLatin1String(k)).toInt(-2));
+        }
+        QCOMPARE(info.exitCode, check.exitCode);
+        // The text form says the same.
+        const auto text = test::runCli({QStringLiteral("info"), path});
+        const QString want = QStringLiteral("problems:    %1 errors, %2 warnings, %3 notes")
+                                 .arg(summary.value(QStringLiteral("errors")).toInt())
+                                 .arg(summary.value(QStringLiteral("warnings")).toInt())
+                                 .arg(summary.value(QStringLiteral("notes")).toInt());
+        QVERIFY2(QString::fromUtf8(text.out).contains(want), text.out.constData());
+        // --no-checks: the script's own findings, and it says so.
+        const auto fast = test::runCli({QStringLiteral("info"), QStringLiteral("--json"),
+                                        QStringLiteral("--no-checks"), path});
+        QCOMPARE(jsonObject(fast.out).value(QStringLiteral("checks")).toBool(true), false);
+    }
+
+    // `check ref.smd flex.vta anim.smd` binds the animation to the reference as the window
+    // does when they are opened together (an animation sharing bone names attaches), even when
+    // the animation has more bones than it shares.
+    void checkAttachesTheAnimationAsTheWindowDoes()
+    {
+        QTemporaryDir dir;
+        const QString ref = write(dir, "ref.smd", kRef);
+        const QString vta = write(dir, "flex.vta", kVta);
+        const QString anim = write(dir, "walk.smd",
+                                   "version 1\nnodes\n0 \"root\" -1\n1 \"arm\" 0\n2 \"a\" 1\n"
+                                   "3 \"b\" 1\n4 \"c\" 1\nend\nskeleton\ntime 0\n"
+                                   "0 0 0 0 0 0 0\n1 0 0 0 0 0 0\n2 0 0 0 0 0 0\n"
+                                   "3 0 0 0 0 0 0\n4 0 0 0 0 0 0\nend\n");
+        const auto r = test::runCli(
+            {QStringLiteral("check"), QStringLiteral("--format=json"), ref, vta, anim});
+        const QJsonArray files = jsonObject(r.out).value(QStringLiteral("files")).toArray();
+        QCOMPARE(files.size(), 3);
+        for (const auto& f : files) {
+            const QJsonObject o = f.toObject();
+            const QString file = o.value(QStringLiteral("file")).toString();
+            if (file == ref) {
+                QVERIFY(o.value(QStringLiteral("reference")).isNull());
+            } else {
+                QCOMPARE(o.value(QStringLiteral("reference")).toString(), ref);
+            }
+        }
+        // info names the same reference.
+        const auto info =
+            test::runCli({QStringLiteral("info"), QStringLiteral("--json"), ref, vta, anim});
+        QCOMPARE(jsonArray(info.out).at(2).toObject().value(QStringLiteral("reference")).toString(),
+                 ref);
+    }
+
+    // pose and convert read the `.qc` that info and check read: the compiled model.
+    void poseAndConvertReadAQc()
+    {
+        const QString face = fixture("qc/dmx_face/face.qc");
+        const auto pose =
+            test::runCli({QStringLiteral("pose"), face, QStringLiteral("--vertices"),
+                          QStringLiteral("--flex=blink=1"), QStringLiteral("--json")});
+        QCOMPARE(pose.exitCode, 0);
+        const QJsonObject o = jsonObject(pose.out);
+        const QJsonArray v = o.value(QStringLiteral("vertices")).toArray();
+        QCOMPARE(v.size(), 3 + 6); // the SMD body's points and the DMX head's (one per corner)
+        QCOMPARE(
+            o.value(QStringLiteral("flex")).toObject().value(QStringLiteral("blink")).toDouble(),
+            1.0);
+        int lifted = 0;
+        for (const auto& p : v) {
+            const QJsonArray a = p.toArray();
+            if (std::abs(a.at(0).toDouble() + 1) < 1e-4 && std::abs(a.at(1).toDouble()) < 1e-4) {
+                QVERIFY2(std::abs(a.at(2).toDouble() - 2) < 1e-4, pose.out.constData());
+                ++lifted;
+            }
+        }
+        QCOMPARE(lifted, 2);
+        const auto bones = test::runCli(
+            {QStringLiteral("pose"), fixture("qc/source/hero.qc"), QStringLiteral("--json")});
+        QCOMPARE(bones.exitCode, 0);
+        QCOMPARE(jsonArray(bones.out).size(), 5);
+
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("hero.smd"));
+        const auto conv =
+            test::runCli({QStringLiteral("convert"), fixture("qc/source/hero.qc"), out});
+        QVERIFY2(conv.exitCode == 0, conv.err.constData());
+        const auto back = test::runCli(
+            {QStringLiteral("info"), QStringLiteral("--json"), QStringLiteral("--no-checks"), out});
+        const QJsonObject b = jsonArray(back.out).at(0).toObject();
+        QCOMPARE(b.value(QStringLiteral("bones")).toInt(), 5);
+        QCOMPARE(b.value(QStringLiteral("triangles")).toInt(), 10); // every body choice
+    }
+
+    // A 0-byte QC is an error in check (the window says "failed"); a folder is "a directory"
+    // for every verb that reads one file; an empty SMD prints no format it does not have.
+    void pathsReadTheSameEverywhere()
+    {
+        QTemporaryDir dir;
+        const QString empty = write(dir, "empty.qc", "");
+        const auto check = test::runCli({QStringLiteral("check"), empty});
+        QCOMPARE(check.exitCode, 1);
+        QVERIFY2(check.out.contains("empty.qc:1:1: error: file is empty [syntax.empty-file]"),
+                 check.out.constData());
+        QCOMPARE(test::runCli({QStringLiteral("info"), empty}).exitCode, 1);
+
+        const QString sub = dir.filePath(QStringLiteral("folder"));
+        QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("folder")));
+        const QByteArray isDir = "'" + sub.toUtf8() + "' is a directory";
+        for (const QStringList& args :
+             {QStringList{QStringLiteral("info"), sub},
+              QStringList{QStringLiteral("info"), QStringLiteral("--no-checks"), sub},
+              QStringList{QStringLiteral("pose"), sub},
+              QStringList{QStringLiteral("convert"), sub, dir.filePath(QStringLiteral("o.smd"))}}) {
+            const auto r = test::runCli(args);
+            QCOMPARE(r.exitCode, 2);
+            QVERIFY2(r.err.contains(isDir),
+                     (args.join(QLatin1Char(' ')).toUtf8() + ": " + r.err).constData());
+        }
+        const QString missing = dir.filePath(QStringLiteral("nope.smd"));
+        const QByteArray noFile = "cannot open '" + missing.toUtf8() + "': No such file";
+        for (const char* verb : {"info", "check", "pose"}) {
+            const auto r = test::runCli({QLatin1String(verb), missing});
+            QCOMPARE(r.exitCode, 2);
+            QVERIFY2(r.err.contains(noFile), r.err.constData());
+        }
+
+        const QString smd = write(dir, "empty.smd", "");
+        const auto info = test::runCli({QStringLiteral("info"), smd});
+        QCOMPARE(info.exitCode, 1);
+        QVERIFY2(!info.out.contains("format (,"), info.out.constData());
+        QVERIFY2(info.out.contains("format      unknown (nothing read)"), info.out.constData());
+    }
+
     void convertFramesAndWeights()
     {
         QTemporaryDir dir;

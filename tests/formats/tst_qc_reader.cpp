@@ -16,6 +16,7 @@
 #include "core/ops/qc_ops.h"
 #include "core/project/qc_compile.h"
 #include "core/project/qc_resolve.h"
+#include "core/pose/flex_binding.h"
 #include "tests/support/test_support.h"
 
 using namespace rigscope;
@@ -545,6 +546,126 @@ private slots:
         // att and ratt (GoldSrc links attachments in the bone table only) and the hbox; GoldSrc
         // ignores $definebone, $ikchain, $bonemerge and $jigglebone, and the bones they name.
         QCOMPARE(goldsrcUnknown, std::size_t(3));
+    }
+
+    void dmxModelKeepsItsFlexShapes()
+    {
+        // Issue 27 item 2: a `$model` DMX with delta states keeps them in the compiled model, in
+        // the merged model's corner space (after the SMD body's 3 corners), with a base frame the
+        // viewer and `pose` bind them through.
+        const QcReport r = qcReportFromFile(
+            (qcDir() + QStringLiteral("/dmx_face/face.qc")).toStdString(), Profile::Auto);
+        QVERIFY(r.readable);
+        QVERIFY2(r.errors == 0, qPrintable(dump(r.diagnostics)));
+        const Model& m = r.compiled.model;
+        QVERIFY2(verifyInvariants(m).empty(), verifyInvariants(m).c_str());
+        QCOMPARE(m.mesh.cornerCount(), std::size_t(3 + 6));
+        QCOMPARE(m.flexShapes.size(), std::size_t(2));
+        QCOMPARE(m.flexShapes[0].name, std::string("smile"));
+        QCOMPARE(m.flexShapes[1].name, std::string("blink"));
+        // smile lifts every head corner by 1, blink the corners at (-1, 0, 0) by 2.
+        std::vector<std::int32_t> head, atFirst;
+        for (std::size_t c = 3; c < m.mesh.cornerCount(); ++c) {
+            head.push_back(static_cast<std::int32_t>(c));
+            if (m.mesh.pointPositions[m.mesh.cornerPoints[c]].isApprox(Vec3(-1, 0, 0))) {
+                atFirst.push_back(static_cast<std::int32_t>(c));
+            }
+        }
+        QCOMPARE(atFirst.size(), std::size_t(2));
+        std::vector<std::int32_t> smile = m.flexShapes[0].ids, blink = m.flexShapes[1].ids;
+        std::sort(smile.begin(), smile.end());
+        std::sort(blink.begin(), blink.end());
+        QCOMPARE(smile, head);
+        QCOMPARE(blink, atFirst);
+        for (const Vec3& d : m.flexShapes[1].deltaPositions) {
+            QVERIFY(d.isApprox(Vec3(0, 0, 2)));
+        }
+        QCOMPARE(m.flexControllers.size(), std::size_t(2));
+        // The window binds the compiled model's shapes onto its own points (a DMX reader gives
+        // each face corner its own point: smile moves the 6 head points, blink the 2 at (-1,0,0)).
+        const FlexTargets t = bindFlexShapes(m.mesh, m, m.mesh.cornerPoints);
+        QCOMPARE(t.shapeCount(), std::size_t(2));
+        QCOMPARE(t.shapeOffsets[1] - t.shapeOffsets[0], 6u);
+        QCOMPARE(t.shapeOffsets[2] - t.shapeOffsets[1], 2u);
+        for (std::uint32_t k = t.shapeOffsets[1]; k < t.shapeOffsets[2]; ++k) {
+            QVERIFY(m.mesh.pointPositions[t.targets[k]].isApprox(Vec3(-1, 0, 0)));
+            QVERIFY(t.deltaPositions[k].isApprox(Vec3(0, 0, 2)));
+        }
+
+        // The VTA of hero.qc binds the same way (it did not reach the Flex dock before).
+        const QcReport hero = qcReportFromFile(
+            (qcDir() + QStringLiteral("/source/hero.qc")).toStdString(), Profile::Auto);
+        const Model& hm = hero.compiled.model;
+        QCOMPARE(bindFlexShapes(hm.mesh, hm, hm.mesh.cornerPoints).shapeCount(), std::size_t(1));
+    }
+
+    void staticPropIsOneBone()
+    {
+        // Issue 27 item 3: `$staticprop` (Source SDK 2013 simplify.cpp MakeStaticProp) renames
+        // bone 0 of every file `static_prop`, moves every weight and attachment onto it and
+        // drops the rest: the compiled model has one bone. A $hbox must name `static_prop`.
+        MemoryQcFileSystem fs;
+        fs.files["p/prop.smd"] =
+            "version 1\nnodes\n0 \"root\" -1\n1 \"lid\" 0\n2 \"handle\" 1\nend\n"
+            "skeleton\ntime 0\n0 0 0 0 0 0 0\n1 0 0 1 0 0 0.5\n2 1 0 0 0 0 0\nend\n"
+            "triangles\nm\n1 0 0 0 0 0 1 0 0\n2 2 1 0 0 0 1 0 0 2 2 0.6 1 0.4\n"
+            "1 0 1 0 0 0 1 0 0\nend\n";
+        fs.files["p/prop.qc"] = "$modelname \"t/prop.mdl\"\n"              // 1
+                                "$staticprop\n"                            // 2
+                                "$body body \"prop.smd\"\n"                // 3
+                                "$sequence idle \"prop.smd\"\n"            // 4
+                                "$attachment \"light\" \"handle\" 0 0 1\n" // 5
+                                "$hbox 0 \"static_prop\" -1 -1 -1 1 1 1\n" // 6
+                                "$hbox 0 \"lid\" -1 -1 -1 1 1 1\n";        // 7
+        const QcReport r = qcReport("p/prop.qc", Profile::Auto, fs);
+        const Model& m = r.compiled.model;
+        QVERIFY2(verifyInvariants(m).empty(), verifyInvariants(m).c_str());
+        QCOMPARE(m.skeleton.size(), std::size_t(1));
+        QCOMPARE(m.skeleton.names[0], std::string("static_prop"));
+        QCOMPARE(m.skeleton.parents[0], kNoJoint);
+        QVERIFY(m.skeleton.bindPositions[0].isZero());
+        QVERIFY(m.skeleton.bindRotations[0].isZero());
+        // Points stay where the file puts them, rigid on static_prop.
+        QVERIFY(m.mesh.pointPositions[1].isApprox(Vec3(2, 1, 0)));
+        for (const JointIndex j : m.mesh.pointParents) {
+            QCOMPARE(j, JointIndex(0));
+        }
+        for (const JointIndex j : m.mesh.influenceJoints) {
+            QCOMPARE(j, JointIndex(0));
+        }
+        QCOMPARE(r.compiled.attachmentJoints, (std::vector<JointIndex>{0}));
+        QCOMPARE(r.compiled.hitboxJoints, (std::vector<JointIndex>{0, kNoJoint}));
+        QVERIFY(r.compiled.droppedBones.empty()); // collapsed, not unused
+        // The sequence is one frame of the identity, as studiomdl keeps it.
+        QCOMPARE(m.animations.size(), std::size_t(1));
+        QCOMPARE(m.animations[0].frameCount(), std::size_t(1));
+        QCOMPARE(m.animations[0].jointCount, std::size_t(1));
+        std::vector<std::string> unknown;
+        for (const Diagnostic& d : r.diagnostics) {
+            if (d.id == ids::kQcUnknownBone) {
+                unknown.push_back(std::to_string(d.where.line) + ": " + d.message);
+            }
+        }
+        QCOMPARE(unknown,
+                 (std::vector<std::string>{
+                     "7: $hbox names bone 'lid'; $staticprop collapses every bone into one "
+                     "bone named 'static_prop', so studiomdl cannot find it"}));
+        // check: no bone of the body is reported as dropped, the merged budget counts 1 bone.
+        CheckOptions opt;
+        for (const CheckedFile& f : checkQcReport(r, opt)) {
+            for (const Diagnostic& d : f.diagnostics) {
+                QVERIFY2(d.id != ids::kSkeletonUnreferencedBone, formatDiagnostic(d).c_str());
+            }
+        }
+        const std::vector<CheckedFile> files = checkQcReport(r, opt);
+        bool bones = false;
+        for (const BudgetMeter& b : files.front().budget) {
+            if (b.name == "bones") {
+                QCOMPARE(b.used, std::size_t(1));
+                bones = true;
+            }
+        }
+        QVERIFY(bones);
     }
 
     void aBoneAnotherBodyWeightsIsNotReported()

@@ -182,8 +182,10 @@ struct QcProject {
     float scale = 1.0f;
     bool scaleSet = false;
     Vec3 origin = Vec3::Zero();
-    float originRotation = 0.0f;         // degrees about Z
-    std::string upAxis;                  // "" = Z
+    float originRotation = 0.0f; // degrees about Z
+    std::string upAxis;          // "" = Z
+    // `$staticprop` (Source): studiomdl collapses every bone into one, `static_prop` (docs/qc.md).
+    bool staticProp = false;
     std::vector<Diagnostic> diagnostics; // reading and pre-processing, located in the scripts
 
     std::size_t skinCount() const noexcept

@@ -1764,6 +1764,8 @@ void Reader::command(const Node& n)
         if (needArgs(n, 1, "an axis")) {
             m_project.upAxis = asciiLower(n.tokens[1].text);
         }
+    } else if (name == "staticprop") {
+        m_project.staticProp = true;
     }
 }
 
@@ -1913,7 +1915,20 @@ QcProject Reader::run()
 QcProject readQc(std::string_view bytes, const QcReadOptions& options)
 {
     Reader r(bytes, options);
-    return r.run();
+    QcProject p = r.run();
+    // A script with no command compiles nothing: studiomdl stops, the viewer shows "failed".
+    if (p.commands.empty() && p.diagnostics.empty()) {
+        Diagnostic d;
+        d.severity = Severity::Error;
+        d.id = ids::kSyntaxEmptyFile;
+        d.file = options.fileName;
+        d.where = {1, 1, 0};
+        d.message = bytes.find_first_not_of(" \t\r\n\f\v") == std::string_view::npos
+                        ? "file is empty"
+                        : "file holds no $command, only comments";
+        p.diagnostics.push_back(std::move(d));
+    }
+    return p;
 }
 
 int sniffQc(std::string_view head) noexcept
