@@ -174,8 +174,8 @@ std::vector<QRectF> labelBoxes(const std::vector<Label>& labels)
     // Anchors closer than this (relative to the labels' extent) are one place.
     float extent = 0;
     for (const Label& l : labels) {
-        extent = std::max({extent, std::abs(l.anchor.x()), std::abs(l.anchor.y()),
-                           std::abs(l.anchor.z())});
+        extent = std::max(
+            {extent, std::abs(l.anchor.x()), std::abs(l.anchor.y()), std::abs(l.anchor.z())});
     }
     const float same = std::max(extent * 1e-5f, 1e-6f);
     std::vector<QRectF> out;
@@ -258,10 +258,9 @@ void LabelLayer::setLabels(const std::vector<Label>& labels)
         const QVector3D& p = l.anchor;
         const float ox = float(boxes[k].x()), oy = float(boxes[k].y());
         for (std::size_t i = 0; i < g.pixels.size(); i += 3) {
-            text.insert(text.end(),
-                        {p.x(), p.y(), p.z(), ox + g.pixels[i], oy + g.pixels[i + 1],
-                         float(l.color.redF()), float(l.color.greenF()), float(l.color.blueF()),
-                         g.pixels[i + 2]});
+            text.insert(text.end(), {p.x(), p.y(), p.z(), ox + g.pixels[i], oy + g.pixels[i + 1],
+                                     float(l.color.redF()), float(l.color.greenF()),
+                                     float(l.color.blueF()), g.pixels[i + 2]});
         }
         const float x0 = ox, x1 = ox + float(g.width), y0 = oy, y1 = oy + float(g.height);
         const float quad[6][2] = {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y0}, {x1, y1}, {x0, y1}};

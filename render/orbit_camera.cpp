@@ -31,8 +31,8 @@ QVector3D OrbitCamera::right() const
 float frontYawDeg(const core::Model& model)
 {
     const std::string& f = model.format;
-    const bool cod = f == "xmodel" || f == "xanim" || f == "nt" || f == "xmodel_bin" ||
-                     f == "xanim_bin";
+    const bool cod =
+        f == "xmodel" || f == "xanim" || f == "nt" || f == "xmodel_bin" || f == "xanim_bin";
     return cod ? 0.0f : kValveFrontYawDeg;
 }
 

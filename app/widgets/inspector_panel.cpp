@@ -352,7 +352,7 @@ void InspectorPanel::showMaterial(int material)
         }
         const QString tex = m_texturePath ? m_texturePath(material) : QString();
         row(g, tr("Texture"),
-            !tex.isEmpty()       ? tex
+            !tex.isEmpty()      ? tex
             : state.notLookedUp ? tr("none (drawn in a flat colour)")
                                 : tr("missing"));
         if (!tex.isEmpty()) {

@@ -160,16 +160,14 @@ private slots:
     {
         auto v = test::makeTestViewport();
         QVERIFY(v);
-        auto near = [](const QVector3D& a, const QVector3D& b) {
-            return (a - b).length() < 1e-4f;
-        };
+        auto near = [](const QVector3D& a, const QVector3D& b) { return (a - b).length() < 1e-4f; };
         v->setModel(loadSample(), {}, true); // an SMD
         using P = render::CameraPreset;
         const struct {
             P preset;
             QVector3D eyeSide; // direction from the target to the eye
-        } smd[] = {{P::Front, {0, -1, 0}}, {P::Back, {0, 1, 0}},  {P::Right, {1, 0, 0}},
-                   {P::Left, {-1, 0, 0}},  {P::Top, {0, 0, 1}},   {P::Bottom, {0, 0, -1}}};
+        } smd[] = {{P::Front, {0, -1, 0}}, {P::Back, {0, 1, 0}}, {P::Right, {1, 0, 0}},
+                   {P::Left, {-1, 0, 0}},  {P::Top, {0, 0, 1}},  {P::Bottom, {0, 0, -1}}};
         for (const auto& c : smd) {
             v->setPreset(c.preset);
             QVERIFY2(near(v->camera3d().direction(), c.eyeSide), QTest::toString(int(c.preset)));

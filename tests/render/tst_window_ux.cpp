@@ -334,7 +334,8 @@ private slots:
         QCoreApplication::processEvents();
         const QString summary = win.w.statusSummary()->text();
         QVERIFY2(!summary.contains(QStringLiteral("\\x0a")), qPrintable(summary));
-        QVERIFY2(summary.contains(QStringLiteral("hero.mdl: a compiled model")), qPrintable(summary));
+        QVERIFY2(summary.contains(QStringLiteral("hero.mdl: a compiled model")),
+                 qPrintable(summary));
         QVERIFY2(summary.contains(QStringLiteral("not supported yet")), qPrintable(summary));
         QVERIFY2(summary.contains(QStringLiteral("skin.vtf: a texture")), qPrintable(summary));
         QVERIFY2(!summary.contains(QStringLiteral("binary data")), qPrintable(summary));
