@@ -1,5 +1,8 @@
 #include "render/labels.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include <QtGui/QFont>
 #include <QtGui/QFontMetrics>
 #include <QtGui/QImage>
@@ -159,7 +162,38 @@ constexpr int kHeight = 15;
 constexpr float kOffsetX = 7.0f; // label box starts right of and above the anchor
 constexpr float kOffsetY = -kHeight - 3.0f;
 
+int labelWidth(const QString& text)
+{
+    return QFontMetrics(labelFont()).horizontalAdvance(text) + 2 * kPadX;
+}
+
 } // namespace
+
+std::vector<QRectF> labelBoxes(const std::vector<Label>& labels)
+{
+    // Anchors closer than this (relative to the labels' extent) are one place.
+    float extent = 0;
+    for (const Label& l : labels) {
+        extent = std::max(
+            {extent, std::abs(l.anchor.x()), std::abs(l.anchor.y()), std::abs(l.anchor.z())});
+    }
+    const float same = std::max(extent * 1e-5f, 1e-6f);
+    std::vector<QRectF> out;
+    out.reserve(labels.size());
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+        int row = 0;
+        for (std::size_t k = 0; k < i; ++k) {
+            row += labels[k].below == labels[i].below &&
+                           (labels[k].anchor - labels[i].anchor).length() <= same
+                       ? 1
+                       : 0;
+        }
+        const float step = float(kHeight + 1);
+        const float y = labels[i].below ? 3.0f + float(row) * step : kOffsetY - float(row) * step;
+        out.emplace_back(kOffsetX, y, labelWidth(labels[i].text), kHeight);
+    }
+    return out;
+}
 
 LabelLayer::LabelLayer(Qt3DCore::QNode* parent)
     : Qt3DCore::QEntity(parent),
@@ -217,17 +251,18 @@ void LabelLayer::setLabels(const std::vector<Label>& labels)
     std::vector<float> text;
     std::vector<float> background;
     const QColor bg(18, 20, 24, 200);
-    for (const Label& l : labels) {
+    const std::vector<QRectF> boxes = labelBoxes(labels);
+    for (std::size_t k = 0; k < labels.size(); ++k) {
+        const Label& l = labels[k];
         const Glyphs& g = glyphs(l.text);
         const QVector3D& p = l.anchor;
+        const float ox = float(boxes[k].x()), oy = float(boxes[k].y());
         for (std::size_t i = 0; i < g.pixels.size(); i += 3) {
-            text.insert(text.end(),
-                        {p.x(), p.y(), p.z(), kOffsetX + g.pixels[i], kOffsetY + g.pixels[i + 1],
-                         float(l.color.redF()), float(l.color.greenF()), float(l.color.blueF()),
-                         g.pixels[i + 2]});
+            text.insert(text.end(), {p.x(), p.y(), p.z(), ox + g.pixels[i], oy + g.pixels[i + 1],
+                                     float(l.color.redF()), float(l.color.greenF()),
+                                     float(l.color.blueF()), g.pixels[i + 2]});
         }
-        const float x0 = kOffsetX, x1 = kOffsetX + float(g.width), y0 = kOffsetY,
-                    y1 = kOffsetY + float(g.height);
+        const float x0 = ox, x1 = ox + float(g.width), y0 = oy, y1 = oy + float(g.height);
         const float quad[6][2] = {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y0}, {x1, y1}, {x0, y1}};
         for (const auto& c : quad) {
             background.insert(background.end(),

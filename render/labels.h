@@ -3,6 +3,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include <QtCore/QRectF>
 #include <QtCore/QString>
 #include <QtGui/QColor>
 #include <QtGui/QVector3D>
@@ -20,7 +21,14 @@ struct Label {
     QVector3D anchor;
     QString text;
     QColor color = QColor(235, 238, 242);
+    // Bone names sit above and right of their anchor, attachment names below and right, so an
+    // attachment on a bone never covers the bone's name (issue 27).
+    bool below = false;
 };
+
+// Where each label's box goes, in pixels from its projected anchor (y down), and its size:
+// labels on the same side of anchors that coincide are stacked, one row each.
+std::vector<QRectF> labelBoxes(const std::vector<Label>& labels);
 
 // Screen-aligned text labels drawn on top (bone names, bounding-box dimensions). Each label is
 // rasterised once with QPainter; its covered pixels become GL points at fixed pixel offsets from

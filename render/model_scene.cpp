@@ -1010,7 +1010,7 @@ void ModelScene::rebuildSkeleton()
             const core::Vec3 local =
                 mk.absolute ? core::Vec3(m_bind[std::size_t(mk.joint)].inverse() * mk.offset)
                             : mk.offset;
-            names.push_back({toQt(core::Vec3(w * local)), mk.name, QColor(255, 220, 120)});
+            names.push_back({toQt(core::Vec3(w * local)), mk.name, QColor(255, 220, 120), true});
         }
     }
     m_boneLabels->setLabels(names);

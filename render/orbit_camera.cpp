@@ -28,31 +28,40 @@ QVector3D OrbitCamera::right() const
     return QVector3D::crossProduct(-direction(), up()).normalized();
 }
 
-void OrbitCamera::setPreset(CameraPreset preset)
+float frontYawDeg(const core::Model& model)
 {
+    const std::string& f = model.format;
+    const bool cod =
+        f == "xmodel" || f == "xanim" || f == "nt" || f == "xmodel_bin" || f == "xanim_bin";
+    return cod ? 0.0f : kValveFrontYawDeg;
+}
+
+void OrbitCamera::setPreset(CameraPreset preset, float frontYaw)
+{
+    auto wrap = [](float deg) { return std::remainder(deg, 360.0f); };
     switch (preset) {
     case CameraPreset::Front:
-        yawDeg = 0;
+        yawDeg = wrap(frontYaw);
         pitchDeg = 0;
         break;
     case CameraPreset::Back:
-        yawDeg = 180;
+        yawDeg = wrap(frontYaw + 180);
         pitchDeg = 0;
         break;
     case CameraPreset::Right:
-        yawDeg = -90;
+        yawDeg = wrap(frontYaw + 90);
         pitchDeg = 0;
         break;
     case CameraPreset::Left:
-        yawDeg = 90;
+        yawDeg = wrap(frontYaw - 90);
         pitchDeg = 0;
         break;
-    case CameraPreset::Top:
-        yawDeg = 180;
+    case CameraPreset::Top: // the face towards the bottom of the picture
+        yawDeg = wrap(frontYaw);
         pitchDeg = 90;
         break;
-    case CameraPreset::Bottom:
-        yawDeg = 180;
+    case CameraPreset::Bottom: // the face towards the top
+        yawDeg = wrap(frontYaw);
         pitchDeg = -90;
         break;
     case CameraPreset::Iso:

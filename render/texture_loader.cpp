@@ -322,6 +322,7 @@ MaterialSources materialSourcesFor(const QString& modelPath, const QStringList& 
     if (!sourceProfile) {
         return out;
     }
+    out.sourceWanted = true;
     core::CheckOptions opt;
     for (const QString& r : materialRoots) {
         opt.materialRoots.push_back(r.toStdString());
@@ -332,6 +333,11 @@ MaterialSources materialSourcesFor(const QString& modelPath, const QStringList& 
         opt.materialsFromQc = true;
     }
     out.query = core::materialQueryFor(modelPath.toStdString(), opt);
+    if (out.query.roots.empty() && !modelPath.isEmpty()) {
+        for (const std::string& r : core::nearbyMaterialRoots(modelPath.toStdString())) {
+            out.offeredRoots << QDir(QString::fromStdString(r)).absolutePath();
+        }
+    }
     return out;
 }
 
@@ -382,6 +388,7 @@ MaterialLook lookUpMaterial(const core::Material& material, const MaterialSource
             return look;
         }
     }
+    look.notLookedUp = !resolver && sources.notLookedUp();
     look.texturePath = findTexture(material.name, material.images, folders);
     // With Source roots, a material with no VMT is the checkerboard even when an image file of
     // its name lies next to the model (the game never reads those).

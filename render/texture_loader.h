@@ -50,6 +50,10 @@ struct MaterialLook {
     bool found = false;        // VMT found
     bool byNameAlone = false;  // no QC: found by its name anywhere under materials/
     bool fromQc = false;       // looked up under a QC's $cdmaterials
+    // A Source material that was not looked up: no game folder holding materials/ is known
+    // (neither --materials, Settings ▸ Materials nor a folder above the model). Neither found
+    // nor missing; drawn from an image file of its name if there is one, else flat.
+    bool notLookedUp = false;
     QString vmtPath;
     QString shader;
     QString baseTexture;  // $basetexture as normalised
@@ -89,6 +93,13 @@ struct MaterialSources {
     // flatshade), lower case.
     std::vector<std::pair<std::string, std::string>> renderModes;
     bool sourceLookup() const { return !query.roots.empty(); }
+    // The profile wants a Source lookup (not goldsrc or cod): with no roots, the model's
+    // materials were not looked up, which the Inspector and the status bar say.
+    bool sourceWanted = false;
+    bool notLookedUp() const { return sourceWanted && query.roots.empty(); }
+    // When not looked up: game folders beside the model's sources (core::nearbyMaterialRoots),
+    // offered to the user.
+    QStringList offeredRoots;
 };
 // The sources of the model at `modelPath`: `materialRoots` (--materials, Settings) are Source
 // roots as given, then those found above the model (core::materialQueryFor, as `check` does);

@@ -411,7 +411,7 @@ void Viewport::setCamera3d(const OrbitCamera& c)
 
 void Viewport::setPreset(CameraPreset p)
 {
-    m_camera.setPreset(p);
+    m_camera.setPreset(p, m_scene ? frontYawDeg(m_scene->model()) : kValveFrontYawDeg);
     applyCamera();
 }
 

@@ -322,6 +322,26 @@ render::MaterialSources Document::materialSources() const
     return s;
 }
 
+const Document::MaterialLookupState& Document::materialLookupState() const
+{
+    const LoadedFile* p = primary();
+    const QString key = p ? QStringLiteral("%1|%2|%3")
+                                .arg(p->path, m_materialRoots.join(QLatin1Char('|')))
+                                .arg(int(activeProfile()))
+                          : QString();
+    if (key != m_lookupStateKey) {
+        m_lookupStateKey = key;
+        m_lookupState = {};
+        const auto model = primaryModel();
+        if (p && model && !model->mesh.materials.empty()) {
+            const render::MaterialSources s = materialSources();
+            m_lookupState.notLookedUp = s.notLookedUp();
+            m_lookupState.offered = s.offeredRoots;
+        }
+    }
+    return m_lookupState;
+}
+
 const core::QcReport* Document::qcProject() const
 {
     const LoadedFile* p = primary();

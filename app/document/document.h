@@ -182,6 +182,14 @@ public:
     // Where the primary model's materials and textures are looked up: its folder, the roots,
     // the open QC's $cdmaterials; no Source lookup under the goldsrc and cod profiles.
     render::MaterialSources materialSources() const;
+    // Whether the primary model's Source materials were looked up, and the game folders found
+    // beside its sources when not (issue 27): kept until the primary file, the roots or the
+    // active profile change (the status bar asks on every frame).
+    struct MaterialLookupState {
+        bool notLookedUp = false;
+        QStringList offered;
+    };
+    const MaterialLookupState& materialLookupState() const;
     void setProfile(core::Profile profile);
     // The profile the primary file was checked with (auto resolved).
     core::Profile activeProfile() const;
@@ -268,6 +276,8 @@ private:
     QcView m_qcView;
     std::string m_forceReader;
     QStringList m_materialRoots;
+    mutable MaterialLookupState m_lookupState;
+    mutable QString m_lookupStateKey;
 
     QFutureWatcher<std::shared_ptr<CheckResults>> m_checkWatcher; // shared: results move out
     quint64 m_checkGeneration = 0; // bumped by each request; results of older ones are dropped

@@ -288,7 +288,8 @@ QVariant OutlineModel::data(const QModelIndex& index, int role) const
                 return d.name;
             }
             if (col == CountColumn) {
-                return tr("%1 frames (%2) · %3 fps")
+                return (an.frameCount() == 1 ? tr("%1 frame (%2) · %3 fps")
+                                             : tr("%1 frames (%2) · %3 fps"))
                     .arg(an.frameCount())
                     .arg(frameRangeText(an))
                     .arg(double(an.fps));

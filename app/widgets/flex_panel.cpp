@@ -51,22 +51,35 @@ FlexPanel::FlexPanel(QWidget* parent)
             m_document->resetFlexWeights();
         }
     });
-    connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
-        for (QWidget* row : m_rows->findChildren<QWidget*>(QStringLiteral("flexRow"),
-                                                           Qt::FindDirectChildrenOnly)) {
-            row->setVisible(
-                text.isEmpty() ||
-                row->property("shapeName").toString().contains(text, Qt::CaseInsensitive));
-        }
-    });
+    m_filter->setObjectName(QStringLiteral("flexFilter"));
+    connect(m_filter, &QLineEdit::textChanged, this, &FlexPanel::applyFilter);
+}
+
+void FlexPanel::applyFilter()
+{
+    const QString text = m_filter->text();
+    for (QWidget* row :
+         m_rows->findChildren<QWidget*>(QStringLiteral("flexRow"), Qt::FindDirectChildrenOnly)) {
+        row->setVisible(text.isEmpty() ||
+                        row->property("shapeName").toString().contains(text, Qt::CaseInsensitive));
+    }
 }
 
 void FlexPanel::setDocument(Document* document)
 {
     if (m_document) {
         disconnect(m_document, nullptr, this, nullptr); // tabs bind another document
+        m_filters.insert(m_document, m_filter->text());
+    }
+    // Each tab keeps its own filter (issue 27): the other tab's words do not carry over.
+    if (document && !m_filters.contains(document)) {
+        connect(document, &QObject::destroyed, this,
+                [this, document] { m_filters.remove(document); });
     }
     m_document = document;
+    m_filter->blockSignals(true);
+    m_filter->setText(m_filters.value(document));
+    m_filter->blockSignals(false);
     connect(document, &Document::loaded, this, &FlexPanel::rebuild);
     connect(document, &Document::flexChanged, this, &FlexPanel::syncValues);
     rebuild();
@@ -265,6 +278,7 @@ void FlexPanel::rebuild()
         m_rowsLayout->insertWidget(0, row);
     }
     syncValues();
+    applyFilter();
 }
 
 void FlexPanel::syncValues()

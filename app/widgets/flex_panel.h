@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QtCore/QHash>
 #include <QtWidgets/QWidget>
 
 #include "app/document/document.h"
@@ -24,12 +25,14 @@ protected:
 private:
     void rebuild();
     void syncValues();
+    void applyFilter();
 
     Document* m_document = nullptr;
     QLineEdit* m_filter;
     QWidget* m_rows;
     QVBoxLayout* m_rowsLayout;
     bool m_syncing = false;
+    QHash<const Document*, QString> m_filters; // the filter of each tab's document
 };
 
 } // namespace rigscope::app

@@ -89,6 +89,20 @@ void InspectorPanel::row(QTreeWidgetItem* g, const QString& key, const QString& 
     }
 }
 
+void InspectorPanel::sourceRow(QTreeWidgetItem* g, const core::SourceLoc& where)
+{
+    // Text files give a line; binary ones (DMX, SMDX) a byte offset, as diagnostics name them.
+    if (where.line > 0) {
+        row(g, tr("Source line"), tr("line %1").arg(where.line));
+    } else if (where.offset > 0) {
+        row(g, tr("Source offset"),
+            QStringLiteral("@0x%1").arg(
+                QString::number(qulonglong(where.offset), 16).toUpper().rightJustified(4, u'0')));
+    } else {
+        row(g, tr("Source line"), tr("unknown"));
+    }
+}
+
 QStringList InspectorPanel::lines() const
 {
     QStringList out;
@@ -147,7 +161,11 @@ void InspectorPanel::showFile()
         if (!m.mesh.empty()) {
             row(g, tr("Triangles"), loc.toString(qlonglong(m.mesh.triangleCount())));
             row(g, tr("Points"), loc.toString(qlonglong(m.mesh.pointCount())));
-            row(g, tr("Materials"), loc.toString(qlonglong(m.mesh.materials.size())));
+            row(g, tr("Materials"),
+                m_document->materialLookupState().notLookedUp
+                    ? tr("%1 (not looked up: no game folder known)")
+                          .arg(loc.toString(qlonglong(m.mesh.materials.size())))
+                    : loc.toString(qlonglong(m.mesh.materials.size())));
         }
         if (!m.animations.empty()) {
             row(g, tr("Frames"), loc.toString(qlonglong(m.animations.front().frameCount())));
@@ -198,7 +216,7 @@ void InspectorPanel::showJoint(int joint)
     row(g, tr("Children"), QString::number(children));
     const auto& w = m_document->weightedVertexCounts();
     row(g, tr("Weighted verts"), QString::number(j < w.size() ? w[j] : 0));
-    row(g, tr("Source line"), s.where[j].line ? tr("line %1").arg(s.where[j].line) : tr("unknown"));
+    sourceRow(g, s.where[j]);
 
     auto* local = group(tr("Bind pose (local)"));
     if (s.bindKind == core::PoseKind::LocalEulerXYZ) {
@@ -332,8 +350,21 @@ void InspectorPanel::showMaterial(int material)
                              : tr("no QC: by name alone under each root's materials/"));
         }
     } else {
+        const Document::MaterialLookupState& state = m_document->materialLookupState();
+        if (state.notLookedUp) {
+            // Neither found nor missing: nothing was searched (issue 27).
+            row(g, tr("VMT"),
+                tr("not looked up: no game folder holding materials/ is known "
+                   "(Settings ▸ Materials, --materials)"));
+            if (!state.offered.isEmpty()) {
+                row(g, tr("Game folder nearby"), state.offered.join(QStringLiteral("; ")));
+            }
+        }
         const QString tex = m_texturePath ? m_texturePath(material) : QString();
-        row(g, tr("Texture"), tex.isEmpty() ? tr("missing") : tex);
+        row(g, tr("Texture"),
+            !tex.isEmpty()      ? tex
+            : state.notLookedUp ? tr("none (drawn in a flat colour)")
+                                : tr("missing"));
         if (!tex.isEmpty()) {
             row(g, tr("Texture size"), textureSummary(tex));
         }
@@ -384,10 +415,7 @@ void InspectorPanel::showTriangle(int triangle, int corner)
     const std::uint32_t mat = mesh.triangleMaterials[t];
     row(g, tr("Material"),
         mat < mesh.materials.size() ? toQString(mesh.materials[mat].name) : QString());
-    row(g, tr("Source line"),
-        mesh.triangleWhere.size() > t && mesh.triangleWhere[t].line
-            ? tr("line %1").arg(mesh.triangleWhere[t].line)
-            : tr("unknown"));
+    sourceRow(g, mesh.triangleWhere.size() > t ? mesh.triangleWhere[t] : core::SourceLoc{});
     for (int k = 0; k < 3; ++k) {
         const std::size_t c = t * 3 + std::size_t(k);
         const std::uint32_t p = mesh.cornerPoints[c];

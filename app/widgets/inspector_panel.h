@@ -34,6 +34,7 @@ private:
     void refresh();
     QTreeWidgetItem* group(const QString& title);
     void row(QTreeWidgetItem* group, const QString& key, const QString& value);
+    void sourceRow(QTreeWidgetItem* group, const core::SourceLoc& where); // line or @0x offset
     void showFile();
     void showJoint(int joint);
     void showMaterial(int material);

@@ -197,6 +197,19 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
 
     setStatusBar(m_status);
     connect(m_status, &StatusBar::cancelRequested, this, [this] { m_document->cancelLoad(); });
+    // A game folder found beside the model's sources, offered when its materials were not
+    // looked up (issue 27): taken, it joins Settings ▸ Materials for every tab.
+    connect(m_status, &StatusBar::materialRootOffered, this, [this](const QString& folder) {
+        QStringList roots = m_settings.value(QLatin1String(kMaterialRootsKey)).toStringList();
+        if (!roots.contains(folder)) {
+            roots << folder;
+            store(QLatin1String(kMaterialRootsKey), roots);
+        }
+        log(tr("Materials: looking up in %1 (Settings ▸ Materials)").arg(folder));
+        showMessage(tr("Materials are looked up in %1").arg(folder), 6000);
+        applyMaterialRoots();
+        reload(true);
+    });
 
     createActions();
     bindDocument(m_document);
@@ -222,10 +235,7 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
             store(kStateKey, saveState(kWindowStateVersion));
         }
     });
-    m_reloadDebounce.setSingleShot(true);
-    m_reloadDebounce.setInterval(250);
-    connect(&m_reloadDebounce, &QTimer::timeout, this, [this] { reload(true); });
-    connect(&m_watcher, &QFileSystemWatcher::fileChanged, this, &MainWindow::onFileChanged);
+    connect(&m_watcher, &FileWatch::changed, this, &MainWindow::onFilesChanged);
     m_autoReload = m_settings.value(kAutoReloadKey, true).toBool();
 
     resize(1400, 880);
@@ -544,6 +554,11 @@ SettingsDialog* MainWindow::openSettings()
         for (SettingsPage* p : m_settingsDialog->pages()) {
             p->load(m_settings);
         }
+    }
+    // Add… starts beside the open model (issue 27).
+    if (auto* page = m_settingsDialog->findChild<MaterialsPage*>()) {
+        const LoadedFile* p = m_document->primary();
+        page->setStartFolder(p ? QFileInfo(p->path).absolutePath() : QString());
     }
     m_settingsDialog->show();
     m_settingsDialog->raise();
@@ -1111,9 +1126,16 @@ void MainWindow::onLoaded(bool keepState)
 
 void MainWindow::onLoadFailed(const QString& rawMessage)
 {
-    const QString message = toDisplayString(toStd(rawMessage));
+    // One reason per failed file, each line shown as text (no "\x0a" between them).
+    QStringList reasons;
+    for (const QString& line : rawMessage.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+        reasons << toDisplayString(toStd(line));
+    }
+    const QString message = reasons.join(QStringLiteral(" · "));
     m_status->setLoading(m_document->isLoading());
-    log(tr("Load failed: %1").arg(message));
+    for (const QString& reason : std::as_const(reasons)) {
+        log(tr("Load failed: %1").arg(reason));
+    }
     if (m_document->files().empty()) {
         m_status->showOpenFailed(message);
         updateStatus(); // nothing shown: no frame, fps or weight legend either
@@ -1281,31 +1303,32 @@ void MainWindow::updateRecentMenu()
 
 void MainWindow::rearmWatcher()
 {
-    if (!m_watcher.files().isEmpty()) {
-        m_watcher.removePaths(m_watcher.files());
+    QStringList paths;
+    for (const QString& p : m_document->paths()) {
+        paths << QFileInfo(p).absoluteFilePath();
     }
-    QStringList paths = m_document->paths();
     if (const core::QcReport* qc = m_document->qcProject()) { // every file of a QC (issue 17)
         for (const core::QcFileRef& f : qc->project.files) {
             if (!f.resolved.empty()) {
                 paths << QFileInfo(toQString(f.resolved)).absoluteFilePath();
             }
         }
-        paths.removeDuplicates();
     }
-    if (!paths.isEmpty()) {
-        m_watcher.addPaths(paths);
-    }
+    paths.removeDuplicates();
+    m_watcher.setPaths(paths);
 }
 
-void MainWindow::onFileChanged(const QString& path)
+void MainWindow::onFilesChanged(const QStringList& paths)
 {
     if (!m_autoReload) {
         return;
     }
-    log(tr("Changed on disk: %1").arg(QFileInfo(path).fileName()));
-    // Rename-saves drop the watch; re-arm after the reload (rearmWatcher in onLoaded).
-    m_reloadDebounce.start();
+    QStringList names;
+    for (const QString& p : paths) {
+        names << QFileInfo(p).fileName();
+    }
+    log(tr("Changed on disk: %1").arg(names.join(QStringLiteral(", "))));
+    reload(true);
 }
 
 void MainWindow::log(const QString& line)

@@ -1,6 +1,5 @@
 #pragma once
 
-#include <QtCore/QFileSystemWatcher>
 #include <QtCore/QSettings>
 #include <QtCore/QTimer>
 #include <QtCore/QUrl>
@@ -9,6 +8,7 @@
 #include <array>
 
 #include "app/document/document.h"
+#include "app/document/file_watch.h"
 #include "app/widgets/settings_dialog.h"
 #include "render/viewport.h"
 
@@ -149,7 +149,7 @@ private:
     void addRecent(const QStringList& paths);
     void onLoaded(bool keepState);
     void onLoadFailed(const QString& message);
-    void onFileChanged(const QString& path);
+    void onFilesChanged(const QStringList& paths);
     void applyDisplay();
     void rearmWatcher();
     QAction* displayToggle(QMenu* menu, const QString& text, const QKeySequence& key,
@@ -184,8 +184,7 @@ private:
     QByteArray m_beforeFullScreen;
     QByteArray m_defaultState;
     render::DisplayFlags m_flags;
-    QFileSystemWatcher m_watcher;
-    QTimer m_reloadDebounce;
+    FileWatch m_watcher; // the current tab's files; one report per save (issue 27)
     QTimer m_layoutSave; // docks moved, shown or hidden: store the layout shortly after
     bool m_autoReload = true;
     SettingsDialog* m_settingsDialog = nullptr;

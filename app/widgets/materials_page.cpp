@@ -21,9 +21,10 @@ MaterialsPage::MaterialsPage(QWidget* parent)
     m_add->setObjectName(QStringLiteral("addMaterialRoot"));
     m_remove->setObjectName(QStringLiteral("removeMaterialRoot"));
     auto* help = new QLabel(
-        tr("Game folders holding <i>materials/</i> (for example <i>Half-Life 2/hl2</i>), "
-           "searched for every Source model after <tt>--materials</tt> and before the folder "
-           "found above the model. The viewport, the Inspector and the checks use them alike."),
+        tr("Game folders holding <i>materials/</i> (for example <i>Half-Life 2/hl2</i>), or "
+           "the <i>materials/</i> folder itself, searched for every Source model after "
+           "<tt>--materials</tt> and before the folder found above the model. The viewport, the "
+           "Inspector and the checks use them alike."),
         this);
     help->setWordWrap(true);
     auto* buttons = new QHBoxLayout;
@@ -35,8 +36,8 @@ MaterialsPage::MaterialsPage(QWidget* parent)
     layout->addWidget(m_list, 1);
     layout->addLayout(buttons);
     connect(m_add, &QPushButton::clicked, this, [this] {
-        const QString dir =
-            QFileDialog::getExistingDirectory(this, tr("Game folder holding materials/"));
+        const QString dir = QFileDialog::getExistingDirectory(
+            this, tr("Game folder holding materials/ (or the materials/ folder)"), m_startFolder);
         if (!dir.isEmpty()) {
             addRoot(dir);
         }

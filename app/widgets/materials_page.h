@@ -25,6 +25,9 @@ public:
     // Adds `folder` (absolute, once); false when it is already listed or empty.
     bool addRoot(const QString& folder);
     void removeSelected();
+    // Where Add…'s folder dialog starts: beside the open model (empty: the dialog's default).
+    void setStartFolder(const QString& folder) { m_startFolder = folder; }
+    const QString& startFolder() const { return m_startFolder; }
     QListWidget* list() const { return m_list; }
     QPushButton* addButton() const { return m_add; }
     QPushButton* removeButton() const { return m_remove; }
@@ -34,6 +37,7 @@ private:
     QListWidget* m_list;
     QPushButton* m_add;
     QPushButton* m_remove;
+    QString m_startFolder;
 };
 
 inline constexpr char kMaterialRootsKey[] = "Materials/roots";

@@ -424,6 +424,27 @@ int ProblemsPanel::visibleRowCount() const
 
 void ProblemsPanel::setDocument(Document* document)
 {
+    // Each tab keeps its own filters (issue 27): severities, family and text.
+    if (m_document && m_document != document) {
+        Filters& f = m_filters[m_document];
+        for (core::Severity s : kSeverities) {
+            f.severities[std::size_t(s)] = m_buttons[std::size_t(s)]->isChecked();
+        }
+        f.family = m_family->currentIndex();
+        f.text = m_search->text();
+    }
+    if (document && document != m_document && !m_filters.contains(document)) {
+        connect(document, &QObject::destroyed, this,
+                [this, document] { m_filters.remove(document); });
+    }
+    if (document != m_document) {
+        const Filters f = m_filters.value(document);
+        for (core::Severity s : kSeverities) {
+            m_buttons[std::size_t(s)]->setChecked(f.severities[std::size_t(s)]);
+        }
+        m_family->setCurrentIndex(f.family);
+        m_search->setText(f.text);
+    }
     m_document = document;
     m_model->setDocument(document);
 }

@@ -153,6 +153,12 @@ private:
     QDialog* m_explanation = nullptr; // created on first use
     QTextBrowser* m_explanationText = nullptr;
     QHash<QString, QStringList> m_lines; // file path -> lines (read on demand)
+    struct Filters {
+        std::array<bool, 3> severities{true, true, true};
+        int family = 0;
+        QString text;
+    };
+    QHash<const Document*, Filters> m_filters; // of the documents not shown (tabs)
 };
 
 } // namespace rigscope::app

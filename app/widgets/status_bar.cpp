@@ -1,5 +1,6 @@
 #include "app/widgets/status_bar.h"
 
+#include <QtCore/QDir>
 #include <QtCore/QLocale>
 #include <QtGui/QPainter>
 #include <QtWidgets/QLabel>
@@ -48,7 +49,7 @@ StatusBar::StatusBar(QWidget* parent)
     : QStatusBar(parent), m_summary(new ElidingLabel(this)), m_message(new ElidingLabel(this)),
       m_progress(new QProgressBar(this)), m_cancel(new QToolButton(this)),
       m_frameLabel(new QLabel(this)), m_fpsLabel(new QLabel(this)), m_heatLabel(new QLabel(this)),
-      m_profileLabel(new QLabel(this))
+      m_profileLabel(new QLabel(this)), m_offer(new QToolButton(this))
 {
     m_summary->setObjectName(QStringLiteral("statusSummary"));
     m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
@@ -68,6 +69,16 @@ StatusBar::StatusBar(QWidget* parent)
     m_cancel->setText(tr("Cancel"));
     m_cancel->setVisible(false);
     connect(m_cancel, &QToolButton::clicked, this, &StatusBar::cancelRequested);
+    m_offer->setObjectName(QStringLiteral("materialsOffer"));
+    m_offer->setAutoRaise(true);
+    m_offer->setVisible(false);
+    connect(m_offer, &QToolButton::clicked, this, [this] {
+        const QString folder = m_offer->property("folder").toString();
+        if (!folder.isEmpty()) {
+            emit materialRootOffered(folder);
+        }
+    });
+    addPermanentWidget(m_offer);
     addPermanentWidget(m_progress);
     addPermanentWidget(m_cancel);
     addPermanentWidget(m_frameLabel);
@@ -138,6 +149,17 @@ void StatusBar::showDocument(const Document& doc, Units units)
     m_hasModel = bool(m);
     m_frameLabel->setVisible(m_hasModel);
     m_fpsLabel->setVisible(m_hasModel && m_fpsWanted);
+    static const Document::MaterialLookupState noLookup{};
+    const Document::MaterialLookupState& lookup = m ? doc.materialLookupState() : noLookup;
+    m_offer->setVisible(!lookup.offered.isEmpty());
+    if (!lookup.offered.isEmpty()) {
+        const QString folder = lookup.offered.front();
+        m_offer->setText(tr("Look up materials in %1").arg(QDir(folder).dirName()));
+        m_offer->setToolTip(tr("Add %1 to Settings ▸ Materials: the game folder found beside "
+                               "the model's sources")
+                                .arg(folder));
+        m_offer->setProperty("folder", folder);
+    }
     if (!m) {
         m_heatLabel->setVisible(false);
         for (BudgetBar* bar : m_budgetBars) {
@@ -154,7 +176,8 @@ void StatusBar::showDocument(const Document& doc, Units units)
     parts << plural(m->skeleton.size(), tr("bone"), tr("bones"));
     if (!m->mesh.empty()) {
         parts << tr("%1 tris").arg(loc.toString(qlonglong(m->mesh.triangleCount())));
-        parts << plural(m->mesh.materials.size(), tr("material"), tr("materials"));
+        parts << plural(m->mesh.materials.size(), tr("material"), tr("materials")) +
+                     (lookup.notLookedUp ? tr(" (not looked up)") : QString());
     }
     if (!doc.animations().empty()) {
         parts << plural(doc.animations().size(), tr("animation"), tr("animations"));

@@ -55,8 +55,13 @@ public:
     QLabel* weightLegend() const { return m_heatLabel; }
     const std::vector<BudgetBar*>& budgetBars() const { return m_budgetBars; }
 
+    // Offers a game folder found beside the model's sources when its materials were not looked
+    // up (issue 27); hidden otherwise.
+    QToolButton* materialsOffer() const { return m_offer; }
+
 signals:
     void cancelRequested();
+    void materialRootOffered(const QString& folder); // the offer was taken
 
 private:
     QLabel* m_summary;
@@ -68,6 +73,7 @@ private:
     QLabel* m_fpsLabel;
     QLabel* m_heatLabel;
     QLabel* m_profileLabel;
+    QToolButton* m_offer;
     std::vector<BudgetBar*> m_budgetBars;
     bool m_fpsWanted = true;
     bool m_hasModel = false;

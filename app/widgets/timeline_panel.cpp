@@ -10,6 +10,7 @@
 #include <QtWidgets/QDoubleSpinBox>
 #include <QtWidgets/QHBoxLayout>
 #include <QtWidgets/QLabel>
+#include <QtWidgets/QLineEdit>
 #include <QtWidgets/QSpinBox>
 #include <QtWidgets/QStyle>
 #include <QtWidgets/QStyleOptionSlider>
@@ -20,6 +21,38 @@
 #include "app/document/qc_document.h"
 
 namespace rigscope::app {
+
+namespace {
+
+constexpr int kScrubberMinWidth = 180;
+
+// A label that elides its text to the room it has (the whole text in its tooltip) and asks for
+// no more than the text's width.
+class ElidedLabel : public QLabel {
+public:
+    using QLabel::QLabel;
+    QSize minimumSizeHint() const override
+    {
+        return {minimumWidth(), QLabel::minimumSizeHint().height()};
+    }
+    QSize sizeHint() const override
+    {
+        return {fontMetrics().horizontalAdvance(text()) + 8, QLabel::sizeHint().height()};
+    }
+
+protected:
+    void paintEvent(QPaintEvent* e) override
+    {
+        Q_UNUSED(e);
+        QPainter p(this);
+        const QRect r = contentsRect().adjusted(2, 0, -2, 0);
+        p.setPen(palette().color(foregroundRole()));
+        p.drawText(r, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextSingleLine,
+                   fontMetrics().elidedText(text(), Qt::ElideMiddle, r.width()));
+    }
+};
+
+} // namespace
 
 // ---- MarkerSlider ---------------------------------------------------------------------------
 
@@ -77,19 +110,86 @@ bool MarkerSlider::event(QEvent* event)
     return QSlider::event(event);
 }
 
+// ---- FrameBox -------------------------------------------------------------------------------
+
+FrameBox::FrameBox(QWidget* parent) : QSpinBox(parent)
+{
+    setObjectName(QStringLiteral("frameBox"));
+    setKeyboardTracking(false); // a number is taken when typed out (Enter, focus out)
+    setToolTip(tr("Frame: the file's own frame number (SMD time, XANIM FRAME)"));
+}
+
+void FrameBox::setNumbers(std::vector<double> numbers)
+{
+    m_numbers = std::move(numbers);
+    setValue(value()); // the text follows
+    lineEdit()->setText(textFromValue(value()));
+}
+
+int FrameBox::indexOfNumber(double number) const
+{
+    if (m_numbers.empty()) {
+        return int(std::lround(number));
+    }
+    const auto it = std::lower_bound(m_numbers.begin(), m_numbers.end(), number);
+    if (it == m_numbers.end()) {
+        return int(m_numbers.size()) - 1;
+    }
+    const int i = int(it - m_numbers.begin());
+    if (i > 0 && number - m_numbers[std::size_t(i) - 1] < *it - number) {
+        return i - 1;
+    }
+    return i;
+}
+
+QString FrameBox::textFromValue(int value) const
+{
+    if (value < 0 || std::size_t(value) >= m_numbers.size()) {
+        return QString::number(value);
+    }
+    return frameNumberText(m_numbers[std::size_t(value)]);
+}
+
+int FrameBox::valueFromText(const QString& text) const
+{
+    bool ok = false;
+    double n = text.trimmed().toDouble(&ok);
+    if (!ok) {
+        n = locale().toDouble(text.trimmed(), &ok);
+    }
+    return ok ? std::clamp(indexOfNumber(n), minimum(), maximum()) : value();
+}
+
+QValidator::State FrameBox::validate(QString& input, int& pos) const
+{
+    Q_UNUSED(pos);
+    const QString t = input.trimmed();
+    if (t.isEmpty() || t == u"-" || t == u"." || t == u"-.") {
+        return QValidator::Intermediate;
+    }
+    bool ok = false;
+    t.toDouble(&ok);
+    if (!ok) {
+        locale().toDouble(t, &ok);
+    }
+    return ok ? QValidator::Acceptable : QValidator::Invalid;
+}
+
 // ---- TimelinePanel --------------------------------------------------------------------------
 
 TimelinePanel::TimelinePanel(QWidget* parent)
     : QWidget(parent), m_anims(new QComboBox(this)), m_play(new QToolButton(this)),
-      m_slider(new MarkerSlider(Qt::Horizontal, this)), m_frame(new QSpinBox(this)),
-      m_readout(new QLabel(this)), m_loopBox(new QComboBox(this)),
+      m_slider(new MarkerSlider(Qt::Horizontal, this)), m_frame(new FrameBox(this)),
+      m_readout(new ElidedLabel(this)), m_loopBox(new QComboBox(this)),
       m_interpolate(new QToolButton(this)), m_speedBox(new QDoubleSpinBox(this)),
       m_fpsBox(new QDoubleSpinBox(this))
 {
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(4, 2, 4, 2);
-    m_anims->setMinimumWidth(160);
-    m_anims->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    // A long animation name widens the popup, not the dock (the scrubber keeps its room).
+    m_anims->setMinimumWidth(120);
+    m_anims->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_anims->setMinimumContentsLength(16);
     layout->addWidget(m_anims);
     auto button = [&](QStyle::StandardPixmap icon, const QString& tip, int delta) {
         auto* b = new QToolButton(this);
@@ -127,7 +227,8 @@ TimelinePanel::TimelinePanel(QWidget* parent)
     m_interpolate->setToolTip(tr("Slerp between frames for slow motion; off shows whole frames, "
                                  "as compiled (I)"));
     layout->addWidget(m_interpolate);
-    layout->addWidget(m_slider, 1);
+    m_slider->setMinimumWidth(kScrubberMinWidth);
+    layout->addWidget(m_slider, 3);
     layout->addWidget(m_frame);
     m_speedBox->setRange(0.1, 4.0);
     m_speedBox->setSingleStep(0.1);
@@ -142,8 +243,10 @@ TimelinePanel::TimelinePanel(QWidget* parent)
     m_fpsBox->setToolTip(tr("Frames per second: the file's (XANIM FRAMERATE), else 30; "
                             "a change is kept for this animation"));
     layout->addWidget(m_fpsBox);
-    m_readout->setMinimumWidth(220);
-    layout->addWidget(m_readout);
+    // The readout gives way to the scrubber: it elides, its whole text in the tooltip.
+    m_readout->setMinimumWidth(90);
+    m_readout->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);
+    layout->addWidget(m_readout, 1);
 
     m_timer.setInterval(15);
     connect(&m_timer, &QTimer::timeout, this, &TimelinePanel::onTick);
@@ -247,6 +350,15 @@ void TimelinePanel::onAnimationChanged(int index)
     const int last = barCount() - 1;
     m_slider->setRange(0, last);
     m_frame->setRange(0, last);
+    std::vector<double> numbers;
+    if (m_flexMode) {
+        for (int k = 0; k <= last; ++k) {
+            numbers.push_back(k + 1); // "shape 1 of 3", as the readout counts them
+        }
+    } else if (index >= 0) {
+        numbers = m_document->animations()[std::size_t(index)].animation(m_document->files()).times;
+    }
+    m_frame->setNumbers(std::move(numbers));
     m_slider->setTickPosition(last < 200 ? QSlider::TicksBelow : QSlider::NoTicks);
     m_fpsBox->setValue(fps());
     m_fpsBox->setEnabled(index >= 0);
@@ -288,27 +400,27 @@ void TimelinePanel::showFrame(int frame)
     m_slider->setValue(frame);
     m_frame->setValue(frame);
     m_syncing = false;
+    QString text;
     if (m_flexMode) {
         const QStringList& names = m_document->flexNames();
-        m_readout->setText(tr("shape %1 of %2 · %3")
-                               .arg(frame + 1)
-                               .arg(names.size())
-                               .arg(frame < names.size() ? names[frame] : QString()));
-        return;
+        text = tr("shape %1 of %2 · %3")
+                   .arg(frame + 1)
+                   .arg(names.size())
+                   .arg(frame < names.size() ? names[frame] : QString());
+    } else if (const int a = m_document->currentAnimation(); a < 0) {
+        text = tr("rest pose");
+    } else {
+        const auto& d = m_document->animations()[std::size_t(a)];
+        const core::Animation& anim = d.animation(m_document->files());
+        // The file's own frame numbers (UX.md), never the index: "frame 42 (20–91) · 0.73 s".
+        text = tr("frame %1 (%2) · %3 s · %4")
+                   .arg(frameNumberText(anim, frame), frameRangeText(anim))
+                   .arg(frame / fps(), 0, 'f', 2)
+                   .arg(QFileInfo(m_document->files()[std::size_t(d.file)].path).fileName());
     }
-    const int a = m_document->currentAnimation();
-    if (a < 0) {
-        m_readout->setText(tr("rest pose"));
-        return;
-    }
-    const auto& d = m_document->animations()[std::size_t(a)];
-    const core::Animation& anim = d.animation(m_document->files());
-    // The file's own frame numbers (UX.md), never the index: "frame 42 (20–91) · 0.73 s".
-    m_readout->setText(
-        tr("frame %1 (%2) · %3 s · %4")
-            .arg(frameNumberText(anim, frame), frameRangeText(anim))
-            .arg(frame / fps(), 0, 'f', 2)
-            .arg(QFileInfo(m_document->files()[std::size_t(d.file)].path).fileName()));
+    m_readout->setText(text);
+    m_readout->setToolTip(text);
+    m_readout->updateGeometry();
 }
 
 void TimelinePanel::setShape(int shape)

@@ -10,11 +10,11 @@
 #include <vector>
 
 #include <QtWidgets/QSlider>
+#include <QtWidgets/QSpinBox>
 
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
-class QSpinBox;
 class QToolButton;
 
 namespace rigscope::app {
@@ -41,11 +41,32 @@ private:
     std::vector<Marker> m_markers;
 };
 
+// The frame box: its value is a frame index (as the scrubber's), its text the file's own frame
+// number (UX.md: "frame 42" everywhere). A typed number goes to the frame the file numbers so,
+// or the nearest one (between two frames, before the first, after the last).
+class FrameBox : public QSpinBox {
+    Q_OBJECT
+public:
+    explicit FrameBox(QWidget* parent = nullptr);
+    // The number of each index, ascending; empty: indices as they are.
+    void setNumbers(std::vector<double> numbers);
+    int indexOfNumber(double number) const;
+
+protected:
+    QString textFromValue(int value) const override;
+    int valueFromText(const QString& text) const override;
+    QValidator::State validate(QString& input, int& pos) const override;
+
+private:
+    std::vector<double> m_numbers;
+};
+
 enum class LoopMode { Loop, Once, PingPong };
 
 // Timeline dock: animation chooser, transport buttons, scrubber, frame box and readout
-// "frame 12 (0–71) · 0.40 s · idle.smd". Frames are 0-based indices; the readout shows the file's
-// own time too.
+// "frame 12 (0–71) · 0.40 s · idle.smd". The scrubber counts 0-based indices; the frame box, the
+// readout and the tooltips name frames by the file's own numbers. The scrubber keeps at least
+// kScrubberMinWidth pixels; the readout elides (whole text in its tooltip).
 class TimelinePanel : public QWidget {
     Q_OBJECT
 public:
@@ -89,7 +110,7 @@ private:
     QComboBox* m_anims;
     QToolButton* m_play;
     MarkerSlider* m_slider;
-    QSpinBox* m_frame;
+    FrameBox* m_frame;
     QLabel* m_readout;
     QComboBox* m_loopBox;
     QToolButton* m_interpolate;

@@ -194,6 +194,17 @@ constexpr CheckExplanation kExplanations[] = {
      "split on the space and fail on the joined token; the Activision tools accept it.",
      "cod only (note). Source: PyCoD `xmodel.py`.", "OFFSET 0.0,0.0 1.5",
      "Export again, or put a space after each comma."},
+    {"syntax.compiled-file", "a compiled game file, not a model source",
+     "The file starts with the signature of a compiled game file: `IDST` (a Source or GoldSrc "
+     "`.mdl`), `IDSQ` (a GoldSrc sequence group), `IDSV` (a `.vvd`), `IDAG` (an `.ani`), `VTF` "
+     "(a Source texture) or `DDS` (a DirectDraw texture). RigScope reads the sources a model is "
+     "compiled from (SMD, VTA, DMX, QC, CoD exports); compiled models are not supported yet.",
+     "studiomdl writes these files; it never reads them back as a body or an animation, so a "
+     "QC naming one stops the compile. A texture belongs to a material, not to a model.",
+     "None: every profile.", "(hero.mdl, skin.vtf opened on their own)",
+     "Open the QC, SMD or DMX files the model was compiled from. For a texture, open the model "
+     "whose materials use it (Settings ▸ Materials or `--materials` says where the game folder "
+     "is); the Inspector shows each material's texture."},
     // ---- skeleton.* (catalog) ----
     {"skeleton.no-bones", "the file declares no bones",
      "The `nodes` block is missing or empty (SMD, VTA), or a CoD export has no `BONE` records.",

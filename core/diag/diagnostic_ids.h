@@ -28,6 +28,7 @@ inline constexpr std::string_view kSyntaxNonAscii = "syntax.non-ascii";
 inline constexpr std::string_view kSyntaxSmdxCorrupt = "syntax.smdx-corrupt";
 inline constexpr std::string_view kSyntaxSmdxVtaWriterBug = "syntax.smdx-vta-writer-bug";
 inline constexpr std::string_view kSyntaxCodComma = "syntax.cod-comma";
+inline constexpr std::string_view kSyntaxCompiledFile = "syntax.compiled-file";
 inline constexpr std::string_view kSkeletonNoBones = "skeleton.no-bones";
 inline constexpr std::string_view kSkeletonDuplicateId = "skeleton.duplicate-id";
 inline constexpr std::string_view kSkeletonDuplicateName = "skeleton.duplicate-name";

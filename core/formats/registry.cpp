@@ -115,10 +115,41 @@ bool looksBinary(std::string_view bytes) noexcept
     return !head.empty() && control * 10 > head.size();
 }
 
+std::string_view compiledFileReason(std::string_view bytes) noexcept
+{
+    const std::string_view magic = bytes.substr(0, 4);
+    if (magic == "IDST") {
+        return "a compiled model (.mdl), not a model source: not supported yet; open the QC, "
+               "SMD or DMX files it was compiled from";
+    }
+    if (magic == "IDSQ") {
+        return "the sequence group of a compiled GoldSrc model (.mdl), not a model source: not "
+               "supported yet; open the QC or SMD files it was compiled from";
+    }
+    if (magic == "IDSV") {
+        return "the vertex data (.vvd) of a compiled model, not a model source: not supported "
+               "yet; open the QC, SMD or DMX files it was compiled from";
+    }
+    if (magic == "IDAG") {
+        return "the animation blocks (.ani) of a compiled model, not a model source: not "
+               "supported yet; open the QC, SMD or DMX files it was compiled from";
+    }
+    if (magic == std::string_view("VTF\0", 4)) {
+        return "a texture (.vtf), not a model: open the model that uses it; its materials draw it";
+    }
+    if (magic == "DDS ") {
+        return "a texture (.dds), not a model: open the model that uses it; its materials draw it";
+    }
+    return {};
+}
+
 std::string_view unknownFormatReason(std::string_view bytes) noexcept
 {
     if (bytes.find_first_not_of(" \t\r\n\f\v") == std::string_view::npos) {
         return "file is empty";
+    }
+    if (const std::string_view compiled = compiledFileReason(bytes); !compiled.empty()) {
+        return compiled;
     }
     return looksBinary(bytes) ? "not a model file: binary data" : "unrecognised file format";
 }
@@ -141,6 +172,12 @@ void reportBinaryGarbage(ReadResult& r, std::string_view bytes, const std::strin
     d.file = fileName;
     d.where = {1, 1, 0};
     d.fixedSeverity = true;
+    if (const std::string_view compiled = compiledFileReason(bytes); !compiled.empty()) {
+        d.id = ids::kSyntaxCompiledFile; // a game file, said what it is (issue 27)
+        d.message = std::string(compiled);
+        d.binary = true;
+        d.where = {0, 0, 0};
+    }
     r.diagnostics.clear();
     r.diagnostics.push_back(std::move(d));
 }
@@ -162,6 +199,17 @@ ReadResult readAny(std::string_view bytes, const ReadContext& ctx)
         ReadResult r;
         DiagnosticSink sink(ctx.fileName);
         const std::string_view why = unknownFormatReason(bytes);
+        if (why == compiledFileReason(bytes)) {
+            Diagnostic d;
+            d.severity = Severity::Error;
+            d.id = ids::kSyntaxCompiledFile;
+            d.message = std::string(why);
+            d.file = ctx.fileName;
+            d.binary = true;
+            d.fixedSeverity = true;
+            r.diagnostics.push_back(std::move(d));
+            return r;
+        }
         sink.error(why == "file is empty" ? ids::kSyntaxEmptyFile : ids::kSyntaxBadVersion,
                    {1, 1, 0}, std::string(why));
         r.diagnostics = sink.take();

@@ -76,9 +76,58 @@ std::string describeTexture(const VtfInfo& info)
            (info.mipCount == 1 ? " mip" : " mips");
 }
 
+std::string materialRootFolder(const std::string& dir)
+{
+    std::string d = dir;
+    while (d.size() > 1 && d.back() == '/') {
+        d.pop_back();
+    }
+    const std::size_t slash = d.find_last_of('/');
+    const std::string_view last =
+        slash == std::string::npos ? std::string_view(d) : std::string_view(d).substr(slash + 1);
+    if (!equalsNoCase(last, "materials") || hasEntryNoCase(listDirectory(d), "materials", true)) {
+        return dir;
+    }
+    const std::string up = parentOf(d);
+    return up.empty() ? dir : up;
+}
+
+std::vector<std::string> nearbyMaterialRoots(const std::string& modelPath, int levels)
+{
+    constexpr std::size_t kMaxSubfolders = 256;
+    std::vector<std::string> out;
+    std::string from; // the model's own folder first: its subfolders too
+    std::string dir = directoryOf(modelPath);
+    for (int level = 0; level < levels && !dir.empty() && out.empty(); ++level) {
+        for (const DirectoryEntry& e : listDirectory(dir, kMaxSubfolders)) {
+            if (!e.directory || e.name.starts_with('.')) {
+                continue;
+            }
+            const std::string sub = join(dir, e.name);
+            if (!from.empty() && sameFile(sub, from)) {
+                continue; // the way up: searched already
+            }
+            const std::vector<DirectoryEntry> inner = listDirectory(sub);
+            if (hasEntryNoCase(inner, "materials", true) ||
+                !entryNoCase(inner, "gameinfo.txt").empty()) {
+                out.push_back(sub);
+            }
+        }
+        std::sort(out.begin(), out.end());
+        const std::string up = parentOf(dir);
+        if (up.empty() || sameFile(up, dir)) {
+            break;
+        }
+        from = dir;
+        dir = up;
+    }
+    return out;
+}
+
 void appendRoots(std::vector<MaterialRoot>& roots, const std::vector<MaterialRoot>& more)
 {
-    for (const MaterialRoot& r : more) {
+    for (MaterialRoot r : more) {
+        r.path = materialRootFolder(r.path);
         const bool seen = std::any_of(roots.begin(), roots.end(), [&](const MaterialRoot& o) {
             return o.path == r.path || sameFile(o.path, r.path);
         });

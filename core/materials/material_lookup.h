@@ -26,8 +26,17 @@ std::vector<MaterialRoot> discoverMaterialRoots(const std::string& modelPath);
 // |gameinfo_path| and |all_source_engine_paths| expanded, relative paths against the folder
 // above the gameinfo's, `dir/*` expanded to its subfolders, VPK files and absent folders left out.
 std::vector<std::string> gameInfoSearchPaths(const std::string& gameInfoPath);
-// Roots in order, the first of equal paths kept.
+// Roots in order, the first of equal paths kept; each path as materialRootFolder() reads it.
 void appendRoots(std::vector<MaterialRoot>& roots, const std::vector<MaterialRoot>& more);
+// The game folder a root given by the user stands for: a folder holding materials/ is one; the
+// materials/ folder itself (any case, without a materials/ of its own) stands for the folder
+// above it, so `--materials game` and `--materials game/materials` find the same files.
+std::string materialRootFolder(const std::string& dir);
+// Game folders near a model whose lookup found none (discoverMaterialRoots empty): walking up
+// from the model's folder (at most `levels` folders), the first level whose other subfolders
+// hold materials/ or gameinfo.txt gives them, e.g. `game/` for `modelsrc/hero/hero.qc` beside
+// `game/materials/`. Offered to the user, never searched on their own.
+std::vector<std::string> nearbyMaterialRoots(const std::string& modelPath, int levels = 4);
 
 struct MaterialQuery {
     std::vector<MaterialRoot> roots;

@@ -1,4 +1,5 @@
 #include <QtCore/QSortFilterProxyModel>
+#include <QtCore/QTemporaryDir>
 #include <QtTest/QAbstractItemModelTester>
 #include <QtTest/QSignalSpy>
 #include <QtTest/QtTest>
@@ -118,6 +119,49 @@ private slots:
         doc.reload();
         QVERIFY(doc.waitForLoaded());
         QCOMPARE(model.rowCount(), int(OutlineModel::SectionCount));
+    }
+
+    // Issue 27: "1 frame", not "1 frames".
+    void oneFrameIsSingular()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("pose.smd"));
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("version 1\nnodes\n0 \"root\" -1\nend\nskeleton\ntime 5\n0 0 0 0 0 0 0\nend\n");
+        }
+        app::Document doc;
+        OutlineModel model;
+        model.setDocument(&doc);
+        doc.open({test::samplesDir() + QStringLiteral("/sample_ref.smd"), path});
+        QVERIFY(doc.waitForLoaded());
+        const QModelIndex anims = model.sectionIndex(OutlineModel::Animations);
+        const QModelIndex anim = model.index(1, OutlineModel::CountColumn, anims);
+        QVERIFY2(anim.data().toString().startsWith(QStringLiteral("1 frame (5–5)")),
+                 qPrintable(anim.data().toString()));
+    }
+
+    // Issue 27: a bone of a binary DMX is located by its byte offset, not "unknown".
+    void binaryDmxBoneAtItsOffset()
+    {
+        app::Document doc;
+        app::InspectorPanel inspector;
+        inspector.setDocument(&doc);
+        doc.open({test::fixturesDir() + QStringLiteral("/dmx/valid/sample_ref_binary5.dmx")});
+        QVERIFY(doc.waitForLoaded());
+        const auto& where = doc.primaryModel()->skeleton.where;
+        QVERIFY(where.size() > 1);
+        QCOMPARE(where[1].line, 0u);
+        QVERIFY(where[1].offset > 0);
+        doc.setSelection({app::Selection::Kind::Joint, 1, -1});
+        const QString text = inspector.lines().join(QLatin1Char('\n'));
+        QVERIFY2(text.contains(QStringLiteral("Source offset: @0x%1")
+                                   .arg(QString::number(where[1].offset, 16)
+                                            .toUpper()
+                                            .rightJustified(4, QLatin1Char('0')))),
+                 qPrintable(text));
+        QVERIFY2(!text.contains(QStringLiteral("unknown")), qPrintable(text));
     }
 
     void searchFiltersTheTree()

@@ -3,9 +3,13 @@
 #include <QtTest/QtTest>
 #include <QtWidgets/QLabel>
 #include <QtWidgets/QComboBox>
+#include <QtWidgets/QLineEdit>
+#include <QtWidgets/QSpinBox>
 #include <QtWidgets/QToolButton>
 
 #include <cmath>
+
+#include <QtCore/QTemporaryDir>
 
 #include "app/document/document.h"
 #include "app/document/frame_names.h"
@@ -309,6 +313,80 @@ private slots:
         box->setCurrentIndex(0); // leaving resets the weights
         QVERIFY(!panel.isFlexMode());
         QCOMPARE(doc.flexWeight(0), 0.0f);
+    }
+
+    // Issue 27: the frame box takes and shows the file's frame numbers, as the readout does
+    // (typing 32 in an animation written from time 30 shows frame 32, not index 32).
+    void frameBoxTakesFileNumbers()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("late.smd"));
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("version 1\nnodes\n0 \"root\" -1\nend\nskeleton\n");
+            for (int t = 30; t <= 40; ++t) {
+                f.write(QByteArray("time ") + QByteArray::number(t) + "\n0 " +
+                        QByteArray::number(t) + " 0 0 0 0 0\n");
+            }
+            f.write("end\n");
+        }
+        Loaded l({path});
+        app::Document& doc = l.doc;
+        app::TimelinePanel& panel = l.panel;
+        QVERIFY(doc.waitForLoaded());
+        doc.setCurrentAnimation(0);
+        auto* box = panel.findChild<QSpinBox*>(QStringLiteral("frameBox"));
+        QVERIFY(box);
+        QCOMPARE(box->text(), QStringLiteral("30"));
+        doc.setCurrentFrame(4);
+        QCOMPARE(box->text(), QStringLiteral("34"));
+        panel.show();
+        box->setFocus();
+        box->selectAll();
+        QTest::keyClicks(box, QStringLiteral("37"));
+        QTest::keyClick(box, Qt::Key_Return);
+        QCOMPARE(doc.currentFrame(), 7);
+        QCOMPARE(box->text(), QStringLiteral("37"));
+        // Outside the file's range: the nearest end.
+        box->selectAll();
+        QTest::keyClicks(box, QStringLiteral("7"));
+        QTest::keyClick(box, Qt::Key_Return);
+        QCOMPARE(doc.currentFrame(), 0);
+        QCOMPARE(box->text(), QStringLiteral("30"));
+        QString readout;
+        for (const QLabel* label : panel.findChildren<QLabel*>()) {
+            if (label->text().startsWith(QStringLiteral("frame "))) {
+                readout = label->text();
+            }
+        }
+        QVERIFY2(readout.startsWith(QStringLiteral("frame 30 (30–40)")), qPrintable(readout));
+    }
+
+    // Issue 27: the scrubber keeps a usable width beside a long readout, down to the panel's
+    // minimum width; the readout elides instead (its whole text in the tooltip).
+    void scrubberKeepsItsWidth()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(
+            QStringLiteral("a_very_long_animation_file_name_as_exporters_write_them_idle_01.smd"));
+        QVERIFY(QFile::copy(sample("sample_anim.smd"), path));
+        Loaded l({sample("sample_ref.smd"), path});
+        app::Document& doc = l.doc;
+        app::TimelinePanel& panel = l.panel;
+        QVERIFY(doc.waitForLoaded());
+        doc.setCurrentAnimation(0);
+        panel.show();
+        for (const int width : {1400, panel.minimumSizeHint().width()}) {
+            panel.resize(width, panel.sizeHint().height());
+            QCoreApplication::processEvents();
+            QVERIFY2(panel.scrubBar()->width() >= 180,
+                     qPrintable(QStringLiteral("at %1 px: scrubber %2 px")
+                                    .arg(width)
+                                    .arg(panel.scrubBar()->width())));
+        }
+        QVERIFY2(panel.minimumSizeHint().width() <= 1050,
+                 qPrintable(QString::number(panel.minimumSizeHint().width())));
     }
 };
 

@@ -161,7 +161,7 @@ void TstMaterialModes::goldsrcTexRenderModes()
         QCOMPARE(look->additive, name == "glow.bmp");
         QCOMPARE(look->fullbright, name == "lamp.bmp");
     }
-    view->setPreset(render::CameraPreset::Front);
+    view->setPreset(render::CameraPreset::Right); // from +X
     view->frameAll();
     const QImage image = render::captureViewport(*view);
     image.save(test::outputDir() + QStringLiteral("/TstMaterialModes_goldsrc.png"));
@@ -190,11 +190,11 @@ void TstMaterialModes::sourceNoCull()
     QVERIFY(view);
     QVERIFY(view->scene()->materialLook(0)->found && !view->scene()->materialLook(0)->noCull);
     QVERIFY(view->scene()->materialLook(1)->noCull);
-    view->setPreset(render::CameraPreset::Front);
+    view->setPreset(render::CameraPreset::Right); // from +X
     view->frameAll();
     QImage front = render::captureViewport(*view);
     const int both = countPixels(front, isGreen);
-    view->setPreset(render::CameraPreset::Back);
+    view->setPreset(render::CameraPreset::Left); // from -X
     view->frameAll();
     QImage back = render::captureViewport(*view);
     back.save(test::outputDir() + QStringLiteral("/TstMaterialModes_back.png"));
@@ -271,7 +271,7 @@ void TstMaterialModes::goldsrcFlatShade()
         QVERIFY(view);
         QTRY_VERIFY(win.w.document()->qcProject());
         QCOMPARE(view->scene()->materialLook(0)->flatShade, flat == 1);
-        view->setPreset(render::CameraPreset::Front);
+        view->setPreset(render::CameraPreset::Right); // from +X
         view->frameAll();
         const QImage image = render::captureViewport(*view);
         image.save(test::outputDir() +
@@ -591,7 +591,7 @@ void TstMaterialModes::profileChangeLooksMaterialsUpAgain()
     QVERIFY(view);
     QTRY_VERIFY(!win.w.document()->isChecking());
     QVERIFY(view->scene()->materialLook(0)->found);
-    view->setPreset(render::CameraPreset::Front);
+    view->setPreset(render::CameraPreset::Right); // from +X
     view->frameAll();
     const int before = countPixels(render::captureViewport(*view), isGreen);
     QVERIFY2(before > 2000, qPrintable(QString::number(before)));

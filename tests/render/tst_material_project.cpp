@@ -142,7 +142,7 @@ void TstMaterialProject::viewportAndChecksAgree()
     QCOMPARE(missingMaterials(*w.document()), QStringList{QStringLiteral("eyes")});
 
     auto* view = w.viewportWidget()->viewport();
-    view->setPreset(render::CameraPreset::Front);
+    view->setPreset(render::CameraPreset::Right); // from +X
     view->frameAll();
     QImage image = render::captureViewport(*view);
     image.save(test::outputDir() + QStringLiteral("/TstMaterialProject_qc.png"));

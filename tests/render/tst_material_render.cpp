@@ -117,7 +117,7 @@ void TstMaterialRender::foundTexturedMissingCheckerboard()
     QCOMPARE(v->scene()->materialLook(0)->shader, QStringLiteral("VertexLitGeneric"));
     QVERIFY(v->scene()->materialLook(1)->checkerboard);
     QVERIFY(!v->scene()->materialLook(1)->found);
-    v->setPreset(render::CameraPreset::Front);
+    v->setPreset(render::CameraPreset::Right); // from +X
     v->frameAll();
     QImage image = render::captureViewport(*v);
     image.save(test::outputDir() + QStringLiteral("/TstMaterialRender_textured.png"));
@@ -160,7 +160,7 @@ void TstMaterialRender::texturesStreamInAfterTheFirstFrame()
 
     render::holdTextureDecoding(true);
     v->setModel(model, QStringList{dir.path()}, true);
-    v->setPreset(render::CameraPreset::Front);
+    v->setPreset(render::CameraPreset::Right); // from +X
     v->frameAll();
     QCOMPARE(v->scene()->texturesPending(), 1);
     QImage image = render::captureViewport(*v, false, 20000, false);
@@ -218,7 +218,7 @@ void TstMaterialRender::imageTopAtVOne()
     render::DisplayFlags flags = meshOnly();
     v->setDisplay(flags);
     v->setModel(std::make_shared<const core::Model>(r.model), QStringList{dir.path()}, true);
-    v->setPreset(render::CameraPreset::Front);
+    v->setPreset(render::CameraPreset::Right); // from +X
     v->frameAll();
     const QImage image = render::captureViewport(*v);
     int redTop = 0, blueTop = 0, redBottom = 0, blueBottom = 0;
@@ -276,7 +276,7 @@ void TstMaterialRender::twoHundredMaterialsFirstFrameNotDelayed()
         QElapsedTimer t;
         t.start();
         v->setModel(model, QStringList{dir.path()}, true);
-        v->setPreset(render::CameraPreset::Front);
+        v->setPreset(render::CameraPreset::Right); // from +X
         v->frameAll();
         const QImage image = render::captureViewport(*v, false, 20000, false);
         return std::pair{double(t.elapsed()) / 1000.0, image};

@@ -4,6 +4,7 @@
 #include <QtCore/QFileInfo>
 #include <QtTest/QSignalSpy>
 #include <QtTest/QtTest>
+#include <QtWidgets/QPlainTextEdit>
 #include <QtWidgets/QApplication>
 #include <QtWidgets/QDockWidget>
 #include <QtWidgets/QLabel>
@@ -153,6 +154,46 @@ private slots:
                  qPrintable(message));
     }
 
+    // Issue 27: Front looks at the face. Valve sources face -Y as written (studiomdl turns them
+    // to +X), CoD exports +X; every preset turns with the front, as Blender's numpad does.
+    void presetsFollowTheModelsFront()
+    {
+        auto v = test::makeTestViewport();
+        QVERIFY(v);
+        auto near = [](const QVector3D& a, const QVector3D& b) { return (a - b).length() < 1e-4f; };
+        v->setModel(loadSample(), {}, true); // an SMD
+        using P = render::CameraPreset;
+        const struct {
+            P preset;
+            QVector3D eyeSide; // direction from the target to the eye
+        } smd[] = {{P::Front, {0, -1, 0}}, {P::Back, {0, 1, 0}}, {P::Right, {1, 0, 0}},
+                   {P::Left, {-1, 0, 0}},  {P::Top, {0, 0, 1}},  {P::Bottom, {0, 0, -1}}};
+        for (const auto& c : smd) {
+            v->setPreset(c.preset);
+            QVERIFY2(near(v->camera3d().direction(), c.eyeSide), QTest::toString(int(c.preset)));
+        }
+        v->setPreset(P::Top); // the face (-Y) towards the bottom of the picture, +X to the right
+        QVERIFY(near(v->camera3d().up(), {0, 1, 0}));
+        QVERIFY(near(v->camera3d().right(), {1, 0, 0}));
+        v->setPreset(P::Bottom); // the face towards the top
+        QVERIFY(near(v->camera3d().up(), {0, -1, 0}));
+        v->setPreset(P::Front); // Z up, the model's right hand (-X) on the picture's left
+        QVERIFY(near(v->camera3d().up(), {0, 0, 1}));
+        QVERIFY(near(v->camera3d().right(), {1, 0, 0}));
+
+        core::Model cod;
+        cod.format = "xmodel";
+        QCOMPARE(render::frontYawDeg(cod), 0.0f);
+        render::OrbitCamera cam;
+        cam.setPreset(P::Front, render::frontYawDeg(cod));
+        QVERIFY(near(cam.direction(), {1, 0, 0}));
+        cam.setPreset(P::Right, render::frontYawDeg(cod));
+        QVERIFY(near(cam.direction(), {0, 1, 0}));
+        core::Model dmx;
+        dmx.format = "dmx";
+        QCOMPARE(render::frontYawDeg(dmx), -90.0f);
+    }
+
     void markerAboveCentreLandsInTopHalf()
     {
         auto v = test::makeTestViewport();
@@ -162,7 +203,7 @@ private slots:
         flags.axes = false;
         v->setDisplay(flags);
         v->setModel(markerModel(), {}, true);
-        v->setPreset(render::CameraPreset::Front);
+        v->setPreset(render::CameraPreset::Right); // from +X
         v->frameAll();
         const QImage image = render::captureViewport(*v);
         QVERIFY(!image.isNull());
@@ -191,7 +232,7 @@ private slots:
         auto v = test::makeTestViewport();
         QVERIFY(v);
         v->setModel(markerModel(), {}, true);
-        v->setPreset(render::CameraPreset::Front);
+        v->setPreset(render::CameraPreset::Right); // from +X
         v->frameAll();
         const QImage image = render::captureViewport(*v, true);
         QVERIFY(!image.isNull());
@@ -206,7 +247,7 @@ private slots:
         QVERIFY(v);
         auto model = loadSample();
         v->setModel(model, {}, true);
-        v->setPreset(render::CameraPreset::Front);
+        v->setPreset(render::CameraPreset::Right); // from +X
         v->frameAll();
         auto* cam = v->camera();
         const QRect vp(0, 0, v->width(), v->height());
@@ -248,7 +289,7 @@ private slots:
         qInfo("viewport fps: %.1f", fps.last().at(0).toDouble());
 
         // Viewport click -> document -> tree.
-        vp->setPreset(render::CameraPreset::Front);
+        vp->setPreset(render::CameraPreset::Right); // from +X
         vp->frameAll();
         auto* cam = vp->camera();
         const QRect rect(0, 0, vp->width(), vp->height());
@@ -333,6 +374,58 @@ private slots:
         }
         QTRY_VERIFY_WITH_TIMEOUT(loaded.count() >= 1, 10000);
         QCOMPARE(vp->camera3d(), cam);
+
+        // Issue 27: an exporter's save (many writes) is one change and one reload; a file
+        // deleted and written again is reloaded when it is back, with no failed row left.
+        auto* log = w.findChild<QPlainTextEdit*>();
+        QVERIFY(log);
+        auto changes = [log] {
+            return log->toPlainText().count(QStringLiteral("Changed on disk"));
+        };
+        QTest::qWait(600);
+        const int changesBefore = changes();
+        const int loadsBefore = int(loaded.count());
+        const QByteArray text = [&] {
+            QFile f(path);
+            return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+        }();
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            for (qsizetype at = 0; at < text.size(); at += text.size() / 6 + 1) {
+                f.write(text.mid(at, text.size() / 6 + 1));
+                f.flush();
+                QTest::qWait(5);
+            }
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(loaded.count() == loadsBefore + 1, 10000);
+        QTest::qWait(600);
+        QCOMPARE(changes(), changesBefore + 1);
+        QCOMPARE(int(loaded.count()), loadsBefore + 1);
+
+        QVERIFY(QFile::remove(path));
+        QTest::qWait(800);
+        QVERIFY(w.document()->failedFiles().empty()); // gone: the last good version stays
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            f.write(text);
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(loaded.count() == loadsBefore + 2, 10000);
+        QVERIFY(w.document()->waitForLoaded());
+        QVERIFY(w.document()->failedFiles().empty());
+        for (const auto& f : w.document()->files()) {
+            for (const auto& d : f.diagnostics) {
+                QVERIFY2(d.id != std::string_view("io.unreadable"), d.message.c_str());
+            }
+        }
+        // And watched still: the next save reloads again.
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::Append));
+            f.write("// again\n");
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(loaded.count() == loadsBefore + 3, 10000);
     }
 
     void browseFolderAndRecentFiles()

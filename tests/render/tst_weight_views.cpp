@@ -88,7 +88,7 @@ private slots:
         auto v = test::makeTestViewport();
         QVERIFY(v);
         v->setModel(loadMix(), {}, true);
-        v->setPreset(render::CameraPreset::Front);
+        v->setPreset(render::CameraPreset::Right); // from +X
         v->frameAll();
         const QImage off = shoot(*v, render::HeatMap::Off);
         const QImage influence = shoot(*v, render::HeatMap::InfluenceCount);

@@ -14,11 +14,14 @@
 #include <QtWidgets/QDoubleSpinBox>
 #include <QtWidgets/QHeaderView>
 #include <QtWidgets/QLabel>
+#include <QtWidgets/QLineEdit>
 #include <QtWidgets/QListWidget>
 #include <QtWidgets/QSlider>
 #include <QtWidgets/QPlainTextEdit>
 #include <QtWidgets/QStatusBar>
+#include <QtWidgets/QTextBrowser>
 #include <QtWidgets/QToolBar>
+#include <QtWidgets/QToolButton>
 #include <QtWidgets/QTreeView>
 #include <Qt3DRender/QCamera>
 
@@ -26,6 +29,7 @@
 #include "app/widgets/flex_panel.h"
 #include "app/widgets/inspector_panel.h"
 #include "app/widgets/main_window.h"
+#include "app/widgets/materials_page.h"
 #include "app/widgets/outline_panel.h"
 #include "app/widgets/problems_panel.h"
 #include "app/widgets/settings_dialog.h"
@@ -309,6 +313,48 @@ private slots:
         app::grabWindow(win.w).save(test::outputDir() + QStringLiteral("/TstWindowUx_garbage.png"));
     }
 
+    // Issue 27: a compiled model and a texture are said to be what they are (with an id F1
+    // explains), and the reasons of two failed files are joined in words, not by a "\\x0a".
+    void compiledFilesSaidWhatTheyAre()
+    {
+        test::TestWindow win(QStringLiteral("tst_ux_compiled.ini"), QSize(1100, 700));
+        QVERIFY(QTest::qWaitForWindowExposed(&win.w));
+        QTemporaryDir dir;
+        QByteArray mdl("IDST");
+        mdl += QByteArray("\x30\0\0\0", 4) + QByteArray(400, '\0');
+        QByteArray vtf("VTF");
+        vtf += QByteArray("\0\x07\0\0\0\x05\0\0\0", 9) + QByteArray(200, '\0');
+        const QString mdlPath = dir.filePath(QStringLiteral("hero.mdl"));
+        const QString vtfPath = dir.filePath(QStringLiteral("skin.vtf"));
+        QVERIFY(writeFile(mdlPath, mdl));
+        QVERIFY(writeFile(vtfPath, vtf));
+        QSignalSpy failed(win.w.document(), &app::Document::loadFailed);
+        win.w.openFiles({mdlPath, vtfPath});
+        QTRY_COMPARE(failed.count(), 1);
+        QCoreApplication::processEvents();
+        const QString summary = win.w.statusSummary()->text();
+        QVERIFY2(!summary.contains(QStringLiteral("\\x0a")), qPrintable(summary));
+        QVERIFY2(summary.contains(QStringLiteral("hero.mdl: a compiled model")),
+                 qPrintable(summary));
+        QVERIFY2(summary.contains(QStringLiteral("not supported yet")), qPrintable(summary));
+        QVERIFY2(summary.contains(QStringLiteral("skin.vtf: a texture")), qPrintable(summary));
+        QVERIFY2(!summary.contains(QStringLiteral("binary data")), qPrintable(summary));
+        const QString log = win.w.findChild<QPlainTextEdit*>()->toPlainText();
+        QVERIFY2(!log.contains(QStringLiteral("\\x0a")), qPrintable(log));
+        app::ProblemsPanel* p = win.w.problems();
+        QTRY_COMPARE(p->model()->rowCount(), 2);
+        for (int r = 0; r < 2; ++r) {
+            QCOMPARE(p->model()->index(r, app::ProblemsModel::IdColumn).data().toString(),
+                     QStringLiteral("syntax.compiled-file"));
+        }
+        p->explain(p->proxy()->index(0, 0));
+        const QString text = p->explanationView()->toPlainText();
+        QVERIFY2(text.contains(QStringLiteral("compiled")), qPrintable(text));
+        QVERIFY2(!text.contains(QStringLiteral("`version`")), qPrintable(text));
+        app::grabWindow(win.w).save(test::outputDir() +
+                                    QStringLiteral("/TstWindowUx_compiled.png"));
+    }
+
     // Issue 15.5: a missing file opens the Log and lists the I/O error in Problems.
     void missingFileShowsIoError()
     {
@@ -510,6 +556,10 @@ private slots:
         QVERIFY(win.w.document()->waitForLoaded());
         QTRY_VERIFY2(win.w.statusSummary()->text().contains(QStringLiteral(" m")),
                      qPrintable(win.w.statusSummary()->text()));
+        // Issue 27: Add… starts beside the open model.
+        QVERIFY(win.w.openSettings() == d);
+        auto* materials = static_cast<app::MaterialsPage*>(d->page(QStringLiteral("Materials")));
+        QCOMPARE(materials->startFolder(), QFileInfo(sample("sample_ref.smd")).absolutePath());
 
         // Restore defaults puts the widgets back; Apply stores them.
         d->restoreDefaults();
@@ -629,6 +679,25 @@ private slots:
         QVERIFY(w.findChild<app::TimelinePanel*>()->findChild<QLabel*>() != nullptr);
         QVERIFY(w.windowTitle().startsWith(QStringLiteral("sample_ref.smd")));
         Q_UNUSED(firstCamera);
+
+        // Issue 27: the Problems and Flex filters belong to their tab.
+        auto* flexFilter = w.findChild<QLineEdit*>(QStringLiteral("flexFilter"));
+        QVERIFY(flexFilter);
+        w.problems()->searchBox()->setText(QStringLiteral("weights"));
+        w.problems()->severityButton(core::Severity::Note)->setChecked(false);
+        flexFilter->setText(QStringLiteral("smile"));
+        QTest::keyClick(&w, Qt::Key_Tab, Qt::ControlModifier);
+        QTRY_COMPARE(w.currentTab(), 1);
+        QCOMPARE(w.problems()->searchBox()->text(), QString());
+        QVERIFY(w.problems()->severityButton(core::Severity::Note)->isChecked());
+        QVERIFY(w.problems()->proxy()->isSeverityVisible(core::Severity::Note));
+        QCOMPARE(flexFilter->text(), QString());
+        QTest::keyClick(&w, Qt::Key_Tab, Qt::ControlModifier);
+        QTRY_COMPARE(w.currentTab(), 0);
+        QCOMPARE(w.problems()->searchBox()->text(), QStringLiteral("weights"));
+        QVERIFY(!w.problems()->severityButton(core::Severity::Note)->isChecked());
+        QVERIFY(!w.problems()->proxy()->isSeverityVisible(core::Severity::Note));
+        QCOMPARE(flexFilter->text(), QStringLiteral("smile"));
 
         // Ctrl+W closes it; Ctrl+Shift+T brings it back in a new tab.
         QTest::keyClick(&w, Qt::Key_W, Qt::ControlModifier);

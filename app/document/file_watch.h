@@ -1,0 +1,53 @@
+#pragma once
+
+#include <QtCore/QDateTime>
+#include <QtCore/QFileSystemWatcher>
+#include <QtCore/QHash>
+#include <QtCore/QObject>
+#include <QtCore/QSet>
+#include <QtCore/QStringList>
+#include <QtCore/QTimer>
+
+namespace rigscope::app {
+
+// Watches a document's files as exporters save them (issue 27): one `changed` per save however
+// many writes it takes (a quiet time after the last event), and a file deleted and written again
+// (or replaced by a rename) stays watched: the folders are watched too, and a file that comes
+// back is watched again. A file that is gone when the quiet time ends is not reported until it
+// is back (the last good version stays on screen, no failed reload).
+class FileWatch : public QObject {
+    Q_OBJECT
+public:
+    explicit FileWatch(QObject* parent = nullptr);
+    // The files to watch (absolute paths); replaces the previous ones.
+    void setPaths(const QStringList& paths);
+    const QStringList& paths() const { return m_paths; }
+    void setQuietTime(int ms) { m_quiet.setInterval(ms); }
+    // Files the system watcher holds now (tests: a file written again is held again).
+    QStringList watchedFiles() const { return m_watcher.files(); }
+
+signals:
+    // Files of paths() that changed and exist, each once, after the quiet time.
+    void changed(const QStringList& paths);
+
+private:
+    struct Stamp {
+        bool exists = false;
+        qint64 size = -1;
+        QDateTime modified;
+        QDateTime metadata;
+        bool operator==(const Stamp&) const = default;
+    };
+    static Stamp stampOf(const QString& path);
+    void onFileChanged(const QString& path);
+    void onDirectoryChanged(const QString& dir);
+    void flush();
+
+    QFileSystemWatcher m_watcher;
+    QStringList m_paths;
+    QHash<QString, Stamp> m_stamps; // as last reported (or when the watch began)
+    QSet<QString> m_pending;
+    QTimer m_quiet;
+};
+
+} // namespace rigscope::app
