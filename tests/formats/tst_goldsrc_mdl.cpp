@@ -4,6 +4,10 @@
 #include <cmath>
 #include <random>
 
+#include <Eigen/Geometry>
+
+#include <QtCore/QDirIterator>
+#include <QtCore/QFile>
 #include <QtTest/QtTest>
 
 #include "core/formats/mdl/compiled_model.h"
@@ -53,6 +57,7 @@ private slots:
     void missingGroupsAndTextures();
     void everyPrefix();
     void byteFlips();
+    void realModels();
 };
 
 void TstGoldsrcMdl::sampleCounts()
@@ -215,6 +220,89 @@ void TstGoldsrcMdl::byteFlips()
         QVERIFY2(inv.empty(),
                  qPrintable(QString::number(iter) + u' ' + QString::fromStdString(inv)));
     }
+}
+
+void TstGoldsrcMdl::realModels()
+{
+    const QByteArray dir = qgetenv("RIGSCOPE_COMPILED_DIR");
+    if (dir.isEmpty() || !QFileInfo(QString::fromLocal8Bit(dir)).isDir()) {
+        QSKIP("RIGSCOPE_COMPILED_DIR is not set to a folder of compiled models");
+    }
+    // Companions by name, case-insensitively (NAMEt.mdl, NAME01.mdl ...).
+    const auto find = [](const QString& path, const QString& suffix, std::string& out) {
+        const QFileInfo info(path);
+        const QDir folder = info.dir();
+        const QString want = info.completeBaseName() + suffix + u".mdl"_qs;
+        for (const QString& entry : folder.entryList(QDir::Files)) {
+            if (entry.compare(want, Qt::CaseInsensitive) == 0) {
+                QFile file(folder.filePath(entry));
+                if (file.open(QIODevice::ReadOnly)) {
+                    const QByteArray all = file.readAll();
+                    out.assign(all.constData(), static_cast<std::size_t>(all.size()));
+                    return true;
+                }
+            }
+        }
+        return false;
+    };
+    int read = 0;
+    long long agree = 0, against = 0, triangles = 0;
+    QDirIterator it(QString::fromLocal8Bit(dir), {u"*.mdl"_qs}, QDir::Files,
+                    QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly)) {
+            continue;
+        }
+        const QByteArray all = file.readAll();
+        const std::string mdl(all.constData(), static_cast<std::size_t>(all.size()));
+        if (mdl.size() < 8 || mdl.compare(0, 4, "IDST") != 0 || mdl[4] != 10) {
+            continue;
+        }
+        // A texture file (NAMEt.mdl) beside its model is read with it.
+        const QString base = QFileInfo(path).completeBaseName();
+        if (base.endsWith(u't', Qt::CaseInsensitive) &&
+            QFileInfo::exists(QFileInfo(path).dir().filePath(base.chopped(1) + u".mdl"_qs))) {
+            continue;
+        }
+        std::string textures;
+        std::vector<std::string> groups(16);
+        core::GoldsrcMdlFiles in;
+        in.mdl = {mdl, path.toStdString(), true};
+        in.textures.present = find(path, u"t"_qs, textures);
+        in.textures.bytes = textures;
+        in.textures.fileName = (base + u"t.mdl"_qs).toStdString();
+        for (int g = 1; g < 16; ++g) {
+            const QString suffix = QStringLiteral("%1").arg(g, 2, 10, QLatin1Char('0'));
+            core::CompiledFile cf;
+            cf.present = find(path, suffix, groups[static_cast<std::size_t>(g)]);
+            cf.bytes = groups[static_cast<std::size_t>(g)];
+            cf.fileName = (base + suffix + u".mdl"_qs).toStdString();
+            in.sequenceGroups.push_back(cf);
+        }
+        const auto r = core::readGoldsrcMdl(in, {});
+        const std::string inv = core::verifyInvariants(r.model);
+        QVERIFY2(inv.empty(), qPrintable(path + u' ' + QString::fromStdString(inv)));
+        for (const core::Diagnostic& d : r.diagnostics) {
+            qInfo("%s", core::formatDiagnostic(d).c_str());
+        }
+        const core::Mesh& m = r.model.mesh;
+        for (std::size_t t = 0; t < m.triangleCount(); ++t) {
+            const Vec3& a = m.pointPositions[m.cornerPoints[3 * t]];
+            const Vec3& b = m.pointPositions[m.cornerPoints[3 * t + 1]];
+            const Vec3& c = m.pointPositions[m.cornerPoints[3 * t + 2]];
+            const float d = (b - a).cross(c - a).dot(
+                m.cornerNormals[3 * t] + m.cornerNormals[3 * t + 1] + m.cornerNormals[3 * t + 2]);
+            agree += d > 0 ? 1 : 0;
+            against += d < 0 ? 1 : 0;
+        }
+        triangles += static_cast<long long>(m.triangleCount());
+        ++read;
+    }
+    qInfo("%d GoldSrc models read, %lld triangles; %lld wind with their normals, %lld against",
+          read, triangles, agree, against);
+    QVERIFY(agree > 20 * against);
 }
 
 QTEST_APPLESS_MAIN(TstGoldsrcMdl)

@@ -9,8 +9,10 @@
 
 #include <QtCore/QDirIterator>
 #include <QtCore/QFile>
+#include <QtCore/QTemporaryDir>
 #include <QtTest/QtTest>
 
+#include "core/formats/mdl/compiled_files.h"
 #include "core/formats/mdl/compiled_model.h"
 #include "core/formats/mdl/source_mdl_internal.h"
 #include "tests/support/mdl_writer.h"
@@ -126,6 +128,7 @@ private slots:
     void hostileOffsets();
     void everyPrefix();
     void byteFlips();
+    void companions();
     void realModels();
 };
 
@@ -563,6 +566,27 @@ void TstMdlReader::byteFlips()
                  qPrintable(QString::number(iter) + u' ' + QString::fromStdString(inv)));
     }
     QVERIFY2(timer.elapsed() < 20000, qPrintable(QString::number(timer.elapsed())));
+}
+
+void TstMdlReader::companions()
+{
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    for (const char* name : {"Hero.MDL", "hero.vvd", "HERO.dx80.vtx", "hero.sw.vtx", "hero.phy",
+                             "herot.mdl", "hero01.mdl", "hero03.mdl", "other.vvd"}) {
+        QFile f(tmp.filePath(QLatin1String(name)));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+    }
+    const std::string dir = tmp.path().toStdString();
+    const core::CompiledCompanions c = core::findCompiledCompanions(dir + "/Hero.MDL");
+    QCOMPARE(c.vvd, dir + "/hero.vvd");
+    QCOMPARE(c.vtx, dir + "/HERO.dx80.vtx"); // .dx90 absent: .dx80 before .sw
+    QCOMPARE(c.phy, dir + "/hero.phy");
+    QCOMPARE(c.ani, std::string());
+    QCOMPARE(c.textures, dir + "/herot.mdl");
+    QCOMPARE(c.sequenceGroups,
+             (std::vector<std::string>{dir + "/hero01.mdl", "", dir + "/hero03.mdl"}));
+    QVERIFY(core::findCompiledCompanions(dir + "/missing/x.mdl").vvd.empty());
 }
 
 void TstMdlReader::realModels()

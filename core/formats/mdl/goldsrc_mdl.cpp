@@ -89,19 +89,29 @@ void readTextures(FileReader& f, CompiledModelInfo& info)
     if (f.fits(192, 0, std::int64_t(refs) * families, skinIndex, 2, "skin references")) {
         info.skinReferences = refs;
         info.skins.clear();
+        std::int64_t bad = 0, firstBad = 0;
+        std::string firstMessage;
         for (std::int32_t fam = 0; fam < families; ++fam) {
             std::vector<std::int32_t> row;
             for (std::int32_t r = 0; r < refs; ++r) {
                 const std::int64_t o = skinIndex + 2 * (std::int64_t(fam) * refs + r);
                 std::int32_t t = b.i16(o);
                 if (t < 0 || t >= n) {
-                    f.corrupt(o, "skin family " + std::to_string(fam) + " names texture " +
-                                     std::to_string(t) + " of " + std::to_string(n));
+                    if (bad++ == 0) {
+                        firstBad = o;
+                        firstMessage = "skin family " + std::to_string(fam) + " names texture " +
+                                       std::to_string(t) + " of " + std::to_string(n);
+                    }
                     t = 0;
                 }
                 row.push_back(t);
             }
             info.skins.push_back(std::move(row));
+        }
+        if (bad > 0) {
+            f.corrupt(firstBad,
+                      firstMessage + (bad > 1 ? " (" + std::to_string(bad) + " such references)"
+                                              : std::string()));
         }
     }
 }

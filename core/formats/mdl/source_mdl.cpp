@@ -223,20 +223,30 @@ void readMaterials(FileReader& f, CompiledModelInfo& info)
     }
     if (f.fits(220, 0, std::int64_t(refs) * families, skinIndex, 2, "skin references")) {
         info.skinReferences = refs;
+        std::int64_t bad = 0, firstBad = 0;
+        std::string firstMessage;
         for (std::int32_t fam = 0; fam < families; ++fam) {
             std::vector<std::int32_t> row;
             for (std::int32_t r = 0; r < refs; ++r) {
                 const std::int64_t o = skinIndex + 2 * (std::int64_t(fam) * refs + r);
                 std::int32_t t = b.i16(o);
                 if (t < 0 || static_cast<std::size_t>(t) >= info.textures.size()) {
-                    f.corrupt(o, "skin family " + std::to_string(fam) + " names material " +
-                                     std::to_string(t) + " of " +
-                                     std::to_string(info.textures.size()));
+                    if (bad++ == 0) {
+                        firstBad = o;
+                        firstMessage = "skin family " + std::to_string(fam) + " names material " +
+                                       std::to_string(t) + " of " +
+                                       std::to_string(info.textures.size());
+                    }
                     t = 0;
                 }
                 row.push_back(t);
             }
             info.skins.push_back(std::move(row));
+        }
+        if (bad > 0) {
+            f.corrupt(firstBad,
+                      firstMessage + (bad > 1 ? " (" + std::to_string(bad) + " such references)"
+                                              : std::string()));
         }
     }
 }
@@ -925,7 +935,7 @@ CompiledReadResult readSourceMdl(const SourceMdlFiles& files, const ReadContext&
     info.engine = "source";
     FileReader f(files.mdl.bytes, files.mdl.fileName.empty() ? ctx.fileName : files.mdl.fileName);
     const Bytes& b = f.b;
-    const auto finish = [&](std::vector<FileReader*> readers) {
+    const auto finish = [&](const std::vector<FileReader*>& readers) {
         for (FileReader* x : readers) {
             for (Diagnostic& d : x->sink.take()) {
                 r.diagnostics.push_back(std::move(d));
