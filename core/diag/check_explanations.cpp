@@ -1185,6 +1185,46 @@ constexpr CheckExplanation kExplanations[] = {
      "reader for its content.",
      "studiomdl stops when a model file does not parse.", "None: an error in every profile.",
      "studio \"garbage.xyz\"", "Point the command at the exported SMD / DMX, or export it again."},
+    // ---- compiled.* (issue 29) ----
+    {"compiled.corrupt", "a compiled model's offset or count points outside its file",
+     "While reading a compiled `.mdl`, `.vvd` or `.vtx`, an offset or count in a header or "
+     "record points past the end of the file (or before its start), or an index names an "
+     "element that does not exist (a bone, a vertex, a material). The location is the byte "
+     "offset of the field or record that holds the bad value.",
+     "The engine trusts these offsets: it reads garbage, draws a broken model or crashes. "
+     "RigScope skips the damaged part and shows the rest.",
+     "None; an error in every profile. Layouts: Source SDK 2013 studio.h and optimize.h, the "
+     "Half-Life SDK studio.h (docs/compiled.md).",
+     "hero.mdl:@0x009C: error: 40 bones at 0x1F40 run past the end of the file (4096 bytes)",
+     "Compile the model again; a truncated download or a partial copy is the usual cause."},
+    {"compiled.bad-version", "a compiled model file has an unknown magic or version",
+     "A `.mdl` does not start with `IDST` (or `IDSQ` for a GoldSrc sequence group), or its "
+     "version is not 44 to 49 (Source) or 10 (GoldSrc); a `.vvd` is not `IDSV` version 4; a "
+     "`.vtx` is not version 7.",
+     "Each engine branch loads only the versions it knows; another version is refused or "
+     "misread.",
+     "None; an error in every profile.",
+     "prop.mdl:@0x0004: error: mdl version 53, expected 44 to "
+     "49 (Source) or 10 (GoldSrc)",
+     "Open the model with the tools of the game that made it; Source 2 and Apex models are "
+     "other formats."},
+    {"compiled.checksum-mismatch", "a .vvd, .vtx or .phy belongs to another compile of the .mdl",
+     "studiomdl writes the same checksum into the `.mdl` and every companion. This file carries "
+     "a different one, so it comes from another compile.",
+     "The engine refuses to load a model whose companions do not match (\"mismatched "
+     "checksum\" in the console) and shows the error model.",
+     "None; an error in every profile.",
+     "hero.dx90.vtx:@0x0010: error: checksum 0x1A2B3C4D, "
+     "the .mdl has 0x55667788",
+     "Copy all files of one compile together, or compile again."},
+    {"compiled.missing-companion", "a compiled model's companion file is missing",
+     "A Source `.mdl` with vertices has no `.vvd` or no `.vtx` (`.dx90.vtx`, `.dx80.vtx`, "
+     "`.sw.vtx`, `.vtx`) beside it, or a GoldSrc model without textures has no `NAMEt.mdl`, "
+     "or one of its sequence groups (`NAME01.mdl` ...) is missing.",
+     "Without them the engine has no vertices or triangles to draw (the error model) or no "
+     "textures / animations for the model.",
+     "None; an error in every profile.", "hero.mdl:1:1: error: no hero.vvd beside the model",
+     "Copy every file studiomdl wrote (`.mdl`, `.vvd`, `.vtx`, `.phy`, `.ani`) together."},
 };
 } // namespace
 

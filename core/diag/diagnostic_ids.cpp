@@ -408,6 +408,22 @@ constexpr CatalogEntry kCatalog[] = {
     {"qc.unread-file",
      {S::Error, S::Error, S::Error, S::Off},
      "a file the QC names exists but could not be read as a model (unknown format, I/O error)"},
+    // ---- compiled.* (issue 29) ----
+    {"compiled.corrupt",
+     {S::Error, S::Error, S::Error, S::Error},
+     "an offset or count of a compiled .mdl / .vvd / .vtx points outside the file or at a "
+     "missing element; that part is not read"},
+    {"compiled.bad-version",
+     {S::Error, S::Error, S::Error, S::Error},
+     "a .mdl version other than 44-49 (Source) or 10 (GoldSrc), a .vvd other than 4 or a .vtx "
+     "other than 7, or a magic that is not the format's"},
+    {"compiled.checksum-mismatch",
+     {S::Error, S::Error, S::Error, S::Error},
+     "a .vvd, .vtx or .phy carries another checksum than its .mdl"},
+    {"compiled.missing-companion",
+     {S::Error, S::Error, S::Error, S::Error},
+     "a .mdl with vertices has no .vvd or .vtx beside it, or a GoldSrc model's textures or "
+     "sequence group file is missing"},
 };
 } // namespace
 

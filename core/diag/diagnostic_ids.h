@@ -158,6 +158,12 @@ inline constexpr std::string_view kQcSyntax = "qc.syntax";
 inline constexpr std::string_view kQcIncludeModel = "qc.includemodel";
 inline constexpr std::string_view kQcUnreadFile = "qc.unread-file";
 
+// ---- compiled.* (issue 29) ----
+inline constexpr std::string_view kCompiledCorrupt = "compiled.corrupt";
+inline constexpr std::string_view kCompiledBadVersion = "compiled.bad-version";
+inline constexpr std::string_view kCompiledChecksumMismatch = "compiled.checksum-mismatch";
+inline constexpr std::string_view kCompiledMissingCompanion = "compiled.missing-companion";
+
 } // namespace rigscope::core::ids
 
 namespace rigscope::core {

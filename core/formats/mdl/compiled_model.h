@@ -1,0 +1,262 @@
+#pragma once
+
+// Compiled models (issue 29): what studiomdl wrote for the Source engine (.mdl 44-49 with its
+// .vvd vertices and .vtx strips) and for GoldSrc (.mdl 10 with T.mdl / 01.mdl). The readers
+// take the bytes of each file; they never open files (core/io does). Layouts: docs/compiled.md.
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/formats/registry.h"
+
+namespace rigscope::core {
+
+// One input file: its bytes and the name diagnostics print. `present` false = not found.
+struct CompiledFile {
+    std::string_view bytes;
+    std::string fileName;
+    bool present = false;
+};
+
+struct CompiledBone {
+    std::string name;
+    std::int32_t parent = -1;
+    std::array<std::int32_t, 6> controllers{-1, -1, -1, -1, -1, -1};
+    Vec3 position = Vec3::Zero();
+    Vec4 quaternion = Vec4(0, 0, 0, 1); // x, y, z, w as stored
+    Vec3 rotation = Vec3::Zero();       // RadianEuler (x, y, z), GoldSrc: the value triple
+    Vec3 positionScale = Vec3::Zero();
+    Vec3 rotationScale = Vec3::Zero();
+    std::array<float, 12> poseToBone{}; // 3x4 rows, Source only
+    std::int32_t flags = 0;
+    std::int32_t procType = 0;
+    std::string surfaceProp;
+    std::uint64_t offset = 0;
+};
+
+struct CompiledBoneController {
+    std::int32_t bone = -1;
+    std::int32_t type = 0;
+    float start = 0, end = 0;
+    std::int32_t rest = 0;
+    std::int32_t inputField = 0; // GoldSrc: index
+};
+
+struct CompiledAttachment {
+    std::string name;
+    std::int32_t bone = -1;
+    std::uint32_t flags = 0;
+    std::array<float, 12> local{}; // 3x4 rows (GoldSrc: origin in 3, 7, 11)
+};
+
+struct CompiledHitbox {
+    std::int32_t bone = -1;
+    std::int32_t group = 0;
+    Vec3 min = Vec3::Zero(), max = Vec3::Zero();
+    std::string name;
+};
+
+struct CompiledHitboxSet {
+    std::string name;
+    std::vector<CompiledHitbox> boxes;
+};
+
+struct CompiledMesh {
+    std::int32_t material = 0; // skin reference
+    std::int32_t vertices = 0;
+    std::int32_t vertexOffset = 0;
+    std::int32_t flexes = 0;
+    std::vector<std::int32_t> lodVertices;  // Source: per LOD from the .mdl (8)
+    std::vector<std::int32_t> lodTriangles; // per LOD from the .vtx
+};
+
+struct CompiledEyeball {
+    std::string name;
+    std::int32_t bone = -1;
+    Vec3 origin = Vec3::Zero();
+    float radius = 0;
+    std::int32_t texture = 0;
+};
+
+struct CompiledSubModel {
+    std::string name;
+    float radius = 0;
+    std::int32_t vertices = 0;              // the .mdl's count (LOD 0)
+    std::int32_t vertexIndex = 0;           // byte offset of its first vertex in the .vvd data
+    std::vector<std::int32_t> lodVertices;  // per LOD: distinct vertices the .vtx strips use
+    std::vector<std::int32_t> lodTriangles; // per LOD: triangles of the .vtx strips
+    std::int32_t triangles = 0;             // LOD 0 (GoldSrc: from the tri commands)
+    std::vector<CompiledMesh> meshes;
+    std::vector<CompiledEyeball> eyeballs;
+};
+
+struct CompiledBodypart {
+    std::string name;
+    std::int32_t base = 1;
+    std::vector<CompiledSubModel> models;
+};
+
+struct CompiledEvent {
+    float cycle = 0; // Source: 0..1; GoldSrc: the frame
+    std::int32_t event = 0;
+    std::int32_t type = 0;
+    std::string options;
+    std::string name; // Source v49 named events
+};
+
+struct CompiledSequence {
+    std::string name;
+    std::string activityName;
+    std::int32_t activity = 0;
+    std::int32_t activityWeight = 0;
+    std::int32_t flags = 0;
+    bool looping = false;
+    bool delta = false;
+    float fps = 0;
+    std::int32_t frames = 0;
+    Vec3 bbMin = Vec3::Zero(), bbMax = Vec3::Zero();
+    std::int32_t blends = 0;
+    std::array<std::int32_t, 2> groupSize{1, 1};
+    std::vector<std::int32_t> animations; // Source: animdesc indices, groupSize[0] x [1]
+    std::vector<CompiledEvent> events;
+    std::string keyValues;
+    std::int32_t sequenceGroup = 0; // GoldSrc
+};
+
+struct CompiledAnimation {
+    std::string name;
+    float fps = 0;
+    std::int32_t flags = 0;
+    std::int32_t frames = 0;
+    std::int32_t animBlock = 0;
+    std::int32_t animIndex = 0;
+    std::int32_t sectionFrames = 0;
+    // Flag 0x40 of version 49 files (CS:GO, L4D2): the data is stored frame by frame in a
+    // layout this reader does not decode yet; the sequence gets no animation.
+    bool frameEncoded = false;
+    std::uint64_t offset = 0; // of the animdesc
+};
+
+struct CompiledPoseParameter {
+    std::string name;
+    std::int32_t flags = 0;
+    float start = 0, end = 0, loop = 0;
+};
+
+struct CompiledFlexController {
+    std::string type;
+    std::string name;
+    float min = 0, max = 1;
+};
+
+struct CompiledTexture {
+    std::string name;
+    std::int32_t flags = 0;
+    // GoldSrc only: 8-bit indices (width x height) and the 256 x RGB palette. Empty when the
+    // texture lives in NAMEt.mdl and that was not given.
+    std::int32_t width = 0, height = 0;
+    std::vector<std::uint8_t> indices;
+    std::vector<std::uint8_t> palette;
+};
+
+struct CompiledIncludeModel {
+    std::string label;
+    std::string name;
+};
+
+// Everything of a compiled model the source-format Model has no place for (the CLI's
+// `info --json` keys of issue 29, the outline, the Bodygroups dock).
+struct CompiledModelInfo {
+    std::string engine; // "source" or "goldsrc"
+    std::int32_t version = 0;
+    std::int32_t checksum = 0;
+    std::string name; // the name stored in the header
+    std::int32_t flags = 0;
+    Vec3 eyePosition = Vec3::Zero();
+    Vec3 illumPosition = Vec3::Zero();
+    Vec3 hullMin = Vec3::Zero(), hullMax = Vec3::Zero();
+    Vec3 viewMin = Vec3::Zero(), viewMax = Vec3::Zero();
+    float mass = 0;
+    std::string surfaceProp;
+    std::string keyValues;
+    std::int32_t illumPositionAttachment = 0; // studiohdr2: 1-based, 0 = none
+
+    std::vector<CompiledBone> bones;
+    std::vector<CompiledBoneController> boneControllers;
+    std::vector<CompiledAttachment> attachments;
+    std::vector<CompiledHitboxSet> hitboxSets;
+    std::vector<CompiledTexture> textures; // materials, in file order
+    std::vector<std::string> cdMaterials;
+    std::int32_t skinReferences = 0;
+    std::vector<std::vector<std::int32_t>> skins; // per family: texture per reference
+    std::vector<CompiledBodypart> bodyparts;
+    std::vector<CompiledAnimation> animations;
+    std::vector<CompiledSequence> sequences;
+    std::vector<CompiledPoseParameter> poseParameters;
+    std::vector<std::string> flexDescs;
+    std::vector<CompiledFlexController> flexControllers;
+    std::int32_t flexRules = 0;
+    std::int32_t ikChains = 0;
+    std::int32_t ikLocks = 0;
+    std::vector<CompiledIncludeModel> includeModels;
+    std::string animBlockName;
+    std::int32_t animBlocks = 0;
+    std::int32_t sequenceGroups = 0; // GoldSrc
+
+    // Companions as read.
+    std::int32_t lods = 1; // LODs of the .vtx (1 without one)
+    std::array<std::int32_t, 8> vvdLodVertices{};
+    std::int32_t vvdLods = 0;
+    bool hasVvd = false, hasVtx = false;
+
+    // Per bodypart, per model: the mesh object of Model::mesh (-1 = no triangles read).
+    std::vector<std::vector<std::int32_t>> choiceObjects;
+    // Per sequence: the Model animation decoded for it (-1 = none).
+    std::vector<std::int32_t> sequenceAnimation;
+
+    std::size_t hitboxCount() const noexcept;
+    // `skins` as material names (one list per family).
+    std::vector<std::vector<std::string>> skinMaterialNames() const;
+};
+
+struct CompiledReadOptions {
+    std::int32_t lod = 0;   // the .vtx LOD whose triangles fill Model::mesh
+    bool animations = true; // decode sequences into Model::animations
+    // A bound on decoded keys (frames x bones) per animation; longer ones are cut with a note.
+    std::size_t maxAnimationKeys = std::size_t(1) << 24;
+};
+
+struct CompiledReadResult {
+    Model model;
+    CompiledModelInfo info;
+    bool hasModel = false;
+    std::vector<Diagnostic> diagnostics;
+    bool hasErrors() const noexcept { return countSeverity(diagnostics, Severity::Error) > 0; }
+};
+
+// "IDST" with version 44..49 (Source) or 10 (GoldSrc): 100; "IDSQ" (a GoldSrc sequence
+// group): 90; else 0.
+int sniffCompiledMdl(std::string_view head) noexcept;
+
+struct SourceMdlFiles {
+    CompiledFile mdl;
+    CompiledFile vvd;
+    CompiledFile vtx; // .dx90.vtx, else .dx80.vtx, else .sw.vtx, else .vtx
+    CompiledFile phy; // only its checksum is read here
+    CompiledFile ani; // $animblocksize data (animation blocks 1..n)
+};
+CompiledReadResult readSourceMdl(const SourceMdlFiles& files, const ReadContext& ctx,
+                                 const CompiledReadOptions& options = {});
+
+struct GoldsrcMdlFiles {
+    CompiledFile mdl;
+    CompiledFile textures;                    // NAMEt.mdl
+    std::vector<CompiledFile> sequenceGroups; // NAME01.mdl, NAME02.mdl, ... (index 0 = 01)
+};
+CompiledReadResult readGoldsrcMdl(const GoldsrcMdlFiles& files, const ReadContext& ctx,
+                                  const CompiledReadOptions& options = {});
+
+} // namespace rigscope::core
