@@ -163,6 +163,12 @@ InfoReport infoFromFileWith(const std::string& path, const InfoOptions& options,
     ctx.fileName = path;
     ctx.profile = options.profile;
     const ReadResult r = readInput(file.bytes(), ctx, options.forceReader);
+    if (!file.unchanged()) { // written meanwhile: what was parsed is no version of the file
+        InfoReport out;
+        out.file = path;
+        out.ioError = file.error();
+        return out;
+    }
     file.release(); // the model holds no view into it: free it before welding
     InfoReport out = infoFromResult(path, r, options.profile);
     if (options.materials && r.hasModel) {
