@@ -949,7 +949,9 @@ constexpr CheckExplanation kExplanations[] = {
     {"io.unreadable", "the file cannot be read at all",
      "Opening or reading the file failed before any byte was parsed: it does not exist, it is a "
      "folder, permission is denied, or it is larger than the reader's limit. The message quotes "
-     "the system's reason.",
+     "the system's reason. It also fires when another program truncated or wrote the file while "
+     "it was being read (an exporter saving): what was read is no version of the file, so it is "
+     "not parsed; read it again when the export has finished.",
      "No compiler can read it either: studiomdl and the CoD tools stop with an I/O error. A "
      "missing file usually means a moved or renamed export, or a QC path relative to another "
      "folder.",

@@ -320,7 +320,7 @@ constexpr CatalogEntry kCatalog[] = {
     // ---- io.* (issue 15) ----
     {"io.unreadable",
      {S::Error, S::Error, S::Error, S::Error},
-     "the file cannot be read (missing, a folder, no permission, too large)"},
+     "the file cannot be read (missing, a folder, no permission, too large, changed while read)"},
     // ---- dmx.* (issue 19) ----
     {"dmx.syntax",
      {S::Error, S::Error, S::Error, S::Error},

@@ -1,18 +1,18 @@
 #include "core/io/file_buffer.h"
 
+#include <algorithm>
+#include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <algorithm>
-
-#include <algorithm>
+#include <mutex>
 
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <dirent.h>
 #include <unistd.h>
 
 namespace rigscope::core {
@@ -88,6 +88,133 @@ FileReadResult& readFailed(FileReadResult& r, int fd, const std::string& path)
 
 } // namespace
 
+namespace {
+
+std::atomic<FileOpenedHook> g_openedHook{nullptr};
+
+std::int64_t nanoseconds(const timespec& t) noexcept
+{
+    return std::int64_t(t.tv_sec) * 1000000000 + std::int64_t(t.tv_nsec);
+}
+
+bool sameStamp(const struct stat& a, const struct stat& b) noexcept
+{
+    return a.st_size == b.st_size && nanoseconds(a.st_mtim) == nanoseconds(b.st_mtim) &&
+           nanoseconds(a.st_ctim) == nanoseconds(b.st_ctim);
+}
+
+// The SIGBUS guard of mapped files. Touching a page of a mapping past the end of a file that
+// another program truncated raises SIGBUS. The handler maps zero pages over the rest of that
+// mapping (the faulting access then reads zeros) and marks it, so the parse ends on garbage that
+// is thrown away and MappedFile::unchanged() reports the change. A fault outside every guarded
+// mapping goes to the handler installed before (or the default action: the process dies as it
+// would have). Slots are claimed and freed with atomics only; the handler reads them.
+struct GuardSlot {
+    std::atomic<bool> used{false};
+    std::atomic<std::uintptr_t> begin{0};
+    std::atomic<std::uintptr_t> end{0};
+    std::atomic<bool> faulted{false};
+};
+constexpr std::size_t kGuardSlots = 64;
+GuardSlot g_guards[kGuardSlots];
+std::uintptr_t g_pageSize = 4096;
+struct sigaction g_previousSigbus {};
+
+void onSigbus(int sig, siginfo_t* info, void* context)
+{
+    // A sent signal (kill, raise: si_code <= 0) has no fault address.
+    const auto at = info->si_code > 0 ? reinterpret_cast<std::uintptr_t>(info->si_addr) : 0;
+    for (GuardSlot& g : g_guards) {
+        const std::uintptr_t begin = g.begin.load(), end = g.end.load();
+        if (begin != 0 && at >= begin && at < end) {
+            const std::uintptr_t from = at / g_pageSize * g_pageSize;
+            void* zero = ::mmap(reinterpret_cast<void*>(from), end - from, PROT_READ,
+                                MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+            if (zero != MAP_FAILED) {
+                g.faulted.store(true);
+                return; // the access is retried and reads zeros
+            }
+        }
+    }
+    if ((g_previousSigbus.sa_flags & SA_SIGINFO) != 0 && g_previousSigbus.sa_sigaction) {
+        g_previousSigbus.sa_sigaction(sig, info, context);
+        return;
+    }
+    if (g_previousSigbus.sa_handler != SIG_DFL && g_previousSigbus.sa_handler != SIG_IGN &&
+        g_previousSigbus.sa_handler) {
+        g_previousSigbus.sa_handler(sig);
+        return;
+    }
+    // Not ours: the default action, when the access is retried.
+    struct sigaction dfl {};
+    dfl.sa_handler = SIG_DFL;
+    ::sigemptyset(&dfl.sa_mask);
+    ::sigaction(SIGBUS, &dfl, nullptr);
+    ::raise(sig); // pending until the handler returns (a sent signal is not retried)
+}
+
+// Installs onSigbus unless it is the handler already (checked on every mapping: a handler
+// installed later by someone else, or a child process that reset it, gets it back).
+void installSigbusGuard()
+{
+    static std::mutex mutex;
+    const std::lock_guard<std::mutex> lock(mutex);
+    struct sigaction current {};
+    if (::sigaction(SIGBUS, nullptr, &current) == 0 && (current.sa_flags & SA_SIGINFO) != 0 &&
+        current.sa_sigaction == onSigbus) {
+        return;
+    }
+    g_pageSize = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+    struct sigaction sa {};
+    sa.sa_sigaction = onSigbus;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    ::sigemptyset(&sa.sa_mask);
+    ::sigaction(SIGBUS, &sa, &g_previousSigbus);
+}
+
+// A free slot, or -1 when every slot is taken (the file is then read instead of mapped).
+int claimGuardSlot()
+{
+    installSigbusGuard();
+    for (std::size_t i = 0; i < kGuardSlots; ++i) {
+        bool expected = false;
+        if (g_guards[i].used.compare_exchange_strong(expected, true)) {
+            g_guards[i].faulted.store(false);
+            return static_cast<int>(i);
+        }
+    }
+    return -1;
+}
+
+void guardRegion(int slot, const void* begin, std::size_t bytes)
+{
+    GuardSlot& g = g_guards[static_cast<std::size_t>(slot)];
+    g.end.store(reinterpret_cast<std::uintptr_t>(begin) + bytes);
+    g.begin.store(reinterpret_cast<std::uintptr_t>(begin));
+}
+
+void freeGuardSlot(int slot)
+{
+    GuardSlot& g = g_guards[static_cast<std::size_t>(slot)];
+    g.begin.store(0);
+    g.end.store(0);
+    g.used.store(false);
+}
+
+} // namespace
+
+std::string fileChangedError(const std::string& path, std::uint64_t before, std::uint64_t after)
+{
+    return "'" + path + "' changed while it was read (" + std::to_string(before) +
+           " bytes when opened, " + std::to_string(after) +
+           " now): another program is writing it; read it again when it has finished";
+}
+
+void setFileOpenedHookForTests(FileOpenedHook hook) noexcept
+{
+    g_openedHook.store(hook);
+}
+
 FileReadResult readFile(const std::string& path, std::uint64_t maxBytes)
 {
     FileReadResult r;
@@ -111,6 +238,9 @@ FileReadResult readFile(const std::string& path, std::uint64_t maxBytes)
         r.error = "'" + path + "' is larger than the limit";
         ::close(fd);
         return r;
+    }
+    if (const FileOpenedHook hook = g_openedHook.load()) {
+        hook(path);
     }
     const std::size_t cap = st.st_size > 0 ? static_cast<std::size_t>(st.st_size) : 65536;
     r.bytes.reserve(cap);
@@ -140,29 +270,52 @@ FileReadResult readFile(const std::string& path, std::uint64_t maxBytes)
         got += static_cast<std::size_t>(n);
     }
     r.bytes.resize(got);
+    // A regular file must still be the file fstat saw: another program truncating or writing it
+    // meanwhile leaves a mix of two versions (or a cut one) that no reader should parse.
+    struct stat after {};
+    if (S_ISREG(st.st_mode) && (::fstat(fd, &after) != 0 || !sameStamp(st, after) ||
+                                got != static_cast<std::size_t>(st.st_size))) {
+        r.error = fileChangedError(path, static_cast<std::uint64_t>(st.st_size),
+                                   static_cast<std::uint64_t>(after.st_size));
+        r.bytes.clear();
+    }
     ::close(fd);
     return r;
 }
 
-MappedFile::MappedFile(const std::string& path, std::uint64_t maxBytes)
+MappedFile::MappedFile(const std::string& path, std::uint64_t maxBytes) : m_path(path)
 {
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     struct stat st {};
-    if (fd >= 0 && ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+    const int slot = fd >= 0 ? claimGuardSlot() : -1;
+    if (slot >= 0 && ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
         static_cast<std::uint64_t>(st.st_size) <= maxBytes) {
         const auto size = static_cast<std::size_t>(st.st_size);
-        void* map = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+        const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+        const std::size_t mapBytes = (size + page - 1) / page * page;
+        void* map = ::mmap(nullptr, mapBytes, PROT_READ, MAP_PRIVATE, fd, 0);
         if (map != MAP_FAILED) {
-            (void)::madvise(map, size, MADV_SEQUENTIAL);
+            (void)::madvise(map, mapBytes, MADV_SEQUENTIAL);
             m_map = map;
             m_size = size;
+            m_mapBytes = mapBytes;
+            m_fd = fd;
+            m_slot = slot;
+            m_mtimeNs = nanoseconds(st.st_mtim);
+            m_ctimeNs = nanoseconds(st.st_ctim);
+            guardRegion(slot, map, mapBytes);
         }
     }
-    if (fd >= 0) {
-        ::close(fd);
-    }
     if (!m_map) {
+        if (slot >= 0) {
+            freeGuardSlot(slot);
+        }
+        if (fd >= 0) {
+            ::close(fd);
+        }
         m_read = readFile(path, maxBytes);
+    } else if (const FileOpenedHook hook = g_openedHook.load()) {
+        hook(path);
     }
 }
 
@@ -171,12 +324,31 @@ MappedFile::~MappedFile()
     release();
 }
 
+bool MappedFile::unchanged()
+{
+    if (!m_map) {
+        return m_read.ok(); // readFile compared the stamps itself
+    }
+    struct stat st {};
+    const bool stated = ::fstat(m_fd, &st) == 0;
+    if (!stated || g_guards[static_cast<std::size_t>(m_slot)].faulted.load() ||
+        static_cast<std::size_t>(st.st_size) != m_size || nanoseconds(st.st_mtim) != m_mtimeNs ||
+        nanoseconds(st.st_ctim) != m_ctimeNs) {
+        m_read.error = fileChangedError(m_path, m_size, static_cast<std::uint64_t>(st.st_size));
+        return false;
+    }
+    return true;
+}
+
 void MappedFile::release() noexcept
 {
     if (m_map) {
-        ::munmap(m_map, m_size);
+        freeGuardSlot(m_slot);
+        ::munmap(m_map, m_mapBytes);
+        ::close(m_fd);
         m_map = nullptr;
-        m_size = 0;
+        m_size = m_mapBytes = 0;
+        m_fd = m_slot = -1;
     }
     std::string().swap(m_read.bytes);
 }

@@ -19,6 +19,9 @@ FileReadResult readFile(const std::string& path, std::uint64_t maxBytes = (1ull 
 // A whole file for one read-only pass (rigscope-cli info): a regular file is mapped, so its
 // bytes are the page cache's pages (no copy, no fresh memory to fault in); anything else, or a
 // file that cannot be mapped, is read as readFile does. bytes() lives as long as the object.
+// Another program may truncate or rewrite the file while it is mapped (an exporter saving): a
+// page past the new end then reads as zeros instead of killing the process (SIGBUS), and
+// unchanged() tells it, so the caller drops what it parsed and reports the change.
 class MappedFile {
 public:
     explicit MappedFile(const std::string& path, std::uint64_t maxBytes = (1ull << 34));
@@ -32,13 +35,29 @@ public:
         return m_map ? std::string_view(static_cast<const char*>(m_map), m_size)
                      : std::string_view(m_read.bytes);
     }
+    // Asked after the bytes were used: false when the file changed since it was opened (a
+    // page was cut off, or its size or times differ); error() then says so (fileChangedError).
+    bool unchanged();
     void release() noexcept; // gives the bytes back early
 
 private:
     void* m_map = nullptr;
     std::size_t m_size = 0;
+    std::size_t m_mapBytes = 0; // m_size rounded up to whole pages
+    int m_fd = -1;              // kept open to compare its stamp after the read
+    int m_slot = -1;            // the SIGBUS guard's slot of this mapping
+    std::int64_t m_mtimeNs = 0;
+    std::int64_t m_ctimeNs = 0;
+    std::string m_path;
     FileReadResult m_read; // when not mapped
 };
+// "'PATH' changed while it was read (N bytes when opened, M now): ..." — the error of readFile
+// and MappedFile::unchanged when another program wrote the file meanwhile.
+std::string fileChangedError(const std::string& path, std::uint64_t before, std::uint64_t after);
+// Tests only: called with the path after a file is opened (and mapped) and before its bytes are
+// read, so a test can change the file at that moment. nullptr (the default) for none.
+using FileOpenedHook = void (*)(const std::string& path);
+void setFileOpenedHookForTests(FileOpenedHook hook) noexcept;
 // The first `maxBytes` of a file (all of it when smaller), for reading headers.
 FileReadResult readFileHead(const std::string& path, std::size_t maxBytes);
 

@@ -82,6 +82,11 @@ OpenedInput openInput(const std::string& path, Profile profile, const std::strin
     ctx.fileName = path;
     ctx.profile = profile;
     in.result = readInput(file.bytes(), ctx, forceReader);
+    if (!file.unchanged()) { // written meanwhile: what was parsed is no version of the file
+        in.result = ReadResult{};
+        in.error = file.error();
+        return in;
+    }
     in.readable = true;
     return in;
 }

@@ -6,12 +6,17 @@
 #include <QtCore/QTemporaryDir>
 #include <QtTest/QtTest>
 
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "core/io/file_buffer.h"
+#include "core/ops/check.h"
 #include "core/ops/convert.h"
+#include "core/ops/info.h"
 #include "tests/support/test_support.h"
 
 using namespace rigscope::core;
@@ -56,6 +61,49 @@ private:
     rlimit m_old{};
     void (*m_oldHandler)(int) = nullptr;
 };
+
+// A reference SMD of `triangles` triangles (about 70 bytes a corner line).
+std::string bigSmd(int triangles)
+{
+    std::string s = "version 1\nnodes\n0 \"root\" -1\nend\nskeleton\ntime 0\n"
+                    "0 0 0 0 0 0 0\nend\ntriangles\n";
+    for (int t = 0; t < triangles; ++t) {
+        s += "skin.tga\n";
+        for (int c = 0; c < 3; ++c) {
+            s += "0 " + std::to_string(t) + ".5 " + std::to_string(c) +
+                 ".25 1.000000 0 0 1 0.5 0.5 1 0 1.000000\n";
+        }
+    }
+    return s + "end\n";
+}
+
+// The hook of file_buffer.h: cuts the file being read to its first page, as an exporter that
+// opens it with O_TRUNC and has written 4 KB so far.
+void cutToOnePage(const std::string& path)
+{
+    QVERIFY(::truncate(path.c_str(), 4096) == 0);
+}
+
+struct OpenedHook {
+    explicit OpenedHook(FileOpenedHook h) { setFileOpenedHookForTests(h); }
+    ~OpenedHook() { setFileOpenedHookForTests(nullptr); }
+    OpenedHook(const OpenedHook&) = delete;
+    OpenedHook& operator=(const OpenedHook&) = delete;
+};
+
+// Runs `body` in a child process; its wait status.
+template <class F> int inChild(F body)
+{
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        std::signal(SIGBUS, SIG_DFL); // not QTest's crash handler (it stops for a debugger)
+        body();
+        ::_exit(0);
+    }
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    return status;
+}
 
 QStringList filesIn(const QTemporaryDir& dir)
 {
@@ -248,6 +296,144 @@ private slots:
         QCOMPARE(r.exitCode, 0);
         QVERIFY(r.written);
         QVERIFY(slurp(out).find("version 1") != std::string::npos);
+    }
+    // Issue 27 item 9: a mapped file cut by another program while it is read (an exporter
+    // saving) killed the process with SIGBUS. The page past the new end reads as zeros and the
+    // change is reported.
+    void mappedFileCutWhileReadDoesNotCrash()
+    {
+        QTemporaryDir dir;
+        const std::string p = dir.filePath(QStringLiteral("big.smd")).toStdString();
+        QVERIFY(writeFileAtomic(p, std::string(1 << 20, 'a'), WriteMode::Overwrite).empty());
+        const int status = inChild([&] {
+            MappedFile f(p);
+            if (!f.ok() || f.bytes().size() != (1u << 20) || !f.unchanged() ||
+                ::truncate(p.c_str(), 4096) != 0) {
+                ::_exit(3);
+            }
+            std::size_t as = 0;
+            for (const char c : f.bytes()) {
+                as += c == 'a' ? 1 : 0;
+            }
+            // The first page is still the file's, the rest reads as zeros; the change is told.
+            const bool told =
+                !f.unchanged() && f.error().find("changed while it was read (1048576 bytes when "
+                                                 "opened, 4096 now)") != std::string::npos;
+            ::_exit(as != 4096 ? 4 : told ? 0 : 5);
+        });
+        QVERIFY2(WIFEXITED(status), "the reader died of a signal");
+        QCOMPARE(WEXITSTATUS(status), 0);
+    }
+    void readFileCutWhileReadIsAnError()
+    {
+        QTemporaryDir dir;
+        const std::string p = dir.filePath(QStringLiteral("big.smd")).toStdString();
+        QVERIFY(writeFileAtomic(p, std::string(1 << 20, 'a'), WriteMode::Overwrite).empty());
+        OpenedHook hook(cutToOnePage);
+        const FileReadResult r = readFile(p);
+        QVERIFY(!r.ok());
+        QVERIFY2(r.error.find("changed while it was read (1048576 bytes when opened, 4096 now)") !=
+                     std::string::npos,
+                 r.error.c_str());
+        QVERIFY(r.bytes.empty());
+    }
+    void infoAndCheckReportAFileCutWhileRead()
+    {
+        QTemporaryDir dir;
+        const std::string p = dir.filePath(QStringLiteral("big.smd")).toStdString();
+        const std::string smd = bigSmd(3000);
+        QVERIFY(smd.size() > (1u << 18));
+        QVERIFY(writeFileAtomic(p, smd, WriteMode::Overwrite).empty());
+        {
+            OpenedHook hook(cutToOnePage);
+            const int status = inChild([&] {
+                const InfoReport r = infoFromFile(p, Profile::Auto); // the mapped path
+                ::_exit(r.ioError.find("changed while it was read") != std::string::npos ? 0 : 4);
+            });
+            QVERIFY2(WIFEXITED(status), "info died of a signal");
+            QCOMPARE(WEXITSTATUS(status), 0);
+        }
+        QVERIFY(writeFileAtomic(p, smd, WriteMode::Overwrite).empty());
+        {
+            OpenedHook hook(cutToOnePage);
+            const CheckRun run = runCheck({p}, CheckOptions{});
+            QCOMPARE(run.files.size(), std::size_t(1));
+            QVERIFY(!run.files[0].readable);
+            QVERIFY(run.files[0].ioError.find("changed while it was read") != std::string::npos);
+        }
+        // Unchanged, the same file reads whole.
+        QVERIFY(writeFileAtomic(p, smd, WriteMode::Overwrite).empty());
+        const InfoReport r = infoFromFile(p, Profile::Auto);
+        QVERIFY2(r.ioError.empty(), r.ioError.c_str());
+        QCOMPARE(r.triangles, std::size_t(3000));
+    }
+    // Another program rewriting the file while it is mapped and parsed: never a crash, and
+    // each read is either whole or reported as changed.
+    void infoSurvivesAWriterLoop()
+    {
+        QTemporaryDir dir;
+        const std::string p = dir.filePath(QStringLiteral("big.smd")).toStdString();
+        const std::string smd = bigSmd(4000);
+        QVERIFY(writeFileAtomic(p, smd, WriteMode::Overwrite).empty());
+        const pid_t writer = ::fork();
+        if (writer == 0) {
+            for (;;) { // in place, as an exporter does: truncate, then write in pieces
+                const int fd = ::open(p.c_str(), O_WRONLY | O_TRUNC);
+                for (std::size_t at = 0; fd >= 0 && at < smd.size(); at += 65536) {
+                    (void)!::write(fd, smd.data() + at,
+                                   std::min<std::size_t>(65536, smd.size() - at));
+                }
+                ::close(fd);
+            }
+        }
+        int whole = 0, changed = 0;
+        const int status = inChild([&] {
+            for (int i = 0; i < 40; ++i) {
+                const InfoReport r = infoFromFile(p, Profile::Auto);
+                if (r.ioError.find("changed while it was read") != std::string::npos) {
+                    ++changed;
+                } else if (r.ioError.empty() && r.triangles == 4000) {
+                    ++whole;
+                }
+                const FileReadResult f = readFile(p);
+                if (!f.ok() && f.error.find("changed while it was read") != std::string::npos) {
+                    ++changed;
+                } else if (f.ok() && f.bytes.size() == smd.size()) {
+                    ++whole;
+                }
+            }
+            ::_exit(0);
+        });
+        ::kill(writer, SIGKILL);
+        ::waitpid(writer, nullptr, 0);
+        QVERIFY2(WIFEXITED(status), "a reader died of a signal");
+        QCOMPARE(WEXITSTATUS(status), 0);
+        (void)whole;
+        (void)changed;
+    }
+    // The guard handles only faults inside the files it mapped: any other SIGBUS still ends the
+    // process as before.
+    void otherSigbusStillKills()
+    {
+        QTemporaryDir dir;
+        const std::string p = dir.filePath(QStringLiteral("a.bin")).toStdString();
+        QVERIFY(writeFileAtomic(p, std::string(1 << 16, 'a'), WriteMode::Overwrite).empty());
+        const int raised = inChild([&] {
+            MappedFile f(p); // installs the guard
+            ::raise(SIGBUS);
+        });
+        QVERIFY(WIFSIGNALED(raised));
+        QCOMPARE(WTERMSIG(raised), SIGBUS);
+        const int faulted = inChild([&] {
+            MappedFile f(p);
+            const int fd = ::open(p.c_str(), O_RDONLY);
+            const auto* map = static_cast<const volatile char*>(
+                ::mmap(nullptr, 1 << 16, PROT_READ, MAP_PRIVATE, fd, 0));
+            (void)!::truncate(p.c_str(), 0);
+            (void)map[40000]; // not a guarded mapping
+        });
+        QVERIFY(WIFSIGNALED(faulted));
+        QCOMPARE(WTERMSIG(faulted), SIGBUS);
     }
     void pathHelpers()
     {
