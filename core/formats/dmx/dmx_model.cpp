@@ -30,7 +30,7 @@ using dmx::Element;
 // the identity, as studiomdl's normalisation leaves nothing else to use.
 Vec4 quatKey(const float* q) noexcept
 {
-    const Vec4 v(q[0], q[1], q[2], q[3]);
+    Vec4 v(q[0], q[1], q[2], q[3]);
     const double n = static_cast<double>(v.squaredNorm());
     if (!(n > 1e-30) || !std::isfinite(n)) {
         return {0, 0, 0, 1};
