@@ -780,6 +780,8 @@ ConvertResult convertFile(const std::string& inPath, const std::string& outPath,
         bind.positions = r.model.skeleton.bindPositions;
         if (bind.kind == PoseKind::LocalEulerXYZ) {
             bind.rotations = r.model.skeleton.bindRotations;
+        } else if (bind.kind == PoseKind::LocalQuaternion) {
+            bind.quaternions = r.model.skeleton.bindQuaternions;
         } else {
             bind.axes = r.model.skeleton.bindAxes;
         }
