@@ -90,16 +90,20 @@ bool sameCorner(const Mesh& m, std::uint32_t a, std::uint32_t b) noexcept
 std::vector<std::uint32_t> assign(const Mesh& m, std::vector<std::uint32_t>& cornerVertex)
 {
     const std::size_t nc = m.cornerPoints.size();
-    cornerVertex.assign(nc, 0);
+    // Every array is written in order from empty: reserved, never zeroed first.
+    cornerVertex.clear();
+    cornerVertex.reserve(nc);
+    adviseHugePages(cornerVertex.data(), nc * sizeof(std::uint32_t));
     std::vector<std::uint32_t> reps;
     reps.reserve(nc / 3 + 16);
     WeldTable table(nc);
     // Corners sharing points (CoD's vertex pool, DMX) hash each point once.
     std::vector<std::uint64_t> pointHashes;
     if (2 * m.pointPositions.size() <= nc) {
-        pointHashes.resize(m.pointPositions.size());
-        for (std::uint32_t p = 0; p < pointHashes.size(); ++p) {
-            pointHashes[p] = pointHash(m, p);
+        const auto np = static_cast<std::uint32_t>(m.pointPositions.size());
+        pointHashes.reserve(np);
+        for (std::uint32_t p = 0; p < np; ++p) {
+            pointHashes.push_back(pointHash(m, p));
         }
     }
     constexpr std::size_t kAhead = 16;
@@ -122,7 +126,7 @@ std::vector<std::uint32_t> assign(const Mesh& m, std::vector<std::uint32_t>& cor
         if (created) {
             reps.push_back(c);
         }
-        cornerVertex[c] = v;
+        cornerVertex.push_back(v);
     }
     return reps;
 }

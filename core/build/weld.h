@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/io/file_buffer.h"
 #include "core/model/mesh.h"
 
 namespace rigscope::core {
@@ -20,6 +21,8 @@ public:
         while (cap < 2 * maxGroups) {
             cap *= 2;
         }
+        m_slots.reserve(cap); // huge pages before the fill touches it: 1 fault per 2 MB
+        adviseHugePages(m_slots.data(), cap * sizeof(std::uint64_t));
         m_slots.assign(cap, kEmpty);
         m_mask = cap - 1;
     }
