@@ -328,16 +328,21 @@ WeldStats weldStats(const Model& m, Profile profile, std::size_t vertexLimit,
         return out;
     }
     // Source: material, exact position, UV and compiled weights; a normal within 2° of the
-    // first vertex of the same key welds with it.
+    // first vertex of the same key welds with it. A vertex keeps its first corner and normal
+    // only (not its key): the key is built again for that corner when a hash tag matches, so
+    // the tables stay small (no 68-byte key per vertex) and are reserved once, never regrown.
     WeldTable table(nc);
-    std::vector<Key> repKey;
+    std::vector<std::uint32_t> repCorner;
     std::vector<Vec3> repNormal;
+    repCorner.reserve(nc);
+    repNormal.reserve(nc);
+    adviseHugePages(repCorner.data(), nc * sizeof(std::uint32_t));
+    adviseHugePages(repNormal.data(), nc * sizeof(Vec3));
     std::vector<Link> links;
-    for (std::size_t c = 0; c < nc; ++c) {
+    const auto sourceKey = [&](std::size_t c, Key& k) {
         const std::uint32_t p = me.cornerPoints[c];
         const Vec3& pos = me.pointPositions[p];
         const Vec2& uv = me.cornerUvs[c];
-        Key k;
         k.add(me.triangleMaterials[c / 3]);
         k.add(bits(pos.x()));
         k.add(bits(pos.y()));
@@ -349,14 +354,25 @@ WeldStats weldStats(const Model& m, Profile profile, std::size_t vertexLimit,
             k.add(static_cast<std::uint32_t>(links[i].joint));
             k.add(bits(links[i].weight));
         }
+    };
+    for (std::size_t c = 0; c < nc; ++c) {
+        Key k;
+        sourceKey(c, k);
         const Vec3 n = unit(me.cornerNormals[c]);
         bool created = false;
         const std::uint32_t v = table.findOrAdd(
             keyHash(k),
-            [&](std::uint32_t g) { return repKey[g] == k && sameNormal(repNormal[g], n); },
+            [&](std::uint32_t g) {
+                if (!sameNormal(repNormal[g], n)) {
+                    return false;
+                }
+                Key rk;
+                sourceKey(repCorner[g], rk);
+                return rk == k;
+            },
             created);
         if (created) {
-            repKey.push_back(k);
+            repCorner.push_back(static_cast<std::uint32_t>(c));
             repNormal.push_back(n);
             if (vertexLimit > 0 && repNormal.size() == vertexLimit + 1) {
                 out.vertexOverflow = static_cast<std::uint32_t>(c);
