@@ -41,13 +41,21 @@ int runSmdBench(const SmdBenchOptions& opt);
 // Child-process entry of the floor: maps FILE and converts every numeric token with fast_float.
 int floorProcess(const std::string& path);
 
-// A child process run `repeats` times (output to /dev/null): the best wall time and the largest
-// peak resident memory; seconds < 0 when it failed (bench_smd.cpp).
+// A child process run `repeats` times (output to /dev/null): the best wall time with the kernel
+// time and page faults of that run (the child's getrusage: ru_stime, ru_minflt, ru_majflt), and
+// the largest peak resident memory; seconds < 0 when it failed (bench_smd.cpp).
 struct ProcessRun {
     double seconds = -1;
     double peakMb = 0;
+    double sysSeconds = 0;
+    long minorFaults = 0;
+    long majorFaults = 0;
 };
 ProcessRun bestRun(const std::vector<std::string>& argv, int repeats);
+// The columns of a run beside the floor's, in the same run: wall, sys and page faults
+// (minor + major) of each, then the ratios wall, sys, faults. runHeader() names them.
+std::string runHeader();
+std::string runColumns(const ProcessRun& floor, const ProcessRun& run);
 
 // The same for generated XMODEL_EXPORT / XANIM_EXPORT files, regular and irregular (tabs,
 // comments, CRLF) (app/bench/bench_cod.cpp). Returns 0.

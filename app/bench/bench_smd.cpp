@@ -3,8 +3,10 @@
 // shared by six corners), each with LF and with CRLF line ends. For each, the floor process
 // (`rigscope-bench --floor FILE`: map the file, convert every numeric token with fast_float,
 // nothing else) and `rigscope-cli info --no-checks FILE` are run as child processes in the same
-// run; wall time (best of the repeats) and peak resident memory (the child's ru_maxrss) are
-// compared: info within 1.25x the floor, CRLF within 10 % of LF, peak <= 250 MB.
+// run; wall time (best of the repeats), the kernel time and page faults of that run and peak
+// resident memory (the child's getrusage) are compared: info within 1.25x the floor, CRLF within
+// 10 % of LF, peak <= 250 MB; `rigscope-cli check` on the LF inputs within 3x the floor and
+// 2.5x the file's size in memory (issue 27 item 10).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -153,7 +155,14 @@ Run runProcess(const std::vector<std::string>& argv)
         return {};
     }
     const std::chrono::duration<double> d = std::chrono::steady_clock::now() - t0;
-    return {d.count(), static_cast<double>(ru.ru_maxrss) / 1024.0};
+    Run r;
+    r.seconds = d.count();
+    r.peakMb = static_cast<double>(ru.ru_maxrss) / 1024.0;
+    r.sysSeconds =
+        static_cast<double>(ru.ru_stime.tv_sec) + static_cast<double>(ru.ru_stime.tv_usec) / 1e6;
+    r.minorFaults = ru.ru_minflt;
+    r.majorFaults = ru.ru_majflt;
+    return r;
 }
 
 Run best(const std::vector<std::string>& argv, int repeats)
@@ -164,10 +173,11 @@ Run best(const std::vector<std::string>& argv, int repeats)
         if (r.seconds < 0) {
             return {};
         }
+        const double peak = std::max(b.peakMb, r.peakMb);
         if (b.seconds < 0 || r.seconds < b.seconds) {
-            b.seconds = r.seconds;
+            b = r; // the best run's kernel time and faults, paired with its wall time
         }
-        b.peakMb = std::max(b.peakMb, r.peakMb);
+        b.peakMb = peak;
     }
     return b;
 }
@@ -177,6 +187,26 @@ Run best(const std::vector<std::string>& argv, int repeats)
 ProcessRun bestRun(const std::vector<std::string>& argv, int repeats)
 {
     return best(argv, repeats);
+}
+
+std::string runHeader()
+{
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "%7s %6s %7s | %7s %6s %7s | %6s %6s %7s", "wall s", "sys s",
+                  "faults", "wall s", "sys s", "faults", "wall", "sys", "faults");
+    return buf;
+}
+
+std::string runColumns(const ProcessRun& floor, const ProcessRun& run)
+{
+    const long ff = floor.minorFaults + floor.majorFaults;
+    const long rf = run.minorFaults + run.majorFaults;
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "%7.3f %6.3f %7ld | %7.3f %6.3f %7ld | %5.2fx %5.2fx %6.1fx",
+                  floor.seconds, floor.sysSeconds, ff, run.seconds, run.sysSeconds, rf,
+                  run.seconds / floor.seconds, run.sysSeconds / std::max(floor.sysSeconds, 1e-3),
+                  static_cast<double>(rf) / static_cast<double>(std::max(ff, 1L)));
+    return buf;
 }
 
 // The floor process: map FILE, convert every numeric token with fast_float, print the sum.
@@ -241,11 +271,15 @@ int runSmdBench(const SmdBenchOptions& opt)
 #else
     const char* floorWith = "std::from_chars (libfast-float-dev not installed)";
 #endif
-    std::printf("  floor: `rigscope-bench --floor FILE` maps the file and converts every numeric\n"
-                "  token with %s; info: `rigscope-cli info --no-checks FILE`\n",
-                floorWith);
-    std::printf("%-28s %6s %9s %8s %8s %9s %8s  %s\n", "input", "MB", "triangles", "floor s",
-                "info s", "vs floor", "peak MB", "targets: <= 1.25x, <= 250 MB, CRLF <= 1.10 LF");
+    std::printf(
+        "  floor: `rigscope-bench --floor FILE` maps the file and converts every numeric\n"
+        "  token with %s; info: `rigscope-cli info --no-checks FILE`;\n"
+        "  check: `rigscope-cli check FILE` (LF inputs). sys = kernel time, faults = minor +\n"
+        "  major page faults of the best run (getrusage); ratios = RigScope / floor\n",
+        floorWith);
+    std::printf("%-22s %5s %7s %-5s | %-30s | %-30s | %-22s %6s  %s\n", "input", "MB", "tris",
+                "run", "floor", "RigScope", "ratio", "peak", "targets");
+    std::printf("%-22s %5s %7s %-5s | %s %6s\n", "", "", "", "", runHeader().c_str(), "MB");
     bool met = true;
     for (const bool sheet : {false, true}) {
         double lf = 0;
@@ -259,10 +293,11 @@ int runSmdBench(const SmdBenchOptions& opt)
             const Run floor = best({opt.self, "--floor", path}, opt.repeats);
             const Run info = best({cli, "info", "--no-checks", path}, opt.repeats);
             if (floor.seconds <= 0 || info.seconds <= 0) {
-                std::printf("%-28s failed to run\n", name.c_str());
+                std::printf("%-22s failed to run\n", name.c_str());
                 met = false;
                 continue;
             }
+            const double mb = static_cast<double>(bytes) / 1e6;
             const double ratio = info.seconds / floor.seconds;
             std::string verdict = ratio <= 1.25 && info.peakMb <= 250 ? "met" : "MISSED";
             if (crlf && lf > 0) {
@@ -275,9 +310,25 @@ int runSmdBench(const SmdBenchOptions& opt)
             }
             lf = crlf ? lf : info.seconds;
             met = met && ratio <= 1.25 && info.peakMb <= 250;
-            std::printf("%-28s %6.1f %9zu %8.3f %8.3f %8.2fx %8.1f  %s\n", name.c_str(),
-                        static_cast<double>(bytes) / 1e6, tris, floor.seconds, info.seconds, ratio,
-                        info.peakMb, verdict.c_str());
+            std::printf("%-22s %5.1f %7zu %-5s | %s %6.1f  <= 1.25x, <= 250 MB: %s\n", name.c_str(),
+                        mb, tris, "info", runColumns(floor, info).c_str(), info.peakMb,
+                        verdict.c_str());
+            if (!crlf) {
+                // check: every check of the profile on the same file (issue 27 item 10).
+                const Run check = best({cli, "check", path}, opt.repeats);
+                if (check.seconds <= 0) {
+                    std::printf("%-22s check failed to run\n", name.c_str());
+                    met = false;
+                    continue;
+                }
+                const double cr = check.seconds / floor.seconds;
+                const double mem = check.peakMb / mb;
+                const bool ok = cr <= 3.0 && mem <= 2.5;
+                met = met && ok;
+                std::printf("%-22s %5.1f %7zu %-5s | %s %6.1f  <= 3x, <= 2.5x file (%.2fx): %s\n",
+                            name.c_str(), mb, tris, "check", runColumns(floor, check).c_str(),
+                            check.peakMb, mem, ok ? "met" : "MISSED");
+            }
         }
     }
     std::printf("  SMD targets: %s\n", met ? "met" : "MISSED");
