@@ -192,7 +192,9 @@ private slots:
         QVERIFY(win.w.document()->waitForLoaded());
         QCoreApplication::processEvents();
         app::ProblemsPanel* p = win.w.problems();
-        QTRY_VERIFY(p->proxy()->rowCount() >= 12);
+        // 11 rows since per-vertex checks report once per vertex (issue 27.4): more than the 8
+        // the table must show.
+        QTRY_VERIFY(p->proxy()->rowCount() >= 10);
         // Sorted: every error before every warning before every note.
         int last = 2;
         for (int r = 0; r < p->proxy()->rowCount(); ++r) {
