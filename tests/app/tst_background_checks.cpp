@@ -144,8 +144,8 @@ private slots:
         QTRY_COMPARE(events.size(), 3);
         QCOMPARE(events.back(), QStringLiteral("diagnosticsChanged"));
         QVERIFY(!doc.isChecking());
-        QCOMPARE(panel.model()->rowCount(), 12);
-        QCOMPARE(panel.countsLabel()->text(), QStringLiteral("2 errors · 7 warnings · 3 notes"));
+        QCOMPARE(panel.model()->rowCount(), 10);
+        QCOMPARE(panel.countsLabel()->text(), QStringLiteral("2 errors · 5 warnings · 3 notes"));
         QVERIFY(panel.view()->isEnabled());
         QCOMPARE(doc.budget().size(), std::size_t(4));
         QCOMPARE(documentLines(doc), expectedLines({mixPath()}, core::Profile::Auto));
