@@ -9,6 +9,8 @@ FileWatch::FileWatch(QObject* parent) : QObject(parent)
     m_quiet.setSingleShot(true);
     m_quiet.setInterval(250);
     connect(&m_quiet, &QTimer::timeout, this, &FileWatch::flush);
+    m_gone.setSingleShot(true);
+    connect(&m_gone, &QTimer::timeout, this, &FileWatch::flush);
     connect(&m_watcher, &QFileSystemWatcher::fileChanged, this, &FileWatch::onFileChanged);
     connect(&m_watcher, &QFileSystemWatcher::directoryChanged, this,
             &FileWatch::onDirectoryChanged);
@@ -36,7 +38,9 @@ void FileWatch::setPaths(const QStringList& paths)
         m_watcher.removePaths(m_watcher.directories());
     }
     m_quiet.stop();
+    m_gone.stop();
     m_pending.clear();
+    m_goneSince.clear();
     m_stamps.clear();
     m_paths = paths;
     m_paths.removeDuplicates();
@@ -105,11 +109,24 @@ void FileWatch::flush()
         }
         const Stamp s = stampOf(p);
         if (!s.exists) {
-            continue; // gone for now: reported when it is back
-        }
-        if (!m_watcher.files().contains(p)) {
+            // Gone for now: an exporter may be writing it again. Reported when it is back, or
+            // once the grace time has passed without it.
+            const qint64 now = QDateTime::currentMSecsSinceEpoch();
+            const qint64 since = m_goneSince.value(p, now);
+            m_goneSince.insert(p, since);
+            if (now - since < m_graceMs || s == m_stamps.value(p)) {
+                if (now - since < m_graceMs) {
+                    m_gone.start(int(m_graceMs - (now - since)));
+                } else {
+                    m_pending.remove(p); // its absence was reported already
+                    m_goneSince.remove(p);
+                }
+                continue;
+            }
+        } else if (!m_watcher.files().contains(p)) {
             m_watcher.addPath(p);
         }
+        m_goneSince.remove(p);
         m_pending.remove(p);
         m_stamps.insert(p, s);
         out << p;

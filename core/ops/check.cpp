@@ -56,6 +56,7 @@ struct Loaded {
     ReadResult result;
     const Loaded* reference = nullptr;
     std::string referencePath;
+    bool named = false; // given by name on the command line, not found by searching a folder
 };
 
 void load(Loaded& l, Profile requested, const std::string& forceReader)
@@ -131,8 +132,11 @@ std::unordered_set<std::string> lowerNames(const Model& m)
 
 // Per folder: each animation / VTA / XANIM gets the reference there with the same stem, else
 // the one that shares most of its bones (under the same parents, then by name alone; ties: the
-// first given), if it shares any: the window attaches an animation or VTA to a reference that
-// shares a bone name (docs/cli.md "Which reference"). XANIM parts match XMODELs by name.
+// first given). Files named together on the command line are one document, as files opened
+// together in the window: any shared bone name attaches them. Files found by searching a folder
+// attach only when at least half of the animation's bones sit under the same parents in the
+// reference, so a folder's unrelated rigs that share Biped names stay apart (docs/cli.md "Which
+// reference"). XANIM parts match XMODELs by name.
 void discoverReferences(std::vector<std::unique_ptr<Loaded>>& files)
 {
     std::map<std::string, std::vector<Loaded*>> folders;
@@ -167,7 +171,12 @@ void discoverReferences(std::vector<std::unique_ptr<Loaded>>& files)
                     break;
                 }
                 const auto score = boneOverlap(l->result.model, refNames[r]);
-                if (score.second > 0 && score > bestScore) {
+                // Named together: one document, as in the window (any shared bone). Found in a
+                // folder: at least half of its bones under the same parents.
+                const bool together = l->named && refs[r]->named;
+                const bool enough = together ? score.second > 0
+                                             : 2 * score.first >= l->result.model.skeleton.size();
+                if (score.first + score.second > 0 && enough && score > bestScore) {
                     bestScore = score;
                     best = refs[r];
                 }
@@ -450,6 +459,7 @@ CheckRun runCheck(const std::vector<std::string>& paths, const CheckOptions& opt
     for (const std::string& p : inputs) {
         files.push_back(std::make_unique<Loaded>());
         files.back()->path = p;
+        files.back()->named = std::find(paths.begin(), paths.end(), p) != paths.end();
     }
     parallelFor(files.size(), options.jobs,
                 [&](std::size_t i) { load(*files[i], options.profile, options.forceReader); });

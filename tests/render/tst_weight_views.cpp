@@ -242,7 +242,7 @@ private slots:
         // Problems: the dock shows itself (errors) with its counts.
         auto* dock = w.findChild<QDockWidget*>(QStringLiteral("problems"));
         QVERIFY(dock->isVisible());
-        QCOMPARE(w.problems()->countsText(), QStringLiteral("2 errors · 7 warnings · 3 notes"));
+        QCOMPARE(w.problems()->countsText(), QStringLiteral("2 errors · 5 warnings · 3 notes"));
 
         // Budget bars: bones, materials, vertices, flexed vertices for source.
         const auto& bars = w.budgetBars();
