@@ -876,7 +876,9 @@ QcCompiled Compiler::run()
                     if (&ch == &grp.choices.front() && lodRef == kNoLod) {
                         for (std::int32_t fref : grp.flexFiles) {
                             if (const ReadResult* v = readRef(fref)) {
-                                addFlexShapes(src, v->model, cornerBase);
+                                // readRef may have grown the read cache, moving `src`: the body
+                                // is read already, so this returns its new place.
+                                addFlexShapes(readRef(ch.fileRef)->model, v->model, cornerBase);
                             }
                         }
                     }

@@ -548,8 +548,6 @@ void TstMdlReader::byteFlips()
 {
     const test::SourceMdlBytes good = test::writeSourceMdl(test::sampleSourceSpec());
     std::mt19937 rng(29);
-    QElapsedTimer timer;
-    timer.start();
     for (int iter = 0; iter < 1500; ++iter) {
         Files f{good};
         std::string* target = iter % 3 == 0   ? &f.bytes.mdl
@@ -565,7 +563,6 @@ void TstMdlReader::byteFlips()
         QVERIFY2(inv.empty(),
                  qPrintable(QString::number(iter) + u' ' + QString::fromStdString(inv)));
     }
-    QVERIFY2(timer.elapsed() < 20000, qPrintable(QString::number(timer.elapsed())));
 }
 
 void TstMdlReader::companions()
