@@ -35,6 +35,7 @@
 #include <QtWidgets/QTreeView>
 #include <QtWidgets/QTreeWidget>
 
+#include "app/document/document_manager.h"
 #include "app/document/file_navigation.h"
 #include "app/document/frame_names.h"
 #include "app/widgets/materials_page.h"
@@ -73,7 +74,7 @@ const QString kFpsKey = QStringLiteral("Viewport/frameRate");
 
 MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewport,
                        QWidget* parent)
-    : QMainWindow(parent), m_settings(settings), m_document(new Document(this)),
+    : QMainWindow(parent), m_settings(settings), m_tabs(new DocumentManager(this)),
       m_viewport(new ViewportWidget(viewport, this)), m_outline(new OutlinePanel(this)),
       m_inspector(new InspectorPanel(this)), m_timeline(new TimelinePanel(this)),
       m_files(new FilesPanel(this)), m_flex(new FlexPanel(this)),
@@ -102,26 +103,24 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
     centralLayout->addWidget(m_tabBar);
     centralLayout->addWidget(m_viewport, 1);
     setCentralWidget(central);
-    m_docs.push_back(m_document);
-    m_cameras.emplace_back();
+    // The tab bar mirrors the DocumentManager, which keeps each tab's camera when it is left.
     m_tabBar->addTab(tr("(empty)"));
-    connect(m_tabBar, &QTabBar::currentChanged, this, &MainWindow::onTabChanged);
+    m_tabs->setCameraSource([this] { return m_viewport->viewport()->camera3d(); });
+    connect(m_tabs, &DocumentManager::tabAdded, this,
+            [this](int index) { m_tabBar->insertTab(index, tr("(empty)")); });
+    connect(m_tabs, &DocumentManager::tabRemoved, m_tabBar, &QTabBar::removeTab);
+    connect(m_tabs, &DocumentManager::titleChanged, this, &MainWindow::updateTabTitle);
+    connect(m_tabs, &DocumentManager::currentDocumentChanged, this,
+            &MainWindow::onCurrentDocumentChanged);
+    connect(m_tabBar, &QTabBar::currentChanged, m_tabs, &DocumentManager::setCurrentIndex);
     connect(m_tabBar, &QTabBar::tabCloseRequested, this, &MainWindow::closeTab);
 
-    m_outline->setDocument(m_document);
-    m_inspector->setDocument(m_document);
-    m_timeline->setDocument(m_document);
-    m_flex->setDocument(m_document);
     m_bodygroups = new BodygroupsPanel(this);
-    m_bodygroups->setDocument(m_document);
-    m_files->setDocument(m_document);
     // Double-click in the Files dock: a found file opens in a new tab, another row's QC line
     // goes to the status bar too.
     connect(m_files, &FilesPanel::openRequested, this, &MainWindow::openInNewTab);
     connect(m_files, &FilesPanel::lineShown, this,
             [this](const QString& text) { showMessage(text, 10000); });
-    m_viewport->setDocument(m_document);
-    applyMaterialRoots();
     // The Texture / UV view shows what the viewport draws (after it, on each load).
     m_uv = new UvView(this);
     m_uv->setTexturePathLookup([this](int material) {
@@ -132,7 +131,6 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
         auto* scene = m_viewport->viewport()->scene();
         return scene && material >= 0 ? scene->materialLook(std::size_t(material)) : nullptr;
     });
-    m_uv->setDocument(m_document);
     m_inspector->setTexturePathLookup([this](int material) {
         auto* scene = m_viewport->viewport()->scene();
         return scene ? scene->texturePath(std::size_t(material)) : QString();
@@ -141,15 +139,15 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
         auto* scene = m_viewport->viewport()->scene();
         return scene && material >= 0 ? scene->materialLook(std::size_t(material)) : nullptr;
     });
-
-    m_problems->setDocument(m_document);
+    bindPanels(document());
+    applyMaterialRoots();
     connect(m_problems, &ProblemsPanel::problemActivated, this,
             [this](int file, int index, bool selected) {
                 const auto& d =
-                    m_document->files()[std::size_t(file)].diagnostics[std::size_t(index)];
+                    document()->files()[std::size_t(file)].diagnostics[std::size_t(index)];
                 core::Diagnostic shown = d;
                 shown.file =
-                    toStd(QFileInfo(d.file.empty() ? m_document->files()[std::size_t(file)].path
+                    toStd(QFileInfo(d.file.empty() ? document()->files()[std::size_t(file)].path
                                                    : toQString(d.file))
                               .fileName());
                 showMessage(toQString(core::formatDiagnostic(shown)), 8000);
@@ -196,7 +194,7 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
     resizeDocks({timeline, problems}, {40, 190}, Qt::Vertical);
 
     setStatusBar(m_status);
-    connect(m_status, &StatusBar::cancelRequested, this, [this] { m_document->cancelLoad(); });
+    connect(m_status, &StatusBar::cancelRequested, this, [this] { document()->cancelLoad(); });
     // A game folder found beside the model's sources, offered when its materials were not
     // looked up (issue 27): taken, it joins Settings ▸ Materials for every tab.
     connect(m_status, &StatusBar::materialRootOffered, this, [this](const QString& folder) {
@@ -212,7 +210,7 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
     });
 
     createActions();
-    bindDocument(m_document);
+    followDocument(document());
 
     connect(m_viewport->viewport(), &render::Viewport::fpsChanged, this,
             [this](double fps) { m_status->setFps(fps); });
@@ -250,103 +248,74 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
 
 MainWindow::~MainWindow() = default;
 
-void MainWindow::bindDocument(Document* doc)
+void MainWindow::bindPanels(Document* doc)
 {
-    connect(doc, &Document::loadStarted, this, [this, doc] {
-        if (doc != m_document) {
-            return;
-        }
-        m_status->setLoading(true);
-    });
-    connect(doc, &Document::loadProgress, this, [this, doc](int done, int total) {
-        if (doc != m_document) {
-            return;
-        }
-        m_status->setLoadProgress(done, total);
-    });
-    connect(doc, &Document::loaded, this, [this, doc](bool keepState) {
-        updateTabTitle(doc);
-        if (doc == m_document) {
-            onLoaded(keepState);
-            if (!keepState && doc->qcProject()) {
-                // A QC project: show its bodygroups and files (issue 17).
-                for (const QString& name :
-                     {QStringLiteral("bodygroups"), QStringLiteral("files")}) {
-                    if (auto* dock = findChild<QDockWidget*>(name)) {
-                        dock->raise();
-                    }
+    m_outline->setDocument(doc);
+    m_inspector->setDocument(doc);
+    m_timeline->setDocument(doc);
+    m_flex->setDocument(doc);
+    m_bodygroups->setDocument(doc);
+    m_files->setDocument(doc);
+    m_viewport->setDocument(doc);
+    m_uv->setDocument(doc);
+    m_problems->setDocument(doc);
+}
+
+void MainWindow::followDocument(Document* doc)
+{
+    delete m_following; // drops the connections to the tab shown so far
+    m_following = new QObject(this);
+    const QObject* ctx = m_following;
+    connect(doc, &Document::loadStarted, ctx, [this] { m_status->setLoading(true); });
+    connect(doc, &Document::loadProgress, ctx,
+            [this](int done, int total) { m_status->setLoadProgress(done, total); });
+    connect(doc, &Document::loaded, ctx, [this, doc](bool keepState) {
+        onLoaded(keepState);
+        if (!keepState && doc->qcProject()) {
+            // A QC project: show its bodygroups and files (issue 17).
+            for (const QString& name : {QStringLiteral("bodygroups"), QStringLiteral("files")}) {
+                if (auto* dock = findChild<QDockWidget*>(name)) {
+                    dock->raise();
                 }
             }
         }
     });
-    connect(doc, &Document::loadFailed, this, [this, doc](const QString& message) {
-        if (doc == m_document) {
-            onLoadFailed(message);
-        }
-    });
-    connect(doc, &Document::attached, this, [this, doc](int added) {
-        if (doc != m_document) {
-            return;
-        }
+    connect(doc, &Document::loadFailed, ctx,
+            [this](const QString& message) { onLoadFailed(message); });
+    connect(doc, &Document::attached, ctx, [this](int added) {
         const QString text =
             added == 0 ? tr("No animation in the folder fits this model")
                        : tr("Attached %n animation / flex file(s) from the folder", "", added);
         log(text);
         showMessage(text, 5000);
     });
-    connect(doc, &Document::frameChanged, this, [this, doc] {
-        if (doc != m_document) {
-            return;
-        }
+    connect(doc, &Document::frameChanged, ctx, [this] {
         updateStatus();
         if (m_flags.heatMap == render::HeatMap::WeightChange) {
             // after the viewport has posed the scene for this frame
             QTimer::singleShot(0, this, &MainWindow::updateHeatLegend);
         }
     });
-    auto current = [this, doc](void (MainWindow::*f)()) {
-        return [this, doc, f] {
-            if (doc == m_document) {
-                (this->*f)();
-            }
-        };
-    };
-    connect(doc, &Document::animationChanged, this, current(&MainWindow::updateStatus));
-    connect(doc, &Document::selectionChanged, this, current(&MainWindow::updateStatus));
-    connect(doc, &Document::checksStarted, this, current(&MainWindow::onChecksStarted));
-    connect(doc, &Document::diagnosticsChanged, this, current(&MainWindow::onDiagnosticsChanged));
-    connect(doc, &Document::interpolateChanged, this, [this, doc](bool on) {
-        if (doc == m_document && m_interpolateAction) {
+    connect(doc, &Document::animationChanged, ctx, [this] { updateStatus(); });
+    connect(doc, &Document::selectionChanged, ctx, [this] { updateStatus(); });
+    connect(doc, &Document::checksStarted, ctx, [this] { onChecksStarted(); });
+    connect(doc, &Document::diagnosticsChanged, ctx, [this] { onDiagnosticsChanged(); });
+    connect(doc, &Document::interpolateChanged, ctx, [this](bool on) {
+        if (m_interpolateAction) {
             m_interpolateAction->setChecked(on);
         }
     });
 }
 
-int MainWindow::tabCount() const
+void MainWindow::updateTabTitle(int index)
 {
-    return int(m_docs.size());
-}
-
-int MainWindow::currentTab() const
-{
-    return m_tabBar->currentIndex();
-}
-
-Document* MainWindow::tabDocument(int i) const
-{
-    return i >= 0 && std::size_t(i) < m_docs.size() ? m_docs[std::size_t(i)] : nullptr;
-}
-
-void MainWindow::updateTabTitle(Document* doc)
-{
-    const auto it = std::find(m_docs.begin(), m_docs.end(), doc);
-    if (it == m_docs.end()) {
+    const Document* doc = m_tabs->document(index);
+    if (!doc) {
         return;
     }
-    const int i = int(it - m_docs.begin());
     const QString name = doc->displayName();
-    m_tabBar->setTabText(i, name.isEmpty() ? tr("(empty)") : name);
-    m_tabBar->setTabToolTip(i, doc->paths().join(QLatin1Char('\n')));
+    m_tabBar->setTabText(index, name.isEmpty() ? tr("(empty)") : name);
+    m_tabBar->setTabToolTip(index, doc->paths().join(QLatin1Char('\n')));
 }
 
 void MainWindow::openInNewTab(const QStringList& paths)
@@ -355,54 +324,33 @@ void MainWindow::openInNewTab(const QStringList& paths)
         return;
     }
     // An empty current tab (nothing opened yet, or only failures) takes the files itself.
-    if (!m_document->files().empty()) {
-        auto* doc = new Document(this);
-        doc->setProfile(m_document->requestedProfile());
-        doc->setMaterialRoots(materialRoots());
-        m_docs.push_back(doc);
-        m_cameras.emplace_back();
-        bindDocument(doc);
-        m_tabBar->addTab(tr("(loading)"));
-        m_tabBar->setCurrentIndex(int(m_docs.size()) - 1); // onTabChanged binds the panels
+    const int before = m_tabs->count();
+    m_tabs->documentForNewFiles(); // a new tab is made current: the panels follow it
+    if (m_tabs->count() > before) {
+        m_tabBar->setTabText(m_tabs->currentIndex(), tr("(loading)"));
     }
     openFiles(paths);
 }
 
-void MainWindow::onTabChanged(int index)
+// The manager switched tabs (it kept the camera of the one left): the window shows `doc`.
+void MainWindow::onCurrentDocumentChanged(Document* doc)
 {
-    if (index < 0 || std::size_t(index) >= m_docs.size() ||
-        m_docs[std::size_t(index)] == m_document) {
-        return;
-    }
-    // Leaving: keep the camera of the document shown so far.
-    const auto old = std::find(m_docs.begin(), m_docs.end(), m_document);
-    if (old != m_docs.end()) {
-        m_cameras[std::size_t(old - m_docs.begin())] = m_viewport->viewport()->camera3d();
-    }
+    m_tabBar->setCurrentIndex(m_tabs->currentIndex());
     m_timeline->setPlaying(false);
     m_status->clearFlash(); // a message about the other tab's file
-    m_document = m_docs[std::size_t(index)];
-    m_outline->setDocument(m_document);
-    m_inspector->setDocument(m_document);
-    m_timeline->setDocument(m_document);
-    m_flex->setDocument(m_document);
-    m_bodygroups->setDocument(m_document);
-    m_files->setDocument(m_document);
-    m_problems->setDocument(m_document);
-    m_viewport->setDocument(m_document);
-    m_uv->setDocument(m_document);
-    m_interpolateAction->setChecked(m_document->interpolate());
+    bindPanels(doc);
+    followDocument(doc);
+    m_interpolateAction->setChecked(doc->interpolate());
     if (m_profileBox) {
         m_profileBox->blockSignals(true);
-        m_profileBox->setCurrentIndex(m_profileBox->findData(int(m_document->requestedProfile())));
+        m_profileBox->setCurrentIndex(m_profileBox->findData(int(doc->requestedProfile())));
         m_profileBox->blockSignals(false);
     }
     // The views show the document's state as if it had just loaded; the camera comes back.
-    const bool has = !m_document->files().empty();
-    if (has) {
-        m_document->announce();
-        m_viewport->viewport()->setCamera3d(m_cameras[std::size_t(index)]);
-        setWindowTitle(tr("%1 — RigScope").arg(m_document->displayName()));
+    if (!doc->files().empty()) {
+        doc->announce();
+        m_viewport->viewport()->setCamera3d(m_tabs->camera(m_tabs->currentIndex()));
+        setWindowTitle(tr("%1 — RigScope").arg(doc->displayName()));
     } else {
         m_viewport->viewport()->setModel(nullptr, {}, true);
         setWindowTitle(tr("RigScope"));
@@ -415,39 +363,18 @@ void MainWindow::onTabChanged(int index)
 
 void MainWindow::closeTab(int index)
 {
-    if (index < 0 || std::size_t(index) >= m_docs.size()) {
-        return;
+    if (m_tabs->document(index)) {
+        m_tabs->closeTab(index); // the last tab leaves an empty one
+        log(tr("Closed tab %1").arg(index + 1));
     }
-    Document* doc = m_docs[std::size_t(index)];
-    if (!doc->paths().isEmpty()) {
-        m_closed.push_back(doc->paths());
-    }
-    if (m_docs.size() == 1) {
-        // The last tab: an empty document takes its place.
-        auto* fresh = new Document(this);
-        fresh->setProfile(doc->requestedProfile());
-        m_docs.push_back(fresh);
-        m_cameras.emplace_back();
-        bindDocument(fresh);
-        m_tabBar->addTab(tr("(empty)"));
-    }
-    const int next = index + 1 < int(m_docs.size()) ? index + 1 : index - 1;
-    if (doc == m_document) {
-        m_tabBar->setCurrentIndex(next); // onTabChanged switches away from it
-    }
-    m_docs.erase(m_docs.begin() + index);
-    m_cameras.erase(m_cameras.begin() + index);
-    m_tabBar->removeTab(index);
-    delete doc;
-    log(tr("Closed tab %1").arg(index + 1));
 }
 
 void MainWindow::closeAllTabs()
 {
-    while (m_docs.size() > 1 || !m_document->files().empty()) {
-        const std::size_t before = m_docs.size();
-        closeTab(m_tabBar->currentIndex());
-        if (m_docs.size() == before && m_document->files().empty()) {
+    while (m_tabs->count() > 1 || !document()->files().empty()) {
+        const int before = m_tabs->count();
+        closeTab(m_tabs->currentIndex());
+        if (m_tabs->count() == before && document()->files().empty()) {
             break;
         }
     }
@@ -455,21 +382,19 @@ void MainWindow::closeAllTabs()
 
 void MainWindow::reopenClosedTab()
 {
-    while (!m_closed.isEmpty()) {
-        const QStringList paths = m_closed.takeLast();
-        if (QFileInfo::exists(paths.front())) {
-            openInNewTab(paths);
-            return;
-        }
+    const QStringList paths = m_tabs->takeClosed();
+    if (paths.isEmpty()) {
+        showMessage(tr("No closed tab to reopen"), 3000);
+        return;
     }
-    showMessage(tr("No closed tab to reopen"), 3000);
+    openInNewTab(paths);
 }
 
 void MainWindow::nextTab(int delta)
 {
-    const int n = m_tabBar->count();
+    const int n = m_tabs->count();
     if (n > 1) {
-        m_tabBar->setCurrentIndex(((m_tabBar->currentIndex() + delta) % n + n) % n);
+        m_tabs->setCurrentIndex(((m_tabs->currentIndex() + delta) % n + n) % n);
     }
 }
 
@@ -536,11 +461,7 @@ QStringList MainWindow::materialRoots() const
 
 void MainWindow::applyMaterialRoots()
 {
-    const QStringList roots = materialRoots();
-    for (Document* d : m_docs) {
-        d->setMaterialRoots(roots);
-    }
-    m_document->setMaterialRoots(roots);
+    m_tabs->setMaterialRoots(materialRoots()); // every tab, and the tabs to come
     m_viewport->setTextureSearchPath(m_settings.value(kTexturePathKey).toStringList());
 }
 
@@ -557,7 +478,7 @@ SettingsDialog* MainWindow::openSettings()
     }
     // Add… starts beside the open model (issue 27).
     if (auto* page = m_settingsDialog->findChild<MaterialsPage*>()) {
-        const LoadedFile* p = m_document->primary();
+        const LoadedFile* p = document()->primary();
         page->setStartFolder(p ? QFileInfo(p->path).absolutePath() : QString());
     }
     m_settingsDialog->show();
@@ -573,9 +494,9 @@ void MainWindow::applySettings()
     vp->setBackgroundColors(v.backgroundTop, v.backgroundBottom);
     m_units = v.units;
     updateStatus();
-    const QStringList before = m_document->materialRoots();
+    const QStringList before = document()->materialRoots();
     applyMaterialRoots();
-    if (m_document->materialRoots() != before && !m_document->files().empty()) {
+    if (document()->materialRoots() != before && !document()->files().empty()) {
         reload(true); // the viewport's textures follow the new roots
     }
 }
@@ -892,9 +813,9 @@ void MainWindow::createPlaybackMenu()
     QAction* interpolate = playback->addAction(tr("Interpolate"));
     interpolate->setShortcut(QKeySequence(Qt::Key_I));
     interpolate->setCheckable(true);
-    interpolate->setChecked(m_document->interpolate());
+    interpolate->setChecked(document()->interpolate());
     connect(interpolate, &QAction::toggled, this,
-            [this](bool on) { m_document->setInterpolate(on); });
+            [this](bool on) { document()->setInterpolate(on); });
     m_interpolateAction = interpolate;
     QAction* slower = playback->addAction(tr("Half Speed"));
     slower->setShortcut(QKeySequence(Qt::Key_Minus));
@@ -912,24 +833,24 @@ void MainWindow::createPlaybackMenu()
     first->setShortcut(QKeySequence(Qt::Key_Home));
     first->setShortcutContext(
         Qt::WidgetShortcut); // Home/End belong to the tree; the viewport forwards them
-    connect(first, &QAction::triggered, this, [this] { m_document->setCurrentFrame(0); });
+    connect(first, &QAction::triggered, this, [this] { document()->setCurrentFrame(0); });
     QAction* last = playback->addAction(tr("Last Frame"));
     last->setShortcut(QKeySequence(Qt::Key_End));
     last->setShortcutContext(Qt::WidgetShortcut);
     connect(last, &QAction::triggered, this,
-            [this] { m_document->setCurrentFrame(m_document->frameCount() - 1); });
+            [this] { document()->setCurrentFrame(document()->frameCount() - 1); });
     QAction* nextAnim = playback->addAction(tr("Next Animation"));
     nextAnim->setShortcut(QKeySequence(Qt::Key_BracketRight));
     connect(nextAnim, &QAction::triggered, this, [this] {
-        const int n = int(m_document->animations().size());
-        m_document->setCurrentAnimation(n ? (m_document->currentAnimation() + 2) % (n + 1) - 1
+        const int n = int(document()->animations().size());
+        document()->setCurrentAnimation(n ? (document()->currentAnimation() + 2) % (n + 1) - 1
                                           : -1);
     });
     QAction* prevAnim = playback->addAction(tr("Previous Animation"));
     prevAnim->setShortcut(QKeySequence(Qt::Key_BracketLeft));
     connect(prevAnim, &QAction::triggered, this, [this] {
-        const int n = int(m_document->animations().size());
-        m_document->setCurrentAnimation(n ? (m_document->currentAnimation() + n + 1) % (n + 1) - 1
+        const int n = int(document()->animations().size());
+        document()->setCurrentAnimation(n ? (document()->currentAnimation() + n + 1) % (n + 1) - 1
                                           : -1);
     });
 }
@@ -956,7 +877,7 @@ void MainWindow::createViewMenu()
     });
     QAction* deselect = m_viewMenu->addAction(tr("Deselect"));
     deselect->setShortcut(QKeySequence(Qt::Key_Escape));
-    connect(deselect, &QAction::triggered, this, [this] { m_document->setSelection({}); });
+    connect(deselect, &QAction::triggered, this, [this] { document()->setSelection({}); });
     QAction* nextProblem = m_viewMenu->addAction(tr("Next Problem"));
     nextProblem->setShortcut(QKeySequence(Qt::Key_F8));
     connect(nextProblem, &QAction::triggered, this, [this] {
@@ -1014,7 +935,7 @@ void MainWindow::createToolBar()
         m_profileBox->addItem(toQString(core::profileName(p)), int(p));
     }
     m_profileBox->setCurrentIndex(m_profileBox->findData(int(core::Profile::Auto)));
-    m_document->setProfile(core::Profile::Auto);
+    document()->setProfile(core::Profile::Auto);
     connect(m_profileBox, &QComboBox::currentIndexChanged, this,
             [this](int i) { setProfile(core::Profile(m_profileBox->itemData(i).toInt())); });
     tb->addWidget(new QLabel(tr(" Profile "), tb));
@@ -1061,21 +982,21 @@ void MainWindow::openFiles(const QStringList& paths)
     const QStringList ordered = orderForOpening(paths);
     store(QStringLiteral("Files/lastFolder"), QFileInfo(ordered.front()).absolutePath());
     log(tr("Opening %1").arg(ordered.join(QStringLiteral(", "))));
-    m_document->open(ordered, false);
+    document()->open(ordered, false);
 }
 
 void MainWindow::reload(bool keepView)
 {
-    if (m_document->files().empty()) {
+    if (document()->files().empty()) {
         return;
     }
-    log(tr("Reloading %1").arg(m_document->displayName()));
-    m_document->open(m_document->paths(), keepView);
+    log(tr("Reloading %1").arg(document()->displayName()));
+    document()->open(document()->paths(), keepView);
 }
 
 void MainWindow::browse(int delta)
 {
-    const LoadedFile* p = m_document->primary();
+    const LoadedFile* p = document()->primary();
     if (!p) {
         return;
     }
@@ -1087,12 +1008,12 @@ void MainWindow::browse(int delta)
             .arg(QFileInfo(step.path).fileName())
             .arg(step.index + 1)
             .arg(step.count));
-    m_document->open({step.path}, QApplication::keyboardModifiers().testFlag(Qt::ControlModifier));
+    document()->open({step.path}, QApplication::keyboardModifiers().testFlag(Qt::ControlModifier));
 }
 
 void MainWindow::attachFolder()
 {
-    const LoadedFile* p = m_document->primary();
+    const LoadedFile* p = document()->primary();
     if (!p) {
         return;
     }
@@ -1101,7 +1022,7 @@ void MainWindow::attachFolder()
     for (const QString& name : modelFilesInFolder(dir.absolutePath())) {
         paths << dir.filePath(name);
     }
-    if (!m_document->attach(paths)) {
+    if (!document()->attach(paths)) {
         showMessage(tr("Nothing more to attach in %1").arg(dir.dirName()), 5000);
         return;
     }
@@ -1112,13 +1033,13 @@ void MainWindow::onLoaded(bool keepState)
 {
     m_status->setLoading(false);
     Q_UNUSED(keepState);
-    const LoadedFile* p = m_document->primary();
-    setWindowTitle(tr("%1 — RigScope").arg(m_document->displayName()));
-    addRecent(m_document->paths());
+    const LoadedFile* p = document()->primary();
+    setWindowTitle(tr("%1 — RigScope").arg(document()->displayName()));
+    addRecent(document()->paths());
     rearmWatcher();
 
     log(tr("Loaded %1 file(s); primary %2 in %3 ms")
-            .arg(m_document->files().size())
+            .arg(document()->files().size())
             .arg(p ? QFileInfo(p->path).fileName() : QString())
             .arg(p ? p->loadMs : 0.0, 0, 'f', 1));
     updateStatus();
@@ -1132,11 +1053,11 @@ void MainWindow::onLoadFailed(const QString& rawMessage)
         reasons << toDisplayString(toStd(line));
     }
     const QString message = reasons.join(QStringLiteral(" · "));
-    m_status->setLoading(m_document->isLoading());
+    m_status->setLoading(document()->isLoading());
     for (const QString& reason : std::as_const(reasons)) {
         log(tr("Load failed: %1").arg(reason));
     }
-    if (m_document->files().empty()) {
+    if (document()->files().empty()) {
         m_status->showOpenFailed(message);
         updateStatus(); // nothing shown: no frame, fps or weight legend either
     } else {
@@ -1149,7 +1070,7 @@ void MainWindow::onLoadFailed(const QString& rawMessage)
     }
     // The failed files' diagnostics are in Problems (the previous scene stays): show them
     // beside the Log (Problems raised: the errors are what the user acts on).
-    if (!m_document->failedFiles().empty()) {
+    if (!document()->failedFiles().empty()) {
         if (auto* dock = findChild<QDockWidget*>(QStringLiteral("problems"))) {
             dock->show();
             dock->raise();
@@ -1159,25 +1080,25 @@ void MainWindow::onLoadFailed(const QString& rawMessage)
 
 void MainWindow::updateStatus()
 {
-    m_status->showDocument(*m_document, m_units);
+    m_status->showDocument(*document(), m_units);
 }
 
 void MainWindow::onChecksStarted()
 {
-    m_status->showChecking(*m_document);
+    m_status->showChecking(*document());
 }
 
 void MainWindow::onDiagnosticsChanged()
 {
-    if (m_document->isChecking()) {
+    if (document()->isChecking()) {
         onChecksStarted(); // a failed load's diagnostics while the shown files are still checked
         return;
     }
-    auto model = m_document->primaryModel();
-    const core::Profile active = m_document->activeProfile();
+    auto model = document()->primaryModel();
+    const core::Profile active = document()->activeProfile();
     const QString profile = toQString(core::profileName(active));
-    const LoadedFile* p = m_document->primary();
-    m_status->showChecked(*m_document);
+    const LoadedFile* p = document()->primary();
+    m_status->showChecked(*document());
 
     // Weight views follow the active profile; vertices the checks flag as unweighted, NaN,
     // zero-sum or weighted to an undeclared bone stand out in the influence-count view.
@@ -1201,7 +1122,7 @@ void MainWindow::onDiagnosticsChanged()
     updateHeatLegend();
 
     std::size_t errors = 0;
-    for (const auto& f : m_document->files()) {
+    for (const auto& f : document()->files()) {
         errors += core::countSeverity(f.diagnostics, core::Severity::Error);
     }
     if (errors > 0) {
@@ -1220,7 +1141,7 @@ void MainWindow::setProfile(core::Profile profile)
         m_profileBox->setCurrentIndex(m_profileBox->findData(int(profile)));
         return; // the combo's signal comes back here
     }
-    m_document->setProfile(profile);
+    document()->setProfile(profile);
 }
 
 void MainWindow::cycleHeatMap()
@@ -1264,8 +1185,8 @@ void MainWindow::updateHeatLegend()
 {
     auto* scene = m_viewport->viewport()->scene();
     m_status->showWeightLegend(m_flags.heatMap, m_flags.compiledWeights,
-                               m_document->activeProfile(), scene ? scene->maxDisplacement() : 0.0f,
-                               bool(m_document->primaryModel()));
+                               document()->activeProfile(), scene ? scene->maxDisplacement() : 0.0f,
+                               bool(document()->primaryModel()));
 }
 
 void MainWindow::addRecent(const QStringList& paths)
@@ -1304,10 +1225,10 @@ void MainWindow::updateRecentMenu()
 void MainWindow::rearmWatcher()
 {
     QStringList paths;
-    for (const QString& p : m_document->paths()) {
+    for (const QString& p : document()->paths()) {
         paths << QFileInfo(p).absoluteFilePath();
     }
-    if (const core::QcReport* qc = m_document->qcProject()) { // every file of a QC (issue 17)
+    if (const core::QcReport* qc = document()->qcProject()) { // every file of a QC (issue 17)
         for (const core::QcFileRef& f : qc->project.files) {
             if (!f.resolved.empty()) {
                 paths << QFileInfo(toQString(f.resolved)).absoluteFilePath();
@@ -1347,7 +1268,7 @@ QString MainWindow::saveScreenshot(const QString& path, bool minimal)
                        QStandardPaths::writableLocation(QStandardPaths::PicturesLocation))
                 .toString();
         QDir().mkpath(dir);
-        const QString stem = QFileInfo(m_document->displayName()).completeBaseName();
+        const QString stem = QFileInfo(document()->displayName()).completeBaseName();
         out = QDir(dir).filePath(
             QStringLiteral("%1_%2.png")
                 .arg(stem.isEmpty() ? QStringLiteral("rigscope") : stem,
@@ -1468,14 +1389,14 @@ bool MainWindow::openDropped(const QList<QUrl>& urls, Qt::KeyboardModifiers modi
     }
     // An animation or VTA dropped on an open model attaches to it, unless Shift is held.
     const bool attach =
-        !m_document->files().empty() && !modifiers.testFlag(Qt::ShiftModifier) &&
+        !document()->files().empty() && !modifiers.testFlag(Qt::ShiftModifier) &&
         std::all_of(paths.begin(), paths.end(), [](const QString& p) {
             const QString s = QFileInfo(p).suffix().toLower();
             return s == u"vta" || s == u"xanim_export" || s == u"xanim_bin" ||
                    QFileInfo(p).completeBaseName().contains(u"anim", Qt::CaseInsensitive);
         });
     if (attach) {
-        m_document->open(m_document->paths() + paths, true);
+        document()->open(document()->paths() + paths, true);
     } else {
         openInNewTab(paths); // a reference opens a tab (UX.md); an empty tab takes it
     }

@@ -8,6 +8,7 @@
 #include <array>
 
 #include "app/document/document.h"
+#include "app/document/document_manager.h"
 #include "app/document/file_watch.h"
 #include "app/widgets/settings_dialog.h"
 #include "render/viewport.h"
@@ -52,7 +53,8 @@ public:
                         QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    Document* document() const { return m_document; }
+    Document* document() const { return m_tabs->current(); } // the current tab's
+    DocumentManager* tabs() const { return m_tabs; }
     ViewportWidget* viewportWidget() const { return m_viewport; }
     OutlinePanel* outline() const { return m_outline; }
     InspectorPanel* inspector() const { return m_inspector; }
@@ -81,9 +83,9 @@ public:
     // Tabs (UX.md: one document per tab). Opens `paths` in a new tab, or in the current one
     // when it is empty (File ▸ Open, recent files, dropped references).
     void openInNewTab(const QStringList& paths);
-    int tabCount() const;
-    int currentTab() const;
-    Document* tabDocument(int i) const;
+    int tabCount() const { return m_tabs->count(); }
+    int currentTab() const { return m_tabs->currentIndex(); }
+    Document* tabDocument(int i) const { return m_tabs->document(i); }
     QTabBar* tabBar() const { return m_tabBar; }
     void closeTab(int index); // Ctrl+W, middle-click; the last tab leaves an empty one
     void closeAllTabs();      // Ctrl+Shift+W
@@ -137,9 +139,12 @@ private:
     void createViewMenu();
     void createHelpMenu();
     void createToolBar();
-    void bindDocument(Document* doc); // the window follows `doc` while it is the current tab
-    void onTabChanged(int index);
-    void updateTabTitle(Document* doc);
+    // The one place the panels and the viewport are bound to a document (the current tab's).
+    void bindPanels(Document* doc);
+    // The window's own reactions (status bar, Log, docks) to the current document's signals.
+    void followDocument(Document* doc);
+    void onCurrentDocumentChanged(Document* doc);
+    void updateTabTitle(int index);
     void updateStatus();
     void onChecksStarted();
     void onDiagnosticsChanged();
@@ -156,7 +161,8 @@ private:
                            bool render::DisplayFlags::*flag, bool persist = true);
 
     QSettings& m_settings;
-    Document* m_document;
+    DocumentManager* m_tabs; // the documents, one per tab, and the current one
+    QObject* m_following = nullptr; // context of followDocument's connections
     ViewportWidget* m_viewport;
     OutlinePanel* m_outline;
     InspectorPanel* m_inspector;
@@ -192,10 +198,7 @@ private:
     QAction* m_fpsAction = nullptr;
     QAction* m_interpolateAction = nullptr;
     QTabBar* m_tabBar = nullptr;
-    std::vector<Document*> m_docs;              // one per tab, in tab order (children of this)
-    QStringList m_cliMaterialRoots;             // --materials DIR
-    std::vector<render::OrbitCamera> m_cameras; // per tab, saved when it is left
-    QList<QStringList> m_closed;                // Ctrl+Shift+T
+    QStringList m_cliMaterialRoots; // --materials DIR
     std::array<QAction*, 3> m_cameraModeActions{};
     Units m_units = Units::Model;
 };

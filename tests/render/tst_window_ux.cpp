@@ -718,10 +718,14 @@ private slots:
         QCOMPARE(QFileInfo(w.document()->primary()->path).fileName(),
                  QStringLiteral("sample_ref.smd"));
 
-        // Ctrl+Shift+W: everything closed, one empty tab, nothing stale on screen.
+        // Ctrl+Shift+W: everything closed, one empty tab, nothing stale on screen; the empty
+        // tab searches the window's material roots as every tab does (issue 28).
+        w.setMaterialRoots({dir.path()});
         QTest::keyClick(&w, Qt::Key_W, Qt::ControlModifier | Qt::ShiftModifier);
         QTRY_VERIFY(w.document()->files().empty());
         QCOMPARE(w.tabCount(), 1);
+        QCOMPARE(w.document()->materialRoots(), w.materialRoots());
+        QVERIFY(w.document()->materialRoots().contains(dir.path()));
         QVERIFY(vp->scene() == nullptr);
         QVERIFY(!w.heatLegend()->isVisible());
     }
