@@ -27,7 +27,7 @@ public:
     int count() const { return int(m_tabs.size()); }
     int currentIndex() const { return indexOf(m_current); }
     Document* current() const { return m_current; }
-    Document* document(int index) const; // nullptr out of range
+    Document* document(int index) const;    // nullptr out of range
     int indexOf(const Document* doc) const; // -1 when not a tab
 
     // Searched by every document, those open and those to come (--materials, Settings ▸
@@ -61,7 +61,7 @@ signals:
     void currentDocumentChanged(rigscope::app::Document* current,
                                 rigscope::app::Document* previous);
     void tabAdded(int index);
-    void tabRemoved(int index); // the document is deleted right after
+    void tabRemoved(int index);   // the document is deleted right after
     void titleChanged(int index); // the document at `index` loaded other files
 
 private:

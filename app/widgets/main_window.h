@@ -46,6 +46,9 @@ inline constexpr int kWindowStateVersion = 2;
 // The viewer window: viewport in the centre, docks `outline files inspector flex timeline
 // problems log` (UX.md), menus with every key, status bar, background loading with Cancel,
 // recent files, drag and drop, folder browsing, reload (F5) and auto-reload keeping the view.
+// The tabs and their documents are the DocumentManager's; the window shows its current
+// document. main_window.cpp: layout, display, status and settings; main_window_menus.cpp: the
+// menus and toolbar; main_window_files.cpp: opening, reloading, recent files and drops.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -161,7 +164,7 @@ private:
                            bool render::DisplayFlags::*flag, bool persist = true);
 
     QSettings& m_settings;
-    DocumentManager* m_tabs; // the documents, one per tab, and the current one
+    DocumentManager* m_tabs;        // the documents, one per tab, and the current one
     QObject* m_following = nullptr; // context of followDocument's connections
     ViewportWidget* m_viewport;
     OutlinePanel* m_outline;

@@ -3,12 +3,12 @@
 #include <array>
 #include <vector>
 
-#include <QtCore/QAbstractTableModel>
 #include <QtCore/QHash>
-#include <QtCore/QSortFilterProxyModel>
 #include <QtWidgets/QWidget>
 
 #include "app/document/document.h"
+#include "app/models/problems_filter.h"
+#include "app/models/problems_model.h"
 
 class QComboBox;
 class QDialog;
@@ -23,71 +23,6 @@ namespace rigscope::app {
 
 // "1 error", "3 warnings", "0 notes".
 QString severityCountText(int n, core::Severity s);
-
-// The diagnostics of every file of a Document (CHECKS.md §1), one row each: severity, id,
-// message, file:line. Reset whenever the Document's diagnostics change (load, reload, profile)
-// and when its checks start (a load clears the old files' rows at once).
-class ProblemsModel : public QAbstractTableModel {
-    Q_OBJECT
-public:
-    enum Column { SeverityColumn, IdColumn, MessageColumn, LocationColumn, ColumnCount };
-    enum Role {
-        SortRole = Qt::UserRole + 1, // severity rank, id, message, (file, line, column)
-        SeverityRole,                // int(core::Severity)
-        FamilyRole,                  // "weights" for weights.too-many-links
-        FileRole,                    // index into Document::files()
-        DiagnosticRole,              // index into LoadedFile::diagnostics
-    };
-    struct Row {
-        int file = -1;
-        int index = -1;
-    };
-
-    explicit ProblemsModel(QObject* parent = nullptr);
-    void setDocument(Document* document);
-    void refresh();
-
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation,
-                        int role = Qt::DisplayRole) const override;
-
-    Row rowAt(int row) const;
-    const core::Diagnostic* diagnosticAt(int row) const;
-    int count(core::Severity s) const { return m_counts[std::size_t(s)]; }
-    // "file.smd:19:1" (binary: "file.smdx:@0x1A2B"), with the file's base name.
-    QString location(int row) const;
-    // The file the diagnostic at `row` is in: its own (a QC project's rows name the script or
-    // component file), else the document file it is filed under.
-    QString path(int row) const;
-
-private:
-    Document* m_document = nullptr;
-    std::vector<Row> m_rows;
-    std::array<int, 3> m_counts{};
-};
-
-// Severity toggles, one family ("weights"; empty = all) and a case-insensitive text filter over
-// id, message and location.
-class ProblemsFilter : public QSortFilterProxyModel {
-    Q_OBJECT
-public:
-    explicit ProblemsFilter(QObject* parent = nullptr);
-    void setSeverityVisible(core::Severity s, bool visible);
-    bool isSeverityVisible(core::Severity s) const { return m_severities[std::size_t(s)]; }
-    void setFamily(const QString& family);
-    QString family() const { return m_family; }
-    void setText(const QString& text);
-
-protected:
-    bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;
-
-private:
-    std::array<bool, 3> m_severities{true, true, true};
-    QString m_family;
-    QString m_text;
-};
 
 // Problems dock (UX.md): counts per severity in the header, severity toggles, family and text
 // filters, a sortable table; activating a row (double-click, Enter, F8) selects the element in

@@ -143,7 +143,7 @@ private slots:
         tabs.addTab();
         tabs.addTab();
         QCOMPARE(tabs.camera(1), render::OrbitCamera{}); // never shown: the default
-        tabs.setCurrentIndex(1); // leaves tab 0 seen at 3
+        tabs.setCurrentIndex(1);                         // leaves tab 0 seen at 3
         shown = cameraAt(5.0f);
         tabs.setCurrentIndex(2); // leaves tab 1 seen at 5
         shown = cameraAt(7.0f);
