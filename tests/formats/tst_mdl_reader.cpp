@@ -424,8 +424,9 @@ void TstMdlReader::checksums()
     spec.vvdChecksum = 0x0BADF00D;
     spec.vtxChecksum = 0x0BADBEEF;
     Files files{test::writeSourceMdl(spec)};
-    files.phy = std::string(16, '\0');
-    files.phy[12] = 0x78;
+    test::PhySpec phy;
+    phy.checksum = 0x78;
+    files.phy = test::writePhy(phy);
     const auto r = read(files);
     QCOMPARE(formatted(r),
              (QStringList{u"m.vvd:@0x0008: error: checksum 0x0BADF00D, the .mdl has 0x12345678 "
@@ -603,6 +604,7 @@ void TstMdlReader::realModels()
     };
     int read = 0;
     long long agreeing = 0, disagreeing = 0;
+    long long phyFiles = 0, phySolids = 0, phyPieces = 0;
     QDirIterator it(QString::fromLocal8Bit(dir), {u"*.mdl"_qs}, QDir::Files,
                     QDirIterator::Subdirectories);
     while (it.hasNext()) {
@@ -630,6 +632,11 @@ void TstMdlReader::realModels()
         for (const core::Diagnostic& d : r.diagnostics) {
             qInfo("%s", core::formatDiagnostic(d).c_str());
         }
+        if (r.info.physics.present) {
+            ++phyFiles;
+            phySolids += static_cast<long long>(r.info.physics.solids.size());
+            phyPieces += static_cast<long long>(r.info.physics.convexPieces());
+        }
         const auto [agree, disagree] = windingAgreement(r.model.mesh);
         agreeing += agree;
         disagreeing += disagree;
@@ -637,6 +644,7 @@ void TstMdlReader::realModels()
     }
     qInfo("%d Source models read; %lld triangles wind with their normals, %lld against", read,
           agreeing, disagreeing);
+    qInfo("%lld .phy files: %lld solids, %lld convex pieces", phyFiles, phySolids, phyPieces);
     // The winding turned to counter-clockwise: the face normals follow the vertex normals.
     QVERIFY(agreeing > 20 * disagreeing);
 }

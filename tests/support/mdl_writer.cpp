@@ -1119,4 +1119,151 @@ GoldsrcMdlSpec sampleGoldsrcSpec()
     return s;
 }
 
+// ---- .phy ----
+
+PhyPiece phyBox(const Vec3& min, const Vec3& max)
+{
+    PhyPiece p;
+    for (int i = 0; i < 8; ++i) {
+        p.vertices.emplace_back((i & 1) != 0 ? max.x() : min.x(), (i & 2) != 0 ? max.y() : min.y(),
+                                (i & 4) != 0 ? max.z() : min.z());
+    }
+    // Two triangles per face, counter-clockwise seen from outside.
+    p.triangles = {{0, 2, 1}, {1, 2, 3}, {4, 5, 6}, {5, 7, 6}, {0, 1, 4}, {1, 5, 4},
+                   {2, 6, 3}, {3, 6, 7}, {0, 4, 2}, {2, 4, 6}, {1, 3, 5}, {3, 7, 5}};
+    return p;
+}
+
+namespace {
+
+std::string fixed6(float v)
+{
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.6f", double(v));
+    return buf;
+}
+
+// One solid's IVP compact surface: header (48), the ledges (16 + 16 per triangle each), their
+// point arrays (16 per point: metres on IVP's axes), one ledge-tree node.
+std::string compactSurface(const PhySolid& solid)
+{
+    Buf b;
+    const std::size_t head = b.reserve(48);
+    std::vector<const PhyPiece*> ledges;
+    std::vector<bool> hull;
+    if (solid.hullLedge && !solid.pieces.empty()) {
+        ledges.push_back(&solid.pieces.front());
+        hull.push_back(true);
+    }
+    for (const PhyPiece& p : solid.pieces) {
+        ledges.push_back(&p);
+        hull.push_back(false);
+    }
+    std::vector<std::size_t> at;
+    for (std::size_t l = 0; l < ledges.size(); ++l) {
+        const PhyPiece& p = *ledges[l];
+        at.push_back(b.reserve(16 + 16 * p.triangles.size()));
+        const std::size_t o = at.back();
+        const std::uint32_t sizeDiv16 = static_cast<std::uint32_t>(1 + p.triangles.size());
+        b.u32(o + 8, (hull[l] ? 1u : 0u) | (1u << 2) | (sizeDiv16 << 8));
+        b.i16(o + 12, static_cast<std::int16_t>(p.triangles.size()));
+        for (std::size_t t = 0; t < p.triangles.size(); ++t) {
+            const std::size_t tri = o + 16 + 16 * t;
+            b.u32(tri, static_cast<std::uint32_t>(t & 0xFFF));
+            for (std::size_t e = 0; e < 3; ++e) {
+                b.u32(tri + 4 + 4 * e, p.triangles[t][e]);
+            }
+        }
+    }
+    for (std::size_t l = 0; l < ledges.size(); ++l) {
+        const std::size_t points = b.reserve(16 * ledges[l]->vertices.size());
+        b.i32(at[l], std::int64_t(points) - std::int64_t(at[l]));
+        for (std::size_t v = 0; v < ledges[l]->vertices.size(); ++v) {
+            const Vec3& m = ledges[l]->vertices[v];
+            b.vec3(points + 16 * v, Vec3(m.x() * 0.0254f, -m.z() * 0.0254f, m.y() * 0.0254f));
+        }
+    }
+    const std::size_t node = b.reserve(28);
+    if (!at.empty()) {
+        b.i32(node + 4, std::int64_t(at.front()) - std::int64_t(node));
+    }
+    b.u32(head + 28, static_cast<std::uint32_t>(b.pos() << 8));
+    b.i32(head + 32, std::int64_t(node) - std::int64_t(head));
+    b.chars(head + 44, "IVPS", 5);
+    return b.data();
+}
+
+} // namespace
+
+std::string phyText(const PhySpec& spec)
+{
+    std::string t;
+    float total = 0;
+    for (std::size_t i = 0; i < spec.solids.size(); ++i) {
+        const PhySolid& s = spec.solids[i];
+        total += s.mass;
+        t += "solid {\n\"index\" \"" + std::to_string(i) + "\"\n\"name\" \"" + s.name + "\"\n";
+        if (!s.parent.empty()) {
+            t += "\"parent\" \"" + s.parent + "\"\n";
+        }
+        t += "\"mass\" \"" + fixed6(s.mass) + "\"\n\"surfaceprop\" \"" + s.surfaceProp +
+             "\"\n\"damping\" \"0.000000\"\n\"rotdamping\" \"0.000000\"\n\"inertia\" "
+             "\"1.000000\"\n\"volume\" \"" +
+             fixed6(s.volume) + "\"\n}\n";
+    }
+    for (const PhyConstraint& c : spec.constraints) {
+        t += "ragdollconstraint {\n\"parent\" \"" + std::to_string(c.parent) + "\"\n\"child\" \"" +
+             std::to_string(c.child) + "\"\n";
+        const char* axes[3] = {"x", "y", "z"};
+        for (int a = 0; a < 3; ++a) {
+            t += std::string("\"") + axes[a] + "min\" \"" + fixed6(c.min[a]) + "\"\n\"" + axes[a] +
+                 "max\" \"" + fixed6(c.max[a]) + "\"\n\"" + axes[a] + "friction\" \"" +
+                 fixed6(c.friction[a]) + "\"\n";
+        }
+        t += "}\n";
+    }
+    if (!spec.collisionPairs.empty() || !spec.selfCollisions) {
+        t += "collisionrules {\n";
+        if (!spec.selfCollisions) {
+            t += "\"selfcollisions\" \"0\"\n";
+        }
+        for (const auto& p : spec.collisionPairs) {
+            t +=
+                "\"collisionpair\" \"" + std::to_string(p[0]) + "," + std::to_string(p[1]) + "\"\n";
+        }
+        t += "}\n";
+    }
+    t += "editparams {\n\"rootname\" \"" + spec.rootName + "\"\n\"totalmass\" \"" + fixed6(total) +
+         "\"\n";
+    if (spec.concave) {
+        t += "\"concave\" \"1\"\n";
+    }
+    t += "}\n";
+    return t;
+}
+
+std::string writePhy(const PhySpec& spec)
+{
+    Buf b;
+    const std::size_t head = b.reserve(16);
+    b.i32(head, 16);
+    b.i32(head + 8, std::int64_t(spec.solids.size()));
+    b.i32(head + 12, spec.checksum);
+    for (const PhySolid& s : spec.solids) {
+        const std::string surface = compactSurface(s);
+        const std::size_t size = b.reserve(4);
+        if (!spec.legacy) {
+            const std::size_t v = b.reserve(28);
+            b.chars(v, "VPHY", 5);
+            b.i16(v + 4, 0x100);
+            b.i32(v + 8, std::int64_t(surface.size()));
+        }
+        b.data() += surface;
+        b.i32(size, std::int64_t(b.pos() - size - 4));
+    }
+    b.data() += spec.text.empty() ? phyText(spec) : spec.text;
+    b.data().push_back('\0');
+    return b.data();
+}
+
 } // namespace rigscope::test

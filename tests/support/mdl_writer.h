@@ -128,6 +128,48 @@ SourceMdlBytes writeSourceMdl(const SourceMdlSpec& spec);
 // three sequences (every bone encoding): the tests' standard model.
 SourceMdlSpec sampleSourceSpec();
 
+// ---- .phy (collision model) ----
+
+struct PhyPiece {
+    // Corners in model units (the solid's bone space) and counter-clockwise triangles.
+    std::vector<core::Vec3> vertices;
+    std::vector<std::array<std::uint16_t, 3>> triangles;
+};
+PhyPiece phyBox(const core::Vec3& min, const core::Vec3& max); // 8 corners, 12 triangles
+
+struct PhySolid {
+    std::string name, parent;
+    std::string surfaceProp = "default";
+    float mass = 1, volume = 1;
+    std::vector<PhyPiece> pieces;
+    // Write an inner ledge-tree node's hull (children flag set) before the pieces: a copy of
+    // the first piece, which a reader must not count as a piece.
+    bool hullLedge = false;
+};
+
+struct PhyConstraint {
+    std::int32_t parent = 0, child = 1;
+    core::Vec3 min = core::Vec3::Zero(), max = core::Vec3::Zero();
+    core::Vec3 friction = core::Vec3::Zero();
+};
+
+struct PhySpec {
+    std::int32_t checksum = 0x12345678;
+    bool legacy = false; // the bare IVP compact surface, without the "VPHY" header
+    std::vector<PhySolid> solids;
+    std::vector<PhyConstraint> constraints;
+    std::vector<std::array<std::int32_t, 2>> collisionPairs;
+    bool selfCollisions = true;
+    std::string rootName;
+    bool concave = false;
+    // When not empty: written as the text section instead of the one built from the above.
+    std::string text;
+};
+
+std::string writePhy(const PhySpec& spec);
+// The text section writePhy builds (studiomdl's layout: one pair a line).
+std::string phyText(const PhySpec& spec);
+
 // ---- GoldSrc ----
 
 struct GsVertex {

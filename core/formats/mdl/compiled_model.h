@@ -167,6 +167,69 @@ struct CompiledIncludeModel {
     std::string name;
 };
 
+// ---- .phy (collision model, docs/compiled.md "`.phy`") ----
+
+// One convex piece of a solid (an IVP compact ledge): its corners in the space of the solid's
+// bone, in model units (inches; the file stores metres on IVP's axes), and its triangles as
+// indices into `vertices` (the file's order, counter-clockwise seen from outside).
+struct CompiledConvexPiece {
+    std::vector<Vec3> vertices;
+    std::vector<std::array<std::int32_t, 3>> triangles;
+    std::uint64_t offset = 0; // of the ledge in the .phy
+};
+
+// A key and its value as the text section writes them ("mass" "20.000000").
+struct CompiledKeyValue {
+    std::string key, value;
+};
+
+// A block of the text section: `solid`, `ragdollconstraint`, `collisionrules`, `editparams`,
+// `animatedfriction`, ... with its pairs in file order.
+struct CompiledPhysicsBlock {
+    std::string type;
+    std::vector<CompiledKeyValue> values;
+    std::uint64_t offset = 0; // of the block's name in the .phy
+    // The value of `key` (the first one), `fallback` when absent.
+    std::string value(std::string_view key, std::string_view fallback = {}) const;
+};
+
+struct CompiledPhysicsSolid {
+    std::int32_t index = 0; // order in the binary section
+    std::vector<CompiledConvexPiece> pieces;
+    // Ledges of the ledge tree's inner nodes (hulls around several pieces): counted, not kept.
+    std::int32_t hullLedges = 0;
+    std::uint64_t offset = 0; // of the solid's size field
+
+    // From the text section's `solid` block with this index (defaults when it is missing).
+    std::string name;   // a bone (ragdolls) or the collision mesh's name
+    std::string parent; // the parent solid's name (ragdolls), empty for the root
+    std::string surfaceProp;
+    float mass = 0, damping = 0, rotDamping = 0, inertia = 1, volume = 0, massBias = 1;
+    std::int32_t bone = -1; // the bone named `name` (-1: no bone of that name)
+};
+
+struct CompiledRagdollConstraint {
+    std::int32_t parent = -1, child = -1;        // solid indices
+    Vec3 min = Vec3::Zero(), max = Vec3::Zero(); // degrees, per axis
+    Vec3 friction = Vec3::Zero();
+};
+
+struct CompiledPhysics {
+    bool present = false; // a .phy was given and its header read
+    std::int32_t headerSize = 0, id = 0, solidCount = 0, checksum = 0;
+    std::vector<CompiledPhysicsSolid> solids;
+    std::vector<CompiledRagdollConstraint> constraints;
+    std::vector<std::array<std::int32_t, 2>> collisionPairs; // collisionrules "collisionpair"
+    bool selfCollisions = true;                              // collisionrules "selfcollisions"
+    std::string rootName;                                    // editparams
+    float totalMass = 0;
+    bool concave = false;
+    std::vector<CompiledPhysicsBlock> blocks; // every text block as written
+
+    std::size_t convexPieces() const noexcept;
+    float mass() const noexcept; // the solids' masses summed
+};
+
 // Everything of a compiled model the source-format Model has no place for (the CLI's
 // `info --json` keys of issue 29, the outline, the Bodygroups dock).
 struct CompiledModelInfo {
@@ -205,6 +268,9 @@ struct CompiledModelInfo {
     std::string animBlockName;
     std::int32_t animBlocks = 0;
     std::int32_t sequenceGroups = 0; // GoldSrc
+
+    // The .phy beside a Source model (`physics.present` false without one).
+    CompiledPhysics physics;
 
     // Companions as read.
     std::int32_t lods = 1; // LODs of the .vtx (1 without one)
@@ -245,11 +311,18 @@ struct SourceMdlFiles {
     CompiledFile mdl;
     CompiledFile vvd;
     CompiledFile vtx; // .dx90.vtx, else .dx80.vtx, else .sw.vtx, else .vtx
-    CompiledFile phy; // only its checksum is read here
+    CompiledFile phy; // collision solids and their text section (info.physics)
     CompiledFile ani; // $animblocksize data (animation blocks 1..n)
 };
 CompiledReadResult readSourceMdl(const SourceMdlFiles& files, const ReadContext& ctx,
                                  const CompiledReadOptions& options = {});
+
+// The .phy alone: header, solids, convex pieces and the text section into `out`; the bones
+// name the solids' bones (may be empty); `checksum` is the .mdl's (its mismatch is reported
+// unless `checkChecksum` is false). Diagnostics are appended to `diagnostics`.
+void readSourcePhy(const CompiledFile& phy, const std::vector<CompiledBone>& bones,
+                   std::int32_t checksum, bool checkChecksum, CompiledPhysics& out,
+                   std::vector<Diagnostic>& diagnostics);
 
 struct GoldsrcMdlFiles {
     CompiledFile mdl;

@@ -1019,7 +1019,6 @@ CompiledReadResult readSourceMdl(const SourceMdlFiles& files, const ReadContext&
     }
     FileReader vvd(files.vvd.bytes, files.vvd.fileName);
     FileReader vtx(files.vtx.bytes, files.vtx.fileName);
-    FileReader phy(files.phy.bytes, files.phy.fileName);
     std::vector<VvdVertex> vertices;
     if (files.vvd.present) {
         info.hasVvd = true;
@@ -1066,15 +1065,9 @@ CompiledReadResult readSourceMdl(const SourceMdlFiles& files, const ReadContext&
         f.sink.error(ids::kCompiledMissingCompanion, {},
                      "no .vtx beside the model (" + std::to_string(mdlVertices) + " vertices)");
     }
+    std::vector<Diagnostic> phyDiagnostics; // reported after the .vvd's and the .vtx's
     if (files.phy.present) {
-        const Bytes& pb = phy.b;
-        if (pb.size() < 16) {
-            phy.corrupt(0, "a .phy header is 16 bytes, the file has " + std::to_string(pb.size()));
-        } else if (pb.i32(12) != info.checksum) {
-            phy.sink.error(ids::kCompiledChecksumMismatch, at(12),
-                           "checksum " + hex32(pb.i32(12)) + ", the .mdl has " +
-                               hex32(info.checksum));
-        }
+        readSourcePhy(files.phy, info.bones, info.checksum, true, info.physics, phyDiagnostics);
     }
     buildMesh(info, vertices, tris, r.model, vvd, info);
 
@@ -1089,7 +1082,10 @@ CompiledReadResult readSourceMdl(const SourceMdlFiles& files, const ReadContext&
     } else {
         info.sequenceAnimation.assign(info.sequences.size(), -1);
     }
-    finish({&f, &vvd, &vtx, &phy});
+    finish({&f, &vvd, &vtx});
+    for (Diagnostic& d : phyDiagnostics) {
+        r.diagnostics.push_back(std::move(d));
+    }
     return r;
 }
 
