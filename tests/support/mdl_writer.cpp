@@ -380,6 +380,7 @@ SourceMdlBytes writeSourceMdl(const SourceMdlSpec& spec)
     b.i32(236, std::int64_t(parts));
     std::int64_t vertexBase = 0;
     std::int32_t base = 1;
+    std::vector<std::pair<std::size_t, const MdlMesh*>> flexMeshes; // written after the tables
     for (std::size_t p = 0; p < spec.bodyparts.size(); ++p) {
         const MdlBodypart& part = spec.bodyparts[p];
         const std::size_t po = parts + 16 * p;
@@ -412,6 +413,9 @@ SourceMdlBytes writeSourceMdl(const SourceMdlSpec& spec)
                 b.i32(me + 8, std::int64_t(sub.meshes[k].vertices.size()));
                 b.i32(me + 12, offset);
                 b.i32(me + 32, std::int64_t(k));
+                if (!sub.meshes[k].flexes.empty()) {
+                    flexMeshes.emplace_back(me, &sub.meshes[k]);
+                }
                 for (std::size_t l = 0; l < 8; ++l) {
                     b.i32(me + 52 + 4 * l, std::int64_t(sub.meshes[k].vertices.size()));
                 }
@@ -511,11 +515,90 @@ SourceMdlBytes writeSourceMdl(const SourceMdlSpec& spec)
         b.f32(o + 8, -45);
         b.f32(o + 12, 45);
     }
-    b.i32(260, std::int64_t(spec.flexControllers.size()));
+    const std::vector<std::string>& descNames =
+        spec.flexDescs.empty() ? spec.flexControllers : spec.flexDescs;
+    b.i32(260, std::int64_t(descNames.size()));
     b.i32(264, std::int64_t(b.pos()));
-    for (const std::string& f : spec.flexControllers) {
+    for (const std::string& f : descNames) {
         const std::size_t o = b.reserve(4);
         b.str(o, o, f);
+    }
+    // flex rules (12: flex, op count, op offset from the rule; ops of 8 bytes)
+    b.i32(276, std::int64_t(spec.flexRules.size()));
+    const std::size_t rules = b.reserve(12 * spec.flexRules.size());
+    b.i32(280, std::int64_t(rules));
+    for (std::size_t r = 0; r < spec.flexRules.size(); ++r) {
+        const std::size_t ro = rules + 12 * r;
+        const MdlFlexRule& rule = spec.flexRules[r];
+        b.i32(ro, rule.flex);
+        b.i32(ro + 4, std::int64_t(rule.ops.size()));
+        const std::size_t ops = b.reserve(8 * rule.ops.size());
+        b.i32(ro + 8, std::int64_t(ops - ro));
+        for (std::size_t k = 0; k < rule.ops.size(); ++k) {
+            b.i32(ops + 8 * k, rule.ops[k].op);
+            if (rule.ops[k].op == 1) {
+                b.f32(ops + 8 * k + 4, rule.ops[k].value);
+            } else {
+                b.i32(ops + 8 * k + 4, rule.ops[k].index);
+            }
+        }
+    }
+    // IK chains (16: name, link type, links (28: bone, knee direction, unused)) and locks (32)
+    b.i32(284, std::int64_t(spec.ikChains.size()));
+    const std::size_t chains = b.reserve(16 * spec.ikChains.size());
+    b.i32(288, std::int64_t(chains));
+    for (std::size_t c = 0; c < spec.ikChains.size(); ++c) {
+        const std::size_t co = chains + 16 * c;
+        b.str(co, co, spec.ikChains[c].name);
+        b.i32(co + 8, std::int64_t(spec.ikChains[c].bones.size()));
+        const std::size_t links = b.reserve(28 * spec.ikChains[c].bones.size());
+        b.i32(co + 12, std::int64_t(links - co));
+        for (std::size_t k = 0; k < spec.ikChains[c].bones.size(); ++k) {
+            b.i32(links + 28 * k, spec.ikChains[c].bones[k]);
+            b.vec3(links + 28 * k + 4, Vec3(0, 0, 1));
+        }
+    }
+    b.i32(320, std::int64_t(spec.ikLocks.size()));
+    const std::size_t locks = b.reserve(32 * spec.ikLocks.size());
+    b.i32(324, std::int64_t(locks));
+    for (std::size_t k = 0; k < spec.ikLocks.size(); ++k) {
+        b.i32(locks + 32 * k, spec.ikLocks[k]);
+        b.f32(locks + 32 * k + 4, 1);
+    }
+    // vertex animations (60-byte flexes, 16 / 18-byte deltas of half floats)
+    for (const auto& [me, mesh] : flexMeshes) {
+        const std::size_t flexes = b.reserve(60 * mesh->flexes.size());
+        b.i32(me + 16, std::int64_t(mesh->flexes.size()));
+        b.i32(me + 20, std::int64_t(flexes) - std::int64_t(me));
+        for (std::size_t x = 0; x < mesh->flexes.size(); ++x) {
+            const MdlVertexAnimation& va = mesh->flexes[x];
+            const std::size_t fo = flexes + 60 * x;
+            b.i32(fo, va.desc);
+            b.f32(fo + 8, 1);
+            b.f32(fo + 12, 1);
+            b.f32(fo + 16, 1);
+            b.i32(fo + 20, std::int64_t(va.deltas.size()));
+            b.i32(fo + 28, va.pair);
+            b.u8(fo + 32, va.wrinkle ? 1 : 0);
+            const std::size_t stride = va.wrinkle ? 18 : 16;
+            const std::size_t deltas = b.reserve(stride * va.deltas.size());
+            b.i32(fo + 24, std::int64_t(deltas - fo));
+            for (std::size_t k = 0; k < va.deltas.size(); ++k) {
+                const MdlFlexDelta& d = va.deltas[k];
+                const std::size_t o = deltas + stride * k;
+                b.u16(o, d.vertex);
+                b.u8(o + 2, 255);
+                b.u8(o + 3, d.side);
+                for (std::size_t a = 0; a < 3; ++a) {
+                    b.u16(o + 4 + 2 * a, toHalf(d.position[static_cast<Eigen::Index>(a)]));
+                    b.u16(o + 10 + 2 * a, toHalf(d.normal[static_cast<Eigen::Index>(a)]));
+                }
+                if (va.wrinkle) {
+                    b.u16(o + 16, toHalf(d.wrinkle));
+                }
+            }
+        }
+        b.align(4);
     }
     b.i32(268, std::int64_t(spec.flexControllers.size()));
     b.i32(272, std::int64_t(b.pos()));

@@ -32,12 +32,28 @@ struct MdlVertex {
     std::uint8_t count = 1;
 };
 
+// A vertex animation of a mesh: the flex descriptor it moves (and, stereo, its right-hand
+// pair), the moved vertices (mesh-relative) with their deltas; written as half floats.
+struct MdlFlexDelta {
+    std::uint16_t vertex = 0;
+    core::Vec3 position = core::Vec3::Zero(), normal = core::Vec3::Zero();
+    std::uint8_t side = 0;
+    float wrinkle = 0;
+};
+struct MdlVertexAnimation {
+    std::int32_t desc = 0;
+    std::int32_t pair = 0;
+    bool wrinkle = false;
+    std::vector<MdlFlexDelta> deltas;
+};
+
 struct MdlMesh {
     std::int32_t material = 0; // skin reference
     std::vector<MdlVertex> vertices;
     std::vector<std::array<std::uint16_t, 3>> triangles; // counter-clockwise, as in an SMD
     // When not empty: written as one triangle strip of these indices instead of a list.
     std::vector<std::uint16_t> strip;
+    std::vector<MdlVertexAnimation> flexes;
 };
 
 struct MdlSubModel {
@@ -95,6 +111,21 @@ struct MdlSequence {
     bool inAniBlock = false;
 };
 
+// A flex rule's program: op codes of studio.h (1 = constant `value`, else `index`).
+struct MdlFlexOp {
+    std::int32_t op = 1;
+    std::int32_t index = 0;
+    float value = 0;
+};
+struct MdlFlexRule {
+    std::int32_t flex = 0;
+    std::vector<MdlFlexOp> ops;
+};
+struct MdlIkChain {
+    std::string name;
+    std::vector<std::int32_t> bones;
+};
+
 struct SourceMdlSpec {
     std::int32_t version = 48;
     std::int32_t checksum = 0x12345678;
@@ -111,6 +142,10 @@ struct SourceMdlSpec {
     std::vector<MdlSequence> sequences;
     std::vector<std::string> poseParameters;
     std::vector<std::string> flexControllers;
+    std::vector<std::string> flexDescs; // empty: the flex controllers' names
+    std::vector<MdlFlexRule> flexRules;
+    std::vector<MdlIkChain> ikChains;
+    std::vector<std::int32_t> ikLocks; // the chain of each lock
     std::string keyValues;
     bool vvdFixups = false;       // store the vertices out of order with fix-ups restoring them
     bool vtxTopology = false;     // 33 / 35-byte strip group / strip headers (version 49 files)

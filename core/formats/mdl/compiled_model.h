@@ -230,6 +230,61 @@ struct CompiledPhysics {
     float mass() const noexcept; // the solids' masses summed
 };
 
+// ---- flex rules, vertex animations, IK (docs/compiled.md "Flex rules, vertex animations, IK")
+// ----
+
+// One operation of a flex rule's stack program (studio.h STUDIO_CONST = 1 ...
+// STUDIO_DME_UPPER_EYELID = 21): `index` and `value` are the same 4 bytes read as an integer and as
+// a float.
+struct CompiledFlexOp {
+    std::int32_t op = 0;
+    std::int32_t index = 0;
+    float value = 0;
+};
+
+struct CompiledFlexRule {
+    std::int32_t flex = -1; // the flex descriptor it sets
+    std::vector<CompiledFlexOp> ops;
+    // The rule as a QC $flexrule would write it ("%smile = (smile * (1 - blink))"); empty
+    // when the program does not decode (reported).
+    std::string expression;
+    std::uint64_t offset = 0;
+};
+
+// One moved vertex of a vertex animation: the .vvd vertex (a Model point), its position and
+// normal deltas, wrinkle delta (wrinkle animations), speed and side (0 left .. 255 right).
+struct CompiledVertexDelta {
+    std::int32_t vertex = 0;
+    Vec3 position = Vec3::Zero(), normal = Vec3::Zero();
+    float wrinkle = 0;
+    std::uint8_t speed = 0, side = 0;
+};
+
+// A vertex animation of one mesh (mstudioflex_t): the flex descriptor it moves (and its
+// right-hand pair for stereo flexes, 0 = none), the descriptor's weight ramp and the deltas.
+struct CompiledFlex {
+    std::int32_t bodypart = 0, model = 0, mesh = 0;
+    std::int32_t desc = -1, pair = 0;
+    std::array<float, 4> targets{};
+    std::int32_t type = 0; // 0 plain, 1 with wrinkle deltas
+    std::vector<CompiledVertexDelta> deltas;
+    std::uint64_t offset = 0;
+};
+
+struct CompiledIkChain {
+    std::string name;
+    std::int32_t linkType = 0;
+    std::vector<std::int32_t> bones; // root to end
+    std::vector<Vec3> kneeDirections;
+    std::uint64_t offset = 0;
+};
+
+struct CompiledIkLock {
+    std::int32_t chain = -1;
+    float positionWeight = 0, localRotationWeight = 0;
+    std::int32_t flags = 0;
+};
+
 // Everything of a compiled model the source-format Model has no place for (the CLI's
 // `info --json` keys of issue 29, the outline, the Bodygroups dock).
 struct CompiledModelInfo {
@@ -271,6 +326,14 @@ struct CompiledModelInfo {
 
     // The .phy beside a Source model (`physics.present` false without one).
     CompiledPhysics physics;
+
+    // Flex rules in file order, the meshes' vertex animations (also played through
+    // Model::vertexFrames / flexShapes: one shape per flex descriptor they move), IK chains and
+    // IK locks (`flexRules`, `ikChains`, `ikLocks` above are their counts in the header).
+    std::vector<CompiledFlexRule> flexRuleList;
+    std::vector<CompiledFlex> flexes;
+    std::vector<CompiledIkChain> ikChainList;
+    std::vector<CompiledIkLock> ikLockList;
 
     // Companions as read.
     std::int32_t lods = 1; // LODs of the .vtx (1 without one)

@@ -1003,6 +1003,9 @@ CompiledReadResult readSourceMdl(const SourceMdlFiles& files, const ReadContext&
     readAnimDescs(f, info);
     readSequences(f, info);
     readBodyparts(f, info);
+    mdl::readFlexRules(f, info);
+    mdl::readIk(f, info);
+    mdl::readVertexAnimations(f, info);
 
     r.model.format = "mdl";
     r.model.version = info.version;
@@ -1070,6 +1073,7 @@ CompiledReadResult readSourceMdl(const SourceMdlFiles& files, const ReadContext&
         readSourcePhy(files.phy, info.bones, info.checksum, true, info.physics, phyDiagnostics);
     }
     buildMesh(info, vertices, tris, r.model, vvd, info);
+    mdl::buildFlexShapes(info, r.model);
 
     if (options.animations) {
         mdl::AnimSources src;

@@ -43,6 +43,14 @@ struct AnimSources {
 void decodeSourceAnimations(AnimSources& src, CompiledReadResult& r,
                             const CompiledReadOptions& options);
 
+// Faces and IK (source_mdl_flex.cpp): the flex rules and IK tables of the header, the meshes'
+// vertex animations (after readBodyparts), and the Model's vertex frames / flex shapes made
+// from them (after the mesh is built).
+void readFlexRules(FileReader& f, CompiledModelInfo& info);
+void readIk(FileReader& f, CompiledModelInfo& info);
+void readVertexAnimations(FileReader& f, CompiledModelInfo& info);
+void buildFlexShapes(const CompiledModelInfo& info, Model& model);
+
 // Quaternion (x, y, z, w) -> Euler XYZ radians of R = Rz * Ry * Rx (the SMD convention), in
 // double.
 Vec3 quaternionToEuler(double x, double y, double z, double w) noexcept;
