@@ -11,6 +11,7 @@
 #include <QtTest/QtTest>
 
 #include "core/formats/mdl/compiled_model.h"
+#include "core/formats/mdl/goldsrc_flags.h"
 #include "tests/support/mdl_writer.h"
 
 using namespace rigscope;
@@ -73,6 +74,12 @@ void TstGoldsrcMdl::sampleCounts()
     QCOMPARE(i.textures.size(), std::size_t(3));
     QCOMPARE(i.textures[1].name, std::string("chrome_eye.bmp"));
     QCOMPARE(i.textures[1].flags, 0x42);
+    QCOMPARE(core::goldsrcTextureFlagNames(i.textures[1].flags),
+             (std::vector<std::string>{"chrome", "masked"}));
+    QCOMPARE(core::goldsrcTextureFlagNames(0x7F | 0x100),
+             (std::vector<std::string>{"flatshade", "chrome", "fullbright", "nomips", "alpha",
+                                       "additive", "masked", "0x100"}));
+    QVERIFY(core::goldsrcTextureFlagNames(0).empty());
     QCOMPARE(i.textures[0].width, 4);
     QCOMPARE(i.textures[0].indices, (std::vector<std::uint8_t>(8, 3)));
     QCOMPARE(i.textures[0].palette.size(), std::size_t(768));

@@ -5,11 +5,14 @@
 // the file that holds them.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <iterator>
 
 #include <Eigen/Geometry>
 
 #include "core/build/model_builder.h"
 #include "core/formats/mdl/compiled_model.h"
+#include "core/formats/mdl/goldsrc_flags.h"
 #include "core/formats/mdl/source_mdl_internal.h"
 
 namespace rigscope::core {
@@ -143,6 +146,27 @@ bool animValue(const Bytes& b, std::int64_t ptr, std::int32_t frame, float& out)
 }
 
 } // namespace
+
+std::vector<std::string> goldsrcTextureFlagNames(std::int32_t flags)
+{
+    static constexpr const char* kNames[] = {"flatshade", "chrome",   "fullbright", "nomips",
+                                             "alpha",     "additive", "masked"};
+    std::vector<std::string> out;
+    const auto bits = static_cast<std::uint32_t>(flags);
+    for (std::uint32_t bit = 0; bit < 32; ++bit) {
+        if ((bits & (1u << bit)) == 0) {
+            continue;
+        }
+        if (bit < std::size(kNames)) {
+            out.emplace_back(kNames[bit]);
+        } else {
+            char buf[16];
+            std::snprintf(buf, sizeof buf, "0x%X", 1u << bit);
+            out.emplace_back(buf);
+        }
+    }
+    return out;
+}
 
 CompiledReadResult readGoldsrcMdl(const GoldsrcMdlFiles& files, const ReadContext& ctx,
                                   const CompiledReadOptions& options)
