@@ -82,41 +82,7 @@ void readTextures(FileReader& f, CompiledModelInfo& info)
             info.textures.push_back(std::move(t));
         }
     }
-    const std::int32_t refs = b.i32(192);
-    const std::int32_t families = b.i32(196);
-    const std::int32_t skinIndex = b.i32(200);
-    if (refs < 0 || families < 0) {
-        f.corrupt(192, "negative skin table size");
-        return;
-    }
-    if (f.fits(192, 0, std::int64_t(refs) * families, skinIndex, 2, "skin references")) {
-        info.skinReferences = refs;
-        info.skins.clear();
-        std::int64_t bad = 0, firstBad = 0;
-        std::string firstMessage;
-        for (std::int32_t fam = 0; fam < families; ++fam) {
-            std::vector<std::int32_t> row;
-            for (std::int32_t r = 0; r < refs; ++r) {
-                const std::int64_t o = skinIndex + 2 * (std::int64_t(fam) * refs + r);
-                std::int32_t t = b.i16(o);
-                if (t < 0 || t >= n) {
-                    if (bad++ == 0) {
-                        firstBad = o;
-                        firstMessage = "skin family " + std::to_string(fam) + " names texture " +
-                                       std::to_string(t) + " of " + std::to_string(n);
-                    }
-                    t = 0;
-                }
-                row.push_back(t);
-            }
-            info.skins.push_back(std::move(row));
-        }
-        if (bad > 0) {
-            f.corrupt(firstBad,
-                      firstMessage + (bad > 1 ? " (" + std::to_string(bad) + " such references)"
-                                              : std::string()));
-        }
-    }
+    mdl::readSkinTable(f, 192, n, "texture", info);
 }
 
 // The RLE value of `frame` at `ptr` (mstudioanimvalue_t runs); 0 and a report when broken.

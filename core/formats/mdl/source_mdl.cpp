@@ -34,10 +34,55 @@ bool FileReader::fits(std::int64_t field, std::int64_t base, std::int64_t count,
     return true;
 }
 
+void readSkinTable(FileReader& f, std::int64_t field, std::int64_t textures, std::string_view noun,
+                   CompiledModelInfo& info)
+{
+    const Bytes& b = f.b;
+    const std::int32_t refs = b.i32(field);
+    const std::int32_t families = b.i32(field + 4);
+    const std::int32_t skinIndex = b.i32(field + 8);
+    if (refs < 0 || families < 0) {
+        f.corrupt(field, "negative skin table size " + std::to_string(refs) + " x " +
+                             std::to_string(families));
+        return;
+    }
+    if (!f.fits(field, 0, std::int64_t(refs) * families, skinIndex, 2, "skin references")) {
+        return;
+    }
+    info.skinReferences = refs;
+    info.skins.clear();
+    std::int64_t bad = 0, firstBad = 0;
+    std::string firstMessage;
+    for (std::int32_t fam = 0; fam < families; ++fam) {
+        std::vector<std::int32_t> row;
+        for (std::int32_t r = 0; r < refs; ++r) {
+            const std::int64_t o = skinIndex + 2 * (std::int64_t(fam) * refs + r);
+            std::int32_t t = b.i16(o);
+            if (t < 0 || t >= textures) {
+                if (bad++ == 0) {
+                    firstBad = o;
+                    firstMessage = "skin family " + std::to_string(fam) + " names " +
+                                   std::string(noun) + " " + std::to_string(t) + " of " +
+                                   std::to_string(textures);
+                }
+                t = 0;
+            }
+            row.push_back(t);
+        }
+        info.skins.push_back(std::move(row));
+    }
+    if (bad > 0) {
+        f.corrupt(firstBad,
+                  firstMessage +
+                      (bad > 1 ? " (" + std::to_string(bad) + " such references)" : std::string()));
+    }
+}
+
 } // namespace mdl
 
 using mdl::Bytes;
 using mdl::FileReader;
+using mdl::readSkinTable;
 
 namespace {
 
@@ -213,42 +258,7 @@ void readMaterials(FileReader& f, CompiledModelInfo& info)
             info.cdMaterials.push_back(f.name(0, b.i32(cdIndex + 4 * std::int64_t(i))));
         }
     }
-    const std::int32_t refs = b.i32(220);
-    const std::int32_t families = b.i32(224);
-    const std::int32_t skinIndex = b.i32(228);
-    if (refs < 0 || families < 0) {
-        f.corrupt(220, "negative skin table size " + std::to_string(refs) + " x " +
-                           std::to_string(families));
-        return;
-    }
-    if (f.fits(220, 0, std::int64_t(refs) * families, skinIndex, 2, "skin references")) {
-        info.skinReferences = refs;
-        std::int64_t bad = 0, firstBad = 0;
-        std::string firstMessage;
-        for (std::int32_t fam = 0; fam < families; ++fam) {
-            std::vector<std::int32_t> row;
-            for (std::int32_t r = 0; r < refs; ++r) {
-                const std::int64_t o = skinIndex + 2 * (std::int64_t(fam) * refs + r);
-                std::int32_t t = b.i16(o);
-                if (t < 0 || static_cast<std::size_t>(t) >= info.textures.size()) {
-                    if (bad++ == 0) {
-                        firstBad = o;
-                        firstMessage = "skin family " + std::to_string(fam) + " names material " +
-                                       std::to_string(t) + " of " +
-                                       std::to_string(info.textures.size());
-                    }
-                    t = 0;
-                }
-                row.push_back(t);
-            }
-            info.skins.push_back(std::move(row));
-        }
-        if (bad > 0) {
-            f.corrupt(firstBad,
-                      firstMessage + (bad > 1 ? " (" + std::to_string(bad) + " such references)"
-                                              : std::string()));
-        }
-    }
+    readSkinTable(f, 220, static_cast<std::int64_t>(info.textures.size()), "material", info);
 }
 
 void readPoseAndFlex(FileReader& f, CompiledModelInfo& info)

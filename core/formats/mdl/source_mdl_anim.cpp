@@ -52,16 +52,6 @@ Vec4 eulerToQuaternion(const Vec3& e) noexcept
                 static_cast<float>(cr * cp * cy + sr * sp * sy));
 }
 
-namespace {
-
-constexpr std::uint8_t kRawPos = 0x01;
-constexpr std::uint8_t kRawRot = 0x02;
-constexpr std::uint8_t kAnimPos = 0x04;
-constexpr std::uint8_t kAnimRot = 0x08;
-constexpr std::uint8_t kDeltaBone = 0x10;
-constexpr std::uint8_t kRawRot2 = 0x20;
-constexpr std::int32_t kStudioDelta = 0x0004;
-
 float halfToFloat(std::uint16_t h) noexcept
 {
     const std::uint32_t sign = (h >> 15) & 1u;
@@ -77,6 +67,16 @@ float halfToFloat(std::uint16_t h) noexcept
     }
     return sign ? -v : v;
 }
+
+namespace {
+
+constexpr std::uint8_t kRawPos = 0x01;
+constexpr std::uint8_t kRawRot = 0x02;
+constexpr std::uint8_t kAnimPos = 0x04;
+constexpr std::uint8_t kAnimRot = 0x08;
+constexpr std::uint8_t kDeltaBone = 0x10;
+constexpr std::uint8_t kRawRot2 = 0x20;
+constexpr std::int32_t kStudioDelta = 0x0004;
 
 struct Decoder {
     AnimSources& src;

@@ -36,22 +36,6 @@ std::string hexOf(std::int64_t v)
     return buf;
 }
 
-float halfFloat(std::uint16_t h) noexcept
-{
-    const std::uint32_t sign = (h >> 15) & 1u;
-    const std::uint32_t exp = (h >> 10) & 0x1Fu;
-    const std::uint32_t mant = h & 0x3FFu;
-    float v = 0;
-    if (exp == 0) {
-        v = std::ldexp(static_cast<float>(mant), -24);
-    } else if (exp == 31) {
-        v = 65504.0f;
-    } else {
-        v = std::ldexp(static_cast<float>(mant | 0x400u), static_cast<int>(exp) - 25);
-    }
-    return sign ? -v : v;
-}
-
 std::string number(float v)
 {
     char buf[32];
@@ -345,7 +329,7 @@ void readVertexAnimations(FileReader& f, CompiledModelInfo& info)
         scale = 1.0f / 4096.0f;
     }
     const auto value = [&](std::int64_t at) {
-        return fixedPoint ? static_cast<float>(b.i16(at)) * scale : halfFloat(b.u16(at));
+        return fixedPoint ? static_cast<float>(b.i16(at)) * scale : halfToFloat(b.u16(at));
     };
     const std::int32_t nParts = b.i32(232);
     const std::int32_t partIndex = b.i32(236);

@@ -32,6 +32,12 @@ struct FileReader {
     }
 };
 
+// The skin table (Source and GoldSrc share it): reference count, family count and offset at
+// `field`, +4, +8; 16-bit texture indices below `textures` (others are reported, named `noun`,
+// and read as 0).
+void readSkinTable(FileReader& f, std::int64_t field, std::int64_t textures, std::string_view noun,
+                   CompiledModelInfo& info);
+
 // Source bone animation (source_mdl_anim.cpp): decodes the sequences into model.animations.
 struct AnimSources {
     FileReader* mdl = nullptr;
@@ -50,6 +56,9 @@ void readFlexRules(FileReader& f, CompiledModelInfo& info);
 void readIk(FileReader& f, CompiledModelInfo& info);
 void readVertexAnimations(FileReader& f, CompiledModelInfo& info);
 void buildFlexShapes(const CompiledModelInfo& info, Model& model);
+
+// Valve's float16 (no infinities: exponent 31 is the largest value) as a float.
+float halfToFloat(std::uint16_t h) noexcept;
 
 // Quaternion (x, y, z, w) -> Euler XYZ radians of R = Rz * Ry * Rx (the SMD convention), in
 // double.
