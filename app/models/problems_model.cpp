@@ -69,7 +69,8 @@ void ProblemsModel::refresh()
             const auto& diags = m_document->problemFile(f)->diagnostics;
             for (std::size_t i = 0; i < diags.size(); ++i) {
                 m_rows.push_back({f, int(i)});
-                ++m_counts[std::size_t(diags[i].severity)];
+                // a `… and N more` row (a capped check sink) counts N
+                m_counts[std::size_t(diags[i].severity)] += int(diags[i].count());
             }
         }
     }

@@ -386,32 +386,198 @@ WeldStats weldStats(const Model& m, Profile profile, std::size_t vertexLimit,
     return out;
 }
 
+namespace {
+
+// The weld kept between checkVertexLimit and budgetMeters (weldStatsOnce), for one thread.
+struct KeptWeld {
+    bool valid = false;
+    const Model* model = nullptr;
+    Profile profile = Profile::Source;
+    std::size_t vertexLimit = 0, normalLimit = 0;
+    // The mesh arrays it was computed on: another model at the same address does not match.
+    const void* corners = nullptr;
+    const void* points = nullptr;
+    std::size_t cornerCount = 0, pointCount = 0;
+    WeldStats stats;
+
+    bool sameModel(const Model& m, Profile p) const noexcept
+    {
+        return valid && model == &m && profile == p && corners == m.mesh.cornerPoints.data() &&
+               points == m.mesh.pointPositions.data() && cornerCount == m.mesh.cornerCount() &&
+               pointCount == m.mesh.pointCount();
+    }
+};
+
+thread_local KeptWeld t_keptWeld;
+
+} // namespace
+
+const WeldStats& weldStatsOnce(const Model& m, Profile profile, std::size_t vertexLimit,
+                               std::size_t normalLimit)
+{
+    KeptWeld& k = t_keptWeld;
+    if (k.sameModel(m, profile) && k.vertexLimit == vertexLimit && k.normalLimit == normalLimit) {
+        return k.stats;
+    }
+    k.valid = false;
+    k.stats = weldStats(m, profile, vertexLimit, normalLimit);
+    k.model = &m;
+    k.profile = profile;
+    k.vertexLimit = vertexLimit;
+    k.normalLimit = normalLimit;
+    k.corners = m.mesh.cornerPoints.data();
+    k.points = m.mesh.pointPositions.data();
+    k.cornerCount = m.mesh.cornerCount();
+    k.pointCount = m.mesh.pointCount();
+    k.valid = true;
+    return k.stats;
+}
+
+std::size_t weldedVertexCount(const Model& m, Profile profile)
+{
+    KeptWeld& k = t_keptWeld;
+    const std::size_t n =
+        k.sameModel(m, profile) ? k.stats.vertices : weldStats(m, profile, 0, 0).vertices;
+    forgetWeldStats();
+    return n;
+}
+
+void forgetWeldStats() noexcept
+{
+    t_keptWeld.valid = false;
+    t_keptWeld.model = nullptr;
+}
+
 VertexOnce::VertexOnce(const Model& m) : m_mesh(m.mesh), m_pool(isXModel(m)) {}
 
-bool VertexOnce::first(std::size_t point, std::initializer_list<float> extra)
+namespace {
+
+constexpr std::uint64_t kEmptySlot = ~std::uint64_t(0);
+
+inline void mix(std::uint64_t& h, std::uint32_t v) noexcept
 {
-    m_key.clear();
-    auto add = [this](std::uint32_t v) { m_key.append(reinterpret_cast<const char*>(&v), 4); };
+    h ^= v;
+    h *= 1099511628211ull;
+}
+
+} // namespace
+
+std::uint64_t VertexOnce::hashOf(std::size_t point, const std::uint32_t* extra,
+                                 std::size_t extraCount) const noexcept
+{
+    std::uint64_t h = 1469598103934665603ull;
     if (m_pool) {
-        add(static_cast<std::uint32_t>(point));
+        mix(h, static_cast<std::uint32_t>(point));
     } else {
         const Vec3& p = m_mesh.pointPositions[point];
-        add(bits(p.x()));
-        add(bits(p.y()));
-        add(bits(p.z()));
-        add(static_cast<std::uint32_t>(m_mesh.pointParents[point]));
-        add(static_cast<std::uint32_t>(m_mesh.pointLinkState[point]));
+        mix(h, bits(p.x()));
+        mix(h, bits(p.y()));
+        mix(h, bits(p.z()));
+        mix(h, static_cast<std::uint32_t>(m_mesh.pointParents[point]));
+        mix(h, static_cast<std::uint32_t>(m_mesh.pointLinkState[point]));
         const std::uint32_t o =
             m_mesh.influenceOffsets.empty() ? 0 : m_mesh.influenceOffsets[point];
         for (std::uint32_t i = 0; i < m_mesh.influenceCount(point); ++i) {
-            add(static_cast<std::uint32_t>(m_mesh.influenceJoints[o + i]));
-            add(bits(m_mesh.influenceWeights[o + i]));
+            mix(h, static_cast<std::uint32_t>(m_mesh.influenceJoints[o + i]));
+            mix(h, bits(m_mesh.influenceWeights[o + i]));
         }
     }
-    for (const float f : extra) {
-        add(bits(f));
+    for (std::size_t k = 0; k < extraCount; ++k) {
+        mix(h, extra[k]);
     }
-    return m_seen.insert(m_key).second;
+    return finishHash(h);
+}
+
+bool VertexOnce::same(std::uint32_t g, std::size_t point, const std::uint32_t* extra,
+                      std::size_t extraCount) const noexcept
+{
+    const std::size_t q = m_reps[g].point;
+    if (m_pool) {
+        if (q != point) {
+            return false;
+        }
+    } else if (q != point) {
+        const Vec3& a = m_mesh.pointPositions[point];
+        const Vec3& b = m_mesh.pointPositions[q];
+        if (bits(a.x()) != bits(b.x()) || bits(a.y()) != bits(b.y()) ||
+            bits(a.z()) != bits(b.z()) || m_mesh.pointParents[point] != m_mesh.pointParents[q] ||
+            m_mesh.pointLinkState[point] != m_mesh.pointLinkState[q]) {
+            return false;
+        }
+        const std::uint32_t n = m_mesh.influenceCount(point);
+        if (n != m_mesh.influenceCount(q)) {
+            return false;
+        }
+        const std::uint32_t oa =
+            m_mesh.influenceOffsets.empty() ? 0 : m_mesh.influenceOffsets[point];
+        const std::uint32_t ob = m_mesh.influenceOffsets.empty() ? 0 : m_mesh.influenceOffsets[q];
+        for (std::uint32_t i = 0; i < n; ++i) {
+            if (m_mesh.influenceJoints[oa + i] != m_mesh.influenceJoints[ob + i] ||
+                bits(m_mesh.influenceWeights[oa + i]) != bits(m_mesh.influenceWeights[ob + i])) {
+                return false;
+            }
+        }
+    }
+    const std::size_t from = m_reps[g].extra;
+    const std::size_t to = g + 1 < m_reps.size() ? m_reps[g + 1].extra : m_extra.size();
+    return to - from == extraCount &&
+           std::equal(extra, extra + extraCount,
+                      m_extra.begin() + static_cast<std::ptrdiff_t>(from));
+}
+
+void VertexOnce::grow()
+{
+    // Doubles the table and places every vertex again (its hash from the mesh and its stored
+    // extra values): a handful of times over a whole run, never per call.
+    const std::size_t cap = m_slots.empty() ? 1024 : 2 * m_slots.size();
+    m_slots.assign(cap, kEmptySlot);
+    m_mask = cap - 1;
+    for (std::uint32_t g = 0; g < m_reps.size(); ++g) {
+        const std::size_t from = m_reps[g].extra;
+        const std::size_t to = g + 1 < m_reps.size() ? m_reps[g + 1].extra : m_extra.size();
+        const std::uint64_t h = hashOf(m_reps[g].point, m_extra.data() + from, to - from);
+        std::size_t i = static_cast<std::size_t>(h) & m_mask;
+        while (m_slots[i] != kEmptySlot) {
+            i = (i + 1) & m_mask;
+        }
+        m_slots[i] = (h >> 32 << 32) | g;
+    }
+}
+
+bool VertexOnce::first(std::size_t point, std::initializer_list<float> extra)
+{
+    if (2 * (m_reps.size() + 1) > m_slots.size()) {
+        grow();
+    }
+    // The extra values as bits (-0 as 0); corner checks pass at most a normal and a UV.
+    std::array<std::uint32_t, 8> local{};
+    std::vector<std::uint32_t> many;
+    std::uint32_t* ex = local.data();
+    if (extra.size() > local.size()) {
+        many.resize(extra.size());
+        ex = many.data();
+    }
+    std::size_t n = 0;
+    for (const float f : extra) {
+        ex[n++] = bits(f);
+    }
+    const std::uint64_t h = hashOf(point, ex, n);
+    const auto tag = static_cast<std::uint32_t>(h >> 32);
+    for (std::size_t i = static_cast<std::size_t>(h) & m_mask;; i = (i + 1) & m_mask) {
+        const std::uint64_t s = m_slots[i];
+        if (s == kEmptySlot) {
+            const auto g = static_cast<std::uint32_t>(m_reps.size());
+            m_slots[i] = (std::uint64_t(tag) << 32) | g;
+            m_reps.push_back(
+                {static_cast<std::uint32_t>(point), static_cast<std::uint32_t>(m_extra.size())});
+            m_extra.insert(m_extra.end(), ex, ex + n);
+            return true;
+        }
+        if (static_cast<std::uint32_t>(s >> 32) == tag &&
+            same(static_cast<std::uint32_t>(s), point, ex, n)) {
+            return false;
+        }
+    }
 }
 
 bool deltaKept(const Vec3& dp, const Vec3& dn) noexcept

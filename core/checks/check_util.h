@@ -25,6 +25,13 @@ std::string quoted(std::string_view s); // 'name'
 // "a, b, c and 4 more" (at most `max` names).
 std::string nameList(const std::vector<std::string>& names, std::size_t max = 8);
 
+// The message of a finding of `id`, built by `make` only when the sink keeps it: a capped sink
+// (DiagnosticSink::setMaxPerId) only counts the rest, so their text would be thrown away.
+template <class F> std::string text(const DiagnosticSink& sink, std::string_view id, F&& make)
+{
+    return sink.keeps(id) ? std::string(make()) : std::string();
+}
+
 // A check whose catalog row has two severities (e.g. W for all three corners, N for one):
 // sets `s` and pins it, unless the profile turns the id off (then the normal grading, and
 // --enable, decide).
@@ -65,6 +72,15 @@ struct WeldStats {
 };
 WeldStats weldStats(const Model& m, Profile profile, std::size_t vertexLimit,
                     std::size_t normalLimit, bool wantCornerMap = false);
+// One weld per model per check run (issue 27 item 10: it was computed twice, for
+// mesh.vertex-limit and for the budget meter). runModelChecks forgets the last one first;
+// checkVertexLimit welds through weldStatsOnce and keeps the result for this thread;
+// budgetMeters takes the vertex count from it when it is the same model, profile and mesh
+// arrays, and forgets it. Anything else welds afresh.
+const WeldStats& weldStatsOnce(const Model& m, Profile profile, std::size_t vertexLimit,
+                               std::size_t normalLimit);
+std::size_t weldedVertexCount(const Model& m, Profile profile); // takes and forgets the kept weld
+void forgetWeldStats() noexcept;
 
 // One row per vertex (issue 27): an SMD writes a vertex once per triangle that uses it, and
 // studiomdl welds the copies (same position, parent field, link state and links) into one. A
@@ -72,16 +88,31 @@ WeldStats weldStats(const Model& m, Profile profile, std::size_t vertexLimit,
 // a vertex; corner checks pass the corner's own attribute (normal, UV) as `extra`. XMODEL pool
 // vertices are vertices already (every point is its own). Only points a check fires on are
 // hashed, so a clean mesh costs nothing.
+// Exact (every field compared bit for bit) and without an allocation per call: one flat
+// open-addressing table of 64-bit slots (hash bits, vertex number) over the first points seen.
 class VertexOnce {
 public:
     explicit VertexOnce(const Model& m);
     bool first(std::size_t point, std::initializer_list<float> extra = {});
+    std::size_t size() const noexcept { return m_reps.size(); } // distinct vertices seen
 
 private:
+    struct Rep {
+        std::uint32_t point = 0;
+        std::uint32_t extra = 0; // into m_extra
+    };
+    std::uint64_t hashOf(std::size_t point, const std::uint32_t* extra,
+                         std::size_t extraCount) const noexcept;
+    bool same(std::uint32_t rep, std::size_t point, const std::uint32_t* extra,
+              std::size_t extraCount) const noexcept;
+    void grow();
+
     const Mesh& m_mesh;
     bool m_pool;
-    std::unordered_set<std::string> m_seen;
-    std::string m_key;
+    std::vector<std::uint64_t> m_slots; // (hash >> 32) << 32 | rep; kEmpty when free
+    std::size_t m_mask = 0;
+    std::vector<Rep> m_reps;
+    std::vector<std::uint32_t> m_extra; // the reps' extra values (bits), in order
 };
 
 // VTA base vertex → reference corners (FORMATS.md §1.6 matching).

@@ -99,7 +99,9 @@ void checkDegenerateTriangles(const Model& m, const Profile&, DiagnosticSink& si
     for (std::size_t t = 0; t < me.triangleCount(); ++t) {
         if (isDegenerate(me, t)) {
             sink.note(ids::kMeshDegenerateTriangle, me.triangleWhere[t],
-                      "triangle " + std::to_string(t) + " has zero area", triRef(t));
+                      text(sink, ids::kMeshDegenerateTriangle,
+                           [t] { return "triangle " + std::to_string(t) + " has zero area"; }),
+                      triRef(t));
         }
     }
 }
@@ -131,15 +133,22 @@ void checkMisdirectedNormals(const Model& m, const Profile& p, DiagnosticSink& s
         }
         if (opposed == 3) {
             sink.warning(ids::kMeshMisdirectedNormals, me.triangleWhere[t],
-                         "triangle " + std::to_string(t) +
-                             " is reversed: its normals oppose its winding",
+                         text(sink, ids::kMeshMisdirectedNormals,
+                              [t] {
+                                  return "triangle " + std::to_string(t) +
+                                         " is reversed: its normals oppose its winding";
+                              }),
                          triRef(t));
         } else if (p == Profile::GoldSrc) {
-            Diagnostic& d =
-                sink.note(ids::kMeshMisdirectedNormals, me.triangleWhere[t],
-                          "triangle " + std::to_string(t) + ": " + std::to_string(opposed) +
-                              " of " + std::to_string(valid) + " corner normals oppose its winding",
-                          triRef(t));
+            Diagnostic& d = sink.note(ids::kMeshMisdirectedNormals, me.triangleWhere[t],
+                                      text(sink, ids::kMeshMisdirectedNormals,
+                                           [&] {
+                                               return "triangle " + std::to_string(t) + ": " +
+                                                      std::to_string(opposed) + " of " +
+                                                      std::to_string(valid) +
+                                                      " corner normals oppose its winding";
+                                           }),
+                                      triRef(t));
             grade(d, p, Severity::Note);
         }
     }
@@ -166,7 +175,9 @@ void checkNormalLength(const Model& m, const Profile& p, DiagnosticSink& sink)
                                            : "vertex normal is zero",
                          cornerVertexRef(m, c));
         } else if (std::abs(len - 1.0f) > 1e-3f) {
-            sink.note(ids::kMeshUnnormalisedNormal, me.cornerWhere[c], "normal length " + num(len),
+            sink.note(ids::kMeshUnnormalisedNormal, me.cornerWhere[c],
+                      text(sink, ids::kMeshUnnormalisedNormal,
+                           [len] { return "normal length " + num(len); }),
                       cornerVertexRef(m, c));
         }
     }
@@ -373,7 +384,7 @@ void checkVertexLimit(const Model& m, const Profile& p, DiagnosticSink& sink)
         return;
     }
     const Limits lim = limitsFor(p, &m);
-    const WeldStats w = weldStats(m, p, lim.uniqueVertices, lim.uniqueNormals);
+    const WeldStats& w = weldStatsOnce(m, p, lim.uniqueVertices, lim.uniqueNormals);
     const bool pool = p == Profile::Cod || isXModel(m);
     auto vertexWhere = [&](std::uint32_t i) { return pool ? me.pointWhere[i] : me.cornerWhere[i]; };
     auto vertexRef = [&](std::uint32_t i) {

@@ -101,8 +101,12 @@ std::span<const SceneCheck> sceneChecks() noexcept
 void runModelChecks(const Model& m, Profile profile, DiagnosticSink& sink,
                     const std::vector<Diagnostic>& readerDiagnostics)
 {
+    if (sink.maxPerId() == 0) {
+        sink.setMaxPerId(kCheckMaxPerId);
+    }
     const Profile p = profile == Profile::Auto ? Profile::Source : profile;
     const std::size_t from = sink.diagnostics().size();
+    forgetWeldStats(); // checkVertexLimit welds once; budgetMeters reuses it
     for (const ModelCheck& c : kModelChecks) {
         c.run(m, p, sink);
     }
@@ -112,6 +116,9 @@ void runModelChecks(const Model& m, Profile profile, DiagnosticSink& sink,
 void runSceneChecks(const SceneFile& self, const SceneFile& reference, Profile profile,
                     DiagnosticSink& sink, const std::vector<Diagnostic>& readerDiagnostics)
 {
+    if (sink.maxPerId() == 0) {
+        sink.setMaxPerId(kCheckMaxPerId);
+    }
     const Profile p = profile == Profile::Auto ? Profile::Source : profile;
     const std::size_t from = sink.diagnostics().size();
     for (const SceneCheck& c : kSceneChecks) {
@@ -181,8 +188,7 @@ std::vector<BudgetMeter> budgetMeters(const Model& m, Profile profile, const Mod
     out.push_back({"materials", static_cast<std::size_t>(std::count(used.begin(), used.end(), 1)),
                    lim.materials});
 
-    const WeldStats w = weldStats(m, p, 0, 0);
-    out.push_back({"vertices", w.vertices, lim.uniqueVertices});
+    out.push_back({"vertices", weldedVertexCount(m, p), lim.uniqueVertices});
 
     std::size_t flexed = 0;
     if (flex && !flex->vertexFrames.empty() && !m.mesh.empty()) {

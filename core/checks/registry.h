@@ -35,6 +35,12 @@ struct SceneCheck {
 };
 std::span<const SceneCheck> sceneChecks() noexcept;
 
+// Findings kept per id by the checks (issue 27 item 10): runModelChecks and runSceneChecks cap
+// a sink that has no cap yet (DiagnosticSink::setMaxPerId); the rest are counted in one
+// "… and N more" row per id and severity, so counts stay exact. Text output prints fewer
+// (--max-per-check), JSON lists the counted rest under "omitted".
+inline constexpr std::size_t kCheckMaxPerId = 1000;
+
 // Runs every model-level check on `m` (profile must be concrete) into `sink`. Ids the reader
 // already reported in `readerDiagnostics` are dropped from the checks' output, so no id is
 // reported twice for one file.

@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "core/text/plural.h"
+
 namespace rigscope::core {
 
 std::string_view severityName(Severity s) noexcept
@@ -68,9 +70,84 @@ std::string formatDiagnostic(const Diagnostic& d)
     return out;
 }
 
+const DiagnosticSink::IdCount* DiagnosticSink::findId(std::string_view id) const noexcept
+{
+    for (const IdCount& c : m_ids) {
+        if (c.id.data() == id.data() || c.id == id) {
+            return &c;
+        }
+    }
+    return nullptr;
+}
+
+std::size_t& DiagnosticSink::reportedFor(std::string_view id) noexcept
+{
+    if (const IdCount* c = findId(id)) {
+        return const_cast<IdCount*>(c)->reported;
+    }
+    m_ids.push_back({id, 0});
+    return m_ids.back().reported;
+}
+
+bool DiagnosticSink::keeps(std::string_view id) const noexcept
+{
+    if (m_maxPerId == 0) {
+        return true;
+    }
+    const IdCount* c = findId(id);
+    return !c || c->reported < m_maxPerId;
+}
+
+void DiagnosticSink::foldScratch() const
+{
+    if (!m_scratchPending) {
+        return;
+    }
+    m_scratchPending = false;
+    for (Diagnostic& s : m_summaries) {
+        if (s.id == m_scratch.id && s.severity == m_scratch.severity &&
+            s.fixedSeverity == m_scratch.fixedSeverity) {
+            ++s.omitted;
+            return;
+        }
+    }
+    Diagnostic row = m_scratch;
+    row.message.clear();
+    row.related.clear();
+    row.omitted = 1;
+    m_summaries.push_back(std::move(row));
+}
+
+void DiagnosticSink::settle() const
+{
+    foldScratch();
+    for (Diagnostic& s : m_summaries) {
+        s.message = "… and " + groupedCount(s.omitted) + " more";
+        m_diags.push_back(std::move(s));
+    }
+    m_summaries.clear();
+}
+
 Diagnostic& DiagnosticSink::report(Severity s, std::string_view id, SourceLoc where,
                                    std::string message, ElementRef element)
 {
+    if (m_maxPerId != 0) {
+        foldScratch();
+        if (reportedFor(id)++ >= m_maxPerId) {
+            m_scratch.severity = s;
+            m_scratch.id = id;
+            m_scratch.message.clear(); // the caller's text is not kept
+            m_scratch.file = m_file;
+            m_scratch.where = where;
+            m_scratch.binary = m_binary;
+            m_scratch.element = element;
+            m_scratch.related.clear();
+            m_scratch.fixedSeverity = false;
+            m_scratch.omitted = 0;
+            m_scratchPending = true;
+            return m_scratch;
+        }
+    }
     Diagnostic d;
     d.severity = s;
     d.id = id;
@@ -87,14 +164,14 @@ std::size_t countSeverity(const std::vector<Diagnostic>& diags, Severity s) noex
 {
     std::size_t n = 0;
     for (const auto& d : diags) {
-        n += d.severity == s ? 1 : 0;
+        n += d.severity == s ? d.count() : 0;
     }
     return n;
 }
 
 std::size_t DiagnosticSink::count(Severity s) const noexcept
 {
-    return countSeverity(m_diags, s);
+    return countSeverity(diagnostics(), s);
 }
 
 } // namespace rigscope::core

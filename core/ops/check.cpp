@@ -392,7 +392,7 @@ CheckedFile checkModel(const std::string& file, const Model* model,
             if (d.severity == Severity::Warning) {
                 d.severity = Severity::Error;
                 d.fixedSeverity = true;
-                ++out.warningsAsErrors;
+                out.warningsAsErrors += d.count();
             }
         }
     }
@@ -517,13 +517,13 @@ CheckRun runCheck(const std::vector<std::string>& paths, const CheckOptions& opt
         for (const Diagnostic& d : f.diagnostics) {
             switch (d.severity) {
             case Severity::Error:
-                ++run.errors;
+                run.errors += d.count();
                 break;
             case Severity::Warning:
-                ++run.warnings;
+                run.warnings += d.count();
                 break;
             case Severity::Note:
-                ++run.notes;
+                run.notes += d.count();
                 break;
             }
         }
@@ -550,10 +550,13 @@ std::string checkText(const CheckRun& run, const CheckOptions& options)
         std::map<std::string_view, std::size_t> omitted;
         for (const Diagnostic& d : f.diagnostics) {
             std::size_t& n = printed[d.id];
-            if (options.maxPerCheck != 0 && n >= options.maxPerCheck) {
-                if (omitted[d.id]++ == 0) {
+            // A summary row of a capped sink (Diagnostic::omitted) is never printed itself.
+            if (d.omitted > 0 || (options.maxPerCheck != 0 && n >= options.maxPerCheck)) {
+                std::size_t& o = omitted[d.id];
+                if (o == 0) {
                     firstOmitted.emplace_back(d.id, &d);
                 }
+                o += d.count();
                 continue;
             }
             ++n;
@@ -635,6 +638,9 @@ std::string checkJson(const CheckRun& run)
         w.key("diagnostics").beginArray();
         for (std::size_t i = 0; i < f.diagnostics.size(); ++i) {
             const Diagnostic& d = f.diagnostics[i];
+            if (d.omitted > 0) {
+                continue; // counted under "omitted"
+            }
             w.beginObject();
             w.key("file").value(d.file);
             w.key("line").value(d.binary ? 0u : (d.where.line == 0 ? 1u : d.where.line));
@@ -676,6 +682,18 @@ std::string checkJson(const CheckRun& run)
             }
             w.endArray();
             w.endObject();
+        }
+        w.endArray();
+        // Diagnostics counted but not listed (past the checks' cap per id, kCheckMaxPerId).
+        w.key("omitted").beginArray();
+        for (const Diagnostic& d : f.diagnostics) {
+            if (d.omitted > 0) {
+                w.beginObject();
+                w.key("id").value(d.id);
+                w.key("severity").value(severityName(d.severity));
+                w.key("count").value(static_cast<std::size_t>(d.omitted));
+                w.endObject();
+            }
         }
         w.endArray();
         w.endObject();

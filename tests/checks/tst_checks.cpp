@@ -2,6 +2,9 @@
 // limits, profile differences, compiled weights (CHECKS.md §5), grading and budget meters.
 #include <QtCore/QDir>
 #include <QtCore/QFileInfo>
+#include <QtCore/QJsonArray>
+#include <QtCore/QJsonDocument>
+#include <QtCore/QJsonObject>
 #include <QtTest/QtTest>
 
 #include "core/build/model_builder.h"
@@ -146,6 +149,8 @@ private slots:
     void flexVertexLimit();
     void readerFixturesDoNotCrash();
     void perVertexChecksReportOncePerVertex();
+    void manyFindingsAreCappedPerIdAndCounted();
+    void vertexOnceIsExact();
 };
 
 void TstChecks::fixtures_data()
@@ -588,6 +593,106 @@ void TstChecks::perVertexChecksReportOncePerVertex()
     QCOMPARE(linesOf(ids::kWeightsSumNotOne), (std::vector<std::uint32_t>{13, 21}));
     QCOMPARE(linesOf(ids::kWeightsNegative), (std::vector<std::uint32_t>{15}));
     QCOMPARE(linesOf(ids::kMeshZeroNormal), (std::vector<std::uint32_t>{13, 21}));
+}
+
+void TstChecks::manyFindingsAreCappedPerIdAndCounted()
+{
+    // 400 triangles of distinct corners, every normal of length 2: 1,200 vertices, 1,200
+    // mesh.unnormalised-normal notes. The checks keep kCheckMaxPerId (1,000) and count the rest.
+    Model m = makeModel(1, 400);
+    for (Vec3& n : m.mesh.cornerNormals) {
+        n = Vec3(0, 0, 2);
+    }
+    CheckOptions opt;
+    opt.profile = Profile::Source;
+    CheckRun run;
+    run.files.push_back(checkModel("m.smd", &m, {}, nullptr, {}, opt));
+    const CheckedFile& f = run.files.front();
+    std::size_t kept = 0, notes = 0;
+    const Diagnostic* summary = nullptr;
+    for (const Diagnostic& d : f.diagnostics) {
+        if (d.id != ids::kMeshUnnormalisedNormal) {
+            continue;
+        }
+        notes += d.count();
+        if (d.omitted > 0) {
+            QVERIFY(summary == nullptr);
+            summary = &d;
+        } else {
+            ++kept;
+        }
+    }
+    QCOMPARE(kept, kCheckMaxPerId);
+    QCOMPARE(notes, std::size_t(1200));
+    QCOMPARE(countSeverity(f.diagnostics, Severity::Note), std::size_t(1200));
+    QVERIFY(summary);
+    QCOMPARE(summary->omitted, std::uint32_t(200));
+    QCOMPARE(summary->severity, Severity::Note);
+    // The first left out: triangle 333's corner 1 (corners 0..999 kept), line 101 + 4*333 + 1.
+    QCOMPARE(summary->where.line, std::uint32_t(101 + 4 * 333 + 1));
+    // Text: 20 lines, then the rest counted together from the 21st (triangle 6, corner 2), the
+    // summary row included.
+    const QStringList text = lines(checkText(run, opt));
+    QCOMPARE(text.filter(QStringLiteral("[mesh.unnormalised-normal]")).size(), 21);
+    QVERIFY(text.contains(
+        QStringLiteral("m.smd:127:1: note: … and 1,180 more [mesh.unnormalised-normal]")));
+    // JSON: the kept ones listed, the rest under "omitted".
+    const QJsonObject json =
+        QJsonDocument::fromJson(QByteArray::fromStdString(checkJson(run))).object();
+    const QJsonObject file = json.value(QLatin1String("files")).toArray().at(0).toObject();
+    std::size_t listed = 0;
+    for (const QJsonValue v : file.value(QLatin1String("diagnostics")).toArray()) {
+        listed += v.toObject().value(QLatin1String("id")).toString() ==
+                          QLatin1String("mesh.unnormalised-normal")
+                      ? 1
+                      : 0;
+    }
+    QCOMPARE(listed, std::size_t(1000));
+    const QJsonArray omitted = file.value(QLatin1String("omitted")).toArray();
+    QCOMPARE(omitted.size(), 1);
+    QCOMPARE(omitted.at(0).toObject().value(QLatin1String("id")).toString(),
+             QStringLiteral("mesh.unnormalised-normal"));
+    QCOMPARE(omitted.at(0).toObject().value(QLatin1String("severity")).toString(),
+             QStringLiteral("note"));
+    QCOMPARE(omitted.at(0).toObject().value(QLatin1String("count")).toInt(), 200);
+}
+
+void TstChecks::vertexOnceIsExact()
+{
+    // 3,000 points: 1,500 distinct vertices written twice each (the table grows past 1,024),
+    // plus pairs that differ only in one link's weight bits, the link count or -0 vs 0.
+    Model m;
+    m.format = "smd";
+    const JointIndex j2[2] = {0, 1};
+    for (int i = 0; i < 3000; ++i) {
+        const float w2[2] = {0.5f, 0.5f};
+        appendPoint(m.mesh, Vec3(float(i % 1500), 1, 2), 0, LinkState::List, j2, w2, 2, {});
+    }
+    const float a[2] = {0.5f, 0.5f};
+    const float b[2] = {0.5f, std::nextafter(0.5f, 1.0f)};
+    appendPoint(m.mesh, Vec3(9000, 0, 0), 0, LinkState::List, j2, a, 2, {});  // 3000
+    appendPoint(m.mesh, Vec3(9000, 0, 0), 0, LinkState::List, j2, b, 2, {});  // 3001
+    appendPoint(m.mesh, Vec3(9000, 0, 0), 0, LinkState::List, j2, a, 1, {});  // 3002
+    appendPoint(m.mesh, Vec3(-0.0f, 0, 0), 0, LinkState::List, j2, a, 2, {}); // 3003
+    appendPoint(m.mesh, Vec3(0.0f, 0, 0), 0, LinkState::List, j2, a, 2, {});  // 3004
+    checks::VertexOnce once(m);
+    std::size_t firsts = 0;
+    for (std::size_t p = 0; p < 3000; ++p) {
+        const bool f = once.first(p);
+        QCOMPARE(f, p < 1500);
+        firsts += f ? 1 : 0;
+    }
+    QCOMPARE(firsts, std::size_t(1500));
+    QVERIFY(once.first(3000));
+    QVERIFY(once.first(3001));
+    QVERIFY(once.first(3002));
+    QVERIFY(once.first(3003));
+    QVERIFY(!once.first(3004)); // -0 welds with 0
+    // Corner extras: the same vertex with another normal is another row.
+    QVERIFY(once.first(0, {0.0f, 0.0f, 1.0f}));
+    QVERIFY(!once.first(1500, {0.0f, 0.0f, 1.0f}));
+    QVERIFY(once.first(0, {0.0f, 1.0f, 0.0f}));
+    QCOMPARE(once.size(), std::size_t(1500 + 4 + 2));
 }
 
 QTEST_APPLESS_MAIN(TstChecks)
