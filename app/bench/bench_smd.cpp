@@ -5,8 +5,8 @@
 // nothing else) and `rigscope-cli info --no-checks FILE` are run as child processes in the same
 // run; wall time (best of the repeats), the kernel time and page faults of that run and peak
 // resident memory (the child's getrusage) are compared: info within 1.25x the floor, CRLF within
-// 10 % of LF, peak <= 250 MB; `rigscope-cli check` on the LF inputs within 3x the floor and
-// 2.5x the file's size in memory (issue 27 item 10).
+// 10 % of LF, peak <= 250 MB, page faults within 10x the floor's; `rigscope-cli check` on the LF
+// inputs within 3x the floor and 2.5x the file's size in memory (issue 27 item 10).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -299,7 +299,14 @@ int runSmdBench(const SmdBenchOptions& opt)
             }
             const double mb = static_cast<double>(bytes) / 1e6;
             const double ratio = info.seconds / floor.seconds;
-            std::string verdict = ratio <= 1.25 && info.peakMb <= 250 ? "met" : "MISSED";
+            // Page faults within 10x the floor's: the read's cost must not follow the host's
+            // price of a fault (issue 27 item 10: 2.4-3.4x the floor on a host where they cost
+            // more, at 80x the floor's faults).
+            const double faultRatio =
+                static_cast<double>(info.minorFaults + info.majorFaults) /
+                static_cast<double>(std::max(floor.minorFaults + floor.majorFaults, 1L));
+            const bool infoOk = ratio <= 1.25 && info.peakMb <= 250 && faultRatio <= 10;
+            std::string verdict = infoOk ? "met" : "MISSED";
             if (crlf && lf > 0) {
                 const double vsLf = info.seconds / lf;
                 char buf[64];
@@ -309,10 +316,11 @@ int runSmdBench(const SmdBenchOptions& opt)
                 met = met && vsLf <= 1.10;
             }
             lf = crlf ? lf : info.seconds;
-            met = met && ratio <= 1.25 && info.peakMb <= 250;
-            std::printf("%-22s %5.1f %7zu %-5s | %s %6.1f  <= 1.25x, <= 250 MB: %s\n", name.c_str(),
-                        mb, tris, "info", runColumns(floor, info).c_str(), info.peakMb,
-                        verdict.c_str());
+            met = met && infoOk;
+            std::printf(
+                "%-22s %5.1f %7zu %-5s | %s %6.1f  <= 1.25x, <= 250 MB, faults <= 10x: %s\n",
+                name.c_str(), mb, tris, "info", runColumns(floor, info).c_str(), info.peakMb,
+                verdict.c_str());
             if (!crlf) {
                 // check: every check of the profile on the same file (issue 27 item 10).
                 const Run check = best({cli, "check", path}, opt.repeats);
