@@ -23,7 +23,6 @@
 #include <Qt3DRender/QTextureImageDataGenerator>
 #include <Qt3DRender/QTexture>
 
-#include "render/bind_pose.h"
 #include "render/convert.h"
 #include "render/geometry.h"
 #include "render/labels.h"
@@ -244,8 +243,9 @@ ModelScene::ModelScene(std::shared_ptr<const core::Model> model, const MaterialS
       m_profile(profile == core::Profile::Auto ? core::Profile::Source : profile)
 {
     const core::Model& m = *m_model;
-    m_bind = bindWorld(m.skeleton);
-    m_world = m_bind;
+    m_evaluator = std::make_shared<const core::SceneEvaluator>(
+        m_model, std::vector<core::FlexSet>{}, m_profile);
+    m_world = m_evaluator->rig().bindModel;
     const core::Bounds b = core::meshBounds(m);
     m_size = b.valid ? (b.max - b.min).norm() : 1.0f;
     if (!(m_size > 1e-6f) || !std::isfinite(m_size)) {
@@ -483,14 +483,28 @@ void ModelScene::textureDecoded(std::size_t material, const QImage& image)
 
 const core::Influences& ModelScene::influences(bool compiled) const
 {
-    std::optional<core::Influences>& slot = compiled ? m_compiled : m_authored;
-    if (!slot) {
-        const core::Model& m = *m_model;
-        slot = core::effectiveInfluences(m.mesh, m.skeleton.size(), m_profile,
-                                         compiled ? core::WeightView::Compiled
-                                                  : core::WeightView::Authored);
+    return m_evaluator->influences(compiled ? core::WeightView::Compiled
+                                            : core::WeightView::Authored,
+                                   m_profile);
+}
+
+void ModelScene::setEvaluator(std::shared_ptr<const core::SceneEvaluator> evaluator)
+{
+    if (!evaluator || &evaluator->reference() != m_model.get() || evaluator == m_evaluator) {
+        return;
     }
-    return *slot;
+    m_evaluator = std::move(evaluator);
+    reskin();
+}
+
+void ModelScene::setFlex(const core::FlexSetting& setting)
+{
+    if (!setting.anyNonZero() && !m_flex.anyNonZero()) {
+        m_flex = setting;
+        return;
+    }
+    m_flex = setting;
+    reskin();
 }
 
 const core::WeightStats& ModelScene::stats() const
@@ -511,8 +525,6 @@ void ModelScene::setWeightProfile(core::Profile profile)
         return;
     }
     m_profile = profile;
-    m_authored.reset();
-    m_compiled.reset();
     m_stats.reset();
     if (m_posed || m_flags.heatMap != HeatMap::Off) {
         reskin(); // only skinning and the weight views use the weights
@@ -597,100 +609,47 @@ void ModelScene::setPose(const std::vector<Eigen::Affine3f>& world)
 
 void ModelScene::rebuild(const std::vector<Eigen::Affine3f>& world)
 {
-    const std::vector<Eigen::Matrix3f> pointLinear = skinPoints(world);
-    fillMeshBuffers(pointLinear);
-    rebuildWireAndNormals(pointLinear);
+    evaluate(world);
+    fillMeshBuffers();
+    rebuildWireAndNormals();
     rebuildBounds();
     rebuildSkeleton();
     rebuildSelection();
 }
 
-// Poses m_points (the morph added first) with the current weights; in a pose, also each point's
-// blended linear part (for normals) and, for the weight-change view, m_displacement. Empty
-// result in the rest pose.
-std::vector<Eigen::Matrix3f> ModelScene::skinPoints(const std::vector<Eigen::Affine3f>& world)
+void ModelScene::evaluate(const std::vector<Eigen::Affine3f>& world)
 {
     const core::Model& m = *m_model;
-    const core::Mesh& mesh = m.mesh;
     const bool posed = world.size() == m.skeleton.size() && !world.empty();
-    m_world = posed ? world : m_bind;
-    m_posed = posed;
-    m_points.resize(mesh.pointCount());
-    std::vector<Eigen::Matrix3f> pointLinear;
-    if (posed) {
-        std::vector<Eigen::Affine3f> skin(m_world.size());
-        for (std::size_t j = 0; j < skin.size(); ++j) {
-            skin[j] = m_world[j] * m_bind[j].inverse();
-        }
-        pointLinear.resize(mesh.pointCount());
-        // Linear blend of the point's skin matrices with one set of influences.
-        auto blend = [&](const core::Influences& inf, std::size_t p) {
-            Eigen::Matrix4f acc = Eigen::Matrix4f::Zero();
-            float sum = 0;
-            if (p + 1 < inf.offsets.size()) {
-                for (std::uint32_t k = inf.offsets[p]; k < inf.offsets[p + 1]; ++k) {
-                    const core::JointIndex j = inf.joints[k];
-                    const float w = inf.weights[k];
-                    if (std::size_t(j) < skin.size() && std::isfinite(w)) {
-                        acc += w * skin[std::size_t(j)].matrix();
-                        sum += w;
-                    }
-                }
-            }
-            if (!(sum > 0)) {
-                return Eigen::Matrix4f(Eigen::Matrix4f::Identity()); // no usable influence
-            }
-            return Eigen::Matrix4f(acc / sum);
-        };
-        const core::Influences& inf = influences(m_flags.compiledWeights);
-        // The weight-change view in a pose: how far each point moves between authored and
-        // compiled skinning (CHECKS.md 5), in model units.
-        const bool displacement = m_flags.heatMap == HeatMap::WeightChange;
-        const core::Influences& other = displacement ? influences(!m_flags.compiledWeights) : inf;
-        m_displacement.assign(displacement ? mesh.pointCount() : 0, 0.0f);
-        for (std::size_t p = 0; p < mesh.pointCount(); ++p) {
-            const Eigen::Matrix4f acc = blend(inf, p);
-            core::Vec3 base = finite(mesh.pointPositions[p]);
-            if (p < m_morph.size()) {
-                base += m_morph[p];
-            }
-            m_points[p] = (acc * base.homogeneous()).head<3>();
-            pointLinear[p] = acc.topLeftCorner<3, 3>();
-            if (displacement) {
-                const core::Vec3 q = (blend(other, p) * base.homogeneous()).head<3>();
-                const float d = (q - m_points[p]).norm();
-                m_displacement[p] = std::isfinite(d) ? d : 0.0f;
-            }
-        }
-    } else {
-        m_displacement.clear();
-        for (std::size_t p = 0; p < mesh.pointCount(); ++p) {
-            m_points[p] = finite(mesh.pointPositions[p]);
-            if (p < m_morph.size()) {
-                m_points[p] += m_morph[p];
-            }
-        }
+    core::EvaluateOptions options;
+    options.weights = m_flags.compiledWeights ? core::WeightView::Compiled
+                                              : core::WeightView::Authored;
+    options.displacement = posed && m_flags.heatMap == HeatMap::WeightChange;
+    options.profile = m_profile;
+    core::SceneFrame frame;
+    m_evaluator->evaluate(posed ? std::span<const Eigen::Affine3f>(world)
+                                : std::span<const Eigen::Affine3f>(),
+                          m_flex, options, frame);
+    m_posed = frame.posed;
+    m_world = std::move(frame.joints);
+    m_points = std::move(frame.positions);
+    for (core::Vec3& p : m_points) {
+        p = finite(p);
     }
-    return pointLinear;
+    m_cornerNormals = std::move(frame.cornerNormals);
+    m_displacement = std::move(frame.displacement);
 }
 
-// A corner's normal as drawn: the file's normal (posed by the point's linear part), or the
-// face's when the file has none usable.
-core::Vec3 ModelScene::cornerNormal(std::size_t c, const core::Vec3& faceN,
-                                    const std::vector<Eigen::Matrix3f>& pointLinear) const
+// A corner's normal as drawn: the file's normal (posed), or the face's when the file has none
+// usable.
+core::Vec3 ModelScene::cornerNormal(std::size_t c, const core::Vec3& faceN) const
 {
-    const core::Mesh& mesh = m_model->mesh;
-    core::Vec3 n =
-        c < mesh.cornerNormals.size() ? finite(mesh.cornerNormals[c]) : core::Vec3::Zero();
-    if (!pointLinear.empty()) {
-        n = pointLinear[mesh.cornerPoints[c]] * n;
-    }
-    const float len = n.norm();
-    return len > 1e-12f ? core::Vec3(n / len) : faceN;
+    const core::Vec3 n = c < m_cornerNormals.size() ? m_cornerNormals[c] : core::Vec3::Zero();
+    return n.isZero(0) ? faceN : n;
 }
 
 // The triangle buffers of every material, from m_points.
-void ModelScene::fillMeshBuffers(const std::vector<Eigen::Matrix3f>& pointLinear)
+void ModelScene::fillMeshBuffers()
 {
     const core::Model& m = *m_model;
     const core::Mesh& mesh = m.mesh;
@@ -720,7 +679,7 @@ void ModelScene::fillMeshBuffers(const std::vector<Eigen::Matrix3f>& pointLinear
             faceN.normalize();
             for (int k = 0; k < 3; ++k) {
                 const std::size_t c = t * 3 + std::size_t(k);
-                const core::Vec3 n = cornerNormal(c, faceN, pointLinear);
+                const core::Vec3 n = cornerNormal(c, faceN);
                 core::Vec2 uv = c < mesh.cornerUvs.size() ? mesh.cornerUvs[c] : core::Vec2::Zero();
                 if (codUv) {
                     uv.y() = 1.0f - uv.y();
@@ -782,7 +741,7 @@ void ModelScene::fillMeshBuffers(const std::vector<Eigen::Matrix3f>& pointLinear
 }
 
 // Wire overlay and normals: the drawn (non-zero-area) triangles.
-void ModelScene::rebuildWireAndNormals(const std::vector<Eigen::Matrix3f>& pointLinear)
+void ModelScene::rebuildWireAndNormals()
 {
     const core::Mesh& mesh = m_model->mesh;
     LineList wire;
@@ -803,8 +762,7 @@ void ModelScene::rebuildWireAndNormals(const std::vector<Eigen::Matrix3f>& point
                 faceN.normalize();
                 if (m_flags.normals) {
                     for (int k = 0; k < 3; ++k) {
-                        const core::Vec3 n =
-                            cornerNormal(t * 3 + std::size_t(k), faceN, pointLinear);
+                        const core::Vec3 n = cornerNormal(t * 3 + std::size_t(k), faceN);
                         normals.add(toQt(p[k]), toQt(p[k] + n * normalLen), kNormalColor,
                                     QColor(120, 230, 140, 40));
                     }
@@ -854,15 +812,6 @@ void ModelScene::rebuildBounds()
                         QStringLiteral("Z %1").arg(double(d.z()), 0, 'g', 4), c});
     }
     m_boxLabels->setLabels(dims);
-}
-
-void ModelScene::setMorphOffsets(const std::vector<core::Vec3>& pointOffsets)
-{
-    if (pointOffsets.empty() && m_morph.empty()) {
-        return;
-    }
-    m_morph = pointOffsets;
-    reskin();
 }
 
 core::Bounds ModelScene::bounds() const
@@ -923,7 +872,7 @@ void ModelScene::appendMarkerLines(LineList& lines) const
         const Eigen::Affine3f& w = m_world[std::size_t(mk.joint)];
         if (mk.kind == SceneMarker::Kind::Axes) {
             const core::Vec3 local =
-                mk.absolute ? core::Vec3(m_bind[std::size_t(mk.joint)].inverse() * mk.offset)
+                mk.absolute ? core::Vec3(m_evaluator->rig().bindModel[std::size_t(mk.joint)].inverse() * mk.offset)
                             : mk.offset;
             const QVector3D o = toQt(core::Vec3(w * local));
             const float len = m_size * 0.04f;
@@ -1008,7 +957,7 @@ void ModelScene::rebuildSkeleton()
             mk.joint >= 0 && std::size_t(mk.joint) < m_world.size()) {
             const Eigen::Affine3f& w = m_world[std::size_t(mk.joint)];
             const core::Vec3 local =
-                mk.absolute ? core::Vec3(m_bind[std::size_t(mk.joint)].inverse() * mk.offset)
+                mk.absolute ? core::Vec3(m_evaluator->rig().bindModel[std::size_t(mk.joint)].inverse() * mk.offset)
                             : mk.offset;
             names.push_back({toQt(core::Vec3(w * local)), mk.name, QColor(255, 220, 120), true});
         }

@@ -16,6 +16,7 @@
 #include "core/diag/profile.h"
 #include "core/model/model.h"
 #include "core/pose/effective_weights.h"
+#include "core/pose/scene_evaluator.h"
 #include "core/pose/weight_stats.h"
 #include "render/texture_loader.h"
 
@@ -134,8 +135,13 @@ public:
     // Model-space joint matrices; empty = bind pose. Skins the mesh (linear blend). The same
     // pose again (rest pose again) changes nothing.
     void setPose(const std::vector<Eigen::Affine3f>& world);
-    // Adds sparse VTA-id deltas already mapped to points: position offsets per point.
-    void setMorphOffsets(const std::vector<core::Vec3>& pointOffsets);
+    // The flex shapes' values (core::SceneEvaluator morphs them, stereo split included).
+    void setFlex(const core::FlexSetting& setting);
+    // The document's evaluator for this model (its flex shapes): the one core path that poses,
+    // morphs and skins (issue 28). Ignored when it evaluates another model; a scene starts
+    // with an evaluator of its model alone.
+    void setEvaluator(std::shared_ptr<const core::SceneEvaluator> evaluator);
+    const core::SceneEvaluator& evaluator() const { return *m_evaluator; }
     void setDisplay(const DisplayFlags& flags);
     const DisplayFlags& display() const { return m_flags; }
 
@@ -180,6 +186,8 @@ public:
 
     // Current (posed) data, used for picking and framing.
     const std::vector<core::Vec3>& pointPositions() const { return m_points; }
+    // Per corner: the normal drawn (unit; zero where the face's normal is used).
+    const std::vector<core::Vec3>& cornerNormals() const { return m_cornerNormals; }
     const std::vector<Eigen::Affine3f>& jointWorld() const { return m_world; }
     core::Bounds bounds() const;
     float size() const { return m_size; } // bind-pose bounding box diagonal (> 0)
@@ -213,17 +221,17 @@ private:
     void textureDecoded(std::size_t material, const QImage& image);
     // Builds the buffers for `world` (empty: bind pose), the current flags, morphs and weights.
     void rebuild(const std::vector<Eigen::Affine3f>& world);
-    // Skinning weights and their statistics for m_profile, made when first needed (a rest pose
-    // without weight views needs none).
+    // Skinning weights (the evaluator's, cached there) and their statistics for m_profile, made
+    // when first needed (a rest pose without weight views needs none).
     const core::Influences& influences(bool compiled) const;
     const core::WeightStats& stats() const;
     void computeHeat();
     void reskin();
-    std::vector<Eigen::Matrix3f> skinPoints(const std::vector<Eigen::Affine3f>& world);
-    core::Vec3 cornerNormal(std::size_t corner, const core::Vec3& faceN,
-                            const std::vector<Eigen::Matrix3f>& pointLinear) const;
-    void fillMeshBuffers(const std::vector<Eigen::Matrix3f>& pointLinear);
-    void rebuildWireAndNormals(const std::vector<Eigen::Matrix3f>& pointLinear);
+    // Poses, morphs and skins through the evaluator into m_points / m_cornerNormals.
+    void evaluate(const std::vector<Eigen::Affine3f>& world);
+    core::Vec3 cornerNormal(std::size_t corner, const core::Vec3& faceN) const;
+    void fillMeshBuffers();
+    void rebuildWireAndNormals();
     void rebuildBounds();
     void rebuildSkeleton();
     void appendMarkerLines(LineList& lines) const;
@@ -234,14 +242,13 @@ private:
     std::shared_ptr<const core::Model> m_model;
     DisplayFlags m_flags;
     float m_size = 1.0f;
-    std::vector<Eigen::Affine3f> m_bind;
+    std::shared_ptr<const core::SceneEvaluator> m_evaluator;
+    core::FlexSetting m_flex;
     std::vector<Eigen::Affine3f> m_world;
-    std::vector<core::Vec3> m_points;
-    std::vector<core::Vec3> m_morph;
+    std::vector<core::Vec3> m_points;        // per mesh point, as drawn
+    std::vector<core::Vec3> m_cornerNormals; // per corner, unit (zero: use the face's)
     std::vector<std::vector<std::uint32_t>> m_materialTris;
     core::Profile m_profile = core::Profile::Source;
-    mutable std::optional<core::Influences> m_authored;
-    mutable std::optional<core::Influences> m_compiled;
     mutable std::optional<core::WeightStats> m_stats;
     std::vector<float> m_displacement; // per point, weight-change view in a pose (else empty)
     std::vector<std::uint8_t> m_problemPoints;

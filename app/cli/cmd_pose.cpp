@@ -4,6 +4,7 @@
 // ATTACH files attach like a drop: VTAs give flex shapes, an animation is posed. With
 // --reference, FILE is attached to that reference too.
 #include <cstdio>
+#include <limits>
 #include <string>
 
 #include <QtCore/QCommandLineParser>
@@ -38,7 +39,8 @@ int runPose(const QStringList& args)
     const QCommandLineOption vertices(QStringLiteral("vertices"),
                                       QStringLiteral("Also print every skinned vertex"));
     const QCommandLineOption flex(QStringLiteral("flex"),
-                                  QStringLiteral("Flex shape weight (repeatable; needs a VTA)"),
+                                  QStringLiteral("Flex shape weight, or left:right of a stereo shape "
+                                                 "(repeatable; needs a VTA or a DMX)"),
                                   QStringLiteral("NAME=V"));
     const QCommandLineOption weights(
         QStringLiteral("weights"),
@@ -97,15 +99,25 @@ int runPose(const QStringList& args)
         return 2;
     }
     for (const QString& v : p.values(flex)) {
+        // NAME=V, or NAME=L:R for the two sides of a stereo shape.
         const qsizetype eq = v.lastIndexOf(QLatin1Char('='));
-        bool ok = false;
-        const float w = eq > 0 ? v.mid(eq + 1).toFloat(&ok) : 0.0f;
+        const QStringList sides =
+            eq > 0 ? v.mid(eq + 1).split(QLatin1Char(':')) : QStringList();
+        bool ok = !sides.isEmpty() && sides.size() <= 2;
+        float left = 0.0f;
+        float right = std::numeric_limits<float>::quiet_NaN();
+        if (ok) {
+            left = sides[0].toFloat(&ok);
+        }
+        if (ok && sides.size() == 2) {
+            right = sides[1].toFloat(&ok);
+        }
         if (!ok) {
-            std::fprintf(stderr, "rigscope-cli pose: --flex expects NAME=V, got '%s'\n",
+            std::fprintf(stderr, "rigscope-cli pose: --flex expects NAME=V or NAME=L:R, got '%s'\n",
                          qPrintable(v));
             return 2;
         }
-        req.flex.emplace_back(v.left(eq).toStdString(), w);
+        req.flex.emplace_back(v.left(eq).toStdString(), left, right);
     }
     if (p.isSet(time)) {
         if (p.isSet(frame)) {

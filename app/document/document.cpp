@@ -29,38 +29,32 @@ namespace rigscope::app {
 
 LoadedFile loadFile(const QString& path, const QcView& qcView, const std::string& forceReader)
 {
-    if (forceReader.empty() && core::isQcPath(toStd(path))) {
-        return loadQcFile(path, qcView);
-    }
     LoadedFile f;
     f.path = QFileInfo(path).absoluteFilePath();
-    QElapsedTimer timer;
-    timer.start();
-    core::FileReadResult bytes = core::readFile(toStd(f.path));
-    if (!bytes.ok()) {
-        f.error = toQString(bytes.error);
-        // The I/O error is a problem of the file like any other: Problems lists it.
-        core::Diagnostic d;
-        d.severity = core::Severity::Error;
-        d.id = core::ids::kIoUnreadable;
-        d.message = bytes.error;
-        d.file = toStd(QFileInfo(path).fileName());
-        d.fixedSeverity = true;
-        f.readerDiagnostics.push_back(std::move(d));
+    core::OpenOptions options;
+    options.forceReader = forceReader;
+    options.diagnosticName = toStd(QFileInfo(path).fileName());
+    // The window shows one choice per bodygroup, where `check` and `info` merge them all.
+    options.qcView = core::OpenOptions::QcView{qcView.choices, qcView.skin, qcView.lod};
+    core::OpenedInput in = core::openInput(toStd(f.path), options);
+    f.bytes = qint64(in.bytes);
+    f.loadMs = in.loadMs;
+    f.qc = std::move(in.qc);
+    if (!in.readable) {
+        f.error = toQString(in.error);
+        // The failure is a problem of the file like any other: Problems lists it.
+        f.readerDiagnostics.push_back(std::move(in.failure));
         return f;
     }
-    f.bytes = qint64(bytes.bytes.size());
-    core::ReadContext ctx;
-    ctx.fileName = toStd(QFileInfo(path).fileName());
-    core::ReadResult r = core::readInput(bytes.bytes, ctx, forceReader);
-    f.readerDiagnostics = std::move(r.diagnostics);
-    if (r.hasModel) {
-        f.model = std::make_shared<const core::Model>(std::move(r.model));
+    f.readerDiagnostics = std::move(in.result.diagnostics);
+    if (in.result.hasModel) {
+        f.model = std::make_shared<const core::Model>(std::move(in.result.model));
+    } else if (f.qc) {
+        f.error = QObject::tr("no body of the QC project could be read");
     } else {
         f.error = f.readerDiagnostics.empty() ? QStringLiteral("unreadable file")
                                               : toQString(f.readerDiagnostics.front().message);
     }
-    f.loadMs = double(timer.nsecsElapsed()) / 1e6;
     render::timingMark("file read");
     return f;
 }
@@ -84,20 +78,15 @@ struct CheckInput {
     std::shared_ptr<const core::QcReport> qc; // a QC project: its $cdmaterials
 };
 
-// The first file with a reference model, else the first with any model (primaryFileIndex).
+// core::chooseReference on any list of files with `path` and `model`.
 template <class Files> int primaryOf(const Files& files)
 {
-    for (std::size_t i = 0; i < files.size(); ++i) {
-        if (files[i].model && files[i].model->kind == core::ModelKind::Reference) {
-            return int(i);
-        }
+    std::vector<core::SceneSource> scene;
+    scene.reserve(files.size());
+    for (const auto& f : files) {
+        scene.push_back({{}, f.model, {}});
     }
-    for (std::size_t i = 0; i < files.size(); ++i) {
-        if (files[i].model) {
-            return int(i);
-        }
-    }
-    return -1;
+    return core::chooseReference(scene);
 }
 
 // A QC project's checks as `rigscope-cli check X.qc` gives them (the QC's own, the merged
@@ -491,83 +480,32 @@ void Document::assemble(std::vector<LoadedFile> files, bool keepState)
         f.guessed = m_profile == core::Profile::Auto;
     }
 
+    // The scene (core): the same reference, animations, shapes and evaluator as the CLI's.
+    std::vector<core::SceneSource> sceneFiles;
+    sceneFiles.reserve(m_files.size());
+    for (const LoadedFile& f : m_files) {
+        sceneFiles.push_back({toStd(f.path), f.model, f.qc});
+    }
+    m_scene = core::assembleScene(std::move(sceneFiles), expectedProfile(m_files, std::size_t(m_primary), m_profile));
     m_animations.clear();
-    for (std::size_t i = 0; i < m_files.size(); ++i) {
-        const auto& f = m_files[i];
-        if (!f.model || f.model->animations.empty() || f.model->kind == core::ModelKind::Flex) {
-            continue;
-        }
-        if (f.qc) { // a QC project: one animation per $sequence, named after it
-            for (std::size_t k = 0; k < f.model->animations.size(); ++k) {
-                const core::Animation& qa = f.model->animations[k];
-                DocAnimation d;
-                d.name = toQString(qa.name);
-                d.file = int(i);
-                d.index = int(k);
-                d.binding = core::bindAnimation(ref.skeleton, f.model->skeleton, qa.kind);
-                m_animations.push_back(std::move(d));
-            }
-            continue;
-        }
-        const core::Animation& a = f.model->animations.front();
-        if (int(i) == m_primary && f.model->kind == core::ModelKind::Reference &&
-            a.frameCount() <= 1) {
-            continue;
-        }
-        DocAnimation d;
-        d.name = QFileInfo(f.path).completeBaseName();
-        d.file = int(i);
-        d.binding = core::bindAnimation(ref.skeleton, f.model->skeleton, a.kind);
-        m_animations.push_back(std::move(d));
+    for (const core::SceneAnimation& a : m_scene.animations) {
+        m_animations.push_back({toQString(a.name), a.file, a.index, a.binding});
     }
 
     QHash<QString, float> oldWeights;
     for (int i = 0; i < m_flexNames.size(); ++i) {
         oldWeights.insert(m_flexNames[i], m_flexWeights[std::size_t(i)]);
     }
-    m_flexFiles.clear();
     m_flexNames.clear();
     m_flexWeights.clear();
     m_flexRight.clear();
-    for (std::size_t i = 0; i < m_files.size(); ++i) {
-        const auto& f = m_files[i];
-        if (!f.model || f.model->flexShapes.empty() || ref.mesh.empty()) {
-            continue;
-        }
-        DocFlexFile d;
-        d.file = int(i);
-        d.firstShape = int(m_flexNames.size());
-        d.targets = core::bindFlexShapes(ref.mesh, *f.model, ref.mesh.cornerPoints);
-        for (const auto& n : d.targets.names) {
-            const QString name = toQString(n);
-            m_flexNames << name;
-            m_flexWeights.push_back(keepState ? oldWeights.value(name, 0.0f) : 0.0f);
-            m_flexRight.push_back(std::numeric_limits<float>::quiet_NaN());
-        }
-        m_flexFiles.push_back(std::move(d));
+    for (const std::string& n : m_scene.evaluator->shapeNames()) {
+        const QString name = toQString(n);
+        m_flexNames << name;
+        m_flexWeights.push_back(keepState ? oldWeights.value(name, 0.0f) : 0.0f);
+        m_flexRight.push_back(std::numeric_limits<float>::quiet_NaN());
     }
-
-    m_rig = core::makePoseRig(ref.skeleton);
-    m_weighted.assign(ref.skeleton.size(), 0);
     const core::Mesh& mesh = ref.mesh;
-    for (std::size_t p = 0; p < mesh.pointCount(); ++p) {
-        bool anyLink = false;
-        if (!mesh.influenceOffsets.empty()) {
-            for (std::uint32_t k = mesh.influenceOffsets[p]; k < mesh.influenceOffsets[p + 1];
-                 ++k) {
-                const core::JointIndex j = mesh.influenceJoints[k];
-                if (j >= 0 && std::size_t(j) < m_weighted.size() && mesh.influenceWeights[k] > 0) {
-                    ++m_weighted[std::size_t(j)];
-                    anyLink = true;
-                }
-            }
-        }
-        const core::JointIndex parent =
-            p < mesh.pointParents.size() ? mesh.pointParents[p] : core::kNoJoint;
-        if (!anyLink && parent >= 0 && std::size_t(parent) < m_weighted.size()) {
-            ++m_weighted[std::size_t(parent)];
-        }
-    }
 
     m_playback.restore(-1, 0);
     m_selection = {};
@@ -692,7 +630,7 @@ std::vector<Eigen::Affine3f> Document::currentPose()
         return {};
     }
     const DocAnimation& d = m_animations[std::size_t(currentAnimation())];
-    return m_playback.pose(m_rig, d.animation(m_files), d.binding);
+    return m_playback.pose(m_scene.evaluator->rig(), d.animation(m_files), d.binding);
 }
 
 core::Bounds Document::animationBounds()
@@ -702,7 +640,7 @@ core::Bounds Document::animationBounds()
         return {};
     }
     const DocAnimation& d = m_animations[std::size_t(currentAnimation())];
-    return Playback::bounds(m_rig, d.animation(m_files), d.binding, frameCount(),
+    return Playback::bounds(m_scene.evaluator->rig(), d.animation(m_files), d.binding, frameCount(),
                             core::meshBounds(*model));
 }
 
@@ -752,55 +690,9 @@ void Document::resetFlexWeights()
     emit flexChanged();
 }
 
-std::vector<core::Vec3> Document::flexOffsets() const
+core::FlexSetting Document::flexSetting() const
 {
-    auto ref = primaryModel();
-    if (!ref || (std::all_of(m_flexWeights.begin(), m_flexWeights.end(),
-                             [](float w) { return w == 0.0f; }) &&
-                 std::all_of(m_flexRight.begin(), m_flexRight.end(),
-                             [](float w) { return std::isnan(w) || w == 0.0f; }))) {
-        return {};
-    }
-    std::vector<core::Vec3> out(ref->mesh.pointCount(), core::Vec3::Zero());
-    for (const auto& f : m_flexFiles) {
-        const core::FlexTargets& t = f.targets;
-        const core::Model* fm = m_files[std::size_t(f.file)].model.get();
-        // A DMX's stereo split, when its points are the reference's.
-        const std::vector<float>* balance =
-            fm && fm->pointBalance.size() == out.size() ? &fm->pointBalance : nullptr;
-        // Left / right per shape, then its domination rules (DMX): each suppressed shape is
-        // scaled by 1 - the product of its dominators' values, per side (core::applyDomination).
-        std::vector<core::SideWeights> sides(t.shapeCount());
-        for (std::size_t s = 0; s < t.shapeCount(); ++s) {
-            sides[s] = {m_flexWeights[std::size_t(f.firstShape) + s],
-                        flexWeightRight(f.firstShape + int(s))};
-        }
-        if (fm) {
-            auto shapeOf = [&](const std::string& name) {
-                const qsizetype i = m_flexNames.indexOf(toQString(name), f.firstShape);
-                return i >= f.firstShape && std::size_t(i - f.firstShape) < t.shapeCount()
-                           ? std::size_t(i - f.firstShape)
-                           : SIZE_MAX;
-            };
-            core::applyDomination(fm->flexDominators, shapeOf, sides);
-        }
-        for (std::size_t s = 0; s < t.shapeCount(); ++s) {
-            const float l = sides[s].left, r = sides[s].right;
-            if (l == 0.0f && r == 0.0f) {
-                continue;
-            }
-            for (std::uint32_t k = t.shapeOffsets[s]; k < t.shapeOffsets[s + 1]; ++k) {
-                const std::uint32_t p = t.targets[k];
-                if (p < out.size()) {
-                    const float b = balance ? (*balance)[p] : 0.5f;
-                    // Mono (l == r) moves every point by l whatever its balance.
-                    const float w = l == r ? l : r * b + l * (1.0f - b);
-                    out[p] += w * t.deltaPositions[k];
-                }
-            }
-        }
-    }
-    return out;
+    return {m_flexWeights, m_flexRight};
 }
 
 void Document::setSelection(const Selection& s)
@@ -934,66 +826,20 @@ std::vector<core::BudgetMeter> Document::budget() const
 
 Selection Document::selectionFor(int file, const core::ElementRef& e) const
 {
-    using EK = core::ElementRef::Kind;
-    auto ref = primaryModel();
-    if (!ref || file < 0 || std::size_t(file) >= m_files.size() || e.index < 0 ||
-        !m_files[std::size_t(file)].model) {
-        return {};
-    }
-    const core::Model& own = *m_files[std::size_t(file)].model;
-    const auto i = std::size_t(e.index);
-    const bool primaryFile = file == m_primary;
-    switch (e.kind) {
-    case EK::Joint:
-    case EK::Part: {
-        if (primaryFile && e.kind == EK::Joint) {
-            return i < ref->skeleton.size() ? Selection{Selection::Kind::Joint, e.index, -1}
-                                            : Selection{};
-        }
-        const std::string name = i < own.skeleton.size() ? own.skeleton.names[i] : std::string();
-        const core::JointIndex j = name.empty() ? core::kNoJoint : ref->skeleton.findByName(name);
-        return j >= 0 ? Selection{Selection::Kind::Joint, j, -1} : Selection{};
-    }
-    case EK::Triangle:
-        return primaryFile && i < ref->mesh.triangleCount()
-                   ? Selection{Selection::Kind::Triangle, e.index, -1}
-                   : Selection{};
-    case EK::Vertex: {
-        if (!primaryFile) {
-            return {};
-        }
-        // SMD: vertex = corner 3t+c, and point i == corner i. XMODEL: a pool point; its first
-        // corner.
-        const auto& corners = ref->mesh.cornerPoints;
-        std::size_t c = i < corners.size() && corners[i] == i ? i : corners.size();
-        if (c == corners.size()) {
-            c = std::size_t(std::find(corners.begin(), corners.end(), std::uint32_t(i)) -
-                            corners.begin());
-        }
-        return c < corners.size() ? Selection{Selection::Kind::Triangle, int(c / 3), int(c % 3)}
-                                  : Selection{};
-    }
-    case EK::Material:
-        return primaryFile && i < ref->mesh.materials.size()
-                   ? Selection{Selection::Kind::Material, e.index, -1}
-                   : Selection{};
-    case EK::Frame:
-        for (std::size_t a = 0; a < m_animations.size(); ++a) {
-            if (m_animations[a].file == file) {
-                const int frames = int(m_animations[a].animation(m_files).frameCount());
-                return e.index < frames ? Selection{Selection::Kind::Frame, int(a), e.index}
-                                        : Selection{};
-            }
-        }
-        return {};
-    case EK::Shape:
-        for (const DocFlexFile& f : m_flexFiles) {
-            if (f.file == file && i < f.targets.names.size()) {
-                return {Selection::Kind::Flex, f.firstShape + e.index, -1};
-            }
-        }
-        return {};
-    case EK::None:
+    using SK = core::SceneElement::Kind;
+    const core::SceneElement el = m_scene.elementFor(file, e);
+    switch (el.kind) {
+    case SK::Joint:
+        return {Selection::Kind::Joint, el.index, -1};
+    case SK::Material:
+        return {Selection::Kind::Material, el.index, -1};
+    case SK::Triangle:
+        return {Selection::Kind::Triangle, el.index, el.corner};
+    case SK::Flex:
+        return {Selection::Kind::Flex, el.index, -1};
+    case SK::Frame:
+        return {Selection::Kind::Frame, el.index, el.corner};
+    case SK::None:
         break;
     }
     return {};
@@ -1016,22 +862,6 @@ bool Document::selectDiagnostic(int file, int index)
     }
     setSelection(s);
     return true;
-}
-
-std::vector<int> Document::materialTriangleCounts() const
-{
-    std::vector<int> out;
-    auto m = primaryModel();
-    if (!m) {
-        return out;
-    }
-    out.assign(m->mesh.materials.size(), 0);
-    for (std::uint32_t mat : m->mesh.triangleMaterials) {
-        if (mat < out.size()) {
-            ++out[mat];
-        }
-    }
-    return out;
 }
 
 } // namespace rigscope::app

@@ -16,6 +16,7 @@
 #include "core/formats/registry.h"
 #include "core/pose/animation_binding.h"
 #include "core/pose/flex_binding.h"
+#include "core/ops/scene.h"
 #include "core/pose/pose_rig.h"
 #include "render/texture_loader.h"
 
@@ -64,13 +65,6 @@ struct DocAnimation {
     {
         return files[std::size_t(file)].model->animations[std::size_t(index)];
     }
-};
-
-// One VTA attached to the primary model: its shapes bound to the primary's points.
-struct DocFlexFile {
-    int file = -1;
-    core::FlexTargets targets;
-    int firstShape = 0; // index of its first shape in Document::flexNames()
 };
 
 // What is selected; indices are core indices into the primary model.
@@ -157,8 +151,13 @@ public:
     void setFlexWeightStereo(int shape, float left, float right);
     float flexWeightRight(int shape) const;
     void resetFlexWeights();
-    // Sum of weighted deltas per mesh point of the primary model (empty when all weights are 0).
-    std::vector<core::Vec3> flexOffsets() const;
+    // The shape values as core's SceneEvaluator takes them (NaN right: mono).
+    core::FlexSetting flexSetting() const;
+    // The scene's evaluator (null without a model): poses, morphs and skins the primary model
+    // for the viewport, as `rigscope-cli pose --vertices` does.
+    std::shared_ptr<const core::SceneEvaluator> evaluator() const { return m_scene.evaluator; }
+    // The assembled scene (core): reference, animations, flex files, counts.
+    const core::Scene& scene() const { return m_scene; }
 
     const Selection& selection() const { return m_selection; }
     void setSelection(const Selection& s);
@@ -213,8 +212,11 @@ public:
     bool selectDiagnostic(int file, int index);
 
     // Weighted-vertex count per joint of the primary model (points with weight > 0).
-    const std::vector<int>& weightedVertexCounts() const { return m_weighted; }
-    std::vector<int> materialTriangleCounts() const;
+    const std::vector<int>& weightedVertexCounts() const { return m_scene.weightedVertexCounts; }
+    const std::vector<int>& materialTriangleCounts() const
+    {
+        return m_scene.materialTriangleCounts;
+    }
 
 signals:
     void loadStarted();
@@ -260,12 +262,10 @@ private:
     Playback m_playback;
     QStringList m_attachKeep; // while attaching: the files open before, kept whatever they are
     Selection m_selection;
-    std::vector<int> m_weighted;
-    std::vector<DocFlexFile> m_flexFiles;
+    core::Scene m_scene;
     QStringList m_flexNames;
     std::vector<float> m_flexWeights;
     std::vector<float> m_flexRight; // stereo right values; NaN: mono (the weight for both)
-    core::PoseRig m_rig;
 
     QFutureWatcher<std::vector<LoadedFile>> m_watcher;
     quint64 m_generation = 0;
@@ -287,11 +287,13 @@ private:
     std::function<void()> m_checkHook;
 };
 
-// Reads one file (any supported format; `forceReader`, a reader id or extension as the CLI's
-// --force-reader takes, reads it with that reader whatever its content). Runs on worker threads.
+// Reads one file through core::openInput, as every CLI verb does (any supported format;
+// `forceReader`, a reader id or extension as the CLI's --force-reader takes, reads it with that
+// reader whatever its content; a QC project shows `qcView`). Runs on worker threads.
 LoadedFile loadFile(const QString& path, const QcView& qcView = {},
                     const std::string& forceReader = {});
-// The file a document shows: the first reference, else the first readable file (-1: none).
+// The file a document shows: core::chooseReference (the first reference, else the first
+// readable file; -1: none).
 int primaryFileIndex(const std::vector<LoadedFile>& files);
 // Runs the checks on every file (non-primary files against the primary): fills diagnostics,
 // budget, profile. Thread-safe on its own files.

@@ -1,6 +1,5 @@
 #include "app/document/qc_document.h"
 
-#include <QtCore/QElapsedTimer>
 #include <QtCore/QFileInfo>
 
 #include <algorithm>
@@ -11,66 +10,6 @@
 #include "core/ops/qc_ops.h"
 
 namespace rigscope::app {
-
-namespace {
-
-// The compiled model's locations are lines of its component files; the document files it under
-// the QC's name, so its checks are located at the whole QC instead of at wrong lines
-// (`rigscope-cli check X.qc` checks each component with its own name and lines).
-void forgetLocations(core::Model& m)
-{
-    for (auto* v : {&m.skeleton.where, &m.skeleton.bindWhere, &m.mesh.pointWhere,
-                    &m.mesh.cornerWhere, &m.mesh.triangleWhere}) {
-        std::fill(v->begin(), v->end(), core::SourceLoc{});
-    }
-    for (core::Material& mat : m.mesh.materials) {
-        mat.where = {};
-    }
-    for (core::Animation& a : m.animations) {
-        std::fill(a.frameWhere.begin(), a.frameWhere.end(), core::SourceLoc{});
-    }
-    for (core::FlexShape& f : m.flexShapes) {
-        f.where = {};
-    }
-    for (core::VertexFrame& f : m.vertexFrames) {
-        f.where = {};
-        std::fill(f.lineWhere.begin(), f.lineWhere.end(), core::SourceLoc{});
-    }
-}
-
-} // namespace
-
-LoadedFile loadQcFile(const QString& path, const QcView& view)
-{
-    LoadedFile f;
-    f.path = QFileInfo(path).absoluteFilePath();
-    QElapsedTimer timer;
-    timer.start();
-    auto report = std::make_shared<core::QcReport>(
-        core::qcReportFromFile(toStd(f.path), core::Profile::Auto));
-    if (!report->readable) {
-        f.error = toQString(report->ioError);
-        return f;
-    }
-    f.bytes = QFileInfo(f.path).size();
-    f.readerDiagnostics = report->diagnostics;
-    core::DiskQcFileSystem fs;
-    core::QcCompileOptions options;
-    options.allChoices = false;
-    options.choices.assign(view.choices.begin(), view.choices.end());
-    options.skin = view.skin;
-    options.lod = view.lod;
-    core::QcCompiled shown = core::compileQc(report->project, fs, options);
-    forgetLocations(shown.model);
-    if (shown.hasModel) {
-        f.model = std::make_shared<const core::Model>(std::move(shown.model));
-    } else {
-        f.error = QObject::tr("no body of the QC project could be read");
-    }
-    f.qc = std::move(report);
-    f.loadMs = double(timer.nsecsElapsed()) / 1e6;
-    return f;
-}
 
 QString qcSequenceNote(const core::QcReport& qc, int animation)
 {

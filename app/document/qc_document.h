@@ -9,11 +9,6 @@
 
 namespace rigscope::app {
 
-// Reads a QC project (issue 17) as one document file: the compiled model for `view` (one
-// choice per bodygroup, the skin row) as the model, the project's diagnostics as the reader's,
-// and the whole report (every choice merged, for checks and the Files / Bodygroups docks).
-LoadedFile loadQcFile(const QString& path, const QcView& view);
-
 // --bodygroup NAME=N / --skin N of the command line on a loaded document (waits for the
 // reload). Empty string on success, else what is wrong (no QC open, unknown bodygroup, choice
 // or skin out of range).

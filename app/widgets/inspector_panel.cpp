@@ -18,7 +18,7 @@
 #include "core/materials/material_lookup.h"
 #include "core/materials/vtf.h"
 #include "app/document/frame_names.h"
-#include "render/bind_pose.h"
+#include "core/pose/pose_rig.h"
 
 namespace rigscope::app {
 
@@ -234,7 +234,7 @@ void InspectorPanel::showJoint(int joint)
             QStringLiteral("w %1  x %2  y %3  z %4")
                 .arg(num(q.w()), num(q.x()), num(q.y()), num(q.z())));
     }
-    const auto world = render::bindWorld(s);
+    const auto world = core::makePoseRig(s).bindModel;
     Eigen::Affine3f localM = world[j];
     if (p >= 0) {
         localM = world[std::size_t(p)].inverse() * world[j];

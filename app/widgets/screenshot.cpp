@@ -25,7 +25,7 @@
 #include "core/materials/material_lookup.h"
 #include "app/document/qc_document.h"
 #include "core/ops/qc_ops.h"
-#include "render/bind_pose.h"
+#include "core/pose/pose_rig.h"
 #include "render/convert.h"
 #include "render/model_scene.h"
 #include "render/orbit_camera.h"
@@ -109,7 +109,8 @@ QImage renderDocument(render::Viewport& view, Document& doc, const QString& cam,
         if (const core::QcReport* qc = doc.qcProject()) { // attachments, hitboxes (issue 17)
             view.scene()->setMarkers(qcMarkers(*qc, view.scene()->model()));
         }
-        view.scene()->setMorphOffsets(doc.flexOffsets());
+        view.scene()->setEvaluator(doc.evaluator());
+        view.scene()->setFlex(doc.flexSetting());
         view.scene()->setPose(doc.currentPose());
     }
     render::timingMark("scene posed");
@@ -326,7 +327,7 @@ QImage renderThumbnail(const core::Model& m, const render::MaterialSources& sour
                        bool textures_ = true)
 {
     const QSize big = size * 2;
-    const std::vector<Eigen::Affine3f> joints = render::bindWorld(m.skeleton);
+    const std::vector<Eigen::Affine3f> joints = core::makePoseRig(m.skeleton).bindModel;
     core::Bounds b;
     auto grow = [&](const core::Vec3& p) {
         if (!p.allFinite()) {

@@ -38,7 +38,7 @@ void ViewportWidget::setDocument(Document* document)
     connect(document, &Document::selectionChanged, this, &ViewportWidget::onSelectionChanged);
     connect(document, &Document::flexChanged, this, [this] {
         if (auto* scene = m_view->scene()) {
-            scene->setMorphOffsets(m_document->flexOffsets());
+            scene->setFlex(m_document->flexSetting());
             m_view->refresh();
         }
     });
@@ -61,7 +61,8 @@ void ViewportWidget::onLoaded(bool keepState)
     m_view->setAnimationBounds(m_document->animationBounds());
     m_view->setModel(m_document->primaryModel(), materialSources(), !keepState);
     if (auto* scene = m_view->scene()) {
-        scene->setMorphOffsets(m_document->flexOffsets());
+        scene->setEvaluator(m_document->evaluator());
+        scene->setFlex(m_document->flexSetting());
         if (const core::QcReport* qc = m_document->qcProject()) { // issue 17
             scene->setMarkers(qcMarkers(*qc, scene->model()));
         }

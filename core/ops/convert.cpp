@@ -798,29 +798,6 @@ ConvertResult convertFile(const std::string& inPath, const std::string& outPath,
         res.error = "cannot read '" + inPath + "'";
         return res;
     }
-    // An XANIM without notes takes them from its sibling NT_EXPORT (FORMATS.md §4.3).
-    if ((r.model.format == "xanim" || r.model.format == "xanim_bin") &&
-        !r.model.animations.empty() && r.model.animations.front().notes.empty()) {
-        const std::string nt = ntExportPathFor(inPath);
-        if (!nt.empty() && !sameFile(nt, outPath)) {
-            FileReadResult ntFile = readFile(nt);
-            if (ntFile.ok()) {
-                ReadContext nctx;
-                nctx.fileName = nt;
-                ReadResult ntr = readNtExport(ntFile.bytes, nctx);
-                for (Diagnostic& d : ntr.diagnostics) {
-                    r.diagnostics.push_back(std::move(d));
-                }
-                if (ntr.hasModel) {
-                    DiagnosticSink sink(nt);
-                    mergeNotetracks(r.model, ntr.model, sink);
-                    for (Diagnostic& d : sink.take()) {
-                        r.diagnostics.push_back(std::move(d));
-                    }
-                }
-            }
-        }
-    }
     if (!opt.flexPath.empty() && !mergeFlexFile(r, inPath, outPath, opt, res)) {
         res.diagnostics = std::move(r.diagnostics);
         return res;

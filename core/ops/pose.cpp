@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <limits>
+#include <memory>
 #include <optional>
 
 #include "core/diag/diagnostic_ids.h"
@@ -16,6 +18,7 @@
 #include "core/pose/flex_controls.h"
 #include "core/pose/pose_rig.h"
 #include "core/pose/sample.h"
+#include "core/pose/scene_evaluator.h"
 #include "core/text/json_writer.h"
 #include "core/text/numbers.h"
 
@@ -79,34 +82,6 @@ std::string formatNumber(double v)
     std::string s;
     appendNumber(s, v);
     return s;
-}
-
-} // namespace
-
-namespace {
-
-// The shapes of every VTA as one set of targets (shape order: files, then their shapes).
-FlexTargets mergedFlex(const Mesh& mesh, const std::vector<const Model*>& vtas)
-{
-    FlexTargets all;
-    all.shapeOffsets.push_back(0);
-    for (const Model* v : vtas) {
-        if (v == nullptr || v->flexShapes.empty() || mesh.empty()) {
-            continue;
-        }
-        const FlexTargets t = bindFlexShapes(mesh, *v, mesh.cornerPoints);
-        const auto base = static_cast<std::uint32_t>(all.targets.size());
-        for (std::size_t s = 0; s < t.shapeCount(); ++s) {
-            all.names.push_back(t.names[s]);
-            all.shapeOffsets.push_back(base + t.shapeOffsets[s + 1]);
-        }
-        all.targets.insert(all.targets.end(), t.targets.begin(), t.targets.end());
-        all.deltaPositions.insert(all.deltaPositions.end(), t.deltaPositions.begin(),
-                                  t.deltaPositions.end());
-        all.deltaNormals.insert(all.deltaNormals.end(), t.deltaNormals.begin(),
-                                t.deltaNormals.end());
-    }
-    return all;
 }
 
 } // namespace
@@ -231,14 +206,24 @@ PoseReport poseFromModels(const Model& reference, const Model* animation, const 
     if (req.vertices || !req.flex.empty()) {
         r.profile = resolveProfile(reference, req.profile);
         r.weights = req.weights;
-        const FlexTargets flex = mergedFlex(reference.mesh, flexModels);
-        r.flexNames = flex.names;
-        r.flexWeights.assign(flex.shapeCount(), 0.0f);
-        auto shapeOf = [&flex](const std::string& name) {
-            const auto it = std::find(flex.names.begin(), flex.names.end(), name);
-            return it == flex.names.end() ? SIZE_MAX
-                                          : static_cast<std::size_t>(it - flex.names.begin());
+        // The window's evaluator (core/pose/scene_evaluator.h): the same shapes, morph and
+        // skinning as the viewport draws.
+        auto unowned = [](const Model* m) {
+            return std::shared_ptr<const Model>(std::shared_ptr<const Model>(), m);
         };
+        std::vector<FlexSet> sets;
+        for (const Model* v : flexModels) {
+            if (v != nullptr && !v->flexShapes.empty() && !reference.mesh.empty()) {
+                sets.push_back(
+                    {unowned(v), bindFlexShapes(reference.mesh, *v, reference.mesh.cornerPoints)});
+            }
+        }
+        const SceneEvaluator ev(unowned(&reference), std::move(sets), r.profile);
+        const std::vector<std::string>& names = ev.shapeNames();
+        r.flexNames = names;
+        FlexSetting setting;
+        setting.left.assign(names.size(), 0.0f);
+        setting.right.assign(names.size(), std::numeric_limits<float>::quiet_NaN());
         auto controllerOf = [&flexModels](const std::string& name) -> const FlexController* {
             for (const Model* fm : flexModels) {
                 if (fm == nullptr) {
@@ -252,55 +237,49 @@ PoseReport poseFromModels(const Model& reference, const Model* animation, const 
             }
             return nullptr;
         };
-        for (const auto& [name, value] : req.flex) {
-            const auto it = std::find(flex.names.begin(), flex.names.end(), name);
-            const FlexController* ctl = it == flex.names.end() ? controllerOf(name) : nullptr;
+        for (const PoseRequest::FlexValue& fv : req.flex) {
+            const std::size_t shape = ev.shapeIndex(fv.name);
+            const FlexController* ctl = shape == SIZE_MAX ? controllerOf(fv.name) : nullptr;
             if (ctl != nullptr) {
                 // A DMX control on Valve's 0..1 scale, both sides, level 0.5 (flex_controls.h).
-                const std::vector<SideWeights> w = controlWeights(*ctl, value, 0.5f, 0.5f);
+                const std::vector<SideWeights> w = controlWeights(*ctl, fv.left, 0.5f, 0.5f);
                 for (std::size_t k = 0; k < w.size(); ++k) {
-                    if (const std::size_t s = shapeOf(ctl->rawControls[k]); s != SIZE_MAX) {
-                        r.flexWeights[s] = w[k].left;
+                    if (const std::size_t s = ev.shapeIndex(ctl->rawControls[k]); s != SIZE_MAX) {
+                        setting.left[s] = w[k].left;
                     }
                 }
                 continue;
             }
-            if (it == flex.names.end()) {
+            if (shape == SIZE_MAX) {
                 r.ok = false;
-                r.error = "no flex shape '" + name + "'" +
-                          (flex.names.empty() ? std::string(" (no VTA attached)")
-                                              : " (shapes: " + joinNames(flex.names, 12) + ")");
+                r.error = "no flex shape '" + fv.name + "'" +
+                          (names.empty() ? std::string(" (no VTA attached)")
+                                         : " (shapes: " + joinNames(names, 12) + ")");
                 return r;
             }
-            r.flexWeights[static_cast<std::size_t>(it - flex.names.begin())] = value;
+            setting.left[shape] = fv.left;
+            setting.right[shape] = fv.right;
         }
         // Domination rules of the flex files (DMX), as the viewer applies them.
-        std::vector<SideWeights> sides(r.flexWeights.size());
-        for (std::size_t s = 0; s < sides.size(); ++s) {
-            sides[s] = {r.flexWeights[s], r.flexWeights[s]};
-        }
-        for (const Model* fm : flexModels) {
-            if (fm != nullptr && !fm->flexDominators.empty()) {
-                applyDomination(fm->flexDominators, shapeOf, sides);
-            }
-        }
+        const std::vector<SideWeights> sides = ev.shapeWeights(setting);
+        r.flexWeights.resize(sides.size());
         for (std::size_t s = 0; s < sides.size(); ++s) {
             r.flexWeights[s] = sides[s].left;
         }
         if (req.vertices) {
-            const SkinTarget target =
-                makePointSkinTarget(reference.mesh, skel.size(), r.profile, req.weights);
-            buffers.resize(skel.size(), anim != nullptr ? anim->jointCount : 0,
-                           target.vertexCount(), !target.normals.empty(), flex.shapeCount());
-            buffers.flexWeights = r.flexWeights;
-            if (!evaluateSkin(rig, target, &flex, buffers)) {
-                r.ok = false;
-                r.error = "cannot skin '" + req.file + "': inconsistent mesh or flex";
-                return r;
-            }
+            SceneFrame evaluated;
+            EvaluateOptions eo;
+            eo.weights = req.weights;
+            ev.evaluate(anim != nullptr ? std::span<const Xform>(buffers.model)
+                                        : std::span<const Xform>(),
+                        setting, eo, evaluated);
             r.withVertices = true;
-            r.vertices = buffers.positions;
-            r.normals = buffers.normals;
+            r.vertices = std::move(evaluated.positions);
+            // Per point: SMD points are corners; a CoD pool's points have no single normal.
+            if (evaluated.cornerNormals.size() == r.vertices.size() &&
+                reference.mesh.cornerPoints.size() == r.vertices.size()) {
+                r.normals = std::move(evaluated.cornerNormals);
+            }
         }
     }
     r.bones.reserve(skel.size());

@@ -1,6 +1,8 @@
 #pragma once
 
+#include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/diag/diagnostic.h"
@@ -25,8 +27,19 @@ struct PoseRequest {
     Profile profile = Profile::Auto;
     bool vertices = false;                     // also skin every vertex (`--vertices`)
     WeightView weights = WeightView::Authored; // `--weights=authored|compiled` (CHECKS.md §5)
-    // `--flex NAME=V`, by shape name, or a DMX controller name (Valve's 0..1 control scale)
-    std::vector<std::pair<std::string, float>> flex;
+    // `--flex NAME=V`, by shape name, or a DMX controller name (Valve's 0..1 control scale);
+    // `--flex NAME=L:R` sets a shape's left and right sides apart (a DMX stereo shape moves each
+    // point by its stereo split, as the Flex dock's balance does).
+    struct FlexValue {
+        std::string name;
+        float left = 0.0f;
+        float right = std::numeric_limits<float>::quiet_NaN(); // NaN: mono (left for both)
+        FlexValue(std::string n, float l, float r = std::numeric_limits<float>::quiet_NaN())
+            : name(std::move(n)), left(l), right(r)
+        {
+        }
+    };
+    std::vector<FlexValue> flex;
     std::string forceReader; // `--force-reader`: a FormatInfo id
 };
 

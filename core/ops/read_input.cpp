@@ -1,6 +1,12 @@
 #include "core/ops/read_input.h"
 
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+
+#include "core/diag/diagnostic_ids.h"
 #include "core/formats/content_sniff.h"
+#include "core/formats/xanim/xanim.h"
 #include "core/io/file_buffer.h"
 #include "core/ops/qc_ops.h"
 #include "core/project/qc_resolve.h"
@@ -52,43 +58,166 @@ bool isReadable(std::string_view bytes, const std::string& path, const std::stri
     return readerByName(forceReader) != nullptr || detectFormat(bytes, path) != nullptr;
 }
 
-OpenedInput openInput(const std::string& path, Profile profile, const std::string& forceReader)
+namespace {
+
+// The compiled model's locations are lines of its component files; shown under the QC's name,
+// its checks are located at the whole QC instead of at wrong lines (`check X.qc` checks each
+// component with its own name and lines).
+void forgetLocations(Model& m)
 {
-    OpenedInput in;
-    in.path = path;
-    if (isQcPath(path)) {
-        auto qc = std::make_shared<QcReport>(qcReportFromFile(path, profile));
-        if (!qc->readable) {
-            in.error = qc->ioError;
-            return in;
-        }
-        in.readable = true;
+    for (auto* v : {&m.skeleton.where, &m.skeleton.bindWhere, &m.mesh.pointWhere,
+                    &m.mesh.cornerWhere, &m.mesh.triangleWhere}) {
+        std::fill(v->begin(), v->end(), SourceLoc{});
+    }
+    for (Material& mat : m.mesh.materials) {
+        mat.where = {};
+    }
+    for (Animation& a : m.animations) {
+        std::fill(a.frameWhere.begin(), a.frameWhere.end(), SourceLoc{});
+    }
+    for (FlexShape& f : m.flexShapes) {
+        f.where = {};
+    }
+    for (VertexFrame& f : m.vertexFrames) {
+        f.where = {};
+        std::fill(f.lineWhere.begin(), f.lineWhere.end(), SourceLoc{});
+    }
+}
+
+void openQc(OpenedInput& in, const OpenOptions& o)
+{
+    auto qc = std::make_shared<QcReport>(qcReportFromFile(in.path, o.profile));
+    if (!qc->readable) {
+        in.error = qc->ioError;
+        return;
+    }
+    in.readable = true;
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(in.path, ec);
+    in.bytes = ec ? 0 : static_cast<std::uint64_t>(size);
+    in.result.diagnostics = qc->diagnostics;
+    if (o.qcView) {
+        DiskQcFileSystem fs;
+        QcCompileOptions options;
+        options.allChoices = false;
+        options.choices.assign(o.qcView->choices.begin(), o.qcView->choices.end());
+        options.skin = o.qcView->skin;
+        options.lod = o.qcView->lod;
+        QcCompiled shown = compileQc(qc->project, fs, options);
+        forgetLocations(shown.model);
+        in.result.hasModel = shown.hasModel;
+        in.result.model = std::move(shown.model);
+    } else {
         in.result.hasModel = qc->compiled.hasModel;
         in.result.model = std::move(qc->compiled.model);
-        in.result.diagnostics = qc->diagnostics;
-        in.qc = std::move(qc);
-        return in;
+    }
+    in.qc = std::move(qc);
+}
+
+// An XANIM without notes takes them from its sibling NT_EXPORT (FORMATS.md §4.3).
+void mergeSiblingNotetracks(const std::string& path, ReadResult& r)
+{
+    if ((r.model.format != "xanim" && r.model.format != "xanim_bin") ||
+        r.model.animations.empty() || !r.model.animations.front().notes.empty()) {
+        return;
+    }
+    const std::string nt = ntExportPathFor(path);
+    if (nt.empty()) {
+        return;
+    }
+    FileReadResult ntFile = readFile(nt);
+    if (!ntFile.ok()) {
+        return;
+    }
+    ReadContext nctx;
+    nctx.fileName = nt;
+    ReadResult ntr = readNtExport(ntFile.bytes, nctx);
+    for (Diagnostic& d : ntr.diagnostics) {
+        r.diagnostics.push_back(std::move(d));
+    }
+    if (ntr.hasModel) {
+        DiagnosticSink sink(nt);
+        mergeNotetracks(r.model, ntr.model, sink);
+        for (Diagnostic& d : sink.take()) {
+            r.diagnostics.push_back(std::move(d));
+        }
+    }
+}
+
+Diagnostic failureDiagnostic(std::string_view id, std::string message, std::string file)
+{
+    Diagnostic d;
+    d.severity = Severity::Error;
+    d.id = id;
+    d.message = std::move(message);
+    d.file = std::move(file);
+    d.fixedSeverity = true;
+    return d;
+}
+
+} // namespace
+
+OpenedInput openInput(const std::string& path, const OpenOptions& o)
+{
+    const auto start = std::chrono::steady_clock::now();
+    OpenedInput in;
+    in.path = path;
+    const std::string name = o.diagnosticName.empty() ? path : o.diagnosticName;
+    auto finish = [&]() -> OpenedInput {
+        in.loadMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
+                                                              start)
+                        .count();
+        if (!in.readable && in.failure.id.empty()) {
+            in.failure = failureDiagnostic(ids::kIoUnreadable, in.error, name);
+        }
+        return std::move(in);
+    };
+    if (isQcPath(path)) {
+        openQc(in, o);
+        return finish();
     }
     MappedFile file(path);
     if (!file.ok()) {
         in.error = file.error();
-        return in;
+        return finish();
     }
-    if (!isReadable(file.bytes(), path, forceReader)) {
-        in.error = "'" + path + "': " + std::string(unknownFormatReason(file.bytes()));
-        return in;
+    in.bytes = file.bytes().size();
+    if (!isReadable(file.bytes(), path, o.forceReader)) {
+        const std::string_view why = unknownFormatReason(file.bytes());
+        in.error = "'" + path + "': " + std::string(why);
+        if (why == compiledFileReason(file.bytes())) {
+            in.failure = failureDiagnostic(ids::kSyntaxCompiledFile, std::string(why), name);
+            in.failure.binary = true;
+        } else {
+            in.failure = failureDiagnostic(
+                why == "file is empty" ? ids::kSyntaxEmptyFile : ids::kSyntaxBadVersion,
+                std::string(why), name);
+            in.failure.where = {1, 1, 0};
+        }
+        return finish();
     }
     ReadContext ctx;
-    ctx.fileName = path;
-    ctx.profile = profile;
-    in.result = readInput(file.bytes(), ctx, forceReader);
+    ctx.fileName = name;
+    ctx.profile = o.profile;
+    in.result = readInput(file.bytes(), ctx, o.forceReader);
     if (!file.unchanged()) { // written meanwhile: what was parsed is no version of the file
         in.result = ReadResult{};
         in.error = file.error();
-        return in;
+        return finish();
     }
     in.readable = true;
-    return in;
+    if (o.notetracks && in.result.hasModel) {
+        mergeSiblingNotetracks(path, in.result);
+    }
+    return finish();
+}
+
+OpenedInput openInput(const std::string& path, Profile profile, const std::string& forceReader)
+{
+    OpenOptions o;
+    o.profile = profile;
+    o.forceReader = forceReader;
+    return openInput(path, o);
 }
 
 } // namespace rigscope::core

@@ -35,6 +35,9 @@ bool SkinJob::validate() const noexcept
     if (outNormals.size() != normals.size()) {
         return false;
     }
+    if (!outLinear.empty() && outLinear.size() != n) {
+        return false;
+    }
     if (offsets[n] != joints.size()) {
         return false;
     }
@@ -63,19 +66,31 @@ bool SkinJob::run() const noexcept
     }
     const std::size_t last = std::min(end, positions.size());
     const bool doNormals = !normals.empty();
+    const bool doLinear = !outLinear.empty();
     for (std::size_t v = begin; v < last; ++v) {
         const std::uint32_t first = offsets[v];
         const std::uint32_t stop = offsets[v + 1];
-        if (first == stop) {
+        SkinMatrix m = SkinMatrix::Zero();
+        float sum = 0.0f;
+        for (std::uint32_t k = first; k < stop; ++k) {
+            const float w = weights[k];
+            if (std::isfinite(w)) {
+                m.noalias() += w * skin[static_cast<std::size_t>(joints[k])];
+                sum += w;
+            }
+        }
+        if (!(sum > 0.0f) || !std::isfinite(sum)) {
             outPositions[v] = positions[v];
             if (doNormals) {
                 outNormals[v] = normals[v];
             }
+            if (doLinear) {
+                outLinear[v] = Mat3::Identity();
+            }
             continue;
         }
-        SkinMatrix m = weights[first] * skin[static_cast<std::size_t>(joints[first])];
-        for (std::uint32_t k = first + 1; k < stop; ++k) {
-            m.noalias() += weights[k] * skin[static_cast<std::size_t>(joints[k])];
+        if (sum != 1.0f) {
+            m *= 1.0f / sum;
         }
         // Written out: Eigen's Block<3x4> * Vector3f product goes through a generic path here.
         const float* a = m.data(); // column-major: columns at 0, 3, 6 and the translation at 9
@@ -90,6 +105,9 @@ bool SkinJob::run() const noexcept
                          a[2] * q.x() + a[5] * q.y() + a[8] * q.z());
             const float len2 = n.squaredNorm();
             outNormals[v] = len2 > 0.0f ? Vec3(n * (1.0f / std::sqrt(len2))) : n;
+        }
+        if (doLinear) {
+            outLinear[v] = m.leftCols<3>();
         }
     }
     return true;

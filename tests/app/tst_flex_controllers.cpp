@@ -168,7 +168,7 @@ class TstFlexControllers : public QObject {
     static QList<float> zByPosition(const app::Document& doc)
     {
         const auto model = doc.primaryModel();
-        const std::vector<core::Vec3> off = doc.flexOffsets();
+        const std::vector<core::Vec3> off = doc.evaluator()->morphOffsets(doc.flexSetting());
         QList<float> z(4, -100.0f);
         const core::Vec3 at[4] = {{-1, 0, 0}, {1, 0, 0}, {1, 1, 0}, {-1, 1, 0}};
         for (std::size_t p = 0; p < model->mesh.pointCount(); ++p) {

@@ -72,7 +72,7 @@ private slots:
         QVERIFY(doc.waitForLoaded());
         QCOMPARE(doc.flexNames(), (QStringList{QStringLiteral("smile"), QStringLiteral("blink")}));
         doc.setFlexWeight(1, 1.0f);
-        const std::vector<core::Vec3> off = doc.flexOffsets();
+        const std::vector<core::Vec3> off = doc.evaluator()->morphOffsets(doc.flexSetting());
         const auto m = doc.primaryModel();
         QCOMPARE(off.size(), m->mesh.pointCount());
         int moved = 0;
