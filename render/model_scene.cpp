@@ -483,9 +483,8 @@ void ModelScene::textureDecoded(std::size_t material, const QImage& image)
 
 const core::Influences& ModelScene::influences(bool compiled) const
 {
-    return m_evaluator->influences(compiled ? core::WeightView::Compiled
-                                            : core::WeightView::Authored,
-                                   m_profile);
+    return m_evaluator->influences(
+        compiled ? core::WeightView::Compiled : core::WeightView::Authored, m_profile);
 }
 
 void ModelScene::setEvaluator(std::shared_ptr<const core::SceneEvaluator> evaluator)
@@ -622,8 +621,8 @@ void ModelScene::evaluate(const std::vector<Eigen::Affine3f>& world)
     const core::Model& m = *m_model;
     const bool posed = world.size() == m.skeleton.size() && !world.empty();
     core::EvaluateOptions options;
-    options.weights = m_flags.compiledWeights ? core::WeightView::Compiled
-                                              : core::WeightView::Authored;
+    options.weights =
+        m_flags.compiledWeights ? core::WeightView::Compiled : core::WeightView::Authored;
     options.displacement = posed && m_flags.heatMap == HeatMap::WeightChange;
     options.profile = m_profile;
     core::SceneFrame frame;
@@ -817,18 +816,7 @@ void ModelScene::rebuildBounds()
 core::Bounds ModelScene::bounds() const
 {
     core::Bounds b;
-    auto grow = [&](const core::Vec3& p) {
-        if (!p.allFinite()) {
-            return;
-        }
-        if (!b.valid) {
-            b.min = b.max = p;
-            b.valid = true;
-        } else {
-            b.min = b.min.cwiseMin(p);
-            b.max = b.max.cwiseMax(p);
-        }
-    };
+    auto grow = [&](const core::Vec3& p) { b.grow(p); };
     if (!m_model->mesh.empty()) {
         for (std::uint32_t c : m_model->mesh.cornerPoints) {
             grow(m_points[c]);
@@ -872,8 +860,10 @@ void ModelScene::appendMarkerLines(LineList& lines) const
         const Eigen::Affine3f& w = m_world[std::size_t(mk.joint)];
         if (mk.kind == SceneMarker::Kind::Axes) {
             const core::Vec3 local =
-                mk.absolute ? core::Vec3(m_evaluator->rig().bindModel[std::size_t(mk.joint)].inverse() * mk.offset)
-                            : mk.offset;
+                mk.absolute
+                    ? core::Vec3(m_evaluator->rig().bindModel[std::size_t(mk.joint)].inverse() *
+                                 mk.offset)
+                    : mk.offset;
             const QVector3D o = toQt(core::Vec3(w * local));
             const float len = m_size * 0.04f;
             const QColor axis[3] = {QColor(255, 90, 90), QColor(110, 230, 90),
@@ -957,8 +947,10 @@ void ModelScene::rebuildSkeleton()
             mk.joint >= 0 && std::size_t(mk.joint) < m_world.size()) {
             const Eigen::Affine3f& w = m_world[std::size_t(mk.joint)];
             const core::Vec3 local =
-                mk.absolute ? core::Vec3(m_evaluator->rig().bindModel[std::size_t(mk.joint)].inverse() * mk.offset)
-                            : mk.offset;
+                mk.absolute
+                    ? core::Vec3(m_evaluator->rig().bindModel[std::size_t(mk.joint)].inverse() *
+                                 mk.offset)
+                    : mk.offset;
             names.push_back({toQt(core::Vec3(w * local)), mk.name, QColor(255, 220, 120), true});
         }
     }

@@ -431,11 +431,7 @@ void Viewport::frameAll()
 {
     core::Bounds b = m_scene ? m_scene->bounds() : core::Bounds{};
     if (m_scene && m_animationBounds.valid) {
-        if (!b.valid) {
-            b = m_animationBounds;
-        }
-        b.min = b.min.cwiseMin(m_animationBounds.min);
-        b.max = b.max.cwiseMax(m_animationBounds.max);
+        b.grow(m_animationBounds);
     }
     frameBounds(b);
 }
@@ -446,14 +442,7 @@ core::Bounds Viewport::selectionBounds() const
     if (!m_scene) {
         return b;
     }
-    auto grow = [&](const core::Vec3& p) {
-        if (!b.valid) {
-            b.min = b.max = p;
-            b.valid = true;
-        }
-        b.min = b.min.cwiseMin(p);
-        b.max = b.max.cwiseMax(p);
-    };
+    auto grow = [&](const core::Vec3& p) { b.grow(p); };
     const int j = m_scene->selectedJoint();
     if (j >= 0 && std::size_t(j) < m_scene->jointWorld().size()) {
         const core::Vec3 p = m_scene->jointWorld()[std::size_t(j)].translation();

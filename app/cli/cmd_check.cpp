@@ -68,7 +68,7 @@ int runCheck(const QStringList& args)
                             QStringLiteral("Files or directories to check"),
                             QStringLiteral("PATH..."));
     const QCommandLineOption profile(QStringLiteral("profile"),
-                                     QStringLiteral("auto|goldsrc|source|source256|cod"),
+                                     QString::fromStdString(core::profileChoices()),
                                      QStringLiteral("P"), QStringLiteral("auto"));
     const QCommandLineOption format(QStringLiteral("format"), QStringLiteral("text|json|sarif"),
                                     QStringLiteral("F"), QStringLiteral("text"));
@@ -99,9 +99,11 @@ int runCheck(const QStringList& args)
         QStringLiteral("Explain a check id: meaning, limits, example, fix"), QStringLiteral("ID"));
     const QCommandLineOption help(QStringList{QStringLiteral("h"), QStringLiteral("help")},
                                   QStringLiteral("Show this help"));
+    // --material-root, as info and the window name it; --materials is the older spelling.
     const QCommandLineOption materials(
-        QStringLiteral("materials"),
-        QStringLiteral("Game folder holding materials/ for the material.* checks (repeatable)"),
+        QStringList{QStringLiteral("material-root"), QStringLiteral("materials")},
+        QStringLiteral("Game folder holding materials/ for the material.* checks (repeatable; "
+                       "--materials is an alias)"),
         QStringLiteral("DIR"));
     p.addOptions({profile, format, reference, enable, disable, maxPerCheck, werror, jobs,
                   listChecks, explain, materials, help});

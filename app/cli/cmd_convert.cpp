@@ -68,7 +68,7 @@ int runConvert(const QStringList& args)
             "authored (as written) or compiled (bake what the profile's compiler keeps)"),
         QStringLiteral("VIEW"), QStringLiteral("authored"));
     const QCommandLineOption profile(QStringLiteral("profile"),
-                                     QStringLiteral("auto|goldsrc|source|source256|cod"),
+                                     QString::fromStdString(core::profileChoices()),
                                      QStringLiteral("P"), QStringLiteral("auto"));
     const QCommandLineOption flex(
         QStringLiteral("flex"),

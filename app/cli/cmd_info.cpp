@@ -76,7 +76,7 @@ int runInfo(const QStringList& args)
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print one JSON array"));
     const QCommandLineOption tree(QStringLiteral("v"), QStringLiteral("Print the bone tree"));
     const QCommandLineOption profile(QStringLiteral("profile"),
-                                     QStringLiteral("auto|goldsrc|source|source256|cod"),
+                                     QString::fromStdString(core::profileChoices()),
                                      QStringLiteral("P"), QStringLiteral("auto"));
     const QCommandLineOption noChecks(
         QStringLiteral("no-checks"),

@@ -1,5 +1,5 @@
 // `rigscope-cli pose FILE [ATTACH...] [--reference FILE] [--anim FILE] [--frame N | --time T]
-//   [--interpolation=stepped|linear|slerp] [--vertices] [--flex NAME=V]...
+//   [--interpolation=stepped|linear|slerp] [--vertices] [--flex NAME=V|NAME=L:R]...
 //   [--weights=authored|compiled] [--profile=P] [--json]`
 // ATTACH files attach like a drop: VTAs give flex shapes, an animation is posed. With
 // --reference, FILE is attached to that reference too.
@@ -38,10 +38,11 @@ int runPose(const QStringList& args)
                                        QStringLiteral("FILE"));
     const QCommandLineOption vertices(QStringLiteral("vertices"),
                                       QStringLiteral("Also print every skinned vertex"));
-    const QCommandLineOption flex(QStringLiteral("flex"),
-                                  QStringLiteral("Flex shape weight, or left:right of a stereo shape "
-                                                 "(repeatable; needs a VTA or a DMX)"),
-                                  QStringLiteral("NAME=V"));
+    const QCommandLineOption flex(
+        QStringLiteral("flex"),
+        QStringLiteral("Flex shape weight, or left:right of a stereo shape "
+                       "(repeatable; needs a VTA or a DMX)"),
+        QStringLiteral("NAME=V"));
     const QCommandLineOption weights(
         QStringLiteral("weights"),
         QStringLiteral("authored (as written) or compiled (what the profile's compiler keeps)"),
@@ -50,7 +51,7 @@ int runPose(const QStringList& args)
                                     QStringLiteral("stepped|linear|slerp, for fractional frames"),
                                     QStringLiteral("MODE"), QStringLiteral("stepped"));
     const QCommandLineOption profile(QStringLiteral("profile"),
-                                     QStringLiteral("auto|goldsrc|source|source256|cod"),
+                                     QString::fromStdString(core::profileChoices()),
                                      QStringLiteral("P"), QStringLiteral("auto"));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print a JSON array"));
     const QCommandLineOption help(QStringList{QStringLiteral("h"), QStringLiteral("help")},
@@ -101,8 +102,7 @@ int runPose(const QStringList& args)
     for (const QString& v : p.values(flex)) {
         // NAME=V, or NAME=L:R for the two sides of a stereo shape.
         const qsizetype eq = v.lastIndexOf(QLatin1Char('='));
-        const QStringList sides =
-            eq > 0 ? v.mid(eq + 1).split(QLatin1Char(':')) : QStringList();
+        const QStringList sides = eq > 0 ? v.mid(eq + 1).split(QLatin1Char(':')) : QStringList();
         bool ok = !sides.isEmpty() && sides.size() <= 2;
         float left = 0.0f;
         float right = std::numeric_limits<float>::quiet_NaN();

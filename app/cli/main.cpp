@@ -25,7 +25,7 @@ void printUsage(std::FILE* to)
         "         [--flex=VTA]\n"
         "        write another format atomically\n"
         "  pose FILE [VTA...] [--anim FILE] [--frame N | --time T] [--reference FILE]\n"
-        "       [--vertices] [--flex NAME=V]... [--weights=authored|compiled] [--json]\n"
+        "       [--vertices] [--flex NAME=V|NAME=L:R]... [--weights=authored|compiled] [--json]\n"
         "        bone transforms (and skinned vertices) at a frame\n"
         "\n"
         "every verb: --verbose=quiet|error|warning|info|debug, --color=auto|always|never,\n"

@@ -80,9 +80,11 @@ GuiOptions parseGuiCommandLine(const QStringList& arguments)
         QCoreApplication::translate("main", "Open the window, wait for the load and its checks, "
                                             "grab the whole window to OUT.png and exit."),
         QStringLiteral("OUT"));
+    // --material-root, as the CLI verbs name it; --materials is the older spelling.
     const QCommandLineOption materials(
-        QStringLiteral("materials"),
-        QCoreApplication::translate("main", "Game folder holding materials/ (repeatable)."),
+        QStringList{QStringLiteral("material-root"), QStringLiteral("materials")},
+        QCoreApplication::translate("main", "Game folder holding materials/ (repeatable; "
+                                            "--materials is an alias)."),
         QStringLiteral("DIR"));
     const QCommandLineOption noTextures(
         QStringLiteral("no-textures"),

@@ -15,6 +15,7 @@
 #include "core/diag/diagnostic_ids.h"
 #include "core/diag/severity.h"
 #include "core/io/file_buffer.h"
+#include "core/formats/mdl/compiled_model.h"
 #include "core/ops/check.h"
 #include "core/ops/qc_ops.h"
 #include "core/pose/flex_controls.h"
@@ -40,6 +41,7 @@ LoadedFile loadFile(const QString& path, const QcView& qcView, const std::string
     f.bytes = qint64(in.bytes);
     f.loadMs = in.loadMs;
     f.qc = std::move(in.qc);
+    f.compiled = std::move(in.compiled);
     if (!in.readable) {
         f.error = toQString(in.error);
         // The failure is a problem of the file like any other: Problems lists it.
@@ -300,11 +302,13 @@ render::MaterialSources Document::materialSources() const
     const core::QcReport* qc = qcProject();
     if (qc) {
         cds = core::qcMaterialFolders(*qc);
+    } else if (p->compiled) { // a compiled model's $cdmaterials, as the engine looks them up
+        cds = p->compiled->cdMaterials;
     }
     const core::Profile profile = activeProfile();
     const bool source = profile != core::Profile::GoldSrc && profile != core::Profile::Cod;
-    render::MaterialSources s =
-        render::materialSourcesFor(p->path, m_materialRoots, qc ? &cds : nullptr, source);
+    render::MaterialSources s = render::materialSourcesFor(
+        p->path, m_materialRoots, qc || p->compiled ? &cds : nullptr, source);
     if (qc) {
         render::addQcTextureSettings(s, p->path, qc->project);
     }
@@ -486,7 +490,8 @@ void Document::assemble(std::vector<LoadedFile> files, bool keepState)
     for (const LoadedFile& f : m_files) {
         sceneFiles.push_back({toStd(f.path), f.model, f.qc});
     }
-    m_scene = core::assembleScene(std::move(sceneFiles), expectedProfile(m_files, std::size_t(m_primary), m_profile));
+    m_scene = core::assembleScene(std::move(sceneFiles),
+                                  expectedProfile(m_files, std::size_t(m_primary), m_profile));
     m_animations.clear();
     for (const core::SceneAnimation& a : m_scene.animations) {
         m_animations.push_back({toQString(a.name), a.file, a.index, a.binding});

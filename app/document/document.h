@@ -22,7 +22,8 @@
 
 namespace rigscope::core {
 struct QcReport;
-}
+struct CompiledModelInfo;
+} // namespace rigscope::core
 
 namespace rigscope::app {
 
@@ -50,6 +51,8 @@ struct LoadedFile {
     QString error;       // I/O or format failure
     // A QC project (issue 17): the script, its files and the compiled model shown as `model`.
     std::shared_ptr<const core::QcReport> qc;
+    // A compiled model (.mdl, issue 29): its bodyparts, skins, sequences, hitboxes, ...
+    std::shared_ptr<const core::CompiledModelInfo> compiled;
     qint64 bytes = 0;
     double loadMs = 0;
 };

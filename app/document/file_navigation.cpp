@@ -42,6 +42,8 @@ QString openFilter()
     }
     all << QStringLiteral("*.qc") << QStringLiteral("*.qci"); // QC projects (issue 17)
     parts << QObject::tr("QC projects (*.qc *.qci)");
+    all << QStringLiteral("*.mdl"); // compiled models (issue 29), companions found beside them
+    parts << QObject::tr("Compiled models (*.mdl)");
     all.removeDuplicates();
     parts.prepend(QObject::tr("All supported (%1)").arg(all.join(QLatin1Char(' '))));
     parts << QObject::tr("All files (*)");

@@ -86,17 +86,7 @@ core::Bounds Playback::bounds(const core::PoseRig& rig, const core::Animation& a
     if (rig.jointCount() == 0) {
         return out;
     }
-    auto grow = [](core::Bounds& b, const core::Vec3& p) {
-        if (!p.allFinite()) {
-            return;
-        }
-        if (!b.valid) {
-            b.min = b.max = p;
-            b.valid = true;
-        }
-        b.min = b.min.cwiseMin(p);
-        b.max = b.max.cwiseMax(p);
-    };
+    auto grow = [](core::Bounds& b, const core::Vec3& p) { b.grow(p); };
     // How far the mesh reaches past the bind skeleton, per side.
     core::Bounds bind;
     for (const auto& x : rig.bindModel) {

@@ -7,6 +7,7 @@
 #include <iterator>
 
 #include "app/qt_convert.h"
+#include "core/formats/mdl/compiled_model.h"
 #include "core/ops/qc_ops.h"
 
 namespace rigscope::app {
@@ -25,6 +26,19 @@ QString qcSequenceNote(const core::QcReport& qc, int animation)
     return o.delta ? QObject::tr(" · delta") : QString();
 }
 
+namespace {
+
+// Hitbox groups (studiomdl's hit groups: 0 generic, 1 head, 2 chest, 3 stomach, 4-7 limbs).
+QColor hitGroupColor(int group)
+{
+    static const QColor kGroup[] = {
+        QColor(230, 230, 230), QColor(255, 70, 70),  QColor(255, 160, 40), QColor(250, 230, 60),
+        QColor(80, 220, 90),   QColor(60, 200, 220), QColor(90, 120, 255), QColor(200, 90, 255)};
+    return kGroup[std::size_t(std::abs(group)) % std::size(kGroup)];
+}
+
+} // namespace
+
 std::vector<render::SceneMarker> qcMarkers(const core::QcReport& qc, const core::Model& shown)
 {
     std::vector<render::SceneMarker> out;
@@ -40,19 +54,54 @@ std::vector<render::SceneMarker> qcMarkers(const core::QcReport& qc, const core:
             out.push_back(std::move(m));
         }
     }
-    // Hitbox groups (studiomdl's hit groups: 0 generic, 1 head, 2 chest, 3 stomach, 4-7 limbs).
-    static const QColor kGroup[] = {
-        QColor(230, 230, 230), QColor(255, 70, 70),  QColor(255, 160, 40), QColor(250, 230, 60),
-        QColor(80, 220, 90),   QColor(60, 200, 220), QColor(90, 120, 255), QColor(200, 90, 255)};
     for (const core::QcHitbox& h : qc.project.hitboxes) {
         render::SceneMarker m;
         m.kind = render::SceneMarker::Kind::Box;
         m.joint = shown.skeleton.findByName(h.bone);
         m.min = h.min;
         m.max = h.max;
-        m.color = kGroup[std::size_t(std::abs(h.group)) % std::size(kGroup)];
+        m.color = hitGroupColor(h.group);
         if (m.joint >= 0) {
             out.push_back(std::move(m));
+        }
+    }
+    return out;
+}
+
+std::vector<render::SceneMarker> compiledMarkers(const core::CompiledModelInfo& compiled,
+                                                 const core::Model& shown)
+{
+    std::vector<render::SceneMarker> out;
+    auto joint = [&](std::int32_t bone) {
+        return bone >= 0 && std::size_t(bone) < compiled.bones.size()
+                   ? shown.skeleton.findByName(compiled.bones[std::size_t(bone)].name)
+                   : core::kNoJoint;
+    };
+    for (const core::CompiledAttachment& a : compiled.attachments) {
+        render::SceneMarker m;
+        m.kind = render::SceneMarker::Kind::Axes;
+        m.joint = joint(a.bone);
+        // The 3x4 matrix in the bone's space: rotation rows, the origin in the last column.
+        const auto& l = a.local;
+        m.offset = core::Vec3(l[3], l[7], l[11]);
+        m.rotation << l[0], l[1], l[2], l[4], l[5], l[6], l[8], l[9], l[10];
+        m.name = toQString(a.name);
+        if (m.joint >= 0) {
+            out.push_back(std::move(m));
+        }
+    }
+    // The first hitbox set: the one the engine traces against by default.
+    if (!compiled.hitboxSets.empty()) {
+        for (const core::CompiledHitbox& h : compiled.hitboxSets.front().boxes) {
+            render::SceneMarker m;
+            m.kind = render::SceneMarker::Kind::Box;
+            m.joint = joint(h.bone);
+            m.min = h.min;
+            m.max = h.max;
+            m.color = hitGroupColor(h.group);
+            if (m.joint >= 0) {
+                out.push_back(std::move(m));
+            }
         }
     }
     return out;

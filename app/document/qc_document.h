@@ -22,5 +22,8 @@ QString qcSequenceNote(const core::QcReport& qc, int animation);
 // Attachments (named axes) and hitboxes (wire boxes coloured by group) of a QC project, on the
 // joints of the model shown (matched by bone name).
 std::vector<render::SceneMarker> qcMarkers(const core::QcReport& qc, const core::Model& shown);
+// The same for a compiled model (issue 29): its attachments and its hitbox sets' boxes.
+std::vector<render::SceneMarker> compiledMarkers(const core::CompiledModelInfo& compiled,
+                                                 const core::Model& shown);
 
 } // namespace rigscope::app

@@ -6,6 +6,7 @@
 
 #include "app/document/frame_names.h"
 #include "app/qt_convert.h"
+#include "core/formats/mdl/compiled_model.h"
 
 namespace rigscope::app {
 
@@ -53,6 +54,84 @@ quint32 OutlineModel::bOf(quintptr id)
     return quint32(id & 0xFFFFFFFFu);
 }
 
+void OutlineModel::buildCompiledGroups(const core::CompiledModelInfo& c)
+{
+    const QLocale loc = QLocale::system();
+    auto bone = [&c](std::int32_t b) {
+        return b >= 0 && std::size_t(b) < c.bones.size() ? toQString(c.bones[std::size_t(b)].name)
+                                                         : QStringLiteral("?");
+    };
+    InfoGroup parts{tr("Bodyparts"), loc.toString(qlonglong(c.bodyparts.size())), {}};
+    for (const core::CompiledBodypart& bp : c.bodyparts) {
+        for (const core::CompiledSubModel& m : bp.models) {
+            parts.rows.push_back({toQString(bp.name) + QStringLiteral(" / ") +
+                                      (m.name.empty() ? tr("(blank)") : toQString(m.name)),
+                                  tr("%1 verts · %2 tris · %3 LODs")
+                                      .arg(loc.toString(m.vertices), loc.toString(m.triangles))
+                                      .arg(m.lodTriangles.size())});
+        }
+    }
+    m_info.push_back(std::move(parts));
+    InfoGroup skins{tr("Skin families"), loc.toString(qlonglong(c.skins.size())), {}};
+    const auto names = c.skinMaterialNames();
+    for (std::size_t f = 0; f < names.size(); ++f) {
+        QStringList list;
+        for (const std::string& n : names[f]) {
+            list << toQString(n);
+        }
+        skins.rows.push_back({tr("skin %1").arg(f), list.join(QStringLiteral(", "))});
+    }
+    m_info.push_back(std::move(skins));
+    InfoGroup seqs{tr("Sequences"), loc.toString(qlonglong(c.sequences.size())), {}};
+    for (const core::CompiledSequence& s : c.sequences) {
+        QString info = tr("%1 frames · %2 fps").arg(s.frames).arg(double(s.fps));
+        if (!s.activityName.empty()) {
+            info = toQString(s.activityName) + QStringLiteral(" · ") + info;
+        }
+        if (s.looping) {
+            info += tr(" · loop");
+        }
+        if (s.delta) {
+            info += tr(" · delta");
+        }
+        if (!s.events.empty()) {
+            info += tr(" · %1 events").arg(s.events.size());
+        }
+        seqs.rows.push_back({toQString(s.name), info});
+    }
+    m_info.push_back(std::move(seqs));
+    InfoGroup atts{tr("Attachments"), loc.toString(qlonglong(c.attachments.size())), {}};
+    for (const core::CompiledAttachment& a : c.attachments) {
+        atts.rows.push_back({toQString(a.name), tr("on %1").arg(bone(a.bone))});
+    }
+    m_info.push_back(std::move(atts));
+    InfoGroup boxes{tr("Hitbox sets"), loc.toString(qlonglong(c.hitboxCount())), {}};
+    for (const core::CompiledHitboxSet& set : c.hitboxSets) {
+        for (const core::CompiledHitbox& h : set.boxes) {
+            boxes.rows.push_back({toQString(set.name) + QStringLiteral(" / ") + bone(h.bone),
+                                  tr("group %1").arg(h.group)});
+        }
+    }
+    m_info.push_back(std::move(boxes));
+    if (!c.poseParameters.empty()) {
+        InfoGroup pp{tr("Pose parameters"), loc.toString(qlonglong(c.poseParameters.size())), {}};
+        for (const core::CompiledPoseParameter& p : c.poseParameters) {
+            pp.rows.push_back(
+                {toQString(p.name), tr("%1 .. %2").arg(double(p.start)).arg(double(p.end))});
+        }
+        m_info.push_back(std::move(pp));
+    }
+    if (!c.flexControllers.empty()) {
+        InfoGroup fc{tr("Flex controllers"), loc.toString(qlonglong(c.flexControllers.size())), {}};
+        for (const core::CompiledFlexController& f : c.flexControllers) {
+            fc.rows.push_back(
+                {toQString(f.name),
+                 toQString(f.type) + tr(" · %1 .. %2").arg(double(f.min)).arg(double(f.max))});
+        }
+        m_info.push_back(std::move(fc));
+    }
+}
+
 void OutlineModel::rebuild()
 {
     beginResetModel();
@@ -62,6 +141,10 @@ void OutlineModel::rebuild()
     m_rowInParent.clear();
     m_triangles.clear();
     m_flex.clear();
+    m_info.clear();
+    if (m_document && m_document->primary() && m_document->primary()->compiled) {
+        buildCompiledGroups(*m_document->primary()->compiled);
+    }
     if (m_model) {
         const core::Skeleton& s = m_model->skeleton;
         m_children.resize(s.size());
@@ -106,9 +189,13 @@ QModelIndex OutlineModel::index(int row, int column, const QModelIndex& parent) 
             return createIndex(row, column, pack(Node::Animation, quint32(row)));
         case FlexShapes:
             return createIndex(row, column, pack(Node::Flex, quint32(row)));
+        case Compiled:
+            return createIndex(row, column, pack(Node::Group, quint32(row)));
         default:
             return {};
         }
+    case Node::Group:
+        return createIndex(row, column, pack(Node::Item, aOf(pid), quint32(row)));
     case Node::Joint:
         return createIndex(row, column,
                            pack(Node::Joint, quint32(m_children[aOf(pid)][std::size_t(row)])));
@@ -143,6 +230,10 @@ QModelIndex OutlineModel::parent(const QModelIndex& child) const
         return createIndex(FlexShapes, 0, pack(Node::Section, FlexShapes));
     case Node::Frame:
         return createIndex(int(aOf(id)), 0, pack(Node::Animation, aOf(id)));
+    case Node::Group:
+        return createIndex(Compiled, 0, pack(Node::Section, Compiled));
+    case Node::Item:
+        return createIndex(int(aOf(id)), 0, pack(Node::Group, aOf(id)));
     }
     return {};
 }
@@ -150,7 +241,7 @@ QModelIndex OutlineModel::parent(const QModelIndex& child) const
 int OutlineModel::rowCount(const QModelIndex& parent) const
 {
     if (!parent.isValid()) {
-        return m_model ? SectionCount : 0;
+        return m_model ? (m_info.empty() ? int(Compiled) : int(SectionCount)) : 0;
     }
     if (parent.column() != 0) {
         return 0;
@@ -167,9 +258,13 @@ int OutlineModel::rowCount(const QModelIndex& parent) const
             return m_document ? int(m_document->animations().size()) + 1 : 1;
         case FlexShapes:
             return int(m_flex.size());
+        case Compiled:
+            return int(m_info.size());
         default:
             return 0;
         }
+    case Node::Group:
+        return aOf(id) < m_info.size() ? int(m_info[aOf(id)].rows.size()) : 0;
     case Node::Joint:
         return int(m_children[aOf(id)].size());
     case Node::Animation: {
@@ -232,7 +327,7 @@ QVariant OutlineModel::data(const QModelIndex& index, int role) const
         case Node::Section:
             if (col == NameColumn) {
                 const QString names[] = {tr("Nodes"), tr("Materials"), tr("Animations"),
-                                         tr("Flex shapes")};
+                                         tr("Flex shapes"), tr("Compiled model")};
                 return names[a];
             }
             if (col == CountColumn) {
@@ -250,9 +345,28 @@ QVariant OutlineModel::data(const QModelIndex& index, int role) const
                     return loc.toString(qlonglong(m_document->animations().size()));
                 case FlexShapes:
                     return loc.toString(qlonglong(m_flex.size()));
+                case Compiled: {
+                    const auto& c = *m_document->primary()->compiled;
+                    return QStringLiteral("%1 v%2").arg(toQString(c.engine)).arg(c.version);
+                }
                 default:
                     return {};
                 }
+            }
+            return {};
+        case Node::Group:
+            if (a < m_info.size()) {
+                return col == NameColumn    ? QVariant(m_info[a].name)
+                       : col == CountColumn ? QVariant(m_info[a].info)
+                                            : QVariant();
+            }
+            return {};
+        case Node::Item:
+            if (a < m_info.size() && bOf(id) < m_info[a].rows.size()) {
+                const InfoRow& r = m_info[a].rows[bOf(id)];
+                return col == NameColumn    ? QVariant(r.name)
+                       : col == CountColumn ? QVariant(r.info)
+                                            : QVariant();
             }
             return {};
         case Node::Joint:

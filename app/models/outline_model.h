@@ -12,8 +12,9 @@ namespace rigscope::app {
 class OutlineModel : public QAbstractItemModel {
     Q_OBJECT
 public:
-    enum class Node : quint8 { Section = 1, Joint, Material, Animation, Frame, Flex };
-    enum Section { Nodes = 0, Materials, Animations, FlexShapes, SectionCount };
+    enum class Node : quint8 { Section = 1, Joint, Material, Animation, Frame, Flex, Group, Item };
+    // Compiled: a compiled model's own tables (issue 29), shown only for a .mdl.
+    enum Section { Nodes = 0, Materials, Animations, FlexShapes, Compiled, SectionCount };
     enum Column { NameColumn = 0, IdColumn, CountColumn, ColumnCount };
     enum Role { NodeKindRole = Qt::UserRole + 1, CoreIndexRole, SubIndexRole };
 
@@ -46,6 +47,7 @@ public:
 
 private:
     void rebuild();
+    void buildCompiledGroups(const core::CompiledModelInfo& c);
     static quintptr pack(Node kind, quint32 a, quint32 b = 0);
     static Node kindOfId(quintptr id);
     static quint32 aOf(quintptr id);
@@ -58,6 +60,16 @@ private:
     std::vector<int> m_rowInParent; // per joint
     std::vector<int> m_triangles;   // per material
     std::vector<FlexRef> m_flex;
+    // A compiled model's tables: bodyparts, LODs, sequences, attachments, hitbox sets, pose
+    // parameters, flex controllers (empty for sources: the section is not shown).
+    struct InfoRow {
+        QString name, info;
+    };
+    struct InfoGroup {
+        QString name, info;
+        std::vector<InfoRow> rows;
+    };
+    std::vector<InfoGroup> m_info;
 };
 
 } // namespace rigscope::app

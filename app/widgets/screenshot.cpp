@@ -329,14 +329,7 @@ QImage renderThumbnail(const core::Model& m, const render::MaterialSources& sour
     const QSize big = size * 2;
     const std::vector<Eigen::Affine3f> joints = core::makePoseRig(m.skeleton).bindModel;
     core::Bounds b;
-    auto grow = [&](const core::Vec3& p) {
-        if (!p.allFinite()) {
-            return;
-        }
-        b.min = b.valid ? b.min.cwiseMin(p) : p;
-        b.max = b.valid ? b.max.cwiseMax(p) : p;
-        b.valid = true;
-    };
+    auto grow = [&](const core::Vec3& p) { b.grow(p); };
     // A VTA has no triangles: its base frame's vertices make a point cloud.
     const std::vector<core::Vec3>* cloud =
         m.mesh.empty() && !m.vertexFrames.empty() && !m.vertexFrames[0].positions.empty()

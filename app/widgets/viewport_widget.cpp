@@ -65,6 +65,8 @@ void ViewportWidget::onLoaded(bool keepState)
         scene->setFlex(m_document->flexSetting());
         if (const core::QcReport* qc = m_document->qcProject()) { // issue 17
             scene->setMarkers(qcMarkers(*qc, scene->model()));
+        } else if (const LoadedFile* p = m_document->primary(); p && p->compiled) { // issue 29
+            scene->setMarkers(compiledMarkers(*p->compiled, scene->model()));
         }
     }
     onFrameChanged();

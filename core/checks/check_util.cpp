@@ -12,6 +12,7 @@
 #include "core/text/numbers.h"
 #include "core/text/plural.h"
 #include "core/text/ascii.h"
+#include "core/model/format_id.h"
 
 namespace rigscope::core::checks {
 
@@ -82,22 +83,22 @@ std::string_view compilerName(Profile p) noexcept
 
 bool isSmdFamily(const Model& m) noexcept
 {
-    return m.format == "smd" || m.format == "vta" || m.format == "smdx";
+    return formatFamily(m.format) == FormatFamily::Smd;
 }
 
 bool isXModel(const Model& m) noexcept
 {
-    return m.format == "xmodel" || m.format == "xmodel_bin";
+    return formatFamily(m.format) == FormatFamily::CodModel;
 }
 
 bool isXAnim(const Model& m) noexcept
 {
-    return m.format == "xanim" || m.format == "xanim_bin";
+    return formatFamily(m.format) == FormatFamily::CodAnim;
 }
 
 bool isCodFormat(const Model& m) noexcept
 {
-    return isXModel(m) || isXAnim(m) || m.format == "nt";
+    return formatTraits(m.format).isCod();
 }
 
 std::vector<std::size_t> jointsInFileOrder(const Skeleton& s)

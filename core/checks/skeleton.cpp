@@ -6,6 +6,7 @@
 #include "core/checks/check_util.h"
 #include "core/checks/checks.h"
 #include "core/text/plural.h"
+#include "core/model/format_id.h"
 
 namespace rigscope::core::checks {
 
@@ -60,8 +61,9 @@ void checkNoBones(const Model& m, const Profile&, DiagnosticSink& sink)
 {
     // A DMX holding only flex controllers (Blender Source Tools' flex controller export) has
     // no skeleton by design.
-    const bool dmxControllersOnly = m.format == "dmx" && m.mesh.empty() && m.vertexFrames.empty() &&
-                                    m.animations.empty() && !m.flexControllers.empty();
+    const bool dmxControllersOnly = formatFamily(m.format) == FormatFamily::Dmx && m.mesh.empty() &&
+                                    m.vertexFrames.empty() && m.animations.empty() &&
+                                    !m.flexControllers.empty();
     if (m.skeleton.empty() && !dmxControllersOnly) {
         sink.error(ids::kSkeletonNoBones, {1, 1, 0}, "file declares no bones");
     }

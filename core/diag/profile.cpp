@@ -2,6 +2,7 @@
 
 #include "core/model/model.h"
 #include "core/text/ascii.h"
+#include "core/model/format_id.h"
 
 namespace rigscope::core {
 
@@ -24,13 +25,22 @@ std::string_view profileName(Profile p) noexcept
 
 std::optional<Profile> parseProfile(std::string_view name) noexcept
 {
-    for (Profile p :
-         {Profile::Auto, Profile::GoldSrc, Profile::Source, Profile::Source256, Profile::Cod}) {
+    for (Profile p : kAllProfiles) {
         if (profileName(p) == name) {
             return p;
         }
     }
     return std::nullopt;
+}
+
+std::string profileChoices()
+{
+    std::string s;
+    for (Profile p : kAllProfiles) {
+        s += s.empty() ? "" : "|";
+        s += profileName(p);
+    }
+    return s;
 }
 
 int profileColumn(Profile p) noexcept
@@ -54,8 +64,7 @@ Profile resolveProfile(const Model& m, Profile requested) noexcept
     if (requested != Profile::Auto) {
         return requested;
     }
-    const std::string& f = m.format;
-    if (f == "xmodel" || f == "xanim" || f == "nt" || f == "xmodel_bin" || f == "xanim_bin") {
+    if (formatTraits(m.format).isCod()) {
         return Profile::Cod;
     }
     if (m.mesh.triangleCount() == 0) {

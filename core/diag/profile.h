@@ -1,6 +1,8 @@
 #pragma once
 
+#include <array>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace rigscope::core {
@@ -8,6 +10,12 @@ namespace rigscope::core {
 // Compiler profiles: which compiler a file is checked for (docs/profiles.md). The diagnostic
 // catalog grades every id per profile; Auto resolves per file (resolveProfile).
 enum class Profile : unsigned char { Auto, GoldSrc, Source, Source256, Cod };
+// Every profile, in the order the catalog's columns and the help list them: the one list.
+inline constexpr std::array<Profile, 5> kAllProfiles{Profile::Auto, Profile::GoldSrc,
+                                                     Profile::Source, Profile::Source256,
+                                                     Profile::Cod};
+// "auto|goldsrc|source|source256|cod", as the `--profile` options show it.
+std::string profileChoices();
 
 std::string_view profileName(Profile p) noexcept; // "auto", "goldsrc", "source", ...
 std::optional<Profile> parseProfile(std::string_view name) noexcept;

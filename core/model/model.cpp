@@ -397,18 +397,7 @@ std::string verifyInvariants(const Model& m)
 Bounds meshBounds(const Model& m)
 {
     Bounds b;
-    auto add = [&b](const Vec3& p) {
-        if (!p.allFinite()) {
-            return;
-        }
-        if (!b.valid) {
-            b.min = b.max = p;
-            b.valid = true;
-        } else {
-            b.min = b.min.cwiseMin(p);
-            b.max = b.max.cwiseMax(p);
-        }
-    };
+    auto add = [&b](const Vec3& p) { b.grow(p); };
     if (!m.mesh.pointPositions.empty()) {
         // Bounds of the points the triangles use (unused pool points are ignored).
         for (std::uint32_t p : m.mesh.cornerPoints) {

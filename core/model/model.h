@@ -108,6 +108,23 @@ struct Bounds {
     Vec3 min = Vec3::Zero();
     Vec3 max = Vec3::Zero();
     bool valid = false;
+    // The one bounds grower: a point with a NaN or infinite coordinate is left out.
+    void grow(const Vec3& p) noexcept
+    {
+        if (!p.allFinite()) {
+            return;
+        }
+        min = valid ? Vec3(min.cwiseMin(p)) : p;
+        max = valid ? Vec3(max.cwiseMax(p)) : p;
+        valid = true;
+    }
+    void grow(const Bounds& b) noexcept
+    {
+        if (b.valid) {
+            grow(b.min);
+            grow(b.max);
+        }
+    }
 };
 Bounds meshBounds(const Model& m);
 

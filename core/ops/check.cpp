@@ -1,5 +1,6 @@
 #include "core/ops/check.h"
 #include "core/formats/content_sniff.h"
+#include "core/ops/diagnostic_json.h"
 #include "core/ops/read_input.h"
 
 #include <algorithm>
@@ -20,6 +21,7 @@
 #include "core/ops/qc_ops.h"
 #include "core/text/json_writer.h"
 #include "core/text/plural.h"
+#include "core/model/format_id.h"
 
 namespace rigscope::core {
 
@@ -36,17 +38,17 @@ bool isCodExtension(const std::string& path)
 
 bool isXModelFormat(const std::string& f)
 {
-    return f == "xmodel" || f == "xmodel_bin";
+    return formatFamily(f) == FormatFamily::CodModel;
 }
 
 bool isXAnimFormat(const std::string& f)
 {
-    return f == "xanim" || f == "xanim_bin";
+    return formatFamily(f) == FormatFamily::CodAnim;
 }
 
 bool isSmdFamilyFormat(const std::string& f)
 {
-    return f == "smd" || f == "vta" || f == "smdx";
+    return formatFamily(f) == FormatFamily::Smd;
 }
 
 struct Loaded {
@@ -351,9 +353,9 @@ CheckedFile checkModel(const std::string& file, const Model* model,
     out.reference = reference ? referenceFile : std::string();
     std::vector<Diagnostic> diags = r.diagnostics;
     if (r.hasModel) {
-        DiagnosticSink sink(file, m.format == "smdx" || m.format == "xmodel_bin" ||
-                                      m.format == "xanim_bin" ||
-                                      (m.format == "dmx" && m.dmx.encoding == "binary"));
+        DiagnosticSink sink(
+            file, formatTraits(m.format).binary ||
+                      (formatFamily(m.format) == FormatFamily::Dmx && m.dmx.encoding == "binary"));
         runModelChecks(m, out.profile, sink, r.diagnostics);
         if (reference) {
             runSceneChecks({&m, file}, {reference, referenceFile}, out.profile, sink,
@@ -641,47 +643,8 @@ std::string checkJson(const CheckRun& run)
             if (d.omitted > 0) {
                 continue; // counted under "omitted"
             }
-            w.beginObject();
-            w.key("file").value(d.file);
-            w.key("line").value(d.binary ? 0u : (d.where.line == 0 ? 1u : d.where.line));
-            w.key("col").value(d.binary ? 0u : (d.where.column == 0 ? 1u : d.where.column));
-            w.key("offset");
-            if (d.binary) {
-                w.value(static_cast<std::uint64_t>(d.where.offset));
-            } else {
-                w.null();
-            }
-            w.key("severity").value(severityName(d.severity));
-            w.key("id").value(d.id);
-            w.key("message").value(d.message);
-            w.key("profile").value(profileName(f.profile));
-            w.key("object");
-            if (d.element.kind == ElementRef::Kind::None) {
-                w.null();
-            } else {
-                w.beginObject();
-                w.key("kind").value(elementKindName(d.element.kind));
-                w.key("index").value(d.element.index);
-                w.key("name");
-                if (f.objectNames[i].empty()) {
-                    w.null();
-                } else {
-                    w.value(f.objectNames[i]);
-                }
-                w.endObject();
-            }
-            w.key("fix").value(fixHint(d.id));
-            w.key("related").beginArray();
-            for (const RelatedNote& r : d.related) {
-                w.beginObject();
-                w.key("file").value(r.file);
-                w.key("line").value(r.where.line == 0 ? 1u : r.where.line);
-                w.key("col").value(r.where.column == 0 ? 1u : r.where.column);
-                w.key("message").value(r.message);
-                w.endObject();
-            }
-            w.endArray();
-            w.endObject();
+            writeDiagnosticJson(w, d, f.profile,
+                                i < f.objectNames.size() ? f.objectNames[i] : std::string());
         }
         w.endArray();
         // Diagnostics counted but not listed (past the checks' cap per id, kCheckMaxPerId).

@@ -18,6 +18,7 @@
 #include "core/pose/effective_weights.h"
 #include "core/text/numbers.h"
 #include "core/text/plural.h"
+#include "core/model/format_id.h"
 
 namespace rigscope::core {
 
@@ -578,7 +579,8 @@ ConvertResult convertModel(const ReadResult& in, const std::string& inName,
     }
     const Model& src = *input;
     Model converted;
-    if ((src.format == "dmx" || src.format == "qc") &&
+    if ((formatFamily(src.format) == FormatFamily::Dmx ||
+         formatFamily(src.format) == FormatFamily::Qc) &&
         (target == "smd" || target == "vta" || target == "smdx")) {
         converted = dmxToSmdFamily(src, target == "vta", sink);
     } else if (target == "dmx") {
@@ -623,8 +625,12 @@ ConvertResult convertModel(const ReadResult& in, const std::string& inName,
             return res;
         }
     }
-    const bool fromText = src.format == "xmodel" || src.format == "xanim" || src.format == "smd" ||
-                          src.format == "vta" || src.format == "smdx";
+    // SMD-family and CoD text sources (BinarySMD too: its values are 32-bit floats).
+    const FormatTraits from = formatTraits(src.format);
+    const bool fromText =
+        from.family == FormatFamily::Smd ||
+        ((from.family == FormatFamily::CodModel || from.family == FormatFamily::CodAnim) &&
+         !from.binary);
     if ((target == "xmodel_bin" || target == "xanim_bin") && fromText) {
         loss(sink, "text to binary is lossy: normals and axes are stored as 16-bit, colours as "
                    "8-bit values");

@@ -6,13 +6,23 @@
 
 #include "core/diag/check_explanations.h"
 #include "core/diag/diagnostic_ids.h"
+#include "core/diag/profile.h"
 #include "core/text/json_writer.h"
 
 namespace rigscope::core {
 
 namespace {
 
-constexpr std::array<std::string_view, 4> kProfileNames{"goldsrc", "source", "source256", "cod"};
+// The profile whose severity column of the catalog is `column` (profile.h's one list).
+std::string_view columnProfileName(std::size_t column) noexcept
+{
+    for (const Profile p : kAllProfiles) {
+        if (p != Profile::Auto && profileColumn(p) == static_cast<int>(column)) {
+            return profileName(p);
+        }
+    }
+    return {};
+}
 
 std::string_view severityWord(CatalogSeverity s) noexcept
 {
@@ -218,7 +228,7 @@ std::string severityWords(std::string_view id)
         if (i > 0) {
             s += ", ";
         }
-        s += kProfileNames[i];
+        s += columnProfileName(i);
         s += ' ';
         s += severityWord(e->severity[i]);
     }
@@ -314,7 +324,7 @@ std::string listChecksJson()
         w.key("family").value(checkFamily(e.id));
         w.key("severity").beginObject();
         for (std::size_t i = 0; i < 4; ++i) {
-            w.key(kProfileNames[i]).value(severityWord(e.severity[i]));
+            w.key(columnProfileName(i)).value(severityWord(e.severity[i]));
         }
         w.endObject();
         w.key("summary").value(x ? x->summary : e.firesWhen);

@@ -1,5 +1,8 @@
 #include "core/ops/info.h"
 
+#include "core/ops/compiled_report.h"
+#include "core/ops/diagnostic_json.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -15,6 +18,7 @@
 #include "core/io/file_buffer.h"
 #include "core/text/json_writer.h"
 #include "core/text/numbers.h"
+#include "core/model/format_id.h"
 
 namespace rigscope::core {
 
@@ -159,6 +163,7 @@ InfoReport infoFromFileWith(const std::string& path, const InfoOptions& options,
     }
     const ReadResult& r = in.result;
     InfoReport out = infoFromResult(path, r, options.profile);
+    out.compiled = in.compiled;
     if (options.materials && r.hasModel) {
         out.materialLookup = lookUpModelMaterials(path, r.model, out.profile, opt);
     }
@@ -253,6 +258,10 @@ std::vector<InfoReport> infoFromFiles(const std::vector<std::string>& paths,
                 continue;
             }
             r = infoFromResult(f.file, results[i], f.profile);
+            if (formatFamily(results[i].model.format) ==
+                FormatFamily::Compiled) { // its bodyparts, skins, sequences, ...
+                r.compiled = openInput(f.file, options.profile, options.forceReader).compiled;
+            }
             if (options.materials && results[i].hasModel) {
                 r.materialLookup = lookUpModelMaterials(f.file, results[i].model, f.profile, opt);
             }
@@ -393,6 +402,9 @@ std::string infoText(const InfoReport& r, bool verbose)
         line("bounds", "min " + vec(r.bounds.min) + "  max " + vec(r.bounds.max));
         line("size", vec(r.bounds.max - r.bounds.min));
     }
+    if (r.compiled) {
+        o += compiledText(*r.compiled, verbose);
+    }
     line("diagnostics",
          plural(r.errors, "error") + ", " + plural(r.warnings, "warning") + ", " +
              plural(r.notes, "note") +
@@ -506,6 +518,9 @@ std::string infoJson(const std::vector<InfoReport>& reports)
         } else {
             w.null();
         }
+        if (r.compiled) { // issue 29: the compiled model's own keys
+            writeCompiledJson(w, *r.compiled);
+        }
         w.key("firstFrame").value(r.firstTime);
         w.key("lastFrame").value(r.lastTime);
         w.key("checks").value(r.checked);
@@ -517,16 +532,7 @@ std::string infoJson(const std::vector<InfoReport>& reports)
         w.key("notes").value(r.notes);
         w.key("diagnostics").beginArray();
         for (const Diagnostic& d : r.diagnostics) {
-            w.beginObject();
-            w.key("severity").value(severityName(d.severity));
-            w.key("id").value(d.id);
-            if (d.binary) {
-                w.key("offset").value(static_cast<std::uint64_t>(d.where.offset));
-            }
-            w.key("line").value(d.binary ? 0u : d.where.line);
-            w.key("column").value(d.binary ? 0u : d.where.column);
-            w.key("message").value(d.message);
-            w.endObject();
+            writeDiagnosticJson(w, d, r.profile);
         }
         w.endArray();
         w.endObject();

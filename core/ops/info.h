@@ -1,8 +1,10 @@
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "core/formats/mdl/compiled_model.h"
 #include "core/formats/registry.h"
 #include "core/ops/check.h"
 #include "core/ops/material_report.h"
@@ -63,6 +65,9 @@ struct InfoReport {
     std::vector<std::string> boneTree;
     // --materials: each material as the engine would find it (asked == false otherwise).
     MaterialLookupReport materialLookup;
+    // A compiled model (.mdl): what it holds beyond the model (bodyparts, skins, sequences,
+    // hitboxes, ...; docs/compiled.md). Null for source files.
+    std::shared_ptr<const CompiledModelInfo> compiled;
 };
 
 InfoReport infoFromResult(const std::string& file, const ReadResult& r, Profile requested);

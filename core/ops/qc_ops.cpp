@@ -9,6 +9,7 @@
 #include "core/checks/materials.h"
 #include "core/diag/diagnostic_ids.h"
 #include "core/diag/severity.h"
+#include "core/ops/diagnostic_json.h"
 #include "core/ops/material_report.h"
 #include "core/text/ascii.h"
 #include "core/text/json_writer.h"
@@ -262,14 +263,7 @@ std::string qcInfoJson(const QcInfo& info)
     w.key("notes").value(info.notes);
     w.key("diagnostics").beginArray();
     for (const Diagnostic& d : info.diagnostics) {
-        w.beginObject();
-        w.key("severity").value(severityName(d.severity));
-        w.key("id").value(d.id);
-        w.key("file").value(d.file);
-        w.key("line").value(d.where.line);
-        w.key("column").value(d.where.column);
-        w.key("message").value(d.message);
-        w.endObject();
+        writeDiagnosticJson(w, d, info.report.profile);
     }
     w.endArray();
     w.endObject();

@@ -6,10 +6,13 @@
 
 #include "core/diag/diagnostic_ids.h"
 #include "core/formats/content_sniff.h"
+#include "core/formats/mdl/compiled_files.h"
+#include "core/formats/mdl/compiled_model.h"
 #include "core/formats/xanim/xanim.h"
 #include "core/io/file_buffer.h"
 #include "core/ops/qc_ops.h"
 #include "core/project/qc_resolve.h"
+#include "core/model/format_id.h"
 
 namespace rigscope::core {
 
@@ -117,8 +120,8 @@ void openQc(OpenedInput& in, const OpenOptions& o)
 // An XANIM without notes takes them from its sibling NT_EXPORT (FORMATS.md §4.3).
 void mergeSiblingNotetracks(const std::string& path, ReadResult& r)
 {
-    if ((r.model.format != "xanim" && r.model.format != "xanim_bin") ||
-        r.model.animations.empty() || !r.model.animations.front().notes.empty()) {
+    if (formatFamily(r.model.format) != FormatFamily::CodAnim || r.model.animations.empty() ||
+        !r.model.animations.front().notes.empty()) {
         return;
     }
     const std::string nt = ntExportPathFor(path);
@@ -144,6 +147,67 @@ void mergeSiblingNotetracks(const std::string& path, ReadResult& r)
     }
 }
 
+// The companions of a compiled model, read whole (each stays alive while the reader runs).
+struct Companion {
+    FileReadResult read;
+    CompiledFile file;
+};
+
+Companion readCompanion(const std::string& path)
+{
+    Companion c;
+    if (path.empty()) {
+        return c;
+    }
+    c.read = readFile(path);
+    if (c.read.ok()) {
+        c.file.bytes = c.read.bytes;
+        c.file.fileName = baseName(path);
+        c.file.present = true;
+    }
+    return c;
+}
+
+// A compiled model: the .mdl's bytes plus the companions found beside it (issue 29).
+void openCompiled(OpenedInput& in, std::string_view bytes, const std::string& name,
+                  const OpenOptions& o)
+{
+    const CompiledCompanions found = findCompiledCompanions(in.path);
+    ReadContext ctx;
+    ctx.fileName = name;
+    ctx.profile = o.profile;
+    CompiledReadResult r;
+    const CompiledFile mdl{bytes, name, true};
+    if (bytes.size() >= 8 && bytes[4] == 10 && bytes[5] == 0 && bytes[6] == 0 && bytes[7] == 0) {
+        GoldsrcMdlFiles files;
+        files.mdl = mdl;
+        const Companion textures = readCompanion(found.textures);
+        files.textures = textures.file;
+        std::vector<Companion> groups;
+        groups.reserve(found.sequenceGroups.size());
+        for (const std::string& g : found.sequenceGroups) {
+            groups.push_back(readCompanion(g));
+            files.sequenceGroups.push_back(groups.back().file);
+        }
+        r = readGoldsrcMdl(files, ctx);
+    } else {
+        SourceMdlFiles files;
+        files.mdl = mdl;
+        const Companion vvd = readCompanion(found.vvd), vtx = readCompanion(found.vtx),
+                        phy = readCompanion(found.phy), ani = readCompanion(found.ani);
+        files.vvd = vvd.file;
+        files.vtx = vtx.file;
+        files.phy = phy.file;
+        files.ani = ani.file;
+        r = readSourceMdl(files, ctx);
+    }
+    in.readable = true;
+    in.result.hasModel = r.hasModel;
+    in.result.model = std::move(r.model);
+    in.result.diagnostics = std::move(r.diagnostics);
+    in.compiled = std::make_shared<const CompiledModelInfo>(std::move(r.info));
+}
+
 Diagnostic failureDiagnostic(std::string_view id, std::string message, std::string file)
 {
     Diagnostic d;
@@ -164,9 +228,9 @@ OpenedInput openInput(const std::string& path, const OpenOptions& o)
     in.path = path;
     const std::string name = o.diagnosticName.empty() ? path : o.diagnosticName;
     auto finish = [&]() -> OpenedInput {
-        in.loadMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
-                                                              start)
-                        .count();
+        in.loadMs =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                .count();
         if (!in.readable && in.failure.id.empty()) {
             in.failure = failureDiagnostic(ids::kIoUnreadable, in.error, name);
         }
@@ -182,6 +246,16 @@ OpenedInput openInput(const std::string& path, const OpenOptions& o)
         return finish();
     }
     in.bytes = file.bytes().size();
+    if (o.forceReader.empty() && sniffCompiledMdl(file.bytes().substr(0, 8)) == 100) {
+        openCompiled(in, file.bytes(), name, o);
+        if (!file.unchanged()) {
+            in.readable = false;
+            in.result = ReadResult{};
+            in.compiled.reset();
+            in.error = file.error();
+        }
+        return finish();
+    }
     if (!isReadable(file.bytes(), path, o.forceReader)) {
         const std::string_view why = unknownFormatReason(file.bytes());
         in.error = "'" + path + "': " + std::string(why);
@@ -189,9 +263,9 @@ OpenedInput openInput(const std::string& path, const OpenOptions& o)
             in.failure = failureDiagnostic(ids::kSyntaxCompiledFile, std::string(why), name);
             in.failure.binary = true;
         } else {
-            in.failure = failureDiagnostic(
-                why == "file is empty" ? ids::kSyntaxEmptyFile : ids::kSyntaxBadVersion,
-                std::string(why), name);
+            in.failure = failureDiagnostic(why == "file is empty" ? ids::kSyntaxEmptyFile
+                                                                  : ids::kSyntaxBadVersion,
+                                           std::string(why), name);
             in.failure.where = {1, 1, 0};
         }
         return finish();

@@ -15,6 +15,7 @@
 namespace rigscope::core {
 
 struct QcReport;
+struct CompiledModelInfo;
 
 // A FormatInfo id ("smd", "vta", "smdx", "xmodel", "xanim", "nt", "xmodel_bin", "xanim_bin")
 // or one of its extensions ("xmodel_export"); nullptr when none.
@@ -57,8 +58,11 @@ struct OpenedInput {
     // model and the project's diagnostics; `hasModel` false when no body could be read.
     ReadResult result;
     std::shared_ptr<QcReport> qc; // the QC project read, its compiled model moved to `result`
-    std::uint64_t bytes = 0;      // the file's size
-    double loadMs = 0;            // time spent reading and parsing
+    // A compiled model (Source .mdl with its .vvd / .vtx / .phy / .ani, GoldSrc .mdl with its
+    // T.mdl and 01.mdl): what it holds beyond `result.model` (docs/compiled.md).
+    std::shared_ptr<const CompiledModelInfo> compiled;
+    std::uint64_t bytes = 0; // the file's size
+    double loadMs = 0;       // time spent reading and parsing
     // When not readable: the error as a diagnostic of the file (`io.unreadable`, or the
     // unknown format's id and reason), for lists that show every problem in one place.
     Diagnostic failure;

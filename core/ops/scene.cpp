@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/io/file_buffer.h"
+#include "core/model/format_id.h"
 #include "core/pose/flex_binding.h"
 
 namespace rigscope::core {
@@ -41,7 +42,8 @@ void listAnimations(Scene& s, const Model& ref)
         if (!f.model || f.model->animations.empty() || f.model->kind == ModelKind::Flex) {
             continue;
         }
-        if (f.qc) { // a QC project: one animation per $sequence, named after it
+        // A QC project or a compiled model: one animation per sequence, named after it.
+        if (f.qc || formatFamily(f.model->format) == FormatFamily::Compiled) {
             for (std::size_t k = 0; k < f.model->animations.size(); ++k) {
                 const Animation& qa = f.model->animations[k];
                 s.animations.push_back({qa.name, static_cast<int>(i), static_cast<int>(k),
@@ -164,9 +166,9 @@ SceneElement Scene::elementFor(int file, const ElementRef& e) const
                 std::find(corners.begin(), corners.end(), static_cast<std::uint32_t>(i)) -
                 corners.begin());
         }
-        return c < corners.size() ? SceneElement{K::Triangle, static_cast<int>(c / 3),
-                                                 static_cast<int>(c % 3)}
-                                  : SceneElement{};
+        return c < corners.size()
+                   ? SceneElement{K::Triangle, static_cast<int>(c / 3), static_cast<int>(c % 3)}
+                   : SceneElement{};
     }
     case EK::Material:
         return referenceFile && i < ref->mesh.materials.size()
@@ -184,8 +186,7 @@ SceneElement Scene::elementFor(int file, const ElementRef& e) const
     case EK::Shape:
         for (const SceneFlexFile& f : flexFiles) {
             const std::size_t count =
-                evaluator ? evaluator->flexSets()[static_cast<std::size_t>(
-                                                      &f - flexFiles.data())]
+                evaluator ? evaluator->flexSets()[static_cast<std::size_t>(&f - flexFiles.data())]
                                 .targets.shapeCount()
                           : 0;
             if (f.file == file && i < count) {

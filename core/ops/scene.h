@@ -31,7 +31,7 @@ int chooseReference(const std::vector<SceneSource>& files);
 
 // An animation the scene can play: animations[index] of files[file], bound to the reference.
 struct SceneAnimation {
-    std::string name; // the $sequence's name, else the file's name without its extension
+    std::string name; // the sequence's name (QC, .mdl), else the file's name without extension
     int file = -1;
     int index = 0;
     AnimationBinding binding;

@@ -50,7 +50,7 @@ Diagnostic located(Severity s, std::string_view id, const QcWhere& at, std::stri
 class Compiler {
 public:
     Compiler(const QcProject& p, QcFileSystem& fs, const QcCompileOptions& o)
-        : m_p(p), m_fs(fs), m_opt(o)
+        : m_project(p), m_fs(fs), m_opt(o)
     {
     }
     QcCompiled run();
@@ -78,7 +78,7 @@ private:
     static constexpr std::int32_t kNoLod = -2;
     std::int32_t lodReplacement(const std::string& path) const;
 
-    const QcProject& m_p;
+    const QcProject& m_project;
     QcFileSystem& m_fs;
     const QcCompileOptions& m_opt;
     QcCompiled m_out;
@@ -93,14 +93,14 @@ private:
 
 const ReadResult* Compiler::readRef(std::int32_t ref)
 {
-    if (ref < 0 || static_cast<std::size_t>(ref) >= m_p.files.size()) {
+    if (ref < 0 || static_cast<std::size_t>(ref) >= m_project.files.size()) {
         return nullptr;
     }
     const auto r = static_cast<std::size_t>(ref);
     if (m_out.fileRead[r] >= 0) {
         return &m_out.reads[static_cast<std::size_t>(m_out.fileRead[r])].result;
     }
-    const QcFileRef& f = m_p.files[r];
+    const QcFileRef& f = m_project.files[r];
     if (f.resolved.empty()) {
         return nullptr;
     }
@@ -154,14 +154,14 @@ JointIndex Compiler::addBone(const Skeleton& src, std::size_t j)
         dst.addJoint(src.names[j], parent, static_cast<std::int32_t>(dst.size()), src.where[j]);
     m_jointFile.push_back(m_currentFile);
     const auto i = static_cast<std::size_t>(idx);
-    dst.bindPositions[i] = src.bindPositions[j] * m_p.scale;
+    dst.bindPositions[i] = src.bindPositions[j] * m_project.scale;
     dst.bindRotations[i] = src.bindRotations[j];
     dst.bindAxes[i] = src.bindAxes[j];
     dst.bindScales[i] = src.bindScales[j];
     dst.bindHasScale[i] = src.bindHasScale[j];
     dst.bindWhere[i] = src.bindWhere[j];
     if (parent == kNoJoint) {
-        dst.bindPositions[i] -= m_p.origin;
+        dst.bindPositions[i] -= m_project.origin;
     }
     m_jointByName.emplace(key, idx);
     return idx;
@@ -181,7 +181,7 @@ void Compiler::addMesh(const Model& src, std::uint32_t object, std::vector<Joint
     }
     const std::uint32_t inflBase = d.influenceOffsets.back();
     for (std::size_t p = 0; p < s.pointCount(); ++p) {
-        d.pointPositions.push_back(s.pointPositions[p] * m_p.scale - m_p.origin);
+        d.pointPositions.push_back(s.pointPositions[p] * m_project.scale - m_project.origin);
         const JointIndex pp = s.pointParents[p];
         d.pointParents.push_back(pp == kNoJoint ? kNoJoint : remap[static_cast<std::size_t>(pp)]);
         d.pointLinkState.push_back(s.pointLinkState[p]);
@@ -228,7 +228,7 @@ Compiler::Source Compiler::resolveSource(std::string_view name, std::int32_t ref
     if (ref >= 0) {
         return {ref, std::move(opt)};
     }
-    for (const QcAnimation& a : m_p.animations) {
+    for (const QcAnimation& a : m_project.animations) {
         if (asciiLower(a.name) != asciiLower(name)) {
             continue;
         }
@@ -334,7 +334,7 @@ bool Compiler::mergedFrames(std::int32_t ref, std::int32_t start, std::int32_t e
         // Local transforms in scaled, origin-free space.
         auto srcLocal = [&](std::size_t sj) {
             const std::size_t sk = a.key(f, sj);
-            return Xf{quatFromEuler(a.rotations[sk]), a.positions[sk] * m_p.scale};
+            return Xf{quatFromEuler(a.rotations[sk]), a.positions[sk] * m_project.scale};
         };
         if (anyViaWorld) {
             std::fill(srcDone.begin(), srcDone.end(), 0);
@@ -366,7 +366,7 @@ bool Compiler::mergedFrames(std::int32_t ref, std::int32_t start, std::int32_t e
             Xf local;
             if (sj < 0) {
                 local = {quatFromEuler(dst.bindRotations[j]),
-                         dst.bindPositions[j] + (pm == kNoJoint ? m_p.origin : Vec3::Zero())};
+                         dst.bindPositions[j] + (pm == kNoJoint ? m_project.origin : Vec3::Zero())};
                 out.explicitKey[k] = 0;
             } else {
                 const auto s = static_cast<std::size_t>(sj);
@@ -387,7 +387,7 @@ bool Compiler::mergedFrames(std::int32_t ref, std::int32_t start, std::int32_t e
                 // The key as written (no round trip through a quaternion).
                 const std::size_t sk = a.key(f, static_cast<std::size_t>(sj));
                 out.rotations[k] = a.rotations[sk];
-                out.positions[k] = a.positions[sk] * m_p.scale;
+                out.positions[k] = a.positions[sk] * m_project.scale;
             } else if (sj < 0) {
                 out.rotations[k] = dst.bindRotations[j];
                 out.positions[k] = local.t;
@@ -396,7 +396,7 @@ bool Compiler::mergedFrames(std::int32_t ref, std::int32_t start, std::int32_t e
                 out.positions[k] = local.t;
             }
             if (pm == kNoJoint) {
-                out.positions[k] -= m_p.origin;
+                out.positions[k] -= m_project.origin;
             }
         }
     }
@@ -439,15 +439,15 @@ void Compiler::applyUpAxis()
 {
     constexpr float kQuarter = 1.57079632679f;
     constexpr float kDeg = 3.14159265358979f / 180.0f;
-    const std::string& axis = m_p.upAxis;
+    const std::string& axis = m_project.upAxis;
     Eigen::Quaternionf r = Eigen::Quaternionf::Identity();
     if (axis == "y" || axis == "-y") {
         r = Eigen::AngleAxisf(axis == "y" ? kQuarter : -kQuarter, Vec3::UnitX());
     } else if (axis == "x" || axis == "-x") {
         r = Eigen::AngleAxisf(axis == "x" ? kQuarter : -kQuarter, Vec3::UnitY());
     }
-    if (m_p.originRotation != 0.0f && std::isfinite(m_p.originRotation)) {
-        r = Eigen::AngleAxisf(m_p.originRotation * kDeg, Vec3::UnitZ()) * r;
+    if (m_project.originRotation != 0.0f && std::isfinite(m_project.originRotation)) {
+        r = Eigen::AngleAxisf(m_project.originRotation * kDeg, Vec3::UnitZ()) * r;
     }
     if (r.isApprox(Eigen::Quaternionf::Identity())) {
         return;
@@ -495,12 +495,12 @@ void Compiler::applyUpAxis()
 // ref, -1 for `removemodel`, kNoLod when the LOD keeps it (or LOD 0 is shown).
 std::int32_t Compiler::lodReplacement(const std::string& path) const
 {
-    if (m_opt.lod <= 0 || static_cast<std::size_t>(m_opt.lod) > m_p.lods.size()) {
+    if (m_opt.lod <= 0 || static_cast<std::size_t>(m_opt.lod) > m_project.lods.size()) {
         return kNoLod;
     }
     const std::string key = fileKey(path, false);
     for (const QcLod::Replace& r :
-         m_p.lods[static_cast<std::size_t>(m_opt.lod) - 1].replaceModels) {
+         m_project.lods[static_cast<std::size_t>(m_opt.lod) - 1].replaceModels) {
         if (fileKey(r.from, false) == key) {
             return r.fileRef;
         }
@@ -511,8 +511,8 @@ std::int32_t Compiler::lodReplacement(const std::string& path) const
 const std::string& Compiler::resolvedOf(std::int32_t ref) const
 {
     static const std::string kNone;
-    return ref >= 0 && static_cast<std::size_t>(ref) < m_p.files.size()
-               ? m_p.files[static_cast<std::size_t>(ref)].resolved
+    return ref >= 0 && static_cast<std::size_t>(ref) < m_project.files.size()
+               ? m_project.files[static_cast<std::size_t>(ref)].resolved
                : kNone;
 }
 
@@ -537,7 +537,7 @@ std::vector<std::uint8_t> Compiler::usedBones()
             keep(it->second);
         }
     };
-    for (const QcBodygroup& g : m_p.bodygroups) {
+    for (const QcBodygroup& g : m_project.bodygroups) {
         for (const QcBodyChoice& ch : g.choices) {
             const ReadResult* r = ch.blank ? nullptr : readRef(ch.fileRef);
             if (!r || r->model.kind == ModelKind::Flex ||
@@ -545,8 +545,8 @@ std::vector<std::uint8_t> Compiler::usedBones()
                 continue;
             }
             const Skeleton& src = r->model.skeleton;
-            const Influences inf =
-                effectiveInfluences(r->model.mesh, src.size(), m_p.profile, WeightView::Compiled);
+            const Influences inf = effectiveInfluences(r->model.mesh, src.size(), m_project.profile,
+                                                       WeightView::Compiled);
             std::vector<std::uint8_t> weighted(src.size(), 0);
             for (const JointIndex j : inf.joints) {
                 if (j >= 0 && static_cast<std::size_t>(j) < src.size()) {
@@ -555,7 +555,7 @@ std::vector<std::uint8_t> Compiler::usedBones()
             }
             // A DMX body's own attachments (DmeAttachment) keep their bones in Source.
             for (const Attachment& a : r->model.attachments) {
-                if (!a.rigid && m_p.profile != Profile::GoldSrc && a.joint >= 0 &&
+                if (!a.rigid && m_project.profile != Profile::GoldSrc && a.joint >= 0 &&
                     static_cast<std::size_t>(a.joint) < src.size()) {
                     weighted[static_cast<std::size_t>(a.joint)] = 1;
                 }
@@ -568,23 +568,23 @@ std::vector<std::uint8_t> Compiler::usedBones()
             }
         }
     }
-    if (m_p.profile == Profile::GoldSrc) {
+    if (m_project.profile == Profile::GoldSrc) {
         return used;
     }
-    for (const QcAttachment& a : m_p.attachments) {
+    for (const QcAttachment& a : m_project.attachments) {
         if (!a.rigid) {
             keepName(a.bone);
         }
     }
-    for (const QcIkChain& k : m_p.ikChains) {
+    for (const QcIkChain& k : m_project.ikChains) {
         keepName(k.bone);
     }
-    for (const QcBoneRef& b : m_p.boneRefs) {
+    for (const QcBoneRef& b : m_project.boneRefs) {
         if (b.command == "bonemerge" || b.command == "eyeball" || b.command == "mouth") {
             keepName(b.bone);
         }
     }
-    for (const QcDefineBone& b : m_p.defineBones) {
+    for (const QcDefineBone& b : m_project.defineBones) {
         keepName(b.name);
     }
     return used;
@@ -694,7 +694,7 @@ void Compiler::addFlexShapes(const Model& body, const Model& shapes, std::size_t
         c.where = s < shapes.flexShapes.size() ? shapes.flexShapes[s].where : SourceLoc{};
         for (std::uint32_t k = t.shapeOffsets[s]; k < t.shapeOffsets[s + 1]; ++k) {
             c.ids.push_back(static_cast<std::int32_t>(cornerBase + t.targets[k]));
-            c.deltaPositions.push_back(t.deltaPositions[k] * m_p.scale);
+            c.deltaPositions.push_back(t.deltaPositions[k] * m_project.scale);
             c.deltaNormals.push_back(t.deltaNormals[k]);
         }
         m_out.model.flexShapes.push_back(std::move(c));
@@ -765,7 +765,7 @@ void Compiler::addVertexFrames()
 
 void Compiler::addSequence(std::size_t si)
 {
-    const QcSequence& seq = m_p.sequences[si];
+    const QcSequence& seq = m_project.sequences[si];
     m_out.sequenceAnimation[si] = -1;
     if (seq.declared || seq.sources.empty()) {
         return;
@@ -780,7 +780,7 @@ void Compiler::addSequence(std::size_t si)
     out.name = seq.name;
     out.fps = opt.fps > 0 && std::isfinite(opt.fps) ? opt.fps : 30.0f;
     out.fpsFromFile = opt.fpsSet;
-    if (m_p.staticProp && m_p.profile != Profile::GoldSrc) {
+    if (m_project.staticProp && m_project.profile != Profile::GoldSrc) {
         // MakeStaticProp throws every animation away: one frame, static_prop at the origin.
         Animation still;
         still.name = out.name;
@@ -792,7 +792,7 @@ void Compiler::addSequence(std::size_t si)
     } else if (!opt.subtract.empty()) {
         // The subtracted animation: an $animation, else a $sequence, by name.
         std::int32_t baseRef = -1;
-        for (const QcSequence& other : m_p.sequences) {
+        for (const QcSequence& other : m_project.sequences) {
             if (baseRef < 0 && asciiLower(other.name) == asciiLower(opt.subtract) &&
                 !other.sources.empty()) {
                 baseRef = resolveSource(other.sources.front(),
@@ -819,15 +819,15 @@ void Compiler::addSequence(std::size_t si)
 
 QcCompiled Compiler::run()
 {
-    m_out.fileRead.assign(m_p.files.size(), -1);
+    m_out.fileRead.assign(m_project.files.size(), -1);
     m_out.model.format = "qc";
     m_out.model.kind = ModelKind::Reference;
     Mesh& mesh = m_out.model.mesh;
     std::vector<JointIndex> remap;
     // Bodies: every choice of every group, in order.
-    m_out.choiceObjects.resize(m_p.bodygroups.size());
-    for (std::size_t g = 0; g < m_p.bodygroups.size(); ++g) {
-        const QcBodygroup& grp = m_p.bodygroups[g];
+    m_out.choiceObjects.resize(m_project.bodygroups.size());
+    for (std::size_t g = 0; g < m_project.bodygroups.size(); ++g) {
+        const QcBodygroup& grp = m_project.bodygroups[g];
         for (std::size_t ci = 0; ci < grp.choices.size(); ++ci) {
             const QcBodyChoice& ch = grp.choices[ci];
             std::int32_t object = -1;
@@ -861,8 +861,9 @@ QcCompiled Compiler::run()
                     object = static_cast<std::int32_t>(mesh.objects.size());
                     mesh.objects.push_back(
                         grp.name + "/" +
-                        stemName(lodRef >= 0 ? m_p.files[static_cast<std::size_t>(lodRef)].path
-                                             : ch.path));
+                        stemName(lodRef >= 0
+                                     ? m_project.files[static_cast<std::size_t>(lodRef)].path
+                                     : ch.path));
                     const std::size_t pointBase = mesh.pointPositions.size();
                     const std::size_t cornerBase = mesh.cornerPoints.size();
                     addMesh(src, static_cast<std::uint32_t>(object), remap);
@@ -888,7 +889,7 @@ QcCompiled Compiler::run()
         }
     }
     // $definebone bones that no file has.
-    for (const QcDefineBone& b : m_p.defineBones) {
+    for (const QcDefineBone& b : m_project.defineBones) {
         if (m_jointByName.count(asciiLower(b.name))) {
             continue;
         }
@@ -903,7 +904,7 @@ QcCompiled Compiler::run()
         m_jointFile.push_back(b.at.file);
         constexpr float kDeg = 3.14159265358979f / 180.0f;
         s.bindPositions[static_cast<std::size_t>(idx)] =
-            b.position * m_p.scale - (parent == kNoJoint ? m_p.origin : Vec3::Zero());
+            b.position * m_project.scale - (parent == kNoJoint ? m_project.origin : Vec3::Zero());
         s.bindRotations[static_cast<std::size_t>(idx)] = b.rotation * kDeg;
         m_jointByName.emplace(asciiLower(b.name), idx);
         m_out.hasModel = true;
@@ -914,16 +915,16 @@ QcCompiled Compiler::run()
     if (!m_out.model.pointBalance.empty()) {
         m_out.model.pointBalance.resize(mesh.pointCount(), 0.5f);
     }
-    if (m_p.staticProp && m_p.profile != Profile::GoldSrc) {
+    if (m_project.staticProp && m_project.profile != Profile::GoldSrc) {
         collapseToStaticProp();
     } else {
         dropUnusedBones();
     }
     // The LOD shown: its replacematerial lines put their materials in (before the skin, whose
     // rows name the LOD 0 materials).
-    if (m_opt.lod > 0 && static_cast<std::size_t>(m_opt.lod) <= m_p.lods.size()) {
+    if (m_opt.lod > 0 && static_cast<std::size_t>(m_opt.lod) <= m_project.lods.size()) {
         for (const QcLod::Replace& r :
-             m_p.lods[static_cast<std::size_t>(m_opt.lod) - 1].replaceMaterials) {
+             m_project.lods[static_cast<std::size_t>(m_opt.lod) - 1].replaceMaterials) {
             for (Material& m : mesh.materials) {
                 if (fileKey(m.name, true) == fileKey(r.from, true)) {
                     m.name = r.to;
@@ -932,8 +933,8 @@ QcCompiled Compiler::run()
         }
     }
     // Skin: the first $texturegroup row's materials become the chosen row's.
-    if (m_opt.skin > 0 && !m_p.textureGroups.empty()) {
-        const QcTextureGroup& tg = m_p.textureGroups.front();
+    if (m_opt.skin > 0 && !m_project.textureGroups.empty()) {
+        const QcTextureGroup& tg = m_project.textureGroups.front();
         const auto row = static_cast<std::size_t>(m_opt.skin);
         if (row < tg.rows.size() && !tg.rows.empty()) {
             for (Material& m : mesh.materials) {
@@ -947,18 +948,18 @@ QcCompiled Compiler::run()
             }
         }
     }
-    m_out.sequenceAnimation.assign(m_p.sequences.size(), -1);
-    for (std::size_t s = 0; s < m_p.sequences.size(); ++s) {
+    m_out.sequenceAnimation.assign(m_project.sequences.size(), -1);
+    for (std::size_t s = 0; s < m_project.sequences.size(); ++s) {
         addSequence(s);
     }
     applyUpAxis();
     addVertexFrames();
     // Animations named by $animation only are read too (their files are part of the project).
-    for (const QcAnimation& a : m_p.animations) {
+    for (const QcAnimation& a : m_project.animations) {
         (void)readRef(a.fileRef);
     }
-    for (std::size_t i = 0; i < m_p.files.size(); ++i) {
-        const QcFileRef& f = m_p.files[i];
+    for (std::size_t i = 0; i < m_project.files.size(); ++i) {
+        const QcFileRef& f = m_project.files[i];
         if (f.kind == QcFileRef::Kind::Lod || f.kind == QcFileRef::Kind::Flex) {
             (void)readRef(static_cast<std::int32_t>(i));
         }
@@ -968,22 +969,23 @@ QcCompiled Compiler::run()
         auto it = m_jointByName.find(asciiLower(name));
         return it == m_jointByName.end() ? kNoJoint : it->second;
     };
-    for (const QcAttachment& a : m_p.attachments) {
+    for (const QcAttachment& a : m_project.attachments) {
         m_out.attachmentJoints.push_back(
-            m_p.staticProp && m_p.profile != Profile::GoldSrc && !skel.empty() ? JointIndex(0)
-                                                                               : jointOf(a.bone));
+            m_project.staticProp && m_project.profile != Profile::GoldSrc && !skel.empty()
+                ? JointIndex(0)
+                : jointOf(a.bone));
     }
-    for (const QcHitbox& h : m_p.hitboxes) {
+    for (const QcHitbox& h : m_project.hitboxes) {
         m_out.hitboxJoints.push_back(jointOf(h.bone));
     }
     // qc.unknown-bone: only when a skeleton was merged (missing files are reported already).
     if (!skel.empty()) {
-        for (const QcBoneRef& b : m_p.boneRefs) {
+        for (const QcBoneRef& b : m_project.boneRefs) {
             if (jointOf(b.bone) != kNoJoint) {
                 continue;
             }
             const auto dropped = m_droppedByName.find(asciiLower(b.bone));
-            if (m_p.staticProp && m_p.profile != Profile::GoldSrc) {
+            if (m_project.staticProp && m_project.profile != Profile::GoldSrc) {
                 // MakeStaticProp links every $attachment to static_prop; the rest name bones
                 // that no longer exist when studiomdl looks them up.
                 if (b.command == "attachment" || b.command == "alwayscollapse" ||
@@ -999,7 +1001,7 @@ QcCompiled Compiler::run()
                 // studiomdl only warns that these are unused; Source links an attachment on a
                 // dropped bone to its nearest kept ancestor (simplify.cpp LinkAttachments).
                 if (b.command == "alwayscollapse" || b.command == "jigglebone" ||
-                    (b.command == "attachment" && m_p.profile != Profile::GoldSrc)) {
+                    (b.command == "attachment" && m_project.profile != Profile::GoldSrc)) {
                     continue;
                 }
                 m_out.diagnostics.push_back(located(
@@ -1007,7 +1009,7 @@ QcCompiled Compiler::run()
                     "$" + b.command + " names bone '" + b.bone +
                         "', which studiomdl drops from the compiled model: no vertex of any "
                         "body is weighted to it or to a bone below it" +
-                        (m_p.profile == Profile::GoldSrc
+                        (m_project.profile == Profile::GoldSrc
                              ? std::string()
                              : std::string(", and no $attachment, $ikchain or $bonemerge "
                                            "keeps it"))));
@@ -1025,7 +1027,7 @@ QcCompiled Compiler::run()
         for (const Material& m : mesh.materials) {
             used.push_back(fileKey(m.name, true));
         }
-        for (const QcTextureGroup& g : m_p.textureGroups) {
+        for (const QcTextureGroup& g : m_project.textureGroups) {
             if (g.rows.empty()) {
                 continue;
             }
@@ -1042,14 +1044,14 @@ QcCompiled Compiler::run()
     }
     // qc.lod-unknown-model: replacemodel / removemodel must name a body file.
     std::vector<std::string> bodies;
-    for (const QcBodygroup& g : m_p.bodygroups) {
+    for (const QcBodygroup& g : m_project.bodygroups) {
         for (const QcBodyChoice& c : g.choices) {
             if (!c.blank) {
                 bodies.push_back(fileKey(c.path, false));
             }
         }
     }
-    for (const QcLod& lod : m_p.lods) {
+    for (const QcLod& lod : m_project.lods) {
         for (const QcLod::Replace& r : lod.replaceModels) {
             if (std::find(bodies.begin(), bodies.end(), fileKey(r.from, false)) == bodies.end()) {
                 m_out.diagnostics.push_back(located(

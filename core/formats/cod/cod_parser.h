@@ -81,7 +81,7 @@ inline SourceLoc shifted(SourceLoc l, std::uint32_t lineBase) noexcept
 template <class Derived> class RecordParser {
 public:
     RecordParser(DiagnosticSink& sink, Model& m, std::uint64_t limit)
-        : m_sink(sink), m_m(m), m_limit(limit)
+        : m_sink(sink), m_model(m), m_limit(limit)
     {
     }
 
@@ -109,7 +109,7 @@ public:
 
 protected:
     DiagnosticSink& m_sink;
-    Model& m_m;
+    Model& m_model;
     std::uint64_t m_limit;
     // syntax.truncated (issue 15): the last record read, the cut last line
     SourceLoc m_lastAt, m_cutAt;

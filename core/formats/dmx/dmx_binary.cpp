@@ -32,12 +32,12 @@ std::string hexId(const char* p)
 class Reader {
 public:
     Reader(std::string_view b, std::size_t pos, DiagnosticSink& sink)
-        : m_b(b), m_pos(pos), m_sink(sink)
+        : m_data(b), m_pos(pos), m_sink(sink)
     {
     }
 
     std::size_t pos() const noexcept { return m_pos; }
-    std::size_t left() const noexcept { return m_pos < m_b.size() ? m_b.size() - m_pos : 0; }
+    std::size_t left() const noexcept { return m_pos < m_data.size() ? m_data.size() - m_pos : 0; }
     bool failed() const noexcept { return m_failed; }
 
     void fail(std::size_t at, std::string message, std::string_view id = ids::kDmxSyntax)
@@ -66,7 +66,7 @@ public:
         if (!need(sizeof(T), what)) {
             return false;
         }
-        std::memcpy(&out, m_b.data() + m_pos, sizeof(T));
+        std::memcpy(&out, m_data.data() + m_pos, sizeof(T));
         m_pos += sizeof(T);
         return true;
     }
@@ -75,12 +75,12 @@ public:
         if (m_failed) {
             return false;
         }
-        const std::size_t end = m_b.find('\0', m_pos);
+        const std::size_t end = m_data.find('\0', m_pos);
         if (end == std::string_view::npos) {
             fail(m_pos, std::string("file ends inside a string of ") + what, ids::kSyntaxTruncated);
             return false;
         }
-        out.assign(m_b.data() + m_pos, end - m_pos);
+        out.assign(m_data.data() + m_pos, end - m_pos);
         m_pos = end + 1;
         return true;
     }
@@ -89,7 +89,7 @@ public:
         if (!need(n, what)) {
             return false;
         }
-        out = m_b.data() + m_pos;
+        out = m_data.data() + m_pos;
         m_pos += n;
         return true;
     }
@@ -115,7 +115,7 @@ public:
     }
 
 private:
-    std::string_view m_b;
+    std::string_view m_data;
     std::size_t m_pos;
     DiagnosticSink& m_sink;
     bool m_failed = false;
@@ -125,7 +125,7 @@ class BinaryParser {
 public:
     BinaryParser(std::string_view b, std::size_t pos, int version, Document& doc,
                  DiagnosticSink& sink)
-        : m_bytes(b), m_r(b, pos, sink), m_version(version), m_doc(doc), m_sink(sink)
+        : m_bytes(b), m_reader(b, pos, sink), m_version(version), m_doc(doc), m_sink(sink)
     {
         m_hasTable = version >= 2;
         m_wideIndex = version >= 5;
@@ -135,13 +135,13 @@ public:
     {
         if (m_version >= 9) {
             std::int32_t prefixCount = 0;
-            if (!m_r.count(prefixCount, 4, "prefix element")) {
+            if (!m_reader.count(prefixCount, 4, "prefix element")) {
                 return false;
             }
             // Read and dropped: the table does not exist yet, so their strings are inline.
             Element prefix;
             m_inPrefix = true;
-            for (std::int32_t i = 0; i < prefixCount && !m_r.failed(); ++i) {
+            for (std::int32_t i = 0; i < prefixCount && !m_reader.failed(); ++i) {
                 readAttributes(prefix, false);
             }
             m_inPrefix = false;
@@ -152,23 +152,23 @@ public:
         std::int32_t elementCount = 0;
         const std::size_t headerMin =
             (m_hasTable ? indexSize() : 1) + (m_version >= 4 ? indexSize() : 1) + 16;
-        if (!m_r.count(elementCount, headerMin, "element")) {
+        if (!m_reader.count(elementCount, headerMin, "element")) {
             return false;
         }
         m_doc.elements.reserve(static_cast<std::size_t>(elementCount));
         for (std::int32_t i = 0; i < elementCount; ++i) {
             Element e;
-            e.where = {0, 0, m_r.pos()};
+            e.where = {0, 0, m_reader.pos()};
             if (m_hasTable ? !tableString(e.type, "element type")
-                           : !m_r.cstring(e.type, "element type")) {
+                           : !m_reader.cstring(e.type, "element type")) {
                 break;
             }
             if (m_version >= 4 ? !tableString(e.name, "element name")
-                               : !m_r.cstring(e.name, "element name")) {
+                               : !m_reader.cstring(e.name, "element name")) {
                 break;
             }
             const char* id = nullptr;
-            if (!m_r.raw(16, id, "element id")) {
+            if (!m_reader.raw(16, id, "element id")) {
                 break;
             }
             e.id = hexId(id);
@@ -182,15 +182,15 @@ public:
                 break;
             }
         }
-        if (!m_r.failed() && m_r.left() > 0) {
+        if (!m_reader.failed() && m_reader.left() > 0) {
             // Trailing bytes are harmless to studiomdl; say so once.
             bool allZero = true;
-            for (std::size_t p = m_r.pos(); p < m_r.pos() + m_r.left(); ++p) {
+            for (std::size_t p = m_reader.pos(); p < m_reader.pos() + m_reader.left(); ++p) {
                 allZero = allZero && m_bytes[p] == '\0';
             }
             if (!allZero) {
-                m_sink.warning(ids::kDmxSyntax, {0, 0, m_r.pos()},
-                               groupedCount(m_r.left()) + " bytes after the last element");
+                m_sink.warning(ids::kDmxSyntax, {0, 0, m_reader.pos()},
+                               groupedCount(m_reader.left()) + " bytes after the last element");
             }
         }
         return true;
@@ -202,26 +202,26 @@ private:
     bool readTable()
     {
         std::int32_t n = 0;
-        const std::size_t at = m_r.pos();
+        const std::size_t at = m_reader.pos();
         if (m_version >= 4) {
-            if (!m_r.count(n, 1, "string table")) {
+            if (!m_reader.count(n, 1, "string table")) {
                 return false;
             }
         } else {
             std::int16_t n16 = 0;
-            if (!m_r.read(n16, "string table count")) {
+            if (!m_reader.read(n16, "string table count")) {
                 return false;
             }
             n = n16;
-            if (n < 0 || static_cast<std::size_t>(n) > m_r.left()) {
-                m_r.fail(at, "string table count " + std::to_string(n) + " does not fit in " +
-                                 groupedCount(m_r.left()) + " bytes");
+            if (n < 0 || static_cast<std::size_t>(n) > m_reader.left()) {
+                m_reader.fail(at, "string table count " + std::to_string(n) + " does not fit in " +
+                                      groupedCount(m_reader.left()) + " bytes");
                 return false;
             }
         }
         m_table.resize(static_cast<std::size_t>(n));
         for (auto& s : m_table) {
-            if (!m_r.cstring(s, "string table")) {
+            if (!m_reader.cstring(s, "string table")) {
                 return false;
             }
         }
@@ -230,17 +230,17 @@ private:
 
     bool tableString(std::string& out, const char* what)
     {
-        const std::size_t at = m_r.pos();
+        const std::size_t at = m_reader.pos();
         std::int64_t index = 0;
         if (m_wideIndex) {
             std::int32_t v = 0;
-            if (!m_r.read(v, what)) {
+            if (!m_reader.read(v, what)) {
                 return false;
             }
             index = v;
         } else {
             std::int16_t v = 0;
-            if (!m_r.read(v, what)) {
+            if (!m_reader.read(v, what)) {
                 return false;
             }
             index = v;
@@ -250,8 +250,8 @@ private:
             return true;
         }
         if (index < 0 || static_cast<std::size_t>(index) >= m_table.size()) {
-            m_r.fail(at, std::string(what) + " string index " + std::to_string(index) +
-                             " outside the table of " + groupedCount(m_table.size()));
+            m_reader.fail(at, std::string(what) + " string index " + std::to_string(index) +
+                                  " outside the table of " + groupedCount(m_table.size()));
             return false;
         }
         out = m_table[static_cast<std::size_t>(index)];
@@ -314,26 +314,26 @@ private:
     {
         std::int32_t n = 0;
         const std::size_t attrMin = (m_hasTable && named ? indexSize() : 1) + 2;
-        if (!m_r.count(n, attrMin, "attribute")) {
+        if (!m_reader.count(n, attrMin, "attribute")) {
             return false;
         }
         e.attrs.reserve(static_cast<std::size_t>(n));
         for (std::int32_t i = 0; i < n; ++i) {
             Attribute a;
-            a.where = {0, 0, m_r.pos()};
+            a.where = {0, 0, m_reader.pos()};
             if (m_hasTable && named ? !tableString(a.name, "attribute name")
-                                    : !m_r.cstring(a.name, "attribute name")) {
+                                    : !m_reader.cstring(a.name, "attribute name")) {
                 return false;
             }
-            const std::size_t typeAt = m_r.pos();
+            const std::size_t typeAt = m_reader.pos();
             std::uint8_t id = 0;
-            if (!m_r.read(id, "attribute type")) {
+            if (!m_reader.read(id, "attribute type")) {
                 return false;
             }
             if (!typeOf(id, a.type, a.array)) {
-                m_r.fail(typeAt, "attribute '" + a.name + "' of element '" + e.name +
-                                     "' has unknown type id " + std::to_string(id) +
-                                     " for binary " + std::to_string(m_version));
+                m_reader.fail(typeAt, "attribute '" + a.name + "' of element '" + e.name +
+                                          "' has unknown type id " + std::to_string(id) +
+                                          " for binary " + std::to_string(m_version));
                 return false;
             }
             if (!readValues(a)) {
@@ -350,7 +350,7 @@ private:
         const std::size_t size = fixedSize(a.type);
         if (a.array) {
             const std::size_t minItem = size > 0 ? size : (a.type == AttrType::Binary ? 4 : 1);
-            if (!m_r.count(n, minItem, "array item")) {
+            if (!m_reader.count(n, minItem, "array item")) {
                 return false;
             }
         }
@@ -361,14 +361,14 @@ private:
         case AttrType::Element: {
             a.ints.reserve(count);
             for (std::size_t i = 0; i < count; ++i) {
-                const std::size_t at = m_r.pos();
+                const std::size_t at = m_reader.pos();
                 std::int32_t idx = 0;
-                if (!m_r.read(idx, "element reference")) {
+                if (!m_reader.read(idx, "element reference")) {
                     return false;
                 }
                 if (idx == -2) { // a stub: an element of another file, by id text
                     std::string id;
-                    if (!m_r.cstring(id, "element reference id")) {
+                    if (!m_reader.cstring(id, "element reference id")) {
                         return false;
                     }
                     Diagnostic& d = m_sink.note(ids::kDmxBadReference, {0, 0, at},
@@ -390,8 +390,9 @@ private:
         case AttrType::String: {
             a.strings.resize(count);
             for (auto& s : a.strings) {
-                if (!a.array && m_version >= 4 && !m_inPrefix ? !tableString(s, "string value")
-                                                              : !m_r.cstring(s, "string value")) {
+                if (!a.array && m_version >= 4 && !m_inPrefix
+                        ? !tableString(s, "string value")
+                        : !m_reader.cstring(s, "string value")) {
                     return false;
                 }
             }
@@ -401,8 +402,8 @@ private:
             a.strings.resize(count);
             for (auto& s : a.strings) {
                 std::int32_t len = 0;
-                if (!m_r.count(len, 1, "binary value byte") ||
-                    !m_r.raw(static_cast<std::size_t>(len), p, "binary value")) {
+                if (!m_reader.count(len, 1, "binary value byte") ||
+                    !m_reader.raw(static_cast<std::size_t>(len), p, "binary value")) {
                     return false;
                 }
                 s.assign(p, static_cast<std::size_t>(len));
@@ -412,8 +413,8 @@ private:
         default:
             break;
         }
-        const std::size_t itemsAt = m_r.pos();
-        if (!m_r.raw(count * size, p, "attribute values")) {
+        const std::size_t itemsAt = m_reader.pos();
+        if (!m_reader.raw(count * size, p, "attribute values")) {
             return false;
         }
         if (a.array) {
@@ -472,7 +473,7 @@ private:
     }
 
     std::string_view m_bytes;
-    Reader m_r;
+    Reader m_reader;
     int m_version;
     Document& m_doc;
     DiagnosticSink& m_sink;

@@ -26,7 +26,7 @@ struct Token {
 
 class Lexer {
 public:
-    Lexer(std::string_view b, std::size_t pos) : m_b(b), m_pos(pos)
+    Lexer(std::string_view b, std::size_t pos) : m_bytes(b), m_pos(pos)
     {
         // Line numbers count the header line.
         for (std::size_t i = 0; i < pos && i < b.size(); ++i) {
@@ -84,8 +84,8 @@ public:
 private:
     bool scanNumericItems(Attribute& a, std::size_t width, bool integer)
     {
-        const char* const base = m_b.data();
-        const char* const e = base + m_b.size();
+        const char* const base = m_bytes.data();
+        const char* const e = base + m_bytes.size();
         const char* p = base + m_pos;
         std::uint32_t line = m_line;
         std::size_t lineStart = m_lineStart;
@@ -153,8 +153,8 @@ private:
     {
         const SourceLoc afterPrevious = here(); // where the file ends, if nothing follows
         for (;;) {
-            while (m_pos < m_b.size()) {
-                const char c = m_b[m_pos];
+            while (m_pos < m_bytes.size()) {
+                const char c = m_bytes[m_pos];
                 if (c == '\n') {
                     ++m_line;
                     m_lineStart = ++m_pos;
@@ -164,8 +164,8 @@ private:
                     break;
                 }
             }
-            if (m_pos + 1 < m_b.size() && m_b[m_pos] == '/' && m_b[m_pos + 1] == '/') {
-                while (m_pos < m_b.size() && m_b[m_pos] != '\n') {
+            if (m_pos + 1 < m_bytes.size() && m_bytes[m_pos] == '/' && m_bytes[m_pos + 1] == '/') {
+                while (m_pos < m_bytes.size() && m_bytes[m_pos] != '\n') {
                     ++m_pos;
                 }
                 continue;
@@ -174,11 +174,11 @@ private:
         }
         Token t;
         t.where = here();
-        if (m_pos >= m_b.size()) {
+        if (m_pos >= m_bytes.size()) {
             t.where = afterPrevious; // the end: reported where the last token ends
             return t;
         }
-        const char c = m_b[m_pos];
+        const char c = m_bytes[m_pos];
         switch (c) {
         case '{':
             ++m_pos;
@@ -207,8 +207,8 @@ private:
         }
         // Bare word up to white space or a delimiter.
         const std::size_t s = m_pos;
-        while (m_pos < m_b.size()) {
-            const char d = m_b[m_pos];
+        while (m_pos < m_bytes.size()) {
+            const char d = m_bytes[m_pos];
             if (d == ' ' || d == '\t' || d == '\r' || d == '\n' || d == '{' || d == '}' ||
                 d == '[' || d == ']' || d == ',' || d == '"') {
                 break;
@@ -216,15 +216,15 @@ private:
             ++m_pos;
         }
         t.kind = Tok::String;
-        t.text = m_b.substr(s, m_pos - s);
+        t.text = m_bytes.substr(s, m_pos - s);
         return t;
     }
 
     Token quoted(Token& t)
     {
         const std::size_t s = ++m_pos;
-        const char* base = m_b.data();
-        const char* end = base + m_b.size();
+        const char* base = m_bytes.data();
+        const char* end = base + m_bytes.size();
         const char* p = base + s;
         bool escaped = false;
         for (;;) {
@@ -232,7 +232,7 @@ private:
             if (!q) {
                 t.kind = Tok::Bad;
                 t.text = kUnterminated; // no closing quote before the end of the file
-                m_pos = m_b.size();
+                m_pos = m_bytes.size();
                 return t;
             }
             const char* qq = static_cast<const char*>(q);
@@ -263,14 +263,14 @@ private:
             m_pos = e + 1;
             t.kind = Tok::String;
             if (!escaped) {
-                t.text = m_b.substr(s, e - s);
+                t.text = m_bytes.substr(s, e - s);
             } else {
                 std::string& o = m_owned[m_ownedNext++ % 4];
                 o.clear();
                 for (std::size_t i = s; i < e; ++i) {
-                    char ch = m_b[i];
+                    char ch = m_bytes[i];
                     if (ch == '\\' && i + 1 < e) {
-                        const char n = m_b[++i];
+                        const char n = m_bytes[++i];
                         ch = n == 'n' ? '\n' : n == 't' ? '\t' : n;
                     }
                     o.push_back(ch);
@@ -281,7 +281,7 @@ private:
         }
     }
 
-    std::string_view m_b;
+    std::string_view m_bytes;
     std::size_t m_pos;
     std::uint32_t m_line = 1;
     std::size_t m_lineStart = 0;

@@ -75,7 +75,7 @@ struct Node {
 class Builder {
 public:
     Builder(const Document& doc, const ReadContext& ctx, DiagnosticSink& sink, Model& m)
-        : m_doc(doc), m_ctx(ctx), m_sink(sink), m_m(m)
+        : m_doc(doc), m_ctx(ctx), m_sink(sink), m_model(m)
     {
     }
 
@@ -103,28 +103,28 @@ public:
                     readMesh(n);
                 }
             }
-            if (!m_m.pointBalance.empty()) { // meshes after the last with a balance: both sides
-                m_m.pointBalance.resize(m_m.mesh.pointCount(), 0.5f);
+            if (!m_model.pointBalance.empty()) { // meshes after the last with a balance: both sides
+                m_model.pointBalance.resize(m_model.mesh.pointCount(), 0.5f);
             }
             makeFlexFrames();
         }
         if (combo >= 0) {
             readControllers(combo);
         }
-        const bool hasMesh = !m_m.mesh.empty();
-        if (hasMesh || (animList < 0 && !m_m.skeleton.empty())) {
-            m_m.kind = ModelKind::Reference;
-            m_m.animations.push_back(bindAnimation());
+        const bool hasMesh = !m_model.mesh.empty();
+        if (hasMesh || (animList < 0 && !m_model.skeleton.empty())) {
+            m_model.kind = ModelKind::Reference;
+            m_model.animations.push_back(bindAnimation());
         } else if (animList >= 0) {
-            m_m.kind = ModelKind::Animation;
-        } else if (!m_m.flexControllers.empty()) {
-            m_m.kind = ModelKind::Flex;
+            m_model.kind = ModelKind::Animation;
+        } else if (!m_model.flexControllers.empty()) {
+            m_model.kind = ModelKind::Flex;
         }
         if (animList >= 0) {
             readAnimations(animList);
         }
-        orderSkeleton(m_m, m_sink);
-        deriveFlexShapes(m_m);
+        orderSkeleton(m_model, m_sink);
+        deriveFlexShapes(m_model);
     }
 
 private:
@@ -309,7 +309,7 @@ private:
                 }
             }
         }
-        Skeleton& sk = m_m.skeleton;
+        Skeleton& sk = m_model.skeleton;
         sk.bindKind = PoseKind::LocalQuaternion;
         // Mesh holders are bones only when a weight names them, or when the list has nothing
         // else (a rigid mesh exported as the only joint, as Valve's Maya exporter does).
@@ -383,7 +383,7 @@ private:
             at.rigid = number(*a, "isRigid", 0) != 0;
             at.worldAligned = number(*a, "isWorldAligned", 0) != 0;
             at.where = a->where;
-            m_m.attachments.push_back(std::move(at));
+            m_model.attachments.push_back(std::move(at));
         }
     }
 
@@ -507,8 +507,8 @@ private:
 
         MeshSpan span;
         span.node = nodeIndex;
-        span.firstCorner = static_cast<std::uint32_t>(m_m.mesh.cornerCount());
-        Mesh& me = m_m.mesh;
+        span.firstCorner = static_cast<std::uint32_t>(m_model.mesh.cornerCount());
+        Mesh& me = m_model.mesh;
         std::vector<JointIndex> joints;
         std::vector<float> weights;
         std::vector<std::uint32_t> poly;
@@ -602,10 +602,10 @@ private:
                                     weights.push_back(wt);
                                 }
                             }
-                            const JointIndex parent = !joints.empty()          ? joints.front()
-                                                      : node.owner != kNoJoint ? node.owner
-                                                      : m_m.skeleton.empty()   ? kNoJoint
-                                                                               : 0;
+                            const JointIndex parent = !joints.empty()            ? joints.front()
+                                                      : node.owner != kNoJoint   ? node.owner
+                                                      : m_model.skeleton.empty() ? kNoJoint
+                                                                                 : 0;
                             appendPoint(me, position, parent,
                                         joints.empty() ? LinkState::Absent : LinkState::List,
                                         joints.data(), weights.data(), joints.size(), pos->at(p));
@@ -661,8 +661,8 @@ private:
                                                                  groupedCount(bal->count) +
                                                                  " balance values");
                                 }
-                                m_m.pointBalance.resize(me.pointCount() - 1, 0.5f);
-                                m_m.pointBalance.push_back(b);
+                                m_model.pointBalance.resize(me.pointCount() - 1, 0.5f);
+                                m_model.pointBalance.push_back(b);
                             }
                             me.cornerNormals.push_back(n);
                             me.cornerUvs.push_back(t2);
@@ -828,10 +828,10 @@ private:
                         dnrm = lin * Vec3(dn->floats[3 * q], dn->floats[3 * q + 1],
                                           dn->floats[3 * q + 2]);
                     }
-                    const std::uint32_t point = m_m.mesh.cornerPoints[c];
+                    const std::uint32_t point = m_model.mesh.cornerPoints[c];
                     f.ids.push_back(static_cast<std::int32_t>(c));
-                    f.positions.push_back(m_m.mesh.pointPositions[point] + dpos);
-                    f.normals.push_back(m_m.mesh.cornerNormals[c] + dnrm);
+                    f.positions.push_back(m_model.mesh.pointPositions[point] + dpos);
+                    f.normals.push_back(m_model.mesh.cornerNormals[c] + dnrm);
                     f.lineWhere.push_back(pd >= 0   ? dp->at(static_cast<std::size_t>(pd))
                                           : nd >= 0 ? dn->at(static_cast<std::size_t>(nd))
                                                     : dw->at(static_cast<std::size_t>(wd)));
@@ -849,7 +849,7 @@ private:
         VertexFrame base;
         base.name = "base";
         base.time = 0;
-        const Mesh& me = m_m.mesh;
+        const Mesh& me = m_model.mesh;
         base.ids.reserve(me.cornerCount());
         for (std::size_t c = 0; c < me.cornerCount(); ++c) {
             base.ids.push_back(static_cast<std::int32_t>(c));
@@ -857,9 +857,9 @@ private:
             base.normals.push_back(me.cornerNormals[c]);
             base.lineWhere.push_back(me.cornerWhere[c]);
         }
-        m_m.vertexFrames.push_back(std::move(base));
+        m_model.vertexFrames.push_back(std::move(base));
         for (VertexFrame& f : frames) {
-            m_m.vertexFrames.push_back(std::move(f));
+            m_model.vertexFrames.push_back(std::move(f));
         }
     }
 
@@ -897,7 +897,7 @@ private:
                              : left < right    ? 1.0f - 0.5f * left / right
                                                : 0.5f;
             }
-            m_m.flexControllers.push_back(std::move(fc));
+            m_model.flexControllers.push_back(std::move(fc));
         }
         for (std::int32_t ri : refs(combo, "dominators")) {
             const Element* r = el(ri);
@@ -913,7 +913,7 @@ private:
                 rule.suppressed = d->strings;
             }
             if (!rule.dominators.empty() && !rule.suppressed.empty()) {
-                m_m.flexDominators.push_back(std::move(rule));
+                m_model.flexDominators.push_back(std::move(rule));
             }
         }
     }
@@ -925,7 +925,7 @@ private:
         a.name = std::move(name);
         a.kind = PoseKind::LocalQuaternion;
         a.fps = fps;
-        a.jointCount = m_m.skeleton.size();
+        a.jointCount = m_model.skeleton.size();
         return a;
     }
 
@@ -934,8 +934,8 @@ private:
         Animation a = emptyAnimation(fileStem(m_ctx.fileName), 30.0f);
         a.appendFrame(0, {});
         for (std::size_t j = 0; j < a.jointCount; ++j) {
-            a.positions[j] = m_m.skeleton.bindPositions[j];
-            a.quaternions[j] = m_m.skeleton.bindQuaternions[j];
+            a.positions[j] = m_model.skeleton.bindPositions[j];
+            a.quaternions[j] = m_model.skeleton.bindQuaternions[j];
             a.explicitKey[j] = 1;
         }
         return a;
@@ -955,7 +955,7 @@ private:
     void readAnimations(std::int32_t listIndex)
     {
         const Element& list = *el(listIndex);
-        const std::size_t nj = m_m.skeleton.size();
+        const std::size_t nj = m_model.skeleton.size();
         for (std::int32_t ci : refs(list, "animations")) {
             const Element* clip = el(ci);
             if (!clip) {
@@ -1053,8 +1053,8 @@ private:
                 const double t = static_cast<double>(f) / fps + start;
                 for (std::size_t j = 0; j < nj; ++j) {
                     const std::size_t k = a.key(f, j);
-                    Vec3 p = m_m.skeleton.bindPositions[j];
-                    Vec4 r = m_m.skeleton.bindQuaternions[j];
+                    Vec3 p = m_model.skeleton.bindPositions[j];
+                    Vec4 r = m_model.skeleton.bindQuaternions[j];
                     bool keyed = false;
                     if (const Track& pt = posTrack[j]; pt.values && pt.values->count > 0) {
                         p = samplePos(pt, t);
@@ -1069,7 +1069,7 @@ private:
                     a.explicitKey[k] = keyed ? 1 : 0;
                 }
             }
-            m_m.animations.push_back(std::move(a));
+            m_model.animations.push_back(std::move(a));
         }
     }
 
@@ -1139,7 +1139,7 @@ private:
     const Document& m_doc;
     const ReadContext& m_ctx;
     DiagnosticSink& m_sink;
-    Model& m_m;
+    Model& m_model;
     std::vector<Node> m_nodes;
     std::unordered_map<std::int32_t, std::int32_t> m_nodeOf;          // element -> node
     std::unordered_map<std::int32_t, std::int32_t> m_nodeOfTransform; // transform -> node

@@ -108,7 +108,7 @@ void push(Attribute& a, const Vec3& v)
 class ModelToDmx {
 public:
     ModelToDmx(const Model& m, const DmxWriteOptions& o, DiagnosticSink& sink, Document& d)
-        : m_m(m), m_o(o), m_sink(sink), m_d(d)
+        : m_model(m), m_options(o), m_sink(sink), m_document(d)
     {
         m_new = o.formatVersion >= 22;
         m_timeType = o.formatVersion >= 12 && (!o.binary || o.binaryVersion >= 3);
@@ -116,24 +116,25 @@ public:
 
     void run(const std::string& name)
     {
-        const std::int32_t root = m_g.add("DmElement", name);
-        const Skeleton& s = m_m.skeleton;
-        const std::int32_t model = m_g.add("DmeModel", name);
-        m_g.ref(root, "skeleton", model);
-        if (!m_m.mesh.empty()) {
-            m_g.ref(root, "model", model);
+        const std::int32_t root = m_graph.add("DmElement", name);
+        const Skeleton& s = m_model.skeleton;
+        const std::int32_t model = m_graph.add("DmeModel", name);
+        m_graph.ref(root, "skeleton", model);
+        if (!m_model.mesh.empty()) {
+            m_graph.ref(root, "model", model);
         }
         // Joints.
         std::vector<std::int32_t> joint(s.size());
         std::vector<std::int32_t> xform(s.size());
         for (std::size_t j = 0; j < s.size(); ++j) {
-            joint[j] = m_g.add("DmeJoint", s.names[j]);
-            xform[j] = m_g.add("DmeTransform", s.names[j]);
+            joint[j] = m_graph.add("DmeJoint", s.names[j]);
+            xform[j] = m_graph.add("DmeTransform", s.names[j]);
             const Vec3& p = s.bindPositions[j];
             const Vec4 q = bindQuaternion(s, j);
-            m_g.floats(xform[j], "position", AttrType::Vector3, {p.x(), p.y(), p.z()});
-            m_g.floats(xform[j], "orientation", AttrType::Quaternion, {q.x(), q.y(), q.z(), q.w()});
-            m_g.ref(joint[j], "transform", xform[j]);
+            m_graph.floats(xform[j], "position", AttrType::Vector3, {p.x(), p.y(), p.z()});
+            m_graph.floats(xform[j], "orientation", AttrType::Quaternion,
+                           {q.x(), q.y(), q.z(), q.w()});
+            m_graph.ref(joint[j], "transform", xform[j]);
         }
         if (!isParentRelative(s.bindKind)) {
             m_sink.note(ids::kDmxWriteLoss, {1, 1, 0},
@@ -147,65 +148,65 @@ public:
         }
         std::int32_t meshDag = -1;
         JointIndex meshOwner = kNoJoint;
-        if (!m_m.mesh.empty()) {
+        if (!m_model.mesh.empty()) {
             // Under the DmeModel: a mesh DAG's own transform would move its vertices.
             meshDag = writeMesh(name, meshOwner);
             kids[s.size()].push_back(meshDag);
         }
         // Attachments: a DmeDag with a DmeAttachment shape under their joint (not in the joint
         // list), as Valve's exporters write them.
-        for (const Attachment& a : m_m.attachments) {
-            const std::int32_t dag = m_g.add("DmeDag", a.name);
-            const std::int32_t xf = m_g.add("DmeTransform", a.name);
+        for (const Attachment& a : m_model.attachments) {
+            const std::int32_t dag = m_graph.add("DmeDag", a.name);
+            const std::int32_t xf = m_graph.add("DmeTransform", a.name);
             const Vec4 q = xyzwOf(eulerToQuaternion(a.rotation));
-            m_g.floats(xf, "position", AttrType::Vector3,
-                       {a.position.x(), a.position.y(), a.position.z()});
-            m_g.floats(xf, "orientation", AttrType::Quaternion, {q.x(), q.y(), q.z(), q.w()});
-            m_g.ref(dag, "transform", xf);
-            const std::int32_t shape = m_g.add("DmeAttachment", a.name);
-            m_g.integer(shape, "isRigid", a.rigid ? 1 : 0, AttrType::Bool);
-            m_g.integer(shape, "isWorldAligned", a.worldAligned ? 1 : 0, AttrType::Bool);
-            m_g.ref(dag, "shape", shape);
+            m_graph.floats(xf, "position", AttrType::Vector3,
+                           {a.position.x(), a.position.y(), a.position.z()});
+            m_graph.floats(xf, "orientation", AttrType::Quaternion, {q.x(), q.y(), q.z(), q.w()});
+            m_graph.ref(dag, "transform", xf);
+            const std::int32_t shape = m_graph.add("DmeAttachment", a.name);
+            m_graph.integer(shape, "isRigid", a.rigid ? 1 : 0, AttrType::Bool);
+            m_graph.integer(shape, "isWorldAligned", a.worldAligned ? 1 : 0, AttrType::Bool);
+            m_graph.ref(dag, "shape", shape);
             const bool onJoint = a.joint >= 0 && static_cast<std::size_t>(a.joint) < s.size();
             kids[onJoint ? static_cast<std::size_t>(a.joint) : s.size()].push_back(dag);
         }
         for (std::size_t j = 0; j <= s.size(); ++j) {
-            Attribute& c = m_g.refs(j < s.size() ? joint[j] : model, "children");
+            Attribute& c = m_graph.refs(j < s.size() ? joint[j] : model, "children");
             c.ints = kids[j];
             c.count = c.ints.size();
         }
-        const std::int32_t modelXform = m_g.add("DmeTransform", name);
-        m_g.floats(modelXform, "position", AttrType::Vector3, {0, 0, 0});
-        m_g.floats(modelXform, "orientation", AttrType::Quaternion, {0, 0, 0, 1});
-        m_g.ref(model, "transform", modelXform);
+        const std::int32_t modelXform = m_graph.add("DmeTransform", name);
+        m_graph.floats(modelXform, "position", AttrType::Vector3, {0, 0, 0});
+        m_graph.floats(modelXform, "orientation", AttrType::Quaternion, {0, 0, 0, 1});
+        m_graph.ref(model, "transform", modelXform);
         Attribute& list =
-            m_g.refs(model, m_o.formatVersion >= 11 ? "jointList" : "jointTransforms");
-        list.ints = m_o.formatVersion >= 11 ? joint : xform;
+            m_graph.refs(model, m_options.formatVersion >= 11 ? "jointList" : "jointTransforms");
+        list.ints = m_options.formatVersion >= 11 ? joint : xform;
         list.count = list.ints.size();
-        const std::int32_t base = m_g.add("DmeTransformList", "base");
-        Attribute& bt = m_g.refs(base, "transforms");
+        const std::int32_t base = m_graph.add("DmeTransformList", "base");
+        Attribute& bt = m_graph.refs(base, "transforms");
         bt.ints = xform;
         bt.count = xform.size();
-        Attribute& bs = m_g.refs(model, "baseStates");
+        Attribute& bs = m_graph.refs(model, "baseStates");
         bs.ints.push_back(base);
         bs.count = 1;
-        const std::int32_t axis = m_g.add("DmeAxisSystem", "axisSystem");
-        m_g.integer(axis, "upAxis", 3);
-        m_g.integer(axis, "forwardParity", 1);
-        m_g.integer(axis, "coordSys", 0);
-        m_g.ref(model, "axisSystem", axis);
+        const std::int32_t axis = m_graph.add("DmeAxisSystem", "axisSystem");
+        m_graph.integer(axis, "upAxis", 3);
+        m_graph.integer(axis, "forwardParity", 1);
+        m_graph.integer(axis, "coordSys", 0);
+        m_graph.ref(model, "axisSystem", axis);
 
-        if (!m_shapeNames.empty() || !m_m.flexControllers.empty()) {
+        if (!m_shapeNames.empty() || !m_model.flexControllers.empty()) {
             writeCombination(root);
         }
-        if (m_m.kind == ModelKind::Animation) {
+        if (m_model.kind == ModelKind::Animation) {
             writeAnimations(root, name, xform);
-        } else if (m_m.animations.size() > 1 ||
-                   (m_m.animations.size() == 1 && m_m.animations.front().frameCount() > 1)) {
+        } else if (m_model.animations.size() > 1 || (m_model.animations.size() == 1 &&
+                                                     m_model.animations.front().frameCount() > 1)) {
             m_sink.note(ids::kDmxWriteLoss, {1, 1, 0},
                         "a reference's animation frames are not written; only its bind pose");
         }
-        m_g.finish(m_d);
+        m_graph.finish(m_document);
     }
 
 private:
@@ -216,18 +217,18 @@ private:
 
     std::int32_t writeMesh(const std::string& name, JointIndex& owner)
     {
-        const Mesh& me = m_m.mesh;
-        const std::int32_t dag = m_g.add("DmeDag", name);
-        const std::int32_t xf = m_g.add("DmeTransform", name);
-        m_g.floats(xf, "position", AttrType::Vector3, {0, 0, 0});
-        m_g.floats(xf, "orientation", AttrType::Quaternion, {0, 0, 0, 1});
-        const std::int32_t mesh = m_g.add("DmeMesh", name);
-        m_g.ref(dag, "transform", xf);
-        m_g.ref(dag, "shape", mesh);
-        const std::int32_t vd = m_g.add("DmeVertexData", "bind");
-        m_g.ref(mesh, "bindState", vd);
-        m_g.ref(mesh, "currentState", vd);
-        Attribute& bstates = m_g.refs(mesh, "baseStates");
+        const Mesh& me = m_model.mesh;
+        const std::int32_t dag = m_graph.add("DmeDag", name);
+        const std::int32_t xf = m_graph.add("DmeTransform", name);
+        m_graph.floats(xf, "position", AttrType::Vector3, {0, 0, 0});
+        m_graph.floats(xf, "orientation", AttrType::Quaternion, {0, 0, 0, 1});
+        const std::int32_t mesh = m_graph.add("DmeMesh", name);
+        m_graph.ref(dag, "transform", xf);
+        m_graph.ref(dag, "shape", mesh);
+        const std::int32_t vd = m_graph.add("DmeVertexData", "bind");
+        m_graph.ref(mesh, "bindState", vd);
+        m_graph.ref(mesh, "currentState", vd);
+        Attribute& bstates = m_graph.refs(mesh, "baseStates");
         bstates.ints.push_back(vd);
         bstates.count = 1;
 
@@ -247,7 +248,7 @@ private:
         if (!rigid) {
             jointCount = std::max<std::size_t>(jointCount, 1);
         }
-        Attribute& fmt = m_g.attr(vd, "vertexFormat", AttrType::String, true);
+        Attribute& fmt = m_graph.attr(vd, "vertexFormat", AttrType::String, true);
         fmt.strings = {key("positions", "position$0"), key("normals", "normal$0"),
                        key("textureCoordinates", "texcoord$0")};
         if (!rigid) {
@@ -255,17 +256,17 @@ private:
             fmt.strings.push_back(key("jointIndices", "blendindices$0"));
         }
         fmt.count = fmt.strings.size();
-        m_g.integer(vd, "flipVCoordinates", 1, AttrType::Bool);
-        m_g.integer(vd, "jointCount", rigid ? 0 : static_cast<std::int32_t>(jointCount));
-        Attribute& pos = m_g.attr(vd, key("positions", "position$0"), AttrType::Vector3, true);
+        m_graph.integer(vd, "flipVCoordinates", 1, AttrType::Bool);
+        m_graph.integer(vd, "jointCount", rigid ? 0 : static_cast<std::int32_t>(jointCount));
+        Attribute& pos = m_graph.attr(vd, key("positions", "position$0"), AttrType::Vector3, true);
         for (const Vec3& p : me.pointPositions) {
             push(pos, p);
         }
         Attribute& posIdx =
-            m_g.attr(vd, key("positionsIndices", "position$0Indices"), AttrType::Int, true);
+            m_graph.attr(vd, key("positionsIndices", "position$0Indices"), AttrType::Int, true);
         posIdx.ints.assign(me.cornerPoints.begin(), me.cornerPoints.end());
         posIdx.count = posIdx.ints.size();
-        Attribute& nrm = m_g.attr(vd, key("normals", "normal$0"), AttrType::Vector3, true);
+        Attribute& nrm = m_graph.attr(vd, key("normals", "normal$0"), AttrType::Vector3, true);
         for (const Vec3& n : me.cornerNormals) {
             push(nrm, n);
         }
@@ -274,36 +275,36 @@ private:
             iota[c] = static_cast<std::int32_t>(c);
         }
         Attribute& nrmIdx =
-            m_g.attr(vd, key("normalsIndices", "normal$0Indices"), AttrType::Int, true);
+            m_graph.attr(vd, key("normalsIndices", "normal$0Indices"), AttrType::Int, true);
         nrmIdx.ints = iota;
         nrmIdx.count = iota.size();
         Attribute& uv =
-            m_g.attr(vd, key("textureCoordinates", "texcoord$0"), AttrType::Vector2, true);
+            m_graph.attr(vd, key("textureCoordinates", "texcoord$0"), AttrType::Vector2, true);
         for (const Vec2& t : me.cornerUvs) {
             uv.floats.insert(uv.floats.end(), {t.x(), t.y()});
             ++uv.count;
         }
-        Attribute& uvIdx = m_g.attr(vd, key("textureCoordinatesIndices", "texcoord$0Indices"),
-                                    AttrType::Int, true);
+        Attribute& uvIdx = m_graph.attr(vd, key("textureCoordinatesIndices", "texcoord$0Indices"),
+                                        AttrType::Int, true);
         uvIdx.ints = iota;
         uvIdx.count = iota.size();
-        if (!m_m.pointBalance.empty() && m_m.pointBalance.size() == me.pointCount()) {
+        if (!m_model.pointBalance.empty() && m_model.pointBalance.size() == me.pointCount()) {
             // The stereo split per point, as Blender Source Tools writes it.
             fmt.strings.push_back(key("balance", "balance$0"));
             fmt.count = fmt.strings.size();
-            Attribute& b = m_g.attr(vd, key("balance", "balance$0"), AttrType::Float, true);
-            b.floats = m_m.pointBalance;
+            Attribute& b = m_graph.attr(vd, key("balance", "balance$0"), AttrType::Float, true);
+            b.floats = m_model.pointBalance;
             b.count = b.floats.size();
             Attribute& bi =
-                m_g.attr(vd, key("balanceIndices", "balance$0Indices"), AttrType::Int, true);
+                m_graph.attr(vd, key("balanceIndices", "balance$0Indices"), AttrType::Int, true);
             bi.ints.assign(me.cornerPoints.begin(), me.cornerPoints.end());
             bi.count = bi.ints.size();
         }
         if (!rigid) {
             Attribute& w =
-                m_g.attr(vd, key("jointWeights", "blendweights$0"), AttrType::Float, true);
+                m_graph.attr(vd, key("jointWeights", "blendweights$0"), AttrType::Float, true);
             Attribute& wi =
-                m_g.attr(vd, key("jointIndices", "blendindices$0"), AttrType::Int, true);
+                m_graph.attr(vd, key("jointIndices", "blendindices$0"), AttrType::Int, true);
             std::size_t moved = 0;
             for (std::size_t p = 0; p < me.pointCount(); ++p) {
                 std::size_t n = me.influenceCount(p);
@@ -333,7 +334,7 @@ private:
             }
         }
         // Face sets: one per run of triangles with one material, so the triangle order is kept.
-        Attribute& sets = m_g.refs(mesh, "faceSets");
+        Attribute& sets = m_graph.refs(mesh, "faceSets");
         std::vector<std::int32_t> matElem(me.materials.size(), -1);
         Attribute* faces = nullptr;
         for (std::size_t t = 0; t < me.triangleCount(); ++t) {
@@ -341,12 +342,12 @@ private:
             if (t == 0 || mat != me.triangleMaterials[t - 1]) {
                 const std::string& mn = me.materials[mat].name;
                 if (matElem[mat] < 0) {
-                    matElem[mat] = m_g.add("DmeMaterial", mn);
-                    m_g.str(matElem[mat], "mtlName", mn);
+                    matElem[mat] = m_graph.add("DmeMaterial", mn);
+                    m_graph.str(matElem[mat], "mtlName", mn);
                 }
-                const std::int32_t fs = m_g.add("DmeFaceSet", mn);
-                m_g.ref(fs, "material", matElem[mat]);
-                faces = &m_g.attr(fs, "faces", AttrType::Int, true);
+                const std::int32_t fs = m_graph.add("DmeFaceSet", mn);
+                m_graph.ref(fs, "material", matElem[mat]);
+                faces = &m_graph.attr(fs, "faces", AttrType::Int, true);
                 sets.ints.push_back(fs);
             }
             for (std::size_t c = 0; c < 3; ++c) {
@@ -357,20 +358,21 @@ private:
         }
         sets.count = sets.ints.size();
         // Delta states from the flex shapes (ids are corner indices, SMD layout).
-        Attribute& deltas = m_g.refs(mesh, "deltaStates");
-        for (const FlexShape& shape : m_m.flexShapes) {
-            const std::int32_t d = m_g.add("DmeVertexDeltaData", shape.name);
-            Attribute& dfmt = m_g.attr(d, "vertexFormat", AttrType::String, true);
+        Attribute& deltas = m_graph.refs(mesh, "deltaStates");
+        for (const FlexShape& shape : m_model.flexShapes) {
+            const std::int32_t d = m_graph.add("DmeVertexDeltaData", shape.name);
+            Attribute& dfmt = m_graph.attr(d, "vertexFormat", AttrType::String, true);
             dfmt.strings = {key("positions", "position$0"), key("normals", "normal$0")};
             dfmt.count = 2;
-            m_g.integer(d, "flipVCoordinates", 1, AttrType::Bool);
-            m_g.integer(d, "corrected", 1, AttrType::Bool);
-            Attribute& dp = m_g.attr(d, key("positions", "position$0"), AttrType::Vector3, true);
+            m_graph.integer(d, "flipVCoordinates", 1, AttrType::Bool);
+            m_graph.integer(d, "corrected", 1, AttrType::Bool);
+            Attribute& dp =
+                m_graph.attr(d, key("positions", "position$0"), AttrType::Vector3, true);
             Attribute& dpi =
-                m_g.attr(d, key("positionsIndices", "position$0Indices"), AttrType::Int, true);
-            Attribute& dn = m_g.attr(d, key("normals", "normal$0"), AttrType::Vector3, true);
+                m_graph.attr(d, key("positionsIndices", "position$0Indices"), AttrType::Int, true);
+            Attribute& dn = m_graph.attr(d, key("normals", "normal$0"), AttrType::Vector3, true);
             Attribute& dni =
-                m_g.attr(d, key("normalsIndices", "normal$0Indices"), AttrType::Int, true);
+                m_graph.attr(d, key("normalsIndices", "normal$0Indices"), AttrType::Int, true);
             // Wrinkle deltas index the bind state's texture coordinates: one per corner here.
             const bool wrinkled =
                 shape.deltaWrinkles.size() == shape.ids.size() && !shape.deltaWrinkles.empty();
@@ -379,8 +381,9 @@ private:
             if (wrinkled) {
                 dfmt.strings.push_back(key("wrinkle", "wrinkle$0"));
                 dfmt.count = dfmt.strings.size();
-                dw = &m_g.attr(d, key("wrinkle", "wrinkle$0"), AttrType::Float, true);
-                dwi = &m_g.attr(d, key("wrinkleIndices", "wrinkle$0Indices"), AttrType::Int, true);
+                dw = &m_graph.attr(d, key("wrinkle", "wrinkle$0"), AttrType::Float, true);
+                dwi = &m_graph.attr(d, key("wrinkleIndices", "wrinkle$0Indices"), AttrType::Int,
+                                    true);
             }
             std::set<std::int32_t> seenPoint;
             for (std::size_t k = 0; k < shape.ids.size(); ++k) {
@@ -414,11 +417,11 @@ private:
 
     void writeCombination(std::int32_t root)
     {
-        const std::int32_t op = m_g.add("DmeCombinationOperator", "combinationOperator");
-        m_g.ref(root, "combinationOperator", op);
-        Attribute& controls = m_g.refs(op, "controls");
-        Attribute& values = m_g.attr(op, "controlValues", AttrType::Vector3, true);
-        std::vector<FlexController> list = m_m.flexControllers;
+        const std::int32_t op = m_graph.add("DmeCombinationOperator", "combinationOperator");
+        m_graph.ref(root, "combinationOperator", op);
+        Attribute& controls = m_graph.refs(op, "controls");
+        Attribute& values = m_graph.attr(op, "controlValues", AttrType::Vector3, true);
+        std::vector<FlexController> list = m_model.flexControllers;
         if (list.empty()) {
             for (const std::string& n : m_shapeNames) {
                 FlexController c;
@@ -428,16 +431,16 @@ private:
             }
         }
         for (const FlexController& c : list) {
-            const std::int32_t e = m_g.add("DmeCombinationInputControl", c.name);
-            Attribute& raw = m_g.attr(e, "rawControlNames", AttrType::String, true);
+            const std::int32_t e = m_graph.add("DmeCombinationInputControl", c.name);
+            Attribute& raw = m_graph.attr(e, "rawControlNames", AttrType::String, true);
             raw.strings = c.rawControls;
             raw.count = raw.strings.size();
-            m_g.integer(e, "stereo", c.stereo ? 1 : 0, AttrType::Bool);
-            m_g.integer(e, "eyelid", c.eyelid ? 1 : 0, AttrType::Bool);
-            m_g.floats(e, "flexMax", AttrType::Float, {c.max});
-            m_g.floats(e, "flexMin", AttrType::Float, {c.min});
+            m_graph.integer(e, "stereo", c.stereo ? 1 : 0, AttrType::Bool);
+            m_graph.integer(e, "eyelid", c.eyelid ? 1 : 0, AttrType::Bool);
+            m_graph.floats(e, "flexMax", AttrType::Float, {c.max});
+            m_graph.floats(e, "flexMin", AttrType::Float, {c.min});
             if (!c.wrinkleScales.empty()) {
-                Attribute& w = m_g.attr(e, "wrinkleScales", AttrType::Float, true);
+                Attribute& w = m_graph.attr(e, "wrinkleScales", AttrType::Float, true);
                 w.floats = c.wrinkleScales;
                 w.count = w.floats.size();
             }
@@ -449,77 +452,79 @@ private:
             push(values, Vec3(left, c.stereo ? right : left, 0.5f));
         }
         controls.count = controls.ints.size();
-        Attribute& dominators = m_g.refs(op, "dominators");
-        for (const FlexDominationRule& rule : m_m.flexDominators) {
-            const std::int32_t e = m_g.add("DmeCombinationDominationRule", "rule");
-            Attribute& d = m_g.attr(e, "dominators", AttrType::String, true);
+        Attribute& dominators = m_graph.refs(op, "dominators");
+        for (const FlexDominationRule& rule : m_model.flexDominators) {
+            const std::int32_t e = m_graph.add("DmeCombinationDominationRule", "rule");
+            Attribute& d = m_graph.attr(e, "dominators", AttrType::String, true);
             d.strings = rule.dominators;
             d.count = d.strings.size();
-            Attribute& sup = m_g.attr(e, "suppressed", AttrType::String, true);
+            Attribute& sup = m_graph.attr(e, "suppressed", AttrType::String, true);
             sup.strings = rule.suppressed;
             sup.count = sup.strings.size();
             dominators.ints.push_back(e);
         }
         dominators.count = dominators.ints.size();
-        Attribute& targets = m_g.refs(op, "targets");
+        Attribute& targets = m_graph.refs(op, "targets");
         targets.count = 0;
     }
 
     void writeAnimations(std::int32_t root, const std::string& name,
                          const std::vector<std::int32_t>& xform)
     {
-        const std::int32_t list = m_g.add("DmeAnimationList", name);
-        m_g.ref(root, "animationList", list);
-        Attribute& anims = m_g.refs(list, "animations");
-        for (const Animation& a : m_m.animations) {
-            if (!isParentRelative(a.kind) || a.jointCount != m_m.skeleton.size()) {
+        const std::int32_t list = m_graph.add("DmeAnimationList", name);
+        m_graph.ref(root, "animationList", list);
+        Attribute& anims = m_graph.refs(list, "animations");
+        for (const Animation& a : m_model.animations) {
+            if (!isParentRelative(a.kind) || a.jointCount != m_model.skeleton.size()) {
                 continue;
             }
-            const std::int32_t clip = m_g.add("DmeChannelsClip", a.name.empty() ? name : a.name);
+            const std::int32_t clip =
+                m_graph.add("DmeChannelsClip", a.name.empty() ? name : a.name);
             anims.ints.push_back(clip);
-            const std::int32_t tf = m_g.add("DmeTimeFrame", "timeframe");
+            const std::int32_t tf = m_graph.add("DmeTimeFrame", "timeframe");
             const float fps = a.fps > 0 ? a.fps : 30.0f;
             const double duration =
                 a.frameCount() > 0 ? static_cast<double>(a.frameCount() - 1) / fps : 0.0;
             if (m_timeType) {
-                m_g.floats(tf, "duration", AttrType::Time, {static_cast<float>(duration)});
+                m_graph.floats(tf, "duration", AttrType::Time, {static_cast<float>(duration)});
             } else {
-                m_g.integer(tf, "durationTime",
-                            static_cast<std::int32_t>(std::lround(duration * 10000)));
+                m_graph.integer(tf, "durationTime",
+                                static_cast<std::int32_t>(std::lround(duration * 10000)));
             }
-            m_g.floats(tf, "scale", AttrType::Float, {1.0f});
-            m_g.ref(clip, "timeFrame", tf);
-            if (m_o.formatVersion >= 22) {
-                m_g.floats(clip, "frameRate", AttrType::Float, {fps});
+            m_graph.floats(tf, "scale", AttrType::Float, {1.0f});
+            m_graph.ref(clip, "timeFrame", tf);
+            if (m_options.formatVersion >= 22) {
+                m_graph.floats(clip, "frameRate", AttrType::Float, {fps});
             } else {
-                m_g.integer(clip, "frameRate", static_cast<std::int32_t>(std::lround(fps)));
+                m_graph.integer(clip, "frameRate", static_cast<std::int32_t>(std::lround(fps)));
                 if (std::fabs(fps - std::round(fps)) > 1e-6f) {
                     m_sink.note(ids::kDmxWriteLoss, {1, 1, 0},
                                 "frame rate " + std::to_string(fps) + " rounded to a whole number");
                 }
             }
-            Attribute& chans = m_g.refs(clip, "channels");
+            Attribute& chans = m_graph.refs(clip, "channels");
             for (std::size_t j = 0; j < a.jointCount; ++j) {
                 for (int kind = 0; kind < 2; ++kind) {
-                    const std::string& jn = m_m.skeleton.names[j];
-                    const std::int32_t ch = m_g.add("DmeChannel", jn + (kind == 0 ? "_p" : "_o"));
-                    m_g.str(ch, "toAttribute", kind == 0 ? "position" : "orientation");
-                    m_g.ref(ch, "toElement", xform[j]);
-                    m_g.integer(ch, "mode", 1);
+                    const std::string& jn = m_model.skeleton.names[j];
+                    const std::int32_t ch =
+                        m_graph.add("DmeChannel", jn + (kind == 0 ? "_p" : "_o"));
+                    m_graph.str(ch, "toAttribute", kind == 0 ? "position" : "orientation");
+                    m_graph.ref(ch, "toElement", xform[j]);
+                    m_graph.integer(ch, "mode", 1);
                     const char* t = kind == 0 ? "Vector3" : "Quaternion";
                     const std::int32_t log =
-                        m_g.add(std::string("Dme") + t + "Log", std::string(t) + " log");
+                        m_graph.add(std::string("Dme") + t + "Log", std::string(t) + " log");
                     const std::int32_t layer =
-                        m_g.add(std::string("Dme") + t + "LogLayer", std::string(t) + " log");
-                    Attribute& layers = m_g.refs(log, "layers");
+                        m_graph.add(std::string("Dme") + t + "LogLayer", std::string(t) + " log");
+                    Attribute& layers = m_graph.refs(log, "layers");
                     layers.ints.push_back(layer);
                     layers.count = 1;
-                    m_g.ref(ch, "log", log);
-                    Attribute& times =
-                        m_g.attr(layer, "times", m_timeType ? AttrType::Time : AttrType::Int, true);
+                    m_graph.ref(ch, "log", log);
+                    Attribute& times = m_graph.attr(
+                        layer, "times", m_timeType ? AttrType::Time : AttrType::Int, true);
                     Attribute& vals =
-                        m_g.attr(layer, "values",
-                                 kind == 0 ? AttrType::Vector3 : AttrType::Quaternion, true);
+                        m_graph.attr(layer, "values",
+                                     kind == 0 ? AttrType::Vector3 : AttrType::Quaternion, true);
                     for (std::size_t f = 0; f < a.frameCount(); ++f) {
                         const double sec = static_cast<double>(f) / fps;
                         if (m_timeType) {
@@ -548,11 +553,11 @@ private:
         anims.count = anims.ints.size();
     }
 
-    const Model& m_m;
-    const DmxWriteOptions& m_o;
+    const Model& m_model;
+    const DmxWriteOptions& m_options;
     DiagnosticSink& m_sink;
-    Document& m_d;
-    Graph m_g;
+    Document& m_document;
+    Graph m_graph;
     bool m_new = false;
     bool m_timeType = false;
     std::vector<std::string> m_shapeNames;
@@ -660,55 +665,57 @@ std::string writeKv2(const Document& d)
 
 class BinaryOut {
 public:
-    BinaryOut(const Document& d, int v) : m_d(d), m_v(v) {}
+    BinaryOut(const Document& d, int v) : m_document(d), m_version(v) {}
 
     bool write(std::string& out, std::string& error)
     {
         // String table: element types and attribute names, plus (v4+) element names and
         // single strings. Sorted, so the bytes do not depend on element order.
         std::set<std::string> table;
-        for (const Element& e : m_d.elements) {
+        for (const Element& e : m_document.elements) {
             table.insert(e.type);
-            if (m_v >= 4) {
+            if (m_version >= 4) {
                 table.insert(e.name);
             }
             for (const Attribute& a : e.attrs) {
                 table.insert(a.name);
-                if (m_v >= 4 && a.type == AttrType::String && !a.array) {
+                if (m_version >= 4 && a.type == AttrType::String && !a.array) {
                     table.insert(a.strings.front());
                 }
             }
         }
-        if (m_v >= 2 && m_v < 5 && table.size() > 32767) {
-            error = "binary " + std::to_string(m_v) + " holds at most 32,767 distinct strings";
+        if (m_version >= 2 && m_version < 5 && table.size() > 32767) {
+            error =
+                "binary " + std::to_string(m_version) + " holds at most 32,767 distinct strings";
             return false;
         }
         std::size_t i = 0;
         for (const std::string& s : table) {
             m_index.emplace(s, static_cast<std::int32_t>(i++));
         }
-        out = "<!-- dmx encoding binary " + std::to_string(m_v) + " format " +
-              m_d.header.formatName + " " + std::to_string(m_d.header.formatVersion) + " -->\n";
+        out = "<!-- dmx encoding binary " + std::to_string(m_version) + " format " +
+              m_document.header.formatName + " " + std::to_string(m_document.header.formatVersion) +
+              " -->\n";
         out.push_back('\0');
         m_out = &out;
-        if (m_v >= 9) {
+        if (m_version >= 9) {
             put<std::int32_t>(0); // no prefix attributes
         }
-        if (m_v >= 4) {
+        if (m_version >= 4) {
             put<std::int32_t>(static_cast<std::int32_t>(table.size()));
-        } else if (m_v >= 2) {
+        } else if (m_version >= 2) {
             put<std::int16_t>(static_cast<std::int16_t>(table.size()));
         }
         for (const std::string& s : table) {
-            if (m_v >= 2) {
+            if (m_version >= 2) {
                 cstr(s);
             }
         }
-        put<std::int32_t>(static_cast<std::int32_t>(m_d.elements.size()));
-        for (std::size_t e = 0; e < m_d.elements.size(); ++e) {
-            const Element& el = m_d.elements[e];
+        put<std::int32_t>(static_cast<std::int32_t>(m_document.elements.size()));
+        for (std::size_t e = 0; e < m_document.elements.size(); ++e) {
+            const Element& el = m_document.elements[e];
             index(el.type);
-            if (m_v >= 4) {
+            if (m_version >= 4) {
                 index(el.name);
             } else {
                 cstr(el.name);
@@ -718,13 +725,13 @@ public:
             std::memcpy(id + 8, &n, 8);
             out.append(id, 16);
         }
-        for (const Element& el : m_d.elements) {
+        for (const Element& el : m_document.elements) {
             put<std::int32_t>(static_cast<std::int32_t>(el.attrs.size()));
             for (const Attribute& a : el.attrs) {
                 index(a.name);
                 const auto base = static_cast<std::uint8_t>(a.type);
                 put<std::uint8_t>(
-                    static_cast<std::uint8_t>(a.array ? base + (m_v >= 9 ? 32 : 14) : base));
+                    static_cast<std::uint8_t>(a.array ? base + (m_version >= 9 ? 32 : 14) : base));
                 if (a.array) {
                     put<std::int32_t>(static_cast<std::int32_t>(a.count));
                 }
@@ -745,12 +752,12 @@ private:
     }
     void index(const std::string& s)
     {
-        if (m_v < 2) { // binary 1: no table, every string in place
+        if (m_version < 2) { // binary 1: no table, every string in place
             cstr(s);
             return;
         }
         const std::int32_t i = m_index.at(s);
-        if (m_v >= 5) {
+        if (m_version >= 5) {
             put<std::int32_t>(i);
         } else {
             put<std::int16_t>(static_cast<std::int16_t>(i));
@@ -768,7 +775,7 @@ private:
             put<std::uint8_t>(static_cast<std::uint8_t>(a.ints[k]));
             return;
         case AttrType::String:
-            if (!a.array && m_v >= 4) {
+            if (!a.array && m_version >= 4) {
                 index(a.strings[k]);
             } else {
                 cstr(a.strings[k]);
@@ -787,8 +794,8 @@ private:
         }
     }
 
-    const Document& m_d;
-    int m_v;
+    const Document& m_document;
+    int m_version;
     std::string* m_out = nullptr;
     std::map<std::string, std::int32_t> m_index;
 };

@@ -8,6 +8,7 @@
 #include "core/diag/diagnostic_ids.h"
 #include "core/model/rotation.h"
 #include "core/text/numbers.h"
+#include "core/model/format_id.h"
 
 namespace rigscope::core {
 
@@ -225,8 +226,7 @@ WriteResult writeSmd(const Model& m, const WriteContext& ctx)
     WriteResult r;
     DiagnosticSink sink(ctx.fileName);
     // A model read from the SMD family keeps its version and line ending.
-    const bool family =
-        m.format.empty() || m.format == "smd" || m.format == "vta" || m.format == "smdx";
+    const bool family = m.format.empty() || formatFamily(m.format) == FormatFamily::Smd;
     const Skeleton& s = m.skeleton;
 
     const auto found =

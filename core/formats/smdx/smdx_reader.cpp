@@ -173,7 +173,7 @@ void truncateMesh(Mesh& mesh, std::size_t points, std::size_t triangles, std::si
 // read before it are kept.
 class Parser {
 public:
-    Parser(SmdxCursor& cursor, Raw& raw) : m_c(cursor), m_raw(raw) {}
+    Parser(SmdxCursor& cursor, Raw& raw) : m_cursor(cursor), m_raw(raw) {}
 
     // block_count and the blocks; false on a fatal error (see fatal()).
     bool parseBlocks();
@@ -200,7 +200,7 @@ private:
         m_subIndex = subIndex;
     }
 
-    SmdxCursor& m_c;
+    SmdxCursor& m_cursor;
     Raw& m_raw;
     Fatal m_fatal;
     const char* m_block = nullptr;
@@ -237,22 +237,23 @@ std::string Parser::context() const
 
 void Parser::setFatalFromCursor()
 {
-    m_fatal = {true, m_c.error().offset, m_c.error().message + context()};
+    m_fatal = {true, m_cursor.error().offset, m_cursor.error().message + context()};
 }
 
 bool Parser::parseNodes()
 {
     std::uint32_t count = 0;
     countItem("node count");
-    if (!m_c.readCount(count, kMinNode)) {
+    if (!m_cursor.readCount(count, kMinNode)) {
         return false;
     }
     m_raw.nodes.reserve(m_raw.nodes.size() + count);
     for (std::uint32_t i = 0; i < count; ++i) {
         item("node", i);
         RawNode n;
-        n.offset = m_c.pos();
-        if (!m_c.readInt(n.id) || !m_c.readString(n.name) || !m_c.readInt(n.parent)) {
+        n.offset = m_cursor.pos();
+        if (!m_cursor.readInt(n.id) || !m_cursor.readString(n.name) ||
+            !m_cursor.readInt(n.parent)) {
             return false;
         }
         m_raw.nodes.push_back(std::move(n));
@@ -264,19 +265,19 @@ bool Parser::parseVectors(VectorTable& table)
 {
     countItem("vector count");
     std::uint32_t count = 0;
-    if (!m_c.readCount(count, kMinVector)) {
+    if (!m_cursor.readCount(count, kMinVector)) {
         return false;
     }
     // readCount saw count x 15 bytes left: check the tags in place before decoding anything.
-    const std::size_t start = m_c.pos();
-    const auto* p = reinterpret_cast<const unsigned char*>(m_c.bytes().data()) + start;
+    const std::size_t start = m_cursor.pos();
+    const auto* p = reinterpret_cast<const unsigned char*>(m_cursor.bytes().data()) + start;
     bool inPlace = true;
     for (std::size_t i = 0; i < count && inPlace; ++i, p += kMinVector) {
         inPlace = p[0] == 0xCA && p[5] == 0xCA && p[10] == 0xCA;
     }
     if (inPlace) {
-        table.setInPlace(m_c.bytes(), start, count);
-        m_c.skipRaw(kMinVector * count);
+        table.setInPlace(m_cursor.bytes(), start, count);
+        m_cursor.skipRaw(kMinVector * count);
         return true;
     }
     std::vector<Vec3>& values = table.values();
@@ -284,7 +285,8 @@ bool Parser::parseVectors(VectorTable& table)
     for (std::uint32_t i = 0; i < count; ++i) {
         item("vector", i);
         Vec3 v;
-        if (!m_c.readFloat(v.x()) || !m_c.readFloat(v.y()) || !m_c.readFloat(v.z())) {
+        if (!m_cursor.readFloat(v.x()) || !m_cursor.readFloat(v.y()) ||
+            !m_cursor.readFloat(v.z())) {
             return false;
         }
         values.push_back(v);
@@ -304,30 +306,30 @@ bool Parser::parseSkeleton()
     const auto n = static_cast<std::int64_t>(m_raw.skeletonTables.back().size());
     countItem("keyframe count");
     std::uint32_t kcount = 0;
-    if (!m_c.readCount(kcount, kMinKeyframe)) {
+    if (!m_cursor.readCount(kcount, kMinKeyframe)) {
         return false;
     }
     for (std::uint32_t k = 0; k < kcount; ++k) {
         item("keyframe", k);
         RawFrame frame;
-        frame.offset = m_c.pos();
+        frame.offset = m_cursor.pos();
         frame.table = tableIndex;
         std::uint32_t bcount = 0;
-        if (!m_c.readInt(frame.time) || !m_c.readCount(bcount, kMinBoneState)) {
+        if (!m_cursor.readInt(frame.time) || !m_cursor.readCount(bcount, kMinBoneState)) {
             return false;
         }
-        frame.statesAt = m_c.pos();
+        frame.statesAt = m_cursor.pos();
         m_raw.frames.push_back(frame);
         RawFrame& f = m_raw.frames.back();
         for (std::uint32_t b = 0; b < bcount; ++b) {
             item("keyframe", k, "bone state", b);
             std::int32_t bone = 0, pos = 0, rot = 0;
-            const std::size_t posAt = m_c.pos();
-            if (!m_c.readInt(bone) || !m_c.readInt(pos)) {
+            const std::size_t posAt = m_cursor.pos();
+            if (!m_cursor.readInt(bone) || !m_cursor.readInt(pos)) {
                 return false;
             }
-            const std::size_t rotAt = m_c.pos();
-            if (!m_c.readInt(rot)) {
+            const std::size_t rotAt = m_cursor.pos();
+            if (!m_cursor.readInt(rot)) {
                 return false;
             }
             ++f.statesRead;
@@ -353,14 +355,14 @@ bool Parser::parseTriangles(bool& indexError)
     m_raw.hasTriangles = true;
     countItem("material count");
     std::uint32_t mcount = 0;
-    if (!m_c.readCount(mcount, kMinString)) {
+    if (!m_cursor.readCount(mcount, kMinString)) {
         return false;
     }
     const auto materialBase = static_cast<std::uint32_t>(m_raw.materials.size());
     for (std::uint32_t i = 0; i < mcount; ++i) {
         item("material", i);
         std::string name;
-        if (!m_c.readString(name)) {
+        if (!m_cursor.readString(name)) {
             return false;
         }
         m_raw.materials.push_back(std::move(name));
@@ -371,7 +373,7 @@ bool Parser::parseTriangles(bool& indexError)
     }
     countItem("uv count");
     std::uint32_t ucount = 0;
-    if (!m_c.readCount(ucount, kMinUv)) {
+    if (!m_cursor.readCount(ucount, kMinUv)) {
         return false;
     }
     std::vector<Vec2> uvs;
@@ -379,14 +381,14 @@ bool Parser::parseTriangles(bool& indexError)
     for (std::uint32_t i = 0; i < ucount; ++i) {
         item("uv", i);
         Vec2 uv;
-        if (!m_c.readFloat(uv.x()) || !m_c.readFloat(uv.y())) {
+        if (!m_cursor.readFloat(uv.x()) || !m_cursor.readFloat(uv.y())) {
             return false;
         }
         uvs.push_back(uv);
     }
     countItem("triangle count");
     std::uint32_t tcount = 0;
-    if (!m_c.readCount(tcount, kMinTriangle)) {
+    if (!m_cursor.readCount(tcount, kMinTriangle)) {
         return false;
     }
     Mesh& mesh = m_raw.mesh;
@@ -400,7 +402,7 @@ bool Parser::parseTriangles(bool& indexError)
             std::uint64_t offset = 0;
             RawCorner corners[3];
         } tri;
-        tri.offset = m_c.pos();
+        tri.offset = m_cursor.pos();
         const std::size_t linkMark = mesh.influenceJoints.size();
         // A triangle that fails half-way or is dropped leaves no links behind (the CSR arrays
         // stay whole).
@@ -417,7 +419,7 @@ bool Parser::parseTriangles(bool& indexError)
             }
         } guard{mesh, linkMark};
         std::int32_t mat = 0;
-        if (!m_c.readInt(mat)) {
+        if (!m_cursor.readInt(mat)) {
             return false;
         }
         std::uint64_t badAt = 0;
@@ -431,20 +433,20 @@ bool Parser::parseTriangles(bool& indexError)
         for (std::size_t c = 0; c < 3; ++c) {
             item("triangle", t, "corner", c);
             RawCorner& k = tri.corners[c];
-            k.offset = m_c.pos();
+            k.offset = m_cursor.pos();
             std::int32_t idx[3] = {0, 0, 0};
             std::size_t idxAt[3] = {0, 0, 0};
-            if (!m_c.readInt(k.parent)) {
+            if (!m_cursor.readInt(k.parent)) {
                 return false;
             }
             for (std::size_t i = 0; i < 3; ++i) {
-                idxAt[i] = m_c.pos();
-                if (!m_c.readInt(idx[i])) {
+                idxAt[i] = m_cursor.pos();
+                if (!m_cursor.readInt(idx[i])) {
                     return false;
                 }
             }
             std::uint32_t lcount = 0;
-            if (!m_c.readCount(lcount, kMinLink)) {
+            if (!m_cursor.readCount(lcount, kMinLink)) {
                 return false;
             }
             k.linkBegin = static_cast<std::uint32_t>(mesh.influenceJoints.size());
@@ -452,7 +454,7 @@ bool Parser::parseTriangles(bool& indexError)
             for (std::uint32_t l = 0; l < lcount; ++l) {
                 std::int32_t bone = 0;
                 float w = 0;
-                if (!m_c.readInt(bone) || !m_c.readFloat(w)) {
+                if (!m_cursor.readInt(bone) || !m_cursor.readFloat(w)) {
                     return false;
                 }
                 mesh.influenceJoints.push_back(bone);
@@ -514,18 +516,18 @@ bool Parser::parseVertexAnimation(bool bugLayout, bool& indexError)
     std::uint32_t fcount = 0;
     if (!bugLayout) {
         countItem("frame count");
-        if (!m_c.readCount(fcount, kMinVertexFrame)) {
+        if (!m_cursor.readCount(fcount, kMinVertexFrame)) {
             return false;
         }
     }
     const auto nv = static_cast<std::int64_t>(vectors.size());
-    for (std::uint32_t k = 0; bugLayout ? !m_c.atEnd() : k < fcount; ++k) {
+    for (std::uint32_t k = 0; bugLayout ? !m_cursor.atEnd() : k < fcount; ++k) {
         item("frame", k);
         VertexFrame f;
-        f.where = at(m_c.pos());
+        f.where = at(m_cursor.pos());
         std::int32_t time = 0;
         std::uint32_t n = 0;
-        if (!m_c.readInt(time) || !m_c.readCount(n, kMinVertexEntry)) {
+        if (!m_cursor.readInt(time) || !m_cursor.readCount(n, kMinVertexEntry)) {
             return false;
         }
         f.time = time;
@@ -537,17 +539,17 @@ bool Parser::parseVertexAnimation(bool bugLayout, bool& indexError)
         vf.lineWhere.reserve(n);
         for (std::uint32_t i = 0; i < n; ++i) {
             item("frame", k, "vertex", i);
-            const std::uint64_t off = m_c.pos();
+            const std::uint64_t off = m_cursor.pos();
             std::int32_t id = 0, pos = 0, nrm = 0;
-            if (!m_c.readInt(id)) {
+            if (!m_cursor.readInt(id)) {
                 return false;
             }
-            const std::size_t posAt = m_c.pos();
-            if (!m_c.readInt(pos)) {
+            const std::size_t posAt = m_cursor.pos();
+            if (!m_cursor.readInt(pos)) {
                 return false;
             }
-            const std::size_t nrmAt = m_c.pos();
-            if (!m_c.readInt(nrm)) {
+            const std::size_t nrmAt = m_cursor.pos();
+            if (!m_cursor.readInt(nrm)) {
                 return false;
             }
             if (pos < 0 || pos >= nv || nrm < 0 || nrm >= nv) {
@@ -575,7 +577,7 @@ bool Parser::parseVertexAnimation(bool bugLayout, bool& indexError)
 // vertexanimation layout (no fcount, frames until the end of the data).
 bool Parser::parseTrianglesOrWriterBug(std::size_t block, std::uint64_t blockOffset)
 {
-    const SmdxCursor::State start = m_c.state();
+    const SmdxCursor::State start = m_cursor.state();
     const std::size_t materials = m_raw.materials.size();
     const Mesh& mesh = m_raw.mesh;
     const std::size_t points = mesh.pointPositions.size();
@@ -587,7 +589,7 @@ bool Parser::parseTrianglesOrWriterBug(std::size_t block, std::uint64_t blockOff
     const bool hadTriangles = m_raw.hasTriangles;
     const bool hadVta = m_raw.hasVertexAnimation;
     auto rewind = [&] {
-        m_c.restore(start);
+        m_cursor.restore(start);
         m_raw.materials.resize(materials);
         truncateMesh(m_raw.mesh, points, triangles, links, offsets);
         m_raw.corrupt.resize(corrupt);
@@ -603,7 +605,7 @@ bool Parser::parseTrianglesOrWriterBug(std::size_t block, std::uint64_t blockOff
     rewind();
     m_block = "vertexanimation";
     bool bugIndexError = false;
-    if (parseVertexAnimation(true, bugIndexError) && !bugIndexError && m_c.atEnd()) {
+    if (parseVertexAnimation(true, bugIndexError) && !bugIndexError && m_cursor.atEnd()) {
         m_raw.vertexAnimationAt = blockOffset;
         m_raw.writerBug.push_back(
             {blockOffset,
@@ -624,7 +626,7 @@ bool Parser::parseBlocks()
     m_block = nullptr;
     countItem("block count");
     std::uint32_t blockCount = 0;
-    if (!m_c.readCount(blockCount, kMinBlock)) {
+    if (!m_cursor.readCount(blockCount, kMinBlock)) {
         setFatalFromCursor();
         return false;
     }
@@ -632,11 +634,11 @@ bool Parser::parseBlocks()
         m_block = nullptr;
         m_item = nullptr;
         m_sub = nullptr;
-        const std::uint64_t blockOffset = m_c.pos();
+        const std::uint64_t blockOffset = m_cursor.pos();
         std::int32_t type = 0;
-        if (!m_c.readByte(type)) {
-            m_fatal = {true, m_c.error().offset,
-                       m_c.error().message + " of block " + std::to_string(b) + " (" +
+        if (!m_cursor.readByte(type)) {
+            m_fatal = {true, m_cursor.error().offset,
+                       m_cursor.error().message + " of block " + std::to_string(b) + " (" +
                            std::to_string(blockCount) + " blocks announced)"};
             return false;
         }

@@ -10,6 +10,7 @@
 
 #include "core/diag/diagnostic_ids.h"
 #include "core/model/rotation.h"
+#include "core/model/format_id.h"
 
 namespace rigscope::core {
 
@@ -291,8 +292,7 @@ WriteResult writeSmdx(const Model& m, const WriteContext& ctx)
     }
     WriteResult r;
     DiagnosticSink sink(ctx.fileName);
-    const bool smdFamily =
-        m.format.empty() || m.format == "smd" || m.format == "vta" || m.format == "smdx";
+    const bool smdFamily = m.format.empty() || formatFamily(m.format) == FormatFamily::Smd;
     if (smdFamily && m.version != 1) {
         sink.note(ids::kWriteVersionDropped, {1, 1, 0},
                   "source version " + std::to_string(m.version) +

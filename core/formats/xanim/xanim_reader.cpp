@@ -462,7 +462,7 @@ private:
 
 void XanimParser::finish()
 {
-    Model& m = m_m;
+    Model& m = m_model;
     m.kind = ModelKind::Animation;
     m.version = 3;
     if (!m_sawVersion) {
@@ -727,9 +727,9 @@ private:
                 noteRange(m_sink, note, f0, f0 + static_cast<double>(n - 1));
             }
         }
-        m_m.animations.push_back(std::move(a));
-        m_m.kind = ModelKind::Animation;
-        m_m.version = 1;
+        m_model.animations.push_back(std::move(a));
+        m_model.kind = ModelKind::Animation;
+        m_model.version = 1;
     }
 };
 

@@ -17,6 +17,7 @@
 #include "core/formats/cod/cod_record.h"
 #include "core/io/file_buffer.h"
 #include "core/text/numbers.h"
+#include "core/model/format_id.h"
 
 namespace rigscope::core {
 
@@ -212,10 +213,10 @@ void TokenOut::cstring(std::string_view s)
 {
     for (char c : s) {
         if (c != '\0') {
-            m_b.push_back(c);
+            m_buffer.push_back(c);
         }
     }
-    m_b.push_back('\0');
+    m_buffer.push_back('\0');
     align4();
 }
 
@@ -283,7 +284,7 @@ void TokenOut::nl()
     case T::Vector48Bit:
         pad2();
         for (std::size_t k = 0; k < 4; ++k) {
-            m_b.push_back(static_cast<char>(
+            m_buffer.push_back(static_cast<char>(
                 static_cast<unsigned char>(quant(num(k) * 255.0, 0, 255, "colour"))));
         }
         break;
@@ -333,8 +334,8 @@ void TokenOut::nl()
         cstring(m_strs.front());
         break;
     case T::Tri:
-        m_b.push_back(static_cast<char>(whole(0)));
-        m_b.push_back(static_cast<char>(whole(1)));
+        m_buffer.push_back(static_cast<char>(whole(0)));
+        m_buffer.push_back(static_cast<char>(whole(1)));
         break;
     case T::Tri16:
         pad2();
@@ -384,10 +385,10 @@ WriteResult TokenOut::finish(DiagnosticSink& sink)
                      std::to_string(m_clamped) + " values clamped when quantised (e.g. " +
                          m_firstClamp + ")");
     }
-    if (m_b.size() > static_cast<std::size_t>(LZ4_MAX_INPUT_SIZE)) {
+    if (m_buffer.size() > static_cast<std::size_t>(LZ4_MAX_INPUT_SIZE)) {
         sink.error(ids::kSyntaxBinCorrupt, {1, 1, 0}, "token stream too large for one LZ4 block");
     } else {
-        res.bytes = wrapContainer(m_b);
+        res.bytes = wrapContainer(m_buffer);
     }
     res.diagnostics = sink.take();
     return res;
@@ -448,12 +449,12 @@ ReadResult readXbin(std::string_view bytes, const ReadContext& ctx)
         return r;
     }
     const std::string ext = extensionLower(ctx.fileName);
-    if ((ext == "xanim_bin" && m.format == "xmodel_bin") ||
-        (ext == "xmodel_bin" && m.format == "xanim_bin")) {
-        Diagnostic& d = sink.note(ids::kSyntaxExtMismatch, {0, 0, 0},
-                                  std::string("content is ") +
-                                      (m.format == "xmodel_bin" ? "a model" : "an animation") +
-                                      " stream, extension says ." + ext + "; read by content");
+    const bool model = formatFamily(m.format) == FormatFamily::CodModel;
+    if ((ext == "xanim_bin" && model) || (ext == "xmodel_bin" && !model)) {
+        Diagnostic& d =
+            sink.note(ids::kSyntaxExtMismatch, {0, 0, 0},
+                      std::string("content is ") + (model ? "a model" : "an animation") +
+                          " stream, extension says ." + ext + "; read by content");
         d.fixedSeverity = true;
     }
     m.lineEnding = LineEnding::CRLF;

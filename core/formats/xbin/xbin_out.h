@@ -53,7 +53,7 @@ public:
     WriteResult finish(DiagnosticSink& sink);
 
 private:
-    void align4() { m_b.resize((m_b.size() + 3) / 4 * 4, '\0'); }
+    void align4() { m_buffer.resize((m_buffer.size() + 3) / 4 * 4, '\0'); }
     void hash(std::uint16_t h)
     {
         align4();
@@ -61,8 +61,8 @@ private:
     }
     void put16(std::uint16_t v)
     {
-        m_b.push_back(static_cast<char>(v & 0xFF));
-        m_b.push_back(static_cast<char>(v >> 8));
+        m_buffer.push_back(static_cast<char>(v & 0xFF));
+        m_buffer.push_back(static_cast<char>(v >> 8));
     }
     void put32(std::uint32_t v)
     {
@@ -82,7 +82,7 @@ private:
     double num(std::size_t k) const noexcept { return k < m_nums.size() ? m_nums[k] : 0.0; }
     std::int64_t whole(std::size_t k) const noexcept { return static_cast<std::int64_t>(num(k)); }
 
-    std::string m_b;
+    std::string m_buffer;
     std::size_t m_clamped = 0;
     std::string m_firstClamp;
     struct Seen {

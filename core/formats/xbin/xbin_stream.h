@@ -30,13 +30,13 @@ class BinRecordStream {
 
 public:
     BinRecordStream(std::string_view data, DiagnosticSink* sink, std::vector<std::string>* header)
-        : m_d(data), m_sink(sink), m_header(header)
+        : m_data(data), m_sink(sink), m_header(header)
     {
     }
 
     bool next(cod::Record& r)
     {
-        while (!m_stopped && m_pos < m_d.size()) {
+        while (!m_stopped && m_pos < m_data.size()) {
             if (readOne(r)) {
                 return true;
             }
@@ -48,7 +48,7 @@ public:
     static SourceLoc cutString() noexcept { return {}; }
 
 private:
-    std::string_view m_d;
+    std::string_view m_data;
     std::size_t m_pos = 0;
     DiagnosticSink* m_sink;
     std::vector<std::string>* m_header;
@@ -66,12 +66,12 @@ private:
     }
     bool have(std::size_t at, std::size_t n) const noexcept
     {
-        return at <= m_d.size() && m_d.size() - at >= n;
+        return at <= m_data.size() && m_data.size() - at >= n;
     }
     std::uint16_t u16(std::size_t at) const noexcept
     {
-        return static_cast<std::uint16_t>(static_cast<unsigned char>(m_d[at]) |
-                                          (static_cast<unsigned char>(m_d[at + 1]) << 8));
+        return static_cast<std::uint16_t>(static_cast<unsigned char>(m_data[at]) |
+                                          (static_cast<unsigned char>(m_data[at + 1]) << 8));
     }
     std::uint32_t u32(std::size_t at) const noexcept
     {
@@ -88,14 +88,14 @@ private:
     // cstring at `at`; returns false when unterminated. `end` is just past the NUL.
     bool cstr(std::size_t at, std::string_view& s, std::size_t& end) const noexcept
     {
-        if (at > m_d.size()) {
+        if (at > m_data.size()) {
             return false;
         }
-        const std::size_t nul = m_d.find('\0', at);
+        const std::size_t nul = m_data.find('\0', at);
         if (nul == std::string_view::npos) {
             return false;
         }
-        s = m_d.substr(at, nul - at);
+        s = m_data.substr(at, nul - at);
         end = nul + 1;
         return true;
     }
@@ -131,11 +131,12 @@ private:
         if (aligned == end) {
             return end;
         }
-        bool zeros = aligned <= m_d.size();
+        bool zeros = aligned <= m_data.size();
         for (std::size_t i = end; zeros && i < aligned; ++i) {
-            zeros = m_d[i] == '\0';
+            zeros = m_data[i] == '\0';
         }
-        if (zeros && (aligned == m_d.size() || (have(aligned, 2) && tokenByHash(u16(aligned))))) {
+        if (zeros &&
+            (aligned == m_data.size() || (have(aligned, 2) && tokenByHash(u16(aligned))))) {
             return aligned;
         }
         if (have(end, 2) && tokenByHash(u16(end))) {
@@ -222,7 +223,7 @@ private:
             for (std::size_t i = 0; i < 4; ++i) {
                 num(r,
                     static_cast<double>(
-                        static_cast<float>(static_cast<unsigned char>(m_d[p + 2 + i])) / 255.0f),
+                        static_cast<float>(static_cast<unsigned char>(m_data[p + 2 + i])) / 255.0f),
                     p + 2 + i);
             }
             break;
@@ -290,8 +291,8 @@ private:
             m_pos = afterString(end);
             return true;
         case T::Tri:
-            num(r, static_cast<unsigned char>(m_d[p]), p);
-            num(r, static_cast<unsigned char>(m_d[p + 1]), p + 1);
+            num(r, static_cast<unsigned char>(m_data[p]), p);
+            num(r, static_cast<unsigned char>(m_data[p + 1]), p + 1);
             num(r, 0, p);
             num(r, 0, p);
             break;

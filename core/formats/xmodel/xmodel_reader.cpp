@@ -813,13 +813,13 @@ void XmodelParser::finish()
     finishPool();
     finishObjectsAndMaterials();
     finishFaces();
-    orderSkeleton(m_m, m_sink);
+    orderSkeleton(m_model, m_sink);
 }
 
 // Kind, version (syntax.bad-version when missing) and the bind pose kind.
 void XmodelParser::finishVersion()
 {
-    Model& m = m_m;
+    Model& m = m_model;
     m.kind = ModelKind::Reference;
     m.version = m_badVersion && m_sawOneLineCorner ? 5 : m_version;
     if (!m_sawVersion) {
@@ -832,7 +832,7 @@ void XmodelParser::finishVersion()
 // Joints in index order (the last duplicate wins), their parents and the root count.
 void XmodelParser::finishBones()
 {
-    Skeleton& s = m_m.skeleton;
+    Skeleton& s = m_model.skeleton;
     const auto boneSlots = lastWins(
         m_bones, [](const BoneInfo& b) { return b.index; }, "bone",
         [this](std::size_t k) { return m_bones[k].loc; });
@@ -877,7 +877,7 @@ void XmodelParser::finishBones()
 // Each bone's transform block into the bind pose.
 void XmodelParser::finishTransforms()
 {
-    Skeleton& s = m_m.skeleton;
+    Skeleton& s = m_model.skeleton;
     std::vector<std::uint8_t> hasXf(s.size(), 0);
     for (const BoneXf& x : m_xfs) {
         const JointIndex joint = m_jointOf.find(x.index);
@@ -913,7 +913,7 @@ void XmodelParser::finishTransforms()
 // index order 0..n-1 (as exporters write it), the parse arrays become the model's.
 void XmodelParser::finishPool()
 {
-    Mesh& me = m_m.mesh;
+    Mesh& me = m_model.mesh;
     const auto vertSlots = lastWins(
         m_verts, [](const PoolVert& v) { return v.index; }, "vertex",
         [this](std::size_t k) { return m_vWhere[k]; });
@@ -1005,15 +1005,15 @@ void XmodelParser::finishObjectsAndMaterials()
             }
         }
     };
-    place(m_objects, m_numObjects, "object", "NUMOBJECTS", m_m.mesh.objects);
-    place(m_materials, m_numMaterials, "material", "NUMMATERIALS", m_m.mesh.materials);
+    place(m_objects, m_numObjects, "object", "NUMOBJECTS", m_model.mesh.objects);
+    place(m_materials, m_numMaterials, "material", "NUMMATERIALS", m_model.mesh.materials);
 }
 
 // The face has three corners, an object, a material and pool vertices (cod.count-mismatch,
 // cod.index-range otherwise).
 bool XmodelParser::faceIsValid(const Face& f, std::int32_t t)
 {
-    const Mesh& me = m_m.mesh;
+    const Mesh& me = m_model.mesh;
     if ((f.cornerCount != 3 || f.extraCorners) && !(m_truncatedFace && &f == &m_faces.back())) {
         m_sink.error(ids::kCodCountMismatch, f.loc,
                      "face has " + std::to_string(f.cornerCount + (f.extraCorners ? 1 : 0)) +
@@ -1068,7 +1068,7 @@ bool XmodelParser::faceIsValid(const Face& f, std::int32_t t)
 // missing lines; a corner without NORMAL takes the face normal).
 void XmodelParser::keepCorners(const Face& f, std::int32_t t)
 {
-    const Mesh& me = m_m.mesh;
+    const Mesh& me = m_model.mesh;
     const std::uint32_t first = f.firstCorner;
     const auto to = 3 * static_cast<std::uint32_t>(t);
     const Vec3 fn = clockwiseFaceNormal(me.pointPositions[m_cPoint[first]],
@@ -1111,7 +1111,7 @@ void XmodelParser::keepCorners(const Face& f, std::int32_t t)
 // become the model's.
 void XmodelParser::finishFaces()
 {
-    Mesh& me = m_m.mesh;
+    Mesh& me = m_model.mesh;
     countMismatch(m_numFaces, "NUMFACES", m_faces.size());
     const bool anyColor = std::any_of(m_cInfo.begin(), m_cInfo.end(),
                                       [](const CornerInfo& c) { return c.flags & kHasColor; });

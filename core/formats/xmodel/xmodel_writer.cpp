@@ -9,6 +9,7 @@
 #include "core/formats/xbin/xbin_out.h"
 #include "core/formats/xmodel/xmodel.h"
 #include "core/text/numbers.h"
+#include "core/model/format_id.h"
 
 namespace rigscope::core {
 
@@ -16,7 +17,7 @@ namespace {
 
 bool isCodFormat(std::string_view f)
 {
-    return f == "xmodel" || f == "xmodel_bin";
+    return formatFamily(f) == FormatFamily::CodModel;
 }
 
 const MaterialParam kDefaultParams[] = {
@@ -180,7 +181,7 @@ WriteResult writeXmodel(const Model& m, const WriteContext& ctx)
         res.diagnostics = sink.take();
         return res;
     }
-    cod::TextOut o(m.format == "xmodel" ? static_cast<int>(m.lineEnding) : 1);
+    cod::TextOut o(formatTraits(m.format).binary ? 1 : static_cast<int>(m.lineEnding));
     cod::comments(o, m.headerComments);
     writeRecords(o, m, version, false);
     cod::finishDiagnostics(o, sink);

@@ -1,0 +1,21 @@
+#pragma once
+
+// The one JSON shape of a diagnostic (issue 28): `check --format=json`, `info --json` and the
+// QC reports write each diagnostic with it (docs/cli.md "check").
+//   {file, line, col, offset, severity, id, message, profile, object, fix, related}
+// line / col are 1-based (0 for a binary file, whose `offset` is the byte offset; null for a
+// text file); object is {kind, index, name} or null; related is [{file, line, col, message}].
+
+#include <string>
+
+#include "core/diag/diagnostic.h"
+#include "core/diag/profile.h"
+#include "core/text/json_writer.h"
+
+namespace rigscope::core {
+
+// `objectName`: the bone / material / shape the element names ("" = unknown: null).
+void writeDiagnosticJson(JsonWriter& w, const Diagnostic& d, Profile profile,
+                         const std::string& objectName = {});
+
+} // namespace rigscope::core

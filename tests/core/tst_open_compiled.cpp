@@ -1,0 +1,126 @@
+// Issue 29 item 3: compiled models open through core::openInput like any model, so `info`,
+// `check` and `pose` (and the window) read a .mdl with the companions beside it.
+#include <QtCore/QFile>
+#include <QtCore/QJsonArray>
+#include <QtCore/QJsonDocument>
+#include <QtCore/QJsonObject>
+#include <QtCore/QTemporaryDir>
+#include <QtTest/QtTest>
+
+#include "tests/support/mdl_writer.h"
+#include "tests/support/test_support.h"
+
+using namespace rigscope;
+
+namespace {
+
+void write(const QString& path, const std::string& bytes)
+{
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    QCOMPARE(f.write(bytes.data(), qint64(bytes.size())), qint64(bytes.size()));
+}
+
+} // namespace
+
+class TstOpenCompiled : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    test::SourceMdlSpec m_spec = test::sampleSourceSpec();
+    QString m_mdl;
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        const test::SourceMdlBytes b = test::writeSourceMdl(m_spec);
+        m_mdl = m_dir.filePath(QStringLiteral("hero.mdl"));
+        write(m_mdl, b.mdl);
+        write(m_dir.filePath(QStringLiteral("hero.vvd")), b.vvd);
+        write(m_dir.filePath(QStringLiteral("hero.dx90.vtx")), b.vtx);
+        if (!b.ani.empty()) {
+            write(m_dir.filePath(QStringLiteral("hero.ani")), b.ani);
+        }
+    }
+
+    void infoJsonHasTheCompiledKeys()
+    {
+        const auto r = test::runCli({QStringLiteral("info"), QStringLiteral("--json"), m_mdl});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out).array().at(0).toObject();
+        QCOMPARE(o.value(QStringLiteral("format")).toString(), QStringLiteral("mdl"));
+        QCOMPARE(o.value(QStringLiteral("engine")).toString(), QStringLiteral("source"));
+        QCOMPARE(o.value(QStringLiteral("version")).toInt(), m_spec.version);
+        QCOMPARE(o.value(QStringLiteral("checksum")).toInt(), m_spec.checksum);
+        QCOMPARE(o.value(QStringLiteral("bones")).toInt(), int(m_spec.bones.size()));
+        const QJsonArray names = o.value(QStringLiteral("boneNames")).toArray();
+        QCOMPARE(names.size(), qsizetype(m_spec.bones.size()));
+        QCOMPARE(names.at(0).toString(), QString::fromStdString(m_spec.bones[0].name));
+        const QJsonArray parts = o.value(QStringLiteral("bodyparts")).toArray();
+        QCOMPARE(parts.size(), qsizetype(m_spec.bodyparts.size()));
+        for (qsizetype p = 0; p < parts.size(); ++p) {
+            const auto& spec = m_spec.bodyparts[std::size_t(p)];
+            const QJsonArray models = parts.at(p).toObject().value(QStringLiteral("models")).toArray();
+            QCOMPARE(models.size(), qsizetype(spec.models.size()));
+            for (qsizetype m = 0; m < models.size(); ++m) {
+                int vertices = 0, triangles = 0;
+                for (const auto& mesh : spec.models[std::size_t(m)].meshes) {
+                    vertices += int(mesh.vertices.size());
+                    triangles += int(mesh.strip.empty() ? mesh.triangles.size()
+                                                        : mesh.strip.size() - 2);
+                }
+                const QJsonObject jm = models.at(m).toObject();
+                QCOMPARE(jm.value(QStringLiteral("vertices")).toInt(), vertices);
+                QCOMPARE(jm.value(QStringLiteral("triangles")).toInt(), triangles);
+            }
+        }
+        const QJsonArray seqs = o.value(QStringLiteral("sequences")).toArray();
+        QCOMPARE(seqs.size(), qsizetype(m_spec.sequences.size()));
+        for (qsizetype s = 0; s < seqs.size(); ++s) {
+            const QJsonObject js = seqs.at(s).toObject();
+            QCOMPARE(js.value(QStringLiteral("name")).toString(),
+                     QString::fromStdString(m_spec.sequences[std::size_t(s)].name));
+            QCOMPARE(js.value(QStringLiteral("frames")).toInt(),
+                     m_spec.sequences[std::size_t(s)].frames);
+        }
+        QCOMPARE(o.value(QStringLiteral("attachments")).toArray().size(),
+                 qsizetype(m_spec.attachments.size()));
+        QCOMPARE(o.value(QStringLiteral("hitboxes")).toInt(), int(m_spec.hitboxes.size()));
+        QCOMPARE(o.value(QStringLiteral("materialNames")).toArray().size(),
+                 qsizetype(m_spec.materials.size()));
+    }
+
+    void textNamesTheEngine()
+    {
+        const auto r = test::runCli({QStringLiteral("info"), m_mdl});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("compiled      source v48"), r.out.constData());
+        QVERIFY(r.out.contains("bodyparts"));
+    }
+
+    void poseSkinsTheCompiledMesh()
+    {
+        const auto r = test::runCli({QStringLiteral("pose"), m_mdl, QStringLiteral("--vertices"),
+                                     QStringLiteral("--json")});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QVERIFY(!o.value(QStringLiteral("vertices")).toArray().isEmpty());
+    }
+
+    // Without its .vvd the model has no vertices: a located error, not a crash or a silence.
+    void missingCompanionIsAnError()
+    {
+        QTemporaryDir dir;
+        const test::SourceMdlBytes b = test::writeSourceMdl(m_spec);
+        const QString mdl = dir.filePath(QStringLiteral("lone.mdl"));
+        write(mdl, b.mdl);
+        const auto r = test::runCli({QStringLiteral("check"), mdl});
+        QVERIFY2(r.out.contains("[compiled.missing-companion]") ||
+                     r.err.contains("[compiled.missing-companion]"),
+                 r.out.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TstOpenCompiled)
+#include "tst_open_compiled.moc"
