@@ -205,26 +205,6 @@ Profile fileProfile(const Loaded& l, Profile requested)
     return isCodExtension(l.path) ? Profile::Cod : Profile::Source;
 }
 
-std::string objectName(const Model& m, const ElementRef& e)
-{
-    using Kd = ElementRef::Kind;
-    if (e.index < 0) {
-        return {};
-    }
-    const auto i = static_cast<std::size_t>(e.index);
-    switch (e.kind) {
-    case Kd::Joint:
-    case Kd::Part:
-        return i < m.skeleton.size() ? m.skeleton.names[i] : std::string();
-    case Kd::Material:
-        return i < m.mesh.materials.size() ? m.mesh.materials[i].name : std::string();
-    case Kd::Shape:
-        return i < m.flexShapes.size() ? m.flexShapes[i].name : std::string();
-    default:
-        return {};
-    }
-}
-
 void checkOne(Loaded& l, CheckedFile& out, const CheckOptions& opt)
 {
     out.file = l.path;
@@ -356,12 +336,18 @@ CheckedFile checkModel(const std::string& file, const Model* model,
         DiagnosticSink sink(
             file, formatTraits(m.format).binary ||
                       (formatFamily(m.format) == FormatFamily::Dmx && m.dmx.encoding == "binary"));
-        runModelChecks(m, out.profile, sink, r.diagnostics);
-        if (reference) {
+        // The source checks predict what studiomdl will do; a compiled model is what it did:
+        // only the reader's compiled.* findings apply (its materials sit under its own
+        // $cdmaterials, which the lookup here does not know yet).
+        const bool compiled = formatFamily(m.format) == FormatFamily::Compiled;
+        if (!compiled) {
+            runModelChecks(m, out.profile, sink, r.diagnostics);
+        }
+        if (reference && !compiled) {
             runSceneChecks({&m, file}, {reference, referenceFile}, out.profile, sink,
                            r.diagnostics);
         }
-        if (m.kind != ModelKind::Animation && !m.mesh.empty()) {
+        if (m.kind != ModelKind::Animation && !m.mesh.empty() && !compiled) {
             runMaterialChecks(m, materialQueryFor(file, opt), out.profile, sink);
         }
         for (Diagnostic& d : sink.diagnostics()) {
@@ -400,7 +386,7 @@ CheckedFile checkModel(const std::string& file, const Model* model,
     }
     out.objectNames.reserve(diags.size());
     for (const Diagnostic& d : diags) {
-        out.objectNames.push_back(r.hasModel ? objectName(m, d.element) : std::string());
+        out.objectNames.push_back(r.hasModel ? elementName(m, d.element) : std::string());
     }
     out.diagnostics = std::move(diags);
     return out;

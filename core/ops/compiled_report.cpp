@@ -156,7 +156,7 @@ std::string compiledText(const CompiledModelInfo& c, bool verbose)
     std::string o;
     auto line = [&o](const std::string& k, const std::string& v) {
         o += "  " + k;
-        o.append(k.size() < 14 ? 14 - k.size() : 1, ' ');
+        o.append(k.size() < 12 ? 12 - k.size() : 1, ' ');
         o += v + "\n";
     };
     line("compiled", c.engine + " v" + std::to_string(c.version) + " \"" + c.name + "\"" +

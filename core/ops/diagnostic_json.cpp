@@ -4,6 +4,26 @@
 
 namespace rigscope::core {
 
+std::string elementName(const Model& m, const ElementRef& e)
+{
+    using Kd = ElementRef::Kind;
+    if (e.index < 0) {
+        return {};
+    }
+    const auto i = static_cast<std::size_t>(e.index);
+    switch (e.kind) {
+    case Kd::Joint:
+    case Kd::Part:
+        return i < m.skeleton.size() ? m.skeleton.names[i] : std::string();
+    case Kd::Material:
+        return i < m.mesh.materials.size() ? m.mesh.materials[i].name : std::string();
+    case Kd::Shape:
+        return i < m.flexShapes.size() ? m.flexShapes[i].name : std::string();
+    default:
+        return {};
+    }
+}
+
 void writeDiagnosticJson(JsonWriter& w, const Diagnostic& d, Profile profile,
                          const std::string& objectName)
 {

@@ -10,9 +10,14 @@
 
 #include "core/diag/diagnostic.h"
 #include "core/diag/profile.h"
+#include "core/model/model.h"
 #include "core/text/json_writer.h"
 
 namespace rigscope::core {
+
+// The name of what a diagnostic's element points at in `m` (bone, material, shape; "" when it
+// has none): the JSON's object.name.
+std::string elementName(const Model& m, const ElementRef& e);
 
 // `objectName`: the bone / material / shape the element names ("" = unknown: null).
 void writeDiagnosticJson(JsonWriter& w, const Diagnostic& d, Profile profile,

@@ -30,13 +30,19 @@ InfoReport infoFromResult(const std::string& file, const ReadResult& r, Profile 
     const Model& m = r.model;
     const FormatInfo* f = formatById(m.format);
     out.format = m.format;
-    out.formatName = f ? std::string(f->name) : std::string();
+    out.formatName = f ? std::string(f->name)
+                     : formatFamily(m.format) == FormatFamily::Compiled
+                         ? std::string("Compiled model (studiomdl)")
+                         : std::string();
     out.kind = std::string(kindName(m.kind));
     out.version = m.version;
     out.profile = resolveProfile(m, requested);
     out.profileGuessed = requested == Profile::Auto;
     out.diagnostics = r.diagnostics;
     applyProfile(out.diagnostics, out.profile, out.profileGuessed);
+    for (const Diagnostic& d : out.diagnostics) {
+        out.objectNames.push_back(r.hasModel ? elementName(m, d.element) : std::string());
+    }
     out.errors = countSeverity(out.diagnostics, Severity::Error);
     out.warnings = countSeverity(out.diagnostics, Severity::Warning);
     out.notes = countSeverity(out.diagnostics, Severity::Note);
@@ -269,6 +275,7 @@ std::vector<InfoReport> infoFromFiles(const std::vector<std::string>& paths,
             r.checked = true;
             r.reference = f.reference;
             r.diagnostics = std::move(f.diagnostics);
+            r.objectNames = std::move(f.objectNames);
             r.errors = countSeverity(r.diagnostics, Severity::Error);
             r.warnings = countSeverity(r.diagnostics, Severity::Warning);
             r.notes = countSeverity(r.diagnostics, Severity::Note);
@@ -531,8 +538,9 @@ std::string infoJson(const std::vector<InfoReport>& reports)
         w.key("warnings").value(r.warnings);
         w.key("notes").value(r.notes);
         w.key("diagnostics").beginArray();
-        for (const Diagnostic& d : r.diagnostics) {
-            writeDiagnosticJson(w, d, r.profile);
+        for (std::size_t i = 0; i < r.diagnostics.size(); ++i) {
+            writeDiagnosticJson(w, r.diagnostics[i], r.profile,
+                                i < r.objectNames.size() ? r.objectNames[i] : std::string());
         }
         w.endArray();
         w.endObject();

@@ -61,6 +61,7 @@ struct InfoReport {
     std::string reference; // reference used for xref.* (checked only; "" = none)
     std::size_t errors = 0, warnings = 0, notes = 0;
     std::vector<Diagnostic> diagnostics;
+    std::vector<std::string> objectNames; // per diagnostic: what its element names (JSON)
     // -v: "name (id) <- parent" lines in hierarchy order, indented by depth
     std::vector<std::string> boneTree;
     // --materials: each material as the engine would find it (asked == false otherwise).

@@ -24,9 +24,8 @@ using namespace rigscope;
 
 namespace {
 
-const QStringList kModelExts{QStringLiteral("smd"), QStringLiteral("dmx"),
-                             QStringLiteral("smdx"), QStringLiteral("xmodel_export"),
-                             QStringLiteral("xmodel_bin")};
+const QStringList kModelExts{QStringLiteral("smd"), QStringLiteral("dmx"), QStringLiteral("smdx"),
+                             QStringLiteral("xmodel_export"), QStringLiteral("xmodel_bin")};
 
 void addCase(const QString& name, const QStringList& files)
 {
@@ -79,14 +78,13 @@ class TstSceneVertices : public QObject {
             }
         }
         args << QStringLiteral("--vertices") << QStringLiteral("--json")
-             << QStringLiteral("--profile=") + QString::fromLatin1(core::profileName(
-                                                    doc.activeProfile()));
+             << QStringLiteral("--profile=") +
+                    QString::fromLatin1(core::profileName(doc.activeProfile()));
 
         Qt3DCore::QEntity root;
         render::SceneLayers layers{new Qt3DRender::QLayer(&root), new Qt3DRender::QLayer(&root),
                                    new Qt3DRender::QLayer(&root)};
-        render::ModelScene scene(doc.primaryModel(), {}, layers, &root, {},
-                                 doc.activeProfile());
+        render::ModelScene scene(doc.primaryModel(), {}, layers, &root, {}, doc.activeProfile());
         scene.setEvaluator(doc.evaluator());
         scene.setFlex(doc.flexSetting());
         scene.setPose(doc.currentPose());
@@ -164,10 +162,10 @@ private slots:
         addCase(QStringLiteral("cod ref+anim"),
                 {fx + QStringLiteral("/pose/cod_ref.xmodel_export"),
                  fx + QStringLiteral("/pose/cod_anim.xanim_export")});
-        for (const QString& dir : {QStringLiteral("/smd/valid"), QStringLiteral("/dmx/valid"),
-                                   QStringLiteral("/smdx/valid"), QStringLiteral("/xmodel/valid"),
-                                   QStringLiteral("/xbin/valid"), QStringLiteral("/app"),
-                                   QStringLiteral("/qc")}) {
+        for (const QString& dir :
+             {QStringLiteral("/smd/valid"), QStringLiteral("/dmx/valid"),
+              QStringLiteral("/smdx/valid"), QStringLiteral("/xmodel/valid"),
+              QStringLiteral("/xbin/valid"), QStringLiteral("/app"), QStringLiteral("/qc")}) {
             for (const QString& f : test::filesUnder(fx + dir, kModelExts)) {
                 addCase(QDir(fx).relativeFilePath(f), {f});
             }

@@ -12,12 +12,11 @@ using namespace rigscope;
 
 namespace {
 
-const QStringList kKeys{QStringLiteral("col"),     QStringLiteral("file"),
-                        QStringLiteral("fix"),     QStringLiteral("id"),
-                        QStringLiteral("line"),    QStringLiteral("message"),
-                        QStringLiteral("object"),  QStringLiteral("offset"),
-                        QStringLiteral("profile"), QStringLiteral("related"),
-                        QStringLiteral("severity")};
+const QStringList kKeys{
+    QStringLiteral("col"),     QStringLiteral("file"),    QStringLiteral("fix"),
+    QStringLiteral("id"),      QStringLiteral("line"),    QStringLiteral("message"),
+    QStringLiteral("object"),  QStringLiteral("offset"),  QStringLiteral("profile"),
+    QStringLiteral("related"), QStringLiteral("severity")};
 
 QJsonArray diagnosticsOf(const QJsonObject& file)
 {

@@ -61,14 +61,15 @@ private slots:
         QCOMPARE(parts.size(), qsizetype(m_spec.bodyparts.size()));
         for (qsizetype p = 0; p < parts.size(); ++p) {
             const auto& spec = m_spec.bodyparts[std::size_t(p)];
-            const QJsonArray models = parts.at(p).toObject().value(QStringLiteral("models")).toArray();
+            const QJsonArray models =
+                parts.at(p).toObject().value(QStringLiteral("models")).toArray();
             QCOMPARE(models.size(), qsizetype(spec.models.size()));
             for (qsizetype m = 0; m < models.size(); ++m) {
                 int vertices = 0, triangles = 0;
                 for (const auto& mesh : spec.models[std::size_t(m)].meshes) {
                     vertices += int(mesh.vertices.size());
-                    triangles += int(mesh.strip.empty() ? mesh.triangles.size()
-                                                        : mesh.strip.size() - 2);
+                    triangles +=
+                        int(mesh.strip.empty() ? mesh.triangles.size() : mesh.strip.size() - 2);
                 }
                 const QJsonObject jm = models.at(m).toObject();
                 QCOMPARE(jm.value(QStringLiteral("vertices")).toInt(), vertices);
@@ -95,7 +96,7 @@ private slots:
     {
         const auto r = test::runCli({QStringLiteral("info"), m_mdl});
         QCOMPARE(r.exitCode, 0);
-        QVERIFY2(r.out.contains("compiled      source v48"), r.out.constData());
+        QVERIFY2(r.out.contains("compiled    source v48"), r.out.constData());
         QVERIFY(r.out.contains("bodyparts"));
     }
 
