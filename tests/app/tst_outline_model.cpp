@@ -13,6 +13,7 @@
 #include "app/widgets/inspector_panel.h"
 #include "app/widgets/outline_panel.h"
 #include "app/widgets/screenshot.h"
+#include "tests/support/mdl_writer.h"
 #include "tests/support/test_support.h"
 
 using namespace rigscope;
@@ -61,7 +62,7 @@ private slots:
         QVERIFY(doc.waitForLoaded());
         const core::Model& m = *doc.primaryModel();
 
-        QCOMPARE(model.rowCount(), int(OutlineModel::SectionCount));
+        QCOMPARE(model.rowCount(), int(OutlineModel::Compiled)); // no compiled-model section
         // Nodes: the hierarchy, one row per bone, ids and parents as in the file.
         int bones = 0;
         std::function<void(const QModelIndex&, int)> walk = [&](const QModelIndex& parent,
@@ -118,7 +119,49 @@ private slots:
         // Reload resets cleanly under the tester.
         doc.reload();
         QVERIFY(doc.waitForLoaded());
+        QCOMPARE(model.rowCount(), int(OutlineModel::Compiled)); // no compiled-model section
+    }
+
+    // Issue 29: a compiled model adds its own section (bodyparts, skins, sequences, ...).
+    void compiledModelSection()
+    {
+        QTemporaryDir dir;
+        const test::SourceMdlSpec spec = test::sampleSourceSpec();
+        const test::SourceMdlBytes b = test::writeSourceMdl(spec);
+        for (const auto& [name, bytes] : {std::pair{QStringLiteral("hero.mdl"), b.mdl},
+                                          std::pair{QStringLiteral("hero.vvd"), b.vvd},
+                                          std::pair{QStringLiteral("hero.dx90.vtx"), b.vtx},
+                                          std::pair{QStringLiteral("hero.ani"), b.ani}}) {
+            QFile f(dir.filePath(name));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(bytes.data(), qint64(bytes.size()));
+        }
+        app::Document doc;
+        OutlineModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setDocument(&doc);
+        doc.open({dir.filePath(QStringLiteral("hero.mdl"))});
+        QVERIFY(doc.waitForLoaded());
         QCOMPARE(model.rowCount(), int(OutlineModel::SectionCount));
+        const QModelIndex compiled = model.sectionIndex(OutlineModel::Compiled);
+        QCOMPARE(compiled.data().toString(), QStringLiteral("Compiled model"));
+        QVERIFY(model.rowCount(compiled) >= 5);
+        const QModelIndex parts = model.index(0, 0, compiled);
+        QCOMPARE(parts.data().toString(), QStringLiteral("Bodyparts"));
+        int models = 0;
+        for (const auto& bp : spec.bodyparts) {
+            models += int(bp.models.size());
+        }
+        QCOMPARE(model.rowCount(parts), models);
+        const QModelIndex seqs = model.index(2, 0, compiled);
+        QCOMPARE(seqs.data().toString(), QStringLiteral("Sequences"));
+        QCOMPARE(model.rowCount(seqs), int(spec.sequences.size()));
+        QCOMPARE(model.index(0, 0, seqs).data().toString(),
+                 QString::fromStdString(spec.sequences[0].name));
+        // Every decoded sequence plays on the timeline, named after it.
+        QVERIFY(!doc.animations().empty());
+        QCOMPARE(doc.animations()[0].name, QString::fromStdString(spec.sequences[0].name));
     }
 
     // Issue 27: "1 frame", not "1 frames".
@@ -174,7 +217,7 @@ private slots:
         const std::string tipName = doc.primaryModel()->skeleton.names.back();
         panel.searchBox()->setText(app::toQString(tipName));
         auto* proxy = panel.proxy();
-        QVERIFY(proxy->rowCount() < int(OutlineModel::SectionCount));
+        QVERIFY(proxy->rowCount() < int(OutlineModel::Compiled));
         QCOMPARE(proxy->index(0, 0).data().toString(), QStringLiteral("Nodes"));
         // Every remaining leaf matches; the bone is reachable through its ancestors.
         bool found = false;
@@ -192,7 +235,7 @@ private slots:
         walk({});
         QVERIFY(found);
         panel.searchBox()->clear();
-        QCOMPARE(proxy->rowCount(), int(OutlineModel::SectionCount));
+        QCOMPARE(proxy->rowCount(), int(OutlineModel::Compiled));
     }
 
     void selectionSyncsBothWays()
