@@ -942,9 +942,12 @@ void ModelScene::rebuildSkeleton()
                              sel ? QColor(255, 170, 190) : QColor(235, 238, 242)});
         }
     }
-    for (const SceneMarker& mk : shownMarkers()) { // attachment names
+    // Attachment names with the bone names, else only those on the selected bone: a character's
+    // two dozen attachments named at once piled up over the head and hands (issue 27).
+    for (const SceneMarker& mk : shownMarkers()) {
         if (skeletonShown && mk.kind == SceneMarker::Kind::Axes && !mk.name.isEmpty() &&
-            mk.joint >= 0 && std::size_t(mk.joint) < m_world.size()) {
+            mk.joint >= 0 && std::size_t(mk.joint) < m_world.size() &&
+            (m_flags.boneNames || mk.joint == m_selJoint)) {
             const Eigen::Affine3f& w = m_world[std::size_t(mk.joint)];
             const core::Vec3 local =
                 mk.absolute
@@ -953,6 +956,10 @@ void ModelScene::rebuildSkeleton()
                     : mk.offset;
             names.push_back({toQt(core::Vec3(w * local)), mk.name, QColor(255, 220, 120), true});
         }
+    }
+    m_labelTexts.clear();
+    for (const Label& l : names) {
+        m_labelTexts << l.text;
     }
     m_boneLabels->setLabels(names);
     applyJointScales();

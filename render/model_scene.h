@@ -186,6 +186,8 @@ public:
 
     // Current (posed) data, used for picking and framing.
     const std::vector<core::Vec3>& pointPositions() const { return m_points; }
+    // The bone and attachment names drawn now.
+    const QStringList& labelTexts() const { return m_labelTexts; }
     // Per corner: the normal drawn (unit; zero where the face's normal is used).
     const std::vector<core::Vec3>& cornerNormals() const { return m_cornerNormals; }
     const std::vector<Eigen::Affine3f>& jointWorld() const { return m_world; }
@@ -253,6 +255,7 @@ private:
     std::vector<float> m_displacement; // per point, weight-change view in a pose (else empty)
     std::vector<std::uint8_t> m_problemPoints;
     std::vector<SceneMarker> m_markers;
+    QStringList m_labelTexts;
     std::vector<QColor> m_heatColors;
 
     Qt3DCore::QEntity* m_sceneRoot;
