@@ -2,192 +2,18 @@
 
 #include <QtConcurrent/QtConcurrentRun>
 #include <QtCore/QDeadlineTimer>
-#include <QtCore/QElapsedTimer>
 #include <QtCore/QEventLoop>
 #include <QtCore/QFileInfo>
-#include <QtCore/QHash>
 #include <QtCore/QPromise>
 #include <QtCore/QTimer>
 
-#include "app/document/qc_document.h"
+#include "app/document/document_materials.h"
 #include "app/qt_convert.h"
-#include "core/ops/read_input.h"
-#include "core/diag/diagnostic_ids.h"
-#include "core/diag/severity.h"
-#include "core/io/file_buffer.h"
-#include "core/formats/mdl/compiled_model.h"
-#include "core/ops/check.h"
 #include "core/ops/qc_ops.h"
-#include "core/pose/flex_controls.h"
-#include "core/pose/sample.h"
-#include "render/startup_timing.h"
 
 #include <algorithm>
-#include <cmath>
-#include <limits>
 
 namespace rigscope::app {
-
-LoadedFile loadFile(const QString& path, const QcView& qcView, const std::string& forceReader)
-{
-    LoadedFile f;
-    f.path = QFileInfo(path).absoluteFilePath();
-    core::OpenOptions options;
-    options.forceReader = forceReader;
-    options.diagnosticName = toStd(QFileInfo(path).fileName());
-    // The window shows one choice per bodygroup, where `check` and `info` merge them all.
-    options.qcView = core::OpenOptions::QcView{qcView.choices, qcView.skin, qcView.lod};
-    core::OpenedInput in = core::openInput(toStd(f.path), options);
-    f.bytes = qint64(in.bytes);
-    f.loadMs = in.loadMs;
-    f.qc = std::move(in.qc);
-    f.compiled = std::move(in.compiled);
-    if (!in.readable) {
-        f.error = toQString(in.error);
-        // The failure is a problem of the file like any other: Problems lists it.
-        f.readerDiagnostics.push_back(std::move(in.failure));
-        return f;
-    }
-    f.readerDiagnostics = std::move(in.result.diagnostics);
-    if (in.result.hasModel) {
-        f.model = std::make_shared<const core::Model>(std::move(in.result.model));
-    } else if (f.qc) {
-        f.error = QObject::tr("no body of the QC project could be read");
-    } else {
-        f.error = f.readerDiagnostics.empty() ? QStringLiteral("unreadable file")
-                                              : toQString(f.readerDiagnostics.front().message);
-    }
-    render::timingMark("file read");
-    return f;
-}
-
-namespace {
-
-std::vector<std::string> toStdList(const QStringList& list)
-{
-    std::vector<std::string> out;
-    for (const QString& s : list) {
-        out.push_back(toStd(s));
-    }
-    return out;
-}
-
-// What the checks of one file need; the model is shared, so a check outlives a newer load.
-struct CheckInput {
-    QString path;
-    std::shared_ptr<const core::Model> model;
-    std::vector<core::Diagnostic> readerDiagnostics;
-    std::shared_ptr<const core::QcReport> qc; // a QC project: its $cdmaterials
-};
-
-// core::chooseReference on any list of files with `path` and `model`.
-template <class Files> int primaryOf(const Files& files)
-{
-    std::vector<core::SceneSource> scene;
-    scene.reserve(files.size());
-    for (const auto& f : files) {
-        scene.push_back({{}, f.model, {}});
-    }
-    return core::chooseReference(scene);
-}
-
-// A QC project's checks as `rigscope-cli check X.qc` gives them (the QC's own, the merged
-// model's budgets at $modelname, every file of the project with its own lines), in one list
-// filed under the QC. Their elements index the models `check` read (every bodygroup choice
-// merged, or one component file), not the model shown, so they select nothing.
-core::CheckedFile checkedQcProject(const core::QcReport& qc, const core::CheckOptions& opt)
-{
-    std::vector<core::CheckedFile> parts = core::checkQcReport(qc, opt);
-    core::CheckedFile out = std::move(parts.front());
-    for (core::Diagnostic& d : out.diagnostics) {
-        d.element = {};
-    }
-    for (std::size_t k = 1; k < parts.size(); ++k) {
-        for (core::Diagnostic& d : parts[k].diagnostics) {
-            if (d.file.empty()) {
-                d.file = parts[k].file;
-            }
-            d.element = {};
-            out.diagnostics.push_back(std::move(d));
-        }
-    }
-    return out;
-}
-
-// Runs the checks of every file (non-primary files against the primary). `canceled` is asked
-// between files; a canceled run returns what it has.
-template <class Files, class Out>
-void checkEach(const Files& files, core::Profile profile, const std::vector<std::string>& roots,
-               const std::function<bool()>& canceled, Out&& out)
-{
-    const int primary = primaryOf(files);
-    const core::Model* ref =
-        primary >= 0 && files[std::size_t(primary)].model->kind == core::ModelKind::Reference
-            ? files[std::size_t(primary)].model.get()
-            : nullptr;
-    const std::string refFile = primary >= 0 ? toStd(files[std::size_t(primary)].path) : "";
-    core::CheckOptions opt;
-    opt.profile = profile;
-    opt.materialRoots = roots; // the viewport's roots: one lookup (docs/materials.md)
-    for (std::size_t i = 0; i < files.size(); ++i) {
-        if (canceled && canceled()) {
-            return;
-        }
-        const auto& f = files[i];
-        if (!f.model && f.readerDiagnostics.empty()) {
-            continue; // I/O failure: nothing to check
-        }
-        if (f.qc) { // a QC project: what `rigscope-cli check X.qc` reports, in one list
-            out(i, checkedQcProject(*f.qc, opt));
-            continue;
-        }
-        const core::Model* reference = int(i) == primary ? nullptr : ref;
-        out(i, core::checkModel(toStd(f.path), f.model.get(), f.readerDiagnostics, reference,
-                                reference ? refFile : std::string(), opt));
-    }
-}
-
-// The profile checkModel will use for files[i] (CheckedFile::profile), without checking.
-core::Profile expectedProfile(const std::vector<LoadedFile>& files, std::size_t i,
-                              core::Profile requested)
-{
-    if (requested != core::Profile::Auto) {
-        return requested;
-    }
-    const int primary = primaryFileIndex(files);
-    const LoadedFile* ref =
-        primary >= 0 && std::size_t(primary) != i &&
-                files[std::size_t(primary)].model->kind == core::ModelKind::Reference
-            ? &files[std::size_t(primary)]
-            : nullptr;
-    if (ref) {
-        return core::resolveProfile(*ref->model, core::Profile::Auto);
-    }
-    if (files[i].model) {
-        return core::resolveProfile(*files[i].model, core::Profile::Auto);
-    }
-    return files[i].profile;
-}
-
-} // namespace
-
-int primaryFileIndex(const std::vector<LoadedFile>& files)
-{
-    return primaryOf(files);
-}
-
-void checkFiles(std::vector<LoadedFile>& files, core::Profile profile,
-                const QStringList& materialRoots)
-{
-    checkEach(files, profile, toStdList(materialRoots), {},
-              [&](std::size_t i, core::CheckedFile c) {
-                  LoadedFile& f = files[i];
-                  f.diagnostics = std::move(c.diagnostics);
-                  f.budget = std::move(c.budget);
-                  f.profile = c.profile;
-                  f.guessed = c.guessed;
-              });
-}
 
 Document::Document(QObject* parent) : QObject(parent)
 {
@@ -196,16 +22,13 @@ Document::Document(QObject* parent) : QObject(parent)
             &Document::onLoadFinished);
     connect(&m_watcher, &QFutureWatcher<std::vector<LoadedFile>>::progressValueChanged, this,
             [this](int v) { emit loadProgress(v, m_watcher.progressMaximum()); });
-    connect(&m_checkWatcher, &QFutureWatcher<std::shared_ptr<CheckResults>>::finished, this,
-            &Document::onChecksFinished);
+    connect(&m_checks, &CheckScheduler::finished, this, &Document::onChecksFinished);
 }
 
 Document::~Document()
 {
     m_watcher.cancel();
-    m_checkWatcher.cancel();
     m_watcher.waitForFinished();
-    m_checkWatcher.waitForFinished();
 }
 
 void Document::announce()
@@ -294,25 +117,7 @@ void Document::setMaterialRoots(const QStringList& roots)
 
 render::MaterialSources Document::materialSources() const
 {
-    const LoadedFile* p = primary();
-    if (!p) {
-        return {};
-    }
-    std::vector<std::string> cds;
-    const core::QcReport* qc = qcProject();
-    if (qc) {
-        cds = core::qcMaterialFolders(*qc);
-    } else if (p->compiled) { // a compiled model's $cdmaterials, as the engine looks them up
-        cds = p->compiled->cdMaterials;
-    }
-    const core::Profile profile = activeProfile();
-    const bool source = profile != core::Profile::GoldSrc && profile != core::Profile::Cod;
-    render::MaterialSources s = render::materialSourcesFor(
-        p->path, m_materialRoots, qc || p->compiled ? &cds : nullptr, source);
-    if (qc) {
-        render::addQcTextureSettings(s, p->path, qc->project);
-    }
-    return s;
+    return documentMaterialSources(primary(), m_materialRoots, activeProfile());
 }
 
 const Document::MaterialLookupState& Document::materialLookupState() const
@@ -418,18 +223,10 @@ void Document::onLoadFinished()
             primary >= 0 ? &kept[std::size_t(primary)].model->skeleton : nullptr;
         attachedCount = 0;
         for (auto& f : candidates) {
-            if (!ref || !f.model ||
-                (f.model->kind != core::ModelKind::Animation &&
-                 f.model->kind != core::ModelKind::Flex)) {
-                continue;
+            if (ref && f.model && core::attachesTo(*f.model, *ref)) {
+                kept.push_back(std::move(f));
+                ++attachedCount;
             }
-            const auto& names = f.model->skeleton.names;
-            if (std::none_of(names.begin(), names.end(),
-                             [ref](const std::string& n) { return ref->findByName(n) >= 0; })) {
-                continue;
-            }
-            kept.push_back(std::move(f));
-            ++attachedCount;
         }
         files = std::move(kept);
         m_attachKeep.clear();
@@ -497,19 +294,11 @@ void Document::assemble(std::vector<LoadedFile> files, bool keepState)
         m_animations.push_back({toQString(a.name), a.file, a.index, a.binding});
     }
 
-    QHash<QString, float> oldWeights;
-    for (int i = 0; i < m_flexNames.size(); ++i) {
-        oldWeights.insert(m_flexNames[i], m_flexWeights[std::size_t(i)]);
-    }
-    m_flexNames.clear();
-    m_flexWeights.clear();
-    m_flexRight.clear();
+    QStringList shapes;
     for (const std::string& n : m_scene.evaluator->shapeNames()) {
-        const QString name = toQString(n);
-        m_flexNames << name;
-        m_flexWeights.push_back(keepState ? oldWeights.value(name, 0.0f) : 0.0f);
-        m_flexRight.push_back(std::numeric_limits<float>::quiet_NaN());
+        shapes << toQString(n);
     }
+    m_flex.reset(shapes, keepState);
     const core::Mesh& mesh = ref.mesh;
 
     m_playback.restore(-1, 0);
@@ -651,53 +440,32 @@ core::Bounds Document::animationBounds()
 
 float Document::flexWeight(int shape) const
 {
-    return shape >= 0 && std::size_t(shape) < m_flexWeights.size()
-               ? m_flexWeights[std::size_t(shape)]
-               : 0.0f;
+    return m_flex.left(shape);
 }
 
 void Document::setFlexWeight(int shape, float weight)
 {
-    if (shape < 0 || std::size_t(shape) >= m_flexWeights.size() ||
-        (m_flexWeights[std::size_t(shape)] == weight &&
-         std::isnan(m_flexRight[std::size_t(shape)]))) {
-        return;
+    if (m_flex.setMono(shape, weight)) {
+        emit flexChanged();
     }
-    m_flexWeights[std::size_t(shape)] = weight;
-    m_flexRight[std::size_t(shape)] = std::numeric_limits<float>::quiet_NaN();
-    emit flexChanged();
 }
 
 void Document::setFlexWeightStereo(int shape, float left, float right)
 {
-    if (shape < 0 || std::size_t(shape) >= m_flexWeights.size() ||
-        (m_flexWeights[std::size_t(shape)] == left && m_flexRight[std::size_t(shape)] == right)) {
-        return;
+    if (m_flex.setStereo(shape, left, right)) {
+        emit flexChanged();
     }
-    m_flexWeights[std::size_t(shape)] = left;
-    m_flexRight[std::size_t(shape)] = right;
-    emit flexChanged();
 }
 
 float Document::flexWeightRight(int shape) const
 {
-    if (shape < 0 || std::size_t(shape) >= m_flexRight.size()) {
-        return 0.0f;
-    }
-    const float r = m_flexRight[std::size_t(shape)];
-    return std::isnan(r) ? m_flexWeights[std::size_t(shape)] : r;
+    return m_flex.right(shape);
 }
 
 void Document::resetFlexWeights()
 {
-    std::fill(m_flexWeights.begin(), m_flexWeights.end(), 0.0f);
-    std::fill(m_flexRight.begin(), m_flexRight.end(), std::numeric_limits<float>::quiet_NaN());
+    m_flex.zero();
     emit flexChanged();
-}
-
-core::FlexSetting Document::flexSetting() const
-{
-    return {m_flexWeights, m_flexRight};
 }
 
 void Document::setSelection(const Selection& s)
@@ -722,79 +490,39 @@ void Document::setProfile(core::Profile profile)
 
 void Document::requestChecks()
 {
-    ++m_checkGeneration;
     if (!m_checksEnabled || m_files.empty()) {
         m_checking = false;
+        m_checks.cancel();
         return;
     }
     m_checking = true;
-    if (m_checkRunning) {
-        m_checkWatcher.cancel(); // stops between files; onChecksFinished starts the newest
-    } else {
-        startChecks();
-    }
-    emit checksStarted();
-}
-
-void Document::startChecks()
-{
     std::vector<CheckInput> inputs;
     inputs.reserve(m_files.size());
     for (const LoadedFile& f : m_files) {
         inputs.push_back({f.path, f.model, f.readerDiagnostics, f.qc});
     }
-    m_checkRunning = true;
-    m_checkWatcher.setFuture(
-        QtConcurrent::run([inputs = std::move(inputs), generation = m_checkGeneration,
-                           profile = m_profile, roots = toStdList(m_materialRoots),
-                           hook = m_checkHook](QPromise<std::shared_ptr<CheckResults>>& promise) {
-            if (hook) {
-                hook();
-            }
-            auto r = std::make_shared<CheckResults>();
-            r->generation = generation;
-            r->files.resize(inputs.size());
-            checkEach(
-                inputs, profile, roots, [&promise] { return promise.isCanceled(); },
-                [&](std::size_t i, core::CheckedFile c) {
-                    FileChecks& f = r->files[i];
-                    f.diagnostics = std::move(c.diagnostics);
-                    f.budget = std::move(c.budget);
-                    f.profile = c.profile;
-                    f.guessed = c.guessed;
-                });
-            if (!promise.isCanceled()) {
-                promise.addResult(std::move(r));
-            }
-        }));
+    m_checks.request(std::move(inputs), m_profile, m_materialRoots);
+    emit checksStarted();
 }
 
-void Document::onChecksFinished()
+void Document::onChecksFinished(std::vector<FileChecks> results)
 {
-    m_checkRunning = false;
-    const QFuture<std::shared_ptr<CheckResults>> future = m_checkWatcher.future();
-    if (!future.isCanceled() && future.resultCount() > 0) {
-        CheckResults& r = *future.result();
-        if (r.generation == m_checkGeneration && r.files.size() == m_files.size()) {
-            for (std::size_t i = 0; i < m_files.size(); ++i) {
-                LoadedFile& f = m_files[i];
-                FileChecks& c = r.files[i];
-                f.diagnostics = std::move(c.diagnostics);
-                f.budget = std::move(c.budget);
-                if (!f.model && f.readerDiagnostics.empty()) {
-                    continue; // not checked: I/O failure
-                }
-                f.profile = c.profile;
-                f.guessed = c.guessed;
-            }
-            m_checking = false;
-            emit diagnosticsChanged();
-            return;
+    if (results.size() != m_files.size()) {
+        return;
+    }
+    for (std::size_t i = 0; i < m_files.size(); ++i) {
+        LoadedFile& f = m_files[i];
+        FileChecks& c = results[i];
+        f.diagnostics = std::move(c.diagnostics);
+        f.budget = std::move(c.budget);
+        if (!f.model && f.readerDiagnostics.empty()) {
+            continue; // not checked: I/O failure
         }
+        f.profile = c.profile;
+        f.guessed = c.guessed;
     }
-    if (m_checking) {
-        startChecks(); // superseded: check the current files with the current profile
-    }
+    m_checking = false;
+    emit diagnosticsChanged();
 }
 
 core::Profile Document::activeProfile() const

@@ -10,6 +10,9 @@
 #include <QtCore/QString>
 #include <QtCore/QStringList>
 
+#include "app/document/check_scheduler.h"
+#include "app/document/flex_values.h"
+#include "app/document/loaded_file.h"
 #include "app/document/playback.h"
 
 #include "core/checks/registry.h"
@@ -26,36 +29,6 @@ struct CompiledModelInfo;
 } // namespace rigscope::core
 
 namespace rigscope::app {
-
-// What of a QC project the document shows (issue 17): one choice per bodygroup (-1 = none)
-// and the skin row.
-struct QcView {
-    std::vector<int> choices;
-    int skin = 0;
-    int lod = 0; // 0: the models as written; N: the Nth $lod's replacement models
-    bool operator==(const QcView&) const = default;
-};
-
-// One file of a document: the model as read plus its diagnostics.
-struct LoadedFile {
-    QString path;
-    std::shared_ptr<const core::Model> model;        // null when the file could not be read
-    std::vector<core::Diagnostic> readerDiagnostics; // as the reader returned them
-    // Reader diagnostics plus every check (CHECKS.md) for `profile`, graded, in file order.
-    // Empty while the Document's checks of this file run (Document::isChecking()).
-    std::vector<core::Diagnostic> diagnostics;
-    std::vector<core::BudgetMeter> budget; // CHECKS.md §3 meters (VTA: against the reference)
-    // The profile it was checked with; while the first checks run, the one they will use.
-    core::Profile profile = core::Profile::Source;
-    bool guessed = true; // profile came from `auto`
-    QString error;       // I/O or format failure
-    // A QC project (issue 17): the script, its files and the compiled model shown as `model`.
-    std::shared_ptr<const core::QcReport> qc;
-    // A compiled model (.mdl, issue 29): its bodyparts, skins, sequences, hitboxes, ...
-    std::shared_ptr<const core::CompiledModelInfo> compiled;
-    qint64 bytes = 0;
-    double loadMs = 0;
-};
 
 // An animation the document can play: animations[0] of file `file`, bound to the primary
 // skeleton by bone name.
@@ -145,7 +118,7 @@ public:
     core::Bounds animationBounds();
 
     // Flex shapes of all attached VTAs, in file then shape order; weights survive reloads by name.
-    const QStringList& flexNames() const { return m_flexNames; }
+    const QStringList& flexNames() const { return m_flex.names(); }
     float flexWeight(int shape) const;
     void setFlexWeight(int shape, float weight);
     // A stereo control's split values (DMX): points move by right * balance + left * (1 -
@@ -155,7 +128,7 @@ public:
     float flexWeightRight(int shape) const;
     void resetFlexWeights();
     // The shape values as core's SceneEvaluator takes them (NaN right: mono).
-    core::FlexSetting flexSetting() const;
+    core::FlexSetting flexSetting() const { return m_flex.setting(); }
     // The scene's evaluator (null without a model): poses, morphs and skins the primary model
     // for the viewport, as `rigscope-cli pose --vertices` does.
     std::shared_ptr<const core::SceneEvaluator> evaluator() const { return m_scene.evaluator; }
@@ -202,7 +175,7 @@ public:
     void setChecksEnabled(bool on) { m_checksEnabled = on; }
     bool checksEnabled() const { return m_checksEnabled; }
     // Called on the worker thread before each check run (tests hold it to keep a check running).
-    void setCheckStartHook(std::function<void()> hook) { m_checkHook = std::move(hook); }
+    void setCheckStartHook(std::function<void()> hook) { m_checks.setStartHook(std::move(hook)); }
     // Meters of the document: the primary's bones, materials and vertices; flexed vertices
     // from its VTAs (the largest).
     std::vector<core::BudgetMeter> budget() const;
@@ -240,23 +213,10 @@ signals:
     void diagnosticsChanged();
 
 private:
-    // What one check run returns, per file of the document.
-    struct FileChecks {
-        std::vector<core::Diagnostic> diagnostics;
-        std::vector<core::BudgetMeter> budget;
-        core::Profile profile = core::Profile::Source;
-        bool guessed = true;
-    };
-    struct CheckResults {
-        quint64 generation = 0;
-        std::vector<FileChecks> files;
-    };
-
     void onLoadFinished();
     void assemble(std::vector<LoadedFile> files, bool keepState);
     void requestChecks();
-    void startChecks();
-    void onChecksFinished();
+    void onChecksFinished(std::vector<FileChecks> results);
 
     std::vector<LoadedFile> m_files;
     std::vector<LoadedFile> m_failed;
@@ -266,9 +226,7 @@ private:
     QStringList m_attachKeep; // while attaching: the files open before, kept whatever they are
     Selection m_selection;
     core::Scene m_scene;
-    QStringList m_flexNames;
-    std::vector<float> m_flexWeights;
-    std::vector<float> m_flexRight; // stereo right values; NaN: mono (the weight for both)
+    FlexValues m_flex;
 
     QFutureWatcher<std::vector<LoadedFile>> m_watcher;
     quint64 m_generation = 0;
@@ -282,26 +240,10 @@ private:
     mutable MaterialLookupState m_lookupState;
     mutable QString m_lookupStateKey;
 
-    QFutureWatcher<std::shared_ptr<CheckResults>> m_checkWatcher; // shared: results move out
-    quint64 m_checkGeneration = 0; // bumped by each request; results of older ones are dropped
-    bool m_checkRunning = false;   // a check task runs (until onChecksFinished)
-    bool m_checking = false;       // the current files' checks are not applied yet
+    CheckScheduler m_checks;
+    bool m_checking = false; // the current files' checks are not applied yet
     bool m_checksEnabled = true;
-    std::function<void()> m_checkHook;
 };
-
-// Reads one file through core::openInput, as every CLI verb does (any supported format;
-// `forceReader`, a reader id or extension as the CLI's --force-reader takes, reads it with that
-// reader whatever its content; a QC project shows `qcView`). Runs on worker threads.
-LoadedFile loadFile(const QString& path, const QcView& qcView = {},
-                    const std::string& forceReader = {});
-// The file a document shows: core::chooseReference (the first reference, else the first
-// readable file; -1: none).
-int primaryFileIndex(const std::vector<LoadedFile>& files);
-// Runs the checks on every file (non-primary files against the primary): fills diagnostics,
-// budget, profile. Thread-safe on its own files.
-void checkFiles(std::vector<LoadedFile>& files, core::Profile profile,
-                const QStringList& materialRoots = {});
 
 } // namespace rigscope::app
 

@@ -142,6 +142,22 @@ void writeCompiledJson(JsonWriter& w, const CompiledModelInfo& c)
         w.value(m.name);
     }
     w.endArray();
+    if (c.physics.present) {
+        const CompiledPhysics& ph = c.physics;
+        w.key("physics").beginObject();
+        w.key("solids").value(static_cast<std::uint64_t>(ph.solids.size()));
+        w.key("convexPieces").value(static_cast<std::uint64_t>(ph.convexPieces()));
+        w.key("mass").value(ph.mass());
+        w.key("constraints").value(static_cast<std::uint64_t>(ph.constraints.size()));
+        w.key("bodies").beginArray();
+        for (const CompiledPhysicsSolid& s : ph.solids) {
+            w.beginObject().key("name").value(s.name).key("pieces");
+            w.value(static_cast<std::uint64_t>(s.pieces.size())).key("mass").value(s.mass);
+            w.key("surfaceProp").value(s.surfaceProp).endObject();
+        }
+        w.endArray();
+        w.endObject();
+    }
     w.key("illumPosition");
     writeVec(w, c.illumPosition);
     w.key("hull").beginObject().key("min");
@@ -209,6 +225,14 @@ std::string compiledText(const CompiledModelInfo& c, bool verbose)
                      "\n";
             }
         }
+    }
+    if (c.physics.present) {
+        std::string mass;
+        appendFloat(mass, c.physics.mass());
+        line("physics", std::to_string(c.physics.solids.size()) + " solid" +
+                            (c.physics.solids.size() == 1 ? "" : "s") + ", " +
+                            std::to_string(c.physics.convexPieces()) + " convex pieces, " + mass +
+                            " kg");
     }
     if (!c.poseParameters.empty()) {
         line("pose params", std::to_string(c.poseParameters.size()));

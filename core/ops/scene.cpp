@@ -23,6 +23,16 @@ int chooseReference(const std::vector<SceneSource>& files)
     return -1;
 }
 
+bool attachesTo(const Model& candidate, const Skeleton& skeleton)
+{
+    if (candidate.kind != ModelKind::Animation && candidate.kind != ModelKind::Flex) {
+        return false;
+    }
+    const auto& names = candidate.skeleton.names;
+    return std::any_of(names.begin(), names.end(),
+                       [&skeleton](const std::string& n) { return skeleton.findByName(n) >= 0; });
+}
+
 std::string animationNameOf(const std::string& path)
 {
     std::string name = baseName(path);

@@ -78,6 +78,11 @@ struct Scene {
 // flex shapes bound to the reference's points, counts, and the evaluator for `profile`.
 Scene assembleScene(std::vector<SceneSource> files, Profile profile);
 
+// Whether `candidate`, opened beside a reference with `skeleton`, belongs to its scene: an
+// animation or a flex file that shares at least one bone name with it (files named together
+// and the window's attach; docs/cli.md "Which reference").
+bool attachesTo(const Model& candidate, const Skeleton& skeleton);
+
 // The file name without its last extension ("walk.smd" -> "walk").
 std::string animationNameOf(const std::string& path);
 

@@ -70,6 +70,9 @@ private slots:
         QCOMPARE(core::chooseReference({{"walk.smd", anim, {}}, {"ref.smd", ref, {}}}), 1);
         QCOMPARE(core::chooseReference({{"walk.smd", anim, {}}}), 0);
         QCOMPARE(core::chooseReference({{"gone.smd", nullptr, {}}}), -1);
+        // An animation sharing a bone name attaches; another reference does not.
+        QVERIFY(core::attachesTo(*anim, ref->skeleton));
+        QVERIFY(!core::attachesTo(*ref, ref->skeleton));
     }
 
     void sceneListsAnimationsByFileName()
