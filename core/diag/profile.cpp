@@ -67,6 +67,9 @@ Profile resolveProfile(const Model& m, Profile requested) noexcept
     if (formatTraits(m.format).isCod()) {
         return Profile::Cod;
     }
+    if (formatFamily(m.format) == FormatFamily::Compiled) { // version 10: GoldSrc's studiomdl
+        return m.version == 10 ? Profile::GoldSrc : Profile::Source;
+    }
     if (m.mesh.triangleCount() == 0) {
         return Profile::Source;
     }

@@ -25,7 +25,8 @@ int profileColumn(Profile p) noexcept;
 struct Model;
 // The profile a file gets under `auto` (docs/profiles.md). SMD/VTA/SMDX: goldsrc when every
 // corner has exactly 9 fields and every material ends in .bmp (and there is a mesh); else source.
-// XMODEL/XANIM/NT/*_BIN: cod. A concrete requested profile is returned unchanged.
+// XMODEL/XANIM/NT/*_BIN: cod. A compiled .mdl: goldsrc for version 10, else source. A concrete
+// requested profile is returned unchanged.
 Profile resolveProfile(const Model& m, Profile requested) noexcept;
 
 } // namespace rigscope::core
