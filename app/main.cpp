@@ -32,10 +32,14 @@ void applyStartOptionsToWindow(rigscope::app::MainWindow& window, rigscope::app:
         window.log(QStringLiteral("command line: %1").arg(e));
         window.showMessage(e, 8000);
     }
+    auto* vp = window.viewportWidget()->viewport();
     if (options.cameraGiven) {
-        auto* vp = window.viewportWidget()->viewport();
         vp->setPreset(rigscope::app::cameraPresetNamed(options.camera));
         vp->frameAll();
+    }
+    if (!options.select.isEmpty() &&
+        doc.selection().kind == rigscope::app::Selection::Kind::Joint) {
+        vp->frameSelection(); // --select BONE: the camera on it
     }
 }
 

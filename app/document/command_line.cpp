@@ -38,6 +38,11 @@ GuiOptions parseGuiCommandLine(const QStringList& arguments)
         QStringLiteral("camera"),
         QCoreApplication::translate("main", "front, right (side), top or iso."),
         QStringLiteral("VIEW"));
+    const QCommandLineOption select(
+        QStringLiteral("select"),
+        QCoreApplication::translate("main", "Select a bone and frame the camera on it (a face, "
+                                            "a hand)."),
+        QStringLiteral("BONE"));
     const QCommandLineOption flex(
         QStringLiteral("flex"),
         QCoreApplication::translate("main", "Flex shape weight (repeatable)."),
@@ -94,8 +99,9 @@ GuiOptions parseGuiCommandLine(const QStringList& arguments)
         QCoreApplication::translate("main", "Read every file with reader FMT (a reader id or "
                                             "extension), whatever its content."),
         QStringLiteral("FMT"));
-    p.addOptions({help, version, shot, thumbnail, size, frame, anim, camera, flex, profile, noBg,
-                  portable, noConfig, config, windowShot, materials, noTextures, forceReader});
+    p.addOptions({help, version, shot, thumbnail, size, frame, anim, camera, select, flex, profile,
+                  noBg, portable, noConfig, config, windowShot, materials, noTextures,
+                  forceReader});
     p.addOptions({bodygroup, skin, lod});
     p.addPositionalArgument(QStringLiteral("files"),
                             QCoreApplication::translate("main", "Files to open."),
@@ -204,6 +210,7 @@ GuiOptions parseGuiCommandLine(const QStringList& arguments)
         }
         o.forceReader = QString::fromUtf8(f->id.data(), qsizetype(f->id.size()));
     }
+    o.select = p.value(select);
     if (p.isSet(camera)) {
         o.camera = p.value(camera).toLower();
         o.cameraGiven = true;

@@ -20,6 +20,7 @@ struct GuiOptions {
     QString anim;
     QString camera = QStringLiteral("iso"); // front | right | side | top | iso
     bool cameraGiven = false;               // --camera was on the command line
+    QString select; // --select BONE: selects the bone and frames the camera on it
     bool noBackground = false;
     QStringList materials;   // --materials DIR (repeatable): game folders holding materials/
     bool noTextures = false; // --no-textures: flat material colours

@@ -24,6 +24,7 @@
 #include "app/document/document.h"
 #include "core/materials/material_lookup.h"
 #include "app/document/qc_document.h"
+#include "app/qt_convert.h"
 #include "core/ops/qc_ops.h"
 #include "core/pose/pose_rig.h"
 #include "render/convert.h"
@@ -108,6 +109,8 @@ QImage renderDocument(render::Viewport& view, Document& doc, const QString& cam,
     if (view.scene()) {
         if (const core::QcReport* qc = doc.qcProject()) { // attachments, hitboxes (issue 17)
             view.scene()->setMarkers(qcMarkers(*qc, view.scene()->model()));
+        } else if (const LoadedFile* p = doc.primary(); p && p->compiled) { // issue 29
+            view.scene()->setMarkers(compiledMarkers(*p->compiled, view.scene()->model()));
         }
         view.scene()->setEvaluator(doc.evaluator());
         view.scene()->setFlex(doc.flexSetting());
@@ -115,7 +118,14 @@ QImage renderDocument(render::Viewport& view, Document& doc, const QString& cam,
     }
     render::timingMark("scene posed");
     view.setPreset(cameraPresetNamed(cam));
-    view.frameAll();
+    // --select BONE: that bone, selected and framed (a face, a hand); else the whole model.
+    const Selection& sel = doc.selection();
+    view.setSelectedJoint(sel.kind == Selection::Kind::Joint ? sel.index : -1);
+    if (sel.kind == Selection::Kind::Joint) {
+        view.frameSelection();
+    } else {
+        view.frameAll();
+    }
     QImage image = render::captureViewport(view, transparent);
     render::timingMark("captured");
     return image;
@@ -563,6 +573,14 @@ QString applyStartOptions(Document& doc, const GuiOptions& o)
             return QStringLiteral("no flex shape named '%1'").arg(name);
         }
         doc.setFlexWeight(shape, weight);
+    }
+    if (!o.select.isEmpty()) {
+        const auto model = doc.primaryModel();
+        const core::JointIndex j = model ? model->skeleton.findByName(toStd(o.select)) : -1;
+        if (j < 0) {
+            return QStringLiteral("no bone named '%1'").arg(o.select);
+        }
+        doc.setSelection({Selection::Kind::Joint, int(j), -1});
     }
     return {};
 }
