@@ -368,6 +368,25 @@ private slots:
         QVERIFY(app::parseGuiCommandLine({QStringLiteral("rigscope"), QStringLiteral("a.smd"),
                                           QStringLiteral("--profile"), QStringLiteral("quake")})
                     .error.contains(QStringLiteral("--profile")));
+        // --select BONE selects it (and the window frames it); --material-root is the option's
+        // name, --materials its older alias.
+        const auto sel = app::parseGuiCommandLine(
+            {QStringLiteral("rigscope"), test::samplesDir() + QStringLiteral("/sample_ref.smd"),
+             QStringLiteral("--select"), QStringLiteral("segment2"),
+             QStringLiteral("--material-root"), QStringLiteral("/a"), QStringLiteral("--materials"),
+             QStringLiteral("/b")});
+        QCOMPARE(sel.select, QStringLiteral("segment2"));
+        QCOMPARE(sel.materials, (QStringList{QStringLiteral("/a"), QStringLiteral("/b")}));
+        app::Document doc;
+        doc.open(sel.files);
+        QVERIFY(doc.waitForLoaded());
+        const QString err = app::applyStartOptions(doc, sel);
+        QVERIFY2(err.isEmpty(), qPrintable(err));
+        QCOMPARE(doc.selection().kind, app::Selection::Kind::Joint);
+        QCOMPARE(doc.selection().index, 2);
+        app::GuiOptions bad = sel;
+        bad.select = QStringLiteral("no_such_bone");
+        QCOMPARE(app::applyStartOptions(doc, bad), QStringLiteral("no bone named 'no_such_bone'"));
         QCOMPARE(app::expandOutputTemplate(QStringLiteral("{model}_{anim}_{frame:04}.png"),
                                            QStringLiteral("m"), QStringLiteral("idle"), 7),
                  QStringLiteral("m_idle_0007.png"));
