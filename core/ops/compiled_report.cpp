@@ -1,5 +1,6 @@
 #include "core/ops/compiled_report.h"
 
+#include "core/ops/info.h"
 #include "core/text/numbers.h"
 
 namespace rigscope::core {
@@ -16,17 +17,6 @@ std::string boneName(const CompiledModelInfo& c, std::int32_t bone)
 void writeVec(JsonWriter& w, const Vec3& v)
 {
     w.beginArray().value(v.x()).value(v.y()).value(v.z()).endArray();
-}
-
-std::string vecText(const Vec3& v)
-{
-    std::string s;
-    appendFloat(s, v.x());
-    s += ' ';
-    appendFloat(s, v.y());
-    s += ' ';
-    appendFloat(s, v.z());
-    return s;
 }
 
 } // namespace

@@ -292,9 +292,7 @@ std::vector<InfoReport> infoFromFiles(const std::vector<std::string>& paths,
     return out;
 }
 
-namespace {
-
-std::string vec(const Vec3& v)
+std::string vecText(const Vec3& v)
 {
     std::string s;
     appendFloat(s, v.x());
@@ -304,8 +302,6 @@ std::string vec(const Vec3& v)
     appendFloat(s, v.z());
     return s;
 }
-
-} // namespace
 
 std::string infoText(const InfoReport& r, bool verbose)
 {
@@ -393,8 +389,8 @@ std::string infoText(const InfoReport& r, bool verbose)
         line("attachments", groupedCount(r.attachments.size()));
         for (const auto& a : r.attachments) {
             o += "    " + a.name + " on " + (a.bone.empty() ? "(no bone)" : a.bone) + " at " +
-                 vec(a.position) + " rotated " + vec(a.rotation) + (a.rigid ? " rigid" : "") +
-                 (a.worldAligned ? " world-aligned" : "") + "\n";
+                 vecText(a.position) + " rotated " + vecText(a.rotation) +
+                 (a.rigid ? " rigid" : "") + (a.worldAligned ? " world-aligned" : "") + "\n";
         }
     }
     if (!r.notetracks.empty()) {
@@ -406,8 +402,8 @@ std::string infoText(const InfoReport& r, bool verbose)
         }
     }
     if (r.bounds.valid) {
-        line("bounds", "min " + vec(r.bounds.min) + "  max " + vec(r.bounds.max));
-        line("size", vec(r.bounds.max - r.bounds.min));
+        line("bounds", "min " + vecText(r.bounds.min) + "  max " + vecText(r.bounds.max));
+        line("size", vecText(r.bounds.max - r.bounds.min));
     }
     if (r.compiled) {
         o += compiledText(*r.compiled, verbose);

@@ -98,6 +98,8 @@ CheckOptions checkOptionsFor(const InfoOptions& options);
 QcInfo qcInfoFromFile(const std::string& path, const InfoOptions& options);
 
 std::string infoText(const InfoReport& r, bool verbose);
+// "x y z", each in its shortest round-trip spelling (info's text).
+std::string vecText(const Vec3& v);
 // One JSON array, one object per file, with the keys of issue 2 §6 plus notetracks.
 std::string infoJson(const std::vector<InfoReport>& reports);
 
