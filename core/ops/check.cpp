@@ -623,28 +623,7 @@ std::string checkJson(const CheckRun& run)
             w.endObject();
         }
         w.endArray();
-        w.key("diagnostics").beginArray();
-        for (std::size_t i = 0; i < f.diagnostics.size(); ++i) {
-            const Diagnostic& d = f.diagnostics[i];
-            if (d.omitted > 0) {
-                continue; // counted under "omitted"
-            }
-            writeDiagnosticJson(w, d, f.profile,
-                                i < f.objectNames.size() ? f.objectNames[i] : std::string());
-        }
-        w.endArray();
-        // Diagnostics counted but not listed (past the checks' cap per id, kCheckMaxPerId).
-        w.key("omitted").beginArray();
-        for (const Diagnostic& d : f.diagnostics) {
-            if (d.omitted > 0) {
-                w.beginObject();
-                w.key("id").value(d.id);
-                w.key("severity").value(severityName(d.severity));
-                w.key("count").value(static_cast<std::size_t>(d.omitted));
-                w.endObject();
-            }
-        }
-        w.endArray();
+        writeDiagnosticsJson(w, f.diagnostics, f.profile, f.objectNames);
         w.endObject();
     }
     w.endArray();

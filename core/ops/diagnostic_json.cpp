@@ -70,4 +70,28 @@ void writeDiagnosticJson(JsonWriter& w, const Diagnostic& d, Profile profile,
     w.endObject();
 }
 
+void writeDiagnosticsJson(JsonWriter& w, const std::vector<Diagnostic>& diagnostics,
+                          Profile profile, const std::vector<std::string>& objectNames)
+{
+    w.key("diagnostics").beginArray();
+    for (std::size_t i = 0; i < diagnostics.size(); ++i) {
+        if (diagnostics[i].omitted == 0) {
+            writeDiagnosticJson(w, diagnostics[i], profile,
+                                i < objectNames.size() ? objectNames[i] : std::string());
+        }
+    }
+    w.endArray();
+    w.key("omitted").beginArray();
+    for (const Diagnostic& d : diagnostics) {
+        if (d.omitted > 0) {
+            w.beginObject();
+            w.key("id").value(d.id);
+            w.key("severity").value(severityName(d.severity));
+            w.key("count").value(static_cast<std::uint64_t>(d.omitted));
+            w.endObject();
+        }
+    }
+    w.endArray();
+}
+
 } // namespace rigscope::core

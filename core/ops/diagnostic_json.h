@@ -7,6 +7,7 @@
 // text file); object is {kind, index, name} or null; related is [{file, line, col, message}].
 
 #include <string>
+#include <vector>
 
 #include "core/diag/diagnostic.h"
 #include "core/diag/profile.h"
@@ -22,5 +23,10 @@ std::string elementName(const Model& m, const ElementRef& e);
 // `objectName`: the bone / material / shape the element names ("" = unknown: null).
 void writeDiagnosticJson(JsonWriter& w, const Diagnostic& d, Profile profile,
                          const std::string& objectName = {});
+
+// A file's "diagnostics" array (each with writeDiagnosticJson) and its "omitted" array: the
+// ids past the checks' cap per id, {id, severity, count}, counted but not listed.
+void writeDiagnosticsJson(JsonWriter& w, const std::vector<Diagnostic>& diagnostics,
+                          Profile profile, const std::vector<std::string>& objectNames);
 
 } // namespace rigscope::core

@@ -533,12 +533,7 @@ std::string infoJson(const std::vector<InfoReport>& reports)
         w.key("errors").value(r.errors);
         w.key("warnings").value(r.warnings);
         w.key("notes").value(r.notes);
-        w.key("diagnostics").beginArray();
-        for (std::size_t i = 0; i < r.diagnostics.size(); ++i) {
-            writeDiagnosticJson(w, r.diagnostics[i], r.profile,
-                                i < r.objectNames.size() ? r.objectNames[i] : std::string());
-        }
-        w.endArray();
+        writeDiagnosticsJson(w, r.diagnostics, r.profile, r.objectNames);
         w.endObject();
     }
     w.endArray();

@@ -261,11 +261,7 @@ std::string qcInfoJson(const QcInfo& info)
     w.key("errors").value(info.errors);
     w.key("warnings").value(info.warnings);
     w.key("notes").value(info.notes);
-    w.key("diagnostics").beginArray();
-    for (const Diagnostic& d : info.diagnostics) {
-        writeDiagnosticJson(w, d, info.report.profile);
-    }
-    w.endArray();
+    writeDiagnosticsJson(w, info.diagnostics, info.report.profile, {});
     w.endObject();
     return w.take() + "\n";
 }
