@@ -15,16 +15,16 @@ namespace rigscope::core::mdl {
 class Bytes {
 public:
     Bytes() = default;
-    explicit Bytes(std::string_view d) noexcept : m_d(d) {}
+    explicit Bytes(std::string_view d) noexcept : m_bytes(d) {}
 
-    std::size_t size() const noexcept { return m_d.size(); }
-    std::string_view view() const noexcept { return m_d; }
+    std::size_t size() const noexcept { return m_bytes.size(); }
+    std::string_view view() const noexcept { return m_bytes; }
 
     // [off, off + len) lies inside the bytes (both given as signed 64-bit values).
     bool has(std::int64_t off, std::int64_t len) const noexcept
     {
-        return off >= 0 && len >= 0 && static_cast<std::uint64_t>(off) <= m_d.size() &&
-               static_cast<std::uint64_t>(len) <= m_d.size() - static_cast<std::uint64_t>(off);
+        return off >= 0 && len >= 0 && static_cast<std::uint64_t>(off) <= m_bytes.size() &&
+               static_cast<std::uint64_t>(len) <= m_bytes.size() - static_cast<std::uint64_t>(off);
     }
     // `count` records of `stride` bytes from `off` lie inside the bytes.
     bool array(std::int64_t off, std::int64_t count, std::int64_t stride) const noexcept
@@ -33,9 +33,9 @@ public:
             return false;
         }
         if (count == 0) {
-            return static_cast<std::uint64_t>(off) <= m_d.size();
+            return static_cast<std::uint64_t>(off) <= m_bytes.size();
         }
-        if (count > static_cast<std::int64_t>(m_d.size()) / stride + 1) {
+        if (count > static_cast<std::int64_t>(m_bytes.size()) / stride + 1) {
             return false;
         }
         return has(off, count * stride);
@@ -43,7 +43,7 @@ public:
 
     std::uint8_t u8(std::int64_t off) const noexcept
     {
-        return has(off, 1) ? static_cast<std::uint8_t>(m_d[static_cast<std::size_t>(off)]) : 0;
+        return has(off, 1) ? static_cast<std::uint8_t>(m_bytes[static_cast<std::size_t>(off)]) : 0;
     }
     std::int8_t i8(std::int64_t off) const noexcept { return static_cast<std::int8_t>(u8(off)); }
     std::uint16_t u16(std::int64_t off) const noexcept
@@ -90,10 +90,10 @@ public:
     // A NUL-terminated string at `off`, at most `maxLen` bytes; empty when `off` is outside.
     std::string cstr(std::int64_t off, std::size_t maxLen = 1024) const
     {
-        if (!has(off, 0) || static_cast<std::uint64_t>(off) >= m_d.size()) {
+        if (!has(off, 0) || static_cast<std::uint64_t>(off) >= m_bytes.size()) {
             return {};
         }
-        const std::string_view rest = m_d.substr(static_cast<std::size_t>(off));
+        const std::string_view rest = m_bytes.substr(static_cast<std::size_t>(off));
         const std::size_t limit = rest.size() < maxLen ? rest.size() : maxLen;
         const std::size_t end = rest.substr(0, limit).find('\0');
         return std::string(rest.substr(0, end == std::string_view::npos ? limit : end));
@@ -104,12 +104,12 @@ public:
         if (!has(off, static_cast<std::int64_t>(len))) {
             return {};
         }
-        const std::string_view field = m_d.substr(static_cast<std::size_t>(off), len);
+        const std::string_view field = m_bytes.substr(static_cast<std::size_t>(off), len);
         return std::string(field.substr(0, field.find('\0')));
     }
 
 private:
-    std::string_view m_d;
+    std::string_view m_bytes;
 };
 
 } // namespace rigscope::core::mdl

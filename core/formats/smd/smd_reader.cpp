@@ -82,7 +82,7 @@ inline std::uint8_t cls(char ch) noexcept
 // or a single '/' inside a field belongs to it. A field is never empty.
 class Fields {
 public:
-    Fields(const char* b, const char* e) noexcept : m_p(b), m_e(e) {}
+    Fields(const char* b, const char* e) noexcept : m_cursor(b), m_end(e) {}
 
     // The next field, or an empty view at the end of the line (or its comment).
     std::string_view next() noexcept { return start() ? take() : std::string_view{}; }
@@ -96,13 +96,13 @@ public:
         }
         const char* q = nullptr;
         if constexpr (std::is_same_v<T, float>) {
-            q = scanFloat(m_p, m_e, out);
+            q = scanFloat(m_cursor, m_end, out);
         } else {
-            q = scanInt(m_p, m_e, out);
+            q = scanInt(m_cursor, m_end, out);
         }
         if (q && ends(q)) {
-            tok = {m_p, static_cast<std::size_t>(q - m_p)};
-            m_p = q;
+            tok = {m_cursor, static_cast<std::size_t>(q - m_cursor)};
+            m_cursor = q;
             ++m_now.taken;
             return Got::Ok;
         }
@@ -127,20 +127,20 @@ private:
     // Skips blanks; false at the end of the line or at a comment.
     bool start() noexcept
     {
-        while (m_p != m_e && cls(*m_p) == 1) {
-            if (*m_p == '\t' && !m_now.tab) {
-                m_now.tab = m_p;
+        while (m_cursor != m_end && cls(*m_cursor) == 1) {
+            if (*m_cursor == '\t' && !m_now.tab) {
+                m_now.tab = m_cursor;
             }
-            ++m_p;
+            ++m_cursor;
         }
-        if (m_p == m_e) {
+        if (m_cursor == m_end) {
             m_done = true;
             return false;
         }
-        const std::uint8_t c = cls(*m_p);
-        if (c == 2 || (c == 3 && m_p + 1 != m_e && m_p[1] == '/')) {
-            m_now.comment = {m_p, static_cast<std::size_t>(m_e - m_p)};
-            m_p = m_e;
+        const std::uint8_t c = cls(*m_cursor);
+        if (c == 2 || (c == 3 && m_cursor + 1 != m_end && m_cursor[1] == '/')) {
+            m_now.comment = {m_cursor, static_cast<std::size_t>(m_end - m_cursor)};
+            m_cursor = m_end;
             m_done = true;
             return false;
         }
@@ -149,40 +149,41 @@ private:
     // Whether a number ending at q ends its field.
     bool ends(const char* q) const noexcept
     {
-        if (q == m_e) {
+        if (q == m_end) {
             return true;
         }
         const std::uint8_t c = cls(*q);
-        return c == 1 || c == 2 || (c == 3 && q + 1 != m_e && q[1] == '/');
+        return c == 1 || c == 2 || (c == 3 && q + 1 != m_end && q[1] == '/');
     }
     std::string_view take() noexcept
     {
-        const char* const s = m_p;
-        if (cls(*m_p) == 4) {
-            ++m_p;
-            while (m_p != m_e && *m_p != '"') {
-                ++m_p;
+        const char* const s = m_cursor;
+        if (cls(*m_cursor) == 4) {
+            ++m_cursor;
+            while (m_cursor != m_end && *m_cursor != '"') {
+                ++m_cursor;
             }
-            if (m_p == m_e) {
+            if (m_cursor == m_end) {
                 m_now.unterminated = true;
             } else {
-                ++m_p;
+                ++m_cursor;
             }
         } else {
             for (;;) {
-                while (m_p != m_e && cls(*m_p) == 0) {
-                    ++m_p;
+                while (m_cursor != m_end && cls(*m_cursor) == 0) {
+                    ++m_cursor;
                 }
-                if (m_p != m_e &&
-                    (cls(*m_p) == 4 || (cls(*m_p) == 3 && !(m_p + 1 != m_e && m_p[1] == '/')))) {
-                    ++m_p;
+                if (m_cursor != m_end &&
+                    (cls(*m_cursor) == 4 ||
+                     (cls(*m_cursor) == 3 && !(m_cursor + 1 != m_end && m_cursor[1] == '/')))) {
+                    ++m_cursor;
                     continue;
                 }
                 break;
             }
         }
         ++m_now.taken;
-        return {s, static_cast<std::size_t>(m_p - s)};
+        return {s, static_cast<std::size_t>(m_cursor - s)};
     }
     struct Whole {
         std::size_t taken = 0; // fields
@@ -202,8 +203,8 @@ private:
         return m_done ? m_now : m_whole;
     }
 
-    const char* m_p;
-    const char* m_e;
+    const char* m_cursor;
+    const char* m_end;
     Whole m_now; // the fields taken so far (the whole line once m_done)
     bool m_done = false;
     bool m_slow = false;
