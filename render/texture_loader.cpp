@@ -3,6 +3,7 @@
 #include <QtCore/QDir>
 #include <QtCore/QFile>
 #include <QtCore/QFileInfo>
+#include <QtCore/QHash>
 #include <QtCore/QCache>
 #include <QtCore/QDateTime>
 #include <QtCore/QMutex>
@@ -23,6 +24,7 @@
 #include "core/materials/dds.h"
 #include "core/materials/material_lookup.h"
 #include "core/materials/vtf.h"
+#include "core/text/ascii.h"
 #include "core/ops/check.h"
 
 namespace rigscope::render {
@@ -228,8 +230,55 @@ void waitWhileTextureDecodingHeld()
     }
 }
 
+namespace {
+
+struct EmbeddedRegistry {
+    QMutex mutex;
+    QHash<QString, QImage> images;
+};
+
+EmbeddedRegistry& embeddedRegistry()
+{
+    static EmbeddedRegistry r;
+    return r;
+}
+
+const QString kEmbeddedScheme = QStringLiteral("embedded:");
+
+} // namespace
+
+QString registerEmbeddedTexture(const QString& modelPath, const QString& name, const QImage& image)
+{
+    const QString key = kEmbeddedScheme + modelPath + QLatin1Char('|') + name;
+    QMutexLocker lock(&embeddedRegistry().mutex);
+    embeddedRegistry().images.insert(key, image);
+    return key;
+}
+
+bool isEmbeddedTexturePath(const QString& path)
+{
+    return path.startsWith(kEmbeddedScheme);
+}
+
 QImage loadTextureImage(const QString& path, int maxSide, bool masked)
 {
+    if (isEmbeddedTexturePath(path)) {
+        QImage img;
+        {
+            QMutexLocker lock(&embeddedRegistry().mutex);
+            img = embeddedRegistry().images.value(path);
+        }
+        if (masked && img.format() == QImage::Format_Indexed8 && img.colorCount() == 256) {
+            QList<QRgb> colors = img.colorTable();
+            colors[255] = qRgba(0, 0, 0, 0); // GoldSrc masked: index 255 is transparent
+            img.setColorTable(colors);
+        }
+        img = img.convertToFormat(QImage::Format_ARGB32);
+        if (!img.isNull() && std::max(img.width(), img.height()) > maxSide) {
+            img = img.scaled(maxSide, maxSide, Qt::KeepAspectRatio, Qt::SmoothTransformation);
+        }
+        return img;
+    }
     const QFileInfo fi(path);
     if (!fi.isFile()) {
         return {};
@@ -361,6 +410,16 @@ MaterialLook lookUpMaterial(const core::Material& material, const MaterialSource
 {
     const QStringList& folders = sources.folders;
     MaterialLook look;
+    for (const MaterialSources::Embedded& e : sources.embedded) {
+        if (core::asciiIEquals(e.name, material.name)) { // the model file's own texture
+            look.texturePath = e.path;
+            look.flatShade = (e.flags & 0x1) != 0;
+            look.fullbright = (e.flags & 0x4) != 0;
+            look.additive = (e.flags & 0x20) != 0;
+            look.masked = (e.flags & 0x40) != 0;
+            return look;
+        }
+    }
     if (resolver) {
         const core::MaterialStatus st = resolver->resolve(material.name);
         look.source = true;

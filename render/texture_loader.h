@@ -23,6 +23,12 @@ namespace rigscope::render {
 // 64 MB of pixels).
 QImage loadTextureImage(const QString& path, int maxSide = 2048, bool masked = false);
 
+// Textures a model file carries (GoldSrc .mdl: 8-bit indices and a palette), registered under a
+// path-like key "embedded:MODELPATH|NAME" that loadTextureImage and every viewer of texture
+// paths (viewport, UV view, thumbnails) then read like a file. Thread-safe.
+QString registerEmbeddedTexture(const QString& modelPath, const QString& name, const QImage& image);
+bool isEmbeddedTexturePath(const QString& path);
+
 // Tests: while held, the viewport's texture decodes wait before they start (so a test sees the
 // first frame before any texture). waitWhileTextureDecodingHeld() returns at once otherwise.
 void holdTextureDecoding(bool hold);
@@ -92,6 +98,15 @@ struct MaterialSources {
     // GoldSrc $texrendermode lines of the QC: texture name, mode (masked, additive, fullbright,
     // flatshade), lower case.
     std::vector<std::pair<std::string, std::string>> renderModes;
+    // Textures the model file itself carries (GoldSrc .mdl): material name (lower case) -> the
+    // registered path (registerEmbeddedTexture) and the texture's flags (flatshade 0x1,
+    // fullbright 0x4, additive 0x20, masked 0x40). Looked up before any folder.
+    struct Embedded {
+        std::string name;
+        QString path;
+        int flags = 0;
+    };
+    std::vector<Embedded> embedded;
     bool sourceLookup() const { return !query.roots.empty(); }
     // The profile wants a Source lookup (not goldsrc or cod): with no roots, the model's
     // materials were not looked up, which the Inspector and the status bar say.

@@ -1,9 +1,41 @@
 #include "app/document/document_materials.h"
 
+#include <cstring>
+
 #include "core/formats/mdl/compiled_model.h"
 #include "core/ops/qc_ops.h"
 
 namespace rigscope::app {
+
+namespace {
+
+// A GoldSrc model's own 8-bit textures (in the .mdl or its T.mdl), registered for the viewer.
+void addEmbeddedTextures(render::MaterialSources& s, const QString& modelPath,
+                         const core::CompiledModelInfo& c)
+{
+    for (const core::CompiledTexture& t : c.textures) {
+        const auto pixels = std::size_t(t.width) * std::size_t(t.height);
+        if (t.width <= 0 || t.height <= 0 || t.indices.size() < pixels || t.palette.size() < 768) {
+            continue;
+        }
+        QImage image(t.width, t.height, QImage::Format_Indexed8);
+        QList<QRgb> colors(256);
+        for (int i = 0; i < 256; ++i) {
+            colors[i] = qRgb(t.palette[std::size_t(i) * 3], t.palette[std::size_t(i) * 3 + 1],
+                             t.palette[std::size_t(i) * 3 + 2]);
+        }
+        image.setColorTable(colors);
+        for (int y = 0; y < t.height; ++y) {
+            std::memcpy(image.scanLine(y), t.indices.data() + std::size_t(y) * std::size_t(t.width),
+                        std::size_t(t.width));
+        }
+        const QString name = QString::fromStdString(t.name);
+        s.embedded.push_back(
+            {t.name, render::registerEmbeddedTexture(modelPath, name, image), t.flags});
+    }
+}
+
+} // namespace
 
 render::MaterialSources documentMaterialSources(const LoadedFile* p, const QStringList& roots,
                                                 core::Profile profile)
@@ -23,6 +55,9 @@ render::MaterialSources documentMaterialSources(const LoadedFile* p, const QStri
         render::materialSourcesFor(p->path, roots, qc || p->compiled ? &cds : nullptr, source);
     if (qc) {
         render::addQcTextureSettings(s, p->path, qc->project);
+    }
+    if (p->compiled) {
+        addEmbeddedTextures(s, p->path, *p->compiled);
     }
     return s;
 }

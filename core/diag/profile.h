@@ -11,9 +11,8 @@ namespace rigscope::core {
 // catalog grades every id per profile; Auto resolves per file (resolveProfile).
 enum class Profile : unsigned char { Auto, GoldSrc, Source, Source256, Cod };
 // Every profile, in the order the catalog's columns and the help list them: the one list.
-inline constexpr std::array<Profile, 5> kAllProfiles{Profile::Auto, Profile::GoldSrc,
-                                                     Profile::Source, Profile::Source256,
-                                                     Profile::Cod};
+inline constexpr std::array<Profile, 5> kAllProfiles{
+    Profile::Auto, Profile::GoldSrc, Profile::Source, Profile::Source256, Profile::Cod};
 // "auto|goldsrc|source|source256|cod", as the `--profile` options show it.
 std::string profileChoices();
 

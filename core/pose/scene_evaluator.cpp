@@ -39,9 +39,8 @@ std::vector<SideWeights> SceneEvaluator::shapeWeights(const FlexSetting& setting
     std::vector<SideWeights> out(m_names.size());
     for (std::size_t s = 0; s < out.size(); ++s) {
         const float l = s < setting.left.size() ? setting.left[s] : 0.0f;
-        const float r = s < setting.right.size() && !std::isnan(setting.right[s])
-                            ? setting.right[s]
-                            : l;
+        const float r =
+            s < setting.right.size() && !std::isnan(setting.right[s]) ? setting.right[s] : l;
         out[s] = {l, r};
     }
     for (std::size_t f = 0; f < m_flex.size(); ++f) {
@@ -182,16 +181,15 @@ void SceneEvaluator::evaluate(std::span<const Xform> joints, const FlexSetting& 
         const Influences& inf = influences(options.weights, options.profile);
         out.positions.resize(points);
         linear.resize(options.normals ? points : 0);
-        const bool ok = inf.vertexCount() == points &&
-                        skinWith(skin, inf, base, out.positions, linear);
+        const bool ok =
+            inf.vertexCount() == points && skinWith(skin, inf, base, out.positions, linear);
         if (!ok) { // inconsistent influences: shown unskinned rather than not at all
             out.positions = base;
             linear.clear();
         }
         if (options.displacement && ok) {
-            const WeightView other = options.weights == WeightView::Compiled
-                                         ? WeightView::Authored
-                                         : WeightView::Compiled;
+            const WeightView other = options.weights == WeightView::Compiled ? WeightView::Authored
+                                                                             : WeightView::Compiled;
             const Influences& oinf = influences(other, options.profile);
             std::vector<Vec3> q(points);
             out.displacement.assign(points, 0.0f);

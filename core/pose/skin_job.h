@@ -13,8 +13,8 @@ namespace rigscope::core {
 // * n). Each vertex's weights are divided by their sum, as studiomdl normalises compiled weights
 // and Blender's armature deform does (docs/architecture.md "Weights"); a non-finite weight is
 // skipped. Influences are CSR per vertex (any number of links; see effective_weights.h). A vertex
-// with no usable influence is copied unchanged (identity). [begin, end) selects a vertex range so callers can split the
-// work across threads; the default is every vertex.
+// with no usable influence is copied unchanged (identity). [begin, end) selects a vertex range so
+// callers can split the work across threads; the default is every vertex.
 struct SkinJob {
     std::span<const SkinMatrix> skin{};       // in: per joint
     std::span<const std::uint32_t> offsets{}; // in: vertices + 1, monotone
