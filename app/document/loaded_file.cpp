@@ -27,7 +27,8 @@ LoadedFile loadFile(const QString& path, const QcView& qcView, const std::string
     f.qc = std::move(in.qc);
     f.compiled = std::move(in.compiled);
     if (!in.readable) {
-        f.error = toQString(in.error);
+        // The reason alone (the Files dock and the status bar name the file already).
+        f.error = toQString(in.failure.message);
         // The failure is a problem of the file like any other: Problems lists it.
         f.readerDiagnostics.push_back(std::move(in.failure));
         return f;
