@@ -218,13 +218,22 @@ void Document::onLoadFinished()
         for (auto& f : files) {
             (m_attachKeep.contains(f.path) ? kept : candidates).push_back(std::move(f));
         }
+        // core::pairReferences: the folder's files were found, not named (docs/cli.md "Which
+        // reference").
         const int primary = primaryFileIndex(kept);
-        const core::Skeleton* ref =
-            primary >= 0 ? &kept[std::size_t(primary)].model->skeleton : nullptr;
+        std::vector<core::SceneSource> sources;
+        for (const auto& f : kept) {
+            sources.push_back({toStd(f.path), f.model, f.qc});
+        }
+        for (const auto& f : candidates) {
+            sources.push_back({toStd(f.path), f.model, f.qc, false});
+        }
+        const std::vector<int> pairs = core::pairReferences(sources);
+        const std::size_t keptCount = kept.size();
         attachedCount = 0;
-        for (auto& f : candidates) {
-            if (ref && f.model && core::attachesTo(*f.model, *ref)) {
-                kept.push_back(std::move(f));
+        for (std::size_t c = 0; c < candidates.size(); ++c) {
+            if (primary >= 0 && pairs[keptCount + c] == primary) {
+                kept.push_back(std::move(candidates[c]));
                 ++attachedCount;
             }
         }

@@ -48,15 +48,21 @@ LoadedFile loadFile(const QString& path, const QcView& qcView, const std::string
 
 namespace {
 
-// core::chooseReference on the document's files.
-template <class Files> int primaryOf(const Files& files)
+// The document's files as core's scene sees them: opened together, so all named.
+template <class Files> std::vector<core::SceneSource> sceneSourcesOf(const Files& files)
 {
     std::vector<core::SceneSource> scene;
     scene.reserve(files.size());
     for (const auto& f : files) {
-        scene.push_back({{}, f.model, {}});
+        scene.push_back({toStd(f.path), f.model, {}});
     }
-    return core::chooseReference(scene);
+    return scene;
+}
+
+// core::chooseReference on the document's files.
+template <class Files> int primaryOf(const Files& files)
+{
+    return core::chooseReference(sceneSourcesOf(files));
 }
 
 // A QC project's checks as `rigscope-cli check X.qc` gives them (the QC's own, the merged
@@ -94,12 +100,8 @@ std::vector<FileChecks> checkInputs(const std::vector<CheckInput>& files, core::
                                     const std::function<bool()>& canceled)
 {
     std::vector<FileChecks> out(files.size());
-    const int primary = primaryOf(files);
-    const core::Model* ref =
-        primary >= 0 && files[std::size_t(primary)].model->kind == core::ModelKind::Reference
-            ? files[std::size_t(primary)].model.get()
-            : nullptr;
-    const std::string refFile = primary >= 0 ? toStd(files[std::size_t(primary)].path) : "";
+    // Each file is checked against its own reference (core::pairReferences), as `check` does.
+    const std::vector<int> pairs = core::pairReferences(sceneSourcesOf(files));
     core::CheckOptions opt;
     opt.profile = profile;
     for (const QString& r : materialRoots) {
@@ -113,12 +115,13 @@ std::vector<FileChecks> checkInputs(const std::vector<CheckInput>& files, core::
         if (!f.model && f.readerDiagnostics.empty()) {
             continue; // I/O failure: nothing to check
         }
-        const core::Model* reference = int(i) == primary ? nullptr : ref;
+        const CheckInput* ref = pairs[i] >= 0 ? &files[std::size_t(pairs[i])] : nullptr;
+        const core::Model* reference = ref ? ref->model.get() : nullptr;
         // A QC project: what `rigscope-cli check X.qc` reports, in one list.
         core::CheckedFile c =
             f.qc ? checkedQcProject(*f.qc, opt)
                  : core::checkModel(toStd(f.path), f.model.get(), f.readerDiagnostics, reference,
-                                    reference ? refFile : std::string(), opt);
+                                    ref ? toStd(ref->path) : std::string(), opt);
         out[i] = {std::move(c.diagnostics), std::move(c.budget), c.profile, c.guessed};
     }
     return out;

@@ -2,6 +2,7 @@
 #include "core/formats/content_sniff.h"
 #include "core/ops/diagnostic_json.h"
 #include "core/ops/read_input.h"
+#include "core/ops/scene.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -36,21 +37,6 @@ bool isCodExtension(const std::string& path)
            e == "xanim_bin";
 }
 
-bool isXModelFormat(const std::string& f)
-{
-    return formatFamily(f) == FormatFamily::CodModel;
-}
-
-bool isXAnimFormat(const std::string& f)
-{
-    return formatFamily(f) == FormatFamily::CodAnim;
-}
-
-bool isSmdFamilyFormat(const std::string& f)
-{
-    return formatFamily(f) == FormatFamily::Smd;
-}
-
 struct Loaded {
     std::string path;
     bool readable = false;
@@ -69,124 +55,25 @@ void load(Loaded& l, Profile requested, const std::string& forceReader)
     l.result = std::move(in.result);
 }
 
-bool isReferenceModel(const Loaded& l)
-{
-    if (!l.readable || !l.result.hasModel) {
-        return false;
-    }
-    const Model& m = l.result.model;
-    return isXModelFormat(m.format) ||
-           (isSmdFamilyFormat(m.format) && m.kind == ModelKind::Reference);
-}
-
-bool wantsReference(const Loaded& l)
-{
-    if (!l.readable || !l.result.hasModel) {
-        return false;
-    }
-    const Model& m = l.result.model;
-    return isXAnimFormat(m.format) ||
-           (isSmdFamilyFormat(m.format) &&
-            (m.kind == ModelKind::Animation || m.kind == ModelKind::Flex));
-}
-
-std::string lowerAscii(std::string s)
-{
-    for (char& c : s) {
-        c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-    }
-    return s;
-}
-
-// "bone\nparent" keys: a document's files share names *and* hierarchy; generic names
-// ("Bone12") alone would pair unrelated files of one folder.
-std::string boneKey(const Skeleton& s, std::size_t j)
-{
-    const JointIndex p = s.parents[j];
-    return lowerAscii(s.names[j]) + '\n' +
-           (p == kNoJoint ? std::string() : lowerAscii(s.names[static_cast<std::size_t>(p)]));
-}
-
-// How many of `m`'s bones `ref` declares too: under the same parent, and by name alone (XANIM
-// parts have no hierarchy: by name only).
-std::pair<std::size_t, std::size_t> boneOverlap(const Model& m,
-                                                const std::unordered_set<std::string>& refKeys)
-{
-    std::size_t keyed = 0, named = 0;
-    for (std::size_t j = 0; j < m.skeleton.size(); ++j) {
-        const std::string name = lowerAscii(m.skeleton.names[j]);
-        named += refKeys.count(name);
-        keyed +=
-            isXAnimFormat(m.format) ? refKeys.count(name) : refKeys.count(boneKey(m.skeleton, j));
-    }
-    return {keyed, named};
-}
-
-std::unordered_set<std::string> lowerNames(const Model& m)
-{
-    std::unordered_set<std::string> out;
-    for (std::size_t j = 0; j < m.skeleton.size(); ++j) {
-        out.insert(boneKey(m.skeleton, j));
-        out.insert(lowerAscii(m.skeleton.names[j])); // for XANIM parts (no hierarchy)
-    }
-    return out;
-}
-
-// Per folder: each animation / VTA / XANIM gets the reference there with the same stem, else
-// the one that shares most of its bones (under the same parents, then by name alone; ties: the
-// first given). Files named together on the command line are one document, as files opened
-// together in the window: any shared bone name attaches them. Files found by searching a folder
-// attach only when at least half of the animation's bones sit under the same parents in the
-// reference, so a folder's unrelated rigs that share Biped names stay apart (docs/cli.md "Which
-// reference"). XANIM parts match XMODELs by name.
+// docs/cli.md "Which reference": core::pairReferences, the rule scenes use too.
 void discoverReferences(std::vector<std::unique_ptr<Loaded>>& files)
 {
-    std::map<std::string, std::vector<Loaded*>> folders;
-    for (auto& f : files) {
-        folders[directoryOf(f->path)].push_back(f.get());
+    std::vector<SceneSource> sources;
+    sources.reserve(files.size());
+    for (const auto& f : files) {
+        SceneSource s;
+        s.path = f->path;
+        if (f->readable && f->result.hasModel) {
+            s.model = std::shared_ptr<const Model>(std::shared_ptr<void>(), &f->result.model);
+        }
+        s.named = f->named;
+        sources.push_back(std::move(s));
     }
-    for (auto& [dir, list] : folders) {
-        std::vector<Loaded*> refs;
-        std::vector<std::unordered_set<std::string>> refNames;
-        for (Loaded* l : list) {
-            if (isReferenceModel(*l)) {
-                refs.push_back(l);
-                refNames.push_back(lowerNames(l->result.model));
-            }
-        }
-        if (refs.empty()) {
-            continue;
-        }
-        for (Loaded* l : list) {
-            if (!wantsReference(*l)) {
-                continue;
-            }
-            const bool xanim = isXAnimFormat(l->result.model.format);
-            const Loaded* best = nullptr;
-            std::pair<std::size_t, std::size_t> bestScore{0, 0};
-            for (std::size_t r = 0; r < refs.size(); ++r) {
-                if (isXModelFormat(refs[r]->result.model.format) != xanim) {
-                    continue;
-                }
-                if (stemName(refs[r]->path) == stemName(l->path)) {
-                    best = refs[r];
-                    break;
-                }
-                const auto score = boneOverlap(l->result.model, refNames[r]);
-                // Named together: one document, as in the window (any shared bone). Found in a
-                // folder: at least half of its bones under the same parents.
-                const bool together = l->named && refs[r]->named;
-                const bool enough = together ? score.second > 0
-                                             : 2 * score.first >= l->result.model.skeleton.size();
-                if (score.first + score.second > 0 && enough && score > bestScore) {
-                    bestScore = score;
-                    best = refs[r];
-                }
-            }
-            if (best) {
-                l->reference = best;
-                l->referencePath = best->path;
-            }
+    const std::vector<int> pairs = pairReferences(sources);
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        if (pairs[i] >= 0) {
+            files[i]->reference = files[static_cast<std::size_t>(pairs[i])].get();
+            files[i]->referencePath = files[i]->reference->path;
         }
     }
 }

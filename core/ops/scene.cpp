@@ -1,10 +1,12 @@
 #include "core/ops/scene.h"
 
 #include <algorithm>
+#include <unordered_set>
 
 #include "core/io/file_buffer.h"
 #include "core/model/format_id.h"
 #include "core/pose/flex_binding.h"
+#include "core/text/ascii.h"
 
 namespace rigscope::core {
 
@@ -23,14 +25,108 @@ int chooseReference(const std::vector<SceneSource>& files)
     return -1;
 }
 
-bool attachesTo(const Model& candidate, const Skeleton& skeleton)
+namespace {
+
+// The rule pairs the SMD family and Call of Duty files. A DMX animation is not paired: DMX
+// projects keep old reference poses and proportion correctors beside the body (a
+// `subtract` sequence's base), which an xref check would flag on projects that compile.
+bool canBeReference(const Model& m)
 {
-    if (candidate.kind != ModelKind::Animation && candidate.kind != ModelKind::Flex) {
-        return false;
+    const FormatFamily f = formatFamily(m.format);
+    return f == FormatFamily::CodModel ||
+           (f == FormatFamily::Smd && m.kind == ModelKind::Reference);
+}
+
+bool wantsReference(const Model& m)
+{
+    const FormatFamily f = formatFamily(m.format);
+    return f == FormatFamily::CodAnim ||
+           (f == FormatFamily::Smd &&
+            (m.kind == ModelKind::Animation || m.kind == ModelKind::Flex));
+}
+
+// "bone\nparent" keys: files of one document share names *and* hierarchy; generic names
+// ("Bone12") alone would pair unrelated files of one folder.
+std::string boneKey(const Skeleton& s, std::size_t j)
+{
+    const JointIndex p = s.parents[j];
+    return asciiLower(s.names[j]) + '\n' +
+           (p == kNoJoint ? std::string() : asciiLower(s.names[static_cast<std::size_t>(p)]));
+}
+
+// A reference's bones as keys and as lower-case names (XANIM parts have no hierarchy).
+std::unordered_set<std::string> referenceKeys(const Model& m)
+{
+    std::unordered_set<std::string> out;
+    for (std::size_t j = 0; j < m.skeleton.size(); ++j) {
+        out.insert(boneKey(m.skeleton, j));
+        out.insert(asciiLower(m.skeleton.names[j]));
     }
-    const auto& names = candidate.skeleton.names;
-    return std::any_of(names.begin(), names.end(),
-                       [&skeleton](const std::string& n) { return skeleton.findByName(n) >= 0; });
+    return out;
+}
+
+// How many of `m`'s bones the reference declares too: under the same parent, and by name alone
+// (XANIM parts: by name only).
+std::pair<std::size_t, std::size_t> boneOverlap(const Model& m,
+                                                const std::unordered_set<std::string>& refKeys)
+{
+    const bool xanim = formatFamily(m.format) == FormatFamily::CodAnim;
+    std::size_t keyed = 0, named = 0;
+    for (std::size_t j = 0; j < m.skeleton.size(); ++j) {
+        const std::string name = asciiLower(m.skeleton.names[j]);
+        named += refKeys.count(name);
+        keyed += xanim ? refKeys.count(name) : refKeys.count(boneKey(m.skeleton, j));
+    }
+    return {keyed, named};
+}
+
+} // namespace
+
+std::vector<int> pairReferences(const std::vector<SceneSource>& files)
+{
+    std::vector<int> out(files.size(), -1);
+    std::vector<std::size_t> refs;
+    std::vector<std::unordered_set<std::string>> keys;
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        if (files[i].model && canBeReference(*files[i].model)) {
+            refs.push_back(i);
+            keys.push_back(referenceKeys(*files[i].model));
+        }
+    }
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        const SceneSource& f = files[i];
+        if (!f.model || !wantsReference(*f.model)) {
+            continue;
+        }
+        const bool xanim = formatFamily(f.model->format) == FormatFamily::CodAnim;
+        const std::string dir = directoryOf(f.path);
+        const std::string stem = stemName(f.path);
+        // Pass 0: the file's own folder; pass 1 (a named file): named references elsewhere.
+        for (int pass = 0; pass < (f.named ? 2 : 1) && out[i] < 0; ++pass) {
+            std::pair<std::size_t, std::size_t> best{0, 0};
+            for (std::size_t r = 0; r < refs.size(); ++r) {
+                const SceneSource& ref = files[refs[r]];
+                const bool here = directoryOf(ref.path) == dir;
+                if ((pass == 0) != here || (pass == 1 && !ref.named) ||
+                    (formatFamily(ref.model->format) == FormatFamily::CodModel) != xanim) {
+                    continue;
+                }
+                if (stemName(ref.path) == stem) {
+                    out[i] = static_cast<int>(refs[r]);
+                    break;
+                }
+                const auto score = boneOverlap(*f.model, keys[r]);
+                const bool together = f.named && ref.named;
+                const bool enough =
+                    together ? score.second > 0 : 2 * score.first >= f.model->skeleton.size();
+                if (score.first + score.second > 0 && enough && score > best) {
+                    best = score;
+                    out[i] = static_cast<int>(refs[r]);
+                }
+            }
+        }
+    }
+    return out;
 }
 
 std::string animationNameOf(const std::string& path)
@@ -45,11 +141,32 @@ std::string animationNameOf(const std::string& path)
 
 namespace {
 
-void listAnimations(Scene& s, const Model& ref)
+// Whether files[i] belongs to the scene of its reference: the reference itself, a file
+// pairReferences pairs with it, and a file the rule does not pair (a DMX animation, or any
+// file when none can be a reference): files opened together play together. Another
+// reference is not.
+std::vector<bool> sceneMembers(const Scene& s)
+{
+    const std::vector<int> pairs = pairReferences(s.files);
+    const bool anyReference = std::any_of(s.files.begin(), s.files.end(), [](const SceneSource& f) {
+        return f.model && canBeReference(*f.model);
+    });
+    std::vector<bool> out(s.files.size());
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        const SceneSource& f = s.files[i];
+        const bool paired =
+            anyReference && f.model && (wantsReference(*f.model) || canBeReference(*f.model));
+        out[i] = static_cast<int>(i) == s.reference || pairs[i] == s.reference || !paired;
+    }
+    return out;
+}
+
+void listAnimations(Scene& s, const Model& ref, const std::vector<bool>& members)
 {
     for (std::size_t i = 0; i < s.files.size(); ++i) {
         const SceneSource& f = s.files[i];
-        if (!f.model || f.model->animations.empty() || f.model->kind == ModelKind::Flex) {
+        if (!members[i] || !f.model || f.model->animations.empty() ||
+            f.model->kind == ModelKind::Flex) {
             continue;
         }
         // A QC project or a compiled model: one animation per sequence, named after it.
@@ -71,13 +188,13 @@ void listAnimations(Scene& s, const Model& ref)
     }
 }
 
-std::vector<FlexSet> bindFlexFiles(Scene& s, const Model& ref)
+std::vector<FlexSet> bindFlexFiles(Scene& s, const Model& ref, const std::vector<bool>& members)
 {
     std::vector<FlexSet> sets;
     std::size_t shapes = 0;
     for (std::size_t i = 0; i < s.files.size(); ++i) {
         const SceneSource& f = s.files[i];
-        if (!f.model || f.model->flexShapes.empty() || ref.mesh.empty()) {
+        if (!members[i] || !f.model || f.model->flexShapes.empty() || ref.mesh.empty()) {
             continue;
         }
         FlexSet set{f.model, bindFlexShapes(ref.mesh, *f.model, ref.mesh.cornerPoints)};
@@ -130,8 +247,9 @@ Scene assembleScene(std::vector<SceneSource> files, Profile profile)
         return s;
     }
     const std::shared_ptr<const Model> ref = s.files[static_cast<std::size_t>(s.reference)].model;
-    listAnimations(s, *ref);
-    std::vector<FlexSet> sets = bindFlexFiles(s, *ref);
+    const std::vector<bool> members = sceneMembers(s);
+    listAnimations(s, *ref, members);
+    std::vector<FlexSet> sets = bindFlexFiles(s, *ref, members);
     countElements(s, *ref);
     s.evaluator = std::make_shared<SceneEvaluator>(ref, std::move(sets), profile);
     return s;

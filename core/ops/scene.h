@@ -23,11 +23,24 @@ struct SceneSource {
     std::string path;
     std::shared_ptr<const Model> model; // null: unreadable
     std::shared_ptr<const QcReport> qc; // a QC project: one animation per $sequence
+    // Given by name (the command line, the files opened together in the window), not found by
+    // searching a folder.
+    bool named = true;
 };
 
-// The reference of files opened together (docs/cli.md "Which reference"): the first file whose
-// model is a reference (it has triangles), else the first file with any model; -1 when none.
+// The reference a scene shows (docs/cli.md "Which reference"): the first file whose model is a
+// reference (it has triangles), else the first file with any model; -1 when none.
 int chooseReference(const std::vector<SceneSource>& files);
+
+// The one rule that pairs an animation, a flex file or an XANIM with its reference
+// (docs/cli.md "Which reference"): per file, the index in `files` of its reference, -1 for a
+// reference itself, a file that wants none (a QC, a compiled model) and one nothing fits.
+// Candidates: the references of the file's own folder, then (for a named file) the named
+// references of other folders. Among them: the one with the same file stem, else the one that
+// shares most bones under the same parents, then by name alone (ties: the first). A named file
+// attaches to a named reference by one shared bone name; a file found by searching a folder
+// needs at least half of its bones under the same parents. XANIM parts pair with XMODELs by name.
+std::vector<int> pairReferences(const std::vector<SceneSource>& files);
 
 // An animation the scene can play: animations[index] of files[file], bound to the reference.
 struct SceneAnimation {
@@ -77,11 +90,6 @@ struct Scene {
 // Assembles the scene of `files` (the reference chosen by chooseReference): its animations,
 // flex shapes bound to the reference's points, counts, and the evaluator for `profile`.
 Scene assembleScene(std::vector<SceneSource> files, Profile profile);
-
-// Whether `candidate`, opened beside a reference with `skeleton`, belongs to its scene: an
-// animation or a flex file that shares at least one bone name with it (files named together
-// and the window's attach; docs/cli.md "Which reference").
-bool attachesTo(const Model& candidate, const Skeleton& skeleton);
 
 // The file name without its last extension ("walk.smd" -> "walk").
 std::string animationNameOf(const std::string& path);

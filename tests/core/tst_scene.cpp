@@ -48,6 +48,42 @@ time 0
 end
 )";
 
+// Another rig: "arm" under "hips", and a bone the first rig lacks.
+constexpr const char* kOther = R"(version 1
+nodes
+0 "hips" -1
+1 "arm" 0
+2 "tail" 0
+end
+skeleton
+time 0
+0 0 0 0 0 0 0
+1 1 0 0 0 0 0
+2 0 1 0 0 0 0
+end
+triangles
+skin
+0 0 0 0 0 0 1 0 0 1 0 1
+0 0 1 0 0 0 1 0 1 1 2 1
+0 0 0 1 0 0 1 1 0 1 2 1
+end
+)";
+
+// An animation of the other rig.
+constexpr const char* kOtherAnim = R"(version 1
+nodes
+0 "hips" -1
+1 "arm" 0
+2 "tail" 0
+end
+skeleton
+time 0
+0 0 0 0 0 0 0
+1 1 0 0 0 0 0
+2 0 1 0 0 0 0
+end
+)";
+
 std::shared_ptr<const core::Model> read(const char* text, const char* name)
 {
     core::ReadContext ctx;
@@ -70,9 +106,54 @@ private slots:
         QCOMPARE(core::chooseReference({{"walk.smd", anim, {}}, {"ref.smd", ref, {}}}), 1);
         QCOMPARE(core::chooseReference({{"walk.smd", anim, {}}}), 0);
         QCOMPARE(core::chooseReference({{"gone.smd", nullptr, {}}}), -1);
-        // An animation sharing a bone name attaches; another reference does not.
-        QVERIFY(core::attachesTo(*anim, ref->skeleton));
-        QVERIFY(!core::attachesTo(*ref, ref->skeleton));
+    }
+
+    // docs/cli.md "Which reference": the one rule `check`, `info`, the scene and the window's
+    // folder attach share.
+    void pairingFollowsTheOneRule()
+    {
+        const auto ref = read(kRef, "ref.smd");
+        const auto anim = read(kAnim, "walk.smd");
+        const auto other = read(kOther, "other.smd");
+        QVERIFY(ref && anim && other);
+        using V = std::vector<int>;
+        // The reference itself wants none; an animation named with it pairs.
+        QCOMPARE(core::pairReferences({{"d/ref.smd", ref, {}}, {"d/walk.smd", anim, {}}}),
+                 (V{-1, 0}));
+        // Most shared bones wins over the first given; the same stem wins over both.
+        QCOMPARE(
+            core::pairReferences(
+                {{"d/other.smd", other, {}}, {"d/ref.smd", ref, {}}, {"d/walk.smd", anim, {}}}),
+            (V{-1, -1, 1}));
+        QCOMPARE(core::pairReferences(
+                     {{"d/ref.smd", ref, {}}, {"d/walk.smd", other, {}}, {"d/walk.smd", anim, {}}}),
+                 (V{-1, -1, 1}));
+        // Found in a folder: half of its bones under the same parents, else nothing. "other"'s
+        // one bone named "arm" sits under another parent.
+        QCOMPARE(
+            core::pairReferences({{"d/other.smd", other, {}}, {"d/walk.smd", anim, {}, false}}),
+            (V{-1, -1}));
+        QCOMPARE(core::pairReferences({{"d/other.smd", other, {}}, {"d/walk.smd", anim, {}, true}}),
+                 (V{-1, 0}));
+        // Another folder: only a named file looks there, and only at named references.
+        QCOMPARE(core::pairReferences({{"a/ref.smd", ref, {}}, {"b/walk.smd", anim, {}}}),
+                 (V{-1, 0}));
+        QCOMPARE(core::pairReferences({{"a/ref.smd", ref, {}}, {"b/walk.smd", anim, {}, false}}),
+                 (V{-1, -1}));
+    }
+
+    // A scene shows the first reference and only what pairs with it.
+    void sceneBindsOnlyWhatPairsWithItsReference()
+    {
+        const core::Scene s =
+            core::assembleScene({{"d/ref.smd", read(kRef, "ref.smd"), {}},
+                                 {"d/other.smd", read(kOther, "other.smd"), {}},
+                                 {"d/walk.smd", read(kAnim, "walk.smd"), {}},
+                                 {"d/other_walk.smd", read(kOtherAnim, "other_walk.smd"), {}}},
+                                core::Profile::Source);
+        QCOMPARE(s.reference, 0);
+        QCOMPARE(s.animations.size(), std::size_t(1));
+        QCOMPARE(s.animations[0].file, 2);
     }
 
     void sceneListsAnimationsByFileName()
