@@ -194,17 +194,23 @@ constexpr CheckExplanation kExplanations[] = {
      "split on the space and fail on the joined token; the Activision tools accept it.",
      "cod only (note). Source: PyCoD `xmodel.py`.", "OFFSET 0.0,0.0 1.5",
      "Export again, or put a space after each comma."},
-    {"syntax.compiled-file", "a compiled game file, not a model source",
-     "The file starts with the signature of a compiled game file: `IDST` (a Source or GoldSrc "
-     "`.mdl`), `IDSQ` (a GoldSrc sequence group), `IDSV` (a `.vvd`), `IDAG` (an `.ani`), `VTF` "
-     "(a Source texture) or `DDS` (a DirectDraw texture). RigScope reads the sources a model is "
-     "compiled from (SMD, VTA, DMX, QC, CoD exports); compiled models are not supported yet.",
+    {"syntax.compiled-file", "a compiled game file where a model source belongs",
+     "A file read as a model source starts with the signature of a compiled game file: `IDST` "
+     "(a Source or GoldSrc `.mdl`), `IDSQ` (a GoldSrc sequence group), `IDSV` (a `.vvd`), "
+     "`IDAG` (an `.ani`), `VTF` (a Source texture) or `DDS` (a DirectDraw texture). It happens "
+     "when a QC names one as a body or an animation, when `--force-reader` forces a source "
+     "reader on it, or when a companion file (`.vvd`, `.ani`, `NAME01.mdl`) is opened alone. "
+     "A `.mdl` opened on its own is read as the compiled model it is.",
      "studiomdl writes these files; it never reads them back as a body or an animation, so a "
-     "QC naming one stops the compile. A texture belongs to a material, not to a model.",
-     "None: every profile.", "(hero.mdl, skin.vtf opened on their own)",
-     "Open the QC, SMD or DMX files the model was compiled from. For a texture, open the model "
-     "whose materials use it (Settings ▸ Materials or `--materials` says where the game folder "
-     "is); the Inspector shows each material's texture."},
+     "QC naming one stops the compile. A companion holds part of a model: it needs its `.mdl`. "
+     "A texture belongs to a material, not to a model.",
+     "None: every profile.",
+     "hero_anims.vvd:@0x0000: error: the vertex data (.vvd) of a compiled model: open the .mdl "
+     "beside it, which reads it",
+     "Name the QC, SMD or DMX files the model was compiled from; open a companion's `.mdl` "
+     "instead. For a texture, open the model whose materials use it (Settings ▸ Materials or "
+     "`--material-root` says where the game folder is); the Inspector shows each material's "
+     "texture."},
     // ---- skeleton.* (catalog) ----
     {"skeleton.no-bones", "the file declares no bones",
      "The `nodes` block is missing or empty (SMD, VTA), or a CoD export has no `BONE` records.",
@@ -1227,6 +1233,18 @@ constexpr CheckExplanation kExplanations[] = {
      "textures / animations for the model.",
      "None; an error in every profile.", "hero.mdl:1:1: error: no hero.vvd beside the model",
      "Copy every file studiomdl wrote (`.mdl`, `.vvd`, `.vtx`, `.phy`, `.ani`) together."},
+    {"compiled.unread-companion", "part of the model is in a file RigScope does not read",
+     "A GoldSrc-format (`IDST` version 10) `.mdl` has a `NAME.vbm` beside it: the Pathos "
+     "engine's studiomdl keeps the model's meshes and textures there and leaves a placeholder "
+     "texture in the `.mdl`, whose skin table then names the `.vbm`'s textures.",
+     "Nothing is wrong with the model. RigScope shows what the `.mdl` holds (bones, sequences, "
+     "events, hitboxes, attachments) and draws no mesh; its skin references are not checked "
+     "against the placeholder.",
+     "A note in every profile.",
+     "crate.mdl:@0x0000: note: a Pathos engine model: its meshes and textures are in "
+     "crate.vbm, which RigScope does not read; bones, sequences, hitboxes and attachments are "
+     "shown",
+     "None needed; open the Pathos QC and SMD sources to see the meshes."},
 };
 } // namespace
 

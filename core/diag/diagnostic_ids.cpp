@@ -66,7 +66,8 @@ constexpr CatalogEntry kCatalog[] = {
      "A comma with no space after it ('0.0,0.0')"},
     {"syntax.compiled-file",
      {S::Error, S::Error, S::Error, S::Error},
-     "A compiled game file (.mdl, .vvd, .ani, .vtf, .dds) opened as a model source"},
+     "A compiled game file (.mdl, .vvd, .ani, .vtf, .dds) where a model source belongs (a QC's "
+     "body, a forced reader, a companion opened alone)"},
     {"skeleton.no-bones", {S::Error, S::Error, S::Error, S::Error}, "'nodes' empty or missing"},
     {"skeleton.duplicate-id",
      {S::Error, S::Error, S::Error, S::Error},
@@ -424,6 +425,10 @@ constexpr CatalogEntry kCatalog[] = {
      {S::Error, S::Error, S::Error, S::Error},
      "a .mdl with vertices has no .vvd or .vtx beside it, or a GoldSrc model's textures or "
      "sequence group file is missing"},
+    {"compiled.unread-companion",
+     {S::Note, S::Note, S::Note, S::Note},
+     "a companion file that holds part of the model in a format RigScope does not read (the "
+     "Pathos engine's NAME.vbm)"},
 };
 } // namespace
 

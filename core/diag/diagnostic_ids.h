@@ -163,6 +163,7 @@ inline constexpr std::string_view kCompiledCorrupt = "compiled.corrupt";
 inline constexpr std::string_view kCompiledBadVersion = "compiled.bad-version";
 inline constexpr std::string_view kCompiledChecksumMismatch = "compiled.checksum-mismatch";
 inline constexpr std::string_view kCompiledMissingCompanion = "compiled.missing-companion";
+inline constexpr std::string_view kCompiledUnreadCompanion = "compiled.unread-companion";
 
 } // namespace rigscope::core::ids
 

@@ -119,20 +119,20 @@ std::string_view compiledFileReason(std::string_view bytes) noexcept
 {
     const std::string_view magic = bytes.substr(0, 4);
     if (magic == "IDST") {
-        return "a compiled model (.mdl), not a model source: not supported yet; open the QC, "
-               "SMD or DMX files it was compiled from";
+        return "a compiled model (.mdl), not a model source: open it on its own to view it; "
+               "studiomdl compiles from the QC, SMD or DMX files it was built from";
     }
     if (magic == "IDSQ") {
-        return "the sequence group of a compiled GoldSrc model (.mdl), not a model source: not "
-               "supported yet; open the QC or SMD files it was compiled from";
+        return "the sequence group of a compiled GoldSrc model (NAME01.mdl): open the model it "
+               "belongs to (NAME.mdl), which reads it";
     }
     if (magic == "IDSV") {
-        return "the vertex data (.vvd) of a compiled model, not a model source: not supported "
-               "yet; open the QC, SMD or DMX files it was compiled from";
+        return "the vertex data (.vvd) of a compiled model: open the .mdl beside it, which reads "
+               "it";
     }
     if (magic == "IDAG") {
-        return "the animation blocks (.ani) of a compiled model, not a model source: not "
-               "supported yet; open the QC, SMD or DMX files it was compiled from";
+        return "the animation blocks (.ani) of a compiled model: open the .mdl beside it, which "
+               "reads it";
     }
     if (magic == std::string_view("VTF\0", 4)) {
         return "a texture (.vtf), not a model: open the model that uses it; its materials draw it";

@@ -189,6 +189,8 @@ void openCompiled(OpenedInput& in, std::string_view bytes, const std::string& na
             groups.push_back(readCompanion(g));
             files.sequenceGroups.push_back(groups.back().file);
         }
+        const Companion vbm = readCompanion(found.vbm);
+        files.vbm = vbm.file;
         r = readGoldsrcMdl(files, ctx);
     } else {
         SourceMdlFiles files;

@@ -56,6 +56,7 @@ private slots:
     void texturesApart();
     void animations();
     void missingGroupsAndTextures();
+    void pathosVbmHoldsTheTextures();
     void everyPrefix();
     void byteFlips();
     void realModels();
@@ -188,6 +189,38 @@ void TstGoldsrcMdl::missingGroupsAndTextures()
     QCOMPARE(formatted(core::readGoldsrcMdl(in, {})),
              (QStringList{u"x.mdl:@0x0004: error: mdl version 48, expected 10 (GoldSrc) "
                           u"[compiled.bad-version]"_qs}));
+}
+
+// The Pathos engine's studiomdl leaves one placeholder texture in the .mdl and a skin table
+// naming the textures of NAME.vbm: a note, not a corrupt model; without the .vbm it is corrupt.
+void TstGoldsrcMdl::pathosVbmHoldsTheTextures()
+{
+    test::GoldsrcMdlSpec spec = test::sampleGoldsrcSpec();
+    spec.textures.resize(1);
+    spec.skins = {{0, 1, 2}};
+    const test::GoldsrcMdlBytes bytes = test::writeGoldsrcMdl(spec);
+    core::GoldsrcMdlFiles in;
+    in.mdl = {bytes.mdl, "test.mdl", true};
+    for (std::size_t g = 0; g < bytes.sequenceGroups.size(); ++g) {
+        in.sequenceGroups.push_back(
+            {bytes.sequenceGroups[g], "test0" + std::to_string(g + 1) + ".mdl", true});
+    }
+    const std::string vbm = std::string("VBM1") + std::string(60, '\0');
+    in.vbm = {vbm, "test.vbm", true};
+    const auto pathos = core::readGoldsrcMdl(in, {});
+    QCOMPARE(formatted(pathos),
+             (QStringList{u"test.mdl:@0x0000: note: a Pathos engine model: its meshes and "
+                          u"textures are in test.vbm, which RigScope does not read; bones, "
+                          u"sequences, hitboxes and attachments are shown "
+                          u"[compiled.unread-companion]"_qs}));
+    QCOMPARE(pathos.info.skins, (std::vector<std::vector<std::int32_t>>{{0, 1, 2}}));
+    QCOMPARE(pathos.info.skinMaterialNames().front().at(2), std::string());
+    in.vbm = {};
+    const QStringList alone = formatted(core::readGoldsrcMdl(in, {}));
+    QCOMPARE(alone.size(), 1);
+    QVERIFY2(alone.front().contains(u"skin family 0 names texture 1 of 1 (2 such references) "
+                                    u"[compiled.corrupt]"_qs),
+             qPrintable(alone.front()));
 }
 
 void TstGoldsrcMdl::everyPrefix()

@@ -340,7 +340,8 @@ private slots:
         QVERIFY2(!summary.contains(QStringLiteral("\\x0a")), qPrintable(summary));
         QVERIFY2(summary.contains(QStringLiteral("hero01.mdl: the sequence group")),
                  qPrintable(summary));
-        QVERIFY2(summary.contains(QStringLiteral("not supported yet")), qPrintable(summary));
+        QVERIFY2(summary.contains(QStringLiteral("open the model it belongs to")),
+                 qPrintable(summary));
         QVERIFY2(summary.contains(QStringLiteral("skin.vtf: a texture")), qPrintable(summary));
         QVERIFY2(!summary.contains(QStringLiteral("binary data")), qPrintable(summary));
         const QString log = win.w.findChild<QPlainTextEdit*>()->toPlainText();

@@ -41,6 +41,7 @@ CompiledCompanions findCompiledCompanions(const std::string& mdlPath)
     out.phy = find(stem + ".phy");
     out.ani = find(stem + ".ani");
     out.textures = find(stem + "t.mdl");
+    out.vbm = find(stem + ".vbm");
     for (int g = 1; g < 100; ++g) {
         char suffix[8];
         suffix[0] = static_cast<char>('0' + g / 10);

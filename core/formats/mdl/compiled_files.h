@@ -16,6 +16,9 @@ struct CompiledCompanions {
     // for gaps; entry 0 is group 1).
     std::string textures;
     std::vector<std::string> sequenceGroups;
+    // The Pathos engine's NAME.vbm (its own studiomdl keeps a v10 model's meshes and textures
+    // there); not read.
+    std::string vbm;
 };
 
 CompiledCompanions findCompiledCompanions(const std::string& mdlPath);

@@ -391,6 +391,8 @@ struct GoldsrcMdlFiles {
     CompiledFile mdl;
     CompiledFile textures;                    // NAMEt.mdl
     std::vector<CompiledFile> sequenceGroups; // NAME01.mdl, NAME02.mdl, ... (index 0 = 01)
+    // Pathos: NAME.vbm, which holds the meshes and textures; only its first bytes are looked at.
+    CompiledFile vbm;
 };
 CompiledReadResult readGoldsrcMdl(const GoldsrcMdlFiles& files, const ReadContext& ctx,
                                   const CompiledReadOptions& options = {});

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iterator>
+#include <limits>
 
 #include <Eigen/Geometry>
 
@@ -50,7 +51,8 @@ Eigen::Matrix3d eulerMatrix(const Vec3& e)
         .toRotationMatrix();
 }
 
-void readTextures(FileReader& f, CompiledModelInfo& info)
+// `externalTextures`: the skin table names textures another file holds (Pathos .vbm).
+void readTextures(FileReader& f, CompiledModelInfo& info, bool externalTextures)
 {
     const Bytes& b = f.b;
     const std::int32_t n = b.i32(180);
@@ -82,7 +84,8 @@ void readTextures(FileReader& f, CompiledModelInfo& info)
             info.textures.push_back(std::move(t));
         }
     }
-    mdl::readSkinTable(f, 192, n, "texture", info);
+    mdl::readSkinTable(f, 192, externalTextures ? std::numeric_limits<std::int16_t>::max() : n,
+                       "texture", info);
 }
 
 // The RLE value of `frame` at `ptr` (mstudioanimvalue_t runs); 0 and a report when broken.
@@ -249,9 +252,17 @@ CompiledReadResult readGoldsrcMdl(const GoldsrcMdlFiles& files, const ReadContex
         }
     }
 
-    // textures: in the model, or in NAMEt.mdl when the model has none
+    // textures: in the model, or in NAMEt.mdl when the model has none. A Pathos model keeps its
+    // meshes and textures in NAME.vbm; its .mdl holds a placeholder texture.
+    const bool pathos = files.vbm.present && files.vbm.bytes.substr(0, 3) == "VBM";
+    if (pathos) {
+        f.sink.note(ids::kCompiledUnreadCompanion, at(0),
+                    "a Pathos engine model: its meshes and textures are in " + files.vbm.fileName +
+                        ", which RigScope does not read; bones, sequences, hitboxes and "
+                        "attachments are shown");
+    }
     if (b.i32(180) != 0) {
-        readTextures(f, info);
+        readTextures(f, info, pathos);
     } else {
         if (files.textures.present) {
             const Bytes& tb = tex.b;
@@ -260,9 +271,9 @@ CompiledReadResult readGoldsrcMdl(const GoldsrcMdlFiles& files, const ReadContex
                 tex.sink.error(ids::kCompiledBadVersion, at(0),
                                "not a GoldSrc texture model (IDST version 10)");
             } else {
-                readTextures(tex, info);
+                readTextures(tex, info, pathos);
             }
-        } else if (!info.bones.empty() && b.i32(204) > 0) {
+        } else if (!pathos && !info.bones.empty() && b.i32(204) > 0) {
             f.sink.error(ids::kCompiledMissingCompanion, {},
                          "the model has no textures and its texture file (NAMEt.mdl) is missing");
         }
