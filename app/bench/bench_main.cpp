@@ -412,12 +412,15 @@ int main(int argc, char** argv)
     if (verb == "--floor" && argc > 2) {
         return rigscope::bench::floorProcess(argv[2]);
     }
+    if (verb == "--floor-bytes") {
+        return rigscope::bench::floorBytesProcess(argc - 2, argv + 2);
+    }
     if (verb == "--measure-read" && argc > 2) {
         return rigscope::bench::measureReadChild(argv[2], argc > 3 ? std::atoi(argv[3]) : 0);
     }
     if (verb == "--help" || verb == "-h") {
         std::puts(
-            "usage: rigscope-bench [all|smd|cod|readers|dmx|pose|materials] [options]\n"
+            "usage: rigscope-bench [all|smd|cod|readers|dmx|pose|materials|mdl] [options]\n"
             "  smd [--mb=N] [--repeats=N] [--dir=D]  rigscope-cli info --no-checks on generated "
             "SMD "
             "(random / welded sheet, LF / CRLF) against the fast_float floor process\n"
@@ -431,7 +434,9 @@ int main(int argc, char** argv)
             "  pose [--frames=N] [--repeats=N] [--threads=1|2] [--corners]  pose + morph + skin "
             "per frame\n"
             "  materials [--side=N] [--repeats=N] [--dir=D]  200 VMT + VTF materials: rigscope's "
-            "first frame with and without textures, textures in, peak memory (needs a display)");
+            "first frame with and without textures, textures in, peak memory (needs a display)\n"
+            "  mdl --models=DIR [--repeats=N]  compiled models: info on every model and on the "
+            "largest against reading their bytes; the largest's first frame (needs a display)");
         return 0;
     }
     if (verb == "materials") {
@@ -448,6 +453,21 @@ int main(int argc, char** argv)
             }
         }
         return rigscope::bench::runMaterialBench(mo);
+    }
+    if (verb == "mdl") {
+        rigscope::bench::MdlBenchOptions mo;
+        mo.self = argv[0];
+        for (int i = 2; i < argc; ++i) {
+            const std::string a = argv[i];
+            if (a.rfind("--models=", 0) == 0) {
+                mo.modelsDir = a.substr(9);
+            } else if (a.rfind("--repeats=", 0) == 0) {
+                mo.repeats = std::max(1, std::atoi(a.c_str() + 10));
+            } else if (a.rfind("--dir=", 0) == 0) {
+                mo.workDir = a.substr(6);
+            }
+        }
+        return rigscope::bench::runMdlBench(mo);
     }
     int rc = 0;
     if (verb == "smd" || verb == "cod" || verb == "all") {

@@ -129,13 +129,6 @@ std::string makeProject(const std::string& dir, std::uint32_t side, double& text
     return dir + "/modelsrc/wall.qc";
 }
 
-struct GuiRun {
-    double firstFrame = -1; // process start to the first frame drawn
-    double texturesIn = -1; // process start to the last texture in place
-    double total = -1;      // the whole process (screenshot written)
-    double peakMb = 0;
-};
-
 // Runs the GUI once with RIGSCOPE_TIMING and reads its marks from stderr.
 GuiRun runGui(const std::vector<std::string>& args)
 {
@@ -210,7 +203,9 @@ std::string loadAverage()
     return out;
 }
 
-GuiRun best(const std::vector<std::string>& args, int repeats)
+} // namespace
+
+GuiRun bestGuiRun(const std::vector<std::string>& args, int repeats)
 {
     GuiRun b;
     for (int i = 0; i < repeats; ++i) {
@@ -231,8 +226,6 @@ GuiRun best(const std::vector<std::string>& args, int repeats)
     }
     return b;
 }
-
-} // namespace
 
 int runMaterialBench(const MaterialBenchOptions& opt)
 {
@@ -259,8 +252,8 @@ int runMaterialBench(const MaterialBenchOptions& opt)
                                         png, "--size",      "1280x720"};
     std::vector<std::string> flat = base;
     flat.emplace_back("--no-textures");
-    const GuiRun without = best(flat, opt.repeats);
-    const GuiRun with = best(base, opt.repeats);
+    const GuiRun without = bestGuiRun(flat, opt.repeats);
+    const GuiRun with = bestGuiRun(base, opt.repeats);
     // Bound: every texture at the model's cap (render::ModelScene: 2048 halved until the
     // model's textures fit 512 MB; RGBA, mips a third more) once, in the GL texture (the scene
     // keeps no decoded copy), plus the texture cache's 64 MB, over the run without textures.

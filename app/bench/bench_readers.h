@@ -73,4 +73,30 @@ struct MaterialBenchOptions {
 // last texture, peak memory. Needs a display. Returns 0 when both runs drew.
 int runMaterialBench(const MaterialBenchOptions& opt);
 
+// The GUI as a child process with RIGSCOPE_TIMING set, best of `repeats` runs (times from the
+// process start; -1 when it never drew). Needs a display (bench_materials.cpp).
+struct GuiRun {
+    double firstFrame = -1; // process start to the first frame drawn
+    double texturesIn = -1; // process start to the last texture in place
+    double total = -1;      // the whole process (screenshot written)
+    double peakMb = 0;
+};
+GuiRun bestGuiRun(const std::vector<std::string>& args, int repeats);
+
+struct MdlBenchOptions {
+    std::string modelsDir; // real compiled models, searched recursively
+    int repeats = 3;       // best of N
+    std::string self;      // argv[0]: rigscope-cli and rigscope sit beside it
+    std::string workDir = "/tmp/rigscope-bench";
+};
+
+// Compiled models (issue 29): `rigscope-cli info` on every model of --models=DIR in one process
+// and on the largest alone, against a floor process that reads the same bytes (each model and
+// its companions), then the GUI's first frame of the largest model against a one-triangle SMD
+// (bench_mdl.cpp). Returns 0 when every run succeeded.
+int runMdlBench(const MdlBenchOptions& opt);
+
+// Child-process entry of the compiled floor: reads every FILE whole and sums its bytes.
+int floorBytesProcess(int count, char** paths);
+
 } // namespace rigscope::bench
