@@ -508,7 +508,7 @@ void Document::requestChecks()
     std::vector<CheckInput> inputs;
     inputs.reserve(m_files.size());
     for (const LoadedFile& f : m_files) {
-        inputs.push_back({f.path, f.model, f.readerDiagnostics, f.qc});
+        inputs.push_back({f.path, f.model, f.readerDiagnostics, f.qc, f.compiled});
     }
     m_checks.request(std::move(inputs), m_profile, m_materialRoots);
     emit checksStarted();

@@ -119,9 +119,11 @@ std::vector<FileChecks> checkInputs(const std::vector<CheckInput>& files, core::
         const core::Model* reference = ref ? ref->model.get() : nullptr;
         // A QC project: what `rigscope-cli check X.qc` reports, in one list.
         core::CheckedFile c =
-            f.qc ? checkedQcProject(*f.qc, opt)
-                 : core::checkModel(toStd(f.path), f.model.get(), f.readerDiagnostics, reference,
-                                    ref ? toStd(ref->path) : std::string(), opt);
+            f.qc
+                ? checkedQcProject(*f.qc, opt)
+                : core::checkModel(toStd(f.path), f.model.get(), f.readerDiagnostics, reference,
+                                   ref ? toStd(ref->path) : std::string(),
+                                   f.compiled ? core::compiledCheckOptions(opt, *f.compiled) : opt);
         out[i] = {std::move(c.diagnostics), std::move(c.budget), c.profile, c.guessed};
     }
     return out;
@@ -133,7 +135,7 @@ void checkFiles(std::vector<LoadedFile>& files, core::Profile profile,
     std::vector<CheckInput> inputs;
     inputs.reserve(files.size());
     for (const LoadedFile& f : files) {
-        inputs.push_back({f.path, f.model, f.readerDiagnostics, f.qc});
+        inputs.push_back({f.path, f.model, f.readerDiagnostics, f.qc, f.compiled});
     }
     std::vector<FileChecks> checks = checkInputs(inputs, profile, materialRoots);
     for (std::size_t i = 0; i < files.size(); ++i) {

@@ -2,6 +2,7 @@
 #include "core/formats/content_sniff.h"
 #include "core/ops/diagnostic_json.h"
 #include "core/ops/read_input.h"
+#include "core/formats/mdl/compiled_model.h"
 #include "core/ops/scene.h"
 
 #include <algorithm>
@@ -42,6 +43,7 @@ struct Loaded {
     bool readable = false;
     std::string ioError;
     ReadResult result;
+    std::shared_ptr<const CompiledModelInfo> compiled; // a .mdl: its $cdmaterials
     const Loaded* reference = nullptr;
     std::string referencePath;
     bool named = false; // given by name on the command line, not found by searching a folder
@@ -53,6 +55,7 @@ void load(Loaded& l, Profile requested, const std::string& forceReader)
     l.readable = in.readable;
     l.ioError = std::move(in.error);
     l.result = std::move(in.result);
+    l.compiled = std::move(in.compiled);
 }
 
 // docs/cli.md "Which reference": core::pairReferences, the rule scenes use too.
@@ -105,7 +108,8 @@ void checkOne(Loaded& l, CheckedFile& out, const CheckOptions& opt)
     const Loaded* ref = l.reference;
     const bool refUsable = ref && ref->result.hasModel;
     CheckedFile c = checkReadResult(l.path, l.result, refUsable ? &ref->result.model : nullptr,
-                                    refUsable ? ref->path : std::string(), opt);
+                                    refUsable ? ref->path : std::string(),
+                                    l.compiled ? compiledCheckOptions(opt, *l.compiled) : opt);
     c.ioError = out.ioError;
     out = std::move(c);
 }
@@ -184,6 +188,13 @@ MaterialQuery materialQueryFor(const std::string& modelFile, const CheckOptions&
     return q;
 }
 
+CheckOptions compiledCheckOptions(CheckOptions opt, const CompiledModelInfo& compiled)
+{
+    opt.cdMaterials = compiled.cdMaterials;
+    opt.materialsFromQc = true;
+    return opt;
+}
+
 CheckedFile checkReadResult(const std::string& file, const ReadResult& r, const Model* reference,
                             const std::string& referenceFile, const CheckOptions& opt)
 {
@@ -224,8 +235,8 @@ CheckedFile checkModel(const std::string& file, const Model* model,
             file, formatTraits(m.format).binary ||
                       (formatFamily(m.format) == FormatFamily::Dmx && m.dmx.encoding == "binary"));
         // The source checks predict what studiomdl will do; a compiled model is what it did:
-        // only the reader's compiled.* findings apply (its materials sit under its own
-        // $cdmaterials, which the lookup here does not know yet).
+        // the reader's compiled.* findings apply, and its materials are looked up under the
+        // $cdmaterials it stores (compiledCheckOptions).
         const bool compiled = formatFamily(m.format) == FormatFamily::Compiled;
         if (!compiled) {
             runModelChecks(m, out.profile, sink, r.diagnostics);
@@ -234,7 +245,8 @@ CheckedFile checkModel(const std::string& file, const Model* model,
             runSceneChecks({&m, file}, {reference, referenceFile}, out.profile, sink,
                            r.diagnostics);
         }
-        if (m.kind != ModelKind::Animation && !m.mesh.empty() && !compiled) {
+        if (m.kind != ModelKind::Animation && !m.mesh.empty() &&
+            (!compiled || opt.materialsFromQc)) {
             runMaterialChecks(m, materialQueryFor(file, opt), out.profile, sink);
         }
         for (Diagnostic& d : sink.diagnostics()) {

@@ -56,6 +56,11 @@ struct CheckRun {
 // The material roots for a model: opt.materialRoots, then those found above it (no QC: by name).
 MaterialQuery materialQueryFor(const std::string& modelFile, const CheckOptions& opt);
 
+struct CompiledModelInfo;
+// `opt` for a compiled model: its materials are looked up under the $cdmaterials folders the
+// .mdl stores, as the engine does (check, info and the window).
+CheckOptions compiledCheckOptions(CheckOptions opt, const CompiledModelInfo& compiled);
+
 // Files named, plus the model files found under named directories (recursive, sorted).
 std::vector<std::string> expandCheckInputs(const std::vector<std::string>& paths,
                                            std::vector<std::string>& errors);

@@ -171,7 +171,9 @@ InfoReport infoFromFileWith(const std::string& path, const InfoOptions& options,
     InfoReport out = infoFromResult(path, r, options.profile);
     out.compiled = in.compiled;
     if (options.materials && r.hasModel) {
-        out.materialLookup = lookUpModelMaterials(path, r.model, out.profile, opt);
+        out.materialLookup =
+            lookUpModelMaterials(path, r.model, out.profile,
+                                 in.compiled ? compiledCheckOptions(opt, *in.compiled) : opt);
     }
     return out;
 }
@@ -269,7 +271,9 @@ std::vector<InfoReport> infoFromFiles(const std::vector<std::string>& paths,
                 r.compiled = openInput(f.file, options.profile, options.forceReader).compiled;
             }
             if (options.materials && results[i].hasModel) {
-                r.materialLookup = lookUpModelMaterials(f.file, results[i].model, f.profile, opt);
+                r.materialLookup =
+                    lookUpModelMaterials(f.file, results[i].model, f.profile,
+                                         r.compiled ? compiledCheckOptions(opt, *r.compiled) : opt);
             }
             r.profileGuessed = f.guessed;
             r.checked = true;

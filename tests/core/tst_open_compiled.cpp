@@ -1,5 +1,6 @@
 // Issue 29 item 3: compiled models open through core::openInput like any model, so `info`,
 // `check` and `pose` (and the window) read a .mdl with the companions beside it.
+#include <QtCore/QDir>
 #include <QtCore/QFile>
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
@@ -107,6 +108,39 @@ private slots:
         QCOMPARE(r.exitCode, 0);
         const QJsonObject o = QJsonDocument::fromJson(r.out).object();
         QVERIFY(!o.value(QStringLiteral("vertices")).toArray().isEmpty());
+    }
+
+    // A compiled model's materials are looked up under the $cdmaterials it stores, as the
+    // engine does: body.vmt is there; head.vmt and the second skin's body_red.vmt are not.
+    void materialsAreLookedUpUnderItsCdmaterials()
+    {
+        QTemporaryDir root;
+        QVERIFY(QDir(root.path()).mkpath(QStringLiteral("materials/models/test")));
+        write(root.filePath(QStringLiteral("materials/models/test/body.vmt")),
+              "\"UnlitGeneric\"\n{\n}\n");
+        const auto r = test::runCli({QStringLiteral("check"), QStringLiteral("--format=json"),
+                                     QStringLiteral("--material-root"), root.path(), m_mdl});
+        const QJsonArray diags = QJsonDocument::fromJson(r.out)
+                                     .object()
+                                     .value(QStringLiteral("files"))
+                                     .toArray()
+                                     .at(0)
+                                     .toObject()
+                                     .value(QStringLiteral("diagnostics"))
+                                     .toArray();
+        QStringList missing;
+        for (const QJsonValue& d : diags) {
+            if (d.toObject().value(QStringLiteral("id")).toString() ==
+                QStringLiteral("material.missing")) {
+                missing << d.toObject().value(QStringLiteral("message")).toString();
+            }
+        }
+        missing.sort();
+        QCOMPARE(missing,
+                 (QStringList{QStringLiteral("material 'body_red' has no VMT: searched 1 path "
+                                             "($cdmaterials x roots)"),
+                              QStringLiteral("material 'head' has no VMT: searched 1 path "
+                                             "($cdmaterials x roots)")}));
     }
 
     // Without its .vvd the model has no vertices: a located error, not a crash or a silence.
