@@ -1245,6 +1245,60 @@ constexpr CheckExplanation kExplanations[] = {
      "crate.vbm, which RigScope does not read; bones, sequences, hitboxes and attachments are "
      "shown",
      "None needed; open the Pathos QC and SMD sources to see the meshes."},
+    // ---- jiggle.* (issue 32; docs/jiggle.md) ----
+    {"jiggle.unknown-parameter", "studiomdl does not know this $jigglebone word",
+     "Inside `$jigglebone NAME { ... }` a property group is not one of `is_flexible`, "
+     "`is_rigid`, `has_base_spring`, `is_boing`, or a parameter is not one its group accepts "
+     "(`stiffness` belongs to `has_base_spring`, `yaw_stiffness` to `is_flexible`), or a "
+     "parameter lacks its values.",
+     "studiomdl's $jigglebone parser stops the compile with \"invalid syntax\" at the first "
+     "word it does not know.",
+     "Source profiles; an error. Parameters per group: docs/jiggle.md.",
+     "$jigglebone \"tail\" { is_flexible { stiffness 50 } }",
+     "Use the group's own names: `yaw_stiffness` / `pitch_stiffness` in `is_flexible`, "
+     "`stiffness` in `has_base_spring`."},
+    {"jiggle.clamped", "a jiggle stiffness or damping outside what studiomdl keeps",
+     "A stiffness or damping value (`yaw_stiffness`, `pitch_damping`, `stiffness`, `damping` "
+     "...) is below 0 or above 1000.",
+     "studiomdl clamps it to 0..1000 without a word, so the bone is stiffer or softer than the "
+     "number written.",
+     "Source profiles; a warning. Range from studiomdl's parser.", "yaw_stiffness 5000",
+     "Write a value within 0..1000."},
+    {"jiggle.no-kind", "a jiggle bone with no property group",
+     "`$jigglebone NAME { }` has none of `is_flexible`, `is_rigid`, `has_base_spring`, "
+     "`is_boing`.",
+     "The bone is marked as a jiggle bone but the engine has nothing to simulate: it follows "
+     "its animation as if the command were not there.",
+     "Source profiles; a warning.", "$jigglebone \"tail\" { }",
+     "Add the property group the bone needs, or remove the command."},
+    {"jiggle.conflicting-kinds", "two jiggle property groups that exclude each other",
+     "A $jigglebone has both `is_flexible` and `is_rigid`, or both `has_base_spring` and "
+     "`is_boing`.",
+     "The engine runs one of them: the flexible springs (a rigid tip's length stays as the "
+     "flexible group says), and the base spring (is_boing is never run).",
+     "Source profiles; a warning. Engine behaviour: Source SDK 2013 jigglebones.cpp.",
+     "$jigglebone \"ear\" { is_rigid { } is_flexible { } }", "Keep one group of each pair."},
+    {"jiggle.zero-length", "a jiggle bone whose tip sits on its base",
+     "An `is_flexible` or `is_rigid` jiggle bone has `length` 0 or less.",
+     "The engine places the tip `length` units along the bone's +Z and points the bone from "
+     "its base to the tip; with no length there is no direction and the bone snaps to "
+     "arbitrary orientations.",
+     "Source profiles; a warning.", "is_rigid { length 0 }",
+     "Set `length` to the distance from the bone to the end of what it moves."},
+    {"jiggle.min-above-max", "a jiggle constraint whose minimum exceeds its maximum",
+     "A `yaw_constraint`, `pitch_constraint`, `left_constraint`, `up_constraint` or "
+     "`forward_constraint` has its first value above its second.",
+     "The engine clamps to the minimum first and to the maximum after: the tip or base always "
+     "sits at a limit and never swings.",
+     "Source profiles; a warning.", "yaw_constraint 30 -30", "Write the minimum first."},
+    {"jiggle.wide-constraint", "a jiggle yaw or pitch constraint past 90 degrees",
+     "A `yaw_constraint` or `pitch_constraint` goes below -90 or above 90 degrees (90 itself, "
+     "as Valve's own survivors write it, is not flagged).",
+     "The engine measures the tip's yaw and pitch in the bone's frame; past 90 degrees the tip "
+     "swings behind its base, where that frame turns over and the bone flips from one side to "
+     "the other (the flipping modders report at +-90).",
+     "Source profiles; a warning. Engine behaviour: Source SDK 2013 jigglebones.cpp.",
+     "yaw_constraint -120 120", "Keep yaw and pitch constraints within -89..89 degrees."},
 };
 } // namespace
 

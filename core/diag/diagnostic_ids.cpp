@@ -429,6 +429,28 @@ constexpr CatalogEntry kCatalog[] = {
      {S::Note, S::Note, S::Note, S::Note},
      "a companion file that holds part of the model in a format RigScope does not read (the "
      "Pathos engine's NAME.vbm)"},
+    // ---- jiggle.* (issue 32) ----
+    {"jiggle.unknown-parameter",
+     {S::Off, S::Error, S::Error, S::Off},
+     "a $jigglebone property group or parameter studiomdl does not know, or one short of values"},
+    {"jiggle.clamped",
+     {S::Off, S::Warning, S::Warning, S::Off},
+     "a $jigglebone stiffness or damping outside 0..1000, which studiomdl clamps"},
+    {"jiggle.no-kind",
+     {S::Off, S::Warning, S::Warning, S::Off},
+     "a $jigglebone with none of is_flexible, is_rigid, has_base_spring, is_boing"},
+    {"jiggle.conflicting-kinds",
+     {S::Off, S::Warning, S::Warning, S::Off},
+     "a $jigglebone both is_flexible and is_rigid, or both has_base_spring and is_boing"},
+    {"jiggle.zero-length",
+     {S::Off, S::Warning, S::Warning, S::Off},
+     "a flexible or rigid $jigglebone whose length is 0 or less"},
+    {"jiggle.min-above-max",
+     {S::Off, S::Warning, S::Warning, S::Off},
+     "a $jigglebone constraint whose minimum is above its maximum"},
+    {"jiggle.wide-constraint",
+     {S::Off, S::Warning, S::Warning, S::Off},
+     "a $jigglebone yaw or pitch constraint that goes past 90 degrees"},
 };
 } // namespace
 

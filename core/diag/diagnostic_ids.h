@@ -164,6 +164,13 @@ inline constexpr std::string_view kCompiledBadVersion = "compiled.bad-version";
 inline constexpr std::string_view kCompiledChecksumMismatch = "compiled.checksum-mismatch";
 inline constexpr std::string_view kCompiledMissingCompanion = "compiled.missing-companion";
 inline constexpr std::string_view kCompiledUnreadCompanion = "compiled.unread-companion";
+inline constexpr std::string_view kJiggleUnknownParameter = "jiggle.unknown-parameter";
+inline constexpr std::string_view kJiggleClamped = "jiggle.clamped";
+inline constexpr std::string_view kJiggleNoKind = "jiggle.no-kind";
+inline constexpr std::string_view kJiggleConflictingKinds = "jiggle.conflicting-kinds";
+inline constexpr std::string_view kJiggleZeroLength = "jiggle.zero-length";
+inline constexpr std::string_view kJiggleMinAboveMax = "jiggle.min-above-max";
+inline constexpr std::string_view kJiggleWideConstraint = "jiggle.wide-constraint";
 
 } // namespace rigscope::core::ids
 

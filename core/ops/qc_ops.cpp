@@ -153,6 +153,17 @@ std::string qcInfoJson(const QcInfo& info)
         w.endArray().endObject();
     }
     w.endArray();
+    w.key("jiggleBones").beginArray();
+    for (const QcJiggleBone& j : p.jiggleBones) {
+        w.beginObject().key("bone").value(j.bone).key("kinds").beginArray();
+        for (const std::string& k : j.params.kinds()) {
+            w.value(k);
+        }
+        w.endArray();
+        w.key("length").value(j.params.length);
+        w.key("file").value(j.at.file).key("line").value(j.at.where.line).endObject();
+    }
+    w.endArray();
     auto animOptions = [&](const QcAnimOptions& o) {
         w.key("fps").value(o.fps).key("loop").value(o.loop);
         w.key("delta").value(o.delta || !o.subtract.empty());

@@ -9,6 +9,7 @@
 
 #include "core/diag/diagnostic.h"
 #include "core/diag/profile.h"
+#include "core/model/jiggle.h"
 #include "core/model/types.h"
 
 namespace rigscope::core {
@@ -118,6 +119,14 @@ struct QcIkChain {
     QcWhere at;
 };
 
+// `$jigglebone NAME { is_flexible { ... } ... }`: the parameters studiomdl compiles (defaults,
+// clamps and units as its Cmd_JiggleBone applies them).
+struct QcJiggleBone {
+    std::string bone;
+    QcWhere at; // the bone name
+    JiggleParams params;
+};
+
 struct QcDefineBone {
     std::string name, parent;
     Vec3 position = Vec3::Zero();
@@ -171,7 +180,7 @@ struct QcProject {
     std::vector<QcIkChain> ikChains;
     std::vector<QcDefineBone> defineBones;
     std::vector<QcBoneRef> boneRefs;
-    std::vector<QcPath> jiggleBones; // bone names
+    std::vector<QcJiggleBone> jiggleBones;
     std::vector<QcLod> lods;
     // Material folders of `$cdmaterials` (Source; relative to materials/, as written, `\` kept)
     // and `$cdtexture` (GoldSrc), one entry per path argument.

@@ -525,6 +525,9 @@ private:
     void parseAnimLine(const std::vector<Token>& toks, std::size_t from, QcAnimOptions& o,
                        std::vector<Token>& sources);
     void lodCommand(const Node& n, bool shadow);
+    void jiggleCommand(const Node& n);
+    bool jiggleParameter(JiggleParams& p, std::uint32_t group, const std::vector<Token>& toks,
+                         std::size_t& i);
     void boneRef(const Token& t, std::string_view command)
     {
         // Crowbar writes `$rootbone " "` for "no root bone": a blank name names nothing.
@@ -1294,6 +1297,194 @@ void flatten(const Node& n, std::vector<Token>& out)
     }
 }
 
+// $jigglebone (docs/jiggle.md): the property groups and their parameters as studiomdl's
+// Cmd_JiggleBone reads them (Source SDK 2013 studiomdl.cpp, read, not copied): a name it does
+// not know stops the compile; stiffness and damping are clamped to 0..1000; angles are degrees.
+void Reader::jiggleCommand(const Node& n)
+{
+    QcJiggleBone j;
+    j.bone = n.tokens[1].text;
+    j.at = at(n.tokens[1]);
+    JiggleParams& p = j.params;
+    if (n.tokens.size() > 2) {
+        error(ids::kJiggleUnknownParameter, n.tokens[2],
+              "$jigglebone: '" + n.tokens[2].text + "' before the block; studiomdl stops here");
+    }
+    for (const Node& group : n.block) {
+        const Token& head = group.tokens.front();
+        const std::string kw = asciiLower(head.text);
+        std::uint32_t flag = 0;
+        if (kw == "is_flexible") {
+            flag = JiggleParams::Flexible;
+            p.flags |= JiggleParams::Flexible | JiggleParams::LengthConstraint;
+        } else if (kw == "is_rigid") {
+            flag = JiggleParams::Rigid;
+            p.flags |= JiggleParams::Rigid | JiggleParams::LengthConstraint;
+        } else if (kw == "has_base_spring") {
+            flag = JiggleParams::BaseSpring;
+            p.flags |= JiggleParams::BaseSpring;
+        } else if (kw == "is_boing") {
+            flag = JiggleParams::Boing;
+            p.flags |= JiggleParams::Boing;
+        } else {
+            error(ids::kJiggleUnknownParameter, head,
+                  "$jigglebone: '" + head.text +
+                      "' is not a property group (is_flexible, is_rigid, has_base_spring, "
+                      "is_boing); studiomdl stops here");
+            continue;
+        }
+        std::vector<Token> toks(group.tokens.begin() + 1, group.tokens.end());
+        for (const Node& c : group.block) {
+            flatten(c, toks);
+        }
+        for (std::size_t i = 0; i < toks.size();) {
+            if (!jiggleParameter(p, flag, toks, i)) {
+                break; // studiomdl stops at the first unknown name
+            }
+        }
+    }
+    const auto warn = [&](std::string_view id, std::string message) {
+        report(Severity::Warning, id, n.tokens[1].file, n.tokens[1].where, std::move(message));
+    };
+    if ((p.flags & (JiggleParams::Flexible | JiggleParams::Rigid | JiggleParams::BaseSpring |
+                    JiggleParams::Boing)) == 0) {
+        warn(ids::kJiggleNoKind, "$jigglebone '" + j.bone +
+                                     "' has no property group (is_flexible, is_rigid, "
+                                     "has_base_spring, is_boing): the bone never moves");
+    }
+    if ((p.flags & JiggleParams::Flexible) && (p.flags & JiggleParams::Rigid)) {
+        warn(ids::kJiggleConflictingKinds,
+             "$jigglebone '" + j.bone +
+                 "' is both is_flexible and is_rigid: the engine runs the flexible springs");
+    }
+    if ((p.flags & JiggleParams::BaseSpring) && (p.flags & JiggleParams::Boing)) {
+        warn(ids::kJiggleConflictingKinds,
+             "$jigglebone '" + j.bone +
+                 "' has both has_base_spring and is_boing: the engine ignores is_boing");
+    }
+    if ((p.flags & (JiggleParams::Flexible | JiggleParams::Rigid)) && p.length <= 0.0f) {
+        warn(ids::kJiggleZeroLength,
+             "$jigglebone '" + j.bone + "' has length " + formatFloat(p.length) +
+                 ": its tip sits on its base, so the engine has no direction to point it in");
+    }
+    m_project.jiggleBones.push_back(std::move(j));
+}
+
+bool Reader::jiggleParameter(JiggleParams& p, std::uint32_t group, const std::vector<Token>& toks,
+                             std::size_t& i)
+{
+    using JP = JiggleParams;
+    const Token& name = toks[i];
+    const std::string key = asciiLower(name.text);
+    constexpr std::uint32_t kTip = JP::Flexible | JP::Rigid | JP::BaseSpring;
+    struct Row {
+        const char* name;
+        std::uint32_t groups; // where studiomdl accepts it
+        int count;            // values after the name
+        bool clamped;         // stiffness / damping: 0..1000
+        bool degrees;
+        float JP::*a;
+        float JP::*b;
+        std::uint32_t flag;
+    };
+    static const Row kRows[] = {
+        {"length", kTip, 1, false, false, &JP::length, nullptr, 0},
+        {"tip_mass", kTip, 1, false, false, &JP::tipMass, nullptr, 0},
+        {"angle_constraint", kTip, 1, false, true, &JP::angleLimit, nullptr, JP::AngleConstraint},
+        {"yaw_constraint", kTip, 2, false, true, &JP::minYaw, &JP::maxYaw, JP::YawConstraint},
+        {"yaw_friction", kTip, 1, false, false, &JP::yawFriction, nullptr, 0},
+        {"yaw_bounce", kTip, 1, false, false, &JP::yawBounce, nullptr, 0},
+        {"pitch_constraint", kTip, 2, false, true, &JP::minPitch, &JP::maxPitch,
+         JP::PitchConstraint},
+        {"pitch_friction", kTip, 1, false, false, &JP::pitchFriction, nullptr, 0},
+        {"pitch_bounce", kTip, 1, false, false, &JP::pitchBounce, nullptr, 0},
+        {"yaw_stiffness", JP::Flexible, 1, true, false, &JP::yawStiffness, nullptr, 0},
+        {"yaw_damping", JP::Flexible, 1, true, false, &JP::yawDamping, nullptr, 0},
+        {"pitch_stiffness", JP::Flexible, 1, true, false, &JP::pitchStiffness, nullptr, 0},
+        {"pitch_damping", JP::Flexible, 1, true, false, &JP::pitchDamping, nullptr, 0},
+        {"along_stiffness", JP::Flexible, 1, true, false, &JP::alongStiffness, nullptr, 0},
+        {"along_damping", JP::Flexible, 1, true, false, &JP::alongDamping, nullptr, 0},
+        {"allow_length_flex", JP::Flexible, 0, false, false, nullptr, nullptr, 0},
+        {"stiffness", JP::BaseSpring, 1, true, false, &JP::baseStiffness, nullptr, 0},
+        {"damping", JP::BaseSpring, 1, true, false, &JP::baseDamping, nullptr, 0},
+        {"base_mass", JP::BaseSpring, 1, false, false, &JP::baseMass, nullptr, 0},
+        {"left_constraint", JP::BaseSpring, 2, false, false, &JP::baseMinLeft, &JP::baseMaxLeft, 0},
+        {"left_friction", JP::BaseSpring, 1, false, false, &JP::baseLeftFriction, nullptr, 0},
+        {"up_constraint", JP::BaseSpring, 2, false, false, &JP::baseMinUp, &JP::baseMaxUp, 0},
+        {"up_friction", JP::BaseSpring, 1, false, false, &JP::baseUpFriction, nullptr, 0},
+        {"forward_constraint", JP::BaseSpring, 2, false, false, &JP::baseMinForward,
+         &JP::baseMaxForward, 0},
+        {"forward_friction", JP::BaseSpring, 1, false, false, &JP::baseForwardFriction, nullptr, 0},
+        {"impact_speed", JP::Boing, 1, false, false, &JP::boingImpactSpeed, nullptr, 0},
+        {"impact_angle", JP::Boing, 1, false, false, &JP::boingImpactAngle, nullptr, 0},
+        {"damping_rate", JP::Boing, 1, false, false, &JP::boingDampingRate, nullptr, 0},
+        {"frequency", JP::Boing, 1, false, false, &JP::boingFrequency, nullptr, 0},
+        {"amplitude", JP::Boing, 1, false, false, &JP::boingAmplitude, nullptr, 0},
+    };
+    // 90 degrees as exporters write it (Valve's own L4D2 survivors ship `pitch_constraint 0
+    // 90.000003` and work) is not past it.
+    constexpr float kBeyondRightAngle = 90.01f * 3.14159265358979f / 180.0f;
+    const Row* row = nullptr;
+    for (const Row& r : kRows) {
+        if (key == r.name && (r.groups & group) != 0) {
+            row = &r;
+            break;
+        }
+    }
+    if (!row) {
+        error(ids::kJiggleUnknownParameter, name,
+              "$jigglebone: '" + name.text +
+                  "' is not a parameter of this property group; "
+                  "studiomdl stops here");
+        return false;
+    }
+    if (i + 1 + std::size_t(row->count) > toks.size()) {
+        error(ids::kJiggleUnknownParameter, name,
+              "$jigglebone: '" + name.text + "' needs " + std::to_string(row->count) +
+                  (row->count == 1 ? " value" : " values") + "; studiomdl stops here");
+        return false;
+    }
+    if (key == "allow_length_flex") {
+        p.flags &= ~std::uint32_t(JP::LengthConstraint);
+    }
+    p.flags |= row->flag;
+    float values[2] = {0, 0};
+    for (int k = 0; k < row->count; ++k) {
+        const Token& t = toks[i + 1 + std::size_t(k)];
+        float v = number(t);
+        if (row->clamped && (v < 0.0f || v > 1000.0f)) {
+            const float c = std::clamp(v, 0.0f, 1000.0f);
+            report(Severity::Warning, ids::kJiggleClamped, t.file, t.where,
+                   "$jigglebone " + name.text + " " + t.text +
+                       " is outside 0..1000; studiomdl "
+                       "compiles " +
+                       formatFloat(c));
+            v = c;
+        }
+        values[k] = row->degrees ? v * 3.14159265358979f / 180.0f : v;
+    }
+    if (row->a) {
+        p.*(row->a) = values[0];
+    }
+    if (row->b) {
+        p.*(row->b) = values[1];
+    }
+    if (row->count == 2 && values[0] > values[1]) {
+        report(Severity::Warning, ids::kJiggleMinAboveMax, name.file, name.where,
+               "$jigglebone " + name.text + " " + toks[i + 1].text + " " + toks[i + 2].text +
+                   ": the minimum is above the maximum, so the tip always sits at a limit");
+    }
+    if ((key == "yaw_constraint" || key == "pitch_constraint") &&
+        (values[0] < -kBeyondRightAngle || values[1] > kBeyondRightAngle)) {
+        report(Severity::Warning, ids::kJiggleWideConstraint, name.file, name.where,
+               "$jigglebone " + name.text + " " + toks[i + 1].text + " " + toks[i + 2].text +
+                   " goes past 90 degrees: the tip can swing behind its base, where the "
+                   "engine's frame for it flips");
+    }
+    i += 1 + std::size_t(row->count);
+    return true;
+}
+
 void Reader::bodyCommand(const Node& n, const std::string& name)
 {
     QcBodygroup g;
@@ -1692,7 +1883,7 @@ void Reader::command(const Node& n)
     } else if (name == "jigglebone") {
         if (needArgs(n, 1, "a bone")) {
             boneRef(n.tokens[1], "jigglebone");
-            m_project.jiggleBones.push_back({n.tokens[1].text, at(n.tokens[1])});
+            jiggleCommand(n);
         }
     } else if (name == "bonemerge" || name == "alwayscollapse" || name == "bonesaveframe") {
         if (needArgs(n, 1, "a bone")) {

@@ -1,0 +1,142 @@
+#include "core/pose/jiggle_sim.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace rigscope::core {
+
+namespace {
+
+using Vec = Eigen::Vector3d;
+using JP = JiggleParams;
+
+// The goal frame rotated by `angle` about its up axis (yaw) or its left axis (pitch): the axes
+// of the limit the tip is pushed back onto.
+Eigen::Matrix3d limitFrame(const Eigen::Matrix3d& goal, double angle, bool yaw)
+{
+    const Eigen::Matrix3d turn =
+        Eigen::AngleAxisd(yaw ? angle : -angle, yaw ? Vec::UnitY() : Vec::UnitX())
+            .toRotationMatrix();
+    return goal * turn;
+}
+
+void stepTip(const JP& p, JiggleState& s, const Eigen::Matrix3d& axes, const Vec& base, double dt)
+{
+    const Vec left = axes.col(0), up = axes.col(1), forward = axes.col(2);
+    const Vec goalTip = base + double(p.length) * forward;
+    Vec accel(0, 0, -double(p.tipMass));
+    if (p.flags & JP::Flexible) {
+        const Vec error = goalTip - s.tipPos;
+        const double yaw =
+            double(p.yawStiffness) * left.dot(error) - double(p.yawDamping) * left.dot(s.tipVel);
+        const double pitch =
+            double(p.pitchStiffness) * up.dot(error) - double(p.pitchDamping) * up.dot(s.tipVel);
+        accel += yaw * left + pitch * up;
+        if (!(p.flags & JP::LengthConstraint)) {
+            accel += (double(p.alongStiffness) * forward.dot(error) -
+                      double(p.alongDamping) * forward.dot(s.tipVel)) *
+                     forward;
+        }
+    }
+    s.tipVel += accel * dt;
+    s.tipPos += s.tipVel * dt;
+
+    // Yaw, then pitch: measured in the goal frame; past a limit the tip is projected onto the
+    // limit's plane and stops.
+    if (p.flags & JP::YawConstraint) {
+        const Vec along = s.tipPos - base;
+        const double yaw = std::atan2(left.dot(along), forward.dot(along));
+        if (yaw < double(p.minYaw) || yaw > double(p.maxYaw)) {
+            const Eigen::Matrix3d lim = limitFrame(
+                axes, yaw < double(p.minYaw) ? double(p.minYaw) : double(p.maxYaw), true);
+            s.tipPos =
+                base + lim.col(1).dot(along) * lim.col(1) + lim.col(2).dot(along) * lim.col(2);
+            s.tipVel.setZero();
+        }
+    }
+    if (p.flags & JP::PitchConstraint) {
+        const Vec along = s.tipPos - base;
+        const double pitch = std::atan2(up.dot(along), forward.dot(along));
+        if (pitch < double(p.minPitch) || pitch > double(p.maxPitch)) {
+            const Eigen::Matrix3d lim = limitFrame(
+                axes, pitch < double(p.minPitch) ? double(p.minPitch) : double(p.maxPitch), false);
+            s.tipPos =
+                base + lim.col(0).dot(along) * lim.col(0) + lim.col(2).dot(along) * lim.col(2);
+            s.tipVel.setZero();
+        }
+    }
+    if (p.flags & JP::AngleConstraint) {
+        const Vec dir = (s.tipPos - base).normalized();
+        const double dot = std::clamp(dir.dot(forward), -1.0, 1.0);
+        double between = std::acos(dot);
+        if (dot < 0.0) {
+            between = 2.0 * M_PI - between; // as the engine measures it
+        }
+        if (between > double(p.angleLimit)) {
+            const double maxBetween = double(p.length) * std::sin(double(p.angleLimit));
+            const Vec delta = (goalTip - s.tipPos).normalized();
+            s.tipPos = goalTip - maxBetween * delta;
+        }
+    }
+    if (p.flags & JP::LengthConstraint) {
+        const Vec dir = (s.tipPos - base).normalized();
+        s.tipPos = base + double(p.length) * dir;
+        s.tipVel -= s.tipVel.dot(dir) * dir;
+    }
+}
+
+void stepBase(const JP& p, JiggleState& s, const Eigen::Matrix3d& axes, const Vec& goalBase,
+              double dt)
+{
+    const Vec left = axes.col(0), up = axes.col(1), forward = axes.col(2);
+    Vec accel(0, 0, -double(p.baseMass));
+    accel += double(p.baseStiffness) * (goalBase - s.basePos) - double(p.baseDamping) * s.baseVel;
+    s.baseVel += accel * dt;
+    s.basePos += s.baseVel * dt;
+    const Vec error = s.basePos - goalBase;
+    Vec local(left.dot(error), up.dot(error), forward.dot(error));
+    local.x() = std::clamp(local.x(), double(p.baseMinLeft),
+                           std::max(double(p.baseMinLeft), double(p.baseMaxLeft)));
+    local.y() = std::clamp(local.y(), double(p.baseMinUp),
+                           std::max(double(p.baseMinUp), double(p.baseMaxUp)));
+    local.z() = std::clamp(local.z(), double(p.baseMinForward),
+                           std::max(double(p.baseMinForward), double(p.baseMaxForward)));
+    s.basePos = goalBase + local.x() * left + local.y() * up + local.z() * forward;
+    s.baseVel = (s.basePos - s.baseLastPos) / dt;
+    s.baseLastPos = s.basePos;
+}
+
+} // namespace
+
+Eigen::Affine3d stepJiggle(const JiggleParams& p, JiggleState& s, const Eigen::Affine3d& goal,
+                           double dt)
+{
+    const Eigen::Matrix3d axes = goal.linear();
+    const Vec base = goal.translation();
+    if (!s.started || dt > 0.5) {
+        s.started = true;
+        s.tipPos = base + double(p.length) * axes.col(2);
+        s.tipVel.setZero();
+        s.basePos = s.baseLastPos = base;
+        s.baseVel.setZero();
+        return goal;
+    }
+    dt = std::max(dt, 0.001);
+    Eigen::Affine3d out = goal;
+    if (p.flags & (JP::Flexible | JP::Rigid)) {
+        stepTip(p, s, axes, base, dt);
+        const Vec forward = (s.tipPos - base).normalized();
+        const Vec left = axes.col(1).cross(forward).normalized();
+        const Vec up = forward.cross(left);
+        out.linear().col(0) = left;
+        out.linear().col(1) = up;
+        out.linear().col(2) = forward;
+    }
+    if (p.flags & JP::BaseSpring) {
+        stepBase(p, s, axes, base, dt);
+        out.translation() = s.basePos;
+    }
+    return out;
+}
+
+} // namespace rigscope::core

@@ -1,0 +1,159 @@
+// Issue 32 item 3: $jigglebone read as studiomdl compiles it (groups, defaults, clamps, degrees,
+// the jiggle.* findings at their lines) and integrated as the engine does: a flexible tip under
+// a step of its parent follows the analytic damped spring; constraints hold.
+#include <QtTest/QtTest>
+
+#include <cmath>
+
+#include "core/formats/qc/qc_reader.h"
+#include "core/pose/jiggle_sim.h"
+
+using namespace rigscope;
+using namespace rigscope::core;
+
+namespace {
+
+QcProject readText(const std::string& text)
+{
+    QcReadOptions o;
+    o.fileName = "p/main.qc";
+    return readQc(text, o);
+}
+
+QStringList idsWithLines(const QcProject& p)
+{
+    QStringList out;
+    for (const Diagnostic& d : p.diagnostics) {
+        if (d.id.starts_with("jiggle.")) {
+            out << QStringLiteral("%1:%2")
+                       .arg(QString::fromUtf8(d.id.data(), qsizetype(d.id.size())))
+                       .arg(d.where.line);
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+class TstJiggle : public QObject {
+    Q_OBJECT
+
+private slots:
+    void readsGroupsDefaultsAndUnits()
+    {
+        const QcProject p = readText("$jigglebone \"tail\"\n"               // 1
+                                     "{\n"                                  // 2
+                                     "  is_flexible\n"                      // 3
+                                     "  {\n"                                // 4
+                                     "    length 20 tip_mass 50\n"          // 5
+                                     "    yaw_stiffness 80\n"               // 6
+                                     "    yaw_constraint -30 45\n"          // 7
+                                     "    angle_constraint 60\n"            // 8
+                                     "    allow_length_flex\n"              // 9
+                                     "  }\n"                                // 10
+                                     "  has_base_spring { stiffness 40 }\n" // 11
+                                     "}\n");
+        QCOMPARE(p.jiggleBones.size(), std::size_t(1));
+        const JiggleParams& j = p.jiggleBones[0].params;
+        QCOMPARE(p.jiggleBones[0].bone, std::string("tail"));
+        QCOMPARE(p.jiggleBones[0].at.where.line, 1u);
+        QCOMPARE(j.flags, std::uint32_t(JiggleParams::Flexible | JiggleParams::YawConstraint |
+                                        JiggleParams::AngleConstraint |
+                                        JiggleParams::BaseSpring)); // allow_length_flex
+        QCOMPARE(j.length, 20.0f);
+        QCOMPARE(j.tipMass, 50.0f);
+        QCOMPARE(j.yawStiffness, 80.0f);
+        QCOMPARE(j.pitchStiffness, 100.0f); // studiomdl's default
+        QVERIFY(std::abs(j.minYaw - float(-M_PI / 6)) < 1e-6f);
+        QVERIFY(std::abs(j.maxYaw - float(M_PI / 4)) < 1e-6f);
+        QVERIFY(std::abs(j.angleLimit - float(M_PI / 3)) < 1e-6f);
+        QCOMPARE(j.baseStiffness, 40.0f);
+        QCOMPARE(j.baseMinUp, -100.0f);
+        QCOMPARE(j.kinds(), (std::vector<std::string>{"flexible", "base_spring"}));
+        QCOMPARE(idsWithLines(p), QStringList());
+    }
+
+    void findingsAtTheirLines()
+    {
+        const QcProject p = readText("$jigglebone \"a\" { }\n"                             // 1
+                                     "$jigglebone \"b\" {\n"                               // 2
+                                     "  is_rigid { length 0 }\n"                           // 3
+                                     "  is_flexible {\n"                                   // 4
+                                     "    yaw_stiffness 5000\n"                            // 5
+                                     "    yaw_constraint -120 120\n"                       // 6
+                                     "    pitch_constraint 20 -20\n"                       // 7
+                                     "  }\n"                                               // 8
+                                     "}\n"                                                 // 9
+                                     "$jigglebone \"c\" { is_flexible { stiffness 5 } }\n" // 10
+                                     "$jigglebone \"d\" { is_wobbly { } }\n");             // 11
+        QCOMPARE(idsWithLines(p),
+                 (QStringList{u"jiggle.no-kind:1"_qs, u"jiggle.clamped:5"_qs,
+                              u"jiggle.wide-constraint:6"_qs, u"jiggle.min-above-max:7"_qs,
+                              u"jiggle.conflicting-kinds:2"_qs, u"jiggle.zero-length:2"_qs,
+                              u"jiggle.unknown-parameter:10"_qs, u"jiggle.unknown-parameter:11"_qs,
+                              u"jiggle.no-kind:11"_qs}));
+        QCOMPARE(p.jiggleBones.size(), std::size_t(4));
+        QCOMPARE(p.jiggleBones[1].params.yawStiffness, 1000.0f); // clamped as studiomdl does
+    }
+
+    // A flexible tip without its length constraint, no gravity: after the parent steps 1 unit
+    // to the bone's left, the tip's lag behind its goal obeys x'' = -k x - c x'.
+    void flexibleTipFollowsTheDampedSpring()
+    {
+        JiggleParams p;
+        p.flags = JiggleParams::Flexible; // allow_length_flex: no length constraint
+        p.length = 10;
+        p.yawStiffness = 100;
+        p.yawDamping = 4;
+        JiggleState s;
+        Eigen::Affine3d goal = Eigen::Affine3d::Identity();
+        stepJiggle(p, s, goal, 0.0); // starts at rest on the goal
+        goal.translation() = Eigen::Vector3d(1, 0, 0);
+        const double k = 100, c = 4, dt = 0.001;
+        const double w = std::sqrt(k), zeta = c / (2 * w), wd = w * std::sqrt(1 - zeta * zeta);
+        double worst = 0;
+        for (int i = 1; i <= 2000; ++i) {
+            stepJiggle(p, s, goal, dt);
+            const double t = i * dt;
+            const double expected =
+                std::exp(-zeta * w * t) * (std::cos(wd * t) + zeta * w / wd * std::sin(wd * t));
+            const double lag = 1.0 - s.tipPos.x();
+            worst = std::max(worst, std::abs(lag - expected));
+            QVERIFY(std::abs(s.tipPos.z() - 10.0) < 1e-9); // nothing pulls along the bone
+        }
+        QVERIFY2(worst < 0.01, qPrintable(QString::number(worst))); // explicit Euler, 1 ms
+        // The bone points from its base to the tip.
+        const Eigen::Affine3d m = stepJiggle(p, s, goal, dt);
+        QVERIFY((m.linear().col(2) - (s.tipPos - goal.translation()).normalized()).norm() < 1e-9);
+        QVERIFY(std::abs(m.linear().determinant() - 1.0) < 1e-9);
+    }
+
+    // Gravity pulls a rigid tip down; the yaw / pitch limits and the length hold it.
+    void constraintsHold()
+    {
+        JiggleParams p;
+        p.flags =
+            JiggleParams::Rigid | JiggleParams::LengthConstraint | JiggleParams::PitchConstraint;
+        p.length = 10;
+        p.tipMass = 1000;
+        p.minPitch = float(-M_PI / 6);
+        p.maxPitch = float(M_PI / 6);
+        JiggleState s;
+        // The bone points along world +X, its up axis is world +Z: gravity pulls the tip's pitch
+        // toward -90 degrees; the limit stops it at -30.
+        Eigen::Affine3d goal = Eigen::Affine3d::Identity();
+        goal.linear().col(0) = Eigen::Vector3d(0, 1, 0); // left
+        goal.linear().col(1) = Eigen::Vector3d(0, 0, 1); // up
+        goal.linear().col(2) = Eigen::Vector3d(1, 0, 0); // forward
+        stepJiggle(p, s, goal, 0.0);
+        for (int i = 0; i < 3000; ++i) {
+            stepJiggle(p, s, goal, 0.001);
+        }
+        QVERIFY(std::abs(s.tipPos.norm() - 10.0) < 1e-6);
+        const double pitch = std::atan2(s.tipPos.z(), s.tipPos.x());
+        QVERIFY2(std::abs(pitch + M_PI / 6) < 1e-3, qPrintable(QString::number(pitch)));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstJiggle)
+#include "tst_jiggle.moc"
