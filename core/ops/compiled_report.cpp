@@ -33,6 +33,18 @@ void writeCompiledJson(JsonWriter& w, const CompiledModelInfo& c)
         w.value(b.name);
     }
     w.endArray();
+    // The same keys `info X.qc --json` gives for the $jigglebone commands (docs/jiggle.md).
+    w.key("jiggleBones").beginArray();
+    for (const CompiledBone& b : c.bones) {
+        if (b.jiggle) {
+            w.beginObject().key("bone").value(b.name).key("kinds").beginArray();
+            for (const std::string& k : b.jiggle->kinds()) {
+                w.value(k);
+            }
+            w.endArray().key("length").value(b.jiggle->length).endObject();
+        }
+    }
+    w.endArray();
     w.key("lods").value(c.lods);
     w.key("bodyparts").beginArray();
     for (const CompiledBodypart& bp : c.bodyparts) {

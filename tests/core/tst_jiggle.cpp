@@ -1,11 +1,15 @@
 // Issue 32 item 3: $jigglebone read as studiomdl compiles it (groups, defaults, clamps, degrees,
 // the jiggle.* findings at their lines) and integrated as the engine does: a flexible tip under
 // a step of its parent follows the analytic damped spring; constraints hold.
+#include <QtCore/QFileInfo>
 #include <QtTest/QtTest>
 
 #include <cmath>
 
+#include "core/formats/mdl/compiled_model.h"
 #include "core/formats/qc/qc_reader.h"
+#include "core/ops/qc_ops.h"
+#include "core/ops/read_input.h"
 #include "core/pose/jiggle_sim.h"
 
 using namespace rigscope;
@@ -152,6 +156,56 @@ private slots:
         QVERIFY(std::abs(s.tipPos.norm() - 10.0) < 1e-6);
         const double pitch = std::atan2(s.tipPos.z(), s.tipPos.x());
         QVERIFY2(std::abs(pitch + M_PI / 6) < 1e-3, qPrintable(QString::number(pitch)));
+    }
+
+    // Truth from outside: Valve's compiled L4D2 survivor (its mstudiojigglebone_t records) and
+    // the QC it was compiled from (a public template of the same character) agree, parameter by
+    // parameter, with what this reader makes of the QC. Reads RIGSCOPE_TESTDATA (default
+    // /work/data) when present.
+    void compiledSurvivorMatchesItsQc()
+    {
+        const QByteArray env = qgetenv("RIGSCOPE_TESTDATA");
+        const std::string root = env.isEmpty() ? "/work/data" : env.toStdString();
+        const std::string mdl = root + "/blackletum+terror/models/survivors/survivor_producer.mdl";
+        const std::string qc = root + "/hedyl2+qctemplate-l4d2/survivor_producer/rochelle.qc";
+        if (!QFileInfo::exists(QString::fromStdString(mdl)) ||
+            !QFileInfo::exists(QString::fromStdString(qc))) {
+            QSKIP("the public L4D2 survivor and its QC (RIGSCOPE_TESTDATA) are not here");
+        }
+        const OpenedInput compiled = openInput(mdl, Profile::Auto, {});
+        QVERIFY(compiled.compiled);
+        const QcReport source = qcReportFromFile(qc, Profile::Auto);
+        QVERIFY(source.readable);
+        int compared = 0;
+        for (const CompiledBone& b : compiled.compiled->bones) {
+            if (!b.jiggle) {
+                continue;
+            }
+            const QcJiggleBone* q = nullptr;
+            for (const QcJiggleBone& j : source.project.jiggleBones) {
+                q = j.bone == b.name ? &j : q;
+            }
+            QVERIFY2(q, b.name.c_str());
+            const JiggleParams& c = *b.jiggle;
+            const JiggleParams& r = q->params;
+            QCOMPARE(r.flags, c.flags);
+            const float JiggleParams::*fields[] = {
+                &JiggleParams::length,         &JiggleParams::tipMass,
+                &JiggleParams::yawStiffness,   &JiggleParams::yawDamping,
+                &JiggleParams::pitchStiffness, &JiggleParams::pitchDamping,
+                &JiggleParams::alongStiffness, &JiggleParams::alongDamping,
+                &JiggleParams::angleLimit,     &JiggleParams::minYaw,
+                &JiggleParams::maxYaw,         &JiggleParams::minPitch,
+                &JiggleParams::maxPitch,       &JiggleParams::baseStiffness};
+            for (const auto f : fields) {
+                QVERIFY2(std::abs(r.*f - c.*f) < 1e-4f,
+                         qPrintable(QString::fromStdString(b.name) + u' ' +
+                                    QString::number(double(r.*f)) + u" vs "_qs +
+                                    QString::number(double(c.*f))));
+            }
+            ++compared;
+        }
+        QCOMPARE(compared, 12); // the producer's 12 jiggle bones
     }
 };
 

@@ -5,12 +5,14 @@
 // take the bytes of each file; they never open files (core/io does). Layouts: docs/compiled.md.
 
 #include <array>
+#include <optional>
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/formats/registry.h"
+#include "core/model/jiggle.h"
 
 namespace rigscope::core {
 
@@ -33,6 +35,7 @@ struct CompiledBone {
     std::array<float, 12> poseToBone{}; // 3x4 rows, Source only
     std::int32_t flags = 0;
     std::int32_t procType = 0;
+    std::optional<JiggleParams> jiggle; // procType 5: what $jigglebone compiled to
     std::string surfaceProp;
     std::uint64_t offset = 0;
 };

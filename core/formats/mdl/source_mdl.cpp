@@ -123,6 +123,66 @@ SourceLoc at(std::int64_t off)
 
 // ---- .mdl header tables ----
 
+constexpr std::int32_t kProcJiggle = 5;
+
+// mstudiojigglebone_t at `at` (its offset is relative to the bone at `bone`): the flags, then 29
+// floats in the order studiomdl writes them (docs/jiggle.md, checked against Valve's own L4D2
+// survivors and the QC they were compiled from), and the 5 boing floats when flagged.
+std::optional<JiggleParams> readJiggle(FileReader& f, std::int64_t bone, std::int64_t at,
+                                       const std::string& name)
+{
+    const Bytes& b = f.b;
+    constexpr std::int64_t kSize = 4 + 29 * 4;
+    if (at <= bone || !b.has(at, kSize)) {
+        f.corrupt(bone + 168, "jiggle bone '" + name + "' points its parameters outside the file");
+        return std::nullopt;
+    }
+    using JP = JiggleParams;
+    JiggleParams p;
+    p.flags = b.u32(at);
+    float JP::*const fields[] = {&JP::length,
+                                 &JP::tipMass,
+                                 &JP::yawStiffness,
+                                 &JP::yawDamping,
+                                 &JP::pitchStiffness,
+                                 &JP::pitchDamping,
+                                 &JP::alongStiffness,
+                                 &JP::alongDamping,
+                                 &JP::angleLimit,
+                                 &JP::minYaw,
+                                 &JP::maxYaw,
+                                 &JP::yawFriction,
+                                 &JP::yawBounce,
+                                 &JP::minPitch,
+                                 &JP::maxPitch,
+                                 &JP::pitchFriction,
+                                 &JP::pitchBounce,
+                                 &JP::baseMass,
+                                 &JP::baseStiffness,
+                                 &JP::baseDamping,
+                                 &JP::baseMinLeft,
+                                 &JP::baseMaxLeft,
+                                 &JP::baseLeftFriction,
+                                 &JP::baseMinUp,
+                                 &JP::baseMaxUp,
+                                 &JP::baseUpFriction,
+                                 &JP::baseMinForward,
+                                 &JP::baseMaxForward,
+                                 &JP::baseForwardFriction};
+    for (std::size_t k = 0; k < std::size(fields); ++k) {
+        p.*fields[k] = b.f32(at + 4 + 4 * std::int64_t(k));
+    }
+    if ((p.flags & JP::Boing) && b.has(at + kSize, 20)) {
+        float JP::*const boing[] = {&JP::boingImpactSpeed, &JP::boingImpactAngle,
+                                    &JP::boingDampingRate, &JP::boingFrequency,
+                                    &JP::boingAmplitude};
+        for (std::size_t k = 0; k < std::size(boing); ++k) {
+            p.*boing[k] = b.f32(at + kSize + 4 * std::int64_t(k));
+        }
+    }
+    return p;
+}
+
 void readBones(FileReader& f, CompiledModelInfo& info)
 {
     const Bytes& b = f.b;
@@ -151,6 +211,9 @@ void readBones(FileReader& f, CompiledModelInfo& info)
         }
         bone.flags = b.i32(o + 160);
         bone.procType = b.i32(o + 164);
+        if (bone.procType == kProcJiggle) {
+            bone.jiggle = readJiggle(f, o, o + std::int64_t(b.i32(o + 168)), bone.name);
+        }
         bone.surfaceProp = f.name(o, b.i32(o + 176));
         if (bone.parent < -1 || bone.parent >= i) {
             f.corrupt(o + 4, "bone " + std::to_string(i) + " '" + bone.name + "' has parent " +
