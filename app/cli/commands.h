@@ -10,5 +10,6 @@ int runInfo(const QStringList& args);
 int runCheck(const QStringList& args);
 int runConvert(const QStringList& args);
 int runPose(const QStringList& args);
+int runCompare(const QStringList& args);
 
 } // namespace rigscope::cli

@@ -27,6 +27,8 @@ void printUsage(std::FILE* to)
         "  pose FILE [VTA...] [--anim FILE] [--frame N | --time T] [--reference FILE]\n"
         "       [--vertices] [--flex NAME=V|NAME=L:R]... [--weights=authored|compiled] [--json]\n"
         "        bone transforms (and skinned vertices) at a frame\n"
+        "  compare PROJECT.qc COMPILED.mdl [--json] [--ignore-timestamps]\n"
+        "        what the QC compile predicts against the model studiomdl wrote\n"
         "\n"
         "every verb: --verbose=quiet|error|warning|info|debug, --color=auto|always|never,\n"
         "            --force-reader=FMT (see --list-readers)\n"
@@ -112,6 +114,9 @@ int main(int argc, char** argv)
     }
     if (verb == QStringLiteral("pose")) {
         return rigscope::cli::runPose(args);
+    }
+    if (verb == QStringLiteral("compare")) {
+        return rigscope::cli::runCompare(args);
     }
     std::fprintf(stderr, "rigscope-cli: unknown verb '%s'\n", verb.toLocal8Bit().constData());
     printUsage(stderr);

@@ -1,0 +1,768 @@
+#include "core/ops/compare.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <system_error>
+
+#include <Eigen/Geometry>
+
+#include "core/checks/check_util.h"
+#include "core/diag/diagnostic_ids.h"
+#include "core/model/rotation.h"
+#include "core/ops/compiled_report.h"
+#include "core/ops/qc_ops.h"
+#include "core/ops/read_input.h"
+#include "core/text/ascii.h"
+#include "core/text/json_writer.h"
+#include "core/text/numbers.h"
+
+namespace rigscope::core {
+
+namespace {
+
+// Material names as studiomdl keeps them: lower case, `/` for `\`, no extension.
+std::string materialKey(std::string_view name)
+{
+    std::string s = asciiLower(name);
+    std::replace(s.begin(), s.end(), '\\', '/');
+    const auto slash = s.find_last_of('/');
+    const auto dot = s.find_last_of('.');
+    if (dot != std::string::npos && (slash == std::string::npos || dot > slash)) {
+        s.resize(dot);
+    }
+    return s;
+}
+
+// The numbers of a QC command's arguments (`$illumposition 0 0 12`), nothing when one is not a
+// number or there are fewer than `n`.
+bool commandVector(const QcProject& p, std::string_view name, std::size_t first, Vec3& out)
+{
+    bool found = false;
+    for (const QcCommand& c : p.commands) {
+        if (c.name != name || c.args.size() < first + 3) {
+            continue;
+        }
+        Vec3 v;
+        bool ok = true;
+        for (std::size_t i = 0; i < 3; ++i) {
+            char* end = nullptr;
+            const std::string& a = c.args[first + i];
+            v[static_cast<Eigen::Index>(i)] = std::strtof(a.c_str(), &end);
+            ok = ok && end && *end == '\0' && !a.empty();
+        }
+        if (ok) {
+            out = v; // the last one wins, as studiomdl reads them in order
+            found = true;
+        }
+    }
+    return found;
+}
+
+// One mesh object of `m` alone (its triangles; points and links shared).
+Model objectModel(const Model& m, std::uint32_t object)
+{
+    Model sub;
+    sub.format = m.format;
+    const Mesh& s = m.mesh;
+    Mesh& d = sub.mesh;
+    d.pointPositions = s.pointPositions;
+    d.pointParents = s.pointParents;
+    d.pointLinkState = s.pointLinkState;
+    d.influenceOffsets = s.influenceOffsets;
+    d.influenceJoints = s.influenceJoints;
+    d.influenceWeights = s.influenceWeights;
+    d.pointWhere = s.pointWhere;
+    d.materials = s.materials;
+    for (std::size_t t = 0; t < s.triangleCount(); ++t) {
+        if (t >= s.triangleObjects.size() || s.triangleObjects[t] != object) {
+            continue;
+        }
+        for (std::size_t k = 0; k < 3; ++k) {
+            const std::size_t c = 3 * t + k;
+            d.cornerPoints.push_back(s.cornerPoints[c]);
+            d.cornerNormals.push_back(s.cornerNormals[c]);
+            d.cornerUvs.push_back(s.cornerUvs[c]);
+            d.cornerWhere.push_back(s.cornerWhere[c]);
+        }
+        d.triangleMaterials.push_back(s.triangleMaterials[t]);
+        d.triangleObjects.push_back(0);
+        d.triangleWhere.push_back(s.triangleWhere[t]);
+    }
+    sub.skeleton = m.skeleton;
+    return sub;
+}
+
+std::string floatText(float v)
+{
+    std::string s;
+    appendFloat(s, v);
+    return s;
+}
+
+std::string vec3Text(const Vec3& v)
+{
+    return floatText(v.x()) + " " + floatText(v.y()) + " " + floatText(v.z());
+}
+
+bool near(float a, float b, float tolerance)
+{
+    return std::fabs(a - b) <= tolerance * std::max(1.0f, std::max(std::fabs(a), std::fabs(b)));
+}
+
+bool nearVec(const Vec3& a, const Vec3& b, float tolerance)
+{
+    return near(a.x(), b.x(), tolerance) && near(a.y(), b.y(), tolerance) &&
+           near(a.z(), b.z(), tolerance);
+}
+
+std::string listText(const std::vector<std::string>& v)
+{
+    std::string s;
+    for (const std::string& x : v) {
+        s += (s.empty() ? "" : ", ") + x;
+    }
+    return s.empty() ? std::string("(none)") : s;
+}
+
+std::string boneOf(const CompiledModelInfo& c, std::int32_t bone)
+{
+    return bone >= 0 && static_cast<std::size_t>(bone) < c.bones.size()
+               ? c.bones[static_cast<std::size_t>(bone)].name
+               : std::string();
+}
+
+
+// studiomdl turns the whole model 90° about Z as it writes it (the viewer leaves that out):
+// (x, y, z) -> (-y, x, z).
+Vec3 compiledSpace(const Vec3& v)
+{
+    return Vec3(-v.y(), v.x(), v.z());
+}
+
+struct Xf {
+    Eigen::Quaterniond q = Eigen::Quaterniond::Identity();
+    Eigen::Vector3d t = Eigen::Vector3d::Zero();
+    Xf operator*(const Xf& b) const { return {q * b.q, q * b.t + t}; }
+    Eigen::Vector3d apply(const Vec3& v) const { return q * v.cast<double>() + t; }
+    Eigen::Vector3d applyInverse(const Vec3& v) const
+    {
+        return q.conjugate() * (v.cast<double>() - t);
+    }
+};
+
+// World transforms of a skeleton's joints from local Euler keys (`rotations`, `positions` per
+// joint); parents come before children in a merged skeleton, others are taken as roots.
+std::vector<Xf> worldOf(const Skeleton& sk, const std::vector<Vec3>& rotations,
+                        const std::vector<Vec3>& positions)
+{
+    std::vector<Xf> w(sk.size());
+    for (std::size_t j = 0; j < sk.size(); ++j) {
+        const Xf local{eulerToQuaternion(rotations[j]), positions[j].cast<double>()};
+        const JointIndex p = sk.parents[j];
+        w[j] = p != kNoJoint && static_cast<std::size_t>(p) < j ? w[static_cast<std::size_t>(p)] * local
+                                                                : local;
+    }
+    return w;
+}
+
+struct BoxBounds {
+    Vec3 min = Vec3::Zero(), max = Vec3::Zero(); // studiomdl's boxes start at the origin
+    bool any = false;
+    void add(const Vec3& v)
+    {
+        min = min.cwiseMin(v);
+        max = max.cwiseMax(v);
+        any = true;
+    }
+};
+
+} // namespace
+
+CompiledModelInfo predictCompiled(const QcReport& r)
+{
+    CompiledModelInfo c;
+    const QcProject& p = r.project;
+    const QcCompiled& q = r.compiled;
+    const Model& m = q.model;
+    const bool goldsrc = r.profile == Profile::GoldSrc;
+    c.engine = goldsrc ? "goldsrc" : "source";
+    c.name = p.modelName;
+    for (const QcPath& d : p.cdMaterials) {
+        c.cdMaterials.push_back(d.path);
+    }
+    for (std::size_t j = 0; j < m.skeleton.size(); ++j) {
+        CompiledBone b;
+        b.name = m.skeleton.names[j];
+        b.parent = m.skeleton.parents[j];
+        c.bones.push_back(std::move(b));
+    }
+    // Materials in the order the bodies first use them, as the bodies' triangles name them.
+    std::vector<std::int32_t> textureOfMaterial(m.mesh.materials.size(), -1);
+    std::map<std::string, std::int32_t> textureByKey;
+    auto textureOf = [&](const std::string& name) {
+        const std::string key = materialKey(name);
+        const auto it = textureByKey.find(key);
+        if (it != textureByKey.end()) {
+            return it->second;
+        }
+        CompiledTexture t;
+        t.name = key;
+        c.textures.push_back(std::move(t));
+        const auto idx = static_cast<std::int32_t>(c.textures.size() - 1);
+        textureByKey.emplace(key, idx);
+        return idx;
+    };
+    for (std::size_t t = 0; t < m.mesh.triangleCount(); ++t) {
+        const std::uint32_t mat = m.mesh.triangleMaterials[t];
+        if (mat < textureOfMaterial.size() && textureOfMaterial[mat] < 0) {
+            textureOfMaterial[mat] = textureOf(m.mesh.materials[mat].name);
+        }
+    }
+    c.skinReferences = static_cast<std::int32_t>(c.textures.size());
+    // Skin families: row 0 of the $texturegroup names references; each row puts its materials
+    // in their place.
+    std::vector<std::int32_t> identity;
+    for (std::int32_t i = 0; i < c.skinReferences; ++i) {
+        identity.push_back(i);
+    }
+    c.skins.push_back(identity);
+    if (!p.textureGroups.empty() && !p.textureGroups.front().rows.empty()) {
+        const QcTextureGroup& g = p.textureGroups.front();
+        c.skins.assign(g.rows.size(), identity);
+        for (std::size_t row = 0; row < g.rows.size(); ++row) {
+            for (std::size_t k = 0; k < g.rows[row].size() && k < g.rows[0].size(); ++k) {
+                const auto it = textureByKey.find(materialKey(g.rows[0][k]));
+                if (it == textureByKey.end()) {
+                    continue;
+                }
+                c.skins[row][static_cast<std::size_t>(it->second)] = textureOf(g.rows[row][k]);
+            }
+        }
+    }
+    // Every family spans every material (the ones only a $texturegroup row names included).
+    for (std::vector<std::int32_t>& family : c.skins) {
+        for (auto i = static_cast<std::int32_t>(family.size());
+             i < static_cast<std::int32_t>(c.textures.size()); ++i) {
+            family.push_back(i);
+        }
+    }
+    c.skinReferences = static_cast<std::int32_t>(c.textures.size());
+    // Bodyparts: each choice's triangles and welded vertices (per material, as the .vvd holds
+    // them).
+    for (std::size_t g = 0; g < p.bodygroups.size(); ++g) {
+        const QcBodygroup& grp = p.bodygroups[g];
+        CompiledBodypart bp;
+        bp.name = grp.name;
+        for (std::size_t ci = 0; ci < grp.choices.size(); ++ci) {
+            const QcBodyChoice& ch = grp.choices[ci];
+            CompiledSubModel sm;
+            sm.name = ch.blank ? std::string("blank") : ch.path; // the name as written
+            const std::int32_t object =
+                g < q.choiceObjects.size() && ci < q.choiceObjects[g].size() ? q.choiceObjects[g][ci]
+                                                                             : -1;
+            if (object >= 0) {
+                const Model sub = objectModel(m, static_cast<std::uint32_t>(object));
+                sm.triangles = static_cast<std::int32_t>(sub.mesh.triangleCount());
+                sm.vertices = static_cast<std::int32_t>(
+                    checks::weldStats(sub, r.profile, 0, 0).vertices);
+            }
+            bp.models.push_back(std::move(sm));
+        }
+        c.bodyparts.push_back(std::move(bp));
+    }
+    // Sequences.
+    for (std::size_t s = 0; s < p.sequences.size(); ++s) {
+        const QcSequence& seq = p.sequences[s];
+        CompiledSequence cs;
+        cs.name = seq.name;
+        cs.activityName = seq.options.activity;
+        cs.fps = seq.options.fps;
+        cs.looping = seq.options.loop;
+        cs.delta = seq.options.delta || !seq.options.subtract.empty();
+        const std::int32_t a = s < q.sequenceAnimation.size() ? q.sequenceAnimation[s] : -1;
+        if (a >= 0 && static_cast<std::size_t>(a) < m.animations.size()) {
+            cs.frames = static_cast<std::int32_t>(m.animations[static_cast<std::size_t>(a)]
+                                                      .frameCount());
+            cs.fps = m.animations[static_cast<std::size_t>(a)].fps;
+        }
+        c.sequences.push_back(std::move(cs));
+    }
+    // Attachments on their merged bones.
+    for (std::size_t i = 0; i < p.attachments.size(); ++i) {
+        CompiledAttachment a;
+        a.name = p.attachments[i].name;
+        a.bone = i < q.attachmentJoints.size() ? q.attachmentJoints[i] : -1;
+        c.attachments.push_back(std::move(a));
+    }
+    // Hitboxes: as given, by set.
+    for (std::size_t i = 0; i < p.hitboxes.size(); ++i) {
+        const QcHitbox& h = p.hitboxes[i];
+        const std::string set = h.set.empty() ? std::string("default") : h.set;
+        auto it = std::find_if(c.hitboxSets.begin(), c.hitboxSets.end(),
+                               [&](const CompiledHitboxSet& s) { return s.name == set; });
+        if (it == c.hitboxSets.end()) {
+            c.hitboxSets.push_back({set, {}});
+            it = c.hitboxSets.end() - 1;
+        }
+        CompiledHitbox b;
+        b.bone = i < q.hitboxJoints.size() ? q.hitboxJoints[i] : -1;
+        b.group = h.group;
+        b.min = h.min * p.scale;
+        b.max = h.max * p.scale;
+        b.name = h.name;
+        it->boxes.push_back(std::move(b));
+    }
+    // No $hbox (Source): one box per bone that vertices are linked to, in bone order, around
+    // those vertices in the bone's space (and its origin); $staticprop: one box on static_prop
+    // around every vertex.
+    const Skeleton& sk = m.skeleton;
+    const bool staticProp = p.staticProp && !goldsrc;
+    if (p.hitboxes.empty() && !goldsrc && !sk.empty() && m.mesh.pointCount() > 0) {
+        std::vector<Vec3> bindRot(sk.bindRotations.begin(), sk.bindRotations.end());
+        std::vector<Vec3> bindPos(sk.bindPositions.begin(), sk.bindPositions.end());
+        const std::vector<Xf> bind = staticProp ? std::vector<Xf>(sk.size())
+                                                : worldOf(sk, bindRot, bindPos);
+        std::vector<BoxBounds> boxes(sk.size());
+        std::vector<Link> links;
+        std::vector<std::uint8_t> used(m.mesh.pointCount(), 0);
+        for (const std::uint32_t pt : m.mesh.cornerPoints) {
+            used[pt] = 1;
+        }
+        for (std::size_t pt = 0; pt < m.mesh.pointCount(); ++pt) {
+            if (!used[pt]) {
+                continue;
+            }
+            const Vec3& pos = m.mesh.pointPositions[pt];
+            if (staticProp) {
+                boxes[0].add(compiledSpace(pos));
+                continue;
+            }
+            checks::compiledLinks(m.mesh, pt, r.profile, links);
+            for (const Link& l : links) {
+                if (l.joint >= 0 && static_cast<std::size_t>(l.joint) < sk.size()) {
+                    const auto j = static_cast<std::size_t>(l.joint);
+                    boxes[j].add(bind[j].applyInverse(pos).cast<float>());
+                }
+            }
+        }
+        CompiledHitboxSet set{"default", {}};
+        for (std::size_t j = 0; j < boxes.size(); ++j) {
+            if (boxes[j].any) {
+                CompiledHitbox b;
+                b.bone = static_cast<std::int32_t>(j);
+                b.min = boxes[j].min;
+                b.max = boxes[j].max;
+                set.boxes.push_back(std::move(b));
+            }
+        }
+        c.hitboxSets.push_back(std::move(set));
+    }
+    // The hull: $bbox as written, else the first hitbox set's boxes carried through every frame
+    // of every sequence (the bind pose without one), in the compiled model's space.
+    Vec3 v;
+    if (commandVector(p, "bbox", 0, v)) {
+        c.hullMin = v;
+        (void)commandVector(p, "bbox", 3, c.hullMax);
+    } else if (!goldsrc && !c.hitboxSets.empty()) {
+        BoxBounds hull;
+        bool first = true;
+        auto addPose = [&](const std::vector<Xf>& world) {
+            for (const CompiledHitbox& b : c.hitboxSets.front().boxes) {
+                if (b.bone < 0 || static_cast<std::size_t>(b.bone) >= world.size()) {
+                    continue;
+                }
+                for (int k = 0; k < 8; ++k) {
+                    const Vec3 corner((k & 1) ? b.max.x() : b.min.x(), (k & 2) ? b.max.y() : b.min.y(),
+                                      (k & 4) ? b.max.z() : b.min.z());
+                    const Vec3 w = world[static_cast<std::size_t>(b.bone)].apply(corner).cast<float>();
+                    const Vec3 cw = staticProp ? w : compiledSpace(w);
+                    if (first) {
+                        hull.min = hull.max = cw;
+                        first = false;
+                    }
+                    hull.add(cw);
+                }
+            }
+        };
+        bool anyFrame = false;
+        if (!staticProp) {
+            for (const Animation& a : m.animations) {
+                if (a.kind != PoseKind::LocalEulerXYZ || a.jointCount != sk.size()) {
+                    continue;
+                }
+                std::vector<Vec3> rot(sk.size()), pos(sk.size());
+                for (std::size_t f = 0; f < a.frameCount(); ++f) {
+                    for (std::size_t j = 0; j < sk.size(); ++j) {
+                        rot[j] = a.rotations[a.key(f, j)];
+                        pos[j] = a.positions[a.key(f, j)];
+                    }
+                    addPose(worldOf(sk, rot, pos));
+                    anyFrame = true;
+                }
+            }
+        }
+        if (!anyFrame) {
+            std::vector<Vec3> rot(sk.bindRotations.begin(), sk.bindRotations.end());
+            std::vector<Vec3> pos(sk.bindPositions.begin(), sk.bindPositions.end());
+            addPose(staticProp ? std::vector<Xf>(sk.size()) : worldOf(sk, rot, pos));
+        }
+        if (!first) {
+            c.hullMin = hull.min;
+            c.hullMax = hull.max;
+        }
+    }
+    // $illumposition in the compiled model's space, else the hull's centre.
+    if (commandVector(p, "illumposition", 0, v)) {
+        c.illumPosition = goldsrc ? v : compiledSpace(v);
+    } else if (!goldsrc) {
+        c.illumPosition = (c.hullMin + c.hullMax) * 0.5f;
+    }
+    // Collision: one solid for $collisionmodel; a solid per weighted bone for $collisionjoints.
+    for (const QcFileRef& f : p.files) {
+        if (f.kind != QcFileRef::Kind::Collision) {
+            continue;
+        }
+        c.physics.present = true;
+        c.physics.solids.resize(1);
+        if (f.command == "collisionjoints" && !goldsrc) {
+            for (std::size_t i = 0; i < p.files.size(); ++i) {
+                if (&p.files[i] != &f || i >= q.fileRead.size() || q.fileRead[i] < 0) {
+                    continue;
+                }
+                const Model& col = q.reads[static_cast<std::size_t>(q.fileRead[i])].result.model;
+                std::vector<std::uint8_t> used(col.skeleton.size(), 0);
+                std::vector<Link> links;
+                for (std::size_t pt = 0; pt < col.mesh.pointCount(); ++pt) {
+                    checks::compiledLinks(col.mesh, pt, r.profile, links);
+                    if (!links.empty() && links.front().joint >= 0 &&
+                        static_cast<std::size_t>(links.front().joint) < used.size()) {
+                        used[static_cast<std::size_t>(links.front().joint)] = 1;
+                    }
+                }
+                const auto n = static_cast<std::size_t>(std::count(used.begin(), used.end(), 1));
+                c.physics.solids.resize(std::max<std::size_t>(n, 1));
+            }
+        }
+    }
+    return c;
+}
+
+std::vector<CompareDifference> compareCompiled(const CompiledModelInfo& pr,
+                                               const CompiledModelInfo& co)
+{
+    std::vector<CompareDifference> out;
+    auto add = [&](std::string field, std::string a, std::string b) {
+        out.push_back({std::move(field), std::move(a), std::move(b), false});
+    };
+    auto count = [&](const std::string& field, std::size_t a, std::size_t b) {
+        if (a != b) {
+            add(field, std::to_string(a), std::to_string(b));
+        }
+        return a == b;
+    };
+    // Bones: the count, then the names in order.
+    count("bones", pr.bones.size(), co.bones.size());
+    {
+        std::vector<std::string> a, b;
+        for (const CompiledBone& x : pr.bones) {
+            a.push_back(x.name);
+        }
+        for (const CompiledBone& x : co.bones) {
+            b.push_back(x.name);
+        }
+        bool same = a.size() == b.size();
+        for (std::size_t i = 0; same && i < a.size(); ++i) {
+            same = asciiLower(a[i]) == asciiLower(b[i]);
+        }
+        if (!same) {
+            add("boneNames", listText(a), listText(b));
+        }
+    }
+    // Bodyparts and their models.
+    if (count("bodyparts", pr.bodyparts.size(), co.bodyparts.size())) {
+        for (std::size_t i = 0; i < pr.bodyparts.size(); ++i) {
+            const CompiledBodypart& a = pr.bodyparts[i];
+            const CompiledBodypart& b = co.bodyparts[i];
+            const std::string f = "bodyparts[" + std::to_string(i) + "]";
+            if (asciiLower(a.name) != asciiLower(b.name)) {
+                add(f + ".name", a.name, b.name);
+            }
+            if (!count(f + ".models", a.models.size(), b.models.size())) {
+                continue;
+            }
+            for (std::size_t k = 0; k < a.models.size(); ++k) {
+                const std::string g = f + ".models[" + std::to_string(k) + "]";
+                count(g + ".vertices", static_cast<std::size_t>(a.models[k].vertices),
+                      static_cast<std::size_t>(b.models[k].vertices));
+                count(g + ".triangles", static_cast<std::size_t>(a.models[k].triangles),
+                      static_cast<std::size_t>(b.models[k].triangles));
+            }
+        }
+    }
+    // Materials (as a set of folded names) and skin families.
+    {
+        std::vector<std::string> a, b;
+        for (const CompiledTexture& t : pr.textures) {
+            a.push_back(materialKey(t.name));
+        }
+        for (const CompiledTexture& t : co.textures) {
+            b.push_back(materialKey(t.name));
+        }
+        std::vector<std::string> sa = a, sb = b;
+        std::sort(sa.begin(), sa.end());
+        std::sort(sb.begin(), sb.end());
+        if (sa != sb) {
+            add("materialNames", listText(a), listText(b));
+        }
+        if (count("skins", pr.skins.size(), co.skins.size())) {
+            const auto na = pr.skinMaterialNames();
+            const auto nb = co.skinMaterialNames();
+            for (std::size_t i = 0; i < na.size() && i < nb.size(); ++i) {
+                // studiomdl keeps only the references some family changes; compare those.
+                std::vector<std::string> fa, fb;
+                for (const std::string& s : na[i]) {
+                    fa.push_back(materialKey(s));
+                }
+                for (const std::string& s : nb[i]) {
+                    fb.push_back(materialKey(s));
+                }
+                const std::size_t w = std::min(fa.size(), fb.size());
+                fa.resize(w);
+                fb.resize(w);
+                if (fa != fb) {
+                    add("skins[" + std::to_string(i) + "]", listText(fa), listText(fb));
+                }
+            }
+        }
+    }
+    // Sequences.
+    if (count("sequences", pr.sequences.size(), co.sequences.size())) {
+        for (std::size_t i = 0; i < pr.sequences.size(); ++i) {
+            const CompiledSequence& a = pr.sequences[i];
+            const CompiledSequence& b = co.sequences[i];
+            const std::string f = "sequences[" + std::to_string(i) + "]";
+            if (asciiLower(a.name) != asciiLower(b.name)) {
+                add(f + ".name", a.name, b.name);
+            }
+            count(f + ".frames", static_cast<std::size_t>(a.frames),
+                  static_cast<std::size_t>(b.frames));
+            if (!near(a.fps, b.fps, 1e-4f)) {
+                add(f + ".fps", floatText(a.fps), floatText(b.fps));
+            }
+            if (a.looping != b.looping) {
+                add(f + ".looping", a.looping ? "true" : "false", b.looping ? "true" : "false");
+            }
+            if (a.delta != b.delta) {
+                add(f + ".delta", a.delta ? "true" : "false", b.delta ? "true" : "false");
+            }
+        }
+    }
+    // Attachments.
+    if (count("attachments", pr.attachments.size(), co.attachments.size())) {
+        for (std::size_t i = 0; i < pr.attachments.size(); ++i) {
+            const std::string f = "attachments[" + std::to_string(i) + "]";
+            const CompiledAttachment& a = pr.attachments[i];
+            const CompiledAttachment& b = co.attachments[i];
+            if (asciiLower(a.name) != asciiLower(b.name)) {
+                add(f + ".name", a.name, b.name);
+            }
+            if (asciiLower(boneOf(pr, a.bone)) != asciiLower(boneOf(co, b.bone))) {
+                add(f + ".bone", boneOf(pr, a.bone), boneOf(co, b.bone));
+            }
+        }
+    }
+    // Hitboxes (GoldSrc's generated ones are not predicted).
+    if ((!pr.hitboxSets.empty() || pr.engine != "goldsrc") &&
+        count("hitboxes", pr.hitboxCount(), co.hitboxCount())) {
+        std::size_t n = 0;
+        for (std::size_t s = 0; s < pr.hitboxSets.size() && s < co.hitboxSets.size(); ++s) {
+            const auto& sa = pr.hitboxSets[s].boxes;
+            const auto& sb = co.hitboxSets[s].boxes;
+            for (std::size_t i = 0; i < sa.size() && i < sb.size(); ++i, ++n) {
+                const std::string f = "hitboxes[" + std::to_string(n) + "]";
+                if (asciiLower(boneOf(pr, sa[i].bone)) != asciiLower(boneOf(co, sb[i].bone))) {
+                    add(f + ".bone", boneOf(pr, sa[i].bone), boneOf(co, sb[i].bone));
+                }
+                if (sa[i].group != sb[i].group) {
+                    add(f + ".group", std::to_string(sa[i].group), std::to_string(sb[i].group));
+                }
+                if (!nearVec(sa[i].min, sb[i].min, 1e-3f) || !nearVec(sa[i].max, sb[i].max, 1e-3f)) {
+                    add(f + ".box", vec3Text(sa[i].min) + " .. " + vec3Text(sa[i].max),
+                        vec3Text(sb[i].min) + " .. " + vec3Text(sb[i].max));
+                }
+            }
+        }
+    }
+    if (pr.engine == "goldsrc") {
+        // GoldSrc's hull and illumination point are not predicted.
+    } else if (!nearVec(pr.illumPosition, co.illumPosition, 1e-3f)) {
+        add("illumPosition", vec3Text(pr.illumPosition), vec3Text(co.illumPosition));
+    }
+    if (pr.engine != "goldsrc" &&
+        (!nearVec(pr.hullMin, co.hullMin, 1e-3f) || !nearVec(pr.hullMax, co.hullMax, 1e-3f))) {
+        add("hull", vec3Text(pr.hullMin) + " .. " + vec3Text(pr.hullMax),
+            vec3Text(co.hullMin) + " .. " + vec3Text(co.hullMax));
+    }
+    if (pr.physics.present && co.physics.present) {
+        count("physics.solids", pr.physics.solids.size(), co.physics.solids.size());
+    } else if (pr.physics.present != co.physics.present) {
+        add("physics", pr.physics.present ? "a collision model" : "none",
+            co.physics.present ? "a .phy" : "none");
+    }
+    return out;
+}
+
+CompareReport compareQcToCompiled(const std::string& qcPath, const std::string& mdlPath,
+                                  const CompareOptions& options)
+{
+    CompareReport r;
+    r.qcPath = qcPath;
+    r.mdlPath = mdlPath;
+    const QcReport qc = qcReportFromFile(qcPath, options.profile);
+    if (!qc.readable) {
+        r.error = "cannot open '" + qcPath + "': " + qc.ioError;
+        return r;
+    }
+    OpenOptions oo;
+    oo.profile = options.profile;
+    const OpenedInput in = openInput(mdlPath, oo);
+    if (!in.readable) {
+        r.error = in.error;
+        return r;
+    }
+    if (!in.compiled) {
+        r.error = "'" + mdlPath + "' is not a compiled model";
+        return r;
+    }
+    r.ok = true;
+    r.compiled = *in.compiled;
+    r.predicted = predictCompiled(qc);
+    for (const Diagnostic& d : qc.diagnostics) {
+        if (d.severity == Severity::Error) {
+            r.diagnostics.push_back(d);
+        }
+    }
+    // Stale: a companion whose checksum is not the .mdl's, a project file newer than the .mdl.
+    for (const Diagnostic& d : in.result.diagnostics) {
+        r.diagnostics.push_back(d);
+        if (d.id == ids::kCompiledChecksumMismatch) {
+            r.staleReasons.push_back(d.message);
+        }
+    }
+    if (!options.ignoreTimestamps) {
+        namespace fs = std::filesystem;
+        std::error_code ec;
+        const auto built = fs::last_write_time(fs::path(mdlPath), ec);
+        if (!ec) {
+            std::vector<std::string> sources{qcPath};
+            for (const QcFileRef& f : qc.project.files) {
+                if (!f.resolved.empty()) {
+                    sources.push_back(f.resolved);
+                }
+            }
+            const fs::path qcDir = fs::path(qcPath).parent_path();
+            for (const QcPath& inc : qc.project.includes) {
+                const fs::path dir = inc.at.file.empty() ? qcDir : fs::path(inc.at.file).parent_path();
+                sources.push_back((dir / fs::path(inc.path)).string());
+            }
+            std::sort(sources.begin(), sources.end());
+            sources.erase(std::unique(sources.begin(), sources.end()), sources.end());
+            for (const std::string& s : sources) {
+                std::error_code e2;
+                const auto t = fs::last_write_time(fs::path(s), e2);
+                if (!e2 && t > built) {
+                    r.staleReasons.push_back("'" + s + "' is newer than '" + mdlPath + "'");
+                }
+            }
+        }
+    }
+    r.differences = compareCompiled(r.predicted, r.compiled);
+    for (CompareDifference& d : r.differences) {
+        d.stale = !r.staleReasons.empty();
+    }
+    return r;
+}
+
+std::string compareJson(const CompareReport& r)
+{
+    JsonWriter w;
+    w.beginObject();
+    w.key("qc").value(r.qcPath);
+    w.key("mdl").value(r.mdlPath);
+    if (!r.ok) {
+        w.key("error").value(r.error);
+        w.endObject();
+        return w.take() + "\n";
+    }
+    w.key("stale").beginArray();
+    for (const std::string& s : r.staleReasons) {
+        w.value(s);
+    }
+    w.endArray();
+    w.key("predicted").beginObject();
+    w.key("bones").value(static_cast<std::uint64_t>(r.predicted.bones.size()));
+    writeCompiledJson(w, r.predicted);
+    w.endObject();
+    w.key("compiled").beginObject();
+    w.key("bones").value(static_cast<std::uint64_t>(r.compiled.bones.size()));
+    writeCompiledJson(w, r.compiled);
+    w.endObject();
+    w.key("differences").beginArray();
+    for (const CompareDifference& d : r.differences) {
+        w.beginObject();
+        w.key("field").value(d.field);
+        w.key("predicted").value(d.predicted);
+        w.key("compiled").value(d.compiled);
+        w.key("verdict").value(d.stale ? "stale" : "differs");
+        w.endObject();
+    }
+    w.endArray();
+    w.endObject();
+    return w.take() + "\n";
+}
+
+std::string compareText(const CompareReport& r)
+{
+    if (!r.ok) {
+        return std::string();
+    }
+    std::string o;
+    for (const std::string& s : r.staleReasons) {
+        o += "stale: " + s + "\n";
+    }
+    std::size_t stale = 0;
+    for (const CompareDifference& d : r.differences) {
+        o += d.field + ": predicted " + d.predicted + ", compiled " + d.compiled +
+             (d.stale ? " [stale]" : "") + "\n";
+        stale += d.stale ? 1 : 0;
+    }
+    const std::size_t n = r.differences.size();
+    if (n == 0) {
+        o += "no difference: the prediction matches '" + r.mdlPath + "'\n";
+    } else {
+        o += std::to_string(n) + " difference" + (n == 1 ? "" : "s");
+        if (stale > 0) {
+            o += " (" + (stale == n ? std::string("all") : std::to_string(stale)) +
+                 " stale: the compiled model is older than its sources or its companions)";
+        }
+        o += "\n";
+    }
+    return o;
+}
+
+int compareExitCode(const CompareReport& r) noexcept
+{
+    if (!r.ok) {
+        return 2;
+    }
+    for (const CompareDifference& d : r.differences) {
+        if (!d.stale) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+} // namespace rigscope::core

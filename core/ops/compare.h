@@ -1,0 +1,70 @@
+#pragma once
+
+// `rigscope-cli compare PROJECT.qc COMPILED.mdl` (issue 30): what the QC compile predicts
+// (core::compileQc) set against what studiomdl wrote (core::openInput's compiled model). Both
+// sides are CompiledModelInfo, written with the keys of `info --json` (compiled_report.h); the
+// differences name the field, both values and a verdict: `stale` when the compiled model is
+// older than a file of the project or a companion's checksum is not the .mdl's (the prediction
+// is not to blame), else `differs`. docs/cli.md "compare" describes the fields.
+
+#include <string>
+#include <vector>
+
+#include "core/diag/diagnostic.h"
+#include "core/diag/profile.h"
+#include "core/formats/mdl/compiled_model.h"
+
+namespace rigscope::core {
+
+struct QcReport;
+
+struct CompareOptions {
+    Profile profile = Profile::Auto;
+    // Leave file times out of the staleness test (a git checkout gives every file the time of
+    // the checkout, so a source may look newer than the model built from it).
+    bool ignoreTimestamps = false;
+};
+
+struct CompareDifference {
+    std::string field; // "bones", "bodyparts[0].models[1].vertices", "sequences[2].fps", ...
+    std::string predicted;
+    std::string compiled;
+    bool stale = false; // verdict `stale` (else `differs`)
+};
+
+struct CompareReport {
+    std::string qcPath, mdlPath;
+    // False: a file could not be read as what it should be (`error` says why; exit code 2).
+    bool ok = false;
+    std::string error;
+    CompiledModelInfo predicted;
+    CompiledModelInfo compiled;
+    // Why the compiled model is stale: "'ref.smd' is newer than the .mdl", "the .vvd's
+    // checksum ... is not the .mdl's ...". Empty: not stale.
+    std::vector<std::string> staleReasons;
+    std::vector<CompareDifference> differences;
+    // The compiled model's reader diagnostics (checksums, truncation) and the QC's errors.
+    std::vector<Diagnostic> diagnostics;
+};
+
+// The prediction of a QC report as a compiled model's figures: kept bones, bodyparts with each
+// model's welded vertex and triangle counts, materials and skin families, sequences,
+// attachments, hitboxes (given, else generated), $illumposition, $bbox, collision solids.
+CompiledModelInfo predictCompiled(const QcReport& r);
+
+// The differences of two models' figures (no staleness: every verdict `differs`).
+std::vector<CompareDifference> compareCompiled(const CompiledModelInfo& predicted,
+                                               const CompiledModelInfo& compiled);
+
+CompareReport compareQcToCompiled(const std::string& qcPath, const std::string& mdlPath,
+                                  const CompareOptions& options);
+
+// {"qc", "mdl", "stale": [...], "predicted": {...}, "compiled": {...}, "differences": [...]}
+std::string compareJson(const CompareReport& r);
+// One line per difference ("FIELD: predicted P, compiled C [stale]") and a summary line.
+std::string compareText(const CompareReport& r);
+// 0: no difference but stale ones; 1: a difference the prediction is to blame for; 2: a file
+// could not be read.
+int compareExitCode(const CompareReport& r) noexcept;
+
+} // namespace rigscope::core
