@@ -214,6 +214,14 @@ bool sameNormal(const Vec3& a, const Vec3& b) noexcept
     return a.dot(b) > kCos2Deg;
 }
 
+// studiomdl (Source) welds a corner with a vertex whose normal is within 2° of its own; a zero
+// normal is within 2° of nothing (its dot product is 0), so each corner with one stays a vertex
+// of its own (issue 30: public pairs whose SMDs have zero normals count every such corner).
+bool sameSourceNormal(const Vec3& a, const Vec3& b) noexcept
+{
+    return a.dot(b) > kCos2Deg;
+}
+
 std::int32_t cell(float v, float size) noexcept
 {
     if (!std::isfinite(v)) {
@@ -364,7 +372,7 @@ WeldStats weldStats(const Model& m, Profile profile, std::size_t vertexLimit,
         const std::uint32_t v = table.findOrAdd(
             keyHash(k),
             [&](std::uint32_t g) {
-                if (!sameNormal(repNormal[g], n)) {
+                if (!sameSourceNormal(repNormal[g], n)) {
                     return false;
                 }
                 Key rk;

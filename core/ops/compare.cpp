@@ -60,38 +60,100 @@ bool commandVector(const QcProject& p, std::string_view name, std::size_t first,
     return found;
 }
 
-// One mesh object of `m` alone (its triangles; points and links shared).
-Model objectModel(const Model& m, std::uint32_t object)
+// The model a project file was read into (a reference, not flex), nullptr when none.
+const Model* fileModel(const QcCompiled& q, std::int32_t ref)
 {
-    Model sub;
-    sub.format = m.format;
-    const Mesh& s = m.mesh;
-    Mesh& d = sub.mesh;
-    d.pointPositions = s.pointPositions;
-    d.pointParents = s.pointParents;
-    d.pointLinkState = s.pointLinkState;
-    d.influenceOffsets = s.influenceOffsets;
-    d.influenceJoints = s.influenceJoints;
-    d.influenceWeights = s.influenceWeights;
-    d.pointWhere = s.pointWhere;
-    d.materials = s.materials;
+    if (ref < 0 || static_cast<std::size_t>(ref) >= q.fileRead.size() ||
+        q.fileRead[static_cast<std::size_t>(ref)] < 0) {
+        return nullptr;
+    }
+    const ReadResult& r =
+        q.reads[static_cast<std::size_t>(q.fileRead[static_cast<std::size_t>(ref)])].result;
+    return r.hasModel && r.model.kind != ModelKind::Flex ? &r.model : nullptr;
+}
+
+// `src`'s triangles added to `dst`: joints by name (new ones as roots), materials by name.
+void appendMesh(Model& dst, const Model& src)
+{
+    Mesh& d = dst.mesh;
+    const Mesh& s = src.mesh;
+    std::vector<JointIndex> joints(src.skeleton.size(), kNoJoint);
+    for (std::size_t j = 0; j < src.skeleton.size(); ++j) {
+        const std::string key = asciiLower(src.skeleton.names[j]);
+        for (std::size_t k = 0; k < dst.skeleton.size(); ++k) {
+            if (asciiLower(dst.skeleton.names[k]) == key) {
+                joints[j] = static_cast<JointIndex>(k);
+                break;
+            }
+        }
+        if (joints[j] == kNoJoint) {
+            joints[j] = dst.skeleton.addJoint(src.skeleton.names[j], kNoJoint,
+                                              static_cast<std::int32_t>(dst.skeleton.size()), {});
+        }
+    }
+    auto joint = [&](JointIndex j) {
+        return j >= 0 && static_cast<std::size_t>(j) < joints.size()
+                   ? joints[static_cast<std::size_t>(j)]
+                   : kNoJoint;
+    };
+    const auto pointBase = static_cast<std::uint32_t>(d.pointPositions.size());
+    if (d.influenceOffsets.empty()) {
+        d.influenceOffsets.assign(d.pointPositions.size() + 1, 0);
+    }
+    const std::uint32_t inflBase = d.influenceOffsets.back();
+    for (std::size_t p = 0; p < s.pointCount(); ++p) {
+        d.pointPositions.push_back(s.pointPositions[p]);
+        d.pointParents.push_back(joint(s.pointParents[p]));
+        d.pointLinkState.push_back(s.pointLinkState[p]);
+        d.pointWhere.push_back(s.pointWhere[p]);
+        d.influenceOffsets.push_back(inflBase +
+                                     (s.influenceOffsets.empty() ? 0u : s.influenceOffsets[p + 1]));
+    }
+    for (std::size_t i = 0; i < s.influenceJoints.size(); ++i) {
+        d.influenceJoints.push_back(joint(s.influenceJoints[i]));
+        d.influenceWeights.push_back(s.influenceWeights[i]);
+    }
+    std::vector<std::uint32_t> materials(s.materials.size(), 0);
+    for (std::size_t m = 0; m < s.materials.size(); ++m) {
+        const std::string key = materialKey(s.materials[m].name);
+        std::size_t k = 0;
+        while (k < d.materials.size() && materialKey(d.materials[k].name) != key) {
+            ++k;
+        }
+        if (k == d.materials.size()) {
+            d.materials.push_back(s.materials[m]);
+        }
+        materials[m] = static_cast<std::uint32_t>(k);
+    }
+    d.cornerExtraUvs.clear();
+    d.cornerColors.clear();
+    for (std::size_t c = 0; c < s.cornerCount(); ++c) {
+        d.cornerPoints.push_back(pointBase + s.cornerPoints[c]);
+        d.cornerNormals.push_back(s.cornerNormals[c]);
+        d.cornerUvs.push_back(s.cornerUvs[c]);
+        d.cornerWhere.push_back(s.cornerWhere[c]);
+    }
     for (std::size_t t = 0; t < s.triangleCount(); ++t) {
-        if (t >= s.triangleObjects.size() || s.triangleObjects[t] != object) {
-            continue;
+        d.triangleMaterials.push_back(materials[s.triangleMaterials[t]]);
+        if (!d.triangleObjects.empty()) {
+            d.triangleObjects.push_back(0);
         }
-        for (std::size_t k = 0; k < 3; ++k) {
-            const std::size_t c = 3 * t + k;
-            d.cornerPoints.push_back(s.cornerPoints[c]);
-            d.cornerNormals.push_back(s.cornerNormals[c]);
-            d.cornerUvs.push_back(s.cornerUvs[c]);
-            d.cornerWhere.push_back(s.cornerWhere[c]);
-        }
-        d.triangleMaterials.push_back(s.triangleMaterials[t]);
-        d.triangleObjects.push_back(0);
         d.triangleWhere.push_back(s.triangleWhere[t]);
     }
-    sub.skeleton = m.skeleton;
-    return sub;
+}
+
+// The files the $lod blocks put in place of body file `path` (their refs).
+std::vector<std::int32_t> lodFilesOf(const QcProject& p, const std::string& path)
+{
+    std::vector<std::int32_t> out;
+    for (const QcLod& lod : p.lods) {
+        for (const QcLod::Replace& r : lod.replaceModels) {
+            if (r.fileRef >= 0 && materialKey(r.from) == materialKey(path)) {
+                out.push_back(r.fileRef);
+            }
+        }
+    }
+    return out;
 }
 
 std::string floatText(float v)
@@ -262,11 +324,34 @@ CompiledModelInfo predictCompiled(const QcReport& r)
             const std::int32_t object =
                 g < q.choiceObjects.size() && ci < q.choiceObjects[g].size() ? q.choiceObjects[g][ci]
                                                                              : -1;
-            if (object >= 0) {
-                const Model sub = objectModel(m, static_cast<std::uint32_t>(object));
-                sm.triangles = static_cast<std::int32_t>(sub.mesh.triangleCount());
-                sm.vertices = static_cast<std::int32_t>(
-                    checks::weldStats(sub, r.profile, 0, 0).vertices);
+            const Model* file = object >= 0 ? fileModel(q, ch.fileRef) : nullptr;
+            if (file) {
+                // studiomdl welds each file as it reads it, on the bones it names (before a
+                // $staticprop collapse); a triangle two of whose corners weld into one vertex
+                // is dropped. The .vvd holds LOD 0's vertices and those its LOD files add.
+                const checks::WeldStats w = checks::weldStats(*file, r.profile, 0, 0, true);
+                std::int32_t triangles = 0;
+                for (std::size_t t = 0; 3 * t + 2 < w.cornerVertex.size(); ++t) {
+                    const std::uint32_t a = w.cornerVertex[3 * t], b = w.cornerVertex[3 * t + 1],
+                                        cc = w.cornerVertex[3 * t + 2];
+                    triangles += a != b && b != cc && a != cc ? 1 : 0;
+                }
+                sm.triangles = triangles;
+                sm.vertices = static_cast<std::int32_t>(w.vertices);
+                const std::vector<std::int32_t> lods = lodFilesOf(p, ch.path);
+                if (!lods.empty()) {
+                    Model all;
+                    all.format = file->format;
+                    all.skeleton = file->skeleton;
+                    all.mesh = file->mesh;
+                    for (const std::int32_t ref : lods) {
+                        if (const Model* lod = fileModel(q, ref)) {
+                            appendMesh(all, *lod);
+                        }
+                    }
+                    sm.vertices =
+                        static_cast<std::int32_t>(checks::weldStats(all, r.profile, 0, 0).vertices);
+                }
             }
             bp.models.push_back(std::move(sm));
         }
@@ -314,24 +399,67 @@ CompiledModelInfo predictCompiled(const QcReport& r)
         b.name = h.name;
         it->boxes.push_back(std::move(b));
     }
-    // No $hbox (Source): one box per bone that vertices are linked to, in bone order, around
-    // those vertices in the bone's space (and its origin); $staticprop: one box on static_prop
-    // around every vertex.
+    // The points of the model in its own space: the bodies' (the merged mesh) and, for
+    // $staticprop, those of their LOD files too ($scale and $origin applied).
     const Skeleton& sk = m.skeleton;
     const bool staticProp = p.staticProp && !goldsrc;
+    std::vector<std::uint8_t> usedPoint(m.mesh.pointCount(), 0);
+    for (const std::uint32_t pt : m.mesh.cornerPoints) {
+        usedPoint[pt] = 1;
+    }
+    std::vector<Vec3> lodPoints;
+    if (staticProp) {
+        for (const QcBodygroup& grp : p.bodygroups) {
+            for (const QcBodyChoice& ch : grp.choices) {
+                for (const std::int32_t ref : ch.blank ? std::vector<std::int32_t>()
+                                                       : lodFilesOf(p, ch.path)) {
+                    if (const Model* lod = fileModel(q, ref)) {
+                        for (const std::uint32_t pt : lod->mesh.cornerPoints) {
+                            lodPoints.push_back(lod->mesh.pointPositions[pt] * p.scale - p.origin);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    std::vector<Vec3> collisionPoints;
+    for (std::size_t i = 0; i < p.files.size(); ++i) {
+        if (p.files[i].kind != QcFileRef::Kind::Collision) {
+            continue;
+        }
+        if (const Model* col = fileModel(q, static_cast<std::int32_t>(i))) {
+            for (const std::uint32_t pt : col->mesh.cornerPoints) {
+                collisionPoints.push_back(col->mesh.pointPositions[pt] * p.scale - p.origin);
+            }
+        }
+    }
+    std::vector<Vec3> bindRot(sk.bindRotations.begin(), sk.bindRotations.end());
+    std::vector<Vec3> bindPos(sk.bindPositions.begin(), sk.bindPositions.end());
+    const std::vector<Xf> bind =
+        staticProp ? std::vector<Xf>(sk.size()) : worldOf(sk, bindRot, bindPos);
+    // Each point's heaviest compiled link (its bone for the hull's rigid pose).
+    std::vector<JointIndex> pointBone(m.mesh.pointCount(), kNoJoint);
+    {
+        std::vector<Link> links;
+        for (std::size_t pt = 0; pt < m.mesh.pointCount() && !staticProp; ++pt) {
+            checks::compiledLinks(m.mesh, pt, r.profile, links);
+            float best = -1;
+            for (const Link& l : links) {
+                if (l.weight > best && l.joint >= 0 && static_cast<std::size_t>(l.joint) < sk.size()) {
+                    best = l.weight;
+                    pointBone[pt] = l.joint;
+                }
+            }
+        }
+    }
+    // No $hbox (Source): one box per bone that vertices are linked to, in bone order, around
+    // those vertices in the bone's space and its origin, kept when every side is at least a
+    // unit long; $staticprop: one box on static_prop around every vertex of every LOD.
     if (p.hitboxes.empty() && !goldsrc && !sk.empty() && m.mesh.pointCount() > 0) {
-        std::vector<Vec3> bindRot(sk.bindRotations.begin(), sk.bindRotations.end());
-        std::vector<Vec3> bindPos(sk.bindPositions.begin(), sk.bindPositions.end());
-        const std::vector<Xf> bind = staticProp ? std::vector<Xf>(sk.size())
-                                                : worldOf(sk, bindRot, bindPos);
         std::vector<BoxBounds> boxes(sk.size());
         std::vector<Link> links;
-        std::vector<std::uint8_t> used(m.mesh.pointCount(), 0);
-        for (const std::uint32_t pt : m.mesh.cornerPoints) {
-            used[pt] = 1;
-        }
         for (std::size_t pt = 0; pt < m.mesh.pointCount(); ++pt) {
-            if (!used[pt]) {
+            if (!usedPoint[pt]) {
                 continue;
             }
             const Vec3& pos = m.mesh.pointPositions[pt];
@@ -347,9 +475,13 @@ CompiledModelInfo predictCompiled(const QcReport& r)
                 }
             }
         }
+        for (const Vec3& pos : lodPoints) {
+            boxes[0].add(compiledSpace(pos));
+        }
         CompiledHitboxSet set{"default", {}};
         for (std::size_t j = 0; j < boxes.size(); ++j) {
-            if (boxes[j].any) {
+            const Vec3 size = boxes[j].max - boxes[j].min;
+            if (boxes[j].any && (staticProp || size.minCoeff() >= 1.0f)) {
                 CompiledHitbox b;
                 b.bone = static_cast<std::int32_t>(j);
                 b.min = boxes[j].min;
@@ -359,41 +491,74 @@ CompiledModelInfo predictCompiled(const QcReport& r)
         }
         c.hitboxSets.push_back(std::move(set));
     }
-    // The hull: $bbox as written, else the first hitbox set's boxes carried through every frame
-    // of every sequence (the bind pose without one), in the compiled model's space.
+    // The hull: $bbox as written, else around the first hitbox set's boxes and the vertices
+    // through every frame of every sequence (the bind pose without one), in the compiled
+    // model's space (vertices follow their heaviest bone).
     Vec3 v;
+    Vec3 illumCentre = Vec3::Zero();
     if (commandVector(p, "bbox", 0, v)) {
         c.hullMin = v;
         (void)commandVector(p, "bbox", 3, c.hullMax);
-    } else if (!goldsrc && !c.hitboxSets.empty()) {
+        illumCentre = (c.hullMin + c.hullMax) * 0.5f;
+    } else if (!goldsrc && !sk.empty()) {
         BoxBounds hull;
         bool first = true;
+        auto grow = [&](const Vec3& cw) {
+            if (first) {
+                hull.min = hull.max = cw;
+                first = false;
+            }
+            hull.add(cw);
+        };
         auto addPose = [&](const std::vector<Xf>& world) {
-            for (const CompiledHitbox& b : c.hitboxSets.front().boxes) {
-                if (b.bone < 0 || static_cast<std::size_t>(b.bone) >= world.size()) {
+            if (!c.hitboxSets.empty()) {
+                for (const CompiledHitbox& b : c.hitboxSets.front().boxes) {
+                    if (b.bone < 0 || static_cast<std::size_t>(b.bone) >= world.size()) {
+                        continue;
+                    }
+                    for (int k = 0; k < 8; ++k) {
+                        const Vec3 corner((k & 1) ? b.max.x() : b.min.x(),
+                                          (k & 2) ? b.max.y() : b.min.y(),
+                                          (k & 4) ? b.max.z() : b.min.z());
+                        const Vec3 w =
+                            world[static_cast<std::size_t>(b.bone)].apply(corner).cast<float>();
+                        grow(staticProp ? w : compiledSpace(w));
+                    }
+                }
+            }
+            for (std::size_t pt = 0; pt < m.mesh.pointCount(); ++pt) {
+                if (!usedPoint[pt]) {
                     continue;
                 }
-                for (int k = 0; k < 8; ++k) {
-                    const Vec3 corner((k & 1) ? b.max.x() : b.min.x(), (k & 2) ? b.max.y() : b.min.y(),
-                                      (k & 4) ? b.max.z() : b.min.z());
-                    const Vec3 w = world[static_cast<std::size_t>(b.bone)].apply(corner).cast<float>();
-                    const Vec3 cw = staticProp ? w : compiledSpace(w);
-                    if (first) {
-                        hull.min = hull.max = cw;
-                        first = false;
-                    }
-                    hull.add(cw);
+                const Vec3& pos = m.mesh.pointPositions[pt];
+                const JointIndex j = pointBone[pt];
+                if (staticProp || j == kNoJoint) {
+                    grow(compiledSpace(pos));
+                } else {
+                    const auto k = static_cast<std::size_t>(j);
+                    grow(compiledSpace(world[k].apply(bind[k].applyInverse(pos).cast<float>())
+                                           .cast<float>()));
                 }
+            }
+            for (const Vec3& pos : lodPoints) {
+                grow(compiledSpace(pos));
             }
         };
         bool anyFrame = false;
         if (!staticProp) {
+            // A bound on the work (frames x points) for large animation libraries.
+            std::size_t budget = std::size_t(1) << 26;
             for (const Animation& a : m.animations) {
                 if (a.kind != PoseKind::LocalEulerXYZ || a.jointCount != sk.size()) {
                     continue;
                 }
                 std::vector<Vec3> rot(sk.size()), pos(sk.size());
                 for (std::size_t f = 0; f < a.frameCount(); ++f) {
+                    const std::size_t cost = m.mesh.pointCount() + sk.size();
+                    if (cost > budget) {
+                        break;
+                    }
+                    budget -= cost;
                     for (std::size_t j = 0; j < sk.size(); ++j) {
                         rot[j] = a.rotations[a.key(f, j)];
                         pos[j] = a.positions[a.key(f, j)];
@@ -404,9 +569,15 @@ CompiledModelInfo predictCompiled(const QcReport& r)
             }
         }
         if (!anyFrame) {
-            std::vector<Vec3> rot(sk.bindRotations.begin(), sk.bindRotations.end());
-            std::vector<Vec3> pos(sk.bindPositions.begin(), sk.bindPositions.end());
-            addPose(staticProp ? std::vector<Xf>(sk.size()) : worldOf(sk, rot, pos));
+            addPose(bind);
+        }
+        // The light sits at the centre of that; the hull also holds the collision model, grown
+        // by the 0.25 margin of its convex pieces.
+        illumCentre = (hull.min + hull.max) * 0.5f;
+        for (const Vec3& pos : collisionPoints) {
+            const Vec3 cp = compiledSpace(pos);
+            grow(cp - Vec3::Constant(0.25f));
+            grow(cp + Vec3::Constant(0.25f));
         }
         if (!first) {
             c.hullMin = hull.min;
@@ -417,7 +588,7 @@ CompiledModelInfo predictCompiled(const QcReport& r)
     if (commandVector(p, "illumposition", 0, v)) {
         c.illumPosition = goldsrc ? v : compiledSpace(v);
     } else if (!goldsrc) {
-        c.illumPosition = (c.hullMin + c.hullMax) * 0.5f;
+        c.illumPosition = illumCentre;
     }
     // Collision: one solid for $collisionmodel; a solid per weighted bone for $collisionjoints.
     for (const QcFileRef& f : p.files) {
@@ -427,15 +598,12 @@ CompiledModelInfo predictCompiled(const QcReport& r)
         c.physics.present = true;
         c.physics.solids.resize(1);
         if (f.command == "collisionjoints" && !goldsrc) {
-            for (std::size_t i = 0; i < p.files.size(); ++i) {
-                if (&p.files[i] != &f || i >= q.fileRead.size() || q.fileRead[i] < 0) {
-                    continue;
-                }
-                const Model& col = q.reads[static_cast<std::size_t>(q.fileRead[i])].result.model;
-                std::vector<std::uint8_t> used(col.skeleton.size(), 0);
+            const auto i = static_cast<std::int32_t>(&f - p.files.data());
+            if (const Model* col = fileModel(q, i)) {
+                std::vector<std::uint8_t> used(col->skeleton.size(), 0);
                 std::vector<Link> links;
-                for (std::size_t pt = 0; pt < col.mesh.pointCount(); ++pt) {
-                    checks::compiledLinks(col.mesh, pt, r.profile, links);
+                for (std::size_t pt = 0; pt < col->mesh.pointCount(); ++pt) {
+                    checks::compiledLinks(col->mesh, pt, r.profile, links);
                     if (!links.empty() && links.front().joint >= 0 &&
                         static_cast<std::size_t>(links.front().joint) < used.size()) {
                         used[static_cast<std::size_t>(links.front().joint)] = 1;

@@ -590,7 +590,8 @@ std::vector<std::uint8_t> Compiler::usedBones()
     return used;
 }
 
-// Takes the bones studiomdl drops out of the merged skeleton. They have no kept descendant, so
+// Takes the bones studiomdl drops out of the merged skeleton and puts the rest in the bone
+// table's order ($definebone bones first). Dropped bones have no kept descendant, so
 // no bind pose changes; a raw link on one (a weight the compile culls) moves to its nearest
 // kept ancestor, as studiomdl maps a source bone missing from the bone table.
 void Compiler::dropUnusedBones()
@@ -598,7 +599,40 @@ void Compiler::dropUnusedBones()
     Skeleton& sk = m_out.model.skeleton;
     m_out.mergedSkeleton = sk;
     const std::vector<std::uint8_t> used = usedBones();
-    if (std::find(used.begin(), used.end(), 0) == used.end()) {
+    // The bone table's order (Source): the $definebone bones first, in script order (each
+    // after its parent), then the files' bones in merged order.
+    std::vector<std::size_t> order;
+    std::vector<std::uint8_t> placed(sk.size(), 0);
+    auto place = [&](std::size_t j) {
+        std::vector<std::size_t> chain;
+        for (JointIndex k = static_cast<JointIndex>(j);
+             k != kNoJoint && !placed[static_cast<std::size_t>(k)] && chain.size() <= sk.size();
+             k = sk.parents[static_cast<std::size_t>(k)]) {
+            chain.push_back(static_cast<std::size_t>(k));
+        }
+        for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+            if (!placed[*it]) {
+                placed[*it] = 1;
+                order.push_back(*it);
+            }
+        }
+    };
+    if (m_project.profile != Profile::GoldSrc) {
+        for (const QcDefineBone& b : m_project.defineBones) {
+            const auto it = m_jointByName.find(asciiLower(b.name));
+            if (it != m_jointByName.end()) {
+                place(static_cast<std::size_t>(it->second));
+            }
+        }
+    }
+    for (std::size_t j = 0; j < sk.size(); ++j) {
+        place(j);
+    }
+    bool identity = true;
+    for (std::size_t i = 0; i < order.size() && identity; ++i) {
+        identity = order[i] == i;
+    }
+    if (identity && std::find(used.begin(), used.end(), 0) == used.end()) {
         for (std::size_t j = 0; j < sk.size(); ++j) {
             m_out.keptJoints.push_back(static_cast<JointIndex>(j));
         }
@@ -608,7 +642,7 @@ void Compiler::dropUnusedBones()
     kept.bindKind = sk.bindKind;
     std::vector<JointIndex> remap(sk.size(), kNoJoint);
     m_jointByName.clear();
-    for (std::size_t j = 0; j < sk.size(); ++j) {
+    for (const std::size_t j : order) {
         const JointIndex parent =
             sk.parents[j] == kNoJoint ? kNoJoint : remap[static_cast<std::size_t>(sk.parents[j])];
         if (!used[j]) {
@@ -960,7 +994,8 @@ QcCompiled Compiler::run()
     }
     for (std::size_t i = 0; i < m_project.files.size(); ++i) {
         const QcFileRef& f = m_project.files[i];
-        if (f.kind == QcFileRef::Kind::Lod || f.kind == QcFileRef::Kind::Flex) {
+        if (f.kind == QcFileRef::Kind::Lod || f.kind == QcFileRef::Kind::Flex ||
+            f.kind == QcFileRef::Kind::Collision) {
             (void)readRef(static_cast<std::int32_t>(i));
         }
     }
