@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <system_error>
 
 #include <Eigen/Geometry>
@@ -72,76 +73,6 @@ const Model* fileModel(const QcCompiled& q, std::int32_t ref)
     return r.hasModel && r.model.kind != ModelKind::Flex ? &r.model : nullptr;
 }
 
-// `src`'s triangles added to `dst`: joints by name (new ones as roots), materials by name.
-void appendMesh(Model& dst, const Model& src)
-{
-    Mesh& d = dst.mesh;
-    const Mesh& s = src.mesh;
-    std::vector<JointIndex> joints(src.skeleton.size(), kNoJoint);
-    for (std::size_t j = 0; j < src.skeleton.size(); ++j) {
-        const std::string key = asciiLower(src.skeleton.names[j]);
-        for (std::size_t k = 0; k < dst.skeleton.size(); ++k) {
-            if (asciiLower(dst.skeleton.names[k]) == key) {
-                joints[j] = static_cast<JointIndex>(k);
-                break;
-            }
-        }
-        if (joints[j] == kNoJoint) {
-            joints[j] = dst.skeleton.addJoint(src.skeleton.names[j], kNoJoint,
-                                              static_cast<std::int32_t>(dst.skeleton.size()), {});
-        }
-    }
-    auto joint = [&](JointIndex j) {
-        return j >= 0 && static_cast<std::size_t>(j) < joints.size()
-                   ? joints[static_cast<std::size_t>(j)]
-                   : kNoJoint;
-    };
-    const auto pointBase = static_cast<std::uint32_t>(d.pointPositions.size());
-    if (d.influenceOffsets.empty()) {
-        d.influenceOffsets.assign(d.pointPositions.size() + 1, 0);
-    }
-    const std::uint32_t inflBase = d.influenceOffsets.back();
-    for (std::size_t p = 0; p < s.pointCount(); ++p) {
-        d.pointPositions.push_back(s.pointPositions[p]);
-        d.pointParents.push_back(joint(s.pointParents[p]));
-        d.pointLinkState.push_back(s.pointLinkState[p]);
-        d.pointWhere.push_back(s.pointWhere[p]);
-        d.influenceOffsets.push_back(inflBase +
-                                     (s.influenceOffsets.empty() ? 0u : s.influenceOffsets[p + 1]));
-    }
-    for (std::size_t i = 0; i < s.influenceJoints.size(); ++i) {
-        d.influenceJoints.push_back(joint(s.influenceJoints[i]));
-        d.influenceWeights.push_back(s.influenceWeights[i]);
-    }
-    std::vector<std::uint32_t> materials(s.materials.size(), 0);
-    for (std::size_t m = 0; m < s.materials.size(); ++m) {
-        const std::string key = materialKey(s.materials[m].name);
-        std::size_t k = 0;
-        while (k < d.materials.size() && materialKey(d.materials[k].name) != key) {
-            ++k;
-        }
-        if (k == d.materials.size()) {
-            d.materials.push_back(s.materials[m]);
-        }
-        materials[m] = static_cast<std::uint32_t>(k);
-    }
-    d.cornerExtraUvs.clear();
-    d.cornerColors.clear();
-    for (std::size_t c = 0; c < s.cornerCount(); ++c) {
-        d.cornerPoints.push_back(pointBase + s.cornerPoints[c]);
-        d.cornerNormals.push_back(s.cornerNormals[c]);
-        d.cornerUvs.push_back(s.cornerUvs[c]);
-        d.cornerWhere.push_back(s.cornerWhere[c]);
-    }
-    for (std::size_t t = 0; t < s.triangleCount(); ++t) {
-        d.triangleMaterials.push_back(materials[s.triangleMaterials[t]]);
-        if (!d.triangleObjects.empty()) {
-            d.triangleObjects.push_back(0);
-        }
-        d.triangleWhere.push_back(s.triangleWhere[t]);
-    }
-}
-
 // The files the $lod blocks put in place of body file `path` (their refs).
 std::vector<std::int32_t> lodFilesOf(const QcProject& p, const std::string& path)
 {
@@ -154,6 +85,59 @@ std::vector<std::int32_t> lodFilesOf(const QcProject& p, const std::string& path
         }
     }
     return out;
+}
+
+// The vertices of a body file and its LOD files together, as the .vvd holds them: each file
+// welded on its own (studiomdl's rule), then a LOD's vertex joins one of an earlier file only
+// when material, position, UV, links (by bone name) and the welded normal are the same bits.
+std::int32_t lodUnionVertices(const Model& body, const std::vector<std::int32_t>& lods,
+                              const QcCompiled& q, Profile profile)
+{
+    std::set<std::string> seen;
+    std::vector<Link> links;
+    auto add = [&](const Model& m) {
+        const checks::WeldStats w = checks::weldStats(m, profile, 0, 0, true);
+        std::vector<std::uint8_t> done(w.vertices, 0);
+        const Mesh& me = m.mesh;
+        for (std::size_t c = 0; c < w.cornerVertex.size(); ++c) {
+            const std::uint32_t v = w.cornerVertex[c];
+            if (v >= done.size() || done[v]) {
+                continue;
+            }
+            done[v] = 1; // the vertex's first corner carries its normal
+            const std::uint32_t pt = me.cornerPoints[c];
+            std::string key = materialKey(me.materials[me.triangleMaterials[c / 3]].name);
+            key += '\0';
+            auto put = [&](float f) { key.append(reinterpret_cast<const char*>(&f), sizeof f); };
+            for (const float f : {me.pointPositions[pt].x(), me.pointPositions[pt].y(),
+                                  me.pointPositions[pt].z(), me.cornerUvs[c].x(),
+                                  me.cornerUvs[c].y()}) {
+                put(f);
+            }
+            const Vec3 n = me.cornerNormals[c].norm() > 0 ? Vec3(me.cornerNormals[c].normalized())
+                                                          : Vec3::Zero();
+            put(n.x());
+            put(n.y());
+            put(n.z());
+            checks::compiledLinks(me, pt, profile, links);
+            for (const Link& l : links) {
+                key += asciiLower(l.joint >= 0 && static_cast<std::size_t>(l.joint) <
+                                                      m.skeleton.size()
+                                      ? m.skeleton.names[static_cast<std::size_t>(l.joint)]
+                                      : std::string());
+                key += '\0';
+                put(l.weight);
+            }
+            seen.insert(std::move(key));
+        }
+    };
+    add(body);
+    for (const std::int32_t ref : lods) {
+        if (const Model* lod = fileModel(q, ref)) {
+            add(*lod);
+        }
+    }
+    return static_cast<std::int32_t>(seen.size());
 }
 
 std::string floatText(float v)
@@ -340,17 +324,7 @@ CompiledModelInfo predictCompiled(const QcReport& r)
                 sm.vertices = static_cast<std::int32_t>(w.vertices);
                 const std::vector<std::int32_t> lods = lodFilesOf(p, ch.path);
                 if (!lods.empty()) {
-                    Model all;
-                    all.format = file->format;
-                    all.skeleton = file->skeleton;
-                    all.mesh = file->mesh;
-                    for (const std::int32_t ref : lods) {
-                        if (const Model* lod = fileModel(q, ref)) {
-                            appendMesh(all, *lod);
-                        }
-                    }
-                    sm.vertices =
-                        static_cast<std::int32_t>(checks::weldStats(all, r.profile, 0, 0).vertices);
+                    sm.vertices = lodUnionVertices(*file, lods, q, r.profile);
                 }
             }
             bp.models.push_back(std::move(sm));
