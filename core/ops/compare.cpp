@@ -109,9 +109,9 @@ std::int32_t lodUnionVertices(const Model& body, const std::vector<std::int32_t>
             std::string key = materialKey(me.materials[me.triangleMaterials[c / 3]].name);
             key += '\0';
             auto put = [&](float f) { key.append(reinterpret_cast<const char*>(&f), sizeof f); };
-            for (const float f : {me.pointPositions[pt].x(), me.pointPositions[pt].y(),
-                                  me.pointPositions[pt].z(), me.cornerUvs[c].x(),
-                                  me.cornerUvs[c].y()}) {
+            for (const float f :
+                 {me.pointPositions[pt].x(), me.pointPositions[pt].y(), me.pointPositions[pt].z(),
+                  me.cornerUvs[c].x(), me.cornerUvs[c].y()}) {
                 put(f);
             }
             const Vec3 n = me.cornerNormals[c].norm() > 0 ? Vec3(me.cornerNormals[c].normalized())
@@ -121,10 +121,10 @@ std::int32_t lodUnionVertices(const Model& body, const std::vector<std::int32_t>
             put(n.z());
             checks::compiledLinks(me, pt, profile, links);
             for (const Link& l : links) {
-                key += asciiLower(l.joint >= 0 && static_cast<std::size_t>(l.joint) <
-                                                      m.skeleton.size()
-                                      ? m.skeleton.names[static_cast<std::size_t>(l.joint)]
-                                      : std::string());
+                key +=
+                    asciiLower(l.joint >= 0 && static_cast<std::size_t>(l.joint) < m.skeleton.size()
+                                   ? m.skeleton.names[static_cast<std::size_t>(l.joint)]
+                                   : std::string());
                 key += '\0';
                 put(l.weight);
             }
@@ -179,7 +179,6 @@ std::string boneOf(const CompiledModelInfo& c, std::int32_t bone)
                : std::string();
 }
 
-
 // studiomdl turns the whole model 90° about Z as it writes it (the viewer leaves that out):
 // (x, y, z) -> (-y, x, z).
 Vec3 compiledSpace(const Vec3& v)
@@ -207,8 +206,9 @@ std::vector<Xf> worldOf(const Skeleton& sk, const std::vector<Vec3>& rotations,
     for (std::size_t j = 0; j < sk.size(); ++j) {
         const Xf local{eulerToQuaternion(rotations[j]), positions[j].cast<double>()};
         const JointIndex p = sk.parents[j];
-        w[j] = p != kNoJoint && static_cast<std::size_t>(p) < j ? w[static_cast<std::size_t>(p)] * local
-                                                                : local;
+        w[j] = p != kNoJoint && static_cast<std::size_t>(p) < j
+                   ? w[static_cast<std::size_t>(p)] * local
+                   : local;
     }
     return w;
 }
@@ -305,9 +305,9 @@ CompiledModelInfo predictCompiled(const QcReport& r)
             const QcBodyChoice& ch = grp.choices[ci];
             CompiledSubModel sm;
             sm.name = ch.blank ? std::string("blank") : ch.path; // the name as written
-            const std::int32_t object =
-                g < q.choiceObjects.size() && ci < q.choiceObjects[g].size() ? q.choiceObjects[g][ci]
-                                                                             : -1;
+            const std::int32_t object = g < q.choiceObjects.size() && ci < q.choiceObjects[g].size()
+                                            ? q.choiceObjects[g][ci]
+                                            : -1;
             const Model* file = object >= 0 ? fileModel(q, ch.fileRef) : nullptr;
             if (file) {
                 // studiomdl welds each file as it reads it, on the bones it names (before a
@@ -342,8 +342,8 @@ CompiledModelInfo predictCompiled(const QcReport& r)
         cs.delta = seq.options.delta || !seq.options.subtract.empty();
         const std::int32_t a = s < q.sequenceAnimation.size() ? q.sequenceAnimation[s] : -1;
         if (a >= 0 && static_cast<std::size_t>(a) < m.animations.size()) {
-            cs.frames = static_cast<std::int32_t>(m.animations[static_cast<std::size_t>(a)]
-                                                      .frameCount());
+            cs.frames =
+                static_cast<std::int32_t>(m.animations[static_cast<std::size_t>(a)].frameCount());
             cs.fps = m.animations[static_cast<std::size_t>(a)].fps;
         }
         c.sequences.push_back(std::move(cs));
@@ -385,8 +385,8 @@ CompiledModelInfo predictCompiled(const QcReport& r)
     if (staticProp) {
         for (const QcBodygroup& grp : p.bodygroups) {
             for (const QcBodyChoice& ch : grp.choices) {
-                for (const std::int32_t ref : ch.blank ? std::vector<std::int32_t>()
-                                                       : lodFilesOf(p, ch.path)) {
+                for (const std::int32_t ref :
+                     ch.blank ? std::vector<std::int32_t>() : lodFilesOf(p, ch.path)) {
                     if (const Model* lod = fileModel(q, ref)) {
                         for (const std::uint32_t pt : lod->mesh.cornerPoints) {
                             lodPoints.push_back(lod->mesh.pointPositions[pt] * p.scale - p.origin);
@@ -419,7 +419,8 @@ CompiledModelInfo predictCompiled(const QcReport& r)
             checks::compiledLinks(m.mesh, pt, r.profile, links);
             float best = -1;
             for (const Link& l : links) {
-                if (l.weight > best && l.joint >= 0 && static_cast<std::size_t>(l.joint) < sk.size()) {
+                if (l.weight > best && l.joint >= 0 &&
+                    static_cast<std::size_t>(l.joint) < sk.size()) {
                     best = l.weight;
                     pointBone[pt] = l.joint;
                 }
@@ -510,8 +511,8 @@ CompiledModelInfo predictCompiled(const QcReport& r)
                     grow(compiledSpace(pos));
                 } else {
                     const auto k = static_cast<std::size_t>(j);
-                    grow(compiledSpace(world[k].apply(bind[k].applyInverse(pos).cast<float>())
-                                           .cast<float>()));
+                    grow(compiledSpace(
+                        world[k].apply(bind[k].applyInverse(pos).cast<float>()).cast<float>()));
                 }
             }
             for (const Vec3& pos : lodPoints) {
@@ -730,7 +731,8 @@ std::vector<CompareDifference> compareCompiled(const CompiledModelInfo& pr,
                 if (sa[i].group != sb[i].group) {
                     add(f + ".group", std::to_string(sa[i].group), std::to_string(sb[i].group));
                 }
-                if (!nearVec(sa[i].min, sb[i].min, 1e-3f) || !nearVec(sa[i].max, sb[i].max, 1e-3f)) {
+                if (!nearVec(sa[i].min, sb[i].min, 1e-3f) ||
+                    !nearVec(sa[i].max, sb[i].max, 1e-3f)) {
                     add(f + ".box", vec3Text(sa[i].min) + " .. " + vec3Text(sa[i].max),
                         vec3Text(sb[i].min) + " .. " + vec3Text(sb[i].max));
                 }
@@ -806,7 +808,8 @@ CompareReport compareQcToCompiled(const std::string& qcPath, const std::string& 
             }
             const fs::path qcDir = fs::path(qcPath).parent_path();
             for (const QcPath& inc : qc.project.includes) {
-                const fs::path dir = inc.at.file.empty() ? qcDir : fs::path(inc.at.file).parent_path();
+                const fs::path dir =
+                    inc.at.file.empty() ? qcDir : fs::path(inc.at.file).parent_path();
                 sources.push_back((dir / fs::path(inc.path)).string());
             }
             std::sort(sources.begin(), sources.end());

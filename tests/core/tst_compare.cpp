@@ -27,9 +27,9 @@ std::string corner(int bone, const Vec3& p, const Vec3& n, const Vec2& uv,
                    const std::string& links = {})
 {
     char buf[256];
-    std::snprintf(buf, sizeof buf, "%d %g %g %g %g %g %g %g %g", bone, double(p.x()),
-                  double(p.y()), double(p.z()), double(n.x()), double(n.y()), double(n.z()),
-                  double(uv.x()), double(uv.y()));
+    std::snprintf(buf, sizeof buf, "%d %g %g %g %g %g %g %g %g", bone, double(p.x()), double(p.y()),
+                  double(p.z()), double(n.x()), double(n.y()), double(n.z()), double(uv.x()),
+                  double(uv.y()));
     return std::string(buf) + (links.empty() ? "" : " " + links) + "\n";
 }
 
@@ -114,11 +114,11 @@ private slots:
     {
         const std::string qc = "$modelname t.mdl\n$body b a.smd\n$sequence idle a.smd\n";
         const Vec3 zero = Vec3::Zero();
-        const CompiledModelInfo lit = predict(qc, {{"a.smd", smd({{"root", -1, zero}},
-                                                                 quad("m", kUp, kUp))}});
+        const CompiledModelInfo lit =
+            predict(qc, {{"a.smd", smd({{"root", -1, zero}}, quad("m", kUp, kUp))}});
         QCOMPARE(lit.bodyparts.at(0).models.at(0).vertices, 4);
-        const CompiledModelInfo dark = predict(qc, {{"a.smd", smd({{"root", -1, zero}},
-                                                                  quad("m", zero, zero))}});
+        const CompiledModelInfo dark =
+            predict(qc, {{"a.smd", smd({{"root", -1, zero}}, quad("m", zero, zero))}});
         QCOMPARE(dark.bodyparts.at(0).models.at(0).vertices, 6);
         QCOMPARE(dark.bodyparts.at(0).models.at(0).triangles, 2);
     }
@@ -129,8 +129,8 @@ private slots:
     {
         const std::string qc =
             "$modelname t.mdl\n$staticprop\n$body b a.smd\n$sequence idle a.smd\n";
-        const std::string a = smd({{"root", -1, Vec3::Zero()}, {"lid", 0, Vec3(0, 0, 1)}},
-                                  quad("m", kUp, kUp, 0, 1));
+        const std::string a =
+            smd({{"root", -1, Vec3::Zero()}, {"lid", 0, Vec3(0, 0, 1)}}, quad("m", kUp, kUp, 0, 1));
         const CompiledModelInfo c = predict(qc, {{"a.smd", a}});
         QCOMPARE(int(c.bones.size()), 1);
         QCOMPARE(c.bones.at(0).name, std::string("static_prop"));
@@ -148,8 +148,8 @@ private slots:
         const std::string lod1 = "m\n" + corner(0, Vec3(0, 0, 0), kUp, Vec2(0, 0)) +
                                  corner(0, Vec3(1, 0, 0), kUp, Vec2(1, 0)) +
                                  corner(0, Vec3(0, 2, 0), kUp, Vec2(0, 1));
-        const CompiledModelInfo c =
-            predict(qc, {{"a.smd", smd(bones, quad("m", kUp, kUp))}, {"a_lod1.smd", smd(bones, lod1)}});
+        const CompiledModelInfo c = predict(
+            qc, {{"a.smd", smd(bones, quad("m", kUp, kUp))}, {"a_lod1.smd", smd(bones, lod1)}});
         QCOMPARE(c.bodyparts.at(0).models.at(0).vertices, 5);
         QCOMPARE(c.bodyparts.at(0).models.at(0).triangles, 2);
         // The generated box and the hull hold the LOD's vertices too (turned 90° about Z).
@@ -195,11 +195,10 @@ private slots:
         };
         box(1, Vec3(11, 0, 0), Vec3(13, 1, 3));
         box(2, Vec3(1, 5, 1), Vec3(3, 5.25f, 3));
-        const CompiledModelInfo c = predict(
-            qc, {{"a.smd", smd({{"root", -1, Vec3::Zero()},
-                                {"arm", 0, Vec3(10, 0, 0)},
-                                {"tip", 0, Vec3(0, 5, 0)}},
-                               tris)}});
+        const CompiledModelInfo c = predict(qc, {{"a.smd", smd({{"root", -1, Vec3::Zero()},
+                                                                {"arm", 0, Vec3(10, 0, 0)},
+                                                                {"tip", 0, Vec3(0, 5, 0)}},
+                                                               tris)}});
         QCOMPARE(c.hitboxSets.size(), std::size_t(1));
         const auto& boxes = c.hitboxSets.front().boxes;
         QCOMPARE(boxes.size(), std::size_t(1));
@@ -219,8 +218,8 @@ private slots:
         const std::string qc = "$modelname t.mdl\n$staticprop\n$body b a.smd\n"
                                "$sequence idle a.smd\n$hbox 0 static_prop -0.5 -0.5 -0.5 0.5 "
                                "0.5 0.5\n$illumposition 1 2 3\n";
-        const CompiledModelInfo c =
-            predict(qc, {{"a.smd", smd({{"root", -1, Vec3::Zero()}}, quad("m", kUp, kUp, 0, 0, 2))}});
+        const CompiledModelInfo c = predict(
+            qc, {{"a.smd", smd({{"root", -1, Vec3::Zero()}}, quad("m", kUp, kUp, 0, 0, 2))}});
         QCOMPARE(c.hullMin, Vec3(-1, -0.5f, -0.5f));
         QCOMPARE(c.hullMax, Vec3(0.5f, 1, 2));
         QCOMPARE(c.illumPosition, Vec3(-2, 1, 3));
@@ -266,11 +265,11 @@ private slots:
     {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        const std::string a = smd({{"root", -1, Vec3::Zero()}, {"arm", 0, Vec3(0, 0, 1)}},
-                                  quad("mat_a", kUp, kUp) +
-                                      "mat_b\n" + corner(1, Vec3(0, 0, 2), kUp, Vec2(0, 0)) +
-                                      corner(1, Vec3(1, 0, 2), kUp, Vec2(1, 0)) +
-                                      corner(1, Vec3(0, 1, 2), kUp, Vec2(0, 1)));
+        const std::string a =
+            smd({{"root", -1, Vec3::Zero()}, {"arm", 0, Vec3(0, 0, 1)}},
+                quad("mat_a", kUp, kUp) + "mat_b\n" + corner(1, Vec3(0, 0, 2), kUp, Vec2(0, 0)) +
+                    corner(1, Vec3(1, 0, 2), kUp, Vec2(1, 0)) +
+                    corner(1, Vec3(0, 1, 2), kUp, Vec2(0, 1)));
         const std::string qc =
             "$modelname test/pair.mdl\n$cdmaterials models/test\n$body body a.smd\n"
             "$texturegroup skinfamilies {\n { mat_a }\n { mat_c }\n}\n"
@@ -364,8 +363,8 @@ private slots:
         QCOMPARE(differenceLines(stale.differences).size(), qsizetype(3));
         QVERIFY(stale.differences[0].stale);
         QCOMPARE(compareExitCode(stale), 0);
-        const auto text = test::runCli(
-            {QStringLiteral("compare"), QString::fromStdString(qcPath), mdl});
+        const auto text =
+            test::runCli({QStringLiteral("compare"), QString::fromStdString(qcPath), mdl});
         QCOMPARE(text.exitCode, 0);
         QVERIFY(text.out.contains("sequences[0].fps: predicted 30, compiled 24 [stale]"));
         QVERIFY(text.out.contains("3 differences (all stale"));
@@ -407,9 +406,7 @@ private slots:
         const QString m = h + QStringLiteral("hammer/models/editor/");
         const QString s = h + QStringLiteral("modelsrc/editor/");
         auto row = [&](const char* name, const QString& qc, const QString& mdl,
-                       const QStringList& fields) {
-            QTest::newRow(name) << qc << mdl << fields;
-        };
+                       const QStringList& fields) { QTest::newRow(name) << qc << mdl << fields; };
         row("hev_charger", s + QStringLiteral("item_suitcharger_mesa/hev_charger.qc"),
             m + QStringLiteral("item_suit_charger_mesa.mdl"), {});
         row("health_charger_mesa", s + QStringLiteral("item_healthcharger_mesa/health_charger.qc"),
@@ -449,6 +446,40 @@ private slots:
         row("vacum_scanner_tv",
             h + QStringLiteral("modelsrc/props_backstage/vacum_scanner_tv/vacum_scanner_tv.qc"),
             h + QStringLiteral("hammer/models/props_backstage/vacum_scanner_tv_horiz_new.mdl"), {});
+        // The other HammerAddons pairs match in every field.
+        for (const char* name :
+             {"vactubes/curve_2", "vactubes/curve_3", "vactubes/curve_4", "vactubes/curve_5",
+              "vactubes/curve_6", "vactubes/diag_curve", "vactubes/diag_curve_mirror",
+              "vactubes/end_point", "vactubes/splitter_sides", "vactubes/splitter_straight",
+              "vactubes/splitter_triple", "vactubes/start_point", "vactubes/straight"}) {
+            row(name, s + QLatin1String(name) + QStringLiteral(".qc"),
+                m + QLatin1String(name) + QStringLiteral(".mdl"), {});
+        }
+        for (const auto& [qcName, mdlName] : std::vector<std::pair<const char*, const char*>>{
+                 {"axis_helper_white/axis_helper_white", "axis_helper_white"},
+                 {"prop_indicator_panel/prop_indicator_panel", "prop_indicator_panel"},
+                 {"env_muzzleflash/env_muzzleflash", "env_muzzleflash"},
+                 {"env_splash/env_splash", "env_splash"},
+                 {"info_player_coop_bots/ballbotstart", "ballbotstart"},
+                 {"comp_prop_rope_dynamic/rope", "comp_prop_rope_dynamic"},
+                 {"info_placement_helper/placement_helper", "placement_helper"}}) {
+            row(mdlName, s + QLatin1String(qcName) + QStringLiteral(".qc"),
+                m + QLatin1String(mdlName) + QStringLiteral(".mdl"), {});
+        }
+        row("vacum_scanner_tv_vertical",
+            h + QStringLiteral(
+                    "modelsrc/props_backstage/vacum_scanner_tv/vacum_scanner_tv_vertical.qc"),
+            h + QStringLiteral("hammer/models/props_backstage/vacum_scanner_tv_vert_new.mdl"), {});
+        // A viewmodel built before its hands and two sequences were taken out of the sources.
+        row("v_mom_shotgun",
+            QStringLiteral(
+                "momentum-mod+game/mp/game/momentum/mdlsrc/v_mom_shotgun/v_mom_shotgun.qc"),
+            QStringLiteral("momentum-mod+game/mp/game/momentum/models/weapons/v_mom_shotgun.mdl"),
+            {QStringLiteral("bones"), QStringLiteral("boneNames"),
+             QStringLiteral("bodyparts[0].name"), QStringLiteral("bodyparts[0].models[0].vertices"),
+             QStringLiteral("bodyparts[0].models[0].triangles"), QStringLiteral("materialNames"),
+             QStringLiteral("skins[0]"), QStringLiteral("sequences"), QStringLiteral("hitboxes"),
+             QStringLiteral("illumPosition"), QStringLiteral("hull")});
         row("ratcord",
             QStringLiteral("Valla-Chan+portal-elc-content/models/vallas_dream/ratcord.qc"),
             QStringLiteral("Valla-Chan+portal-elc-content/models/vallas_dream/ratcord.mdl"), {});
