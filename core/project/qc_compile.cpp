@@ -591,7 +591,7 @@ std::vector<std::uint8_t> Compiler::usedBones()
 }
 
 // Takes the bones studiomdl drops out of the merged skeleton and puts the rest in the bone
-// table's order ($definebone bones first). Dropped bones have no kept descendant, so
+// table's order ($definebone roots first). Dropped bones have no kept descendant, so
 // no bind pose changes; a raw link on one (a weight the compile culls) moves to its nearest
 // kept ancestor, as studiomdl maps a source bone missing from the bone table.
 void Compiler::dropUnusedBones()
@@ -618,9 +618,16 @@ void Compiler::dropUnusedBones()
         }
     };
     if (m_project.profile != Profile::GoldSrc) {
+        // Only a chain of $definebone bones (a root, or under a bone an earlier $definebone
+        // placed): one under a file's bone keeps its merged place (not verified on a compiled
+        // model yet).
         for (const QcDefineBone& b : m_project.defineBones) {
             const auto it = m_jointByName.find(asciiLower(b.name));
-            if (it != m_jointByName.end()) {
+            if (it == m_jointByName.end()) {
+                continue;
+            }
+            const JointIndex parent = sk.parents[static_cast<std::size_t>(it->second)];
+            if (parent == kNoJoint || placed[static_cast<std::size_t>(parent)]) {
                 place(static_cast<std::size_t>(it->second));
             }
         }
