@@ -3,6 +3,7 @@
 #include <QtCore/QCollator>
 #include <QtCore/QDir>
 #include <QtCore/QFileInfo>
+#include <QtCore/QSet>
 
 #include <algorithm>
 
@@ -63,13 +64,41 @@ QStringList orderForOpening(const QStringList& paths)
     return refs + rest;
 }
 
+namespace {
+
+// A GoldSrc model's companion among `names` (lower-case): NAMEt.mdl (its textures) or
+// NAME01.mdl … (its sequence groups) beside NAME.mdl. They open through NAME.mdl.
+bool isGoldsrcCompanion(const QString& lower, const QSet<QString>& names)
+{
+    if (!lower.endsWith(u".mdl")) {
+        return false;
+    }
+    const QString stem = lower.chopped(4);
+    if (stem.size() > 1 && stem.endsWith(u't') &&
+        names.contains(stem.chopped(1) + QStringLiteral(".mdl"))) {
+        return true;
+    }
+    return stem.size() > 2 && stem.back().isDigit() && stem[stem.size() - 2].isDigit() &&
+           names.contains(stem.chopped(2) + QStringLiteral(".mdl"));
+}
+
+} // namespace
+
 QStringList modelFilesInFolder(const QString& folder)
 {
-    const QStringList suffixes = supportedSuffixes();
+    // Compiled models too (issue 29); their .vvd / .vtx / .phy / .ani are no models of their
+    // own (no reader claims those extensions), nor are GoldSrc's T.mdl and 01.mdl files.
+    QStringList suffixes = supportedSuffixes();
+    suffixes << QStringLiteral("mdl");
     QStringList names = QDir(folder).entryList(QDir::Files);
+    QSet<QString> lower;
+    for (const QString& n : names) {
+        lower.insert(n.toLower());
+    }
     names.erase(std::remove_if(names.begin(), names.end(),
                                [&](const QString& n) {
-                                   return !suffixes.contains(QFileInfo(n).suffix().toLower());
+                                   return !suffixes.contains(QFileInfo(n).suffix().toLower()) ||
+                                          isGoldsrcCompanion(n.toLower(), lower);
                                }),
                 names.end());
     QCollator collator;

@@ -13,7 +13,8 @@ QStringList supportedSuffixes();
 QString openFilter();
 // References first, so animations and VTAs attach to the reference that precedes them.
 QStringList orderForOpening(const QStringList& paths);
-// The model files of `folder` (supported extensions), in natural order ("run2" before
+// The model files of `folder` (supported extensions and compiled .mdl models, without a
+// GoldSrc model's NAMEt.mdl / NAME01.mdl companions), in natural order ("run2" before
 // "run10"), case-insensitive.
 QStringList modelFilesInFolder(const QString& folder);
 
