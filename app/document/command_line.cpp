@@ -49,15 +49,17 @@ GuiOptions parseGuiCommandLine(const QStringList& arguments)
         QStringLiteral("NAME=V"));
     const QCommandLineOption bodygroup(
         QStringLiteral("bodygroup"),
-        QCoreApplication::translate("main", "QC project: the choice N (0-based) of a bodygroup "
-                                            "(repeatable)."),
+        QCoreApplication::translate("main", "QC project or compiled model: the choice N "
+                                            "(0-based) of a bodygroup or bodypart (repeatable)."),
         QStringLiteral("NAME=N"));
-    const QCommandLineOption skin(QStringLiteral("skin"),
-                                  QCoreApplication::translate("main", "QC project: the skin N."),
-                                  QStringLiteral("N"));
+    const QCommandLineOption skin(
+        QStringLiteral("skin"),
+        QCoreApplication::translate("main", "QC project or compiled model: the skin N."),
+        QStringLiteral("N"));
     const QCommandLineOption lod(
         QStringLiteral("lod"),
-        QCoreApplication::translate("main", "QC project: the Nth $lod (0: the models as written)."),
+        QCoreApplication::translate("main", "QC project: the Nth $lod (0: the models as written); "
+                                            "compiled model: the .vtx LOD N."),
         QStringLiteral("N"));
     const QCommandLineOption profile(
         QStringLiteral("profile"),

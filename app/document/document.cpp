@@ -4,12 +4,15 @@
 #include <QtCore/QDeadlineTimer>
 #include <QtCore/QEventLoop>
 #include <QtCore/QFileInfo>
+#include <QtCore/QHash>
 #include <QtCore/QPromise>
 #include <QtCore/QTimer>
 
 #include "app/document/document_materials.h"
 #include "app/qt_convert.h"
+#include "core/formats/mdl/compiled_model.h"
 #include "core/ops/qc_ops.h"
+#include "core/pose/flex_controls.h"
 
 #include <algorithm>
 
@@ -47,6 +50,14 @@ void Document::open(const QStringList& paths, bool keepState)
     }
     m_watcher.cancel();
     m_attachKeep.clear();
+    // Another model: its bodygroups, skins and LODs start at the first (the choices are
+    // indices into the model shown).
+    if (const LoadedFile* p = primary();
+        p && !std::any_of(paths.begin(), paths.end(), [p](const QString& path) {
+            return QFileInfo(path).absoluteFilePath() == p->path;
+        })) {
+        m_qcView = {};
+    }
     m_keepState = keepState;
     m_loadingPaths = paths;
     m_loadingGeneration = ++m_generation;
@@ -144,6 +155,12 @@ const core::QcReport* Document::qcProject() const
 {
     const LoadedFile* p = primary();
     return p && p->qc ? p->qc.get() : nullptr;
+}
+
+const core::CompiledModelInfo* Document::compiledModel() const
+{
+    const LoadedFile* p = primary();
+    return p && p->compiled ? p->compiled.get() : nullptr;
 }
 
 void Document::reload()
@@ -308,6 +325,10 @@ void Document::assemble(std::vector<LoadedFile> files, bool keepState)
         shapes << toQString(n);
     }
     m_flex.reset(shapes, keepState);
+    resetControllers(keepState);
+    if (!keepState) {
+        applyControllers(false); // what the rules give at rest (usually nothing)
+    }
     const core::Mesh& mesh = ref.mesh;
 
     m_playback.restore(-1, 0);
@@ -474,7 +495,62 @@ float Document::flexWeightRight(int shape) const
 void Document::resetFlexWeights()
 {
     m_flex.zero();
+    const bool rules = !m_controllers.empty();
+    resetControllers(false);
+    if (rules) {
+        applyControllers(false); // the shapes as the rules give them at rest
+    }
     emit flexChanged();
+}
+
+void Document::resetControllers(bool keep)
+{
+    // The previous values by name (a reload of the same model keeps them).
+    QHash<QString, float> old;
+    if (keep) {
+        for (std::size_t c = 0; c < m_controllers.size() && c < m_controllerNames.size(); ++c) {
+            old.insert(m_controllerNames[c], m_controllers[c]);
+        }
+    }
+    m_controllers.clear();
+    m_controllerNames.clear();
+    const core::CompiledModelInfo* info = compiledModel();
+    if (!info) {
+        return;
+    }
+    for (const core::CompiledFlexController& c : info->flexControllers) {
+        const QString name = toQString(c.name);
+        m_controllerNames.push_back(name);
+        m_controllers.push_back(old.value(name, core::controllerRest(c.min, c.max)));
+    }
+}
+
+void Document::setControllerValue(int controller, float value)
+{
+    if (controller < 0 || std::size_t(controller) >= m_controllers.size() ||
+        m_controllers[std::size_t(controller)] == value) {
+        return;
+    }
+    m_controllers[std::size_t(controller)] = value;
+    applyControllers(true);
+}
+
+void Document::applyControllers(bool notify)
+{
+    const core::CompiledModelInfo* info = compiledModel();
+    if (!info) {
+        return;
+    }
+    const std::vector<float> weights = core::evaluateFlexRules(*info, m_controllers);
+    const QStringList& names = m_flex.names();
+    bool changed = false;
+    for (std::size_t d = 0; d < weights.size() && d < info->flexDescs.size(); ++d) {
+        const int shape = int(names.indexOf(toQString(info->flexDescs[d])));
+        changed = (shape >= 0 && m_flex.setMono(shape, weights[d])) || changed;
+    }
+    if (changed && notify) {
+        emit flexChanged();
+    }
 }
 
 void Document::setSelection(const Selection& s)

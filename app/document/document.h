@@ -126,7 +126,14 @@ public:
     // flexWeight() then gives the left value, flexWeightRight() the right one.
     void setFlexWeightStereo(int shape, float left, float right);
     float flexWeightRight(int shape) const;
+    // Reset all: every shape at 0, a compiled model's controllers back at rest.
     void resetFlexWeights();
+    // A compiled Source model's flex controllers (issue 29): one value each, in its min..max
+    // (at rest: core::controllerRest). Setting one runs the model's flex rules
+    // (core::evaluateFlexRules) and gives each shape named after a flex descriptor that
+    // descriptor's weight. Kept by controller name across reloads; empty without controllers.
+    const std::vector<float>& controllerValues() const { return m_controllers; }
+    void setControllerValue(int controller, float value);
     // The shape values as core's SceneEvaluator takes them (NaN right: mono).
     core::FlexSetting flexSetting() const { return m_flex.setting(); }
     // The scene's evaluator (null without a model): poses, morphs and skins the primary model
@@ -141,14 +148,17 @@ public:
     // Checks (CHECKS.md). The requested profile (auto by default) applies to every file; changing
     // it re-runs the checks in the background (checksStarted now, diagnosticsChanged when done).
     core::Profile requestedProfile() const { return m_profile; }
-    // QC projects (issue 17): the bodygroup choices and skin shown; changing it reloads,
-    // keeping the view.
+    // QC projects (issue 17) and compiled models (issue 29): the bodygroup choices, skin and
+    // LOD shown; changing it reloads, keeping the view. Opening another model resets it.
     const QcView& qcView() const { return m_qcView; }
     // --force-reader=FMT (the CLI's option): every file of the next loads read with that reader.
     void setForceReader(const std::string& reader) { m_forceReader = reader; }
     void setQcView(const QcView& view);
     // The open QC project, or null.
     const core::QcReport* qcProject() const;
+    // The open compiled model (.mdl, issue 29), or null. Its bodyparts, skins and LODs are
+    // chosen through qcView() as a QC project's are.
+    const core::CompiledModelInfo* compiledModel() const;
     // Source material roots given by the user (--materials, Settings), searched before those
     // found above the model. The checks and the viewport use them alike (materialSources);
     // changing them re-runs the checks.
@@ -227,6 +237,10 @@ private:
     Selection m_selection;
     core::Scene m_scene;
     FlexValues m_flex;
+    std::vector<float> m_controllers; // a compiled model's flex controllers
+    std::vector<QString> m_controllerNames;
+    void resetControllers(bool keep);
+    void applyControllers(bool notify); // emits flexChanged when a weight moved and `notify`
 
     QFutureWatcher<std::vector<LoadedFile>> m_watcher;
     quint64 m_generation = 0;

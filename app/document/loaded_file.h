@@ -24,11 +24,12 @@ struct CompiledModelInfo;
 namespace rigscope::app {
 
 // What of a QC project the document shows (issue 17): one choice per bodygroup (-1 = none)
-// and the skin row.
+// and the skin row. A compiled model (issue 29): one model per bodypart, the skin family and
+// the .vtx LOD.
 struct QcView {
     std::vector<int> choices;
     int skin = 0;
-    int lod = 0; // 0: the models as written; N: the Nth $lod's replacement models
+    int lod = 0; // 0: the models as written; N: the Nth $lod's replacement models (.vtx LOD N)
     bool operator==(const QcView&) const = default;
 };
 

@@ -26,6 +26,31 @@ QString qcSequenceNote(const core::QcReport& qc, int animation)
     return o.delta ? QObject::tr(" · delta") : QString();
 }
 
+const core::CompiledSequence* compiledSequence(const core::CompiledModelInfo& compiled,
+                                               int animation)
+{
+    const std::vector<std::int32_t>& map = compiled.sequenceAnimation;
+    const auto it = std::find(map.begin(), map.end(), animation);
+    const std::size_t s = std::size_t(it - map.begin());
+    return animation >= 0 && it != map.end() && s < compiled.sequences.size()
+               ? &compiled.sequences[s]
+               : nullptr;
+}
+
+QString compiledEventText(const core::CompiledEvent& event, bool source)
+{
+    QString text = event.name.empty()
+                       ? QObject::tr("event %1").arg(event.event)
+                       : QObject::tr("%1 (event %2)").arg(toQString(event.name)).arg(event.event);
+    if (!event.options.empty()) {
+        text += QStringLiteral(": ") + toQString(event.options);
+    }
+    if (source) {
+        text += QObject::tr(" · cycle %1").arg(double(event.cycle), 0, 'f', 2);
+    }
+    return text;
+}
+
 namespace {
 
 // Hitbox groups (studiomdl's hit groups: 0 generic, 1 head, 2 chest, 3 stomach, 4-7 limbs).
@@ -107,6 +132,50 @@ std::vector<render::SceneMarker> compiledMarkers(const core::CompiledModelInfo& 
     return out;
 }
 
+namespace {
+
+// applyQcCommandLine on a compiled model: bodypart names, skin families, .vtx LODs.
+QString applyCompiledCommandLine(Document& doc, const core::CompiledModelInfo& info,
+                                 const QList<QPair<QString, int>>& bodygroups, int skin, int lod)
+{
+    QcView view = doc.qcView();
+    view.choices.resize(info.bodyparts.size(), 0);
+    for (const auto& [name, choice] : bodygroups) {
+        std::size_t b = 0;
+        while (b < info.bodyparts.size() &&
+               toQString(info.bodyparts[b].name).compare(name, Qt::CaseInsensitive) != 0) {
+            ++b;
+        }
+        if (b == info.bodyparts.size()) {
+            return QObject::tr("no bodypart named '%1'").arg(name);
+        }
+        if (choice >= int(info.bodyparts[b].models.size())) {
+            return QObject::tr("bodypart '%1' has %2 models")
+                .arg(name)
+                .arg(info.bodyparts[b].models.size());
+        }
+        view.choices[b] = choice;
+    }
+    const int skins = std::max(1, int(info.skins.size()));
+    if (skin >= 0) {
+        if (skin >= skins) {
+            return QObject::tr("the model has %1 skins").arg(skins);
+        }
+        view.skin = skin;
+    }
+    if (lod >= 0) {
+        if (lod >= info.lods) {
+            return QObject::tr("the model has %1 LODs").arg(info.lods);
+        }
+        view.lod = lod;
+    }
+    doc.setQcView(view);
+    doc.waitForLoaded(600000);
+    return {};
+}
+
+} // namespace
+
 QString applyQcCommandLine(Document& doc, const QList<QPair<QString, int>>& bodygroups, int skin,
                            int lod)
 {
@@ -114,8 +183,11 @@ QString applyQcCommandLine(Document& doc, const QList<QPair<QString, int>>& body
         return {};
     }
     const core::QcReport* qc = doc.qcProject();
+    if (!qc && doc.compiledModel()) {
+        return applyCompiledCommandLine(doc, *doc.compiledModel(), bodygroups, skin, lod);
+    }
     if (!qc) {
-        return QObject::tr("--bodygroup, --skin and --lod need a .qc project");
+        return QObject::tr("--bodygroup, --skin and --lod need a .qc project or a compiled model");
     }
     const core::QcProject& p = qc->project;
     QcView view = doc.qcView();

@@ -9,13 +9,16 @@
 #include <QtWidgets/QVBoxLayout>
 
 #include "app/qt_convert.h"
+#include "core/formats/mdl/compiled_model.h"
 #include "core/ops/qc_ops.h"
 
 namespace rigscope::app {
 
 BodygroupsPanel::BodygroupsPanel(QWidget* parent)
     : QWidget(parent),
-      m_empty(new QLabel(tr("Open a .qc project to choose its bodygroups."), this)),
+      m_empty(new QLabel(
+          tr("Open a .qc project or a compiled .mdl to choose its bodygroups, skin and LOD."),
+          this)),
       m_choicesBox(new QWidget(this)), m_form(new QFormLayout(m_choicesBox))
 {
     setObjectName(QStringLiteral("bodygroupsPanel"));
@@ -48,8 +51,12 @@ void BodygroupsPanel::rebuild()
     m_skin = nullptr;
     m_lod = nullptr;
     const core::QcReport* qc = m_document ? m_document->qcProject() : nullptr;
-    m_empty->setVisible(!qc);
-    m_choicesBox->setVisible(qc != nullptr);
+    const core::CompiledModelInfo* compiled = m_document ? m_document->compiledModel() : nullptr;
+    m_empty->setVisible(!qc && !compiled);
+    m_choicesBox->setVisible(qc || compiled);
+    if (compiled) {
+        rebuildCompiled(*compiled);
+    }
     if (!qc) {
         m_updating = false;
         return;
@@ -99,6 +106,68 @@ void BodygroupsPanel::rebuild()
     }
 
     m_updating = false;
+}
+
+void BodygroupsPanel::rebuildCompiled(const core::CompiledModelInfo& info)
+{
+    // As Valve's model viewer: one model per bodypart ("Submodel"), the skin family, the LOD.
+    const QcView& view = m_document->qcView();
+    const auto follow = [this](QComboBox* box) {
+        connect(box, &QComboBox::currentIndexChanged, this, [this](int) { onChoiceChanged(); });
+    };
+    for (std::size_t b = 0; b < info.bodyparts.size(); ++b) {
+        const core::CompiledBodypart& part = info.bodyparts[b];
+        auto* box = new QComboBox(m_choicesBox);
+        box->setObjectName(QStringLiteral("bodygroup_%1").arg(toQString(part.name)));
+        for (const core::CompiledSubModel& m : part.models) {
+            const bool blank = m.meshes.empty() && m.vertices == 0;
+            box->addItem(m.name.empty() && blank ? tr("blank") : toQString(m.name));
+            box->setItemData(box->count() - 1,
+                             tr("%1 triangles, %2 vertices").arg(m.triangles).arg(m.vertices),
+                             Qt::ToolTipRole);
+        }
+        box->setCurrentIndex(b < view.choices.size() ? view.choices[b] : 0);
+        follow(box);
+        m_form->addRow(toQString(part.name), box);
+        m_choices.push_back(box);
+    }
+    const std::vector<std::vector<std::string>> families = info.skinMaterialNames();
+    m_skin = new QComboBox(m_choicesBox);
+    m_skin->setObjectName(QStringLiteral("skin"));
+    for (std::size_t s = 0; s < std::max<std::size_t>(1, families.size()); ++s) {
+        // Named after its first material that differs from family 0's (else its first).
+        QString label = tr("skin %1").arg(s);
+        if (s < families.size() && !families[s].empty()) {
+            std::size_t r = 0;
+            while (r < families[s].size() && s > 0 && families[s][r] == families[0][r]) {
+                ++r;
+            }
+            const std::string& name = families[s][r < families[s].size() ? r : 0];
+            label += QStringLiteral(" (%1)").arg(QFileInfo(toQString(name)).fileName());
+        }
+        m_skin->addItem(label);
+    }
+    m_skin->setCurrentIndex(std::clamp(view.skin, 0, m_skin->count() - 1));
+    follow(m_skin);
+    m_form->addRow(tr("Skin"), m_skin);
+    if (info.lods > 1) {
+        m_lod = new QComboBox(m_choicesBox);
+        m_lod->setObjectName(QStringLiteral("lod"));
+        for (int l = 0; l < info.lods; ++l) {
+            int tris = 0;
+            for (const core::CompiledBodypart& part : info.bodyparts) {
+                for (const core::CompiledSubModel& m : part.models) {
+                    tris +=
+                        std::size_t(l) < m.lodTriangles.size() ? m.lodTriangles[std::size_t(l)] : 0;
+                }
+            }
+            m_lod->addItem(tr("LOD %1").arg(l));
+            m_lod->setItemData(l, tr("%1 triangles over every model").arg(tris), Qt::ToolTipRole);
+        }
+        m_lod->setCurrentIndex(std::clamp(view.lod, 0, info.lods - 1));
+        follow(m_lod);
+        m_form->addRow(tr("LOD"), m_lod);
+    }
 }
 
 void BodygroupsPanel::onChoiceChanged()

@@ -13,8 +13,9 @@ class QLabel;
 namespace rigscope::app {
 
 // Bodygroups dock (issue 17): for an open QC project, a choice per bodygroup (`blank`
-// included) and the skin, which drive the viewport (Document::setQcView). The project's files
-// are shown as a tree in the Files dock (FilesPanel).
+// included), the skin and the $lod, which drive the viewport (Document::setQcView). The
+// project's files are shown as a tree in the Files dock (FilesPanel). A compiled model (issue
+// 29): a model per bodypart, the skin family and the .vtx LOD, through the same view.
 class BodygroupsPanel : public QWidget {
     Q_OBJECT
 public:
@@ -23,10 +24,11 @@ public:
 
     const std::vector<QComboBox*>& choiceBoxes() const { return m_choices; }
     QComboBox* skinBox() const { return m_skin; }
-    QComboBox* lodBox() const { return m_lod; } // null when the project has no $lod
+    QComboBox* lodBox() const { return m_lod; } // null without a $lod (compiled: one LOD)
 
 private:
     void rebuild();
+    void rebuildCompiled(const core::CompiledModelInfo& info);
     void onChoiceChanged();
 
     Document* m_document = nullptr;

@@ -16,6 +16,8 @@
 #include <QtWidgets/QToolButton>
 #include <QtWidgets/QVBoxLayout>
 
+#include "app/qt_convert.h"
+#include "core/formats/mdl/compiled_model.h"
 #include "core/pose/flex_controls.h"
 
 namespace rigscope::app {
@@ -95,6 +97,9 @@ void FlexPanel::rebuild()
         return;
     }
     const QStringList names = m_document->flexNames();
+    if (const core::CompiledModelInfo* compiled = m_document->compiledModel()) {
+        addCompiledControllers(*compiled);
+    }
     // A DMX with DmeCombinationOperator controls: one slider per control on Valve's 0..1 scale,
     // driving its raw shapes as CDmeCombinationOperator does (core::controlWeights): one shape
     // follows the value; two shapes rest at 0.5 (below drives the first, above the second);
@@ -281,6 +286,71 @@ void FlexPanel::rebuild()
     applyFilter();
 }
 
+void FlexPanel::addCompiledControllers(const core::CompiledModelInfo& info)
+{
+    // A compiled Source model (issue 29): one slider per flex controller over its range; the
+    // document runs the model's flex rules and the shape rows below show the weights they give.
+    for (std::size_t c = 0; c < info.flexControllers.size(); ++c) {
+        const core::CompiledFlexController& fc = info.flexControllers[c];
+        const QString label = toQString(fc.name);
+        // The descriptors whose rules read this controller.
+        QStringList drives;
+        for (const core::CompiledFlexRule& rule : info.flexRuleList) {
+            const bool reads = std::any_of(rule.ops.begin(), rule.ops.end(), [&](const auto& op) {
+                return (op.op == 2 || op.op == 15 || op.op == 16 || op.op == 17 || op.op == 20 ||
+                        op.op == 21) &&
+                       op.index == int(c);
+            });
+            if (reads && rule.flex >= 0 && std::size_t(rule.flex) < info.flexDescs.size()) {
+                drives << toQString(info.flexDescs[std::size_t(rule.flex)]);
+            }
+        }
+        drives.removeDuplicates();
+        auto* row = new QWidget(m_rows);
+        row->setObjectName(QStringLiteral("flexRow"));
+        row->setProperty("shapeName", label);
+        auto* grid = new QGridLayout(row);
+        grid->setContentsMargins(2, 1, 2, 1);
+        const QString tip =
+            tr("Controller %1 (%2, %3 to %4)%5")
+                .arg(label, toQString(fc.type))
+                .arg(double(fc.min))
+                .arg(double(fc.max))
+                .arg(drives.isEmpty()
+                         ? tr("\nno flex rule reads it")
+                         : tr("\nflex rules: %1").arg(drives.join(QStringLiteral(", "))));
+        auto* name = new QLabel(label, row);
+        name->setObjectName(QStringLiteral("name"));
+        name->setToolTip(tip);
+        auto* range = new QLabel(tr("%1 … %2").arg(double(fc.min)).arg(double(fc.max)), row);
+        range->setObjectName(QStringLiteral("range"));
+        range->setEnabled(false); // secondary text
+        auto* value = new QLabel(row);
+        value->setObjectName(QStringLiteral("value"));
+        value->setMinimumWidth(36);
+        value->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        auto* slider = new QSlider(Qt::Horizontal, row);
+        slider->setObjectName(QStringLiteral("compiledController"));
+        slider->setRange(0, kSteps);
+        slider->setProperty("controller", int(c));
+        slider->setToolTip(tip);
+        grid->addWidget(name, 0, 0);
+        grid->addWidget(range, 0, 1);
+        grid->addWidget(value, 0, 2);
+        grid->addWidget(slider, 1, 0, 1, 3);
+        grid->setColumnStretch(0, 1);
+        const float lo = fc.min, hi = fc.max;
+        connect(slider, &QSlider::valueChanged, this, [this, c, lo, hi, value](int v) {
+            const float x = lo + (hi - lo) * float(v) / kSteps;
+            value->setText(QString::number(double(x), 'f', 2));
+            if (!m_syncing && m_document) {
+                m_document->setControllerValue(int(c), x);
+            }
+        });
+        m_rowsLayout->insertWidget(m_rowsLayout->count() - 1, row);
+    }
+}
+
 void FlexPanel::syncValues()
 {
     if (!m_document) {
@@ -291,6 +361,22 @@ void FlexPanel::syncValues()
         if (s->objectName() == QLatin1String("balance") ||
             s->objectName() == QLatin1String("level")) {
             continue; // kept as the user set it
+        }
+        if (s->objectName() == QLatin1String("compiledController")) {
+            const int c = s->property("controller").toInt();
+            const std::vector<float>& values = m_document->controllerValues();
+            const core::CompiledModelInfo* info = m_document->compiledModel();
+            if (info && std::size_t(c) < values.size() &&
+                std::size_t(c) < info->flexControllers.size()) {
+                const core::CompiledFlexController& fc = info->flexControllers[std::size_t(c)];
+                const float span = fc.max - fc.min;
+                const float t = span != 0 ? (values[std::size_t(c)] - fc.min) / span : 0.0f;
+                s->setValue(int(std::lround(std::clamp(t, 0.0f, 1.0f) * kSteps)));
+                if (auto* value = s->parentWidget()->findChild<QLabel*>(QStringLiteral("value"))) {
+                    value->setText(QString::number(double(values[std::size_t(c)]), 'f', 2));
+                }
+            }
+            continue;
         }
         if (s->objectName() == QLatin1String("controller")) {
             // The control's value from its shapes' weights (stereo: the larger of left and

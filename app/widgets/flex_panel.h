@@ -12,7 +12,8 @@ namespace rigscope::app {
 
 // Flex dock: one slider per VTA shape (0–1), value readout, Solo and Reset; a filter box and
 // Reset all. Double-click on a slider resets it. Values live in the Document (kept by name on
-// reload).
+// reload). A DMX's combination controls and a compiled model's flex controllers (over their
+// range, through the model's flex rules) come first, above the shapes they drive.
 class FlexPanel : public QWidget {
     Q_OBJECT
 public:
@@ -24,6 +25,7 @@ protected:
 
 private:
     void rebuild();
+    void addCompiledControllers(const core::CompiledModelInfo& info);
     void syncValues();
     void applyFilter();
 

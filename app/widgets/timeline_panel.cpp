@@ -19,6 +19,7 @@
 
 #include "app/document/frame_names.h"
 #include "app/document/qc_document.h"
+#include "core/formats/mdl/compiled_model.h"
 
 namespace rigscope::app {
 
@@ -365,13 +366,23 @@ void TimelinePanel::onAnimationChanged(int index)
     // Notetrack markers: note frames are the file's own numbers; the bar counts indices.
     std::vector<MarkerSlider::Marker> markers;
     if (index >= 0 && !m_flexMode) {
-        const core::Animation& anim =
-            m_document->animations()[std::size_t(index)].animation(m_document->files());
-        for (const core::Notetrack& n : anim.notes) {
+        const DocAnimation& d = m_document->animations()[std::size_t(index)];
+        const core::Animation& anim = d.animation(m_document->files());
+        // A compiled sequence's notes are its events, one each in order (issue 29): the
+        // marker names the event by number, name, options and cycle.
+        const auto& compiled = m_document->files()[std::size_t(d.file)].compiled;
+        const core::CompiledSequence* seq =
+            compiled ? compiledSequence(*compiled, d.index) : nullptr;
+        const bool events = seq && seq->events.size() == anim.notes.size();
+        for (std::size_t k = 0; k < anim.notes.size(); ++k) {
+            const core::Notetrack& n = anim.notes[k];
             const auto it = std::lower_bound(anim.times.begin(), anim.times.end(), n.frame);
             const int i = int(std::min<std::ptrdiff_t>(it - anim.times.begin(), last));
-            markers.push_back(
-                {std::max(i, 0), QString::fromStdString(n.text), frameNumberText(n.frame)});
+            markers.push_back({std::max(i, 0),
+                               events
+                                   ? compiledEventText(seq->events[k], compiled->engine == "source")
+                                   : QString::fromStdString(n.text),
+                               frameNumberText(n.frame)});
         }
     }
     m_slider->setMarkers(std::move(markers));

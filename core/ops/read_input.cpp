@@ -168,6 +168,114 @@ Companion readCompanion(const std::string& path)
     return c;
 }
 
+// Keeps the entries of a per-id list whose id stays (`newCorner` >= 0), renumbered.
+template <class T>
+void keepIds(std::vector<T>& values, const std::vector<std::int32_t>& ids,
+             const std::vector<std::int32_t>& newCorner)
+{
+    if (values.size() != ids.size()) {
+        return;
+    }
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+        const std::int32_t id = ids[i];
+        if (id >= 0 && std::size_t(id) < newCorner.size() && newCorner[std::size_t(id)] >= 0) {
+            values[kept++] = values[i];
+        }
+    }
+    values.resize(kept);
+}
+
+void renumber(std::vector<std::int32_t>& ids, const std::vector<std::int32_t>& newCorner)
+{
+    std::size_t kept = 0;
+    for (const std::int32_t id : ids) {
+        if (id >= 0 && std::size_t(id) < newCorner.size() && newCorner[std::size_t(id)] >= 0) {
+            ids[kept++] = newCorner[std::size_t(id)];
+        }
+    }
+    ids.resize(kept);
+}
+
+// Keeps the triangles of the chosen model of each bodypart (`choices[b]`, 0 past the end as
+// the engine's body 0, -1 none): the others' triangles leave the mesh (their objects stay), and
+// the flex shapes' corner ids follow.
+void showChoices(Model& model, const std::vector<std::vector<std::int32_t>>& choiceObjects,
+                 const std::vector<int>& choices)
+{
+    Mesh& mesh = model.mesh;
+    if (mesh.triangleObjects.size() != mesh.triangleCount()) {
+        return;
+    }
+    std::vector<std::uint8_t> shown(mesh.objects.size(), 0);
+    for (std::size_t b = 0; b < choiceObjects.size(); ++b) {
+        const int c = b < choices.size() ? choices[b] : 0;
+        if (c >= 0 && std::size_t(c) < choiceObjects[b].size()) {
+            const std::int32_t obj = choiceObjects[b][std::size_t(c)];
+            if (obj >= 0 && std::size_t(obj) < shown.size()) {
+                shown[std::size_t(obj)] = 1;
+            }
+        }
+    }
+    const std::size_t extra = mesh.cornerExtraUvs.empty() ? 0 : mesh.uvSetCount - 1;
+    std::vector<std::int32_t> newCorner(mesh.cornerCount(), -1);
+    std::size_t kept = 0;
+    for (std::size_t t = 0; t < mesh.triangleCount(); ++t) {
+        const std::uint32_t obj = mesh.triangleObjects[t];
+        if (obj >= shown.size() || !shown[obj]) {
+            continue;
+        }
+        mesh.triangleMaterials[kept] = mesh.triangleMaterials[t];
+        mesh.triangleObjects[kept] = obj;
+        mesh.triangleWhere[kept] = mesh.triangleWhere[t];
+        for (std::size_t c = 0; c < 3; ++c) {
+            const std::size_t from = 3 * t + c, to = 3 * kept + c;
+            newCorner[from] = static_cast<std::int32_t>(to);
+            mesh.cornerPoints[to] = mesh.cornerPoints[from];
+            mesh.cornerNormals[to] = mesh.cornerNormals[from];
+            mesh.cornerUvs[to] = mesh.cornerUvs[from];
+            mesh.cornerWhere[to] = mesh.cornerWhere[from];
+            if (!mesh.cornerColors.empty()) {
+                mesh.cornerColors[to] = mesh.cornerColors[from];
+            }
+            for (std::size_t k = 0; k < extra; ++k) {
+                mesh.cornerExtraUvs[to * extra + k] = mesh.cornerExtraUvs[from * extra + k];
+            }
+        }
+        ++kept;
+    }
+    if (kept == mesh.triangleCount()) {
+        return;
+    }
+    mesh.triangleMaterials.resize(kept);
+    mesh.triangleObjects.resize(kept);
+    mesh.triangleWhere.resize(kept);
+    mesh.cornerPoints.resize(3 * kept);
+    mesh.cornerNormals.resize(3 * kept);
+    mesh.cornerUvs.resize(3 * kept);
+    mesh.cornerWhere.resize(3 * kept);
+    if (!mesh.cornerColors.empty()) {
+        mesh.cornerColors.resize(3 * kept);
+    }
+    if (extra > 0) {
+        mesh.cornerExtraUvs.resize(3 * kept * extra);
+    }
+    // Vertex animations (and the shapes derived from them) list corners.
+    for (VertexFrame& f : model.vertexFrames) {
+        keepIds(f.positions, f.ids, newCorner);
+        keepIds(f.normals, f.ids, newCorner);
+        keepIds(f.wrinkles, f.ids, newCorner);
+        keepIds(f.lineWhere, f.ids, newCorner);
+        renumber(f.ids, newCorner);
+    }
+    for (FlexShape& s : model.flexShapes) {
+        keepIds(s.deltaPositions, s.ids, newCorner);
+        keepIds(s.deltaNormals, s.ids, newCorner);
+        keepIds(s.deltaWrinkles, s.ids, newCorner);
+        renumber(s.ids, newCorner);
+    }
+}
+
 // A compiled model: the .mdl's bytes plus the companions found beside it (issue 29).
 void openCompiled(OpenedInput& in, std::string_view bytes, const std::string& name,
                   const OpenOptions& o)
@@ -177,6 +285,11 @@ void openCompiled(OpenedInput& in, std::string_view bytes, const std::string& na
     ctx.fileName = name;
     ctx.profile = o.profile;
     CompiledReadResult r;
+    CompiledReadOptions options;
+    if (o.qcView) { // the window's choices: the .vtx LOD and the skin family drawn
+        options.lod = std::max(0, o.qcView->lod);
+        options.skin = std::max(0, o.qcView->skin);
+    }
     const CompiledFile mdl{bytes, name, true};
     if (bytes.size() >= 8 && bytes[4] == 10 && bytes[5] == 0 && bytes[6] == 0 && bytes[7] == 0) {
         GoldsrcMdlFiles files;
@@ -191,7 +304,7 @@ void openCompiled(OpenedInput& in, std::string_view bytes, const std::string& na
         }
         const Companion vbm = readCompanion(found.vbm);
         files.vbm = vbm.file;
-        r = readGoldsrcMdl(files, ctx);
+        r = readGoldsrcMdl(files, ctx, options);
     } else {
         SourceMdlFiles files;
         files.mdl = mdl;
@@ -201,7 +314,10 @@ void openCompiled(OpenedInput& in, std::string_view bytes, const std::string& na
         files.vtx = vtx.file;
         files.phy = phy.file;
         files.ani = ani.file;
-        r = readSourceMdl(files, ctx);
+        r = readSourceMdl(files, ctx, options);
+    }
+    if (o.qcView) { // one model per bodypart, as the engine draws a `body` value
+        showChoices(r.model, r.info.choiceObjects, o.qcView->choices);
     }
     in.readable = true;
     in.result.hasModel = r.hasModel;

@@ -35,8 +35,9 @@ struct OpenOptions {
     std::string forceReader;         // as readInput takes it; a `.qc` is a project whatever
     // The name diagnostics carry; empty: the path as given.
     std::string diagnosticName;
-    // A QC project: what is shown (the window's bodygroup choices, skin and $lod). Without it
-    // every body choice is merged (docs/qc.md), as `check` and `info` count them.
+    // A QC project or a compiled model: what is shown (the window's bodygroup choices, skin
+    // and LOD; a compiled model's choices are its bodyparts' models, its LOD the .vtx LOD n).
+    // Without it every body choice is merged (docs/qc.md), as `check` and `info` count them.
     struct QcView {
         std::vector<int> choices; // one per bodygroup, -1 = none
         int skin = 0;

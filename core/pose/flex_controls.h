@@ -9,6 +9,8 @@
 
 namespace rigscope::core {
 
+struct CompiledModelInfo;
+
 // One raw control's (delta state's) weight per side. A mono control gives left == right.
 struct SideWeights {
     float left = 0.0f;
@@ -44,5 +46,20 @@ float controlRamp(std::size_t count, std::size_t j, bool eyelid, float x) noexce
 void applyDomination(const std::vector<FlexDominationRule>& rules,
                      const std::function<std::size_t(const std::string&)>& shapeOf,
                      std::vector<SideWeights>& weights);
+
+// A compiled Source model's flex controllers (issue 29): the weight of every flex descriptor
+// from the controllers' values, each in its own min..max range (the Flex dock's sliders), by
+// the model's flex rules as the engine's rule interpreter runs them (in file order, a rule
+// reading the descriptors set before it): + - * / (÷ by ≤ 0.0001 gives 0), negate, max, min,
+// the two halves of a two-way controller (value -1..0 → 1..0, 0..1 → 0..1), n-way (the
+// value controller through the ramp, times the multiplier controller), combination,
+// domination and the DMX eyelid rules (controllers remapped from their range). Descriptors
+// without a rule stay 0; a rule that breaks (a short stack, an unknown code, an index out of
+// range) gives 0. `controllers` shorter than the model's: the rest at controllerRest.
+std::vector<float> evaluateFlexRules(const CompiledModelInfo& info,
+                                     const std::vector<float>& controllers);
+
+// Where a compiled controller rests: 0 clamped into its range.
+float controllerRest(float min, float max) noexcept;
 
 } // namespace rigscope::core

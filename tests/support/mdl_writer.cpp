@@ -602,11 +602,13 @@ SourceMdlBytes writeSourceMdl(const SourceMdlSpec& spec)
     }
     b.i32(268, std::int64_t(spec.flexControllers.size()));
     b.i32(272, std::int64_t(b.pos()));
-    for (const std::string& f : spec.flexControllers) {
+    for (std::size_t c = 0; c < spec.flexControllers.size(); ++c) {
         const std::size_t o = b.reserve(20);
         b.str(o, o, "default");
-        b.str(o, o + 4, f);
-        b.f32(o + 16, 1);
+        b.str(o, o + 4, spec.flexControllers[c]);
+        const bool ranged = c < spec.flexControllerRanges.size();
+        b.f32(o + 12, ranged ? spec.flexControllerRanges[c][0] : 0);
+        b.f32(o + 16, ranged ? spec.flexControllerRanges[c][1] : 1);
     }
     b.str(0, 308, "metal");
     if (!spec.keyValues.empty()) {

@@ -142,7 +142,8 @@ struct SourceMdlSpec {
     std::vector<MdlSequence> sequences;
     std::vector<std::string> poseParameters;
     std::vector<std::string> flexControllers;
-    std::vector<std::string> flexDescs; // empty: the flex controllers' names
+    std::vector<std::array<float, 2>> flexControllerRanges; // min, max each (missing: 0, 1)
+    std::vector<std::string> flexDescs;                     // empty: the flex controllers' names
     std::vector<MdlFlexRule> flexRules;
     std::vector<MdlIkChain> ikChains;
     std::vector<std::int32_t> ikLocks; // the chain of each lock

@@ -355,7 +355,10 @@ struct CompiledModelInfo {
 };
 
 struct CompiledReadOptions {
-    std::int32_t lod = 0;   // the .vtx LOD whose triangles fill Model::mesh
+    std::int32_t lod = 0; // the .vtx LOD whose triangles fill Model::mesh
+    // The skin family whose materials the triangles take (out of range: family 0), as the
+    // engine's `skin` field picks a row of the skin table.
+    std::int32_t skin = 0;
     bool animations = true; // decode sequences into Model::animations
     // A bound on decoded keys (frames x bones) per animation; longer ones are cut with a note.
     std::size_t maxAnimationKeys = std::size_t(1) << 24;

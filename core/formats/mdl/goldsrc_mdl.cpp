@@ -429,9 +429,14 @@ CompiledReadResult readGoldsrcMdl(const GoldsrcMdlFiles& files, const ReadContex
                             cm.material = b.i32(me + 8);
                             const std::int32_t triIndex = b.i32(me + 4);
                             std::int32_t material = 0;
+                            const std::size_t family =
+                                options.skin > 0 && std::size_t(options.skin) < info.skins.size()
+                                    ? std::size_t(options.skin)
+                                    : 0;
                             if (!info.skins.empty() && cm.material >= 0 &&
-                                static_cast<std::size_t>(cm.material) < info.skins[0].size()) {
-                                material = info.skins[0][static_cast<std::size_t>(cm.material)];
+                                static_cast<std::size_t>(cm.material) < info.skins[family].size()) {
+                                material =
+                                    info.skins[family][static_cast<std::size_t>(cm.material)];
                             }
                             const CompiledTexture* texture =
                                 static_cast<std::size_t>(material) < info.textures.size()

@@ -877,9 +877,14 @@ void buildSkeleton(const CompiledModelInfo& info, Model& model)
 }
 
 void buildMesh(const CompiledModelInfo& info, const std::vector<VvdVertex>& vertices,
-               const std::vector<VtxTriangle>& tris, Model& model, FileReader& vvd,
-               CompiledModelInfo& out)
+               const std::vector<VtxTriangle>& tris, std::int32_t skin, Model& model,
+               FileReader& vvd, CompiledModelInfo& out)
 {
+    const std::vector<std::int32_t>* family =
+        info.skins.empty()
+            ? nullptr
+            : &info.skins[skin >= 0 && std::size_t(skin) < info.skins.size() ? std::size_t(skin)
+                                                                             : 0];
     Mesh& mesh = model.mesh;
     for (const CompiledTexture& t : info.textures) {
         Material mat;
@@ -930,10 +935,8 @@ void buildMesh(const CompiledModelInfo& info, const std::vector<VvdVertex>& vert
                                      .models[static_cast<std::size_t>(t.model)]
                                      .meshes[static_cast<std::size_t>(t.mesh)];
         std::uint32_t material = 0;
-        if (!info.skins.empty() && cm.material >= 0 &&
-            static_cast<std::size_t>(cm.material) < info.skins[0].size()) {
-            material =
-                static_cast<std::uint32_t>(info.skins[0][static_cast<std::size_t>(cm.material)]);
+        if (family && cm.material >= 0 && static_cast<std::size_t>(cm.material) < family->size()) {
+            material = static_cast<std::uint32_t>((*family)[static_cast<std::size_t>(cm.material)]);
         } else if (cm.material >= 0 &&
                    static_cast<std::size_t>(cm.material) < mesh.materials.size()) {
             material = static_cast<std::uint32_t>(cm.material);
@@ -1145,7 +1148,7 @@ CompiledReadResult readSourceMdl(const SourceMdlFiles& files, const ReadContext&
     if (files.phy.present) {
         readSourcePhy(files.phy, info.bones, info.checksum, true, info.physics, phyDiagnostics);
     }
-    buildMesh(info, vertices, tris, r.model, vvd, info);
+    buildMesh(info, vertices, tris, options.skin, r.model, vvd, info);
     mdl::buildFlexShapes(info, r.model);
 
     if (options.animations) {
