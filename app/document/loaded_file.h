@@ -59,7 +59,7 @@ struct CheckInput {
     QString path;
     std::shared_ptr<const core::Model> model;
     std::vector<core::Diagnostic> readerDiagnostics;
-    std::shared_ptr<const core::QcReport> qc; // a QC project: its $cdmaterials
+    std::shared_ptr<const core::QcReport> qc;                // a QC project: its $cdmaterials
     std::shared_ptr<const core::CompiledModelInfo> compiled; // a .mdl: its $cdmaterials
 };
 
