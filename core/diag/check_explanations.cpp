@@ -1298,7 +1298,24 @@ constexpr CheckExplanation kExplanations[] = {
      "swings behind its base, where that frame turns over and the bone flips from one side to "
      "the other (the flipping modders report at +-90).",
      "Source profiles; a warning. Engine behaviour: Source SDK 2013 jigglebones.cpp.",
-     "yaw_constraint -120 120", "Keep yaw and pitch constraints within -89..89 degrees."},
+     "yaw_constraint -120 120", "Keep yaw and pitch constraints within -90..90 degrees."},
+    {"jiggle.dropped-bone", "a jiggle bone studiomdl leaves out of the model",
+     "The bone a $jigglebone names exists in the sources, but no vertex of any body is weighted "
+     "to it or to a bone below it, and nothing else in the QC keeps it, so studiomdl drops it "
+     "(qc.md, \"bones studiomdl drops\").",
+     "studiomdl only prints that the bone is unused; the compiled model has no such bone and "
+     "no jiggle.",
+     "Source profiles; a warning.", "$jigglebone \"ponytail\" { is_flexible { } }",
+     "Weight the vertices that should swing to the bone (or a bone below it), or keep it with "
+     "$definebone."},
+    {"jiggle.moves-nothing", "a jiggle bone no vertex follows",
+     "A $jigglebone names a bone the compiled model keeps (a $definebone, an attachment...), but "
+     "no vertex is weighted to it or to any bone below it.",
+     "The engine simulates the bone every frame, but no vertex moves with it directly. That can "
+     "be meant: Valve's own L4D2 survivors ship braid jiggle bones with no vertex, so this is "
+     "a note.",
+     "Source profiles; a note.", "$jigglebone \"antenna\" { is_rigid { length 12 } }",
+     "Weight the vertices that should swing to the bone, or remove the command."},
 };
 } // namespace
 

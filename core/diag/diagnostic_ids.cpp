@@ -451,6 +451,12 @@ constexpr CatalogEntry kCatalog[] = {
     {"jiggle.wide-constraint",
      {S::Off, S::Warning, S::Warning, S::Off},
      "a $jigglebone yaw or pitch constraint that goes past 90 degrees"},
+    {"jiggle.dropped-bone",
+     {S::Off, S::Warning, S::Warning, S::Off},
+     "a $jigglebone on a bone studiomdl drops from the compiled model"},
+    {"jiggle.moves-nothing",
+     {S::Off, S::Note, S::Note, S::Off},
+     "a $jigglebone on a kept bone that no vertex is weighted to, itself or below it"},
 };
 } // namespace
 

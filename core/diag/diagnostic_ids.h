@@ -171,6 +171,8 @@ inline constexpr std::string_view kJiggleConflictingKinds = "jiggle.conflicting-
 inline constexpr std::string_view kJiggleZeroLength = "jiggle.zero-length";
 inline constexpr std::string_view kJiggleMinAboveMax = "jiggle.min-above-max";
 inline constexpr std::string_view kJiggleWideConstraint = "jiggle.wide-constraint";
+inline constexpr std::string_view kJiggleDroppedBone = "jiggle.dropped-bone";
+inline constexpr std::string_view kJiggleMovesNothing = "jiggle.moves-nothing";
 
 } // namespace rigscope::core::ids
 

@@ -18,6 +18,65 @@ namespace rigscope::core {
 
 namespace {
 
+// jiggle.* findings that need the compiled skeleton (docs/jiggle.md): a $jigglebone on a bone
+// studiomdl drops (no vertex on it or below it, nothing else keeps it), a warning; on a kept
+// bone that moves no vertex, a note (Valve's own L4D2 survivors ship such jiggle bones: their
+// braids carry no vertex). A chain of jiggle bones (a braid) is not flagged.
+void jiggleSkeletonChecks(const QcProject& p, const QcCompiled& c, std::vector<Diagnostic>& out)
+{
+    if (p.jiggleBones.empty() || !c.hasModel) {
+        return;
+    }
+    const Skeleton& s = c.model.skeleton;
+    const Mesh& m = c.model.mesh;
+    // Points each joint moves, itself or through a descendant.
+    std::vector<std::size_t> moved(s.size(), 0);
+    for (std::size_t pt = 0; pt + 1 < m.influenceOffsets.size(); ++pt) {
+        for (std::uint32_t k = m.influenceOffsets[pt]; k < m.influenceOffsets[pt + 1]; ++k) {
+            const JointIndex j = m.influenceJoints[k];
+            if (j >= 0 && static_cast<std::size_t>(j) < s.size()) {
+                ++moved[static_cast<std::size_t>(j)];
+            }
+        }
+    }
+    for (std::size_t j = s.size(); j-- > 0;) { // parents come before children
+        const JointIndex parent = s.parents[j];
+        if (parent >= 0) {
+            moved[static_cast<std::size_t>(parent)] += moved[j];
+        }
+    }
+    for (const QcJiggleBone& jb : p.jiggleBones) {
+        const auto warn = [&](std::string_view id, std::string message) {
+            Diagnostic d;
+            d.severity = id == ids::kJiggleMovesNothing ? Severity::Note : Severity::Warning;
+            d.id = id;
+            d.message = std::move(message);
+            d.file = jb.at.file;
+            d.where = jb.at.where;
+            out.push_back(std::move(d));
+        };
+        const JointIndex j = s.findByName(jb.bone);
+        if (j == kNoJoint) {
+            const bool dropped = std::any_of(
+                c.droppedBones.begin(), c.droppedBones.end(),
+                [&](const QcCompiled::DroppedBone& b) { return asciiIEquals(b.name, jb.bone); });
+            if (dropped) {
+                warn(ids::kJiggleDroppedBone,
+                     "$jigglebone '" + jb.bone +
+                         "': studiomdl drops this bone (no vertex is weighted to it or below "
+                         "it), so nothing jiggles in the compiled model");
+            }
+            continue;
+        }
+        if (moved[static_cast<std::size_t>(j)] == 0 && !m.influenceOffsets.empty()) {
+            warn(ids::kJiggleMovesNothing,
+                 "$jigglebone '" + jb.bone +
+                     "': no vertex is weighted to this bone or below it; its jiggle moves no "
+                     "vertex itself (it may still carry attachments or bone-merged props)");
+        }
+    }
+}
+
 void finishReport(QcReport& r, QcFileSystem& fs)
 {
     r.profile = r.project.profile;
@@ -25,6 +84,7 @@ void finishReport(QcReport& r, QcFileSystem& fs)
     r.diagnostics = r.project.diagnostics;
     r.diagnostics.insert(r.diagnostics.end(), r.compiled.diagnostics.begin(),
                          r.compiled.diagnostics.end());
+    jiggleSkeletonChecks(r.project, r.compiled, r.diagnostics);
     applyProfile(r.diagnostics, r.profile, false);
     // Script order: the QC first, then includes in the order they were read; by line within.
     std::vector<std::string> order{r.file};

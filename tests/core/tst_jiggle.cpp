@@ -158,6 +158,36 @@ private slots:
         QVERIFY2(std::abs(pitch + M_PI / 6) < 1e-3, qPrintable(QString::number(pitch)));
     }
 
+    // With the compiled prediction: a jiggle bone studiomdl drops, and one kept by $definebone
+    // that no vertex follows; a chain of jiggle bones that moves vertices is fine.
+    void skeletonFindings()
+    {
+        MemoryQcFileSystem fs;
+        fs.files["p/ref.smd"] = "version 1\nnodes\n0 \"root\" -1\n1 \"tail1\" 0\n"
+                                "2 \"tail2\" 1\n3 \"loose\" 0\n4 \"antenna\" 0\nend\n"
+                                "skeleton\ntime 0\n0 0 0 0 0 0 0\n1 0 0 1 0 0 0\n"
+                                "2 0 0 1 0 0 0\n3 1 0 0 0 0 0\n4 0 1 0 0 0 0\nend\n"
+                                "triangles\nm\n0 0 0 0 0 0 1 0 0 1 2 1\n0 1 0 0 0 0 1 0 0\n"
+                                "0 0 1 0 0 0 1 0 0\nend\n";
+        fs.files["p/main.qc"] = "$body body \"ref.smd\"\n"                       // 1
+                                "$definebone \"antenna\" \"root\" 0 1 0 0 0 0\n" // 2
+                                "$jigglebone \"tail1\" { is_flexible { } }\n"    // 3
+                                "$jigglebone \"tail2\" { is_flexible { } }\n"    // 4
+                                "$jigglebone \"loose\" { is_rigid { } }\n"       // 5
+                                "$jigglebone \"antenna\" { is_rigid { } }\n";    // 6
+        const QcReport r = qcReport("p/main.qc", Profile::Auto, fs);
+        QVERIFY(r.compiled.hasModel);
+        QStringList got;
+        for (const Diagnostic& d : r.diagnostics) {
+            if (d.id.starts_with("jiggle.")) {
+                got << QStringLiteral("%1:%2")
+                           .arg(QString::fromUtf8(d.id.data(), qsizetype(d.id.size())))
+                           .arg(d.where.line);
+            }
+        }
+        QCOMPARE(got, (QStringList{u"jiggle.dropped-bone:5"_qs, u"jiggle.moves-nothing:6"_qs}));
+    }
+
     // Truth from outside: Valve's compiled L4D2 survivor (its mstudiojigglebone_t records) and
     // the QC it was compiled from (a public template of the same character) agree, parameter by
     // parameter, with what this reader makes of the QC. Reads RIGSCOPE_TESTDATA (default
