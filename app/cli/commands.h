@@ -11,5 +11,6 @@ int runCheck(const QStringList& args);
 int runConvert(const QStringList& args);
 int runPose(const QStringList& args);
 int runCompare(const QStringList& args);
+int runPhysics(const QStringList& args);
 
 } // namespace rigscope::cli

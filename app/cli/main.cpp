@@ -29,6 +29,9 @@ void printUsage(std::FILE* to)
         "        bone transforms (and skinned vertices) at a frame\n"
         "  compare PROJECT.qc COMPILED.mdl [--json] [--ignore-timestamps]\n"
         "        what the QC compile predicts against the model studiomdl wrote\n"
+        "  physics X.qc [--json] [--profile=P]\n"
+        "        the collision model studiomdl builds: solids, convex pieces, masses, joint\n"
+        "        limits, and the phys.* checks\n"
         "\n"
         "every verb: --verbose=quiet|error|warning|info|debug, --color=auto|always|never,\n"
         "            --force-reader=FMT (see --list-readers)\n"
@@ -117,6 +120,8 @@ int main(int argc, char** argv)
     }
     if (verb == QStringLiteral("compare")) {
         return rigscope::cli::runCompare(args);
+    if (verb == QStringLiteral("physics")) {
+        return rigscope::cli::runPhysics(args);
     }
     std::fprintf(stderr, "rigscope-cli: unknown verb '%s'\n", verb.toLocal8Bit().constData());
     printUsage(stderr);

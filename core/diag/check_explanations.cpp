@@ -1316,6 +1316,119 @@ constexpr CheckExplanation kExplanations[] = {
      "a note.",
      "Source profiles; a note.", "$jigglebone \"antenna\" { is_rigid { length 12 } }",
      "Weight the vertices that should swing to the bone, or remove the command."},
+     "yaw_constraint -120 120", "Keep yaw and pitch constraints within -89..89 degrees."},
+    // ---- phys.* (issue 31) ----
+    {"phys.costly-collision", "more convex pieces than $maxconvexpieces allows",
+     "With `$concave` (props) or `$concaveperjoint` (ragdolls) studiomdl hulls every connected "
+     "part of the collision mesh on its own. When a prop, or one bone of a ragdoll, ends up with "
+     "more pieces than `$maxconvexpieces` allows, studiomdl prints \"COSTLY COLLISION "
+     "MODEL!!!! (N parts - M allowed)\".",
+     "A prop then gets one convex hull around the whole mesh (doorways and holes fill up); a "
+     "ragdoll bone loses its solid. The model compiles, but it does not collide as modelled.",
+     "Source: 20 pieces unless `$maxconvexpieces` says otherwise (SDK 2013 studiomdl; later "
+     "branches raised the default to 40). Counted as studiomdl does: connected faces after "
+     "welding vertices that share a position and a normal (`$weldposition`, `$weldnormal`).",
+     "$collisionmodel \"boxes_phys.smd\" {\n\t$concave\n}\n// boxes_phys.smd: 30 separate "
+     "boxes",
+     "Merge small parts in the collision mesh, or raise the limit with `$maxconvexpieces N` "
+     "(every piece costs collision time in game)."},
+    {"phys.too-many-solids", "a ragdoll with more than 24 solids",
+     "A `$collisionjoints` model gives one solid to each bone that has collision geometry; "
+     "this model has more than 24 of them.",
+     "The game's ragdoll code (ragdoll_shared.cpp, RAGDOLL_MAX_ELEMENTS) refuses a collision "
+     "model of more than 24 solids: the model never becomes a ragdoll.",
+     "Source: 24 solids (Source SDK 2013 game/shared/ragdoll_shared.h).",
+     "$collisionjoints \"ragdoll_phys.smd\"\n// ragdoll_phys.smd: geometry on 33 bones",
+     "Merge small bones with `$jointmerge PARENT CHILD`, skip them with `$jointskip`, or weight "
+     "their collision vertices to a parent bone."},
+    {"phys.not-concave", "separate collision parts without $concave",
+     "The collision mesh of a prop (or the part of a ragdoll's mesh on one bone) falls into "
+     "several separate parts, and the block has no `$concave` (`$concaveperjoint` for "
+     "ragdolls).",
+     "Without it studiomdl builds one convex hull around every vertex: gaps, holes and "
+     "hollows between the parts become solid in game.",
+     "Source: `$concave` / `$concaveperjoint` (studiomdl collisionmodel.cpp "
+     "ProcessSingleBody / ProcessJointedModel).",
+     "$collisionmodel \"two_boxes_phys.smd\"\n// two_boxes_phys.smd: two boxes apart",
+     "Add `$concave` to the `$collisionmodel` block (`$concaveperjoint` for "
+     "`$collisionjoints`)."},
+    {"phys.flat-piece", "a collision piece flatter than 0.5 inch",
+     "A connected piece of the collision mesh lies within a slab 0.5 inch thick (a plane, a "
+     "single face), and `$remove2d` is not given. The usual cause is hard edges: faces that "
+     "do not share smoothing groups do not share vertices, so every face becomes a flat piece.",
+     "studiomdl prints \"Model has 2-dimensional geometry\" and gives up the pieces: a prop gets "
+     "one hull around the whole mesh, a ragdoll bone loses its solid.",
+     "Source: 0.5 inch (studiomdl g_epsilon_2d, IsApproximatelyPlanar).",
+     "$collisionmodel \"plane_phys.smd\" {\n\t$concave\n}\n// plane_phys.smd: a box and a "
+     "flat quad",
+     "Give every collision piece one smoothing group, remove flat parts, or add `$remove2d` to "
+     "drop them."},
+    {"phys.vertex-multiple-bones", "a ragdoll collision vertex on several bones",
+     "A vertex of a `$collisionjoints` mesh is weighted to more than one bone (after "
+     "studiomdl's weight cull).",
+     "studiomdl puts every face with a vertex on a bone into that bone's hull: the face then "
+     "belongs to several hulls, the hulls overlap at the joint and the ragdoll jitters or "
+     "locks (\"the head hull took a vertex of the neck\").",
+     "Source: any vertex with more than one bone of weight after the cull (0.05).",
+     "triangles\nphys\n0  0 0 0  0 0 1  0 0  2 1 0.5 2 0.5",
+     "Weight every collision vertex 100% to one bone."},
+    {"phys.vertex-unknown-bone", "a ragdoll collision vertex on a bone the model drops",
+     "A vertex of a `$collisionjoints` mesh is weighted to a bone that the compiled model "
+     "does not have (absent from every body, or dropped because no visible vertex uses it).",
+     "studiomdl skips such bones (\"physics for unused bone\"): the faces on them join no "
+     "solid and that part of the ragdoll has no collision.",
+     "Source: the compiled skeleton (docs/qc.md, dropped bones).",
+     "$collisionjoints \"ragdoll_phys.smd\"\n// ragdoll_phys.smd weights vertices to "
+     "'helper', a bone no body uses",
+     "Weight the collision vertices to bones the visible model keeps, or keep the bone "
+     "(`$definebone`, a vertex on it)."},
+    {"phys.constraint-no-solid", "$jointconstrain on a bone with no solid",
+     "A `$jointconstrain` names a bone that has no solid (no collision vertex on it, skipped or "
+     "merged away), or the root solid; or names no bone of the collision mesh at all.",
+     "studiomdl stops with \"Rotation constraint on bone ... which does not appear in "
+     "collision model\" (or \"which has no parent\"). A name the mesh lacks is ignored with "
+     "\"Can't find joint\" (a warning): the joint stays locked.",
+     "Source: studiomdl BuildRagdollConstraint / CCmd_JointConstrain.",
+     "$collisionjoints \"ragdoll_phys.smd\" {\n\t$jointconstrain \"no_geometry\" x limit -30 "
+     "30 1\n}",
+     "Constrain bones that have collision geometry, and check the bone name."},
+    {"phys.constraint-range", "a $jointconstrain with an invalid limit",
+     "`$jointconstrain BONE AXIS TYPE MIN MAX [FRICTION]` has MIN greater than MAX or an axis "
+     "other than x, y or z (errors), a limit below -180 or above 180 degrees, or a type other "
+     "than free, fixed or limit (warnings).",
+     "studiomdl stops with \"Invalid joint constraint ... Can't build ragdoll!\" on the errors; "
+     "a limit past 180 degrees lets the joint turn further than any real joint, an unknown type "
+     "is ignored (the axis stays locked).",
+     "Source: studiomdl CCmd_JointConstrain; the limits are degrees.",
+     "$jointconstrain \"bip_forearm\" z limit 40 -10 1",
+     "Write MIN <= MAX within -180..180 on axis x, y or z, with type free, fixed or limit."},
+    {"phys.mass-range", "a mass or inertia out of range",
+     "`$mass` or `$inertia` is not above 0, a solid weighs more than 50000 kg, or solids whose "
+     "share of `$mass` is below 1 kg were raised to 1 kg so that the model weighs more than "
+     "`$mass` says.",
+     "studiomdl gives every solid at least 1 kg; the engine clamps masses to 50000 kg "
+     "(VPHYSICS_MAX_MASS); an inertia of 0 makes a solid spin freely. The model does not weigh "
+     "or turn as written.",
+     "Source: 1 kg per solid (studiomdl CollisionModel_Write), 50000 kg "
+     "(public/vphysics_interface.h).",
+     "$collisionmodel \"crate_phys.smd\" {\n\t$mass 0\n}",
+     "Give `$mass` the model's weight in kg (or `$automass`) and `$inertia` a positive value."},
+    {"phys.mesh-larger", "a collision mesh far larger than the visible model",
+     "The collision mesh reaches beyond the bounds of the visible model by more than half the "
+     "visible model's size (and more than 1 unit).",
+     "In game the prop collides with air far from where it is drawn. The usual cause is an "
+     "export in another unit or scale, or a transform not applied to the collision mesh.",
+     "Source: half the visible model's largest size (a RigScope heuristic).",
+     "$body body \"crate.smd\"\n$collisionmodel \"crate_phys_in_cm.smd\"",
+     "Export the collision mesh in the same units and place as the visible mesh."},
+    {"phys.unknown-option", "an unknown command in a collision block",
+     "A `$command` inside `$collisionmodel { }` or `$collisionjoints { }` is none of the "
+     "collision commands studiomdl knows.",
+     "studiomdl prints \"Unknown command ... in collision series\" and ignores it: whatever it "
+     "was meant to set keeps its default.",
+     "Source: the commands of studiomdl ParseCollisionCommands.",
+     "$collisionmodel \"crate_phys.smd\" {\n\t$masss 20\n}",
+     "Correct the command's spelling or remove it."},
 };
 } // namespace
 

@@ -457,6 +457,50 @@ constexpr CatalogEntry kCatalog[] = {
     {"jiggle.moves-nothing",
      {S::Off, S::Note, S::Note, S::Off},
      "a $jigglebone on a kept bone that no vertex is weighted to, itself or below it"},
+    // ---- phys.* (issue 31) ----
+    {"phys.costly-collision",
+     {S::Off, S::Warning, S::Warning, S::Off},
+     "a collision model (or one ragdoll bone) splits into more convex pieces than "
+     "$maxconvexpieces allows (20 by default): studiomdl keeps one hull instead"},
+    {"phys.too-many-solids",
+     {S::Off, S::Warning, S::Warning, S::Off},
+     "a $collisionjoints ragdoll has more than 24 solids (the game's RAGDOLL_MAX_ELEMENTS)"},
+    {"phys.not-concave",
+     {S::Off, S::Warning, S::Warning, S::Off},
+     "a collision mesh (or one bone's part of it) has separate parts but no $concave / "
+     "$concaveperjoint: studiomdl wraps them in one convex hull"},
+    {"phys.flat-piece",
+     {S::Off, S::Warning, S::Warning, S::Off},
+     "a connected piece of the collision mesh is flatter than 0.5 inch (smoothing groups, "
+     "planes) and $remove2d is not given: studiomdl gives up the pieces"},
+    {"phys.vertex-multiple-bones",
+     {S::Off, S::Warning, S::Warning, S::Off},
+     "a ragdoll collision vertex is weighted to several bones: its faces join every one of "
+     "those bones' hulls"},
+    {"phys.vertex-unknown-bone",
+     {S::Off, S::Error, S::Error, S::Off},
+     "a ragdoll collision vertex is weighted to a bone the compiled model does not have: "
+     "studiomdl skips that bone and its geometry is lost"},
+    {"phys.constraint-no-solid",
+     {S::Off, S::Error, S::Error, S::Off},
+     "$jointconstrain names a bone with no solid (studiomdl stops) or no bone of the "
+     "collision mesh (ignored, a warning)"},
+    {"phys.constraint-range",
+     {S::Off, S::Error, S::Error, S::Off},
+     "$jointconstrain with min > max or an axis other than x, y, z (studiomdl stops), or a "
+     "limit beyond -180..180 or an unknown type (warnings)"},
+    {"phys.mass-range",
+     {S::Off, S::Warning, S::Warning, S::Off},
+     "$mass or $inertia not above 0, a solid over the engine's 50000 kg, or solids raised to "
+     "studiomdl's 1 kg minimum so that they weigh more than $mass"},
+    {"phys.mesh-larger",
+     {S::Off, S::Warning, S::Warning, S::Off},
+     "the collision mesh reaches beyond the visible model by more than half its size (and 1 "
+     "unit): a wrong scale or an unapplied transform"},
+    {"phys.unknown-option",
+     {S::Off, S::Warning, S::Warning, S::Off},
+     "a $command inside $collisionmodel / $collisionjoints that studiomdl does not know "
+     "(ignored: \"Unknown command in collision series\")"},
 };
 } // namespace
 

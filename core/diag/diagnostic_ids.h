@@ -174,6 +174,19 @@ inline constexpr std::string_view kJiggleWideConstraint = "jiggle.wide-constrain
 inline constexpr std::string_view kJiggleDroppedBone = "jiggle.dropped-bone";
 inline constexpr std::string_view kJiggleMovesNothing = "jiggle.moves-nothing";
 
+// ---- phys.* (issue 31) ----
+inline constexpr std::string_view kPhysCostlyCollision = "phys.costly-collision";
+inline constexpr std::string_view kPhysTooManySolids = "phys.too-many-solids";
+inline constexpr std::string_view kPhysNotConcave = "phys.not-concave";
+inline constexpr std::string_view kPhysFlatPiece = "phys.flat-piece";
+inline constexpr std::string_view kPhysVertexMultipleBones = "phys.vertex-multiple-bones";
+inline constexpr std::string_view kPhysVertexUnknownBone = "phys.vertex-unknown-bone";
+inline constexpr std::string_view kPhysConstraintNoSolid = "phys.constraint-no-solid";
+inline constexpr std::string_view kPhysConstraintRange = "phys.constraint-range";
+inline constexpr std::string_view kPhysMassRange = "phys.mass-range";
+inline constexpr std::string_view kPhysMeshLarger = "phys.mesh-larger";
+inline constexpr std::string_view kPhysUnknownOption = "phys.unknown-option";
+
 } // namespace rigscope::core::ids
 
 namespace rigscope::core {

@@ -1,6 +1,7 @@
 #include "core/ops/qc_ops.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <set>
 #include <system_error>
@@ -11,6 +12,7 @@
 #include "core/diag/severity.h"
 #include "core/ops/diagnostic_json.h"
 #include "core/ops/material_report.h"
+#include "core/ops/physics_report.h"
 #include "core/text/ascii.h"
 #include "core/text/json_writer.h"
 
@@ -81,6 +83,7 @@ void finishReport(QcReport& r, QcFileSystem& fs)
 {
     r.profile = r.project.profile;
     r.compiled = compileQc(r.project, fs);
+    r.physics = buildPhysicsModel(r.project, r.compiled, fs);
     r.diagnostics = r.project.diagnostics;
     r.diagnostics.insert(r.diagnostics.end(), r.compiled.diagnostics.begin(),
                          r.compiled.diagnostics.end());
@@ -328,6 +331,10 @@ std::string qcInfoJson(const QcInfo& info)
         writeMaterialLookupJson(w, *materials);
     }
     w.key("flexShapes").value(m.flexShapes.size());
+    if (r.physics.present) {
+        w.key("physics");
+        writePhysicsJson(w, r, false);
+    }
     w.key("checks").value(info.checked);
     w.key("errors").value(info.errors);
     w.key("warnings").value(info.warnings);
@@ -374,6 +381,13 @@ std::string qcInfoText(const QcInfo& info)
          std::to_string(m.mesh.triangleCount()) + " triangles, " +
          std::to_string(m.mesh.materials.size()) + " materials, " +
          std::to_string(m.flexShapes.size()) + " flex shapes\n";
+    if (r.physics.built) {
+        char mass[32];
+        std::snprintf(mass, sizeof mass, "%.2f", static_cast<double>(r.physics.mass()));
+        s += "  physics:     " + std::to_string(r.physics.solids.size()) + " solid" +
+             (r.physics.solids.size() == 1 ? "" : "s") + ", " +
+             std::to_string(r.physics.convexPieces()) + " convex pieces, " + mass + " kg\n";
+    }
     if (materials) {
         s += materialLookupText(*materials);
     }
@@ -637,6 +651,12 @@ std::vector<CheckedFile> checkQcReport(const QcReport& r, const CheckOptions& op
         qc.budget = merged.budget;
     }
     checkSkinMaterials(r, fileOpt, path, diags);
+    // phys.*: the collision model's findings located in the QC; those located in the collision
+    // mesh go to that file's entry (below).
+    std::vector<Diagnostic> meshPhys;
+    for (const Diagnostic& d : r.physics.diagnostics) {
+        (d.file == r.physics.meshFile ? meshPhys : diags).push_back(d);
+    }
     gradeDiagnostics(diags, qc.profile, false, opt.filter);
     qc.diagnostics = std::move(diags);
     qc.objectNames.assign(qc.diagnostics.size(), std::string());
@@ -720,6 +740,36 @@ std::vector<CheckedFile> checkQcReport(const QcReport& r, const CheckOptions& op
             }
         }
         out.push_back(std::move(f));
+    }
+    if (!meshPhys.empty()) {
+        // The collision mesh is checked as a file of the project when nothing else read it.
+        auto it = std::find_if(out.begin(), out.end(),
+                               [&](const CheckedFile& f) { return f.file == r.physics.meshFile; });
+        if (it == out.end()) {
+            CheckedFile f;
+            f.file = r.physics.meshFile;
+            f.readable = true;
+            f.format = "smd";
+            f.kind = ModelKind::Reference;
+            f.profile = qc.profile;
+            f.guessed = qc.guessed;
+            out.push_back(std::move(f));
+            it = out.end() - 1;
+        }
+        gradeDiagnostics(meshPhys, it->profile, it->guessed, opt.filter);
+        for (Diagnostic& d : meshPhys) {
+            std::size_t pos = 0;
+            while (pos < it->diagnostics.size() &&
+                   it->diagnostics[pos].where.line <= d.where.line) {
+                ++pos;
+            }
+            it->diagnostics.insert(it->diagnostics.begin() + static_cast<std::ptrdiff_t>(pos),
+                                   std::move(d));
+            if (it->objectNames.size() + 1 == it->diagnostics.size()) {
+                it->objectNames.insert(it->objectNames.begin() + static_cast<std::ptrdiff_t>(pos),
+                                       std::string());
+            }
+        }
     }
     onePerMaterial(out);
     return out;

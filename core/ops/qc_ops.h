@@ -5,6 +5,7 @@
 
 #include "core/ops/check.h"
 #include "core/ops/material_report.h"
+#include "core/physics/physics_model.h"
 #include "core/project/qc_compile.h"
 #include "core/project/qc_resolve.h"
 
@@ -17,6 +18,9 @@ struct QcReport {
     std::string ioError;
     QcProject project;
     QcCompiled compiled;
+    // The collision model studiomdl will build ($collisionmodel / $collisionjoints); its phys.*
+    // findings are checks (checkQcReport), not part of `diagnostics`.
+    PhysicsModel physics;
     Profile profile = Profile::Source; // resolved
     // Reading, resolution and project checks (qc.*), graded for the profile, in script order.
     std::vector<Diagnostic> diagnostics;

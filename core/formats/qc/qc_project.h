@@ -163,6 +163,25 @@ struct QcBoneRef {
     QcWhere at;
 };
 
+// One `$command` inside a `$collisionmodel` / `$collisionjoints` block (`$mass 20`,
+// `$jointconstrain "bip_head" x limit -30 30 1`), its arguments as written on its line.
+struct QcCollisionOption {
+    std::string name;              // lower case, without '$' ("jointconstrain")
+    std::vector<std::string> args; // the tokens after it on its line, up to the next `$command`
+    QcWhere at;
+};
+
+// The project's collision model: `$collisionmodel FILE { ... }` (one rigid solid) or
+// `$collisionjoints FILE { ... }` (a ragdoll: one solid per bone). The last command wins, as in
+// studiomdl; the options of every such block accumulate in order.
+struct QcCollision {
+    bool present = false;
+    bool jointed = false;      // $collisionjoints
+    std::int32_t fileRef = -1; // into QcProject::files
+    std::vector<QcCollisionOption> options;
+    QcWhere at;
+};
+
 struct QcProject {
     std::string file;                  // the .qc as given
     Profile profile = Profile::Source; // GoldSrc when GoldSrc-only commands appear
@@ -182,6 +201,7 @@ struct QcProject {
     std::vector<QcBoneRef> boneRefs;
     std::vector<QcJiggleBone> jiggleBones;
     std::vector<QcLod> lods;
+    QcCollision collision;
     // Material folders of `$cdmaterials` (Source; relative to materials/, as written, `\` kept)
     // and `$cdtexture` (GoldSrc), one entry per path argument.
     std::vector<QcPath> cdMaterials;

@@ -1914,8 +1914,24 @@ void Reader::command(const Node& n)
             boneRef(toks[i], name);
         }
     } else if (name == "collisionmodel" || name == "collisionjoints") {
+        QcCollision& col = m_project.collision;
         if (needArgs(n, 1, "a file")) {
-            addFile(QcFileRef::Kind::Collision, n.tokens[1], name);
+            col.fileRef = addFile(QcFileRef::Kind::Collision, n.tokens[1], name);
+            col.present = true;
+            col.jointed = name == "collisionjoints";
+            col.at = at(n.tokens[0]);
+        }
+        // The block's commands, each with the tokens after it on its line (studiomdl's ReadArgs
+        // reads the rest of the line; a `$` token starts the next command).
+        for (const Node& c : n.block) {
+            for (const Token& t : c.tokens) {
+                if (!t.quoted && t.text.size() > 1 && t.text[0] == '$') {
+                    col.options.push_back({asciiLower(t.text.substr(1)), {}, at(t)});
+                } else if (!col.options.empty() && !t.isBrace() &&
+                           col.options.back().at.where.line == t.where.line) {
+                    col.options.back().args.push_back(t.text);
+                }
+            }
         }
         if (name == "collisionjoints") {
             for (const Node& c : n.block) {
