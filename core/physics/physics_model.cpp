@@ -643,6 +643,13 @@ void Builder::buildSingleBody()
     }
     (void)islandCount;
     if (solid.pieces.empty()) {
+        if (!src.position.empty()) {
+            Diagnostic d = at(Severity::Error, ids::kPhysFlatPiece, project.collision.at,
+                              "the whole collision mesh is flat (thinner than 0.5 inch) or spans "
+                              "no volume: studiomdl writes no solid, the model has no collision");
+            d.fixedSeverity = true;
+            out.diagnostics.push_back(std::move(d));
+        }
         return;
     }
     // studiomdl CreateCollide: a long thin body (longest side > 9 x the other two) gets
@@ -1049,7 +1056,8 @@ void Builder::checks()
         }
     }
     if (out.settings.totalMassSet && !out.settings.autoMass && out.settings.totalMass > 0 &&
-        out.solids.size() > 1 && out.mass() > out.settings.totalMass * 1.001f) {
+        out.solids.size() > 1 && out.mass() > out.settings.totalMass * 1.1f &&
+        out.mass() > out.settings.totalMass + 1.0f) {
         out.diagnostics.push_back(at(Severity::Warning, ids::kPhysMassRange, colAt,
                                      "the solids weigh " + fmt(out.mass()) + " kg, not $mass " +
                                          fmt(out.settings.totalMass) +

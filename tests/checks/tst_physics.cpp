@@ -272,6 +272,12 @@ void TstPhysics::flatPieces()
     QCOMPARE(q->report.physics.convexPieces(), std::size_t(1));
     QVERIFY(std::abs(q->report.physics.solids[0].volume - 8.0) < 1e-6);
     QCOMPARE(physFindings(*q), QStringList());
+    // A collision mesh that is one flat quad: no solid at all.
+    SmdWriter plane = rootOnly();
+    plane.quad(Vec3(0, 0, 0), Vec3(10, 10, 0), 0);
+    const auto r = project(kQcHead + "$collisionmodel \"phys.smd\"\n", plane);
+    QVERIFY(!r->report.physics.built);
+    QCOMPARE(physFindings(*r), QStringList{u"p/main.qc:3 phys.flat-piece error"_qs});
 }
 
 void TstPhysics::ragdoll()
