@@ -751,8 +751,8 @@ std::vector<CheckedFile> checkQcReport(const QcReport& r, const CheckOptions& op
             f.readable = true;
             f.format = "smd";
             f.kind = ModelKind::Reference;
-            f.profile = qc.profile;
-            f.guessed = qc.guessed;
+            f.profile = fileOpt.profile;
+            f.guessed = opt.profile == Profile::Auto;
             out.push_back(std::move(f));
             it = out.end() - 1;
         }
