@@ -120,6 +120,7 @@ int main(int argc, char** argv)
     }
     if (verb == QStringLiteral("compare")) {
         return rigscope::cli::runCompare(args);
+    }
     if (verb == QStringLiteral("physics")) {
         return rigscope::cli::runPhysics(args);
     }
