@@ -1316,7 +1316,6 @@ constexpr CheckExplanation kExplanations[] = {
      "a note.",
      "Source profiles; a note.", "$jigglebone \"antenna\" { is_rigid { length 12 } }",
      "Weight the vertices that should swing to the bone, or remove the command."},
-     "yaw_constraint -120 120", "Keep yaw and pitch constraints within -89..89 degrees."},
     // ---- phys.* (issue 31) ----
     {"phys.costly-collision", "more convex pieces than $maxconvexpieces allows",
      "With `$concave` (props) or `$concaveperjoint` (ragdolls) studiomdl hulls every connected "
