@@ -20,6 +20,22 @@ Eigen::Matrix3d limitFrame(const Eigen::Matrix3d& goal, double angle, bool yaw)
     return goal * turn;
 }
 
+// One angular limit, yaw (toward the left axis) or pitch (toward the up axis): past it, the tip
+// keeps only its parts along the limit frame's other two axes, and stops.
+void holdLimit(JiggleState& s, const Eigen::Matrix3d& axes, const Vec& base, double lo, double hi,
+               bool yaw)
+{
+    const Eigen::Index side = yaw ? 0 : 1, keep = yaw ? 1 : 0;
+    const Vec along = s.tipPos - base;
+    const double angle = std::atan2(axes.col(side).dot(along), axes.col(2).dot(along));
+    if (angle >= lo && angle <= hi) {
+        return;
+    }
+    const Eigen::Matrix3d lim = limitFrame(axes, angle < lo ? lo : hi, yaw);
+    s.tipPos = base + lim.col(keep).dot(along) * lim.col(keep) + lim.col(2).dot(along) * lim.col(2);
+    s.tipVel.setZero();
+}
+
 void stepTip(const JP& p, JiggleState& s, const Eigen::Matrix3d& axes, const Vec& base, double dt)
 {
     const Vec left = axes.col(0), up = axes.col(1), forward = axes.col(2);
@@ -44,26 +60,10 @@ void stepTip(const JP& p, JiggleState& s, const Eigen::Matrix3d& axes, const Vec
     // Yaw, then pitch: measured in the goal frame; past a limit the tip is projected onto the
     // limit's plane and stops.
     if (p.flags & JP::YawConstraint) {
-        const Vec along = s.tipPos - base;
-        const double yaw = std::atan2(left.dot(along), forward.dot(along));
-        if (yaw < double(p.minYaw) || yaw > double(p.maxYaw)) {
-            const Eigen::Matrix3d lim = limitFrame(
-                axes, yaw < double(p.minYaw) ? double(p.minYaw) : double(p.maxYaw), true);
-            s.tipPos =
-                base + lim.col(1).dot(along) * lim.col(1) + lim.col(2).dot(along) * lim.col(2);
-            s.tipVel.setZero();
-        }
+        holdLimit(s, axes, base, double(p.minYaw), double(p.maxYaw), true);
     }
     if (p.flags & JP::PitchConstraint) {
-        const Vec along = s.tipPos - base;
-        const double pitch = std::atan2(up.dot(along), forward.dot(along));
-        if (pitch < double(p.minPitch) || pitch > double(p.maxPitch)) {
-            const Eigen::Matrix3d lim = limitFrame(
-                axes, pitch < double(p.minPitch) ? double(p.minPitch) : double(p.maxPitch), false);
-            s.tipPos =
-                base + lim.col(0).dot(along) * lim.col(0) + lim.col(2).dot(along) * lim.col(2);
-            s.tipVel.setZero();
-        }
+        holdLimit(s, axes, base, double(p.minPitch), double(p.maxPitch), false);
     }
     if (p.flags & JP::AngleConstraint) {
         const Vec dir = (s.tipPos - base).normalized();
