@@ -176,12 +176,11 @@ bool MainWindow::openDropped(const QList<QUrl>& urls, Qt::KeyboardModifiers modi
         }
         const QFileInfo info(url.toLocalFile());
         if (info.isDir()) {
-            QDir dir(info.absoluteFilePath());
-            for (const QString& n : dir.entryList(QDir::Files, QDir::Name)) {
-                if (supportedSuffixes().contains(QFileInfo(n).suffix().toLower())) {
-                    paths << dir.filePath(n);
-                    break;
-                }
+            // Its first model, as ← / → would show them (compiled models too, not their
+            // companions).
+            const QStringList names = modelFilesInFolder(info.absoluteFilePath());
+            if (!names.isEmpty()) {
+                paths << QDir(info.absoluteFilePath()).filePath(names.front());
             }
         } else {
             paths << info.absoluteFilePath();

@@ -23,6 +23,7 @@
 #include "render/render_capture.h"
 #include "render/render_setup.h"
 #include "render/viewport.h"
+#include "tests/support/mdl_writer.h"
 #include "tests/support/render_support.h"
 #include "tests/support/test_support.h"
 
@@ -459,6 +460,21 @@ private slots:
         QCOMPARE(QFileInfo(w.document()->primary()->path).fileName(),
                  QStringLiteral("sample_ref.smd"));
         QVERIFY(!w.document()->flexNames().isEmpty());
+
+        // A dropped folder opens its first model: compiled models count, their companions
+        // (.vvd, .vtx) and other files do not.
+        QTemporaryDir folder;
+        const test::SourceMdlBytes b = test::writeSourceMdl(test::sampleSourceSpec());
+        for (const auto& [name, bytes] : {std::pair{QStringLiteral("hero.mdl"), &b.mdl},
+                                          {QStringLiteral("hero.vvd"), &b.vvd},
+                                          {QStringLiteral("hero.dx90.vtx"), &b.vtx}}) {
+            QFile f(folder.filePath(name));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(bytes->data(), qint64(bytes->size()));
+        }
+        QVERIFY(w.openDropped({QUrl::fromLocalFile(folder.path())}, Qt::ShiftModifier));
+        QVERIFY(w.document()->waitForLoaded());
+        QCOMPARE(QFileInfo(w.document()->primary()->path).fileName(), QStringLiteral("hero.mdl"));
     }
 
     void reloadKeepsCamera()
