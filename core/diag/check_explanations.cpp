@@ -1088,15 +1088,23 @@ constexpr CheckExplanation kExplanations[] = {
      "studiomdl.",
      "$frobnicate 1 2 3", "Correct the command's spelling or remove it; check the profile."},
     {"qc.unknown-bone", "a QC command names a bone that no model of the project has",
-     "`$attachment`, `$hbox`, `$ikchain`, `$jigglebone`, `$bonemerge`, `$weightlist`, "
-     "`bonetreecollapse`, `replacebone`, `$collisionjoints`, `eyeball` or `$heirarchy` names a "
-     "bone absent from the skeleton merged from every body file (names compared ignoring "
+     "`$attachment`, `$hbox`, `$ikchain`, `$jigglebone`, `$weightlist`, `bonetreecollapse`, "
+     "`replacebone`, `$collisionjoints`, `eyeball` or `$heirarchy` names a bone absent from the skeleton merged from every body file (names compared ignoring "
      "case).",
      "studiomdl stops with an unknown-bone error, or (for some commands) drops the attachment or "
      "hitbox silently; the attachment then sits at the model origin in game.",
      "None: any unknown bone, in every profile.", "$attachment \"muzzle\" \"gun_tip\" 0 0 1",
      "Use the bone name as exported (including prefixes such as `ValveBiped.`), or add the bone "
      "with `$definebone`."},
+    {"qc.ignored-bone", "`$bonemerge` or `$alwayscollapse` names a bone no model has",
+     "`$bonemerge` or `$alwayscollapse` names a bone absent from the skeleton merged from every "
+     "body file (names compared ignoring case). Shared include files list every bone of a "
+     "family of models, so most models lack some of them.",
+     "studiomdl only compares these names with the bones it has (SDK 2013 simplify.cpp "
+     "TagUsedBones; BoneShouldCollapse): a name no bone has does nothing, and the model compiles.",
+     "None: any absent bone, in the Source profiles.", "$bonemerge \"ValveBiped.weapon_bone\"",
+     "Nothing, if the list is shared on purpose; otherwise check the spelling, since a misspelt "
+     "`$bonemerge` leaves the bone out of the merge and a misspelt `$alwayscollapse` keeps it."},
     {"qc.texturegroup-rows", "`$texturegroup` rows have different lengths",
      "A skin row of a `$texturegroup` lists more or fewer materials than the first row.",
      "Each skin replaces the first row's materials one for one; studiomdl rejects a short or "

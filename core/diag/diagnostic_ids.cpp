@@ -366,8 +366,11 @@ constexpr CatalogEntry kCatalog[] = {
      "a $command the profile's studiomdl does not know (ignored)"},
     {"qc.unknown-bone",
      {S::Error, S::Error, S::Error, S::Off},
-     "$attachment, $hbox, $ikchain, $jigglebone, $bonemerge, $weightlist, bonetreecollapse, "
-     "replacebone or $collisionjoints names a bone absent from the merged skeleton"},
+     "$attachment, $hbox, $ikchain, $jigglebone, $weightlist, bonetreecollapse, replacebone "
+     "or $collisionjoints names a bone absent from the merged skeleton"},
+    {"qc.ignored-bone",
+     {S::Note, S::Note, S::Note, S::Off},
+     "$bonemerge or $alwayscollapse names a bone absent from the merged skeleton (ignored)"},
     {"qc.texturegroup-rows",
      {S::Error, S::Error, S::Error, S::Off},
      "$texturegroup rows of unequal length"},

@@ -1031,7 +1031,7 @@ QcCompiled Compiler::run()
                 // MakeStaticProp links every $attachment to static_prop; the rest name bones
                 // that no longer exist when studiomdl looks them up.
                 if (b.command == "attachment" || b.command == "alwayscollapse" ||
-                    b.command == "jigglebone") {
+                    b.command == "bonemerge" || b.command == "jigglebone") {
                     continue;
                 }
                 m_out.diagnostics.push_back(
@@ -1055,6 +1055,14 @@ QcCompiled Compiler::run()
                              ? std::string()
                              : std::string(", and no $attachment, $ikchain or $bonemerge "
                                            "keeps it"))));
+            } else if (b.command == "bonemerge" || b.command == "alwayscollapse") {
+                // studiomdl only compares these names with its bones (TagUsedBones,
+                // BoneShouldCollapse): an absent one does nothing.
+                m_out.diagnostics.push_back(
+                    located(Severity::Note, ids::kQcIgnoredBone, b.at,
+                            "$" + b.command + " names bone '" + b.bone + "', which no body has (" +
+                                std::to_string(skel.size()) +
+                                " bones merged); studiomdl ignores it"));
             } else {
                 m_out.diagnostics.push_back(
                     located(Severity::Error, ids::kQcUnknownBone, b.at,
