@@ -1058,11 +1058,10 @@ QcCompiled Compiler::run()
             } else if (b.command == "bonemerge" || b.command == "alwayscollapse") {
                 // studiomdl only compares these names with its bones (TagUsedBones,
                 // BoneShouldCollapse): an absent one does nothing.
-                m_out.diagnostics.push_back(
-                    located(Severity::Note, ids::kQcIgnoredBone, b.at,
-                            "$" + b.command + " names bone '" + b.bone + "', which no body has (" +
-                                std::to_string(skel.size()) +
-                                " bones merged); studiomdl ignores it"));
+                m_out.diagnostics.push_back(located(
+                    Severity::Note, ids::kQcIgnoredBone, b.at,
+                    "$" + b.command + " names bone '" + b.bone + "', which no body has (" +
+                        std::to_string(skel.size()) + " bones merged); studiomdl ignores it"));
             } else {
                 m_out.diagnostics.push_back(
                     located(Severity::Error, ids::kQcUnknownBone, b.at,
