@@ -8,6 +8,7 @@
 #include "app/cli/cli_options.h"
 #include "app/cli/commands.h"
 #include "core/ops/convert.h"
+#include "core/ops/decompile.h"
 
 namespace rigscope::cli {
 
@@ -49,8 +50,10 @@ int runConvert(const QStringList& args)
                             QStringLiteral("Input file (format detected by content)"));
     p.addPositionalArgument(
         QStringLiteral("out"),
-        QStringLiteral("Output file: .smd .vta .smdx .dmx .xmodel_export .xanim_export "
-                       ".xmodel_bin .xanim_bin .nt_export"));
+        QStringLiteral(
+            "Output file: .smd .vta .smdx .dmx .xmodel_export .xanim_export "
+            ".xmodel_bin .xanim_bin .nt_export; .qc from a compiled .mdl decompiles it (the "
+            "QC and its SMD / VTA files beside it)"));
     const QCommandLineOption force(QStringLiteral("force"),
                                    QStringLiteral("Overwrite an existing output file"));
     const QCommandLineOption to(
@@ -125,6 +128,28 @@ int runConvert(const QStringList& args)
                      "rigscope-cli convert: --weights expects authored or compiled, got '%s'\n",
                      qPrintable(view));
         return 2;
+    }
+    if (core::isDecompile(files[0].toStdString(), files[1].toStdString())) {
+        // A compiled model to a QC project (docs/cli.md "Decompiling a compiled model").
+        core::DecompileOptions dopt;
+        dopt.force = opt.force;
+        dopt.profile = opt.profile;
+        const core::DecompileResult d =
+            core::decompileFile(files[0].toStdString(), files[1].toStdString(), dopt);
+        printDiagnostics(d.diagnostics, common);
+        for (const std::string& n : d.notes) {
+            std::fprintf(stderr, "%s: note: a recompile would not reproduce: %s\n",
+                         qPrintable(files[0]), n.c_str());
+        }
+        if (!d.error.empty()) {
+            std::fprintf(stderr, "rigscope-cli convert: %s\n", d.error.c_str());
+        }
+        if (common.verbosity == Verbosity::Debug) {
+            for (const std::string& w : d.written) {
+                std::fprintf(stderr, "rigscope-cli convert: wrote %s\n", w.c_str());
+            }
+        }
+        return d.exitCode;
     }
     const core::ConvertResult r =
         core::convertFile(files[0].toStdString(), files[1].toStdString(), opt);

@@ -1,0 +1,1221 @@
+#include "core/ops/decompile.h"
+
+#include <algorithm>
+#include <cstring>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include <Eigen/Geometry>
+
+#include "core/build/model_builder.h"
+#include "core/formats/mdl/compiled_files.h"
+#include "core/formats/mdl/compiled_model.h"
+#include "core/formats/smd/smd_writer.h"
+#include "core/io/file_buffer.h"
+#include "core/io/make_directory.h"
+#include "core/model/format_id.h"
+#include "core/model/rotation.h"
+#include "core/text/numbers.h"
+#include "core/text/plural.h"
+
+namespace rigscope::core {
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+constexpr std::int32_t kStaticPropFlag = 0x10; // STUDIOHDR_FLAGS_STATIC_PROP
+
+std::string num(float v)
+{
+    if (std::fabs(v) < 1e-6f) {
+        return "0"; // no "-0"
+    }
+    return formatFloat(v);
+}
+
+std::string num(double v)
+{
+    return num(static_cast<float>(v));
+}
+
+std::string vec(const Vec3& v)
+{
+    return num(v.x()) + " " + num(v.y()) + " " + num(v.z());
+}
+
+std::string quoted(std::string_view s)
+{
+    std::string out = "\"";
+    for (const char c : s) {
+        out.push_back(c == '"' || c == '\n' || c == '\r' ? '\'' : c);
+    }
+    out.push_back('"');
+    return out;
+}
+
+// A file name from a compiled name: path separators and characters a QC or a file system
+// dislikes become '_'.
+std::string safeName(std::string_view s)
+{
+    std::string out;
+    for (const char c : s) {
+        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                        (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
+        out.push_back(ok ? c : '_');
+    }
+    if (out.empty() || out == "." || out == "..") {
+        out = "unnamed";
+    }
+    return out;
+}
+
+std::string withoutSmd(std::string s)
+{
+    if (s.size() > 4 && extensionLower(s) == "smd") {
+        s.resize(s.size() - 4);
+    }
+    return s;
+}
+
+std::string stemOf(const std::string& path)
+{
+    std::size_t slash = path.find_last_of("/\\");
+    std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+    const std::size_t dot = name.rfind('.');
+    return dot == std::string::npos || dot == 0 ? name : name.substr(0, dot);
+}
+
+std::string folderOf(const std::string& path)
+{
+    const std::size_t slash = path.find_last_of('/');
+    return slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
+}
+
+// File names unique in the project (case-insensitive, as on Windows).
+class Names {
+public:
+    std::string take(const std::string& want, const std::string& ext)
+    {
+        std::string lower;
+        for (int n = 1;; ++n) {
+            std::string name = n == 1 ? want + ext : want + "_" + std::to_string(n) + ext;
+            lower = name;
+            for (char& c : lower) {
+                c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+            }
+            if (m_used.insert(lower).second) {
+                return name;
+            }
+        }
+    }
+
+private:
+    std::set<std::string> m_used;
+};
+
+// The space the decompiled files are written in: the compiled model's (the compiled pairs
+// show studiomdl keeps the sources' points and bones as they are). Kept as a transform for
+// `$upaxis` / `$origin` projects, whose turn the .mdl does not record.
+struct SourceSpace {
+    Eigen::Quaterniond q = Eigen::Quaterniond::Identity();
+    Vec3 point(const Vec3& v) const { return (q * v.cast<double>()).cast<float>(); }
+};
+
+struct Xf {
+    Eigen::Quaterniond q = Eigen::Quaterniond::Identity();
+    Eigen::Vector3d t = Eigen::Vector3d::Zero();
+    Xf operator*(const Xf& b) const { return {q * b.q, q * b.t + t}; }
+};
+
+// The skeleton every decompiled SMD shares: the compiled bones, roots in source space.
+struct Bones {
+    Skeleton skeleton;
+    std::vector<Xf> world; // compiled bind, compiled space
+};
+
+Bones bonesOf(const CompiledModelInfo& info)
+{
+    Bones b;
+    Skeleton& s = b.skeleton;
+    s.bindKind = PoseKind::LocalEulerXYZ;
+    b.world.resize(info.bones.size());
+    for (std::size_t i = 0; i < info.bones.size(); ++i) {
+        const CompiledBone& bone = info.bones[i];
+        const bool parentOk = bone.parent >= 0 && static_cast<std::size_t>(bone.parent) < i;
+        const JointIndex j = s.addJoint(bone.name, parentOk ? bone.parent : kNoJoint,
+                                        static_cast<std::int32_t>(i), {});
+        const std::size_t ju = static_cast<std::size_t>(j);
+        Vec3 p = bone.position, r = bone.rotation;
+        const Xf local{eulerToQuaternion(r), p.cast<double>()};
+        b.world[i] = parentOk ? b.world[static_cast<std::size_t>(bone.parent)] * local : local;
+        s.bindPositions[ju] = p;
+        s.bindRotations[ju] = r;
+    }
+    return b;
+}
+
+Animation bindFrame(const Skeleton& s)
+{
+    Animation a;
+    a.kind = PoseKind::LocalEulerXYZ;
+    a.jointCount = s.size();
+    a.appendFrame(0, {});
+    a.positions = s.bindPositions;
+    a.rotations = s.bindRotations;
+    a.explicitKey.assign(s.size(), 1);
+    return a;
+}
+
+Model smdModel(const Skeleton& s, ModelKind kind)
+{
+    Model m;
+    m.format = "smd";
+    m.version = 1;
+    m.kind = kind;
+    m.lineEnding = LineEnding::LF;
+    m.skeleton = s;
+    return m;
+}
+
+std::string smdBytes(const Model& m, const std::string& name, std::vector<std::string>& notes)
+{
+    WriteContext ctx;
+    ctx.fileName = name;
+    WriteResult w = writeSmd(m, ctx);
+    for (const Diagnostic& d : w.diagnostics) {
+        if (d.severity == Severity::Error) {
+            notes.push_back(name + ": " + d.message);
+        }
+    }
+    return std::move(w.bytes);
+}
+
+// One reference SMD: the triangles of mesh object `object` of `src` (a compiled read), one
+// point per vertex they use, in source space; `corners` gets, per triangle corner written, the
+// corner of `src` it came from.
+Model referenceOf(const Model& src, std::int32_t object, const Skeleton& s,
+                  const SourceSpace& space, bool flipV, std::vector<std::uint32_t>* corners)
+{
+    Model m = smdModel(s, ModelKind::Reference);
+    m.animations.push_back(bindFrame(s));
+    const Mesh& me = src.mesh;
+    Mesh& out = m.mesh;
+    std::map<std::uint32_t, std::uint32_t> materialOf;
+    std::vector<std::int32_t> pointOf(me.pointCount(), -1);
+    std::vector<JointIndex> js;
+    std::vector<float> ws;
+    for (std::size_t t = 0; t < me.triangleCount(); ++t) {
+        if (object >= 0 && (me.triangleObjects.size() != me.triangleCount() ||
+                            me.triangleObjects[t] != static_cast<std::uint32_t>(object))) {
+            continue;
+        }
+        const std::uint32_t srcMat = me.triangleMaterials[t];
+        auto it = materialOf.find(srcMat);
+        if (it == materialOf.end()) {
+            Material mat;
+            mat.name = srcMat < me.materials.size() ? me.materials[srcMat].name : "default";
+            if (mat.name.empty()) {
+                mat.name = "default";
+            }
+            out.materials.push_back(std::move(mat));
+            it = materialOf.emplace(srcMat, static_cast<std::uint32_t>(out.materials.size() - 1))
+                     .first;
+        }
+        for (std::size_t c = 3 * t; c < 3 * t + 3; ++c) {
+            const std::uint32_t p = me.cornerPoints[c];
+            if (pointOf[p] < 0) {
+                js.clear();
+                ws.clear();
+                for (std::uint32_t i = me.influenceOffsets.empty() ? 0 : me.influenceOffsets[p];
+                     !me.influenceOffsets.empty() && i < me.influenceOffsets[p + 1]; ++i) {
+                    js.push_back(me.influenceJoints[i]);
+                    ws.push_back(me.influenceWeights[i]);
+                }
+                pointOf[p] = static_cast<std::int32_t>(out.pointCount());
+                appendPoint(out, space.point(me.pointPositions[p]),
+                            js.empty() ? (s.empty() ? kNoJoint : 0) : js.front(), LinkState::List,
+                            js.data(), ws.data(), js.size(), {});
+            }
+            out.cornerPoints.push_back(static_cast<std::uint32_t>(pointOf[p]));
+            out.cornerNormals.push_back(space.point(me.cornerNormals[c]));
+            const Vec2 uv = me.cornerUvs[c];
+            out.cornerUvs.push_back(flipV ? Vec2(uv.x(), 1.0f - uv.y()) : uv);
+            out.cornerWhere.push_back({});
+            if (corners) {
+                corners->push_back(static_cast<std::uint32_t>(c));
+            }
+        }
+        out.triangleMaterials.push_back(it->second);
+        out.triangleWhere.push_back({});
+    }
+    return m;
+}
+
+// The VTA of one reference: frame 0 every corner of the SMD, then one frame per flex shape of
+// `src` (vertexFrames 1..) that moves any of them.
+Model vtaOf(const Model& src, const Model& ref, const std::vector<std::uint32_t>& corners,
+            const SourceSpace& space, std::vector<std::string>& shapeNames)
+{
+    Model m = smdModel(ref.skeleton, ModelKind::Flex);
+    std::map<std::uint32_t, std::int32_t> local;
+    for (std::size_t i = 0; i < corners.size(); ++i) {
+        local.emplace(corners[i], static_cast<std::int32_t>(i));
+    }
+    VertexFrame base;
+    base.time = 0;
+    for (std::size_t i = 0; i < corners.size(); ++i) {
+        base.ids.push_back(static_cast<std::int32_t>(i));
+        base.positions.push_back(ref.mesh.pointPositions[ref.mesh.cornerPoints[i]]);
+        base.normals.push_back(ref.mesh.cornerNormals[i]);
+    }
+    m.vertexFrames.push_back(std::move(base));
+    for (std::size_t k = 1; k < src.vertexFrames.size(); ++k) {
+        const VertexFrame& f = src.vertexFrames[k];
+        VertexFrame out;
+        for (std::size_t i = 0; i < f.ids.size(); ++i) {
+            const auto it = local.find(static_cast<std::uint32_t>(f.ids[i]));
+            if (it == local.end()) {
+                continue;
+            }
+            out.ids.push_back(it->second);
+            out.positions.push_back(space.point(f.positions[i]));
+            out.normals.push_back(space.point(f.normals[i]));
+        }
+        if (out.ids.empty()) {
+            continue;
+        }
+        out.time = static_cast<double>(m.vertexFrames.size());
+        out.name = f.name;
+        out.nameFromComment = true;
+        shapeNames.push_back(f.name);
+        m.vertexFrames.push_back(std::move(out));
+    }
+    Animation a;
+    a.kind = PoseKind::LocalEulerXYZ;
+    a.jointCount = m.skeleton.size();
+    for (const VertexFrame& f : m.vertexFrames) {
+        a.appendFrame(f.time, {});
+        const std::size_t k0 = a.key(a.frameCount() - 1, 0);
+        for (std::size_t j = 0; j < a.jointCount; ++j) {
+            a.positions[k0 + j] = m.skeleton.bindPositions[j];
+            a.rotations[k0 + j] = m.skeleton.bindRotations[j];
+            a.explicitKey[k0 + j] = 1;
+        }
+    }
+    m.animations.push_back(std::move(a));
+    return m;
+}
+
+// The collision model: every convex piece of every solid, in source space, weighted to its
+// solid's bone. Pieces keep their own corners, so none welds into another.
+Model physicsOf(const CompiledModelInfo& info, const Bones& bones, const SourceSpace& space)
+{
+    Model m = smdModel(bones.skeleton, ModelKind::Reference);
+    m.animations.push_back(bindFrame(bones.skeleton));
+    Mesh& out = m.mesh;
+    Material mat;
+    mat.name = "phy";
+    out.materials.push_back(mat);
+    for (const CompiledPhysicsSolid& solid : info.physics.solids) {
+        const JointIndex bone =
+            solid.bone >= 0 && static_cast<std::size_t>(solid.bone) < info.bones.size()
+                ? solid.bone
+                : (info.bones.empty() ? kNoJoint : 0);
+        const Xf w = bone == kNoJoint ? Xf{} : bones.world[static_cast<std::size_t>(bone)];
+        const float one = 1.0f;
+        for (const CompiledConvexPiece& piece : solid.pieces) {
+            // One normal per corner: from the piece's centre out. studiomdl welds collision
+            // vertices by position and normal, so a piece stays one island and a piece
+            // touching another stays apart from it.
+            Eigen::Vector3d centre = Eigen::Vector3d::Zero();
+            for (const Vec3& v : piece.vertices) {
+                centre += w.q * v.cast<double>() + w.t;
+            }
+            if (!piece.vertices.empty()) {
+                centre /= static_cast<double>(piece.vertices.size());
+            }
+            const Vec3 c = space.point(centre.cast<float>());
+            for (const auto& tri : piece.triangles) {
+                Vec3 p[3];
+                bool ok = true;
+                for (int k = 0; k < 3; ++k) {
+                    const std::int32_t v = tri[static_cast<std::size_t>(k)];
+                    if (v < 0 || static_cast<std::size_t>(v) >= piece.vertices.size()) {
+                        ok = false;
+                        break;
+                    }
+                    const Eigen::Vector3d world =
+                        w.q * piece.vertices[static_cast<std::size_t>(v)].cast<double>() + w.t;
+                    p[k] = space.point(world.cast<float>());
+                }
+                if (!ok) {
+                    continue;
+                }
+                for (const Vec3& q : p) {
+                    const Vec3 d = q - c;
+                    appendPoint(out, q, bone, bone == kNoJoint ? LinkState::Zero : LinkState::List,
+                                &bone, &one, bone == kNoJoint ? 0 : 1, {});
+                    out.cornerPoints.push_back(static_cast<std::uint32_t>(out.pointCount() - 1));
+                    out.cornerNormals.push_back(d.norm() > 0 ? Vec3(d.normalized())
+                                                             : Vec3(0, 0, 1));
+                    out.cornerUvs.push_back(Vec2::Zero());
+                    out.cornerWhere.push_back({});
+                }
+                out.triangleMaterials.push_back(0);
+                out.triangleWhere.push_back({});
+            }
+        }
+    }
+    return m;
+}
+
+std::string degrees(float radians)
+{
+    return num(static_cast<double>(radians) * 180.0 / kPi);
+}
+
+void writeJiggle(std::string& q, const std::string& bone, const JiggleParams& p)
+{
+    using JP = JiggleParams;
+    q += "$jigglebone " + quoted(bone) + "\n{\n";
+    auto tip = [&](const char* group) {
+        q += std::string("\t") + group + "\n\t{\n";
+        q += "\t\tlength " + num(p.length) + "\n";
+        q += "\t\ttip_mass " + num(p.tipMass) + "\n";
+        if (group == std::string_view("is_flexible")) {
+            q += "\t\tyaw_stiffness " + num(p.yawStiffness) + "\n";
+            q += "\t\tyaw_damping " + num(p.yawDamping) + "\n";
+            q += "\t\tpitch_stiffness " + num(p.pitchStiffness) + "\n";
+            q += "\t\tpitch_damping " + num(p.pitchDamping) + "\n";
+            if (!(p.flags & JP::LengthConstraint)) {
+                q += "\t\tallow_length_flex\n";
+                q += "\t\talong_stiffness " + num(p.alongStiffness) + "\n";
+                q += "\t\talong_damping " + num(p.alongDamping) + "\n";
+            }
+        }
+        if (p.flags & JP::AngleConstraint) {
+            q += "\t\tangle_constraint " + degrees(p.angleLimit) + "\n";
+        }
+        if (p.flags & JP::YawConstraint) {
+            q += "\t\tyaw_constraint " + degrees(p.minYaw) + " " + degrees(p.maxYaw) + "\n";
+            q += "\t\tyaw_friction " + num(p.yawFriction) + "\n";
+            q += "\t\tyaw_bounce " + num(p.yawBounce) + "\n";
+        }
+        if (p.flags & JP::PitchConstraint) {
+            q += "\t\tpitch_constraint " + degrees(p.minPitch) + " " + degrees(p.maxPitch) + "\n";
+            q += "\t\tpitch_friction " + num(p.pitchFriction) + "\n";
+            q += "\t\tpitch_bounce " + num(p.pitchBounce) + "\n";
+        }
+        q += "\t}\n";
+    };
+    if (p.flags & JP::Flexible) {
+        tip("is_flexible");
+    }
+    if (p.flags & JP::Rigid) {
+        tip("is_rigid");
+    }
+    if (p.flags & JP::BaseSpring) {
+        q += "\thas_base_spring\n\t{\n";
+        q += "\t\tstiffness " + num(p.baseStiffness) + "\n";
+        q += "\t\tdamping " + num(p.baseDamping) + "\n";
+        q += "\t\tbase_mass " + num(p.baseMass) + "\n";
+        q += "\t\tleft_constraint " + num(p.baseMinLeft) + " " + num(p.baseMaxLeft) + "\n";
+        q += "\t\tleft_friction " + num(p.baseLeftFriction) + "\n";
+        q += "\t\tup_constraint " + num(p.baseMinUp) + " " + num(p.baseMaxUp) + "\n";
+        q += "\t\tup_friction " + num(p.baseUpFriction) + "\n";
+        q += "\t\tforward_constraint " + num(p.baseMinForward) + " " + num(p.baseMaxForward) + "\n";
+        q += "\t\tforward_friction " + num(p.baseForwardFriction) + "\n";
+        q += "\t}\n";
+    }
+    if (p.flags & JP::Boing) {
+        q += "\tis_boing\n\t{\n";
+        q += "\t\timpact_speed " + num(p.boingImpactSpeed) + "\n";
+        q += "\t\timpact_angle " + num(p.boingImpactAngle) + "\n";
+        q += "\t\tdamping_rate " + num(p.boingDampingRate) + "\n";
+        q += "\t\tfrequency " + num(p.boingFrequency) + "\n";
+        q += "\t\tamplitude " + num(p.boingAmplitude) + "\n";
+        q += "\t}\n";
+    }
+    q += "}\n";
+}
+
+// `mdlkeyvalue { ... }` as stored: the inside of its braces for $keyvalues.
+std::string keyValuesBody(const std::string& kv)
+{
+    const std::size_t open = kv.find('{');
+    const std::size_t close = kv.rfind('}');
+    if (open == std::string::npos || close == std::string::npos || close <= open) {
+        return kv;
+    }
+    return kv.substr(open + 1, close - open - 1);
+}
+
+const char* goldsrcRenderMode(std::int32_t flags)
+{
+    if (flags & 0x40) {
+        return "masked";
+    }
+    if (flags & 0x20) {
+        return "additive";
+    }
+    if (flags & 0x02) {
+        return "chrome";
+    }
+    if (flags & 0x04) {
+        return "fullbright";
+    }
+    if (flags & 0x01) {
+        return "flatshade";
+    }
+    return nullptr;
+}
+
+} // namespace
+
+DecompiledProject decompileModel(const Model& model, const CompiledModelInfo& info,
+                                 const std::vector<Model>& lodModels,
+                                 const std::vector<float>& lodSwitchPoints,
+                                 const std::string& qcName)
+{
+    DecompiledProject out;
+    std::vector<std::string>& notes = out.notes;
+    const bool goldsrc = info.engine == "goldsrc";
+    const bool staticProp = !goldsrc && (info.flags & kStaticPropFlag) != 0;
+    SourceSpace space;
+    // $illumposition and $eyeposition: studiomdl reads them turned 90° about Z ((x, y, z) ->
+    // (-y, x, z)); the points, bones and boxes keep the sources' frame.
+    const auto qcPoint = [goldsrc](const Vec3& v) {
+        return goldsrc ? v : Vec3(v.y(), -v.x(), v.z());
+    };
+    // A $staticprop's points (and its collision model) are turned the same way as studiomdl
+    // collapses its bones; its one bone stays as compiled.
+    if (staticProp) {
+        space.q = Eigen::Quaterniond(Eigen::AngleAxisd(-kPi / 2, Eigen::Vector3d::UnitZ()));
+    }
+    const Bones bones = bonesOf(info);
+    const Skeleton& sk = bones.skeleton;
+    Names names;
+    names.take(stemOf(qcName), ".qc");
+    std::string body; // the QC after its comment block
+    auto line = [&](const std::string& s) { body += s + "\n"; };
+
+    line("$modelname " + quoted(info.name));
+    if (staticProp) {
+        line("$staticprop");
+    }
+    if (!goldsrc) {
+        if (!info.surfaceProp.empty()) {
+            line("$surfaceprop " + quoted(info.surfaceProp));
+        }
+        for (const std::string& d : info.cdMaterials) {
+            line("$cdmaterials " + quoted(d));
+        }
+    } else {
+        line("$cd \".\"");
+        line("$cdtexture \".\"");
+        line("$scale 1.0");
+    }
+    body += "\n";
+
+    // Bones: every compiled bone is defined, so the recompile keeps them in this order even
+    // where no vertex uses them (a static prop has its one collapsed bone).
+    if (!staticProp && !goldsrc && !sk.empty()) {
+        for (std::size_t j = 0; j < sk.size(); ++j) {
+            const JointIndex p = sk.parents[j];
+            const Vec3 r = sk.bindRotations[j] * static_cast<float>(180.0 / kPi);
+            line("$definebone " + quoted(sk.names[j]) + " " +
+                 quoted(p == kNoJoint ? std::string() : sk.names[static_cast<std::size_t>(p)]) +
+                 " " + vec(sk.bindPositions[j]) + " " + vec(r) + " 0 0 0 0 0 0");
+        }
+        body += "\n";
+    }
+
+    // Bodies, per bodypart and model, and their LODs.
+    std::map<std::int32_t, std::string> objectFile; // LOD 0 object -> SMD name
+    struct LodRow {
+        std::vector<std::pair<std::string, std::string>> replace; // LOD 0 file -> LOD file
+    };
+    std::vector<LodRow> lodRows(lodModels.size());
+    std::size_t flexedModels = 0;
+    for (std::size_t b = 0; b < info.bodyparts.size(); ++b) {
+        const CompiledBodypart& part = info.bodyparts[b];
+        std::vector<std::string> choices;
+        bool flexModel = false;
+        std::string flexBlock;
+        for (std::size_t mi = 0; mi < part.models.size(); ++mi) {
+            const CompiledSubModel& sub = part.models[mi];
+            const std::int32_t obj =
+                b < info.choiceObjects.size() && mi < info.choiceObjects[b].size()
+                    ? info.choiceObjects[b][mi]
+                    : -1;
+            if (obj < 0) {
+                choices.emplace_back(); // blank
+                continue;
+            }
+            const std::string stem = safeName(withoutSmd(sub.name));
+            const std::string file = names.take(stem, ".smd");
+            std::vector<std::uint32_t> corners;
+            const Model ref = referenceOf(model, obj, sk, space, !goldsrc, &corners);
+            out.files.push_back({file, smdBytes(ref, file, notes)});
+            choices.push_back(file);
+            objectFile[obj] = file;
+            // Flex shapes of this model: a VTA, the $model block's flexfile.
+            if (!goldsrc && model.vertexFrames.size() > 1) {
+                std::vector<std::string> shapeNames;
+                const Model vta = vtaOf(model, ref, corners, space, shapeNames);
+                if (!shapeNames.empty()) {
+                    const std::string vtaName = names.take(withoutSmd(stem), ".vta");
+                    out.files.push_back({vtaName, smdBytes(vta, vtaName, notes)});
+                    flexModel = true;
+                    ++flexedModels;
+                    flexBlock +=
+                        "\tflexfile " + quoted(vtaName) + "\n\t{\n\t\tdefaultflex frame 0\n";
+                    for (std::size_t k = 0; k < shapeNames.size(); ++k) {
+                        flexBlock += "\t\tflex " + quoted(shapeNames[k]) + " frame " +
+                                     std::to_string(k + 1) + "\n";
+                    }
+                    // Descriptors no vertex animation moves (rule targets such as eyelid
+                    // poses) still need a name the % rules can set: the base frame.
+                    std::set<std::string> shaped(shapeNames.begin(), shapeNames.end());
+                    for (const std::string& d : info.flexDescs) {
+                        if (shaped.insert(d).second) {
+                            flexBlock += "\t\tflex " + quoted(d) + " frame 0\n";
+                        }
+                    }
+                    flexBlock += "\t}\n";
+                }
+            }
+            // LODs 1..n of this model.
+            for (std::size_t l = 0; l < lodModels.size(); ++l) {
+                const Model& lm = lodModels[l];
+                const CompiledSubModel& s = sub;
+                (void)s;
+                // The LOD read numbers its objects as LOD 0 does only when every model has
+                // triangles at both; look the object up by name.
+                std::int32_t lobj = -1;
+                const std::string objName = part.name + "/" + sub.name;
+                for (std::size_t o = 0; o < lm.mesh.objects.size(); ++o) {
+                    if (lm.mesh.objects[o] == objName) {
+                        lobj = static_cast<std::int32_t>(o);
+                        break;
+                    }
+                }
+                if (lobj < 0) {
+                    lodRows[l].replace.emplace_back(file, std::string());
+                    continue;
+                }
+                const std::string lodName =
+                    names.take(stem + "_lod" + std::to_string(l + 1), ".smd");
+                const Model lref = referenceOf(lm, lobj, sk, space, !goldsrc, nullptr);
+                out.files.push_back({lodName, smdBytes(lref, lodName, notes)});
+                lodRows[l].replace.emplace_back(file, lodName);
+            }
+        }
+        if (flexModel && part.models.size() == 1) {
+            line("$model " + quoted(part.name) + " " + quoted(choices.front()));
+            line("{");
+            body += flexBlock;
+            for (const CompiledFlexController& c : info.flexControllers) {
+                line("\tflexcontroller " + c.type + " range " + num(c.min) + " " + num(c.max) +
+                     " " + quoted(c.name));
+            }
+            for (const CompiledFlexRule& r : info.flexRuleList) {
+                if (!r.expression.empty()) {
+                    line("\t" + r.expression);
+                }
+            }
+            line("}");
+        } else {
+            if (flexModel) {
+                notes.push_back("bodypart '" + part.name +
+                                "' has flex shapes on one of several models; studiomdl takes "
+                                "flexes only in a $model block (VTA written, not named in the QC)");
+            }
+            if (goldsrc && choices.size() == 1 && !choices.front().empty()) {
+                line("$body " + quoted(part.name) + " " + quoted(withoutSmd(choices.front())));
+            } else {
+                line("$bodygroup " + quoted(part.name));
+                line("{");
+                for (const std::string& c : choices) {
+                    line(c.empty() ? "\tblank" : "\tstudio " + quoted(goldsrc ? withoutSmd(c) : c));
+                }
+                line("}");
+            }
+        }
+    }
+    if (!info.flexRuleList.empty()) {
+        std::size_t undecoded = 0;
+        for (const CompiledFlexRule& r : info.flexRuleList) {
+            undecoded += r.expression.empty() ? 1u : 0u;
+        }
+        if (undecoded > 0) {
+            notes.push_back(plural(undecoded, "flex rule") +
+                            " not written: the rule program does not decode to a % expression");
+        }
+        if (flexedModels == 0) {
+            notes.push_back(plural(info.flexRuleList.size(), "flex rule") +
+                            " not written: no single-model bodypart holds the flex shapes");
+        }
+    }
+    if (!info.flexes.empty()) {
+        notes.push_back("stereo flexes are written as their left and right halves (flexpair and "
+                        "the vertex balance are not recovered); wrinkle deltas are not written");
+    }
+    std::size_t eyeballs = 0;
+    for (const CompiledBodypart& part : info.bodyparts) {
+        for (const CompiledSubModel& sub : part.models) {
+            eyeballs += sub.eyeballs.size();
+        }
+    }
+    if (eyeballs > 0) {
+        notes.push_back(plural(eyeballs, "eyeball") +
+                        " not written: the .mdl keeps no iris material or angle for an "
+                        "`eyeball` line");
+    }
+    // $lod blocks.
+    for (std::size_t l = 0; l < lodRows.size(); ++l) {
+        const float sp = l + 1 < lodSwitchPoints.size() ? lodSwitchPoints[l + 1] : 0.0f;
+        const std::int32_t threshold = sp > 0 ? static_cast<std::int32_t>(std::lround(sp))
+                                              : static_cast<std::int32_t>(l + 1) * 10;
+        line("$lod " + std::to_string(threshold));
+        line("{");
+        for (const auto& [from, to] : lodRows[l].replace) {
+            line(to.empty() ? "\tremovemodel " + quoted(from)
+                            : "\treplacemodel " + quoted(from) + " " + quoted(to));
+        }
+        line("}");
+    }
+    if (info.lods > static_cast<std::int32_t>(lodModels.size()) + 1) {
+        notes.push_back(
+            std::to_string(info.lods - 1 - static_cast<std::int32_t>(lodModels.size())) +
+            " LODs of the .vtx not written (not read)");
+    }
+    if (!lodRows.empty() && lodSwitchPoints.empty()) {
+        notes.push_back("$lod thresholds are guesses (the .vtx switch points were not read)");
+    }
+    body += "\n";
+
+    // Skin families: the columns some family changes, row 0 the materials the meshes use.
+    if (info.skins.size() > 1) {
+        std::vector<std::size_t> columns;
+        for (std::size_t c = 0; c < static_cast<std::size_t>(info.skinReferences); ++c) {
+            for (const auto& row : info.skins) {
+                if (c < row.size() && c < info.skins.front().size() &&
+                    row[c] != info.skins.front()[c]) {
+                    columns.push_back(c);
+                    break;
+                }
+            }
+        }
+        const auto names2 = info.skinMaterialNames();
+        line("$texturegroup \"skinfamilies\"");
+        line("{");
+        for (const auto& row : names2) {
+            std::string r = "\t{";
+            for (const std::size_t c : columns) {
+                r += " " + quoted(c < row.size() ? row[c] : std::string());
+            }
+            line(r + " }");
+        }
+        line("}");
+        body += "\n";
+    }
+    if (goldsrc) {
+        for (const CompiledTexture& t : info.textures) {
+            if (const char* mode = goldsrcRenderMode(t.flags)) {
+                line("$texrendermode " + quoted(t.name) + " " + mode);
+            }
+        }
+        if (!info.textures.empty()) {
+            notes.push_back(plural(info.textures.size(), "texture") +
+                            " not exported: RigScope has no BMP writer (the QC names them)");
+        }
+    }
+
+    // Model-wide positions (compiled space -> source space).
+    if (!goldsrc) {
+        const Vec3 illum = qcPoint(info.illumPosition);
+        if (info.illumPositionAttachment > 0) {
+            notes.push_back("$illumposition names an attachment in the .mdl; written as its "
+                            "point");
+        }
+        line("$illumposition " + vec(illum));
+        if (!info.hullMin.isZero() || !info.hullMax.isZero()) {
+            const Vec3 a = info.hullMin, b = info.hullMax;
+            line("$bbox " + vec(a) + " " + vec(b));
+        }
+        if (!info.viewMin.isZero() || !info.viewMax.isZero()) {
+            const Vec3 a = info.viewMin, b = info.viewMax;
+            line("$cbox " + vec(a) + " " + vec(b));
+        }
+        if (!info.eyePosition.isZero()) {
+            line("$eyeposition " + vec(qcPoint(info.eyePosition)));
+        }
+        if (!info.keyValues.empty()) {
+            line("$keyvalues");
+            line("{");
+            line(keyValuesBody(info.keyValues));
+            line("}");
+        }
+    }
+    body += "\n";
+
+    // Attachments, bone controllers, hitboxes.
+    const auto boneName = [&](std::int32_t b) {
+        return b >= 0 && static_cast<std::size_t>(b) < info.bones.size()
+                   ? info.bones[static_cast<std::size_t>(b)].name
+                   : std::string();
+    };
+    std::size_t attachmentFlags = 0;
+    for (std::size_t i = 0; i < info.attachments.size(); ++i) {
+        const CompiledAttachment& a = info.attachments[i];
+        const Vec3 t(a.local[3], a.local[7], a.local[11]);
+        if (goldsrc) {
+            line("$attachment " + std::to_string(i) + " " + quoted(boneName(a.bone)) + " " +
+                 vec(t));
+            continue;
+        }
+        Mat3d r;
+        r << a.local[0], a.local[1], a.local[2], a.local[4], a.local[5], a.local[6], a.local[8],
+            a.local[9], a.local[10];
+        Vec3 e = matrixToEuler(r) * static_cast<float>(180.0 / kPi);
+        for (int k = 0; k < 3; ++k) {
+            e[k] = std::fabs(e[k]) < 1e-4f ? 0.0f : e[k]; // float noise of an identity
+        }
+        std::string s = "$attachment " + quoted(a.name) + " " + quoted(boneName(a.bone)) + " " +
+                        vec(t) + " rigid";
+        if (!e.isZero(1e-6f)) {
+            s += " rotate " + vec(e);
+        }
+        attachmentFlags += a.flags != 0 ? 1u : 0u;
+        line(s);
+    }
+    if (attachmentFlags > 0) {
+        notes.push_back(plural(attachmentFlags, "attachment") +
+                        " with flags (world-aligned) written without them");
+    }
+    static const char* kControllerTypes[] = {"X", "Y", "Z", "XR", "YR", "ZR"};
+    for (std::size_t i = 0; i < info.boneControllers.size(); ++i) {
+        const CompiledBoneController& c = info.boneControllers[i];
+        std::string type = "XR";
+        for (int k = 0; k < 6; ++k) {
+            if (c.type & (1 << k)) {
+                type = kControllerTypes[k];
+            }
+        }
+        const std::int32_t index = goldsrc ? c.inputField : static_cast<std::int32_t>(i);
+        line("$controller " + std::to_string(index) + " " + quoted(boneName(c.bone)) + " " + type +
+             " " + num(c.start) + " " + num(c.end));
+    }
+    for (const CompiledHitboxSet& set : info.hitboxSets) {
+        if (info.hitboxSets.size() > 1 || (!set.name.empty() && set.name != "default")) {
+            line("$hboxset " + quoted(set.name));
+        }
+        for (const CompiledHitbox& h : set.boxes) {
+            std::string s = "$hbox " + std::to_string(h.group) + " " + quoted(boneName(h.bone)) +
+                            " " + vec(h.min) + " " + vec(h.max);
+            if (!h.name.empty()) {
+                s += " " + quoted(h.name);
+            }
+            line(s);
+        }
+    }
+    body += "\n";
+
+    // IK chains with every link; jiggle bones; procedural bones.
+    for (const CompiledIkChain& c : info.ikChainList) {
+        if (c.bones.empty()) {
+            continue;
+        }
+        std::string links;
+        for (const std::int32_t b : c.bones) {
+            links += (links.empty() ? "" : " > ") + boneName(b);
+        }
+        line("// $ikchain " + quoted(c.name) + ": " + links);
+        const Vec3 knee = c.kneeDirections.size() >= 2
+                              ? c.kneeDirections[c.kneeDirections.size() - 2]
+                          : c.kneeDirections.empty() ? Vec3::Zero()
+                                                     : c.kneeDirections.front();
+        line("$ikchain " + quoted(c.name) + " " + quoted(boneName(c.bones.back())) + " knee " +
+             vec(knee));
+        if (c.bones.size() != 3) {
+            notes.push_back("IK chain '" + c.name + "' has " + std::to_string(c.bones.size()) +
+                            " links; $ikchain rebuilds three from its end bone (the links are "
+                            "listed in a comment)");
+        }
+    }
+    if (info.ikLocks > 0) {
+        notes.push_back(plural(static_cast<std::size_t>(info.ikLocks), "IK lock") +
+                        " not written ($iklock)");
+    }
+    std::map<std::int32_t, std::size_t> procedural;
+    for (std::size_t j = 0; j < info.bones.size(); ++j) {
+        const CompiledBone& bone = info.bones[j];
+        if (bone.procType == 5 && bone.jiggle) {
+            writeJiggle(body, bone.name, *bone.jiggle);
+        } else if (bone.procType != 0) {
+            ++procedural[bone.procType];
+        }
+    }
+    for (const auto& [type, count] : procedural) {
+        static const char* kTypes[] = {"", "axis interpolation", "quaternion interpolation",
+                                       "aim-at-bone", "aim-at-attachment"};
+        notes.push_back(plural(count, "procedural bone") + " (" +
+                        (type >= 1 && type <= 4 ? kTypes[type] : "type " + std::to_string(type)) +
+                        ") not written: their .vrd rules are not decoded");
+    }
+    for (const CompiledPoseParameter& p : info.poseParameters) {
+        std::string s = "$poseparameter " + quoted(p.name) + " " + num(p.start) + " " + num(p.end);
+        if (p.loop != 0) {
+            s += " loop " + num(p.loop);
+        }
+        line(s);
+    }
+    for (const CompiledIncludeModel& m : info.includeModels) {
+        // Stored with the game's "models/" folder; $includemodel names it from there.
+        std::string name = m.name;
+        if (name.size() > 7 &&
+            (name.compare(0, 7, "models/") == 0 || name.compare(0, 7, "models\\") == 0)) {
+            name.erase(0, 7);
+        }
+        line("$includemodel " + quoted(name));
+    }
+    body += "\n";
+
+    // Sequences: one SMD per sequence (its first animation).
+    std::size_t blended = 0, undecoded = 0, deltas = 0;
+    for (std::size_t s = 0; s < info.sequences.size(); ++s) {
+        const CompiledSequence& seq = info.sequences[s];
+        const std::int32_t ai = s < info.sequenceAnimation.size() ? info.sequenceAnimation[s] : -1;
+        Model a = smdModel(sk, ModelKind::Animation);
+        std::int32_t frames = 1;
+        if (ai >= 0 && static_cast<std::size_t>(ai) < model.animations.size() &&
+            model.animations[static_cast<std::size_t>(ai)].jointCount == sk.size()) {
+            Animation an = model.animations[static_cast<std::size_t>(ai)];
+            an.notes.clear();
+            for (std::size_t f = 0; f < an.frameCount(); ++f) {
+                for (std::size_t j = 0; j < sk.size(); ++j) {
+                    const std::size_t k = an.key(f, j);
+                    an.explicitKey[k] = 1;
+                }
+            }
+            frames = static_cast<std::int32_t>(an.frameCount());
+            a.animations.push_back(std::move(an));
+        } else {
+            a.animations.push_back(bindFrame(sk));
+            ++undecoded;
+        }
+        blended += seq.blends > 1 || seq.groupSize[0] * seq.groupSize[1] > 1 ? 1u : 0u;
+        deltas += seq.delta ? 1u : 0u;
+        const std::string file = names.take("anims/" + safeName(seq.name), ".smd");
+        out.files.push_back({file, smdBytes(a, file, notes)});
+        std::string q = "$sequence " + quoted(seq.name) + " " +
+                        quoted(goldsrc ? withoutSmd(file) : file) + " fps " + num(seq.fps);
+        if (seq.looping) {
+            q += " loop";
+        }
+        if (seq.delta && !goldsrc) {
+            q += " delta";
+        }
+        if (!seq.activityName.empty()) {
+            q += " " + seq.activityName + " " + std::to_string(seq.activityWeight);
+        }
+        if (!seq.events.empty()) {
+            q += " {\n";
+            for (const CompiledEvent& e : seq.events) {
+                const double frame = goldsrc
+                                         ? double(e.cycle)
+                                         : std::round(double(e.cycle) * std::max(0, frames - 1));
+                q += "\t{ event " + (e.name.empty() ? std::to_string(e.event) : e.name) + " " +
+                     std::to_string(static_cast<long>(frame));
+                if (!e.options.empty()) {
+                    q += " " + quoted(e.options);
+                }
+                q += " }\n";
+            }
+            q += "}";
+        }
+        line(q);
+    }
+    if (blended > 0) {
+        notes.push_back(plural(blended, "blended sequence") +
+                        " written with their first animation only (blend grids and their pose "
+                        "parameters are not rebuilt)");
+    }
+    if (undecoded > 0) {
+        notes.push_back(plural(undecoded, "sequence") +
+                        " written at the bind pose: their animation did not decode");
+    }
+    if (deltas > 0) {
+        notes.push_back(plural(deltas, "delta sequence") +
+                        " written as their stored deltas; studiomdl would take them as poses "
+                        "(the subtracted reference is not recovered)");
+    }
+    if (!info.sequences.empty() && !goldsrc) {
+        notes.push_back("sequence fade in/out, transitions, IK rules and extracted movement are "
+                        "not written");
+    }
+    body += "\n";
+
+    // The collision model.
+    const CompiledPhysics& ph = info.physics;
+    if (ph.present && !ph.solids.empty()) {
+        const std::string file = names.take(safeName(stemOf(qcName)) + "_physics", ".smd");
+        out.files.push_back({file, smdBytes(physicsOf(info, bones, space), file, notes)});
+        bool jointed = false;
+        for (const CompiledPhysicsSolid& s : ph.solids) {
+            jointed = jointed || (s.bone >= 0 && !staticProp && !s.parent.empty());
+        }
+        jointed = jointed || (ph.solids.size() > 1) ||
+                  (!staticProp && ph.solids.front().bone >= 0 && info.bones.size() > 1);
+        const CompiledPhysicsSolid& first = ph.solids.front();
+        line(std::string(jointed ? "$collisionjoints " : "$collisionmodel ") + quoted(file));
+        line("{");
+        const float total = ph.totalMass > 0 ? ph.totalMass : ph.mass();
+        line("\t$mass " + num(total));
+        line("\t$inertia " + num(first.inertia));
+        line("\t$damping " + num(first.damping));
+        line("\t$rotdamping " + num(first.rotDamping));
+        bool multi = false;
+        for (const CompiledPhysicsSolid& s : ph.solids) {
+            multi = multi || s.pieces.size() > 1;
+        }
+        if (multi || ph.concave) {
+            line(jointed ? "\t$concaveperjoint" : "\t$concave");
+        }
+        if (jointed) {
+            if (!ph.rootName.empty()) {
+                line("\t$rootbone " + quoted(ph.rootName));
+            }
+            for (const CompiledPhysicsSolid& s : ph.solids) {
+                if (s.massBias != 1.0f) {
+                    line("\t$jointmassbias " + quoted(s.name) + " " + num(s.massBias));
+                }
+            }
+            for (const CompiledRagdollConstraint& c : ph.constraints) {
+                if (c.child < 0 || static_cast<std::size_t>(c.child) >= ph.solids.size()) {
+                    continue;
+                }
+                const std::string& child = ph.solids[static_cast<std::size_t>(c.child)].name;
+                static const char* kAxes[] = {"x", "y", "z"};
+                for (int k = 0; k < 3; ++k) {
+                    line("\t$jointconstrain " + quoted(child) + " " + kAxes[k] + " limit " +
+                         num(c.min[k]) + " " + num(c.max[k]) + " " + num(c.friction[k]));
+                }
+            }
+            if (!ph.selfCollisions) {
+                line("\t$noselfcollisions");
+            }
+            for (const auto& pr : ph.collisionPairs) {
+                const auto nameOf = [&](std::int32_t i) {
+                    return i >= 0 && static_cast<std::size_t>(i) < ph.solids.size()
+                               ? ph.solids[static_cast<std::size_t>(i)].name
+                               : std::string();
+                };
+                line("\t$jointcollide " + quoted(nameOf(pr[0])) + " " + quoted(nameOf(pr[1])));
+            }
+            if (ph.solids.size() > 1) {
+                notes.push_back("per-joint masses are studiomdl's share of $mass by volume; the "
+                                "written $jointmassbias values reproduce the biases, not "
+                                "hand-set masses");
+            }
+        }
+        line("}");
+    }
+
+    // The QC: a comment block with the notes, then the commands.
+    std::string qc =
+        "// Decompiled by RigScope from " + info.name + " (" +
+        (goldsrc ? std::string("GoldSrc v10") : "Source v" + std::to_string(info.version)) + ")\n";
+    if (notes.empty()) {
+        qc += "// A recompile reproduces everything this decompiler reads.\n";
+    } else {
+        qc += "// What a recompile would not reproduce:\n";
+        for (const std::string& n : notes) {
+            qc += "//   - " + n + "\n";
+        }
+    }
+    qc += "\n" + body;
+    out.files.insert(out.files.begin(), DecompiledFile{qcName, std::move(qc)});
+    return out;
+}
+
+namespace {
+
+// The .vtx switch point of each LOD (bodypart 0, model 0), empty when it does not read.
+std::vector<float> vtxSwitchPoints(const std::string& bytes)
+{
+    std::vector<float> out;
+    const auto i32 = [&](std::size_t o) -> std::int64_t {
+        if (o + 4 > bytes.size()) {
+            return -1;
+        }
+        std::int32_t v = 0;
+        std::memcpy(&v, bytes.data() + o, 4);
+        return v;
+    };
+    if (i32(0) != 7) {
+        return out;
+    }
+    const std::int64_t parts = i32(28), partOffset = i32(32);
+    if (parts < 1 || partOffset < 0) {
+        return out;
+    }
+    const std::size_t bp = static_cast<std::size_t>(partOffset);
+    const std::int64_t models = i32(bp), modelOffset = i32(bp + 4);
+    if (models < 1 || modelOffset < 0) {
+        return out;
+    }
+    const std::size_t mo = bp + static_cast<std::size_t>(modelOffset);
+    const std::int64_t lods = i32(mo), lodOffset = i32(mo + 4);
+    if (lods < 1 || lods > 8 || lodOffset < 0) {
+        return out;
+    }
+    for (std::int64_t l = 0; l < lods; ++l) {
+        const std::size_t lo =
+            mo + static_cast<std::size_t>(lodOffset) + static_cast<std::size_t>(l) * 12 + 8;
+        if (lo + 4 > bytes.size()) {
+            return {};
+        }
+        float f = 0;
+        std::memcpy(&f, bytes.data() + lo, 4);
+        out.push_back(f);
+    }
+    return out;
+}
+
+} // namespace
+
+bool isDecompile(const std::string& inPath, const std::string& outPath)
+{
+    if (extensionLower(outPath) != "qc") {
+        return false;
+    }
+    const FileReadResult head = readFileHead(inPath, 8);
+    return head.ok() && sniffCompiledMdl(head.bytes) == 100;
+}
+
+DecompileResult decompileFile(const std::string& mdlPath, const std::string& qcPath,
+                              const DecompileOptions& options)
+{
+    DecompileResult res;
+    const FileReadResult mdl = readFile(mdlPath);
+    if (!mdl.ok()) {
+        res.exitCode = 2;
+        res.error = mdl.error;
+        return res;
+    }
+    if (sniffCompiledMdl(mdl.bytes) != 100) {
+        res.exitCode = 2;
+        res.error = "'" + mdlPath + "' is not a compiled model (.mdl)";
+        return res;
+    }
+    const CompiledCompanions found = findCompiledCompanions(mdlPath);
+    const auto companion = [](const std::string& path, std::string& keep) {
+        CompiledFile f;
+        if (path.empty()) {
+            return f;
+        }
+        FileReadResult r = readFile(path);
+        if (!r.ok()) {
+            return f;
+        }
+        keep = std::move(r.bytes);
+        f.bytes = keep;
+        f.fileName = path;
+        f.present = true;
+        return f;
+    };
+    ReadContext ctx;
+    ctx.fileName = mdlPath;
+    ctx.profile = options.profile;
+    const bool goldsrc = mdl.bytes.size() >= 8 && mdl.bytes[4] == 10;
+    std::string vvdBytes, vtxBytes, phyBytes, aniBytes, texBytes;
+    std::vector<std::string> groupBytes(found.sequenceGroups.size());
+    CompiledReadResult r;
+    std::vector<Model> lods;
+    std::vector<float> switchPoints;
+    const CompiledFile mdlFile{mdl.bytes, mdlPath, true};
+    if (goldsrc) {
+        GoldsrcMdlFiles files;
+        files.mdl = mdlFile;
+        files.textures = companion(found.textures, texBytes);
+        for (std::size_t g = 0; g < found.sequenceGroups.size(); ++g) {
+            files.sequenceGroups.push_back(companion(found.sequenceGroups[g], groupBytes[g]));
+        }
+        r = readGoldsrcMdl(files, ctx, {});
+    } else {
+        SourceMdlFiles files;
+        files.mdl = mdlFile;
+        files.vvd = companion(found.vvd, vvdBytes);
+        files.vtx = companion(found.vtx, vtxBytes);
+        files.phy = companion(found.phy, phyBytes);
+        files.ani = companion(found.ani, aniBytes);
+        r = readSourceMdl(files, ctx, {});
+        for (std::int32_t l = 1; l < r.info.lods; ++l) {
+            CompiledReadOptions o;
+            o.lod = l;
+            o.animations = false;
+            CompiledReadResult lr = readSourceMdl(files, ctx, o);
+            lods.push_back(std::move(lr.model));
+        }
+        switchPoints = vtxSwitchPoints(vtxBytes);
+    }
+    res.diagnostics = std::move(r.diagnostics);
+    if (!r.hasModel) {
+        res.exitCode = 1;
+        res.error = "cannot read '" + mdlPath + "'";
+        return res;
+    }
+    std::size_t slash = qcPath.find_last_of('/');
+    const std::string qcName = slash == std::string::npos ? qcPath : qcPath.substr(slash + 1);
+    DecompiledProject p = decompileModel(r.model, r.info, lods, switchPoints, qcName);
+    res.notes = p.notes;
+    const std::string dir = folderOf(qcPath);
+    // Refuse before writing anything.
+    for (const DecompiledFile& f : p.files) {
+        const std::string path = dir + f.name;
+        if (sameFile(path, mdlPath)) {
+            res.exitCode = 2;
+            res.error = "refusing to write over the input '" + mdlPath + "'";
+            return res;
+        }
+        if (!options.force && fileExists(path)) {
+            res.exitCode = 2;
+            res.error = "'" + path + "' exists; pass --force to overwrite it";
+            return res;
+        }
+    }
+    if (!dir.empty()) {
+        const std::string err = makeDirectories(dir.substr(0, dir.size() - 1));
+        if (!err.empty()) {
+            res.exitCode = 2;
+            res.error = err;
+            return res;
+        }
+    }
+    for (const DecompiledFile& f : p.files) {
+        const std::string path = dir + f.name;
+        const std::size_t sub = f.name.find_last_of('/');
+        if (sub != std::string::npos) {
+            const std::string err = makeDirectories(dir + f.name.substr(0, sub));
+            if (!err.empty()) {
+                res.exitCode = 2;
+                res.error = err;
+                return res;
+            }
+        }
+        const std::string err = writeFileAtomic(
+            path, f.bytes, options.force ? WriteMode::Overwrite : WriteMode::RefuseExisting);
+        if (!err.empty()) {
+            res.exitCode = 2;
+            res.error = err;
+            return res;
+        }
+        res.written.push_back(path);
+    }
+    return res;
+}
+
+} // namespace rigscope::core

@@ -1,0 +1,294 @@
+// Issue 30 item 4: `convert X.mdl OUT.qc` decompiles a compiled model into a QC with its SMD /
+// VTA files; read back through the QC pipeline (`info X.qc`'s) it gives the compiled model's
+// figures, and `compare OUT.qc X.mdl` finds no difference. The public models are read from
+// RIGSCOPE_TESTDATA (default /work/data) when present.
+#include <QtCore/QDir>
+#include <QtCore/QFile>
+#include <QtCore/QTemporaryDir>
+#include <QtTest/QtTest>
+
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "core/formats/mdl/compiled_model.h"
+#include "core/ops/compare.h"
+#include "core/ops/decompile.h"
+#include "core/ops/qc_ops.h"
+#include "core/ops/read_input.h"
+#include "tests/support/mdl_writer.h"
+
+using namespace rigscope;
+using namespace rigscope::core;
+
+namespace {
+
+QString dataRoot()
+{
+    const QByteArray env = qgetenv("RIGSCOPE_TESTDATA");
+    return env.isEmpty() ? QStringLiteral("/work/data") : QString::fromLocal8Bit(env);
+}
+
+void write(const QString& path, const std::string& bytes)
+{
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    QCOMPARE(f.write(bytes.data(), qint64(bytes.size())), qint64(bytes.size()));
+}
+
+std::string differences(const CompareReport& r)
+{
+    std::string s;
+    for (const CompareDifference& d : r.differences) {
+        s += d.field + ": predicted " + d.predicted + ", compiled " + d.compiled + "\n";
+    }
+    return s;
+}
+
+// Decompiles `mdl` into `dir`/`name`.qc and compares it with the .mdl (file times ignored: the
+// decompiled files are newer by construction). Returns the report.
+CompareReport roundTrip(const QString& mdl, const QString& dir, const QString& name)
+{
+    const std::string qc = QDir(dir).filePath(name + QStringLiteral(".qc")).toStdString();
+    const DecompileResult d = decompileFile(mdl.toStdString(), qc, {});
+    if (d.exitCode != 0) {
+        qWarning("decompile: %s", d.error.c_str());
+        return {};
+    }
+    CompareOptions opt;
+    opt.ignoreTimestamps = true;
+    return compareQcToCompiled(qc, mdl.toStdString(), opt);
+}
+
+// Position (1e-3) and UV (1e-4) of every triangle corner of the SMD files of a QC report's
+// bodies, for matching against another project's.
+struct Corner {
+    Vec3 p;
+    Vec2 uv;
+};
+std::vector<Corner> cornersOf(const Model& m)
+{
+    std::vector<Corner> out;
+    for (std::size_t c = 0; c < m.mesh.cornerCount(); ++c) {
+        out.push_back({m.mesh.pointPositions[m.mesh.cornerPoints[c]], m.mesh.cornerUvs[c]});
+    }
+    return out;
+}
+
+// How many of `a`'s corners have a corner of `b` within the tolerances.
+std::size_t matched(const std::vector<Corner>& a, const std::vector<Corner>& b)
+{
+    std::map<std::array<long, 3>, std::vector<std::size_t>> grid;
+    const auto cell = [](const Vec3& p) {
+        return std::array<long, 3>{std::lround(p.x() * 100), std::lround(p.y() * 100),
+                                   std::lround(p.z() * 100)};
+    };
+    for (std::size_t i = 0; i < b.size(); ++i) {
+        grid[cell(b[i].p)].push_back(i);
+    }
+    std::size_t n = 0;
+    for (const Corner& c : a) {
+        const auto k = cell(c.p);
+        bool found = false;
+        for (long dx = -1; dx <= 1 && !found; ++dx) {
+            for (long dy = -1; dy <= 1 && !found; ++dy) {
+                for (long dz = -1; dz <= 1 && !found; ++dz) {
+                    const auto it = grid.find({k[0] + dx, k[1] + dy, k[2] + dz});
+                    if (it == grid.end()) {
+                        continue;
+                    }
+                    for (const std::size_t i : it->second) {
+                        if ((b[i].p - c.p).cwiseAbs().maxCoeff() <= 1e-3f &&
+                            (b[i].uv - c.uv).cwiseAbs().maxCoeff() <= 1e-4f) {
+                            found = true;
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        n += found ? 1 : 0;
+    }
+    return n;
+}
+
+} // namespace
+
+class TstDecompile : public QObject {
+    Q_OBJECT
+
+private slots:
+    // Our own two-bone model (tests/support/mdl_writer.h): decompiled, read back, compared.
+    void sampleModelRoundTrips()
+    {
+        QTemporaryDir tmp;
+        const test::SourceMdlBytes bytes = test::writeSourceMdl(test::sampleSourceSpec());
+        write(tmp.filePath(QStringLiteral("sample.mdl")), bytes.mdl);
+        write(tmp.filePath(QStringLiteral("sample.vvd")), bytes.vvd);
+        write(tmp.filePath(QStringLiteral("sample.dx90.vtx")), bytes.vtx);
+        const QString out = tmp.filePath(QStringLiteral("out/sample.qc"));
+        const DecompileResult d = decompileFile(
+            tmp.filePath(QStringLiteral("sample.mdl")).toStdString(), out.toStdString(), {});
+        QCOMPARE(d.exitCode, 0);
+        QVERIFY(d.written.size() >= 4);
+        QCOMPARE(QString::fromStdString(d.written.front()), out);
+        QFile qc(out);
+        QVERIFY(qc.open(QIODevice::ReadOnly));
+        const QByteArray text = qc.readAll();
+        QVERIFY(text.startsWith("// Decompiled by RigScope"));
+        for (const char* cmd : {"$modelname", "$bodygroup", "$texturegroup", "$attachment", "$hbox",
+                                "$sequence", "$definebone", "$lod"}) {
+            QVERIFY2(text.contains(cmd), cmd);
+        }
+        CompareOptions opt;
+        opt.ignoreTimestamps = true;
+        const CompareReport r = compareQcToCompiled(
+            out.toStdString(), tmp.filePath(QStringLiteral("sample.mdl")).toStdString(), opt);
+        QVERIFY2(r.ok, r.error.c_str());
+        QVERIFY2(r.differences.empty(), differences(r).c_str());
+
+        // Never over an existing file unless forced; nothing written when refused.
+        QFile::remove(tmp.filePath(QStringLiteral("out/anims/idle.smd")));
+        const DecompileResult again = decompileFile(
+            tmp.filePath(QStringLiteral("sample.mdl")).toStdString(), out.toStdString(), {});
+        QCOMPARE(again.exitCode, 2);
+        QVERIFY(again.error.find("--force") != std::string::npos);
+        QVERIFY(again.written.empty());
+        DecompileOptions force;
+        force.force = true;
+        QCOMPARE(decompileFile(tmp.filePath(QStringLiteral("sample.mdl")).toStdString(),
+                               out.toStdString(), force)
+                     .exitCode,
+                 0);
+    }
+
+    // A static prop (its bones collapse into `static_prop`, its points turn 90° about Z) and
+    // an animated prop with a collision model: the decompiled project compiles to the same
+    // figures, and its corners are the real sources' (position 1e-3, UV 1e-4).
+    void publicPropsRoundTrip_data()
+    {
+        QTest::addColumn<QString>("mdl");
+        QTest::addColumn<QString>("source"); // a reference SMD of the real project ("" = none)
+        const QString h = QStringLiteral("TeamSpen210+HammerAddons/");
+        QTest::newRow("static prop with skins")
+            << h + QStringLiteral("hammer/models/editor/prop_paint_bomb.mdl") << QString();
+        QTest::newRow("static prop, 5 families")
+            << h + QStringLiteral("hammer/models/editor/info_paint_sprayer.mdl") << QString();
+        QTest::newRow("static prop with LODs and .phy")
+            << h + QStringLiteral("hammer/models/editor/item_suit_charger_hl2.mdl")
+            << h + QStringLiteral(
+                       "modelsrc/editor/item_suitcharger_hl2/suit_charger001_reference.smd");
+        QTest::newRow("animated prop with .phy")
+            << h + QStringLiteral("hammer/models/editor/item_health_charger_mesa.mdl")
+            << h + QStringLiteral("modelsrc/editor/item_healthcharger_mesa/health_charger.smd");
+        QTest::newRow("ratcord: $collisionjoints")
+            << QStringLiteral("Valla-Chan+portal-elc-content/models/vallas_dream/ratcord.mdl")
+            << QStringLiteral("Valla-Chan+portal-elc-content/models/vallas_dream/ratcord.smd");
+    }
+    void publicPropsRoundTrip()
+    {
+        QFETCH(QString, mdl);
+        QFETCH(QString, source);
+        const QDir root(dataRoot());
+        if (!QFile::exists(root.filePath(mdl))) {
+            QSKIP("the public models (RIGSCOPE_TESTDATA) are not here");
+        }
+        QTemporaryDir tmp;
+        const CompareReport r = roundTrip(root.filePath(mdl), tmp.path(), QStringLiteral("m"));
+        QVERIFY2(r.ok, r.error.c_str());
+        // The prediction's figures are the compiled model's, every one of them but the .vvd
+        // vertex count of a model with LODs, where the prediction of the original sources is
+        // off by the same number (item_suit_charger_hl2: 1,747 for 1,755, from either
+        // project): a calibration of the LOD weld, not of the decompile.
+        for (const CompareDifference& d : r.differences) {
+            QVERIFY2(d.field == "bodyparts[0].models[0].vertices" &&
+                         mdl.contains(QLatin1String("item_suit_charger_hl2")),
+                     differences(r).c_str());
+        }
+        QCOMPARE(r.predicted.bones.size(), r.compiled.bones.size());
+        QCOMPARE(r.predicted.sequences.size(), r.compiled.sequences.size());
+        for (std::size_t s = 0; s < r.compiled.sequences.size(); ++s) {
+            QCOMPARE(r.predicted.sequences[s].frames, r.compiled.sequences[s].frames);
+            QCOMPARE(r.predicted.sequences[s].fps, r.compiled.sequences[s].fps);
+        }
+        QCOMPARE(r.predicted.attachments.size(), r.compiled.attachments.size());
+        QCOMPARE(r.predicted.hitboxCount(), r.compiled.hitboxCount());
+        QCOMPARE(r.predicted.skins.size(), r.compiled.skins.size());
+        QCOMPARE(r.predicted.physics.solids.size(), r.compiled.physics.solids.size());
+        // The collision model studiomdl will build from the decompiled one (core/physics).
+        const QcReport back =
+            qcReportFromFile(tmp.filePath(QStringLiteral("m.qc")).toStdString(), Profile::Auto);
+        QCOMPARE(back.errors, std::size_t(0));
+        QCOMPARE(back.physics.solids.size(), r.compiled.physics.solids.size());
+        QCOMPARE(back.physics.convexPieces(), r.compiled.physics.convexPieces());
+        if (source.isEmpty()) {
+            return;
+        }
+        // Every decompiled corner is one of the real sources' (studiomdl drops, never makes).
+        const OpenedInput src = openInput(root.filePath(source).toStdString(), Profile::Auto, {});
+        QVERIFY(src.readable);
+        const std::vector<Corner> ours = cornersOf(back.compiled.model);
+        const std::vector<Corner> theirs = cornersOf(src.result.model);
+        QVERIFY(!ours.empty());
+        QCOMPARE(matched(ours, theirs), ours.size());
+    }
+
+    // A Left 4 Dead 2 survivor: flex shapes in a VTA with their controllers and % rules, jiggle
+    // bones, IK chains with every link, $collisionjoints with its constraints.
+    void survivorWithFlexes()
+    {
+        const QString mdl = QDir(dataRoot())
+                                .filePath(QStringLiteral(
+                                    "blackletum+terror/models/survivors/survivor_producer.mdl"));
+        if (!QFile::exists(mdl)) {
+            QSKIP("the public models (RIGSCOPE_TESTDATA) are not here");
+        }
+        QTemporaryDir tmp;
+        const std::string qcPath = tmp.filePath(QStringLiteral("producer.qc")).toStdString();
+        const DecompileResult d = decompileFile(mdl.toStdString(), qcPath, {});
+        QCOMPARE(d.exitCode, 0);
+        QVERIFY(!d.notes.empty()); // eyeballs, procedural bones, IK locks
+        const OpenedInput compiled = openInput(mdl.toStdString(), Profile::Auto, {});
+        QVERIFY(compiled.compiled);
+        const CompiledModelInfo& info = *compiled.compiled;
+        const QcReport back = qcReportFromFile(qcPath, Profile::Auto);
+        QCOMPARE(back.errors, std::size_t(0));
+        QCOMPARE(back.compiled.model.skeleton.size(), info.bones.size());
+        QCOMPARE(back.project.sequences.size(), info.sequences.size());
+        QCOMPARE(back.project.attachments.size(), info.attachments.size());
+        QCOMPARE(back.project.hitboxes.size(), info.hitboxCount());
+        QCOMPARE(back.project.ikChains.size(), info.ikChainList.size());
+        std::size_t jiggles = 0;
+        for (const CompiledBone& b : info.bones) {
+            jiggles += b.jiggle ? 1 : 0;
+        }
+        QCOMPARE(back.project.jiggleBones.size(), jiggles);
+        QCOMPARE(back.compiled.model.flexShapes.size(), compiled.result.model.flexShapes.size());
+        QCOMPARE(back.physics.solids.size(), info.physics.solids.size());
+        QFile qc(QString::fromStdString(qcPath));
+        QVERIFY(qc.open(QIODevice::ReadOnly));
+        const QByteArray text = qc.readAll();
+        QCOMPARE(qsizetype(text.count("\tflexcontroller ")),
+                 qsizetype(info.flexControllers.size()));
+        std::size_t rules = 0;
+        for (const CompiledFlexRule& r : info.flexRuleList) {
+            rules += r.expression.empty() ? 0 : 1;
+        }
+        QCOMPARE(qsizetype(text.count("\n\t%")), qsizetype(rules));
+        QVERIFY(text.contains("$collisionjoints"));
+        QVERIFY(text.contains("$jointconstrain"));
+
+        CompareOptions opt;
+        opt.ignoreTimestamps = true;
+        const CompareReport r = compareQcToCompiled(qcPath, mdl.toStdString(), opt);
+        QVERIFY2(r.ok, r.error.c_str());
+        // Two of 14,879 vertices weld that studiomdl kept apart (its weld of the eyeball
+        // vertices), the one figure off.
+        for (const CompareDifference& diff : r.differences) {
+            QVERIFY2(diff.field == "bodyparts[0].models[0].vertices", differences(r).c_str());
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TstDecompile)
+#include "tst_decompile.moc"
