@@ -875,6 +875,10 @@ void ModelScene::appendMarkerLines(LineList& lines) const
             }
             continue;
         }
+        if (mk.kind == SceneMarker::Kind::Jiggle) {
+            appendJiggleLines(lines, mk);
+            continue;
+        }
         core::Vec3 c[8];
         for (int k = 0; k < 8; ++k) {
             const core::Vec3 p((k & 1) ? mk.max.x() : mk.min.x(), (k & 2) ? mk.max.y() : mk.min.y(),
@@ -885,6 +889,63 @@ void ModelScene::appendMarkerLines(LineList& lines) const
                                               {4, 6}, {5, 7}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
         for (const auto& e : kEdges) {
             lines.add(toQt(c[e[0]]), toQt(c[e[1]]), mk.color);
+        }
+    }
+}
+
+void ModelScene::appendJiggleLines(LineList& lines, const SceneMarker& mk) const
+{
+    const auto j = std::size_t(mk.joint);
+    const core::PoseRig& rig = m_evaluator->rig();
+    const core::JointIndex parent = j < rig.parents.size() ? rig.parents[j] : core::kNoJoint;
+    // Where the animation puts the bone: the limits are measured in that frame, not in the
+    // jiggled one.
+    const Eigen::Affine3f goal =
+        parent >= 0 && std::size_t(parent) < m_world.size() && j < rig.bindLocal.size()
+            ? m_world[std::size_t(parent)] * rig.bindLocal[j]
+            : m_world[j];
+    const core::JiggleParams& p = mk.jiggle;
+    const float len = p.length > 0.0f ? p.length : m_size * 0.05f;
+    const core::Vec3 o = goal.translation();
+    const core::Vec3 left = goal.linear().col(0).normalized();
+    const core::Vec3 up = goal.linear().col(1).normalized();
+    const core::Vec3 fwd = goal.linear().col(2).normalized();
+    const QColor tip(255, 120, 220), limit(255, 200, 90);
+    // The tip as it jiggles, and where the animation wants it.
+    const Eigen::Affine3f& now = m_world[j];
+    lines.add(toQt(core::Vec3(now.translation())),
+              toQt(core::Vec3(now.translation() + len * now.linear().col(2).normalized())), tip);
+    lines.add(toQt(o), toQt(core::Vec3(o + len * fwd)), tip.darker(170));
+    auto arc = [&](const core::Vec3& side, float lo, float hi) {
+        constexpr int kSteps = 24;
+        core::Vec3 prev = o + len * (std::cos(lo) * fwd + std::sin(lo) * side);
+        lines.add(toQt(o), toQt(prev), limit);
+        for (int k = 1; k <= kSteps; ++k) {
+            const float a = lo + (hi - lo) * float(k) / kSteps;
+            const core::Vec3 q = o + len * (std::cos(a) * fwd + std::sin(a) * side);
+            lines.add(toQt(prev), toQt(q), limit);
+            prev = q;
+        }
+        lines.add(toQt(prev), toQt(o), limit);
+    };
+    if (p.flags & core::JiggleParams::YawConstraint) {
+        arc(left, p.minYaw, p.maxYaw);
+    }
+    if (p.flags & core::JiggleParams::PitchConstraint) {
+        arc(up, p.minPitch, p.maxPitch);
+    }
+    if ((p.flags & core::JiggleParams::AngleConstraint) && p.angleLimit > 0.0f) {
+        constexpr int kSteps = 32;
+        const float r = len * std::sin(p.angleLimit), h = len * std::cos(p.angleLimit);
+        core::Vec3 prev = o + h * fwd + r * left;
+        for (int k = 1; k <= kSteps; ++k) {
+            const float a = 2.0f * float(M_PI) * float(k) / kSteps;
+            const core::Vec3 q = o + h * fwd + r * (std::cos(a) * left + std::sin(a) * up);
+            if (k % 8 == 0) {
+                lines.add(toQt(o), toQt(q), limit); // four lines down the cone
+            }
+            lines.add(toQt(prev), toQt(q), limit);
+            prev = q;
         }
     }
 }

@@ -15,6 +15,7 @@
 
 #include "core/diag/profile.h"
 #include "core/model/model.h"
+#include "core/model/jiggle.h"
 #include "core/pose/effective_weights.h"
 #include "core/pose/scene_evaluator.h"
 #include "core/pose/weight_stats.h"
@@ -104,9 +105,12 @@ QColor influenceCountColor(int links, bool overLimit, bool problem);
 
 // Extra line markers on joints (QC projects, issue 17): an attachment as small named axes at
 // `offset` in the joint's space (`absolute`: in model space at the bind pose), a hitbox as a
-// wire box `min`..`max` in the joint's space. Drawn with the skeleton, following the pose.
+// wire box `min`..`max` in the joint's space, a jiggle bone (issue 32) as its tip axis and
+// the limits of `jiggle` around the frame its animation gives it (its parent's pose times its
+// bind transform): the yaw arc (left-forward plane), the pitch arc (up-forward plane) and the
+// angle cone. Drawn with the skeleton, following the pose.
 struct SceneMarker {
-    enum class Kind : std::uint8_t { Axes, Box };
+    enum class Kind : std::uint8_t { Axes, Box, Jiggle };
     Kind kind = Kind::Axes;
     int joint = -1;
     core::Vec3 offset = core::Vec3::Zero();
@@ -114,7 +118,8 @@ struct SceneMarker {
     core::Vec3 min = core::Vec3::Zero(), max = core::Vec3::Zero();
     core::Mat3 rotation = core::Mat3::Identity(); // the axes' turn in the joint's space
     QColor color;
-    QString name; // shown beside attachments
+    QString name;              // shown beside attachments
+    core::JiggleParams jiggle; // Kind::Jiggle
 };
 
 // Qt3D entities for one core::Model: per-material shaded meshes, wireframe, normals, bounding
@@ -237,6 +242,7 @@ private:
     void rebuildBounds();
     void rebuildSkeleton();
     void appendMarkerLines(LineList& lines) const;
+    void appendJiggleLines(LineList& lines, const SceneMarker& marker) const;
     void rebuildSelection();
     void applyVisibility();
     void applyJointScales();

@@ -1,6 +1,6 @@
 // `rigscope-cli pose FILE [ATTACH...] [--reference FILE] [--anim FILE] [--frame N | --time T]
 //   [--interpolation=stepped|linear|slerp] [--vertices] [--flex NAME=V|NAME=L:R]...
-//   [--weights=authored|compiled] [--profile=P] [--json]`
+//   [--weights=authored|compiled] [--jiggle] [--profile=P] [--json]`
 // ATTACH files attach like a drop: VTAs give flex shapes, an animation is posed. With
 // --reference, FILE is attached to that reference too.
 #include <cstdio>
@@ -50,14 +50,17 @@ int runPose(const QStringList& args)
     const QCommandLineOption interp(QStringLiteral("interpolation"),
                                     QStringLiteral("stepped|linear|slerp, for fractional frames"),
                                     QStringLiteral("MODE"), QStringLiteral("stepped"));
+    const QCommandLineOption jiggle(
+        QStringLiteral("jiggle"),
+        QStringLiteral("Move jiggle bones as the game does, the animation played from frame 0"));
     const QCommandLineOption profile(QStringLiteral("profile"),
                                      QString::fromStdString(core::profileChoices()),
                                      QStringLiteral("P"), QStringLiteral("auto"));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print a JSON array"));
     const QCommandLineOption help(QStringList{QStringLiteral("h"), QStringLiteral("help")},
                                   QStringLiteral("Show this help"));
-    p.addOptions(
-        {anim, frame, time, reference, vertices, flex, weights, interp, profile, json, help});
+    p.addOptions({anim, frame, time, reference, vertices, flex, weights, interp, jiggle, profile,
+                  json, help});
     addCommonOptions(p);
     QStringList argv = args;
     argv.prepend(QStringLiteral("rigscope-cli pose"));
@@ -90,6 +93,7 @@ int runPose(const QStringList& args)
     req.animFile = p.value(anim).toStdString();
     req.forceReader = common.forceReader;
     req.vertices = p.isSet(vertices);
+    req.jiggle = p.isSet(jiggle);
     const QString view = p.value(weights);
     if (view == QLatin1String("compiled")) {
         req.weights = core::WeightView::Compiled;

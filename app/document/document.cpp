@@ -11,6 +11,7 @@
 #include "app/document/document_materials.h"
 #include "app/qt_convert.h"
 #include "core/formats/mdl/compiled_model.h"
+#include "core/ops/jiggle_bones.h"
 #include "core/ops/qc_ops.h"
 #include "core/pose/flex_controls.h"
 
@@ -326,6 +327,12 @@ void Document::assemble(std::vector<LoadedFile> files, bool keepState)
     }
     m_flex.reset(shapes, keepState);
     resetControllers(keepState);
+    {
+        const LoadedFile& pf = m_files[std::size_t(m_primary)];
+        m_jiggle =
+            core::JigglePlayer(core::jiggleJointsOf(ref.skeleton, pf.qc.get(), pf.compiled.get()),
+                               ref.skeleton.parents);
+    }
     if (!keepState) {
         applyControllers(false); // what the rules give at rest (usually nothing)
     }
@@ -401,6 +408,7 @@ void Document::setCurrentAnimation(int index)
         index = -1;
     }
     if (m_playback.setAnimation(index)) {
+        m_jiggle.reset();
         emit animationChanged(index);
         emit frameChanged(0);
     }
@@ -454,7 +462,26 @@ std::vector<Eigen::Affine3f> Document::currentPose()
         return {};
     }
     const DocAnimation& d = m_animations[std::size_t(currentAnimation())];
-    return m_playback.pose(m_scene.evaluator->rig(), d.animation(m_files), d.binding);
+    const core::Animation& anim = d.animation(m_files);
+    const core::PoseRig& rig = m_scene.evaluator->rig();
+    if (m_jiggleOn && !m_jiggle.empty()) {
+        return m_jiggle.poseAt(m_playback.playhead(), double(anim.fps), [&](double index) {
+            return m_playback.poseAt(rig, anim, d.binding, index);
+        });
+    }
+    return m_playback.pose(rig, anim, d.binding);
+}
+
+void Document::setJiggleEnabled(bool on)
+{
+    if (m_jiggleOn == on) {
+        return;
+    }
+    m_jiggleOn = on;
+    m_jiggle.reset();
+    if (!m_jiggle.empty()) {
+        emit frameChanged(currentFrame());
+    }
 }
 
 core::Bounds Document::animationBounds()

@@ -19,6 +19,7 @@
 #include "core/formats/registry.h"
 #include "core/pose/animation_binding.h"
 #include "core/pose/flex_binding.h"
+#include "core/pose/jiggle_pose.h"
 #include "core/ops/scene.h"
 #include "core/pose/pose_rig.h"
 #include "render/texture_loader.h"
@@ -159,6 +160,13 @@ public:
     // The open compiled model (.mdl, issue 29), or null. Its bodyparts, skins and LODs are
     // chosen through qcView() as a QC project's are.
     const core::CompiledModelInfo* compiledModel() const;
+    // Jiggle bones (issue 32; docs/jiggle.md): the primary model's $jigglebone bones (a QC
+    // project) or procedural jiggle bones (a compiled model). While on (the default), the pose
+    // of an animation moves them as the engine integrates them, played from the animation's
+    // first frame (core::JigglePlayer), so a frame shows what `pose --jiggle` gives.
+    const std::vector<core::JiggleJoint>& jiggleJoints() const { return m_jiggle.joints(); }
+    bool jiggleEnabled() const { return m_jiggleOn; }
+    void setJiggleEnabled(bool on);
     // Source material roots given by the user (--materials, Settings), searched before those
     // found above the model. The checks and the viewport use them alike (materialSources);
     // changing them re-runs the checks.
@@ -237,6 +245,8 @@ private:
     Selection m_selection;
     core::Scene m_scene;
     FlexValues m_flex;
+    core::JigglePlayer m_jiggle;
+    bool m_jiggleOn = true;
     std::vector<float> m_controllers; // a compiled model's flex controllers
     std::vector<QString> m_controllerNames;
     void resetControllers(bool keep);

@@ -68,8 +68,14 @@ void Playback::restore(int animation, int frame)
 std::vector<Eigen::Affine3f> Playback::pose(const core::PoseRig& rig, const core::Animation& anim,
                                             const core::AnimationBinding& binding)
 {
+    return poseAt(rig, anim, binding, playhead());
+}
+
+std::vector<Eigen::Affine3f> Playback::poseAt(const core::PoseRig& rig, const core::Animation& anim,
+                                              const core::AnimationBinding& binding, double index)
+{
     m_buffers.resize(rig.jointCount(), anim.jointCount, 0, false, 0);
-    const core::FrameSample at = core::frameAtIndex(anim, playhead());
+    const core::FrameSample at = core::frameAtIndex(anim, index);
     const core::Interpolation mode =
         m_interpolate ? core::Interpolation::Slerp : core::Interpolation::Stepped;
     if (!core::evaluatePose(rig, &anim, &binding, at, mode, m_buffers)) {

@@ -39,6 +39,10 @@ public:
     // Model-space joint matrices at the playhead; empty when the pose cannot be evaluated.
     std::vector<Eigen::Affine3f> pose(const core::PoseRig& rig, const core::Animation& anim,
                                       const core::AnimationBinding& binding);
+    // The same at another playhead (a frame index, fractional while interpolating), leaving
+    // the playhead where it is: what the jiggle bones step through.
+    std::vector<Eigen::Affine3f> poseAt(const core::PoseRig& rig, const core::Animation& anim,
+                                        const core::AnimationBinding& binding, double index);
     // Bounds of the joints over every frame of `anim`, padded by how far the mesh (`meshBounds`)
     // reaches past the bind skeleton: what frame-all covers when the animation carries the
     // model away.

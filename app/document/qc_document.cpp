@@ -132,6 +132,26 @@ std::vector<render::SceneMarker> compiledMarkers(const core::CompiledModelInfo& 
     return out;
 }
 
+std::vector<render::SceneMarker> documentMarkers(const Document& doc, const core::Model& shown)
+{
+    std::vector<render::SceneMarker> out;
+    if (const core::QcReport* qc = doc.qcProject()) { // attachments, hitboxes (issue 17)
+        out = qcMarkers(*qc, shown);
+    } else if (const LoadedFile* p = doc.primary(); p && p->compiled) { // issue 29
+        out = compiledMarkers(*p->compiled, shown);
+    }
+    for (const core::JiggleJoint& j : doc.jiggleJoints()) {
+        if (j.joint >= 0 && std::size_t(j.joint) < shown.skeleton.size()) {
+            render::SceneMarker m;
+            m.kind = render::SceneMarker::Kind::Jiggle;
+            m.joint = j.joint;
+            m.jiggle = j.params;
+            out.push_back(std::move(m));
+        }
+    }
+    return out;
+}
+
 namespace {
 
 // applyQcCommandLine on a compiled model: bodypart names, skin families, .vtx LODs.

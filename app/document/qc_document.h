@@ -39,5 +39,8 @@ std::vector<render::SceneMarker> qcMarkers(const core::QcReport& qc, const core:
 // The same for a compiled model (issue 29): its attachments and its hitbox sets' boxes.
 std::vector<render::SceneMarker> compiledMarkers(const core::CompiledModelInfo& compiled,
                                                  const core::Model& shown);
+// Every marker of the document's primary model: a QC project's or a compiled model's, and its
+// jiggle bones with their limits (issue 32). The viewport and --screenshot draw these.
+std::vector<render::SceneMarker> documentMarkers(const Document& doc, const core::Model& shown);
 
 } // namespace rigscope::app

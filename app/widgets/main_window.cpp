@@ -293,6 +293,7 @@ void MainWindow::onCurrentDocumentChanged(Document* doc)
     bindPanels(doc);
     followDocument(doc);
     m_interpolateAction->setChecked(doc->interpolate());
+    m_jiggleAction->setChecked(doc->jiggleEnabled());
     if (m_profileBox) {
         m_profileBox->blockSignals(true);
         m_profileBox->setCurrentIndex(m_profileBox->findData(int(doc->requestedProfile())));

@@ -200,6 +200,7 @@ private:
     QAction* m_followRootAction = nullptr;
     QAction* m_fpsAction = nullptr;
     QAction* m_interpolateAction = nullptr;
+    QAction* m_jiggleAction = nullptr;
     QTabBar* m_tabBar = nullptr;
     QStringList m_cliMaterialRoots; // --materials DIR
     std::array<QAction*, 3> m_cameraModeActions{};

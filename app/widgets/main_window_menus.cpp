@@ -324,6 +324,15 @@ void MainWindow::createPlaybackMenu()
     connect(interpolate, &QAction::toggled, this,
             [this](bool on) { document()->setInterpolate(on); });
     m_interpolateAction = interpolate;
+    // Jiggle bones move as the engine integrates them while an animation plays (issue 32).
+    QAction* jiggle = playback->addAction(tr("Simulate Jiggle Bones"));
+    jiggle->setShortcut(QKeySequence(Qt::Key_J));
+    jiggle->setCheckable(true);
+    jiggle->setChecked(document()->jiggleEnabled());
+    jiggle->setToolTip(tr("Move $jigglebone bones as the game does while an animation plays, "
+                          "from its first frame"));
+    connect(jiggle, &QAction::toggled, this, [this](bool on) { document()->setJiggleEnabled(on); });
+    m_jiggleAction = jiggle;
     QAction* slower = playback->addAction(tr("Half Speed"));
     slower->setShortcut(QKeySequence(Qt::Key_Minus));
     connect(slower, &QAction::triggered, this,

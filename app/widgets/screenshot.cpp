@@ -107,11 +107,7 @@ QImage renderDocument(render::Viewport& view, Document& doc, const QString& cam,
     view.setModel(doc.primaryModel(), doc.materialSources(), true);
     render::timingMark("scene built");
     if (view.scene()) {
-        if (const core::QcReport* qc = doc.qcProject()) { // attachments, hitboxes (issue 17)
-            view.scene()->setMarkers(qcMarkers(*qc, view.scene()->model()));
-        } else if (const LoadedFile* p = doc.primary(); p && p->compiled) { // issue 29
-            view.scene()->setMarkers(compiledMarkers(*p->compiled, view.scene()->model()));
-        }
+        view.scene()->setMarkers(documentMarkers(doc, view.scene()->model()));
         view.scene()->setEvaluator(doc.evaluator());
         view.scene()->setFlex(doc.flexSetting());
         view.scene()->setPose(doc.currentPose());

@@ -63,11 +63,7 @@ void ViewportWidget::onLoaded(bool keepState)
     if (auto* scene = m_view->scene()) {
         scene->setEvaluator(m_document->evaluator());
         scene->setFlex(m_document->flexSetting());
-        if (const core::QcReport* qc = m_document->qcProject()) { // issue 17
-            scene->setMarkers(qcMarkers(*qc, scene->model()));
-        } else if (const LoadedFile* p = m_document->primary(); p && p->compiled) { // issue 29
-            scene->setMarkers(compiledMarkers(*p->compiled, scene->model()));
-        }
+        scene->setMarkers(documentMarkers(*m_document, scene->model()));
     }
     onFrameChanged();
     onSelectionChanged(m_document->selection());

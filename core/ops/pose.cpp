@@ -13,6 +13,7 @@
 #include "core/io/file_buffer.h"
 #include "core/model/frame_number.h"
 #include "core/formats/content_sniff.h"
+#include "core/ops/jiggle_bones.h"
 #include "core/ops/read_input.h"
 #include "core/pose/animation_binding.h"
 #include "core/pose/flex_controls.h"
@@ -203,6 +204,27 @@ PoseReport poseFromModels(const Model& reference, const Model* animation, const 
         r.error = "cannot pose '" + req.file + "': inconsistent skeleton or animation";
         return r;
     }
+    if (req.jiggle && anim != nullptr && !req.jiggleJoints.empty()) {
+        // Played from frame 0 as the window's timeline plays it (jiggle_pose.h).
+        JigglePlayer player(req.jiggleJoints, skel.parents);
+        PoseBuffers step;
+        step.resize(skel.size(), anim->jointCount, 0, false, 0);
+        const std::vector<Eigen::Affine3f> world =
+            player.poseAt(frame, double(anim->fps), [&](double index) {
+                if (!evaluatePose(rig, anim, &binding, frameAtIndex(*anim, index), req.mode,
+                                  step)) {
+                    return std::vector<Eigen::Affine3f>();
+                }
+                return std::vector<Eigen::Affine3f>(step.model.begin(), step.model.end());
+            });
+        for (std::size_t j = 0; j < world.size() && j < buffers.model.size(); ++j) {
+            buffers.model[j] = world[j];
+            const JointIndex p = skel.parents[j];
+            buffers.local[j] =
+                p >= 0 ? Xform(world[std::size_t(p)].inverse() * world[j]) : world[j];
+        }
+        r.jiggleBones = player.joints().size();
+    }
     if (req.vertices || !req.flex.empty()) {
         r.profile = resolveProfile(reference, req.profile);
         r.weights = req.weights;
@@ -301,7 +323,8 @@ namespace {
 
 struct Loaded {
     ReadResult result;
-    std::string error; // I/O or unknown format
+    std::string error;               // I/O or unknown format
+    std::vector<JiggleJoint> jiggle; // its jiggle bones (a QC project, a compiled model)
 };
 
 Loaded load(const std::string& path, Profile profile, const std::string& forceReader)
@@ -313,6 +336,7 @@ Loaded load(const std::string& path, Profile profile, const std::string& forceRe
         return l;
     }
     l.result = std::move(in.result);
+    l.jiggle = jiggleJointsOf(l.result.model.skeleton, in.qc.get(), in.compiled.get());
     if (!l.result.hasModel) {
         l.error = "'" + path + "': nothing readable";
     }
@@ -344,6 +368,9 @@ PoseReport poseFromFiles(const PoseRequest& req)
         return r;
     }
     PoseRequest request = req;
+    if (request.jiggle && request.jiggleJoints.empty()) {
+        request.jiggleJoints = ref.jiggle;
+    }
     // Attached files: VTAs give flex shapes, the animation (one) is posed.
     std::vector<Loaded> flexFiles;
     for (const std::string& path : req.attachFiles) {
@@ -408,6 +435,10 @@ std::string poseText(const PoseReport& r)
         s += ": " + (r.animFile == r.file ? std::string("own animation") : r.animFile) +
              ", frame " + formatNumber(r.time) + " (index " + formatNumber(r.frame) + " of " +
              std::to_string(r.frameCount) + ")\n";
+    }
+    if (r.jiggleBones > 0) {
+        s += "# jiggle: " + std::to_string(r.jiggleBones) +
+             " bones moved as the engine integrates them, played from frame 0\n";
     }
     for (std::size_t i = 0; i < r.flexNames.size(); ++i) {
         if (r.flexWeights[i] != 0.0f) {

@@ -8,6 +8,7 @@
 #include "core/diag/diagnostic.h"
 #include "core/diag/profile.h"
 #include "core/model/model.h"
+#include "core/pose/jiggle_pose.h"
 #include "core/pose/pose_types.h"
 
 namespace rigscope::core {
@@ -41,6 +42,12 @@ struct PoseRequest {
     };
     std::vector<FlexValue> flex;
     std::string forceReader; // `--force-reader`: a FormatInfo id
+    // `--jiggle`: jiggle bones move as the engine integrates them, the animation played from
+    // its first frame at its fps (core/pose/jiggle_pose.h; the window's timeline does the
+    // same). `jiggleJoints`: the reference's ($jigglebone of a QC, a compiled model's
+    // procedural bones); poseFromFiles fills it.
+    bool jiggle = false;
+    std::vector<JiggleJoint> jiggleJoints;
 };
 
 struct BonePose {
@@ -67,6 +74,7 @@ struct PoseReport {
     std::vector<std::string> missingInReference; // animation bones the reference lacks
     std::vector<std::string> missingInAnimation; // reference bones the animation leaves alone
     std::vector<Diagnostic> diagnostics;         // reader errors + binding warnings / notes
+    std::size_t jiggleBones = 0;                 // --jiggle: the bones simulated
     std::size_t errors = 0;                      // reader errors (exit 1)
     // --vertices: one skinned vertex per mesh point (SMD point i = corner i; XMODEL pool
     // index), flex applied in bind space first; normals empty for a CoD pool.
