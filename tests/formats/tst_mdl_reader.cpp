@@ -125,6 +125,7 @@ private slots:
     void checksums();
     void missingCompanions();
     void badVersions();
+    void staticPropKeepsOneAnimation();
     void hostileOffsets();
     void everyPrefix();
     void byteFlips();
@@ -484,6 +485,31 @@ void TstMdlReader::badVersions()
     QCOMPARE(core::sniffCompiledMdl(std::string_view("IDSQ\x0a\0\0\0", 8)), 90);
     QCOMPARE(core::sniffCompiledMdl(std::string_view("IDST\x2c\0\0\0", 8)), 100);
     QCOMPARE(core::sniffCompiledMdl(std::string_view("IDST\x32\0\0\0", 8)), 0);
+}
+
+// studiomdl's $staticprop (SDK 2013 simplify.cpp MakeStaticProp) keeps one animation, the
+// bind pose, and leaves the sequences naming the ones it threw away: Portal 2 ships such models
+// (props_bts/pressure_door_sliding.mdl: 4 sequences, 1 animation). Not corrupt: a static prop
+// plays no sequence. Without the static-prop flag the same bytes are.
+void TstMdlReader::staticPropKeepsOneAnimation()
+{
+    Files files{test::writeSourceMdl(test::sampleSourceSpec())};
+    const auto put = [](std::string& s, std::size_t off, std::int32_t v) {
+        for (std::size_t i = 0; i < 4; ++i) {
+            s[off + i] = static_cast<char>((static_cast<std::uint32_t>(v) >> (8 * i)) & 0xFF);
+        }
+    };
+    put(files.bytes.mdl, 180, 1); // numlocalanim: 1 of the sample's 3
+    auto r = read(files);
+    QCOMPARE(formatted(r).size(), 2);
+    QVERIFY(formatted(r).join(u'\n').contains(u"names animation 2 of 1 [compiled.corrupt]"_qs));
+    put(files.bytes.mdl, 152, 0x10); // STUDIOHDR_FLAGS_STATIC_PROP
+    r = read(files);
+    QCOMPARE(formatted(r), QStringList());
+    QCOMPARE(r.info.sequences.size(), std::size_t(3));
+    QCOMPARE(r.info.sequences[0].animations, (std::vector<std::int32_t>{0}));
+    QVERIFY(r.info.sequences[1].animations.empty());
+    QVERIFY(r.info.sequences[2].animations.empty());
 }
 
 void TstMdlReader::hostileOffsets()

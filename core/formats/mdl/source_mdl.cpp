@@ -395,6 +395,9 @@ void readAnimDescs(FileReader& f, CompiledModelInfo& info)
     }
 }
 
+// studiohdr_t flags: STUDIOHDR_FLAGS_STATIC_PROP ($staticprop).
+constexpr std::int32_t kStaticPropFlag = 0x0010;
+
 void readSequences(FileReader& f, CompiledModelInfo& info)
 {
     const Bytes& b = f.b;
@@ -441,6 +444,13 @@ void readSequences(FileReader& f, CompiledModelInfo& info)
         } else if (f.fits(o + 60, o, blends, b.i32(o + 60), 2, "blend animations")) {
             for (std::int64_t k = 0; k < blends; ++k) {
                 const std::int32_t a = b.i16(o + b.i32(o + 60) + 2 * k);
+                if (a >= 0 && static_cast<std::size_t>(a) >= info.animations.size() &&
+                    (info.flags & kStaticPropFlag)) {
+                    // $staticprop keeps one animation, the bind pose, and leaves the sequences
+                    // naming the others (SDK 2013 simplify.cpp MakeStaticProp); a static prop
+                    // plays no sequence.
+                    continue;
+                }
                 if (a < 0 || static_cast<std::size_t>(a) >= info.animations.size()) {
                     f.corrupt(o + 60, "sequence '" + s.name + "' names animation " +
                                           std::to_string(a) + " of " +
