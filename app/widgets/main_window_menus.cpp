@@ -25,6 +25,7 @@
 #include "app/widgets/status_bar.h"
 #include "app/widgets/timeline_panel.h"
 #include "app/widgets/viewport_widget.h"
+#include "core/ops/decompile.h"
 #include "core/version.h"
 
 namespace rigscope::app {
@@ -157,6 +158,43 @@ void MainWindow::createFileMenu()
     QAction* copyImage = file->addAction(tr("Copy Image to Clipboard"));
     copyImage->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
     connect(copyImage, &QAction::triggered, this, &MainWindow::copyImage);
+    // File ▸ Export: a compiled model as a QC project (the CLI's `convert X.mdl OUT.qc`).
+    QAction* exportQc = file->addAction(tr("&Export as QC Project…"));
+    connect(exportQc, &QAction::triggered, this, [this] {
+        const LoadedFile* p = document()->primary();
+        if (!p || !p->path.endsWith(QLatin1String(".mdl"), Qt::CaseInsensitive)) {
+            QMessageBox::information(this, tr("Export"),
+                                     tr("Export writes a compiled model (.mdl) as a QC project; "
+                                        "open one first."));
+            return;
+        }
+        const QString out = QFileDialog::getSaveFileName(
+            this, tr("Export as QC project"),
+            QFileInfo(p->path).absoluteDir().filePath(
+                QFileInfo(p->path).completeBaseName() + QStringLiteral("_decompiled/") +
+                QFileInfo(p->path).completeBaseName() + QStringLiteral(".qc")),
+            tr("QC project (*.qc)"));
+        if (out.isEmpty()) {
+            return;
+        }
+        core::DecompileOptions opt;
+        core::DecompileResult r = core::decompileFile(toStd(p->path), toStd(out), opt);
+        if (r.exitCode == 2 && r.error.find("--force") != std::string::npos &&
+            QMessageBox::question(this, tr("Export"),
+                                  tr("Files of the project exist already. Overwrite them?")) ==
+                QMessageBox::Yes) {
+            opt.force = true;
+            r = core::decompileFile(toStd(p->path), toStd(out), opt);
+        }
+        if (!r.error.empty()) {
+            log(tr("Export failed: %1").arg(toQString(r.error)));
+            return;
+        }
+        log(tr("Exported %1 files to %2").arg(r.written.size()).arg(out));
+        for (const std::string& n : r.notes) {
+            log(tr("A recompile would not reproduce: %1").arg(toQString(n)));
+        }
+    });
     QAction* texPath = file->addAction(tr("Texture Search Path…"));
     connect(texPath, &QAction::triggered, this, [this] {
         bool ok = false;
