@@ -135,6 +135,11 @@ int main(int argc, char** argv)
                                     });
         window.openFiles(options.files);
     }
+    if (!options.compare.isEmpty()) {
+        window.document()->waitForLoaded(600000);
+        QApplication::processEvents();
+        window.compareWithCompiled(options.compare);
+    }
     if (!options.windowScreenshot.isEmpty()) {
         window.resize(options.size);
         window.document()->waitForLoaded(600000);

@@ -284,6 +284,24 @@ void Viewport::setModel(std::shared_ptr<const core::Model> model, const Material
     }
 }
 
+void Viewport::setGhostModel(std::shared_ptr<const core::Model> model)
+{
+    delete m_ghost;
+    m_ghost = nullptr;
+    if (model) {
+        DisplayFlags wires;
+        wires.wireOnly = true;
+        wires.skeleton = false;
+        wires.textures = false;
+        wires.grid = false;
+        wires.axes = false;
+        m_ghost =
+            SceneBuilder::build(std::move(model), {}, m_layers, m_root, wires, m_weightProfile);
+        m_ghost->setDisplay(wires);
+    }
+    refresh();
+}
+
 void Viewport::setWeightProfile(core::Profile profile)
 {
     m_weightProfile = profile == core::Profile::Auto ? core::Profile::Source : profile;

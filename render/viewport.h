@@ -76,6 +76,10 @@ public:
     void setModel(std::shared_ptr<const core::Model> model, const MaterialSources& sources,
                   bool resetCamera);
     ModelScene* scene() const { return m_scene; }
+    // A second model drawn as wires over the first (the Compare view's compiled model); null
+    // removes it. It keeps its bind pose.
+    void setGhostModel(std::shared_ptr<const core::Model> model);
+    ModelScene* ghostScene() const { return m_ghost; }
 
     void setDisplay(const DisplayFlags& flags);
     const DisplayFlags& display() const { return m_flags; }
@@ -175,6 +179,7 @@ private:
     LineGeometry* m_grid = nullptr;
     Qt3DCore::QEntity* m_gizmo = nullptr;
     ModelScene* m_scene = nullptr;
+    ModelScene* m_ghost = nullptr;
     float m_gridExtent = 10.0f;
 
     Qt::MouseButton m_dragButton = Qt::NoButton;

@@ -105,6 +105,12 @@ GuiOptions parseGuiCommandLine(const QStringList& arguments)
                   noBg, portable, noConfig, config, windowShot, materials, noTextures,
                   forceReader});
     p.addOptions({bodygroup, skin, lod});
+    const QCommandLineOption compare(
+        QStringLiteral("compare"),
+        QCoreApplication::translate("main", "With a QC project: the Compare dock against this "
+                                            "compiled model, drawn over the source."),
+        QStringLiteral("MDL"));
+    p.addOption(compare);
     p.addPositionalArgument(QStringLiteral("files"),
                             QCoreApplication::translate("main", "Files to open."),
                             QStringLiteral("[FILE…]"));
@@ -119,6 +125,7 @@ GuiOptions parseGuiCommandLine(const QStringList& arguments)
     o.files = p.positionalArguments();
     o.screenshot = p.value(shot);
     o.windowScreenshot = p.value(windowShot);
+    o.compare = p.value(compare);
     o.thumbnail = p.isSet(thumbnail);
     o.anim = p.value(anim);
     o.noBackground = p.isSet(noBg);

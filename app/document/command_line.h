@@ -14,6 +14,7 @@ struct GuiOptions {
     QStringList files;
     QString screenshot;       // empty = interactive
     QString windowScreenshot; // hidden: grab the whole window after loading, then exit
+    QString compare;          // --compare MDL: the Compare dock against a compiled model
     bool thumbnail = false;   // --thumbnail IN OUT: files = {IN}, screenshot = OUT
     QSize size{1280, 720};    // --size WxH, or N for N×N (thumbnails default to 256×256)
     std::optional<int> frame; // 0-based index; negative counts from the end

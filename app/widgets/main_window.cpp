@@ -22,6 +22,7 @@
 #include "app/document/document_manager.h"
 #include "app/qt_convert.h"
 #include "app/widgets/bodygroups_panel.h"
+#include "app/widgets/compare_panel.h"
 #include "app/widgets/files_panel.h"
 #include "app/widgets/flex_panel.h"
 #include "app/widgets/inspector_panel.h"
@@ -86,6 +87,7 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
     connect(m_tabBar, &QTabBar::tabCloseRequested, this, &MainWindow::closeTab);
 
     m_bodygroups = new BodygroupsPanel(this);
+    m_compare = new ComparePanel(this);
     // Double-click in the Files dock: a found file opens in a new tab, another row's QC line
     // goes to the status bar too.
     connect(m_files, &FilesPanel::openRequested, this, &MainWindow::openInNewTab);
@@ -145,6 +147,13 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
     QDockWidget* uv =
         addDock(m_uv, QStringLiteral("uv"), tr("Texture / UV"), Qt::RightDockWidgetArea);
     tabifyDockWidget(bodygroups, uv);
+    QDockWidget* compare =
+        addDock(m_compare, QStringLiteral("compare"), tr("Compare"), Qt::RightDockWidgetArea);
+    tabifyDockWidget(uv, compare);
+    connect(m_compare, &ComparePanel::ghostChanged, this,
+            [this](std::shared_ptr<const core::Model> m) {
+                m_viewport->viewport()->setGhostModel(std::move(m));
+            });
     inspector->raise();
     QDockWidget* timeline =
         addDock(m_timeline, QStringLiteral("timeline"), tr("Timeline"), Qt::BottomDockWidgetArea);
@@ -221,6 +230,7 @@ void MainWindow::bindPanels(Document* doc)
     m_timeline->setDocument(doc);
     m_flex->setDocument(doc);
     m_bodygroups->setDocument(doc);
+    m_compare->setDocument(doc);
     m_files->setDocument(doc);
     m_viewport->setDocument(doc);
     m_uv->setDocument(doc);
@@ -237,6 +247,16 @@ void MainWindow::followDocument(Document* doc)
             [this](int done, int total) { m_status->setLoadProgress(done, total); });
     connect(doc, &Document::loaded, ctx, [this, doc](bool keepState) {
         onLoaded(keepState);
+        // A QC project whose compiled model is found: the Compare dock (issue 30).
+        const QString compiled =
+            doc->qcProject() ? ComparePanel::findCompiled(*doc->qcProject()) : QString();
+        if (compiled.isEmpty()) {
+            m_compare->clear();
+        } else if (!keepState || compiled != m_compare->compiledPath()) {
+            m_compare->compareWith(compiled);
+        } else {
+            m_compare->compareWith(m_compare->compiledPath());
+        }
         if (!keepState && doc->qcProject()) {
             // A QC project: show its bodygroups and files (issue 17).
             for (const QString& name : {QStringLiteral("bodygroups"), QStringLiteral("files")}) {
@@ -756,6 +776,20 @@ void MainWindow::closeEvent(QCloseEvent* e)
     store(kGeometryKey, saveGeometry());
     store(kStateKey, saveState(kWindowStateVersion));
     QMainWindow::closeEvent(e);
+}
+
+} // namespace rigscope::app
+
+namespace rigscope::app {
+
+bool MainWindow::compareWithCompiled(const QString& mdlPath)
+{
+    const bool ok = m_compare->compareWith(mdlPath);
+    if (auto* dock = findChild<QDockWidget*>(QStringLiteral("compare"))) {
+        dock->show();
+        dock->raise();
+    }
+    return ok;
 }
 
 } // namespace rigscope::app

@@ -30,6 +30,7 @@ class BudgetBar;
 class FilesPanel;
 class FlexPanel;
 class BodygroupsPanel;
+class ComparePanel;
 class UvView;
 class InspectorPanel;
 class ProblemsPanel;
@@ -62,6 +63,9 @@ public:
     OutlinePanel* outline() const { return m_outline; }
     InspectorPanel* inspector() const { return m_inspector; }
     ProblemsPanel* problems() const { return m_problems; }
+    ComparePanel* comparePanel() const { return m_compare; }
+    // The Compare dock against `mdlPath` (File ▸ Compare with Compiled…, --compare).
+    bool compareWithCompiled(const QString& mdlPath);
     QLabel* statusSummary() const;
     QLabel* heatLegend() const;
     QComboBox* profileBox() const { return m_profileBox; }
@@ -173,6 +177,7 @@ private:
     FilesPanel* m_files;
     FlexPanel* m_flex;
     BodygroupsPanel* m_bodygroups; // QC projects (issue 17)
+    ComparePanel* m_compare;       // QC project against its compiled model (issue 30)
     UvView* m_uv = nullptr;        // Texture / UV view (issue 18)
     ProblemsPanel* m_problems;
     QPlainTextEdit* m_log;

@@ -195,6 +195,14 @@ void MainWindow::createFileMenu()
             log(tr("A recompile would not reproduce: %1").arg(toQString(n)));
         }
     });
+    QAction* compareQc = file->addAction(tr("Compare with Compiled…"));
+    connect(compareQc, &QAction::triggered, this, [this] {
+        const QString mdl = QFileDialog::getOpenFileName(this, tr("Compiled model"), QString(),
+                                                         tr("Compiled model (*.mdl)"));
+        if (!mdl.isEmpty()) {
+            compareWithCompiled(mdl);
+        }
+    });
     QAction* texPath = file->addAction(tr("Texture Search Path…"));
     connect(texPath, &QAction::triggered, this, [this] {
         bool ok = false;

@@ -1,0 +1,137 @@
+// The Compare dock (issue 30 item 1, the window's part): a QC project against its compiled
+// model, one row per difference, each row selecting what it names in the Outline.
+#include <QtCore/QFile>
+#include <QtCore/QTemporaryDir>
+#include <QtTest/QtTest>
+#include <QtWidgets/QCheckBox>
+#include <QtWidgets/QTableWidget>
+#include <QtWidgets/QTreeView>
+#include <QtCore/QSortFilterProxyModel>
+
+#include "app/document/document.h"
+#include "app/models/outline_model.h"
+#include "app/widgets/compare_panel.h"
+#include "app/widgets/outline_panel.h"
+#include "core/ops/decompile.h"
+#include "tests/support/mdl_writer.h"
+
+using namespace rigscope;
+
+namespace {
+
+bool writeBytes(const QString& path, const std::string& bytes)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) &&
+           f.write(bytes.data(), qint64(bytes.size())) == qint64(bytes.size());
+}
+
+int rowOf(const QTableWidget& t, const QString& field)
+{
+    for (int r = 0; r < t.rowCount(); ++r) {
+        if (t.item(r, 0)->text() == field) {
+            return r;
+        }
+    }
+    return -1;
+}
+
+} // namespace
+
+class TstCompareWindow : public QObject {
+    Q_OBJECT
+
+private slots:
+    void rowsSelectWhatTheyName()
+    {
+        // Our sample model, decompiled (its QC compiles to it exactly, tst_decompile), then
+        // edited: a bone no compiled model has and another fps for the sequence "walk".
+        QTemporaryDir tmp;
+        const test::SourceMdlBytes b = test::writeSourceMdl(test::sampleSourceSpec());
+        const QString mdl = tmp.filePath(QStringLiteral("game/models/test/model.mdl"));
+        QVERIFY(QDir().mkpath(tmp.filePath(QStringLiteral("game/models/test"))));
+        QVERIFY(writeBytes(mdl, b.mdl));
+        QVERIFY(writeBytes(tmp.filePath(QStringLiteral("game/models/test/model.vvd")), b.vvd));
+        QVERIFY(writeBytes(tmp.filePath(QStringLiteral("game/models/test/model.dx90.vtx")), b.vtx));
+        QVERIFY(writeBytes(tmp.filePath(QStringLiteral("game/models/test/model.ani")), b.ani));
+        const QString qc = tmp.filePath(QStringLiteral("src/sample.qc"));
+        QCOMPARE(core::decompileFile(mdl.toStdString(), qc.toStdString(), {}).exitCode, 0);
+        QFile f(qc);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QString text = QString::fromUtf8(f.readAll());
+        f.close();
+        text += QStringLiteral("$definebone \"extra\" \"\" 0 0 5 0 0 0 0 0 0 0 0 0\n");
+        const int walk = int(text.indexOf(QStringLiteral("\"walk\" \"anims/walk.smd\" fps ")));
+        QVERIFY(walk >= 0);
+        const int fps = int(text.indexOf(QStringLiteral("fps "), walk)) + 4;
+        const int end = int(text.indexOf(QLatin1Char(' '), fps));
+        const int eol = int(text.indexOf(QLatin1Char('\n'), fps));
+        text.replace(fps, (end < 0 || end > eol ? eol : end) - fps, QStringLiteral("12"));
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(text.toUtf8());
+        f.close();
+
+        app::Document doc;
+        doc.open({qc});
+        QVERIFY(doc.waitForLoaded());
+        QVERIFY(doc.qcProject());
+        // $modelname under a `models` folder beside the project's folder.
+        QCOMPARE(app::ComparePanel::findCompiled(*doc.qcProject()), mdl);
+
+        app::OutlinePanel outline;
+        outline.setDocument(&doc);
+        app::ComparePanel panel;
+        panel.setDocument(&doc);
+        std::shared_ptr<const core::Model> ghost;
+        connect(&panel, &app::ComparePanel::ghostChanged, this,
+                [&ghost](std::shared_ptr<const core::Model> m) { ghost = std::move(m); });
+        QVERIFY(panel.compareWith(mdl));
+        QVERIFY(ghost); // the compiled model drawn over the source
+        QVERIFY(ghost->mesh.triangleCount() > 0);
+        QTableWidget& t = *panel.table();
+        QCOMPARE(std::size_t(t.rowCount()), panel.report().differences.size());
+        QString fields;
+        for (int r = 0; r < t.rowCount(); ++r) {
+            fields += t.item(r, 0)->text() + QLatin1Char(' ');
+        }
+        // The bone count, the bone names, sequences[k].fps.
+        QVERIFY2(t.rowCount() == 3, qPrintable(fields));
+        const int bonesRow = rowOf(t, QStringLiteral("bones"));
+        const int namesRow = rowOf(t, QStringLiteral("boneNames"));
+        QVERIFY(bonesRow >= 0 && namesRow >= 0);
+        int fpsRow = -1;
+        for (int r = 0; r < t.rowCount(); ++r) {
+            fpsRow = t.item(r, 0)->text().endsWith(QLatin1String(".fps")) ? r : fpsRow;
+        }
+        QVERIFY(fpsRow >= 0);
+        // The project's files were written after the .mdl: every difference is `stale`.
+        QCOMPARE(t.item(fpsRow, 3)->text(), QStringLiteral("stale"));
+
+        const auto outlineSelection = [&outline]() {
+            const QModelIndex current =
+                outline.proxy()->mapToSource(outline.view()->currentIndex());
+            return outline.model()->selectionFor(current);
+        };
+        t.selectRow(bonesRow);
+        QCOMPARE(doc.selection().kind, app::Selection::Kind::Joint);
+        const core::Skeleton& sk = doc.primaryModel()->skeleton;
+        QCOMPARE(QString::fromStdString(sk.names[std::size_t(doc.selection().index)]),
+                 QStringLiteral("extra"));
+        QCOMPARE(outlineSelection(), doc.selection());
+        doc.setSelection({});
+        t.selectRow(namesRow);
+        QCOMPARE(QString::fromStdString(sk.names[std::size_t(doc.selection().index)]),
+                 QStringLiteral("extra"));
+
+        t.selectRow(fpsRow);
+        QCOMPARE(doc.selection().kind, app::Selection::Kind::Animation);
+        QCOMPARE(doc.animations()[std::size_t(doc.selection().index)].name, QStringLiteral("walk"));
+        QCOMPARE(outlineSelection(), doc.selection());
+
+        panel.ghostBox()->setChecked(false);
+        QVERIFY(!ghost);
+    }
+};
+
+QTEST_MAIN(TstCompareWindow)
+#include "tst_compare_window.moc"
