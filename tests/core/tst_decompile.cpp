@@ -181,6 +181,8 @@ private slots:
         QTest::newRow("animated prop with .phy")
             << h + QStringLiteral("hammer/models/editor/item_health_charger_mesa.mdl")
             << h + QStringLiteral("modelsrc/editor/item_healthcharger_mesa/health_charger.smd");
+        QTest::newRow("GoldSrc headcrab")
+            << QStringLiteral("Pi0h1+halflife/models/headcrab.mdl") << QString();
         QTest::newRow("ratcord: $collisionjoints")
             << QStringLiteral("Valla-Chan+portal-elc-content/models/vallas_dream/ratcord.mdl")
             << QStringLiteral("Valla-Chan+portal-elc-content/models/vallas_dream/ratcord.smd");
