@@ -124,7 +124,7 @@ bool ComparePanel::compareWith(const QString& mdlPath)
     }
     m_table->resizeColumnsToContents();
     for (int c = 0; c < 3; ++c) { // long lists (material names) stay readable in the tooltips
-        m_table->setColumnWidth(c, std::min(m_table->columnWidth(c), 180));
+        m_table->setColumnWidth(c, std::min(m_table->columnWidth(c), c == 0 ? 130 : 90));
     }
     QString text =
         m_report.differences.empty()

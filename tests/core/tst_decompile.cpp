@@ -17,6 +17,7 @@
 #include "core/ops/qc_ops.h"
 #include "core/ops/read_input.h"
 #include "tests/support/mdl_writer.h"
+#include "tests/support/test_support.h"
 
 using namespace rigscope;
 using namespace rigscope::core;
@@ -160,6 +161,29 @@ private slots:
                                out.toStdString(), force)
                      .exitCode,
                  0);
+    }
+
+    // The CLI: notes on stderr, exit 2 before writing anything over an existing file.
+    void cliConvertToQc()
+    {
+        QTemporaryDir tmp;
+        const test::SourceMdlBytes bytes = test::writeSourceMdl(test::sampleSourceSpec());
+        write(tmp.filePath(QStringLiteral("sample.mdl")), bytes.mdl);
+        write(tmp.filePath(QStringLiteral("sample.vvd")), bytes.vvd);
+        write(tmp.filePath(QStringLiteral("sample.dx90.vtx")), bytes.vtx);
+        const QString mdl = tmp.filePath(QStringLiteral("sample.mdl"));
+        const QString qc = tmp.filePath(QStringLiteral("dec/sample.qc"));
+        const auto r = test::runCli({QStringLiteral("convert"), mdl, qc});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.err.contains("note: a recompile would not reproduce: "), r.err.constData());
+        QVERIFY(QFile::exists(qc));
+        QVERIFY(QFile::exists(tmp.filePath(QStringLiteral("dec/anims/idle.smd"))));
+        const auto again = test::runCli({QStringLiteral("convert"), mdl, qc});
+        QCOMPARE(again.exitCode, 2);
+        QVERIFY2(again.err.contains("exists; pass --force to overwrite it"), again.err.constData());
+        QCOMPARE(
+            test::runCli({QStringLiteral("convert"), mdl, qc, QStringLiteral("--force")}).exitCode,
+            0);
     }
 
     // A static prop (its bones collapse into `static_prop`, its points turn 90° about Z) and
