@@ -964,6 +964,17 @@ constexpr CheckExplanation kExplanations[] = {
      "None: every profile.", "rigscope /path/to/moved_model.smd",
      "Check the path (case matters on Linux), the file's permissions, and that the export "
      "finished."},
+    {"io.lfs-pointer", "the file is a Git LFS pointer, not the model",
+     "The file holds the three lines Git LFS writes in place of a large file (`version "
+     "https://git-lfs.github.com/spec/v1`, `oid`, `size`): the repository keeps its models in "
+     "Git LFS and was cloned or downloaded without it. The message gives the size of the real "
+     "file. No reader takes it, although its first line reads like an SMD's `version 1`.",
+     "studiomdl, the engine and every viewer see a few bytes of text where the model should be, "
+     "and fail with a confusing parse error (or a missing-bones error) about the wrong thing.",
+     "None: every profile.",
+     "version https://git-lfs.github.com/spec/v1\noid sha256:...\nsize 48213",
+     "Install git-lfs and run `git lfs pull` in the clone (a ZIP download from the hosting site "
+     "may also carry pointers)."},
     // ---- dmx.* (issue 19) ----
     {"dmx.syntax", "a DMX header, keyvalues2 token or binary record cannot be read",
      "The first line is not `<!-- dmx encoding ENC V format FMT W -->`, a keyvalues2 token is not "
@@ -1089,7 +1100,8 @@ constexpr CheckExplanation kExplanations[] = {
      "$frobnicate 1 2 3", "Correct the command's spelling or remove it; check the profile."},
     {"qc.unknown-bone", "a QC command names a bone that no model of the project has",
      "`$attachment`, `$hbox`, `$ikchain`, `$jigglebone`, `$weightlist`, `bonetreecollapse`, "
-     "`replacebone`, `$collisionjoints`, `eyeball` or `$heirarchy` names a bone absent from the skeleton merged from every body file (names compared ignoring "
+     "`replacebone`, `$collisionjoints`, `eyeball` or `$heirarchy` names a bone absent from the "
+     "skeleton merged from every body file (names compared ignoring "
      "case).",
      "studiomdl stops with an unknown-bone error, or (for some commands) drops the attachment or "
      "hitbox silently; the attachment then sits at the model origin in game.",

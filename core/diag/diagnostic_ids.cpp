@@ -322,6 +322,9 @@ constexpr CatalogEntry kCatalog[] = {
     {"io.unreadable",
      {S::Error, S::Error, S::Error, S::Error},
      "the file cannot be read (missing, a folder, no permission, too large, changed while read)"},
+    {"io.lfs-pointer",
+     {S::Error, S::Error, S::Error, S::Error},
+     "the file is a Git LFS pointer, not the model (a clone without git-lfs)"},
     // ---- dmx.* (issue 19) ----
     {"dmx.syntax",
      {S::Error, S::Error, S::Error, S::Error},

@@ -127,6 +127,7 @@ inline constexpr std::string_view kMaterialVmtSyntax = "material.vmt-syntax";
 inline constexpr std::string_view kMaterialTextureSize = "material.texture-size";
 // ---- io.* (issue 15) ----
 inline constexpr std::string_view kIoUnreadable = "io.unreadable";
+inline constexpr std::string_view kIoLfsPointer = "io.lfs-pointer";
 // ---- dmx.* (issue 19) ----
 inline constexpr std::string_view kDmxSyntax = "dmx.syntax";
 inline constexpr std::string_view kDmxBadReference = "dmx.bad-reference";

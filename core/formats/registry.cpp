@@ -2,6 +2,7 @@
 #include "core/formats/content_sniff.h"
 
 #include <algorithm>
+#include <optional>
 
 #include <array>
 
@@ -182,10 +183,46 @@ void reportBinaryGarbage(ReadResult& r, std::string_view bytes, const std::strin
     r.diagnostics.push_back(std::move(d));
 }
 
+// A Git LFS pointer (a clone made without git-lfs): its first line reads like an SMD's
+// "version 1", so no reader must take it. The size it names, when it names one.
+std::optional<std::string> gitLfsPointer(std::string_view bytes)
+{
+    constexpr std::string_view kHead = "version https://git-lfs.github.com/spec/";
+    if (bytes.size() > 1024 || !bytes.starts_with(kHead)) {
+        return std::nullopt;
+    }
+    const std::size_t at = bytes.find("\nsize ");
+    std::string size;
+    for (std::size_t i = at == std::string_view::npos ? bytes.size() : at + 6;
+         i < bytes.size() && bytes[i] >= '0' && bytes[i] <= '9' && size.size() < 20; ++i) {
+        size += bytes[i];
+    }
+    return size;
+}
+
+ReadResult lfsPointerResult(const std::string& size, const std::string& fileName)
+{
+    ReadResult r;
+    Diagnostic d;
+    d.severity = Severity::Error;
+    d.id = ids::kIoLfsPointer;
+    d.message = "a Git LFS pointer" +
+                (size.empty() ? std::string() : " to a file of " + size + " bytes") +
+                ", not the file: the repository keeps it in Git LFS; fetch it with `git lfs pull`";
+    d.file = fileName;
+    d.where = {1, 1, 0};
+    d.fixedSeverity = true;
+    r.diagnostics.push_back(std::move(d));
+    return r;
+}
+
 } // namespace
 
 ReadResult readWith(const FormatInfo& format, std::string_view bytes, const ReadContext& ctx)
 {
+    if (const std::optional<std::string> lfs = gitLfsPointer(bytes)) {
+        return lfsPointerResult(*lfs, ctx.fileName);
+    }
     ReadResult r = format.read(bytes, ctx);
     reportBinaryGarbage(r, bytes, ctx.fileName);
     return r;
@@ -193,6 +230,9 @@ ReadResult readWith(const FormatInfo& format, std::string_view bytes, const Read
 
 ReadResult readAny(std::string_view bytes, const ReadContext& ctx)
 {
+    if (const std::optional<std::string> lfs = gitLfsPointer(bytes)) {
+        return lfsPointerResult(*lfs, ctx.fileName);
+    }
     bool mismatch = false;
     const FormatInfo* f = detectFormat(bytes, ctx.fileName, &mismatch);
     if (!f) {

@@ -84,6 +84,33 @@ private slots:
         }
     }
 
+    // A clone without git-lfs holds pointers where the models should be ("version https://..."
+    // looks like an SMD's first line): one error that says so, whatever the name, never the
+    // SMD reader's complaints about missing nodes.
+    void gitLfsPointer()
+    {
+        const std::string pointer =
+            "version https://git-lfs.github.com/spec/v1\n"
+            "oid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2"
+            "ca24d17e2393\nsize 12345\n";
+        for (const char* name : {"advisor.mdl", "body.smd", "face.vta", "x.xmodel_export"}) {
+            const ReadResult r = readAny(pointer, {name});
+            QVERIFY2(r.diagnostics.size() == 1, name);
+            QVERIFY(!r.hasModel);
+            QCOMPARE(r.diagnostics[0].id, std::string("io.lfs-pointer"));
+            QCOMPARE(r.diagnostics[0].severity, Severity::Error);
+            QCOMPARE(r.diagnostics[0].where.line, 1u);
+            QCOMPARE(r.diagnostics[0].message,
+                     std::string("a Git LFS pointer to a file of 12345 bytes, not the file: the "
+                                 "repository keeps it in Git LFS; fetch it with `git lfs pull`"));
+        }
+        // Forced through a reader: the same.
+        const FormatInfo* smd = formatById("smd");
+        QVERIFY(smd);
+        QCOMPARE(readWith(*smd, pointer, {"body.smd"}).diagnostics.at(0).id,
+                 std::string("io.lfs-pointer"));
+    }
+
     void byIdAndExtension()
     {
         QCOMPARE(formatById("xanim_bin")->name, std::string_view("Call of Duty XANIM_BIN"));
