@@ -691,6 +691,21 @@ std::vector<CheckedFile> checkQcReport(const QcReport& r, const CheckOptions& op
     }
     CheckOptions bodyOpt = fileOpt;
     bodyOpt.filter.disable.emplace_back(ids::kSkeletonUnreferencedBone);
+    // A file no body, LOD or flex file uses (a collision model, a sequence's animation):
+    // studiomdl takes its skeleton and, for a collision model, its positions and bones (phys.*
+    // judges those); its normals, UVs, materials and weights reach nothing.
+    std::vector<bool> drawn(r.compiled.reads.size(), false);
+    for (std::size_t i = 0; i < r.project.files.size(); ++i) {
+        const std::int32_t k = r.compiled.fileRead[i];
+        const QcFileRef::Kind kind = r.project.files[i].kind;
+        if (k >= 0 && (kind == QcFileRef::Kind::Model || kind == QcFileRef::Kind::Lod ||
+                       kind == QcFileRef::Kind::Flex)) {
+            drawn[static_cast<std::size_t>(k)] = true;
+        }
+    }
+    CheckOptions undrawnOpt = fileOpt;
+    undrawnOpt.filter.disable.emplace_back("mesh.*");
+    undrawnOpt.filter.disable.emplace_back("weights.*");
     for (std::size_t i = 0; i < r.project.files.size(); ++i) {
         const std::int32_t k = r.compiled.fileRead[i];
         const QcFileRef::Kind kind = r.project.files[i].kind;
@@ -723,9 +738,12 @@ std::vector<CheckedFile> checkQcReport(const QcReport& r, const CheckOptions& op
     for (std::size_t k = 0; k < r.compiled.reads.size(); ++k) {
         const QcCompiled::FileRead& fr = r.compiled.reads[k];
         const bool xref = isSequenceFile[k] && reference;
-        CheckedFile f =
-            checkReadResult(fr.path, fr.result, xref ? reference : nullptr,
-                            xref ? path : std::string(), isBody[k] || isLod[k] ? bodyOpt : fileOpt);
+        const bool undrawn = !drawn[k] && !isBody[k] && !isLod[k];
+        CheckedFile f = checkReadResult(fr.path, fr.result, xref ? reference : nullptr,
+                                        xref ? path : std::string(),
+                                        isBody[k] || isLod[k] ? bodyOpt
+                                        : undrawn             ? undrawnOpt
+                                                              : fileOpt);
         if (isBody[k] && fr.result.hasModel && r.compiled.hasModel) {
             addDroppedBones(r, fr.result.model, fileOpt, f);
         }

@@ -2,6 +2,8 @@
 // file and line, resolution as studiomdl does it, the compiled model, the qc.* checks (one
 // fixture each under fixtures/qc/checks, `<id>.qc` + `.expected`), hostile scripts, and the
 // corpus QCs (each missing file reported once at its line).
+#include <map>
+
 #include <QtCore/QDir>
 #include <QtCore/QElapsedTimer>
 #include <QtCore/QFile>
@@ -546,6 +548,46 @@ private slots:
         // att and ratt (GoldSrc links attachments in the bone table only) and the hbox; GoldSrc
         // ignores $definebone, $ikchain, $bonemerge and $jigglebone, and the bones they name.
         QCOMPARE(goldsrcUnknown, std::size_t(3));
+    }
+
+    // studiomdl reads only positions and bones from a collision model, and nothing but the
+    // skeleton from a sequence's file: their normals, UVs, materials and weights are nobody's
+    // concern (20 mesh.misdirected-normals warnings on the L4D2 template's physics.dmx, which
+    // also plays as its ragdoll sequence). The same defect in a body is still reported.
+    void meshChecksSkipFilesNothingDraws()
+    {
+        MemoryQcFileSystem fs;
+        const std::string head = "version 1\nnodes\n0 \"root\" -1\nend\n"
+                                 "skeleton\ntime 0\n0 0 0 0 0 0 0\nend\ntriangles\n";
+        // Counter-clockwise seen from +Z, normals along -Z: reversed; then a zero normal.
+        const std::string reversed = "m\n0 0 0 0 0 0 -1 0 0\n0 1 0 0 0 0 -1 1 0\n"
+                                     "0 0 1 0 0 0 -1 0 1\n"
+                                     "m\n0 0 0 1 0 0 1 0 0\n0 1 0 1 0 0 1 1 0\n"
+                                     "0 0 1 1 0 0 0 0 1\n";
+        fs.files["p/body.smd"] = head + reversed + "end\n";
+        fs.files["p/phys.smd"] = head + reversed + "end\n";
+        fs.files["p/pose.smd"] = head + reversed + "end\n";
+        fs.files["p/c.qc"] = "$modelname \"t/c.mdl\"\n"
+                             "$body body \"body.smd\"\n"
+                             "$collisionmodel \"phys.smd\" { $concave }\n"
+                             "$sequence idle \"pose.smd\"\n";
+        const QcReport r = qcReport("p/c.qc", Profile::Source, fs);
+        CheckOptions opt;
+        opt.profile = Profile::Source;
+        std::map<std::string, std::vector<std::string>> mesh;
+        for (const CheckedFile& f : checkQcReport(r, opt)) {
+            for (const Diagnostic& d : f.diagnostics) {
+                if (d.id.starts_with("mesh.") || d.id.starts_with("weights.")) {
+                    mesh[f.file].emplace_back(d.id);
+                }
+            }
+        }
+        QVERIFY2(mesh.count("p/body.smd") == 1, "the body keeps its mesh checks");
+        const std::vector<std::string>& body = mesh["p/body.smd"];
+        QVERIFY(std::find(body.begin(), body.end(), "mesh.misdirected-normals") != body.end());
+        QVERIFY(std::find(body.begin(), body.end(), "mesh.zero-normal") != body.end());
+        QCOMPARE(mesh.count("p/phys.smd"), std::size_t(0));
+        QCOMPARE(mesh.count("p/pose.smd"), std::size_t(0));
     }
 
     void dmxModelKeepsItsFlexShapes()
