@@ -13,7 +13,7 @@ jiggleJoints(const Skeleton& skeleton,
     for (const auto& [name, params] : bones) {
         const JointIndex j = skeleton.findByName(name);
         if (j == kNoJoint || !(params.flags & (JiggleParams::Flexible | JiggleParams::Rigid |
-                                               JiggleParams::BaseSpring))) {
+                                               JiggleParams::BaseSpring | JiggleParams::Boing))) {
             continue;
         }
         // A bone named twice: the last $jigglebone wins, as studiomdl overwrites it.

@@ -106,6 +106,56 @@ void stepBase(const JP& p, JiggleState& s, const Eigen::Matrix3d& axes, const Ve
     s.baseLastPos = s.basePos;
 }
 
+// is_boing (engine order: only without a base spring). The base's speed since the last step;
+// a change of speed or direction past the impact thresholds (at least half a second after the
+// last) restarts the boing along the reverse of the move. The bone's axes are then scaled,
+// squash across the boing axis and stretch along it, by amplitude x cos(frequency x t) x
+// (1 - damping rate x t)^4, the squash matrix built in the engine's "boing space" from the
+// world-space axis and applied on the bone's side, as the engine multiplies them.
+bool stepBoing(const JP& p, JiggleState& s, const Eigen::Matrix3d& axes, const Vec& base, double dt,
+               Eigen::Matrix3d& out)
+{
+    Vec vel = base - s.lastBoingPos;
+    s.lastBoingPos = base;
+    double speed = vel.norm();
+    if (speed < 0.00001) {
+        vel = Vec::UnitZ();
+        speed = 0.0;
+    } else {
+        vel /= speed;
+        speed /= dt;
+    }
+    s.boingTime += dt;
+    constexpr double kMinSpeed = 5.0, kMinReBoingTime = 0.5;
+    if ((speed > kMinSpeed || s.boingSpeed > kMinSpeed) && s.boingTime > kMinReBoingTime &&
+        (std::abs(s.boingSpeed - speed) > double(p.boingImpactSpeed) ||
+         vel.dot(s.boingVelDir) < double(p.boingImpactAngle))) {
+        s.boingTime = 0.0;
+        s.boingDir = -vel;
+    }
+    s.boingVelDir = vel;
+    s.boingSpeed = speed;
+    double damping = 1.0 - double(p.boingDampingRate) * s.boingTime;
+    if (damping < 0.01) {
+        return false; // damped out: the goal
+    }
+    damping *= damping;
+    damping *= damping;
+    const double flex =
+        double(p.boingAmplitude) * std::cos(double(p.boingFrequency) * s.boingTime) * damping;
+    const Vec side = (std::abs(s.boingDir.x()) < 0.9 ? s.boingDir.cross(Vec::UnitX())
+                                                     : s.boingDir.cross(Vec::UnitZ()))
+                         .normalized();
+    const Vec other = s.boingDir.cross(side);
+    Eigen::Matrix3d toBoing;
+    toBoing.row(0) = side;
+    toBoing.row(1) = other;
+    toBoing.row(2) = s.boingDir;
+    const Eigen::Matrix3d squash = Vec(1.0 + flex, 1.0 + flex, 1.0 - flex).asDiagonal();
+    out = axes * (toBoing * squash * toBoing.transpose());
+    return true;
+}
+
 } // namespace
 
 Eigen::Affine3d stepJiggle(const JiggleParams& p, JiggleState& s, const Eigen::Affine3d& goal,
@@ -119,6 +169,10 @@ Eigen::Affine3d stepJiggle(const JiggleParams& p, JiggleState& s, const Eigen::A
         s.tipVel.setZero();
         s.basePos = s.baseLastPos = base;
         s.baseVel.setZero();
+        s.lastBoingPos = base;
+        s.boingDir = Vec::UnitZ();
+        s.boingVelDir.setZero();
+        s.boingSpeed = s.boingTime = 0.0;
         return goal;
     }
     dt = std::max(dt, 0.001);
@@ -135,6 +189,10 @@ Eigen::Affine3d stepJiggle(const JiggleParams& p, JiggleState& s, const Eigen::A
     if (p.flags & JP::BaseSpring) {
         stepBase(p, s, axes, base, dt);
         out.translation() = s.basePos;
+    } else if (p.flags & JP::Boing) {
+        Eigen::Matrix3d boing;
+        out.linear() = stepBoing(p, s, axes, base, dt, boing) ? boing : axes;
+        out.translation() = base;
     }
     return out;
 }

@@ -5,7 +5,8 @@
 // rigid bone is a point mass driven toward where the animation puts it (springs in the bone's
 // left / up / forward axes, gravity from `tipMass` along world -Z), integrated with explicit
 // Euler steps, then held by the yaw, pitch, angle and length constraints; a base spring moves
-// the bone's origin within a box. is_boing is read but not simulated.
+// the bone's origin within a box; without one, is_boing squashes and stretches the bone along
+// the direction it was moving when it stopped or turned (an impact), a damped cosine.
 
 #include <Eigen/Geometry>
 
@@ -18,6 +19,12 @@ struct JiggleState {
     Eigen::Vector3d tipPos = Eigen::Vector3d::Zero(), tipVel = Eigen::Vector3d::Zero();
     Eigen::Vector3d basePos = Eigen::Vector3d::Zero(), baseVel = Eigen::Vector3d::Zero();
     Eigen::Vector3d baseLastPos = Eigen::Vector3d::Zero();
+    // is_boing: where the base was, the squash axis and the last move's direction and speed,
+    // the time since the last impact.
+    Eigen::Vector3d lastBoingPos = Eigen::Vector3d::Zero();
+    Eigen::Vector3d boingDir = Eigen::Vector3d::UnitZ();
+    Eigen::Vector3d boingVelDir = Eigen::Vector3d::Zero();
+    double boingSpeed = 0.0, boingTime = 0.0;
 };
 
 // One step of `dt` seconds. `goal` is the bone's model-space transform from its animation (its

@@ -159,6 +159,47 @@ private slots:
         QVERIFY2(std::abs(pitch + M_PI / 6) < 1e-3, qPrintable(QString::number(pitch)));
     }
 
+    // is_boing: the base moves along +X at 60 units/s for a second and stops. The stop is an
+    // impact (its speed changed by more than impact_speed): the bone squashes across the boing
+    // axis and stretches along it by amplitude x cos(frequency t) x (1 - rate t)^4, t from the
+    // impact. Stopped, the engine reads the move as (0, 0, 1), so the axis is world -Z.
+    void boingSquashesAfterAnImpact()
+    {
+        JiggleParams p;
+        p.flags = JiggleParams::Boing;
+        p.boingImpactSpeed = 20;
+        p.boingImpactAngle = 0.5f;
+        p.boingDampingRate = 1;
+        p.boingFrequency = 30;
+        p.boingAmplitude = 0.25f;
+        JiggleState s;
+        Eigen::Affine3d goal = Eigen::Affine3d::Identity();
+        stepJiggle(p, s, goal, 0.0);
+        const double dt = 0.01;
+        Eigen::Affine3d m;
+        for (int i = 1; i <= 100; ++i) { // moving steadily: no impact, the goal's axes
+            goal.translation().x() = 0.6 * i;
+            m = stepJiggle(p, s, goal, dt);
+        }
+        QVERIFY((m.linear() - Eigen::Matrix3d::Identity()).norm() < 1e-9);
+        m = stepJiggle(p, s, goal, dt); // the stop: t = 0, flex = amplitude
+        QVERIFY(
+            (m.linear() - Eigen::Vector3d(1.25, 1.25, 0.75).asDiagonal().toDenseMatrix()).norm() <
+            1e-9);
+        for (int i = 0; i < 10; ++i) {
+            m = stepJiggle(p, s, goal, dt);
+        }
+        const double t = 10 * dt;
+        const double flex = 0.25 * std::cos(30 * t) * std::pow(1 - t, 4);
+        const Eigen::Matrix3d want = Eigen::Vector3d(1 + flex, 1 + flex, 1 - flex).asDiagonal();
+        QVERIFY2((m.linear() - want).norm() < 1e-9, qPrintable(QString::number(flex)));
+        QVERIFY((m.translation() - goal.translation()).norm() < 1e-12);
+        for (int i = 0; i < 100; ++i) { // damped out after 1 / rate seconds: the goal
+            m = stepJiggle(p, s, goal, dt);
+        }
+        QVERIFY((m.linear() - Eigen::Matrix3d::Identity()).norm() < 1e-12);
+    }
+
     // On a whole pose: root -> tail (flexible, along +Z) -> tip child. An animation moves the
     // root one unit along X at frame 1 and holds it. The tail lags, carries its child, and the
     // pose at a frame is the same stepped frame by frame or asked for at once.
