@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -20,6 +21,7 @@
 #include "core/pose/pose_rig.h"
 #include "core/pose/sample.h"
 #include "core/pose/scene_evaluator.h"
+#include "core/text/ascii.h"
 #include "core/text/json_writer.h"
 #include "core/text/numbers.h"
 
@@ -98,7 +100,23 @@ PoseReport poseFromModels(const Model& reference, const Model* animation, const 
 
     const Animation* anim = nullptr;
     AnimationBinding binding;
-    if (animation != nullptr && !animation->animations.empty()) {
+    if (!req.sequence.empty()) {
+        const auto it =
+            std::find_if(reference.animations.begin(), reference.animations.end(),
+                         [&](const Animation& a) { return asciiIEquals(a.name, req.sequence); });
+        if (it == reference.animations.end()) {
+            r.ok = false;
+            r.error = "'" + req.file + "' has no sequence '" + req.sequence + "'";
+            return r;
+        }
+        anim = &*it;
+        r.animFile = req.file;
+        r.bySequence = true;
+        binding = identityBinding(skel.size(), anim->kind);
+        if (anim->jointCount != skel.size()) {
+            anim = nullptr;
+        }
+    } else if (animation != nullptr && !animation->animations.empty()) {
         anim = &animation->animations.front();
         r.animFile = req.animFile;
         binding = bindAnimation(skel, animation->skeleton, anim->kind);
@@ -392,6 +410,29 @@ PoseReport poseFromFiles(const PoseRequest& req)
             return r;
         }
     }
+    // --anim NAME: a sequence of the model when no file has that name.
+    if (!request.animFile.empty() && request.sequence.empty() &&
+        !std::filesystem::exists(std::filesystem::path(request.animFile))) {
+        const std::vector<Animation>& own = ref.result.model.animations;
+        const bool named = std::any_of(own.begin(), own.end(),
+                                       [&](const Animation& a) { return !a.name.empty(); });
+        if (named) {
+            request.sequence = request.animFile;
+            request.animFile.clear();
+            if (std::none_of(own.begin(), own.end(), [&](const Animation& a) {
+                    return asciiIEquals(a.name, request.sequence);
+                })) {
+                std::vector<std::string> names;
+                for (const Animation& a : own) {
+                    names.push_back(a.name);
+                }
+                r.error = "no file or sequence '" + request.sequence + "' (sequences of '" +
+                          req.file + "': " + joinNames(names, 12) + ")";
+                keepErrors(ref.result.diagnostics, r);
+                return r;
+            }
+        }
+    }
     Loaded anim;
     if (!request.animFile.empty()) {
         anim = load(request.animFile, req.profile, req.forceReader);
@@ -432,7 +473,10 @@ std::string poseText(const PoseReport& r)
     } else {
         // Named by the file's own frame number, as `info` and the timeline name it; the
         // 0-based index (`--frame`) in brackets.
-        s += ": " + (r.animFile == r.file ? std::string("own animation") : r.animFile) +
+        s += ": " +
+             (r.bySequence           ? "sequence '" + r.animName + "'"
+              : r.animFile == r.file ? std::string("own animation")
+                                     : r.animFile) +
              ", frame " + formatNumber(r.time) + " (index " + formatNumber(r.frame) + " of " +
              std::to_string(r.frameCount) + ")\n";
     }

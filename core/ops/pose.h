@@ -18,6 +18,9 @@ namespace rigscope::core {
 struct PoseRequest {
     std::string file;     // the reference (or any file with a skeleton)
     std::string animFile; // empty: the file's own animation, if any; else the bind pose
+    // A sequence of `file` by name (a QC project's $sequence, a compiled model's sequence):
+    // poseFromFiles takes `--anim NAME` as one when no file has that name.
+    std::string sequence;
     // More files, attached like a drop on the reference: VTAs give flex shapes, an animation
     // is taken as animFile (one animation at most).
     std::vector<std::string> attachFiles;
@@ -66,6 +69,7 @@ struct PoseReport {
     std::string file;
     std::string animFile; // the file the animation came from ("" = bind pose)
     std::string animName;
+    bool bySequence = false; // posed the reference's sequence `animName` (--anim NAME)
     bool bindPose = true;
     double frame = 0; // resolved 0-based index
     std::size_t frameCount = 0;

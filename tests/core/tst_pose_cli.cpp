@@ -197,6 +197,27 @@ private slots:
                      {1, 0, 0}));
     }
 
+    // --anim NAME poses a sequence of a QC project (or a compiled model) by name when no file
+    // has that name (issue 29: `pose X.mdl --anim SEQ --frame N`); an unknown name lists them.
+    void sequenceByName()
+    {
+        const QString qc = test::fixturesDir() + QStringLiteral("/qc/jiggle/tail.qc");
+        const auto swing =
+            poseJson({qc, QStringLiteral("--anim=SWING"), QStringLiteral("--frame=2")});
+        QVERIFY(
+            near(swing.value(QStringLiteral("root")).value(QStringLiteral("position")).toArray(),
+                 {10, 0, 0}));
+        const auto text = test::runCli({QStringLiteral("pose"), qc, QStringLiteral("--anim=swing"),
+                                        QStringLiteral("--frame=2")});
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.startsWith("# " + qc.toUtf8() + ": sequence 'swing', frame 2"), text.out);
+        const auto bad = test::runCli({QStringLiteral("pose"), qc, QStringLiteral("--anim=walk")});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains("no file or sequence 'walk' (sequences of '" + qc.toUtf8() +
+                                  "': 'swing')"),
+                 bad.err);
+    }
+
     void textOutput()
     {
         const auto r = test::runCli({QStringLiteral("pose"), fixture("rig_ref.smd")});
