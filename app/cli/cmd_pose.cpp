@@ -22,9 +22,10 @@ int runPose(const QStringList& args)
     p.addPositionalArgument(QStringLiteral("file"),
                             QStringLiteral("Reference (or any file with a skeleton)"),
                             QStringLiteral("FILE"));
-    const QCommandLineOption anim(QStringLiteral("anim"),
-                                  QStringLiteral("Animation to attach by bone name"),
-                                  QStringLiteral("FILE"));
+    const QCommandLineOption anim(
+        QStringLiteral("anim"),
+        QStringLiteral("Animation file to attach by bone name, or a sequence of FILE by name"),
+        QStringLiteral("FILE"));
     const QCommandLineOption frame(
         QStringLiteral("frame"),
         QStringLiteral("0-based frame index; negative counts from the end"), QStringLiteral("N"),
