@@ -844,4 +844,17 @@ void Viewport::resizeEvent(QResizeEvent* e)
     applyCamera();
 }
 
+void Viewport::setEyes(const std::vector<EyeDrawing>& eyes, std::optional<QVector3D> target)
+{
+    if (!m_eyes) {
+        m_eyes = new EyeScene(m_layers.lines, m_root);
+    }
+    float marker = 1.0f;
+    for (const EyeDrawing& e : eyes) {
+        marker = std::max(marker, e.radius);
+    }
+    m_eyes->setEyes(eyes, target, marker);
+    refresh();
+}
+
 } // namespace rigscope::render

@@ -9,6 +9,7 @@
 #include <QtGui/QColor>
 #include <Qt3DExtras/Qt3DWindow>
 
+#include "render/eye_scene.h"
 #include "render/model_scene.h"
 #include "render/orbit_camera.h"
 
@@ -121,6 +122,9 @@ public:
     void setSelectedTriangle(int triangle, int corner);
 
     PickResult pick(const QPoint& pos) const;
+    // A QC face's eyes and their look-at target (render/eye_scene.h); empty: none drawn.
+    void setEyes(const std::vector<EyeDrawing>& eyes, std::optional<QVector3D> target);
+    const EyeScene* eyeScene() const { return m_eyes; }
     Qt3DRender::QRenderCapture* capture() const { return m_capture; }
     // Re-applies camera matrices and asks Qt3D for a frame.
     void refresh();
@@ -172,6 +176,7 @@ private:
     Qt3DRender::QClearBuffers* m_clear = nullptr;
     Qt3DRender::QRenderCapture* m_capture = nullptr;
     SceneLayers m_layers;
+    EyeScene* m_eyes = nullptr;
     Qt3DRender::QLayer* m_backgroundLayer = nullptr;
     Qt3DRender::QLayer* m_gizmoLayer = nullptr;
     Qt3DCore::QEntity* m_background = nullptr;

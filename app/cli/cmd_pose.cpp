@@ -1,5 +1,6 @@
 // `rigscope-cli pose FILE [ATTACH...] [--reference FILE] [--anim FILE] [--frame N | --time T]
 //   [--interpolation=stepped|linear|slerp] [--vertices] [--flex NAME=V|NAME=L:R]...
+//   [--flex-controller NAME=V|NAME=L,R]...
 //   [--weights=authored|compiled] [--jiggle] [--profile=P] [--json]`
 // ATTACH files attach like a drop: VTAs give flex shapes, an animation is posed. With
 // --reference, FILE is attached to that reference too.
@@ -44,6 +45,11 @@ int runPose(const QStringList& args)
         QStringLiteral("Flex shape weight, or left:right of a stereo shape "
                        "(repeatable; needs a VTA or a DMX)"),
         QStringLiteral("NAME=V"));
+    const QCommandLineOption flexController(
+        QStringLiteral("flex-controller"),
+        QStringLiteral("A QC flexcontroller's value in its range, run through the QC's % rules; "
+                       "NAME=L,R sets left_NAME and right_NAME (repeatable)"),
+        QStringLiteral("NAME=V"));
     const QCommandLineOption weights(
         QStringLiteral("weights"),
         QStringLiteral("authored (as written) or compiled (what the profile's compiler keeps)"),
@@ -60,8 +66,8 @@ int runPose(const QStringList& args)
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print a JSON array"));
     const QCommandLineOption help(QStringList{QStringLiteral("h"), QStringLiteral("help")},
                                   QStringLiteral("Show this help"));
-    p.addOptions({anim, frame, time, reference, vertices, flex, weights, interp, jiggle, profile,
-                  json, help});
+    p.addOptions({anim, frame, time, reference, vertices, flex, flexController, weights, interp,
+                  jiggle, profile, json, help});
     addCommonOptions(p);
     QStringList argv = args;
     argv.prepend(QStringLiteral("rigscope-cli pose"));
@@ -123,6 +129,28 @@ int runPose(const QStringList& args)
             return 2;
         }
         req.flex.emplace_back(v.left(eq).toStdString(), left, right);
+    }
+    for (const QString& v : p.values(flexController)) {
+        // NAME=V, or NAME=L,R for the controllers left_NAME and right_NAME.
+        const qsizetype eq = v.lastIndexOf(QLatin1Char('='));
+        const QStringList sides = eq > 0 ? v.mid(eq + 1).split(QLatin1Char(',')) : QStringList();
+        bool ok = !sides.isEmpty() && sides.size() <= 2;
+        float left = 0.0f;
+        float right = std::numeric_limits<float>::quiet_NaN();
+        if (ok) {
+            left = sides[0].toFloat(&ok);
+        }
+        if (ok && sides.size() == 2) {
+            right = sides[1].toFloat(&ok);
+        }
+        if (!ok) {
+            std::fprintf(stderr,
+                         "rigscope-cli pose: --flex-controller expects NAME=V or NAME=L,R, got "
+                         "'%s'\n",
+                         qPrintable(v));
+            return 2;
+        }
+        req.flexControllers.emplace_back(v.left(eq).toStdString(), left, right);
     }
     if (p.isSet(time)) {
         if (p.isSet(frame)) {

@@ -47,6 +47,16 @@ GuiOptions parseGuiCommandLine(const QStringList& arguments)
         QStringLiteral("flex"),
         QCoreApplication::translate("main", "Flex shape weight (repeatable)."),
         QStringLiteral("NAME=V"));
+    const QCommandLineOption flexController(
+        QStringLiteral("flex-controller"),
+        QCoreApplication::translate("main", "A QC flexcontroller's value, run through the QC's % "
+                                            "rules; NAME=L,R sets left_NAME and right_NAME "
+                                            "(repeatable)."),
+        QStringLiteral("NAME=V"));
+    const QCommandLineOption lookAt(
+        QStringLiteral("look-at"),
+        QCoreApplication::translate("main", "Where a QC face's eyes look (model space)."),
+        QStringLiteral("X,Y,Z"));
     const QCommandLineOption bodygroup(
         QStringLiteral("bodygroup"),
         QCoreApplication::translate("main", "QC project or compiled model: the choice N "
@@ -104,7 +114,7 @@ GuiOptions parseGuiCommandLine(const QStringList& arguments)
     p.addOptions({help, version, shot, thumbnail, size, frame, anim, camera, select, flex, profile,
                   noBg, portable, noConfig, config, windowShot, materials, noTextures,
                   forceReader});
-    p.addOptions({bodygroup, skin, lod});
+    p.addOptions({bodygroup, skin, lod, flexController, lookAt});
     const QCommandLineOption compare(
         QStringLiteral("compare"),
         QCoreApplication::translate("main", "With a QC project: the Compare dock against this "
@@ -170,6 +180,41 @@ GuiOptions parseGuiCommandLine(const QStringList& arguments)
             return o;
         }
         o.flex.append({f.left(eq), v});
+    }
+    for (const QString& f : p.values(flexController)) {
+        const qsizetype eq = f.lastIndexOf(QLatin1Char('='));
+        const QStringList parts = eq > 0 ? f.mid(eq + 1).split(QLatin1Char(',')) : QStringList();
+        bool ok = !parts.isEmpty() && parts.size() <= 2;
+        GuiOptions::ControllerValue c;
+        c.name = f.left(eq);
+        if (ok) {
+            c.left = parts[0].toFloat(&ok);
+        }
+        if (ok && parts.size() == 2) {
+            c.right = parts[1].toFloat(&ok);
+            c.stereo = true;
+        }
+        if (!ok) {
+            o.error = QCoreApplication::translate(
+                          "main", "invalid --flex-controller '%1' (expected NAME=V or NAME=L,R)")
+                          .arg(f);
+            return o;
+        }
+        o.flexControllers.append(c);
+    }
+    if (p.isSet(lookAt)) {
+        const QStringList xyz = p.value(lookAt).split(QLatin1Char(','));
+        bool ok = xyz.size() == 3;
+        QVector3D v;
+        for (int i = 0; ok && i < 3; ++i) {
+            v[i] = xyz[i].toFloat(&ok);
+        }
+        if (!ok) {
+            o.error = QCoreApplication::translate("main", "invalid --look-at '%1' (expected X,Y,Z)")
+                          .arg(p.value(lookAt));
+            return o;
+        }
+        o.lookAt = v;
     }
     for (const QString& b : p.values(bodygroup)) {
         const qsizetype eq = b.lastIndexOf(QLatin1Char('='));

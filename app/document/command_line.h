@@ -2,6 +2,8 @@
 
 #include <optional>
 
+#include <QtGui/QVector3D>
+
 #include <QtCore/QSize>
 #include <QtCore/QList>
 #include <QtCore/QPair>
@@ -25,7 +27,17 @@ struct GuiOptions {
     bool noBackground = false;
     QStringList materials;   // --materials DIR (repeatable): game folders holding materials/
     bool noTextures = false; // --no-textures: flat material colours
-    QList<QPair<QString, float>> flex;     // --flex=NAME=V
+    QList<QPair<QString, float>> flex; // --flex=NAME=V
+    // --flex-controller=NAME=V or NAME=L,R (a QC face's controllers, issue 32): (name, left,
+    // right); right is NaN for one value.
+    struct ControllerValue {
+        QString name;
+        float left = 0.0f;
+        float right = 0.0f;
+        bool stereo = false;
+    };
+    QList<ControllerValue> flexControllers;
+    std::optional<QVector3D> lookAt;       // --look-at=X,Y,Z: where a QC face's eyes look
     QList<QPair<QString, int>> bodygroups; // --bodygroup=NAME=N (QC projects, issue 17)
     int skin = -1;                         // --skin=N (QC projects; -1 = default)
     int lod = -1;                          // --lod=N (QC projects; -1 = default)

@@ -16,6 +16,7 @@
 #include "core/pose/flex_controls.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace rigscope::app {
 
@@ -162,6 +163,31 @@ const core::CompiledModelInfo* Document::compiledModel() const
 {
     const LoadedFile* p = primary();
     return p && p->compiled ? p->compiled.get() : nullptr;
+}
+
+const core::QcFlexRig* Document::qcFace() const
+{
+    const core::QcReport* qc = qcProject();
+    return qc && (qc->flex.active() || !qc->flex.eyes.empty()) ? &qc->flex : nullptr;
+}
+
+const core::CompiledModelInfo* Document::flexProgram() const
+{
+    if (const core::CompiledModelInfo* info = compiledModel()) {
+        return info;
+    }
+    const core::QcFlexRig* face = qcFace();
+    return face && face->active() ? &face->program : nullptr;
+}
+
+void Document::setEyeTarget(const core::QcEyeTarget& target)
+{
+    if (target.set == m_eyeTarget.set && target.point == m_eyeTarget.point) {
+        return;
+    }
+    m_eyeTarget = target;
+    applyControllers(true);
+    emit eyeTargetChanged();
 }
 
 void Document::reload()
@@ -541,7 +567,7 @@ void Document::resetControllers(bool keep)
     }
     m_controllers.clear();
     m_controllerNames.clear();
-    const core::CompiledModelInfo* info = compiledModel();
+    const core::CompiledModelInfo* info = flexProgram();
     if (!info) {
         return;
     }
@@ -566,6 +592,38 @@ void Document::applyControllers(bool notify)
 {
     const core::CompiledModelInfo* info = compiledModel();
     if (!info) {
+        // A QC face: controllers → % rules → descriptors → eyelids → shapes (issue 32).
+        const core::QcFlexRig* face = qcFace();
+        if (!face) {
+            return;
+        }
+        std::size_t count = 0;
+        for (const core::QcFlexRig::Key& k : face->keys) {
+            if (k.shape != std::numeric_limits<std::size_t>::max()) {
+                count = std::max(count, k.shape + 1);
+            }
+        }
+        const core::QcFlexState st = core::evaluateQcFlex(*face, m_controllers, count, m_eyeTarget);
+        const QStringList& names = m_flex.names();
+        bool changed = false;
+        std::vector<bool> done(count, false);
+        for (const core::QcFlexRig::Key& k : face->keys) {
+            if (k.shape >= count || done[k.shape]) {
+                continue;
+            }
+            done[k.shape] = true;
+            const int shape = int(names.indexOf(toQString(k.shapeName)));
+            if (shape < 0) {
+                continue;
+            }
+            const core::SideWeights w = st.shapes[k.shape];
+            changed = (w.left == w.right ? m_flex.setMono(shape, w.left)
+                                         : m_flex.setStereo(shape, w.left, w.right)) ||
+                      changed;
+        }
+        if (changed && notify) {
+            emit flexChanged();
+        }
         return;
     }
     const std::vector<float> weights = core::evaluateFlexRules(*info, m_controllers);

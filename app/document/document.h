@@ -22,6 +22,7 @@
 #include "core/pose/jiggle_pose.h"
 #include "core/ops/scene.h"
 #include "core/pose/pose_rig.h"
+#include "core/pose/qc_flex.h"
 #include "render/texture_loader.h"
 
 namespace rigscope::core {
@@ -135,6 +136,15 @@ public:
     // descriptor's weight. Kept by controller name across reloads; empty without controllers.
     const std::vector<float>& controllerValues() const { return m_controllers; }
     void setControllerValue(int controller, float value);
+    // The controllers, descriptors and rules the Flex dock drives: a compiled model's, else an
+    // open QC's face (core/pose/qc_flex.h, issue 32), else null.
+    const core::CompiledModelInfo* flexProgram() const;
+    // An open QC's face (null without flexcontroller / % rules / eyeballs).
+    const core::QcFlexRig* qcFace() const;
+    // Where a QC face's eyes look (model space; unset: straight ahead). Moving it re-runs the
+    // eyelids (their shapes follow the eyes' pitch) and emits eyeTargetChanged.
+    const core::QcEyeTarget& eyeTarget() const { return m_eyeTarget; }
+    void setEyeTarget(const core::QcEyeTarget& target);
     // The shape values as core's SceneEvaluator takes them (NaN right: mono).
     core::FlexSetting flexSetting() const { return m_flex.setting(); }
     // The scene's evaluator (null without a model): poses, morphs and skins the primary model
@@ -223,6 +233,7 @@ signals:
     void interpolateChanged(bool on);
     void selectionChanged(const rigscope::app::Selection& selection);
     void flexChanged();
+    void eyeTargetChanged();
     // Checks of the current files started (isChecking()): after a load, before `loaded`, with
     // the files' diagnostics and budgets cleared; after a profile change.
     void checksStarted();
@@ -249,6 +260,7 @@ private:
     bool m_jiggleOn = true;
     std::vector<float> m_controllers; // a compiled model's flex controllers
     std::vector<QString> m_controllerNames;
+    core::QcEyeTarget m_eyeTarget;
     void resetControllers(bool keep);
     void applyControllers(bool notify); // emits flexChanged when a weight moved and `notify`
 

@@ -19,6 +19,7 @@
 #include "app/qt_convert.h"
 #include "core/formats/mdl/compiled_model.h"
 #include "core/pose/flex_controls.h"
+#include "core/pose/qc_flex.h"
 
 namespace rigscope::app {
 
@@ -97,8 +98,11 @@ void FlexPanel::rebuild()
         return;
     }
     const QStringList names = m_document->flexNames();
-    if (const core::CompiledModelInfo* compiled = m_document->compiledModel()) {
-        addCompiledControllers(*compiled);
+    if (const core::QcFlexRig* face = m_document->qcFace(); face && !face->eyes.empty()) {
+        addEyeTarget(*face);
+    }
+    if (const core::CompiledModelInfo* program = m_document->flexProgram()) {
+        addCompiledControllers(*program);
     }
     // A DMX with DmeCombinationOperator controls: one slider per control on Valve's 0..1 scale,
     // driving its raw shapes as CDmeCombinationOperator does (core::controlWeights): one shape
@@ -286,14 +290,77 @@ void FlexPanel::rebuild()
     applyFilter();
 }
 
+// A QC face's eyes (issue 32): where they look, as yaw and pitch from the eyes' midpoint (a
+// target 100 units away), or straight ahead. The eyelids follow the pitch.
+void FlexPanel::addEyeTarget(const core::QcFlexRig& face)
+{
+    core::Vec3 mid = core::Vec3::Zero();
+    for (const core::QcFlexRig::Eye& e : face.eyes) {
+        mid += e.position / float(face.eyes.size());
+    }
+    auto* row = new QWidget(m_rows);
+    row->setObjectName(QStringLiteral("flexRow"));
+    row->setProperty("shapeName", tr("eyes look at"));
+    auto* grid = new QGridLayout(row);
+    grid->setContentsMargins(2, 1, 2, 1);
+    auto* name = new QLabel(tr("Eyes look at"), row);
+    name->setToolTip(tr("Where the eyes look (the engine's look-at target); the eyelids follow "
+                        "the eyes' pitch. Yaw and pitch in degrees from straight ahead."));
+    auto* ahead = new QToolButton(row);
+    ahead->setText(tr("Ahead"));
+    ahead->setAutoRaise(true);
+    auto* yaw = new QSlider(Qt::Horizontal, row);
+    yaw->setObjectName(QStringLiteral("eyeYaw"));
+    yaw->setRange(-60, 60);
+    auto* pitch = new QSlider(Qt::Horizontal, row);
+    pitch->setObjectName(QStringLiteral("eyePitch"));
+    pitch->setRange(-45, 45);
+    const core::QcEyeTarget& t = m_document->eyeTarget();
+    if (t.set) {
+        const core::Vec3 d = (t.point - mid).normalized();
+        yaw->setValue(int(std::lround(std::atan2(d.x(), -d.y()) * 57.2957795)));
+        pitch->setValue(int(std::lround(std::asin(std::clamp(d.z(), -1.0f, 1.0f)) * 57.2957795)));
+    }
+    grid->addWidget(name, 0, 0);
+    grid->addWidget(ahead, 0, 1);
+    grid->addWidget(new QLabel(tr("yaw"), row), 1, 0);
+    grid->addWidget(yaw, 1, 1);
+    grid->addWidget(new QLabel(tr("pitch"), row), 2, 0);
+    grid->addWidget(pitch, 2, 1);
+    grid->setColumnStretch(1, 1);
+    const auto apply = [this, mid, yaw, pitch](int) {
+        if (!m_document) {
+            return;
+        }
+        const double y = yaw->value() / 57.2957795, p = pitch->value() / 57.2957795;
+        core::QcEyeTarget target;
+        target.set = true;
+        target.point =
+            mid + 100.0f * core::Vec3(float(std::sin(y) * std::cos(p)),
+                                      float(-std::cos(y) * std::cos(p)), float(std::sin(p)));
+        m_document->setEyeTarget(target);
+    };
+    connect(yaw, &QSlider::valueChanged, this, apply);
+    connect(pitch, &QSlider::valueChanged, this, apply);
+    connect(ahead, &QToolButton::clicked, this, [this, yaw, pitch] {
+        const QSignalBlocker b1(yaw), b2(pitch);
+        yaw->setValue(0);
+        pitch->setValue(0);
+        m_document->setEyeTarget({});
+    });
+    m_rowsLayout->insertWidget(m_rowsLayout->count() - 1, row);
+}
+
 void FlexPanel::addCompiledControllers(const core::CompiledModelInfo& info)
 {
-    // A compiled Source model (issue 29): one slider per flex controller over its range; the
-    // document runs the model's flex rules and the shape rows below show the weights they give.
-    for (std::size_t c = 0; c < info.flexControllers.size(); ++c) {
-        const core::CompiledFlexController& fc = info.flexControllers[c];
-        const QString label = toQString(fc.name);
-        // The descriptors whose rules read this controller.
+    // A compiled Source model (issue 29) or a QC's face (issue 32): one slider per flex
+    // controller over its range; the document runs the flex rules and the shape rows below show
+    // the weights they give. A QC's right_X / left_X controllers share one row (L and R).
+    std::vector<std::int32_t> partners(info.flexControllers.size(), -1);
+    if (const core::QcFlexRig* face = m_document->qcFace(); face && &face->program == &info) {
+        partners = core::stereoPartners(*face);
+    }
+    const auto drivesOf = [&info](std::size_t c) {
         QStringList drives;
         for (const core::CompiledFlexRule& rule : info.flexRuleList) {
             const bool reads = std::any_of(rule.ops.begin(), rule.ops.end(), [&](const auto& op) {
@@ -306,47 +373,84 @@ void FlexPanel::addCompiledControllers(const core::CompiledModelInfo& info)
             }
         }
         drives.removeDuplicates();
+        return drives;
+    };
+    for (std::size_t c = 0; c < info.flexControllers.size(); ++c) {
+        const core::CompiledFlexController& fc = info.flexControllers[c];
+        const std::int32_t partner = partners[c];
+        const bool pairRow = partner >= 0;
+        if (pairRow && !QString::fromStdString(fc.name).startsWith(QStringLiteral("right_"),
+                                                                   Qt::CaseInsensitive)) {
+            continue; // left_X: on right_X's row
+        }
+        // The sides on this row: (controller, side label).
+        QList<QPair<int, QString>> sides;
+        QString label = toQString(fc.name);
+        if (pairRow) {
+            label = label.mid(6);
+            sides << qMakePair(int(partner), tr("L")) << qMakePair(int(c), tr("R"));
+        } else {
+            sides << qMakePair(int(c), QString());
+        }
         auto* row = new QWidget(m_rows);
         row->setObjectName(QStringLiteral("flexRow"));
         row->setProperty("shapeName", label);
         auto* grid = new QGridLayout(row);
         grid->setContentsMargins(2, 1, 2, 1);
+        QStringList drives;
+        for (const auto& side : sides) {
+            drives << drivesOf(std::size_t(side.first));
+        }
         const QString tip =
-            tr("Controller %1 (%2, %3 to %4)%5")
-                .arg(label, toQString(fc.type))
+            tr("Controller %1 (%2, %3 to %4)%5%6")
+                .arg(pairRow ? tr("%1 (left_%1, right_%1)").arg(label) : label, toQString(fc.type))
                 .arg(double(fc.min))
                 .arg(double(fc.max))
+                .arg(pairRow ? tr(", stereo") : QString())
                 .arg(drives.isEmpty()
                          ? tr("\nno flex rule reads it")
                          : tr("\nflex rules: %1").arg(drives.join(QStringLiteral(", "))));
-        auto* name = new QLabel(label, row);
+        auto* name = new QLabel(pairRow ? tr("%1 (L / R)").arg(label) : label, row);
         name->setObjectName(QStringLiteral("name"));
         name->setToolTip(tip);
         auto* range = new QLabel(tr("%1 … %2").arg(double(fc.min)).arg(double(fc.max)), row);
         range->setObjectName(QStringLiteral("range"));
         range->setEnabled(false); // secondary text
-        auto* value = new QLabel(row);
-        value->setObjectName(QStringLiteral("value"));
-        value->setMinimumWidth(36);
-        value->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        auto* slider = new QSlider(Qt::Horizontal, row);
-        slider->setObjectName(QStringLiteral("compiledController"));
-        slider->setRange(0, kSteps);
-        slider->setProperty("controller", int(c));
-        slider->setToolTip(tip);
         grid->addWidget(name, 0, 0);
         grid->addWidget(range, 0, 1);
-        grid->addWidget(value, 0, 2);
-        grid->addWidget(slider, 1, 0, 1, 3);
-        grid->setColumnStretch(0, 1);
-        const float lo = fc.min, hi = fc.max;
-        connect(slider, &QSlider::valueChanged, this, [this, c, lo, hi, value](int v) {
-            const float x = lo + (hi - lo) * float(v) / kSteps;
-            value->setText(QString::number(double(x), 'f', 2));
-            if (!m_syncing && m_document) {
-                m_document->setControllerValue(int(c), x);
+        grid->setColumnStretch(1, 1);
+        int gridRow = 1;
+        for (const auto& side : sides) {
+            const int k = side.first;
+            const core::CompiledFlexController& sc = info.flexControllers[std::size_t(k)];
+            // Each slider sits in its own widget so syncValues finds its value label.
+            auto* cell = new QWidget(row);
+            auto* h = new QHBoxLayout(cell);
+            h->setContentsMargins(0, 0, 0, 0);
+            if (!side.second.isEmpty()) {
+                h->addWidget(new QLabel(side.second, cell));
             }
-        });
+            auto* slider = new QSlider(Qt::Horizontal, cell);
+            slider->setObjectName(QStringLiteral("compiledController"));
+            slider->setRange(0, kSteps);
+            slider->setProperty("controller", k);
+            slider->setToolTip(tip);
+            auto* value = new QLabel(cell);
+            value->setObjectName(QStringLiteral("value"));
+            value->setMinimumWidth(36);
+            value->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            h->addWidget(slider, 1);
+            h->addWidget(value);
+            grid->addWidget(cell, gridRow++, 0, 1, 3);
+            const float lo = sc.min, hi = sc.max;
+            connect(slider, &QSlider::valueChanged, this, [this, k, lo, hi, value](int v) {
+                const float x = lo + (hi - lo) * float(v) / kSteps;
+                value->setText(QString::number(double(x), 'f', 2));
+                if (!m_syncing && m_document) {
+                    m_document->setControllerValue(k, x);
+                }
+            });
+        }
         m_rowsLayout->insertWidget(m_rowsLayout->count() - 1, row);
     }
 }
@@ -365,7 +469,7 @@ void FlexPanel::syncValues()
         if (s->objectName() == QLatin1String("compiledController")) {
             const int c = s->property("controller").toInt();
             const std::vector<float>& values = m_document->controllerValues();
-            const core::CompiledModelInfo* info = m_document->compiledModel();
+            const core::CompiledModelInfo* info = m_document->flexProgram();
             if (info && std::size_t(c) < values.size() &&
                 std::size_t(c) < info->flexControllers.size()) {
                 const core::CompiledFlexController& fc = info->flexControllers[std::size_t(c)];

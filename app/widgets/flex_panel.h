@@ -13,7 +13,8 @@ namespace rigscope::app {
 // Flex dock: one slider per VTA shape (0–1), value readout, Solo and Reset; a filter box and
 // Reset all. Double-click on a slider resets it. Values live in the Document (kept by name on
 // reload). A DMX's combination controls and a compiled model's flex controllers (over their
-// range, through the model's flex rules) come first, above the shapes they drive.
+// range, through the model's flex rules) come first, above the shapes they drive; so do a QC
+// face's controllers (right_X / left_X on one row) and its eyes' look-at target (issue 32).
 class FlexPanel : public QWidget {
     Q_OBJECT
 public:
@@ -26,6 +27,7 @@ protected:
 private:
     void rebuild();
     void addCompiledControllers(const core::CompiledModelInfo& info);
+    void addEyeTarget(const core::QcFlexRig& face);
     void syncValues();
     void applyFilter();
 

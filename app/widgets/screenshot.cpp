@@ -570,6 +570,35 @@ QString applyStartOptions(Document& doc, const GuiOptions& o)
         }
         doc.setFlexWeight(shape, weight);
     }
+    for (const GuiOptions::ControllerValue& c : o.flexControllers) {
+        const core::CompiledModelInfo* program = doc.flexProgram();
+        const auto find = [&](const QString& name) {
+            for (std::size_t k = 0; program && k < program->flexControllers.size(); ++k) {
+                if (QString::fromStdString(program->flexControllers[k].name)
+                        .compare(name, Qt::CaseInsensitive) == 0) {
+                    return int(k);
+                }
+            }
+            return -1;
+        };
+        const int one = find(c.name);
+        const int l = find(QStringLiteral("left_") + c.name);
+        const int r = find(QStringLiteral("right_") + c.name);
+        if (one >= 0 && !c.stereo) {
+            doc.setControllerValue(one, c.left);
+        } else if (l >= 0 && r >= 0) {
+            doc.setControllerValue(l, c.left);
+            doc.setControllerValue(r, c.stereo ? c.right : c.left);
+        } else {
+            return QStringLiteral("no flex controller named '%1'").arg(c.name);
+        }
+    }
+    if (o.lookAt) {
+        core::QcEyeTarget t;
+        t.set = true;
+        t.point = core::Vec3(o.lookAt->x(), o.lookAt->y(), o.lookAt->z());
+        doc.setEyeTarget(t);
+    }
     if (!o.select.isEmpty()) {
         const auto model = doc.primaryModel();
         const core::JointIndex j = model ? model->skeleton.findByName(toStd(o.select)) : -1;

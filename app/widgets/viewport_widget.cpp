@@ -36,6 +36,7 @@ void ViewportWidget::setDocument(Document* document)
         onFrameChanged();
     });
     connect(document, &Document::selectionChanged, this, &ViewportWidget::onSelectionChanged);
+    connect(document, &Document::eyeTargetChanged, this, &ViewportWidget::updateEyes);
     connect(document, &Document::flexChanged, this, [this] {
         if (auto* scene = m_view->scene()) {
             scene->setFlex(m_document->flexSetting());
@@ -65,8 +66,34 @@ void ViewportWidget::onLoaded(bool keepState)
         scene->setFlex(m_document->flexSetting());
         scene->setMarkers(documentMarkers(*m_document, scene->model()));
     }
+    updateEyes();
     onFrameChanged();
     onSelectionChanged(m_document->selection());
+}
+
+// A QC face's eyes where studiomdl places them, looking at the document's target (issue 32).
+void ViewportWidget::updateEyes()
+{
+    std::vector<render::EyeDrawing> eyes;
+    const core::QcFlexRig* face = m_document ? m_document->qcFace() : nullptr;
+    const core::QcEyeTarget& target = m_document ? m_document->eyeTarget() : core::QcEyeTarget{};
+    for (std::size_t i = 0; face && i < face->eyes.size(); ++i) {
+        const core::QcEyeState s = core::eyeState(face->eyes[i], target);
+        render::EyeDrawing d;
+        d.centre = QVector3D(s.centre.x(), s.centre.y(), s.centre.z());
+        d.forward = QVector3D(s.forward.x(), s.forward.y(), s.forward.z());
+        d.up = QVector3D(s.up.x(), s.up.y(), s.up.z());
+        d.radius = s.radius;
+        d.irisRadius = s.irisRadius;
+        eyes.push_back(d);
+    }
+    std::optional<QVector3D> point;
+    if (target.set && !eyes.empty()) {
+        point = QVector3D(target.point.x(), target.point.y(), target.point.z());
+    }
+    if (!eyes.empty() || m_view->eyeScene()) {
+        m_view->setEyes(eyes, point);
+    }
 }
 
 void ViewportWidget::refreshMaterials()

@@ -26,6 +26,7 @@ public:
 
 private:
     void onLoaded(bool keepState);
+    void updateEyes();
     void onFrameChanged();
     void onSelectionChanged(const Selection& s);
     void onPicked(const render::PickResult& r);

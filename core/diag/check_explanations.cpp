@@ -1336,6 +1336,90 @@ constexpr CheckExplanation kExplanations[] = {
      "a note.",
      "Source profiles; a note.", "$jigglebone \"antenna\" { is_rigid { length 12 } }",
      "Weight the vertices that should swing to the bone, or remove the command."},
+    // ---- flex.* of a QC face (issue 32) ----
+    {"flex.unknown-shape", "a % rule names a flex shape the model does not have",
+     "A `%NAME = ...` rule sets, or reads as `%NAME`, a flex descriptor that no `flex` / "
+     "`flexpair` key, DMX delta state (NAMEL / NAMER when stereo), `localvar`, `eyelid` or "
+     "`mouth` declared before it; or a `flex` key names a frame its flexfile lacks, or a "
+     "`dmxeyelid` a delta state the DMX lacks.",
+     "studiomdl stops (\"Rule for unknown flex\", \"unknown flex\"). The lookup is by name, "
+     "case-insensitive, in file order: a rule before the shape's declaration fails too.",
+     "Source profiles; an error. Source: studiomdl Option_Flexrule, Option_Flex, "
+     "Option_DmxEyelid.",
+     "flexfile \"face.vta\" {\n\tflex \"smile\" frame 1\n}\n%smiel = smile_ctrl",
+     "Fix the spelling, declare the shape (a `localvar` for a value with no shape), or move the "
+     "rule after the declaration."},
+    {"flex.unknown-controller", "a % rule reads a name that is no flex controller",
+     "A word in a rule's expression (not `%`-prefixed, not max / min, not a number) is not the "
+     "name of a `flexcontroller` declared before the rule. A number written `.5` is read as a "
+     "name too.",
+     "studiomdl stops (\"unknown controller\").",
+     "Source profiles; an error. Source: studiomdl Option_Flexrule.",
+     "flexcontroller mouth smile\n%smile = smiel", "Declare the controller, or fix the name."},
+    {"flex.rule-syntax", "a % rule studiomdl cannot parse",
+     "An unmatched `)`, `max` / `min` without `(a, b)`, a comma outside them, or an empty "
+     "expression.",
+     "studiomdl stops (\"unmatched closed parentheses\", \"missing comma\", \"too many "
+     "comma's\").",
+     "Source profiles; an error. Source: studiomdl Option_Flexrule (its operator-precedence "
+     "pass).",
+     "%smile = max(a b)", "Write max(a, b); balance the parentheses."},
+    {"flex.rule-misread", "a % rule studiomdl compiles otherwise than it reads",
+     "A `-` first in the expression: studiomdl makes it a subtraction with nothing to subtract "
+     "from (a negation needs `(`, an operator or a comma before it), so the engine reads "
+     "garbage. Or a `(` never closed: studiomdl closes it at the end, which may not be what was "
+     "meant (Valve's own L4D2 face rules have one).",
+     "The model compiles; the rule computes something else than written.",
+     "Source profiles; a warning. Source: studiomdl Option_Flexrule.",
+     "%frown = -a\n%lip = lip * (1 - min(jaw / 2, 1)",
+     "Write (0 - a) or -1 * a; close the parenthesis where it belongs."},
+    {"flex.eyelid-range", "an eyelid target outside the eyeball",
+     "A lowerer, neutral or raiser target of `eyelid` / `dmxeyelid` is farther from the eye's "
+     "centre (up or down) than the eye's radius (half the eyeball diameter).",
+     "studiomdl stops (\"Eyelid ... out of range\"): the lid height is an angle on the eye.",
+     "Source profiles; an error. Source: studiomdl Option_Eyelid / Option_DmxEyelid.",
+     "eyeball eye_r head 0 0 60 eye_r 1 4 iris 0.6\ndmxeyelid upper head.dmx lowerer F01 -0.8 "
+     "neutral F00 0.1 raiser F02 0.3 righteyeball eye_r lefteyeball eye_l",
+     "Measure the targets from the eye's centre; keep them within its radius."},
+    {"flex.controller-limit", "more flex controllers than studiomdl allows",
+     "The model declares more `flexcontroller`s (with those studiomdl adds for a DMX "
+     "combination operator) than the limit.",
+     "studiomdl stops (\"Too many flex controllers\").",
+     "96 (MAXSTUDIOFLEXCTRL, Source SDK 2013 studio.h); source and source256.",
+     "(a face with 97 flexcontroller names)",
+     "Drive several shapes from one controller through % rules, or drop unused controllers."},
+    {"flex.controller-range", "a flex controller range that leaves out 0",
+     "`flexcontroller TYPE range MIN MAX NAME` with MIN above 0, MAX below 0, or MIN not below "
+     "MAX.",
+     "A controller rests at 0 clamped into its range: a range without 0 never rests at 0, so "
+     "the face is never neutral; an empty range cannot move.",
+     "Source profiles; a warning.", "flexcontroller mouth range 0.2 1 smile",
+     "Use a range that holds 0 (0 1, or -1 1 for a two-way controller)."},
+    {"flex.controller-unused", "a flex controller no rule reads",
+     "No % rule reads the controller (`eyes` controllers are read by the engine and are not "
+     "flagged).",
+     "Its slider in Faceposer moves nothing. Templates often declare controllers a model does "
+     "not use, so this is a note.",
+     "Source profiles; a note.", "flexcontroller mouth smile frown\n%smile = smile",
+     "Write the rule that uses it, or remove it."},
+    {"flex.shape-unreached", "a flex shape no rule sets",
+     "A shape (a `flex` key, or a DMX delta state with `noautodmxrules`) has a descriptor no % "
+     "rule sets, and it is not an eyelid the eyes drive.",
+     "The engine sets descriptors only through rules: the shape is compiled (it costs memory) "
+     "but never moves in game.",
+     "Source profiles; a warning.",
+     "flexfile \"face.vta\" {\n\tflex \"smile\" frame 1\n\tflex \"frown\" frame 2\n}\n"
+     "flexcontroller mouth smile\n%smile = smile",
+     "Write a rule for it (`%frown = frown`), or drop the key."},
+    {"flex.corrective-missing-part", "a corrective shape whose parts are missing",
+     "A DMX delta state named like a corrective (`a_b`: the shape for a and b together) names a "
+     "part that is no delta state of the DMX.",
+     "The combination operator drives a corrective by its parts' weights: with a part missing, "
+     "the corrective never fires (or fires with the wrong shape).",
+     "Source profiles; a warning.",
+     "(a DMX with delta states smile, smile_jawopen and no "
+     "jawopen)",
+     "Rename the corrective after its parts, or add the missing part."},
     // ---- phys.* (issue 31) ----
     {"phys.costly-collision", "more convex pieces than $maxconvexpieces allows",
      "With `$concave` (props) or `$concaveperjoint` (ragdolls) studiomdl hulls every connected "

@@ -175,6 +175,16 @@ inline constexpr std::string_view kJiggleMinAboveMax = "jiggle.min-above-max";
 inline constexpr std::string_view kJiggleWideConstraint = "jiggle.wide-constraint";
 inline constexpr std::string_view kJiggleDroppedBone = "jiggle.dropped-bone";
 inline constexpr std::string_view kJiggleMovesNothing = "jiggle.moves-nothing";
+inline constexpr std::string_view kFlexUnknownShape = "flex.unknown-shape";
+inline constexpr std::string_view kFlexUnknownController = "flex.unknown-controller";
+inline constexpr std::string_view kFlexRuleSyntax = "flex.rule-syntax";
+inline constexpr std::string_view kFlexRuleMisread = "flex.rule-misread";
+inline constexpr std::string_view kFlexEyelidRange = "flex.eyelid-range";
+inline constexpr std::string_view kFlexControllerLimit = "flex.controller-limit";
+inline constexpr std::string_view kFlexControllerRange = "flex.controller-range";
+inline constexpr std::string_view kFlexControllerUnused = "flex.controller-unused";
+inline constexpr std::string_view kFlexShapeUnreached = "flex.shape-unreached";
+inline constexpr std::string_view kFlexCorrectiveMissingPart = "flex.corrective-missing-part";
 
 // ---- phys.* (issue 31) ----
 inline constexpr std::string_view kPhysCostlyCollision = "phys.costly-collision";

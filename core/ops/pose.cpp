@@ -18,6 +18,8 @@
 #include "core/ops/read_input.h"
 #include "core/pose/animation_binding.h"
 #include "core/pose/flex_controls.h"
+#include "core/pose/qc_flex.h"
+#include "core/ops/qc_ops.h"
 #include "core/pose/pose_rig.h"
 #include "core/pose/sample.h"
 #include "core/pose/scene_evaluator.h"
@@ -90,7 +92,7 @@ std::string formatNumber(double v)
 } // namespace
 
 PoseReport poseFromModels(const Model& reference, const Model* animation, const PoseRequest& req,
-                          const std::vector<const Model*>& flexModels)
+                          const std::vector<const Model*>& flexModels, const QcFlexRig* face)
 {
     PoseReport r;
     r.ok = true;
@@ -243,7 +245,7 @@ PoseReport poseFromModels(const Model& reference, const Model* animation, const 
         }
         r.jiggleBones = player.joints().size();
     }
-    if (req.vertices || !req.flex.empty()) {
+    if (req.vertices || !req.flex.empty() || !req.flexControllers.empty()) {
         r.profile = resolveProfile(reference, req.profile);
         r.weights = req.weights;
         // The window's evaluator (core/pose/scene_evaluator.h): the same shapes, morph and
@@ -300,11 +302,57 @@ PoseReport poseFromModels(const Model& reference, const Model* animation, const 
             setting.left[shape] = fv.left;
             setting.right[shape] = fv.right;
         }
+        if (!req.flexControllers.empty()) {
+            // A QC face: controllers → % rules → shapes (core/pose/qc_flex.h).
+            if (face == nullptr || !face->active()) {
+                r.ok = false;
+                r.error = "--flex-controller needs a QC with flexcontroller commands";
+                return r;
+            }
+            r.face = true;
+            const auto nan = std::numeric_limits<float>::quiet_NaN();
+            std::vector<float> values(face->program.flexControllers.size(), nan);
+            for (const PoseRequest::FlexValue& fv : req.flexControllers) {
+                const std::int32_t c = face->controllerIndex(fv.name);
+                const std::int32_t l = face->controllerIndex("left_" + fv.name);
+                const std::int32_t rr = face->controllerIndex("right_" + fv.name);
+                if (c >= 0 && std::isnan(fv.right)) {
+                    values[std::size_t(c)] = fv.left;
+                } else if (l >= 0 && rr >= 0) {
+                    values[std::size_t(l)] = fv.left;
+                    values[std::size_t(rr)] = std::isnan(fv.right) ? fv.left : fv.right;
+                } else {
+                    r.ok = false;
+                    r.error = "no flex controller '" + fv.name + "'" +
+                              (c >= 0 ? " with two sides (no left_ / right_ pair)" : "");
+                    return r;
+                }
+            }
+            const QcFlexState st = evaluateQcFlex(*face, values, reference.flexShapes.size());
+            for (std::size_t d = 0; d < st.descriptors.size(); ++d) {
+                r.flexDescriptors.emplace_back(face->program.flexDescs[d], st.descriptors[d]);
+            }
+            for (std::size_t s = 0; s < st.shapes.size(); ++s) {
+                const std::size_t e = ev.shapeIndex(reference.flexShapes[s].name);
+                if (e == SIZE_MAX) {
+                    continue;
+                }
+                setting.left[e] = st.shapes[s].left;
+                setting.right[e] =
+                    st.shapes[s].right == st.shapes[s].left ? nan : st.shapes[s].right;
+            }
+        }
         // Domination rules of the flex files (DMX), as the viewer applies them.
         const std::vector<SideWeights> sides = ev.shapeWeights(setting);
         r.flexWeights.resize(sides.size());
+        r.flexWeightsLeft.assign(sides.size(), std::numeric_limits<float>::quiet_NaN());
+        r.flexWeightsRight.assign(sides.size(), std::numeric_limits<float>::quiet_NaN());
         for (std::size_t s = 0; s < sides.size(); ++s) {
-            r.flexWeights[s] = sides[s].left;
+            r.flexWeights[s] = 0.5f * (sides[s].left + sides[s].right);
+            if (sides[s].left != sides[s].right) {
+                r.flexWeightsLeft[s] = sides[s].left;
+                r.flexWeightsRight[s] = sides[s].right;
+            }
         }
         if (req.vertices) {
             SceneFrame evaluated;
@@ -343,6 +391,7 @@ struct Loaded {
     ReadResult result;
     std::string error;               // I/O or unknown format
     std::vector<JiggleJoint> jiggle; // its jiggle bones (a QC project, a compiled model)
+    std::shared_ptr<QcReport> qc;    // a QC project: its face
 };
 
 Loaded load(const std::string& path, Profile profile, const std::string& forceReader)
@@ -355,6 +404,7 @@ Loaded load(const std::string& path, Profile profile, const std::string& forceRe
     }
     l.result = std::move(in.result);
     l.jiggle = jiggleJointsOf(l.result.model.skeleton, in.qc.get(), in.compiled.get());
+    l.qc = std::move(in.qc);
     if (!l.result.hasModel) {
         l.error = "'" + path + "': nothing readable";
     }
@@ -450,8 +500,9 @@ PoseReport poseFromFiles(const PoseRequest& req)
     for (const Loaded& l : flexFiles) {
         vtas.push_back(&l.result.model);
     }
-    PoseReport out = poseFromModels(
-        ref.result.model, request.animFile.empty() ? nullptr : &anim.result.model, request, vtas);
+    PoseReport out =
+        poseFromModels(ref.result.model, request.animFile.empty() ? nullptr : &anim.result.model,
+                       request, vtas, ref.qc ? &ref.qc->flex : nullptr);
     std::vector<Diagnostic> binding = std::move(out.diagnostics);
     out.diagnostics.clear();
     keepErrors(ref.result.diagnostics, out);
@@ -540,10 +591,38 @@ std::string poseText(const PoseReport& r)
 std::string poseJson(const PoseReport& r)
 {
     JsonWriter w;
-    if (r.withVertices) {
+    const bool object = r.face || r.withVertices;
+    if (object) {
         w.beginObject();
         w.key("frame").value(r.frame);
         w.key("time").value(r.time);
+    }
+    if (r.face) {
+        // Shape name → weight (a stereo shape whose sides differ: the mean; both sides in
+        // flexWeightsStereo), and each descriptor's value.
+        w.key("flexWeights").beginObject();
+        for (std::size_t i = 0; i < r.flexNames.size(); ++i) {
+            w.key(r.flexNames[i]).value(r.flexWeights[i]);
+        }
+        w.endObject();
+        w.key("flexWeightsStereo").beginObject();
+        for (std::size_t i = 0; i < r.flexNames.size(); ++i) {
+            if (i < r.flexWeightsLeft.size() && !std::isnan(r.flexWeightsLeft[i])) {
+                w.key(r.flexNames[i]).beginArray();
+                w.value(r.flexWeightsLeft[i]).value(r.flexWeightsRight[i]).endArray();
+            }
+        }
+        w.endObject();
+        w.key("flexDescriptors").beginObject();
+        for (const auto& [name, value] : r.flexDescriptors) {
+            w.key(name).value(value);
+        }
+        w.endObject();
+        if (!r.withVertices) {
+            w.key("bones");
+        }
+    }
+    if (r.withVertices) {
         w.key("weights").value(r.weights == WeightView::Compiled ? "compiled" : "authored");
         w.key("profile").value(profileName(r.profile));
         w.key("flex").beginObject();
@@ -601,7 +680,7 @@ std::string poseJson(const PoseReport& r)
         w.endObject();
     }
     w.endArray();
-    if (r.withVertices) {
+    if (object) {
         w.endObject();
     }
     std::string out = w.take();

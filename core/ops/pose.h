@@ -44,6 +44,9 @@ struct PoseRequest {
         }
     };
     std::vector<FlexValue> flex;
+    // `--flex-controller NAME=V` (a QC's flexcontroller, in its range) or `NAME=L,R` (the
+    // controllers left_NAME and right_NAME): run through the QC's % rules (docs/flex.md).
+    std::vector<FlexValue> flexControllers;
     std::string forceReader; // `--force-reader`: a FormatInfo id
     // `--jiggle`: jiggle bones move as the engine integrates them, the animation played from
     // its first frame at its fps (core/pose/jiggle_pose.h; the window's timeline does the
@@ -86,13 +89,21 @@ struct PoseReport {
     Profile profile = Profile::Source; // the profile `compiled` weights followed
     WeightView weights = WeightView::Authored;
     std::vector<Vec3> vertices, normals;
-    std::vector<std::string> flexNames; // every attached shape
-    std::vector<float> flexWeights;     // per shape (0 unless given)
+    std::vector<std::string> flexNames;  // every attached shape
+    std::vector<float> flexWeights;      // per shape (0 unless given); stereo: the mean
+    std::vector<float> flexWeightsRight; // per shape: the right side (the left in flexWeights
+                                         // is then the left side) when the sides differ, else NaN
+    std::vector<float> flexWeightsLeft;
+    // A QC face: each flex descriptor's value after the rules and eyelids (flexControllers set).
+    std::vector<std::pair<std::string, float>> flexDescriptors;
+    bool face = false; // --flex-controller given: the JSON is an object with flexWeights
 };
 
 // Poses `reference` with `animation` (null: the reference's own animation, else bind pose).
+struct QcFlexRig;
 PoseReport poseFromModels(const Model& reference, const Model* animation, const PoseRequest& req,
-                          const std::vector<const Model*>& flexModels = {});
+                          const std::vector<const Model*>& flexModels = {},
+                          const QcFlexRig* face = nullptr);
 // Reads the files (I/O errors and unknown formats give ok == false) and poses them.
 PoseReport poseFromFiles(const PoseRequest& req);
 

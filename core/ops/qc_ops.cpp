@@ -88,6 +88,11 @@ void finishReport(QcReport& r, QcFileSystem& fs)
     r.diagnostics.insert(r.diagnostics.end(), r.compiled.diagnostics.begin(),
                          r.compiled.diagnostics.end());
     jiggleSkeletonChecks(r.project, r.compiled, r.diagnostics);
+    if (r.profile != Profile::GoldSrc) {
+        r.flex = buildQcFlexRig(r.project, r.compiled.model, r.compiled.flexSources, 96);
+        r.diagnostics.insert(r.diagnostics.end(), r.flex.diagnostics.begin(),
+                             r.flex.diagnostics.end());
+    }
     applyProfile(r.diagnostics, r.profile, false);
     // Script order: the QC first, then includes in the order they were read; by line within.
     std::vector<std::string> order{r.file};
@@ -225,6 +230,37 @@ std::string qcInfoJson(const QcInfo& info)
         w.endArray();
         w.key("length").value(j.params.length);
         w.key("file").value(j.at.file).key("line").value(j.at.where.line).endObject();
+    }
+    w.endArray();
+    // The face (docs/flex.md): controllers and descriptors as studiomdl numbers them.
+    w.key("flexControllers").beginArray();
+    for (std::size_t c = 0; c < r.flex.program.flexControllers.size(); ++c) {
+        const CompiledFlexController& fc = r.flex.program.flexControllers[c];
+        w.beginObject().key("name").value(fc.name).key("type").value(fc.type);
+        w.key("min").value(fc.min).key("max").value(fc.max);
+        const QcWhere& at = r.flex.controllerAt[c];
+        w.key("file").value(at.file).key("line").value(at.where.line).endObject();
+    }
+    w.endArray();
+    w.key("flexDescriptors").beginArray();
+    for (const std::string& d : r.flex.program.flexDescs) {
+        w.value(d);
+    }
+    w.endArray();
+    w.key("flexRules").beginArray();
+    for (std::size_t k = 0; k < r.flex.program.flexRuleList.size(); ++k) {
+        w.beginObject().key("expression").value(r.flex.program.flexRuleList[k].expression);
+        w.key("file").value(r.flex.ruleAt[k].file).key("line").value(r.flex.ruleAt[k].where.line);
+        w.endObject();
+    }
+    w.endArray();
+    w.key("eyeballs").beginArray();
+    for (const QcFlexRig::Eye& e : r.flex.eyes) {
+        w.beginObject().key("name").value(e.name).key("bone").value(e.bone);
+        w.key("position").beginArray();
+        w.value(e.position.x()).value(e.position.y()).value(e.position.z()).endArray();
+        w.key("radius").value(e.radius);
+        w.key("file").value(e.at.file).key("line").value(e.at.where.line).endObject();
     }
     w.endArray();
     auto animOptions = [&](const QcAnimOptions& o) {

@@ -21,6 +21,9 @@ struct QcReport {
     // The collision model studiomdl will build ($collisionmodel / $collisionjoints); its phys.*
     // findings are checks (checkQcReport), not part of `diagnostics`.
     PhysicsModel physics;
+    // The face (core/pose/qc_flex.h): controllers, rules, shape keys and eyes; its flex.*
+    // findings are in `diagnostics`.
+    QcFlexRig flex;
     Profile profile = Profile::Source; // resolved
     // Reading, resolution and project checks (qc.*), graded for the profile, in script order.
     std::vector<Diagnostic> diagnostics;

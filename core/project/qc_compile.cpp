@@ -717,6 +717,7 @@ void Compiler::collapseToStaticProp()
     }
     // "throw away all vertex animations"
     m_out.model.flexShapes.clear();
+    m_out.flexSources.clear();
     m_out.model.flexControllers.clear();
     m_out.model.flexDominators.clear();
     m_out.model.pointBalance.clear();
@@ -912,15 +913,31 @@ QcCompiled Compiler::run()
                     // Flex: a DMX body's own delta states, and the `flexfile` VTAs of a $model,
                     // matched onto this body's corners as studiomdl matches them.
                     if (!src.flexShapes.empty() && !src.vertexFrames.empty()) {
+                        QcFlexShapeSource fs;
+                        fs.fileRef = ch.fileRef;
+                        fs.body = static_cast<std::int32_t>(g);
+                        fs.dmx = true;
+                        fs.firstShape = m_out.model.flexShapes.size();
                         addFlexShapes(src, src, cornerBase);
+                        fs.count = m_out.model.flexShapes.size() - fs.firstShape;
+                        m_out.flexSources.push_back(std::move(fs));
                         addFlexRig(src, pointBase);
                     }
                     if (&ch == &grp.choices.front() && lodRef == kNoLod) {
                         for (std::int32_t fref : grp.flexFiles) {
                             if (const ReadResult* v = readRef(fref)) {
+                                QcFlexShapeSource fs;
+                                fs.fileRef = fref;
+                                fs.body = static_cast<std::int32_t>(g);
+                                fs.firstShape = m_out.model.flexShapes.size();
+                                for (std::size_t k = 1; k < v->model.vertexFrames.size(); ++k) {
+                                    fs.times.push_back(v->model.vertexFrames[k].time);
+                                }
                                 // readRef may have grown the read cache, moving `src`: the body
                                 // is read already, so this returns its new place.
                                 addFlexShapes(readRef(ch.fileRef)->model, v->model, cornerBase);
+                                fs.count = m_out.model.flexShapes.size() - fs.firstShape;
+                                m_out.flexSources.push_back(std::move(fs));
                             }
                         }
                     }

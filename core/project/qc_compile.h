@@ -5,6 +5,7 @@
 
 #include "core/formats/qc/qc_reader.h"
 #include "core/formats/registry.h"
+#include "core/pose/qc_flex.h"
 
 namespace rigscope::core {
 
@@ -47,6 +48,10 @@ struct QcCompiled {
     std::vector<DroppedBone> droppedBones;
     Skeleton mergedSkeleton;
     std::vector<JointIndex> keptJoints;
+
+    // Where each $model's shapes sit in `model.flexShapes` (its flexfile VTAs, a DMX body's
+    // delta states), for the face rig (core/pose/qc_flex.h).
+    std::vector<QcFlexShapeSource> flexSources;
 
     // qc.unknown-bone, qc.skin-material-unused, qc.lod-unknown-model, qc.unread-file.
     std::vector<Diagnostic> diagnostics;

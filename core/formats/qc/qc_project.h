@@ -3,6 +3,7 @@
 // What a studiomdl script (.qc / .qci) says, command by command, each with its file and line.
 // Filled by readQc() (qc_reader.h); files are resolved by core/project/qc_resolve.h.
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -182,6 +183,128 @@ struct QcCollision {
     QcWhere at;
 };
 
+// The face of a `$model` block (docs/qc.md "Faces"), as studiomdl's Cmd_Model reads it: flex
+// controllers, flex keys (`flexfile` blocks), eyeballs, eyelids, `localvar`s, mouths and `%`
+// rules. studiomdl keeps one list of each for the whole model; `seq` is the order it met them
+// (flex descriptors are numbered in that order). `body` is the QcProject::bodygroups index of
+// the `$model` that holds it.
+struct QcFlexControllerDef {
+    std::string type; // the first word: "eyes", "phoneme", ...
+    std::string name;
+    float min = 0.0f, max = 1.0f; // `range MIN MAX` before the name (0..1 without)
+    std::int32_t body = -1;
+    std::uint32_t seq = 0;
+    QcWhere at; // the name
+};
+
+// `flex NAME frame N`, `flexpair NAME SPLIT frame N` or `defaultflex frame N` in a flexfile
+// block: frame N of the VTA becomes the shape of descriptor NAME (a pair: NAMER and NAMEL).
+struct QcFlexKey {
+    std::string name; // "default" for defaultflex
+    bool pair = false;
+    bool isDefault = false;
+    float split = 0.0f;
+    std::int32_t frame = 0;
+    float position = 1.0f; // `position P`: the descriptor value where the shape is whole
+    float decay = 1.0f;
+    std::int32_t fileRef = -1; // the flexfile (into QcProject::files), -1 = none yet
+    std::int32_t body = -1;
+    std::uint32_t seq = 0;
+    QcWhere at; // the name (defaultflex: the keyword)
+};
+
+// `eyeball NAME BONE X Y Z MATERIAL DIAMETER ANGLE IRIS_MATERIAL IRIS_SCALE`: a sphere of the
+// eye mesh (MATERIAL), its centre in model space at the reference pose.
+struct QcEyeball {
+    std::string name, bone;
+    Vec3 position = Vec3::Zero();
+    std::string material;
+    float diameter = 1.0f;
+    float angle = 0.0f; // degrees the iris turns off the look direction (Z angle offset)
+    std::string irisMaterial;
+    float irisScale = 1.0f; // the pupil scale as written
+    std::int32_t body = -1;
+    QcWhere at;
+};
+
+// `eyelid upper_right FILE lowerer F T neutral F T raiser F T split S eyeball NAME` (VTA
+// frames) or `dmxeyelid upper FILE lowerer DELTA T neutral DELTA T raiser DELTA T
+// righteyeball R lefteyeball L` (DMX delta states): the lid shapes of the eyes, driven by the
+// lid's height, which the engine computes from the eye's pitch (docs/qc.md "Eyes").
+struct QcEyelid {
+    bool dmx = false;
+    std::string type; // VTA: the descriptor ("upper_right"); DMX: "upper" or "lower"
+    std::string file;
+    std::int32_t fileRef = -1;
+    std::array<std::string, 3> shapes;    // lowerer, neutral, raiser: DMX delta names
+    std::array<std::int32_t, 3> frames{}; // VTA frames
+    std::array<float, 3> targets{};       // lid heights, units above the eye centre
+    std::array<bool, 3> given{};          // which of the three were written
+    float split = 0.0f;
+    std::string eyeball;                   // VTA: the eye it belongs to ("" = every eye)
+    std::string rightEyeball, leftEyeball; // DMX
+    std::int32_t body = -1;
+    std::uint32_t seq = 0;
+    QcWhere at;
+};
+
+// `localvar A B ...` (a descriptor with no shape) and `mouth N NAME BONE X Y Z`.
+struct QcFlexDescriptorDef {
+    std::string name;
+    bool mouth = false;
+    std::string bone; // mouth
+    std::int32_t body = -1;
+    std::uint32_t seq = 0;
+    QcWhere at;
+};
+
+// One token of a `%` rule's expression, split as studiomdl's GetExprToken splits them.
+struct QcFlexToken {
+    enum class Kind : std::uint8_t {
+        Number,
+        Name,       // a controller
+        Descriptor, // `%name`
+        Add,
+        Sub,
+        Mul,
+        Div,
+        Open,
+        Close,
+        Comma,
+        Max,
+        Min,
+        Other, // a character studiomdl reads as an (unknown) controller name
+    };
+    Kind kind = Kind::Other;
+    std::string text;
+    float value = 0.0f;
+    QcWhere at;
+};
+
+// `%NAME = EXPRESSION`: the rule that sets descriptor NAME.
+struct QcFlexRule {
+    std::string target;
+    std::vector<QcFlexToken> tokens;
+    std::int32_t body = -1;
+    std::uint32_t seq = 0;
+    QcWhere at; // the `%NAME` token
+};
+
+struct QcFace {
+    std::vector<QcFlexControllerDef> controllers;
+    std::vector<QcFlexKey> keys;
+    std::vector<QcEyeball> eyeballs;
+    std::vector<QcEyelid> eyelids;
+    std::vector<QcFlexDescriptorDef> descriptors; // localvar and mouth
+    std::vector<QcFlexRule> rules;
+    std::vector<std::int32_t> noAutoDmxRules; // bodies with `noautodmxrules`
+    bool empty() const noexcept
+    {
+        return controllers.empty() && keys.empty() && eyeballs.empty() && eyelids.empty() &&
+               descriptors.empty() && rules.empty();
+    }
+};
+
 struct QcProject {
     std::string file;                  // the .qc as given
     Profile profile = Profile::Source; // GoldSrc when GoldSrc-only commands appear
@@ -200,6 +323,7 @@ struct QcProject {
     std::vector<QcDefineBone> defineBones;
     std::vector<QcBoneRef> boneRefs;
     std::vector<QcJiggleBone> jiggleBones;
+    QcFace face;
     std::vector<QcLod> lods;
     QcCollision collision;
     // Material folders of `$cdmaterials` (Source; relative to materials/, as written, `\` kept)

@@ -134,6 +134,8 @@ struct Node {
     std::vector<Node> block;
 };
 
+std::vector<Node> joinContinuations(const std::vector<Node>& nodes);
+
 struct Source {
     std::string path; // as used in diagnostics
     std::string dir;
@@ -525,6 +527,8 @@ private:
     void parseAnimLine(const std::vector<Token>& toks, std::size_t from, QcAnimOptions& o,
                        std::vector<Token>& sources);
     void lodCommand(const Node& n, bool shadow);
+    void modelOption(const Node& c, std::int32_t body, QcBodygroup& g, std::int32_t& vta);
+    void flexRule(const Node& c, std::int32_t body);
     void jiggleCommand(const Node& n);
     bool jiggleParameter(JiggleParams& p, std::uint32_t group, const std::vector<Token>& toks,
                          std::size_t& i);
@@ -555,6 +559,7 @@ private:
     std::string m_qcDir;
     std::string m_hboxSet;
     std::size_t m_totalTokens = 0;
+    std::uint32_t m_faceSeq = 0; // QcFace items in the order studiomdl meets them
     std::uint32_t m_includes = 0;
     std::uint64_t m_includeBytes = 0;
     bool m_stopped = false;
@@ -1500,18 +1505,10 @@ void Reader::bodyCommand(const Node& n, const std::string& name)
         ch.at = at(n.tokens[2]);
         ch.fileRef = addFile(QcFileRef::Kind::Model, n.tokens[2], name);
         g.choices.push_back(std::move(ch));
-        for (const Node& c : n.block) {
-            if (c.tokens.empty()) {
-                continue;
-            }
-            const std::string kw = asciiLower(c.tokens[0].text);
-            if ((kw == "flexfile" || kw == "vcafile") && c.tokens.size() >= 2) {
-                g.flexFiles.push_back(addFile(QcFileRef::Kind::Flex, c.tokens[1], kw));
-            } else if (kw == "eyeball" && c.tokens.size() >= 3) {
-                boneRef(c.tokens[2], "eyeball");
-            } else if (kw == "mouth" && c.tokens.size() >= 4) {
-                boneRef(c.tokens[3], "mouth");
-            }
+        std::int32_t vta = -1;
+        const auto body = static_cast<std::int32_t>(m_project.bodygroups.size());
+        for (const Node& c : joinContinuations(n.block)) {
+            modelOption(c, body, g, vta);
         }
     } else {
         if (!needArgs(n, 1, "a name")) {
@@ -1552,6 +1549,304 @@ void Reader::bodyCommand(const Node& n, const std::string& name)
         }
     }
     m_project.bodygroups.push_back(std::move(g));
+}
+
+// A line that ends in `\\` goes on on the next line (studiomdl's % rules: Option_Flexrule reads
+// on past a `\\` token); the lines are joined, the `\\` dropped.
+std::vector<Node> joinContinuations(const std::vector<Node>& nodes)
+{
+    std::vector<Node> out;
+    out.reserve(nodes.size());
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+        Node n = nodes[i];
+        while (!n.hasBlock && !n.tokens.empty() && !n.tokens.back().quoted &&
+               n.tokens.back().text == "\\\\" && i + 1 < nodes.size() && !nodes[i + 1].hasBlock) {
+            n.tokens.pop_back();
+            ++i;
+            n.tokens.insert(n.tokens.end(), nodes[i].tokens.begin(), nodes[i].tokens.end());
+        }
+        out.push_back(std::move(n));
+    }
+    return out;
+}
+
+// One line of a `$model` block (and the lines of its nested blocks, as studiomdl reads the
+// block as one stream): studiomdl's Cmd_Model options (Source SDK 2013 and the L4D2 /
+// CS:GO studiomdl, read, not copied). `vta` is the last `flexfile`, which `flex` keys use.
+void Reader::modelOption(const Node& c, std::int32_t body, QcBodygroup& g, std::int32_t& vta)
+{
+    if (!c.tokens.empty()) {
+        const std::vector<Token>& t = c.tokens;
+        const std::string kw = asciiLower(t[0].text);
+        QcFace& face = m_project.face;
+        const auto num = [&](std::size_t i) { return i < t.size() ? number(t[i]) : 0.0f; };
+        if ((kw == "flexfile" || kw == "vcafile") && t.size() >= 2) {
+            g.flexFiles.push_back(addFile(QcFileRef::Kind::Flex, t[1], kw));
+            vta = g.flexFiles.back();
+        } else if (kw == "eyeball") {
+            if (t.size() >= 3) {
+                boneRef(t[2], "eyeball");
+            }
+            if (t.size() < 11) {
+                error(ids::kSyntaxShortLine, t[0],
+                      "eyeball needs NAME BONE X Y Z MATERIAL DIAMETER ANGLE IRIS_MATERIAL "
+                      "IRIS_SCALE, got " +
+                          std::to_string(t.size() - 1) + " arguments");
+            } else {
+                QcEyeball e;
+                e.name = t[1].text;
+                e.bone = t[2].text;
+                e.position = Vec3(num(3), num(4), num(5));
+                e.material = t[6].text;
+                e.diameter = num(7);
+                e.angle = num(8);
+                e.irisMaterial = t[9].text;
+                e.irisScale = num(10);
+                e.body = body;
+                e.at = at(t[1]);
+                face.eyeballs.push_back(std::move(e));
+            }
+        } else if (kw == "mouth") {
+            if (t.size() >= 4) {
+                boneRef(t[3], "mouth");
+                QcFlexDescriptorDef d;
+                d.name = t[2].text;
+                d.mouth = true;
+                d.bone = t[3].text;
+                d.body = body;
+                d.seq = m_faceSeq++;
+                d.at = at(t[2]);
+                face.descriptors.push_back(std::move(d));
+            } else {
+                error(ids::kSyntaxShortLine, t[0], "mouth needs INDEX NAME BONE X Y Z");
+            }
+        } else if (kw == "localvar") {
+            for (std::size_t i = 1; i < t.size(); ++i) {
+                QcFlexDescriptorDef d;
+                d.name = t[i].text;
+                d.body = body;
+                d.seq = m_faceSeq++;
+                d.at = at(t[i]);
+                face.descriptors.push_back(std::move(d));
+            }
+        } else if (kw == "flexcontroller") {
+            // flexcontroller TYPE [range MIN MAX] NAME [range MIN MAX] NAME ...: a range holds
+            // for the names after it.
+            if (t.size() < 2) {
+                error(ids::kSyntaxShortLine, t[0], "flexcontroller needs a type");
+            }
+            float lo = 0.0f, hi = 1.0f;
+            for (std::size_t i = 2; i < t.size(); ++i) {
+                if (!t[i].quoted && asciiLower(t[i].text) == "range") {
+                    if (i + 2 >= t.size()) {
+                        error(ids::kSyntaxShortLine, t[i], "range needs MIN MAX");
+                        break;
+                    }
+                    lo = number(t[i + 1]);
+                    hi = number(t[i + 2]);
+                    i += 2;
+                    continue;
+                }
+                QcFlexControllerDef d;
+                d.type = t[1].text;
+                d.name = t[i].text;
+                d.min = lo;
+                d.max = hi;
+                d.body = body;
+                d.seq = m_faceSeq++;
+                d.at = at(t[i]);
+                face.controllers.push_back(std::move(d));
+            }
+        } else if (kw == "flex" || kw == "flexpair" || kw == "defaultflex") {
+            QcFlexKey k;
+            k.body = body;
+            k.isDefault = kw == "defaultflex";
+            k.pair = kw == "flexpair";
+            std::size_t i = 1;
+            if (!k.isDefault) {
+                if (t.size() < 2) {
+                    error(ids::kSyntaxShortLine, t[0], kw + " needs a name");
+                    return;
+                }
+                k.name = t[1].text;
+                k.at = at(t[1]);
+                i = 2;
+                if (k.pair) {
+                    k.split = num(2);
+                    i = 3;
+                }
+            } else {
+                k.name = "default";
+                k.at = at(t[0]);
+            }
+            for (; i < t.size(); ++i) {
+                const std::string o = asciiLower(t[i].text);
+                if (i + 1 >= t.size()) {
+                    error(ids::kQcSyntax, t[i], kw + ": '" + t[i].text + "' needs a value");
+                    break;
+                }
+                if (o == "frame") {
+                    k.frame = static_cast<std::int32_t>(number(t[i + 1]));
+                } else if (o == "position") {
+                    k.position = number(t[i + 1]);
+                } else if (o == "split") {
+                    k.split = number(t[i + 1]);
+                } else if (o == "decay") {
+                    k.decay = number(t[i + 1]);
+                } else {
+                    error(ids::kQcSyntax, t[i],
+                          kw + ": unknown option '" + t[i].text + "'; studiomdl stops here");
+                    break;
+                }
+                ++i;
+            }
+            k.fileRef = vta;
+            k.seq = m_faceSeq++;
+            face.keys.push_back(std::move(k));
+        } else if (kw == "eyelid" || kw == "dmxeyelid") {
+            QcEyelid e;
+            e.dmx = kw == "dmxeyelid";
+            e.body = body;
+            e.seq = m_faceSeq++;
+            e.at = at(t[0]);
+            if (t.size() < 3) {
+                error(ids::kSyntaxShortLine, t[0], kw + " needs a type and a file");
+                return;
+            }
+            e.type = t[1].text;
+            e.file = t[2].text;
+            // The file is one the model reads already (its flexfile, or the DMX body).
+            for (std::size_t i = 3; i < t.size(); ++i) {
+                const std::string o = asciiLower(t[i].text);
+                int which = o == "lowerer" ? 0 : o == "neutral" ? 1 : o == "raiser" ? 2 : -1;
+                if (which >= 0) {
+                    if (i + 2 >= t.size()) {
+                        error(ids::kSyntaxShortLine, t[i],
+                              kw + ": " + o + " needs a shape and a target");
+                        break;
+                    }
+                    const auto w = static_cast<std::size_t>(which);
+                    e.shapes[w] = t[i + 1].text;
+                    if (!e.dmx) {
+                        e.frames[w] = static_cast<std::int32_t>(number(t[i + 1]));
+                    }
+                    e.targets[w] = number(t[i + 2]);
+                    e.given[w] = true;
+                    i += 2;
+                } else if (i + 1 < t.size() && (o == "split" || o == "eyeball" ||
+                                                o == "righteyeball" || o == "lefteyeball")) {
+                    if (o == "split") {
+                        e.split = number(t[i + 1]);
+                    } else if (o == "eyeball") {
+                        e.eyeball = t[i + 1].text;
+                    } else if (o == "righteyeball") {
+                        e.rightEyeball = t[i + 1].text;
+                    } else {
+                        e.leftEyeball = t[i + 1].text;
+                    }
+                    ++i;
+                } else {
+                    error(ids::kQcSyntax, t[i],
+                          kw + ": unknown option '" + t[i].text + "'; studiomdl stops here");
+                    break;
+                }
+            }
+            face.eyelids.push_back(std::move(e));
+        } else if (kw == "noautodmxrules") {
+            face.noAutoDmxRules.push_back(body);
+        } else if (!t[0].quoted && t[0].text.size() > 0 && t[0].text[0] == '%') {
+            flexRule(c, body);
+        }
+    }
+    for (const Node& inner : joinContinuations(c.block)) {
+        modelOption(inner, body, g, vta);
+    }
+}
+
+// `%NAME = EXPRESSION`: the expression split into tokens as studiomdl's GetExprToken splits
+// them (names: a letter or `_`, then letters, digits and `_`; numbers: digits and dots; any
+// other character alone; a quoted token whole). The rig (core/pose/qc_flex.h) parses them.
+void Reader::flexRule(const Node& c, std::int32_t body)
+{
+    const std::vector<Token>& t = c.tokens;
+    QcFlexRule r;
+    r.target = t[0].text.substr(1);
+    r.body = body;
+    r.seq = m_faceSeq++;
+    r.at = at(t[0]);
+    if (t.size() < 2) {
+        error(ids::kSyntaxShortLine, t[0], "%" + r.target + " needs '=' and an expression");
+    }
+    using K = QcFlexToken::Kind;
+    bool percent = false;
+    for (std::size_t i = 2; i < t.size(); ++i) {
+        const Token& tok = t[i];
+        const auto push = [&](K kind, std::string text, std::size_t col) {
+            QcFlexToken x;
+            x.kind = kind;
+            x.at = at(tok);
+            x.at.where.column += static_cast<std::uint32_t>(col);
+            if (percent) {
+                // `%` then a token: the descriptor of that name.
+                percent = false;
+                QcFlexToken& prev = r.tokens.back();
+                prev.kind = K::Descriptor;
+                prev.text = std::move(text);
+                return;
+            }
+            if (kind == K::Number) {
+                float v = 0;
+                parseFloat(text, v);
+                x.value = v;
+            }
+            x.text = std::move(text);
+            r.tokens.push_back(std::move(x));
+        };
+        if (tok.quoted) {
+            push(K::Name, tok.text, 0);
+            continue;
+        }
+        const std::string& s = tok.text;
+        for (std::size_t k = 0; k < s.size();) {
+            const auto ch = static_cast<unsigned char>(s[k]);
+            std::size_t e = k + 1;
+            if (std::isalpha(ch) || ch == '_') {
+                while (e < s.size() &&
+                       (std::isalnum(static_cast<unsigned char>(s[e])) || s[e] == '_')) {
+                    ++e;
+                }
+                const std::string word = s.substr(k, e - k);
+                const std::string lw = asciiLower(word);
+                push(lw == "max" && !percent   ? K::Max
+                     : lw == "min" && !percent ? K::Min
+                                               : K::Name,
+                     word, k);
+            } else if (std::isdigit(ch) || ch == '.') {
+                while (e < s.size() &&
+                       (std::isdigit(static_cast<unsigned char>(s[e])) || s[e] == '.')) {
+                    ++e;
+                }
+                push(std::isdigit(ch) ? K::Number : K::Other, s.substr(k, e - k), k);
+            } else {
+                const K kind = ch == '+'   ? K::Add
+                               : ch == '-' ? K::Sub
+                               : ch == '*' ? K::Mul
+                               : ch == '/' ? K::Div
+                               : ch == '(' ? K::Open
+                               : ch == ')' ? K::Close
+                               : ch == ',' ? K::Comma
+                                           : K::Other;
+                if (ch == '%' && !percent) {
+                    push(K::Descriptor, "", k);
+                    percent = true;
+                } else {
+                    push(kind, s.substr(k, 1), k);
+                }
+            }
+            k = e;
+        }
+    }
+    m_project.face.rules.push_back(std::move(r));
 }
 
 void Reader::parseAnimLine(const std::vector<Token>& toks, std::size_t from, QcAnimOptions& o,

@@ -1,0 +1,84 @@
+#include "render/eye_scene.h"
+
+#include <cmath>
+
+#include <QtGui/QColor>
+#include <Qt3DRender/QLayer>
+
+#include "render/geometry.h"
+#include "render/materials.h"
+
+namespace rigscope::render {
+
+namespace {
+
+constexpr int kCircle = 32; // segments per circle
+constexpr float kTau = 6.28318530718f;
+
+// A circle of radius r about `centre` in the plane of unit vectors a and b.
+void circle(LineList& out, const QVector3D& centre, const QVector3D& a, const QVector3D& b, float r,
+            const QColor& c)
+{
+    for (int i = 0; i < kCircle; ++i) {
+        const float t0 = kTau * float(i) / kCircle, t1 = kTau * float(i + 1) / kCircle;
+        out.add(centre + r * (std::cos(t0) * a + std::sin(t0) * b),
+                centre + r * (std::cos(t1) * a + std::sin(t1) * b), c);
+    }
+}
+
+} // namespace
+
+EyeScene::EyeScene(Qt3DRender::QLayer* linesLayer, Qt3DCore::QNode* parent)
+    : Qt3DCore::QEntity(parent), m_lines(new LineGeometry(this))
+{
+    if (linesLayer) {
+        addComponent(linesLayer);
+    }
+    addComponent(m_lines);
+    addComponent(new LineMaterial(DepthMode::Scene, this));
+}
+
+void EyeScene::setEyes(const std::vector<EyeDrawing>& eyes, std::optional<QVector3D> target,
+                       float markerSize)
+{
+    LineList l;
+    const QColor ball(230, 230, 235);
+    const QColor iris(40, 140, 230);
+    const QColor pupil(20, 20, 30);
+    const QColor aim(255, 200, 40);
+    for (const EyeDrawing& e : eyes) {
+        const QVector3D f = e.forward.normalized();
+        const QVector3D u = e.up.normalized();
+        const QVector3D r = QVector3D::crossProduct(f, u).normalized();
+        // The ball: three great circles.
+        circle(l, e.centre, r, u, e.radius, ball);
+        circle(l, e.centre, f, u, e.radius, ball);
+        circle(l, e.centre, r, f, e.radius, ball);
+        // The iris: a disc where the sphere meets the look direction (its rim on the sphere),
+        // filled with spokes, and the pupil.
+        const float ir = std::min(e.irisRadius, e.radius * 0.95f);
+        const float depth = std::sqrt(std::max(0.0f, e.radius * e.radius - ir * ir));
+        const QVector3D disc = e.centre + depth * f;
+        circle(l, disc, r, u, ir, iris);
+        for (int i = 0; i < 16; ++i) {
+            const float t = kTau * float(i) / 16;
+            l.add(disc + 0.35f * ir * (std::cos(t) * r + std::sin(t) * u),
+                  disc + ir * (std::cos(t) * r + std::sin(t) * u), iris);
+        }
+        circle(l, disc + 0.01f * e.radius * f, r, u, 0.35f * ir, pupil);
+        if (target) {
+            l.add(e.centre + e.radius * f, *target, aim, QColor(255, 200, 40, 90));
+        }
+    }
+    if (target && !eyes.empty()) {
+        const float s = markerSize;
+        const QVector3D t = *target;
+        l.add(t - QVector3D(s, 0, 0), t + QVector3D(s, 0, 0), aim);
+        l.add(t - QVector3D(0, s, 0), t + QVector3D(0, s, 0), aim);
+        l.add(t - QVector3D(0, 0, s), t + QVector3D(0, 0, s), aim);
+    }
+    m_segments = l.vertexCount() / 2;
+    m_lines->setLines(l);
+}
+
+} // namespace rigscope::render
