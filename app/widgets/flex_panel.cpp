@@ -329,7 +329,7 @@ void FlexPanel::addEyeTarget(const core::QcFlexRig& face)
     grid->addWidget(pitch, 2, 1);
     grid->setColumnStretch(1, 1);
     const auto apply = [this, mid, yaw, pitch](int) {
-        if (!m_document) {
+        if (!m_document || m_syncing) {
             return;
         }
         const double y = yaw->value() / 57.2957795, p = pitch->value() / 57.2957795;
@@ -418,16 +418,19 @@ void FlexPanel::addCompiledControllers(const core::CompiledModelInfo& info)
         range->setEnabled(false); // secondary text
         grid->addWidget(name, 0, 0);
         grid->addWidget(range, 0, 1);
-        grid->setColumnStretch(1, 1);
+        grid->setColumnStretch(0, 1);
         int gridRow = 1;
         for (const auto& side : sides) {
             const int k = side.first;
             const core::CompiledFlexController& sc = info.flexControllers[std::size_t(k)];
-            // Each slider sits in its own widget so syncValues finds its value label.
-            auto* cell = new QWidget(row);
-            auto* h = new QHBoxLayout(cell);
-            h->setContentsMargins(0, 0, 0, 0);
-            if (!side.second.isEmpty()) {
+            // A pair's sliders sit each in its own widget so syncValues finds each one's value
+            // label; a lone slider sits in the row, by its name and range.
+            QWidget* cell = row;
+            QHBoxLayout* h = nullptr;
+            if (pairRow) {
+                cell = new QWidget(row);
+                h = new QHBoxLayout(cell);
+                h->setContentsMargins(0, 0, 0, 0);
                 h->addWidget(new QLabel(side.second, cell));
             }
             auto* slider = new QSlider(Qt::Horizontal, cell);
@@ -439,9 +442,14 @@ void FlexPanel::addCompiledControllers(const core::CompiledModelInfo& info)
             value->setObjectName(QStringLiteral("value"));
             value->setMinimumWidth(36);
             value->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
-            h->addWidget(slider, 1);
-            h->addWidget(value);
-            grid->addWidget(cell, gridRow++, 0, 1, 3);
+            if (h) {
+                h->addWidget(slider, 1);
+                h->addWidget(value);
+                grid->addWidget(cell, gridRow++, 0, 1, 3);
+            } else {
+                grid->addWidget(value, 0, 2);
+                grid->addWidget(slider, gridRow++, 0, 1, 3);
+            }
             const float lo = sc.min, hi = sc.max;
             connect(slider, &QSlider::valueChanged, this, [this, k, lo, hi, value](int v) {
                 const float x = lo + (hi - lo) * float(v) / kSteps;
@@ -463,7 +471,9 @@ void FlexPanel::syncValues()
     m_syncing = true;
     for (QSlider* s : m_rows->findChildren<QSlider*>()) {
         if (s->objectName() == QLatin1String("balance") ||
-            s->objectName() == QLatin1String("level")) {
+            s->objectName() == QLatin1String("level") ||
+            s->objectName() == QLatin1String("eyeYaw") ||
+            s->objectName() == QLatin1String("eyePitch")) {
             continue; // kept as the user set it
         }
         if (s->objectName() == QLatin1String("compiledController")) {

@@ -566,8 +566,10 @@ QcFlexRig Builder::run()
         QcFlexRig::Eye eye;
         eye.name = e.name;
         eye.bone = e.bone;
-        eye.position = e.position * m_p.scale - m_p.origin;
-        eye.radius = e.diameter * 0.5f * m_p.scale;
+        // In the space of the loaded (already scaled and moved) sources, as Option_Eyeball reads
+        // it through the source's boneToPose: $scale and $origin do not apply again.
+        eye.position = e.position;
+        eye.radius = e.diameter * 0.5f;
         eye.zOffset = std::tan(e.angle * 3.14159265358979f / 180.0f);
         eye.irisScale = e.irisScale != 0.0f ? 1.0f / e.irisScale : 1.0f;
         eye.joint = m_model.skeleton.findByName(e.bone);
