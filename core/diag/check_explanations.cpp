@@ -1136,9 +1136,11 @@ constexpr CheckExplanation kExplanations[] = {
     {"qc.duplicate-name", "two sequences, animations or bodygroups share a name",
      "A `$sequence`, `$animation` or bodygroup (`$body`, `$model`, `$bodygroup`) has the name of "
      "an earlier one of its kind (ignoring case).",
-     "studiomdl stops on a duplicate sequence name; the game looks sequences and bodygroups up "
-     "by name and would only ever find the first.",
-     "None: any duplicate, in every profile.",
+     "Source studiomdl stops on a duplicate sequence or animation name (an error). GoldSrc "
+     "studiomdl does not check, and no studiomdl checks bodygroups: the model compiles, but the "
+     "game looks sequences and bodygroups up by name and only ever finds the first (a warning; "
+     "Valve's own Half-Life scientist.mdl ships two `crouch_idle3`).",
+     "None: any duplicate, in every profile; the severity follows the profile and the kind.",
      "$sequence idle \"anim\"\n$sequence IDLE \"anim\" loop", "Rename one of them."},
     {"qc.include-cycle", "an `$include` includes itself, directly or through other files",
      "While reading an included file, RigScope meets an `$include` of a file that is already "

@@ -382,7 +382,8 @@ constexpr CatalogEntry kCatalog[] = {
      "the first $texturegroup row names a material no mesh uses"},
     {"qc.duplicate-name",
      {S::Error, S::Error, S::Error, S::Off},
-     "two sequences, animations or bodygroups with one name"},
+     "two sequences, animations or bodygroups with one name (a warning where studiomdl compiles "
+     "it)"},
     {"qc.include-cycle",
      {S::Error, S::Error, S::Error, S::Off},
      "an $include includes itself, directly or through other files"},

@@ -590,6 +590,27 @@ private slots:
         QCOMPARE(mesh.count("p/pose.smd"), std::size_t(0));
     }
 
+    // GoldSrc studiomdl does not check sequence names (Valve's scientist.mdl ships two
+    // `crouch_idle3`): a warning there, the error Source studiomdl stops with elsewhere.
+    void duplicateSequenceByProfile()
+    {
+        MemoryQcFileSystem fs;
+        fs.files["p/ref.smd"] = "version 1\nnodes\n0 \"root\" -1\nend\n"
+                                "skeleton\ntime 0\n0 0 0 0 0 0 0\nend\n";
+        fs.files["p/c.qc"] = "$modelname \"c.mdl\"\n$body body \"ref.smd\"\n"
+                             "$sequence idle \"ref\"\n$sequence idle \"ref\"\n";
+        for (const auto& [profile, severity] :
+             {std::pair{Profile::GoldSrc, Severity::Warning}, {Profile::Source, Severity::Error}}) {
+            const QcReport r = qcReport("p/c.qc", profile, fs);
+            const auto it =
+                std::find_if(r.diagnostics.begin(), r.diagnostics.end(),
+                             [](const Diagnostic& d) { return d.id == ids::kQcDuplicateName; });
+            QVERIFY(it != r.diagnostics.end());
+            QCOMPARE(it->severity, severity);
+            QCOMPARE(it->where.line, 4u);
+        }
+    }
+
     void dmxModelKeepsItsFlexShapes()
     {
         // Issue 27 item 2: a `$model` DMX with delta states keeps them in the compiled model, in

@@ -2319,13 +2319,17 @@ void Reader::finish()
         p.diagnostics.push_back(std::move(d));
     }
     // Names used twice.
-    auto duplicates = [&](const char* what, const auto& items) {
+    // Source studiomdl stops on a sequence or animation name used twice (TokenError); GoldSrc's
+    // does not check, nor does any for bodygroups: the model compiles, and the game finds the
+    // first of the name only.
+    auto duplicates = [&](const char* what, const auto& items, bool compilerStops) {
         std::unordered_map<std::string, std::size_t> seen;
         for (std::size_t i = 0; i < items.size(); ++i) {
             const auto [it, fresh] = seen.emplace(asciiLower(items[i].name), i);
             if (!fresh) {
                 Diagnostic d;
-                d.severity = Severity::Error;
+                d.severity = compilerStops ? Severity::Error : Severity::Warning;
+                d.fixedSeverity = !compilerStops;
                 d.id = ids::kQcDuplicateName;
                 d.file = items[i].at.file;
                 d.where = items[i].at.where;
@@ -2336,9 +2340,9 @@ void Reader::finish()
             }
         }
     };
-    duplicates("sequence", p.sequences);
-    duplicates("animation", p.animations);
-    duplicates("bodygroup", p.bodygroups);
+    duplicates("sequence", p.sequences, prof != Profile::GoldSrc);
+    duplicates("animation", p.animations, prof != Profile::GoldSrc);
+    duplicates("bodygroup", p.bodygroups, false);
     // Limits: 32 body parts of 32 models each; sequences 256 (GoldSrc) / 1,524 (Source).
     const std::size_t maxSeq = prof == Profile::GoldSrc ? 256 : 1524;
     if (p.sequences.size() > maxSeq) {
