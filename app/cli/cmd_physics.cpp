@@ -1,7 +1,9 @@
-// `rigscope-cli physics X.qc [--json] [--profile=P]`: the collision model studiomdl will build
-// from the QC's $collisionmodel / $collisionjoints (issue 31): solids, convex pieces, masses and
-// joint limits, and the phys.* checks (to stderr; in the JSON object with --json).
+// `rigscope-cli physics X.qc [--json] [--drop] [--profile=P]`: the collision model studiomdl
+// will build from the QC's $collisionmodel / $collisionjoints (issue 31): solids, convex pieces,
+// masses and joint limits, and the phys.* checks (to stderr; in the JSON object with --json).
+// --drop also runs the drop test (core/physics/drop_test.h) and its phys.ragdoll-unstable.
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,9 +26,12 @@ int runPhysics(const QStringList& args)
     const QCommandLineOption profile(QStringLiteral("profile"),
                                      QString::fromStdString(core::profileChoices()),
                                      QStringLiteral("P"), QStringLiteral("auto"));
+    const QCommandLineOption drop(
+        QStringLiteral("drop"),
+        QStringLiteral("Drop the ragdoll on a floor (Bullet) and report where it rests"));
     const QCommandLineOption help(QStringList{QStringLiteral("h"), QStringLiteral("help")},
                                   QStringLiteral("Show this help"));
-    p.addOptions({json, profile, help});
+    p.addOptions({json, drop, profile, help});
     addCommonOptions(p);
     QStringList argv = args;
     argv.prepend(QStringLiteral("rigscope-cli physics"));
@@ -71,9 +76,18 @@ int runPhysics(const QStringList& args)
             }
         }
     }
+    std::optional<core::DropReport> dropped;
+    if (p.isSet(drop)) {
+        dropped = core::dropReport(r);
+        for (core::Diagnostic& d : dropped->diagnostics) {
+            diags.push_back(d);
+        }
+    }
     printDiagnostics(diags, common);
-    std::fputs((p.isSet(json) ? core::physicsJson(r, diags) : core::physicsText(r)).c_str(),
-               stdout);
+    const std::string out = p.isSet(json)
+                                ? core::physicsJson(r, diags, dropped ? &*dropped : nullptr)
+                                : core::physicsText(r) + (dropped ? core::dropText(*dropped) : "");
+    std::fputs(out.c_str(), stdout);
     return errors ? 1 : 0;
 }
 

@@ -1534,6 +1534,24 @@ constexpr CheckExplanation kExplanations[] = {
      "Source: the commands of studiomdl ParseCollisionCommands.",
      "$collisionmodel \"crate_phys.smd\" {\n\t$masss 20\n}",
      "Correct the command's spelling or remove it."},
+    {"phys.ragdoll-unstable", "the ragdoll misbehaves in the drop test",
+     "The drop test puts the predicted solids into a rigid-body engine (Bullet) with their "
+     "masses, damping, inertia and `$jointconstrain` limits, drops them on a floor from 12 "
+     "inches and steps at 1/60 s for up to 20 s. It fires when the ragdoll does not come to "
+     "rest, when a joint comes apart (the child's origin leaves its pivot by more than 1 inch "
+     "or 10 % of the bone), when a joint keeps shaking, when two joined solids differ in mass "
+     "by more than 1:100, or when two solids that are not joined rest more than 0.5 inch "
+     "inside each other. It runs only on request: `rigscope-cli physics X.qc --drop` or "
+     "Simulate ragdoll in the window.",
+     "The model compiles, but in the game the ragdoll twitches on the ground (\"moves like "
+     "possessed\"), stretches, sinks its limbs into its body or flies apart: what "
+     "`vcollide_wireframe` shows only after the compile.",
+     "Source profiles; a warning, located at `$collisionjoints`. Bullet is not the game's "
+     "engine (IVP / Havok): the thresholds are loose, and a finding is worth a look in the "
+     "game rather than a verdict.",
+     "$collisionjoints \"ragdoll.smd\" {\n\t$jointconstrain \"arm\" z limit 170 180\n}",
+     "Keep the bind pose inside each joint's limits, give neighbouring solids comparable masses "
+     "(`$jointmassbias`), and keep hulls of solids that are not joined apart from each other."},
 };
 } // namespace
 

@@ -537,6 +537,11 @@ constexpr CatalogEntry kCatalog[] = {
      {S::Off, S::Warning, S::Warning, S::Off},
      "a $command inside $collisionmodel / $collisionjoints that studiomdl does not know "
      "(ignored: \"Unknown command in collision series\")"},
+    {"phys.ragdoll-unstable",
+     {S::Off, S::Warning, S::Warning, S::Off},
+     "the drop test (rigscope-cli physics --drop, Simulate ragdoll): the ragdoll does not come "
+     "to rest, a joint comes apart or keeps shaking, joined solids differ in mass by more than "
+     "1:100, or solids that are not joined rest inside each other"},
 };
 } // namespace
 

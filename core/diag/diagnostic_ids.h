@@ -198,6 +198,7 @@ inline constexpr std::string_view kPhysConstraintRange = "phys.constraint-range"
 inline constexpr std::string_view kPhysMassRange = "phys.mass-range";
 inline constexpr std::string_view kPhysMeshLarger = "phys.mesh-larger";
 inline constexpr std::string_view kPhysUnknownOption = "phys.unknown-option";
+inline constexpr std::string_view kPhysRagdollUnstable = "phys.ragdoll-unstable";
 
 } // namespace rigscope::core::ids
 

@@ -121,7 +121,115 @@ void writePhysicsJson(JsonWriter& w, const QcReport& r, bool detailed)
     w.endObject();
 }
 
-std::string physicsJson(const QcReport& r, const std::vector<Diagnostic>& diagnostics)
+DropReport dropReport(const QcReport& r, const DropOptions& options)
+{
+    DropReport d;
+    d.options = options;
+    if (!r.physics.built) {
+        d.result.skipped = "no collision model was built";
+        return d;
+    }
+    d.input = dropInput(r.physics);
+    d.result = runDropTest(d.input, options);
+    d.diagnostics = dropTestDiagnostics(d.input, d.result, r.project.collision.at, options);
+    return d;
+}
+
+namespace {
+
+void writeVec(JsonWriter& w, const Eigen::Vector3d& v)
+{
+    w.beginArray().value(v.x()).value(v.y()).value(v.z()).endArray();
+}
+
+std::string solidName(const DropReport& d, std::int32_t i)
+{
+    return i >= 0 && static_cast<std::size_t>(i) < d.input.bodies.size()
+               ? d.input.bodies[static_cast<std::size_t>(i)].name
+               : std::string();
+}
+
+} // namespace
+
+void writeDropJson(JsonWriter& w, const DropReport& d)
+{
+    const DropResult& r = d.result;
+    w.beginObject();
+    w.key("ran").value(r.ran);
+    if (!r.ran) {
+        w.key("skipped").value(r.skipped).endObject();
+        return;
+    }
+    w.key("steps").value(static_cast<std::int64_t>(r.steps));
+    w.key("seconds").value(r.seconds);
+    w.key("rested").value(r.rested);
+    w.key("restStep").value(static_cast<std::int64_t>(r.restStep));
+    w.key("unstable").value(r.unstable());
+    w.key("floorZ").value(r.floorZ).key("lowestZ").value(r.lowestZ);
+    w.key("solids").beginArray();
+    for (const DropSolidResult& s : r.solids) {
+        w.beginObject().key("name").value(s.name).key("origin");
+        writeVec(w, s.boneToModel.translation());
+        const Eigen::Quaterniond q(s.boneToModel.linear());
+        w.key("rotation").beginArray().value(q.w()).value(q.x()).value(q.y()).value(q.z());
+        w.endArray();
+        w.key("linearSpeed").value(s.linearSpeed).key("angularSpeed").value(s.angularSpeed);
+        w.endObject();
+    }
+    w.endArray();
+    w.key("joints").beginArray();
+    for (const DropJointResult& j : r.joints) {
+        w.beginObject().key("child").value(solidName(d, j.child));
+        w.key("parent").value(solidName(d, j.parent));
+        w.key("separation").value(j.separation).key("maxSeparation").value(j.maxSeparation);
+        w.key("angularSpeed").value(j.angularSpeed).key("massRatio").value(j.massRatio);
+        w.key("explodes").value(j.explodes).key("jitters").value(j.jitters);
+        w.key("massRatioHigh").value(j.massRatioHigh).endObject();
+    }
+    w.endArray();
+    w.key("penetrations").beginArray();
+    for (const DropPenetration& p : r.penetrations) {
+        w.beginObject().key("a").value(solidName(d, p.a)).key("b").value(solidName(d, p.b));
+        w.key("depth").value(p.depth).endObject();
+    }
+    w.endArray();
+    w.endObject();
+}
+
+std::string dropText(const DropReport& d)
+{
+    const DropResult& r = d.result;
+    if (!r.ran) {
+        return "  drop test: not run (" + r.skipped + ")\n";
+    }
+    std::string s = "  drop test: " +
+                    (r.rested ? "at rest after " + fixed(r.restStep / 60.0, 2) + " s"
+                              : "not at rest after " + fixed(r.seconds, 2) + " s") +
+                    " (" + std::to_string(r.steps) + " steps of 1/60 s), lowest point " +
+                    fixed(r.lowestZ - r.floorZ, 2) + " in above the floor" +
+                    (r.unstable() ? ", UNSTABLE" : "") + "\n";
+    for (const DropSolidResult& so : r.solids) {
+        const Eigen::Vector3d o = so.boneToModel.translation();
+        s += "    " + so.name + " at (" + fixed(o.x(), 2) + ", " + fixed(o.y(), 2) + ", " +
+             fixed(o.z(), 2) + "), " + fixed(so.linearSpeed, 2) + " in/s, " +
+             fixed(so.angularSpeed, 2) + " deg/s\n";
+    }
+    for (const DropJointResult& j : r.joints) {
+        if (j.explodes || j.jitters || j.massRatioHigh) {
+            s += "    joint " + solidName(d, j.child) + " -> " + solidName(d, j.parent) + ": " +
+                 fixed(j.separation, 2) + " in apart, " + fixed(j.angularSpeed, 1) +
+                 " deg/s, mass ratio 1:" + fixed(j.massRatio, 1) + "\n";
+        }
+    }
+    for (const DropPenetration& p : r.penetrations) {
+        s += "    " + solidName(d, p.a) + " inside " + solidName(d, p.b) + " by " +
+             fixed(p.depth, 2) + " in\n";
+    }
+    return s;
+}
+
+std::string physicsJson(const QcReport& r, const std::vector<Diagnostic>& diagnostics,
+                        const DropReport* drop)
 {
     JsonWriter w;
     w.beginObject();
@@ -129,6 +237,10 @@ std::string physicsJson(const QcReport& r, const std::vector<Diagnostic>& diagno
     w.key("collisionModel").value(r.physics.present);
     w.key("physics");
     writePhysicsJson(w, r, true);
+    if (drop) {
+        w.key("drop");
+        writeDropJson(w, *drop);
+    }
     writeDiagnosticsJson(w, diagnostics, r.profile, {});
     w.endObject();
     return w.take() + "\n";

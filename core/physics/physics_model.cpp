@@ -795,6 +795,9 @@ void Builder::buildJointed()
         p->hasData = true;
         PhysicsSolid& solid = p->solid;
         solid.pieces = std::move(all.pieces);
+        Eigen::Affine3d scaledToBone = toBone;
+        scaledToBone.translation() *= scale;
+        solid.boneToModel = scaledToBone.inverse();
         Vec3d lo = Vec3d::Constant(1e30), hi = Vec3d::Constant(-1e30);
         for (const Island& isl : islands) {
             for (std::uint32_t v : isl) {

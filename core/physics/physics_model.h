@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include <Eigen/Geometry>
+
 #include "core/diag/diagnostic.h"
 #include "core/diag/profile.h"
 #include "core/formats/qc/qc_project.h"
@@ -59,6 +61,9 @@ struct PhysicsSolid {
     float mass = 0;         // kg: totalMass * volume * massBias / sum(volume * massBias), >= 1
     float massBias = 1.0f, damping = 0, rotDamping = 0, inertia = 1.0f, drag = -1.0f;
     bool singleHullFallback = false; // studiomdl gave up the pieces and hulled everything
+    // The pieces' frame in the model (the bone's bind pose, `$scale`d; identity for a prop):
+    // where the solid stands before it moves (drop_test.h, the Physics view).
+    Eigen::Affine3d boneToModel = Eigen::Affine3d::Identity();
 };
 
 // A ragdoll constraint as the `.phy` writes it: child solid to parent solid, per axis X, Y, Z.
