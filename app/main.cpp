@@ -13,6 +13,7 @@
 #include "app/document/command_line.h"
 #include "app/document/qc_document.h"
 #include "app/widgets/main_window.h"
+#include "app/widgets/physics_view.h"
 #include "app/widgets/viewport_widget.h"
 #include "core/diag/profile.h"
 #include "app/widgets/screenshot.h"
@@ -120,6 +121,9 @@ int main(int argc, char** argv)
     }
     window.setMaterialRoots(options.materials);
     window.setTexturesShown(!options.noTextures);
+    if (options.physics || options.simulate) {
+        window.physicsView()->setShown(true);
+    }
     window.show();
     if (!options.files.isEmpty()) {
         // The files named here are read with --force-reader (when given); then --anim, --frame,
@@ -144,6 +148,10 @@ int main(int argc, char** argv)
         window.resize(options.size);
         window.document()->waitForLoaded(600000);
         QApplication::processEvents();
+        if (options.simulate) {
+            window.physicsView()->simulate();
+            QApplication::processEvents();
+        }
         const QImage image = rigscope::app::grabWindow(window);
         return image.save(options.windowScreenshot) ? 0 : 2;
     }

@@ -81,6 +81,8 @@ public:
     // removes it. It keeps its bind pose.
     void setGhostModel(std::shared_ptr<const core::Model> model);
     ModelScene* ghostScene() const { return m_ghost; }
+    // The frame graph's layers (overlays such as the Physics view's hulls draw in them).
+    const SceneLayers& layers() const { return m_layers; }
 
     void setDisplay(const DisplayFlags& flags);
     const DisplayFlags& display() const { return m_flags; }

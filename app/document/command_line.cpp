@@ -106,6 +106,14 @@ GuiOptions parseGuiCommandLine(const QStringList& arguments)
     const QCommandLineOption noTextures(
         QStringLiteral("no-textures"),
         QCoreApplication::translate("main", "Draw flat material colours, no textures."));
+    const QCommandLineOption physics(
+        QStringLiteral("physics"),
+        QCoreApplication::translate("main", "Start with the Physics view on (the collision "
+                                            "model's hulls over the model)."));
+    const QCommandLineOption simulate(
+        QStringLiteral("simulate"),
+        QCoreApplication::translate("main", "After the load, run Simulate Ragdoll (the drop "
+                                            "test) and show the model at rest."));
     const QCommandLineOption forceReader(
         QStringLiteral("force-reader"),
         QCoreApplication::translate("main", "Read every file with reader FMT (a reader id or "
@@ -114,7 +122,7 @@ GuiOptions parseGuiCommandLine(const QStringList& arguments)
     p.addOptions({help, version, shot, thumbnail, size, frame, anim, camera, select, flex, profile,
                   noBg, portable, noConfig, config, windowShot, materials, noTextures,
                   forceReader});
-    p.addOptions({bodygroup, skin, lod, flexController, lookAt});
+    p.addOptions({bodygroup, skin, lod, flexController, lookAt, physics, simulate});
     const QCommandLineOption compare(
         QStringLiteral("compare"),
         QCoreApplication::translate("main", "With a QC project: the Compare dock against this "
@@ -141,6 +149,8 @@ GuiOptions parseGuiCommandLine(const QStringList& arguments)
     o.noBackground = p.isSet(noBg);
     o.materials = p.values(materials);
     o.noTextures = p.isSet(noTextures);
+    o.physics = p.isSet(physics);
+    o.simulate = p.isSet(simulate);
     o.portable = p.isSet(portable);
     o.noConfig = p.isSet(noConfig);
     o.config = p.value(config);

@@ -27,6 +27,8 @@ struct GuiOptions {
     bool noBackground = false;
     QStringList materials;   // --materials DIR (repeatable): game folders holding materials/
     bool noTextures = false; // --no-textures: flat material colours
+    bool physics = false;    // --physics: the Physics view on
+    bool simulate = false;   // --simulate: Simulate Ragdoll once loaded
     QList<QPair<QString, float>> flex; // --flex=NAME=V
     // --flex-controller=NAME=V or NAME=L,R (a QC face's controllers, issue 32): (name, left,
     // right); right is NaN for one value.

@@ -11,6 +11,7 @@
 #include "app/document/document_materials.h"
 #include "app/qt_convert.h"
 #include "core/formats/mdl/compiled_model.h"
+#include "core/diag/diagnostic_ids.h"
 #include "core/ops/jiggle_bones.h"
 #include "core/ops/qc_ops.h"
 #include "core/pose/flex_controls.h"
@@ -765,6 +766,20 @@ bool Document::selectDiagnostic(int file, int index)
     }
     setSelection(s);
     return true;
+}
+
+void Document::setExtraDiagnostics(std::vector<core::Diagnostic> diagnostics)
+{
+    if (m_primary < 0 || static_cast<std::size_t>(m_primary) >= m_files.size()) {
+        return;
+    }
+    std::vector<core::Diagnostic>& list = m_files[static_cast<std::size_t>(m_primary)].diagnostics;
+    std::erase_if(
+        list, [](const core::Diagnostic& d) { return d.id == core::ids::kPhysRagdollUnstable; });
+    for (core::Diagnostic& d : diagnostics) {
+        list.push_back(std::move(d));
+    }
+    emit diagnosticsChanged();
 }
 
 } // namespace rigscope::app

@@ -214,6 +214,9 @@ public:
     // Selects the element of files()[file].diagnostics[index] (and its animation and frame for
     // frame elements). False when the diagnostic points at nothing selectable.
     bool selectDiagnostic(int file, int index);
+    // Findings of an on-demand run (the Physics view's drop test: phys.ragdoll-unstable) in the
+    // primary file's diagnostics: those of the same ids are replaced. Emits diagnosticsChanged.
+    void setExtraDiagnostics(std::vector<core::Diagnostic> diagnostics);
 
     // Weighted-vertex count per joint of the primary model (points with weight > 0).
     const std::vector<int>& weightedVertexCounts() const { return m_scene.weightedVertexCounts; }

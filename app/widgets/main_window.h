@@ -38,6 +38,7 @@ class ProblemsPanel;
 class ShortcutSheet;
 class StatusBar;
 class OutlinePanel;
+class PhysicsView;
 class TimelinePanel;
 class ViewportWidget;
 
@@ -66,6 +67,7 @@ public:
     ComparePanel* comparePanel() const { return m_compare; }
     // The Compare dock against `mdlPath` (File ▸ Compare with Compiled…, --compare).
     bool compareWithCompiled(const QString& mdlPath);
+    PhysicsView* physicsView() const { return m_physics; } // the Physics menu and view
     QLabel* statusSummary() const;
     QLabel* heatLegend() const;
     QComboBox* profileBox() const { return m_profileBox; }
@@ -180,6 +182,7 @@ private:
     ComparePanel* m_compare;       // QC project against its compiled model (issue 30)
     UvView* m_uv = nullptr;        // Texture / UV view (issue 18)
     ProblemsPanel* m_problems;
+    PhysicsView* m_physics = nullptr;
     QPlainTextEdit* m_log;
     StatusBar* m_status;
     QComboBox* m_profileBox = nullptr;

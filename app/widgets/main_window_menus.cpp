@@ -19,6 +19,7 @@
 #include "app/qt_convert.h"
 #include "app/widgets/inspector_panel.h"
 #include "app/widgets/main_window.h"
+#include "app/widgets/physics_view.h"
 #include "app/widgets/main_window_keys.h"
 #include "app/widgets/outline_panel.h"
 #include "app/widgets/problems_panel.h"
@@ -65,6 +66,9 @@ void MainWindow::createActions()
     createCameraMenu();
     createPlaybackMenu();
     createViewMenu();
+    // Physics (issue 31): the hulls, Simulate Ragdoll; its menu before View.
+    m_physics = new PhysicsView(this, m_settings, m_tabs, m_viewport->viewport());
+    menuBar()->insertMenu(m_viewMenu->menuAction(), m_physics->menu());
     createHelpMenu();
 
     // The window holds every menu action too: their keys keep working while the menu bar is
@@ -509,6 +513,7 @@ void MainWindow::createToolBar()
             tb->addAction(a);
         }
     }
+    tb->addAction(m_physics->toggleAction());
     tb->addSeparator();
     tb->addAction(m_screenshotAction);
 }
