@@ -150,6 +150,7 @@ int main(int argc, char** argv)
         QApplication::processEvents();
         if (options.simulate) {
             window.physicsView()->simulate();
+            window.viewportWidget()->viewport()->frameAll();
             QApplication::processEvents();
         }
         const QImage image = rigscope::app::grabWindow(window);
