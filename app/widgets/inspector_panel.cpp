@@ -19,6 +19,9 @@
 #include "core/materials/vtf.h"
 #include "app/document/frame_names.h"
 #include "core/pose/pose_rig.h"
+#include "core/formats/mdl/compiled_model.h"
+#include "core/ops/qc_ops.h"
+#include "core/text/ascii.h"
 
 namespace rigscope::app {
 
@@ -250,6 +253,33 @@ void InspectorPanel::showJoint(int joint)
     for (int a = 0; a < 3; ++a) {
         const QString axis[] = {tr("X axis"), tr("Y axis"), tr("Z axis")};
         row(modelG, axis[a], vec(world[j].linear().col(a)));
+    }
+    // The bone's collision solid (issue 31): a QC project's prediction or the .phy's.
+    {
+        const std::string bone = core::asciiLower(s.names[j]);
+        auto solidRows = [&](float mass, std::size_t pieces, double volume, float damping,
+                             float rotDamping) {
+            auto* phys = group(tr("Physics solid"));
+            row(phys, tr("Mass"), QStringLiteral("%1 kg").arg(mass, 0, 'f', 2));
+            row(phys, tr("Convex pieces"), QString::number(pieces));
+            row(phys, tr("Volume"), QStringLiteral("%1 in³").arg(volume, 0, 'f', 1));
+            row(phys, tr("Damping"),
+                QStringLiteral("%1 / %2 (rot)").arg(damping, 0, 'f', 2).arg(rotDamping, 0, 'f', 2));
+        };
+        if (const core::QcReport* qc = m_document->qcProject(); qc && qc->physics.jointed) {
+            for (const core::PhysicsSolid& so : qc->physics.solids) {
+                if (core::asciiLower(so.name) == bone) {
+                    solidRows(so.mass, so.pieces.size(), so.volume, so.damping, so.rotDamping);
+                }
+            }
+        } else if (const core::CompiledModelInfo* mdl = m_document->compiledModel();
+                   mdl && mdl->physics.present) {
+            for (const core::CompiledPhysicsSolid& so : mdl->physics.solids) {
+                if (core::asciiLower(so.name) == bone) {
+                    solidRows(so.mass, so.pieces.size(), so.volume, so.damping, so.rotDamping);
+                }
+            }
+        }
     }
     // The current pose with its rotation, local (to the parent) and in model space: degrees as
     // SMD writes them (R = Rz·Ry·Rx) and the quaternion (w, x, y, z).

@@ -101,7 +101,8 @@ void PhysicsView::follow(Document* doc)
             },
             Qt::QueuedConnection);
     }
-    refresh();
+    // After the viewport shows the new current document.
+    QMetaObject::invokeMethod(this, &PhysicsView::refresh, Qt::QueuedConnection);
 }
 
 void PhysicsView::refresh()

@@ -1,8 +1,8 @@
 // The Physics view in the window (issue 31 items 3 and 4): a QC project with a ragdoll of three
 // boxes shows one hull entity per convex piece when the view is on, and the first solid's
 // colour appears in the viewport only then; the selected bone's limits are drawn as arcs; the
-// status bar shows the budget and the bone's mass; the toggle persists; Simulate Ragdoll poses
-// the model from the solids at rest (12 inches lower, on the floor), puts
+// status bar shows the budget and the bone's mass, the inspector its solid; the toggle persists;
+// Simulate Ragdoll poses the model from the solids at rest (12 inches lower, on the floor), puts
 // phys.ragdoll-unstable (a 1:299 mass ratio) into the primary file's diagnostics, and Back to
 // Pose restores the bind pose.
 #include <QtCore/QFile>
@@ -11,6 +11,7 @@
 #include <QtWidgets/QLabel>
 
 #include "app/document/document.h"
+#include "app/widgets/inspector_panel.h"
 #include "app/widgets/physics_view.h"
 #include "app/widgets/viewport_widget.h"
 #include "render/physics_scene.h"
@@ -132,6 +133,10 @@ void TstWindowPhysics::hullsLimitsAndDrop()
     QTRY_COMPARE(pv->scene()->selectedSolid(), 1);
     QVERIFY(pv->scene()->arcSegments() > 10);
     QTRY_VERIFY(pv->statusLabel()->text().contains(QStringLiteral("mid: 1.00 kg")));
+    // The inspector shows the bone's solid.
+    QTRY_VERIFY(
+        w.inspector()->lines().join(QLatin1Char('\n')).contains(QStringLiteral("Physics solid")));
+    QVERIFY(w.inspector()->lines().join(QLatin1Char('\n')).contains(QStringLiteral("1.00 kg")));
 
     // Simulate Ragdoll: every bone 12 inches lower (the floor), the mass ratio flagged.
     const float rootZ = view.scene()->jointWorld()[0].translation().z();
