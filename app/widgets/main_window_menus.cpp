@@ -66,9 +66,10 @@ void MainWindow::createActions()
     createCameraMenu();
     createPlaybackMenu();
     createViewMenu();
-    // Physics (issue 31): the hulls, Simulate Ragdoll; its menu before View.
+    // Physics (issue 31): the hulls' toggle, Simulate Ragdoll, Back to Pose in View.
     m_physics = new PhysicsView(this, m_settings, m_tabs, m_viewport->viewport());
-    menuBar()->insertMenu(m_viewMenu->menuAction(), m_physics->menu());
+    m_viewMenu->insertActions(m_viewMenu->actions().value(0), m_physics->actions());
+    m_viewMenu->insertSeparator(m_viewMenu->actions().value(3));
     createHelpMenu();
 
     // The window holds every menu action too: their keys keep working while the menu bar is

@@ -3,10 +3,9 @@
 #include <functional>
 
 #include <QtCore/QSettings>
+#include <QtGui/QAction>
 #include <QtWidgets/QLabel>
 #include <QtWidgets/QMainWindow>
-#include <QtWidgets/QMenu>
-#include <QtWidgets/QMenuBar>
 #include <QtWidgets/QStatusBar>
 
 #include "app/document/document.h"
@@ -34,8 +33,7 @@ PhysicsView::PhysicsView(QMainWindow* window, QSettings& settings, DocumentManag
                          render::Viewport* viewport)
     : QObject(window), m_settings(settings), m_tabs(tabs), m_viewport(viewport)
 {
-    m_menu = new QMenu(tr("P&hysics"), window);
-    m_toggle = m_menu->addAction(tr("Physics"));
+    m_toggle = new QAction(tr("Physics"), window);
     m_toggle->setObjectName(QStringLiteral("physicsView"));
     m_toggle->setCheckable(true);
     m_toggle->setShortcut(QKeySequence(Qt::Key_P));
@@ -46,11 +44,11 @@ PhysicsView::PhysicsView(QMainWindow* window, QSettings& settings, DocumentManag
         m_settings.sync();
         rebuildScene();
     });
-    m_simulate = m_menu->addAction(tr("Simulate Ragdoll"));
+    m_simulate = new QAction(tr("Simulate Ragdoll"), window);
     m_simulate->setObjectName(QStringLiteral("simulateRagdoll"));
     m_simulate->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_P));
     connect(m_simulate, &QAction::triggered, this, [this] { simulate(); });
-    m_back = m_menu->addAction(tr("Back to Pose"));
+    m_back = new QAction(tr("Back to Pose"), window);
     m_back->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
     connect(m_back, &QAction::triggered, this, &PhysicsView::backToPose);
 

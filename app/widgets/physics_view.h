@@ -1,6 +1,6 @@
 #pragma once
 
-// The window's Physics view (issue 31 items 3 and 4): a Physics menu with the view toggle (P,
+// The window's Physics view (issue 31 items 3 and 4): View menu actions: the toggle (P,
 // persisted), Simulate Ragdoll (Shift+P: the drop test, the model posed from the solids at
 // rest, phys.ragdoll-unstable findings into the Problems dock) and Back to Pose (Ctrl+Shift+P);
 // the hulls over the model (render/physics_scene.h) for a QC project's predicted collision
@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 
+#include <QtCore/QList>
 #include <QtCore/QObject>
 #include <QtCore/QPointer>
 
@@ -19,7 +20,6 @@
 class QAction;
 class QLabel;
 class QMainWindow;
-class QMenu;
 class QSettings;
 
 namespace rigscope::render {
@@ -38,7 +38,8 @@ public:
                 render::Viewport* viewport);
     ~PhysicsView() override;
 
-    QMenu* menu() const { return m_menu; }
+    // The toggle, Simulate Ragdoll and Back to Pose (the window puts them in its View menu).
+    QList<QAction*> actions() const { return {m_toggle, m_simulate, m_back}; }
     QAction* toggleAction() const { return m_toggle; }
     QAction* simulateAction() const { return m_simulate; }
     QAction* backToPoseAction() const { return m_back; }
@@ -70,7 +71,6 @@ private:
     QSettings& m_settings;
     DocumentManager* m_tabs;
     render::Viewport* m_viewport;
-    QMenu* m_menu = nullptr;
     QAction* m_toggle = nullptr;
     QAction* m_simulate = nullptr;
     QAction* m_back = nullptr;

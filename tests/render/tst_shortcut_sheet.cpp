@@ -100,8 +100,8 @@ private slots:
         }
         QCOMPARE(order, (QStringList{QStringLiteral("File"), QStringLiteral("Display"),
                                      QStringLiteral("Camera"), QStringLiteral("Playback"),
-                                     QStringLiteral("Physics"), QStringLiteral("View"),
-                                     QStringLiteral("Help"), QStringLiteral("Mouse")}));
+                                     QStringLiteral("View"), QStringLiteral("Help"),
+                                     QStringLiteral("Mouse")}));
         QVERIFY(sheet->html().contains(QStringLiteral("Keyboard and Mouse")));
         // Fits on the window and sits over it.
         QVERIFY2(QRect(w.mapToGlobal(QPoint(0, 0)), w.size()).contains(sheet->geometry()),
