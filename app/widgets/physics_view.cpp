@@ -46,10 +46,8 @@ PhysicsView::PhysicsView(QMainWindow* window, QSettings& settings, DocumentManag
     });
     m_simulate = new QAction(tr("Simulate Ragdoll"), window);
     m_simulate->setObjectName(QStringLiteral("simulateRagdoll"));
-    m_simulate->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_P));
     connect(m_simulate, &QAction::triggered, this, [this] { simulate(); });
     m_back = new QAction(tr("Back to Pose"), window);
-    m_back->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
     connect(m_back, &QAction::triggered, this, &PhysicsView::backToPose);
 
     m_status = new QLabel(window);

@@ -1,8 +1,8 @@
 #pragma once
 
 // The window's Physics view (issue 31 items 3 and 4): View menu actions: the toggle (P,
-// persisted), Simulate Ragdoll (Shift+P: the drop test, the model posed from the solids at
-// rest, phys.ragdoll-unstable findings into the Problems dock) and Back to Pose (Ctrl+Shift+P);
+// persisted), Simulate Ragdoll (the drop test, the model posed from the solids at
+// rest, phys.ragdoll-unstable findings into the Problems dock) and Back to Pose;
 // the hulls over the model (render/physics_scene.h) for a QC project's predicted collision
 // model or a compiled model's .phy; the selected bone's solid (mass, pieces, limits) and the
 // physics budget in the status bar.
