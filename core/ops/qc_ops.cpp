@@ -10,6 +10,7 @@
 #include "core/checks/materials.h"
 #include "core/diag/diagnostic_ids.h"
 #include "core/diag/severity.h"
+#include "core/formats/qc/qc_diagnostic.h"
 #include "core/ops/diagnostic_json.h"
 #include "core/ops/material_report.h"
 #include "core/ops/physics_report.h"
@@ -49,13 +50,9 @@ void jiggleSkeletonChecks(const QcProject& p, const QcCompiled& c, std::vector<D
     }
     for (const QcJiggleBone& jb : p.jiggleBones) {
         const auto warn = [&](std::string_view id, std::string message) {
-            Diagnostic d;
-            d.severity = id == ids::kJiggleMovesNothing ? Severity::Note : Severity::Warning;
-            d.id = id;
-            d.message = std::move(message);
-            d.file = jb.at.file;
-            d.where = jb.at.where;
-            out.push_back(std::move(d));
+            out.push_back(
+                diagnosticAt(id == ids::kJiggleMovesNothing ? Severity::Note : Severity::Warning,
+                             id, jb.at, std::move(message)));
         };
         const JointIndex j = s.findByName(jb.bone);
         if (j == kNoJoint) {
@@ -473,13 +470,10 @@ void checkSkinMaterials(const QcReport& r, const CheckOptions& opt, const std::s
             }
             return;
         }
-        Diagnostic d;
-        d.severity = Severity::Warning;
-        d.id = ids::kMaterialMissing;
-        d.file = at.file;
-        d.where = at.where;
-        d.message = what + " has no VMT: searched " + std::to_string(st.searched.size()) + " path" +
-                    (st.searched.size() == 1 ? "" : "s") + " ($cdmaterials x roots)";
+        Diagnostic d = diagnosticAt(
+            Severity::Warning, ids::kMaterialMissing, at,
+            what + " has no VMT: searched " + std::to_string(st.searched.size()) + " path" +
+                (st.searched.size() == 1 ? "" : "s") + " ($cdmaterials x roots)");
         for (const std::string& s : st.searched) {
             d.related.push_back({s, {}, "searched"});
         }

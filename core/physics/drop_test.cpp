@@ -12,6 +12,7 @@
 
 #include "core/diag/diagnostic_ids.h"
 #include "core/formats/mdl/compiled_model.h"
+#include "core/formats/qc/qc_diagnostic.h"
 #include "core/physics/convex_hull.h"
 #include "core/text/ascii.h"
 
@@ -565,13 +566,8 @@ std::vector<Diagnostic> dropTestDiagnostics(const DropInput& input, const DropRe
         return out;
     }
     auto add = [&](std::string message) {
-        Diagnostic d;
-        d.severity = Severity::Warning;
-        d.id = ids::kPhysRagdollUnstable;
-        d.file = at.file;
-        d.where = at.where;
-        d.message = std::move(message);
-        out.push_back(std::move(d));
+        out.push_back(
+            diagnosticAt(Severity::Warning, ids::kPhysRagdollUnstable, at, std::move(message)));
     };
     if (!result.rested) {
         std::size_t fastest = 0;

@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "core/diag/diagnostic_ids.h"
+#include "core/formats/qc/qc_diagnostic.h"
 #include "core/formats/registry.h"
 #include "core/pose/effective_weights.h"
 #include "core/pose/pose_rig.h"
@@ -57,17 +58,6 @@ std::string fmt(double v)
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.6g", v);
     return buf;
-}
-
-Diagnostic at(Severity s, std::string_view id, const QcWhere& w, std::string message)
-{
-    Diagnostic d;
-    d.severity = s;
-    d.id = id;
-    d.file = w.file;
-    d.where = w.where;
-    d.message = std::move(message);
-    return d;
 }
 
 // The file's base name without folders and extension (studiomdl Q_FileBase): a prop's solid.
@@ -450,18 +440,18 @@ void Builder::applyOptions()
             s.autoMass = false;
             if (!(s.totalMass > 0)) {
                 out.diagnostics.push_back(
-                    at(Severity::Warning, ids::kPhysMassRange, o.at,
-                       "$mass " + argText(o, 0) +
-                           ": every solid gets studiomdl's minimum of 1 kg instead"));
+                    diagnosticAt(Severity::Warning, ids::kPhysMassRange, o.at,
+                                 "$mass " + argText(o, 0) +
+                                     ": every solid gets studiomdl's minimum of 1 kg instead"));
             }
         } else if (n == "automass") {
             s.autoMass = true;
         } else if (n == "inertia") {
             s.inertia = argFloat(o, 0);
             if (!(s.inertia > 0)) {
-                out.diagnostics.push_back(
-                    at(Severity::Warning, ids::kPhysMassRange, o.at,
-                       "$inertia " + argText(o, 0) + ": the solids get no rotational inertia"));
+                out.diagnostics.push_back(diagnosticAt(
+                    Severity::Warning, ids::kPhysMassRange, o.at,
+                    "$inertia " + argText(o, 0) + ": the solids get no rotational inertia"));
             }
         } else if (n == "damping") {
             s.damping = argFloat(o, 0);
@@ -508,23 +498,23 @@ void Builder::applyOptions()
             l.friction = o.args.size() >= 6 ? argFloat(o, 5) : 1.0f;
             const JointIndex b = localBone(l.bone);
             if (b == kNoJoint) {
-                Diagnostic d = at(Severity::Warning, ids::kPhysConstraintNoSolid, o.at,
-                                  "$jointconstrain names '" + l.bone +
-                                      "', a bone the collision mesh does not have: "
-                                      "studiomdl ignores it");
+                Diagnostic d = diagnosticAt(Severity::Warning, ids::kPhysConstraintNoSolid, o.at,
+                                            "$jointconstrain names '" + l.bone +
+                                                "', a bone the collision mesh does not have: "
+                                                "studiomdl ignores it");
                 d.fixedSeverity = true;
                 out.diagnostics.push_back(std::move(d));
                 continue;
             }
             l.bone = boneName(b);
             if (l.axis < 0 || l.axis > 2 || l.min > l.max) {
-                out.diagnostics.push_back(
-                    at(Severity::Error, ids::kPhysConstraintRange, o.at,
-                       l.axis < 0 || l.axis > 2
-                           ? "$jointconstrain on '" + l.bone + "' names axis '" + argText(o, 1) +
-                                 "' (x, y or z): studiomdl stops (\"Can't build ragdoll\")"
-                           : "$jointconstrain on '" + l.bone + "': min " + fmt(l.min) + " > max " +
-                                 fmt(l.max) + ": studiomdl stops (\"Can't build ragdoll\")"));
+                out.diagnostics.push_back(diagnosticAt(
+                    Severity::Error, ids::kPhysConstraintRange, o.at,
+                    l.axis < 0 || l.axis > 2
+                        ? "$jointconstrain on '" + l.bone + "' names axis '" + argText(o, 1) +
+                              "' (x, y or z): studiomdl stops (\"Can't build ragdoll\")"
+                        : "$jointconstrain on '" + l.bone + "': min " + fmt(l.min) + " > max " +
+                              fmt(l.max) + ": studiomdl stops (\"Can't build ragdoll\")"));
                 continue;
             }
             if (type == "free") {
@@ -534,20 +524,21 @@ void Builder::applyOptions()
             } else if (type == "limit") {
                 l.type = PhysicsJointLimit::Type::Limit;
             } else {
-                Diagnostic d = at(Severity::Warning, ids::kPhysConstraintRange, o.at,
-                                  "$jointconstrain on '" + l.bone + "': type '" + argText(o, 2) +
-                                      "' is not free, fixed or limit: studiomdl ignores it");
+                Diagnostic d =
+                    diagnosticAt(Severity::Warning, ids::kPhysConstraintRange, o.at,
+                                 "$jointconstrain on '" + l.bone + "': type '" + argText(o, 2) +
+                                     "' is not free, fixed or limit: studiomdl ignores it");
                 d.fixedSeverity = true;
                 out.diagnostics.push_back(std::move(d));
                 continue;
             }
             if (l.type == PhysicsJointLimit::Type::Limit && (l.min < -180.0f || l.max > 180.0f)) {
-                Diagnostic d =
-                    at(Severity::Warning, ids::kPhysConstraintRange, o.at,
-                       "$jointconstrain on '" + l.bone + "' " + "xyz"[l.axis] + ": limit " +
-                           fmt(l.min) + ".." + fmt(l.max) +
-                           " goes beyond -180..180 degrees: the joint turns further than meant "
-                           "(use 'free' for a free axis)");
+                Diagnostic d = diagnosticAt(
+                    Severity::Warning, ids::kPhysConstraintRange, o.at,
+                    "$jointconstrain on '" + l.bone + "' " + "xyz"[l.axis] + ": limit " +
+                        fmt(l.min) + ".." + fmt(l.max) +
+                        " goes beyond -180..180 degrees: the joint turns further than meant "
+                        "(use 'free' for a free axis)");
                 d.fixedSeverity = true;
                 out.diagnostics.push_back(std::move(d));
             }
@@ -577,11 +568,12 @@ void Builder::applyOptions()
         } else if (n == "jointcollidealltoall" || n == "jointnocollide") {
             // collision pairs only (later studiomdl builds)
         } else {
-            out.diagnostics.push_back(at(Severity::Warning, ids::kPhysUnknownOption, o.at,
-                                         "$" + n +
-                                             " is not a collision model command: studiomdl "
-                                             "ignores it (\"Unknown command in collision "
-                                             "series\")"));
+            out.diagnostics.push_back(
+                diagnosticAt(Severity::Warning, ids::kPhysUnknownOption, o.at,
+                             "$" + n +
+                                 " is not a collision model command: studiomdl "
+                                 "ignores it (\"Unknown command in collision "
+                                 "series\")"));
         }
     }
 }
@@ -600,23 +592,23 @@ void Builder::buildSingleBody()
         BuiltPieces built = buildConvexes(islands, src.position, s.remove2d);
         if (!built.flatIslands.empty()) {
             const Island& isl = islands[built.flatIslands.front()];
-            Diagnostic d =
-                at(Severity::Warning, ids::kPhysFlatPiece, {out.meshFile, src.where[isl.front()]},
-                   std::to_string(built.flatIslands.size()) +
-                       " piece(s) of the collision mesh are flat (thinner than 0.5 "
-                       "inch), e.g. the one at this vertex: studiomdl builds one hull "
-                       "around the whole mesh instead (\"2-dimensional geometry\"); "
-                       "check the smoothing groups or add $remove2d");
+            Diagnostic d = diagnosticAt(
+                Severity::Warning, ids::kPhysFlatPiece, {out.meshFile, src.where[isl.front()]},
+                std::to_string(built.flatIslands.size()) +
+                    " piece(s) of the collision mesh are flat (thinner than 0.5 "
+                    "inch), e.g. the one at this vertex: studiomdl builds one hull "
+                    "around the whole mesh instead (\"2-dimensional geometry\"); "
+                    "check the smoothing groups or add $remove2d");
             out.diagnostics.push_back(std::move(d));
         }
         const auto count = static_cast<std::int32_t>(built.pieces.size());
         if (count > s.maxConvexPieces && !s.hullCountOverride) {
-            out.diagnostics.push_back(
-                at(Severity::Warning, ids::kPhysCostlyCollision, project.collision.at,
-                   "COSTLY COLLISION MODEL: " + std::to_string(count) + " convex pieces - " +
-                       std::to_string(s.maxConvexPieces) +
-                       " allowed: studiomdl builds one hull around the whole mesh instead" +
-                       (s.maxConvexPiecesSet ? "" : " (raise the limit with $maxconvexpieces)")));
+            out.diagnostics.push_back(diagnosticAt(
+                Severity::Warning, ids::kPhysCostlyCollision, project.collision.at,
+                "COSTLY COLLISION MODEL: " + std::to_string(count) + " convex pieces - " +
+                    std::to_string(s.maxConvexPieces) +
+                    " allowed: studiomdl builds one hull around the whole mesh instead" +
+                    (s.maxConvexPiecesSet ? "" : " (raise the limit with $maxconvexpieces)")));
             built.valid = false;
         }
         if (built.valid) {
@@ -633,20 +625,21 @@ void Builder::buildSingleBody()
             const std::vector<Island> islands = connectedIslands(src, all, weldByPosition);
             islandCount = islands.size();
             if (islands.size() > 1) {
-                out.diagnostics.push_back(
-                    at(Severity::Warning, ids::kPhysNotConcave, project.collision.at,
-                       "the collision mesh has " + std::to_string(islands.size()) +
-                           " separate parts but no $concave: studiomdl wraps them in one convex "
-                           "hull"));
+                out.diagnostics.push_back(diagnosticAt(
+                    Severity::Warning, ids::kPhysNotConcave, project.collision.at,
+                    "the collision mesh has " + std::to_string(islands.size()) +
+                        " separate parts but no $concave: studiomdl wraps them in one convex "
+                        "hull"));
             }
         }
     }
     (void)islandCount;
     if (solid.pieces.empty()) {
         if (!src.position.empty()) {
-            Diagnostic d = at(Severity::Error, ids::kPhysFlatPiece, project.collision.at,
-                              "the whole collision mesh is flat (thinner than 0.5 inch) or spans "
-                              "no volume: studiomdl writes no solid, the model has no collision");
+            Diagnostic d =
+                diagnosticAt(Severity::Error, ids::kPhysFlatPiece, project.collision.at,
+                             "the whole collision mesh is flat (thinner than 0.5 inch) or spans "
+                             "no volume: studiomdl writes no solid, the model has no collision");
             d.fixedSeverity = true;
             out.diagnostics.push_back(std::move(d));
         }
@@ -752,34 +745,34 @@ void Builder::buildJointed()
         }
         // A ragdoll bone that loses its solid loses data: an error.
         if (!flat.empty()) {
-            out.diagnostics.push_back(
-                at(Severity::Error, ids::kPhysFlatPiece,
-                   {out.meshFile, src.where[islands[flat.front()].front()]},
-                   "a piece of bone '" + boneName(static_cast<JointIndex>(b)) +
-                       "' is flat (thinner than 0.5 inch): studiomdl drops the bone's pieces "
-                       "(\"2-dimensional geometry\"); check the smoothing groups or add "
-                       "$remove2d"));
+            out.diagnostics.push_back(diagnosticAt(
+                Severity::Error, ids::kPhysFlatPiece,
+                {out.meshFile, src.where[islands[flat.front()].front()]},
+                "a piece of bone '" + boneName(static_cast<JointIndex>(b)) +
+                    "' is flat (thinner than 0.5 inch): studiomdl drops the bone's pieces "
+                    "(\"2-dimensional geometry\"); check the smoothing groups or add "
+                    "$remove2d"));
             out.diagnostics.back().fixedSeverity = true;
         }
         const auto count = static_cast<std::int32_t>(all.pieces.size());
         if (count > s.maxConvexPieces) {
-            out.diagnostics.push_back(
-                at(Severity::Error, ids::kPhysCostlyCollision, project.collision.at,
-                   "COSTLY COLLISION MODEL: bone '" + boneName(static_cast<JointIndex>(b)) +
-                       "' has " + std::to_string(count) + " convex pieces - " +
-                       std::to_string(s.maxConvexPieces) + " allowed: studiomdl drops its solid"));
+            out.diagnostics.push_back(diagnosticAt(
+                Severity::Error, ids::kPhysCostlyCollision, project.collision.at,
+                "COSTLY COLLISION MODEL: bone '" + boneName(static_cast<JointIndex>(b)) + "' has " +
+                    std::to_string(count) + " convex pieces - " +
+                    std::to_string(s.maxConvexPieces) + " allowed: studiomdl drops its solid"));
             out.diagnostics.back().fixedSeverity = true;
             valid = false;
         }
         if (!s.concavePerJoint && count == 1 && !faceList.empty()) {
             const auto parts = connectedIslands(src, faceList, weldByPosition);
             if (parts.size() > 1) {
-                out.diagnostics.push_back(
-                    at(Severity::Warning, ids::kPhysNotConcave, project.collision.at,
-                       "bone '" + boneName(static_cast<JointIndex>(b)) + "' has " +
-                           std::to_string(parts.size()) +
-                           " separate parts but no $concaveperjoint: studiomdl wraps them in one "
-                           "convex hull"));
+                out.diagnostics.push_back(diagnosticAt(
+                    Severity::Warning, ids::kPhysNotConcave, project.collision.at,
+                    "bone '" + boneName(static_cast<JointIndex>(b)) + "' has " +
+                        std::to_string(parts.size()) +
+                        " separate parts but no $concaveperjoint: studiomdl wraps them in one "
+                        "convex hull"));
             }
         }
         if (!valid) {
@@ -944,28 +937,30 @@ void Builder::finishJointed()
         const std::string target = fixParent(l.bone);
         const std::int32_t idx = indexOf(target);
         if (idx < 0) {
-            out.diagnostics.push_back(
-                at(Severity::Error, ids::kPhysConstraintNoSolid, l.at,
-                   "$jointconstrain on '" + l.bone +
-                       "', a bone with no solid (no collision vertex on it or above it): studiomdl "
-                       "stops (\"Rotation constraint on bone which does not appear in collision "
-                       "model\")"));
+            out.diagnostics.push_back(diagnosticAt(
+                Severity::Error, ids::kPhysConstraintNoSolid, l.at,
+                "$jointconstrain on '" + l.bone +
+                    "', a bone with no solid (no collision vertex on it or above it): studiomdl "
+                    "stops (\"Rotation constraint on bone which does not appear in collision "
+                    "model\")"));
         } else if (!out.solids[static_cast<std::size_t>(idx)].parent.empty() &&
                    asciiLower(target) != asciiLower(l.bone)) {
-            Diagnostic d = at(Severity::Warning, ids::kPhysConstraintNoSolid, l.at,
-                              "$jointconstrain on '" + l.bone +
-                                  "', a bone with no solid: studiomdl applies it to the joint "
-                                  "of '" +
-                                  target + "', the nearest parent with one");
+            Diagnostic d =
+                diagnosticAt(Severity::Warning, ids::kPhysConstraintNoSolid, l.at,
+                             "$jointconstrain on '" + l.bone +
+                                 "', a bone with no solid: studiomdl applies it to the joint "
+                                 "of '" +
+                                 target + "', the nearest parent with one");
             d.fixedSeverity = true;
             out.diagnostics.push_back(std::move(d));
         } else if (out.solids[static_cast<std::size_t>(idx)].parent.empty() &&
                    asciiLower(target) != asciiLower(out.settings.rootBone)) {
-            out.diagnostics.push_back(at(Severity::Error, ids::kPhysConstraintNoSolid, l.at,
-                                         "$jointconstrain on '" + l.bone +
-                                             "', the root solid, which has no parent to turn "
-                                             "against: studiomdl stops (\"Rotation constraint "
-                                             "on bone which has no parent\")"));
+            out.diagnostics.push_back(
+                diagnosticAt(Severity::Error, ids::kPhysConstraintNoSolid, l.at,
+                             "$jointconstrain on '" + l.bone +
+                                 "', the root solid, which has no parent to turn "
+                                 "against: studiomdl stops (\"Rotation constraint "
+                                 "on bone which has no parent\")"));
         }
     }
 }
@@ -1006,10 +1001,11 @@ void Builder::checks()
         // A ragdoll of more solids than the game's RAGDOLL_MAX_ELEMENTS (24) is never built.
         constexpr std::size_t kRagdollMax = 24;
         if (out.solids.size() > kRagdollMax) {
-            out.diagnostics.push_back(at(Severity::Warning, ids::kPhysTooManySolids, colAt,
-                                         "the ragdoll has " + std::to_string(out.solids.size()) +
-                                             " solids - 24 allowed: the game does not make it "
-                                             "a ragdoll (RAGDOLL_MAX_ELEMENTS)"));
+            out.diagnostics.push_back(
+                diagnosticAt(Severity::Warning, ids::kPhysTooManySolids, colAt,
+                             "the ragdoll has " + std::to_string(out.solids.size()) +
+                                 " solids - 24 allowed: the game does not make it "
+                                 "a ragdoll (RAGDOLL_MAX_ELEMENTS)"));
         }
         // Vertices weighted to several bones (their faces join every bone's hull) and to bones
         // the compiled model does not have (their geometry is lost).
@@ -1032,40 +1028,42 @@ void Builder::checks()
             }
         }
         if (multi) {
-            out.diagnostics.push_back(
-                at(Severity::Warning, ids::kPhysVertexMultipleBones, {out.meshFile, firstMulti},
-                   std::to_string(multi) + " collision vertices are weighted to more than one "
-                                           "bone (the first here): their faces go into the "
-                                           "hull of each of those bones"));
+            out.diagnostics.push_back(diagnosticAt(
+                Severity::Warning, ids::kPhysVertexMultipleBones, {out.meshFile, firstMulti},
+                std::to_string(multi) + " collision vertices are weighted to more than one "
+                                        "bone (the first here): their faces go into the "
+                                        "hull of each of those bones"));
         }
         if (unknown) {
-            out.diagnostics.push_back(at(Severity::Error, ids::kPhysVertexUnknownBone,
-                                         {out.meshFile, firstUnknown},
-                                         std::to_string(unknown) +
-                                             " collision vertices (the first here) are weighted "
-                                             "to '" +
-                                             unknownBone +
-                                             "', a bone the compiled model does not have: "
-                                             "studiomdl skips it and its geometry is lost"));
+            out.diagnostics.push_back(diagnosticAt(
+                Severity::Error, ids::kPhysVertexUnknownBone, {out.meshFile, firstUnknown},
+                std::to_string(unknown) +
+                    " collision vertices (the first here) are weighted "
+                    "to '" +
+                    unknownBone +
+                    "', a bone the compiled model does not have: "
+                    "studiomdl skips it and its geometry is lost"));
         }
     }
     // Masses the engine clamps (VPHYSICS_MAX_MASS = 50000 kg).
     for (const PhysicsSolid& s : out.solids) {
         if (s.mass > 5e4f) {
-            out.diagnostics.push_back(at(Severity::Warning, ids::kPhysMassRange, colAt,
-                                         "solid '" + s.name + "' weighs " + fmt(s.mass) +
-                                             " kg: the engine clamps masses to 50000 kg"));
+            out.diagnostics.push_back(
+                diagnosticAt(Severity::Warning, ids::kPhysMassRange, colAt,
+                             "solid '" + s.name + "' weighs " + fmt(s.mass) +
+                                 " kg: the engine clamps masses to 50000 kg"));
             break;
         }
     }
     if (out.settings.totalMassSet && !out.settings.autoMass && out.settings.totalMass > 0 &&
         out.solids.size() > 1 && out.mass() > out.settings.totalMass * 1.1f &&
         out.mass() > out.settings.totalMass + 1.0f) {
-        out.diagnostics.push_back(at(Severity::Warning, ids::kPhysMassRange, colAt,
-                                     "the solids weigh " + fmt(out.mass()) + " kg, not $mass " +
-                                         fmt(out.settings.totalMass) +
-                                         ": studiomdl raises every solid's share to at least 1 "
-                                         "kg"));
+        out.diagnostics.push_back(
+            diagnosticAt(Severity::Warning, ids::kPhysMassRange, colAt,
+                         "the solids weigh " + fmt(out.mass()) + " kg, not $mass " +
+                             fmt(out.settings.totalMass) +
+                             ": studiomdl raises every solid's share to at least 1 "
+                             "kg"));
     }
     // A collision mesh far outside the visible one (wrong scale or an unapplied transform).
     if (compiled.hasModel && !compiled.model.mesh.empty() && !src.position.empty()) {
@@ -1082,7 +1080,7 @@ void Builder::checks()
         const double visibleSize = (vhi - vlo).maxCoeff();
         const double beyond = std::max((vlo - clo).maxCoeff(), (chi - vhi).maxCoeff());
         if (visibleSize > 0 && beyond > std::max(1.0, 0.5 * visibleSize)) {
-            out.diagnostics.push_back(at(
+            out.diagnostics.push_back(diagnosticAt(
                 Severity::Warning, ids::kPhysMeshLarger, colAt,
                 "the collision mesh reaches " + fmt(beyond) + " units beyond the visible model (" +
                     fmt(visibleSize) + " units across): check its scale and position"));

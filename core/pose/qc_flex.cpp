@@ -8,6 +8,7 @@
 #include <Eigen/Geometry>
 
 #include "core/diag/diagnostic_ids.h"
+#include "core/formats/qc/qc_diagnostic.h"
 #include "core/formats/qc/qc_reader.h"
 #include "core/text/ascii.h"
 
@@ -50,17 +51,6 @@ int precedence(std::int32_t op) noexcept
     default:
         return 0;
     }
-}
-
-Diagnostic located(Severity s, std::string_view id, const QcWhere& at, std::string message)
-{
-    Diagnostic d;
-    d.severity = s;
-    d.id = id;
-    d.file = at.file;
-    d.where = at.where;
-    d.message = std::move(message);
-    return d;
 }
 
 std::string quoted(const std::string& s)
@@ -176,7 +166,7 @@ private:
     void rule(const QcFlexRule& r);
     void report(Severity s, std::string_view id, const QcWhere& at, std::string message)
     {
-        m_rig.diagnostics.push_back(located(s, id, at, std::move(message)));
+        m_rig.diagnostics.push_back(diagnosticAt(s, id, at, std::move(message)));
     }
     void usageChecks();
 

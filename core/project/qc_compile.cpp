@@ -7,6 +7,7 @@
 #include <Eigen/Geometry>
 
 #include "core/diag/diagnostic_ids.h"
+#include "core/formats/qc/qc_diagnostic.h"
 #include "core/io/file_buffer.h"
 #include "core/model/rotation.h"
 #include "core/pose/effective_weights.h"
@@ -34,17 +35,6 @@ std::string fileKey(std::string_view path, bool dropFolder)
         s.resize(dot);
     }
     return s;
-}
-
-Diagnostic located(Severity s, std::string_view id, const QcWhere& at, std::string message)
-{
-    Diagnostic d;
-    d.severity = s;
-    d.id = id;
-    d.file = at.file;
-    d.where = at.where;
-    d.message = std::move(message);
-    return d;
 }
 
 class Compiler {
@@ -110,8 +100,8 @@ const ReadResult* Compiler::readRef(std::int32_t ref)
         fr.path = f.resolved;
         std::string bytes, error;
         if (!m_fs.read(f.resolved, bytes, error)) {
-            m_out.diagnostics.push_back(located(Severity::Error, ids::kQcUnreadFile, f.at,
-                                                "'" + f.path + "' cannot be read: " + error));
+            m_out.diagnostics.push_back(diagnosticAt(Severity::Error, ids::kQcUnreadFile, f.at,
+                                                     "'" + f.path + "' cannot be read: " + error));
         } else {
             ReadContext ctx;
             ctx.fileName = f.resolved;
@@ -125,8 +115,9 @@ const ReadResult* Compiler::readRef(std::int32_t ref)
                         break;
                     }
                 }
-                m_out.diagnostics.push_back(located(Severity::Error, ids::kQcUnreadFile, f.at,
-                                                    "'" + f.path + "' cannot be read: " + why));
+                m_out.diagnostics.push_back(
+                    diagnosticAt(Severity::Error, ids::kQcUnreadFile, f.at,
+                                 "'" + f.path + "' cannot be read: " + why));
             }
         }
         m_out.reads.push_back(std::move(fr));
@@ -1052,10 +1043,10 @@ QcCompiled Compiler::run()
                     continue;
                 }
                 m_out.diagnostics.push_back(
-                    located(Severity::Error, ids::kQcUnknownBone, b.at,
-                            "$" + b.command + " names bone '" + b.bone +
-                                "'; $staticprop collapses every bone into one bone named "
-                                "'static_prop', so studiomdl cannot find it"));
+                    diagnosticAt(Severity::Error, ids::kQcUnknownBone, b.at,
+                                 "$" + b.command + " names bone '" + b.bone +
+                                     "'; $staticprop collapses every bone into one bone named "
+                                     "'static_prop', so studiomdl cannot find it"));
             } else if (dropped != m_droppedByName.end()) {
                 // studiomdl only warns that these are unused; Source links an attachment on a
                 // dropped bone to its nearest kept ancestor (simplify.cpp LinkAttachments).
@@ -1063,7 +1054,7 @@ QcCompiled Compiler::run()
                     (b.command == "attachment" && m_project.profile != Profile::GoldSrc)) {
                     continue;
                 }
-                m_out.diagnostics.push_back(located(
+                m_out.diagnostics.push_back(diagnosticAt(
                     Severity::Error, ids::kQcUnknownBone, b.at,
                     "$" + b.command + " names bone '" + b.bone +
                         "', which studiomdl drops from the compiled model: no vertex of any "
@@ -1075,15 +1066,15 @@ QcCompiled Compiler::run()
             } else if (b.command == "bonemerge" || b.command == "alwayscollapse") {
                 // studiomdl only compares these names with its bones (TagUsedBones,
                 // BoneShouldCollapse): an absent one does nothing.
-                m_out.diagnostics.push_back(located(
+                m_out.diagnostics.push_back(diagnosticAt(
                     Severity::Note, ids::kQcIgnoredBone, b.at,
                     "$" + b.command + " names bone '" + b.bone + "', which no body has (" +
                         std::to_string(skel.size()) + " bones merged); studiomdl ignores it"));
             } else {
-                m_out.diagnostics.push_back(
-                    located(Severity::Error, ids::kQcUnknownBone, b.at,
-                            "$" + b.command + " names bone '" + b.bone + "', which no body has (" +
-                                std::to_string(skel.size()) + " bones merged)"));
+                m_out.diagnostics.push_back(diagnosticAt(
+                    Severity::Error, ids::kQcUnknownBone, b.at,
+                    "$" + b.command + " names bone '" + b.bone + "', which no body has (" +
+                        std::to_string(skel.size()) + " bones merged)"));
             }
         }
     }
@@ -1100,10 +1091,10 @@ QcCompiled Compiler::run()
             for (const std::string& name : g.rows.front()) {
                 if (std::find(used.begin(), used.end(), fileKey(name, true)) == used.end()) {
                     m_out.diagnostics.push_back(
-                        located(Severity::Warning, ids::kQcSkinMaterialUnused, g.rowAt.front(),
-                                "$texturegroup '" + g.name + "' names material '" + name +
-                                    "', which no mesh uses (" +
-                                    std::to_string(mesh.materials.size()) + " materials)"));
+                        diagnosticAt(Severity::Warning, ids::kQcSkinMaterialUnused, g.rowAt.front(),
+                                     "$texturegroup '" + g.name + "' names material '" + name +
+                                         "', which no mesh uses (" +
+                                         std::to_string(mesh.materials.size()) + " materials)"));
                 }
             }
         }
@@ -1120,7 +1111,7 @@ QcCompiled Compiler::run()
     for (const QcLod& lod : m_project.lods) {
         for (const QcLod::Replace& r : lod.replaceModels) {
             if (std::find(bodies.begin(), bodies.end(), fileKey(r.from, false)) == bodies.end()) {
-                m_out.diagnostics.push_back(located(
+                m_out.diagnostics.push_back(diagnosticAt(
                     Severity::Error, ids::kQcLodUnknownModel, r.at,
                     "LOD replaces '" + r.from + "', which no $body / $model / $bodygroup uses"));
             }
