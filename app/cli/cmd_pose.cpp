@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include <QtCore/QCommandLineParser>
 
@@ -15,6 +16,37 @@
 #include "core/ops/pose.h"
 
 namespace rigscope::cli {
+
+namespace {
+
+// Each value is NAME=V, or NAME=L<sep>R for the two sides (of a stereo shape, or the controllers
+// left_NAME and right_NAME). False, after saying why, when one does not parse.
+bool parseSidedValues(const QStringList& values, QChar sep, const char* option,
+                      std::vector<core::PoseRequest::FlexValue>& out)
+{
+    for (const QString& v : values) {
+        const qsizetype eq = v.lastIndexOf(QLatin1Char('='));
+        const QStringList sides = eq > 0 ? v.mid(eq + 1).split(sep) : QStringList();
+        bool ok = !sides.isEmpty() && sides.size() <= 2;
+        float left = 0.0f;
+        float right = std::numeric_limits<float>::quiet_NaN();
+        if (ok) {
+            left = sides[0].toFloat(&ok);
+        }
+        if (ok && sides.size() == 2) {
+            right = sides[1].toFloat(&ok);
+        }
+        if (!ok) {
+            std::fprintf(stderr, "rigscope-cli pose: %s expects NAME=V or NAME=L%cR, got '%s'\n",
+                         option, sep.toLatin1(), qPrintable(v));
+            return false;
+        }
+        out.emplace_back(v.left(eq).toStdString(), left, right);
+    }
+    return true;
+}
+
+} // namespace
 
 int runPose(const QStringList& args)
 {
@@ -110,47 +142,10 @@ int runPose(const QStringList& args)
                      qPrintable(view));
         return 2;
     }
-    for (const QString& v : p.values(flex)) {
-        // NAME=V, or NAME=L:R for the two sides of a stereo shape.
-        const qsizetype eq = v.lastIndexOf(QLatin1Char('='));
-        const QStringList sides = eq > 0 ? v.mid(eq + 1).split(QLatin1Char(':')) : QStringList();
-        bool ok = !sides.isEmpty() && sides.size() <= 2;
-        float left = 0.0f;
-        float right = std::numeric_limits<float>::quiet_NaN();
-        if (ok) {
-            left = sides[0].toFloat(&ok);
-        }
-        if (ok && sides.size() == 2) {
-            right = sides[1].toFloat(&ok);
-        }
-        if (!ok) {
-            std::fprintf(stderr, "rigscope-cli pose: --flex expects NAME=V or NAME=L:R, got '%s'\n",
-                         qPrintable(v));
-            return 2;
-        }
-        req.flex.emplace_back(v.left(eq).toStdString(), left, right);
-    }
-    for (const QString& v : p.values(flexController)) {
-        // NAME=V, or NAME=L,R for the controllers left_NAME and right_NAME.
-        const qsizetype eq = v.lastIndexOf(QLatin1Char('='));
-        const QStringList sides = eq > 0 ? v.mid(eq + 1).split(QLatin1Char(',')) : QStringList();
-        bool ok = !sides.isEmpty() && sides.size() <= 2;
-        float left = 0.0f;
-        float right = std::numeric_limits<float>::quiet_NaN();
-        if (ok) {
-            left = sides[0].toFloat(&ok);
-        }
-        if (ok && sides.size() == 2) {
-            right = sides[1].toFloat(&ok);
-        }
-        if (!ok) {
-            std::fprintf(stderr,
-                         "rigscope-cli pose: --flex-controller expects NAME=V or NAME=L,R, got "
-                         "'%s'\n",
-                         qPrintable(v));
-            return 2;
-        }
-        req.flexControllers.emplace_back(v.left(eq).toStdString(), left, right);
+    if (!parseSidedValues(p.values(flex), QLatin1Char(':'), "--flex", req.flex) ||
+        !parseSidedValues(p.values(flexController), QLatin1Char(','), "--flex-controller",
+                          req.flexControllers)) {
+        return 2;
     }
     if (p.isSet(time)) {
         if (p.isSet(frame)) {
