@@ -1,4 +1,5 @@
 #include "render/labels.h"
+#include "render/materials.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,8 +12,6 @@
 #include <Qt3DCore/QAttribute>
 #include <Qt3DCore/QBuffer>
 #include <Qt3DCore/QGeometry>
-#include <Qt3DRender/QBlendEquation>
-#include <Qt3DRender/QBlendEquationArguments>
 #include <Qt3DRender/QCullFace>
 #include <Qt3DRender/QDepthTest>
 #include <Qt3DRender/QEffect>
@@ -132,15 +131,7 @@ Qt3DRender::QMaterial* makeScreenMaterial(Qt3DRender::QParameter* viewport, Qt3D
     points->setSizeMode(Qt3DRender::QPointSize::Fixed);
     points->setValue(1.0f);
     pass->addRenderState(points);
-    auto* eq = new Qt3DRender::QBlendEquation;
-    eq->setBlendFunction(Qt3DRender::QBlendEquation::Add);
-    auto* args = new Qt3DRender::QBlendEquationArguments;
-    args->setSourceRgb(Qt3DRender::QBlendEquationArguments::SourceAlpha);
-    args->setDestinationRgb(Qt3DRender::QBlendEquationArguments::OneMinusSourceAlpha);
-    args->setSourceAlpha(Qt3DRender::QBlendEquationArguments::One);
-    args->setDestinationAlpha(Qt3DRender::QBlendEquationArguments::OneMinusSourceAlpha);
-    pass->addRenderState(eq);
-    pass->addRenderState(args);
+    addOverBlend(pass);
     technique->addRenderPass(pass);
     effect->addTechnique(technique);
     material->setEffect(effect);

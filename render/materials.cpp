@@ -20,6 +20,19 @@
 
 namespace rigscope::render {
 
+void addOverBlend(Qt3DRender::QRenderPass* pass)
+{
+    auto* eq = new Qt3DRender::QBlendEquation;
+    eq->setBlendFunction(Qt3DRender::QBlendEquation::Add);
+    auto* args = new Qt3DRender::QBlendEquationArguments;
+    args->setSourceRgb(Qt3DRender::QBlendEquationArguments::SourceAlpha);
+    args->setDestinationRgb(Qt3DRender::QBlendEquationArguments::OneMinusSourceAlpha);
+    args->setSourceAlpha(Qt3DRender::QBlendEquationArguments::One);
+    args->setDestinationAlpha(Qt3DRender::QBlendEquationArguments::OneMinusSourceAlpha);
+    pass->addRenderState(eq);
+    pass->addRenderState(args);
+}
+
 namespace {
 
 constexpr char kShadedVert[] = R"(#version 150 core
@@ -186,15 +199,7 @@ Qt3DRender::QEffect* makeEffect(const char* vert, const char* frag, DepthMode de
         pass->addRenderState(new Qt3DRender::QNoDepthMask);
     }
     if (blend) {
-        auto* eq = new Qt3DRender::QBlendEquation;
-        eq->setBlendFunction(Qt3DRender::QBlendEquation::Add);
-        auto* args = new Qt3DRender::QBlendEquationArguments;
-        args->setSourceRgb(Qt3DRender::QBlendEquationArguments::SourceAlpha);
-        args->setDestinationRgb(Qt3DRender::QBlendEquationArguments::OneMinusSourceAlpha);
-        args->setSourceAlpha(Qt3DRender::QBlendEquationArguments::One);
-        args->setDestinationAlpha(Qt3DRender::QBlendEquationArguments::OneMinusSourceAlpha);
-        pass->addRenderState(eq);
-        pass->addRenderState(args);
+        addOverBlend(pass);
     }
     technique->addRenderPass(pass);
     effect->addTechnique(technique);

@@ -7,9 +7,14 @@ namespace Qt3DRender {
 class QAbstractTexture;
 class QCullFace;
 class QParameter;
+class QRenderPass;
 } // namespace Qt3DRender
 
 namespace rigscope::render {
+
+// Adds "over" blending to a pass: colour by the source alpha, alpha accumulated (overlays,
+// labels).
+void addOverBlend(Qt3DRender::QRenderPass* pass);
 
 // How a material treats depth: normal scene geometry, or an overlay drawn on top of it.
 enum class DepthMode { Scene, OnTop, NoWrite };
