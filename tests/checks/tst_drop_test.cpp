@@ -18,67 +18,14 @@
 #include "core/ops/physics_report.h"
 #include "core/ops/qc_ops.h"
 #include "core/physics/drop_test.h"
+#include "tests/support/box_smd.h"
 
 using namespace rigscope;
 using core::Vec3;
 
 namespace {
 
-std::string num(double v)
-{
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%g", v);
-    return buf;
-}
-
-// An SMD of boxes, each rigid on one bone; bones are placed by their offset from the parent.
-struct Smd {
-    struct Bone {
-        std::string name;
-        int parent;
-        Vec3 offset;
-    };
-    std::vector<Bone> bones;
-    std::string triangles;
-
-    void box(const Vec3& lo, const Vec3& hi, int bone)
-    {
-        const Vec3 c = (lo + hi) / 2;
-        auto corner = [&](int i) {
-            return Vec3(i & 1 ? hi.x() : lo.x(), i & 2 ? hi.y() : lo.y(), i & 4 ? hi.z() : lo.z());
-        };
-        const int quads[6][4] = {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4},
-                                 {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
-        for (const auto& q : quads) {
-            for (const int tri : {0, 1}) {
-                const int idx[3] = {q[0], q[1 + tri], q[2 + tri]};
-                triangles += "phys\n";
-                for (int k : idx) {
-                    const Vec3 p = corner(k);
-                    const Vec3 n = (p - c).normalized();
-                    triangles += std::to_string(bone) + " " + num(p.x()) + " " + num(p.y()) + " " +
-                                 num(p.z()) + " " + num(n.x()) + " " + num(n.y()) + " " +
-                                 num(n.z()) + " 0 0\n";
-                }
-            }
-        }
-    }
-    std::string text() const
-    {
-        std::string s = "version 1\nnodes\n";
-        for (std::size_t i = 0; i < bones.size(); ++i) {
-            s += std::to_string(i) + " \"" + bones[i].name + "\" " +
-                 std::to_string(bones[i].parent) + "\n";
-        }
-        s += "end\nskeleton\ntime 0\n";
-        for (std::size_t i = 0; i < bones.size(); ++i) {
-            const Vec3& o = bones[i].offset;
-            s += std::to_string(i) + " " + num(o.x()) + " " + num(o.y()) + " " + num(o.z()) +
-                 " 0 0 0\n";
-        }
-        return s + "end\ntriangles\n" + triangles + "end\n";
-    }
-};
+using Smd = test::BoxSmd;
 
 // Three 8 x 4 x 4 boxes in a row along X, joined at x = 10 and x = 20 (1 inch gaps), the
 // bottom at z = 0.

@@ -18,81 +18,14 @@
 #include "core/formats/mdl/compiled_model.h"
 #include "core/ops/qc_ops.h"
 #include "core/physics/convex_hull.h"
+#include "tests/support/box_smd.h"
 
 using namespace rigscope;
 using core::Vec3;
 
 namespace {
 
-std::string num(double v)
-{
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%g", v);
-    return buf;
-}
-
-// One SMD of boxes. `smooth`: every corner's normal points away from the box's centre, so the
-// faces of a box share their vertices (one smoothing group); else each face has its own normal
-// (hard edges: six flat pieces for studiomdl).
-struct SmdWriter {
-    std::vector<std::pair<std::string, int>> bones; // name, parent
-    std::string triangles;
-
-    // `links`: "" = rigid on `bone`, else an SMD links tail such as "2 1 0.5 2 0.5".
-    void box(const Vec3& lo, const Vec3& hi, int bone, bool smooth = true,
-             const std::string& links = {})
-    {
-        const Vec3 c = (lo + hi) / 2;
-        auto corner = [&](int i) {
-            return Vec3(i & 1 ? hi.x() : lo.x(), i & 2 ? hi.y() : lo.y(), i & 4 ? hi.z() : lo.z());
-        };
-        // Faces as corner quads, counter-clockwise seen from outside.
-        const int quads[6][4] = {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4},
-                                 {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
-        for (const auto& q : quads) {
-            const Vec3 faceNormal =
-                (corner(q[1]) - corner(q[0])).cross(corner(q[2]) - corner(q[0])).normalized();
-            for (const int tri : {0, 1}) {
-                const int idx[3] = {q[0], q[1 + tri], q[2 + tri]};
-                triangles += "phys\n";
-                for (int k : idx) {
-                    const Vec3 p = corner(k);
-                    const Vec3 n = smooth ? Vec3((p - c).normalized()) : faceNormal;
-                    triangles += std::to_string(bone) + " " + num(p.x()) + " " + num(p.y()) + " " +
-                                 num(p.z()) + " " + num(n.x()) + " " + num(n.y()) + " " +
-                                 num(n.z()) + " 0 0" + (links.empty() ? "" : " " + links) + "\n";
-                }
-            }
-        }
-    }
-    // A flat quad (two triangles) at height z.
-    void quad(const Vec3& lo, const Vec3& hi, int bone)
-    {
-        const Vec3 a(lo.x(), lo.y(), lo.z()), b(hi.x(), lo.y(), lo.z()), c(hi.x(), hi.y(), lo.z()),
-            d(lo.x(), hi.y(), lo.z());
-        for (const auto& t : {std::array<Vec3, 3>{a, b, c}, std::array<Vec3, 3>{a, c, d}}) {
-            triangles += "phys\n";
-            for (const Vec3& p : t) {
-                triangles += std::to_string(bone) + " " + num(p.x()) + " " + num(p.y()) + " " +
-                             num(p.z()) + " 0 0 1 0 0\n";
-            }
-        }
-    }
-    std::string text() const
-    {
-        std::string s = "version 1\nnodes\n";
-        for (std::size_t i = 0; i < bones.size(); ++i) {
-            s += std::to_string(i) + " \"" + bones[i].first + "\" " +
-                 std::to_string(bones[i].second) + "\n";
-        }
-        s += "end\nskeleton\ntime 0\n";
-        for (std::size_t i = 0; i < bones.size(); ++i) {
-            // Each child 10 units along X from its parent.
-            s += std::to_string(i) + (bones[i].second < 0 ? " 0 0 0" : " 10 0 0") + " 0 0 0\n";
-        }
-        return s + "end\ntriangles\n" + triangles + "end\n";
-    }
-};
+using SmdWriter = test::BoxSmd;
 
 SmdWriter rootOnly()
 {
