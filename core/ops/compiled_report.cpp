@@ -21,6 +21,17 @@ void writeVec(JsonWriter& w, const Vec3& v)
 
 } // namespace
 
+std::int64_t defaultBodyTriangles(const CompiledModelInfo& c)
+{
+    std::int64_t n = 0;
+    for (const CompiledBodypart& bp : c.bodyparts) {
+        if (!bp.models.empty()) {
+            n += bp.models.front().triangles;
+        }
+    }
+    return n;
+}
+
 void writeCompiledJson(JsonWriter& w, const CompiledModelInfo& c)
 {
     w.key("engine").value(c.engine);
@@ -70,6 +81,7 @@ void writeCompiledJson(JsonWriter& w, const CompiledModelInfo& c)
         w.endArray().endObject();
     }
     w.endArray();
+    w.key("defaultBodyTriangles").value(defaultBodyTriangles(c));
     w.key("materialNames").beginArray();
     for (const CompiledTexture& t : c.textures) {
         w.value(t.name);

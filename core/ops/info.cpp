@@ -350,7 +350,15 @@ std::string infoText(const InfoReport& r, bool verbose)
         line("frames", fr);
     }
     if (r.triangles > 0) {
-        line("triangles", groupedCount(r.triangles));
+        std::string tris = groupedCount(r.triangles);
+        if (r.compiled) { // every bodygroup choice is read; the game draws body 0
+            const std::int64_t body = defaultBodyTriangles(*r.compiled);
+            if (body != static_cast<std::int64_t>(r.triangles)) {
+                tris += " in every bodygroup choice, " + groupedCount(std::size_t(body)) +
+                        " in the default body";
+            }
+        }
+        line("triangles", tris);
         line("vertices",
              groupedCount(r.vertices) + " unique of " + groupedCount(r.corners) + " corners");
     }

@@ -31,6 +31,19 @@ class TstOpenCompiled : public QObject {
     test::SourceMdlSpec m_spec = test::sampleSourceSpec();
     QString m_mdl;
 
+    // LOD 0 triangles of the model `choice` of every bodypart (the first where it has fewer).
+    int bodyTriangles(std::size_t choice) const
+    {
+        int n = 0;
+        for (const auto& part : m_spec.bodyparts) {
+            const auto& model = part.models[std::min(choice, part.models.size() - 1)];
+            for (const auto& mesh : model.meshes) {
+                n += int(mesh.strip.empty() ? mesh.triangles.size() : mesh.strip.size() - 2);
+            }
+        }
+        return n;
+    }
+
 private slots:
     void initTestCase()
     {
@@ -77,6 +90,9 @@ private slots:
                 QCOMPARE(jm.value(QStringLiteral("triangles")).toInt(), triangles);
             }
         }
+        // The game draws body 0: the first model of each bodypart ("hat" starts blank).
+        QCOMPARE(o.value(QStringLiteral("defaultBodyTriangles")).toInt(), bodyTriangles(0));
+        QVERIFY(o.value(QStringLiteral("triangles")).toInt() > bodyTriangles(0));
         const QJsonArray seqs = o.value(QStringLiteral("sequences")).toArray();
         QCOMPARE(seqs.size(), qsizetype(m_spec.sequences.size()));
         for (qsizetype s = 0; s < seqs.size(); ++s) {
@@ -99,6 +115,8 @@ private slots:
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.out.contains("compiled    source v48"), r.out.constData());
         QVERIFY(r.out.contains("bodyparts"));
+        const QByteArray body = QByteArray::number(bodyTriangles(0)) + " in the default body";
+        QVERIFY2(r.out.contains(" in every bodygroup choice, " + body), r.out.constData());
     }
 
     void poseSkinsTheCompiledMesh()
