@@ -270,6 +270,113 @@ std::size_t writeBoneList(Buf& b, const SourceMdlSpec& spec, const MdlSequence& 
     return start;
 }
 
+// Quaternion48S: the three components after the largest, 15 bits each scaled by 23168; the
+// index of the first stored one in the top bits of words 0 and 1, the largest one's sign in
+// the top bit of word 2.
+void writeQuat48s(Buf& b, std::size_t o, const std::array<double, 4>& q)
+{
+    int largest = 0;
+    for (int c = 1; c < 4; ++c) {
+        if (std::abs(q[std::size_t(c)]) > std::abs(q[std::size_t(largest)])) {
+            largest = c;
+        }
+    }
+    const int first = (largest + 1) & 3;
+    const auto enc = [&](int c) {
+        return static_cast<std::uint16_t>(
+            std::clamp(int(std::lround(q[std::size_t(c & 3)] * 23168.0)) + 16384, 0, 32767));
+    };
+    b.u16(o, static_cast<std::uint16_t>(enc(first) | ((first >> 1) << 15)));
+    b.u16(o + 2, static_cast<std::uint16_t>(enc(first + 1) | ((first & 1) << 15)));
+    b.u16(o + 4,
+          static_cast<std::uint16_t>(enc(first + 2) | (q[std::size_t(largest)] < 0 ? 0x8000 : 0)));
+}
+
+// Writes frames [f0, f1) of `seq` frame-major at the end of `b`; returns its offset.
+std::size_t writeFrameMajor(Buf& b, const SourceMdlSpec& spec, const MdlSequence& seq,
+                            std::size_t f0, std::size_t f1)
+{
+    b.align(4);
+    const std::size_t start = b.reserve(24);
+    const std::size_t nBones = spec.bones.size();
+    const std::size_t flagsAt = b.reserve(nBones);
+    std::vector<std::uint8_t> flags(nBones, 0);
+    std::size_t frameBytes = 0;
+    for (std::size_t bone = 0; bone < nBones; ++bone) {
+        const MdlBone& mb = spec.bones[bone];
+        const RotEncoding re =
+            bone < seq.rotEncoding.size() ? seq.rotEncoding[bone] : RotEncoding::Absent;
+        const PosEncoding pe =
+            bone < seq.posEncoding.size() ? seq.posEncoding[bone] : PosEncoding::Absent;
+        bool rotMoves = false, posMoves = false;
+        for (std::size_t f = f0 + 1; f < f1; ++f) {
+            rotMoves = rotMoves || at(seq.rotations, f, bone, mb.rotation) !=
+                                       at(seq.rotations, f0, bone, mb.rotation);
+            posMoves = posMoves || at(seq.positions, f, bone, mb.position) !=
+                                       at(seq.positions, f0, bone, mb.position);
+        }
+        std::uint8_t fl = 0;
+        if (re == RotEncoding::Quat48) {
+            fl |= rotMoves ? 0x08 : 0x02;
+        } else if (re == RotEncoding::Quat48S) {
+            fl |= rotMoves ? 0x80 : 0x40;
+        }
+        if (pe == PosEncoding::Vec48) {
+            fl |= posMoves ? 0x04 : 0x01;
+        } else if (pe == PosEncoding::Float3) {
+            fl |= posMoves ? 0x10 : 0x20;
+        }
+        frameBytes += ((fl & 0x88) ? 6 : 0) + ((fl & 0x04) ? 6 : 0) + ((fl & 0x10) ? 12 : 0);
+        flags[bone] = fl;
+        b.u8(flagsAt + bone, fl);
+    }
+    // One bone's values of frame `f` that `mask` selects (constants or per-frame ones).
+    const auto values = [&](std::size_t bone, std::size_t f, std::uint8_t mask) {
+        const std::uint8_t fl = flags[bone] & mask;
+        const MdlBone& mb = spec.bones[bone];
+        const auto q = quat(at(seq.rotations, f, bone, mb.rotation));
+        const Vec3 p = at(seq.positions, f, bone, mb.position);
+        if (fl & 0x0A) { // Quaternion48
+            const auto x =
+                static_cast<std::uint64_t>(std::clamp(int(q[0] * 32768) + 32768, 0, 65535));
+            const auto y =
+                static_cast<std::uint64_t>(std::clamp(int(q[1] * 32768) + 32768, 0, 65535));
+            const auto z =
+                static_cast<std::uint64_t>(std::clamp(int(q[2] * 16384) + 16384, 0, 32767));
+            const std::size_t o = b.reserve(6);
+            b.u16(o, static_cast<std::uint16_t>(x));
+            b.u16(o + 2, static_cast<std::uint16_t>(y));
+            b.u16(o + 4, static_cast<std::uint16_t>(z | (q[3] < 0 ? 0x8000u : 0u)));
+        }
+        if (fl & 0xC0) {
+            writeQuat48s(b, b.reserve(6), q);
+        }
+        if (fl & 0x05) {
+            const std::size_t o = b.reserve(6);
+            for (int c = 0; c < 3; ++c) {
+                b.u16(o + 2 * std::size_t(c), toHalf(p[c]));
+            }
+        }
+        if (fl & 0x30) {
+            b.vec3(b.reserve(12), p);
+        }
+    };
+    b.align(4);
+    b.i32(start, std::int64_t(b.pos() - start));
+    for (std::size_t bone = 0; bone < nBones; ++bone) {
+        values(bone, f0, 0x63); // the constants
+    }
+    b.align(4);
+    b.i32(start + 4, std::int64_t(b.pos() - start));
+    b.i32(start + 8, std::int64_t(frameBytes));
+    for (std::size_t f = f0; f < f1; ++f) {
+        for (std::size_t bone = 0; bone < nBones; ++bone) {
+            values(bone, f, 0x9C); // the per-frame values
+        }
+    }
+    return start;
+}
+
 } // namespace
 
 SourceMdlBytes writeSourceMdl(const SourceMdlSpec& spec)
@@ -435,13 +542,14 @@ SourceMdlBytes writeSourceMdl(const SourceMdlSpec& spec)
         b.i32(d, -std::int64_t(d));
         b.str(d, d + 4, "@" + seq.name);
         b.f32(d + 8, seq.fps);
-        b.i32(d + 12, (seq.looping ? 1 : 0) | (seq.delta ? 4 : 0));
+        b.i32(d + 12, (seq.looping ? 1 : 0) | (seq.delta ? 4 : 0) | (seq.frameMajor ? 0x40 : 0));
         b.i32(d + 16, seq.frames);
         Buf& target = seq.inAniBlock ? ani : b;
         anyAni = anyAni || seq.inAniBlock;
         const auto place = [&](std::size_t f0, std::size_t f1, std::size_t blockField,
                                std::size_t indexField, std::int64_t relativeTo) {
-            const std::size_t list = writeBoneList(target, spec, seq, f0, f1);
+            const std::size_t list = seq.frameMajor ? writeFrameMajor(target, spec, seq, f0, f1)
+                                                    : writeBoneList(target, spec, seq, f0, f1);
             b.i32(blockField, seq.inAniBlock ? 1 : 0);
             b.i32(indexField, std::int64_t(list) - (seq.inAniBlock ? 0 : relativeTo));
         };

@@ -80,8 +80,11 @@ struct MdlHitbox {
     std::string name;
 };
 
-enum class RotEncoding : std::uint8_t { Absent, Quat48, Quat64, Rle };
-enum class PosEncoding : std::uint8_t { Absent, Vec48, Rle };
+// Quat48S and Float3 exist only in frame-major animations (MdlSequence::frameMajor), where
+// Quat48 / Quat48S / Vec48 / Float3 are stored once when the bone does not move in the
+// section, else in every frame; Quat64 and Rle are not allowed there.
+enum class RotEncoding : std::uint8_t { Absent, Quat48, Quat64, Rle, Quat48S };
+enum class PosEncoding : std::uint8_t { Absent, Vec48, Rle, Float3 };
 
 struct MdlEvent {
     float cycle = 0;
@@ -109,6 +112,8 @@ struct MdlSequence {
     std::vector<MdlEvent> events;
     // Animation data in the .ani file (block 1) instead of the .mdl.
     bool inAniBlock = false;
+    // CS:GO's frame-major encoding (STUDIO_FRAMEANIM) instead of per-bone records.
+    bool frameMajor = false;
 };
 
 // A flex rule's program: op codes of studio.h (1 = constant `value`, else `index`).

@@ -137,8 +137,8 @@ struct CompiledAnimation {
     std::int32_t animBlock = 0;
     std::int32_t animIndex = 0;
     std::int32_t sectionFrames = 0;
-    // Flag 0x40 of version 49 files (CS:GO, L4D2): the data is stored frame by frame in a
-    // layout this reader does not decode yet; the sequence gets no animation.
+    // Flag 0x40 of version 49 files (CS:GO): the data is stored frame by frame (constants
+    // once, then every frame's values) rather than bone by bone.
     bool frameEncoded = false;
     std::uint64_t offset = 0; // of the animdesc
 };

@@ -2,7 +2,8 @@
 // Model animation of parent-relative positions and Euler XYZ rotations (docs/compiled.md
 // §Animations). Encodings: Quaternion48, Quaternion64, Vector48, RLE mstudioanimvalue_t
 // channels (Euler angles and positions, scaled by the bone's rotscale / posscale), delta
-// animations, sections and .ani animation blocks.
+// animations, sections and .ani animation blocks, and CS:GO's frame-major encoding
+// (STUDIO_FRAMEANIM: Quaternion48S, constants and per-frame values).
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -77,6 +78,55 @@ constexpr std::uint8_t kAnimRot = 0x08;
 constexpr std::uint8_t kDeltaBone = 0x10;
 constexpr std::uint8_t kRawRot2 = 0x20;
 constexpr std::int32_t kStudioDelta = 0x0004;
+// Per-bone flags of a frame-major animation: which values are constant (stored once) and
+// which are stored in every frame, and how.
+constexpr std::uint8_t kFrameRawPos = 0x01;      // constant Vector48
+constexpr std::uint8_t kFrameRawRot = 0x02;      // constant Quaternion48
+constexpr std::uint8_t kFrameAnimPos = 0x04;     // per-frame Vector48
+constexpr std::uint8_t kFrameAnimRot = 0x08;     // per-frame Quaternion48
+constexpr std::uint8_t kFrameFullAnimPos = 0x10; // per-frame Vector (three floats)
+constexpr std::uint8_t kFrameConstPos2 = 0x20;   // constant Vector
+constexpr std::uint8_t kFrameConstRot2 = 0x40;   // constant Quaternion48S
+constexpr std::uint8_t kFrameAnimRot2 = 0x80;    // per-frame Quaternion48S
+
+// Quaternion48: x and y in 16 bits, z in 15, the sign of w in the top bit.
+Vec3 quaternion48(const Bytes& b, std::int64_t at)
+{
+    const std::uint64_t v =
+        static_cast<std::uint64_t>(b.u32(at)) | (static_cast<std::uint64_t>(b.u16(at + 4)) << 32);
+    const double x = (double(v & 0xFFFF) - 32768.0) / 32768.0;
+    const double y = (double((v >> 16) & 0xFFFF) - 32768.0) / 32768.0;
+    const double z = (double((v >> 32) & 0x7FFF) - 16384.0) / 16384.0;
+    double w = std::sqrt(std::max(0.0, 1 - x * x - y * y - z * z));
+    if ((v >> 47) & 1) {
+        w = -w;
+    }
+    return quaternionToEuler(x, y, z, w);
+}
+
+// Quaternion48S ("smallest three"): three components in 15 bits each, scaled to +-1/sqrt(2);
+// the top bits of the first two words give the index of the first stored component, the top
+// bit of the third the sign of the fourth, which is rebuilt from the unit length.
+Vec3 quaternion48s(const Bytes& b, std::int64_t at)
+{
+    constexpr double kShift = 16384.0;
+    constexpr double kScale = 23168.0;
+    const std::uint16_t w0 = b.u16(at), w1 = b.u16(at + 2), w2 = b.u16(at + 4);
+    const int first = ((w0 >> 15) << 1) | (w1 >> 15);
+    double q[4] = {0, 0, 0, 0};
+    q[first] = (double(w0 & 0x7FFF) - kShift) / kScale;
+    q[(first + 1) & 3] = (double(w1 & 0x7FFF) - kShift) / kScale;
+    q[(first + 2) & 3] = (double(w2 & 0x7FFF) - kShift) / kScale;
+    const double rest = 1 - q[first] * q[first] - q[(first + 1) & 3] * q[(first + 1) & 3] -
+                        q[(first + 2) & 3] * q[(first + 2) & 3];
+    q[(first + 3) & 3] = std::sqrt(std::max(0.0, rest)) * ((w2 >> 15) ? -1.0 : 1.0);
+    return quaternionToEuler(q[0], q[1], q[2], q[3]);
+}
+
+Vec3 vector48(const Bytes& b, std::int64_t at)
+{
+    return Vec3(halfToFloat(b.u16(at)), halfToFloat(b.u16(at + 2)), halfToFloat(b.u16(at + 4)));
+}
 
 struct Decoder {
     AnimSources& src;
@@ -194,6 +244,72 @@ struct Decoder {
         return true;
     }
 
+    // One frame of a frame-major animation at `p`: a header (constants offset, frame data
+    // offset, bytes per frame, 3 unused ints), a flag byte per bone, the constant values, then
+    // every frame's values. Both lists go bone by bone, the rotation before the position.
+    void frameMajor(const CompiledAnimation& a, const Bytes& b, std::int64_t p, std::int32_t local,
+                    Vec3* pos, Vec3* rot, std::uint8_t* explicitKey)
+    {
+        const std::size_t nBones = info.bones.size();
+        const auto count = static_cast<std::int64_t>(nBones);
+        if (!b.has(p, 24 + count)) {
+            bad(b, p, "the frame data of animation '" + a.name + "' runs past the end of the file");
+            return;
+        }
+        const std::int64_t frameBytes = b.i32(p + 8);
+        std::int64_t constant = p + b.i32(p);
+        std::int64_t frame = p + b.i32(p + 4) + frameBytes * local;
+        if (frameBytes < 0) {
+            bad(b, p + 8, "animation '" + a.name + "' has a negative frame size");
+            return;
+        }
+        // The offset of `n` bytes read from `at` onwards, or -1 (and a finding) past the end.
+        auto take = [&](std::int64_t& at, std::int64_t n) {
+            if (!b.has(at, n)) {
+                bad(b, at, "the values of animation '" + a.name + "' run past the end of the file");
+                return std::int64_t(-1);
+            }
+            const std::int64_t here = at;
+            at += n;
+            return here;
+        };
+        for (std::size_t j = 0; j < nBones; ++j) {
+            const std::uint8_t flags = b.u8(p + 24 + static_cast<std::int64_t>(j));
+            if (flags == 0) {
+                continue;
+            }
+            std::int64_t at = -1;
+            if ((flags & kFrameRawRot) && (at = take(constant, 6)) >= 0) {
+                rot[j] = quaternion48(b, at);
+            }
+            if ((flags & kFrameConstRot2) && (at = take(constant, 6)) >= 0) {
+                rot[j] = quaternion48s(b, at);
+            }
+            if ((flags & kFrameRawPos) && (at = take(constant, 6)) >= 0) {
+                pos[j] = vector48(b, at);
+            }
+            if ((flags & kFrameConstPos2) && (at = take(constant, 12)) >= 0) {
+                pos[j] = Vec3(b.f32(at), b.f32(at + 4), b.f32(at + 8));
+            }
+            if ((flags & kFrameAnimRot) && (at = take(frame, 6)) >= 0) {
+                rot[j] = quaternion48(b, at);
+            }
+            if ((flags & kFrameAnimRot2) && (at = take(frame, 6)) >= 0) {
+                rot[j] = quaternion48s(b, at);
+            }
+            if ((flags & kFrameAnimPos) && (at = take(frame, 6)) >= 0) {
+                pos[j] = vector48(b, at);
+            }
+            if ((flags & kFrameFullAnimPos) && (at = take(frame, 12)) >= 0) {
+                pos[j] = Vec3(b.f32(at), b.f32(at + 4), b.f32(at + 8));
+            }
+            explicitKey[j] = 1;
+            if (reported) {
+                return;
+            }
+        }
+    }
+
     // Decodes one frame into positions / rotations (already holding the defaults).
     void frame(const CompiledAnimation& a, std::int32_t f, Vec3* pos, Vec3* rot,
                std::uint8_t* explicitKey)
@@ -205,6 +321,10 @@ struct Decoder {
             return;
         }
         const Bytes& b = *bytes;
+        if (a.frameEncoded) {
+            frameMajor(a, b, p, local, pos, rot, explicitKey);
+            return;
+        }
         const std::size_t nBones = info.bones.size();
         for (std::size_t guard = 0; guard <= nBones + 1; ++guard) {
             if (!b.has(p, 4)) {
@@ -222,16 +342,7 @@ struct Decoder {
                 const CompiledBone& cb = info.bones[bone];
                 const bool delta = (flags & kDeltaBone) != 0;
                 if (flags & kRawRot) {
-                    const std::uint64_t v = static_cast<std::uint64_t>(b.u32(data)) |
-                                            (static_cast<std::uint64_t>(b.u16(data + 4)) << 32);
-                    const double x = (double(v & 0xFFFF) - 32768.0) / 32768.0;
-                    const double y = (double((v >> 16) & 0xFFFF) - 32768.0) / 32768.0;
-                    const double z = (double((v >> 32) & 0x7FFF) - 16384.0) / 16384.0;
-                    double w = std::sqrt(std::max(0.0, 1 - x * x - y * y - z * z));
-                    if ((v >> 47) & 1) {
-                        w = -w;
-                    }
-                    rot[bone] = quaternionToEuler(x, y, z, w);
+                    rot[bone] = quaternion48(b, data);
                 } else if (flags & kRawRot2) {
                     const std::uint64_t v = b.u64(data);
                     const double x = (double(v & 0x1FFFFF) - 1048576.0) / 1048576.5;
@@ -254,8 +365,7 @@ struct Decoder {
                 if (flags & kRawPos) {
                     const std::int64_t at =
                         data + ((flags & kRawRot) ? 6 : 0) + ((flags & kRawRot2) ? 8 : 0);
-                    pos[bone] = Vec3(halfToFloat(b.u16(at)), halfToFloat(b.u16(at + 2)),
-                                     halfToFloat(b.u16(at + 4)));
+                    pos[bone] = vector48(b, at);
                 } else if (flags & kAnimPos) {
                     Vec3 v =
                         channels(b, data + ((flags & kAnimRot) ? 6 : 0), local, cb.positionScale);
@@ -299,9 +409,6 @@ void decodeSourceAnimations(AnimSources& src, CompiledReadResult& r,
             continue;
         }
         const CompiledAnimation& a = info.animations[static_cast<std::size_t>(seq.animations[0])];
-        if (a.frameEncoded) {
-            continue;
-        }
         std::int32_t frames = std::max(a.frames, 1);
         const std::size_t cap = std::max<std::size_t>(1, options.maxAnimationKeys / nBones);
         if (static_cast<std::size_t>(frames) > cap) {
