@@ -167,6 +167,15 @@ std::int16_t quantise(float value, float scale)
     return static_cast<std::int16_t>(std::clamp(q, -32768.0, 32767.0));
 }
 
+// Quaternion48: x and y in 16 bits (offset 32768), z in 15 (offset 16384), w's sign on top.
+void writeQuat48(Buf& b, std::size_t o, const std::array<double, 4>& q)
+{
+    b.u16(o, static_cast<std::uint16_t>(std::clamp(int(q[0] * 32768) + 32768, 0, 65535)));
+    b.u16(o + 2, static_cast<std::uint16_t>(std::clamp(int(q[1] * 32768) + 32768, 0, 65535)));
+    b.u16(o + 4, static_cast<std::uint16_t>(std::clamp(int(q[2] * 16384) + 16384, 0, 32767) |
+                                            (q[3] < 0 ? 0x8000 : 0)));
+}
+
 // Writes the bone list for frames [f0, f1) of `seq` at the end of `b`; returns its offset.
 std::size_t writeBoneList(Buf& b, const SourceMdlSpec& spec, const MdlSequence& seq, std::size_t f0,
                           std::size_t f1)
@@ -201,17 +210,7 @@ std::size_t writeBoneList(Buf& b, const SourceMdlSpec& spec, const MdlSequence& 
         const Vec3 p0 = at(seq.positions, f0, bone, mb.position);
         if (re == RotEncoding::Quat48) {
             flags |= 0x02;
-            const auto q = quat(r0);
-            const auto x =
-                static_cast<std::uint64_t>(std::clamp(int(q[0] * 32768) + 32768, 0, 65535));
-            const auto y =
-                static_cast<std::uint64_t>(std::clamp(int(q[1] * 32768) + 32768, 0, 65535));
-            const auto z =
-                static_cast<std::uint64_t>(std::clamp(int(q[2] * 16384) + 16384, 0, 32767));
-            const std::uint64_t v = x | (y << 16) | (z << 32) | (q[3] < 0 ? (1ull << 47) : 0);
-            const std::size_t o = b.reserve(6);
-            b.u32(o, static_cast<std::uint32_t>(v & 0xFFFFFFFFu));
-            b.u16(o + 4, static_cast<std::uint16_t>(v >> 32));
+            writeQuat48(b, b.reserve(6), quat(r0));
         } else if (re == RotEncoding::Quat64) {
             flags |= 0x20;
             const auto q = quat(r0);
@@ -336,17 +335,8 @@ std::size_t writeFrameMajor(Buf& b, const SourceMdlSpec& spec, const MdlSequence
         const MdlBone& mb = spec.bones[bone];
         const auto q = quat(at(seq.rotations, f, bone, mb.rotation));
         const Vec3 p = at(seq.positions, f, bone, mb.position);
-        if (fl & 0x0A) { // Quaternion48
-            const auto x =
-                static_cast<std::uint64_t>(std::clamp(int(q[0] * 32768) + 32768, 0, 65535));
-            const auto y =
-                static_cast<std::uint64_t>(std::clamp(int(q[1] * 32768) + 32768, 0, 65535));
-            const auto z =
-                static_cast<std::uint64_t>(std::clamp(int(q[2] * 16384) + 16384, 0, 32767));
-            const std::size_t o = b.reserve(6);
-            b.u16(o, static_cast<std::uint16_t>(x));
-            b.u16(o + 2, static_cast<std::uint16_t>(y));
-            b.u16(o + 4, static_cast<std::uint16_t>(z | (q[3] < 0 ? 0x8000u : 0u)));
+        if (fl & 0x0A) {
+            writeQuat48(b, b.reserve(6), q);
         }
         if (fl & 0xC0) {
             writeQuat48s(b, b.reserve(6), q);
