@@ -179,6 +179,7 @@ int runCodBench(const SmdBenchOptions& opt)
         return 1;
     }
     const auto bytes = static_cast<std::size_t>(opt.targetMegabytes * 1e6);
+    const std::string loadBefore = loadAverage();
     std::printf("== CoD text, whole processes (inputs in %s; best of %d)\n", opt.workDir.c_str(),
                 opt.repeats);
     std::printf("  irregular: CRLF, tab-indented record lines, comment lines and comments after\n"
@@ -213,7 +214,8 @@ int runCodBench(const SmdBenchOptions& opt)
                         ratio <= 1.25 ? "met" : "MISSED");
         }
     }
-    std::printf("  CoD targets: %s\n", met ? "met" : "MISSED");
+    std::printf("  CoD targets: %s (load average %s before, %s after)\n", met ? "met" : "MISSED",
+                loadBefore.c_str(), loadAverage().c_str());
     return 0;
 }
 

@@ -184,25 +184,6 @@ GuiRun runGui(const std::vector<std::string>& args)
     return out;
 }
 
-// The 1-minute load average (/proc/loadavg): the figures depend on it (2 cores, shared).
-std::string loadAverage()
-{
-    std::FILE* f = std::fopen("/proc/loadavg", "r");
-    double load = -1;
-    if (f) {
-        if (std::fscanf(f, "%lf", &load) != 1) {
-            load = -1;
-        }
-        std::fclose(f);
-    }
-    if (load < 0) {
-        return "?";
-    }
-    char out[32];
-    std::snprintf(out, sizeof out, "%.2f", load);
-    return out;
-}
-
 } // namespace
 
 GuiRun bestGuiRun(const std::vector<std::string>& args, int repeats)

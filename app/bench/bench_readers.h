@@ -55,6 +55,8 @@ ProcessRun bestRun(const std::vector<std::string>& argv, int repeats);
 // The columns of a run beside the floor's, in the same run: wall, sys and page faults
 // (minor + major) of each, then the ratios wall, sys, faults. runHeader() names them.
 std::string runHeader();
+// The 1-minute load average (/proc/loadavg), "?" when unknown: the figures depend on it.
+std::string loadAverage();
 std::string runColumns(const ProcessRun& floor, const ProcessRun& run);
 
 // The same for generated XMODEL_EXPORT / XANIM_EXPORT files, regular and irregular (tabs,

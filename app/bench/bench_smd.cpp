@@ -184,6 +184,24 @@ Run best(const std::vector<std::string>& argv, int repeats)
 
 } // namespace
 
+std::string loadAverage()
+{
+    std::FILE* f = std::fopen("/proc/loadavg", "r");
+    double load = -1;
+    if (f) {
+        if (std::fscanf(f, "%lf", &load) != 1) {
+            load = -1;
+        }
+        std::fclose(f);
+    }
+    if (load < 0) {
+        return "?";
+    }
+    char out[32];
+    std::snprintf(out, sizeof out, "%.2f", load);
+    return out;
+}
+
 ProcessRun bestRun(const std::vector<std::string>& argv, int repeats)
 {
     return best(argv, repeats);
@@ -264,6 +282,7 @@ int runSmdBench(const SmdBenchOptions& opt)
         return 1;
     }
     const auto bytes = static_cast<std::size_t>(opt.targetMegabytes * 1e6);
+    const std::string loadBefore = loadAverage();
     std::printf("== SMD, whole processes (inputs in %s; best of %d)\n", opt.workDir.c_str(),
                 opt.repeats);
 #ifdef RIGSCOPE_FLOOR_FAST_FLOAT
@@ -339,7 +358,8 @@ int runSmdBench(const SmdBenchOptions& opt)
             }
         }
     }
-    std::printf("  SMD targets: %s\n", met ? "met" : "MISSED");
+    std::printf("  SMD targets: %s (load average %s before, %s after)\n", met ? "met" : "MISSED",
+                loadBefore.c_str(), loadAverage().c_str());
     return 0;
 }
 
