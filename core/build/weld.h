@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/build/scratch_slots.h"
 #include "core/io/file_buffer.h"
 #include "core/model/mesh.h"
 
@@ -15,16 +16,28 @@ namespace rigscope::core {
 // order, which is creation order, so the first matching group found is the oldest.
 class WeldTable {
 public:
-    explicit WeldTable(std::size_t maxGroups)
+    explicit WeldTable(std::size_t maxGroups) : m_slots(takeScratchSlots(slotsFor(maxGroups)))
+    {
+        const std::size_t cap = slotsFor(maxGroups);
+        if (m_slots.capacity() < cap) {
+            std::vector<std::uint64_t>().swap(m_slots);
+            m_slots.reserve(cap); // huge pages before the fill touches it: 1 fault per 2 MB
+            adviseHugePages(m_slots.data(), cap * sizeof(std::uint64_t));
+        }
+        m_slots.assign(cap, kEmpty);
+        m_mask = cap - 1;
+    }
+    // Its slots go back to this thread's scratch (kept while a ScratchSlotsScope is open).
+    ~WeldTable() { giveScratchSlots(std::move(m_slots)); }
+    WeldTable(const WeldTable&) = delete;
+    WeldTable& operator=(const WeldTable&) = delete;
+    static std::size_t slotsFor(std::size_t maxGroups) noexcept
     {
         std::size_t cap = 16;
         while (cap < 2 * maxGroups) {
             cap *= 2;
         }
-        m_slots.reserve(cap); // huge pages before the fill touches it: 1 fault per 2 MB
-        adviseHugePages(m_slots.data(), cap * sizeof(std::uint64_t));
-        m_slots.assign(cap, kEmpty);
-        m_mask = cap - 1;
+        return cap;
     }
     void prefetch(std::uint64_t hash) const noexcept
     {
@@ -42,6 +55,28 @@ public:
                 m_slots[i] = (std::uint64_t(tag) << 32) | g;
                 created = true;
                 return g;
+            }
+            const auto g = static_cast<std::uint32_t>(s);
+            if (static_cast<std::uint32_t>(s >> 32) == tag && same(g)) {
+                created = false;
+                return g;
+            }
+        }
+    }
+    // The same with the group named by the caller (`key`, e.g. the item's first index, unique
+    // per group) rather than numbered: for a caller that keeps nothing per group. `same(key)` is
+    // asked of the keys of earlier groups. Returns the group's key.
+    template <class Same>
+    std::uint32_t findOrAddKey(std::uint64_t hash, std::uint32_t key, Same&& same, bool& created)
+    {
+        const auto tag = static_cast<std::uint32_t>(hash >> 32);
+        for (std::size_t i = static_cast<std::size_t>(hash) & m_mask;; i = (i + 1) & m_mask) {
+            const std::uint64_t s = m_slots[i];
+            if (s == kEmpty) {
+                ++m_groups;
+                m_slots[i] = (std::uint64_t(tag) << 32) | key;
+                created = true;
+                return key;
             }
             const auto g = static_cast<std::uint32_t>(s);
             if (static_cast<std::uint32_t>(s >> 32) == tag && same(g)) {

@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "core/build/flex_match.h"
+#include "core/build/scratch_slots.h"
 #include "core/build/weld.h"
 #include "core/text/numbers.h"
 #include "core/text/plural.h"
@@ -247,7 +248,7 @@ WeldStats weldStats(const Model& m, Profile profile, std::size_t vertexLimit,
     const Mesh& me = m.mesh;
     const std::size_t nc = me.cornerCount();
     if (wantCornerMap) {
-        out.cornerVertex.assign(nc, 0);
+        out.cornerVertex.reserve(nc); // written in corner order below: never zeroed first
     }
     if (profile == Profile::Cod || isXModel(m)) {
         // CoD: the VERT pool is what the binary indexes.
@@ -255,8 +256,8 @@ WeldStats weldStats(const Model& m, Profile profile, std::size_t vertexLimit,
         if (vertexLimit > 0 && out.vertices > vertexLimit) {
             out.vertexOverflow = static_cast<std::uint32_t>(vertexLimit);
         }
-        for (std::size_t c = 0; wantCornerMap && c < nc; ++c) {
-            out.cornerVertex[c] = me.cornerPoints[c];
+        if (wantCornerMap) {
+            out.cornerVertex.assign(me.cornerPoints.begin(), me.cornerPoints.end());
         }
         return out;
     }
@@ -289,7 +290,7 @@ WeldStats weldStats(const Model& m, Profile profile, std::size_t vertexLimit,
                 }
             }
             if (wantCornerMap) {
-                out.cornerVertex[c] = v;
+                out.cornerVertex.push_back(v);
             }
             const Vec3 n = unit(me.cornerNormals[c]);
             const std::uint32_t mat = me.triangleMaterials[c / 3];
@@ -348,6 +349,7 @@ WeldStats weldStats(const Model& m, Profile profile, std::size_t vertexLimit,
     adviseHugePages(repCorner.data(), nc * sizeof(std::uint32_t));
     adviseHugePages(repNormal.data(), nc * sizeof(Vec3));
     std::vector<Link> links;
+    const Limits lim = limitsFor(profile); // what compiledLinks would look up per corner
     const auto sourceKey = [&](std::size_t c, Key& k) {
         const std::uint32_t p = me.cornerPoints[c];
         const Vec3& pos = me.pointPositions[p];
@@ -358,22 +360,66 @@ WeldStats weldStats(const Model& m, Profile profile, std::size_t vertexLimit,
         k.add(bits(pos.z()));
         k.add(bits(uv.x()));
         k.add(bits(uv.y()));
-        compiledLinks(me, p, profile, links);
+        compiledSourceLinks(rawLinks(me, p), kNoJoint, links, lim.weightCull, lim.weightsPerVertex);
         for (std::size_t i = 0; i < links.size() && i < 3; ++i) {
             k.add(static_cast<std::uint32_t>(links[i].joint));
             k.add(bits(links[i].weight));
         }
     };
-    for (std::size_t c = 0; c < nc; ++c) {
-        Key k;
+    const auto sameRawCorner = [&me](std::size_t a, std::size_t b) {
+        const std::uint32_t pa = me.cornerPoints[a], pb = me.cornerPoints[b];
+        const Vec3 &xa = me.pointPositions[pa], &xb = me.pointPositions[pb];
+        const Vec2 &ua = me.cornerUvs[a], &ub = me.cornerUvs[b];
+        if (me.triangleMaterials[a / 3] != me.triangleMaterials[b / 3] ||
+            bits(xa.x()) != bits(xb.x()) || bits(xa.y()) != bits(xb.y()) ||
+            bits(xa.z()) != bits(xb.z()) || bits(ua.x()) != bits(ub.x()) ||
+            bits(ua.y()) != bits(ub.y())) {
+            return false;
+        }
+        if (pa == pb) {
+            return true;
+        }
+        const RawLinks ra = rawLinks(me, pa), rb = rawLinks(me, pb);
+        return ra.state == rb.state && ra.parent == rb.parent &&
+               std::equal(ra.joints.begin(), ra.joints.end(), rb.joints.begin(), rb.joints.end()) &&
+               ra.weights.size() == rb.weights.size() &&
+               std::memcmp(ra.weights.data(), rb.weights.data(),
+                           ra.weights.size() * sizeof(float)) == 0;
+    };
+    // The keys of the next corners are built ahead and their slots prefetched: on a mesh larger
+    // than the caches the table costs bandwidth, not a miss per corner (the weld does the same).
+    constexpr std::size_t kAhead = 8;
+    Key ahead[kAhead];
+    std::uint64_t aheadHash[kAhead];
+    const auto prepare = [&](std::size_t c) {
+        Key& k = ahead[c % kAhead];
+        k.n = 0;
         sourceKey(c, k);
+        aheadHash[c % kAhead] = keyHash(k);
+        table.prefetch(aheadHash[c % kAhead]);
+    };
+    for (std::size_t c = 0; c < std::min(nc, kAhead); ++c) {
+        prepare(c);
+    }
+    for (std::size_t c = 0; c < nc; ++c) {
+        const Key k = ahead[c % kAhead];
+        const std::uint64_t hash = aheadHash[c % kAhead];
+        if (c + kAhead < nc) {
+            prepare(c + kAhead);
+        }
         const Vec3 n = unit(me.cornerNormals[c]);
         bool created = false;
         const std::uint32_t v = table.findOrAdd(
-            keyHash(k),
+            hash,
             [&](std::uint32_t g) {
                 if (!sameSourceNormal(repNormal[g], n)) {
                     return false;
+                }
+                // The same material, position, UV and raw links give the same key (the
+                // compiled links are a function of the raw ones): no second cull and sort
+                // for the copies of a vertex (six corners a point on a welded grid).
+                if (sameRawCorner(repCorner[g], c)) {
+                    return true;
                 }
                 Key rk;
                 sourceKey(repCorner[g], rk);
@@ -388,7 +434,7 @@ WeldStats weldStats(const Model& m, Profile profile, std::size_t vertexLimit,
             }
         }
         if (wantCornerMap) {
-            out.cornerVertex[c] = v;
+            out.cornerVertex.push_back(v);
         }
     }
     out.vertices = repNormal.size();
@@ -457,7 +503,67 @@ void forgetWeldStats() noexcept
     t_keptWeld.model = nullptr;
 }
 
-VertexOnce::VertexOnce(const Model& m) : m_mesh(m.mesh), m_pool(isXModel(m)) {}
+namespace {
+
+// This thread's scratch for VertexOnce: the arrays of the last one that ended, emptied, their
+// capacity kept. Only one VertexOnce at a time takes it (a second one alive starts empty).
+template <class Rep> struct OnceScratch {
+    std::vector<Rep> reps;
+    std::vector<std::uint32_t> extra;
+    bool taken = false;
+    void release() noexcept
+    {
+        std::vector<Rep>().swap(reps);
+        std::vector<std::uint32_t>().swap(extra);
+    }
+};
+
+} // namespace
+
+struct VertexOnceAccess {
+    template <class V> static auto& scratch()
+    {
+        thread_local OnceScratch<typename V::Rep> s;
+        return s;
+    }
+};
+
+VertexOnce::VertexOnce(const Model& m)
+    : m_mesh(m.mesh), m_pool(isXModel(m)),
+      m_maxReps(std::max(m.mesh.pointCount(), m.mesh.cornerCount()))
+{
+    auto& s = VertexOnceAccess::scratch<VertexOnce>();
+    if (!s.taken) {
+        s.taken = true;
+        m_reps.swap(s.reps);
+        m_extra.swap(s.extra);
+        m_reps.clear();
+        m_extra.clear();
+        m_owns = true;
+    }
+}
+
+VertexOnce::~VertexOnce()
+{
+    giveScratchSlots(std::move(m_slots));
+    giveScratchSlots(std::move(m_spare));
+    if (m_owns) {
+        auto& s = VertexOnceAccess::scratch<VertexOnce>();
+        m_reps.clear();
+        m_extra.clear();
+        s.reps.swap(m_reps);
+        s.extra.swap(m_extra);
+        s.taken = false;
+    }
+}
+
+void releaseVertexOnceScratch() noexcept
+{
+    auto& s = VertexOnceAccess::scratch<VertexOnce>();
+    if (!s.taken) {
+        s.release();
+    }
+}
 
 namespace {
 
@@ -536,20 +642,39 @@ bool VertexOnce::same(std::uint32_t g, std::size_t point, const std::uint32_t* e
 
 void VertexOnce::grow()
 {
-    // Doubles the table and places every vertex again (its hash from the mesh and its stored
-    // extra values): a handful of times over a whole run, never per call.
+    // Doubles the table and places every slot again (its index is taken from the hash bits the
+    // slot holds, so nothing is hashed again): a handful of times over a whole run, never per
+    // call. Equal vertices are one group, so the order groups are placed in does not matter.
     const std::size_t cap = m_slots.empty() ? 1024 : 2 * m_slots.size();
-    m_slots.assign(cap, kEmptySlot);
-    m_mask = cap - 1;
-    for (std::uint32_t g = 0; g < m_reps.size(); ++g) {
-        const std::size_t from = m_reps[g].extra;
-        const std::size_t to = g + 1 < m_reps.size() ? m_reps[g + 1].extra : m_extra.size();
-        const std::uint64_t h = hashOf(m_reps[g].point, m_extra.data() + from, to - from);
-        std::size_t i = static_cast<std::size_t>(h) & m_mask;
-        while (m_slots[i] != kEmptySlot) {
-            i = (i + 1) & m_mask;
+    if (m_spare.capacity() < cap) { // a kept table of this run, else a new one
+        giveScratchSlots(std::move(m_spare));
+        m_spare = takeScratchSlots(cap);
+        if (m_spare.capacity() < cap) {
+            std::vector<std::uint64_t>().swap(m_spare);
+            m_spare.reserve(cap);
+            adviseHugePages(m_spare.data(), cap * sizeof(std::uint64_t));
         }
-        m_slots[i] = (h >> 32 << 32) | g;
+    }
+    m_spare.assign(cap, kEmptySlot);
+    m_spare.swap(m_slots);
+    m_mask = cap - 1;
+    for (const std::uint64_t s : m_spare) {
+        if (s != kEmptySlot) {
+            std::size_t i = static_cast<std::size_t>(s >> 32) & m_mask;
+            while (m_slots[i] != kEmptySlot) {
+                i = (i + 1) & m_mask;
+            }
+            m_slots[i] = s;
+        }
+    }
+    if (m_reps.size() >= 4096 && m_reps.capacity() < m_maxReps) {
+        // Many vertices: room for every one the mesh can have, reserved once (untouched pages
+        // cost nothing) rather than doubled, copied and faulted in again.
+        const std::size_t perRep = (m_extra.size() + m_reps.size() - 1) / m_reps.size();
+        m_reps.reserve(m_maxReps);
+        m_extra.reserve(m_maxReps * perRep);
+        adviseHugePages(m_reps.data(), m_reps.capacity() * sizeof(Rep));
+        adviseHugePages(m_extra.data(), m_extra.capacity() * sizeof(std::uint32_t));
     }
 }
 
@@ -572,7 +697,7 @@ bool VertexOnce::first(std::size_t point, std::initializer_list<float> extra)
     }
     const std::uint64_t h = hashOf(point, ex, n);
     const auto tag = static_cast<std::uint32_t>(h >> 32);
-    for (std::size_t i = static_cast<std::size_t>(h) & m_mask;; i = (i + 1) & m_mask) {
+    for (std::size_t i = tag & m_mask;; i = (i + 1) & m_mask) {
         const std::uint64_t s = m_slots[i];
         if (s == kEmptySlot) {
             const auto g = static_cast<std::uint32_t>(m_reps.size());

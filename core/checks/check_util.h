@@ -90,9 +90,17 @@ void forgetWeldStats() noexcept;
 // hashed, so a clean mesh costs nothing.
 // Exact (every field compared bit for bit) and without an allocation per call: one flat
 // open-addressing table of 64-bit slots (hash bits, vertex number) over the first points seen.
+// Its arrays are taken from this thread's scratch and given back when it ends, so the checks
+// of one run that each dedupe many vertices reuse the same memory rather than have the kernel
+// fault in and clear fresh pages for each (issue 27 item 10): the tables through
+// takeScratchSlots (core/build/scratch_slots.h), the rest here; releaseVertexOnceScratch()
+// frees the latter (runModelChecks, at its end).
 class VertexOnce {
 public:
     explicit VertexOnce(const Model& m);
+    ~VertexOnce();
+    VertexOnce(const VertexOnce&) = delete;
+    VertexOnce& operator=(const VertexOnce&) = delete;
     bool first(std::size_t point, std::initializer_list<float> extra = {});
     std::size_t size() const noexcept { return m_reps.size(); } // distinct vertices seen
 
@@ -101,6 +109,7 @@ private:
         std::uint32_t point = 0;
         std::uint32_t extra = 0; // into m_extra
     };
+    friend struct VertexOnceAccess;
     std::uint64_t hashOf(std::size_t point, const std::uint32_t* extra,
                          std::size_t extraCount) const noexcept;
     bool same(std::uint32_t rep, std::size_t point, const std::uint32_t* extra,
@@ -110,10 +119,14 @@ private:
     const Mesh& m_mesh;
     bool m_pool;
     std::vector<std::uint64_t> m_slots; // (hash >> 32) << 32 | rep; kEmpty when free
+    std::vector<std::uint64_t> m_spare; // the table before the last grow (its memory reused)
     std::size_t m_mask = 0;
     std::vector<Rep> m_reps;
     std::vector<std::uint32_t> m_extra; // the reps' extra values (bits), in order
+    bool m_owns = false;                // the arrays are this thread's scratch
+    std::size_t m_maxReps = 0;          // at most one vertex per point or corner
 };
+void releaseVertexOnceScratch() noexcept;
 
 // VTA base vertex → reference corners (FORMATS.md §1.6 matching).
 struct FlexMatch {

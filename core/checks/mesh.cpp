@@ -3,10 +3,10 @@
 #include <array>
 #include <cmath>
 #include <cstring>
-#include <unordered_map>
 
 #include <Eigen/Geometry>
 
+#include "core/build/weld.h"
 #include "core/checks/check_util.h"
 #include "core/checks/checks.h"
 
@@ -109,13 +109,14 @@ void checkDegenerateTriangles(const Model& m, const Profile&, DiagnosticSink& si
 void checkMisdirectedNormals(const Model& m, const Profile& p, DiagnosticSink& sink)
 {
     const Mesh& me = m.mesh;
+    // XMODEL faces wind clockwise seen from the normal side (the CoD exporters write them
+    // so and PyCoD reverses them on import); Valve formats wind counter-clockwise.
+    const bool clockwise = isXModel(m); // once, not per triangle (a lookup by format name)
     for (std::size_t t = 0; t < me.triangleCount(); ++t) {
         if (isDegenerate(me, t)) {
             continue;
         }
-        // XMODEL faces wind clockwise seen from the normal side (the CoD exporters write them
-        // so and PyCoD reverses them on import); Valve formats wind counter-clockwise.
-        const Vec3 fn = isXModel(m) ? Vec3(-faceCross(me, t)) : faceCross(me, t);
+        const Vec3 fn = clockwise ? Vec3(-faceCross(me, t)) : faceCross(me, t);
         if (!fn.allFinite()) {
             continue;
         }
@@ -461,46 +462,58 @@ void checkMaterialLimit(const Model& m, const Profile& p, DiagnosticSink& sink)
 void checkDuplicateTriangles(const Model& m, const Profile&, DiagnosticSink& sink)
 {
     const Mesh& me = m.mesh;
-    struct Key {
-        std::array<std::uint32_t, 10> v{};
-        bool operator==(const Key&) const = default;
-    };
-    struct Hash {
-        std::size_t operator()(const Key& k) const noexcept
-        {
-            std::uint64_t h = 1469598103934665603ull;
-            for (std::uint32_t x : k.v) {
-                h ^= x;
-                h *= 1099511628211ull;
-            }
-            return static_cast<std::size_t>(h);
-        }
-    };
-    std::unordered_map<Key, std::size_t, Hash> seen;
-    seen.reserve(me.triangleCount());
-    for (std::size_t t = 0; t < me.triangleCount(); ++t) {
+    // A triangle's key: its material and its corners' position bits, rotated so the smallest
+    // corner comes first (same winding only: a reversed copy is the back of a double-sided face).
+    using Key = std::array<std::uint32_t, 10>;
+    const auto keyOf = [&me](std::size_t t) {
         std::array<std::array<std::uint32_t, 3>, 3> pos{};
         for (std::size_t c = 0; c < 3; ++c) {
             const Vec3& v = cornerPos(me, 3 * t + c);
             pos[c] = {bits(v.x()), bits(v.y()), bits(v.z())};
         }
-        // Same winding only: a reversed copy is the back of a double-sided face.
         std::rotate(pos.begin(), std::min_element(pos.begin(), pos.end()), pos.end());
-        Key k;
-        k.v[0] = me.triangleMaterials[t];
+        Key k{};
+        k[0] = me.triangleMaterials[t];
         for (std::size_t c = 0; c < 3; ++c) {
             for (std::size_t i = 0; i < 3; ++i) {
-                k.v[1 + 3 * c + i] = pos[c][i];
+                k[1 + 3 * c + i] = pos[c][i];
             }
         }
-        auto [it, inserted] = seen.try_emplace(k, t);
-        if (!inserted) {
-            Diagnostic& d = sink.note(ids::kMeshDuplicateTriangle, me.triangleWhere[t],
-                                      "triangle " + std::to_string(t) + " duplicates triangle " +
-                                          std::to_string(it->second),
-                                      triRef(t));
-            d.related.push_back({sink.file(), me.triangleWhere[it->second], "first triangle here"});
+        return k;
+    };
+    const auto hashOf = [](const Key& k) {
+        std::uint64_t h = 1469598103934665603ull;
+        for (std::uint32_t x : k) {
+            h ^= x;
+            h *= 1099511628211ull;
         }
+        return finishHash(h);
+    };
+    // One flat table of the first triangle of each key (issue 27 item 10: a node per triangle
+    // in a hash map cost an allocation each and 3x the memory); a key is built again for the
+    // kept triangle only when the hash bits match.
+    const std::size_t nt = me.triangleCount();
+    WeldTable table(nt);
+    std::vector<std::uint32_t> firstOf;
+    firstOf.reserve(nt);
+    for (std::size_t t = 0; t < nt; ++t) {
+        const Key k = keyOf(t);
+        bool created = false;
+        const std::uint32_t g = table.findOrAdd(
+            hashOf(k), [&](std::uint32_t group) { return keyOf(firstOf[group]) == k; }, created);
+        if (created) {
+            firstOf.push_back(static_cast<std::uint32_t>(t));
+            continue;
+        }
+        const std::size_t first = firstOf[g];
+        Diagnostic& d = sink.note(ids::kMeshDuplicateTriangle, me.triangleWhere[t],
+                                  text(sink, ids::kMeshDuplicateTriangle,
+                                       [t, first] {
+                                           return "triangle " + std::to_string(t) +
+                                                  " duplicates triangle " + std::to_string(first);
+                                       }),
+                                  triRef(t));
+        d.related.push_back({sink.file(), me.triangleWhere[first], "first triangle here"});
     }
 }
 

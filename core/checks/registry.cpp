@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <unordered_set>
 
+#include "core/build/scratch_slots.h"
 #include "core/checks/check_util.h"
 #include "core/checks/checks.h"
 #include "core/diag/severity.h"
@@ -106,10 +107,12 @@ void runModelChecks(const Model& m, Profile profile, DiagnosticSink& sink,
     }
     const Profile p = profile == Profile::Auto ? Profile::Source : profile;
     const std::size_t from = sink.diagnostics().size();
-    forgetWeldStats(); // checkVertexLimit welds once; budgetMeters reuses it
+    forgetWeldStats();               // checkVertexLimit welds once; budgetMeters reuses it
+    const ScratchSlotsScope scratch; // the checks' hash tables reuse each other's memory
     for (const ModelCheck& c : kModelChecks) {
         c.run(m, p, sink);
     }
+    releaseVertexOnceScratch(); // the checks shared it; nothing holds it past the run
     dropReaderIds(sink, from, readerDiagnostics);
 }
 
@@ -121,9 +124,11 @@ void runSceneChecks(const SceneFile& self, const SceneFile& reference, Profile p
     }
     const Profile p = profile == Profile::Auto ? Profile::Source : profile;
     const std::size_t from = sink.diagnostics().size();
+    const ScratchSlotsScope scratch;
     for (const SceneCheck& c : kSceneChecks) {
         c.run(self, reference, p, sink);
     }
+    releaseVertexOnceScratch();
     dropReaderIds(sink, from, readerDiagnostics);
 }
 

@@ -108,11 +108,12 @@ void checkWeightsNegative(const Model& m, const Profile&, DiagnosticSink& sink)
 void checkWeightsZeroSum(const Model& m, const Profile& p, DiagnosticSink& sink)
 {
     const Mesh& me = m.mesh;
+    const bool xmodel = isXModel(m); // once, not per point (a lookup by format name)
     VertexOnce once(m);
     std::vector<Link> links;
     for (std::size_t pt = 0; pt < me.pointCount(); ++pt) {
         const bool placeholder = me.pointWhere[pt].line == 0 && me.pointWhere[pt].offset == 0;
-        if (isXModel(m) && me.influenceCount(pt) == 0 && !placeholder) {
+        if (xmodel && me.influenceCount(pt) == 0 && !placeholder) {
             sink.warning(ids::kWeightsZeroSum, me.pointWhere[pt],
                          "vertex has no weights (BONES 0); it stays rigid on bone " +
                              quoted(boneName(m.skeleton, 0)),
@@ -142,11 +143,12 @@ void checkWeightsZeroSum(const Model& m, const Profile& p, DiagnosticSink& sink)
 void checkWeightsZeroLink(const Model& m, const Profile& p, DiagnosticSink& sink)
 {
     const Mesh& me = m.mesh;
+    const bool xmodel = isXModel(m);
     VertexOnce once(m);
     std::size_t k = 0;
     std::size_t first = SIZE_MAX;
     for (std::size_t pt = 0; pt < me.pointCount(); ++pt) {
-        if ((!hasLinks(me, pt) && !isXModel(m)) ||
+        if ((!hasLinks(me, pt) && !xmodel) ||
             !anyWeight(me, pt, [](float w) { return w == 0.0f; }) || !once.first(pt)) {
             continue;
         }

@@ -50,7 +50,7 @@ void advisePages(const void* data, std::size_t bytes, int advice) noexcept
 void adviseHugePages(const void* data, std::size_t bytes) noexcept
 {
 #ifdef MADV_HUGEPAGE
-    if (bytes >= (std::size_t(4) << 20)) {
+    if (bytes >= (std::size_t(2) << 20)) {
         advisePages(data, bytes, MADV_HUGEPAGE);
     }
 #else

@@ -62,7 +62,8 @@ void setFileOpenedHookForTests(FileOpenedHook hook) noexcept;
 FileReadResult readFileHead(const std::string& path, std::size_t maxBytes);
 
 // Asks the kernel to back [data, data + bytes) with transparent huge pages when it is large
-// (>= 4 MB) and not yet touched: fewer page faults for big buffers and model arrays. A hint only.
+// (>= 2 MB) and not yet touched: fewer page faults for big buffers and model arrays (the 2 MB
+// pages wholly inside the range; its unaligned ends stay 4 KB pages). A hint only.
 void adviseHugePages(const void* data, std::size_t bytes) noexcept;
 // Gives the whole pages inside [data, data + bytes) back to the system (their contents are
 // lost; the allocation stays valid). For arrays about to be freed that the allocator may keep.

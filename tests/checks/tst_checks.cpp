@@ -1,5 +1,7 @@
 // Checks engine: one fixture per check (tests/fixtures/checks), models built in code for the
 // limits, profile differences, compiled weights (CHECKS.md §5), grading and budget meters.
+#include <array>
+
 #include <QtCore/QDir>
 #include <QtCore/QFileInfo>
 #include <QtCore/QJsonArray>
@@ -8,6 +10,7 @@
 #include <QtTest/QtTest>
 
 #include "core/build/model_builder.h"
+#include "core/build/scratch_slots.h"
 #include "core/checks/check_util.h"
 #include "core/checks/registry.h"
 #include "core/diag/diagnostic_ids.h"
@@ -151,6 +154,8 @@ private slots:
     void perVertexChecksReportOncePerVertex();
     void manyFindingsAreCappedPerIdAndCounted();
     void vertexOnceIsExact();
+    void vertexOnceReusesItsScratchCleanly();
+    void duplicateTrianglesNameTheFirst();
 };
 
 void TstChecks::fixtures_data()
@@ -693,6 +698,86 @@ void TstChecks::vertexOnceIsExact()
     QVERIFY(!once.first(1500, {0.0f, 0.0f, 1.0f}));
     QVERIFY(once.first(0, {0.0f, 1.0f, 0.0f}));
     QCOMPARE(once.size(), std::size_t(1500 + 4 + 2));
+}
+
+void TstChecks::vertexOnceReusesItsScratchCleanly()
+{
+    // Past 4,096 vertices the arrays are reserved for every point at once and the table keeps
+    // growing; a second VertexOnce of the same thread (inside one check run's scratch scope)
+    // takes the first one's memory and must start empty: the same answers again, exactly.
+    Model m;
+    m.format = "smd";
+    const JointIndex j[1] = {0};
+    const float w[1] = {1.0f};
+    for (int i = 0; i < 20000; ++i) {
+        appendPoint(m.mesh, Vec3(float(i % 10000), 0, 0), 0, LinkState::List, j, w, 1, {});
+    }
+    const ScratchSlotsScope scope;
+    for (int round = 0; round < 2; ++round) {
+        checks::VertexOnce once(m);
+        std::size_t firsts = 0;
+        for (std::size_t p = 0; p < 20000; ++p) {
+            const bool f = once.first(p, {0.0f, 0.0f, float(p % 3)});
+            firsts += f ? 1 : 0;
+            if (p < 3) {
+                QVERIFY(f);
+            }
+        }
+        // Points p and p + 10,000 are one vertex, but their extras (p % 3) differ: 10,000 % 3
+        // is 1. So every call is a new row.
+        QCOMPARE(firsts, std::size_t(20000));
+        QVERIFY(!once.first(0, {0.0f, 0.0f, 0.0f}));
+        QVERIFY(!once.first(0, {0.0f, 0.0f, 1.0f})); // seen as point 10,000 (same vertex)
+        QVERIFY(once.first(0, {0.0f, 0.0f, 2.0f}));
+        QCOMPARE(once.size(), std::size_t(20001));
+    }
+    QVERIFY(scratchSlotsKept() >= 1); // the tables are kept for the next check of the run
+}
+
+void TstChecks::duplicateTrianglesNameTheFirst()
+{
+    // 300 triangles; 40 copies of triangle 7 follow (some with their corners rotated, which is
+    // the same triangle), one reversed copy (the back of a double-sided face: not a duplicate)
+    // and one copy with another material (not a duplicate either).
+    Model m = makeModel(1, 300, 2);
+    Mesh& me = m.mesh;
+    const JointIndex j = 0;
+    const float w = 1.0f;
+    const auto copy = [&](std::size_t t, std::array<int, 3> order, std::uint32_t mat) {
+        const auto line = static_cast<std::uint32_t>(2000 + 4 * me.triangleCount());
+        me.triangleMaterials.push_back(mat);
+        me.triangleWhere.push_back({line, 1, 0});
+        for (int c : order) {
+            const Vec3 pos = me.pointPositions[me.cornerPoints[3 * t + std::size_t(c)]];
+            appendPoint(me, pos, 0, LinkState::List, &j, &w, 1, {line + 1, 1, 0});
+            me.cornerPoints.push_back(static_cast<std::uint32_t>(me.pointCount() - 1));
+            me.cornerNormals.push_back(Vec3(0, 0, 1));
+            me.cornerUvs.push_back(Vec2(pos.x(), pos.y()));
+            me.cornerWhere.push_back({line + 1, 1, 0});
+        }
+    };
+    const std::uint32_t mat7 = me.triangleMaterials[7];
+    for (int k = 0; k < 40; ++k) {
+        copy(7,
+             k % 3 == 0 ? std::array<int, 3>{0, 1, 2}
+                        : (k % 3 == 1 ? std::array<int, 3>{1, 2, 0} : std::array<int, 3>{2, 0, 1}),
+             mat7);
+    }
+    copy(7, {0, 2, 1}, mat7);     // reversed
+    copy(7, {0, 1, 2}, 1 - mat7); // other material
+    std::size_t dups = 0;
+    for (const Diagnostic& d : check(m, Profile::Source)) {
+        if (d.id != ids::kMeshDuplicateTriangle) {
+            continue;
+        }
+        const std::size_t t = 300 + dups;
+        QCOMPARE(d.message, "triangle " + std::to_string(t) + " duplicates triangle 7");
+        QCOMPARE(d.where.line, static_cast<std::uint32_t>(2000 + 4 * t));
+        QCOMPARE(d.related.size(), std::size_t(1));
+        QCOMPARE(d.related[0].where.line, static_cast<std::uint32_t>(100 + 4 * 7));
+        ++dups;
+    }
+    QCOMPARE(dups, std::size_t(40));
 }
 
 QTEST_APPLESS_MAIN(TstChecks)

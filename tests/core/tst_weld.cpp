@@ -1,6 +1,7 @@
 #include <QtTest/QtTest>
 
 #include "core/build/model_builder.h"
+#include "core/build/scratch_slots.h"
 #include "core/build/weld.h"
 
 using namespace rigscope::core;
@@ -113,6 +114,62 @@ private slots:
         QCOMPARE(w.drawTriangle[1], 0u);
         QCOMPARE(w.indices.size(), std::size_t(6));
         QCOMPARE(w.indices[0], w.cornerVertex[3]);
+    }
+    void countMatchesTheWeldOnManyCorners()
+    {
+        // countUniqueVertices keeps no arrays (the table's groups are first corners): on 3,000
+        // corners of 1,000 triangles over 600 distinct corners, it counts what weldMesh builds.
+        Mesh m;
+        m.materials.push_back({"a", {}, {}, {}, {}});
+        const JointIndex j[1] = {0};
+        const float w[1] = {1.0f};
+        for (std::uint32_t c = 0; c < 3000; ++c) {
+            const std::uint32_t k = (c * 7919u) % 600u;
+            appendPoint(m, Vec3(float(k % 30), float(k / 30), 0), 0, LinkState::List, j, w, 1, {});
+            m.cornerPoints.push_back(c);
+            m.cornerNormals.push_back(Vec3::UnitZ());
+            m.cornerUvs.push_back(Vec2(0, 0));
+            m.cornerWhere.push_back({});
+            if (c % 3 == 2) {
+                m.triangleMaterials.push_back(0);
+                m.triangleWhere.push_back({});
+            }
+        }
+        QCOMPARE(countUniqueVertices(m), std::size_t(600));
+        QCOMPARE(weldMesh(m).vertexCount(), std::size_t(600));
+    }
+    void scratchSlotsAreKeptOnlyInAScope()
+    {
+        {
+            WeldTable t(1000);
+        }
+        QCOMPARE(scratchSlotsKept(), std::size_t(0)); // no scope: freed at once
+        {
+            const ScratchSlotsScope scope;
+            {
+                WeldTable t(1000);
+            }
+            QCOMPARE(scratchSlotsKept(), std::size_t(1));
+            {
+                const ScratchSlotsScope inner;
+                WeldTable a(500); // takes the kept slots (large enough)
+                QCOMPARE(scratchSlotsKept(), std::size_t(0));
+                bool created = false;
+                QCOMPARE(a.findOrAdd(
+                             42, [](std::uint32_t) { return true; }, created),
+                         0u);
+                QVERIFY(created); // the reused slots start empty
+                QCOMPARE(a.findOrAdd(
+                             42, [](std::uint32_t) { return true; }, created),
+                         0u);
+                QVERIFY(!created);
+            }
+            QCOMPARE(scratchSlotsKept(), std::size_t(1)); // the inner scope does not free
+            const std::vector<std::uint64_t> taken = takeScratchSlots(10);
+            QVERIFY(taken.empty());
+            QVERIFY(taken.capacity() >= WeldTable::slotsFor(1000));
+        }
+        QCOMPARE(scratchSlotsKept(), std::size_t(0)); // the outermost scope frees them
     }
 };
 
