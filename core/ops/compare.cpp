@@ -1,6 +1,8 @@
 #include "core/ops/compare.h"
 
 #include <algorithm>
+#include <array>
+#include <limits>
 #include <cmath>
 #include <filesystem>
 #include <map>
@@ -87,57 +89,327 @@ std::vector<std::int32_t> lodFilesOf(const QcProject& p, const std::string& path
     return out;
 }
 
-// The vertices of a body file and its LOD files together, as the .vvd holds them: each file
-// welded on its own (studiomdl's rule), then a LOD's vertex joins one of an earlier file only
-// when material, position, UV, links (by bone name) and the welded normal are the same bits.
-std::int32_t lodUnionVertices(const Model& body, const std::vector<std::int32_t>& lods,
-                              const QcCompiled& q, Profile profile)
+// One vertex of studiomdl's LOD vertex dictionary (UnifyLODs): position, normal and UV as the
+// file's weld keeps them, the tangent studiomdl computes per welded vertex, and the weights on
+// the model's bones (by name; every bone is one under $staticprop).
+struct DictVertex {
+    Vec3 pos = Vec3::Zero();
+    Vec3 normal = Vec3::Zero();
+    Vec2 uv = Vec2::Zero();
+    std::array<float, 4> tangent{};
+    std::vector<std::pair<std::int32_t, float>> weights; // sorted by bone
+};
+
+// A file's welded vertices grouped by material (its meshes), as studiomdl's s_source_t holds
+// them after BuildIndividualMeshes and CalcModelTangentSpaces.
+struct LodSource {
+    std::map<std::string, std::vector<DictVertex>> meshes; // by material key
+    std::vector<const DictVertex*> all;                    // every vertex, every mesh
+};
+
+// CalcTriangleTangentSpace: per axis, the derivatives of x, y, z along s and t (float, as
+// studiomdl computes them), normalized.
+void triangleTangents(const Vec3& p0, const Vec3& p1, const Vec3& p2, const Vec2& t0,
+                      const Vec2& t1, const Vec2& t2, Vec3& s, Vec3& t)
 {
-    std::set<std::string> seen;
-    std::vector<Link> links;
-    auto add = [&](const Model& m) {
-        const checks::WeldStats w = checks::weldStats(m, profile, 0, 0, true);
-        std::vector<std::uint8_t> done(w.vertices, 0);
-        const Mesh& me = m.mesh;
-        for (std::size_t c = 0; c < w.cornerVertex.size(); ++c) {
-            const std::uint32_t v = w.cornerVertex[c];
-            if (v >= done.size() || done[v]) {
-                continue;
-            }
-            done[v] = 1; // the vertex's first corner carries its normal
-            const std::uint32_t pt = me.cornerPoints[c];
-            std::string key = materialKey(me.materials[me.triangleMaterials[c / 3]].name);
-            key += '\0';
-            auto put = [&](float f) { key.append(reinterpret_cast<const char*>(&f), sizeof f); };
-            for (const float f :
-                 {me.pointPositions[pt].x(), me.pointPositions[pt].y(), me.pointPositions[pt].z(),
-                  me.cornerUvs[c].x(), me.cornerUvs[c].y()}) {
-                put(f);
-            }
-            const Vec3 n = me.cornerNormals[c].norm() > 0 ? Vec3(me.cornerNormals[c].normalized())
-                                                          : Vec3::Zero();
-            put(n.x());
-            put(n.y());
-            put(n.z());
-            checks::compiledLinks(me, pt, profile, links);
-            for (const Link& l : links) {
-                key +=
-                    asciiLower(l.joint >= 0 && static_cast<std::size_t>(l.joint) < m.skeleton.size()
-                                   ? m.skeleton.names[static_cast<std::size_t>(l.joint)]
-                                   : std::string());
-                key += '\0';
-                put(l.weight);
-            }
-            seen.insert(std::move(key));
-        }
-    };
-    add(body);
-    for (const std::int32_t ref : lods) {
-        if (const Model* lod = fileModel(q, ref)) {
-            add(*lod);
+    s = Vec3::Zero();
+    t = Vec3::Zero();
+    for (int axis = 0; axis < 3; ++axis) {
+        const Vec3 e1(p1[axis] - p0[axis], t1.x() - t0.x(), t1.y() - t0.y());
+        const Vec3 e2(p2[axis] - p0[axis], t2.x() - t0.x(), t2.y() - t0.y());
+        const Vec3 cross = e1.cross(e2);
+        if (std::fabs(cross.x()) > 1e-12f) {
+            s[axis] += -cross.y() / cross.x();
+            t[axis] += -cross.z() / cross.x();
         }
     }
-    return static_cast<std::int32_t>(seen.size());
+    const auto normalize = [](Vec3& v) {
+        const float len = v.norm();
+        if (len != 0.0f) {
+            v /= len;
+        }
+    };
+    normalize(s);
+    normalize(t);
+}
+
+LodSource lodSource(const Model& m, Profile profile, bool staticProp,
+                    std::map<std::string, std::int32_t>& boneIds)
+{
+    LodSource out;
+    const checks::WeldStats w = checks::weldStats(m, profile, 0, 0, true);
+    const Mesh& me = m.mesh;
+    std::vector<DictVertex> verts(w.vertices);
+    std::vector<std::string> material(w.vertices);
+    std::vector<std::uint8_t> done(w.vertices, 0);
+    std::vector<Vec3> sSum(w.vertices, Vec3::Zero()), tSum(w.vertices, Vec3::Zero());
+    std::vector<Link> links;
+    for (std::size_t c = 0; c < w.cornerVertex.size(); ++c) {
+        const std::uint32_t v = w.cornerVertex[c];
+        if (v >= verts.size() || done[v]) {
+            continue;
+        }
+        done[v] = 1; // the vertex's first corner carries its normal
+        DictVertex& d = verts[v];
+        const std::uint32_t pt = me.cornerPoints[c];
+        material[v] = materialKey(me.materials[me.triangleMaterials[c / 3]].name);
+        d.pos = me.pointPositions[pt];
+        d.uv = me.cornerUvs[c];
+        d.normal = me.cornerNormals[c].norm() > 0 ? Vec3(me.cornerNormals[c].normalized())
+                                                  : Vec3::Zero();
+        checks::compiledLinks(me, pt, profile, links);
+        for (const Link& l : links) {
+            std::int32_t id = 0;
+            if (!staticProp) {
+                const std::string name =
+                    l.joint >= 0 && static_cast<std::size_t>(l.joint) < m.skeleton.size()
+                        ? asciiLower(m.skeleton.names[static_cast<std::size_t>(l.joint)])
+                        : std::string();
+                id = boneIds.emplace(name, static_cast<std::int32_t>(boneIds.size())).first->second;
+            }
+            auto it = std::find_if(d.weights.begin(), d.weights.end(),
+                                   [&](const auto& bw) { return bw.first == id; });
+            if (it != d.weights.end()) {
+                it->second += l.weight; // bones that became one (InitRemappedVertex)
+            } else {
+                d.weights.emplace_back(id, l.weight);
+            }
+        }
+        std::sort(d.weights.begin(), d.weights.end());
+    }
+    // CalcModelTangentSpaces: every triangle of the mesh (degenerate ones too, the .vtx drops
+    // them later) adds its s and t to its corners' vertices.
+    for (std::size_t t = 0; 3 * t + 2 < w.cornerVertex.size(); ++t) {
+        const std::uint32_t a = w.cornerVertex[3 * t], b = w.cornerVertex[3 * t + 1],
+                            cc = w.cornerVertex[3 * t + 2];
+        if (a >= verts.size() || b >= verts.size() || cc >= verts.size()) {
+            continue;
+        }
+        Vec3 s, tv;
+        triangleTangents(verts[a].pos, verts[b].pos, verts[cc].pos, verts[a].uv, verts[b].uv,
+                         verts[cc].uv, s, tv);
+        for (const std::uint32_t v : {a, b, cc}) {
+            sSum[v] += s;
+            tSum[v] += tv;
+        }
+    }
+    for (std::size_t v = 0; v < verts.size(); ++v) {
+        DictVertex& d = verts[v];
+        Vec3 s = sSum[v], t = tSum[v];
+        const bool leftHanded = s.cross(t).dot(d.normal) < 0.0f;
+        if (!leftHanded) {
+            t = d.normal.cross(s);
+            s = t.cross(d.normal);
+        } else {
+            t = s.cross(d.normal);
+            s = d.normal.cross(t);
+        }
+        if (s.norm() != 0.0f) {
+            s.normalize();
+        }
+        d.tangent = {s.x(), s.y(), s.z(), leftHanded ? -1.0f : 1.0f};
+    }
+    for (std::size_t v = 0; v < verts.size(); ++v) {
+        if (done[v]) {
+            out.meshes[material[v]].push_back(std::move(verts[v]));
+        }
+    }
+    for (const auto& [key, list] : out.meshes) {
+        for (const DictVertex& d : list) {
+            out.all.push_back(&d);
+        }
+    }
+    return out;
+}
+
+// UnifyLODs.cpp's tolerances: 0.01 in position and UV, 10° between normals and between
+// tangents (whose handedness must agree), 0.05 of weight error.
+constexpr float kLodPositionEpsilon = 0.01f;
+constexpr float kLodTexcoordEpsilon = 0.01f;
+constexpr float kLodWeightEpsilon = 0.05f;
+const float kLodAngleCos = static_cast<float>(std::cos(10.0 * 3.14159265358979323846 / 180.0));
+
+bool lodPositionNear(const Vec3& a, const Vec3& b, float& err)
+{
+    err = (a - b).squaredNorm();
+    return err <= kLodPositionEpsilon * kLodPositionEpsilon;
+}
+bool lodUvNear(const Vec2& a, const Vec2& b, float& err)
+{
+    const float dx = std::fabs(b.x() - a.x()), dy = std::fabs(b.y() - a.y());
+    err = dx * dx + dy * dy;
+    return err <= kLodTexcoordEpsilon * kLodTexcoordEpsilon;
+}
+bool lodDirectionNear(const Vec3& a, const Vec3& b, float& err)
+{
+    const Vec3 u = a.norm() > 0 ? Vec3(a.normalized()) : a;
+    const Vec3 v = b.norm() > 0 ? Vec3(b.normalized()) : b;
+    const float dot = u.dot(v);
+    err = 1.0f - dot;
+    return dot >= kLodAngleCos;
+}
+bool lodTangentNear(const std::array<float, 4>& a, const std::array<float, 4>& b, float& err)
+{
+    if (a[3] != b[3]) {
+        err = 2.0f;
+        return false;
+    }
+    return lodDirectionNear(Vec3(a[0], a[1], a[2]), Vec3(b[0], b[1], b[2]), err);
+}
+// CompareBoneWeightsFuzzy: at least one bone in common; the squared weight differences (a
+// bone only one side has counts whole), over the square root of both bone counts.
+bool lodWeightsNear(const DictVertex& a, const DictVertex& b, float& err)
+{
+    std::size_t matching = 0;
+    err = 0.0f;
+    for (const auto& [bone, weight] : a.weights) {
+        auto it = std::find_if(b.weights.begin(), b.weights.end(),
+                               [&](const auto& bw) { return bw.first == bone; });
+        if (it == b.weights.end()) {
+            err += weight * weight;
+        } else {
+            ++matching;
+            const float d = std::fabs(weight - it->second);
+            err += d * d;
+        }
+    }
+    if (matching == 0) {
+        err = std::numeric_limits<float>::max();
+        return false;
+    }
+    for (const auto& [bone, weight] : b.weights) {
+        if (std::none_of(a.weights.begin(), a.weights.end(),
+                         [&](const auto& aw) { return aw.first == bone; })) {
+            err += weight * weight;
+        }
+    }
+    err /= std::sqrt(static_cast<float>(a.weights.size() + b.weights.size()));
+    return err <= kLodWeightEpsilon;
+}
+
+// FindVertexWithinVertexDictionary: the vertex of [begin, end) within every tolerance (weights
+// and tangents unless ignored) whose errors are least, compared in the order position, UV,
+// weights, normal, tangent; on a tie the later vertex wins. -1 when none.
+std::ptrdiff_t lodFindNear(const DictVertex& find, const std::vector<DictVertex>& dict,
+                           std::size_t begin, std::size_t end, bool ignoreWeightsAndTangents)
+{
+    std::ptrdiff_t best = -1;
+    const float inf = std::numeric_limits<float>::max();
+    std::array<float, 5> bestErr{inf, inf, ignoreWeightsAndTangents ? 0.0f : inf, inf,
+                                 ignoreWeightsAndTangents ? 0.0f : inf};
+    for (std::size_t i = begin; i < end; ++i) {
+        const DictVertex& d = dict[i];
+        std::array<float, 5> e{0, 0, 0, 0, 0};
+        if (!lodPositionNear(find.pos, d.pos, e[0]) || !lodUvNear(find.uv, d.uv, e[1])) {
+            continue;
+        }
+        if (!ignoreWeightsAndTangents && !lodWeightsNear(find, d, e[2])) {
+            continue;
+        }
+        if (!lodDirectionNear(find.normal, d.normal, e[3])) {
+            continue;
+        }
+        if (!ignoreWeightsAndTangents && !lodTangentNear(find.tangent, d.tangent, e[4])) {
+            continue;
+        }
+        // Lexicographic, the last field compared with >= (studiomdl's chain of ifs).
+        bool better = false;
+        for (std::size_t k = 0; k < 5; ++k) {
+            if (bestErr[k] > e[k]) {
+                better = true;
+                break;
+            }
+            if (bestErr[k] != e[k]) {
+                break;
+            }
+            if (k == 4) {
+                better = true;
+            }
+        }
+        if (better) {
+            bestErr = e;
+            best = static_cast<std::ptrdiff_t>(i);
+        }
+    }
+    return best;
+}
+
+bool lodSameVertex(const DictVertex& a, const DictVertex& b)
+{
+    return a.pos == b.pos && a.weights == b.weights && a.uv == b.uv && a.normal == b.normal &&
+           a.tangent == b.tangent;
+}
+
+// The vertices of a body file and its LOD files together, as the .vvd holds them
+// (studiomdl's UnifyLODs): per material of LOD 0, its vertices first; then each LOD's vertex
+// of that material takes the LOD 0 vertex nearest it within 0.01 in position and UV and 10°
+// of normal (all of that vertex: LOD weights are never used), or keeps its own position, UV,
+// normal and tangent with the weights of the LOD 0 vertex nearest in position; then it takes
+// the vertex of an earlier LOD within every tolerance (weights and tangent too), and is added
+// unless one exactly like it is there. A LOD material that LOD 0 lacks adds nothing.
+std::int32_t lodUnionVertices(const Model& body, const std::vector<std::int32_t>& lods,
+                              const QcCompiled& q, Profile profile, bool staticProp)
+{
+    std::map<std::string, std::int32_t> boneIds;
+    const LodSource root = lodSource(body, profile, staticProp, boneIds);
+    std::vector<LodSource> lodSources;
+    for (const std::int32_t ref : lods) {
+        if (const Model* lod = fileModel(q, ref)) {
+            lodSources.push_back(lodSource(*lod, profile, staticProp, boneIds));
+        }
+    }
+    std::size_t total = 0;
+    for (const auto& [material, rootVerts] : root.meshes) {
+        std::vector<DictVertex> dict = rootVerts;
+        const std::size_t rootEnd = dict.size();
+        for (const LodSource& src : lodSources) {
+            auto mesh = src.meshes.find(material);
+            if (mesh == src.meshes.end()) {
+                continue;
+            }
+            const std::size_t prevCount = dict.size();
+            for (const DictVertex& v : mesh->second) {
+                DictVertex ideal;
+                const std::ptrdiff_t r = lodFindNear(v, dict, 0, rootEnd, true);
+                if (r >= 0) {
+                    ideal = dict[static_cast<std::size_t>(r)];
+                } else {
+                    ideal = v;
+                    // FindBoneWeightWithinModel: nearest in position, then UV, then normal,
+                    // over every vertex of LOD 0; on a tie the later one.
+                    const DictVertex* best = nullptr;
+                    std::array<float, 3> bestErr{std::numeric_limits<float>::max(),
+                                                 std::numeric_limits<float>::max(),
+                                                 std::numeric_limits<float>::max()};
+                    for (const DictVertex* d : root.all) {
+                        std::array<float, 3> e{};
+                        lodPositionNear(v.pos, d->pos, e[0]);
+                        lodUvNear(v.uv, d->uv, e[1]);
+                        lodDirectionNear(v.normal, d->normal, e[2]);
+                        if (bestErr[0] > e[0] ||
+                            (bestErr[0] == e[0] &&
+                             (bestErr[1] > e[1] || (bestErr[1] == e[1] && bestErr[2] >= e[2])))) {
+                            bestErr = e;
+                            best = d;
+                        }
+                    }
+                    if (best) {
+                        ideal.weights = best->weights;
+                    }
+                }
+                const std::ptrdiff_t earlier = lodFindNear(ideal, dict, 0, prevCount, false);
+                if (earlier >= 0) {
+                    ideal = dict[static_cast<std::size_t>(earlier)];
+                }
+                if (std::none_of(dict.begin(), dict.end(),
+                                 [&](const DictVertex& d) { return lodSameVertex(d, ideal); })) {
+                    dict.push_back(std::move(ideal));
+                }
+            }
+        }
+        total += dict.size();
+    }
+    return static_cast<std::int32_t>(total);
 }
 
 std::string floatText(float v)
@@ -324,7 +596,7 @@ CompiledModelInfo predictCompiled(const QcReport& r)
                 sm.vertices = static_cast<std::int32_t>(w.vertices);
                 const std::vector<std::int32_t> lods = lodFilesOf(p, ch.path);
                 if (!lods.empty()) {
-                    sm.vertices = lodUnionVertices(*file, lods, q, r.profile);
+                    sm.vertices = lodUnionVertices(*file, lods, q, r.profile, p.staticProp);
                 }
             }
             bp.models.push_back(std::move(sm));

@@ -222,15 +222,9 @@ private slots:
         QTemporaryDir tmp;
         const CompareReport r = roundTrip(root.filePath(mdl), tmp.path(), QStringLiteral("m"));
         QVERIFY2(r.ok, r.error.c_str());
-        // The prediction's figures are the compiled model's, every one of them but the .vvd
-        // vertex count of a model with LODs, where the prediction of the original sources is
-        // off by the same number (item_suit_charger_hl2: 1,747 for 1,755, from either
-        // project): a calibration of the LOD weld, not of the decompile.
-        for (const CompareDifference& d : r.differences) {
-            QVERIFY2(d.field == "bodyparts[0].models[0].vertices" &&
-                         mdl.contains(QLatin1String("item_suit_charger_hl2")),
-                     differences(r).c_str());
-        }
+        // The prediction's figures are the compiled model's, every one of them (the .vvd
+        // vertex count of item_suit_charger_hl2's LOD 0 and three LODs too: 1,755).
+        QVERIFY2(r.differences.empty(), differences(r).c_str());
         QCOMPARE(r.predicted.bones.size(), r.compiled.bones.size());
         QCOMPARE(r.predicted.sequences.size(), r.compiled.sequences.size());
         for (std::size_t s = 0; s < r.compiled.sequences.size(); ++s) {
@@ -257,6 +251,28 @@ private slots:
         const std::vector<Corner> theirs = cornersOf(src.result.model);
         QVERIFY(!ours.empty());
         QCOMPARE(matched(ours, theirs), ours.size());
+    }
+
+    // The HL2 airboat (v47, four bodyparts, five LODs of their own SMDs): every figure but
+    // the .vvd's vertex count, 15,306 predicted for 15,299. The decompiled LODs hold the
+    // vertices the .vvd gives them, snapped onto LOD 0's where studiomdl joined them, so the
+    // tangents studiomdl compares between LODs come from other corners than the original
+    // files': 7 vertices of two LODs that it joined fall apart here (131 too few without the
+    // tangent rule, 12 too few with an exact join).
+    void airboatLodRoundTrip()
+    {
+        const QString mdl = QDir(dataRoot()).filePath(
+            QStringLiteral("craftablescience+sourcepp_assets/mdlpp/v47.mdl"));
+        if (!QFile::exists(mdl)) {
+            QSKIP("the public models (RIGSCOPE_TESTDATA) are not here");
+        }
+        QTemporaryDir tmp;
+        const CompareReport r = roundTrip(mdl, tmp.path(), QStringLiteral("airboat"));
+        QVERIFY2(r.ok, r.error.c_str());
+        QCOMPARE(int(r.differences.size()), 1);
+        QCOMPARE(r.differences.at(0).field, std::string("bodyparts[0].models[0].vertices"));
+        QCOMPARE(r.predicted.bodyparts.at(0).models.at(0).vertices, 15306);
+        QCOMPARE(r.compiled.bodyparts.at(0).models.at(0).vertices, 15299);
     }
 
     // A Left 4 Dead 2 survivor: flex shapes in a VTA with their controllers and % rules, jiggle
@@ -308,11 +324,16 @@ private slots:
         opt.ignoreTimestamps = true;
         const CompareReport r = compareQcToCompiled(qcPath, mdl.toStdString(), opt);
         QVERIFY2(r.ok, r.error.c_str());
-        // Two of 14,879 vertices weld that studiomdl kept apart (its weld of the eyeball
-        // vertices), the one figure off.
-        for (const CompareDifference& diff : r.differences) {
-            QVERIFY2(diff.field == "bodyparts[0].models[0].vertices", differences(r).c_str());
-        }
+        // The one figure off is the .vvd's vertex count: 10,495 predicted, 14,879 compiled.
+        // Rochelle's LODs are LOD 0 with bones collapsed (bonetreecollapse / replacebone in the
+        // template's lod.qci); each LOD 0 vertex whose weights a collapse changes is a new
+        // vertex of that LOD. The decompiled QC gives each LOD as an SMD holding those
+        // weights, and studiomdl's UnifyLODs takes LOD 0's vertex (weights and all) for a LOD
+        // vertex within 0.01 of it, so a recompile of it would hold 10,495.
+        QCOMPARE(int(r.differences.size()), 1);
+        QCOMPARE(r.differences.at(0).field, std::string("bodyparts[0].models[0].vertices"));
+        QCOMPARE(r.predicted.bodyparts.at(0).models.at(0).vertices, 10495);
+        QCOMPARE(r.compiled.bodyparts.at(0).models.at(0).vertices, 14879);
     }
 };
 
