@@ -155,8 +155,8 @@ LodSource lodSource(const Model& m, Profile profile, bool staticProp,
         material[v] = materialKey(me.materials[me.triangleMaterials[c / 3]].name);
         d.pos = me.pointPositions[pt];
         d.uv = me.cornerUvs[c];
-        d.normal = me.cornerNormals[c].norm() > 0 ? Vec3(me.cornerNormals[c].normalized())
-                                                  : Vec3::Zero();
+        d.normal =
+            me.cornerNormals[c].norm() > 0 ? Vec3(me.cornerNormals[c].normalized()) : Vec3::Zero();
         checks::compiledLinks(me, pt, profile, links);
         for (const Link& l : links) {
             std::int32_t id = 0;

@@ -176,7 +176,7 @@ private slots:
     void lodWeldFollowsUnifyLods()
     {
         const std::vector<std::tuple<std::string, int, Vec3>> bones{{"root", -1, Vec3::Zero()},
-                                                                     {"lid", 0, Vec3(0, 0, 1)}};
+                                                                    {"lid", 0, Vec3(0, 0, 1)}};
         const std::string body = smd(bones, quad("m", kUp, kUp));
         auto vertices = [&](const std::vector<std::string>& lods) {
             std::string qc = "$modelname t.mdl\n$body b a.smd\n";

@@ -261,8 +261,9 @@ private slots:
     // tangent rule, 12 too few with an exact join).
     void airboatLodRoundTrip()
     {
-        const QString mdl = QDir(dataRoot()).filePath(
-            QStringLiteral("craftablescience+sourcepp_assets/mdlpp/v47.mdl"));
+        const QString mdl =
+            QDir(dataRoot())
+                .filePath(QStringLiteral("craftablescience+sourcepp_assets/mdlpp/v47.mdl"));
         if (!QFile::exists(mdl)) {
             QSKIP("the public models (RIGSCOPE_TESTDATA) are not here");
         }
