@@ -696,7 +696,9 @@ constexpr CheckExplanation kExplanations[] = {
     {"xref.rest-pose-differs", "two files disagree on a bone's rest pose",
      "Two reference files give a bone different rest transforms (warning), or an animation's "
      "first frame changes a bone's length by more than 1 % (or 0.01 units) from the reference "
-     "(note).",
+     "(note). In a QC project, a reference file played only as a sequence (a ragdoll sequence "
+     "in the collision model's pose) is that sequence's pose: studiomdl plays it as written, so "
+     "its differences are notes.",
      "Compilers bind each reference with its own rest pose, so LODs or bodygroups made from "
      "different rigs deform differently under the same animation; a changed bone length "
      "stretches the mesh.",

@@ -787,6 +787,19 @@ std::vector<CheckedFile> checkQcReport(const QcReport& r, const CheckOptions& op
                 }
             }
         }
+        if (use[k] == kPose && !isBody[k] && !isLod[k] && fr.result.hasModel &&
+            fr.result.model.kind == ModelKind::Reference) {
+            // A reference file played as a sequence (a ragdoll sequence in the collision
+            // model's pose): studiomdl plays its pose as written, so where it differs from the
+            // model's rest pose is what the author meant, a note.
+            for (Diagnostic& d : f.diagnostics) {
+                if (d.id == ids::kXrefRestPoseDiffers && d.severity == Severity::Warning) {
+                    d.severity = Severity::Note;
+                    d.fixedSeverity = true;
+                    d.message += "; the sequence plays this pose";
+                }
+            }
+        }
         out.push_back(std::move(f));
     }
     if (!meshPhys.empty()) {

@@ -731,6 +731,35 @@ private slots:
         QVERIFY(bones);
     }
 
+    // Issue 30 item 3: a reference file played as a sequence (Valve's ragdoll sequence in the
+    // pose of the collision model) is a pose, not a second rest pose: studiomdl plays it as
+    // written, so its differences from the model's rest pose are notes, not warnings.
+    void aReferencePlayedAsASequenceIsAPose()
+    {
+        MemoryQcFileSystem fs;
+        auto file = [](const char* childPos) {
+            return std::string("version 1\nnodes\n0 \"root\" -1\n1 \"child\" 0\nend\nskeleton\n"
+                               "time 0\n0 0 0 0 0 0 0\n1 ") +
+                   childPos +
+                   " 0 0 0\nend\ntriangles\nm\n0 0 0 0 0 0 1 0 0\n1 1 0 0 0 0 1 1 0\n"
+                   "1 0 1 0 0 0 1 0 1\nend\n";
+        };
+        fs.files["p/main.qc"] = "$modelname t.mdl\n$body b body.smd\n$sequence idle body.smd\n"
+                                "$sequence ragdoll pose.smd ACT_DIERAGDOLL 1\n";
+        fs.files["p/body.smd"] = file("0 0 1");
+        fs.files["p/pose.smd"] = file("0 1 1");
+        const QcReport r = qcReport("p/main.qc", Profile::Auto, fs);
+        std::vector<std::string> found;
+        for (const CheckedFile& f : checkQcReport(r, CheckOptions{})) {
+            for (const Diagnostic& d : f.diagnostics) {
+                if (d.id == ids::kXrefRestPoseDiffers) {
+                    found.push_back(f.file + ": " + std::string(severityName(d.severity)));
+                }
+            }
+        }
+        QCOMPARE(found, (std::vector<std::string>{"p/pose.smd: note"}));
+    }
+
     void aBoneAnotherBodyWeightsIsNotReported()
     {
         // sci_ref.smd leaves "Bip01 Head" unweighted; the head bodies weight it.
