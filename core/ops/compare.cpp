@@ -262,7 +262,9 @@ bool lodWeightsNear(const DictVertex& a, const DictVertex& b, float& err)
 {
     std::size_t matching = 0;
     err = 0.0f;
-    for (const auto& [bone, weight] : a.weights) {
+    for (const std::pair<std::int32_t, float>& aw : a.weights) {
+        const std::int32_t bone = aw.first;
+        const float weight = aw.second;
         auto it = std::find_if(b.weights.begin(), b.weights.end(),
                                [&](const auto& bw) { return bw.first == bone; });
         if (it == b.weights.end()) {
@@ -277,10 +279,10 @@ bool lodWeightsNear(const DictVertex& a, const DictVertex& b, float& err)
         err = std::numeric_limits<float>::max();
         return false;
     }
-    for (const auto& [bone, weight] : b.weights) {
+    for (const std::pair<std::int32_t, float>& bw : b.weights) {
         if (std::none_of(a.weights.begin(), a.weights.end(),
-                         [&](const auto& aw) { return aw.first == bone; })) {
-            err += weight * weight;
+                         [&](const auto& aw) { return aw.first == bw.first; })) {
+            err += bw.second * bw.second;
         }
     }
     err /= std::sqrt(static_cast<float>(a.weights.size() + b.weights.size()));
