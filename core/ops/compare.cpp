@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 #include <system_error>
+#include <unordered_map>
 
 #include <Eigen/Geometry>
 
@@ -289,17 +290,67 @@ bool lodWeightsNear(const DictVertex& a, const DictVertex& b, float& err)
     return err <= kLodWeightEpsilon;
 }
 
+// The dictionary's vertices by cell of 0.01 (the position tolerance), so a search looks at
+// the 27 cells around a position instead of every vertex; each cell lists its vertices in the
+// order they were added.
+class LodGrid {
+public:
+    void add(const Vec3& p, std::uint32_t index)
+    {
+        cells_[key(cell(p.x()), cell(p.y()), cell(p.z()))].push_back(index);
+    }
+    // The vertices in [begin, end) near `p`, in dictionary order.
+    void near(const Vec3& p, std::size_t begin, std::size_t end,
+              std::vector<std::uint32_t>& out) const
+    {
+        out.clear();
+        const std::int64_t cx = cell(p.x()), cy = cell(p.y()), cz = cell(p.z());
+        for (std::int64_t dx = -1; dx <= 1; ++dx) {
+            for (std::int64_t dy = -1; dy <= 1; ++dy) {
+                for (std::int64_t dz = -1; dz <= 1; ++dz) {
+                    auto it = cells_.find(key(cx + dx, cy + dy, cz + dz));
+                    if (it == cells_.end()) {
+                        continue;
+                    }
+                    for (const std::uint32_t i : it->second) {
+                        if (i >= begin && i < end) {
+                            out.push_back(i);
+                        }
+                    }
+                }
+            }
+        }
+        std::sort(out.begin(), out.end());
+    }
+
+private:
+    static std::int64_t cell(float v)
+    {
+        return static_cast<std::int64_t>(std::floor(double(v) / 0.01));
+    }
+    static std::uint64_t key(std::int64_t x, std::int64_t y, std::int64_t z)
+    {
+        return (static_cast<std::uint64_t>(x) * 73856093ULL) ^
+               (static_cast<std::uint64_t>(y) * 19349663ULL) ^
+               (static_cast<std::uint64_t>(z) * 83492791ULL);
+    }
+    std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> cells_;
+};
+
 // FindVertexWithinVertexDictionary: the vertex of [begin, end) within every tolerance (weights
 // and tangents unless ignored) whose errors are least, compared in the order position, UV,
 // weights, normal, tangent; on a tie the later vertex wins. -1 when none.
 std::ptrdiff_t lodFindNear(const DictVertex& find, const std::vector<DictVertex>& dict,
-                           std::size_t begin, std::size_t end, bool ignoreWeightsAndTangents)
+                           const LodGrid& grid, std::size_t begin, std::size_t end,
+                           bool ignoreWeightsAndTangents)
 {
+    thread_local std::vector<std::uint32_t> candidates;
+    grid.near(find.pos, begin, end, candidates);
     std::ptrdiff_t best = -1;
     const float inf = std::numeric_limits<float>::max();
     std::array<float, 5> bestErr{inf, inf, ignoreWeightsAndTangents ? 0.0f : inf, inf,
                                  ignoreWeightsAndTangents ? 0.0f : inf};
-    for (std::size_t i = begin; i < end; ++i) {
+    for (const std::uint32_t i : candidates) {
         const DictVertex& d = dict[i];
         std::array<float, 5> e{0, 0, 0, 0, 0};
         if (!lodPositionNear(find.pos, d.pos, e[0]) || !lodUvNear(find.uv, d.uv, e[1])) {
@@ -342,6 +393,61 @@ bool lodSameVertex(const DictVertex& a, const DictVertex& b)
            a.tangent == b.tangent;
 }
 
+// LOD 0's vertices by unit cell, for the nearest one to a position (ring after ring).
+class LodRings {
+public:
+    explicit LodRings(const std::vector<const DictVertex*>& all)
+    {
+        for (std::size_t i = 0; i < all.size(); ++i) {
+            const std::array<std::int64_t, 3> c = cellOf(all[i]->pos);
+            cells_[c].push_back(static_cast<std::uint32_t>(i));
+            for (int k = 0; k < 3; ++k) {
+                lo_[k] = i == 0 ? c[k] : std::min(lo_[k], c[k]);
+                hi_[k] = i == 0 ? c[k] : std::max(hi_[k], c[k]);
+            }
+        }
+    }
+    // Far enough that every cell is within the ring from anywhere inside the bounds.
+    std::int64_t maxRing() const
+    {
+        return cells_.empty() ? -1
+                              : std::max({hi_[0] - lo_[0], hi_[1] - lo_[1], hi_[2] - lo_[2]}) + 2;
+    }
+    // The vertices of the cells at Chebyshev distance `r` from the position's cell.
+    void ring(const Vec3& p, std::int64_t r, std::vector<std::uint32_t>& out) const
+    {
+        out.clear();
+        std::array<std::int64_t, 3> c = cellOf(p);
+        for (int k = 0; k < 3; ++k) { // a position outside the bounds searches from their edge
+            c[k] = std::clamp(c[k], lo_[k], hi_[k]);
+        }
+        for (std::int64_t x = c[0] - r; x <= c[0] + r; ++x) {
+            for (std::int64_t y = c[1] - r; y <= c[1] + r; ++y) {
+                for (std::int64_t z = c[2] - r; z <= c[2] + r; ++z) {
+                    if (std::max({std::abs(x - c[0]), std::abs(y - c[1]), std::abs(z - c[2])}) !=
+                        r) {
+                        continue;
+                    }
+                    auto it = cells_.find({x, y, z});
+                    if (it != cells_.end()) {
+                        out.insert(out.end(), it->second.begin(), it->second.end());
+                    }
+                }
+            }
+        }
+    }
+
+private:
+    static std::array<std::int64_t, 3> cellOf(const Vec3& p)
+    {
+        return {static_cast<std::int64_t>(std::floor(p.x())),
+                static_cast<std::int64_t>(std::floor(p.y())),
+                static_cast<std::int64_t>(std::floor(p.z()))};
+    }
+    std::map<std::array<std::int64_t, 3>, std::vector<std::uint32_t>> cells_;
+    std::array<std::int64_t, 3> lo_{}, hi_{};
+};
+
 // The vertices of a body file and its LOD files together, as the .vvd holds them
 // (studiomdl's UnifyLODs): per material of LOD 0, its vertices first; then each LOD's vertex
 // of that material takes the LOD 0 vertex nearest it within 0.01 in position and UV and 10°
@@ -360,10 +466,17 @@ std::int32_t lodUnionVertices(const Model& body, const std::vector<std::int32_t>
             lodSources.push_back(lodSource(*lod, profile, staticProp, boneIds));
         }
     }
+    const LodRings rootFar(root.all);
+    std::vector<std::uint32_t> ringHits;
     std::size_t total = 0;
     for (const auto& [material, rootVerts] : root.meshes) {
         std::vector<DictVertex> dict = rootVerts;
         const std::size_t rootEnd = dict.size();
+        LodGrid grid;
+        for (std::size_t i = 0; i < dict.size(); ++i) {
+            grid.add(dict[i].pos, static_cast<std::uint32_t>(i));
+        }
+        std::vector<std::uint32_t> same;
         for (const LodSource& src : lodSources) {
             auto mesh = src.meshes.find(material);
             if (mesh == src.meshes.end()) {
@@ -372,39 +485,48 @@ std::int32_t lodUnionVertices(const Model& body, const std::vector<std::int32_t>
             const std::size_t prevCount = dict.size();
             for (const DictVertex& v : mesh->second) {
                 DictVertex ideal;
-                const std::ptrdiff_t r = lodFindNear(v, dict, 0, rootEnd, true);
+                const std::ptrdiff_t r = lodFindNear(v, dict, grid, 0, rootEnd, true);
                 if (r >= 0) {
                     ideal = dict[static_cast<std::size_t>(r)];
                 } else {
                     ideal = v;
                     // FindBoneWeightWithinModel: nearest in position, then UV, then normal,
-                    // over every vertex of LOD 0; on a tie the later one.
+                    // over every vertex of LOD 0; on a tie the later one. Rings of unit
+                    // cells around the position, until no nearer vertex can be left.
                     const DictVertex* best = nullptr;
-                    std::array<float, 3> bestErr{std::numeric_limits<float>::max(),
-                                                 std::numeric_limits<float>::max(),
-                                                 std::numeric_limits<float>::max()};
-                    for (const DictVertex* d : root.all) {
-                        std::array<float, 3> e{};
-                        lodPositionNear(v.pos, d->pos, e[0]);
-                        lodUvNear(v.uv, d->uv, e[1]);
-                        lodDirectionNear(v.normal, d->normal, e[2]);
-                        if (bestErr[0] > e[0] ||
-                            (bestErr[0] == e[0] &&
-                             (bestErr[1] > e[1] || (bestErr[1] == e[1] && bestErr[2] >= e[2])))) {
-                            bestErr = e;
-                            best = d;
+                    std::size_t bestIndex = 0;
+                    std::array<float, 3> bestErr{};
+                    for (std::int64_t ring = 0; ring <= rootFar.maxRing(); ++ring) {
+                        if (best && static_cast<double>(ring - 1) >
+                                        std::sqrt(static_cast<double>(bestErr[0]))) {
+                            break;
+                        }
+                        rootFar.ring(v.pos, ring, ringHits);
+                        for (const std::uint32_t i : ringHits) {
+                            const DictVertex* d = root.all[i];
+                            std::array<float, 3> e{};
+                            lodPositionNear(v.pos, d->pos, e[0]);
+                            lodUvNear(v.uv, d->uv, e[1]);
+                            lodDirectionNear(v.normal, d->normal, e[2]);
+                            if (!best || e < bestErr || (e == bestErr && i > bestIndex)) {
+                                bestErr = e;
+                                best = d;
+                                bestIndex = i;
+                            }
                         }
                     }
                     if (best) {
                         ideal.weights = best->weights;
                     }
                 }
-                const std::ptrdiff_t earlier = lodFindNear(ideal, dict, 0, prevCount, false);
+                const std::ptrdiff_t earlier = lodFindNear(ideal, dict, grid, 0, prevCount, false);
                 if (earlier >= 0) {
                     ideal = dict[static_cast<std::size_t>(earlier)];
                 }
-                if (std::none_of(dict.begin(), dict.end(),
-                                 [&](const DictVertex& d) { return lodSameVertex(d, ideal); })) {
+                grid.near(ideal.pos, 0, dict.size(), same);
+                if (std::none_of(same.begin(), same.end(),
+                                 [&](std::uint32_t i) { return lodSameVertex(dict[i], ideal); })) {
+                    grid.add(ideal.pos, static_cast<std::uint32_t>(dict.size()));
                     dict.push_back(std::move(ideal));
                 }
             }
