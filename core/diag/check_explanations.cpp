@@ -322,7 +322,9 @@ constexpr CheckExplanation kExplanations[] = {
      "studiomdl carries missing bones forward from the previous frame; in the first frame there "
      "is none, so the bone gets zero position and rotation and collapses to its parent's "
      "origin.",
-     "None: any missing bone, in the Valve profiles.",
+     "None: any missing bone, in the Valve profiles. In a QC project, not for a file only delta "
+     "sequences play or only `subtract` names (Crowbar writes one per decompiled delta "
+     "sequence): a zero there adds or subtracts nothing, which is what it is for.",
      "nodes\n0 \"root\" -1\n1 \"arm\" 0\nend\nskeleton\ntime 0\n0 0 0 0 0 0 0\nend",
      "Key every bone at the first frame (exporters have an option to write the full pose)."},
     {"skeleton.no-time", "a pose line comes before any `time` line",

@@ -757,13 +757,30 @@ std::vector<CheckedFile> checkQcReport(const QcReport& r, const CheckOptions& op
             u = o.delta || !o.subtract.empty() ? std::max<std::uint8_t>(u, kDeltaOnly) : kPose;
         }
     };
+    // An animation only subtracted from others (Crowbar writes one per decompiled delta
+    // sequence): its frame is subtracted, never played, so it counts as delta-only too.
+    std::set<std::string> subtracted;
+    for (const QcSequence& seq : r.project.sequences) {
+        if (!seq.options.subtract.empty()) {
+            subtracted.insert(asciiLower(seq.options.subtract));
+        }
+    }
+    for (const QcAnimation& a : r.project.animations) {
+        if (!a.options.subtract.empty()) {
+            subtracted.insert(asciiLower(a.options.subtract));
+        }
+    }
     for (const QcSequence& seq : r.project.sequences) {
         for (std::int32_t ref : seq.fileRefs) {
             mark(ref, seq.options);
         }
     }
     for (const QcAnimation& a : r.project.animations) {
-        mark(a.fileRef, a.options);
+        QcAnimOptions o = a.options;
+        if (subtracted.count(asciiLower(a.name)) != 0) {
+            o.delta = true;
+        }
+        mark(a.fileRef, o);
     }
     for (std::size_t k = 0; k < r.compiled.reads.size(); ++k) {
         const QcCompiled::FileRead& fr = r.compiled.reads[k];
@@ -778,8 +795,11 @@ std::vector<CheckedFile> checkQcReport(const QcReport& r, const CheckOptions& op
             addDroppedBones(r, fr.result.model, fileOpt, f);
         }
         if (use[k] == kDeltaOnly) {
+            // A bone a delta leaves out of frame 0 is zero there, which adds (or subtracts)
+            // nothing: no skeleton.missing-in-first-frame either.
             for (std::size_t d = f.diagnostics.size(); d-- > 0;) {
-                if (f.diagnostics[d].id == ids::kXrefRestPoseDiffers) {
+                if (f.diagnostics[d].id == ids::kXrefRestPoseDiffers ||
+                    f.diagnostics[d].id == ids::kSkeletonMissingInFirstFrame) {
                     f.diagnostics.erase(f.diagnostics.begin() + static_cast<std::ptrdiff_t>(d));
                     if (d < f.objectNames.size()) {
                         f.objectNames.erase(f.objectNames.begin() + static_cast<std::ptrdiff_t>(d));

@@ -760,6 +760,42 @@ private slots:
         QCOMPARE(found, (std::vector<std::string>{"p/pose.smd: note"}));
     }
 
+    // Issue 30 item 3: an animation only subtracted from delta sequences (Crowbar writes one
+    // per decompiled delta sequence, frame 0 of the root alone) leaves the other bones zero,
+    // which subtracts nothing: exactly what it is for, so no skeleton.missing-in-first-frame.
+    // Played as a pose, the same file still gets it.
+    void aSubtractedAnimationMayLeaveBonesOut()
+    {
+        const std::string skeleton = "version 1\nnodes\n0 \"root\" -1\n1 \"child\" 0\nend\n";
+        const std::string body = skeleton + "skeleton\ntime 0\n0 0 0 0 0 0 0\n1 0 0 1 0 0 0\nend\n"
+                                            "triangles\nm\n0 0 0 0 0 0 1 0 0\n1 1 0 0 0 0 1 1 0\n"
+                                            "1 0 1 0 0 0 1 0 1\nend\n";
+        const std::string base = skeleton + "skeleton\ntime 0\n0 0 0 0 0 0 -1.570796\nend\n";
+        const std::string moving =
+            skeleton + "skeleton\ntime 0\n0 0 0 0 0 0 0\n1 0 0 1 0 0 0\nend\n";
+        auto missing = [&](const std::string& sequences) {
+            MemoryQcFileSystem fs;
+            fs.files["p/main.qc"] = "$modelname t.mdl\n$body b body.smd\n$sequence idle body.smd\n"
+                                    "$animation \"@base\" base.smd\n" +
+                                    sequences;
+            fs.files["p/body.smd"] = body;
+            fs.files["p/base.smd"] = base;
+            fs.files["p/moving.smd"] = moving;
+            const QcReport r = qcReport("p/main.qc", Profile::Auto, fs);
+            std::size_t n = 0;
+            for (const CheckedFile& f : checkQcReport(r, CheckOptions{})) {
+                for (const Diagnostic& d : f.diagnostics) {
+                    n +=
+                        d.id == ids::kSkeletonMissingInFirstFrame && f.file == "p/base.smd" ? 1 : 0;
+                }
+            }
+            return n;
+        };
+        QCOMPARE(missing("$sequence s { moving.smd delta subtract \"@base\" 0 }\n"),
+                 std::size_t(0));
+        QCOMPARE(missing("$sequence s base.smd\n"), std::size_t(1));
+    }
+
     void aBoneAnotherBodyWeightsIsNotReported()
     {
         // sci_ref.smd leaves "Bip01 Head" unweighted; the head bodies weight it.
