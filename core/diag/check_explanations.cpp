@@ -675,7 +675,9 @@ constexpr CheckExplanation kExplanations[] = {
      "but anything aimed at this bone (a rule, an attachment) finds nothing. Often the animation "
      "was made for another skeleton or the bone was renamed; a root like `ValveBiped.Bip01` "
      "that the reference collapsed is harmless.",
-     "None: any missing name; warning in the Valve profiles. Sources: GoldSrc `SimplifyModel`; "
+     "None: any missing name; warning in the Valve profiles, a note for a Source QC project's "
+     "sequences (the model's bones move as animated, and qc.unknown-bone reports a command "
+     "naming the bone). Sources: GoldSrc `SimplifyModel`; "
      "Source SDK 2013 `simplify.cpp` `BuildGlobalBonetable` and `MapSourcesToGlobalBonetable`.",
      "(idle.smd animates \"Bip01_Tail\", the reference has no such bone)",
      "Export the animation from the same rig as the reference, or rename the bone."},

@@ -807,6 +807,18 @@ std::vector<CheckedFile> checkQcReport(const QcReport& r, const CheckOptions& op
                 }
             }
         }
+        if (xref && f.profile != Profile::GoldSrc) {
+            // An animation bone the model lacks: Source studiomdl re-expresses the animation
+            // through the world (the model's bones move as animated) and a QC command naming
+            // the bone is qc.unknown-bone's to report, so nothing differs: a note. GoldSrc
+            // relinks the children to the model's parent, and keeps the warning.
+            for (Diagnostic& d : f.diagnostics) {
+                if (d.id == ids::kXrefAnimBoneMissing && d.severity == Severity::Warning) {
+                    d.severity = Severity::Note;
+                    d.fixedSeverity = true;
+                }
+            }
+        }
         if (use[k] == kPose && !isBody[k] && !isLod[k] && fr.result.hasModel &&
             fr.result.model.kind == ModelKind::Reference) {
             // A reference file played as a sequence (a ragdoll sequence in the collision

@@ -796,6 +796,40 @@ private slots:
         QCOMPARE(missing("$sequence s base.smd\n"), std::size_t(1));
     }
 
+    // Issue 30 item 3: a Source animation that moves a bone the model does not have
+    // (gmod's 'Kleiner' root above ValveBiped): studiomdl re-expresses the animation through
+    // the world, so the model's bones move as animated, and a QC command naming the bone is
+    // qc.unknown-bone's to report: a note. GoldSrc relinks the children to the model's
+    // parent instead, and keeps the warning.
+    void anAnimationBoneTheModelLacks()
+    {
+        auto severities = [](const char* extra) {
+            MemoryQcFileSystem fs;
+            fs.files["p/main.qc"] = std::string("$modelname t.mdl\n") + extra +
+                                    "$body b body.smd\n$sequence idle body.smd\n"
+                                    "$sequence walk anim.smd\n";
+            fs.files["p/body.smd"] =
+                "version 1\nnodes\n0 \"root\" -1\n1 \"child\" 0\nend\nskeleton\ntime 0\n"
+                "0 0 0 0 0 0 0\n1 0 0 1 0 0 0\nend\ntriangles\nm\n0 0 0 0 0 0 1 0 0\n"
+                "1 1 0 0 0 0 1 1 0\n1 0 1 0 0 0 1 0 1\nend\n";
+            fs.files["p/anim.smd"] = "version 1\nnodes\n0 \"mover\" -1\n1 \"root\" 0\n"
+                                     "2 \"child\" 1\nend\nskeleton\ntime 0\n0 0 0 5 0 0 0\n"
+                                     "1 0 0 0 0 0 0\n2 0 0 1 0 0 0\nend\n";
+            const QcReport r = qcReport("p/main.qc", Profile::Auto, fs);
+            std::vector<std::string> out;
+            for (const CheckedFile& f : checkQcReport(r, CheckOptions{})) {
+                for (const Diagnostic& d : f.diagnostics) {
+                    if (d.id == ids::kXrefAnimBoneMissing) {
+                        out.emplace_back(severityName(d.severity));
+                    }
+                }
+            }
+            return out;
+        };
+        QCOMPARE(severities(""), (std::vector<std::string>{"note"}));
+        QCOMPARE(severities("$cdtexture \"./\"\n"), (std::vector<std::string>{"warning"}));
+    }
+
     void aBoneAnotherBodyWeightsIsNotReported()
     {
         // sci_ref.smd leaves "Bip01 Head" unweighted; the head bodies weight it.
