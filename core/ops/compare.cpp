@@ -393,6 +393,87 @@ bool lodSameVertex(const DictVertex& a, const DictVertex& b)
            a.tangent == b.tangent;
 }
 
+// One $lod as it applies to one body file (studiomdl's GetLODSources): the file that replaces
+// it (the body itself when no replacemodel names it) and the bones the LOD moves onto others.
+struct LodStep {
+    const Model* source = nullptr;
+    std::vector<std::pair<std::string, std::string>> replace; // lower-case bone names
+};
+
+// The LODs of body file `path`, in order; a LOD that removes it is left out. Each bone
+// replacement is chained to its end (FixupReplacedBones), bonetreecollapse replacing every
+// bone below the named one with it (ConvertBoneTreeCollapsesToReplaceBones).
+std::vector<LodStep> lodStepsOf(const QcProject& p, const QcCompiled& q, const std::string& path,
+                                const Model& body)
+{
+    std::vector<LodStep> out;
+    const Skeleton& s = q.mergedSkeleton;
+    for (const QcLod& lod : p.lods) {
+        LodStep st;
+        st.source = &body;
+        bool removed = false;
+        for (const QcLod::Replace& r : lod.replaceModels) {
+            if (materialKey(r.from) != materialKey(path)) {
+                continue;
+            }
+            const Model* m = r.fileRef >= 0 ? fileModel(q, r.fileRef) : nullptr;
+            removed = r.fileRef < 0 || m == nullptr;
+            st.source = m;
+        }
+        if (removed) {
+            continue;
+        }
+        std::map<std::string, std::string> map;
+        std::vector<std::string> order;
+        auto put = [&](const std::string& from, const std::string& to) {
+            if (map.emplace(from, to).second) {
+                order.push_back(from);
+            } else {
+                map[from] = to;
+            }
+        };
+        for (const std::string& top : lod.boneTreeCollapses) {
+            JointIndex t = kNoJoint; // findGlobalBone: names compare without case
+            for (std::size_t j = 0; j < s.size() && t == kNoJoint; ++j) {
+                if (asciiLower(s.names[j]) == asciiLower(top)) {
+                    t = static_cast<JointIndex>(j);
+                }
+            }
+            if (t == kNoJoint) {
+                continue;
+            }
+            for (std::size_t j = 0; j < s.size(); ++j) {
+                for (JointIndex a = s.parents[j]; a != kNoJoint;
+                     a = s.parents[static_cast<std::size_t>(a)]) {
+                    if (a == t) {
+                        put(asciiLower(s.names[j]),
+                            asciiLower(s.names[static_cast<std::size_t>(t)]));
+                        break;
+                    }
+                }
+            }
+        }
+        for (const auto& [from, to] : lod.replaceBones) {
+            put(asciiLower(from), asciiLower(to));
+        }
+        for (const std::string& from : order) {
+            std::string to = map[from];
+            for (std::size_t hop = 0; hop < map.size(); ++hop) {
+                auto next = map.find(to);
+                if (next == map.end() || next->second == to) {
+                    break;
+                }
+                to = next->second;
+            }
+            if (to != from) {
+                st.replace.emplace_back(from, to);
+            }
+        }
+        out.push_back(std::move(st));
+    }
+    return out;
+}
+
 // LOD 0's vertices by unit cell, for the nearest one to a position (ring after ring).
 class LodRings {
 public:
@@ -453,17 +534,29 @@ private:
 // of that material takes the LOD 0 vertex nearest it within 0.01 in position and UV and 10°
 // of normal (all of that vertex: LOD weights are never used), or keeps its own position, UV,
 // normal and tangent with the weights of the LOD 0 vertex nearest in position; then it takes
-// the vertex of an earlier LOD within every tolerance (weights and tangent too), and is added
-// unless one exactly like it is there. A LOD material that LOD 0 lacks adds nothing.
-std::int32_t lodUnionVertices(const Model& body, const std::vector<std::int32_t>& lods,
-                              const QcCompiled& q, Profile profile, bool staticProp)
+// the vertex of an earlier LOD within every tolerance (weights and tangent too), its weights
+// then moved by the LOD's bone replacements, and is added unless one exactly like it is there.
+// A LOD material that LOD 0 lacks adds nothing.
+std::int32_t lodUnionVertices(const Model& body, const std::vector<LodStep>& steps, Profile profile,
+                              bool staticProp)
 {
     std::map<std::string, std::int32_t> boneIds;
     const LodSource root = lodSource(body, profile, staticProp, boneIds);
-    std::vector<LodSource> lodSources;
-    for (const std::int32_t ref : lods) {
-        if (const Model* lod = fileModel(q, ref)) {
-            lodSources.push_back(lodSource(*lod, profile, staticProp, boneIds));
+    std::map<const Model*, LodSource> sources; // a LOD naming no file of its own is LOD 0's
+    for (const LodStep& st : steps) {
+        if (st.source != &body && sources.count(st.source) == 0) {
+            sources.emplace(st.source, lodSource(*st.source, profile, staticProp, boneIds));
+        }
+    }
+    // Each LOD's bone map (BuildBoneLODMapping), on the ids of the weights.
+    std::vector<std::map<std::int32_t, std::int32_t>> remaps(steps.size());
+    for (std::size_t i = 0; i < steps.size() && !staticProp; ++i) {
+        for (const auto& [from, to] : steps[i].replace) {
+            auto f = boneIds.find(from);
+            if (f != boneIds.end()) {
+                remaps[i][f->second] =
+                    boneIds.emplace(to, static_cast<std::int32_t>(boneIds.size())).first->second;
+            }
         }
     }
     const LodRings rootFar(root.all);
@@ -477,7 +570,10 @@ std::int32_t lodUnionVertices(const Model& body, const std::vector<std::int32_t>
             grid.add(dict[i].pos, static_cast<std::uint32_t>(i));
         }
         std::vector<std::uint32_t> same;
-        for (const LodSource& src : lodSources) {
+        for (std::size_t step = 0; step < steps.size(); ++step) {
+            const LodSource& src =
+                steps[step].source == &body ? root : sources.at(steps[step].source);
+            const std::map<std::int32_t, std::int32_t>& remap = remaps[step];
             auto mesh = src.meshes.find(material);
             if (mesh == src.meshes.end()) {
                 continue;
@@ -522,6 +618,15 @@ std::int32_t lodUnionVertices(const Model& body, const std::vector<std::int32_t>
                 const std::ptrdiff_t earlier = lodFindNear(ideal, dict, grid, 0, prevCount, false);
                 if (earlier >= 0) {
                     ideal = dict[static_cast<std::size_t>(earlier)];
+                }
+                if (!remap.empty()) {
+                    // RemapBoneWeights, then CollapseBoneWeights: bones that became one add.
+                    std::map<std::int32_t, float> merged;
+                    for (const std::pair<std::int32_t, float>& w : ideal.weights) {
+                        auto it = remap.find(w.first);
+                        merged[it == remap.end() ? w.first : it->second] += w.second;
+                    }
+                    ideal.weights.assign(merged.begin(), merged.end());
                 }
                 grid.near(ideal.pos, 0, dict.size(), same);
                 if (std::none_of(same.begin(), same.end(),
@@ -718,9 +823,11 @@ CompiledModelInfo predictCompiled(const QcReport& r)
                 }
                 sm.triangles = triangles;
                 sm.vertices = static_cast<std::int32_t>(w.vertices);
-                const std::vector<std::int32_t> lods = lodFilesOf(p, ch.path);
-                if (!lods.empty()) {
-                    sm.vertices = lodUnionVertices(*file, lods, q, r.profile, p.staticProp);
+                const std::vector<LodStep> steps = lodStepsOf(p, q, ch.path, *file);
+                if (std::any_of(steps.begin(), steps.end(), [&](const LodStep& st) {
+                        return st.source != file || !st.replace.empty();
+                    })) {
+                    sm.vertices = lodUnionVertices(*file, steps, r.profile, p.staticProp);
                 }
             }
             bp.models.push_back(std::move(sm));

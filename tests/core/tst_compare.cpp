@@ -220,6 +220,33 @@ private slots:
         QCOMPARE(vertices({lod1, mirrored}), 10);
     }
 
+    // A LOD that collapses bones (replacebone, bonetreecollapse; the LOD's file is LOD 0's
+    // own when no replacemodel names it): each LOD 0 vertex whose weights the collapse changes
+    // becomes a vertex of its own, unless one with the same position, UV, normal, tangent and
+    // new weights is there. Here the lid's three vertices move onto root: two are root's own
+    // already, (1,1,0) is new.
+    void lodBoneCollapsesAddVertices()
+    {
+        const std::vector<std::tuple<std::string, int, Vec3>> bones{{"root", -1, Vec3::Zero()},
+                                                                    {"lid", 0, Vec3(0, 0, 1)}};
+        auto vertices = [&](const std::string& lod) {
+            const std::string qc =
+                "$modelname t.mdl\n$body b a.smd\n" + lod + "$sequence idle a.smd\n";
+            return predict(qc, {{"a.smd", smd(bones, quad("m", kUp, kUp, 0, 1))}})
+                .bodyparts.at(0)
+                .models.at(0)
+                .vertices;
+        };
+        QCOMPARE(vertices(""), 6);
+        QCOMPARE(vertices("$lod 10\n{\n replacebone lid root\n}\n"), 7);
+        QCOMPARE(vertices("$lod 10\n{\n bonetreecollapse root\n}\n"), 7);
+        QCOMPARE(vertices("$lod 10\n{\n bonetreecollapse lid\n}\n"), 6);
+        // Two LODs collapsing the same way add the vertex once.
+        QCOMPARE(vertices("$lod 10\n{\n replacebone lid root\n}\n$lod 20\n{\n replacebone lid "
+                          "root\n}\n"),
+                 7);
+    }
+
     // A triangle two of whose corners weld into one vertex is dropped; its vertices stay.
     void degenerateTrianglesAreDropped()
     {

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/diag/diagnostic.h"
@@ -153,6 +154,10 @@ struct QcLod {
     };
     std::vector<Replace> replaceModels;
     std::vector<Replace> replaceMaterials; // replacematerial "old" "new" (`at`: the new name)
+    // replacebone "from" "to" and bonetreecollapse "bone", as written (the bones are also
+    // QcProject::boneRefs, checked there).
+    std::vector<std::pair<std::string, std::string>> replaceBones;
+    std::vector<std::string> boneTreeCollapses;
     QcWhere at;
 };
 

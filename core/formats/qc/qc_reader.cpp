@@ -2013,9 +2013,11 @@ void Reader::lodCommand(const Node& n, bool shadow)
             lod.replaceMaterials.push_back(std::move(r));
         } else if (kw == "bonetreecollapse" && c.tokens.size() >= 2) {
             boneRef(c.tokens[1], "bonetreecollapse");
+            lod.boneTreeCollapses.push_back(c.tokens[1].text);
         } else if (kw == "replacebone" && c.tokens.size() >= 3) {
             boneRef(c.tokens[1], "replacebone");
             boneRef(c.tokens[2], "replacebone");
+            lod.replaceBones.emplace_back(c.tokens[1].text, c.tokens[2].text);
         } else if (((kw == "replacemodel" || kw == "replacematerial") && c.tokens.size() < 3) ||
                    ((kw == "bonetreecollapse" || kw == "removemodel") && c.tokens.size() < 2)) {
             error(ids::kSyntaxShortLine, c.tokens[0],
