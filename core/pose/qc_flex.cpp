@@ -804,37 +804,64 @@ QcFlexRig buildQcFlexRig(const QcProject& project, const Model& model,
     return Builder(project, model, sources, maxControllers).run();
 }
 
-QcEyeState eyeState(const QcFlexRig::Eye& eye, const QcEyeTarget& target)
+QcEyeState eyeState(const QcFlexRig::Eye& eye, const QcEyeTarget& target,
+                    const Eigen::Affine3f& boneDelta)
 {
     QcEyeState s;
-    s.centre = eye.position;
+    // Option_Eyeball keeps the centre and the model's up in the bone's space; the engine
+    // carries them with the posed bone (R_StudioEyeballPosition). In double: the delta of a
+    // turned head is a product of two matrices.
+    const Eigen::Affine3d delta = boneDelta.cast<double>();
+    const Eigen::Matrix3d turn = delta.linear();
+    const Eigen::Vector3d centre = delta * eye.position.cast<double>();
+    Eigen::Vector3d up = turn * Eigen::Vector3d(0, 0, 1);
+    Eigen::Vector3d ahead = turn * Eigen::Vector3d(0, -1, 0);
+    up = up.norm() > 1e-12 ? up.normalized() : Eigen::Vector3d(0, 0, 1);
+    ahead = ahead.norm() > 1e-12 ? ahead.normalized() : Eigen::Vector3d(0, -1, 0);
+    s.centre = centre.cast<float>();
+    s.headUp = up.cast<float>();
     s.radius = eye.radius;
-    const Vec3 up(0, 0, 1); // the model's up at the reference pose (Option_Eyeball)
-    const Vec3 aim = target.set ? target.point : eye.position + Vec3(0, -1000, 0);
-    Vec3 forward = aim - eye.position;
-    if (forward.norm() < 1e-6f) {
-        forward = Vec3(0, -1, 0);
+    const Eigen::Vector3d aim = target.set ? Eigen::Vector3d(target.point.cast<double>())
+                                           : Eigen::Vector3d(centre + 1000.0 * ahead);
+    Eigen::Vector3d forward = aim - centre;
+    if (forward.norm() < 1e-6) {
+        forward = ahead;
     }
     forward.normalize();
     // R_StudioEyeballPosition: turn off the target by the Z angle offset (twice, as the engine
-    // adds zoffset + dz with dz = zoffset), then re-square the frame.
-    Vec3 right = forward.cross(up);
-    if (right.norm() < 1e-6f) {
-        right = Vec3(1, 0, 0);
-    }
-    right.normalize();
-    forward = (forward + 2.0f * eye.zOffset * right).normalized();
-    right = forward.cross(up);
-    if (right.norm() < 1e-6f) {
-        right = Vec3(1, 0, 0);
-    }
-    right.normalize();
-    s.forward = forward;
-    s.up = right.cross(forward).normalized();
+    // adds zoffset + dz with dz = zoffset), then re-square the frame about the head's up.
+    const auto rightOf = [&](const Eigen::Vector3d& f) {
+        Eigen::Vector3d r = f.cross(up);
+        if (r.norm() < 1e-9) {
+            r = ahead.cross(up);
+        }
+        return r.normalized();
+    };
+    Eigen::Vector3d right = rightOf(forward);
+    forward = (forward + 2.0 * double(eye.zOffset) * right).normalized();
+    right = rightOf(forward);
+    s.forward = forward.cast<float>();
+    s.up = right.cross(forward).normalized().cast<float>();
     // The iris texture spans 1 / iris_scale units across (the engine's planar projection).
     s.irisRadius = 0.5f / (eye.irisScale > 0 ? 1.0f / eye.irisScale : 1.0f);
     s.irisRadius = std::min(s.irisRadius, s.radius);
     return s;
+}
+
+std::vector<Eigen::Affine3f> eyeBoneDeltas(const std::vector<QcFlexRig::Eye>& eyes,
+                                           const std::vector<Eigen::Affine3f>& pose,
+                                           const std::vector<Eigen::Affine3f>& inverseBind)
+{
+    std::vector<Eigen::Affine3f> out(eyes.size(), Eigen::Affine3f::Identity());
+    for (std::size_t i = 0; i < eyes.size(); ++i) {
+        const std::int32_t j = eyes[i].joint;
+        if (j >= 0 && std::size_t(j) < pose.size() && std::size_t(j) < inverseBind.size()) {
+            out[i] = Eigen::Affine3f(
+                (pose[std::size_t(j)].cast<double>() * inverseBind[std::size_t(j)].cast<double>())
+                    .cast<float>());
+        }
+    }
+    return out;
 }
 
 namespace {
@@ -855,7 +882,7 @@ float rampWeight(const std::array<float, 4>& t, float w) noexcept
 
 // R_StudioEyelidFACS: the lid angle is the sum of the lowerer / neutral / raiser weights times
 // asin(target / radius); the lid descriptor is the height of that point of the eye, turned by
-// the eye's look direction, along the model's up.
+// the eye's look direction, along the head's up (the model's at the reference pose).
 float lidHeight(const QcFlexRig::Eye& eye, const QcEyeState& s,
                 const std::array<std::int32_t, 3>& d, const std::array<float, 3>& targets,
                 const std::vector<float>& desc)
@@ -870,13 +897,14 @@ float lidHeight(const QcFlexRig::Eye& eye, const QcEyeState& s,
     }
     const Vec3 pos =
         s.up * (std::sin(angle) * eye.radius) + s.forward * (std::cos(angle) * eye.radius);
-    return pos.z();
+    return pos.dot(s.headUp); // along the head's up (the model's at the reference pose)
 }
 
 } // namespace
 
 QcFlexState evaluateQcFlex(const QcFlexRig& rig, const std::vector<float>& controllers,
-                           std::size_t shapeCount, const QcEyeTarget& target)
+                           std::size_t shapeCount, const QcEyeTarget& target,
+                           const std::vector<Eigen::Affine3f>& eyeDeltas)
 {
     QcFlexState st;
     const auto& ctl = rig.program.flexControllers;
@@ -890,8 +918,10 @@ QcFlexState evaluateQcFlex(const QcFlexRig& rig, const std::vector<float>& contr
         st.controllers[c] = v;
     }
     st.descriptors = evaluateFlexRules(rig.program, st.controllers);
-    for (const QcFlexRig::Eye& eye : rig.eyes) {
-        const QcEyeState s = eyeState(eye, target);
+    for (std::size_t e = 0; e < rig.eyes.size(); ++e) {
+        const QcFlexRig::Eye& eye = rig.eyes[e];
+        const QcEyeState s = eyeState(
+            eye, target, e < eyeDeltas.size() ? eyeDeltas[e] : Eigen::Affine3f::Identity());
         if (eye.upperLid >= 0 && std::size_t(eye.upperLid) < st.descriptors.size()) {
             st.descriptors[std::size_t(eye.upperLid)] =
                 lidHeight(eye, s, eye.upperDescs, eye.upperTargets, st.descriptors);

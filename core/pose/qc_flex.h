@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include <Eigen/Geometry>
+
 #include "core/diag/diagnostic.h"
 #include "core/formats/mdl/compiled_model.h"
 #include "core/formats/qc/qc_project.h"
@@ -92,16 +94,26 @@ struct QcEyeTarget {
     Vec3 point = Vec3::Zero();
 };
 
-// One eye as the engine places it (R_StudioEyeballPosition) at the reference pose: centre,
-// look direction (the iris faces it) and up.
+// One eye as the engine places it (R_StudioEyeballPosition): centre, look direction (the iris
+// faces it) and up, carried by its bone. `boneDelta` is how the posed bone moved from the
+// reference pose (posed[bone] * bind[bone]^-1; identity: the reference pose): the engine keeps
+// the eye's centre and up in its bone's space, so both follow an animated head, and without a
+// target the eye looks along the head's forward (−Y of the reference pose, turned with it).
 struct QcEyeState {
     Vec3 centre = Vec3::Zero();
     Vec3 forward = Vec3(0, -1, 0);
     Vec3 up = Vec3(0, 0, 1);
+    Vec3 headUp = Vec3(0, 0, 1); // the bone's up (model +Z at the reference pose): lid heights
     float radius = 0.5f;
     float irisRadius = 0.25f;
 };
-QcEyeState eyeState(const QcFlexRig::Eye& eye, const QcEyeTarget& target);
+QcEyeState eyeState(const QcFlexRig::Eye& eye, const QcEyeTarget& target,
+                    const Eigen::Affine3f& boneDelta = Eigen::Affine3f::Identity());
+// Per eye of `eyes`, posed[joint] * inverseBind[joint] (identity when the pose is empty or the
+// eye has no joint): the deltas eyeState and evaluateQcFlex take.
+std::vector<Eigen::Affine3f> eyeBoneDeltas(const std::vector<QcFlexRig::Eye>& eyes,
+                                           const std::vector<Eigen::Affine3f>& pose,
+                                           const std::vector<Eigen::Affine3f>& inverseBind);
 
 struct QcFlexState {
     std::vector<float> controllers;  // clamped into their ranges
@@ -109,9 +121,11 @@ struct QcFlexState {
     std::vector<SideWeights> shapes; // per compiled model shape
 };
 // `controllers` by index (NaN or missing: at rest, 0 clamped into the range); `shapeCount`
-// the compiled model's shapes.
+// the compiled model's shapes; `eyeDeltas` one per rig eye (eyeBoneDeltas; empty: the
+// reference pose): the eyelids follow the eyes' pitch relative to the posed head.
 QcFlexState evaluateQcFlex(const QcFlexRig& rig, const std::vector<float>& controllers,
-                           std::size_t shapeCount, const QcEyeTarget& target = {});
+                           std::size_t shapeCount, const QcEyeTarget& target = {},
+                           const std::vector<Eigen::Affine3f>& eyeDeltas = {});
 
 // "left_X" / "right_X" pairs of controllers (studiomdl's stereo convention): for each
 // controller, the index of its other side (-1 when mono).

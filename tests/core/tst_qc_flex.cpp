@@ -222,6 +222,43 @@ private slots:
         QVERIFY(std::fabs(shapeWeight(r, st, "lid_down") - 0.639275f) < 1e-4f);
     }
 
+    // Issue 32: the eyes ride the posed head (R_StudioEyeballPosition keeps the centre and up
+    // in the bone's space). The head turned 30 degrees down about X and 20 degrees about Z and
+    // moved: the centre, the straight-ahead look and the up turn with it; a target 30 degrees
+    // below the head's forward gives the same lid weight as at the reference pose (the lids
+    // follow the pitch relative to the head), and a level target now closes it less.
+    void eyesRideThePosedHead()
+    {
+        const QcReport r = qcReportFromFile(fixture("face.qc").toStdString(), Profile::Auto);
+        const QcFlexRig::Eye& eye = r.flex.eyes[0];
+        QCOMPARE(eye.joint, 0);
+        const Eigen::Affine3f delta = Eigen::Translation3f(3, -2, 5) *
+                                      Eigen::AngleAxisf(0.3490659f, Vec3::UnitZ()) *
+                                      Eigen::AngleAxisf(-0.5235988f, Vec3::UnitX());
+        const std::vector<Eigen::Affine3f> deltas =
+            eyeBoneDeltas(r.flex.eyes, {delta}, {Eigen::Affine3f::Identity()});
+        QCOMPARE(deltas.size(), std::size_t(2));
+        QVERIFY(deltas[0].isApprox(delta, 1e-6f));
+        const QcEyeState rest = eyeState(eye, {});
+        const QcEyeState posed = eyeState(eye, {}, delta);
+        QVERIFY((posed.centre - delta * Vec3(-1, -4, 10)).norm() < 1e-5f);
+        QVERIFY((posed.forward - delta.linear() * rest.forward).norm() < 1e-5f);
+        QVERIFY((posed.up - delta.linear() * rest.up).norm() < 1e-5f);
+        QVERIFY((posed.headUp - delta.linear() * Vec3::UnitZ()).norm() < 1e-5f);
+        // 30 degrees below the head's forward: lid_down 0.639275 as in eyesFollowTheTarget.
+        const std::size_t n = r.compiled.model.flexShapes.size();
+        QcEyeTarget target;
+        target.set = true;
+        target.point = posed.centre + delta.linear() * (100.0f * Vec3(0, -std::cos(0.5235988f),
+                                                                      -std::sin(0.5235988f)));
+        const QcFlexState st = evaluateQcFlex(r.flex, {}, n, target, deltas);
+        QVERIFY2(std::fabs(shapeWeight(r, st, "lid_down") - 0.639275f) < 1e-4f,
+                 qPrintable(QString::number(double(shapeWeight(r, st, "lid_down")))));
+        // At the reference pose the same target is far below (the head no longer turns it).
+        const QcFlexState flat = evaluateQcFlex(r.flex, {}, n, target);
+        QVERIFY(std::fabs(shapeWeight(r, flat, "lid_down") - 0.639275f) > 0.05f);
+    }
+
     // Diagnostics at their lines: errors where studiomdl stops, warnings where it compiles
     // something else than written, notes.
     void diagnosticsAtLines()
