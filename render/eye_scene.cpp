@@ -39,7 +39,7 @@ EyeScene::EyeScene(Qt3DRender::QLayer* linesLayer, Qt3DCore::QNode* parent)
 }
 
 void EyeScene::setEyes(const std::vector<EyeDrawing>& eyes, std::optional<QVector3D> target,
-                       float markerSize)
+                       float markerSize, std::optional<QVector3D> handle)
 {
     LineList l;
     const QColor ball(230, 230, 235);
@@ -70,13 +70,29 @@ void EyeScene::setEyes(const std::vector<EyeDrawing>& eyes, std::optional<QVecto
             l.add(e.centre + e.radius * f, *target, aim, QColor(255, 200, 40, 90));
         }
     }
-    if (target && !eyes.empty()) {
+    const std::optional<QVector3D> marker = target ? target : handle;
+    if (marker && !eyes.empty()) {
+        // A cross and a box around it: a handle to grab (dimmer while no target is set).
         const float s = markerSize;
-        const QVector3D t = *target;
-        l.add(t - QVector3D(s, 0, 0), t + QVector3D(s, 0, 0), aim);
-        l.add(t - QVector3D(0, s, 0), t + QVector3D(0, s, 0), aim);
-        l.add(t - QVector3D(0, 0, s), t + QVector3D(0, 0, s), aim);
+        const QVector3D t = *marker;
+        const QColor c = target ? aim : QColor(200, 170, 90);
+        l.add(t - QVector3D(s, 0, 0), t + QVector3D(s, 0, 0), c);
+        l.add(t - QVector3D(0, s, 0), t + QVector3D(0, s, 0), c);
+        l.add(t - QVector3D(0, 0, s), t + QVector3D(0, 0, s), c);
+        const float h = 0.6f * s;
+        for (int a = 0; a < 3; ++a) {
+            // The 4 edges of the box along axis a.
+            for (int k = 0; k < 4; ++k) {
+                QVector3D p0, p1;
+                p0[a] = -h;
+                p1[a] = h;
+                p0[(a + 1) % 3] = p1[(a + 1) % 3] = (k & 1) ? h : -h;
+                p0[(a + 2) % 3] = p1[(a + 2) % 3] = (k & 2) ? h : -h;
+                l.add(t + p0, t + p1, c);
+            }
+        }
     }
+    m_drawn = eyes;
     m_segments = l.vertexCount() / 2;
     m_lines->setLines(l);
 }

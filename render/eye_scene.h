@@ -31,13 +31,16 @@ class EyeScene : public Qt3DCore::QEntity {
     Q_OBJECT
 public:
     EyeScene(Qt3DRender::QLayer* linesLayer, Qt3DCore::QNode* parent = nullptr);
-    // No eyes: nothing drawn. `target`: the look-at point (a cross marker and a line from each
-    // eye); `markerSize` the marker's half width in model units.
+    // No eyes: nothing drawn. `target`: the look-at point (a cross marker in a box and a line
+    // from each eye); `markerSize` the marker's half width in model units. Without a target,
+    // `handle` draws the marker alone, dimmer, where the viewport lets it be grabbed.
     void setEyes(const std::vector<EyeDrawing>& eyes, std::optional<QVector3D> target,
-                 float markerSize);
+                 float markerSize, std::optional<QVector3D> handle = {});
     std::size_t segmentCount() const { return m_segments; }
+    const std::vector<EyeDrawing>& eyes() const { return m_drawn; } // as last set
 
 private:
+    std::vector<EyeDrawing> m_drawn;
     LineGeometry* m_lines;
     std::size_t m_segments = 0;
 };

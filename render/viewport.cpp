@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include <QtCore/QLineF>
 #include <QtCore/QTimer>
 #include <QtGui/QKeyEvent>
 #include <QtGui/QMouseEvent>
@@ -653,12 +654,77 @@ PickResult Viewport::pick(const QPoint& pos) const
     return r;
 }
 
+QPointF Viewport::screenPoint(const QVector3D& p) const
+{
+    auto* cam = const_cast<Viewport*>(this)->camera();
+    const QRect vp(0, 0, std::max(width(), 1), std::max(height(), 1));
+    const QVector3D s = p.project(cam->viewMatrix(), cam->projectionMatrix(), vp);
+    return {s.x(), float(vp.height()) - s.y()};
+}
+
+QVector3D Viewport::viewPlanePoint(const QPoint& pos, const QVector3D& through) const
+{
+    auto* cam = const_cast<Viewport*>(this)->camera();
+    const QMatrix4x4 view = cam->viewMatrix();
+    const QMatrix4x4 proj = cam->projectionMatrix();
+    const QRect vp(0, 0, std::max(width(), 1), std::max(height(), 1));
+    const float wx = float(pos.x()), wy = float(vp.height() - pos.y());
+    const QVector3D nearP = QVector3D(wx, wy, 0.0f).unproject(view, proj, vp);
+    const QVector3D farP = QVector3D(wx, wy, 1.0f).unproject(view, proj, vp);
+    const QVector3D dir = (farP - nearP).normalized();
+    const QVector3D n = m_camera.direction().normalized(); // the plane faces the camera
+    const float denom = QVector3D::dotProduct(dir, n);
+    if (std::abs(denom) < 1e-6f) {
+        return through;
+    }
+    const float t = QVector3D::dotProduct(through - nearP, n) / denom;
+    return nearP + dir * t;
+}
+
+int Viewport::jointAt(const QPoint& pos, float maxPixels) const
+{
+    if (!m_scene) {
+        return -1;
+    }
+    int best = -1;
+    float bestD = maxPixels;
+    const auto& world = m_scene->jointWorld();
+    for (std::size_t j = 0; j < world.size(); ++j) {
+        const QPointF s = screenPoint(toQt(core::Vec3(world[j].translation())));
+        const float d = float(QLineF(s, QPointF(pos)).length());
+        if (d < bestD) {
+            bestD = d;
+            best = int(j);
+        }
+    }
+    return best;
+}
+
 void Viewport::mousePressEvent(QMouseEvent* e)
 {
     m_dragButton = e->button();
     m_dragModifiers = e->modifiers();
     m_pressPos = m_lastPos = e->position().toPoint();
     m_dragged = false;
+    m_grab = Grab::None;
+    if (e->button() != Qt::LeftButton) {
+        return;
+    }
+    // Ctrl+left on a joint: move the bone (its jiggle bones swing); a left press on the eyes'
+    // target marker: move the target. Both in the view plane.
+    if (m_dragModifiers.testFlag(Qt::ControlModifier)) {
+        const int j = jointAt(m_pressPos, 14.0f);
+        if (j >= 0) {
+            m_grab = Grab::Bone;
+            m_grabJoint = j;
+            m_grabStart = toQt(core::Vec3(m_scene->jointWorld()[std::size_t(j)].translation()));
+            emit boneDragStarted(j);
+        }
+    } else if (m_eyeHandle && m_eyes &&
+               QLineF(screenPoint(*m_eyeHandle), QPointF(m_pressPos)).length() <= 12.0) {
+        m_grab = Grab::EyeTarget;
+        m_grabStart = *m_eyeHandle;
+    }
 }
 
 std::vector<MouseControl> mouseControls(MouseScheme scheme)
@@ -669,13 +735,15 @@ std::vector<MouseControl> mouseControls(MouseScheme scheme)
                 {"Shift+MMB drag", "Pan (moves the orbit point)"},
                 {"Ctrl+MMB drag / Wheel", "Dolly"},
                 {"Alt+MMB click", "Recentre on the picked point"},
-                {"LMB click", "Pick bone / triangle and its nearest vertex"}};
+                {"LMB click", "Pick bone / triangle and its nearest vertex"},
+                {"Ctrl+LMB drag a joint", "Move bone (jiggles swing)"}};
     case MouseScheme::F3d:
         return {{"LMB drag", "Orbit"},
                 {"Shift+LMB / MMB / Mouse4 drag", "Pan (moves the orbit point)"},
                 {"RMB drag / Wheel", "Dolly"},
                 {"MMB click", "Recentre on the picked point"},
-                {"LMB click", "Pick bone / triangle and its nearest vertex"}};
+                {"LMB click", "Pick bone / triangle and its nearest vertex"},
+                {"Ctrl+LMB drag a joint", "Move bone (jiggles swing)"}};
     case MouseScheme::Hlam:
         break;
     }
@@ -683,7 +751,8 @@ std::vector<MouseControl> mouseControls(MouseScheme scheme)
             {"Shift+LMB / MMB / Mouse4 drag", "Pan (moves the orbit point)"},
             {"RMB drag / Wheel", "Dolly"},
             {"Double-click", "Recentre on the picked point"},
-            {"LMB click", "Pick bone / triangle and its nearest vertex"}};
+            {"LMB click", "Pick bone / triangle and its nearest vertex"},
+            {"Ctrl+LMB drag a joint", "Move bone (jiggles swing)"}};
 }
 
 void Viewport::mouseMoveEvent(QMouseEvent* e)
@@ -698,6 +767,14 @@ void Viewport::mouseMoveEvent(QMouseEvent* e)
         m_dragged = true;
     }
     if (!m_dragged) {
+        return;
+    }
+    if (m_grab == Grab::EyeTarget) {
+        emit eyeTargetDragged(viewPlanePoint(p, m_grabStart));
+        return;
+    }
+    if (m_grab == Grab::Bone) {
+        emit boneDragged(m_grabJoint, viewPlanePoint(p, m_grabStart) - m_grabStart);
         return;
     }
     const bool shift = m_dragModifiers.testFlag(Qt::ShiftModifier);
@@ -753,6 +830,14 @@ void Viewport::mouseMoveEvent(QMouseEvent* e)
 
 void Viewport::mouseReleaseEvent(QMouseEvent* e)
 {
+    if (m_grab != Grab::None && e->button() == m_dragButton) {
+        if (m_grab == Grab::Bone) {
+            emit boneDragFinished(m_grabJoint);
+        }
+        m_grab = Grab::None;
+        m_dragButton = Qt::NoButton;
+        return;
+    }
     if (e->button() == m_dragButton && !m_dragged && m_dragButton == Qt::LeftButton) {
         emit picked(pick(e->position().toPoint()));
     }
@@ -844,7 +929,8 @@ void Viewport::resizeEvent(QResizeEvent* e)
     applyCamera();
 }
 
-void Viewport::setEyes(const std::vector<EyeDrawing>& eyes, std::optional<QVector3D> target)
+void Viewport::setEyes(const std::vector<EyeDrawing>& eyes, std::optional<QVector3D> target,
+                       std::optional<QVector3D> handle)
 {
     if (!m_eyes) {
         m_eyes = new EyeScene(m_layers.lines, m_root);
@@ -853,7 +939,8 @@ void Viewport::setEyes(const std::vector<EyeDrawing>& eyes, std::optional<QVecto
     for (const EyeDrawing& e : eyes) {
         marker = std::max(marker, e.radius);
     }
-    m_eyes->setEyes(eyes, target, marker);
+    m_eyeHandle = eyes.empty() ? std::nullopt : target ? target : handle;
+    m_eyes->setEyes(eyes, target, marker, target ? std::nullopt : handle);
     refresh();
 }
 

@@ -6,6 +6,7 @@
 
 #include <QtCore/QElapsedTimer>
 #include <QtCore/QPoint>
+#include <QtCore/QPointF>
 #include <QtGui/QColor>
 #include <Qt3DExtras/Qt3DWindow>
 
@@ -124,9 +125,21 @@ public:
     void setSelectedTriangle(int triangle, int corner);
 
     PickResult pick(const QPoint& pos) const;
+    // Where a model-space point shows, in widget pixels (y down).
+    QPointF screenPoint(const QVector3D& p) const;
+    // The point under `pos` on the plane through `through` facing the camera (what a drag in
+    // the view plane moves to).
+    QVector3D viewPlanePoint(const QPoint& pos, const QVector3D& through) const;
+    // The joint of the pose shown nearest `pos` within `maxPixels` (drawn or not), else -1.
+    int jointAt(const QPoint& pos, float maxPixels) const;
     // A QC face's eyes and their look-at target (render/eye_scene.h); empty: none drawn.
-    void setEyes(const std::vector<EyeDrawing>& eyes, std::optional<QVector3D> target);
+    // `handle`: where the target marker sits when no target is set (the eyes look straight
+    // ahead; dragging the marker sets one). A left drag that starts on the marker moves it in
+    // the view plane (eyeTargetDragged), not the camera.
+    void setEyes(const std::vector<EyeDrawing>& eyes, std::optional<QVector3D> target,
+                 std::optional<QVector3D> handle = {});
     const EyeScene* eyeScene() const { return m_eyes; }
+    std::optional<QVector3D> eyeHandle() const { return m_eyeHandle; }
     Qt3DRender::QRenderCapture* capture() const { return m_capture; }
     // Re-applies camera matrices and asks Qt3D for a frame.
     void refresh();
@@ -137,6 +150,13 @@ signals:
     void cameraChanged();
     void unhandledKey(int key, Qt::KeyboardModifiers modifiers);
     void fpsChanged(double fps);
+    // A drag of the eyes' target marker: the target's new place (model space).
+    void eyeTargetDragged(const QVector3D& point);
+    // Ctrl+left drag from a joint (docs/viewer.md): the joint grabbed, then how far the cursor
+    // moved it in the view plane since the press (model space), then the release.
+    void boneDragStarted(int joint);
+    void boneDragged(int joint, const QVector3D& delta);
+    void boneDragFinished(int joint);
 
 protected:
     void mousePressEvent(QMouseEvent* e) override;
@@ -194,6 +214,10 @@ private:
     QPoint m_pressPos;
     QPoint m_lastPos;
     bool m_dragged = false;
+    enum class Grab { None, EyeTarget, Bone } m_grab = Grab::None;
+    int m_grabJoint = -1;
+    QVector3D m_grabStart;
+    std::optional<QVector3D> m_eyeHandle;
     int m_frames = 0;
     Qt3DRender::QRenderCaptureReply* m_firstFrame = nullptr; // the model's first frame drawn
     QElapsedTimer m_fpsTimer;

@@ -359,6 +359,21 @@ void Document::assemble(std::vector<LoadedFile> files, bool keepState)
         m_jiggle =
             core::JigglePlayer(core::jiggleJointsOf(ref.skeleton, pf.qc.get(), pf.compiled.get()),
                                ref.skeleton.parents);
+        // A DMX's DmeEyeballs, drawn as a QC's eyeballs are (issue 32).
+        m_dmxEyes.clear();
+        for (const core::DmxEyeball& d : pf.dmxEyes) {
+            core::QcFlexRig::Eye e;
+            e.name = d.name;
+            e.bone = d.bone;
+            e.joint = d.joint;
+            e.position = d.position;
+            e.radius = d.diameter * 0.5f;
+            e.zOffset = std::tan(d.angle * 3.14159265358979f / 180.0f);
+            e.irisScale = d.pupilScale != 0.0f ? 1.0f / d.pupilScale : 1.0f;
+            m_dmxEyes.push_back(std::move(e));
+        }
+        m_eyeDeltas.assign(eyes().size(), Eigen::Affine3f::Identity());
+        stopLive();
     }
     if (!keepState) {
         applyControllers(false); // what the rules give at rest (usually nothing)
@@ -436,6 +451,7 @@ void Document::setCurrentAnimation(int index)
     }
     if (m_playback.setAnimation(index)) {
         m_jiggle.reset();
+        m_livePlayhead = -1; // a bone moved by hand: the live bones follow the new goal
         emit animationChanged(index);
         emit frameChanged(0);
     }
@@ -483,7 +499,7 @@ int Document::findAnimation(const QString& name) const
     return -1;
 }
 
-std::vector<Eigen::Affine3f> Document::currentPose()
+std::vector<Eigen::Affine3f> Document::animatedPose()
 {
     if (currentAnimation() < 0 || m_primary < 0) {
         return {};
@@ -497,6 +513,188 @@ std::vector<Eigen::Affine3f> Document::currentPose()
         });
     }
     return m_playback.pose(rig, anim, d.binding);
+}
+
+std::vector<Eigen::Affine3f> Document::currentPose()
+{
+    std::vector<Eigen::Affine3f> pose;
+    if (!m_livePose.empty()) {
+        // A bone moved by hand: the live pose; a playhead moved since the last step wakes the
+        // live bones (the goal moved).
+        if (m_playback.playhead() != m_livePlayhead && m_liveTimer && !m_liveTimer->isActive()) {
+            m_liveQuiet = 0;
+            m_liveClock.restart();
+            m_liveTimer->start();
+        }
+        pose = m_livePose;
+    } else {
+        pose = animatedPose();
+    }
+    updateEyePose(pose);
+    return pose;
+}
+
+const std::vector<core::QcFlexRig::Eye>& Document::eyes() const
+{
+    if (const core::QcFlexRig* face = qcFace()) {
+        return face->eyes;
+    }
+    return m_dmxEyes;
+}
+
+void Document::updateEyePose(const std::vector<Eigen::Affine3f>& pose)
+{
+    const std::vector<core::QcFlexRig::Eye>& all = eyes();
+    if (all.empty() || !m_scene.evaluator) {
+        m_eyeDeltas.clear();
+        return;
+    }
+    std::vector<Eigen::Affine3f> deltas =
+        core::eyeBoneDeltas(all, pose, m_scene.evaluator->rig().inverseBind);
+    bool same = deltas.size() == m_eyeDeltas.size();
+    for (std::size_t i = 0; same && i < deltas.size(); ++i) {
+        same = deltas[i].isApprox(m_eyeDeltas[i], 1e-6f);
+    }
+    if (same) {
+        return;
+    }
+    m_eyeDeltas = std::move(deltas);
+    // The lids follow the eyes' pitch relative to the head: looking at a fixed target from a
+    // moving head moves them.
+    if (m_eyeTarget.set && qcFace()) {
+        applyControllers(true);
+    }
+}
+
+std::vector<Eigen::Affine3f> Document::dragGoal()
+{
+    std::vector<Eigen::Affine3f> goal;
+    if (currentAnimation() >= 0 && m_primary >= 0) {
+        const DocAnimation& d = m_animations[std::size_t(currentAnimation())];
+        goal = m_playback.pose(m_scene.evaluator->rig(), d.animation(m_files), d.binding);
+    }
+    if (goal.empty() && m_scene.evaluator) {
+        goal = m_scene.evaluator->rig().bindModel;
+    }
+    const auto& parents =
+        primaryModel() ? primaryModel()->skeleton.parents : std::vector<core::JointIndex>{};
+    if (m_dragJoint < 0 || std::size_t(m_dragJoint) >= goal.size()) {
+        return goal;
+    }
+    // The joint and its descendants (parents come before children).
+    std::vector<std::uint8_t> under(goal.size(), 0);
+    under[std::size_t(m_dragJoint)] = 1;
+    for (std::size_t c = std::size_t(m_dragJoint); c < goal.size(); ++c) {
+        const core::JointIndex p = c < parents.size() ? parents[c] : core::kNoJoint;
+        if (c != std::size_t(m_dragJoint) && p >= 0 && under[std::size_t(p)]) {
+            under[c] = 1;
+        }
+        if (under[c]) {
+            goal[c].pretranslate(m_dragOffset);
+        }
+    }
+    return goal;
+}
+
+int Document::boneDragTarget(int joint) const
+{
+    auto model = primaryModel();
+    if (!model || !m_scene.evaluator || joint < 0 || std::size_t(joint) >= model->skeleton.size()) {
+        return -1;
+    }
+    // Moving a jiggle bone moves its parent: the bone itself is what swings.
+    for (const core::JiggleJoint& j : m_jiggle.joints()) {
+        const core::JointIndex p = model->skeleton.parents[std::size_t(joint)];
+        if (j.joint == joint && p >= 0) {
+            return p;
+        }
+    }
+    return joint;
+}
+
+int Document::setBoneDrag(int joint, const core::Vec3& offset)
+{
+    joint = boneDragTarget(joint);
+    auto model = primaryModel();
+    if (joint < 0 || !model) {
+        return -1;
+    }
+    if (m_livePose.empty() || joint != m_dragJoint) {
+        // Live from here: the bones start on the goal of the pose shown.
+        m_liveJiggle = core::JigglePlayer(m_jiggle.joints(), model->skeleton.parents);
+        m_dragJoint = joint;
+        m_dragOffset = offset;
+        m_livePose = dragGoal();
+        if (m_jiggleOn) {
+            m_liveJiggle.step(m_livePose, 1.0); // a first step starts at rest
+        }
+        m_livePlayhead = m_playback.playhead();
+        if (!m_liveTimer) {
+            m_liveTimer = new QTimer(this);
+            m_liveTimer->setInterval(16);
+            connect(m_liveTimer, &QTimer::timeout, this, [this] {
+                const double dt = std::clamp(double(m_liveClock.restart()) / 1000.0, 0.0, 0.1);
+                stepLiveJiggle(dt);
+            });
+        }
+    }
+    m_dragOffset = offset;
+    m_liveQuiet = 0;
+    if (!m_liveTimer->isActive()) {
+        m_liveClock.restart();
+        m_liveTimer->start();
+    }
+    emit frameChanged(currentFrame());
+    return joint;
+}
+
+bool Document::stepLiveJiggle(double dt)
+{
+    if (m_livePose.empty()) {
+        return false;
+    }
+    std::vector<Eigen::Affine3f> world = dragGoal();
+    if (m_jiggleOn && dt > 0) {
+        m_liveJiggle.step(world, dt);
+    }
+    float moved = 0;
+    for (std::size_t j = 0; j < world.size() && j < m_livePose.size(); ++j) {
+        moved = std::max(moved, (world[j].matrix() - m_livePose[j].matrix()).cwiseAbs().maxCoeff());
+    }
+    m_livePose = std::move(world);
+    m_livePlayhead = m_playback.playhead();
+    const bool moving = moved > 1e-4f;
+    m_liveQuiet = moving ? 0.0 : m_liveQuiet + dt;
+    if (m_liveQuiet > 0.5 && m_liveTimer) {
+        m_liveTimer->stop(); // settled; a new drag or playhead wakes it
+    }
+    emit frameChanged(currentFrame());
+    return moving;
+}
+
+bool Document::liveJiggleRunning() const
+{
+    return m_liveTimer && m_liveTimer->isActive();
+}
+
+void Document::clearBoneDrag()
+{
+    if (m_livePose.empty()) {
+        return;
+    }
+    stopLive();
+    emit frameChanged(currentFrame());
+}
+
+void Document::stopLive()
+{
+    m_livePose.clear();
+    m_dragJoint = -1;
+    m_dragOffset = core::Vec3::Zero();
+    m_jiggle.reset();
+    if (m_liveTimer) {
+        m_liveTimer->stop();
+    }
 }
 
 void Document::setJiggleEnabled(bool on)
@@ -604,7 +802,8 @@ void Document::applyControllers(bool notify)
                 count = std::max(count, k.shape + 1);
             }
         }
-        const core::QcFlexState st = core::evaluateQcFlex(*face, m_controllers, count, m_eyeTarget);
+        const core::QcFlexState st =
+            core::evaluateQcFlex(*face, m_controllers, count, m_eyeTarget, m_eyeDeltas);
         const QStringList& names = m_flex.names();
         bool changed = false;
         std::vector<bool> done(count, false);

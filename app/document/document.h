@@ -5,6 +5,7 @@
 #include <vector>
 
 #include <Eigen/Geometry>
+#include <QtCore/QElapsedTimer>
 #include <QtCore/QFutureWatcher>
 #include <QtCore/QObject>
 #include <QtCore/QString>
@@ -29,6 +30,8 @@ namespace rigscope::core {
 struct QcReport;
 struct CompiledModelInfo;
 } // namespace rigscope::core
+
+class QTimer;
 
 namespace rigscope::app {
 
@@ -145,6 +148,13 @@ public:
     // eyelids (their shapes follow the eyes' pitch) and emits eyeTargetChanged.
     const core::QcEyeTarget& eyeTarget() const { return m_eyeTarget; }
     void setEyeTarget(const core::QcEyeTarget& target);
+    // The eyes drawn: a QC face's `eyeball`s, else the primary DMX's DmeEyeballs
+    // (core/formats/dmx/dmx_eyes.h; no lids). Empty without eyes.
+    const std::vector<core::QcFlexRig::Eye>& eyes() const;
+    // Per eye, how its bone moved from the reference pose in the pose currentPose() gave last
+    // (core::eyeBoneDeltas; identity at the rest pose): the eyes and their lids ride the
+    // animated head.
+    const std::vector<Eigen::Affine3f>& eyeDeltas() const { return m_eyeDeltas; }
     // The shape values as core's SceneEvaluator takes them (NaN right: mono).
     core::FlexSetting flexSetting() const { return m_flex.setting(); }
     // The scene's evaluator (null without a model): poses, morphs and skins the primary model
@@ -177,6 +187,24 @@ public:
     const std::vector<core::JiggleJoint>& jiggleJoints() const { return m_jiggle.joints(); }
     bool jiggleEnabled() const { return m_jiggleOn; }
     void setJiggleEnabled(bool on);
+    // A bone moved by hand (the viewport's Ctrl+drag, docs/viewer.md): `joint` and everything
+    // below it are carried by `offset` (model space) on top of the animation or rest pose. A
+    // jiggle bone hands the move to its parent, so the bone itself swings. While a bone is
+    // moved the jiggle bones run live, in real time from the moment the move began (60 steps a
+    // second on a timer, stopping once every bone settled), as the engine integrates them while
+    // the model moves; the frame-exact playback (`pose --jiggle`) resumes after
+    // clearBoneDrag(). Opening or reloading clears it. Returns the joint moved (-1: none).
+    int setBoneDrag(int joint, const core::Vec3& offset);
+    // The joint setBoneDrag(joint, …) moves (a jiggle bone's parent), -1 when none.
+    int boneDragTarget(int joint) const;
+    void clearBoneDrag();
+    int boneDragJoint() const { return m_dragJoint; }
+    core::Vec3 boneDragOffset() const { return m_dragOffset; }
+    // Advances the live jiggle bones by `dt` seconds toward the current goal (the timer calls it
+    // with the time elapsed; tests call it directly) and emits frameChanged. True while a bone
+    // is still moving (more than 1e-4 units a step).
+    bool stepLiveJiggle(double dt);
+    bool liveJiggleRunning() const;
     // Source material roots given by the user (--materials, Settings), searched before those
     // found above the model. The checks and the viewport use them alike (materialSources);
     // changing them re-runs the checks.
@@ -264,6 +292,20 @@ private:
     std::vector<float> m_controllers; // a compiled model's flex controllers
     std::vector<QString> m_controllerNames;
     core::QcEyeTarget m_eyeTarget;
+    std::vector<core::QcFlexRig::Eye> m_dmxEyes; // the primary DMX's DmeEyeballs
+    std::vector<Eigen::Affine3f> m_eyeDeltas;
+    void updateEyePose(const std::vector<Eigen::Affine3f>& pose);
+    void stopLive();
+    std::vector<Eigen::Affine3f> animatedPose(); // the playhead's pose, jiggled; {} at rest
+    std::vector<Eigen::Affine3f> dragGoal();     // the animation or rest pose, moved by hand
+    int m_dragJoint = -1;
+    core::Vec3 m_dragOffset = core::Vec3::Zero();
+    core::JigglePlayer m_liveJiggle;
+    std::vector<Eigen::Affine3f> m_livePose; // empty: no bone moved by hand
+    double m_livePlayhead = -1;
+    double m_liveQuiet = 0; // seconds the live bones have been still
+    QTimer* m_liveTimer = nullptr;
+    QElapsedTimer m_liveClock;
     void resetControllers(bool keep);
     void applyControllers(bool notify); // emits flexChanged when a weight moved and `notify`
 

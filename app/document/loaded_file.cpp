@@ -1,5 +1,6 @@
 #include "app/document/loaded_file.h"
 
+#include <QtCore/QFile>
 #include <QtCore/QFileInfo>
 
 #include "app/qt_convert.h"
@@ -36,6 +37,15 @@ LoadedFile loadFile(const QString& path, const QcView& qcView, const std::string
     f.readerDiagnostics = std::move(in.result.diagnostics);
     if (in.result.hasModel) {
         f.model = std::make_shared<const core::Model>(std::move(in.result.model));
+        if (f.model->format == "dmx" && !f.qc) {
+            QFile file(f.path);
+            if (file.open(QIODevice::ReadOnly)) {
+                const QByteArray bytes = file.readAll();
+                f.dmxEyes = core::dmxEyeballs(
+                    std::string_view(bytes.constData(), std::size_t(bytes.size())),
+                    f.model->skeleton);
+            }
+        }
     } else if (f.qc) {
         f.error = QObject::tr("no body of the QC project could be read");
     } else {

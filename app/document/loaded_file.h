@@ -14,6 +14,7 @@
 
 #include "core/checks/registry.h"
 #include "core/diag/profile.h"
+#include "core/formats/dmx/dmx_eyes.h"
 #include "core/formats/registry.h"
 
 namespace rigscope::core {
@@ -50,6 +51,8 @@ struct LoadedFile {
     std::shared_ptr<const core::QcReport> qc;
     // A compiled model (.mdl, issue 29): its bodyparts, skins, sequences, hitboxes, ...
     std::shared_ptr<const core::CompiledModelInfo> compiled;
+    // A DMX model's DmeEyeballs (issue 32; studiomdl ignores them, the window draws them).
+    std::vector<core::DmxEyeball> dmxEyes;
     qint64 bytes = 0;
     double loadMs = 0;
 };

@@ -315,12 +315,22 @@ void FlexPanel::addEyeTarget(const core::QcFlexRig& face)
     auto* pitch = new QSlider(Qt::Horizontal, row);
     pitch->setObjectName(QStringLiteral("eyePitch"));
     pitch->setRange(-45, 45);
-    const core::QcEyeTarget& t = m_document->eyeTarget();
-    if (t.set) {
+    // The sliders show the document's target however it moved (here, the viewport's marker
+    // drag, --look-at), without setting it again (a dragged target keeps its distance).
+    const auto show = [this, mid, yaw, pitch] {
+        const QSignalBlocker b1(yaw), b2(pitch);
+        const core::QcEyeTarget& t = m_document->eyeTarget();
+        if (!t.set) {
+            yaw->setValue(0);
+            pitch->setValue(0);
+            return;
+        }
         const core::Vec3 d = (t.point - mid).normalized();
         yaw->setValue(int(std::lround(std::atan2(d.x(), -d.y()) * 57.2957795)));
         pitch->setValue(int(std::lround(std::asin(std::clamp(d.z(), -1.0f, 1.0f)) * 57.2957795)));
-    }
+    };
+    show();
+    connect(m_document, &Document::eyeTargetChanged, row, show);
     grid->addWidget(name, 0, 0);
     grid->addWidget(ahead, 0, 1);
     grid->addWidget(new QLabel(tr("yaw"), row), 1, 0);

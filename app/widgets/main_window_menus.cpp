@@ -384,6 +384,12 @@ void MainWindow::createPlaybackMenu()
                           "from its first frame"));
     connect(jiggle, &QAction::toggled, this, [this](bool on) { document()->setJiggleEnabled(on); });
     m_jiggleAction = jiggle;
+    // A bone moved by hand (Ctrl+drag in the viewport) goes back to the animation's pose, and
+    // the jiggle bones to the frame-exact playback.
+    QAction* putBack = playback->addAction(tr("Put Moved Bone Back"));
+    putBack->setObjectName(QStringLiteral("putMovedBoneBack"));
+    putBack->setToolTip(tr("Undo the Ctrl+drag of a bone (its jiggle bones swing back)"));
+    connect(putBack, &QAction::triggered, this, [this] { document()->clearBoneDrag(); });
     QAction* slower = playback->addAction(tr("Half Speed"));
     slower->setShortcut(QKeySequence(Qt::Key_Minus));
     connect(slower, &QAction::triggered, this,

@@ -21,6 +21,34 @@ ViewportWidget::ViewportWidget(const render::ViewportOptions& options, QWidget* 
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_container);
     connect(m_view, &render::Viewport::picked, this, &ViewportWidget::onPicked);
+    // Dragging the eyes' target marker moves the document's target (the Flex dock's sliders
+    // follow); Ctrl+dragging a joint moves the bone and swings its jiggle bones (issue 32).
+    connect(m_view, &render::Viewport::eyeTargetDragged, this, [this](const QVector3D& p) {
+        if (m_document) {
+            core::QcEyeTarget t;
+            t.set = true;
+            t.point = core::Vec3(p.x(), p.y(), p.z());
+            m_document->setEyeTarget(t);
+        }
+    });
+    connect(m_view, &render::Viewport::boneDragStarted, this, [this](int joint) {
+        if (!m_document) {
+            return;
+        }
+        // Carry on from where an earlier drag of the same bone left it.
+        const int moved = m_document->boneDragTarget(joint);
+        m_dragBase = moved >= 0 && moved == m_document->boneDragJoint()
+                         ? m_document->boneDragOffset()
+                         : core::Vec3::Zero();
+        m_document->setBoneDrag(joint, m_dragBase);
+    });
+    connect(m_view, &render::Viewport::boneDragged, this,
+            [this](int joint, const QVector3D& delta) {
+                if (m_document) {
+                    m_document->setBoneDrag(joint, m_dragBase +
+                                                       core::Vec3(delta.x(), delta.y(), delta.z()));
+                }
+            });
 }
 
 void ViewportWidget::setDocument(Document* document)
@@ -71,14 +99,21 @@ void ViewportWidget::onLoaded(bool keepState)
     onSelectionChanged(m_document->selection());
 }
 
-// A QC face's eyes where studiomdl places them, looking at the document's target (issue 32).
+// A QC face's eyes (or a DMX's DmeEyeballs) where studiomdl places them, riding the posed head
+// and looking at the document's target (issue 32).
 void ViewportWidget::updateEyes()
 {
     std::vector<render::EyeDrawing> eyes;
-    const core::QcFlexRig* face = m_document ? m_document->qcFace() : nullptr;
+    static const std::vector<core::QcFlexRig::Eye> none;
+    const std::vector<core::QcFlexRig::Eye>& all = m_document ? m_document->eyes() : none;
     const core::QcEyeTarget& target = m_document ? m_document->eyeTarget() : core::QcEyeTarget{};
-    for (std::size_t i = 0; face && i < face->eyes.size(); ++i) {
-        const core::QcEyeState s = core::eyeState(face->eyes[i], target);
+    const std::vector<Eigen::Affine3f> noDeltas;
+    const std::vector<Eigen::Affine3f>& deltas = m_document ? m_document->eyeDeltas() : noDeltas;
+    QVector3D mid, ahead;
+    float radius = 0;
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        const core::QcEyeState s = core::eyeState(
+            all[i], target, i < deltas.size() ? deltas[i] : Eigen::Affine3f::Identity());
         render::EyeDrawing d;
         d.centre = QVector3D(s.centre.x(), s.centre.y(), s.centre.z());
         d.forward = QVector3D(s.forward.x(), s.forward.y(), s.forward.z());
@@ -86,13 +121,20 @@ void ViewportWidget::updateEyes()
         d.radius = s.radius;
         d.irisRadius = s.irisRadius;
         eyes.push_back(d);
+        mid += d.centre / float(all.size());
+        ahead += d.forward;
+        radius = std::max(radius, s.radius);
     }
     std::optional<QVector3D> point;
+    std::optional<QVector3D> handle;
     if (target.set && !eyes.empty()) {
         point = QVector3D(target.point.x(), target.point.y(), target.point.z());
+    } else if (!eyes.empty()) {
+        // No target: the eyes look straight ahead; the marker waits ahead of them to be dragged.
+        handle = mid + ahead.normalized() * std::max(30.0f * radius, 10.0f);
     }
     if (!eyes.empty() || m_view->eyeScene()) {
-        m_view->setEyes(eyes, point);
+        m_view->setEyes(eyes, point, handle);
     }
 }
 
@@ -109,6 +151,7 @@ void ViewportWidget::onFrameChanged()
 {
     if (auto* scene = m_view->scene()) {
         scene->setPose(m_document->currentPose());
+        updateEyes(); // they ride the posed head
         m_view->poseChanged();
         m_view->refresh();
     }

@@ -35,6 +35,7 @@ private:
     render::Viewport* m_view;
     QWidget* m_container;
     QStringList m_searchPath;
+    core::Vec3 m_dragBase = core::Vec3::Zero(); // the dragged bone's offset when the drag began
 };
 
 } // namespace rigscope::app

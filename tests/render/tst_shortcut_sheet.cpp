@@ -89,7 +89,12 @@ private slots:
         for (const auto& e : entries) {
             mouse += e.group == QStringLiteral("Mouse");
         }
-        QCOMPARE(mouse, std::size_t(5));
+        QCOMPARE(mouse, std::size_t(6));
+        // Issue 32: moving a bone and the eyes' target with the mouse.
+        const auto* moveBone = find(entries, QStringLiteral("Move bone (jiggles swing)"));
+        QVERIFY(moveBone);
+        QCOMPARE(moveBone->key, QStringLiteral("Ctrl+LMB drag a joint"));
+
         // Groups stay together, in menu order.
         QStringList order;
         for (const auto& e : entries) {
