@@ -576,8 +576,9 @@ std::vector<Eigen::Affine3f> Document::dragGoal()
     if (goal.empty() && m_scene.evaluator) {
         goal = m_scene.evaluator->rig().bindModel;
     }
-    const auto& parents =
-        primaryModel() ? primaryModel()->skeleton.parents : std::vector<core::JointIndex>{};
+    const auto model = primaryModel();
+    const std::vector<core::JointIndex> none;
+    const std::vector<core::JointIndex>& parents = model ? model->skeleton.parents : none;
     if (m_dragJoint < 0 || std::size_t(m_dragJoint) >= goal.size()) {
         return goal;
     }
