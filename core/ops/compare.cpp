@@ -482,7 +482,7 @@ public:
         for (std::size_t i = 0; i < all.size(); ++i) {
             const std::array<std::int64_t, 3> c = cellOf(all[i]->pos);
             cells_[c].push_back(static_cast<std::uint32_t>(i));
-            for (int k = 0; k < 3; ++k) {
+            for (std::size_t k = 0; k < 3; ++k) {
                 lo_[k] = i == 0 ? c[k] : std::min(lo_[k], c[k]);
                 hi_[k] = i == 0 ? c[k] : std::max(hi_[k], c[k]);
             }
@@ -499,7 +499,7 @@ public:
     {
         out.clear();
         std::array<std::int64_t, 3> c = cellOf(p);
-        for (int k = 0; k < 3; ++k) { // a position outside the bounds searches from their edge
+        for (std::size_t k = 0; k < 3; ++k) { // a position outside the bounds: from their edge
             c[k] = std::clamp(c[k], lo_[k], hi_[k]);
         }
         for (std::int64_t x = c[0] - r; x <= c[0] + r; ++x) {
