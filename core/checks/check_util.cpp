@@ -382,9 +382,8 @@ WeldStats weldStats(const Model& m, Profile profile, std::size_t vertexLimit,
         const RawLinks ra = rawLinks(me, pa), rb = rawLinks(me, pb);
         return ra.state == rb.state && ra.parent == rb.parent &&
                std::equal(ra.joints.begin(), ra.joints.end(), rb.joints.begin(), rb.joints.end()) &&
-               ra.weights.size() == rb.weights.size() &&
-               std::memcmp(ra.weights.data(), rb.weights.data(),
-                           ra.weights.size() * sizeof(float)) == 0;
+               std::equal(ra.weights.begin(), ra.weights.end(), rb.weights.begin(),
+                          rb.weights.end(), [](float x, float y) { return bits(x) == bits(y); });
     };
     // The keys of the next corners are built ahead and their slots prefetched: on a mesh larger
     // than the caches the table costs bandwidth, not a miss per corner (the weld does the same).
