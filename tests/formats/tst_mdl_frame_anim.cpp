@@ -17,6 +17,7 @@
 #include "core/formats/mdl/mdl_bytes.h"
 #include "core/formats/mdl/source_mdl_internal.h"
 #include "tests/support/mdl_writer.h"
+#include "tests/support/test_support.h"
 
 using namespace rigscope;
 using core::Vec3;
@@ -74,6 +75,7 @@ private slots:
     void generatedEveryFlag_data();
     void generatedEveryFlag();
     void truncatedFrameDataIsAnError();
+    void missingAniIsAnError();
     void realViewModelsAgreeWithTheirZeroFrames();
 };
 
@@ -177,10 +179,54 @@ void TstMdlFrameAnim::truncatedFrameDataIsAnError()
     QCOMPARE(found->severity, core::Severity::Error);
 }
 
+// A model whose animation blocks live in a .ani that is not beside it: one located error that
+// names the file and counts the sequences left at the rest pose (before, they played the rest
+// pose silently).
+void TstMdlFrameAnim::missingAniIsAnError()
+{
+    test::SourceMdlSpec spec = test::sampleSourceSpec();
+    spec.version = 49;
+    for (const char* name : {"one", "two"}) {
+        test::MdlSequence seq;
+        seq.name = name;
+        seq.frames = 3;
+        seq.frameMajor = true;
+        seq.inAniBlock = true;
+        seq.rotEncoding = {test::RotEncoding::Quat48S, test::RotEncoding::Quat48S};
+        for (int f = 0; f < seq.frames; ++f) {
+            seq.rotations.push_back({Vec3(0, 0.1f * float(f), 0), Vec3(0.1f * float(f), 0, 0)});
+        }
+        spec.sequences.push_back(seq);
+    }
+    test::SourceMdlBytes bytes = test::writeSourceMdl(spec);
+    QVERIFY(!bytes.ani.empty());
+    {
+        const auto whole = readBytes(bytes);
+        for (const auto& d : whole.diagnostics) {
+            QVERIFY2(d.id != std::string_view("compiled.missing-companion"), d.message.c_str());
+        }
+    }
+    bytes.ani.clear();
+    const auto r = readBytes(bytes);
+    int found = 0;
+    for (const auto& d : r.diagnostics) {
+        if (d.id != std::string_view("compiled.missing-companion")) {
+            continue;
+        }
+        ++found;
+        QCOMPARE(d.severity, core::Severity::Error);
+        QCOMPARE(d.where.offset, std::uint64_t(348)); // the header's animation block name
+        const std::string counted =
+            "2 of " + std::to_string(spec.sequences.size()) + " sequences"; // 3 play the .mdl
+        QVERIFY2(d.message.find(counted) != std::string::npos, d.message.c_str());
+        QVERIFY2(d.message.find(".ani") != std::string::npos, d.message.c_str());
+    }
+    QCOMPARE(found, 1);
+}
+
 void TstMdlFrameAnim::realViewModelsAgreeWithTheirZeroFrames()
 {
-    const QByteArray env = qgetenv("RIGSCOPE_TESTDATA");
-    const QString root = env.isEmpty() ? u"/work/data"_qs : QString::fromLocal8Bit(env);
+    const QString root = test::publicDataDir();
     const QString dir = root + u"/ixof+Classic-Offensive/models/weapons"_qs;
     if (!QFileInfo(dir).isDir()) {
         QSKIP("the CS:GO view models (RIGSCOPE_TESTDATA) are not here");

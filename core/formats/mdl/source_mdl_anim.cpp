@@ -132,6 +132,7 @@ struct Decoder {
     AnimSources& src;
     const CompiledModelInfo& info;
     bool reported = false;
+    bool wantedAni = false; // a frame lives in an animation block and no .ani was given
 
     void bad(const Bytes& where, std::int64_t off, const std::string& what)
     {
@@ -227,7 +228,9 @@ struct Decoder {
             return true;
         }
         if (block >= src.animBlocks || src.ani.size() == 0) {
-            if (block >= src.animBlocks) {
+            if (block < src.animBlocks) {
+                wantedAni = true;
+            } else {
                 bad(b, desc + 52,
                     "animation '" + a.name + "' names animation block " + std::to_string(block) +
                         " of " + std::to_string(src.animBlocks));
@@ -403,6 +406,8 @@ void decodeSourceAnimations(AnimSources& src, CompiledReadResult& r,
         return;
     }
     Decoder dec{src, info};
+    std::size_t withoutAni = 0;
+    std::size_t animated = 0;
     for (std::size_t s = 0; s < info.sequences.size(); ++s) {
         const CompiledSequence& seq = info.sequences[s];
         if (seq.animations.empty()) {
@@ -429,6 +434,8 @@ void decodeSourceAnimations(AnimSources& src, CompiledReadResult& r,
         anim.positions.resize(keys);
         anim.rotations.resize(keys);
         anim.explicitKey.assign(keys, 0);
+        ++animated;
+        dec.wantedAni = false;
         for (std::int32_t f = 0; f < frames; ++f) {
             anim.times.push_back(f);
             anim.frameWhere.push_back(SourceLoc{0, 0, a.offset});
@@ -439,6 +446,7 @@ void decodeSourceAnimations(AnimSources& src, CompiledReadResult& r,
             }
             dec.frame(a, f, &anim.positions[k0], &anim.rotations[k0], &anim.explicitKey[k0]);
         }
+        withoutAni += dec.wantedAni ? 1 : 0;
         for (const CompiledEvent& e : seq.events) {
             Notetrack n;
             n.frame = std::round(double(e.cycle) * std::max(0, frames - 1));
@@ -454,6 +462,15 @@ void decodeSourceAnimations(AnimSources& src, CompiledReadResult& r,
         }
         r.info.sequenceAnimation[s] = static_cast<std::int32_t>(r.model.animations.size());
         r.model.animations.push_back(std::move(anim));
+    }
+    if (withoutAni > 0) {
+        // Located at the header's animation block name (offset 348), the file it wants.
+        const std::string wanted = info.animBlockName.empty() ? std::string("a .ani file")
+                                                              : "'" + info.animBlockName + "'";
+        src.mdl->sink.error(ids::kCompiledMissingCompanion, SourceLoc{0, 0, 348},
+                            "no .ani beside the model: " + std::to_string(withoutAni) + " of " +
+                                std::to_string(animated) + " sequences keep their frames in " +
+                                wanted + " and stay at the rest pose");
     }
 }
 
