@@ -1188,9 +1188,13 @@ constexpr CheckExplanation kExplanations[] = {
      "A `$lod` / `$shadowlod` block's `replacemodel A B` (or `removemodel A`) names an A that is "
      "not the file of any `$body`, `$model` or `studio` choice (compared without extension, "
      "folder separators and case).",
-     "studiomdl stops (or ignores the line) because there is no model to replace: the LOD keeps "
-     "the full-detail mesh.",
-     "None: an error in every profile.", "$lod 20\n{\n\treplacemodel \"other_ref\" \"ref_lod1\"\n}",
+     "studiomdl first looks A up among the files it loaded, from the `$pushd` / `$cd` folder in "
+     "force (`Cmd_ReplaceModel`): when none is found it stops with \"Unknown replace model\" "
+     "(an error). When A finds the file but is not the name the body command wrote (say "
+     "`$model x \"mdl/head.dmx\"` and, after `$pushd \"mdl\"`, `replacemodel \"head.dmx\"`), it "
+     "compiles, but `GetModelLODSource` matches LODs by the written name, so the LOD silently "
+     "keeps the full-detail mesh (a warning that points at the body command).",
+     "None: the severity depends on the case above in every profile.", "$lod 20\n{\n\treplacemodel \"other_ref\" \"ref_lod1\"\n}",
      "Name the reference file exactly as the body command does."},
     {"qc.limit", "a hard limit against hostile scripts was reached",
      "A token longer than 64 KiB after expansion, more than 262,144 tokens in one file or in "

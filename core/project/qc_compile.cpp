@@ -8,6 +8,7 @@
 
 #include "core/diag/diagnostic_ids.h"
 #include "core/formats/qc/qc_diagnostic.h"
+#include "core/formats/qc/qc_reader.h"
 #include "core/io/file_buffer.h"
 #include "core/model/rotation.h"
 #include "core/pose/effective_weights.h"
@@ -39,6 +40,65 @@ std::string fileKey(std::string_view path, bool dropFolder)
 
 class Compiler {
 public:
+
+    // qc.lod-unknown-model. studiomdl's replacemodel first looks the name up among the loaded
+    // sources from the $pushd / $cd folder in force (Cmd_ReplaceModel: "Unknown replace
+    // model", the compile stops), then matches it against each model's name as written in its
+    // $body / $model, extension stripped, case ignored (GetModelLODSource). A name that finds
+    // the file but not the model's written name compiles, and the LOD keeps the full mesh.
+    void lodUnknownModels()
+    {
+        const std::string qcDir = qcJoinPath(m_project.file, "..");
+        const auto where = [&](std::int32_t ref, const std::string& written) {
+            std::string dir = qcDir;
+            if (ref >= 0 && static_cast<std::size_t>(ref) < m_project.files.size() &&
+                !m_project.files[static_cast<std::size_t>(ref)].searchDir.empty()) {
+                dir = m_project.files[static_cast<std::size_t>(ref)].searchDir;
+            }
+            return fileKey(qcJoinPath(dir, written), false);
+        };
+        struct Body {
+            std::string written, found;
+            const QcBodyChoice* choice;
+        };
+        std::vector<Body> bodies;
+        for (const QcBodygroup& g : m_project.bodygroups) {
+            for (const QcBodyChoice& c : g.choices) {
+                if (!c.blank) {
+                    bodies.push_back({fileKey(c.path, false), where(c.fileRef, c.path), &c});
+                }
+            }
+        }
+        for (const QcLod& lod : m_project.lods) {
+            for (const QcLod::Replace& r : lod.replaceModels) {
+                const std::string written = fileKey(r.from, false);
+                if (std::any_of(bodies.begin(), bodies.end(),
+                                [&](const Body& b) { return b.written == written; })) {
+                    continue;
+                }
+                const std::string found = where(r.fileRef, r.from);
+                const auto same = std::find_if(bodies.begin(), bodies.end(),
+                                               [&](const Body& b) { return b.found == found; });
+                if (r.fileRef < 0 || same == bodies.end()) {
+                    m_out.diagnostics.push_back(diagnosticAt(
+                        Severity::Error, ids::kQcLodUnknownModel, r.at,
+                        "LOD replaces '" + r.from + "', which no $body / $model / $bodygroup uses"));
+                    continue;
+                }
+                Diagnostic d = diagnosticAt(
+                    Severity::Warning, ids::kQcLodUnknownModel, r.at,
+                    "LOD replaces '" + r.from + "', but its model is named '" +
+                        same->choice->path +
+                        "': studiomdl matches LODs by the name as written, so this LOD keeps the "
+                        "full mesh");
+                d.fixedSeverity = true;
+                d.related.push_back({same->choice->at.file, same->choice->at.where,
+                                     "the model, named here"});
+                m_out.diagnostics.push_back(std::move(d));
+            }
+        }
+    }
+
     Compiler(const QcProject& p, QcFileSystem& fs, const QcCompileOptions& o)
         : m_project(p), m_fs(fs), m_opt(o)
     {
@@ -1099,24 +1159,7 @@ QcCompiled Compiler::run()
             }
         }
     }
-    // qc.lod-unknown-model: replacemodel / removemodel must name a body file.
-    std::vector<std::string> bodies;
-    for (const QcBodygroup& g : m_project.bodygroups) {
-        for (const QcBodyChoice& c : g.choices) {
-            if (!c.blank) {
-                bodies.push_back(fileKey(c.path, false));
-            }
-        }
-    }
-    for (const QcLod& lod : m_project.lods) {
-        for (const QcLod::Replace& r : lod.replaceModels) {
-            if (std::find(bodies.begin(), bodies.end(), fileKey(r.from, false)) == bodies.end()) {
-                m_out.diagnostics.push_back(diagnosticAt(
-                    Severity::Error, ids::kQcLodUnknownModel, r.at,
-                    "LOD replaces '" + r.from + "', which no $body / $model / $bodygroup uses"));
-            }
-        }
-    }
+    lodUnknownModels();
     return std::move(m_out);
 }
 
