@@ -1261,6 +1261,36 @@ std::vector<CompareDifference> compareCompiled(const CompiledModelInfo& pr,
     return out;
 }
 
+namespace {
+
+// studiomdl writes each model's source file name as the QC wrote it (cut to 63 characters)
+// into the .mdl. A compiled model whose names are not the QC's was built from other sources:
+// a stale model, not a wrong prediction.
+void sourceNamesDiffer(const CompiledModelInfo& predicted, const CompiledModelInfo& compiled,
+                       std::vector<std::string>& reasons)
+{
+    const auto key = [](std::string_view name) {
+        std::string k = asciiLower(name.substr(0, std::min<std::size_t>(name.size(), 63)));
+        std::replace(k.begin(), k.end(), '\\', '/');
+        return k;
+    };
+    const std::size_t parts = std::min(predicted.bodyparts.size(), compiled.bodyparts.size());
+    for (std::size_t b = 0; b < parts; ++b) {
+        const auto& pm = predicted.bodyparts[b].models;
+        const auto& cm = compiled.bodyparts[b].models;
+        for (std::size_t m = 0; m < std::min(pm.size(), cm.size()); ++m) {
+            if (pm[m].name.empty() || cm[m].name.empty() || key(pm[m].name) == key(cm[m].name)) {
+                continue;
+            }
+            reasons.push_back("bodypart " + std::to_string(b) + " model " + std::to_string(m) +
+                              " was compiled from '" + cm[m].name + "'; the QC names '" +
+                              pm[m].name + "'");
+        }
+    }
+}
+
+} // namespace
+
 CompareReport compareQcToCompiled(const std::string& qcPath, const std::string& mdlPath,
                                   const CompareOptions& options)
 {
@@ -1326,6 +1356,7 @@ CompareReport compareQcToCompiled(const std::string& qcPath, const std::string& 
             }
         }
     }
+    sourceNamesDiffer(r.predicted, r.compiled, r.staleReasons);
     r.differences = compareCompiled(r.predicted, r.compiled);
     for (CompareDifference& d : r.differences) {
         d.stale = !r.staleReasons.empty();
