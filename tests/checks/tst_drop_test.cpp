@@ -19,6 +19,7 @@
 #include "core/ops/qc_ops.h"
 #include "core/physics/drop_test.h"
 #include "tests/support/box_smd.h"
+#include "tests/support/test_support.h"
 
 using namespace rigscope;
 using core::Vec3;
@@ -259,8 +260,7 @@ void TstDropTest::cliDrop()
 
 void TstDropTest::publicRagdoll()
 {
-    const QByteArray env = qgetenv("RIGSCOPE_TESTDATA");
-    const QString root = env.isEmpty() ? u"/work/data"_qs : QString::fromLocal8Bit(env);
+    const QString root = test::publicDataDir();
     const QString qc = root + u"/hedyl2+qctemplate-l4d2/special_witch/witch.qc"_qs;
     if (!QFileInfo(qc).isFile()) {
         QSKIP("the public projects (RIGSCOPE_TESTDATA) are not here");

@@ -19,6 +19,7 @@
 #include "core/ops/qc_ops.h"
 #include "core/physics/convex_hull.h"
 #include "tests/support/box_smd.h"
+#include "tests/support/test_support.h"
 
 using namespace rigscope;
 using core::Vec3;
@@ -431,8 +432,7 @@ void TstPhysics::cliKeys()
 // the same public projects (docs/physics.md has the table).
 void TstPhysics::realPairs()
 {
-    const QByteArray env = qgetenv("RIGSCOPE_TESTDATA");
-    const QString root = env.isEmpty() ? u"/work/data"_qs : QString::fromLocal8Bit(env);
+    const QString root = test::publicDataDir();
     const QString ha = root + u"/TeamSpen210+HammerAddons/"_qs;
     if (!QFileInfo(ha + u"hammer/models/editor/prop_paint_bomb.phy"_qs).isFile()) {
         QSKIP("the public projects (RIGSCOPE_TESTDATA) are not here");

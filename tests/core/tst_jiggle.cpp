@@ -12,6 +12,7 @@
 #include "core/ops/read_input.h"
 #include "core/pose/jiggle_pose.h"
 #include "core/pose/jiggle_sim.h"
+#include "tests/support/test_support.h"
 
 using namespace rigscope;
 using namespace rigscope::core;
@@ -293,8 +294,7 @@ private slots:
     // /work/data) when present.
     void compiledSurvivorMatchesItsQc()
     {
-        const QByteArray env = qgetenv("RIGSCOPE_TESTDATA");
-        const std::string root = env.isEmpty() ? "/work/data" : env.toStdString();
+        const std::string root = test::publicDataDir().toStdString();
         const std::string mdl = root + "/blackletum+terror/models/survivors/survivor_producer.mdl";
         const std::string qc = root + "/hedyl2+qctemplate-l4d2/survivor_producer/rochelle.qc";
         if (!QFileInfo::exists(QString::fromStdString(mdl)) ||

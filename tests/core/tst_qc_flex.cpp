@@ -350,8 +350,9 @@ private slots:
     // controller listed, every shape reached by a rule, no flex error; three settings by hand.
     void realPlayermodel()
     {
-        const QString qc = QStringLiteral("/work/data/hedyl2+qctemplate-l4d2/survivor_producer/"
-                                          "rochelle.qc");
+        const QString qc =
+            test::publicDataDir() +
+            QStringLiteral("/hedyl2+qctemplate-l4d2/survivor_producer/rochelle.qc");
         if (!QFileInfo::exists(qc)) {
             QSKIP("the L4D2 survivor template is not on this machine");
         }

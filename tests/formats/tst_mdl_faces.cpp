@@ -7,6 +7,7 @@
 
 #include "core/formats/mdl/compiled_model.h"
 #include "tests/support/mdl_writer.h"
+#include "tests/support/test_support.h"
 
 using namespace rigscope;
 using core::Vec3;
@@ -208,8 +209,7 @@ void TstMdlFaces::brokenPrograms()
 
 void TstMdlFaces::realFaces()
 {
-    const QByteArray env = qgetenv("RIGSCOPE_TESTDATA");
-    const QString root = env.isEmpty() ? u"/work/data"_qs : QString::fromLocal8Bit(env);
+    const QString root = test::publicDataDir();
     const QString namvet =
         root + u"/xDShot+alastor-playermodel/addondir/models/survivors/survivor_namvet"_qs;
     const QString alyx = root + u"/ScaryPancake+DayHard/models/alyx"_qs;

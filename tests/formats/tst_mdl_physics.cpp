@@ -9,6 +9,7 @@
 
 #include "core/formats/mdl/compiled_model.h"
 #include "tests/support/mdl_writer.h"
+#include "tests/support/test_support.h"
 
 using namespace rigscope;
 using core::Vec3;
@@ -289,8 +290,7 @@ void TstMdlPhysics::truncationsAndFlips()
 
 void TstMdlPhysics::realPhy()
 {
-    const QByteArray env = qgetenv("RIGSCOPE_TESTDATA");
-    const QString root = env.isEmpty() ? u"/work/data"_qs : QString::fromLocal8Bit(env);
+    const QString root = test::publicDataDir();
     const QString editor = root + u"/TeamSpen210+HammerAddons/hammer/models/editor/"_qs;
     const QString namvet =
         root + u"/xDShot+alastor-playermodel/addondir/models/survivors/survivor_namvet"_qs;
