@@ -280,7 +280,7 @@ void showChoices(Model& model, const std::vector<std::vector<std::int32_t>>& cho
 void openCompiled(OpenedInput& in, std::string_view bytes, const std::string& name,
                   const OpenOptions& o)
 {
-    const CompiledCompanions found = findCompiledCompanions(in.path);
+    const CompiledCompanions found = findCompiledCompanions(in.path, bytes);
     ReadContext ctx;
     ctx.fileName = name;
     ctx.profile = o.profile;

@@ -611,6 +611,25 @@ void TstMdlReader::companions()
     QCOMPARE(c.sequenceGroups,
              (std::vector<std::string>{dir + "/hero01.mdl", "", dir + "/hero03.mdl"}));
     QVERIFY(core::findCompiledCompanions(dir + "/missing/x.mdl").vvd.empty());
+
+    // A model whose animation blocks live in a .ani of another name: the header's name is
+    // used (CS:GO's ak47_anim.mdl names models/weapons\v_rif_ak47.ani), a hostile index not.
+    {
+        QFile ani(tmp.filePath(QStringLiteral("V_Rif.ani")));
+        QVERIFY(ani.open(QIODevice::WriteOnly));
+    }
+    std::string header(400, '\0');
+    header.replace(0, 4, "IDST");
+    header[4] = 49;
+    header[348] = char(400 & 0xff); // the name follows the 400 header bytes
+    header[349] = char(400 >> 8);
+    header += "models/weapons\\v_rif.ani";
+    header += '\0';
+    QCOMPARE(core::findCompiledCompanions(dir + "/Hero.MDL", header).ani, dir + "/V_Rif.ani");
+    header[349] = char(0x7f); // past the end
+    QCOMPARE(core::findCompiledCompanions(dir + "/Hero.MDL", header).ani, std::string());
+    header.resize(100); // too short for a header
+    QCOMPARE(core::findCompiledCompanions(dir + "/Hero.MDL", header).ani, std::string());
 }
 
 void TstMdlReader::realModels()

@@ -5,6 +5,7 @@
 // beside w_crowbar.mdl). Only looks; reading is the caller's (core/io readFile).
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rigscope::core {
@@ -21,6 +22,9 @@ struct CompiledCompanions {
     std::string vbm;
 };
 
-CompiledCompanions findCompiledCompanions(const std::string& mdlPath);
+// With the .mdl's bytes, a Source model's .ani is also looked for under the name its header
+// gives (CS:GO's ak47_anim.mdl keeps its animation blocks in v_rif_ak47.ani).
+CompiledCompanions findCompiledCompanions(const std::string& mdlPath,
+                                          std::string_view mdlBytes = {});
 
 } // namespace rigscope::core
