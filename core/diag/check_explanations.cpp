@@ -1194,7 +1194,8 @@ constexpr CheckExplanation kExplanations[] = {
      "`$model x \"mdl/head.dmx\"` and, after `$pushd \"mdl\"`, `replacemodel \"head.dmx\"`), it "
      "compiles, but `GetModelLODSource` matches LODs by the written name, so the LOD silently "
      "keeps the full-detail mesh (a warning that points at the body command).",
-     "None: the severity depends on the case above in every profile.", "$lod 20\n{\n\treplacemodel \"other_ref\" \"ref_lod1\"\n}",
+     "None: the severity depends on the case above in every profile.",
+     "$lod 20\n{\n\treplacemodel \"other_ref\" \"ref_lod1\"\n}",
      "Name the reference file exactly as the body command does."},
     {"qc.limit", "a hard limit against hostile scripts was reached",
      "A token longer than 64 KiB after expansion, more than 262,144 tokens in one file or in "

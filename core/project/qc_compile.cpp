@@ -40,7 +40,6 @@ std::string fileKey(std::string_view path, bool dropFolder)
 
 class Compiler {
 public:
-
     // qc.lod-unknown-model. studiomdl's replacemodel first looks the name up among the loaded
     // sources from the $pushd / $cd folder in force (Cmd_ReplaceModel: "Unknown replace
     // model", the compile stops), then matches it against each model's name as written in its
@@ -80,20 +79,20 @@ public:
                 const auto same = std::find_if(bodies.begin(), bodies.end(),
                                                [&](const Body& b) { return b.found == found; });
                 if (r.fileRef < 0 || same == bodies.end()) {
-                    m_out.diagnostics.push_back(diagnosticAt(
-                        Severity::Error, ids::kQcLodUnknownModel, r.at,
-                        "LOD replaces '" + r.from + "', which no $body / $model / $bodygroup uses"));
+                    m_out.diagnostics.push_back(
+                        diagnosticAt(Severity::Error, ids::kQcLodUnknownModel, r.at,
+                                     "LOD replaces '" + r.from +
+                                         "', which no $body / $model / $bodygroup uses"));
                     continue;
                 }
                 Diagnostic d = diagnosticAt(
                     Severity::Warning, ids::kQcLodUnknownModel, r.at,
-                    "LOD replaces '" + r.from + "', but its model is named '" +
-                        same->choice->path +
+                    "LOD replaces '" + r.from + "', but its model is named '" + same->choice->path +
                         "': studiomdl matches LODs by the name as written, so this LOD keeps the "
                         "full mesh");
                 d.fixedSeverity = true;
-                d.related.push_back({same->choice->at.file, same->choice->at.where,
-                                     "the model, named here"});
+                d.related.push_back(
+                    {same->choice->at.file, same->choice->at.where, "the model, named here"});
                 m_out.diagnostics.push_back(std::move(d));
             }
         }

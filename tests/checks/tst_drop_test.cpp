@@ -19,7 +19,7 @@
 #include "core/ops/qc_ops.h"
 #include "core/physics/drop_test.h"
 #include "tests/support/box_smd.h"
-#include "tests/support/test_support.h"
+#include "tests/support/public_data.h"
 
 using namespace rigscope;
 using core::Vec3;

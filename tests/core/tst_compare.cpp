@@ -15,6 +15,7 @@
 #include "core/ops/compare.h"
 #include "core/ops/qc_ops.h"
 #include "tests/support/mdl_writer.h"
+#include "tests/support/public_data.h"
 #include "tests/support/test_support.h"
 
 using namespace rigscope;
@@ -94,7 +95,6 @@ void write(const QString& path, const std::string& bytes)
     QVERIFY(f.open(QIODevice::WriteOnly));
     QCOMPARE(f.write(bytes.data(), qint64(bytes.size())), qint64(bytes.size()));
 }
-
 
 } // namespace
 

@@ -12,7 +12,7 @@
 #include "core/ops/read_input.h"
 #include "core/pose/jiggle_pose.h"
 #include "core/pose/jiggle_sim.h"
-#include "tests/support/test_support.h"
+#include "tests/support/public_data.h"
 
 using namespace rigscope;
 using namespace rigscope::core;

@@ -16,6 +16,7 @@
 #include "core/ops/pose.h"
 #include "core/ops/qc_ops.h"
 #include "core/pose/qc_flex.h"
+#include "tests/support/public_data.h"
 #include "tests/support/test_support.h"
 
 using namespace rigscope;
@@ -350,9 +351,8 @@ private slots:
     // controller listed, every shape reached by a rule, no flex error; three settings by hand.
     void realPlayermodel()
     {
-        const QString qc =
-            test::publicDataDir() +
-            QStringLiteral("/hedyl2+qctemplate-l4d2/survivor_producer/rochelle.qc");
+        const QString qc = test::publicDataDir() +
+                           QStringLiteral("/hedyl2+qctemplate-l4d2/survivor_producer/rochelle.qc");
         if (!QFileInfo::exists(qc)) {
             QSKIP("the L4D2 survivor template is not on this machine");
         }

@@ -7,7 +7,7 @@
 
 #include "core/formats/mdl/compiled_model.h"
 #include "tests/support/mdl_writer.h"
-#include "tests/support/test_support.h"
+#include "tests/support/public_data.h"
 
 using namespace rigscope;
 using core::Vec3;

@@ -17,7 +17,7 @@
 #include "core/formats/mdl/mdl_bytes.h"
 #include "core/formats/mdl/source_mdl_internal.h"
 #include "tests/support/mdl_writer.h"
-#include "tests/support/test_support.h"
+#include "tests/support/public_data.h"
 
 using namespace rigscope;
 using core::Vec3;

@@ -47,12 +47,6 @@ QString corpusDir()
     return QDir(d).canonicalPath();
 }
 
-QString publicDataDir()
-{
-    const QString d = qEnvironmentVariable("RIGSCOPE_TESTDATA");
-    return d.isEmpty() ? QStringLiteral("/work/data") : d;
-}
-
 QStringList filesUnder(const QString& dir, const QStringList& exts)
 {
     QStringList out;

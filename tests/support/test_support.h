@@ -17,9 +17,6 @@ QString outputDir();    // build/tests/Testing/Temporary (created)
 QString cliPath();      // the rigscope-cli binary
 // ../shared/corpus, or an empty string when it is absent (RIGSCOPE_CORPUS_DIR overrides).
 QString corpusDir();
-// The public projects and compiled models copied out of fetched repositories (never into this
-// one): RIGSCOPE_TESTDATA, default /work/data. Tests QSKIP when what they need is not there.
-QString publicDataDir();
 
 // Files under `dir` (recursive) whose extension is in `exts` (lower case, no dot), sorted.
 QStringList filesUnder(const QString& dir, const QStringList& exts);
