@@ -50,7 +50,7 @@ render::MaterialSources documentMaterialSources(const LoadedFile* p, const QStri
     } else if (p->compiled) { // a compiled model's $cdmaterials, as the engine looks them up
         cds = p->compiled->cdMaterials;
     }
-    const bool source = profile != core::Profile::GoldSrc && profile != core::Profile::Cod;
+    const bool source = !core::goldSrcFamily(profile) && profile != core::Profile::Cod;
     render::MaterialSources s =
         render::materialSourcesFor(p->path, roots, qc || p->compiled ? &cds : nullptr, source);
     if (qc) {

@@ -503,8 +503,7 @@ void MainWindow::createToolBar()
     m_profileBox = new QComboBox(tb);
     m_profileBox->setObjectName(QStringLiteral("profile"));
     m_profileBox->setToolTip(tr("Compiler profile for checks, budgets and compiled weights"));
-    for (core::Profile p : {core::Profile::Auto, core::Profile::GoldSrc, core::Profile::Source,
-                            core::Profile::Source256, core::Profile::Cod}) {
+    for (core::Profile p : core::kAllProfiles) {
         m_profileBox->addItem(toQString(core::profileName(p)), int(p));
     }
     m_profileBox->setCurrentIndex(m_profileBox->findData(int(core::Profile::Auto)));

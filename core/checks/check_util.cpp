@@ -75,6 +75,8 @@ std::string_view compilerName(Profile p) noexcept
     switch (p) {
     case Profile::GoldSrc:
         return "GoldSrc studiomdl";
+    case Profile::Pathos:
+        return "vbmcompiler";
     case Profile::Cod:
         return "the CoD tools";
     default:
@@ -261,7 +263,7 @@ WeldStats weldStats(const Model& m, Profile profile, std::size_t vertexLimit,
         }
         return out;
     }
-    if (profile == Profile::GoldSrc) {
+    if (goldSrcFamily(profile)) {
         WeldTable verts(nc);
         std::vector<Key> vertKeys;
         // Normals: per (bone, material), greedy against representatives within 2°, found

@@ -6,9 +6,10 @@
 
 namespace rigscope::core::checks {
 
-void checkFlexUnsupported(const Model& m, const Profile&, DiagnosticSink& sink)
+void checkFlexUnsupported(const Model& m, const Profile& p, DiagnosticSink& sink)
 {
-    if (m.kind == ModelKind::Flex || !m.vertexFrames.empty()) {
+    // vbmcompiler reads a body's VTA (`$body NAME FILE flex VTA`) into the .vbm (vtaparser.cpp).
+    if (p != Profile::Pathos && (m.kind == ModelKind::Flex || !m.vertexFrames.empty())) {
         sink.error(ids::kFlexUnsupported, {1, 1, 0}, "GoldSrc studiomdl has no flex support");
     }
 }

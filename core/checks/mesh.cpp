@@ -140,7 +140,7 @@ void checkMisdirectedNormals(const Model& m, const Profile& p, DiagnosticSink& s
                                          " is reversed: its normals oppose its winding";
                               }),
                          triRef(t));
-        } else if (p == Profile::GoldSrc) {
+        } else if (goldSrcFamily(p)) {
             Diagnostic& d = sink.note(ids::kMeshMisdirectedNormals, me.triangleWhere[t],
                                       text(sink, ids::kMeshMisdirectedNormals,
                                            [&] {
@@ -324,9 +324,12 @@ void checkMaterialChars(const Model& m, const Profile& p, DiagnosticSink& sink)
     }
 }
 
-void checkMaterialNotBmp(const Model& m, const Profile&, DiagnosticSink& sink)
+void checkMaterialNotBmp(const Model& m, const Profile& p, DiagnosticSink& sink)
 {
-    if (!isSmdFamily(m)) {
+    // vbmcompiler opens NAME.bmp whatever extension the SMD gives, and with -s or -q no
+    // texture at all (studiocompiler.cpp LoadTexture); the engine draws the .vbm with its own
+    // materials (.pmf), so a .tga name is what Pathos models use.
+    if (!isSmdFamily(m) || p == Profile::Pathos) {
         return;
     }
     const Mesh& me = m.mesh;
@@ -391,11 +394,21 @@ void checkVertexLimit(const Model& m, const Profile& p, DiagnosticSink& sink)
     auto vertexRef = [&](std::uint32_t i) {
         return pool ? ElementRef{K::Vertex, static_cast<std::int32_t>(i)} : cornerVertexRef(m, i);
     };
+    // vbmcompiler stops at the .mdl's 2,048 only without -l or -s, which Pathos's own models
+    // are built with (geometry lives in the .vbm): a note there.
+    const bool pathos = p == Profile::Pathos;
+    const std::string pathosWhy = "; vbmcompiler stops unless run with -l or -s (the .vbm "
+                                  "it writes has no such limit)";
     if (lim.uniqueVertices > 0 && w.vertices > lim.uniqueVertices) {
-        sink.error(ids::kMeshVertexLimit, vertexWhere(w.vertexOverflow),
-                   groupedCount(w.vertices) + " unique vertices after " + profileStr(p) +
-                       " welding; at most " + groupedCount(lim.uniqueVertices),
-                   vertexRef(w.vertexOverflow));
+        Diagnostic& d =
+            sink.error(ids::kMeshVertexLimit, vertexWhere(w.vertexOverflow),
+                       groupedCount(w.vertices) + " unique vertices after " + profileStr(p) +
+                           " welding; at most " + groupedCount(lim.uniqueVertices) +
+                           (pathos ? pathosWhy : std::string()),
+                       vertexRef(w.vertexOverflow));
+        if (pathos) {
+            grade(d, p, Severity::Note);
+        }
     } else if (lim.uniqueVertices > 0 && w.vertices * 4 > lim.uniqueVertices * 3) {
         const std::size_t pct = w.vertices * 100 / lim.uniqueVertices;
         sink.note(ids::kMeshUniqueVertices, {1, 1, 0},
@@ -409,10 +422,15 @@ void checkVertexLimit(const Model& m, const Profile& p, DiagnosticSink& sink)
                          groupedCount(lim.vertexSplit) + "; studiomdl splits the model");
     }
     if (lim.uniqueNormals > 0 && w.normals > lim.uniqueNormals) {
-        sink.error(ids::kMeshNormalLimit, me.cornerWhere[w.normalOverflow],
-                   groupedCount(w.normals) + " unique normals; " + profileStr(p) + " allows " +
-                       groupedCount(lim.uniqueNormals),
-                   cornerVertexRef(m, w.normalOverflow));
+        Diagnostic& d = sink.error(ids::kMeshNormalLimit, me.cornerWhere[w.normalOverflow],
+                                   groupedCount(w.normals) + " unique normals; " +
+                                       profileStr(p) + " allows " +
+                                       groupedCount(lim.uniqueNormals) +
+                                       (pathos ? pathosWhy : std::string()),
+                                   cornerVertexRef(m, w.normalOverflow));
+        if (pathos) {
+            grade(d, p, Severity::Note);
+        }
     }
 }
 

@@ -168,7 +168,7 @@ std::vector<BudgetMeter> budgetMeters(const Model& m, Profile profile, const Mod
     std::vector<BudgetMeter> out;
 
     std::size_t bones = m.skeleton.size();
-    if (p == Profile::GoldSrc && m.mesh.triangleCount() > 0) {
+    if (goldSrcFamily(p) && m.mesh.triangleCount() > 0) {
         std::vector<std::uint8_t> ref(m.skeleton.size(), 0);
         std::vector<Link> links;
         for (std::size_t pt = 0; pt < m.mesh.pointCount(); ++pt) {

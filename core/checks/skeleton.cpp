@@ -27,6 +27,14 @@ std::vector<std::uint8_t> referencedBones(const Model& m, Profile p)
     std::vector<Link> links;
     for (std::size_t pt = 0; pt < m.mesh.pointCount(); ++pt) {
         compiledLinks(m.mesh, pt, p, links);
+        // vbmcompiler also keeps each vertex's parent-field bone (studiocompiler.cpp
+        // MarkSubmodelUsedBones).
+        if (p == Profile::Pathos && pt < m.mesh.pointParents.size()) {
+            const JointIndex parent = m.mesh.pointParents[pt];
+            if (parent >= 0 && static_cast<std::size_t>(parent) < s.size()) {
+                ref[static_cast<std::size_t>(parent)] = 1;
+            }
+        }
         for (const Link& l : links) {
             if (l.joint >= 0 && static_cast<std::size_t>(l.joint) < s.size()) {
                 ref[static_cast<std::size_t>(l.joint)] = 1;
@@ -35,7 +43,7 @@ std::vector<std::uint8_t> referencedBones(const Model& m, Profile p)
     }
     // Source keeps a non-rigid attachment's bone (a DMX DmeAttachment), as studiomdl's
     // TagUsedBones does.
-    if (p != Profile::GoldSrc) {
+    if (!goldSrcFamily(p)) {
         for (const Attachment& a : m.attachments) {
             if (!a.rigid && a.joint >= 0 && static_cast<std::size_t>(a.joint) < s.size()) {
                 ref[static_cast<std::size_t>(a.joint)] = 1;
@@ -113,7 +121,7 @@ void checkBoneIdGap(const Model& m, const Profile& p, DiagnosticSink& sink)
     const std::int32_t last = s.sourceIds[order.back()];
     const std::size_t n = s.size();
     std::string msg = "bone ids are not 0.." + std::to_string(n - 1) + " in order; ";
-    if (p == Profile::GoldSrc) {
+    if (p == Profile::GoldSrc) { // vbmcompiler sizes it from the largest (smdparser.cpp)
         msg += "GoldSrc sizes the table from the last id (" + std::to_string(last) +
                "), not the largest (" + std::to_string(maxId) + ")";
     } else {
@@ -153,7 +161,12 @@ void checkBoneLimit(const Model& m, const Profile& p, DiagnosticSink& sink)
     if (lim.bones == 0 || s.size() <= lim.bones) {
         return;
     }
-    const bool countReferenced = p == Profile::GoldSrc && isReference(m);
+    // vbmcompiler limits the bone table it builds from the bodies only: an animation's bones
+    // that no body has are skipped (studiocompiler.cpp CreateBoneTable, RemapSequenceBones).
+    if (p == Profile::Pathos && !isReference(m)) {
+        return;
+    }
+    const bool countReferenced = goldSrcFamily(p) && isReference(m);
     std::vector<std::uint8_t> counted(s.size(), 1);
     if (countReferenced) {
         counted = referencedBones(m, p);
@@ -258,12 +271,13 @@ void checkUnreferencedBones(const Model& m, const Profile& p, DiagnosticSink& si
     const std::string k = std::to_string(names.size());
     std::string msg = p == Profile::GoldSrc
                           ? k + " bones carry no vertices and are dropped by GoldSrc: "
-                          : k + " bones carry no vertices; studiomdl drops them unless QC "
-                                "commands keep them: ";
+                          : k + " bones carry no vertices; " + std::string(compilerName(p)) +
+                                " drops them unless QC commands keep them: ";
     if (names.size() == 1) {
         msg = p == Profile::GoldSrc ? "1 bone carries no vertices and is dropped by GoldSrc: "
-                                    : "1 bone carries no vertices; studiomdl drops it unless a "
-                                      "QC command keeps it: ";
+                                    : "1 bone carries no vertices; " +
+                                          std::string(compilerName(p)) +
+                                          " drops it unless a QC command keeps it: ";
     }
     msg += nameList(names);
     sink.warning(ids::kSkeletonUnreferencedBone, jointLoc(s, first), std::move(msg),

@@ -95,8 +95,11 @@ void checkXrefAnimBoneMissing(const SceneFile& self, const SceneFile& ref, const
             continue;
         }
         std::string msg = quoted(s.names[j]) + " is not in reference " + quoted(refName(ref));
-        msg += p == Profile::GoldSrc
-                   ? "; goldsrc drops it"
+        msg += p == Profile::GoldSrc ? "; goldsrc drops it"
+               : p == Profile::Pathos
+                   // studiocompiler.cpp RemapSequenceBones: a bone outside the bodies' table
+                   // is skipped, its children keep their own tracks.
+                   ? "; vbmcompiler skips it"
                    : "; studiomdl has no bone for it and moves its children by it";
         sink.warning(ids::kXrefAnimBoneMissing, jointLoc(s, j), std::move(msg),
                      {isXAnim(*self.model) ? K::Part : K::Joint, static_cast<std::int32_t>(j)});
@@ -288,7 +291,7 @@ FlexedVertices flexedVertices(const Model& vta, const Model& reference, const Fl
         return out;
     }
     const Profile weldProfile =
-        profile == Profile::GoldSrc || profile == Profile::Cod ? Profile::Source : profile;
+        goldSrcFamily(profile) || profile == Profile::Cod ? Profile::Source : profile;
     const WeldStats w = weldStats(reference, weldProfile, 0, 0, true);
     std::unordered_map<std::int32_t, std::size_t> baseIndex;
     const VertexFrame& base = vta.vertexFrames.front();
@@ -332,7 +335,7 @@ void checkFlexVertexLimit(const SceneFile& self, const SceneFile& ref, const Pro
     if (!usable(self, ref) || self.model->vertexFrames.empty() || ref.model->mesh.empty()) {
         return;
     }
-    const Limits lim = limitsFor(p == Profile::GoldSrc || p == Profile::Cod ? Profile::Source : p);
+    const Limits lim = limitsFor(goldSrcFamily(p) || p == Profile::Cod ? Profile::Source : p);
     const FlexMatch match = matchFlexToReference(*self.model, *ref.model);
     const FlexedVertices fv = flexedVertices(*self.model, *ref.model, match, p);
     const auto& mats = ref.model->mesh.materials;
@@ -355,7 +358,7 @@ void checkFlexMultiBoneVertex(const SceneFile& self, const SceneFile& ref, const
     if (!usable(self, ref) || self.model->vertexFrames.empty() || ref.model->mesh.empty()) {
         return;
     }
-    const Profile cp = p == Profile::GoldSrc || p == Profile::Cod ? Profile::Source : p;
+    const Profile cp = goldSrcFamily(p) || p == Profile::Cod ? Profile::Source : p;
     const FlexMatch match = matchFlexToReference(*self.model, *ref.model);
     const FlexedVertices fv = flexedVertices(*self.model, *ref.model, match, p);
     const Mesh& me = ref.model->mesh;

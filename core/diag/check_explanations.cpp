@@ -281,7 +281,11 @@ constexpr CheckExplanation kExplanations[] = {
      "studiomdl stops with \"too many bones used in model\"; older builds write past the bone "
      "table instead and crash or produce a broken model.",
      "goldsrc 127 and source 127 (a 128-entry table tested with `>=`: HL SDK studiomdl.c, ep1 "
-     "simplify.cpp); source256 255 (CS:GO, SFM and Garry's Mod builds); cod: none known.",
+     "simplify.cpp); source256 255 (CS:GO, SFM and Garry's Mod builds); cod: none known. "
+     "pathos 127 in the table vbmcompiler builds from the bodies' kept bones (vertex parent "
+     "fields and links, `$attachment` and `$protected` bones, their parents; "
+     "studiocompiler.cpp CreateBoneTable, `MAXSTUDIOBONES` in shared/studio.h); an animation "
+     "file's bones are not limited, those no body has are skipped (RemapSequenceBones).",
      "nodes\n0 \"b0\" -1\n1 \"b1\" 0\n...\n127 \"b127\" 126\nend",
      "Collapse helper and twist bones you do not need, split the model, or compile with a "
      "256-bone branch and `--profile=source256`."},
@@ -438,7 +442,9 @@ constexpr CheckExplanation kExplanations[] = {
      "studiomdl keeps only the heaviest links and renormalises: the vertex moves differently "
      "from what you painted. GoldSrc keeps only the parent-bone field, one bone.",
      "goldsrc 1 (the parent field; HL SDK studiomdl.c); source and source256 3 "
-     "(`MAXSTUDIOBONEWEIGHTS`); cod: none known.",
+     "(`MAXSTUDIOBONEWEIGHTS`); pathos 4 above 0.001, the first four as written "
+     "(vbmcompiler geometrysmdparser.cpp, compiler_types.cpp addWeightInfo, "
+     "`MAX_VBM_BONEWEIGHTS` in shared/vbmformat.h); cod: none known.",
      "0 0 0 0 0 0 1 0 0 4 1 0.4 2 0.3 3 0.2 4 0.1",
      "Limit influences per vertex to the profile's count in the modelling tool (Blender: Limit "
      "Total) and normalise."},
@@ -528,7 +534,10 @@ constexpr CheckExplanation kExplanations[] = {
      "Under goldsrc, a material name does not end in `.bmp`.",
      "GoldSrc studiomdl loads textures itself and knows only 8-bit indexed BMP: any other "
      "extension stops the compile with an unknown graphics type error.",
-     "goldsrc only. Source: HL SDK studiomdl.c `Grab_Skin`.", "triangles\nskin.tga",
+     "goldsrc only. Source: HL SDK studiomdl.c `Grab_Skin`. Not pathos: vbmcompiler opens "
+     "NAME.bmp whatever extension the SMD gives, and no texture at all with -s or -q "
+     "(studiocompiler.cpp LoadTexture); the engine draws the .vbm with its own materials.",
+     "triangles\nskin.tga",
      "Convert the texture to an 8-bit (256-colour) `.bmp` and use that name."},
     {"mesh.null-material", "triangles use a material studiomdl discards",
      "Triangles use `null.bmp`, `null.tga` or `debug/debugempty`. The message counts them.",
@@ -550,7 +559,9 @@ constexpr CheckExplanation kExplanations[] = {
      "goldsrc 2048 per submodel, welded on position (2 decimals) and bone (HL SDK studiomdl.c); "
      "source and source256 65536 per SMD, welded on material, position, normal within 2°, UV "
      "and weights (SDK 2013 `lookup_index`); cod 65535 in XMODEL v5 and v6 (v7 has 32-bit "
-     "indices).",
+     "indices). pathos 2047 per body file, a note: vbmcompiler stops at 2048 only for the "
+     ".mdl copy of the geometry and not with -l or -s, which Pathos's models are built with "
+     "(geometrysmdparser.cpp, `MAXSTUDIOVERTS_REF`); the .vbm has no such limit.",
      "(a mesh with 70,000 distinct corners)",
      "Split the mesh into several SMDs or bodygroups, or reduce UV seams and hard edges."},
     {"mesh.vertex-split", "enough vertices that the compiler splits the model",
@@ -564,7 +575,8 @@ constexpr CheckExplanation kExplanations[] = {
      "Under goldsrc, after welding normals within 2° (same bone and texture), a submodel has "
      "more than 2048.",
      "GoldSrc studiomdl stops with too many normals.",
-     "goldsrc only: 2048 per submodel (HL SDK studiomdl.c).",
+     "goldsrc only: 2048 per submodel (HL SDK studiomdl.c). pathos 2047, a note, as for "
+     "mesh.vertex-limit (geometrysmdparser.cpp).",
      "(a smooth-shaded mesh with 3,000 distinct normals)",
      "Smooth more (fewer hard edges) or split the mesh into submodels."},
     {"mesh.triangle-limit", "more triangles than the compiler's table holds",
@@ -602,7 +614,9 @@ constexpr CheckExplanation kExplanations[] = {
     {"flex.unsupported", "a VTA flex file in a GoldSrc model",
      "A VTA is part of a document checked with the goldsrc profile.",
      "GoldSrc studiomdl has no flex (facial) animation at all: the VTA cannot be compiled.",
-     "goldsrc only (error).", "studiomdl.qc with a GoldSrc model and face.vta",
+     "goldsrc only (error); not pathos, whose vbmcompiler reads a body's VTA into the .vbm "
+     "(`$body NAME FILE flex VTA`; vtaparser.cpp).",
+     "studiomdl.qc with a GoldSrc model and face.vta",
      "Use a Source compiler for flex shapes, or bake the expressions into animations."},
     {"flex.frame-sync", "a VTA vertex line comes before any `time`",
      "Inside `vertexanimation`, a vertex line appears before the first `time N`. RigScope "
@@ -677,7 +691,8 @@ constexpr CheckExplanation kExplanations[] = {
      "that the reference collapsed is harmless.",
      "None: any missing name; warning in the Valve profiles, a note for a Source QC project's "
      "sequences (the model's bones move as animated, and qc.unknown-bone reports a command "
-     "naming the bone). Sources: GoldSrc `SimplifyModel`; "
+     "naming the bone) and under pathos (vbmcompiler skips an animation bone outside its "
+     "table: studiocompiler.cpp RemapSequenceBones). Sources: GoldSrc `SimplifyModel`; "
      "Source SDK 2013 `simplify.cpp` `BuildGlobalBonetable` and `MapSourcesToGlobalBonetable`.",
      "(idle.smd animates \"Bip01_Tail\", the reference has no such bone)",
      "Export the animation from the same rig as the reference, or rename the bone."},
@@ -1102,7 +1117,8 @@ constexpr CheckExplanation kExplanations[] = {
      "studiomdl stops with an unknown-command error; a GoldSrc command in a Source QC (or the "
      "reverse) usually means the wrong compiler or a typo.",
      "Source: the commands of Source SDK 2013 studiomdl; GoldSrc: those of Half-Life's "
-     "studiomdl.",
+     "studiomdl (both a note: RigScope reads on). pathos: the 32 commands of vbmcompiler's "
+     "table (qcparser.cpp), no `$include`; any other is an error, as vbmcompiler stops on it.",
      "$frobnicate 1 2 3", "Correct the command's spelling or remove it; check the profile."},
     {"qc.unknown-bone", "a QC command names a bone that no model of the project has",
      "`$attachment`, `$hbox`, `$ikchain`, `$jigglebone`, `$weightlist`, `bonetreecollapse`, "
@@ -1111,7 +1127,11 @@ constexpr CheckExplanation kExplanations[] = {
      "case).",
      "studiomdl stops with an unknown-bone error, or (for some commands) drops the attachment or "
      "hitbox silently; the attachment then sits at the model origin in game.",
-     "None: any unknown bone, in every profile.", "$attachment \"muzzle\" \"gun_tip\" 0 0 1",
+     "None: any unknown bone, in every profile. Under pathos `$attachment` and `$protected` "
+     "keep an unweighted bone, so only a bone no body has is unknown (vbmcompiler "
+     "studiocompiler.cpp MarkSubmodelUsedBones, LinkAttachments); an absent `$protected` or "
+     "`$movement_bone` is qc.ignored-bone (it only warns).",
+     "$attachment \"muzzle\" \"gun_tip\" 0 0 1",
      "Use the bone name as exported (including prefixes such as `ValveBiped.`), or add the bone "
      "with `$definebone`."},
     {"qc.ignored-bone", "`$bonemerge` or `$alwayscollapse` names a bone no model has",
@@ -1120,7 +1140,9 @@ constexpr CheckExplanation kExplanations[] = {
      "family of models, so most models lack some of them.",
      "studiomdl only compares these names with the bones it has (SDK 2013 simplify.cpp "
      "TagUsedBones; BoneShouldCollapse): a name no bone has does nothing, and the model compiles.",
-     "None: any absent bone, in the Source profiles.", "$bonemerge \"ValveBiped.weapon_bone\"",
+     "None: any absent bone, in the Source profiles; under pathos also `$protected` and "
+     "`$movement_bone` (vbmcompiler studiocompiler.cpp CreateBoneTable only warns).",
+     "$bonemerge \"ValveBiped.weapon_bone\"",
      "Nothing, if the list is shared on purpose; otherwise check the spelling, since a misspelt "
      "`$bonemerge` leaves the bone out of the merge and a misspelt `$alwayscollapse` keeps it."},
     {"qc.texturegroup-rows", "`$texturegroup` rows have different lengths",

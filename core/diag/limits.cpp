@@ -32,6 +32,23 @@ Limits limitsFor(Profile p, const Model* model) noexcept
         l.framesPerAnimation = 2000;
         l.flexedVertices = 10000;
         break;
+    case Profile::Pathos:
+        // vbmcompiler (Pathos), docs/profiles.md "pathos": the bone table stops at 128
+        // (studiocompiler.cpp CreateBoneTable, MAXSTUDIOBONES in shared/studio.h); 4 links per
+        // vertex, the first four as written, links of weight <= 0.001 dropped
+        // (geometrysmdparser.cpp, compiler_types.cpp addWeightInfo, MAX_VBM_BONEWEIGHTS in
+        // shared/vbmformat.h); the .mdl's own geometry stops at 2,048 vertices or normals per
+        // model unless -l or -s is given (geometrysmdparser.cpp, MAXSTUDIOVERTS_REF); names
+        // are cut to the v10 .mdl's fields (studiocompiler.cpp WriteBoneData, WriteTextures).
+        l.bones = 127;
+        l.boneNameLength = 31;
+        l.weightsPerVertex = 4;
+        l.weightCull = 0.001f;
+        l.uniqueVertices = 2047;
+        l.uniqueNormals = 2047;
+        l.materials = 100;
+        l.materialNameLength = 63;
+        break;
     case Profile::Cod: {
         // XMODEL v5/v6 index vertices with UShort and objects/materials with uint8; v7 widens both.
         const bool v7 = model && model->version >= 7;

@@ -19,6 +19,8 @@ std::string_view profileName(Profile p) noexcept
         return "source256";
     case Profile::Cod:
         return "cod";
+    case Profile::Pathos:
+        return "pathos";
     }
     return "auto";
 }
@@ -47,6 +49,7 @@ int profileColumn(Profile p) noexcept
 {
     switch (p) {
     case Profile::GoldSrc:
+    case Profile::Pathos:
         return 0;
     case Profile::Source256:
         return 2;

@@ -733,7 +733,7 @@ CompiledModelInfo predictCompiled(const QcReport& r)
     const QcProject& p = r.project;
     const QcCompiled& q = r.compiled;
     const Model& m = q.model;
-    const bool goldsrc = r.profile == Profile::GoldSrc;
+    const bool goldsrc = goldSrcFamily(r.profile);
     c.engine = goldsrc ? "goldsrc" : "source";
     c.name = p.modelName;
     for (const QcPath& d : p.cdMaterials) {

@@ -28,7 +28,7 @@ std::string materialLookupText(const MaterialLookupReport& r)
 {
     std::string o = "  material lookup: ";
     if (!r.sourceLookup) {
-        o += r.query.roots.empty() && r.profile != Profile::GoldSrc && r.profile != Profile::Cod
+        o += r.query.roots.empty() && !goldSrcFamily(r.profile) && r.profile != Profile::Cod
                  ? "no material root (give --material-root DIR, or keep the model under a "
                    "folder with materials/ or gameinfo.txt)\n"
                  : "none under the " + std::string(profileName(r.profile)) +

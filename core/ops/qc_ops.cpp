@@ -85,7 +85,7 @@ void finishReport(QcReport& r, QcFileSystem& fs)
     r.diagnostics.insert(r.diagnostics.end(), r.compiled.diagnostics.begin(),
                          r.compiled.diagnostics.end());
     jiggleSkeletonChecks(r.project, r.compiled, r.diagnostics);
-    if (r.profile != Profile::GoldSrc) {
+    if (!goldSrcFamily(r.profile)) {
         r.flex = buildQcFlexRig(r.project, r.compiled.model, r.compiled.flexSources, 96);
         r.diagnostics.insert(r.diagnostics.end(), r.flex.diagnostics.begin(),
                              r.flex.diagnostics.end());
@@ -550,8 +550,11 @@ void addDroppedBones(const QcReport& r, const Model& model, const CheckOptions& 
                 checks::quoted(qc) +
                 (f.profile == Profile::GoldSrc
                      ? (one ? " and is dropped by GoldSrc: " : " and are dropped by GoldSrc: ")
-                     : (one ? " and nothing keeps it; studiomdl drops it: "
-                            : " and nothing keeps them; studiomdl drops them: ")) +
+                     : (one ? " and nothing keeps it; " + std::string(checks::compilerName(f.profile)) +
+                                  " drops it: "
+                            : " and nothing keeps them; " +
+                                  std::string(checks::compilerName(f.profile)) +
+                                  " drops them: ")) +
                 checks::nameList(names);
     std::vector<Diagnostic> add{std::move(d)};
     gradeDiagnostics(add, f.profile, f.guessed, opt.filter);
@@ -666,10 +669,15 @@ std::vector<CheckedFile> checkQcReport(const QcReport& r, const CheckOptions& op
         static const std::set<std::string_view> kMerged = {
             ids::kSkeletonBoneLimit, ids::kMeshMaterialLimit, ids::kMeshVertexLimit,
             ids::kMeshTriangleLimit};
+        // vbmcompiler limits the vertices of each body file, not of the model
+        // (geometrysmdparser.cpp): the per-file checks below say it.
+        static const std::set<std::string_view> kMergedPathos = {ids::kSkeletonBoneLimit,
+                                                                 ids::kMeshMaterialLimit};
+        const auto& merged0 = fileOpt.profile == Profile::Pathos ? kMergedPathos : kMerged;
         CheckedFile merged =
             checkModel(path, &r.compiled.model, {}, nullptr, std::string(), fileOpt);
         for (Diagnostic& d : merged.diagnostics) {
-            if (kMerged.count(d.id)) {
+            if (merged0.count(d.id)) {
                 d.file = path;
                 d.where = r.project.modelNameAt.where.line ? r.project.modelNameAt.where
                                                            : SourceLoc{1, 1, 0};

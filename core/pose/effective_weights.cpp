@@ -158,6 +158,9 @@ void effectiveLinks(const RawLinks& raw, Profile profile, WeightView view, Joint
         authoredLinks(raw, fallback, out);
     } else if (profile == Profile::GoldSrc) {
         compiledGoldSrcLinks(raw, fallback, out);
+    } else if (profile == Profile::Pathos) {
+        // vbmcompiler: up to 4 links above 0.001, renormalised (compiler_types.cpp).
+        compiledSourceLinks(raw, fallback, out, 0.001f, 4);
     } else {
         compiledSourceLinks(raw, fallback, out);
     }

@@ -603,9 +603,18 @@ std::vector<std::uint8_t> Compiler::usedBones()
                     weighted[static_cast<std::size_t>(j)] = 1;
                 }
             }
+            // vbmcompiler also keeps each vertex's parent-field bone, weighted or not
+            // (studiocompiler.cpp MarkSubmodelUsedBones).
+            if (m_project.profile == Profile::Pathos) {
+                for (const JointIndex j : r->model.mesh.pointParents) {
+                    if (j >= 0 && static_cast<std::size_t>(j) < src.size()) {
+                        weighted[static_cast<std::size_t>(j)] = 1;
+                    }
+                }
+            }
             // A DMX body's own attachments (DmeAttachment) keep their bones in Source.
             for (const Attachment& a : r->model.attachments) {
-                if (!a.rigid && m_project.profile != Profile::GoldSrc && a.joint >= 0 &&
+                if (!a.rigid && !goldSrcFamily(m_project.profile) && a.joint >= 0 &&
                     static_cast<std::size_t>(a.joint) < src.size()) {
                     weighted[static_cast<std::size_t>(a.joint)] = 1;
                 }
@@ -619,6 +628,19 @@ std::vector<std::uint8_t> Compiler::usedBones()
         }
     }
     if (m_project.profile == Profile::GoldSrc) {
+        return used;
+    }
+    if (m_project.profile == Profile::Pathos) {
+        // vbmcompiler keeps the bones $attachment and $protected name, with their parents
+        // (studiocompiler.cpp MarkSubmodelUsedBones).
+        for (const QcAttachment& a : m_project.attachments) {
+            keepName(a.bone);
+        }
+        for (const QcBoneRef& b : m_project.boneRefs) {
+            if (b.command == "protected") {
+                keepName(b.bone);
+            }
+        }
         return used;
     }
     for (const QcAttachment& a : m_project.attachments) {
@@ -667,7 +689,7 @@ void Compiler::dropUnusedBones()
             }
         }
     };
-    if (m_project.profile != Profile::GoldSrc) {
+    if (!goldSrcFamily(m_project.profile)) {
         // Only a chain of $definebone bones (a root, or under a bone an earlier $definebone
         // placed): one under a file's bone keeps its merged place (not verified on a compiled
         // model yet).
@@ -872,7 +894,7 @@ void Compiler::addSequence(std::size_t si)
     out.name = seq.name;
     out.fps = opt.fps > 0 && std::isfinite(opt.fps) ? opt.fps : 30.0f;
     out.fpsFromFile = opt.fpsSet;
-    if (m_project.staticProp && m_project.profile != Profile::GoldSrc) {
+    if (m_project.staticProp && !goldSrcFamily(m_project.profile)) {
         // MakeStaticProp throws every animation away: one frame, static_prop at the origin.
         Animation still;
         still.name = out.name;
@@ -1023,7 +1045,7 @@ QcCompiled Compiler::run()
     if (!m_out.model.pointBalance.empty()) {
         m_out.model.pointBalance.resize(mesh.pointCount(), 0.5f);
     }
-    if (m_project.staticProp && m_project.profile != Profile::GoldSrc) {
+    if (m_project.staticProp && !goldSrcFamily(m_project.profile)) {
         collapseToStaticProp();
     } else {
         dropUnusedBones();
@@ -1080,7 +1102,7 @@ QcCompiled Compiler::run()
     };
     for (const QcAttachment& a : m_project.attachments) {
         m_out.attachmentJoints.push_back(
-            m_project.staticProp && m_project.profile != Profile::GoldSrc && !skel.empty()
+            m_project.staticProp && !goldSrcFamily(m_project.profile) && !skel.empty()
                 ? JointIndex(0)
                 : jointOf(a.bone));
     }
@@ -1094,7 +1116,7 @@ QcCompiled Compiler::run()
                 continue;
             }
             const auto dropped = m_droppedByName.find(asciiLower(b.bone));
-            if (m_project.staticProp && m_project.profile != Profile::GoldSrc) {
+            if (m_project.staticProp && !goldSrcFamily(m_project.profile)) {
                 // MakeStaticProp links every $attachment to static_prop; the rest name bones
                 // that no longer exist when studiomdl looks them up.
                 if (b.command == "attachment" || b.command == "alwayscollapse" ||
@@ -1106,11 +1128,12 @@ QcCompiled Compiler::run()
                                  "$" + b.command + " names bone '" + b.bone +
                                      "'; $staticprop collapses every bone into one bone named "
                                      "'static_prop', so studiomdl cannot find it"));
-            } else if (dropped != m_droppedByName.end()) {
+            } else if (dropped != m_droppedByName.end() && b.command != "protected" &&
+                       b.command != "movement_bone") {
                 // studiomdl only warns that these are unused; Source links an attachment on a
                 // dropped bone to its nearest kept ancestor (simplify.cpp LinkAttachments).
                 if (b.command == "alwayscollapse" || b.command == "jigglebone" ||
-                    (b.command == "attachment" && m_project.profile != Profile::GoldSrc)) {
+                    (b.command == "attachment" && !goldSrcFamily(m_project.profile))) {
                     continue;
                 }
                 m_out.diagnostics.push_back(diagnosticAt(
@@ -1118,13 +1141,15 @@ QcCompiled Compiler::run()
                     "$" + b.command + " names bone '" + b.bone +
                         "', which studiomdl drops from the compiled model: no vertex of any "
                         "body is weighted to it or to a bone below it" +
-                        (m_project.profile == Profile::GoldSrc
+                        (goldSrcFamily(m_project.profile)
                              ? std::string()
                              : std::string(", and no $attachment, $ikchain or $bonemerge "
                                            "keeps it"))));
-            } else if (b.command == "bonemerge" || b.command == "alwayscollapse") {
+            } else if (b.command == "bonemerge" || b.command == "alwayscollapse" ||
+                       b.command == "protected" || b.command == "movement_bone") {
                 // studiomdl only compares these names with its bones (TagUsedBones,
-                // BoneShouldCollapse): an absent one does nothing.
+                // BoneShouldCollapse): an absent one does nothing; vbmcompiler only warns of
+                // an absent $protected or $movement_bone (studiocompiler.cpp CreateBoneTable).
                 m_out.diagnostics.push_back(diagnosticAt(
                     Severity::Note, ids::kQcIgnoredBone, b.at,
                     "$" + b.command + " names bone '" + b.bone + "', which no body has (" +

@@ -1160,8 +1160,10 @@ void checkEncoding(const DmxHeader& h, Profile p, DiagnosticSink& sink)
     case Profile::Auto:
         return;
     case Profile::GoldSrc:
+    case Profile::Pathos:
         sink.error(ids::kDmxEncodingUnsupported, {1, 1, 0},
-                   "goldsrc studiomdl reads no DMX (" + what + "); export SMD");
+                   std::string(p == Profile::Pathos ? "vbmcompiler" : "goldsrc studiomdl") +
+                       " reads no DMX (" + what + "); export SMD");
         return;
     case Profile::Cod:
         sink.error(ids::kDmxEncodingUnsupported, {1, 1, 0},

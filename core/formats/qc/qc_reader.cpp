@@ -321,6 +321,28 @@ bool isGoldSrcSign(std::string_view name)
            name == "sequencegroupsize" || name == "pivot" || name == "mirrorbone";
 }
 
+// The commands Pathos's vbmcompiler knows (its qcparser.cpp command table); any other stops it
+// ("Uknown command"). It has no $include, $definevariable or macros.
+bool isPathosCommand(std::string_view name)
+{
+    static const std::unordered_set<std::string_view> t = {
+        "modelname",    "cd",          "cdtexture",     "scale",        "scale_movement",
+        "root",         "pivot",       "controller",    "lod",          "body",
+        "flexcontroller", "bodygroup", "sequence",      "eyeposition",  "origin",
+        "bbox",         "cbox",        "mirrorbone",    "gamma",        "flags",
+        "texturegroup", "hgroup",      "hbox",          "attachment",   "renamebone",
+        "centerlight",  "noblend",     "protected",     "texrendermode", "movement_bone",
+        "skylight",     "cliptotextures"};
+    return t.count(name) > 0;
+}
+
+// Commands only vbmcompiler has: their presence makes an Auto profile pathos.
+bool isPathosSign(std::string_view name)
+{
+    return name == "protected" || name == "noblend" || name == "movement_bone" ||
+           name == "scale_movement";
+}
+
 // $sequence / $animation options and how many arguments each takes (-1: the rest of the line).
 const std::unordered_map<std::string_view, int>& sequenceOptions()
 {
@@ -563,6 +585,8 @@ private:
     std::uint32_t m_includes = 0;
     std::uint64_t m_includeBytes = 0;
     bool m_stopped = false;
+    bool m_pathosSign = false; // vbmcompiler-only syntax seen (flex on $body, $lod FILE ...)
+    bool pathosOutputBeside() const;
     std::unordered_set<std::string> m_limitsHit;
 };
 
@@ -1505,6 +1529,21 @@ void Reader::bodyCommand(const Node& n, const std::string& name)
         ch.at = at(n.tokens[2]);
         ch.fileRef = addFile(QcFileRef::Kind::Model, n.tokens[2], name);
         g.choices.push_back(std::move(ch));
+        // vbmcompiler's `$body NAME FILE [reverse] [scale N] [flex VTA] [collision SMD]`
+        // (qcparser.cpp Cmd_Body): the VTA's shapes go to the .vbm, the collision mesh to
+        // an .mcd; studiomdl reads no word after the file.
+        for (std::size_t i = 3; name == "body" && i + 1 < n.tokens.size(); ++i) {
+            const std::string kw = asciiLower(n.tokens[i].text);
+            if (!n.tokens[i].quoted && (kw == "flex" || kw == "collision")) {
+                Token file = n.tokens[i + 1];
+                if (kw == "flex" && asciiLower(file.text).find(".vta") == std::string::npos) {
+                    file.text += ".vta"; // as vtaparser.cpp ProcessFile completes it
+                }
+                addFile(kw == "flex" ? QcFileRef::Kind::Flex : QcFileRef::Kind::Other, file, kw);
+                m_pathosSign = true;
+                ++i;
+            }
+        }
         std::int32_t vta = -1;
         const auto body = static_cast<std::int32_t>(m_project.bodygroups.size());
         for (const Node& c : joinContinuations(n.block)) {
@@ -2043,7 +2082,7 @@ void Reader::command(const Node& n)
     qc.hasBlock = n.hasBlock;
     qc.at = at(head);
     const auto& table = commandTable();
-    qc.known = table.count(name) > 0;
+    qc.known = table.count(name) > 0 || isPathosCommand(name);
     m_project.commands.push_back(std::move(qc));
     if (!m_project.commands.back().known) {
         return;
@@ -2250,6 +2289,17 @@ void Reader::command(const Node& n)
         if (needArgs(n, 1, "a file")) {
             addFile(QcFileRef::Kind::Other, n.tokens[1], name);
         }
+    } else if (name == "protected" || name == "noblend" || name == "movement_bone") {
+        // vbmcompiler: a bone kept although no vertex uses it ($protected), one that does
+        // not blend, the bone linear movement is taken from (studiocompiler.cpp).
+        if (needArgs(n, 1, "a bone")) {
+            boneRef(n.tokens[1], name);
+        }
+        m_pathosSign = true;
+    } else if (name == "lod" && n.tokens.size() >= 4 && !isNumberToken(n.tokens[1])) {
+        // vbmcompiler's `$lod SUBMODEL FILE distance|shadow [DIST]` (qcparser.cpp Cmd_LOD).
+        addFile(QcFileRef::Kind::Lod, n.tokens[2], name);
+        m_pathosSign = true;
     } else if (name == "lod" || name == "shadowlod") {
         lodCommand(n, name == "shadowlod");
     } else if (name == "scale") {
@@ -2273,6 +2323,34 @@ void Reader::command(const Node& n)
     }
 }
 
+// What vbmcompiler leaves in a model's folder and studiomdl never does: the `.vbm` it writes
+// next to the `.mdl` $modelname names, or the `reference_frame.smd` bind pose it reads from the
+// $cd folder (vbmcompiler.cpp CVBMCompiler::REFERENCE_FRAME_FILENAME).
+bool Reader::pathosOutputBeside() const
+{
+    if (!m_opt.fs) {
+        return false;
+    }
+    std::vector<std::string> dirs{m_qcDir};
+    if (!m_cd.empty() && m_cd.back() != m_qcDir) {
+        dirs.push_back(m_cd.back());
+    }
+    std::string vbm = m_project.modelName;
+    if (asciiIEndsWith(vbm, ".mdl")) {
+        vbm.replace(vbm.size() - 4, 4, ".vbm");
+    } else {
+        vbm.clear();
+    }
+    bool mismatch = false;
+    for (const std::string& d : dirs) {
+        if (!m_opt.fs->find(d, "reference_frame.smd", mismatch).empty() ||
+            (!vbm.empty() && !m_opt.fs->find(d, vbm, mismatch).empty())) {
+            return true;
+        }
+    }
+    return false;
+}
+
 void Reader::finish()
 {
     QcProject& p = m_project;
@@ -2283,16 +2361,23 @@ void Reader::finish()
         for (const QcCommand& c : p.commands) {
             if (isGoldSrcSign(c.name)) {
                 prof = Profile::GoldSrc;
-                break;
             }
+            if (isPathosSign(c.name)) {
+                m_pathosSign = true;
+            }
+        }
+        if (m_pathosSign || pathosOutputBeside()) {
+            prof = Profile::Pathos;
         }
     }
     p.profile = prof;
-    const unsigned mask = prof == Profile::GoldSrc ? kG : kS;
+    const unsigned mask = goldSrcFamily(prof) ? kG : kS;
     const auto& table = commandTable();
     for (QcCommand& c : p.commands) {
         auto it = table.find(c.name);
-        const bool known = it != table.end() && (it->second & mask) != 0;
+        const bool known = prof == Profile::Pathos
+                               ? isPathosCommand(c.name)
+                               : it != table.end() && (it->second & mask) != 0;
         if (known) {
             continue;
         }
@@ -2317,6 +2402,12 @@ void Reader::finish()
             d.message = "'$" + c.name + "' is not a " +
                         std::string(prof == Profile::GoldSrc ? "GoldSrc" : "Source") +
                         " studiomdl command; ignored";
+            if (prof == Profile::Pathos) {
+                // vbmcompiler stops on a command it does not know (qcparser.cpp ProcessFile).
+                d.severity = Severity::Error;
+                d.fixedSeverity = true;
+                d.message = "'$" + c.name + "' is not a vbmcompiler command; vbmcompiler stops";
+            }
         }
         p.diagnostics.push_back(std::move(d));
     }
@@ -2342,11 +2433,15 @@ void Reader::finish()
             }
         }
     };
-    duplicates("sequence", p.sequences, prof != Profile::GoldSrc);
-    duplicates("animation", p.animations, prof != Profile::GoldSrc);
+    // vbmcompiler only warns on a sequence name used twice (studiocompiler.cpp AddSequence).
+    duplicates("sequence", p.sequences, !goldSrcFamily(prof));
+    duplicates("animation", p.animations, !goldSrcFamily(prof));
     duplicates("bodygroup", p.bodygroups, false);
     // Limits: 32 body parts of 32 models each; sequences 256 (GoldSrc) / 1,524 (Source).
-    const std::size_t maxSeq = prof == Profile::GoldSrc ? 256 : 1524;
+    // vbmcompiler checks no sequence count.
+    const std::size_t maxSeq = prof == Profile::Pathos ? SIZE_MAX
+                               : prof == Profile::GoldSrc ? 256
+                                                          : 1524;
     if (p.sequences.size() > maxSeq) {
         const QcSequence& s = p.sequences[maxSeq];
         Diagnostic d;
