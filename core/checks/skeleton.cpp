@@ -129,8 +129,13 @@ void checkBoneIdGap(const Model& m, const Profile& p, DiagnosticSink& sink)
         const std::size_t placeholders = table > n ? table - n : 0;
         msg += plural(placeholders, "unnamed placeholder bone");
     }
-    sink.warning(ids::kSkeletonIdGap, jointLoc(s, firstBad), std::move(msg),
-                 {K::Joint, static_cast<std::int32_t>(firstBad)});
+    Diagnostic& d = sink.warning(ids::kSkeletonIdGap, jointLoc(s, firstBad), std::move(msg),
+                                 {K::Joint, static_cast<std::int32_t>(firstBad)});
+    if (p == Profile::Pathos) {
+        // vbmcompiler's placeholders have no name and no parent: no vertex, table entry or
+        // animation track reaches them (smdparser.cpp ParseNodes), so nothing changes.
+        grade(d, p, Severity::Note);
+    }
 }
 
 void checkMultipleRoots(const Model& m, const Profile&, DiagnosticSink& sink)

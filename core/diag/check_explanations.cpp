@@ -245,8 +245,10 @@ constexpr CheckExplanation kExplanations[] = {
      "Source sizes its bone table from the largest id and fills the gaps with unnamed "
      "placeholder bones, which count against the bone limit. GoldSrc sizes it from the last "
      "id written, so a larger id earlier in the list is out of range.",
-     "None: any gap; warning under goldsrc, note under source and source256. Seen in real "
-     "files from the Pathos mod.",
+     "None: any gap; warning under goldsrc, note under source and source256, and under pathos "
+     "(vbmcompiler sizes the list from the largest id; its placeholders have no name or parent "
+     "and reach no table entry: smdparser.cpp ParseNodes). Seen in real files from the Pathos "
+     "mod.",
      "nodes\n0 \"root\" -1\n1 \"arm\" 0\n5 \"hand\" 1\nend",
      "Renumber the bones 0, 1, 2, ... (re-exporting usually does it)."},
     {"skeleton.unknown-parent", "a bone's parent id is not declared",
