@@ -422,12 +422,11 @@ void checkVertexLimit(const Model& m, const Profile& p, DiagnosticSink& sink)
                          groupedCount(lim.vertexSplit) + "; studiomdl splits the model");
     }
     if (lim.uniqueNormals > 0 && w.normals > lim.uniqueNormals) {
-        Diagnostic& d = sink.error(ids::kMeshNormalLimit, me.cornerWhere[w.normalOverflow],
-                                   groupedCount(w.normals) + " unique normals; " +
-                                       profileStr(p) + " allows " +
-                                       groupedCount(lim.uniqueNormals) +
-                                       (pathos ? pathosWhy : std::string()),
-                                   cornerVertexRef(m, w.normalOverflow));
+        Diagnostic& d =
+            sink.error(ids::kMeshNormalLimit, me.cornerWhere[w.normalOverflow],
+                       groupedCount(w.normals) + " unique normals; " + profileStr(p) + " allows " +
+                           groupedCount(lim.uniqueNormals) + (pathos ? pathosWhy : std::string()),
+                       cornerVertexRef(m, w.normalOverflow));
         if (pathos) {
             grade(d, p, Severity::Note);
         }

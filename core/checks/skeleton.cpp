@@ -279,10 +279,10 @@ void checkUnreferencedBones(const Model& m, const Profile& p, DiagnosticSink& si
                           : k + " bones carry no vertices; " + std::string(compilerName(p)) +
                                 " drops them unless QC commands keep them: ";
     if (names.size() == 1) {
-        msg = p == Profile::GoldSrc ? "1 bone carries no vertices and is dropped by GoldSrc: "
-                                    : "1 bone carries no vertices; " +
-                                          std::string(compilerName(p)) +
-                                          " drops it unless a QC command keeps it: ";
+        msg = p == Profile::GoldSrc
+                  ? "1 bone carries no vertices and is dropped by GoldSrc: "
+                  : "1 bone carries no vertices; " + std::string(compilerName(p)) +
+                        " drops it unless a QC command keeps it: ";
     }
     msg += nameList(names);
     sink.warning(ids::kSkeletonUnreferencedBone, jointLoc(s, first), std::move(msg),

@@ -15,9 +15,9 @@ enum class Profile : unsigned char { Auto, GoldSrc, Source, Source256, Cod, Path
 // Every profile, in the order the catalog's columns and the help list them: the one list.
 // Pathos has no catalog column of its own: it grades as goldsrc, with the differences its
 // checks make themselves (docs/profiles.md).
-inline constexpr std::array<Profile, 6> kAllProfiles{Profile::Auto,      Profile::GoldSrc,
-                                                     Profile::Source,    Profile::Source256,
-                                                     Profile::Cod,       Profile::Pathos};
+inline constexpr std::array<Profile, 6> kAllProfiles{Profile::Auto,   Profile::GoldSrc,
+                                                     Profile::Source, Profile::Source256,
+                                                     Profile::Cod,    Profile::Pathos};
 // GoldSrc's studiomdl or a compiler that writes the same v10 .mdl from the same QC (Pathos).
 constexpr bool goldSrcFamily(Profile p) noexcept
 {

@@ -550,11 +550,10 @@ void addDroppedBones(const QcReport& r, const Model& model, const CheckOptions& 
                 checks::quoted(qc) +
                 (f.profile == Profile::GoldSrc
                      ? (one ? " and is dropped by GoldSrc: " : " and are dropped by GoldSrc: ")
-                     : (one ? " and nothing keeps it; " + std::string(checks::compilerName(f.profile)) +
-                                  " drops it: "
+                     : (one ? " and nothing keeps it; " +
+                                  std::string(checks::compilerName(f.profile)) + " drops it: "
                             : " and nothing keeps them; " +
-                                  std::string(checks::compilerName(f.profile)) +
-                                  " drops them: ")) +
+                                  std::string(checks::compilerName(f.profile)) + " drops them: ")) +
                 checks::nameList(names);
     std::vector<Diagnostic> add{std::move(d)};
     gradeDiagnostics(add, f.profile, f.guessed, opt.filter);

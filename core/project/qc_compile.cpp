@@ -1101,10 +1101,10 @@ QcCompiled Compiler::run()
         return it == m_jointByName.end() ? kNoJoint : it->second;
     };
     for (const QcAttachment& a : m_project.attachments) {
-        m_out.attachmentJoints.push_back(
-            m_project.staticProp && !goldSrcFamily(m_project.profile) && !skel.empty()
-                ? JointIndex(0)
-                : jointOf(a.bone));
+        m_out.attachmentJoints.push_back(m_project.staticProp &&
+                                                 !goldSrcFamily(m_project.profile) && !skel.empty()
+                                             ? JointIndex(0)
+                                             : jointOf(a.bone));
     }
     for (const QcHitbox& h : m_project.hitboxes) {
         m_out.hitboxJoints.push_back(jointOf(h.bone));

@@ -101,8 +101,8 @@ private slots:
         QVERIFY(goldSrcFamily(Profile::Pathos) && goldSrcFamily(Profile::GoldSrc));
         QVERIFY(!goldSrcFamily(Profile::Source) && !goldSrcFamily(Profile::Auto));
         const Limits l = limitsFor(Profile::Pathos);
-        QCOMPARE(l.bones, std::size_t(127));         // studiocompiler.cpp: >= 128 stops
-        QCOMPARE(l.weightsPerVertex, std::size_t(4)); // MAX_VBM_BONEWEIGHTS
+        QCOMPARE(l.bones, std::size_t(127));           // studiocompiler.cpp: >= 128 stops
+        QCOMPARE(l.weightsPerVertex, std::size_t(4));  // MAX_VBM_BONEWEIGHTS
         QCOMPARE(l.uniqueVertices, std::size_t(2047)); // geometrysmdparser.cpp: >= 2048 stops
         QCOMPARE(l.uniqueNormals, std::size_t(2047));
     }
@@ -160,9 +160,8 @@ private slots:
         QCOMPARE(count(t, "error mesh.material-not-bmp"), std::size_t(0));
         QCOMPARE(count(t, "warning weights.too-many-links"), std::size_t(0));
         // $attachment keeps 'head', $protected keeps 'prop'; only 'tip' is dropped.
-        const QcReport r =
-            qcReportFromFile((fixture() + QStringLiteral("/pathos.qc")).toStdString(),
-                             Profile::Auto);
+        const QcReport r = qcReportFromFile(
+            (fixture() + QStringLiteral("/pathos.qc")).toStdString(), Profile::Auto);
         QCOMPARE(r.compiled.model.skeleton.names,
                  (std::vector<std::string>{"root", "spine", "head", "prop"}));
         // A $protected bone no body has: vbmcompiler warns and goes on.
@@ -184,10 +183,10 @@ private slots:
     {
         // What GoldSrc's studiomdl makes of the same project: each difference is an error.
         const Tally t = tally(check(fixture() + QStringLiteral("/pathos.qc"), Profile::GoldSrc));
-        QCOMPARE(count(t, "error skeleton.bone-limit"), std::size_t(1));    // idle130.smd
-        QCOMPARE(count(t, "error mesh.material-not-bmp"), std::size_t(2));  // body, visor
-        QCOMPARE(count(t, "error qc.unknown-bone"), std::size_t(1));        // $attachment head
-        QCOMPARE(count(t, "note qc.unknown-command"), std::size_t(2));      // $protected x2
+        QCOMPARE(count(t, "error skeleton.bone-limit"), std::size_t(1));      // idle130.smd
+        QCOMPARE(count(t, "error mesh.material-not-bmp"), std::size_t(2));    // body, visor
+        QCOMPARE(count(t, "error qc.unknown-bone"), std::size_t(1));          // $attachment head
+        QCOMPARE(count(t, "note qc.unknown-command"), std::size_t(2));        // $protected x2
         QCOMPARE(count(t, "warning weights.too-many-links"), std::size_t(3)); // 3 vertices
         QCOMPARE(count(t, "warning skeleton.id-gap"), std::size_t(1));
         QCOMPARE(t.errors, std::size_t(4));
@@ -199,8 +198,8 @@ private slots:
         QVERIFY(tmp.isValid());
         QByteArray qc = "$modelname \"pathos.mdl\"\n$body \"studio\" \"body\"\n"
                         "$surfaceprop \"metal\"\n$sequence \"idle\" \"idle130\"\n";
-        const QString path = copyFixture(tmp, {QStringLiteral("pathos.qc")},
-                                         {{QStringLiteral("pathos.qc"), qc}});
+        const QString path =
+            copyFixture(tmp, {QStringLiteral("pathos.qc")}, {{QStringLiteral("pathos.qc"), qc}});
         const QcReport r = qcReportFromFile(path.toStdString(), Profile::Auto);
         QCOMPARE(r.profile, Profile::Pathos); // reference_frame.smd
         std::size_t n = 0;
@@ -232,8 +231,8 @@ private slots:
             }
         }
         smd += "end\n";
-        const QString path = copyFixture(tmp, {QStringLiteral("body.smd")},
-                                         {{QStringLiteral("body.smd"), smd}});
+        const QString path =
+            copyFixture(tmp, {QStringLiteral("body.smd")}, {{QStringLiteral("body.smd"), smd}});
         const Tally p = tally(check(path, Profile::Pathos));
         QCOMPARE(p.errors, std::size_t(0));
         QVERIFY(count(p, "note mesh.vertex-limit") >= 1);
@@ -280,8 +279,8 @@ private slots:
     {
         QFETCH(QString, qc);
         QFETCH(int, errors);
-        const QString root = dataRoot() +
-                             QStringLiteral("/TheOverfloater+pathos-public/pathos/sources/modelsrc/");
+        const QString root =
+            dataRoot() + QStringLiteral("/TheOverfloater+pathos-public/pathos/sources/modelsrc/");
         if (!QFileInfo::exists(root + qc)) {
             QSKIP("the Pathos projects (RIGSCOPE_TESTDATA) are not here");
         }

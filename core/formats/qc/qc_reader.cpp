@@ -325,14 +325,38 @@ bool isGoldSrcSign(std::string_view name)
 // ("Uknown command"). It has no $include, $definevariable or macros.
 bool isPathosCommand(std::string_view name)
 {
-    static const std::unordered_set<std::string_view> t = {
-        "modelname",    "cd",          "cdtexture",     "scale",        "scale_movement",
-        "root",         "pivot",       "controller",    "lod",          "body",
-        "flexcontroller", "bodygroup", "sequence",      "eyeposition",  "origin",
-        "bbox",         "cbox",        "mirrorbone",    "gamma",        "flags",
-        "texturegroup", "hgroup",      "hbox",          "attachment",   "renamebone",
-        "centerlight",  "noblend",     "protected",     "texrendermode", "movement_bone",
-        "skylight",     "cliptotextures"};
+    static const std::unordered_set<std::string_view> t = {"modelname",
+                                                           "cd",
+                                                           "cdtexture",
+                                                           "scale",
+                                                           "scale_movement",
+                                                           "root",
+                                                           "pivot",
+                                                           "controller",
+                                                           "lod",
+                                                           "body",
+                                                           "flexcontroller",
+                                                           "bodygroup",
+                                                           "sequence",
+                                                           "eyeposition",
+                                                           "origin",
+                                                           "bbox",
+                                                           "cbox",
+                                                           "mirrorbone",
+                                                           "gamma",
+                                                           "flags",
+                                                           "texturegroup",
+                                                           "hgroup",
+                                                           "hbox",
+                                                           "attachment",
+                                                           "renamebone",
+                                                           "centerlight",
+                                                           "noblend",
+                                                           "protected",
+                                                           "texrendermode",
+                                                           "movement_bone",
+                                                           "skylight",
+                                                           "cliptotextures"};
     return t.count(name) > 0;
 }
 
@@ -2375,9 +2399,8 @@ void Reader::finish()
     const auto& table = commandTable();
     for (QcCommand& c : p.commands) {
         auto it = table.find(c.name);
-        const bool known = prof == Profile::Pathos
-                               ? isPathosCommand(c.name)
-                               : it != table.end() && (it->second & mask) != 0;
+        const bool known = prof == Profile::Pathos ? isPathosCommand(c.name)
+                                                   : it != table.end() && (it->second & mask) != 0;
         if (known) {
             continue;
         }
@@ -2439,7 +2462,7 @@ void Reader::finish()
     duplicates("bodygroup", p.bodygroups, false);
     // Limits: 32 body parts of 32 models each; sequences 256 (GoldSrc) / 1,524 (Source).
     // vbmcompiler checks no sequence count.
-    const std::size_t maxSeq = prof == Profile::Pathos ? SIZE_MAX
+    const std::size_t maxSeq = prof == Profile::Pathos    ? SIZE_MAX
                                : prof == Profile::GoldSrc ? 256
                                                           : 1524;
     if (p.sequences.size() > maxSeq) {
