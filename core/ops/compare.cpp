@@ -854,7 +854,8 @@ CompiledModelInfo predictCompiled(const QcReport& r)
     // Attachments on their merged bones.
     for (std::size_t i = 0; i < p.attachments.size(); ++i) {
         CompiledAttachment a;
-        a.name = p.attachments[i].name;
+        // GoldSrc's $attachment starts with an index; its studiomdl keeps no name.
+        a.name = goldsrc ? std::string() : p.attachments[i].name;
         a.bone = i < q.attachmentJoints.size() ? q.attachmentJoints[i] : -1;
         c.attachments.push_back(std::move(a));
     }

@@ -1,8 +1,10 @@
 #include "core/ops/decompile.h"
 
 #include <algorithm>
-#include <cstring>
+#include <array>
 #include <cmath>
+#include <cstring>
+#include <iterator>
 #include <map>
 #include <set>
 
@@ -195,7 +197,8 @@ std::string smdBytes(const Model& m, const std::string& name, std::vector<std::s
 // point per vertex they use, in source space; `corners` gets, per triangle corner written, the
 // corner of `src` it came from.
 Model referenceOf(const Model& src, std::int32_t object, const Skeleton& s,
-                  const SourceSpace& space, bool flipV, std::vector<std::uint32_t>* corners)
+                  const SourceSpace& space, bool flipV, std::vector<std::uint32_t>* corners,
+                  bool byMaterial = false)
 {
     Model m = smdModel(s, ModelKind::Reference);
     m.animations.push_back(bindFrame(s));
@@ -205,7 +208,18 @@ Model referenceOf(const Model& src, std::int32_t object, const Skeleton& s,
     std::vector<std::int32_t> pointOf(me.pointCount(), -1);
     std::vector<JointIndex> js;
     std::vector<float> ws;
-    for (std::size_t t = 0; t < me.triangleCount(); ++t) {
+    // GoldSrc's studiomdl numbers textures in the order the body SMDs first use them: written
+    // by texture, the triangles give the compiled numbering back.
+    std::vector<std::size_t> order(me.triangleCount());
+    for (std::size_t t = 0; t < order.size(); ++t) {
+        order[t] = t;
+    }
+    if (byMaterial) {
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+            return me.triangleMaterials[a] < me.triangleMaterials[b];
+        });
+    }
+    for (const std::size_t t : order) {
         if (object >= 0 && (me.triangleObjects.size() != me.triangleCount() ||
                             me.triangleObjects[t] != static_cast<std::uint32_t>(object))) {
             continue;
@@ -250,6 +264,186 @@ Model referenceOf(const Model& src, std::int32_t object, const Skeleton& s,
         out.triangleWhere.push_back({});
     }
     return m;
+}
+
+// What studiomdl's UnifyLODs left of a LOD's bone replacements (`replacebone`, and
+// `bonetreecollapse`, which is replacebone for every bone below one). A LOD vertex within
+// tolerance of a LOD 0 vertex becomes that vertex, weights and all, and then its weights move
+// by the replacements; where they changed the .vvd holds a vertex of its own, LOD 0's position,
+// normal and UV with the moved weights. Such a twin says where each replaced bone went.
+struct LodBones {
+    // Per point of the LOD read: its LOD 0 twin (the vertex with LOD 0's weights), or itself.
+    std::vector<std::uint32_t> twin;
+    std::vector<std::pair<JointIndex, JointIndex>> replace; // bone -> the bone it became
+};
+
+using Weights = std::vector<std::pair<JointIndex, float>>;
+
+Weights weightsOf(const Mesh& m, std::uint32_t p)
+{
+    Weights w;
+    if (m.influenceOffsets.empty()) {
+        return w;
+    }
+    for (std::uint32_t i = m.influenceOffsets[p]; i < m.influenceOffsets[p + 1]; ++i) {
+        if (m.influenceWeights[i] > 0.0f && m.influenceJoints[i] >= 0) {
+            w.emplace_back(m.influenceJoints[i], m.influenceWeights[i]);
+        }
+    }
+    return w;
+}
+
+float weightOn(const Weights& w, JointIndex j)
+{
+    float sum = 0.0f;
+    for (const auto& [bone, weight] : w) {
+        sum += bone == j ? weight : 0.0f;
+    }
+    return sum;
+}
+
+LodBones lodBonesOf(const Model& lod0, const Model& lod, const Skeleton& s)
+{
+    const Mesh& m0 = lod0.mesh;
+    const Mesh& ml = lod.mesh;
+    LodBones out;
+    out.twin.resize(ml.pointCount());
+    for (std::uint32_t p = 0; p < ml.pointCount(); ++p) {
+        out.twin[p] = p;
+    }
+    // Both reads number the points as the .vvd does: the same point is the same vertex.
+    if (m0.pointCount() != ml.pointCount()) {
+        return out;
+    }
+    const auto bitsOf = [](float f) {
+        std::uint32_t u = 0;
+        std::memcpy(&u, &f, 4);
+        return u;
+    };
+    using Key = std::array<std::uint32_t, 8>;
+    const auto keyOf = [&](const Mesh& m, std::size_t c) {
+        const Vec3& p = m.pointPositions[m.cornerPoints[c]];
+        const Vec3& n = m.cornerNormals[c];
+        const Vec2& uv = m.cornerUvs[c];
+        return Key{bitsOf(p.x()), bitsOf(p.y()), bitsOf(p.z()),  bitsOf(n.x()),
+                   bitsOf(n.y()), bitsOf(n.z()), bitsOf(uv.x()), bitsOf(uv.y())};
+    };
+    std::map<Key, std::uint32_t> root; // LOD 0's vertices by position, normal and UV
+    std::vector<char> rootPoint(m0.pointCount(), 0);
+    std::set<JointIndex> used0, usedL;
+    for (std::size_t c = 0; c < m0.cornerCount(); ++c) {
+        const std::uint32_t p = m0.cornerPoints[c];
+        root.emplace(keyOf(m0, c), p);
+        if (!rootPoint[p]) {
+            rootPoint[p] = 1;
+            for (const auto& [bone, weight] : weightsOf(m0, p)) {
+                used0.insert(bone);
+            }
+        }
+    }
+    std::vector<char> seen(ml.pointCount(), 0);
+    for (std::size_t c = 0; c < ml.cornerCount(); ++c) {
+        const std::uint32_t p = ml.cornerPoints[c];
+        if (!seen[p]) {
+            seen[p] = 1;
+            for (const auto& [bone, weight] : weightsOf(ml, p)) {
+                usedL.insert(bone);
+            }
+        }
+        if (rootPoint[p]) {
+            continue;
+        }
+        const auto it = root.find(keyOf(ml, c));
+        if (it != root.end()) {
+            out.twin[p] = it->second;
+        }
+    }
+    std::set<JointIndex> replaced; // bones LOD 0's vertices use and the LOD's none
+    std::set_difference(used0.begin(), used0.end(), usedL.begin(), usedL.end(),
+                        std::inserter(replaced, replaced.end()));
+    if (replaced.empty()) {
+        return out;
+    }
+    // Each twin votes, for each replaced bone its LOD 0 vertex weighs, for the bone that
+    // gained that weight.
+    std::map<JointIndex, std::map<JointIndex, std::size_t>> votes;
+    for (std::uint32_t p = 0; p < ml.pointCount(); ++p) {
+        if (!seen[p] || out.twin[p] == p) {
+            continue;
+        }
+        const Weights u = weightsOf(m0, out.twin[p]);
+        const Weights v = weightsOf(ml, p);
+        std::vector<std::pair<JointIndex, float>> gone;
+        for (const auto& [bone, weight] : u) {
+            if (replaced.count(bone) != 0) {
+                gone.emplace_back(bone, weight);
+            }
+        }
+        if (gone.empty()) {
+            continue;
+        }
+        std::vector<std::pair<JointIndex, float>> gained;
+        for (const auto& [bone, weight] : v) {
+            const float d = weight - weightOn(u, bone);
+            if (d > 1e-4f) {
+                gained.emplace_back(bone, d);
+            }
+        }
+        if (gained.empty()) {
+            continue;
+        }
+        for (const auto& [bone, weight] : gone) {
+            JointIndex to = kNoJoint;
+            if (gained.size() == 1) {
+                to = gained.front().first;
+            } else if (gone.size() == 1) {
+                to = std::max_element(
+                         gained.begin(), gained.end(),
+                         [](const auto& a, const auto& b) { return a.second < b.second; })
+                         ->first;
+            } else {
+                std::size_t fits = 0;
+                for (const auto& [t, d] : gained) {
+                    if (std::fabs(d - weight) < 2e-3f) {
+                        to = t;
+                        ++fits;
+                    }
+                }
+                to = fits == 1 ? to : kNoJoint;
+            }
+            if (to != kNoJoint) {
+                ++votes[bone][to];
+            }
+        }
+    }
+    for (const JointIndex b : replaced) {
+        JointIndex to = kNoJoint;
+        const auto it = votes.find(b);
+        if (it != votes.end()) {
+            std::size_t best = 0;
+            for (const auto& [t, n] : it->second) {
+                if (n > best) {
+                    best = n;
+                    to = t;
+                }
+            }
+        } else {
+            // No vertex tells: the nearest ancestor the LOD uses, as bonetreecollapse would.
+            for (JointIndex a = static_cast<std::size_t>(b) < s.size()
+                                    ? s.parents[static_cast<std::size_t>(b)]
+                                    : kNoJoint;
+                 a != kNoJoint; a = s.parents[static_cast<std::size_t>(a)]) {
+                if (usedL.count(a) != 0) {
+                    to = a;
+                    break;
+                }
+            }
+        }
+        if (to != kNoJoint && to != b) {
+            out.replace.emplace_back(b, to);
+        }
+    }
+    return out;
 }
 
 // The VTA of one reference: frame 0 every corner of the SMD, then one frame per flex shape of
@@ -535,8 +729,24 @@ DecompiledProject decompileModel(const Model& model, const CompiledModelInfo& in
     std::map<std::int32_t, std::string> objectFile; // LOD 0 object -> SMD name
     struct LodRow {
         std::vector<std::pair<std::string, std::string>> replace; // LOD 0 file -> LOD file
+        std::vector<std::pair<JointIndex, JointIndex>> replaceBones;
     };
     std::vector<LodRow> lodRows(lodModels.size());
+    // Each LOD with LOD 0's weights on the vertices it took from LOD 0, and the bone
+    // replacements that moved them (studiomdl takes a LOD's weights from LOD 0 only).
+    std::vector<Model> lodWritten;
+    lodWritten.reserve(lodModels.size());
+    for (std::size_t l = 0; l < lodModels.size(); ++l) {
+        lodWritten.push_back(lodModels[l]);
+        if (goldsrc || staticProp) {
+            continue;
+        }
+        LodBones lb = lodBonesOf(model, lodModels[l], sk);
+        for (std::uint32_t& p : lodWritten.back().mesh.cornerPoints) {
+            p = lb.twin[p];
+        }
+        lodRows[l].replaceBones = std::move(lb.replace);
+    }
     std::size_t flexedModels = 0;
     for (std::size_t b = 0; b < info.bodyparts.size(); ++b) {
         const CompiledBodypart& part = info.bodyparts[b];
@@ -556,7 +766,7 @@ DecompiledProject decompileModel(const Model& model, const CompiledModelInfo& in
             const std::string stem = safeName(withoutSmd(sub.name));
             const std::string file = names.take(stem, ".smd");
             std::vector<std::uint32_t> corners;
-            const Model ref = referenceOf(model, obj, sk, space, !goldsrc, &corners);
+            const Model ref = referenceOf(model, obj, sk, space, !goldsrc, &corners, goldsrc);
             out.files.push_back({file, smdBytes(ref, file, notes)});
             choices.push_back(file);
             objectFile[obj] = file;
@@ -588,9 +798,7 @@ DecompiledProject decompileModel(const Model& model, const CompiledModelInfo& in
             }
             // LODs 1..n of this model.
             for (std::size_t l = 0; l < lodModels.size(); ++l) {
-                const Model& lm = lodModels[l];
-                const CompiledSubModel& s = sub;
-                (void)s;
+                const Model& lm = lodWritten[l];
                 // The LOD read numbers its objects as LOD 0 does only when every model has
                 // triangles at both; look the object up by name.
                 std::int32_t lobj = -1;
@@ -678,11 +886,17 @@ DecompiledProject decompileModel(const Model& model, const CompiledModelInfo& in
         const float sp = l + 1 < lodSwitchPoints.size() ? lodSwitchPoints[l + 1] : 0.0f;
         const std::int32_t threshold = sp > 0 ? static_cast<std::int32_t>(std::lround(sp))
                                               : static_cast<std::int32_t>(l + 1) * 10;
-        line("$lod " + std::to_string(threshold));
+        // The shadow LOD's switch point is -1 (studiomdl reserves it), and it comes last.
+        const bool shadow = sp < 0 && l + 1 == lodRows.size();
+        line(shadow ? std::string("$shadowlod") : "$lod " + std::to_string(threshold));
         line("{");
         for (const auto& [from, to] : lodRows[l].replace) {
             line(to.empty() ? "\tremovemodel " + quoted(from)
                             : "\treplacemodel " + quoted(from) + " " + quoted(to));
+        }
+        for (const auto& [from, to] : lodRows[l].replaceBones) {
+            line("\treplacebone " + quoted(sk.names[static_cast<std::size_t>(from)]) + " " +
+                 quoted(sk.names[static_cast<std::size_t>(to)]));
         }
         line("}");
     }

@@ -207,6 +207,14 @@ private slots:
             << h + QStringLiteral("modelsrc/editor/item_healthcharger_mesa/health_charger.smd");
         QTest::newRow("GoldSrc headcrab")
             << QStringLiteral("Pi0h1+halflife/models/headcrab.mdl") << QString();
+        // GoldSrc numbers its textures in the order the body SMDs first use them, and keeps
+        // no attachment names (the QC's first token is an index).
+        QTest::newRow("GoldSrc barney: texture order, attachments")
+            << QStringLiteral("Pi0h1+halflife/models/barney.mdl") << QString();
+        QTest::newRow("GoldSrc w_crowbar: texture order")
+            << QStringLiteral("Pi0h1+halflife/models/w_crowbar.mdl") << QString();
+        QTest::newRow("GoldSrc hgrunt: three attachments")
+            << QStringLiteral("sabianroberts+halflife-nettest1-pak/models/hgrunt.mdl") << QString();
         QTest::newRow("ratcord: $collisionjoints")
             << QStringLiteral("Valla-Chan+portal-elc-content/models/vallas_dream/ratcord.mdl")
             << QStringLiteral("Valla-Chan+portal-elc-content/models/vallas_dream/ratcord.smd");
@@ -253,12 +261,16 @@ private slots:
         QCOMPARE(matched(ours, theirs), ours.size());
     }
 
-    // The HL2 airboat (v47, four bodyparts, five LODs of their own SMDs): every figure but
-    // the .vvd's vertex count, 15,306 predicted for 15,299. The decompiled LODs hold the
-    // vertices the .vvd gives them, snapped onto LOD 0's where studiomdl joined them, so the
-    // tangents studiomdl compares between LODs come from other corners than the original
-    // files': 7 vertices of two LODs that it joined fall apart here (131 too few without the
-    // tangent rule, 12 too few with an exact join).
+    // The HL2 airboat (v47, four bodyparts, five LODs of their own SMDs, the last a
+    // $shadowlod): every figure but the .vvd's vertex count, 15,306 predicted for 15,299. The
+    // decompiled LODs hold the vertices the .vvd gives them; where a LOD has a vertex of its
+    // own, studiomdl computes its tangent from that LOD's triangles, and a later LOD's vertex
+    // joins it only with the same handedness. Eight such LOD vertices come out with the other
+    // handedness than the .vvd's (six of them the same direction): the original LOD files had
+    // triangles the .vtx no longer holds (studiomdl's LOD weld joined two of their corners
+    // onto one vertex and the .vtx drops such triangles) and corners at their own UVs before
+    // the weld moved them onto LOD 0's, both in the tangent sums. So 8 vertices too many and
+    // 1 too few.
     void airboatLodRoundTrip()
     {
         const QString mdl =
@@ -274,6 +286,12 @@ private slots:
         QCOMPARE(r.differences.at(0).field, std::string("bodyparts[0].models[0].vertices"));
         QCOMPARE(r.predicted.bodyparts.at(0).models.at(0).vertices, 15306);
         QCOMPARE(r.compiled.bodyparts.at(0).models.at(0).vertices, 15299);
+        // The sixth LOD's .vtx switch point is -1: a $shadowlod.
+        QFile qc(tmp.filePath(QStringLiteral("airboat.qc")));
+        QVERIFY(qc.open(QIODevice::ReadOnly));
+        const QByteArray text = qc.readAll();
+        QCOMPARE(qsizetype(text.count("\n$lod ")), qsizetype(4));
+        QCOMPARE(qsizetype(text.count("\n$shadowlod\n")), qsizetype(1));
     }
 
     // A Left 4 Dead 2 survivor: flex shapes in a VTA with their controllers and % rules, jiggle
@@ -325,15 +343,24 @@ private slots:
         opt.ignoreTimestamps = true;
         const CompareReport r = compareQcToCompiled(qcPath, mdl.toStdString(), opt);
         QVERIFY2(r.ok, r.error.c_str());
-        // The one figure off is the .vvd's vertex count: 10,495 predicted, 14,879 compiled.
         // Rochelle's LODs are LOD 0 with bones collapsed (bonetreecollapse / replacebone in the
-        // template's lod.qci); each LOD 0 vertex whose weights a collapse changes is a new
-        // vertex of that LOD. The decompiled QC gives each LOD as an SMD holding those
-        // weights, and studiomdl's UnifyLODs takes LOD 0's vertex (weights and all) for a LOD
-        // vertex within 0.01 of it, so a recompile of it would hold 10,495.
+        // template's lod.qci): studiomdl's UnifyLODs gives a LOD vertex within 0.01 of a LOD 0
+        // vertex that vertex, weights and all, then moves its weights by the LOD's
+        // replacements, and each LOD 0 vertex whose weights that changes is a vertex of its
+        // own in the .vvd. The decompiled $lod blocks give the replacements back (read off
+        // those vertices: the fingers' tips onto their middle joints at $lod 10, as the
+        // template's bonetreecollapse does) and the LOD SMDs LOD 0's weights.
+        QVERIFY(text.contains("$lod 10\n{\n\treplacemodel \"producer_model_merged.smd\" "
+                              "\"producer_model_merged_lod1.smd\"\n\treplacebone "
+                              "\"ValveBiped.Bip01_L_Finger42\" \"ValveBiped.Bip01_L_Finger41\"\n"));
+        // The one figure off is the .vvd's vertex count, 14,877 for 14,879 (10,495 without the
+        // replacements). The model's source is a DMX, which keeps apart two vertices at
+        // (-5.38, -0.15, 4.13) with the same position, normal, UV and weights (their tangents
+        // differ); an SMD cannot, studiomdl welds them: one LOD 0 vertex and its copy with a
+        // LOD's moved weights.
         QCOMPARE(int(r.differences.size()), 1);
         QCOMPARE(r.differences.at(0).field, std::string("bodyparts[0].models[0].vertices"));
-        QCOMPARE(r.predicted.bodyparts.at(0).models.at(0).vertices, 10495);
+        QCOMPARE(r.predicted.bodyparts.at(0).models.at(0).vertices, 14877);
         QCOMPARE(r.compiled.bodyparts.at(0).models.at(0).vertices, 14879);
     }
 };
