@@ -813,13 +813,14 @@ CompiledModelInfo predictCompiled(const QcReport& r)
             if (file) {
                 // studiomdl welds each file as it reads it, on the bones it names (before a
                 // $staticprop collapse); a triangle two of whose corners weld into one vertex
-                // is dropped. The .vvd holds LOD 0's vertices and those its LOD files add.
+                // is dropped (GoldSrc's keeps every triangle: its tri commands hold them). The
+                // .vvd holds LOD 0's vertices and those its LOD files add.
                 const checks::WeldStats w = checks::weldStats(*file, r.profile, 0, 0, true);
                 std::int32_t triangles = 0;
                 for (std::size_t t = 0; 3 * t + 2 < w.cornerVertex.size(); ++t) {
                     const std::uint32_t a = w.cornerVertex[3 * t], b = w.cornerVertex[3 * t + 1],
                                         cc = w.cornerVertex[3 * t + 2];
-                    triangles += a != b && b != cc && a != cc ? 1 : 0;
+                    triangles += goldsrc || (a != b && b != cc && a != cc) ? 1 : 0;
                 }
                 sm.triangles = triangles;
                 sm.vertices = static_cast<std::int32_t>(w.vertices);

@@ -266,6 +266,41 @@ Model referenceOf(const Model& src, std::int32_t object, const Skeleton& s,
     return m;
 }
 
+// The vertices of a compiled read's triangles that another of them equals in position,
+// normal, UV and weights: a DMX source keeps such vertices apart, an SMD cannot (studiomdl
+// welds them).
+std::size_t weldedTwins(const Mesh& m)
+{
+    std::map<std::vector<std::uint32_t>, std::uint32_t> first;
+    std::set<std::uint32_t> twins;
+    std::vector<std::uint32_t> key;
+    const auto put = [&key](float f) {
+        std::uint32_t u = 0;
+        std::memcpy(&u, &f, 4);
+        key.push_back(u);
+    };
+    for (std::size_t c = 0; c < m.cornerCount(); ++c) {
+        const std::uint32_t p = m.cornerPoints[c];
+        key.clear();
+        const Vec3& pos = m.pointPositions[p];
+        const Vec3& n = m.cornerNormals[c];
+        for (const float f : {pos.x(), pos.y(), pos.z(), n.x(), n.y(), n.z(), m.cornerUvs[c].x(),
+                              m.cornerUvs[c].y()}) {
+            put(f);
+        }
+        for (std::uint32_t i = m.influenceOffsets.empty() ? 0 : m.influenceOffsets[p];
+             !m.influenceOffsets.empty() && i < m.influenceOffsets[p + 1]; ++i) {
+            key.push_back(static_cast<std::uint32_t>(m.influenceJoints[i]));
+            put(m.influenceWeights[i]);
+        }
+        const auto it = first.emplace(key, p).first;
+        if (it->second != p) {
+            twins.insert(p);
+        }
+    }
+    return twins.size();
+}
+
 // What studiomdl's UnifyLODs left of a LOD's bone replacements (`replacebone`, and
 // `bonetreecollapse`, which is replacebone for every bone below one). A LOD vertex within
 // tolerance of a LOD 0 vertex becomes that vertex, weights and all, and then its weights move
@@ -275,6 +310,7 @@ struct LodBones {
     // Per point of the LOD read: its LOD 0 twin (the vertex with LOD 0's weights), or itself.
     std::vector<std::uint32_t> twin;
     std::vector<std::pair<JointIndex, JointIndex>> replace; // bone -> the bone it became
+    std::size_t own = 0; // the LOD's vertices that are neither LOD 0's nor a twin of one
 };
 
 using Weights = std::vector<std::pair<JointIndex, float>>;
@@ -357,6 +393,9 @@ LodBones lodBonesOf(const Model& lod0, const Model& lod, const Skeleton& s)
         if (it != root.end()) {
             out.twin[p] = it->second;
         }
+    }
+    for (std::uint32_t p = 0; p < ml.pointCount(); ++p) {
+        out.own += seen[p] && !rootPoint[p] && out.twin[p] == p ? 1u : 0u;
     }
     std::set<JointIndex> replaced; // bones LOD 0's vertices use and the LOD's none
     std::set_difference(used0.begin(), used0.end(), usedL.begin(), usedL.end(),
@@ -734,6 +773,7 @@ DecompiledProject decompileModel(const Model& model, const CompiledModelInfo& in
     std::vector<LodRow> lodRows(lodModels.size());
     // Each LOD with LOD 0's weights on the vertices it took from LOD 0, and the bone
     // replacements that moved them (studiomdl takes a LOD's weights from LOD 0 only).
+    std::size_t ownLodVertices = 0;
     std::vector<Model> lodWritten;
     lodWritten.reserve(lodModels.size());
     for (std::size_t l = 0; l < lodModels.size(); ++l) {
@@ -746,6 +786,22 @@ DecompiledProject decompileModel(const Model& model, const CompiledModelInfo& in
             p = lb.twin[p];
         }
         lodRows[l].replaceBones = std::move(lb.replace);
+        ownLodVertices += lb.own;
+    }
+    if (!goldsrc) {
+        const std::size_t twins = weldedTwins(model.mesh);
+        if (twins > 0) {
+            notes.push_back(plural(twins, "LOD 0 vertex", "LOD 0 vertices") +
+                            " equal to another in position, normal, UV and weights: studiomdl "
+                            "welds the SMD's (a DMX source keeps them apart)");
+        }
+    }
+    if (ownLodVertices > 0) {
+        notes.push_back(plural(ownLodVertices, "LOD vertex", "LOD vertices") +
+                        " of their own (not LOD 0's): their tangents, which decide whether a "
+                        "later LOD's vertex joins them, come from the written LOD triangles, not "
+                        "the original files' (the .vtx keeps no triangle studiomdl's LOD weld made "
+                        "degenerate, nor a corner's UV before the weld moved it onto LOD 0's)");
     }
     std::size_t flexedModels = 0;
     for (std::size_t b = 0; b < info.bodyparts.size(); ++b) {

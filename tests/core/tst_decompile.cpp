@@ -7,6 +7,7 @@
 #include <QtCore/QTemporaryDir>
 #include <QtTest/QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
@@ -213,6 +214,8 @@ private slots:
             << QStringLiteral("Pi0h1+halflife/models/barney.mdl") << QString();
         QTest::newRow("GoldSrc w_crowbar: texture order")
             << QStringLiteral("Pi0h1+halflife/models/w_crowbar.mdl") << QString();
+        QTest::newRow("GoldSrc v_9mmhandgun: triangles two of whose corners are one vertex")
+            << QStringLiteral("Pi0h1+halflife/models/v_9mmhandgun.mdl") << QString();
         QTest::newRow("GoldSrc hgrunt: three attachments")
             << QStringLiteral("sabianroberts+halflife-nettest1-pak/models/hgrunt.mdl") << QString();
         QTest::newRow("ratcord: $collisionjoints")
@@ -292,6 +295,8 @@ private slots:
         const QByteArray text = qc.readAll();
         QCOMPARE(qsizetype(text.count("\n$lod ")), qsizetype(4));
         QCOMPARE(qsizetype(text.count("\n$shadowlod\n")), qsizetype(1));
+        // The report says so.
+        QVERIFY(text.contains(" LOD vertices of their own (not LOD 0's): their tangents"));
     }
 
     // A Left 4 Dead 2 survivor: flex shapes in a VTA with their controllers and % rules, jiggle
@@ -358,6 +363,10 @@ private slots:
         // (-5.38, -0.15, 4.13) with the same position, normal, UV and weights (their tangents
         // differ); an SMD cannot, studiomdl welds them: one LOD 0 vertex and its copy with a
         // LOD's moved weights.
+        QVERIFY(std::find(d.notes.begin(), d.notes.end(),
+                          "1 LOD 0 vertex equal to another in position, normal, UV and weights: "
+                          "studiomdl welds the SMD's (a DMX source keeps them apart)") !=
+                d.notes.end());
         QCOMPARE(int(r.differences.size()), 1);
         QCOMPARE(r.differences.at(0).field, std::string("bodyparts[0].models[0].vertices"));
         QCOMPARE(r.predicted.bodyparts.at(0).models.at(0).vertices, 14877);
