@@ -171,6 +171,22 @@ void checkBoneLimit(const Model& m, const Profile& p, DiagnosticSink& sink)
     if (p == Profile::Pathos && !isReference(m)) {
         return;
     }
+    // Source and GoldSrc studiomdl read up to MAXSTUDIOSRCBONES (512) bones from any source
+    // file; their bone table holds only what the bodies use (Source simplify.cpp
+    // BuildGlobalBonetable, HL1 studiomdl.c SimplifyModel), so an animation's extra bones are
+    // no model's. Only a source past 512 breaks the compile.
+    if (!isReference(m) && p != Profile::Cod) {
+        constexpr std::size_t kSourceBones = 512;
+        if (s.size() > kSourceBones) {
+            const std::size_t over = jointsInFileOrder(s)[kSourceBones];
+            sink.error(ids::kSkeletonBoneLimit, jointLoc(s, over),
+                       "source file holds " + std::to_string(s.size()) + " bones; " +
+                           std::string(compilerName(p)) + " reads at most " +
+                           std::to_string(kSourceBones) + " from one file",
+                       {K::Joint, static_cast<std::int32_t>(over)});
+        }
+        return;
+    }
     const bool countReferenced = goldSrcFamily(p) && isReference(m);
     std::vector<std::uint8_t> counted(s.size(), 1);
     if (countReferenced) {

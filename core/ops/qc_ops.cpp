@@ -817,13 +817,48 @@ std::vector<CheckedFile> checkQcReport(const QcReport& r, const CheckOptions& op
         if (xref && f.profile != Profile::GoldSrc) {
             // An animation bone the model lacks: Source studiomdl re-expresses the animation
             // through the world (the model's bones move as animated) and a QC command naming
-            // the bone is qc.unknown-bone's to report, so nothing differs: a note. GoldSrc
-            // relinks the children to the model's parent, and keeps the warning.
+            // the bone is qc.unknown-bone's to report, so nothing differs: a note.
             for (Diagnostic& d : f.diagnostics) {
                 if (d.id == ids::kXrefAnimBoneMissing && d.severity == Severity::Warning) {
                     d.severity = Severity::Note;
                     d.fixedSeverity = true;
                 }
+            }
+        }
+        if (xref && f.profile == Profile::GoldSrc && fr.result.hasModel) {
+            // HL1 studiomdl.c SimplifyModel maps each animation bone to the model's by name
+            // and skips one the model lacks; a bone the model has under another parent stops
+            // the compile ("illegal parent bone replacement"). A missing bone with nothing of
+            // the model below it (an exporter's toe or finger tip) is skipped, which changes
+            // nothing: a note. One with model bones below it keeps the warning.
+            const Skeleton& as = fr.result.model.skeleton;
+            const auto below = [&](std::size_t j) {
+                for (std::size_t c = 0; c < as.size(); ++c) {
+                    if (reference->skeleton.findByName(as.names[c]) == kNoJoint) {
+                        continue;
+                    }
+                    // At most size() steps: a cycle (skeleton.cycle's to report) ends too.
+                    JointIndex q = as.parents[c];
+                    for (std::size_t step = 0;
+                         step < as.size() && q >= 0 && q < JointIndex(as.size()); ++step) {
+                        if (static_cast<std::size_t>(q) == j) {
+                            return true;
+                        }
+                        q = as.parents[static_cast<std::size_t>(q)];
+                    }
+                }
+                return false;
+            };
+            for (Diagnostic& d : f.diagnostics) {
+                if (d.id != ids::kXrefAnimBoneMissing || d.severity != Severity::Warning ||
+                    d.element.kind != ElementRef::Kind::Joint || d.element.index < 0 ||
+                    static_cast<std::size_t>(d.element.index) >= as.size() ||
+                    below(static_cast<std::size_t>(d.element.index))) {
+                    continue;
+                }
+                d.severity = Severity::Note;
+                d.fixedSeverity = true;
+                d.message += "; no bone of the model is below it";
             }
         }
         if (use[k] == kPose && !isBody[k] && !isLod[k] && fr.result.hasModel &&

@@ -286,6 +286,21 @@ void TstChecks::boneLimit()
     runSceneChecks({&anim, "anim.smd"}, {&ref, "ref.smd"}, Profile::Source, sink);
     QVERIFY(!hasId(sink.diagnostics(), ids::kSkeletonBoneLimit));
     QVERIFY(hasId(sink.diagnostics(), ids::kXrefAnimBoneMissing));
+    // An animation source of 130 (or 512) bones compiles in both engines (MAXSTUDIOSRCBONES);
+    // 513 does not.
+    for (const Profile p : {Profile::Source, Profile::GoldSrc}) {
+        QVERIFY(!hasId(check(makeModel(130, 0), p), ids::kSkeletonBoneLimit));
+        QVERIFY(!hasId(check(makeModel(512, 0), p), ids::kSkeletonBoneLimit));
+        const std::vector<Diagnostic> big = check(makeModel(513, 0), p);
+        const auto b = std::find_if(big.begin(), big.end(), [](const Diagnostic& x) {
+            return x.id == ids::kSkeletonBoneLimit;
+        });
+        QVERIFY(b != big.end());
+        QCOMPARE(b->severity, Severity::Error);
+        QCOMPARE(b->where.line, 3u + 512u); // node line of bone 513
+        QVERIFY2(b->message.find("source file holds 513 bones") != std::string::npos,
+                 b->message.c_str());
+    }
 }
 
 void TstChecks::vertexAndNormalLimits()
