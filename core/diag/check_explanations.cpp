@@ -287,7 +287,10 @@ constexpr CheckExplanation kExplanations[] = {
      "pathos 127 in the table vbmcompiler builds from the bodies' kept bones (vertex parent "
      "fields and links, `$attachment` and `$protected` bones, their parents; "
      "studiocompiler.cpp CreateBoneTable, `MAXSTUDIOBONES` in shared/studio.h); an animation "
-     "file's bones are not limited, those no body has are skipped (RemapSequenceBones).",
+     "file's bones are not limited, those no body has are skipped (RemapSequenceBones). In "
+     "goldsrc and source an animation file (no triangles) may hold up to 512 bones "
+     "(`MAXSTUDIOSRCBONES`: the bones no body uses never reach the table); past that it is an "
+     "error.",
      "nodes\n0 \"b0\" -1\n1 \"b1\" 0\n...\n127 \"b127\" 126\nend",
      "Collapse helper and twist bones you do not need, split the model, or compile with a "
      "256-bone branch and `--profile=source256`."},
@@ -694,7 +697,10 @@ constexpr CheckExplanation kExplanations[] = {
      "None: any missing name; warning in the Valve profiles, a note for a Source QC project's "
      "sequences (the model's bones move as animated, and qc.unknown-bone reports a command "
      "naming the bone) and under pathos (vbmcompiler skips an animation bone outside its "
-     "table: studiocompiler.cpp RemapSequenceBones). Sources: GoldSrc `SimplifyModel`; "
+     "table: studiocompiler.cpp RemapSequenceBones). Under goldsrc, in a QC project, a note "
+     "too when no bone of the model lies below the missing one: HL1 studiomdl skips it, and "
+     "only a model bone whose parent differs by name stops the compile (\"illegal parent bone "
+     "replacement\"). Sources: GoldSrc `SimplifyModel`; "
      "Source SDK 2013 `simplify.cpp` `BuildGlobalBonetable` and `MapSourcesToGlobalBonetable`.",
      "(idle.smd animates \"Bip01_Tail\", the reference has no such bone)",
      "Export the animation from the same rig as the reference, or rename the bone."},
