@@ -755,7 +755,9 @@ CompiledModelInfo predictCompiled(const QcReport& r)
             return it->second;
         }
         CompiledTexture t;
-        t.name = key;
+        // As written, as studiomdl stores it: compared through materialKey like the compiled
+        // name (a folded name folded again lost `GLOVE_handpak.bmp.bmp`'s inner `.bmp`).
+        t.name = name;
         c.textures.push_back(std::move(t));
         const auto idx = static_cast<std::int32_t>(c.textures.size() - 1);
         textureByKey.emplace(key, idx);

@@ -218,6 +218,9 @@ private slots:
             << QStringLiteral("Pi0h1+halflife/models/v_9mmhandgun.mdl") << QString();
         QTest::newRow("GoldSrc hgrunt: three attachments")
             << QStringLiteral("sabianroberts+halflife-nettest1-pak/models/hgrunt.mdl") << QString();
+        // A texture named `GLOVE_handpak.bmp.bmp`: both sides drop one extension.
+        QTest::newRow("GoldSrc nettest v_357: a double extension")
+            << QStringLiteral("sabianroberts+halflife-nettest1-pak/models/v_357.mdl") << QString();
         QTest::newRow("ratcord: $collisionjoints")
             << QStringLiteral("Valla-Chan+portal-elc-content/models/vallas_dream/ratcord.mdl")
             << QStringLiteral("Valla-Chan+portal-elc-content/models/vallas_dream/ratcord.smd");
