@@ -84,20 +84,12 @@ bool sameCorner(const Mesh& m, std::uint32_t a, std::uint32_t b) noexcept
            (pa == pb || (eq3(m.pointPositions[pa], m.pointPositions[pb]) && sameSkin(m, pa, pb)));
 }
 
-// Assigns a vertex id to every corner; returns the representative corner of each vertex. The
-// slot of a corner a few ahead is prefetched, so a table larger than the caches costs
-// bandwidth, not latency.
-std::vector<std::uint32_t> assign(const Mesh& m, std::vector<std::uint32_t>& cornerVertex)
+// Hashes every corner in order and hands (corner, hash) to `visit`, with the table slot of the
+// corner kAhead corners later prefetched, so a table larger than the caches costs bandwidth,
+// not latency. Corners sharing points (CoD's vertex pool, DMX) hash each point once.
+template <class Visit> void forEachCornerHash(const Mesh& m, const WeldTable& table, Visit visit)
 {
     const std::size_t nc = m.cornerPoints.size();
-    // Every array is written in order from empty: reserved, never zeroed first.
-    cornerVertex.clear();
-    cornerVertex.reserve(nc);
-    adviseHugePages(cornerVertex.data(), nc * sizeof(std::uint32_t));
-    std::vector<std::uint32_t> reps;
-    reps.reserve(nc / 3 + 16);
-    WeldTable table(nc);
-    // Corners sharing points (CoD's vertex pool, DMX) hash each point once.
     std::vector<std::uint64_t> pointHashes;
     if (2 * m.pointPositions.size() <= nc) {
         const auto np = static_cast<std::uint32_t>(m.pointPositions.size());
@@ -120,6 +112,22 @@ std::vector<std::uint32_t> assign(const Mesh& m, std::vector<std::uint32_t>& cor
             ahead[c % kAhead] = next;
             table.prefetch(next);
         }
+        visit(c, h);
+    }
+}
+
+// Assigns a vertex id to every corner; returns the representative corner of each vertex.
+std::vector<std::uint32_t> assign(const Mesh& m, std::vector<std::uint32_t>& cornerVertex)
+{
+    const std::size_t nc = m.cornerPoints.size();
+    // Every array is written in order from empty: reserved, never zeroed first.
+    cornerVertex.clear();
+    cornerVertex.reserve(nc);
+    adviseHugePages(cornerVertex.data(), nc * sizeof(std::uint32_t));
+    std::vector<std::uint32_t> reps;
+    reps.reserve(nc / 3 + 16);
+    WeldTable table(nc);
+    forEachCornerHash(m, table, [&](std::uint32_t c, std::uint64_t h) {
         bool created = false;
         const std::uint32_t v = table.findOrAdd(
             h, [&](std::uint32_t g) { return sameCorner(m, reps[g], c); }, created);
@@ -127,7 +135,7 @@ std::vector<std::uint32_t> assign(const Mesh& m, std::vector<std::uint32_t>& cor
             reps.push_back(c);
         }
         cornerVertex.push_back(v);
-    }
+    });
     return reps;
 }
 
@@ -182,36 +190,14 @@ std::size_t countUniqueVertices(const Mesh& m)
     // assign() without its arrays: a vertex is named by its first corner, so the table's group
     // numbers are corners and nothing else is kept (info welds a 100 MB model with the table
     // alone: no corner map, no representatives, nothing grown by doubling).
-    const std::size_t nc = m.cornerPoints.size();
-    std::vector<std::uint64_t> pointHashes;
-    if (2 * m.pointPositions.size() <= nc) {
-        const auto np = static_cast<std::uint32_t>(m.pointPositions.size());
-        pointHashes.reserve(np);
-        for (std::uint32_t p = 0; p < np; ++p) {
-            pointHashes.push_back(pointHash(m, p));
-        }
-    }
-    WeldTable table(nc);
+    WeldTable table(m.cornerPoints.size());
     std::size_t vertices = 0;
-    constexpr std::size_t kAhead = 16;
-    std::uint64_t ahead[kAhead];
-    for (std::size_t c = 0; c < std::min(nc, kAhead); ++c) {
-        ahead[c] = cornerHash(m, static_cast<std::uint32_t>(c), pointHashes);
-        table.prefetch(ahead[c]);
-    }
-    for (std::uint32_t c = 0; c < nc; ++c) {
-        const std::uint64_t h = ahead[c % kAhead];
-        if (c + kAhead < nc) {
-            const std::uint64_t next =
-                cornerHash(m, c + static_cast<std::uint32_t>(kAhead), pointHashes);
-            ahead[c % kAhead] = next;
-            table.prefetch(next);
-        }
+    forEachCornerHash(m, table, [&](std::uint32_t c, std::uint64_t h) {
         bool created = false;
         table.findOrAddKey(
             h, c, [&](std::uint32_t first) { return sameCorner(m, first, c); }, created);
         vertices += created ? 1 : 0;
-    }
+    });
     return vertices;
 }
 
