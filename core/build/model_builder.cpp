@@ -339,6 +339,16 @@ void reserveTriangles(Mesh& mesh, std::size_t tris)
     reserveMore(mesh.triangleWhere, tris);
 }
 
+std::size_t triangleArrayBytes(std::size_t tris) noexcept
+{
+    // The element types of the arrays reserveTriangles reserves, one point per corner.
+    constexpr std::size_t perCorner =
+        sizeof(Vec3) + sizeof(JointIndex) + sizeof(LinkState) + sizeof(SourceLoc) +
+        sizeof(std::uint32_t) + 4 * (sizeof(JointIndex) + sizeof(float)) + sizeof(std::uint32_t) +
+        sizeof(Vec3) + sizeof(Vec2) + sizeof(SourceLoc);
+    return tris * (3 * perCorner + sizeof(std::uint32_t) + sizeof(SourceLoc));
+}
+
 std::uint32_t MaterialInterner::intern(Mesh& mesh, std::string_view name, SourceLoc where)
 {
     if (m_last != UINT32_MAX && m_lastName == name) {

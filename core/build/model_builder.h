@@ -69,6 +69,8 @@ void appendPoint(Mesh& mesh, const Vec3& position, JointIndex parent, LinkState 
 // corner). Large arrays get the huge-page hint; capacity never written is address space, not
 // memory. Callers bound `tris` by the bytes left in the file.
 void reserveTriangles(Mesh& mesh, std::size_t tris);
+// The bytes reserveTriangles takes for `tris` triangles (to reserve the heap region first).
+std::size_t triangleArrayBytes(std::size_t tris) noexcept;
 
 // Finds or appends a material by its raw name; returns its index. O(1) per call.
 class MaterialInterner {

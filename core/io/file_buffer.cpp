@@ -10,6 +10,9 @@
 #include <mutex>
 
 #include <dirent.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -59,9 +62,70 @@ void adviseHugePages(const void* data, std::size_t bytes) noexcept
 #endif
 }
 
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define RIGSCOPE_OWN_ALLOCATOR 1 // the sanitizer's allocator, not glibc's
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) ||                         \
+    __has_feature(memory_sanitizer)
+#define RIGSCOPE_OWN_ALLOCATOR 1
+#endif
+#endif
+
+void reserveHeapForArrays(std::size_t bytes) noexcept
+{
+#if defined(__GLIBC__) && !defined(RIGSCOPE_OWN_ALLOCATOR) && defined(M_MMAP_THRESHOLD)
+    constexpr std::size_t kMb = std::size_t(1) << 20;
+    if (bytes < 8 * kMb) {
+        return;
+    }
+    static std::mutex mutex;
+    const std::lock_guard<std::mutex> lock(mutex);
+    // Arrays up to 32 MB (glibc's largest threshold) from the heap, not a mapping each; what is
+    // freed stays for the next arrays unless over twice this read's size is free at the top.
+    (void)::mallopt(M_MMAP_THRESHOLD, static_cast<int>(32 * kMb));
+    const std::size_t keep = std::min<std::size_t>(2 * bytes, std::size_t(1) << 30);
+    (void)::mallopt(M_TRIM_THRESHOLD, static_cast<int>(keep));
+    // Only the main thread allocates from the heap glibc grows with sbrk (threads have their
+    // own arenas, whose arrays get adviseHugePages from their callers).
+    if (::gettid() != ::getpid()) {
+        return;
+    }
+    // The free space at the heap's top: grow it to `bytes` in one step (a request just larger
+    // than the top chunk makes malloc extend the heap by the request and M_TOP_PAD).
+    const std::size_t top = ::mallinfo2().keepcost;
+    if (top < bytes && top + kMb < 32 * kMb) {
+        (void)::mallopt(M_TOP_PAD, static_cast<int>(std::min(bytes, std::size_t(1) << 30)));
+        // Freed at once, it merges back into the top chunk, which is now large (volatile: the
+        // compiler would drop the pair).
+        void* volatile grow = ::malloc(top + kMb);
+        ::free(grow);
+        (void)::mallopt(M_TOP_PAD, static_cast<int>(128 * 1024)); // glibc's default
+    }
+    // The top chunk, now [break - keepcost, break): huge pages where whole 2 MB pages fit.
+    const std::size_t room = ::mallinfo2().keepcost;
+    char* const brk = static_cast<char*>(::sbrk(0));
+    if (brk != reinterpret_cast<char*>(-1) && room >= 2 * kMb) {
+        adviseHugePages(brk - room, room);
+    }
+#else
+    (void)bytes;
+#endif
+}
+
+// The whole 2 MB pages inside the range (all of a smaller one's 4 KB pages): a huge page given
+// back in part is split into 4 KB pages, and its page table stays, so the memory, reused, would
+// be faulted in 4 KB at a time; given back whole, it comes back a huge page at a time.
 void releasePages(const void* data, std::size_t bytes) noexcept
 {
-    advisePages(data, bytes, MADV_DONTNEED);
+    constexpr std::size_t kHuge = std::size_t(2) << 20;
+    if (bytes < 2 * kHuge) {
+        advisePages(data, bytes, MADV_DONTNEED);
+        return;
+    }
+    const auto at = reinterpret_cast<std::uintptr_t>(data);
+    const std::uintptr_t start = (at + kHuge - 1) / kHuge * kHuge;
+    const std::uintptr_t stop = (at + bytes) / kHuge * kHuge;
+    (void)::madvise(reinterpret_cast<void*>(start), stop - start, MADV_DONTNEED);
 }
 
 namespace {

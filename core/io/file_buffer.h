@@ -65,6 +65,14 @@ FileReadResult readFileHead(const std::string& path, std::size_t maxBytes);
 // (>= 2 MB) and not yet touched: fewer page faults for big buffers and model arrays (the 2 MB
 // pages wholly inside the range; its unaligned ends stay 4 KB pages). A hint only.
 void adviseHugePages(const void* data, std::size_t bytes) noexcept;
+// Makes room for about `bytes` of large arrays about to be allocated on this thread in one
+// region of the heap that the kernel may back with transparent huge pages (issue 27 item 10):
+// arrays up to 32 MB then come from that region, side by side, instead of from a mapping each
+// (whose unaligned ends are 4 KB pages: ~500 faults an array), and what is freed later stays in
+// the heap for the next arrays (the checks' tables) instead of being unmapped and faulted in
+// afresh. A hint: glibc only, nothing under a sanitizer or below 8 MB. Address space is
+// reserved, not memory: pages never written cost nothing.
+void reserveHeapForArrays(std::size_t bytes) noexcept;
 // Gives the whole pages inside [data, data + bytes) back to the system (their contents are
 // lost; the allocation stays valid). For arrays about to be freed that the allocator may keep.
 void releasePages(const void* data, std::size_t bytes) noexcept;

@@ -20,6 +20,7 @@
 #include "core/build/parallel_shares.h"
 #include "core/diag/diagnostic_ids.h"
 #include "core/diag/severity.h"
+#include "core/io/file_buffer.h"
 #include "core/text/ascii.h"
 #include "core/text/line_scanner.h"
 #include "core/text/names.h"
@@ -225,6 +226,16 @@ std::size_t estimatedLines(const char* from, const char* to) noexcept
     return countNewlines({from, sample}) * size / std::max<std::size_t>(sample, 1);
 }
 
+// The triangles in [from, to) (4 lines each), estimated from the first megabyte's lines with a
+// little room. A triangle takes at least 56 bytes (3 x "0 0 0 0 0 0 0 0 0\n" and a material),
+// so a hostile file of blank lines cannot reserve more than real triangles of its size use.
+std::size_t estimatedTriangles(const char* from, const char* to) noexcept
+{
+    const auto size = static_cast<std::size_t>(to - from);
+    const std::size_t lines = estimatedLines(from, to);
+    return std::min(lines / 4 + lines / 64 + 1, size / 56 + 1);
+}
+
 // Whether a line starts as a vertex line does (an integer, then a number) and has at least
 // `need` fields.
 bool startsLikeVertex(const char* b, const char* e, std::size_t need = 0) noexcept
@@ -263,8 +274,9 @@ const char* guessTriangleStart(const char* p, const char* end) noexcept
     return nullptr;
 }
 
-// Appends `src` (each element through `fix`) to `dst` and frees `src` at once, so splicing
-// shares never holds two copies of more than one array.
+// Appends `src` (each element through `fix`) to `dst` and frees `src` at once, its whole huge
+// pages given back first (the heap keeps freed arrays for reuse: reserveHeapForArrays), so
+// splicing shares never holds two copies of more than one array.
 template <class T, class F = std::identity>
 void moveAppend(std::vector<T>& dst, std::vector<T>& src, F fix = {})
 {
@@ -273,6 +285,7 @@ void moveAppend(std::vector<T>& dst, std::vector<T>& src, F fix = {})
     } else {
         std::transform(src.begin(), src.end(), std::back_inserter(dst), fix);
     }
+    releasePages(src.data(), src.capacity() * sizeof(T));
     std::vector<T>().swap(src);
 }
 
@@ -1211,6 +1224,8 @@ void SmdReader::parseTriangles(SourceLoc opened)
     // Shares are tried on the first triangles block only (-1: not read in shares).
     const int r = std::exchange(m_triedParallel, true) ? -1 : parallelTriangles(opened);
     if (r < 0) {
+        reserveHeapForArrays(static_cast<std::size_t>(end - m_sc.position()) +
+                             triangleArrayBytes(estimatedTriangles(m_sc.position(), end)));
         reserveFor(m_sc.position(), end);
     }
     if (r <= 0) {
@@ -1218,15 +1233,11 @@ void SmdReader::parseTriangles(SourceLoc opened)
     }
 }
 
-// Reserves the mesh arrays for the triangles in [from, to) (4 lines each): they then grow
-// once, not by doubling, which cuts page faults, copies and the peak memory.
+// Reserves the mesh arrays for the triangles in [from, to): they then grow once, not by
+// doubling, which cuts page faults, copies and the peak memory.
 void SmdReader::reserveFor(const char* from, const char* to)
 {
-    // A triangle takes at least 56 bytes (3 x "0 0 0 0 0 0 0 0 0\n" and a material), so a
-    // hostile file of blank lines cannot reserve more than real triangles of its size use.
-    const auto size = static_cast<std::size_t>(to - from);
-    const std::size_t lines = estimatedLines(from, to);
-    reserveTriangles(m_model.mesh, std::min(lines / 4 + lines / 64 + 1, size / 56 + 1));
+    reserveTriangles(m_model.mesh, estimatedTriangles(from, to));
 }
 
 // Reads triangles until the block ends (true) or, at a triangle's start, the position reaches
@@ -1420,21 +1431,36 @@ int SmdReader::parallelTriangles(SourceLoc opened)
         std::unique_ptr<SmdReader> reader;
         bool failed = false;
     };
+    // Sizes from the file: the model's arrays for the whole block and each share's for its
+    // text, reserved here, before the threads start, from one region of the heap; with room as
+    // large as the text for what follows the read (the weld's and the checks' tables).
+    std::size_t arrays = rest + triangleArrayBytes(estimatedTriangles(start, end));
+    for (std::size_t k = 1; k < starts.size(); ++k) {
+        arrays += triangleArrayBytes(
+            estimatedTriangles(starts[k], k + 1 < starts.size() ? starts[k + 1] : end));
+    }
+    reserveHeapForArrays(arrays);
+    reserveFor(start, end);
     std::vector<Share> shares(starts.size() - 1);
     for (std::size_t k = 0; k < shares.size(); ++k) {
         shares[k].reader = std::make_unique<SmdReader>(*this, starts[k + 1],
                                                        k + 2 < starts.size() ? starts[k + 2] : end);
+        try {
+            shares[k].reader->reserveFor(starts[k + 1], shares[k].reader->m_shareStop);
+        } catch (...) {
+            shares[k].failed = true; // out of memory: read in order instead
+        }
     }
     bool ended = false;
     const int kept = readInShares(
         shares,
         [](Share& sh) {
             SmdReader& r = *sh.reader;
-            r.reserveFor(r.m_sc.position(), r.m_shareStop);
-            r.triangles({}, r.m_shareStop);
+            if (!sh.failed) {
+                r.triangles({}, r.m_shareStop);
+            }
         },
         [&] {
-            reserveFor(start, end);
             ended = triangles(opened, starts[1]);
             return !ended;
         },
