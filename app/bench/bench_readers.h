@@ -41,19 +41,22 @@ int runSmdBench(const SmdBenchOptions& opt);
 // Child-process entry of the floor: maps FILE and converts every numeric token with fast_float.
 int floorProcess(const std::string& path);
 
-// A child process run `repeats` times (output to /dev/null): the best wall time with the kernel
-// time and page faults of that run (the child's getrusage: ru_stime, ru_minflt, ru_majflt), and
+// A child process run `repeats` times (output to /dev/null): the best wall time with the user
+// and kernel time and page faults of that run (the child's getrusage: ru_utime, ru_stime,
+// ru_minflt, ru_majflt), and
 // the largest peak resident memory; seconds < 0 when it failed (bench_smd.cpp).
 struct ProcessRun {
     double seconds = -1;
     double peakMb = 0;
+    double userSeconds = 0;
     double sysSeconds = 0;
     long minorFaults = 0;
     long majorFaults = 0;
 };
 ProcessRun bestRun(const std::vector<std::string>& argv, int repeats);
-// The columns of a run beside the floor's, in the same run: wall, sys and page faults
-// (minor + major) of each, then the ratios wall, sys, faults. runHeader() names them.
+// The columns of a run beside the floor's, in the same run: wall, user, sys and page faults
+// (minor + major) of each, then the ratios wall, CPU (user + sys), faults. runHeader() names
+// them. On a busy host compare the CPU and the faults: the wall time waits for a core.
 std::string runHeader();
 // The 1-minute load average (/proc/loadavg), "?" when unknown: the figures depend on it.
 std::string loadAverage();

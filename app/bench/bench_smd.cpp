@@ -158,6 +158,8 @@ Run runProcess(const std::vector<std::string>& argv)
     Run r;
     r.seconds = d.count();
     r.peakMb = static_cast<double>(ru.ru_maxrss) / 1024.0;
+    r.userSeconds =
+        static_cast<double>(ru.ru_utime.tv_sec) + static_cast<double>(ru.ru_utime.tv_usec) / 1e6;
     r.sysSeconds =
         static_cast<double>(ru.ru_stime.tv_sec) + static_cast<double>(ru.ru_stime.tv_usec) / 1e6;
     r.minorFaults = ru.ru_minflt;
@@ -209,9 +211,10 @@ ProcessRun bestRun(const std::vector<std::string>& argv, int repeats)
 
 std::string runHeader()
 {
-    char buf[160];
-    std::snprintf(buf, sizeof buf, "%7s %6s %7s | %7s %6s %7s | %6s %6s %7s", "wall s", "sys s",
-                  "faults", "wall s", "sys s", "faults", "wall", "sys", "faults");
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "%7s %6s %6s %7s | %7s %6s %6s %7s | %6s %6s %7s", "wall s",
+                  "user s", "sys s", "faults", "wall s", "user s", "sys s", "faults", "wall", "cpu",
+                  "faults");
     return buf;
 }
 
@@ -219,11 +222,14 @@ std::string runColumns(const ProcessRun& floor, const ProcessRun& run)
 {
     const long ff = floor.minorFaults + floor.majorFaults;
     const long rf = run.minorFaults + run.majorFaults;
-    char buf[160];
-    std::snprintf(buf, sizeof buf, "%7.3f %6.3f %7ld | %7.3f %6.3f %7ld | %5.2fx %5.2fx %6.1fx",
-                  floor.seconds, floor.sysSeconds, ff, run.seconds, run.sysSeconds, rf,
-                  run.seconds / floor.seconds, run.sysSeconds / std::max(floor.sysSeconds, 1e-3),
-                  static_cast<double>(rf) / static_cast<double>(std::max(ff, 1L)));
+    const double fcpu = floor.userSeconds + floor.sysSeconds;
+    const double rcpu = run.userSeconds + run.sysSeconds;
+    char buf[200];
+    std::snprintf(
+        buf, sizeof buf, "%7.3f %6.3f %6.3f %7ld | %7.3f %6.3f %6.3f %7ld | %5.2fx %5.2fx %6.1fx",
+        floor.seconds, floor.userSeconds, floor.sysSeconds, ff, run.seconds, run.userSeconds,
+        run.sysSeconds, rf, run.seconds / floor.seconds, rcpu / std::max(fcpu, 1e-3),
+        static_cast<double>(rf) / static_cast<double>(std::max(ff, 1L)));
     return buf;
 }
 
@@ -293,10 +299,11 @@ int runSmdBench(const SmdBenchOptions& opt)
     std::printf(
         "  floor: `rigscope-bench --floor FILE` maps the file and converts every numeric\n"
         "  token with %s; info: `rigscope-cli info --no-checks FILE`;\n"
-        "  check: `rigscope-cli check FILE` (LF inputs). sys = kernel time, faults = minor +\n"
-        "  major page faults of the best run (getrusage); ratios = RigScope / floor\n",
+        "  check: `rigscope-cli check FILE` (LF inputs). user / sys = CPU time, faults = minor\n"
+        "  + major page faults of the best run (getrusage); ratios = RigScope / floor (cpu:\n"
+        "  user + sys)\n",
         floorWith);
-    std::printf("%-22s %5s %7s %-5s | %-30s | %-30s | %-22s %6s  %s\n", "input", "MB", "tris",
+    std::printf("%-22s %5s %7s %-5s | %-29s | %-29s | %-22s %6s  %s\n", "input", "MB", "tris",
                 "run", "floor", "RigScope", "ratio", "peak", "targets");
     std::printf("%-22s %5s %7s %-5s | %s %6s\n", "", "", "", "", runHeader().c_str(), "MB");
     bool met = true;
