@@ -131,12 +131,25 @@ bool ComparePanel::compareWith(const QString& mdlPath)
             ? tr("No difference: the prediction matches %1.").arg(QFileInfo(mdlPath).fileName())
             : tr("%n difference(s) with %1", nullptr, int(m_report.differences.size()))
                   .arg(QFileInfo(mdlPath).fileName());
+    QStringList reasons;
+    for (const std::string& s : m_report.staleReasons) {
+        reasons << toQString(s);
+    }
     if (stale > 0) {
-        text += QLatin1Char(' ') + tr("(%1 stale: the compiled model is older than its sources "
-                                      "or its companions)")
-                                       .arg(stale);
+        // The same reasons `compare` prints, one per line: why the model is called stale.
+        text += QLatin1Char(' ') +
+                tr("(%1 stale: the compiled model was not built from these sources as they are "
+                   "now)")
+                    .arg(stale);
+        if (!reasons.isEmpty()) {
+            text += QLatin1Char('\n') + tr("Stale: %1").arg(reasons.front());
+            if (reasons.size() > 1) {
+                text += QLatin1Char(' ') + tr("(and %n more)", nullptr, int(reasons.size() - 1));
+            }
+        }
     }
     m_summary->setText(text);
+    m_summary->setToolTip(reasons.join(QLatin1Char('\n')));
     emitGhost();
     return true;
 }

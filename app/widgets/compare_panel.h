@@ -35,6 +35,7 @@ public:
     static QString findCompiled(const core::QcReport& qc);
 
     QTableWidget* table() const { return m_table; }
+    QLabel* summary() const { return m_summary; }
     QCheckBox* ghostBox() const { return m_ghost; }
     const core::CompareReport& report() const { return m_report; }
     QString compiledPath() const { return m_mdlPath; }

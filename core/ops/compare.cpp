@@ -1428,7 +1428,8 @@ std::string compareText(const CompareReport& r)
         o += std::to_string(n) + " difference" + (n == 1 ? "" : "s");
         if (stale > 0) {
             o += " (" + (stale == n ? std::string("all") : std::to_string(stale)) +
-                 " stale: the compiled model is older than its sources or its companions)";
+                 " stale: the compiled model was not built from these sources as they are "
+                 "now; see the reasons above)";
         }
         o += "\n";
     }

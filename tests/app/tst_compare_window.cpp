@@ -3,6 +3,7 @@
 #include <QtCore/QFile>
 #include <QtCore/QTemporaryDir>
 #include <QtTest/QtTest>
+#include <QtWidgets/QLabel>
 #include <QtWidgets/QCheckBox>
 #include <QtWidgets/QTableWidget>
 #include <QtWidgets/QTreeView>
@@ -106,6 +107,13 @@ private slots:
         QVERIFY(fpsRow >= 0);
         // The project's files were written after the .mdl: every difference is `stale`.
         QCOMPARE(t.item(fpsRow, 3)->text(), QStringLiteral("stale"));
+        // The summary says why, as `compare` does: the first reason, all of them in the tooltip.
+        QVERIFY(!panel.report().staleReasons.empty());
+        const QString why = QString::fromStdString(panel.report().staleReasons.front());
+        QVERIFY2(why.contains(QLatin1String("is newer than")), qPrintable(why));
+        QVERIFY2(panel.summary()->text().contains(QStringLiteral("Stale: ") + why),
+                 qPrintable(panel.summary()->text()));
+        QVERIFY(panel.summary()->toolTip().startsWith(why));
 
         const auto outlineSelection = [&outline]() {
             const QModelIndex current =
