@@ -90,6 +90,7 @@ private slots:
     void goldsrcProfile();
     void materialsRaw();
     void emptyMaterial();
+    void nullModelBlankTriangles();
     void shortLineRereadAsMaterial();
     void triangleCutByEnd();
     void version3ExtraUvs();
@@ -369,6 +370,42 @@ void TstSmdReader::emptyMaterial()
     QCOMPARE(r.model.mesh.materials[0].name, std::string());
     ReadResult blank = readFixture("smd/valid/blank_lines.smd");
     QCOMPARE(blank.model.mesh.triangleCount(), std::size_t(1));
+}
+
+// A null model (tschumann/basis null.smd, compiled by HL1 studiomdl to a 0-bone null.mdl): an
+// empty 'triangles' block holding one blank line, and a bone whose parent is itself undeclared.
+// studiomdl skips the blank line and the 3 after it (only the 'end'), and keeps no bone of a
+// file without triangles: notes. A blank line before real triangles still desyncs them.
+void TstSmdReader::nullModelBlankTriangles()
+{
+    const std::string nullSmd = "version 1\nnodes\n  0 \"Bone1\"  1\nend\nskeleton\ntime 0\n"
+                                "  0 0 0 0 0 0 0\nend\ntriangles\n\nend\n";
+    const auto severityOf = [](const std::vector<Diagnostic>& d, std::string_view id) {
+        const Diagnostic* x = findId(d, id);
+        return x ? int(x->severity) : -1;
+    };
+    for (const Profile p : {Profile::GoldSrc, Profile::Source}) {
+        ReadContext ctx;
+        ctx.fileName = "null.smd";
+        ctx.profile = p;
+        std::vector<Diagnostic> d = readSmd(nullSmd, ctx).diagnostics;
+        applyProfile(d, p, true);
+        const Diagnostic* blank = findId(d, ids::kSyntaxBlankLineInBlock);
+        QVERIFY(blank);
+        QCOMPARE(where(blank), QStringLiteral("10:1"));
+        QCOMPARE(blank->severity, Severity::Note);
+        QCOMPARE(severityOf(d, ids::kSkeletonUnknownParent),
+                 int(p == Profile::GoldSrc ? Severity::Note : Severity::Error));
+    }
+    const std::string desync = "version 1\nnodes\n0 \"root\" -1\nend\nskeleton\ntime 0\n"
+                               "0 0 0 0 0 0 0\nend\ntriangles\n\nskin.bmp\n"
+                               "0 0 0 0 0 0 1 0 0\n0 1 0 0 0 0 1 1 0\n0 0 1 0 0 0 1 0 1\nend\n";
+    ReadContext ctx;
+    ctx.profile = Profile::GoldSrc;
+    const ReadResult r = readSmd(desync, ctx);
+    const Diagnostic* blank = findId(r.diagnostics, ids::kSyntaxBlankLineInBlock);
+    QVERIFY(blank);
+    QCOMPARE(blank->severity, Severity::Error);
 }
 
 void TstSmdReader::shortLineRereadAsMaterial()

@@ -319,7 +319,12 @@ struct Corner {
 };
 
 // Diagnostics whose severity or presence depends on the profile, graded after the build.
-enum class Deferred : std::uint8_t { KeywordCase, BlockKeywordCase, TopLevelComment };
+enum class Deferred : std::uint8_t {
+    KeywordCase,
+    BlockKeywordCase,
+    TopLevelComment,
+    UnknownParent
+};
 
 class SmdReader {
 public:
@@ -492,6 +497,7 @@ private:
     }
     void noteTab(const char* tab, bool manyLinks) noexcept;
     bool blankOrComment(Block b);
+    bool blankBeforeLastEnd();
     bool isEndLine(std::string_view first, Fields& f, Block b);
     bool endsBlock(std::string_view first, Fields& f, Block b, SourceLoc opened);
     void keywordCase(std::string_view tok, std::string_view exact, bool block);
@@ -618,6 +624,36 @@ void SmdReader::noteTab(const char* tab, bool manyLinks) noexcept
     if (manyLinks && m_tabManyLinksAt.line == 0) {
         m_tabManyLinksAt = at;
     }
+}
+
+// A blank line where 'triangles' expects a material: studiomdl (HL1 and Source Grab_Triangles)
+// takes it as an empty texture name and skips it and the next 3 lines. When all that follows
+// is the block's `end` and blank lines, those lines hold nothing, the compile ends cleanly and
+// no triangle is lost (an exporter's empty 'triangles' block): a note, reported here.
+bool SmdReader::blankBeforeLastEnd()
+{
+    if (!trim(line()).empty()) {
+        return false;
+    }
+    LineScanner ahead = m_sc;
+    bool sawEnd = false;
+    while (ahead.next()) {
+        const std::string_view t = trim(ahead.line());
+        if (t.empty()) {
+            continue;
+        }
+        if (sawEnd || !equalsIgnoreCase(t, "end")) {
+            return false;
+        }
+        sawEnd = true;
+    }
+    if (!sawEnd) {
+        return false;
+    }
+    fixed(Severity::Note, ids::kSyntaxBlankLineInBlock, loc(m_sc.begin()),
+          "blank line in 'triangles': studiomdl skips it and the 3 lines after it, here only the "
+          "block's 'end' (no triangle is lost)");
+    return true;
 }
 
 // Blank lines and full-line comments inside a block: report and tell the caller to skip.
@@ -1284,7 +1320,9 @@ bool SmdReader::triangles(SourceLoc opened, const char* stopAt)
             matAt = loc(m_sc.begin());
             LineScanner ahead = m_sc;
             if (!(ahead.next() && startsLikeVertex(ahead.begin(), ahead.end(), 9))) {
-                blankOrComment(Block::Triangles);
+                if (!blankBeforeLastEnd()) {
+                    blankOrComment(Block::Triangles);
+                }
                 continue;
             }
         } else if (material.starts_with("//")) {
@@ -1551,10 +1589,11 @@ void SmdReader::buildSkeleton()
         }
         const JointIndex pj = m_ids.find(p);
         if (pj == kNoJoint) {
-            error(ids::kSkeletonUnknownParent, m_parentTokAt[j],
-                  "parent " + std::to_string(p) + " of bone '" + shownToken(s.names[j]) +
-                      "' is not declared",
-                  {K::Joint, static_cast<std::int32_t>(j)});
+            defer(error(ids::kSkeletonUnknownParent, m_parentTokAt[j],
+                        "parent " + std::to_string(p) + " of bone '" + shownToken(s.names[j]) +
+                            "' is not declared",
+                        {K::Joint, static_cast<std::int32_t>(j)}),
+                  Deferred::UnknownParent);
             continue;
         }
         s.parents[j] = pj;
@@ -1724,6 +1763,17 @@ void SmdReader::gradeByProfile()
             if (p == Profile::GoldSrc) {
                 d.severity = Severity::Warning;
                 d.fixedSeverity = true;
+            }
+            break;
+        case Deferred::UnknownParent:
+            // HL1 studiomdl.c SimplifyModel keeps only the bones vertices use (and their
+            // parents); a reference with an empty 'triangles' block (a null model) gives none,
+            // so the broken parent reaches nothing (tschumann/basis null.mdl: 0 bones).
+            if (p == Profile::GoldSrc && has(Block::Triangles) &&
+                m_model.mesh.triangleCount() == 0) {
+                d.severity = Severity::Note;
+                d.fixedSeverity = true;
+                d.message += "; goldsrc keeps no bone of a file without triangles";
             }
             break;
         }
