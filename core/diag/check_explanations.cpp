@@ -124,7 +124,10 @@ constexpr CheckExplanation kExplanations[] = {
      "inside `triangles` it reads the blank line as a material and the three following lines "
      "as its vertices, shifting every triangle after it. Blender Source Tools also stop at it.",
      "None: any blank line inside `nodes` or `triangles` (error), `skeleton` or "
-     "`vertexanimation` (warning). Source: ep1 `Grab_Nodes`, BST `smdBreak`.",
+     "`vertexanimation` (warning). A blank line where `triangles` expects a material, followed "
+     "only by the block's `end` (an exporter's empty block, as in a null model), is a note: "
+     "studiomdl skips it and the three lines after it (HL1 and Source `Grab_Triangles`), which "
+     "hold nothing. Source: ep1 `Grab_Nodes`, BST `smdBreak`.",
      "nodes\n0 \"root\" -1\n\n1 \"arm\" 0\nend", "Delete the blank line."},
     {"syntax.tab-in-file", "a tab is used as a field separator",
      "A tab separates the fields of a line.",
@@ -256,7 +259,10 @@ constexpr CheckExplanation kExplanations[] = {
      "makes the bone a root.",
      "studiomdl links the bone to an array slot that holds no bone: the hierarchy is broken and "
      "the compile fails or the bone ends up at the origin. Blender Source Tools crash on it.",
-     "None: any undeclared parent, in every profile.", "nodes\n0 \"root\" -1\n1 \"arm\" 7\nend",
+     "None: any undeclared parent, in every profile; under goldsrc a note in a file with an "
+     "empty `triangles` block (a null model): HL1 studiomdl keeps only bones that vertices use "
+     "(`SimplifyModel`), so the bone never reaches the model.",
+     "nodes\n0 \"root\" -1\n1 \"arm\" 7\nend",
      "Fix the parent id, or declare the missing parent bone."},
     {"skeleton.cycle", "the parent chain of a bone loops back to itself",
      "Following parents from a bone comes back to the same bone (a bone that is its own parent, "
