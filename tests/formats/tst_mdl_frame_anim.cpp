@@ -55,6 +55,21 @@ core::CompiledReadResult readBytes(const test::SourceMdlBytes& bytes)
     return core::readSourceMdl(in, {});
 }
 
+// A frame-major sequence of two bones kept in the .ani block, turning a little each frame.
+test::MdlSequence aniBlockSequence(const char* name, int frames)
+{
+    test::MdlSequence seq;
+    seq.name = name;
+    seq.frames = frames;
+    seq.frameMajor = true;
+    seq.inAniBlock = true;
+    seq.rotEncoding = {test::RotEncoding::Quat48S, test::RotEncoding::Quat48S};
+    for (int f = 0; f < seq.frames; ++f) {
+        seq.rotations.push_back({Vec3(0, 0.1f * float(f), 0), Vec3(0.1f * float(f), 0, 0)});
+    }
+    return seq;
+}
+
 bool slurp(const QString& path, std::string& out)
 {
     QFile file(path);
@@ -157,16 +172,7 @@ void TstMdlFrameAnim::truncatedFrameDataIsAnError()
 {
     test::SourceMdlSpec spec = test::sampleSourceSpec();
     spec.version = 49;
-    test::MdlSequence seq;
-    seq.name = "cut";
-    seq.frames = 6;
-    seq.frameMajor = true;
-    seq.inAniBlock = true;
-    seq.rotEncoding = {test::RotEncoding::Quat48S, test::RotEncoding::Quat48S};
-    for (int f = 0; f < seq.frames; ++f) {
-        seq.rotations.push_back({Vec3(0, 0.1f * float(f), 0), Vec3(0.1f * float(f), 0, 0)});
-    }
-    spec.sequences.push_back(seq);
+    spec.sequences.push_back(aniBlockSequence("cut", 6));
     test::SourceMdlBytes bytes = test::writeSourceMdl(spec);
     bytes.ani.resize(bytes.ani.size() - 8); // the last frame's values are cut off
     const auto r = readBytes(bytes);
@@ -187,16 +193,7 @@ void TstMdlFrameAnim::missingAniIsAnError()
     test::SourceMdlSpec spec = test::sampleSourceSpec();
     spec.version = 49;
     for (const char* name : {"one", "two"}) {
-        test::MdlSequence seq;
-        seq.name = name;
-        seq.frames = 3;
-        seq.frameMajor = true;
-        seq.inAniBlock = true;
-        seq.rotEncoding = {test::RotEncoding::Quat48S, test::RotEncoding::Quat48S};
-        for (int f = 0; f < seq.frames; ++f) {
-            seq.rotations.push_back({Vec3(0, 0.1f * float(f), 0), Vec3(0.1f * float(f), 0, 0)});
-        }
-        spec.sequences.push_back(seq);
+        spec.sequences.push_back(aniBlockSequence(name, 3));
     }
     test::SourceMdlBytes bytes = test::writeSourceMdl(spec);
     QVERIFY(!bytes.ani.empty());
