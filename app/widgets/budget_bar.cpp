@@ -12,13 +12,13 @@ BudgetBar::BudgetBar(const QString& name, QWidget* parent) : QWidget(parent), m_
     clear();
 }
 
-BudgetBar::Level BudgetBar::levelFor(std::size_t used, std::size_t limit)
+BudgetBar::Level BudgetBar::levelFor(std::size_t used, std::size_t limit, bool overIsNote)
 {
     if (limit == 0) {
         return Level::NoLimit;
     }
     if (used > limit) {
-        return Level::Over;
+        return overIsNote ? Level::OverNote : Level::Over;
     }
     return used * 4 >= limit * 3 ? Level::Amber : Level::Ok;
 }
@@ -29,6 +29,7 @@ QColor BudgetBar::levelColor(Level level)
     case Level::Ok:
         return {76, 175, 80};
     case Level::Amber:
+    case Level::OverNote:
         return {255, 179, 0};
     case Level::Over:
         return {229, 57, 53};
@@ -38,10 +39,12 @@ QColor BudgetBar::levelColor(Level level)
     return {120, 128, 140};
 }
 
-void BudgetBar::setMeter(std::size_t used, std::size_t limit, const QString& profile)
+void BudgetBar::setMeter(std::size_t used, std::size_t limit, const QString& profile,
+                         bool overIsNote)
 {
     m_used = used;
     m_limit = limit;
+    m_overIsNote = overIsNote;
     m_empty = false;
     const QLocale loc = QLocale::system();
     QString tip;
@@ -53,7 +56,13 @@ void BudgetBar::setMeter(std::size_t used, std::size_t limit, const QString& pro
                   .arg(m_name, loc.toString(qulonglong(used)), loc.toString(qulonglong(limit)),
                        profile)
                   .arg(double(used) * 100.0 / double(limit), 0, 'f', 1);
-        if (used > limit) {
+        if (used > limit && overIsNote) {
+            tip += QLatin1Char('\n') +
+                   tr("Over by %1: a note for %2, whose compiler can be told to go past it "
+                      "(see the Problems dock)")
+                       .arg(used - limit)
+                       .arg(profile);
+        } else if (used > limit) {
             tip += QLatin1Char('\n') + tr("Over the limit by %1").arg(used - limit);
         } else if (levelFor(used, limit) == Level::Amber) {
             tip += QLatin1Char('\n') + tr("Above 75 % of the limit");
@@ -68,6 +77,7 @@ void BudgetBar::setMeter(std::size_t used, std::size_t limit, const QString& pro
 void BudgetBar::clear()
 {
     m_used = m_limit = 0;
+    m_overIsNote = false;
     m_empty = true;
     m_tip = tr("%1: no model").arg(m_name);
     showToolTip();

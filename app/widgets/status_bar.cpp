@@ -245,7 +245,8 @@ void StatusBar::showChecked(const Document& doc)
     for (std::size_t i = 0; i < m_budgetBars.size(); ++i) {
         m_budgetBars[i]->setChecking(false);
         if (i < budget.size()) {
-            m_budgetBars[i]->setMeter(budget[i].used, budget[i].limit, profile);
+            m_budgetBars[i]->setMeter(budget[i].used, budget[i].limit, profile,
+                                      budget[i].overIsNote);
         } else {
             m_budgetBars[i]->clear();
         }

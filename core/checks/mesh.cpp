@@ -396,7 +396,7 @@ void checkVertexLimit(const Model& m, const Profile& p, DiagnosticSink& sink)
     };
     // vbmcompiler stops at the .mdl's 2,048 only without -l or -s, which Pathos's own models
     // are built with (geometry lives in the .vbm): a note there.
-    const bool pathos = p == Profile::Pathos;
+    const bool limitIsNote = lim.vertexLimitIsNote;
     const std::string pathosWhy = "; vbmcompiler stops unless run with -l or -s (the .vbm "
                                   "it writes has no such limit)";
     if (lim.uniqueVertices > 0 && w.vertices > lim.uniqueVertices) {
@@ -404,9 +404,9 @@ void checkVertexLimit(const Model& m, const Profile& p, DiagnosticSink& sink)
             sink.error(ids::kMeshVertexLimit, vertexWhere(w.vertexOverflow),
                        groupedCount(w.vertices) + " unique vertices after " + profileStr(p) +
                            " welding; at most " + groupedCount(lim.uniqueVertices) +
-                           (pathos ? pathosWhy : std::string()),
+                           (limitIsNote ? pathosWhy : std::string()),
                        vertexRef(w.vertexOverflow));
-        if (pathos) {
+        if (limitIsNote) {
             grade(d, p, Severity::Note);
         }
     } else if (lim.uniqueVertices > 0 && w.vertices * 4 > lim.uniqueVertices * 3) {
@@ -422,12 +422,12 @@ void checkVertexLimit(const Model& m, const Profile& p, DiagnosticSink& sink)
                          groupedCount(lim.vertexSplit) + "; studiomdl splits the model");
     }
     if (lim.uniqueNormals > 0 && w.normals > lim.uniqueNormals) {
-        Diagnostic& d =
-            sink.error(ids::kMeshNormalLimit, me.cornerWhere[w.normalOverflow],
-                       groupedCount(w.normals) + " unique normals; " + profileStr(p) + " allows " +
-                           groupedCount(lim.uniqueNormals) + (pathos ? pathosWhy : std::string()),
-                       cornerVertexRef(m, w.normalOverflow));
-        if (pathos) {
+        Diagnostic& d = sink.error(ids::kMeshNormalLimit, me.cornerWhere[w.normalOverflow],
+                                   groupedCount(w.normals) + " unique normals; " + profileStr(p) +
+                                       " allows " + groupedCount(lim.uniqueNormals) +
+                                       (limitIsNote ? pathosWhy : std::string()),
+                                   cornerVertexRef(m, w.normalOverflow));
+        if (limitIsNote) {
             grade(d, p, Severity::Note);
         }
     }

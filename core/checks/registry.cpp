@@ -193,7 +193,7 @@ std::vector<BudgetMeter> budgetMeters(const Model& m, Profile profile, const Mod
     out.push_back({"materials", static_cast<std::size_t>(std::count(used.begin(), used.end(), 1)),
                    lim.materials});
 
-    out.push_back({"vertices", weldedVertexCount(m, p), lim.uniqueVertices});
+    out.push_back({"vertices", weldedVertexCount(m, p), lim.uniqueVertices, lim.vertexLimitIsNote});
 
     std::size_t flexed = 0;
     if (flex && !flex->vertexFrames.empty() && !m.mesh.empty()) {

@@ -64,7 +64,8 @@ void gradeDiagnostics(std::vector<Diagnostic>& diags, Profile profile, bool gues
 struct BudgetMeter {
     std::string_view name; // "bones", "materials", "vertices", "flexed vertices"
     std::size_t used = 0;
-    std::size_t limit = 0; // 0 = no limit for this profile
+    std::size_t limit = 0;   // 0 = no limit for this profile
+    bool overIsNote = false; // over the limit is a note for this profile, not an error
 };
 // `flex` (optional) is a VTA attached to `m` (the reference), for the flexed-vertex meter.
 std::vector<BudgetMeter> budgetMeters(const Model& m, Profile profile, const Model* flex = nullptr);

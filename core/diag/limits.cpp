@@ -46,6 +46,7 @@ Limits limitsFor(Profile p, const Model* model) noexcept
         l.weightCull = 0.001f;
         l.uniqueVertices = 2047;
         l.uniqueNormals = 2047;
+        l.vertexLimitIsNote = true;
         l.materials = 100;
         l.materialNameLength = 63;
         break;

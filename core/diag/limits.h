@@ -17,6 +17,9 @@ struct Limits {
     std::size_t uniqueVertices = 0;
     std::size_t vertexSplit = 0; // $maxverts split warning (source256)
     std::size_t uniqueNormals = 0;
+    // Over uniqueVertices / uniqueNormals is a note, not an error: vbmcompiler (pathos) stops
+    // there only without -l or -s, and its .vbm has no such limit.
+    bool vertexLimitIsNote = false;
     std::size_t triangles = 0;
     std::size_t materials = 0;
     std::size_t materialNameLength = 0;

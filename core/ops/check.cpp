@@ -519,6 +519,7 @@ std::string checkJson(const CheckRun& run)
             } else {
                 w.value(b.limit);
             }
+            w.key("over").value(b.overIsNote ? "note" : "error");
             w.endObject();
         }
         w.endArray();

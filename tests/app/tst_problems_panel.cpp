@@ -358,6 +358,14 @@ private slots:
         QCOMPARE(bar.text(), QStringLiteral("bones 131/127"));
         QCOMPARE(bar.level(), L::Over);
         QVERIFY(bar.toolTip().contains(QStringLiteral("Over the limit by 4")));
+        // Over a limit that is only a note for the profile (pathos vertices): amber, and said.
+        QCOMPARE(app::BudgetBar::levelFor(101, 100, true), L::OverNote);
+        QCOMPARE(app::BudgetBar::levelColor(L::OverNote), app::BudgetBar::levelColor(L::Amber));
+        bar.setMeter(3484, 2047, QStringLiteral("pathos"), true);
+        QCOMPARE(bar.level(), L::OverNote);
+        QVERIFY(bar.toolTip().contains(QStringLiteral("Over by 1437: a note for pathos")));
+        bar.setMeter(131, 127, QStringLiteral("source"));
+        QCOMPARE(bar.level(), L::Over);
     }
     // F1 on a row (and the row's context menu) shows the id's explanation, the same text as
     // `rigscope-cli check --explain`; a window-wide F1 shortcut (the cheat-sheet) does not fire.

@@ -147,6 +147,10 @@ void TstCheckCli::json()
     const QJsonObject file = root.value(QLatin1String("files")).toArray().at(0).toObject();
     QCOMPARE(file.value(QLatin1String("profile")).toString(), QStringLiteral("source"));
     QCOMPARE(file.value(QLatin1String("budget")).toArray().size(), 4);
+    // Going over the source vertex budget stops studiomdl: `over` says so.
+    const QJsonObject vertices = file.value(QLatin1String("budget")).toArray().at(2).toObject();
+    QCOMPARE(vertices.value(QLatin1String("name")).toString(), QStringLiteral("vertices"));
+    QCOMPARE(vertices.value(QLatin1String("over")).toString(), QStringLiteral("error"));
     const QJsonObject d = file.value(QLatin1String("diagnostics")).toArray().at(0).toObject();
     for (const char* key : {"file", "line", "col", "offset", "severity", "id", "message", "profile",
                             "object", "related"}) {

@@ -235,11 +235,30 @@ private slots:
         smd += "end\n";
         const QString path =
             copyFixture(tmp, {QStringLiteral("body.smd")}, {{QStringLiteral("body.smd"), smd}});
-        const Tally p = tally(check(path, Profile::Pathos));
+        const std::vector<CheckedFile> pathos = check(path, Profile::Pathos);
+        const Tally p = tally(pathos);
         QCOMPARE(p.errors, std::size_t(0));
         QVERIFY(count(p, "note mesh.vertex-limit") >= 1);
-        const Tally g = tally(check(path, Profile::GoldSrc));
+        const std::vector<CheckedFile> goldsrc = check(path, Profile::GoldSrc);
+        const Tally g = tally(goldsrc);
         QVERIFY(count(g, "error mesh.vertex-limit") >= 1);
+
+        // The status bar's vertex meter grades going over as check does (amber, not red).
+        auto overVertices = [](const std::vector<CheckedFile>& files) {
+            std::vector<bool> out;
+            for (const CheckedFile& f : files) {
+                for (const BudgetMeter& b : f.budget) {
+                    if (b.name == "vertices" && b.limit > 0 && b.used > b.limit) {
+                        out.push_back(b.overIsNote);
+                    }
+                }
+            }
+            return out;
+        };
+        QCOMPARE(overVertices(pathos), std::vector<bool>(overVertices(pathos).size(), true));
+        QVERIFY(!overVertices(pathos).empty());
+        QCOMPARE(overVertices(goldsrc), std::vector<bool>(overVertices(goldsrc).size(), false));
+        QVERIFY(!overVertices(goldsrc).empty());
     }
 
     void publicProjects_data()
