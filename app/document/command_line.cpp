@@ -71,11 +71,11 @@ GuiOptions parseGuiCommandLine(const QStringList& arguments)
         QCoreApplication::translate("main", "QC project: the Nth $lod (0: the models as written); "
                                             "compiled model: the .vtx LOD N."),
         QStringLiteral("N"));
-    const QCommandLineOption profile(
-        QStringLiteral("profile"),
-        QCoreApplication::translate("main",
-                                    "Checks profile: auto, goldsrc, source, source256 or cod."),
-        QStringLiteral("P"));
+    const QCommandLineOption profile(QStringLiteral("profile"),
+                                     QCoreApplication::translate("main", "Checks profile: %1.")
+                                         .arg(QString::fromStdString(core::profileChoices())
+                                                  .replace(QLatin1Char('|'), QStringLiteral(", "))),
+                                     QStringLiteral("P"));
     const QCommandLineOption noBg(QStringLiteral("no-background"),
                                   QCoreApplication::translate("main", "Transparent background."));
     const QCommandLineOption portable(
@@ -258,10 +258,8 @@ GuiOptions parseGuiCommandLine(const QStringList& arguments)
     if (p.isSet(profile)) {
         o.profile = p.value(profile).toLower();
         if (!core::parseProfile(o.profile.toStdString())) {
-            o.error =
-                QCoreApplication::translate(
-                    "main", "invalid --profile '%1' (auto, goldsrc, source, source256 or cod)")
-                    .arg(o.profile);
+            o.error = QCoreApplication::translate("main", "invalid --profile '%1' (%2)")
+                          .arg(o.profile, QString::fromStdString(core::profileChoices()));
             return o;
         }
     }

@@ -278,6 +278,14 @@ private slots:
         QVERIFY(app::parseGuiCommandLine({QStringLiteral("rigscope"), QStringLiteral("a.dat"),
                                           QStringLiteral("--force-reader=quake")})
                     .error.contains(QStringLiteral("unknown reader 'quake'")));
+        // Every profile the checks know, pathos included, is accepted and listed.
+        QCOMPARE(app::parseGuiCommandLine({QStringLiteral("rigscope"), QStringLiteral("a.qc"),
+                                           QStringLiteral("--profile=pathos")})
+                     .error,
+                 QString());
+        QVERIFY(app::parseGuiCommandLine({QStringLiteral("rigscope"), QStringLiteral("a.qc"),
+                                          QStringLiteral("--profile=quake")})
+                    .error.endsWith(QStringLiteral("(auto|goldsrc|source|source256|cod|pathos)")));
     }
 
     void closingWhileCheckingIsSafe()
