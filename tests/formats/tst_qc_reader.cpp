@@ -611,6 +611,40 @@ private slots:
         }
     }
 
+    // A $sequence's file token is a file unless it names an $animation: studiomdl's
+    // ParseSequence (Source) looks the token up among g_panimation, where an earlier
+    // sequence's implied animation is named "@" + its name, and HL1 has no $animation. Pathos's
+    // harrison.qc plays `crouching_aim` as two sequences; the second was dropped.
+    void aSequenceFileNamedLikeAnEarlierSequence()
+    {
+        MemoryQcFileSystem fs;
+        fs.files["p/ref.smd"] = "version 1\nnodes\n0 \"root\" -1\nend\n"
+                                "skeleton\ntime 0\n0 0 0 0 0 0 0\nend\n";
+        fs.files["p/aim.smd"] = "version 1\nnodes\n0 \"root\" -1\nend\n"
+                                "skeleton\ntime 0\n0 0 0 0 0 0 0\ntime 1\n0 0 0 1 0 0 0\nend\n";
+        fs.files["p/c.qc"] = "$modelname \"c.mdl\"\n"          // 1
+                             "$body body \"ref.smd\"\n"        // 2
+                             "$sequence aim \"aim\" fps 45\n"  // 3
+                             "$sequence wait \"aim\" fps 15\n" // 4
+                             "$sequence idle \"wait\"\n";      // 5: no wait.smd
+        for (const Profile profile : {Profile::GoldSrc, Profile::Source}) {
+            const QcReport r = qcReport("p/c.qc", profile, fs);
+            const Model& m = r.compiled.model;
+            QCOMPARE(m.animations.size(), std::size_t(2));
+            QCOMPARE(m.animations[1].name, std::string("wait"));
+            QCOMPARE(m.animations[1].fps, 15.0f);
+            QCOMPARE(m.animations[1].frameCount(), std::size_t(2));
+            std::vector<std::uint32_t> missing;
+            for (const Diagnostic& d : r.diagnostics) {
+                if (d.id == ids::kQcMissingFile) {
+                    QCOMPARE(d.severity, Severity::Error);
+                    missing.push_back(d.where.line);
+                }
+            }
+            QCOMPARE(missing, std::vector<std::uint32_t>{5});
+        }
+    }
+
     void dmxModelKeepsItsFlexShapes()
     {
         // Issue 27 item 2: a `$model` DMX with delta states keeps them in the compiled model, in

@@ -2024,13 +2024,12 @@ void Reader::sequenceCommand(const Node& n, bool animation)
     s.at = at(n.tokens[0]);
     for (const Token& t : sources) {
         s.sources.push_back(t.text);
-        // A source naming an $animation (or an earlier sequence) is not a file.
+        // A source naming an $animation is not a file. An earlier sequence's name is: Source's
+        // ParseSequence looks the token up among g_panimation, where a sequence's implied
+        // animation is named "@" + the sequence, and HL1 has no $animation.
         bool isAnim = false;
         for (const QcAnimation& a : m_project.animations) {
             isAnim = isAnim || asciiIEquals(a.name, t.text);
-        }
-        for (const QcSequence& q : m_project.sequences) {
-            isAnim = isAnim || asciiIEquals(q.name, t.text);
         }
         s.fileRefs.push_back(isAnim ? -1 : addFile(QcFileRef::Kind::Animation, t, "sequence"));
     }
