@@ -129,6 +129,24 @@ private slots:
         vbm.close();
         QCOMPARE(qcReportFromFile(qc.toStdString(), Profile::Auto).profile, Profile::Pathos);
         QVERIFY(vbm.remove());
+        // A render mode only vbmcompiler defines (progs/vbmcompiler/rendermode_defs.txt); HL1's
+        // Cmd_SetTextureRendermode stops on anything but additive and masked. Pathos's
+        // pine_tree, pine_cluster1 and pine_cluster2 have no other sign.
+        for (const auto& [mode, profile] : {std::pair{"masked", Profile::GoldSrc},
+                                            {"additive", Profile::GoldSrc},
+                                            {"alphatest", Profile::Pathos},
+                                            {"luminance", Profile::Pathos},
+                                            {"eyeglint", Profile::Pathos}}) {
+            QFile m(qc);
+            QVERIFY(m.open(QIODevice::WriteOnly));
+            m.write(plain + "$texrendermode \"body.bmp\" \"" + mode + "\"\n");
+            m.close();
+            QCOMPARE(qcReportFromFile(qc.toStdString(), Profile::Auto).profile, profile);
+        }
+        QFile m(qc);
+        QVERIFY(m.open(QIODevice::WriteOnly));
+        m.write(plain);
+        m.close();
         // vbmcompiler-only syntax: `flex` after a $body file.
         QFile f(qc);
         QVERIFY(f.open(QIODevice::Append));

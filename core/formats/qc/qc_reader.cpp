@@ -2171,6 +2171,12 @@ void Reader::command(const Node& n)
     } else if (name == "texrendermode") {
         if (needArgs(n, 2, "a texture and a mode")) {
             m_project.texRenderModes.emplace_back(n.tokens[1].text, asciiLower(n.tokens[2].text));
+            // Render modes only vbmcompiler defines (rendermode_defs.txt, the eye glint of its
+            // texture flags); HL1's Cmd_SetTextureRendermode knows additive and masked.
+            const std::string& mode = m_project.texRenderModes.back().second;
+            if (mode == "alphatest" || mode == "luminance" || mode == "eyeglint") {
+                m_pathosSign = true;
+            }
         }
     } else if (name == "definebone") {
         if (needArgs(n, 8, "NAME PARENT px py pz rx ry rz")) {
