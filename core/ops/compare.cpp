@@ -862,7 +862,23 @@ CompiledModelInfo predictCompiled(const QcReport& r)
         a.bone = i < q.attachmentJoints.size() ? q.attachmentJoints[i] : -1;
         c.attachments.push_back(std::move(a));
     }
-    // Hitboxes: as given, by set.
+    // Hitboxes: as given, by set. Each $hboxset opens a set, empty if no $hbox follows
+    // (studiomdl Cmd_HitboxSet); a $hbox before any opens "default" (Cmd_Hitbox).
+    bool anyHboxset = false;
+    if (std::any_of(p.hitboxes.begin(), p.hitboxes.end(),
+                    [](const QcHitbox& h) { return h.set.empty(); })) {
+        c.hitboxSets.push_back({"default", {}});
+    }
+    for (const QcCommand& cmd : p.commands) {
+        if (cmd.name != "hboxset" || cmd.args.empty()) {
+            continue;
+        }
+        anyHboxset = true;
+        if (std::none_of(c.hitboxSets.begin(), c.hitboxSets.end(),
+                         [&](const CompiledHitboxSet& s) { return s.name == cmd.args[0]; })) {
+            c.hitboxSets.push_back({cmd.args[0], {}});
+        }
+    }
     for (std::size_t i = 0; i < p.hitboxes.size(); ++i) {
         const QcHitbox& h = p.hitboxes[i];
         const std::string set = h.set.empty() ? std::string("default") : h.set;
@@ -934,10 +950,13 @@ CompiledModelInfo predictCompiled(const QcReport& r)
             }
         }
     }
-    // No $hbox (Source): one box per bone that vertices are linked to, in bone order, around
+    // No $hbox nor $hboxset (Source): one box per bone that vertices are linked to, in bone order, around
     // those vertices in the bone's space and its origin, kept when every side is at least a
     // unit long; $staticprop: one box on static_prop around every vertex of every LOD.
-    if (p.hitboxes.empty() && !goldsrc && !sk.empty() && m.mesh.pointCount() > 0) {
+    // A $hboxset with no $hbox leaves its set empty: studiomdl generates boxes only when no set
+    // was opened at all (SetupHitBoxes).
+    if (p.hitboxes.empty() && !anyHboxset && !goldsrc && !sk.empty() &&
+        m.mesh.pointCount() > 0) {
         std::vector<BoxBounds> boxes(sk.size());
         std::vector<Link> links;
         for (std::size_t pt = 0; pt < m.mesh.pointCount(); ++pt) {

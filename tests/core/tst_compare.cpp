@@ -287,6 +287,33 @@ private slots:
         QCOMPARE(c.illumPosition, Vec3(-2.625f, 7, 1.5f));
     }
 
+    // A $hboxset without any $hbox makes an empty set, and studiomdl generates boxes only when
+    // there is no set at all (SetupHitBoxes: `g_hitboxsets.Size() == 0`): the model has no
+    // hitbox (the Spacebuild props' `$hboxset "default"`, compiled with 0 hitboxes in 1 set).
+    void hboxsetWithoutHboxGeneratesNothing()
+    {
+        const std::string qc = "$modelname t.mdl\n$hboxset \"default\"\n$staticprop\n"
+                               "$body b a.smd\n$sequence idle a.smd\n";
+        const CompiledModelInfo c = predict(
+            qc, {{"a.smd", smd({{"root", -1, Vec3::Zero()}}, quad("m", kUp, kUp, 0, 0, 2))}});
+        QCOMPARE(c.hitboxSets.size(), std::size_t(1));
+        QCOMPARE(c.hitboxSets.front().name, std::string("default"));
+        QCOMPARE(c.hitboxCount(), std::size_t(0));
+        // The hull is the vertices' alone (the static prop's 90° turn about Z).
+        QCOMPARE(c.hullMin, Vec3(-1, 0, 2));
+        QCOMPARE(c.hullMax, Vec3(0, 1, 2));
+        // Two sets named, one box in the second: no generation, both sets kept in order.
+        const CompiledModelInfo two =
+            predict("$modelname t.mdl\n$hboxset \"first\"\n$hboxset \"second\"\n"
+                    "$hbox 0 root 0 0 0 1 1 1\n$body b a.smd\n$sequence idle a.smd\n",
+                    {{"a.smd", smd({{"root", -1, Vec3::Zero()}}, quad("m", kUp, kUp))}});
+        QCOMPARE(two.hitboxSets.size(), std::size_t(2));
+        QCOMPARE(two.hitboxSets[0].name, std::string("first"));
+        QCOMPARE(two.hitboxSets[0].boxes.size(), std::size_t(0));
+        QCOMPARE(two.hitboxSets[1].name, std::string("second"));
+        QCOMPARE(two.hitboxSets[1].boxes.size(), std::size_t(1));
+    }
+
     // The hull holds the vertices as well as the hitboxes; $illumposition turns with the model.
     void hullHoldsVerticesAndIllumPositionTurns()
     {
