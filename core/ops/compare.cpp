@@ -763,11 +763,73 @@ CompiledModelInfo predictCompiled(const QcReport& r)
         textureByKey.emplace(key, idx);
         return idx;
     };
-    for (std::size_t t = 0; t < m.mesh.triangleCount(); ++t) {
-        const std::uint32_t mat = m.mesh.triangleMaterials[t];
-        if (mat < textureOfMaterial.size() && textureOfMaterial[mat] < 0) {
-            textureOfMaterial[mat] = textureOf(m.mesh.materials[mat].name);
+    if (goldsrc) {
+        for (std::size_t t = 0; t < m.mesh.triangleCount(); ++t) {
+            const std::uint32_t mat = m.mesh.triangleMaterials[t];
+            if (mat < textureOfMaterial.size() && textureOfMaterial[mat] < 0) {
+                textureOfMaterial[mat] = textureOf(m.mesh.materials[mat].name);
+            }
         }
+    } else {
+        // Source: every triangle of every file studiomdl loads names a material, animations
+        // and LOD files included (Grab_Triangles: LookupTexture, UseTextureAsMaterial), in
+        // the order the QC names the files, each file once (Load_Source's cache), the null
+        // textures skipped; a collision model's new names are taken back (DoCollisionModel).
+        // A $texturegroup names its textures where it stands (Cmd_TextureGroup).
+        const QcTextureGroup* group = p.textureGroups.empty() ? nullptr : &p.textureGroups.front();
+        bool groupDone = false;
+        auto addGroup = [&] {
+            if (group && !groupDone) {
+                groupDone = true;
+                for (const std::vector<std::string>& row : group->rows) {
+                    for (const std::string& name : row) {
+                        (void)textureOf(name);
+                    }
+                }
+            }
+        };
+        std::vector<std::uint8_t> readDone(q.reads.size(), 0);
+        for (std::size_t i = 0; i < p.files.size(); ++i) {
+            const QcFileRef& f = p.files[i];
+            const bool body =
+                f.kind == QcFileRef::Kind::Model || f.kind == QcFileRef::Kind::Lod;
+            if (!body && f.kind != QcFileRef::Kind::Animation &&
+                f.kind != QcFileRef::Kind::Collision) {
+                continue;
+            }
+            // A file named after the $texturegroup in the same script, or an animation named
+            // in another one, is read after it.
+            if (group && (f.at.file == group->at.file ? f.at.where.line > group->at.where.line
+                                                      : !body)) {
+                addGroup();
+            }
+            const std::int32_t read =
+                i < q.fileRead.size() ? q.fileRead[i] : std::int32_t(-1);
+            if (read < 0 || static_cast<std::size_t>(read) >= readDone.size() ||
+                readDone[static_cast<std::size_t>(read)]) {
+                continue;
+            }
+            readDone[static_cast<std::size_t>(read)] = 1;
+            const Model* file = fileModel(q, static_cast<std::int32_t>(i));
+            if (!file || (f.kind == QcFileRef::Kind::Collision && !c.textures.empty())) {
+                continue;
+            }
+            std::vector<std::uint8_t> seen(file->mesh.materials.size(), 0);
+            for (std::size_t t = 0; t < file->mesh.triangleCount(); ++t) {
+                const std::uint32_t mat = file->mesh.triangleMaterials[t];
+                if (mat >= seen.size() || seen[mat]) {
+                    continue;
+                }
+                seen[mat] = 1;
+                const std::string& name = file->mesh.materials[mat].name;
+                const std::string lower = asciiLower(name);
+                if (lower == "null.bmp" || lower == "null.tga" || lower == "debug/debugempty") {
+                    continue;
+                }
+                (void)textureOf(name);
+            }
+        }
+        addGroup();
     }
     c.skinReferences = static_cast<std::int32_t>(c.textures.size());
     // Skin families: row 0 of the $texturegroup names references; each row puts its materials

@@ -314,6 +314,35 @@ private slots:
         QCOMPARE(two.hitboxSets[1].boxes.size(), std::size_t(1));
     }
 
+    // studiomdl reads every triangle of every file it loads, animations included, and each new
+    // texture name becomes a material (v1support.cpp Grab_Triangles: LookupTexture,
+    // UseTextureAsMaterial), in the order the files are loaded (a file named twice is read once:
+    // Load_Source's cache). A collision model's new names are taken back (DoCollisionModel:
+    // "auto-remove any new materials/textures"). The Spacebuild `neopodt` sequence file adds
+    // `glass` to a body of `iron_rails` and `metalmap`.
+    void animationFilesAddMaterials()
+    {
+        const std::string qc = "$modelname t.mdl\n$body b a.smd\n$sequence idle s.smd\n"
+                               "$sequence again a.smd\n$collisionmodel c.smd {\n $mass 2\n}\n"
+                               "$sequence last l.smd\n";
+        const std::vector<std::tuple<std::string, int, Vec3>> bones{{"root", -1, Vec3::Zero()}};
+        const CompiledModelInfo c =
+            predict(qc, {{"a.smd", smd(bones, quad("body", kUp, kUp))},
+                         {"s.smd", smd(bones, quad("glass", kUp, kUp) + quad("body", kUp, kUp))},
+                         {"c.smd", smd(bones, quad("phys", kUp, kUp))},
+                         {"l.smd", smd(bones, quad("late.tga", kUp, kUp))}});
+        QStringList names;
+        for (const CompiledTexture& t : c.textures) {
+            names << QString::fromStdString(t.name);
+        }
+        QCOMPARE(names, QStringList({u"body"_qs, u"glass"_qs, u"late.tga"_qs}));
+        QCOMPARE(c.skinReferences, 3);
+        QCOMPARE(c.skins.size(), std::size_t(1));
+        QCOMPARE(c.skins[0], std::vector<std::int32_t>({0, 1, 2}));
+        // The bodies' triangles and vertices are the body file's alone.
+        QCOMPARE(c.bodyparts.at(0).models.at(0).triangles, 2);
+    }
+
     // The hull holds the vertices as well as the hitboxes; $illumposition turns with the model.
     void hullHoldsVerticesAndIllumPositionTurns()
     {
