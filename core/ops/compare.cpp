@@ -76,6 +76,26 @@ const Model* fileModel(const QcCompiled& q, std::int32_t ref)
     return r.hasModel && r.model.kind != ModelKind::Flex ? &r.model : nullptr;
 }
 
+// A copy of `m` whose every point is rigid on joint 0 (what MakeStaticProp leaves).
+Model onOneBone(const Model& m)
+{
+    Model one = m;
+    Mesh& mesh = one.mesh;
+    std::fill(mesh.pointParents.begin(), mesh.pointParents.end(), JointIndex(0));
+    if (!mesh.influenceOffsets.empty()) {
+        std::uint32_t n = 0;
+        for (std::size_t pt = 0; pt < mesh.pointCount(); ++pt) {
+            const bool linked = mesh.influenceOffsets[pt + 1] > mesh.influenceOffsets[pt];
+            mesh.influenceOffsets[pt] = n;
+            n += linked ? 1u : 0u;
+        }
+        mesh.influenceOffsets[mesh.pointCount()] = n;
+        mesh.influenceJoints.assign(n, JointIndex(0));
+        mesh.influenceWeights.assign(n, 1.0f);
+    }
+    return one;
+}
+
 // The files the $lod blocks put in place of body file `path` (their refs).
 std::vector<std::int32_t> lodFilesOf(const QcProject& p, const std::string& path)
 {
@@ -727,7 +747,7 @@ struct BoxBounds {
 
 } // namespace
 
-CompiledModelInfo predictCompiled(const QcReport& r)
+CompiledModelInfo predictCompiled(const QcReport& r, std::int32_t version)
 {
     CompiledModelInfo c;
     const QcProject& p = r.project;
@@ -879,7 +899,12 @@ CompiledModelInfo predictCompiled(const QcReport& r)
                 // $staticprop collapse); a triangle two of whose corners weld into one vertex
                 // is dropped (GoldSrc's keeps every triangle: its tri commands hold them). The
                 // .vvd holds LOD 0's vertices and those its LOD files add.
-                const checks::WeldStats w = checks::weldStats(*file, r.profile, 0, 0, true);
+                // The studiomdl of version 44 moved a $staticprop's vertices onto its one bone
+                // before it welded them (SDK 2013's welds each file as read, MakeStaticProp
+                // comes after: v1support.cpp lookup_index, simplify.cpp RemapBones).
+                const bool weldOnOneBone = version == 44 && p.staticProp && !goldsrc;
+                const checks::WeldStats w = checks::weldStats(
+                    weldOnOneBone ? onOneBone(*file) : *file, r.profile, 0, 0, true);
                 std::int32_t triangles = 0;
                 for (std::size_t t = 0; 3 * t + 2 < w.cornerVertex.size(); ++t) {
                     const std::uint32_t a = w.cornerVertex[3 * t], b = w.cornerVertex[3 * t + 1],
@@ -1400,7 +1425,8 @@ CompareReport compareQcToCompiled(const std::string& qcPath, const std::string& 
     }
     r.ok = true;
     r.compiled = *in.compiled;
-    r.predicted = predictCompiled(qc);
+    // Predicted as the studiomdl of the compiled model's version would build it.
+    r.predicted = predictCompiled(qc, r.compiled.version);
     for (const Diagnostic& d : qc.diagnostics) {
         if (d.severity == Severity::Error) {
             r.diagnostics.push_back(d);

@@ -50,7 +50,9 @@ struct CompareReport {
 // The prediction of a QC report as a compiled model's figures: kept bones, bodyparts with each
 // model's welded vertex and triangle counts, materials and skin families, sequences,
 // attachments, hitboxes (given, else generated), $illumposition, $bbox, collision solids.
-CompiledModelInfo predictCompiled(const QcReport& r);
+// `version`: the .mdl version of the studiomdl predicted (0: SDK 2013's, as 48/49). The one of
+// version 44 welds a $staticprop's vertices after moving them onto its one bone.
+CompiledModelInfo predictCompiled(const QcReport& r, std::int32_t version = 0);
 
 // The differences of two models' figures (no staleness: every verdict `differs`).
 std::vector<CompareDifference> compareCompiled(const CompiledModelInfo& predicted,

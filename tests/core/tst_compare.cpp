@@ -69,14 +69,15 @@ std::string quad(const std::string& material, const Vec3& n1, const Vec3& n2, in
            corner(bone2, Vec3(0, 1, z), n2, Vec2(0, 1));
 }
 
-CompiledModelInfo predict(const std::string& qc, const std::map<std::string, std::string>& files)
+CompiledModelInfo predict(const std::string& qc, const std::map<std::string, std::string>& files,
+                          std::int32_t version = 0)
 {
     MemoryQcFileSystem fs;
     fs.files["p/main.qc"] = qc;
     for (const auto& [name, bytes] : files) {
         fs.files["p/" + name] = bytes;
     }
-    return predictCompiled(qcReport("p/main.qc", Profile::Auto, fs));
+    return predictCompiled(qcReport("p/main.qc", Profile::Auto, fs), version);
 }
 
 QStringList differenceLines(const std::vector<CompareDifference>& d)
@@ -130,6 +131,24 @@ private slots:
         QCOMPARE(int(c.bones.size()), 1);
         QCOMPARE(c.bones.at(0).name, std::string("static_prop"));
         QCOMPARE(c.bodyparts.at(0).models.at(0).vertices, 6);
+    }
+
+    // The studiomdl of version 44 models (HL2, Source 2006) welds a $staticprop's vertices
+    // after moving them onto its one bone: corners the bones alone kept apart become one vertex
+    // (five Spacebuild props: `stubet` 149 vertices, not 151). SDK 2013's keeps them apart
+    // (`portal_door_combined` v48: 6,790, not 6,746).
+    void staticPropWeldsOnOneBoneInVersion44()
+    {
+        const std::string qc =
+            "$modelname t.mdl\n$staticprop\n$body b a.smd\n$sequence idle a.smd\n";
+        const std::string a = smd({{"left", -1, Vec3::Zero()}, {"right", -1, Vec3::Zero()}},
+                                  quad("m", kUp, kUp, 0, 1));
+        QCOMPARE(predict(qc, {{"a.smd", a}}, 44).bodyparts.at(0).models.at(0).vertices, 4);
+        QCOMPARE(predict(qc, {{"a.smd", a}}, 48).bodyparts.at(0).models.at(0).vertices, 6);
+        QCOMPARE(predict(qc, {{"a.smd", a}}).bodyparts.at(0).models.at(0).vertices, 6);
+        // Without $staticprop the bones keep the corners apart in version 44 too.
+        const std::string animated = "$modelname t.mdl\n$body b a.smd\n$sequence idle a.smd\n";
+        QCOMPARE(predict(animated, {{"a.smd", a}}, 44).bodyparts.at(0).models.at(0).vertices, 6);
     }
 
     // The .vvd of a model with $lod holds every vertex its LODs use: LOD 0's and those of the
