@@ -811,20 +811,18 @@ CompiledModelInfo predictCompiled(const QcReport& r, std::int32_t version)
         std::vector<std::uint8_t> readDone(q.reads.size(), 0);
         for (std::size_t i = 0; i < p.files.size(); ++i) {
             const QcFileRef& f = p.files[i];
-            const bool body =
-                f.kind == QcFileRef::Kind::Model || f.kind == QcFileRef::Kind::Lod;
+            const bool body = f.kind == QcFileRef::Kind::Model || f.kind == QcFileRef::Kind::Lod;
             if (!body && f.kind != QcFileRef::Kind::Animation &&
                 f.kind != QcFileRef::Kind::Collision) {
                 continue;
             }
             // A file named after the $texturegroup in the same script, or an animation named
             // in another one, is read after it.
-            if (group && (f.at.file == group->at.file ? f.at.where.line > group->at.where.line
-                                                      : !body)) {
+            if (group &&
+                (f.at.file == group->at.file ? f.at.where.line > group->at.where.line : !body)) {
                 addGroup();
             }
-            const std::int32_t read =
-                i < q.fileRead.size() ? q.fileRead[i] : std::int32_t(-1);
+            const std::int32_t read = i < q.fileRead.size() ? q.fileRead[i] : std::int32_t(-1);
             if (read < 0 || static_cast<std::size_t>(read) >= readDone.size() ||
                 readDone[static_cast<std::size_t>(read)]) {
                 continue;
@@ -1037,13 +1035,13 @@ CompiledModelInfo predictCompiled(const QcReport& r, std::int32_t version)
             }
         }
     }
-    // No $hbox nor $hboxset (Source): one box per bone that vertices are linked to, in bone order, around
-    // those vertices in the bone's space and its origin, kept when every side is at least a
-    // unit long; $staticprop: one box on static_prop around every vertex of every LOD.
+    // No $hbox nor $hboxset (Source): one box per bone that vertices are linked to, in bone
+    // order, around those vertices in the bone's space and its origin, kept when every side is
+    // at least a unit long; $staticprop: one box on static_prop around every vertex of every
+    // LOD.
     // A $hboxset with no $hbox leaves its set empty: studiomdl generates boxes only when no set
     // was opened at all (SetupHitBoxes).
-    if (p.hitboxes.empty() && !anyHboxset && !goldsrc && !sk.empty() &&
-        m.mesh.pointCount() > 0) {
+    if (p.hitboxes.empty() && !anyHboxset && !goldsrc && !sk.empty() && m.mesh.pointCount() > 0) {
         std::vector<BoxBounds> boxes(sk.size());
         std::vector<Link> links;
         for (std::size_t pt = 0; pt < m.mesh.pointCount(); ++pt) {
