@@ -287,6 +287,9 @@ void Viewport::setModel(std::shared_ptr<const core::Model> model, const Material
 
 void Viewport::setGhostModel(std::shared_ptr<const core::Model> model)
 {
+    // A ghost appearing is framed with the model (it may lie far outside it); one replacing
+    // another keeps the camera the user has.
+    const bool appears = model && !m_ghost;
     delete m_ghost;
     m_ghost = nullptr;
     if (model) {
@@ -301,6 +304,9 @@ void Viewport::setGhostModel(std::shared_ptr<const core::Model> model)
         m_ghost->setDisplay(wires);
     }
     refresh();
+    if (appears) {
+        frameAll();
+    }
 }
 
 void Viewport::setWeightProfile(core::Profile profile)
@@ -451,6 +457,9 @@ void Viewport::frameAll()
     core::Bounds b = m_scene ? m_scene->bounds() : core::Bounds{};
     if (m_scene && m_animationBounds.valid) {
         b.grow(m_animationBounds);
+    }
+    if (m_ghost) {
+        b.grow(m_ghost->bounds());
     }
     frameBounds(b);
 }

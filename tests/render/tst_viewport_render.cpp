@@ -195,6 +195,36 @@ private slots:
         QCOMPARE(render::frontYawDeg(dmx), -90.0f);
     }
 
+    // Compare's ghost (the compiled model over the source) is in the picture when it appears:
+    // v_mom_shotgun's compiled hands lay far outside the source shotgun's framing. Frame All
+    // (Enter) includes it too; replacing a shown ghost keeps the user's camera.
+    void theGhostIsFramed()
+    {
+        auto v = test::makeTestViewport();
+        QVERIFY(v);
+        v->setModel(markerModel(), {}, true);
+        const render::OrbitCamera alone = v->camera3d();
+        core::Model big = *markerModel();
+        for (core::Vec3& p : big.mesh.pointPositions) {
+            p = p * 10.0f + core::Vec3(0, 60, 0);
+        }
+        auto ghost = std::make_shared<const core::Model>(big);
+        v->setGhostModel(ghost);
+        const render::OrbitCamera both = v->camera3d();
+        QVERIFY2(both.distance > alone.distance * 5, qPrintable(QString::number(both.distance)));
+        QVERIFY(both.target.y() > 20); // between the two, towards the big ghost
+        render::OrbitCamera mine = both;
+        mine.yawDeg += 40;
+        v->setCamera3d(mine);
+        v->setGhostModel(ghost);
+        QCOMPARE(v->camera3d(), mine);
+        v->frameAll();
+        QVERIFY(std::abs(v->camera3d().distance - both.distance) < 1e-3f * both.distance);
+        v->setGhostModel(nullptr);
+        v->frameAll();
+        QVERIFY(std::abs(v->camera3d().distance - alone.distance) < 1e-3f * alone.distance);
+    }
+
     void markerAboveCentreLandsInTopHalf()
     {
         auto v = test::makeTestViewport();
