@@ -686,6 +686,14 @@ std::vector<CheckedFile> checkQcReport(const QcReport& r, const CheckOptions& op
             }
         }
         qc.budget = merged.budget;
+        // The merged skeleton is the compiled bone table (bones nothing keeps are dropped,
+        // those $attachment, $protected or a hitbox keep are in): the meter counts it, not
+        // only the weighted bones and their parents as it must for a lone SMD.
+        for (BudgetMeter& b : qc.budget) {
+            if (b.name == "bones") {
+                b.used = r.compiled.model.skeleton.size();
+            }
+        }
     }
     checkSkinMaterials(r, fileOpt, path, diags);
     // phys.*: the collision model's findings located in the QC; those located in the collision
@@ -697,7 +705,12 @@ std::vector<CheckedFile> checkQcReport(const QcReport& r, const CheckOptions& op
     gradeDiagnostics(diags, qc.profile, false, opt.filter);
     qc.diagnostics = std::move(diags);
     qc.objectNames.assign(qc.diagnostics.size(), std::string());
+    const std::size_t qcIndex = out.size();
     out.push_back(std::move(qc));
+    // vbmcompiler limits each body file's vertices, not the model's (above): the QC's meter
+    // shows the largest body file.
+    const bool verticesPerBodyFile = fileOpt.profile == Profile::Pathos;
+    std::size_t bodyFileVertices = 0;
     // Every file of the project, once, with its own lines.
     Model xrefModel;
     const Model* reference = nullptr;
@@ -874,7 +887,18 @@ std::vector<CheckedFile> checkQcReport(const QcReport& r, const CheckOptions& op
                 }
             }
         }
+        if (isBody[k] && verticesPerBodyFile) {
+            for (const BudgetMeter& b : f.budget) {
+                bodyFileVertices =
+                    b.name == "vertices" ? std::max(bodyFileVertices, b.used) : bodyFileVertices;
+            }
+        }
         out.push_back(std::move(f));
+    }
+    if (verticesPerBodyFile) {
+        for (BudgetMeter& b : out[qcIndex].budget) {
+            b.used = b.name == "vertices" ? bodyFileVertices : b.used;
+        }
     }
     if (!meshPhys.empty()) {
         // The collision mesh is checked as a file of the project when nothing else read it.

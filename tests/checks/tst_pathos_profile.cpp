@@ -182,6 +182,10 @@ private slots:
             (fixture() + QStringLiteral("/pathos.qc")).toStdString(), Profile::Auto);
         QCOMPARE(r.compiled.model.skeleton.names,
                  (std::vector<std::string>{"root", "spine", "head", "prop"}));
+        // The QC's bone meter (the status bar's) counts that table, not only the weighted
+        // bones and their parents (harrison: 52 where its .mdl has 53).
+        QCOMPARE(files.front().budget.at(0).name, std::string_view("bones"));
+        QCOMPARE(files.front().budget.at(0).used, std::size_t(4));
         // A $protected bone no body has: vbmcompiler warns and goes on.
         QStringList ignored;
         for (const Diagnostic& d : r.diagnostics) {
@@ -277,6 +281,40 @@ private slots:
         QVERIFY(!overVertices(pathos).empty());
         QCOMPARE(overVertices(goldsrc), std::vector<bool>(overVertices(goldsrc).size(), false));
         QVERIFY(!overVertices(goldsrc).empty());
+    }
+
+    // vbmcompiler limits each body file's vertices (geometrysmdparser.cpp), not the model's:
+    // two bodies of 1,410 each are 2,820 in the merged model and no finding; the QC's meter
+    // shows the largest body file, as the check measures it.
+    void vertexMeterIsPerBodyFile()
+    {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        QByteArray smd = test::readBytes(fixture() + QStringLiteral("/body.smd")).c_str();
+        smd.truncate(smd.indexOf("triangles\n") + 10);
+        for (int t = 0; t < 470; ++t) {
+            smd += "body.bmp\n";
+            for (int k = 0; k < 3; ++k) {
+                smd += "0 " + QByteArray::number(k == 1 ? 1 : 0) + " " +
+                       QByteArray::number(k == 2 ? 1 : 0) + " " + QByteArray::number(t) +
+                       " 0 0 1 " + QByteArray::number(k) + " 0\n";
+            }
+        }
+        smd += "end\n";
+        QByteArray second = smd;
+        second.replace("\n0 0 ", "\n0 50 "); // the same triangles 50 units aside
+        QByteArray qc = test::readBytes(fixture() + QStringLiteral("/pathos.qc")).c_str();
+        qc += "$body \"second\" \"second\"\n";
+        const QString path = copyFixture(tmp, {},
+                                         {{QStringLiteral("body.smd"), smd},
+                                          {QStringLiteral("second.smd"), second},
+                                          {QStringLiteral("pathos.qc"), qc}});
+        const std::vector<CheckedFile> files = check(path, Profile::Pathos);
+        QCOMPARE(count(tally(files), "note mesh.vertex-limit"), std::size_t(0));
+        const BudgetMeter& v = files.front().budget.at(2);
+        QCOMPARE(v.name, std::string_view("vertices"));
+        QCOMPARE(v.used, std::size_t(1410));
+        QCOMPARE(v.limit, std::size_t(2047));
     }
 
     void publicProjects_data()
