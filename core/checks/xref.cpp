@@ -131,11 +131,94 @@ void checkXrefRefBoneMissing(const SceneFile& self, const SceneFile& ref, const 
                   nameList(missing));
 }
 
-void checkXrefParentMismatch(const SceneFile& self, const SceneFile& ref, const Profile&,
+namespace {
+
+// The bones of `ref` in the GoldSrc bone table: those a vertex's parent field uses (and, under
+// pathos, a link), with their parents (HL1 studiomdl.c SimplifyModel boneref; vbmcompiler
+// studiocompiler.cpp MarkSubmodelUsedBones, less the $attachment and $protected bones a lone
+// file cannot know). A reference without vertices: every bone.
+std::vector<std::uint8_t> tableBones(const Model& ref, Profile p)
+{
+    const Skeleton& r = ref.skeleton;
+    const Mesh& me = ref.mesh;
+    std::vector<std::uint8_t> used(r.size(), me.pointCount() == 0 ? 1 : 0);
+    auto keep = [&](JointIndex j) {
+        // At most size() steps: a cycle (skeleton.cycle's to report) ends too.
+        for (std::size_t step = 0;
+             step <= r.size() && j >= 0 && static_cast<std::size_t>(j) < r.size() &&
+             !used[static_cast<std::size_t>(j)];
+             ++step) {
+            used[static_cast<std::size_t>(j)] = 1;
+            j = r.parents[static_cast<std::size_t>(j)];
+        }
+    };
+    for (const JointIndex j : me.pointParents) {
+        keep(j);
+    }
+    if (p == Profile::Pathos) {
+        for (const JointIndex j : me.influenceJoints) {
+            keep(j);
+        }
+    }
+    return used;
+}
+
+// GoldSrc and vbmcompiler: each table bone the animation has must have the parent of the same
+// name there ("ROOT" for none), or the compile stops (HL1 studiomdl.c SimplifyModel "illegal
+// parent bone replacement in sequence"; vbmcompiler studiocompiler.cpp RemapSequenceBones).
+// HL1 finds bones and compares parents with strcmp, vbmcompiler ignores case. A parent the
+// animation adds or leaves out is a different name all the same.
+void checkTableParents(const SceneFile& self, const SceneFile& ref, Profile p, DiagnosticSink& sink)
+{
+    const Skeleton& s = self.model->skeleton;
+    const Skeleton& r = ref.model->skeleton;
+    const bool exact = p == Profile::GoldSrc;
+    const std::vector<std::uint8_t> table = tableBones(*ref.model, p);
+    auto same = [&](const std::string& a, const std::string& b) {
+        return exact ? a == b : asciiLower(a) == asciiLower(b);
+    };
+    auto find = [&](const std::string& name) {
+        for (std::size_t k = 0; k < r.size(); ++k) {
+            if (table[k] && same(r.names[k], name)) {
+                return static_cast<JointIndex>(k);
+            }
+        }
+        return kNoJoint;
+    };
+    for (std::size_t j : jointsInFileOrder(s)) {
+        const JointIndex rj = find(s.names[j]);
+        if (rj == kNoJoint) {
+            continue; // not in the table: skipped (xref.anim-bone-missing)
+        }
+        const auto rjs = static_cast<std::size_t>(rj);
+        const std::string pa = parentName(s, j);
+        const std::string q = parentName(r, rjs);
+        if (same(pa, q)) {
+            continue;
+        }
+        const std::string here = pa.empty() ? "no parent" : "parent " + quoted(pa);
+        const std::string there = q.empty() ? "none" : quoted(q);
+        Diagnostic& d = sink.error(ids::kXrefParentMismatch, jointLoc(s, j),
+                                   quoted(s.names[j]) + " has " + here + " here, " + there +
+                                       " in " + refName(ref) + "; " + std::string(compilerName(p)) +
+                                       (exact ? " stops (illegal parent bone replacement)"
+                                              : " stops (parent does not match the bone table)"),
+                                   {K::Joint, static_cast<std::int32_t>(j)});
+        d.related.push_back({ref.file, jointLoc(r, rjs), "reference declares parent here"});
+    }
+}
+
+} // namespace
+
+void checkXrefParentMismatch(const SceneFile& self, const SceneFile& ref, const Profile& profile,
                              DiagnosticSink& sink)
 {
     if (!usable(self, ref) || isXAnim(*self.model)) {
         return; // XANIM parts carry no hierarchy
+    }
+    if (goldSrcFamily(profile)) {
+        checkTableParents(self, ref, profile, sink);
+        return;
     }
     const Skeleton& s = self.model->skeleton;
     const Skeleton& r = ref.model->skeleton;

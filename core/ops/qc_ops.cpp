@@ -1,6 +1,7 @@
 #include "core/ops/qc_ops.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <set>
@@ -501,12 +502,29 @@ void checkSkinMaterials(const QcReport& r, const CheckOptions& opt, const std::s
 // What the sequences' files are compared with (xref.*): the merged model with every merged bone,
 // the ones studiomdl drops included. An animation keying a bone that no body weights is not
 // wrong for it; the drop is reported once, on the body file (skeleton.unreferenced-bone).
-Model xrefReference(const QcCompiled& c)
+// Its rest pose is put back in the files' own space: studiomdl loads every file at `$scale` and
+// takes `$origin` off the roots of each sequence's frames as it does off the model's (Source
+// studiomdl.cpp Load_Source / Cmd_Sequence copy g_defaultadjust, simplify.cpp BuildRawTransforms
+// applies it; HL1 studiomdl.c Grab_Animation adjust_vertex), so a file's rest pose as written
+// compares with the bodies' as written; the merged skeleton has both applied (addBone).
+Model xrefReference(const QcCompiled& c, const QcProject& p)
 {
     Model m;
     m.format = c.model.format;
     m.kind = c.model.kind;
     m.skeleton = c.mergedSkeleton;
+    const bool scaled = std::isfinite(p.scale) && p.scale != 0.0f && p.scale != 1.0f;
+    const bool moved = p.origin.allFinite() && !p.origin.isZero(0.0f);
+    Skeleton& sk = m.skeleton;
+    for (std::size_t j = 0; j < sk.size() && (scaled || moved); ++j) {
+        Vec3& at = sk.bindPositions[j];
+        if (sk.parents[j] == kNoJoint) {
+            at += p.origin;
+        }
+        if (scaled) {
+            at /= p.scale;
+        }
+    }
     m.mesh = c.model.mesh;
     auto back = [&](JointIndex& j) {
         if (j != kNoJoint && static_cast<std::size_t>(j) < c.keptJoints.size()) {
@@ -715,7 +733,7 @@ std::vector<CheckedFile> checkQcReport(const QcReport& r, const CheckOptions& op
     Model xrefModel;
     const Model* reference = nullptr;
     if (r.compiled.hasModel) {
-        xrefModel = xrefReference(r.compiled);
+        xrefModel = xrefReference(r.compiled, r.project);
         reference = &xrefModel;
     }
     std::vector<bool> isSequenceFile(r.compiled.reads.size(), false);

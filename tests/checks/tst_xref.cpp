@@ -7,7 +7,9 @@
 #include "core/checks/registry.h"
 #include "core/diag/diagnostic_ids.h"
 #include "core/formats/dmx/dmx.h"
+#include "core/formats/qc/qc_reader.h"
 #include "core/formats/smd/smd_reader.h"
+#include "core/ops/qc_ops.h"
 
 using namespace rigscope::core;
 
@@ -58,6 +60,75 @@ std::vector<Diagnostic> restPose(const Model& self, const Model& ref, const char
     DiagnosticSink sink(selfName, binary);
     checks::checkXrefRestPose({&self, selfName}, {&ref, "ref.smd"}, Profile::Source, sink);
     return sink.take();
+}
+
+// A two-bone SMD: root at `rootPos`, child at `childPos`; a triangle when `mesh`.
+std::string twoBones(const char* rootPos, const char* childPos, bool mesh = true)
+{
+    return std::string("version 1\nnodes\n0 \"root\" -1\n1 \"child\" 0\nend\nskeleton\n"
+                       "time 0\n0 ") +
+           rootPos + " 0 0 0\n1 " + childPos + " 0 0 0\nend\n" +
+           (mesh ? "triangles\nm\n0 0 0 0 0 0 1 0 0\n1 1 0 0 0 0 1 1 0\n"
+                   "1 0 1 0 0 0 1 0 1\nend\n"
+                 : "");
+}
+
+// `check main.qc` on `fs`: "file: severity: message" of every xref.rest-pose-differs.
+std::vector<std::string> projectRestRows(MemoryQcFileSystem& fs, Profile p = Profile::Auto)
+{
+    const QcReport r = qcReport("p/main.qc", p, fs);
+    std::vector<std::string> rows;
+    for (const CheckedFile& f : checkQcReport(r, CheckOptions{})) {
+        for (const Diagnostic& d : f.diagnostics) {
+            if (d.id == ids::kXrefRestPoseDiffers) {
+                rows.push_back(f.file + ": " + std::string(severityName(d.severity)) + ": " +
+                               d.message);
+            }
+        }
+    }
+    return rows;
+}
+
+// An SMD with bones `nodes` (`"name" parent` lines, in order) at the origin; with `weighted`
+// (bone ids), one triangle on each of those bones by its parent field.
+std::string skeletonSmd(const std::vector<std::pair<std::string, int>>& nodes,
+                        const std::vector<int>& weighted = {})
+{
+    std::string s = "version 1\nnodes\n";
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+        s += std::to_string(i) + " \"" + nodes[i].first + "\" " + std::to_string(nodes[i].second) +
+             "\n";
+    }
+    s += "end\nskeleton\ntime 0\n";
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+        s += std::to_string(i) + " 0 0 " + std::to_string(i) + " 0 0 0\n";
+    }
+    s += "end\n";
+    if (!weighted.empty()) {
+        s += "triangles\n";
+        for (int b : weighted) {
+            const std::string id = std::to_string(b);
+            s += "mat.bmp\n" + id + " 0 0 0 0 0 1 0 0\n" + id + " 1 0 0 0 0 1 1 0\n" + id +
+                 " 0 1 0 0 0 1 0 1\n";
+        }
+        s += "end\n";
+    }
+    return s;
+}
+
+// xref.parent-mismatch of `anim` against `ref` under `p`: "line: severity: message".
+std::vector<std::string> parentRows(const std::string& anim, const std::string& ref, Profile p)
+{
+    const ReadResult a = read(anim, "anim.smd");
+    const ReadResult r = read(ref, "ref.smd");
+    DiagnosticSink sink("anim.smd", false);
+    checks::checkXrefParentMismatch({&a.model, "anim.smd"}, {&r.model, "ref.smd"}, p, sink);
+    std::vector<std::string> rows;
+    for (const Diagnostic& d : sink.take()) {
+        rows.push_back(std::to_string(d.where.line) + ": " + std::string(severityName(d.severity)) +
+                       ": " + d.message);
+    }
+    return rows;
 }
 
 } // namespace
@@ -121,6 +192,129 @@ private slots:
                  dmx.model.skeleton.bindWhere[static_cast<std::size_t>(child)].offset);
         QCOMPARE(bin[0].related.size(), std::size_t(1));
         QCOMPARE(bin[0].related[0].where.line, 11u);
+    }
+
+    // Issue 30 item 3 (momentum-mod v_mom_shotgun: "'reference' rest differs: Δpos 4.8477", the
+    // norm of its `$origin 1.5 4.5 1 3`). studiomdl loads every file at the current `$scale`
+    // and takes `$origin` (and its angle) off the roots of each sequence's frames (Source
+    // BuildRawTransforms with the sequence's adjust and rotation; HL1 Grab_Animation), the
+    // same for a sequence that plays the body file itself: the file's rest pose, read as
+    // written, is compared with the model's in the files' own space, so neither is a difference.
+    void originAndScaleAreNoRestDifference()
+    {
+        MemoryQcFileSystem fs;
+        fs.files["p/main.qc"] = "$modelname t.mdl\n$scale 0.75\n$body b body.smd\n"
+                                "$origin 1.5 4.5 1 3\n$sequence idle body.smd\n"
+                                "$sequence walk walk.smd\n";
+        fs.files["p/body.smd"] = twoBones("2 0 0", "0 0 4");
+        fs.files["p/walk.smd"] = twoBones("2 0 0", "0 0 4", false);
+        const std::vector<std::string> rows = projectRestRows(fs);
+        QVERIFY2(rows.empty(), rows.empty() ? "" : rows.front().c_str());
+    }
+
+    // A real difference under the same `$scale` and `$origin` still warns, measured in the
+    // file's units: the second body's child is 1 unit off the first body's.
+    void realDifferenceUnderOriginStillWarns()
+    {
+        MemoryQcFileSystem fs;
+        fs.files["p/main.qc"] = "$modelname t.mdl\n$scale 0.75\n$origin 1.5 4.5 1 3\n"
+                                "$body b body.smd\n$body c other.smd\n$sequence idle other.smd\n"
+                                "$sequence walk walk.smd\n";
+        fs.files["p/body.smd"] = twoBones("2 0 0", "0 0 4");
+        fs.files["p/other.smd"] = twoBones("2 0 0", "0 1 4");
+        // An animation whose frame-0 child is 2 units long against the body's 4.
+        fs.files["p/walk.smd"] = twoBones("2 0 0", "0 0 2", false);
+        QCOMPARE(projectRestRows(fs),
+                 (std::vector<std::string>{
+                     "p/other.smd: warning: 'child' rest differs: Δpos 1, Δrot 0°",
+                     "p/walk.smd: note: 'child' frame-0 bone length 2, reference 4"}));
+    }
+
+    // Issue 30 item 3: HL1 studiomdl.c SimplifyModel maps each sequence's first animation onto
+    // the bone table (the bones the bodies' vertices use, with their parents) by name and stops
+    // with "illegal parent bone replacement" when a table bone's parent there has another name,
+    // even where the animation leaves the table's parent out (an exporter that trimmed it).
+    void goldSrcTrimmedParentIsAnError()
+    {
+        const std::string ref =
+            skeletonSmd({{"root", -1}, {"spine", 0}, {"shoulder", 1}, {"arm", 2}}, {3});
+        const std::string anim = skeletonSmd({{"root", -1}, {"spine", 0}, {"arm", 1}});
+        QCOMPARE(parentRows(anim, ref, Profile::GoldSrc),
+                 (std::vector<std::string>{"5: error: 'arm' has parent 'spine' here, 'shoulder' "
+                                           "in ref.smd; GoldSrc studiomdl stops (illegal parent "
+                                           "bone replacement)"}));
+        // vbmcompiler (studiocompiler.cpp RemapSequenceBones) fails the same way.
+        QCOMPARE(parentRows(anim, ref, Profile::Pathos).size(), std::size_t(1));
+        // Source re-expresses the animation through the world: nothing here.
+        QVERIFY(parentRows(anim, ref, Profile::Source).empty());
+    }
+
+    // A parent the model lacks altogether, between two table bones: the same stop.
+    void goldSrcExtraParentIsAnError()
+    {
+        const std::string ref = skeletonSmd({{"root", -1}, {"spine", 0}}, {1});
+        const std::string anim = skeletonSmd({{"root", -1}, {"extra", 0}, {"spine", 1}});
+        QCOMPARE(parentRows(anim, ref, Profile::GoldSrc),
+                 (std::vector<std::string>{"5: error: 'spine' has parent 'extra' here, 'root' in "
+                                           "ref.smd; GoldSrc studiomdl stops (illegal parent bone "
+                                           "replacement)"}));
+    }
+
+    // A bone no vertex uses is not in the table: SimplifyModel skips the animation's bone
+    // (unknown bone), whatever its parent, and the compile goes on.
+    void goldSrcUnusedBoneIsNotCompared()
+    {
+        const std::string ref = skeletonSmd({{"root", -1}, {"arm", 0}, {"tip", 1}}, {1});
+        const std::string anim = skeletonSmd({{"root", -1}, {"arm", 0}, {"tip", 0}});
+        const std::vector<std::string> rows = parentRows(anim, ref, Profile::GoldSrc);
+        QVERIFY2(rows.empty(), rows.empty() ? "" : rows.front().c_str());
+        // Weighted, it is in the table: the stop.
+        const std::string used = skeletonSmd({{"root", -1}, {"arm", 0}, {"tip", 1}}, {2});
+        QCOMPARE(parentRows(anim, used, Profile::GoldSrc).size(), std::size_t(1));
+    }
+
+    // HL1 findNode and the parent test compare names with strcmp; vbmcompiler ignores case
+    // (qstrcicmp). A parent named 'Spine' in the animation against the table's 'spine'.
+    void goldSrcComparesNamesWithCase()
+    {
+        const std::string ref = skeletonSmd({{"root", -1}, {"spine", 0}, {"arm", 1}}, {2});
+        const std::string anim = skeletonSmd({{"root", -1}, {"Spine", 0}, {"arm", 1}});
+        QCOMPARE(parentRows(anim, ref, Profile::GoldSrc).size(), std::size_t(1));
+        QVERIFY(parentRows(anim, ref, Profile::Pathos).empty());
+    }
+
+    // In a GoldSrc project: the error is at the animation's bone line, judged against the
+    // merged bodies' table. HL1 SimplifyModel checks a sequence's first animation only; the
+    // other blends are mapped by its bones unchecked ("relink animations"), so a blend that
+    // differs compiles: no error there.
+    void goldSrcProjectStopsOnTheFirstAnimation()
+    {
+        MemoryQcFileSystem fs;
+        fs.files["p/body.smd"] =
+            skeletonSmd({{"root", -1}, {"spine", 0}, {"shoulder", 1}, {"arm", 2}}, {3});
+        fs.files["p/ok.smd"] =
+            skeletonSmd({{"root", -1}, {"spine", 0}, {"shoulder", 1}, {"arm", 2}});
+        fs.files["p/bad.smd"] = skeletonSmd({{"root", -1}, {"spine", 0}, {"arm", 1}});
+        auto rows = [&](const char* qc) {
+            fs.files["p/main.qc"] = qc;
+            std::vector<std::string> out;
+            const QcReport r = qcReport("p/main.qc", Profile::GoldSrc, fs);
+            for (const CheckedFile& f : checkQcReport(r, CheckOptions{})) {
+                for (const Diagnostic& d : f.diagnostics) {
+                    if (d.id == ids::kXrefParentMismatch) {
+                        out.push_back(f.file + ":" + std::to_string(d.where.line) + ": " +
+                                      std::string(severityName(d.severity)));
+                    }
+                }
+            }
+            return out;
+        };
+        QCOMPARE(rows("$modelname t.mdl\n$body b body.smd\n$sequence idle ok.smd\n"
+                      "$sequence walk bad.smd\n"),
+                 (std::vector<std::string>{"p/bad.smd:5: error"}));
+        // A later blend: never an error (RigScope reads a sequence's first file only).
+        QCOMPARE(rows("$modelname t.mdl\n$body b body.smd\n$sequence aim ok.smd bad.smd\n"),
+                 std::vector<std::string>{});
     }
 };
 
