@@ -718,11 +718,18 @@ constexpr CheckExplanation kExplanations[] = {
      "Nothing if intended; otherwise export the animation with every bone."},
     {"xref.parent-mismatch", "a bone has another parent in the animation than in the reference",
      "The same bone name has different parents in two files of the document. A note points at "
-     "the reference's declaration.",
-     "GoldSrc studiomdl refuses the animation; Source uses the reference's hierarchy, so the "
-     "animation's local transforms are applied under the wrong parent and the limb twists.",
-     "None; error under goldsrc, warning under source and source256. Source: HL SDK "
-     "studiomdl.c (the ep1 check is disabled), Blender Source Tools.",
+     "the reference's declaration. Under goldsrc and pathos the animation is judged against "
+     "the bone table (the bones the reference's vertices use, and their parents): a table "
+     "bone whose parent in the animation has another name, including a parent the animation "
+     "leaves out or adds, is an error; a bone outside the table is skipped.",
+     "GoldSrc studiomdl stops (HL1 studiomdl.c SimplifyModel: \"illegal parent bone "
+     "replacement in sequence\", names compared with strcmp) and so does vbmcompiler "
+     "(studiocompiler.cpp RemapSequenceBones, case ignored); Source uses the reference's "
+     "hierarchy, so the animation's local transforms are applied under the wrong parent and "
+     "the limb twists.",
+     "None; error under goldsrc and pathos, warning under source and source256 (where a parent "
+     "one file lacks is left to xref.*-bone-missing). Source: HL SDK studiomdl.c (the ep1 "
+     "check is disabled), Blender Source Tools.",
      "reference: 2 \"hand\" 1\nanimation: 2 \"hand\" 0",
      "Re-parent the bone in the rig so that every file uses the same hierarchy, and export "
      "again."},
@@ -731,7 +738,11 @@ constexpr CheckExplanation kExplanations[] = {
      "first frame changes a bone's length by more than 1 % (or 0.01 units) from the reference "
      "(note). In a QC project, a reference file played only as a sequence (a ragdoll sequence "
      "in the collision model's pose) is that sequence's pose: studiomdl plays it as written, so "
-     "its differences are notes.",
+     "its differences are notes. The files are compared as written: studiomdl loads every "
+     "file at `$scale` and takes `$origin` (with its angle) off the roots of the model and of "
+     "every sequence alike (Source studiomdl.cpp Load_Source and Cmd_Sequence copy "
+     "g_defaultadjust, simplify.cpp BuildRawTransforms applies it; HL1 studiomdl.c "
+     "Grab_Animation), so neither is a difference.",
      "Compilers bind each reference with its own rest pose, so LODs or bodygroups made from "
      "different rigs deform differently under the same animation; a changed bone length "
      "stretches the mesh.",
@@ -1179,9 +1190,17 @@ constexpr CheckExplanation kExplanations[] = {
      "A `$sequence`, `$animation` or bodygroup (`$body`, `$model`, `$bodygroup`) has the name of "
      "an earlier one of its kind (ignoring case).",
      "Source studiomdl stops on a duplicate sequence or animation name (an error). GoldSrc "
-     "studiomdl does not check, and no studiomdl checks bodygroups: the model compiles, but the "
-     "game looks sequences and bodygroups up by name and only ever finds the first (a warning; "
-     "Valve's own Half-Life scientist.mdl ships two `crouch_idle3`).",
+     "studiomdl does not check sequences: the model compiles, but the game looks sequences up "
+     "by name and only ever finds the first (a warning; Valve's own Half-Life scientist.mdl "
+     "ships two `crouch_idle3`). No compiler checks bodygroups: each `$body` / `$bodygroup` "
+     "makes a new bodypart, so both are compiled (Source studiomdl.cpp Cmd_Body, Cmd_Bodygroup; "
+     "HL1 studiomdl.c Cmd_Body, Cmd_Bodygroup; vbmcompiler studiocompiler.cpp AddBodyGroup "
+     "prints a warning; Pathos harrison.mdl holds its two `$body studio` as two bodyparts "
+     "`studio`). The name only matters to the game's lookup, which finds the first (Source "
+     "game/shared/animation.cpp FindBodygroupByName, Pathos GetBodyGroupIndexByName): a later "
+     "group of several choices is then switched by index only (a warning); a group of one "
+     "model is never switched, and GoldSrc switches bodygroups by index (dlls/animation.cpp "
+     "SetBodygroup), so there it is a note.",
      "None: any duplicate, in every profile; the severity follows the profile and the kind.",
      "$sequence idle \"anim\"\n$sequence IDLE \"anim\" loop", "Rename one of them."},
     {"qc.include-cycle", "an `$include` includes itself, directly or through other files",

@@ -18,7 +18,10 @@
 #include "core/ops/qc_ops.h"
 #include "core/project/qc_compile.h"
 #include "core/project/qc_resolve.h"
+#include "core/formats/mdl/compiled_model.h"
+#include "core/ops/read_input.h"
 #include "core/pose/flex_binding.h"
+#include "tests/support/public_data.h"
 #include "tests/support/test_support.h"
 
 using namespace rigscope;
@@ -1139,6 +1142,62 @@ private slots:
             }
         }
         QCOMPARE(unknownBone, 2);
+    }
+
+    // Issue 30 item 3: two bodyparts of one name (Pathos harrison.qc: two `$body studio`).
+    // Every compiler keeps both; the game finds a bodygroup by name (the first) in Source and
+    // Pathos, by index only in GoldSrc. A later group of one model is never switched: a note;
+    // of several, a warning where the name is how the game finds it.
+    void duplicateBodygroupNames()
+    {
+        auto graded = [](Profile p) {
+            MemoryQcFileSystem fs;
+            fs.files["p/main.qc"] = "$modelname t.mdl\n$body studio a.smd\n$body studio b.smd\n"
+                                    "$bodygroup arms\n{\nstudio a.smd\nblank\n}\n"
+                                    "$bodygroup ARMS\n{\nblank\nstudio b.smd\n}\n";
+            const std::string smd = "version 1\nnodes\n0 \"root\" -1\nend\nskeleton\ntime 0\n"
+                                    "0 0 0 0 0 0 0\nend\ntriangles\nm.bmp\n0 0 0 0 0 0 1 0 0\n"
+                                    "0 1 0 0 0 0 1 1 0\n0 0 1 0 0 0 1 0 1\nend\n";
+            fs.files["p/a.smd"] = smd;
+            fs.files["p/b.smd"] = smd;
+            const QcReport r = qcReport("p/main.qc", p, fs);
+            std::vector<std::string> out;
+            for (const Diagnostic& d : r.diagnostics) {
+                if (d.id == ids::kQcDuplicateName) {
+                    out.push_back(std::to_string(d.where.line) + " " +
+                                  std::string(severityName(d.severity)));
+                }
+            }
+            return out;
+        };
+        QCOMPARE(graded(Profile::Source), (std::vector<std::string>{"3 note", "9 warning"}));
+        QCOMPARE(graded(Profile::Pathos), (std::vector<std::string>{"3 note", "9 warning"}));
+        QCOMPARE(graded(Profile::GoldSrc), (std::vector<std::string>{"3 note", "9 note"}));
+
+        // The compiled pair: harrison.mdl, built by vbmcompiler from harrison.qc, holds both.
+        const QString dir =
+            test::publicDataDir() + QStringLiteral("/TheOverfloater+pathos-public/pathos/sources/"
+                                                   "modelsrc/npcs/harrison/");
+        if (!QFileInfo::exists(dir + QStringLiteral("harrison.mdl"))) {
+            QSKIP("the Pathos projects (RIGSCOPE_TESTDATA) are not here");
+        }
+        const OpenedInput in = openInput((dir + QStringLiteral("harrison.mdl")).toStdString(),
+                                         Profile::Auto, std::string());
+        QVERIFY(in.readable && in.compiled);
+        QCOMPARE(in.compiled->bodyparts.size(), std::size_t(2));
+        QCOMPARE(in.compiled->bodyparts[0].name, std::string("studio"));
+        QCOMPARE(in.compiled->bodyparts[1].name, std::string("studio"));
+        const QcReport r =
+            qcReportFromFile((dir + QStringLiteral("harrison.qc")).toStdString(), Profile::Auto);
+        QCOMPARE(r.project.bodygroups.size(), in.compiled->bodyparts.size());
+        std::size_t notes = 0;
+        for (const Diagnostic& d : r.diagnostics) {
+            if (d.id == ids::kQcDuplicateName) {
+                QCOMPARE(d.severity, Severity::Note);
+                ++notes;
+            }
+        }
+        QCOMPARE(notes, std::size_t(1));
     }
 };
 

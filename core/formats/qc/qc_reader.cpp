@@ -2441,20 +2441,22 @@ void Reader::finish()
     }
     // Names used twice.
     // Source studiomdl stops on a sequence or animation name used twice (TokenError); GoldSrc's
-    // does not check, nor does any for bodygroups: the model compiles, and the game finds the
-    // first of the name only.
-    auto duplicates = [&](const char* what, const auto& items, bool compilerStops) {
+    // does not check: the model compiles, and the game finds the first of the name only.
+    // `severityOf(i)` grades the i-th item when the compiler does not stop.
+    auto duplicates = [&](const char* what, const auto& items, bool compilerStops,
+                          const auto& severityOf, const auto& why) {
         std::unordered_map<std::string, std::size_t> seen;
         for (std::size_t i = 0; i < items.size(); ++i) {
             const auto [it, fresh] = seen.emplace(asciiLower(items[i].name), i);
             if (!fresh) {
                 Diagnostic d;
-                d.severity = compilerStops ? Severity::Error : Severity::Warning;
+                d.severity = compilerStops ? Severity::Error : severityOf(i);
                 d.fixedSeverity = !compilerStops;
                 d.id = ids::kQcDuplicateName;
                 d.file = items[i].at.file;
                 d.where = items[i].at.where;
-                d.message = std::string(what) + " '" + items[i].name + "' is already defined";
+                d.message = std::string(what) + " '" + items[i].name + "' is already defined" +
+                            (compilerStops ? std::string() : why(i));
                 d.related.push_back(
                     {items[it->second].at.file, items[it->second].at.where, "first defined here"});
                 p.diagnostics.push_back(std::move(d));
@@ -2462,9 +2464,36 @@ void Reader::finish()
         }
     };
     // vbmcompiler only warns on a sequence name used twice (studiocompiler.cpp AddSequence).
-    duplicates("sequence", p.sequences, !goldSrcFamily(prof));
-    duplicates("animation", p.animations, !goldSrcFamily(prof));
-    duplicates("bodygroup", p.bodygroups, false);
+    const auto warn = [](std::size_t) { return Severity::Warning; };
+    const auto none = [](std::size_t) { return std::string(); };
+    duplicates("sequence", p.sequences, !goldSrcFamily(prof), warn, none);
+    duplicates("animation", p.animations, !goldSrcFamily(prof), warn, none);
+    // Bodygroups: every compiler makes a new bodypart per `$body` / `$bodygroup`, whatever its
+    // name (Source studiomdl.cpp Cmd_Body / ProcessCmdBody, Cmd_Bodygroup; HL1 studiomdl.c
+    // Cmd_Body, Cmd_Bodygroup; vbmcompiler studiocompiler.cpp AddBodyGroup only warns), so the
+    // compiled model has both (Pathos harrison.mdl: two bodyparts 'studio'). What the name is
+    // for is the game's lookup: Source (game/shared/animation.cpp FindBodygroupByName) and
+    // Pathos (animatingentity.cpp GetBodyGroupIndexByName) find the first of the name, so a
+    // later group of several choices cannot be switched by name: a warning. A group of one
+    // choice is never switched (a `$body`), and GoldSrc switches groups by index only
+    // (dlls/animation.cpp SetBodygroup): a note.
+    const bool byName = !goldSrcFamily(prof) || prof == Profile::Pathos;
+    const auto switched = [&](std::size_t i) {
+        return byName && p.bodygroups[i].choices.size() > 1;
+    };
+    duplicates(
+        "bodygroup", p.bodygroups, false,
+        [&](std::size_t i) { return switched(i) ? Severity::Warning : Severity::Note; },
+        [&](std::size_t i) {
+            return switched(i) ? std::string("; both are compiled, and the game finds a bodygroup "
+                                             "by name (the first), so this one is switched by "
+                                             "its index only")
+                   : p.bodygroups[i].choices.size() > 1
+                       ? std::string("; both are compiled, and GoldSrc switches bodygroups by "
+                                     "index, never by name")
+                       : std::string("; both are compiled, and a group of one model is never "
+                                     "switched");
+        });
     // Limits: 32 body parts of 32 models each; sequences 256 (GoldSrc) / 1,524 (Source).
     // vbmcompiler checks no sequence count.
     const std::size_t maxSeq = prof == Profile::Pathos    ? SIZE_MAX
