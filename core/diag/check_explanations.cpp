@@ -1196,11 +1196,11 @@ constexpr CheckExplanation kExplanations[] = {
      "makes a new bodypart, so both are compiled (Source studiomdl.cpp Cmd_Body, Cmd_Bodygroup; "
      "HL1 studiomdl.c Cmd_Body, Cmd_Bodygroup; vbmcompiler studiocompiler.cpp AddBodyGroup "
      "prints a warning; Pathos harrison.mdl holds its two `$body studio` as two bodyparts "
-     "`studio`). The name only matters to the game's lookup, which finds the first (Source "
-     "game/shared/animation.cpp FindBodygroupByName, Pathos GetBodyGroupIndexByName): a later "
-     "group of several choices is then switched by index only (a warning); a group of one "
-     "model is never switched, and GoldSrc switches bodygroups by index (dlls/animation.cpp "
-     "SetBodygroup), so there it is a note.",
+     "`studio`): nothing fails or is lost and the model is what the script says, a note. The "
+     "name only matters to a lookup by name in the game, which finds the first (Source "
+     "game/shared/animation.cpp FindBodygroupByName, Pathos VBM_GetBodyGroupIndexByName), so "
+     "a later group of several choices is switched by its index (Pathos v_sequences.qc does "
+     "so); GoldSrc switches bodygroups by index only (dlls/animation.cpp SetBodygroup).",
      "None: any duplicate, in every profile; the severity follows the profile and the kind.",
      "$sequence idle \"anim\"\n$sequence IDLE \"anim\" loop", "Rename one of them."},
     {"qc.include-cycle", "an `$include` includes itself, directly or through other files",

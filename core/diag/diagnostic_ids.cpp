@@ -383,7 +383,7 @@ constexpr CatalogEntry kCatalog[] = {
     {"qc.duplicate-name",
      {S::Error, S::Error, S::Error, S::Off},
      "two sequences, animations or bodygroups with one name (a warning where studiomdl compiles "
-     "it; a note for a bodygroup the game never switches by that name)"},
+     "it; a note for a bodygroup, which every compiler keeps)"},
     {"qc.include-cycle",
      {S::Error, S::Error, S::Error, S::Off},
      "an $include includes itself, directly or through other files"},

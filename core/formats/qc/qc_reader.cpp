@@ -2471,28 +2471,24 @@ void Reader::finish()
     // Bodygroups: every compiler makes a new bodypart per `$body` / `$bodygroup`, whatever its
     // name (Source studiomdl.cpp Cmd_Body / ProcessCmdBody, Cmd_Bodygroup; HL1 studiomdl.c
     // Cmd_Body, Cmd_Bodygroup; vbmcompiler studiocompiler.cpp AddBodyGroup only warns), so the
-    // compiled model has both (Pathos harrison.mdl: two bodyparts 'studio'). What the name is
-    // for is the game's lookup: Source (game/shared/animation.cpp FindBodygroupByName) and
-    // Pathos (animatingentity.cpp GetBodyGroupIndexByName) find the first of the name, so a
-    // later group of several choices cannot be switched by name: a warning. A group of one
-    // choice is never switched (a `$body`), and GoldSrc switches groups by index only
-    // (dlls/animation.cpp SetBodygroup): a note.
+    // compiled model holds both as written (Pathos harrison.mdl: two bodyparts 'studio'):
+    // nothing fails, nothing is lost, nothing differs from the script, a note. What the name
+    // changes is a lookup by name in the game, which finds the first (Source
+    // game/shared/animation.cpp FindBodygroupByName, Pathos vbmutils.cpp
+    // VBM_GetBodyGroupIndexByName); GoldSrc switches bodygroups by index only
+    // (dlls/animation.cpp SetBodygroup). Pathos v_sequences.qc switches its second 'studio' (4
+    // choices) by index and works.
     const bool byName = !goldSrcFamily(prof) || prof == Profile::Pathos;
-    const auto switched = [&](std::size_t i) {
-        return byName && p.bodygroups[i].choices.size() > 1;
-    };
     duplicates(
-        "bodygroup", p.bodygroups, false,
-        [&](std::size_t i) { return switched(i) ? Severity::Warning : Severity::Note; },
+        "bodygroup", p.bodygroups, false, [](std::size_t) { return Severity::Note; },
         [&](std::size_t i) {
-            return switched(i) ? std::string("; both are compiled, and the game finds a bodygroup "
-                                             "by name (the first), so this one is switched by "
-                                             "its index only")
-                   : p.bodygroups[i].choices.size() > 1
-                       ? std::string("; both are compiled, and GoldSrc switches bodygroups by "
-                                     "index, never by name")
-                       : std::string("; both are compiled, and a group of one model is never "
-                                     "switched");
+            return p.bodygroups[i].choices.size() <= 1
+                       ? std::string("; both are compiled, and a group of one model is never "
+                                     "switched")
+                   : byName ? std::string("; both are compiled; a lookup by name finds the "
+                                          "first, so switch this one by its index")
+                            : std::string("; both are compiled, and GoldSrc switches bodygroups "
+                                          "by index");
         });
     // Limits: 32 body parts of 32 models each; sequences 256 (GoldSrc) / 1,524 (Source).
     // vbmcompiler checks no sequence count.
