@@ -1004,9 +1004,12 @@ CompiledModelInfo predictCompiled(const QcReport& r, std::int32_t version)
             }
         }
     }
+    // The collision model of a prop grows the hull; a ragdoll's ($collisionjoints) does not
+    // (collisionmodel.cpp CollisionModel_ExpandBBox returns for g_bJointed).
     std::vector<Vec3> collisionPoints;
     for (std::size_t i = 0; i < p.files.size(); ++i) {
-        if (p.files[i].kind != QcFileRef::Kind::Collision) {
+        if (p.files[i].kind != QcFileRef::Kind::Collision ||
+            p.files[i].command == "collisionjoints") {
             continue;
         }
         if (const Model* col = fileModel(q, static_cast<std::int32_t>(i))) {

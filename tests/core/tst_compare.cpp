@@ -395,6 +395,32 @@ private slots:
         QCOMPARE(c.illumPosition, Vec3(-0.5f, 0.5f, 0));
     }
 
+    // A ragdoll's collision model does not grow the hull: studiomdl skips the fix-up for
+    // jointed models (collisionmodel.cpp CollisionModel_ExpandBBox: `if (g_bJointed) return`,
+    // set by $collisionjoints).
+    void collisionJointsDoNotGrowTheHull()
+    {
+        const std::vector<std::tuple<std::string, int, Vec3>> bones{{"root", -1, Vec3::Zero()}};
+        const std::string col = "m\n" + corner(0, Vec3(0, 0, -1), kUp, Vec2(0, 0)) +
+                                corner(0, Vec3(1, 0, -1), kUp, Vec2(1, 0)) +
+                                corner(0, Vec3(0, 3, -1), kUp, Vec2(0, 1));
+        const std::map<std::string, std::string> files{{"a.smd", smd(bones, quad("m", kUp, kUp))},
+                                                       {"c.smd", smd(bones, col)}};
+        const CompiledModelInfo joints =
+            predict("$modelname t.mdl\n$body b a.smd\n$sequence idle a.smd\n"
+                    "$collisionjoints c.smd {\n $mass 2\n}\n",
+                    files);
+        QVERIFY(joints.physics.present);
+        QCOMPARE(joints.hullMin, Vec3(-1, 0, 0));
+        QCOMPARE(joints.hullMax, Vec3(0, 1, 0));
+        // The same mesh as a $collisionmodel grows it.
+        const CompiledModelInfo prop =
+            predict("$modelname t.mdl\n$body b a.smd\n$sequence idle a.smd\n"
+                    "$collisionmodel c.smd {\n $mass 2\n}\n",
+                    files);
+        QCOMPARE(prop.hullMin, Vec3(-3.25f, -0.25f, -1.25f));
+    }
+
     // $definebone bones open the bone table, before the bones of the files.
     void defineBonesComeFirst()
     {
