@@ -118,6 +118,8 @@ private:
     void playOnBind(Animation& anim, const Animation* base, bool post) const;
     void applyUpAxis();
     std::vector<std::uint8_t> usedBones();
+    // Pathos: the merged joints in bone-table order, body by body (usedBones fills it).
+    std::vector<std::size_t> m_tableOrder;
     void dropUnusedBones();
     void collapseToStaticProp();
     void addFlexShapes(const Model& body, const Model& shapes, std::size_t cornerBase);
@@ -619,10 +621,36 @@ std::vector<std::uint8_t> Compiler::usedBones()
                     weighted[static_cast<std::size_t>(a.joint)] = 1;
                 }
             }
+            // vbmcompiler counts the $attachment and $protected bones of each body file in it
+            // (MarkSubmodelUsedBones), which places them in the table with that file.
+            if (m_project.profile == Profile::Pathos) {
+                for (std::size_t j = 0; j < src.size(); ++j) {
+                    for (const QcAttachment& a : m_project.attachments) {
+                        weighted[j] = weighted[j] || asciiIEquals(a.bone, src.names[j]);
+                    }
+                    for (const QcBoneRef& b : m_project.boneRefs) {
+                        weighted[j] = weighted[j] || (b.command == "protected" &&
+                                                      asciiIEquals(b.bone, src.names[j]));
+                    }
+                }
+            }
+            std::vector<std::uint8_t> fileUsed(src.size(), 0);
             for (std::size_t j = 0; j < src.size(); ++j) {
                 for (JointIndex k = weighted[j] ? static_cast<JointIndex>(j) : kNoJoint;
-                     k != kNoJoint; k = src.parents[static_cast<std::size_t>(k)]) {
+                     k != kNoJoint && !fileUsed[static_cast<std::size_t>(k)];
+                     k = src.parents[static_cast<std::size_t>(k)]) {
+                    fileUsed[static_cast<std::size_t>(k)] = 1;
                     keepName(src.names[static_cast<std::size_t>(k)]);
+                }
+            }
+            // vbmcompiler's CreateBoneTable adds each body's used bones in its file's order,
+            // body after body (harrison.mdl). HL1 SDK SimplifyModel reads the same way, but the
+            // retail models keep the merged order (barney.mdl: 'Bip01 R Hand', which only its
+            // gun bodies weight, sits before 'Bip01 Head'), so goldsrc keeps that.
+            for (std::size_t j = 0; j < src.size(); ++j) {
+                const auto it = m_jointByName.find(asciiLower(src.names[j]));
+                if (fileUsed[j] && it != m_jointByName.end()) {
+                    m_tableOrder.push_back(static_cast<std::size_t>(it->second));
                 }
             }
         }
@@ -689,7 +717,11 @@ void Compiler::dropUnusedBones()
             }
         }
     };
-    if (!goldSrcFamily(m_project.profile)) {
+    if (m_project.profile == Profile::Pathos) {
+        for (const std::size_t j : m_tableOrder) {
+            place(j);
+        }
+    } else {
         // Only a chain of $definebone bones (a root, or under a bone an earlier $definebone
         // placed): one under a file's bone keeps its merged place (not verified on a compiled
         // model yet).

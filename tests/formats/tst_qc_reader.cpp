@@ -458,6 +458,37 @@ private slots:
         QCOMPARE(r.compiled.model.animations[2].frameCount(), std::size_t(4));
     }
 
+    // vbmcompiler's CreateBoneTable builds the bone table body by body, each body's used bones
+    // in its file's order: a bone only a later body uses comes after the first body's,
+    // wherever the first file lists it. Pathos harrison.mdl: the head's bones first, the legs
+    // after them. GoldSrc keeps the merged order, as the retail models have it (barney.mdl).
+    void pathosBoneTableIsBodyByBody()
+    {
+        MemoryQcFileSystem fs;
+        const std::string nodes = "version 1\nnodes\n0 \"root\" -1\n1 \"leg\" 0\n2 \"spine\" 0\n"
+                                  "3 \"head\" 2\nend\nskeleton\ntime 0\n0 0 0 0 0 0 0\n"
+                                  "1 0 0 -1 0 0 0\n2 0 0 1 0 0 0\n3 0 0 1 0 0 0\nend\n";
+        auto tri = [](int bone) {
+            const std::string b = std::to_string(bone);
+            return "m.bmp\n" + b + " 0 0 0 0 0 1 0 0\n" + b + " 1 0 0 0 0 1 1 0\n" + b +
+                   " 0 1 0 0 0 1 0 1\n";
+        };
+        fs.files["p/head.smd"] = nodes + "triangles\n" + tri(3) + "end\n";
+        fs.files["p/legs.smd"] = nodes + "triangles\n" + tri(1) + "end\n";
+        fs.files["p/c.qc"] = "$modelname \"c.mdl\"\n$body head \"head\"\n$body legs \"legs\"\n"
+                             "$sequence idle \"head\"\n";
+        const QcReport r = qcReport("p/c.qc", Profile::Pathos, fs);
+        const Skeleton& s = r.compiled.model.skeleton;
+        QCOMPARE(s.names, (std::vector<std::string>{"root", "spine", "head", "leg"}));
+        QCOMPARE(s.parents, (std::vector<JointIndex>{kNoJoint, 0, 1, 0}));
+        QVERIFY(s.bindPositions[3].isApprox(Vec3(0, 0, -1)));
+        for (const Profile profile : {Profile::GoldSrc, Profile::Source}) {
+            const QcReport o = qcReport("p/c.qc", profile, fs);
+            QCOMPARE(o.compiled.model.skeleton.names,
+                     (std::vector<std::string>{"root", "leg", "spine", "head"}));
+        }
+    }
+
     void bonesNothingKeepsAreDropped()
     {
         // Source SDK 2013 studiomdl (simplify.cpp TagUsedBones, BuildGlobalBonetable): a merged
