@@ -568,77 +568,135 @@ void releaseVertexOnceScratch() noexcept
 
 namespace {
 
-constexpr std::uint64_t kEmptySlot = ~std::uint64_t(0);
+// One step of the vertex hash: 64 bits in, the full 128-bit product folded (every input bit
+// reaches every output bit in a step; the table takes its index and tag from the top half).
+__extension__ using Wide = unsigned __int128; // GCC and Clang on 64-bit targets
 
-inline void mix(std::uint64_t& h, std::uint32_t v) noexcept
+inline std::uint64_t mix(std::uint64_t h, std::uint64_t v) noexcept
 {
-    h ^= v;
-    h *= 1099511628211ull;
+    const Wide p = static_cast<Wide>(h ^ v) * 0x9E3779B97F4A7C15ull;
+    return static_cast<std::uint64_t>(p) ^ static_cast<std::uint64_t>(p >> 64);
+}
+
+inline std::uint64_t pair(std::uint32_t lo, std::uint32_t hi) noexcept
+{
+    return std::uint64_t(hi) << 32 | lo;
 }
 
 } // namespace
 
+void VertexOnce::Probe::add(float f) noexcept
+{
+    extra[extraCount++] = bits(f);
+}
+
 std::uint64_t VertexOnce::hashOf(std::size_t point, const std::uint32_t* extra,
                                  std::size_t extraCount) const noexcept
 {
-    std::uint64_t h = 1469598103934665603ull;
+    std::uint64_t h = 0x243F6A8885A308D3ull ^ extraCount;
     if (m_pool) {
-        mix(h, static_cast<std::uint32_t>(point));
+        h = mix(h, point);
     } else {
         const Vec3& p = m_mesh.pointPositions[point];
-        mix(h, bits(p.x()));
-        mix(h, bits(p.y()));
-        mix(h, bits(p.z()));
-        mix(h, static_cast<std::uint32_t>(m_mesh.pointParents[point]));
-        mix(h, static_cast<std::uint32_t>(m_mesh.pointLinkState[point]));
+        const std::uint32_t count = m_mesh.influenceCount(point);
+        h = mix(h, pair(bits(p.x()), bits(p.y())));
+        h = mix(h, pair(bits(p.z()), static_cast<std::uint32_t>(m_mesh.pointParents[point])));
+        h = mix(h, pair(static_cast<std::uint32_t>(m_mesh.pointLinkState[point]), count));
         const std::uint32_t o =
             m_mesh.influenceOffsets.empty() ? 0 : m_mesh.influenceOffsets[point];
-        for (std::uint32_t i = 0; i < m_mesh.influenceCount(point); ++i) {
-            mix(h, static_cast<std::uint32_t>(m_mesh.influenceJoints[o + i]));
-            mix(h, bits(m_mesh.influenceWeights[o + i]));
+        for (std::uint32_t i = 0; i < count; ++i) {
+            h = mix(h, pair(static_cast<std::uint32_t>(m_mesh.influenceJoints[o + i]),
+                            bits(m_mesh.influenceWeights[o + i])));
         }
     }
-    for (std::size_t k = 0; k < extraCount; ++k) {
-        mix(h, extra[k]);
+    std::size_t k = 0;
+    for (; k + 1 < extraCount; k += 2) {
+        h = mix(h, pair(extra[k], extra[k + 1]));
+    }
+    if (k < extraCount) {
+        h = mix(h, extra[k]);
     }
     return finishHash(h);
+}
+bool VertexOnce::samePoint(std::size_t q, std::size_t point) const noexcept
+{
+    if (q == point) {
+        return true;
+    }
+    if (m_pool) {
+        return false;
+    }
+    const Vec3& a = m_mesh.pointPositions[point];
+    const Vec3& b = m_mesh.pointPositions[q];
+    if (bits(a.x()) != bits(b.x()) || bits(a.y()) != bits(b.y()) || bits(a.z()) != bits(b.z()) ||
+        m_mesh.pointParents[point] != m_mesh.pointParents[q] ||
+        m_mesh.pointLinkState[point] != m_mesh.pointLinkState[q]) {
+        return false;
+    }
+    const std::uint32_t n = m_mesh.influenceCount(point);
+    if (n != m_mesh.influenceCount(q)) {
+        return false;
+    }
+    const std::uint32_t oa = m_mesh.influenceOffsets.empty() ? 0 : m_mesh.influenceOffsets[point];
+    const std::uint32_t ob = m_mesh.influenceOffsets.empty() ? 0 : m_mesh.influenceOffsets[q];
+    for (std::uint32_t i = 0; i < n; ++i) {
+        if (m_mesh.influenceJoints[oa + i] != m_mesh.influenceJoints[ob + i] ||
+            bits(m_mesh.influenceWeights[oa + i]) != bits(m_mesh.influenceWeights[ob + i])) {
+            return false;
+        }
+    }
+    return true;
 }
 
 bool VertexOnce::same(std::uint32_t g, std::size_t point, const std::uint32_t* extra,
                       std::size_t extraCount) const noexcept
 {
-    const std::size_t q = m_reps[g].point;
-    if (m_pool) {
-        if (q != point) {
-            return false;
-        }
-    } else if (q != point) {
-        const Vec3& a = m_mesh.pointPositions[point];
-        const Vec3& b = m_mesh.pointPositions[q];
-        if (bits(a.x()) != bits(b.x()) || bits(a.y()) != bits(b.y()) ||
-            bits(a.z()) != bits(b.z()) || m_mesh.pointParents[point] != m_mesh.pointParents[q] ||
-            m_mesh.pointLinkState[point] != m_mesh.pointLinkState[q]) {
-            return false;
-        }
-        const std::uint32_t n = m_mesh.influenceCount(point);
-        if (n != m_mesh.influenceCount(q)) {
-            return false;
-        }
-        const std::uint32_t oa =
-            m_mesh.influenceOffsets.empty() ? 0 : m_mesh.influenceOffsets[point];
-        const std::uint32_t ob = m_mesh.influenceOffsets.empty() ? 0 : m_mesh.influenceOffsets[q];
-        for (std::uint32_t i = 0; i < n; ++i) {
-            if (m_mesh.influenceJoints[oa + i] != m_mesh.influenceJoints[ob + i] ||
-                bits(m_mesh.influenceWeights[oa + i]) != bits(m_mesh.influenceWeights[ob + i])) {
-                return false;
-            }
-        }
+    if (!samePoint(m_reps[g].point, point)) {
+        return false;
     }
     const std::size_t from = m_reps[g].extra;
     const std::size_t to = g + 1 < m_reps.size() ? m_reps[g + 1].extra : m_extra.size();
     return to - from == extraCount &&
            std::equal(extra, extra + extraCount,
                       m_extra.begin() + static_cast<std::ptrdiff_t>(from));
+}
+
+void VertexOnce::reserve(std::size_t vertices)
+{
+    // The table and the reps sized once for what the caller counted: no doubling, no copy, and
+    // no page faulted in twice (issue 27 item 10).
+    vertices = std::min(vertices, m_maxReps);
+    std::size_t cap = 1024;
+    while (cap < 2 * vertices) {
+        cap *= 2;
+    }
+    if (cap > m_slots.size()) {
+        std::vector<std::uint64_t> old;
+        old.swap(m_slots);
+        m_slots = takeScratchSlots(cap);
+        if (m_slots.capacity() < cap) {
+            giveScratchSlots(std::move(m_slots));
+            m_slots = std::vector<std::uint64_t>();
+            m_slots.reserve(cap);
+            adviseHugePages(m_slots.data(), cap * sizeof(std::uint64_t));
+        }
+        m_slots.assign(cap, kEmptySlot);
+        m_mask = cap - 1;
+        for (const std::uint64_t s : old) {
+            if (s != kEmptySlot) {
+                std::size_t i = static_cast<std::size_t>(s >> 32) & m_mask;
+                while (m_slots[i] != kEmptySlot) {
+                    i = (i + 1) & m_mask;
+                }
+                m_slots[i] = s;
+            }
+        }
+        giveScratchSlots(std::move(old));
+    }
+    if (m_reps.capacity() < vertices) {
+        m_reps.reserve(vertices);
+        adviseHugePages(m_reps.data(), m_reps.capacity() * sizeof(Rep));
+    }
 }
 
 void VertexOnce::grow()
@@ -681,22 +739,38 @@ void VertexOnce::grow()
 
 bool VertexOnce::first(std::size_t point, std::initializer_list<float> extra)
 {
+    Probe probe;
+    probe.point = static_cast<std::uint32_t>(point);
+    // The extra values as bits (-0 as 0); corner checks pass at most a normal and a UV.
+    std::vector<std::uint32_t> many;
+    const std::uint32_t* ex = probe.extra.data();
+    if (extra.size() > probe.extra.size()) {
+        for (const float f : extra) {
+            many.push_back(bits(f));
+        }
+        ex = many.data();
+        const std::uint64_t h = hashOf(point, ex, many.size());
+        // Rare (no check passes more than 8): the slow path, the same table.
+        return insertMany(h, point, ex, many.size());
+    }
+    for (const float f : extra) {
+        probe.add(f);
+    }
+    return insert(hashOf(point, ex, probe.extraCount), probe);
+}
+
+bool VertexOnce::insert(std::uint64_t h, const Probe& probe)
+{
+    return insertMany(h, probe.point, probe.extra.data(), probe.extraCount);
+}
+
+bool VertexOnce::insertMany(std::uint64_t h, std::size_t point, const std::uint32_t* ex,
+                            std::size_t n)
+{
+    assert(m_swept == 0); // a VertexOnce serves first() or one sweep()
     if (2 * (m_reps.size() + 1) > m_slots.size()) {
         grow();
     }
-    // The extra values as bits (-0 as 0); corner checks pass at most a normal and a UV.
-    std::array<std::uint32_t, 8> local{};
-    std::vector<std::uint32_t> many;
-    std::uint32_t* ex = local.data();
-    if (extra.size() > local.size()) {
-        many.resize(extra.size());
-        ex = many.data();
-    }
-    std::size_t n = 0;
-    for (const float f : extra) {
-        ex[n++] = bits(f);
-    }
-    const std::uint64_t h = hashOf(point, ex, n);
     const auto tag = static_cast<std::uint32_t>(h >> 32);
     for (std::size_t i = tag & m_mask;; i = (i + 1) & m_mask) {
         const std::uint64_t s = m_slots[i];

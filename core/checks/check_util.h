@@ -2,6 +2,9 @@
 
 // Helpers shared by the check families (internal to core/checks).
 
+#include <algorithm>
+#include <array>
+#include <cassert>
 #include <cstdint>
 #include <initializer_list>
 #include <string>
@@ -9,6 +12,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "core/build/scratch_slots.h"
 #include "core/checks/registry.h"
 #include "core/pose/effective_weights.h"
 #include "core/diag/diagnostic_ids.h"
@@ -97,12 +101,147 @@ void forgetWeldStats() noexcept;
 // frees the latter (runModelChecks, at its end).
 class VertexOnce {
 public:
+    // A point and its extra values as first() takes them (the batch form, sweep()).
+    struct Probe {
+        std::uint32_t point = 0;
+        std::uint32_t extraCount = 0;
+        std::array<std::uint32_t, 8> extra{}; // bits (-0 as 0)
+        void add(float f) noexcept;
+    };
+
     explicit VertexOnce(const Model& m);
     ~VertexOnce();
     VertexOnce(const VertexOnce&) = delete;
     VertexOnce& operator=(const VertexOnce&) = delete;
     bool first(std::size_t point, std::initializer_list<float> extra = {});
-    std::size_t size() const noexcept { return m_reps.size(); } // distinct vertices seen
+    // first() over items 0..n-1 in order: `fires(i, probe)` says whether item i is asked about
+    // (and fills the probe); `onFirst(i)` runs, in item order, for each asked item whose vertex
+    // comes first. The same answers as first() item by item (issue 27 item 10: a check firing on
+    // every corner of a 100 MB mesh waited on a table miss per corner); the items are hashed a
+    // few ahead and their slots prefetched. `fires` must not report: only onFirst does.
+    // A VertexOnce serves either first() or one sweep(). The items asked about are hashed into
+    // 1,024 partitions (by the hash's top bits, item order kept within each), each partition is
+    // deduplicated in a table that stays in the caches, and onFirst then runs over the firsts in
+    // item order: one table as large as the mesh, probed at random, cost a cache and TLB miss
+    // per item (issue 27 item 10). Equal vertices hash alike, so they meet in one partition, in
+    // item order: the first of each is the one first() would have said. Extras are asked of
+    // `fires` again when two items' hash bits match, not stored.
+    template <class Fires, class OnFirst> void sweep(std::size_t n, Fires&& fires, OnFirst&& onFirst)
+    {
+        assert(m_reps.empty() && m_swept == 0);
+        constexpr unsigned kPartBits = 10;
+        constexpr std::size_t kParts = std::size_t(1) << kPartBits;
+        std::uint64_t hash = 0;
+        const auto hashItem = [&](std::size_t i, Probe& probe) {
+            probe.extraCount = 0;
+            if (!fires(i, probe)) {
+                return false;
+            }
+            hash = hashOf(probe.point, probe.extra.data(), probe.extraCount);
+            return true;
+        };
+        std::vector<std::uint32_t> start(kParts + 1, 0);
+        Probe probe;
+        bool any = false;
+        for (std::size_t i = 0; i < n; ++i) {
+            if (hashItem(i, probe)) {
+                ++start[(hash >> (64 - kPartBits)) + 1];
+                any = true;
+            }
+        }
+        if (!any) {
+            return;
+        }
+        std::size_t largest = 0;
+        for (std::size_t k = 0; k < kParts; ++k) {
+            largest = std::max<std::size_t>(largest, start[k + 1]);
+            start[k + 1] += start[k];
+        }
+        const std::size_t asked = start[kParts];
+        // (low hash bits << 32 | item), by partition (the top bits), items ascending in one.
+        std::vector<std::uint64_t> entries = takeScratchSlots(asked);
+        entries.resize(asked);
+        // A copy written close to the first (six corners of a welded grid point) is found here
+        // while its data is in the caches, against the last item of its hash bits, and never
+        // partitioned; the rest meet in their partition.
+        std::vector<std::uint32_t> end(start.begin(), start.end() - 1);
+        {
+            constexpr std::size_t kRecent = 4096;
+            std::vector<std::uint64_t> recentHash(kRecent, 0);
+            std::vector<std::uint32_t> recentItem(kRecent, UINT32_MAX);
+            Probe other;
+            for (std::size_t i = 0; i < n; ++i) {
+                if (!hashItem(i, probe)) {
+                    continue;
+                }
+                const std::size_t r = hash & (kRecent - 1);
+                if (recentItem[r] != UINT32_MAX && recentHash[r] == hash) {
+                    other.extraCount = 0;
+                    fires(recentItem[r], other);
+                    if (sameProbe(other, probe)) {
+                        continue;
+                    }
+                }
+                recentHash[r] = hash;
+                recentItem[r] = static_cast<std::uint32_t>(i);
+                entries[end[hash >> (64 - kPartBits)]++] = hash << 32 | i;
+            }
+        }
+        std::vector<std::uint64_t> firstBits((n + 63) / 64, 0);
+        std::size_t cap = 16;
+        while (cap < 2 * largest) {
+            cap *= 2;
+        }
+        std::vector<std::uint32_t> table(cap); // entry index + 1 within the partition; 0: free
+        Probe a, b;
+        for (std::size_t k = 0; k < kParts; ++k) {
+            const std::uint32_t from = start[k], to = end[k];
+            if (from == to) {
+                continue;
+            }
+            std::size_t mask = 16;
+            while (mask < 2 * std::size_t(to - from)) {
+                mask *= 2;
+            }
+            std::fill(table.begin(), table.begin() + static_cast<std::ptrdiff_t>(mask), 0U);
+            mask -= 1;
+            for (std::uint32_t e = from; e < to; ++e) {
+                const auto tag = static_cast<std::uint32_t>(entries[e] >> 32);
+                const auto item = static_cast<std::uint32_t>(entries[e]);
+                bool seen = false, probed = false;
+                std::size_t s = tag & mask;
+                for (; table[s] != 0; s = (s + 1) & mask) {
+                    const std::uint64_t other = entries[from + table[s] - 1];
+                    if (static_cast<std::uint32_t>(other >> 32) != tag) {
+                        continue;
+                    }
+                    if (!probed) {
+                        a.extraCount = 0;
+                        fires(item, a);
+                        probed = true;
+                    }
+                    b.extraCount = 0;
+                    fires(static_cast<std::uint32_t>(other), b);
+                    if (sameProbe(b, a)) {
+                        seen = true;
+                        break;
+                    }
+                }
+                if (!seen) {
+                    table[s] = e - from + 1;
+                    firstBits[item / 64] |= std::uint64_t(1) << (item % 64);
+                    ++m_swept;
+                }
+            }
+        }
+        giveScratchSlots(std::move(entries));
+        for (std::size_t w = 0; w < firstBits.size(); ++w) {
+            for (std::uint64_t bitsLeft = firstBits[w]; bitsLeft != 0; bitsLeft &= bitsLeft - 1) {
+                onFirst(64 * w + static_cast<std::size_t>(__builtin_ctzll(bitsLeft)));
+            }
+        }
+    }
+    std::size_t size() const noexcept { return m_reps.size() + m_swept; } // distinct vertices seen
 
 private:
     struct Rep {
@@ -114,7 +253,19 @@ private:
                          std::size_t extraCount) const noexcept;
     bool same(std::uint32_t rep, std::size_t point, const std::uint32_t* extra,
               std::size_t extraCount) const noexcept;
+    bool samePoint(std::size_t rep, std::size_t point) const noexcept;
+    bool sameProbe(const Probe& a, const Probe& b) const noexcept
+    {
+        return a.extraCount == b.extraCount &&
+               std::equal(a.extra.begin(), a.extra.begin() + a.extraCount, b.extra.begin()) &&
+               samePoint(a.point, b.point);
+    }
+    bool insert(std::uint64_t hash, const Probe& probe); // true: a new vertex
+    bool insertMany(std::uint64_t hash, std::size_t point, const std::uint32_t* extra,
+                    std::size_t extraCount);
+    void reserve(std::size_t vertices);
     void grow();
+    static constexpr std::uint64_t kEmptySlot = ~std::uint64_t(0);
 
     const Mesh& m_mesh;
     bool m_pool;
@@ -125,6 +276,7 @@ private:
     std::vector<std::uint32_t> m_extra; // the reps' extra values (bits), in order
     bool m_owns = false;                // the arrays are this thread's scratch
     std::size_t m_maxReps = 0;          // at most one vertex per point or corner
+    std::size_t m_swept = 0;            // vertices a sweep() found (it keeps no reps)
 };
 void releaseVertexOnceScratch() noexcept;
 

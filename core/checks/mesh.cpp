@@ -158,30 +158,43 @@ void checkMisdirectedNormals(const Model& m, const Profile& p, DiagnosticSink& s
 void checkNormalLength(const Model& m, const Profile& p, DiagnosticSink& sink)
 {
     const Mesh& me = m.mesh;
+    const bool pool = isXModel(m); // once, not per corner (a lookup by format name)
     VertexOnce once(m);
-    for (std::size_t c = 0; c < me.cornerCount(); ++c) {
-        const Vec3& n = me.cornerNormals[c];
-        if (!n.allFinite()) {
-            continue;
-        }
-        const float len = n.norm();
-        const bool zero = len < 1e-6f;
-        if ((zero || std::abs(len - 1.0f) > 1e-3f) &&
-            !once.first(me.cornerPoints[c], {n.x(), n.y(), n.z()})) {
-            continue;
-        }
-        if (zero) {
-            sink.warning(ids::kMeshZeroNormal, me.cornerWhere[c],
-                         p == Profile::Cod ? "vertex normal is zero; BO tools reject it"
-                                           : "vertex normal is zero",
-                         cornerVertexRef(m, c));
-        } else if (std::abs(len - 1.0f) > 1e-3f) {
-            sink.note(ids::kMeshUnnormalisedNormal, me.cornerWhere[c],
-                      text(sink, ids::kMeshUnnormalisedNormal,
-                           [len] { return "normal length " + num(len); }),
-                      cornerVertexRef(m, c));
-        }
-    }
+    // A random 100 MB SMD has ~900k unnormalised corners, each its own vertex (issue 27 item
+    // 10): the batch form of first(), and the capped rows' text never built.
+    once.sweep(
+        me.cornerCount(),
+        [&me](std::size_t c, VertexOnce::Probe& probe) {
+            const Vec3& n = me.cornerNormals[c];
+            if (!n.allFinite()) {
+                return false;
+            }
+            const float len = n.norm();
+            if (len >= 1e-6f && std::abs(len - 1.0f) <= 1e-3f) {
+                return false;
+            }
+            probe.point = me.cornerPoints[c];
+            probe.add(n.x());
+            probe.add(n.y());
+            probe.add(n.z());
+            return true;
+        },
+        [&](std::size_t c) {
+            const ElementRef ref{K::Vertex,
+                                 static_cast<std::int32_t>(pool ? me.cornerPoints[c] : c)};
+            const float len = me.cornerNormals[c].norm();
+            if (len < 1e-6f) {
+                sink.warning(ids::kMeshZeroNormal, me.cornerWhere[c],
+                             p == Profile::Cod ? "vertex normal is zero; BO tools reject it"
+                                               : "vertex normal is zero",
+                             ref);
+            } else {
+                sink.note(ids::kMeshUnnormalisedNormal, me.cornerWhere[c],
+                          text(sink, ids::kMeshUnnormalisedNormal,
+                               [len] { return "normal length " + num(len); }),
+                          ref);
+            }
+        });
 }
 
 void checkMeshNan(const Model& m, const Profile&, DiagnosticSink& sink)

@@ -155,6 +155,7 @@ private slots:
     void manyFindingsAreCappedPerIdAndCounted();
     void vertexOnceIsExact();
     void vertexOnceReusesItsScratchCleanly();
+    void vertexOnceSweepAnswersAsFirst();
     void duplicateTrianglesNameTheFirst();
 };
 
@@ -747,6 +748,69 @@ void TstChecks::vertexOnceReusesItsScratchCleanly()
         QCOMPARE(once.size(), std::size_t(20001));
     }
     QVERIFY(scratchSlotsKept() >= 1); // the tables are kept for the next check of the run
+}
+
+void TstChecks::vertexOnceSweepAnswersAsFirst()
+{
+    // sweep() (the batch form, partitioned, issue 27 item 10) must give first()'s answers item
+    // by item: 40,000 items over 12,000 points; copies of a vertex near each other (the recent
+    // table) and far apart (the partitions), points that differ only in -0 vs 0 or one weight
+    // bit, extras that differ only in -0 vs 0, NaN extras, items not asked about.
+    Model m;
+    m.format = "smd";
+    const JointIndex j2[2] = {0, 1};
+    std::uint32_t rng = 12345;
+    const auto next = [&rng] {
+        rng = rng * 1664525u + 1013904223u;
+        return rng >> 8;
+    };
+    for (int i = 0; i < 12000; ++i) {
+        const std::uint32_t k = next() % 3000; // about four points per vertex
+        const float w[2] = {0.5f, k % 7 == 0 ? std::nextafter(0.5f, 1.0f) : 0.5f};
+        const float x = k % 11 == 0 ? (i % 2 ? -0.0f : 0.0f) : float(k);
+        appendPoint(m.mesh, Vec3(x, float(k % 5), 1), JointIndex(k % 3), LinkState::List, j2, w,
+                    k % 13 == 0 ? 1 : 2, {});
+    }
+    struct Item {
+        std::uint32_t point;
+        float e0, e1;
+        bool asked;
+    };
+    std::vector<Item> items;
+    for (int i = 0; i < 40000; ++i) {
+        const std::uint32_t pt = i < 20000 ? next() % 12000 : next() % 40 + 6000; // far, near
+        const std::uint32_t e = next() % 4;
+        const float e0 = e == 0 ? -0.0f : e == 1 ? 0.0f : e == 2 ? std::nanf("") : 1.0f;
+        items.push_back({pt, e0, float(next() % 2), next() % 5 != 0});
+    }
+    std::vector<std::size_t> expected;
+    std::size_t distinct = 0;
+    {
+        checks::VertexOnce once(m);
+        for (std::size_t i = 0; i < items.size(); ++i) {
+            if (items[i].asked && once.first(items[i].point, {items[i].e0, items[i].e1})) {
+                expected.push_back(i);
+            }
+        }
+        distinct = once.size();
+    }
+    QVERIFY(expected.size() > 1000 && expected.size() < 30000);
+    std::vector<std::size_t> got;
+    checks::VertexOnce once(m);
+    once.sweep(
+        items.size(),
+        [&](std::size_t i, checks::VertexOnce::Probe& p) {
+            if (!items[i].asked) {
+                return false;
+            }
+            p.point = items[i].point;
+            p.add(items[i].e0);
+            p.add(items[i].e1);
+            return true;
+        },
+        [&](std::size_t i) { got.push_back(i); });
+    QCOMPARE(got, expected);
+    QCOMPARE(once.size(), distinct);
 }
 
 void TstChecks::duplicateTrianglesNameTheFirst()
