@@ -151,7 +151,16 @@ void compiledLinks(const Mesh& mesh, std::size_t point, Profile profile, std::ve
         compiledGoldSrcLinks(raw, kNoJoint, out);
         stats.afterCull = out.size();
     } else {
-        const Limits lim = limitsFor(profile);
+        // The profile's limits, looked up once per profile rather than per point (every check
+        // that compiles the links of a whole mesh asks for each point).
+        thread_local bool known = false;
+        thread_local Profile lastProfile = Profile::Source;
+        thread_local Limits lim;
+        if (!known || lastProfile != profile) {
+            lim = limitsFor(profile);
+            lastProfile = profile;
+            known = true;
+        }
         compiledSourceLinks(raw, kNoJoint, out, lim.weightCull, lim.weightsPerVertex, &stats);
     }
     if (culledCount) {

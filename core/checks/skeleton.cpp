@@ -25,19 +25,24 @@ std::vector<std::uint8_t> referencedBones(const Model& m, Profile p)
     const Skeleton& s = m.skeleton;
     std::vector<std::uint8_t> ref(s.size(), 0);
     std::vector<Link> links;
-    for (std::size_t pt = 0; pt < m.mesh.pointCount(); ++pt) {
+    std::size_t marked = 0; // bones in `ref`: once all are, no point can add one
+    const auto mark = [&ref, &marked](std::size_t j) {
+        marked += ref[j] == 0 ? 1U : 0U;
+        ref[j] = 1;
+    };
+    for (std::size_t pt = 0; pt < m.mesh.pointCount() && marked < ref.size(); ++pt) {
         compiledLinks(m.mesh, pt, p, links);
         // vbmcompiler also keeps each vertex's parent-field bone (studiocompiler.cpp
         // MarkSubmodelUsedBones).
         if (p == Profile::Pathos && pt < m.mesh.pointParents.size()) {
             const JointIndex parent = m.mesh.pointParents[pt];
             if (parent >= 0 && static_cast<std::size_t>(parent) < s.size()) {
-                ref[static_cast<std::size_t>(parent)] = 1;
+                mark(static_cast<std::size_t>(parent));
             }
         }
         for (const Link& l : links) {
             if (l.joint >= 0 && static_cast<std::size_t>(l.joint) < s.size()) {
-                ref[static_cast<std::size_t>(l.joint)] = 1;
+                mark(static_cast<std::size_t>(l.joint));
             }
         }
     }

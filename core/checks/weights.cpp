@@ -202,7 +202,8 @@ void checkWeightsTooManyLinks(const Model& m, const Profile& p, DiagnosticSink& 
     VertexOnce once(m);
     std::vector<Link> links;
     for (std::size_t pt = 0; pt < me.pointCount(); ++pt) {
-        if (!hasLinks(me, pt)) {
+        // Merging and the cull only take links away: no more written than kept, nothing to say.
+        if (!hasLinks(me, pt) || me.influenceCount(pt) <= lim.weightsPerVertex) {
             continue;
         }
         std::size_t n = 0;
