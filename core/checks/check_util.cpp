@@ -453,26 +453,6 @@ WeldStats weldStats(const Model& m, Profile profile, std::size_t vertexLimit,
 
 namespace {
 
-// The weld kept between checkVertexLimit and budgetMeters (weldStatsOnce), for one thread.
-struct KeptWeld {
-    bool valid = false;
-    const Model* model = nullptr;
-    Profile profile = Profile::Source;
-    std::size_t vertexLimit = 0, normalLimit = 0;
-    // The mesh arrays it was computed on: another model at the same address does not match.
-    const void* corners = nullptr;
-    const void* points = nullptr;
-    std::size_t cornerCount = 0, pointCount = 0;
-    WeldStats stats;
-
-    bool sameModel(const Model& m, Profile p) const noexcept
-    {
-        return valid && model == &m && profile == p && corners == m.mesh.cornerPoints.data() &&
-               points == m.mesh.pointPositions.data() && cornerCount == m.mesh.cornerCount() &&
-               pointCount == m.mesh.pointCount();
-    }
-};
-
 thread_local KeptWeld t_keptWeld;
 
 } // namespace
@@ -505,6 +485,18 @@ std::size_t weldedVertexCount(const Model& m, Profile profile)
         k.sameModel(m, profile) ? k.stats.vertices : weldStats(m, profile, 0, 0).vertices;
     forgetWeldStats();
     return n;
+}
+
+KeptWeld takeKeptWeld() noexcept
+{
+    KeptWeld k = std::move(t_keptWeld);
+    forgetWeldStats();
+    return k;
+}
+
+void keepWeld(KeptWeld&& k) noexcept
+{
+    t_keptWeld = std::move(k);
 }
 
 void forgetWeldStats() noexcept

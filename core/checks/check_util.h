@@ -86,6 +86,32 @@ const WeldStats& weldStatsOnce(const Model& m, Profile profile, std::size_t vert
 std::size_t weldedVertexCount(const Model& m, Profile profile); // takes and forgets the kept weld
 void forgetWeldStats() noexcept;
 
+// The weld kept between checkVertexLimit and budgetMeters (weldStatsOnce), for one thread.
+struct KeptWeld {
+    bool valid = false;
+    const Model* model = nullptr;
+    Profile profile = Profile::Source;
+    std::size_t vertexLimit = 0, normalLimit = 0;
+    // The mesh arrays it was computed on: another model at the same address does not match.
+    const void* corners = nullptr;
+    const void* points = nullptr;
+    std::size_t cornerCount = 0, pointCount = 0;
+    WeldStats stats;
+
+    bool sameModel(const Model& m, Profile p) const noexcept
+    {
+        return valid && model == &m && profile == p && corners == m.mesh.cornerPoints.data() &&
+               points == m.mesh.pointPositions.data() && cornerCount == m.mesh.cornerCount() &&
+               pointCount == m.mesh.pointCount();
+    }
+};
+// The weld kept on this thread, moved out (and forgotten here) / in: runModelChecks runs the
+// weld on a second thread on a large mesh and hands its weld to the calling thread.
+KeptWeld takeKeptWeld() noexcept;
+void keepWeld(KeptWeld&& k) noexcept;
+// The corner count from which runModelChecks runs the weld block on a second thread (tests).
+void setParallelChecksFrom(std::size_t corners) noexcept;
+
 // One row per vertex (issue 27): an SMD writes a vertex once per triangle that uses it, and
 // studiomdl welds the copies (same position, parent field, link state and links) into one. A
 // per-vertex check asks first(point) for each point it fires on and reports only the first of

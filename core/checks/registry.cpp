@@ -1,6 +1,10 @@
 #include "core/checks/registry.h"
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
+#include <system_error>
+#include <thread>
 #include <unordered_set>
 
 #include "core/build/scratch_slots.h"
@@ -87,7 +91,45 @@ void dropReaderIds(DiagnosticSink& sink, std::size_t from, const std::vector<Dia
                 diags.end());
 }
 
+// The weld block: mesh.vertex-limit (the weld) to mesh.duplicate-triangle, the checks that
+// build model-sized hash tables of their own. On a large mesh they run on a second thread while
+// the calling thread runs the checks before them (issue 27 item 10).
+std::atomic<std::size_t> g_parallelFrom{200000};
+
+std::size_t checkIndex(std::string_view name) noexcept
+{
+    std::size_t i = 0;
+    while (i < std::size(kModelChecks) && kModelChecks[i].name != name) {
+        ++i;
+    }
+    return i;
+}
+
+// Reports `rows` (a side sink's, in order) into `to` as if their checks had reported there: a
+// row `to` keeps again, a summary row as the diagnostics it stands for (the sink counts them).
+// Its severity and fixedSeverity are the ones the check left on it (grading included).
+void replayInto(DiagnosticSink& to, std::vector<Diagnostic> rows)
+{
+    for (Diagnostic& r : rows) {
+        if (r.omitted == 0) {
+            Diagnostic& d = to.report(r.severity, r.id, r.where, std::move(r.message), r.element);
+            d.fixedSeverity = r.fixedSeverity;
+            d.related = std::move(r.related);
+            continue;
+        }
+        for (std::uint32_t k = 0; k < r.omitted; ++k) {
+            Diagnostic& d = to.report(r.severity, r.id, r.where, std::string(), r.element);
+            d.fixedSeverity = r.fixedSeverity;
+        }
+    }
+}
+
 } // namespace
+
+void checks::setParallelChecksFrom(std::size_t corners) noexcept
+{
+    g_parallelFrom = corners;
+}
 
 std::span<const ModelCheck> modelChecks() noexcept
 {
@@ -109,8 +151,49 @@ void runModelChecks(const Model& m, Profile profile, DiagnosticSink& sink,
     const std::size_t from = sink.diagnostics().size();
     forgetWeldStats();               // checkVertexLimit welds once; budgetMeters reuses it
     const ScratchSlotsScope scratch; // the checks' hash tables reuse each other's memory
-    for (const ModelCheck& c : kModelChecks) {
-        c.run(m, p, sink);
+    static const std::size_t kBlockFirst = checkIndex("mesh.vertex-limit/vertex-split/"
+                                                      "normal-limit/unique-vertices");
+    static const std::size_t kBlockEnd = checkIndex("mesh.duplicate-triangle") + 1;
+    std::size_t next = 0;
+    if (m.mesh.cornerCount() >= g_parallelFrom && kBlockEnd <= std::size(kModelChecks) &&
+        std::thread::hardware_concurrency() > 1) {
+        // The block into a sink of its own on a second thread, then replayed into `sink` after
+        // the checks before it: the same rows in the same order, the same caps and counts.
+        DiagnosticSink aside(sink.file());
+        aside.setMaxPerId(sink.maxPerId());
+        KeptWeld weld;
+        std::exception_ptr failed;
+        std::jthread worker;
+        try {
+            worker = std::jthread([&] {
+                try {
+                    const ScratchSlotsScope workerScratch;
+                    for (std::size_t i = kBlockFirst; i < kBlockEnd; ++i) {
+                        kModelChecks[i].run(m, p, aside);
+                    }
+                    weld = takeKeptWeld();
+                } catch (...) {
+                    failed = std::current_exception();
+                }
+            });
+        } catch (const std::system_error&) {
+            // no second thread: the block runs here, in order
+        }
+        if (worker.joinable()) {
+            for (std::size_t i = 0; i < kBlockFirst; ++i) {
+                kModelChecks[i].run(m, p, sink);
+            }
+            worker.join();
+            if (failed) {
+                std::rethrow_exception(failed);
+            }
+            replayInto(sink, aside.take());
+            keepWeld(std::move(weld));
+            next = kBlockEnd;
+        }
+    }
+    for (std::size_t i = next; i < std::size(kModelChecks); ++i) {
+        kModelChecks[i].run(m, p, sink);
     }
     releaseVertexOnceScratch(); // the checks shared it; nothing holds it past the run
     dropReaderIds(sink, from, readerDiagnostics);
