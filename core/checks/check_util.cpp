@@ -352,13 +352,15 @@ WeldStats weldStats(const Model& m, Profile profile, std::size_t vertexLimit,
     // first vertex of the same key welds with it. A vertex keeps its first corner and normal
     // only (not its key): the key is built again for that corner when a hash tag matches, so
     // the tables stay small (no 68-byte key per vertex) and are reserved once, never regrown.
+    // A vertex is named by its first corner (the table's key): its normal is that corner's,
+    // made unit again when a hash tag matches, so no array of the vertices' corners or normals
+    // is written (issue 27 item 10: 15 MB of fresh pages on a 100 MB SMD). The corner map
+    // numbers vertices in order of creation: only then a corner -> number table is kept.
     WeldTable table(nc);
-    std::vector<std::uint32_t> repCorner;
-    std::vector<Vec3> repNormal;
-    repCorner.reserve(nc);
-    repNormal.reserve(nc);
-    adviseHugePages(repCorner.data(), nc * sizeof(std::uint32_t));
-    adviseHugePages(repNormal.data(), nc * sizeof(Vec3));
+    std::vector<std::uint32_t> numberOf; // first corner -> vertex number (corner map only)
+    if (wantCornerMap) {
+        numberOf.resize(nc);
+    }
     std::vector<Link> links;
     const Limits lim = limitsFor(profile); // what compiledLinks would look up per corner
     const auto sourceKey = [&](std::size_t c, Key& k) {
@@ -419,35 +421,36 @@ WeldStats weldStats(const Model& m, Profile profile, std::size_t vertexLimit,
         }
         const Vec3 n = unit(me.cornerNormals[c]);
         bool created = false;
-        const std::uint32_t v = table.findOrAdd(
-            hash,
+        const std::uint32_t first = table.findOrAddKey(
+            hash, static_cast<std::uint32_t>(c),
             [&](std::uint32_t g) {
-                if (!sameSourceNormal(repNormal[g], n)) {
+                if (!sameSourceNormal(unit(me.cornerNormals[g]), n)) {
                     return false;
                 }
                 // The same material, position, UV and raw links give the same key (the
                 // compiled links are a function of the raw ones): no second cull and sort
                 // for the copies of a vertex (six corners a point on a welded grid).
-                if (sameRawCorner(repCorner[g], c)) {
+                if (sameRawCorner(g, c)) {
                     return true;
                 }
                 Key rk;
-                sourceKey(repCorner[g], rk);
+                sourceKey(g, rk);
                 return rk == k;
             },
             created);
         if (created) {
-            repCorner.push_back(static_cast<std::uint32_t>(c));
-            repNormal.push_back(n);
-            if (vertexLimit > 0 && repNormal.size() == vertexLimit + 1) {
+            if (wantCornerMap) {
+                numberOf[c] = static_cast<std::uint32_t>(table.groups() - 1);
+            }
+            if (vertexLimit > 0 && table.groups() == vertexLimit + 1) {
                 out.vertexOverflow = static_cast<std::uint32_t>(c);
             }
         }
         if (wantCornerMap) {
-            out.cornerVertex.push_back(v);
+            out.cornerVertex.push_back(numberOf[first]);
         }
     }
-    out.vertices = repNormal.size();
+    out.vertices = table.groups();
     return out;
 }
 
