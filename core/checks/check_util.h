@@ -152,7 +152,8 @@ public:
     // per item (issue 27 item 10). Equal vertices hash alike, so they meet in one partition, in
     // item order: the first of each is the one first() would have said. Extras are asked of
     // `fires` again when two items' hash bits match, not stored.
-    template <class Fires, class OnFirst> void sweep(std::size_t n, Fires&& fires, OnFirst&& onFirst)
+    template <class Fires, class OnFirst>
+    void sweep(std::size_t n, Fires&& fires, OnFirst&& onFirst)
     {
         assert(m_reps.empty() && m_swept == 0);
         constexpr unsigned kPartBits = 10;
