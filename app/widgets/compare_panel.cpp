@@ -131,6 +131,9 @@ bool ComparePanel::compareWith(const QString& mdlPath)
             ? tr("No difference: the prediction matches %1.").arg(QFileInfo(mdlPath).fileName())
             : tr("%n difference(s) with %1", nullptr, int(m_report.differences.size()))
                   .arg(QFileInfo(mdlPath).fileName());
+    for (const std::string& s : m_report.notCompared) {
+        text += QLatin1Char('\n') + tr("Not compared: %1").arg(toQString(s));
+    }
     QStringList reasons;
     for (const std::string& s : m_report.staleReasons) {
         reasons << toQString(s);

@@ -1263,12 +1263,17 @@ constexpr CheckExplanation kExplanations[] = {
      "Remove the self-expanding macro or the runaway include; split huge generated files."},
     {"qc.syntax", "the script's structure is broken",
      "A `}` without a matching `{`, a `{` without a command, a line that does not start with a "
-     "`$command`, `$popd` without `$pushd`, or a bodygroup line other than `studio FILE` / "
-     "`blank`.",
+     "`$command`, `$popd` without `$pushd`, a bodygroup line other than `studio FILE` / "
+     "`blank`, or a `$sequence` activity (`ACT_…`) not followed by its weight.",
      "studiomdl reads commands one token at a time; a stray token ends the compile with an "
-     "unknown-command or syntax error.",
-     "None: an error in every profile.", "$body body \"ref.smd\"\n}",
-     "Balance the braces and start each line with a command."},
+     "unknown-command or syntax error. An activity takes the next word as its weight: Source "
+     "(`Option_Activity`, `verify_atoi`) stops on a word that is not a number; HL1 "
+     "(`Cmd_Sequence`, `atoi`) takes it as weight 0, so `ACT_IDLE_ANGRY loop` loses its `loop` "
+     "(Pathos's harrison.mdl was built so); with nothing after the activity both stop (\"line is "
+     "incomplete\").",
+     "An error in every profile, but a word read as an activity's weight is a warning under "
+     "goldsrc and pathos (the model compiles without the option).",
+     "$body body \"ref.smd\"\n}", "Balance the braces and start each line with a command."},
     {"qc.includemodel", "`$includemodel` names a compiled model that is not read",
      "The QC pulls in a compiled `.mdl` (usually shared animations). RigScope reads sources, "
      "not compiled models, so its sequences are not part of the project here.",

@@ -409,7 +409,7 @@ constexpr CatalogEntry kCatalog[] = {
     {"qc.syntax",
      {S::Error, S::Error, S::Error, S::Off},
      "a stray '{' or '}', a line that is not a $command, $popd without $pushd, a bad bodygroup "
-     "line"},
+     "line, an activity without its weight"},
     {"qc.includemodel",
      {S::Note, S::Note, S::Note, S::Off},
      "$includemodel names a compiled .mdl: its contents are not read"},

@@ -1470,6 +1470,20 @@ CompareReport compareQcToCompiled(const std::string& qcPath, const std::string& 
     }
     sourceNamesDiffer(r.predicted, r.compiled, r.staleReasons);
     r.differences = compareCompiled(r.predicted, r.compiled);
+    const bool geometryUnread =
+        std::any_of(in.result.diagnostics.begin(), in.result.diagnostics.end(),
+                    [](const Diagnostic& d) { return d.id == ids::kCompiledUnreadCompanion; });
+    if (geometryUnread) {
+        // A Pathos .mdl holds no meshes and a placeholder texture: its .vbm has them.
+        std::erase_if(r.differences, [](const CompareDifference& d) {
+            const std::string_view f = d.field;
+            return f == "materialNames" || f.starts_with("skins") ||
+                   (f.starts_with("bodyparts[") &&
+                    (f.ends_with(".vertices") || f.ends_with(".triangles")));
+        });
+        r.notCompared.push_back("vertices, triangles, materials and skins: the compiled model "
+                                "keeps them in its .vbm, which RigScope does not read");
+    }
     for (CompareDifference& d : r.differences) {
         d.stale = !r.staleReasons.empty();
     }
@@ -1489,6 +1503,11 @@ std::string compareJson(const CompareReport& r)
     }
     w.key("stale").beginArray();
     for (const std::string& s : r.staleReasons) {
+        w.value(s);
+    }
+    w.endArray();
+    w.key("notCompared").beginArray();
+    for (const std::string& s : r.notCompared) {
         w.value(s);
     }
     w.endArray();
@@ -1522,6 +1541,9 @@ std::string compareText(const CompareReport& r)
     std::string o;
     for (const std::string& s : r.staleReasons) {
         o += "stale: " + s + "\n";
+    }
+    for (const std::string& s : r.notCompared) {
+        o += "not compared: " + s + "\n";
     }
     std::size_t stale = 0;
     for (const CompareDifference& d : r.differences) {

@@ -43,6 +43,9 @@ struct CompareReport {
     // checksum ... is not the .mdl's ...". Empty: not stale.
     std::vector<std::string> staleReasons;
     std::vector<CompareDifference> differences;
+    // What could not be compared, and why: a Pathos model's vertices, triangles, materials and
+    // skins are in its .vbm, which RigScope does not read.
+    std::vector<std::string> notCompared;
     // The compiled model's reader diagnostics (checksums, truncation) and the QC's errors.
     std::vector<Diagnostic> diagnostics;
 };

@@ -891,6 +891,73 @@ private slots:
             QCOMPARE(r.predicted.bones.size(), r.compiled.bones.size());
         }
     }
+
+    // The 18 Pathos projects with their compiled .mdl (vbmcompiler): bones in order, sequences,
+    // attachments and hitboxes are compared; the meshes and textures are in the .vbm, which is
+    // not read, and a line says so.
+    void pathosPairs_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("mdl");
+        QTest::addColumn<QStringList>("fields");
+        const QStringList none;
+        const struct {
+            const char* qc;
+            const char* mdl;
+            QStringList fields;
+        } pairs[] = {
+            // A later build than the QC: 16 sequences against the QC's 7.
+            {"blackout/blackout", "blackout", {QStringLiteral("sequences")}},
+            {"bullets/bullets", "bullets", none},
+            {"crates/crate_small", "crate_small", none},
+            {"error/error", "error", none},
+            {"ladders/ladder1", "ladder1", none},
+            {"motorbike/motorbike", "motorbike", none},
+            {"npcs/harrison/harrison", "harrison", none},
+            // Two blend files of each of two sequences are not in the repository.
+            {"npcs/replica/replica",
+             "replica",
+             {QStringLiteral("sequences[23].frames"), QStringLiteral("sequences[24].frames")}},
+            {"npcs/security/security", "security", none},
+            {"props/bigcluster1/bigcluster1", "props/bigcluster1", none},
+            {"props/grasscluster/grasscluster", "props/grasscluster", none},
+            {"props/pine/pine_tree", "props/pine_tree", none},
+            {"props/pine_cluster1/pine_cluster1", "props/pine_cluster1", none},
+            {"props/pine_cluster2/pine_cluster2", "props/pine_cluster2", none},
+            {"shellcasings/shellcasings", "shellcasings", none},
+            {"taperecorder/taperecorder", "taperecorder", none},
+            {"w_objects/w_objects", "w_objects", none},
+        };
+        for (const auto& p : pairs) {
+            QTest::newRow(p.qc) << QString::fromUtf8(p.qc) << QString::fromUtf8(p.mdl) << p.fields;
+        }
+    }
+    void pathosPairs()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, mdl);
+        QFETCH(QStringList, fields);
+        const QDir root(test::publicDataDir() +
+                        QStringLiteral("/TheOverfloater+pathos-public/pathos"));
+        const QString qc = root.filePath(QStringLiteral("sources/modelsrc/") + name + u".qc"_qs);
+        const QString m = root.filePath(QStringLiteral("models/") + mdl + u".mdl"_qs);
+        if (!QFileInfo::exists(qc) || !QFileInfo::exists(m)) {
+            QSKIP("the Pathos pairs (RIGSCOPE_TESTDATA) are not here");
+        }
+        CompareOptions opt;
+        opt.ignoreTimestamps = true;
+        const CompareReport r = compareQcToCompiled(qc.toStdString(), m.toStdString(), opt);
+        QVERIFY2(r.ok, r.error.c_str());
+        QStringList got;
+        for (const CompareDifference& d : r.differences) {
+            got << QString::fromStdString(d.field);
+        }
+        QCOMPARE(got, fields);
+        QCOMPARE(r.notCompared.size(), std::size_t(1));
+        QVERIFY(compareText(r).find("not compared: vertices, triangles, materials and skins") !=
+                std::string::npos);
+        QCOMPARE(r.predicted.bones.size(), r.compiled.bones.size());
+    }
 };
 
 QTEST_GUILESS_MAIN(TstCompare)

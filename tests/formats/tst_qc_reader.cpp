@@ -679,6 +679,45 @@ private slots:
         }
     }
 
+    // An activity takes the next word as its weight: HL1's GetToken + atoi eat `loop` in
+    // `ACT_IDLE_ANGRY loop` (Pathos harrison.mdl's standing_aim does not loop), Source's
+    // verify_atoi stops ("expecting number"), and with nothing after it both stop ("Line N is
+    // incomplete").
+    void anActivityEatsTheNextWord()
+    {
+        MemoryQcFileSystem fs;
+        fs.files["p/aim.smd"] = "version 1\nnodes\n0 \"root\" -1\nend\n"
+                                "skeleton\ntime 0\n0 0 0 0 0 0 0\nend\n";
+        fs.files["p/c.qc"] = "$modelname \"c.mdl\"\n"                             // 1
+                             "$body body \"aim.smd\"\n"                           // 2
+                             "$sequence aim \"aim\" fps 45 ACT_IDLE_ANGRY loop\n" // 3
+                             "$sequence idle \"aim\" ACT_IDLE 2 loop\n"           // 4
+                             "$sequence wait \"aim\" ACT_IDLE\n";                 // 5
+        for (const auto& [profile, eaten] : {std::pair{Profile::GoldSrc, Severity::Warning},
+                                             {Profile::Pathos, Severity::Warning},
+                                             {Profile::Source, Severity::Error}}) {
+            const QcReport r = qcReport("p/c.qc", profile, fs);
+            QCOMPARE(r.project.sequences.size(), std::size_t(3));
+            QVERIFY(!r.project.sequences[0].options.loop);
+            QCOMPARE(r.project.sequences[0].options.activityWeight, 0);
+            QVERIFY(r.project.sequences[1].options.loop);
+            QCOMPARE(r.project.sequences[1].options.activityWeight, 2);
+            QStringList found;
+            for (const Diagnostic& d : r.diagnostics) {
+                if (d.id == ids::kQcSyntax) {
+                    found << QStringLiteral("%1:%2 %3")
+                                 .arg(d.where.line)
+                                 .arg(d.where.column)
+                                 .arg(QString::fromUtf8(severityName(d.severity)));
+                }
+            }
+            QCOMPARE(
+                found,
+                (QStringList{QStringLiteral("3:43 %1").arg(QString::fromUtf8(severityName(eaten))),
+                             QStringLiteral("5:22 error")}));
+        }
+    }
+
     void dmxModelKeepsItsFlexShapes()
     {
         // Issue 27 item 2: a `$model` DMX with delta states keeps them in the compiled model, in

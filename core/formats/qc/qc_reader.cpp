@@ -610,6 +610,14 @@ private:
     std::uint64_t m_includeBytes = 0;
     bool m_stopped = false;
     bool m_pathosSign = false; // vbmcompiler-only syntax seen (flex on $body, $lod FILE ...)
+    // An activity followed by no number: where, the activity, the word read as its weight
+    // (empty: none on the line). Graded by profile in finish().
+    struct ActivityMisread {
+        QcWhere at;
+        std::string activity;
+        std::string word;
+    };
+    std::vector<ActivityMisread> m_activityMisreads;
     bool pathosOutputBeside() const;
     std::unordered_set<std::string> m_limitsHit;
 };
@@ -1924,9 +1932,17 @@ void Reader::parseAnimLine(const std::vector<Token>& toks, std::size_t from, QcA
         }
         const std::string kw = asciiLower(t.text);
         if (kw.rfind("act_", 0) == 0) {
+            // The next word is the weight, whatever it is (HL1 GetToken + atoi, Source
+            // Option_Activity + verify_atoi); finish() grades a word that is not a number.
             o.activity = t.text;
             if (i + 1 < toks.size() && isNumberToken(toks[i + 1])) {
                 o.activityWeight = static_cast<std::int32_t>(number(toks[++i]));
+            } else {
+                o.activityWeight = 0;
+                const bool eaten = i + 1 < toks.size();
+                m_activityMisreads.push_back(
+                    {at(eaten ? toks[i + 1] : t), t.text, eaten ? toks[i + 1].text : ""});
+                i += eaten ? 1 : 0;
             }
             continue;
         }
@@ -2436,6 +2452,30 @@ void Reader::finish()
                 d.fixedSeverity = true;
                 d.message = "'$" + c.name + "' is not a vbmcompiler command; vbmcompiler stops";
             }
+        }
+        p.diagnostics.push_back(std::move(d));
+    }
+    for (const ActivityMisread& a : m_activityMisreads) {
+        Diagnostic d;
+        d.id = ids::kQcSyntax;
+        d.file = a.at.file;
+        d.where = a.at.where;
+        d.severity = Severity::Error;
+        if (a.word.empty()) {
+            d.message = a.activity + " needs a weight after it; studiomdl stops (\"line is "
+                                     "incomplete\")";
+        } else if (goldSrcFamily(prof)) {
+            // HL1 studiomdl.c Cmd_Sequence: atoi of the word. The Pathos models were built so
+            // (harrison.mdl's standing_aim does not loop); vbmcompiler's ReadInt32 now stops.
+            d.severity = Severity::Warning;
+            d.fixedSeverity = true;
+            d.message = "'" + a.word + "' after " + a.activity +
+                        " is read as the activity's weight (0) and does nothing else; put the "
+                        "weight first (" +
+                        a.activity + " 1 " + a.word + ")";
+        } else {
+            d.message = "studiomdl expects a number after " + a.activity + ", not '" + a.word +
+                        "', and stops";
         }
         p.diagnostics.push_back(std::move(d));
     }
