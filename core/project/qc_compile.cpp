@@ -164,8 +164,15 @@ const ReadResult* Compiler::readRef(std::int32_t ref)
             m_out.diagnostics.push_back(diagnosticAt(Severity::Error, ids::kQcUnreadFile, f.at,
                                                      "'" + f.path + "' cannot be read: " + error));
         } else {
+            // A GoldSrc-family project's files are read for its compiler: what HL1 studiomdl or
+            // vbmcompiler keeps and drops is that compiler's (skeleton.unknown-parent in a null
+            // model). Source stays `auto` per file: the project's `source` is often only the
+            // default guess, and a DMX newer than SDK 2013 reads (L4D2) is then no error.
             ReadContext ctx;
             ctx.fileName = f.resolved;
+            if (goldSrcFamily(m_project.profile)) {
+                ctx.profile = m_project.profile;
+            }
             fr.result = readAny(bytes, ctx);
             quaternionsToEuler(fr.result.model); // DMX: Euler in double, as the SMD it compiles as
             if (!fr.result.hasModel) {

@@ -718,6 +718,32 @@ private slots:
         }
     }
 
+    // The files of a GoldSrc-family project are read for its compiler: under goldsrc a null
+    // model's undeclared parent is a note in the QC as it is for the file alone
+    // (tschumann/basis null.qc; null.mdl has 0 bones), under source an error.
+    void filesAreReadForTheProjectsCompiler()
+    {
+        MemoryQcFileSystem fs;
+        fs.files["p/null.smd"] = "version 1\nnodes\n  0 \"Bone1\"  1\nend\nskeleton\ntime 0\n"
+                                 "  0 0 0 0 0 0 0\nend\ntriangles\nend\n";
+        fs.files["p/null.qc"] = "$modelname null.mdl\n$body body \"null\"\n"
+                                "$sequence idle \"null\" loop fps 1\n";
+        for (const auto& [profile, severity] : {std::pair{Profile::GoldSrc, Severity::Note},
+                                                {Profile::Pathos, Severity::Note},
+                                                {Profile::Source, Severity::Error}}) {
+            const QcReport r = qcReport("p/null.qc", profile, fs);
+            std::vector<Severity> found;
+            for (const CheckedFile& f : checkQcReport(r, CheckOptions{})) {
+                for (const Diagnostic& d : f.diagnostics) {
+                    if (d.id == ids::kSkeletonUnknownParent) {
+                        found.push_back(d.severity);
+                    }
+                }
+            }
+            QCOMPARE(found, std::vector<Severity>{severity});
+        }
+    }
+
     void dmxModelKeepsItsFlexShapes()
     {
         // Issue 27 item 2: a `$model` DMX with delta states keeps them in the compiled model, in

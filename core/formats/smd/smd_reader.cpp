@@ -1766,14 +1766,14 @@ void SmdReader::gradeByProfile()
             }
             break;
         case Deferred::UnknownParent:
-            // HL1 studiomdl.c SimplifyModel keeps only the bones vertices use (and their
-            // parents); a reference with an empty 'triangles' block (a null model) gives none,
-            // so the broken parent reaches nothing (tschumann/basis null.mdl: 0 bones).
-            if (p == Profile::GoldSrc && has(Block::Triangles) &&
-                m_model.mesh.triangleCount() == 0) {
+            // HL1 studiomdl.c SimplifyModel (and vbmcompiler's CreateBoneTable) keep only the
+            // bones vertices use (and their parents); a reference with an empty 'triangles'
+            // block (a null model) gives none, so the broken parent reaches nothing
+            // (tschumann/basis null.mdl: 0 bones).
+            if (goldSrcFamily(p) && has(Block::Triangles) && m_model.mesh.triangleCount() == 0) {
                 d.severity = Severity::Note;
                 d.fixedSeverity = true;
-                d.message += "; goldsrc keeps no bone of a file without triangles";
+                d.message += "; " + pname + " keeps no bone of a file without triangles";
             }
             break;
         }
