@@ -80,19 +80,7 @@ const Model* fileModel(const QcCompiled& q, std::int32_t ref)
 Model onOneBone(const Model& m)
 {
     Model one = m;
-    Mesh& mesh = one.mesh;
-    std::fill(mesh.pointParents.begin(), mesh.pointParents.end(), JointIndex(0));
-    if (!mesh.influenceOffsets.empty()) {
-        std::uint32_t n = 0;
-        for (std::size_t pt = 0; pt < mesh.pointCount(); ++pt) {
-            const bool linked = mesh.influenceOffsets[pt + 1] > mesh.influenceOffsets[pt];
-            mesh.influenceOffsets[pt] = n;
-            n += linked ? 1u : 0u;
-        }
-        mesh.influenceOffsets[mesh.pointCount()] = n;
-        mesh.influenceJoints.assign(n, JointIndex(0));
-        mesh.influenceWeights.assign(n, 1.0f);
-    }
+    rigidOnFirstJoint(one.mesh);
     return one;
 }
 

@@ -812,20 +812,8 @@ void Compiler::collapseToStaticProp()
     m_jointByName.clear();
     m_jointByName.emplace("static_prop", 0);
     m_out.keptJoints.assign(1, 0);
-    Mesh& mesh = m_out.model.mesh;
-    std::fill(mesh.pointParents.begin(), mesh.pointParents.end(), JointIndex(0));
     // One link per linked point: rigid on static_prop (the links studiomdl sets to bone 0).
-    if (!mesh.influenceOffsets.empty()) {
-        std::uint32_t n = 0;
-        for (std::size_t p = 0; p < mesh.pointCount(); ++p) {
-            const bool linked = mesh.influenceOffsets[p + 1] > mesh.influenceOffsets[p];
-            mesh.influenceOffsets[p] = n;
-            n += linked ? 1u : 0u;
-        }
-        mesh.influenceOffsets[mesh.pointCount()] = n;
-        mesh.influenceJoints.assign(n, JointIndex(0));
-        mesh.influenceWeights.assign(n, 1.0f);
-    }
+    rigidOnFirstJoint(m_out.model.mesh);
     // "throw away all vertex animations"
     m_out.model.flexShapes.clear();
     m_out.flexSources.clear();
@@ -1227,6 +1215,23 @@ QcCompiled Compiler::run()
 }
 
 } // namespace
+
+void rigidOnFirstJoint(Mesh& mesh)
+{
+    std::fill(mesh.pointParents.begin(), mesh.pointParents.end(), JointIndex(0));
+    if (mesh.influenceOffsets.empty()) {
+        return;
+    }
+    std::uint32_t n = 0;
+    for (std::size_t p = 0; p < mesh.pointCount(); ++p) {
+        const bool linked = mesh.influenceOffsets[p + 1] > mesh.influenceOffsets[p];
+        mesh.influenceOffsets[p] = n;
+        n += linked ? 1u : 0u;
+    }
+    mesh.influenceOffsets[mesh.pointCount()] = n;
+    mesh.influenceJoints.assign(n, JointIndex(0));
+    mesh.influenceWeights.assign(n, 1.0f);
+}
 
 QcCompiled compileQc(const QcProject& project, QcFileSystem& fs, const QcCompileOptions& options)
 {

@@ -71,6 +71,10 @@ struct QcCompileOptions {
     std::int32_t lod = 0;
 };
 
+// Every point's parent joint and every linked point's one link (weight 1) on joint 0: what
+// studiomdl's MakeStaticProp leaves of a `$staticprop` mesh (simplify.cpp).
+void rigidOnFirstJoint(Mesh& mesh);
+
 // Reads every resolved file of the project through `fs` and core::readAny, and merges them.
 QcCompiled compileQc(const QcProject& project, QcFileSystem& fs,
                      const QcCompileOptions& options = {});
