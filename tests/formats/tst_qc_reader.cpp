@@ -64,6 +64,9 @@ QString dump(const std::vector<Diagnostic>& diags)
     return test::formatted(diags).join(QLatin1Char('\n'));
 }
 
+// An SMD of one bone at rest and nothing else: a body or a one-frame animation.
+constexpr const char* kOneBoneRest =
+    "version 1\nnodes\n0 \"root\" -1\nend\nskeleton\ntime 0\n0 0 0 0 0 0 0\nend\n";
 } // namespace
 
 class TstQcReader : public QObject {
@@ -629,8 +632,7 @@ private slots:
     void duplicateSequenceByProfile()
     {
         MemoryQcFileSystem fs;
-        fs.files["p/ref.smd"] = "version 1\nnodes\n0 \"root\" -1\nend\n"
-                                "skeleton\ntime 0\n0 0 0 0 0 0 0\nend\n";
+        fs.files["p/ref.smd"] = kOneBoneRest;
         fs.files["p/c.qc"] = "$modelname \"c.mdl\"\n$body body \"ref.smd\"\n"
                              "$sequence idle \"ref\"\n$sequence idle \"ref\"\n";
         for (const auto& [profile, severity] :
@@ -652,8 +654,7 @@ private slots:
     void aSequenceFileNamedLikeAnEarlierSequence()
     {
         MemoryQcFileSystem fs;
-        fs.files["p/ref.smd"] = "version 1\nnodes\n0 \"root\" -1\nend\n"
-                                "skeleton\ntime 0\n0 0 0 0 0 0 0\nend\n";
+        fs.files["p/ref.smd"] = kOneBoneRest;
         fs.files["p/aim.smd"] = "version 1\nnodes\n0 \"root\" -1\nend\n"
                                 "skeleton\ntime 0\n0 0 0 0 0 0 0\ntime 1\n0 0 0 1 0 0 0\nend\n";
         fs.files["p/c.qc"] = "$modelname \"c.mdl\"\n"          // 1
@@ -686,8 +687,7 @@ private slots:
     void anActivityEatsTheNextWord()
     {
         MemoryQcFileSystem fs;
-        fs.files["p/aim.smd"] = "version 1\nnodes\n0 \"root\" -1\nend\n"
-                                "skeleton\ntime 0\n0 0 0 0 0 0 0\nend\n";
+        fs.files["p/aim.smd"] = kOneBoneRest;
         fs.files["p/c.qc"] = "$modelname \"c.mdl\"\n"                             // 1
                              "$body body \"aim.smd\"\n"                           // 2
                              "$sequence aim \"aim\" fps 45 ACT_IDLE_ANGRY loop\n" // 3
