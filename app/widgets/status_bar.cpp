@@ -82,6 +82,10 @@ StatusBar::StatusBar(QWidget* parent)
     addPermanentWidget(m_progress);
     addPermanentWidget(m_cancel);
     addPermanentWidget(m_frameLabel);
+    // Wide enough for "999 fps" from the start: the bar does not jump as the rate changes, and
+    // a rate that arrives before the next layout is not clipped to its first digit.
+    m_fpsLabel->setMinimumWidth(m_fpsLabel->fontMetrics().horizontalAdvance(tr("999 fps")) + 4);
+    m_fpsLabel->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
     addPermanentWidget(m_fpsLabel);
     m_heatLabel->setObjectName(QStringLiteral("heatLegend"));
     m_heatLabel->setTextFormat(Qt::RichText);
