@@ -222,6 +222,14 @@ CheckedFile checkModel(const std::string& file, const Model* model,
         out.profile = resolveProfile(*reference, Profile::Auto);
     } else if (r.hasModel) {
         out.profile = resolveProfile(r.model, Profile::Auto);
+        // A v10 .mdl with its Pathos .vbm beside it (the reader's compiled.unread-companion)
+        // is vbmcompiler's: checked as its QC is.
+        if (formatFamily(r.model.format) == FormatFamily::Compiled &&
+            std::any_of(r.diagnostics.begin(), r.diagnostics.end(), [](const Diagnostic& d) {
+                return d.id == ids::kCompiledUnreadCompanion;
+            })) {
+            out.profile = Profile::Pathos;
+        }
     } else {
         out.profile = isCodExtension(file) ? Profile::Cod : Profile::Source;
     }

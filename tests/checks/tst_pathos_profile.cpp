@@ -385,6 +385,12 @@ private slots:
         QCOMPARE(int(in.compiled->bones.size()), bones);
         QCOMPARE(int(r.compiled.model.skeleton.size()), bones);
         QCOMPARE(r.project.sequences.size(), in.compiled->sequences.size());
+        // The compiled model on its own (its .vbm beside it) is checked as Pathos's, as the QC.
+        CheckOptions opt;
+        const CheckRun run = runCheck({mdl.toStdString()}, opt);
+        QCOMPARE(run.files.size(), std::size_t(1));
+        QCOMPARE(run.files.front().profile, Profile::Pathos);
+        QVERIFY(run.files.front().guessed);
     }
 };
 
