@@ -693,6 +693,24 @@ std::vector<CheckedFile> checkQcReport(const QcReport& r, const CheckOptions& op
         const auto& merged0 = fileOpt.profile == Profile::Pathos ? kMergedPathos : kMerged;
         CheckedFile merged =
             checkModel(path, &r.compiled.model, {}, nullptr, std::string(), fileOpt);
+        // The merged skeleton is the bone table. skeleton.bone-limit counts a GoldSrc-family
+        // reference's weighted bones and their parents (HL1 SimplifyModel), which is that table
+        // for goldsrc but misses the $attachment / $protected bones vbmcompiler keeps: the
+        // table's own size is what CreateBoneTable stops on.
+        const Limits lim = limitsFor(fileOpt.profile, &r.compiled.model);
+        const std::size_t tableBones = r.compiled.model.skeleton.size();
+        const bool limitSaid =
+            std::any_of(merged.diagnostics.begin(), merged.diagnostics.end(),
+                        [](const Diagnostic& d) { return d.id == ids::kSkeletonBoneLimit; });
+        if (!limitSaid && lim.bones > 0 && tableBones > lim.bones) {
+            Diagnostic d;
+            d.severity = Severity::Error;
+            d.id = ids::kSkeletonBoneLimit;
+            d.message = std::to_string(tableBones) + " bones in the bone table; " +
+                        std::string(profileName(fileOpt.profile)) + " allows at most " +
+                        std::to_string(lim.bones);
+            merged.diagnostics.push_back(std::move(d));
+        }
         for (Diagnostic& d : merged.diagnostics) {
             if (merged0.count(d.id)) {
                 d.file = path;

@@ -317,6 +317,49 @@ private slots:
         QCOMPARE(v.limit, std::size_t(2047));
     }
 
+    // The bone limit counts vbmcompiler's bone table, which keeps $attachment bones: 126
+    // weighted bones and 2 attachment bones are 128, over its 127 (CreateBoneTable stops);
+    // GoldSrc's table has only the 126 weighted ones.
+    void boneLimitCountsTheTable()
+    {
+        QByteArray smd = "version 1\nnodes\n0 \"b0\" -1\n";
+        for (int b = 1; b < 128; ++b) {
+            smd += QByteArray::number(b) + " \"b" + QByteArray::number(b) + "\" 0\n";
+        }
+        smd += "end\nskeleton\ntime 0\n";
+        for (int b = 0; b < 128; ++b) {
+            smd += QByteArray::number(b) + " 0 0 " + QByteArray::number(b) + " 0 0 0\n";
+        }
+        smd += "end\ntriangles\n";
+        for (int b = 0; b < 126; ++b) {
+            smd += "body.bmp\n";
+            for (int k = 0; k < 3; ++k) {
+                smd += QByteArray::number(b) + " " + QByteArray::number(k == 1 ? 1 : 0) + " " +
+                       QByteArray::number(k == 2 ? 1 : 0) + " " + QByteArray::number(b) +
+                       " 0 0 1 0 0\n";
+            }
+        }
+        smd += "end\n";
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QByteArray qc = "$modelname \"limit.mdl\"\n$body \"studio\" \"body\"\n"
+                              "$attachment 0 \"b126\" 0 0 0\n$attachment 1 \"b127\" 0 0 0\n"
+                              "$sequence \"idle\" \"body\"\n";
+        for (const auto& [name, bytes] : std::map<QString, QByteArray>{
+                 {QStringLiteral("body.smd"), smd}, {QStringLiteral("limit.qc"), qc}}) {
+            QFile f(tmp.filePath(name));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(bytes);
+        }
+        const QString path = tmp.filePath(QStringLiteral("limit.qc"));
+        const std::vector<CheckedFile> pathos = check(path, Profile::Pathos);
+        QCOMPARE(count(tally(pathos), "error skeleton.bone-limit"), std::size_t(1));
+        QCOMPARE(pathos.front().budget.at(0).used, std::size_t(128));
+        const std::vector<CheckedFile> goldsrc = check(path, Profile::GoldSrc);
+        QCOMPARE(count(tally(goldsrc), "error skeleton.bone-limit"), std::size_t(0));
+        QCOMPARE(goldsrc.front().budget.at(0).used, std::size_t(126));
+    }
+
     void publicProjects_data()
     {
         QTest::addColumn<QString>("qc");
