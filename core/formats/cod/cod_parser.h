@@ -338,6 +338,10 @@ template <class Parser>
 ReadResult readText(std::string_view bytes, const ReadContext& ctx, const char* format,
                     const char* notThis)
 {
+    // The model's arrays and what follows the read (the checks' tables) from one region of the
+    // heap, sized from the file, that the kernel may back with huge pages (issue 27 item 10;
+    // the SMD reader does the same).
+    reserveHeapForArrays(2 * bytes.size());
     DiagnosticSink sink(ctx.fileName);
     Model m;
     TextRecordStream in(bytes, sink, &m.headerComments);
