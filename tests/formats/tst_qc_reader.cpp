@@ -680,6 +680,40 @@ private slots:
         }
     }
 
+    // A word in a $bodygroup that is neither `studio FILE` nor `blank`: HL1's Cmd_Bodygroup
+    // passes over it (hltopdown-clone's player.qc has `$origin 0 0 -30` there and compiled),
+    // Source's stops ("unknown bodygroup option"), vbmcompiler's too.
+    void aStrayWordInABodygroupByProfile()
+    {
+        MemoryQcFileSystem fs;
+        fs.files["p/a.smd"] = kOneBoneRest;
+        fs.files["p/c.qc"] = "$modelname \"c.mdl\"\n"   // 1
+                             "$bodygroup \"bg\"\n"       // 2
+                             "{\n"                      // 3
+                             "\tstudio \"a\"\n"          // 4
+                             "\t$origin 0 0 -30\n"      // 5
+                             "\tblank\n"                 // 6
+                             "}\n";
+        for (const auto& [profile, severity] : {std::pair{Profile::GoldSrc, Severity::Warning},
+                                                {Profile::Pathos, Severity::Error},
+                                                {Profile::Source, Severity::Error}}) {
+            const QcReport r = qcReport("p/c.qc", profile, fs);
+            QCOMPARE(r.project.bodygroups.size(), std::size_t(1));
+            QCOMPARE(r.project.bodygroups[0].choices.size(), std::size_t(2));
+            QStringList found;
+            for (const Diagnostic& d : r.diagnostics) {
+                if (d.id == ids::kQcSyntax) {
+                    found << QStringLiteral("%1:%2 %3")
+                                 .arg(d.where.line)
+                                 .arg(d.where.column)
+                                 .arg(QString::fromUtf8(severityName(d.severity)));
+                }
+            }
+            QCOMPARE(found, QStringList{QStringLiteral("5:2 %1").arg(
+                                QString::fromUtf8(severityName(severity)))});
+        }
+    }
+
     // An activity takes the next word as its weight: HL1's GetToken + atoi eat `loop` in
     // `ACT_IDLE_ANGRY loop` (Pathos harrison.mdl's standing_aim does not loop), Source's
     // verify_atoi stops ("expecting number"), and with nothing after it both stop ("Line N is

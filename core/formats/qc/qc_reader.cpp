@@ -618,6 +618,13 @@ private:
         std::string word;
     };
     std::vector<ActivityMisread> m_activityMisreads;
+    // A word in a $bodygroup block that is neither `studio FILE` nor `blank`: graded by profile
+    // in finish() (HL1 skips it, Source and vbmcompiler stop).
+    struct BodygroupStray {
+        QcWhere at;
+        std::string word;
+    };
+    std::vector<BodygroupStray> m_bodygroupStrays;
     bool pathosOutputBeside() const;
     std::unordered_set<std::string> m_limitsHit;
 };
@@ -1613,9 +1620,7 @@ void Reader::bodyCommand(const Node& n, const std::string& name)
             } else if (kw == "reverse" || kw == "scale" || isNumberToken(toks[i])) {
                 // studio options: `reverse`, `scale N`
             } else {
-                error(ids::kQcSyntax, toks[i],
-                      "expected 'studio FILE' or 'blank' in $bodygroup, got '" + toks[i].text +
-                          "'");
+                m_bodygroupStrays.push_back({at(toks[i]), toks[i].text});
             }
         }
     }
@@ -2452,6 +2457,29 @@ void Reader::finish()
                 d.fixedSeverity = true;
                 d.message = "'$" + c.name + "' is not a vbmcompiler command; vbmcompiler stops";
             }
+        }
+        p.diagnostics.push_back(std::move(d));
+    }
+    for (const BodygroupStray& b : m_bodygroupStrays) {
+        Diagnostic d;
+        d.id = ids::kQcSyntax;
+        d.file = b.at.file;
+        d.where = b.at.where;
+        d.severity = Severity::Error;
+        if (prof == Profile::GoldSrc) {
+            // HL1 studiomdl.c Cmd_Bodygroup reads token after token and acts on `studio` and
+            // `blank` only: anything else (a `$origin` with its numbers) is passed over.
+            d.severity = Severity::Warning;
+            d.fixedSeverity = true;
+            d.message = "'" + b.word +
+                        "' in $bodygroup does nothing: GoldSrc studiomdl reads only 'studio "
+                        "FILE' and 'blank' there and passes over the rest";
+        } else {
+            // Source Cmd_Bodygroup: MdlError "unknown bodygroup option"; vbmcompiler
+            // Cmd_BodyGroup: "Was expecting 'studio' option".
+            d.message = "expected 'studio FILE' or 'blank' in $bodygroup, got '" + b.word +
+                        "'; " + (prof == Profile::Pathos ? "vbmcompiler" : "studiomdl") +
+                        " stops";
         }
         p.diagnostics.push_back(std::move(d));
     }
