@@ -1125,7 +1125,15 @@ CompiledModelInfo predictCompiled(const QcReport& r, std::int32_t version)
         if (!staticProp) {
             // A bound on the work (frames x points) for large animation libraries.
             std::size_t budget = std::size_t(1) << 26;
+            std::vector<const Animation*> played;
             for (const Animation& a : m.animations) {
+                played.push_back(&a);
+            }
+            for (const Animation& a : q.blendAnimations) {
+                played.push_back(&a);
+            }
+            for (const Animation* ap : played) {
+                const Animation& a = *ap;
                 if (a.kind != PoseKind::LocalEulerXYZ || a.jointCount != sk.size()) {
                     continue;
                 }

@@ -826,10 +826,27 @@ std::vector<CheckedFile> checkQcReport(const QcReport& r, const CheckOptions& op
             subtracted.insert(asciiLower(a.options.subtract));
         }
     }
-    for (const QcSequence& seq : r.project.sequences) {
-        for (std::int32_t ref : seq.fileRefs) {
-            mark(ref, seq.options);
+    // Files only a blend's later animations play (not any sequence's or $animation's first).
+    constexpr std::uint8_t kLaterBlend = 1, kFirstFile = 2;
+    std::vector<std::uint8_t> blendRole(r.compiled.reads.size(), 0);
+    auto role = [&](std::int32_t ref, std::uint8_t what) {
+        const std::int32_t k =
+            ref >= 0 && static_cast<std::size_t>(ref) < r.compiled.fileRead.size()
+                ? r.compiled.fileRead[static_cast<std::size_t>(ref)]
+                : -1;
+        if (k >= 0) {
+            std::uint8_t& b = blendRole[static_cast<std::size_t>(k)];
+            b = std::max(b, what);
         }
+    };
+    for (const QcSequence& seq : r.project.sequences) {
+        for (std::size_t i = 0; i < seq.fileRefs.size(); ++i) {
+            mark(seq.fileRefs[i], seq.options);
+            role(seq.fileRefs[i], i == 0 ? kFirstFile : kLaterBlend);
+        }
+    }
+    for (const QcAnimation& a : r.project.animations) {
+        role(a.fileRef, kFirstFile);
     }
     for (const QcAnimation& a : r.project.animations) {
         QcAnimOptions o = a.options;
@@ -908,6 +925,20 @@ std::vector<CheckedFile> checkQcReport(const QcReport& r, const CheckOptions& op
                 d.severity = Severity::Note;
                 d.fixedSeverity = true;
                 d.message += "; no bone of the model is below it";
+            }
+        }
+        if (xref && blendRole[k] == kLaterBlend && f.profile == Profile::GoldSrc) {
+            // HL1 SimplifyModel compares the bones of a sequence's first animation only; the
+            // later blends are relinked by that file's bone numbers unchecked ("relink
+            // animations"), so a hierarchy of their own does not stop the compile. (vbmcompiler
+            // compares each blend with the first, bone by bone, and stops: pathos keeps it.)
+            for (std::size_t d = f.diagnostics.size(); d-- > 0;) {
+                if (f.diagnostics[d].id == ids::kXrefParentMismatch) {
+                    f.diagnostics.erase(f.diagnostics.begin() + static_cast<std::ptrdiff_t>(d));
+                    if (d < f.objectNames.size()) {
+                        f.objectNames.erase(f.objectNames.begin() + static_cast<std::ptrdiff_t>(d));
+                    }
+                }
             }
         }
         if (use[k] == kPose && !isBody[k] && !isLod[k] && fr.result.hasModel &&

@@ -108,6 +108,7 @@ private:
     const ReadResult* readRef(std::int32_t ref);
     JointIndex addBone(const Skeleton& src, std::size_t j);
     void addMesh(const Model& src, std::uint32_t object, std::vector<JointIndex>& remap);
+    bool sequenceSource(const QcSequence& seq, std::size_t k, Animation& out);
     void addSequence(std::size_t s);
     struct Source {
         std::int32_t ref = -1;
@@ -904,19 +905,15 @@ void Compiler::addVertexFrames()
     }
 }
 
-void Compiler::addSequence(std::size_t si)
+// Source `k` of sequence `seq` (its first file, or a later blend file) on the merged skeleton, as
+// studiomdl plays it: false when the file has no animation.
+bool Compiler::sequenceSource(const QcSequence& seq, std::size_t k, Animation& out)
 {
-    const QcSequence& seq = m_project.sequences[si];
-    m_out.sequenceAnimation[si] = -1;
-    if (seq.declared || seq.sources.empty()) {
-        return;
-    }
-    const Source src = resolveSource(seq.sources.front(),
-                                     seq.fileRefs.empty() ? -1 : seq.fileRefs.front(), seq.options);
+    const Source src = resolveSource(
+        seq.sources[k], k < seq.fileRefs.size() ? seq.fileRefs[k] : std::int32_t(-1), seq.options);
     const QcAnimOptions& opt = src.options;
-    Animation out;
     if (!mergedFrames(src.ref, opt.frameStart, opt.frameEnd, out)) {
-        return;
+        return false;
     }
     out.name = seq.name;
     out.fps = opt.fps > 0 && std::isfinite(opt.fps) ? opt.fps : 30.0f;
@@ -954,8 +951,31 @@ void Compiler::addSequence(std::size_t si)
     } else if (opt.delta) {
         playOnBind(out, nullptr, opt.post);
     }
-    m_out.model.animations.push_back(std::move(out));
-    m_out.sequenceAnimation[si] = static_cast<std::int32_t>(m_out.model.animations.size() - 1);
+    return true;
+}
+
+void Compiler::addSequence(std::size_t si)
+{
+    const QcSequence& seq = m_project.sequences[si];
+    m_out.sequenceAnimation[si] = -1;
+    if (seq.declared || seq.sources.empty()) {
+        return;
+    }
+    Animation out;
+    if (sequenceSource(seq, 0, out)) {
+        m_out.model.animations.push_back(std::move(out));
+        m_out.sequenceAnimation[si] = static_cast<std::int32_t>(m_out.model.animations.size() - 1);
+    }
+    // A blend's later files: studiomdl loads each (ParseSequence: one animation per name, the
+    // blend grid of them), so each is read (and checked) and its poses count for the hull
+    // (CalcSequenceBoundingBoxes runs over every animation of the sequence).
+    for (std::size_t k = 1; k < seq.sources.size(); ++k) {
+        Animation blend;
+        if (sequenceSource(seq, k, blend)) {
+            m_out.blendAnimations.push_back(std::move(blend));
+            m_out.blendSequence.push_back(static_cast<std::int32_t>(si));
+        }
+    }
 }
 
 QcCompiled Compiler::run()

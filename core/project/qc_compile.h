@@ -30,6 +30,11 @@ struct QcCompiled {
     std::vector<std::vector<std::int32_t>> choiceObjects;
     // Per sequence: the model animation, -1 when it has none (missing file, declared only).
     std::vector<std::int32_t> sequenceAnimation;
+    // The later files of blend sequences (each sequence's second source on), merged as its
+    // first, and the sequence each belongs to: not played on the timeline, but read, checked and
+    // counted in the hull.
+    std::vector<Animation> blendAnimations;
+    std::vector<std::int32_t> blendSequence;
     // Per QcProject::attachments / hitboxes: the merged joint (kNoJoint when unknown).
     std::vector<JointIndex> attachmentJoints;
     std::vector<JointIndex> hitboxJoints;

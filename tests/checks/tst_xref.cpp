@@ -283,6 +283,35 @@ private slots:
         QVERIFY(parentRows(anim, ref, Profile::Pathos).empty());
     }
 
+    // Every file of a blend is read and checked, as studiomdl loads each (ParseSequence): a
+    // later blend cut short is an error at its own lines, and its frame 0 is compared with the
+    // rest pose as the first file's is.
+    void aBlendsLaterFilesAreChecked()
+    {
+        MemoryQcFileSystem fs;
+        fs.files["p/body.smd"] = skeletonSmd({{"root", -1}, {"arm", 0}}, {1});
+        fs.files["p/ok.smd"] = skeletonSmd({{"root", -1}, {"arm", 0}});
+        fs.files["p/cut.smd"] = "version 1\nnodes\n0 \"root\" -1\n1 \"arm\" 0\nend\n"
+                                "skeleton\ntime 0\n0 0 0 0\n";
+        fs.files["p/main.qc"] =
+            "$modelname t.mdl\n$body b body.smd\n$sequence aim ok.smd cut.smd blend XR -45 45\n";
+        const QcReport r = qcReport("p/main.qc", Profile::Source, fs);
+        QCOMPARE(r.compiled.model.animations.size(), std::size_t(1));
+        QStringList found;
+        for (const CheckedFile& f : checkQcReport(r, CheckOptions{})) {
+            for (const Diagnostic& d : f.diagnostics) {
+                if (d.severity == Severity::Error) {
+                    found << QStringLiteral("%1:%2 %3")
+                                 .arg(QString::fromStdString(f.file))
+                                 .arg(d.where.line)
+                                 .arg(QString::fromUtf8(d.id.data(), qsizetype(d.id.size())));
+                }
+            }
+        }
+        QCOMPARE(found, (QStringList{QStringLiteral("p/cut.smd:8 syntax.short-line"),
+                                     QStringLiteral("p/cut.smd:8 syntax.truncated")}));
+    }
+
     // In a GoldSrc project: the error is at the animation's bone line, judged against the
     // merged bodies' table. HL1 SimplifyModel checks a sequence's first animation only; the
     // other blends are mapped by its bones unchecked ("relink animations"), so a blend that
@@ -312,7 +341,7 @@ private slots:
         QCOMPARE(rows("$modelname t.mdl\n$body b body.smd\n$sequence idle ok.smd\n"
                       "$sequence walk bad.smd\n"),
                  (std::vector<std::string>{"p/bad.smd:5: error"}));
-        // A later blend: never an error (RigScope reads a sequence's first file only).
+        // A later blend is read and checked, but no parent of it is an error.
         QCOMPARE(rows("$modelname t.mdl\n$body b body.smd\n$sequence aim ok.smd bad.smd\n"),
                  std::vector<std::string>{});
     }

@@ -375,6 +375,29 @@ private slots:
         QCOMPARE(c.illumPosition, Vec3(-2, 1, 3));
     }
 
+    // The hull holds the poses of every animation of a blend, not only its first
+    // (simplify.cpp CalcSequenceBoundingBoxes runs over each of the sequence's animations).
+    void hullHoldsEveryBlend()
+    {
+        const std::vector<std::tuple<std::string, int, Vec3>> bones{{"root", -1, Vec3::Zero()}};
+        auto pose = [](float z) {
+            return "version 1\nnodes\n0 \"root\" -1\nend\nskeleton\ntime 0\n0 0 0 " +
+                   std::to_string(z) + " 0 0 0\nend\n";
+        };
+        const std::map<std::string, std::string> files{
+            {"a.smd", smd(bones, quad("m", kUp, kUp))}, {"low.smd", pose(0)}, {"high.smd", pose(5)}};
+        const CompiledModelInfo one =
+            predict("$modelname t.mdl\n$body b a.smd\n$sequence aim low.smd\n", files);
+        QCOMPARE(one.hullMin, Vec3(-1, 0, 0));
+        QCOMPARE(one.hullMax, Vec3(0, 1, 0));
+        const CompiledModelInfo blend = predict(
+            "$modelname t.mdl\n$body b a.smd\n$sequence aim low.smd high.smd blend XR -45 45\n",
+            files);
+        QCOMPARE(blend.sequences.size(), std::size_t(1));
+        QCOMPARE(blend.hullMin, Vec3(-1, 0, 0));
+        QCOMPARE(blend.hullMax, Vec3(0, 1, 5));
+    }
+
     // The hull also holds the collision model, grown by a quarter unit on every side (the
     // margin of its convex pieces).
     void hullHoldsTheCollisionModel()
