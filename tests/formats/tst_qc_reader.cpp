@@ -680,6 +680,29 @@ private slots:
         }
     }
 
+    // A sprgen script (Half-Life's sprites/*.qc): one note that it is not a model's, not a
+    // note per command nor an error per stray `/`.
+    void aSpriteScriptIsSaidToBeOne()
+    {
+        MemoryQcFileSystem fs;
+        fs.files["p/s.qc"] = "// sprites\n"                              // 1
+                             "$spritename rope\n"                        // 2
+                             "$type vp_parallel\n"                       // 3
+                             "$load \\quiver\\valve\\sprites\\rope.bmp\n" // 4
+                             "$frame 0 0 16 32\n"                        // 5
+                             "/\n"                                       // 6
+                             "$spritename puff\n";                       // 7
+        const QcReport r = qcReport("p/s.qc", Profile::Auto, fs);
+        QCOMPARE(r.diagnostics.size(), std::size_t(1));
+        QCOMPARE(r.diagnostics[0].id, ids::kQcUnknownCommand);
+        QCOMPARE(r.diagnostics[0].severity, Severity::Note);
+        QCOMPARE(r.diagnostics[0].where.line, std::uint32_t(2));
+        QCOMPARE(r.errors, std::size_t(0));
+        // A model QC that has a stray $spritename keeps its notes.
+        fs.files["p/m.qc"] = "$modelname m.mdl\n$spritename x\n$type y\n";
+        QCOMPARE(qcReport("p/m.qc", Profile::Auto, fs).diagnostics.size(), std::size_t(2));
+    }
+
     // A word in a $bodygroup that is neither `studio FILE` nor `blank`: HL1's Cmd_Bodygroup
     // passes over it (hltopdown-clone's player.qc has `$origin 0 0 -30` there and compiled),
     // Source's stops ("unknown bodygroup option"), vbmcompiler's too.

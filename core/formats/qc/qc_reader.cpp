@@ -2611,6 +2611,28 @@ void Reader::finish()
             }
         }
     }
+    // A sprite script (Half-Life's sprgen reads `$spritename`, `$type`, `$load`, `$frame` from a
+    // .qc too) is not a model's: one note says so, in place of a note per command.
+    const QcCommand* sprite = nullptr;
+    bool model = false;
+    for (const QcCommand& c : p.commands) {
+        if (c.name == "spritename" && !sprite) {
+            sprite = &c;
+        }
+        model = model || c.name == "modelname" || c.name == "body" || c.name == "bodygroup" ||
+                c.name == "model" || c.name == "sequence" || c.name == "animation";
+    }
+    if (sprite && !model) {
+        Diagnostic d;
+        d.severity = Severity::Note;
+        d.id = ids::kQcUnknownCommand;
+        d.file = sprite->at.file;
+        d.where = sprite->at.where;
+        d.message = "a sprite script for sprgen ($spritename, $load, $frame), not a model's: "
+                    "studiomdl has nothing to compile here";
+        p.diagnostics.clear();
+        p.diagnostics.push_back(std::move(d));
+    }
 }
 
 QcProject Reader::run()
