@@ -65,19 +65,24 @@ QString ComparePanel::findCompiled(const core::QcReport& qc)
     if (!name.endsWith(QLatin1String(".mdl"), Qt::CaseInsensitive)) {
         name += QStringLiteral(".mdl");
     }
+    // An empty file is no compiled model (Pathos keeps a 0-byte pine_tree.mdl beside its QC).
+    const auto usable = [](const QString& path) {
+        const QFileInfo fi(path);
+        return fi.isFile() && fi.size() > 0;
+    };
     QDir dir = QFileInfo(toQString(qc.file)).absoluteDir();
     for (int up = 0; up < 5; ++up) {
         const QString here = dir.filePath(QStringLiteral("models/") + name);
-        if (QFileInfo::exists(here)) {
+        if (usable(here)) {
             return here;
         }
         for (const QString& child : dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
             const QString beside = dir.filePath(child + QStringLiteral("/models/") + name);
-            if (QFileInfo::exists(beside)) {
+            if (usable(beside)) {
                 return beside;
             }
         }
-        if (QFileInfo::exists(dir.filePath(QFileInfo(name).fileName())) && up == 0) {
+        if (usable(dir.filePath(QFileInfo(name).fileName())) && up == 0) {
             return dir.filePath(QFileInfo(name).fileName()); // compiled beside its QC
         }
         if (!dir.cdUp()) {

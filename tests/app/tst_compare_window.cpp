@@ -76,7 +76,9 @@ private slots:
         doc.open({qc});
         QVERIFY(doc.waitForLoaded());
         QVERIFY(doc.qcProject());
-        // $modelname under a `models` folder beside the project's folder.
+        // $modelname under a `models` folder beside the project's folder; an empty .mdl beside
+        // the QC is passed over.
+        QVERIFY(writeBytes(tmp.filePath(QStringLiteral("src/model.mdl")), std::string()));
         QCOMPARE(app::ComparePanel::findCompiled(*doc.qcProject()), mdl);
 
         app::OutlinePanel outline;

@@ -384,8 +384,9 @@ private slots:
             return "version 1\nnodes\n0 \"root\" -1\nend\nskeleton\ntime 0\n0 0 0 " +
                    std::to_string(z) + " 0 0 0\nend\n";
         };
-        const std::map<std::string, std::string> files{
-            {"a.smd", smd(bones, quad("m", kUp, kUp))}, {"low.smd", pose(0)}, {"high.smd", pose(5)}};
+        const std::map<std::string, std::string> files{{"a.smd", smd(bones, quad("m", kUp, kUp))},
+                                                       {"low.smd", pose(0)},
+                                                       {"high.smd", pose(5)}};
         const CompiledModelInfo one =
             predict("$modelname t.mdl\n$body b a.smd\n$sequence aim low.smd\n", files);
         QCOMPARE(one.hullMin, Vec3(-1, 0, 0));

@@ -685,13 +685,13 @@ private slots:
     void aSpriteScriptIsSaidToBeOne()
     {
         MemoryQcFileSystem fs;
-        fs.files["p/s.qc"] = "// sprites\n"                              // 1
-                             "$spritename rope\n"                        // 2
-                             "$type vp_parallel\n"                       // 3
+        fs.files["p/s.qc"] = "// sprites\n"                               // 1
+                             "$spritename rope\n"                         // 2
+                             "$type vp_parallel\n"                        // 3
                              "$load \\quiver\\valve\\sprites\\rope.bmp\n" // 4
-                             "$frame 0 0 16 32\n"                        // 5
-                             "/\n"                                       // 6
-                             "$spritename puff\n";                       // 7
+                             "$frame 0 0 16 32\n"                         // 5
+                             "/\n"                                        // 6
+                             "$spritename puff\n";                        // 7
         const QcReport r = qcReport("p/s.qc", Profile::Auto, fs);
         QCOMPARE(r.diagnostics.size(), std::size_t(1));
         QCOMPARE(r.diagnostics[0].id, ids::kQcUnknownCommand);
@@ -710,12 +710,12 @@ private slots:
     {
         MemoryQcFileSystem fs;
         fs.files["p/a.smd"] = kOneBoneRest;
-        fs.files["p/c.qc"] = "$modelname \"c.mdl\"\n"   // 1
-                             "$bodygroup \"bg\"\n"       // 2
-                             "{\n"                      // 3
-                             "\tstudio \"a\"\n"          // 4
-                             "\t$origin 0 0 -30\n"      // 5
-                             "\tblank\n"                 // 6
+        fs.files["p/c.qc"] = "$modelname \"c.mdl\"\n" // 1
+                             "$bodygroup \"bg\"\n"    // 2
+                             "{\n"                    // 3
+                             "\tstudio \"a\"\n"       // 4
+                             "\t$origin 0 0 -30\n"    // 5
+                             "\tblank\n"              // 6
                              "}\n";
         for (const auto& [profile, severity] : {std::pair{Profile::GoldSrc, Severity::Warning},
                                                 {Profile::Pathos, Severity::Error},

@@ -2477,9 +2477,8 @@ void Reader::finish()
         } else {
             // Source Cmd_Bodygroup: MdlError "unknown bodygroup option"; vbmcompiler
             // Cmd_BodyGroup: "Was expecting 'studio' option".
-            d.message = "expected 'studio FILE' or 'blank' in $bodygroup, got '" + b.word +
-                        "'; " + (prof == Profile::Pathos ? "vbmcompiler" : "studiomdl") +
-                        " stops";
+            d.message = "expected 'studio FILE' or 'blank' in $bodygroup, got '" + b.word + "'; " +
+                        (prof == Profile::Pathos ? "vbmcompiler" : "studiomdl") + " stops";
         }
         p.diagnostics.push_back(std::move(d));
     }
