@@ -536,6 +536,33 @@ Model xrefReference(const QcCompiled& c, const QcProject& p)
     return m;
 }
 
+// The merged reference's locations (a bone's rest pose line) are lines of the body file that
+// declared the bone, not of the QC whose name the reference carries: point them there, or drop
+// them where that file gave no line (a DMX).
+void pointAtDeclaringFiles(const QcCompiled& c, const Model& reference, const std::string& qcPath,
+                           const Skeleton& file, CheckedFile& f)
+{
+    for (Diagnostic& d : f.diagnostics) {
+        const bool joint = d.element.kind == ElementRef::Kind::Joint && d.element.index >= 0 &&
+                           static_cast<std::size_t>(d.element.index) < file.size();
+        const JointIndex j = joint ? reference.skeleton.findByName(
+                                         file.names[static_cast<std::size_t>(d.element.index)])
+                                   : kNoJoint;
+        for (std::size_t i = d.related.size(); i-- > 0;) {
+            RelatedNote& rel = d.related[i];
+            if (rel.file != qcPath) {
+                continue;
+            }
+            if (j != kNoJoint && static_cast<std::size_t>(j) < c.mergedJointFile.size() &&
+                rel.where.line > 0) {
+                rel.file = c.mergedJointFile[static_cast<std::size_t>(j)];
+            } else {
+                d.related.erase(d.related.begin() + static_cast<std::ptrdiff_t>(i));
+            }
+        }
+    }
+}
+
 // skeleton.unreferenced-bone for body file `f`, judged against the compiled model: the bones it
 // declared first that studiomdl drops (QcCompiled::droppedBones). A bone this file leaves
 // unweighted but another body weights is kept, so it is not reported.
@@ -866,6 +893,9 @@ std::vector<CheckedFile> checkQcReport(const QcReport& r, const CheckOptions& op
                                                               : fileOpt);
         if (isBody[k] && fr.result.hasModel && r.compiled.hasModel) {
             addDroppedBones(r, fr.result.model, fileOpt, f);
+        }
+        if (xref && fr.result.hasModel) {
+            pointAtDeclaringFiles(r.compiled, *reference, path, fr.result.model.skeleton, f);
         }
         if (use[k] == kDeltaOnly) {
             // A bone a delta leaves out of frame 0 is zero there, which adds (or subtracts)

@@ -706,6 +706,7 @@ void Compiler::dropUnusedBones()
 {
     Skeleton& sk = m_out.model.skeleton;
     m_out.mergedSkeleton = sk;
+    m_out.mergedJointFile = m_jointFile;
     const std::vector<std::uint8_t> used = usedBones();
     // The bone table's order (Source): the $definebone bones first, in script order (each
     // after its parent), then the files' bones in merged order.
@@ -804,6 +805,7 @@ void Compiler::collapseToStaticProp()
 {
     Skeleton& sk = m_out.model.skeleton;
     m_out.mergedSkeleton = sk;
+    m_out.mergedJointFile = m_jointFile;
     if (sk.empty()) {
         return;
     }

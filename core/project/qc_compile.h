@@ -52,6 +52,7 @@ struct QcCompiled {
     };
     std::vector<DroppedBone> droppedBones;
     Skeleton mergedSkeleton;
+    std::vector<std::string> mergedJointFile; // per mergedSkeleton joint: the file declaring it
     std::vector<JointIndex> keptJoints;
 
     // Where each $model's shapes sit in `model.flexShapes` (its flexfile VTAs, a DMX body's

@@ -283,6 +283,39 @@ private slots:
         QVERIFY(parentRows(anim, ref, Profile::Pathos).empty());
     }
 
+    // A reference played as a sequence whose rest pose differs: the related "reference pose
+    // here" is the line of the body file that declared the bone, in that file (not a line
+    // number under the QC's name).
+    void referencePoseIsInItsBodyFile()
+    {
+        MemoryQcFileSystem fs;
+        fs.files["p/body.smd"] = skeletonSmd({{"root", -1}, {"arm", 0}}, {1});
+        std::string moved = skeletonSmd({{"root", -1}, {"arm", 0}}, {1});
+        moved.replace(moved.find("1 0 0 1 0 0 0"), 13, "1 0 0 4 0 0 0");
+        fs.files["p/rag.smd"] = moved;
+        fs.files["p/main.qc"] = "$modelname t.mdl\n$body b body.smd\n$sequence rag rag.smd\n";
+        const QcReport r = qcReport("p/main.qc", Profile::Source, fs);
+        QStringList found;
+        for (const CheckedFile& f : checkQcReport(r, CheckOptions{})) {
+            for (const Diagnostic& d : f.diagnostics) {
+                if (d.id != ids::kXrefRestPoseDiffers) {
+                    continue;
+                }
+                found << QStringLiteral("%1:%2")
+                             .arg(QString::fromStdString(f.file))
+                             .arg(d.where.line);
+                for (const RelatedNote& n : d.related) {
+                    found << QStringLiteral("  %1:%2 %3")
+                                 .arg(QString::fromStdString(n.file))
+                                 .arg(n.where.line)
+                                 .arg(QString::fromStdString(n.message));
+                }
+            }
+        }
+        QCOMPARE(found, (QStringList{QStringLiteral("p/rag.smd:7"),
+                                     QStringLiteral("  p/body.smd:7 reference pose here")}));
+    }
+
     // Every file of a blend is read and checked, as studiomdl loads each (ParseSequence): a
     // later blend cut short is an error at its own lines, and its frame 0 is compared with the
     // rest pose as the first file's is.
