@@ -67,6 +67,22 @@ QString dump(const std::vector<Diagnostic>& diags)
 // An SMD of one bone at rest and nothing else: a body or a one-frame animation.
 constexpr const char* kOneBoneRest =
     "version 1\nnodes\n0 \"root\" -1\nend\nskeleton\ntime 0\n0 0 0 0 0 0 0\nend\n";
+
+// The qc.syntax diagnostics of `r` as "line:column severity".
+QStringList syntaxRows(const QcReport& r)
+{
+    QStringList rows;
+    for (const Diagnostic& d : r.diagnostics) {
+        if (d.id == ids::kQcSyntax) {
+            rows << QStringLiteral("%1:%2 %3")
+                        .arg(d.where.line)
+                        .arg(d.where.column)
+                        .arg(QString::fromUtf8(severityName(d.severity)));
+        }
+    }
+    return rows;
+}
+
 } // namespace
 
 class TstQcReader : public QObject {
@@ -723,15 +739,7 @@ private slots:
             const QcReport r = qcReport("p/c.qc", profile, fs);
             QCOMPARE(r.project.bodygroups.size(), std::size_t(1));
             QCOMPARE(r.project.bodygroups[0].choices.size(), std::size_t(2));
-            QStringList found;
-            for (const Diagnostic& d : r.diagnostics) {
-                if (d.id == ids::kQcSyntax) {
-                    found << QStringLiteral("%1:%2 %3")
-                                 .arg(d.where.line)
-                                 .arg(d.where.column)
-                                 .arg(QString::fromUtf8(severityName(d.severity)));
-                }
-            }
+            const QStringList found = syntaxRows(r);
             QCOMPARE(found, QStringList{QStringLiteral("5:2 %1").arg(
                                 QString::fromUtf8(severityName(severity)))});
         }
@@ -759,15 +767,7 @@ private slots:
             QCOMPARE(r.project.sequences[0].options.activityWeight, 0);
             QVERIFY(r.project.sequences[1].options.loop);
             QCOMPARE(r.project.sequences[1].options.activityWeight, 2);
-            QStringList found;
-            for (const Diagnostic& d : r.diagnostics) {
-                if (d.id == ids::kQcSyntax) {
-                    found << QStringLiteral("%1:%2 %3")
-                                 .arg(d.where.line)
-                                 .arg(d.where.column)
-                                 .arg(QString::fromUtf8(severityName(d.severity)));
-                }
-            }
+            const QStringList found = syntaxRows(r);
             QCOMPARE(
                 found,
                 (QStringList{QStringLiteral("3:43 %1").arg(QString::fromUtf8(severityName(eaten))),

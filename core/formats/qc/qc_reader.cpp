@@ -2460,12 +2460,17 @@ void Reader::finish()
         }
         p.diagnostics.push_back(std::move(d));
     }
-    for (const BodygroupStray& b : m_bodygroupStrays) {
+    // A qc.syntax error at `at`, graded below by profile.
+    const auto syntaxAt = [](const QcWhere& at) {
         Diagnostic d;
         d.id = ids::kQcSyntax;
-        d.file = b.at.file;
-        d.where = b.at.where;
+        d.file = at.file;
+        d.where = at.where;
         d.severity = Severity::Error;
+        return d;
+    };
+    for (const BodygroupStray& b : m_bodygroupStrays) {
+        Diagnostic d = syntaxAt(b.at);
         if (prof == Profile::GoldSrc) {
             // HL1 studiomdl.c Cmd_Bodygroup reads token after token and acts on `studio` and
             // `blank` only: anything else (a `$origin` with its numbers) is passed over.
@@ -2483,11 +2488,7 @@ void Reader::finish()
         p.diagnostics.push_back(std::move(d));
     }
     for (const ActivityMisread& a : m_activityMisreads) {
-        Diagnostic d;
-        d.id = ids::kQcSyntax;
-        d.file = a.at.file;
-        d.where = a.at.where;
-        d.severity = Severity::Error;
+        Diagnostic d = syntaxAt(a.at);
         if (a.word.empty()) {
             d.message = a.activity + " needs a weight after it; studiomdl stops (\"line is "
                                      "incomplete\")";
