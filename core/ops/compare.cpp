@@ -829,7 +829,10 @@ CompiledModelInfo predictCompiled(const QcReport& r, std::int32_t version)
                 seen[mat] = 1;
                 const std::string& name = file->mesh.materials[mat].name;
                 const std::string lower = asciiLower(name);
-                if (lower == "null.bmp" || lower == "null.tga" || lower == "debug/debugempty") {
+                // Source 2006's Grab_Triangles (v44) skips only null.bmp / null.tga: its
+                // models keep debug/debugempty (on 300 Spacebuild props of 2007).
+                if (lower == "null.bmp" || lower == "null.tga" ||
+                    (lower == "debug/debugempty" && version != 44)) {
                     continue;
                 }
                 (void)textureOf(name);
