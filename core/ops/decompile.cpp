@@ -18,6 +18,7 @@
 #include "core/io/make_directory.h"
 #include "core/model/format_id.h"
 #include "core/model/rotation.h"
+#include "core/text/ascii.h"
 #include "core/text/numbers.h"
 #include "core/text/plural.h"
 
@@ -70,6 +71,43 @@ std::string safeName(std::string_view s)
         out = "unnamed";
     }
     return out;
+}
+
+// The file a compiled model's source name is written to, relative to the QC: the name as
+// studiomdl stored it (folders kept, '\\' as '/') where that is a file inside the project's
+// folder, so that the recompile stores the same name; else a flat safe name (an absolute path,
+// a drive, "..", a character a file system refuses; for GoldSrc, whose studiomdl appends
+// ".smd" to every name, a dot, which RigScope's reader takes for an extension). `kept` says
+// which.
+std::string sourceFileStem(std::string_view name, bool goldsrc, bool& kept)
+{
+    std::string path(name);
+    std::replace(path.begin(), path.end(), '\\', '/');
+    const auto fileChar = [goldsrc](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+               c == '_' || c == '-' || c == ' ' || c == '(' || c == ')' || c == '[' || c == ']' ||
+               c == '+' || c == ',' || c == '&' || c == '!' || c == '~' || (c == '.' && !goldsrc);
+    };
+    kept = !path.empty() && path.front() != '/' && path.back() != '/';
+    std::size_t start = 0;
+    while (kept && start <= path.size()) {
+        const std::size_t end = std::min(path.find('/', start), path.size());
+        const std::string_view part(path.data() + start, end - start);
+        kept = !part.empty() && part.front() != '.' && part.front() != ' ' && part.back() != ' ' &&
+               part.back() != '.' && std::all_of(part.begin(), part.end(), fileChar);
+        start = end + 1;
+    }
+    if (kept) {
+        return path;
+    }
+    std::string flat = safeName(path);
+    for (char& c : flat) {
+        c = c == '.' && goldsrc ? '_' : c;
+    }
+    if (flat.front() == '.') {
+        flat.front() = '_';
+    }
+    return flat;
 }
 
 std::string withoutSmd(std::string s)
@@ -673,15 +711,29 @@ void writeJiggle(std::string& q, const std::string& bone, const JiggleParams& p)
     q += "}\n";
 }
 
-// `mdlkeyvalue { ... }` as stored: the inside of its braces for $keyvalues.
+// `mdlkeyvalue { ... }` as stored: the inside of its braces for $keyvalues, up to the brace
+// that closes them or the end (DayHard's candelabro_2 stores `mdlkeyvalue { prop_data {...}`
+// without its last '}': cut at the last '}', its block lost its own), inner braces left
+// open closed.
 std::string keyValuesBody(const std::string& kv)
 {
     const std::size_t open = kv.find('{');
-    const std::size_t close = kv.rfind('}');
-    if (open == std::string::npos || close == std::string::npos || close <= open) {
+    if (open == std::string::npos) {
         return kv;
     }
-    return kv.substr(open + 1, close - open - 1);
+    int depth = 1;
+    std::size_t i = open + 1;
+    for (; i < kv.size(); ++i) {
+        depth += kv[i] == '{' ? 1 : kv[i] == '}' ? -1 : 0;
+        if (depth == 0) {
+            break;
+        }
+    }
+    std::string body = kv.substr(open + 1, i - open - 1);
+    for (; depth > 1; --depth) {
+        body += "\n}";
+    }
+    return body;
 }
 
 const char* goldsrcRenderMode(std::int32_t flags)
@@ -804,6 +856,8 @@ DecompiledProject decompileModel(const Model& model, const CompiledModelInfo& in
                         "degenerate, nor a corner's UV before the weld moved it onto LOD 0's)");
     }
     std::size_t flexedModels = 0;
+    std::map<std::string, std::pair<std::string, std::string>> sameSource; // name -> file, bytes
+    std::vector<std::string> renamed; // compiled names no project file can have
     for (std::size_t b = 0; b < info.bodyparts.size(); ++b) {
         const CompiledBodypart& part = info.bodyparts[b];
         std::vector<std::string> choices;
@@ -819,12 +873,35 @@ DecompiledProject decompileModel(const Model& model, const CompiledModelInfo& in
                 choices.emplace_back(); // blank
                 continue;
             }
-            const std::string stem = safeName(withoutSmd(sub.name));
-            const std::string file = names.take(stem, ".smd");
+            // Named as studiomdl stored it where that can be a file of the project (a
+            // recompile then stores the same name); one file for models with the same name and
+            // triangles (GoldSrc bodyparts that name one SMD).
+            bool kept = false;
+            const std::string compiledStem = withoutSmd(sub.name);
+            const std::string stem = sourceFileStem(compiledStem, goldsrc, kept);
             std::vector<std::uint32_t> corners;
             const Model ref = referenceOf(model, obj, sk, space, !goldsrc, &corners, goldsrc);
-            out.files.push_back({file, smdBytes(ref, file, notes)});
-            choices.push_back(file);
+            std::string bytes = smdBytes(ref, stem + ".smd", notes);
+            std::string file;
+            const auto same = sameSource.find(asciiLower(compiledStem));
+            if (same != sameSource.end() && same->second.second == bytes) {
+                file = same->second.first;
+            } else {
+                file = names.take(stem, ".smd");
+                sameSource.emplace(asciiLower(compiledStem), std::make_pair(file, bytes));
+                out.files.push_back({file, std::move(bytes)});
+            }
+            // The QC names it without ".smd" only where the compiled name has no extension
+            // (a DMX source's "x.dmx" is written as "x.dmx.smd" and named so).
+            const std::size_t dot = compiledStem.find_last_of("./\\");
+            const bool bare = compiledStem.size() == sub.name.size() &&
+                              (dot == std::string::npos || compiledStem[dot] != '.');
+            choices.push_back(goldsrc || bare ? withoutSmd(file) : file);
+            std::string asCompiled = sub.name;
+            std::replace(asCompiled.begin(), asCompiled.end(), '\\', '/');
+            if (asciiLower(choices.back()) != asciiLower(asCompiled)) {
+                renamed.push_back(sub.name);
+            }
             objectFile[obj] = file;
             // Flex shapes of this model: a VTA, the $model block's flexfile.
             if (!goldsrc && model.vertexFrames.size() > 1) {
@@ -866,14 +943,14 @@ DecompiledProject decompileModel(const Model& model, const CompiledModelInfo& in
                     }
                 }
                 if (lobj < 0) {
-                    lodRows[l].replace.emplace_back(file, std::string());
+                    lodRows[l].replace.emplace_back(choices.back(), std::string());
                     continue;
                 }
                 const std::string lodName =
                     names.take(stem + "_lod" + std::to_string(l + 1), ".smd");
                 const Model lref = referenceOf(lm, lobj, sk, space, !goldsrc, nullptr);
                 out.files.push_back({lodName, smdBytes(lref, lodName, notes)});
-                lodRows[l].replace.emplace_back(file, lodName);
+                lodRows[l].replace.emplace_back(choices.back(), lodName);
             }
         }
         if (flexModel && part.models.size() == 1) {
@@ -897,16 +974,23 @@ DecompiledProject decompileModel(const Model& model, const CompiledModelInfo& in
                                 "flexes only in a $model block (VTA written, not named in the QC)");
             }
             if (goldsrc && choices.size() == 1 && !choices.front().empty()) {
-                line("$body " + quoted(part.name) + " " + quoted(withoutSmd(choices.front())));
+                line("$body " + quoted(part.name) + " " + quoted(choices.front()));
             } else {
                 line("$bodygroup " + quoted(part.name));
                 line("{");
                 for (const std::string& c : choices) {
-                    line(c.empty() ? "\tblank" : "\tstudio " + quoted(goldsrc ? withoutSmd(c) : c));
+                    line(c.empty() ? "\tblank" : "\tstudio " + quoted(c));
                 }
                 line("}");
             }
         }
+    }
+    if (!renamed.empty()) {
+        notes.push_back(plural(renamed.size(), "model source name") + " not kept (first '" +
+                        renamed.front() +
+                        "'): the project's SMD cannot have it (a DMX source, an absolute path, a "
+                        "drive, '..', a character a file system refuses; two models of that name "
+                        "with other triangles), so compare calls the recompile stale");
     }
     if (!info.flexRuleList.empty()) {
         std::size_t undecoded = 0;
@@ -1079,7 +1163,9 @@ DecompiledProject decompileModel(const Model& model, const CompiledModelInfo& in
              " " + num(c.start) + " " + num(c.end));
     }
     for (const CompiledHitboxSet& set : info.hitboxSets) {
-        if (info.hitboxSets.size() > 1 || (!set.name.empty() && set.name != "default")) {
+        // An empty set too: studiomdl generates boxes only when the QC names no set.
+        if (info.hitboxSets.size() > 1 || set.boxes.empty() ||
+            (!set.name.empty() && set.name != "default")) {
             line("$hboxset " + quoted(set.name));
         }
         for (const CompiledHitbox& h : set.boxes) {
@@ -1254,6 +1340,15 @@ DecompiledProject decompileModel(const Model& model, const CompiledModelInfo& in
         if (multi || ph.concave) {
             line(jointed ? "\t$concaveperjoint" : "\t$concave");
         }
+        // More pieces than studiomdl's default 20 (older compilers had no limit: a v44 prop
+        // with 77): without the command a recompile would build one hull instead.
+        std::size_t pieces = 0;
+        for (const CompiledPhysicsSolid& s : ph.solids) {
+            pieces = std::max(pieces, s.pieces.size());
+        }
+        if (pieces > 20) {
+            line("\t$maxconvexpieces " + std::to_string(pieces));
+        }
         if (jointed) {
             if (!ph.rootName.empty()) {
                 line("\t$rootbone " + quoted(ph.rootName));
@@ -1362,8 +1457,9 @@ bool isDecompile(const std::string& inPath, const std::string& outPath)
     if (extensionLower(outPath) != "qc") {
         return false;
     }
+    // Any IDST header: the versions RigScope does not read are refused by decompileFile.
     const FileReadResult head = readFileHead(inPath, 8);
-    return head.ok() && sniffCompiledMdl(head.bytes) == 100;
+    return head.ok() && head.bytes.size() >= 8 && head.bytes.compare(0, 4, "IDST") == 0;
 }
 
 DecompileResult decompileFile(const std::string& mdlPath, const std::string& qcPath,
@@ -1377,11 +1473,25 @@ DecompileResult decompileFile(const std::string& mdlPath, const std::string& qcP
         return res;
     }
     if (sniffCompiledMdl(mdl.bytes) != 100) {
+        if (mdl.bytes.size() >= 8 && mdl.bytes.compare(0, 4, "IDST") == 0) {
+            std::int32_t version = 0;
+            std::memcpy(&version, mdl.bytes.data() + 4, 4);
+            res.exitCode = 1;
+            res.error = "'" + mdlPath + "' is a version " + std::to_string(version) +
+                        " .mdl: RigScope decompiles Source v44-v49 and GoldSrc v10 models";
+            return res;
+        }
         res.exitCode = 2;
         res.error = "'" + mdlPath + "' is not a compiled model (.mdl)";
         return res;
     }
     const CompiledCompanions found = findCompiledCompanions(mdlPath);
+    if (!found.vbm.empty()) {
+        res.exitCode = 1;
+        res.error = "'" + mdlPath + "' keeps its meshes and textures in '" + found.vbm +
+                    "' (Pathos vbmcompiler), which RigScope does not read: not decompiled";
+        return res;
+    }
     const auto companion = [](const std::string& path, std::string& keep) {
         CompiledFile f;
         if (path.empty()) {

@@ -221,6 +221,26 @@ private slots:
         // A texture named `GLOVE_handpak.bmp.bmp`: both sides drop one extension.
         QTest::newRow("GoldSrc nettest v_357: a double extension")
             << QStringLiteral("sabianroberts+halflife-nettest1-pak/models/v_357.mdl") << QString();
+        // The sweep over every compiled model of the public data (docs/compiled.md
+        // "Decompiling"): an empty $hboxset (no box generated), v44's debug/debugempty
+        // material, a $keyvalues block stored without its last brace, GoldSrc names with
+        // folders, '..', parentheses and one SMD behind several bodyparts.
+        const QString sb = QStringLiteral("code-google-com+spacebuildmodelpack");
+        QTest::newRow("v44 static prop, an empty $hboxset")
+            << sb + QStringLiteral("-0e9eb5c/SpacebuildModelPackAlpha2/models/Slyfo/"
+                                   "doublesideopen.mdl")
+            << QString();
+        QTest::newRow("v44 debug/debugempty")
+            << sb + QStringLiteral("/SB-MP Working Folder/Models needing rebuild/what.mdl")
+            << QString();
+        QTest::newRow("$keyvalues without its last brace")
+            << QStringLiteral("ScaryPancake+DayHard/models/candelabro_2.mdl") << QString();
+        QTest::newRow("GoldSrc: one SMD for nine bodyparts")
+            << QStringLiteral("assimp+assimp/test/models/MDL/MDL (HL1)/duplicate_bodyparts.mdl")
+            << QString();
+        QTest::newRow("GoldSrc: a body named '../nihilanth/Nihilanth(reference)'")
+            << QStringLiteral("sabianroberts+halflife-nettest1-pak/models/nihilanth.mdl")
+            << QString();
         QTest::newRow("ratcord: $collisionjoints")
             << QStringLiteral("Valla-Chan+portal-elc-content/models/vallas_dream/ratcord.mdl")
             << QStringLiteral("Valla-Chan+portal-elc-content/models/vallas_dream/ratcord.smd");
@@ -239,6 +259,13 @@ private slots:
         // The prediction's figures are the compiled model's, every one of them (the .vvd
         // vertex count of item_suit_charger_hl2's LOD 0 and three LODs too: 1,755).
         QVERIFY2(r.differences.empty(), differences(r).c_str());
+        // A source name the project cannot have (stale by name) is in the QC's report.
+        if (!r.staleReasons.empty()) {
+            QFile qcFile(tmp.filePath(QStringLiteral("m.qc")));
+            QVERIFY(qcFile.open(QIODevice::ReadOnly));
+            QVERIFY2(qcFile.readAll().contains(" not kept (first '"),
+                     r.staleReasons.front().c_str());
+        }
         QCOMPARE(r.predicted.bones.size(), r.compiled.bones.size());
         QCOMPARE(r.predicted.sequences.size(), r.compiled.sequences.size());
         for (std::size_t s = 0; s < r.compiled.sequences.size(); ++s) {
@@ -265,6 +292,139 @@ private slots:
         const std::vector<Corner> theirs = cornersOf(src.result.model);
         QVERIFY(!ours.empty());
         QCOMPARE(matched(ours, theirs), ours.size());
+    }
+
+    // Issue 30's claim on compiled models whose real sources are beside them: the decompiled
+    // project's bones and sequences are the real QC's (as both compile), and its triangles are
+    // the real sources' less those studiomdl drops (every decompiled corner is one of theirs,
+    // position 1e-3, UV 1e-4). `corners` and `sourceCorners` count the triangle corners of the
+    // read-back decompiled bodies and of the real QC's.
+    void realSourcesRoundTrip_data()
+    {
+        QTest::addColumn<QString>("mdl");
+        QTest::addColumn<QString>("qc");
+        QTest::addColumn<int>("bones");
+        QTest::addColumn<int>("sequences");
+        QTest::addColumn<int>("corners");
+        QTest::addColumn<int>("sourceCorners");
+        const QString sbMdl = QStringLiteral(
+            "code-google-com+spacebuildmodelpack/SpacebuildModelPackAlpha2/models/Spacebuild/");
+        const QString sbOld =
+            QStringLiteral("code-google-com+spacebuildmodelpack-0e9eb5c/SB-MP Working Folder/"
+                           "Compiled Models/");
+        QTest::newRow("v44 static prop, $collisionmodel $concave")
+            << sbMdl + QStringLiteral("s3t1.mdl") << sbOld + QStringLiteral("type3/s3t1/s3t1.qc")
+            << 1 << 1 << 336 << 336;
+        QTest::newRow("v44 animated door")
+            << sbMdl + QStringLiteral("test2.mdl")
+            << sbOld + QStringLiteral("AirlockTest/test2/test2.qc") << 11 << 4 << 528 << 528;
+        // Its sources are a Crowbar decompile whose points are turned 90 degrees about Z from
+        // the compiled model's (the root bones' rotations absorb it: both compile to the same
+        // model), so its corners are counted, not matched.
+        QTest::newRow("v48 vehicle, two hitbox sets")
+            << QStringLiteral("riggs9162+lvs-halflife-2/models/riggs9162/vehicles/"
+                              "combine_apc_driveable.mdl")
+            << QStringLiteral("riggs9162+lvs-halflife-2/models/riggs9162/vehicles/"
+                              "combine_apc_driveable/combine_apc_driveable.qc")
+            << 24 << 24 << 34686 << 34686;
+        // Not matched yet: none of its 570 decompiled corners is within 1e-3 of a corner of
+        // the real SMDs (GoldSrc keeps UVs in whole texels; the positions differ too).
+        QTest::newRow("GoldSrc man: blends, events, a sequence group")
+            << QStringLiteral("assimp+assimp/test/models/MDL/MDL (HL1)/man.mdl")
+            << QStringLiteral("malortie+assimp-hl1-mdl-importer-tests-sources/models/man/man.qc")
+            << 8 << 3 << 570 << 570;
+    }
+    void realSourcesRoundTrip()
+    {
+        QFETCH(QString, mdl);
+        QFETCH(QString, qc);
+        QFETCH(int, bones);
+        QFETCH(int, sequences);
+        QFETCH(int, corners);
+        QFETCH(int, sourceCorners);
+        const QDir root(dataRoot());
+        if (!QFile::exists(root.filePath(mdl)) || !QFile::exists(root.filePath(qc))) {
+            QSKIP("the public models and their sources (RIGSCOPE_TESTDATA) are not here");
+        }
+        QTemporaryDir tmp;
+        const CompareReport r = roundTrip(root.filePath(mdl), tmp.path(), QStringLiteral("m"));
+        QVERIFY2(r.ok, r.error.c_str());
+        QVERIFY2(r.differences.empty(), differences(r).c_str());
+        CompareOptions opt;
+        opt.ignoreTimestamps = true;
+        const CompareReport real = compareQcToCompiled(root.filePath(qc).toStdString(),
+                                                       root.filePath(mdl).toStdString(), opt);
+        QVERIFY2(real.ok, real.error.c_str());
+        QCOMPARE(int(r.predicted.bones.size()), bones);
+        QCOMPARE(int(real.predicted.bones.size()), bones);
+        // The same bones (as a set: the real QC's predicted GoldSrc order is compare's, which
+        // differs from man.mdl's; the decompiled one is the compiled order).
+        QStringList ours, theirs;
+        for (std::size_t b = 0; b < r.predicted.bones.size(); ++b) {
+            ours << QString::fromStdString(r.predicted.bones[b].name).toLower();
+            theirs << QString::fromStdString(real.predicted.bones[b].name).toLower();
+        }
+        ours.sort();
+        theirs.sort();
+        QCOMPARE(ours, theirs);
+        QCOMPARE(int(r.predicted.sequences.size()), sequences);
+        QCOMPARE(int(real.predicted.sequences.size()), sequences);
+        for (std::size_t q = 0; q < r.predicted.sequences.size(); ++q) {
+            const CompiledSequence& a = r.predicted.sequences[q];
+            const CompiledSequence& b = real.predicted.sequences[q];
+            QCOMPARE(QString::fromStdString(a.name).toLower(),
+                     QString::fromStdString(b.name).toLower());
+            QCOMPARE(a.frames, b.frames);
+            QCOMPARE(a.fps, b.fps);
+            QCOMPARE(a.looping, b.looping);
+        }
+        const QcReport back =
+            qcReportFromFile(tmp.filePath(QStringLiteral("m.qc")).toStdString(), Profile::Auto);
+        const QcReport src = qcReportFromFile(root.filePath(qc).toStdString(), Profile::Auto);
+        const std::vector<Corner> oursC = cornersOf(back.compiled.model);
+        const std::vector<Corner> theirsC = cornersOf(src.compiled.model);
+        QCOMPARE(int(oursC.size()), corners);
+        QCOMPARE(int(theirsC.size()), sourceCorners);
+        if (QByteArray(QTest::currentDataTag()).startsWith("v48") ||
+            r.compiled.engine == "goldsrc") {
+            return; // counted, not matched (see the rows)
+        }
+        QCOMPARE(matched(oursC, theirsC), oursC.size());
+    }
+
+    // Versions RigScope does not read, and Pathos models (meshes in a .vbm): refused with
+    // exit 1 and a sentence, nothing written.
+    void unsupportedModelsRefused()
+    {
+        QTemporaryDir tmp;
+        std::string v6("IDST", 4);
+        v6 += std::string("\x06\0\0\0", 4) + std::string(240, '\0');
+        write(tmp.filePath(QStringLiteral("alpha.mdl")), v6);
+        const std::string out = tmp.filePath(QStringLiteral("out/alpha.qc")).toStdString();
+        QVERIFY(isDecompile(tmp.filePath(QStringLiteral("alpha.mdl")).toStdString(), out));
+        const DecompileResult d =
+            decompileFile(tmp.filePath(QStringLiteral("alpha.mdl")).toStdString(), out, {});
+        QCOMPARE(d.exitCode, 1);
+        QVERIFY2(d.error.find("is a version 6 .mdl: RigScope decompiles Source v44-v49 and "
+                              "GoldSrc v10 models") != std::string::npos,
+                 d.error.c_str());
+        QVERIFY(d.written.empty());
+        const QString pathos =
+            QDir(dataRoot())
+                .filePath(
+                    QStringLiteral("TheOverfloater+pathos-public/common/models/cindergibs.mdl"));
+        if (!QFile::exists(pathos)) {
+            QSKIP("the public models (RIGSCOPE_TESTDATA) are not here");
+        }
+        const DecompileResult p =
+            decompileFile(pathos.toStdString(),
+                          tmp.filePath(QStringLiteral("p/cindergibs.qc")).toStdString(), {});
+        QCOMPARE(p.exitCode, 1);
+        QVERIFY2(p.error.find(".vbm' (Pathos vbmcompiler), which RigScope does not read: not "
+                              "decompiled") != std::string::npos,
+                 p.error.c_str());
+        QVERIFY(p.written.empty());
+        QVERIFY(!QFile::exists(tmp.filePath(QStringLiteral("p/cindergibs.qc"))));
     }
 
     // The HL2 airboat (v47, four bodyparts, five LODs of their own SMDs, the last a
