@@ -171,7 +171,8 @@ struct Xf {
 // The skeleton every decompiled SMD shares: the compiled bones, roots in source space.
 struct Bones {
     Skeleton skeleton;
-    std::vector<Xf> world; // compiled bind, compiled space
+    std::vector<Xf> world;   // compiled bind, compiled space
+    std::size_t renamed = 0; // bones without a name or with another's (a QC cannot tell them)
 };
 
 Bones bonesOf(const CompiledModelInfo& info)
@@ -180,11 +181,22 @@ Bones bonesOf(const CompiledModelInfo& info)
     Skeleton& s = b.skeleton;
     s.bindKind = PoseKind::LocalEulerXYZ;
     b.world.resize(info.bones.size());
+    std::set<std::string> taken;
     for (std::size_t i = 0; i < info.bones.size(); ++i) {
         const CompiledBone& bone = info.bones[i];
         const bool parentOk = bone.parent >= 0 && static_cast<std::size_t>(bone.parent) < i;
-        const JointIndex j = s.addJoint(bone.name, parentOk ? bone.parent : kNoJoint,
-                                        static_cast<std::int32_t>(i), {});
+        std::string name = bone.name;
+        if (name.empty() || !taken.insert(asciiLower(name)).second) {
+            for (int n = 1; !taken
+                                 .insert(asciiLower(name = "bone_" + std::to_string(i) +
+                                                           (n == 1 ? "" : "_" + std::to_string(n))))
+                                 .second;
+                 ++n) {
+            }
+            ++b.renamed;
+        }
+        const JointIndex j =
+            s.addJoint(name, parentOk ? bone.parent : kNoJoint, static_cast<std::int32_t>(i), {});
         const std::size_t ju = static_cast<std::size_t>(j);
         Vec3 p = bone.position, r = bone.rotation;
         const Xf local{eulerToQuaternion(r), p.cast<double>()};
@@ -780,6 +792,11 @@ DecompiledProject decompileModel(const Model& model, const CompiledModelInfo& in
     }
     const Bones bones = bonesOf(info);
     const Skeleton& sk = bones.skeleton;
+    if (bones.renamed > 0) {
+        notes.push_back(plural(bones.renamed, "bone") +
+                        " without a name or with another bone's written as 'bone_N' (N its "
+                        "index): a QC names bones, so compare finds the names differ");
+    }
     Names names;
     names.take(stemOf(qcName), ".qc");
     std::string body; // the QC after its comment block
@@ -858,6 +875,7 @@ DecompiledProject decompileModel(const Model& model, const CompiledModelInfo& in
     std::size_t flexedModels = 0;
     std::map<std::string, std::pair<std::string, std::string>> sameSource; // name -> file, bytes
     std::vector<std::string> renamed; // compiled names no project file can have
+    std::size_t unread = 0;           // models with vertices whose meshes did not read
     for (std::size_t b = 0; b < info.bodyparts.size(); ++b) {
         const CompiledBodypart& part = info.bodyparts[b];
         std::vector<std::string> choices;
@@ -870,6 +888,7 @@ DecompiledProject decompileModel(const Model& model, const CompiledModelInfo& in
                     ? info.choiceObjects[b][mi]
                     : -1;
             if (obj < 0) {
+                unread += sub.vertices > 0 ? 1u : 0u;
                 choices.emplace_back(); // blank
                 continue;
             }
@@ -984,6 +1003,11 @@ DecompiledProject decompileModel(const Model& model, const CompiledModelInfo& in
                 line("}");
             }
         }
+    }
+    if (unread > 0) {
+        notes.push_back(plural(unread, "model") +
+                        " with vertices written as blank: their meshes did not read (a .vvd or "
+                        ".vtx missing or unreadable beside the .mdl)");
     }
     if (!renamed.empty()) {
         notes.push_back(plural(renamed.size(), "model source name") + " not kept (first '" +
@@ -1117,8 +1141,8 @@ DecompiledProject decompileModel(const Model& model, const CompiledModelInfo& in
 
     // Attachments, bone controllers, hitboxes.
     const auto boneName = [&](std::int32_t b) {
-        return b >= 0 && static_cast<std::size_t>(b) < info.bones.size()
-                   ? info.bones[static_cast<std::size_t>(b)].name
+        return b >= 0 && static_cast<std::size_t>(b) < sk.size()
+                   ? sk.names[static_cast<std::size_t>(b)]
                    : std::string();
     };
     std::size_t attachmentFlags = 0;
@@ -1209,7 +1233,7 @@ DecompiledProject decompileModel(const Model& model, const CompiledModelInfo& in
     for (std::size_t j = 0; j < info.bones.size(); ++j) {
         const CompiledBone& bone = info.bones[j];
         if (bone.procType == 5 && bone.jiggle) {
-            writeJiggle(body, bone.name, *bone.jiggle);
+            writeJiggle(body, sk.names[j], *bone.jiggle);
         } else if (bone.procType != 0) {
             ++procedural[bone.procType];
         }

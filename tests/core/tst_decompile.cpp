@@ -392,6 +392,42 @@ private slots:
         QCOMPARE(matched(oursC, theirsC), oursC.size());
     }
 
+    // A GoldSrc model whose bones have no names (nettest's germanmodels/heavy: 19 of 20) and
+    // a Source model without its .vvd / .vtx: written as they can be, the rest reported.
+    void unnamedBonesAndMissingMeshes()
+    {
+        const QDir root(dataRoot());
+        const QString heavy = root.filePath(
+            QStringLiteral("sabianroberts+halflife-nettest1-pak/models/germanmodels/heavy.mdl"));
+        const QString chicken =
+            root.filePath(QStringLiteral("ixof+Classic-Offensive/models/chicken/chicken_old.mdl"));
+        if (!QFile::exists(heavy) || !QFile::exists(chicken)) {
+            QSKIP("the public models (RIGSCOPE_TESTDATA) are not here");
+        }
+        QTemporaryDir tmp;
+        const std::string qc = tmp.filePath(QStringLiteral("heavy.qc")).toStdString();
+        const DecompileResult d = decompileFile(heavy.toStdString(), qc, {});
+        QCOMPARE(d.exitCode, 0);
+        const auto has = [](const DecompileResult& r, const std::string& start) {
+            return std::any_of(r.notes.begin(), r.notes.end(),
+                               [&](const std::string& n) { return n.rfind(start, 0) == 0; });
+        };
+        QVERIFY(has(d, "19 bones without a name or with another bone's written as 'bone_N'"));
+        // Before, 4,412 xref.parent-mismatch errors over 29 such models: every bone was ''.
+        const std::vector<CheckedFile> checked = checkQcProject(qc, {});
+        std::size_t errors = 0;
+        for (const CheckedFile& f : checked) {
+            for (const Diagnostic& g : f.diagnostics) {
+                errors += g.severity == Severity::Error ? 1 : 0;
+            }
+        }
+        QCOMPARE(errors, std::size_t(0));
+        const DecompileResult c = decompileFile(
+            chicken.toStdString(), tmp.filePath(QStringLiteral("c/chicken.qc")).toStdString(), {});
+        QCOMPARE(c.exitCode, 0);
+        QVERIFY(has(c, "6 models with vertices written as blank: their meshes did not read"));
+    }
+
     // Versions RigScope does not read, and Pathos models (meshes in a .vbm): refused with
     // exit 1 and a sentence, nothing written.
     void unsupportedModelsRefused()
