@@ -1099,6 +1099,55 @@ DecompiledProject decompileModel(const Model& model, const CompiledModelInfo& in
         line("}");
         body += "\n";
     }
+    // Materials the written files cannot name again: a name the .mdl holds twice (the
+    // recompile keeps one), and one no written triangle or family uses (an eyeball's pupil and
+    // glint, a $texturegroup column no family changes).
+    {
+        std::set<std::string> used, seen;
+        const auto useMesh = [&used](const Mesh& m) {
+            for (const std::uint32_t t : m.triangleMaterials) {
+                if (t < m.materials.size()) {
+                    used.insert(asciiLower(m.materials[t].name));
+                }
+            }
+        };
+        useMesh(model.mesh);
+        for (const Model& l : lodModels) {
+            useMesh(l.mesh);
+        }
+        if (info.skins.size() > 1) {
+            const auto rows = info.skinMaterialNames();
+            for (const auto& row : rows) {
+                for (std::size_t c = 0; c < row.size() && c < rows.front().size(); ++c) {
+                    bool changes = false;
+                    for (const auto& other : rows) {
+                        changes = changes || (c < other.size() && other[c] != rows.front()[c]);
+                    }
+                    if (changes) {
+                        used.insert(asciiLower(row[c]));
+                    }
+                }
+            }
+        }
+        std::size_t twice = 0, unusedCount = 0;
+        for (const CompiledTexture& t : info.textures) {
+            const std::string key = asciiLower(t.name);
+            if (!seen.insert(key).second) {
+                ++twice;
+            } else if (used.count(key) == 0) {
+                ++unusedCount;
+            }
+        }
+        if (twice > 0) {
+            notes.push_back(plural(twice, "material name") +
+                            " the .mdl holds twice: the recompile lists it once");
+        }
+        if (unusedCount > 0) {
+            notes.push_back(plural(unusedCount, "material") +
+                            " no written triangle or skin family uses (eyeball pupils and "
+                            "glints, family columns no family changes): not in the recompile");
+        }
+    }
     if (goldsrc) {
         for (const CompiledTexture& t : info.textures) {
             if (const char* mode = goldsrcRenderMode(t.flags)) {
