@@ -1168,10 +1168,9 @@ DecompiledProject decompileModel(const Model& model, const CompiledModelInfo& in
                             "point");
         }
         line("$illumposition " + vec(illum));
-        if (!info.hullMin.isZero() || !info.hullMax.isZero()) {
-            const Vec3 a = info.hullMin, b = info.hullMax;
-            line("$bbox " + vec(a) + " " + vec(b));
-        }
+        // Always, a zero hull too: without $bbox studiomdl computes one from the sequences
+        // (L4D2 and CS:GO viewmodels store 0 0 0 .. 0 0 0).
+        line("$bbox " + vec(info.hullMin) + " " + vec(info.hullMax));
         if (!info.viewMin.isZero() || !info.viewMax.isZero()) {
             const Vec3 a = info.viewMin, b = info.viewMax;
             line("$cbox " + vec(a) + " " + vec(b));

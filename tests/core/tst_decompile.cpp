@@ -241,6 +241,8 @@ private slots:
         QTest::newRow("GoldSrc: a body named '../nihilanth/Nihilanth(reference)'")
             << QStringLiteral("sabianroberts+halflife-nettest1-pak/models/nihilanth.mdl")
             << QString();
+        QTest::newRow("a zero hull: $bbox 0 0 0 0 0 0")
+            << QStringLiteral("ixof+Classic-Offensive/models/weapons/v_knife_16.mdl") << QString();
         QTest::newRow("ratcord: $collisionjoints")
             << QStringLiteral("Valla-Chan+portal-elc-content/models/vallas_dream/ratcord.mdl")
             << QStringLiteral("Valla-Chan+portal-elc-content/models/vallas_dream/ratcord.smd");
