@@ -894,11 +894,18 @@ CompiledModelInfo predictCompiled(const QcReport& r, std::int32_t version)
                 const bool weldOnOneBone = version == 44 && p.staticProp && !goldsrc;
                 const checks::WeldStats w = checks::weldStats(
                     weldOnOneBone ? onOneBone(*file) : *file, r.profile, 0, 0, true);
+                // The .vtx is built by NvTriStrip (optimize.cpp Stripify), whose
+                // NvStripifier::BuildStripifyInfo also drops a triangle whose corners are an
+                // earlier triangle's in the same order (AlreadyExists; a turned copy stays).
                 std::int32_t triangles = 0;
+                std::set<std::array<std::uint32_t, 3>> stripped;
                 for (std::size_t t = 0; 3 * t + 2 < w.cornerVertex.size(); ++t) {
                     const std::uint32_t a = w.cornerVertex[3 * t], b = w.cornerVertex[3 * t + 1],
                                         cc = w.cornerVertex[3 * t + 2];
-                    triangles += goldsrc || (a != b && b != cc && a != cc) ? 1 : 0;
+                    triangles += goldsrc || (a != b && b != cc && a != cc &&
+                                             stripped.insert({a, b, cc}).second)
+                                     ? 1
+                                     : 0;
                 }
                 sm.triangles = triangles;
                 sm.vertices = static_cast<std::int32_t>(w.vertices);
