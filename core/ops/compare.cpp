@@ -1020,30 +1020,18 @@ CompiledModelInfo predictCompiled(const QcReport& r, std::int32_t version)
     std::vector<Vec3> bindPos(sk.bindPositions.begin(), sk.bindPositions.end());
     const std::vector<Xf> bind =
         staticProp ? std::vector<Xf>(sk.size()) : worldOf(sk, bindRot, bindPos);
-    // Each point's heaviest compiled link (its bone for the hull's rigid pose).
-    std::vector<JointIndex> pointBone(m.mesh.pointCount(), kNoJoint);
-    {
-        std::vector<Link> links;
-        for (std::size_t pt = 0; pt < m.mesh.pointCount() && !staticProp; ++pt) {
-            checks::compiledLinks(m.mesh, pt, r.profile, links);
-            float best = -1;
-            for (const Link& l : links) {
-                if (l.weight > best && l.joint >= 0 &&
-                    static_cast<std::size_t>(l.joint) < sk.size()) {
-                    best = l.weight;
-                    pointBone[pt] = l.joint;
-                }
-            }
-        }
-    }
     // No $hbox nor $hboxset (Source): one box per bone that vertices are linked to, in bone
     // order, around those vertices in the bone's space and its origin, kept when every side is
     // at least a unit long; $staticprop: one box on static_prop around every vertex of every
     // LOD.
     // A $hboxset with no $hbox leaves its set empty: studiomdl generates boxes only when no set
     // was opened at all (SetupHitBoxes).
-    if (p.hitboxes.empty() && !anyHboxset && !goldsrc && !sk.empty() && m.mesh.pointCount() > 0) {
-        std::vector<BoxBounds> boxes(sk.size());
+    // Each bone's box also takes in its children's origins (SetupHitBoxes "add in all your
+    // children as well"); the boxes, kept or not, are the bones' render bounds below.
+    std::vector<BoxBounds> boxes(sk.size());
+    const bool generated =
+        p.hitboxes.empty() && !anyHboxset && !goldsrc && !sk.empty() && m.mesh.pointCount() > 0;
+    if (generated) {
         std::vector<Link> links;
         for (std::size_t pt = 0; pt < m.mesh.pointCount(); ++pt) {
             if (!usedPoint[pt]) {
@@ -1065,6 +1053,12 @@ CompiledModelInfo predictCompiled(const QcReport& r, std::int32_t version)
         for (const Vec3& pos : lodPoints) {
             boxes[0].add(compiledSpace(pos));
         }
+        for (std::size_t k = 0; k < sk.size() && !staticProp; ++k) {
+            const JointIndex parent = sk.parents[k];
+            if (parent != kNoJoint && static_cast<std::size_t>(parent) < k) {
+                boxes[static_cast<std::size_t>(parent)].add(sk.bindPositions[k]);
+            }
+        }
         CompiledHitboxSet set{"default", {}};
         for (std::size_t j = 0; j < boxes.size(); ++j) {
             const Vec3 size = boxes[j].max - boxes[j].min;
@@ -1078,9 +1072,11 @@ CompiledModelInfo predictCompiled(const QcReport& r, std::int32_t version)
         }
         c.hitboxSets.push_back(std::move(set));
     }
-    // The hull: $bbox as written, else around the first hitbox set's boxes and the vertices
-    // through every frame of every sequence (the bind pose without one), in the compiled
-    // model's space (vertices follow their heaviest bone).
+    // The hull: $bbox as written, else sequence 0's box (CalcSequenceBoundingBoxes: every frame
+    // of its animations; write.cpp takes g_sequence[0]'s box), in the compiled model's space:
+    // each bone's render bounds (SetupFullBoneRenderBounds: its generated box, or the origin
+    // when boxes are given, with every hitbox on it) turned with the bone, and every vertex
+    // blended over its compiled links (the bind pose without a sequence).
     Vec3 v;
     Vec3 illumCentre = Vec3::Zero();
     if (commandVector(p, "bbox", 0, v)) {
@@ -1097,20 +1093,32 @@ CompiledModelInfo predictCompiled(const QcReport& r, std::int32_t version)
             }
             hull.add(cw);
         };
+        const std::size_t renderBones =
+            staticProp ? std::min<std::size_t>(1, sk.size()) : sk.size();
+        std::vector<BoxBounds> render(renderBones);
+        for (std::size_t j = 0; j < renderBones; ++j) {
+            if (generated) {
+                render[j] = boxes[j];
+            }
+            render[j].any = true;
+        }
+        for (const CompiledHitboxSet& set : c.hitboxSets) {
+            for (const CompiledHitbox& b : set.boxes) {
+                if (b.bone >= 0 && static_cast<std::size_t>(b.bone) < renderBones) {
+                    render[static_cast<std::size_t>(b.bone)].add(b.min);
+                    render[static_cast<std::size_t>(b.bone)].add(b.max);
+                }
+            }
+        }
+        std::vector<Link> links;
         auto addPose = [&](const std::vector<Xf>& world) {
-            if (!c.hitboxSets.empty()) {
-                for (const CompiledHitbox& b : c.hitboxSets.front().boxes) {
-                    if (b.bone < 0 || static_cast<std::size_t>(b.bone) >= world.size()) {
-                        continue;
-                    }
-                    for (int k = 0; k < 8; ++k) {
-                        const Vec3 corner((k & 1) ? b.max.x() : b.min.x(),
-                                          (k & 2) ? b.max.y() : b.min.y(),
-                                          (k & 4) ? b.max.z() : b.min.z());
-                        const Vec3 w =
-                            world[static_cast<std::size_t>(b.bone)].apply(corner).cast<float>();
-                        grow(staticProp ? w : compiledSpace(w));
-                    }
+            for (std::size_t j = 0; j < renderBones; ++j) {
+                const BoxBounds& b = render[j];
+                for (int k = 0; k < 8; ++k) {
+                    const Vec3 corner((k & 1) ? b.max.x() : b.min.x(),
+                                      (k & 2) ? b.max.y() : b.min.y(),
+                                      (k & 4) ? b.max.z() : b.min.z());
+                    grow(staticProp ? corner : compiledSpace(world[j].apply(corner).cast<float>()));
                 }
             }
             for (std::size_t pt = 0; pt < m.mesh.pointCount(); ++pt) {
@@ -1118,35 +1126,44 @@ CompiledModelInfo predictCompiled(const QcReport& r, std::int32_t version)
                     continue;
                 }
                 const Vec3& pos = m.mesh.pointPositions[pt];
-                const JointIndex j = pointBone[pt];
-                if (staticProp || j == kNoJoint) {
+                if (staticProp) {
                     grow(compiledSpace(pos));
-                } else {
-                    const auto k = static_cast<std::size_t>(j);
-                    grow(compiledSpace(
-                        world[k].apply(bind[k].applyInverse(pos).cast<float>()).cast<float>()));
+                    continue;
                 }
+                checks::compiledLinks(m.mesh, pt, r.profile, links);
+                Eigen::Vector3d sum = Eigen::Vector3d::Zero();
+                double total = 0;
+                for (const Link& l : links) {
+                    if (l.joint >= 0 && static_cast<std::size_t>(l.joint) < sk.size()) {
+                        const auto k = static_cast<std::size_t>(l.joint);
+                        sum += l.weight * world[k].apply(bind[k].applyInverse(pos).cast<float>());
+                        total += l.weight;
+                    }
+                }
+                grow(compiledSpace(total > 0 ? (sum / total).cast<float>() : pos));
             }
             for (const Vec3& pos : lodPoints) {
                 grow(compiledSpace(pos));
             }
         };
         bool anyFrame = false;
-        if (!staticProp) {
-            // A bound on the work (frames x points) for large animation libraries.
-            std::size_t budget = std::size_t(1) << 26;
-            std::vector<const Animation*> played;
-            for (const Animation& a : m.animations) {
-                played.push_back(&a);
+        // Sequence 0's animations: its first and, for a blend, the others
+        // (CalcSequenceBoundingBoxes takes every panim of the sequence).
+        std::vector<const Animation*> played;
+        const std::int32_t seq0 = q.sequenceAnimation.empty() ? -1 : q.sequenceAnimation.front();
+        if (seq0 >= 0 && static_cast<std::size_t>(seq0) < m.animations.size()) {
+            played.push_back(&m.animations[static_cast<std::size_t>(seq0)]);
+        }
+        for (std::size_t i = 0; i < q.blendAnimations.size() && i < q.blendSequence.size(); ++i) {
+            if (q.blendSequence[i] == 0) {
+                played.push_back(&q.blendAnimations[i]);
             }
-            for (const Animation& a : q.blendAnimations) {
-                played.push_back(&a);
-            }
-            for (const Animation* ap : played) {
-                const Animation& a = *ap;
-                if (a.kind != PoseKind::LocalEulerXYZ || a.jointCount != sk.size()) {
-                    continue;
-                }
+        }
+        // A bound on the work (frames x points) for large animation libraries.
+        std::size_t budget = std::size_t(1) << 26;
+        for (const Animation* ap : staticProp ? std::vector<const Animation*>() : played) {
+            const Animation& a = *ap;
+            if (a.kind == PoseKind::LocalEulerXYZ && a.jointCount == sk.size()) {
                 std::vector<Vec3> rot(sk.size()), pos(sk.size());
                 for (std::size_t f = 0; f < a.frameCount(); ++f) {
                     const std::size_t cost = m.mesh.pointCount() + sk.size();

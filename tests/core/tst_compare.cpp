@@ -316,11 +316,12 @@ private slots:
         QCOMPARE(c.bones.at(std::size_t(boxes[0].bone)).name, std::string("arm"));
         QCOMPARE(boxes[0].min, Vec3(0, 0, 0));
         QCOMPARE(boxes[0].max, Vec3(3, 1, 3));
-        // The hull: the box and the vertices through the model's 90° turn about Z; the light
-        // at its centre.
-        QCOMPARE(c.hullMin, Vec3(-5.25f, 1, 0));
+        // The hull: every bone's box kept or not (the root's from its origin to its
+        // children's) and the vertices, through the model's 90° turn about Z; the light at
+        // its centre.
+        QCOMPARE(c.hullMin, Vec3(-5.25f, 0, 0));
         QCOMPARE(c.hullMax, Vec3(0, 13, 3));
-        QCOMPARE(c.illumPosition, Vec3(-2.625f, 7, 1.5f));
+        QCOMPARE(c.illumPosition, Vec3(-2.625f, 6.5f, 1.5f));
     }
 
     // A $hboxset without any $hbox makes an empty set, and studiomdl generates boxes only when
@@ -335,8 +336,9 @@ private slots:
         QCOMPARE(c.hitboxSets.size(), std::size_t(1));
         QCOMPARE(c.hitboxSets.front().name, std::string("default"));
         QCOMPARE(c.hitboxCount(), std::size_t(0));
-        // The hull is the vertices' alone (the static prop's 90° turn about Z).
-        QCOMPARE(c.hullMin, Vec3(-1, 0, 2));
+        // The hull: the vertices (the static prop's 90° turn about Z) and the origin of
+        // static_prop, whose box stays zero when no box is generated (SetupFullBoneRenderBounds).
+        QCOMPARE(c.hullMin, Vec3(-1, 0, 0));
         QCOMPARE(c.hullMax, Vec3(0, 1, 2));
         // Two sets named, one box in the second: no generation, both sets kept in order.
         const CompiledModelInfo two =
@@ -460,6 +462,50 @@ private slots:
                     "$collisionmodel c.smd {\n $mass 2\n}\n",
                     files);
         QCOMPARE(prop.hullMin, Vec3(-3.25f, -0.25f, -1.25f));
+    }
+
+    // The hull is sequence 0's box (write.cpp copies g_sequence[0].bmin/bmax), and that box
+    // (CalcSequenceBoundingBoxes) holds, through every frame, each bone's render bounds turned
+    // with it (SetupFullBoneRenderBounds): with $hbox given, the bone's origin (its box in
+    // g_bonetable stays zero) and its hitboxes.
+    void hullIsSequenceZerosWithBoneOrigins()
+    {
+        const std::string qc = "$modelname t.mdl\n$body b a.smd\n$hbox 0 root -1 -1 -1 1 1 1\n"
+                               "$sequence idle a.smd\n$sequence far far.smd\n";
+        const std::string arm = "m\n" + corner(1, Vec3(0, 0, 1), kUp, Vec2(0, 0)) +
+                                corner(1, Vec3(1, 0, 1), kUp, Vec2(1, 0)) +
+                                corner(1, Vec3(0, 1, 1), kUp, Vec2(0, 1));
+        const CompiledModelInfo c = predict(
+            qc, {{"a.smd", smd({{"root", -1, Vec3::Zero()}, {"arm", 0, Vec3(20, 0, 0)}},
+                               quad("m", kUp, kUp) + arm)},
+                 {"far.smd", smd({{"root", -1, Vec3::Zero()}, {"arm", 0, Vec3(100, 0, 0)}}, "")}});
+        // The vertices (0..1), the root's box (-1..1) and the arm's origin at x = 20, turned
+        // 90 degrees about Z; the second sequence's arm at x = 100 is not in it.
+        QCOMPARE(c.hullMin, Vec3(-1, -1, -1));
+        QCOMPARE(c.hullMax, Vec3(1, 20, 1));
+        QCOMPARE(c.illumPosition, Vec3(0, 9.5f, 0));
+    }
+
+    // A generated box also takes in the origins of the bone's children (SetupHitBoxes: "add in
+    // all your children as well"), as the Spacebuild ragdoll pjbr's Bone02 box reaches its
+    // three children at x = 194.118.
+    void generatedBoxesHoldChildOrigins()
+    {
+        const std::string qc = "$modelname t.mdl\n$body b a.smd\n$sequence idle a.smd\n";
+        const std::string tris =
+            "m\n" + corner(0, Vec3(-1, -1, -1), kUp, Vec2(0, 0)) +
+            corner(0, Vec3(1, 1, -1), kUp, Vec2(1, 0)) + corner(0, Vec3(1, 1, 1), kUp, Vec2(0, 1)) +
+            "m\n" + corner(1, Vec3(5, 0, 0), kUp, Vec2(0, 0)) +
+            corner(1, Vec3(7, 2, 0), kUp, Vec2(1, 0)) + corner(1, Vec3(7, 2, 2), kUp, Vec2(0, 1));
+        const CompiledModelInfo c = predict(
+            qc, {{"a.smd", smd({{"root", -1, Vec3::Zero()}, {"child", 0, Vec3(5, 0, 0)}}, tris)}});
+        QCOMPARE(c.hitboxSets.size(), std::size_t(1));
+        const auto& boxes = c.hitboxSets.front().boxes;
+        QCOMPARE(boxes.size(), std::size_t(2));
+        QCOMPARE(boxes[0].min, Vec3(-1, -1, -1));
+        QCOMPARE(boxes[0].max, Vec3(5, 1, 1));
+        QCOMPARE(boxes[1].min, Vec3(0, 0, 0));
+        QCOMPARE(boxes[1].max, Vec3(2, 2, 2));
     }
 
     // $definebone bones open the bone table, before the bones of the files.
@@ -841,29 +887,43 @@ private slots:
         row("probay", sbOld + QStringLiteral("CargoBay2/cargobay2.qc"),
             sbMdl + QStringLiteral("probay.mdl"), verts + lit);
         row("test3", sbOld + QStringLiteral("AirlockTest/test3/test3.qc"),
-            sbMdl + QStringLiteral("test3.mdl"), verts + lit);
+            sbMdl + QStringLiteral("test3.mdl"), verts);
         row("test3e", sbOld + QStringLiteral("AirlockTest/test3/test3E.qc"),
-            sbMdl + QStringLiteral("test3e.mdl"), verts + lit);
+            sbMdl + QStringLiteral("test3e.mdl"), verts + hull);
         row("s1t1", sbOld + QStringLiteral("Type1/s1t1/s1t1.qc"),
             sbMdl + QStringLiteral("s1t1.mdl"),
             verts + QStringList{QStringLiteral("bodyparts[0].models[0].triangles")} + hull);
         row("plasgun", sbOld + QStringLiteral("Guns/Plasma/PlasGun.qc"),
             sbMdl + QStringLiteral("plasgun.mdl"), hull);
-        // Not explained yet (the prediction may be to blame): the hull and light of animated
-        // doors whose animation files hold bones the reference lacks, of a few props,
-        // and a ragdoll's hitbox.
+        // test2E was built with another collision model than either test2Ephys.SMD of the
+        // history (both within 128 units of the origin): its test2E.phy, which carries the
+        // .mdl's checksum, spans x -14.6..241.4, y -95.1..32.9, z -62.7..65.3, and the hull's
+        // sides beyond the body are those plus 0.25.
+        row("teste2", sbOld + QStringLiteral("AirlockTest/test2/testE2.qc"),
+            sbMdl + QStringLiteral("test2e.mdl"), hull);
+        // Animated doors whose animation files hold bones the reference lacks, and a static
+        // prop off its origin: the hull is sequence 0's box, with every kept bone's origin.
         for (const auto& [name, path, mdlName] :
              std::vector<std::tuple<const char*, const char*, const char*>>{
                  {"test2", "AirlockTest/test2/test2.qc", "test2"},
-                 {"teste2", "AirlockTest/test2/testE2.qc", "test2e"},
-                 {"teste", "AirlockTest/testE.qc", "teste"},
-                 {"neopodo", "neopod/neopodo.qc", "neopodo"}}) {
+                 {"teste", "AirlockTest/testE.qc", "teste"}}) {
             row(name, sbOld + QLatin1String(path),
-                sbMdl + QLatin1String(mdlName) + QStringLiteral(".mdl"), lit);
+                sbMdl + QLatin1String(mdlName) + QStringLiteral(".mdl"), {});
         }
         row("engineaddon1",
             sbHead + QStringLiteral("MedBridge2 Source Files/Engines/MedBridge2_EngineAddon1.qc"),
-            sbMdl + QStringLiteral("medbridge2_engineaddon1.mdl"), lit);
+            sbMdl + QStringLiteral("medbridge2_engineaddon1.mdl"), {});
+        // Not explained yet (the prediction may be to blame).
+        row("neopodo", sbOld + QStringLiteral("neopod/neopodo.qc"),
+            sbMdl + QStringLiteral("neopodo.mdl"), lit);
+        // The collision model's hull is vphysics', not its source's: ConvexFromVerts rebuilds
+        // each piece from its planes (RebuildConvexFromPlanes: the crossings of every three
+        // planes within HALFSPACESOUP_TOLERANCE, points merged within 1 cm), which on a thin
+        // sliver puts a point outside the source's. s3t1s.phy (the .mdl's checksum) has a piece
+        // with a point at (-90.538, -47.570, 47.5) where its source has (-90, -47.5, 47.5), and
+        // the hull is that .phy's box plus 0.25 exactly; pjw and pjdw are 0.73 wider on both
+        // sides of y, but their .phy was never committed (PuddleJumper's PJw.phy and PJdw.phy
+        // are other builds: other checksums, another scale). Not predicted.
         for (const auto& [name, path, mdlName] :
              std::vector<std::tuple<const char*, const char*, const char*>>{
                  {"pjdw", "puddleJ/PuddleJ/PJdw.qc", "pjdw"},
@@ -872,8 +932,9 @@ private slots:
             row(name, sbOld + QLatin1String(path),
                 sbMdl + QLatin1String(mdlName) + QStringLiteral(".mdl"), hull);
         }
+        // A ragdoll whose generated box reaches its bone's children.
         row("pjr", sbOld + QStringLiteral("puddleJ/puddleJRag/PJR.qc"),
-            sbMdl + QStringLiteral("pjbr.mdl"), {QStringLiteral("hitboxes[1].box")});
+            sbMdl + QStringLiteral("pjbr.mdl"), {});
         // 3 copies of triangles in the same order: NvTriStrip drops them.
         row("bay1", sbOld + QStringLiteral("cargoBay/bay1/bay1.qc"),
             sbMdl + QStringLiteral("bay1.mdl"), {});
