@@ -974,8 +974,8 @@ CompiledModelInfo predictCompiled(const QcReport& r, std::int32_t version)
         CompiledHitbox b;
         b.bone = i < q.hitboxJoints.size() ? q.hitboxJoints[i] : -1;
         b.group = h.group;
-        b.min = h.min * p.scale;
-        b.max = h.max * p.scale;
+        b.min = h.min * qcScaleAt(p, h.at);
+        b.max = h.max * qcScaleAt(p, h.at);
         b.name = h.name;
         it->boxes.push_back(std::move(b));
     }
@@ -994,8 +994,9 @@ CompiledModelInfo predictCompiled(const QcReport& r, std::int32_t version)
                 for (const std::int32_t ref :
                      ch.blank ? std::vector<std::int32_t>() : lodFilesOf(p, ch.path)) {
                     if (const Model* lod = fileModel(q, ref)) {
+                        const float scale = qcFileScale(p, ref);
                         for (const std::uint32_t pt : lod->mesh.cornerPoints) {
-                            lodPoints.push_back(lod->mesh.pointPositions[pt] * p.scale - p.origin);
+                            lodPoints.push_back(lod->mesh.pointPositions[pt] * scale - p.origin);
                         }
                     }
                 }
@@ -1011,8 +1012,9 @@ CompiledModelInfo predictCompiled(const QcReport& r, std::int32_t version)
             continue;
         }
         if (const Model* col = fileModel(q, static_cast<std::int32_t>(i))) {
+            const float scale = qcFileScale(p, static_cast<std::int32_t>(i));
             for (const std::uint32_t pt : col->mesh.cornerPoints) {
-                collisionPoints.push_back(col->mesh.pointPositions[pt] * p.scale - p.origin);
+                collisionPoints.push_back(col->mesh.pointPositions[pt] * scale - p.origin);
             }
         }
     }

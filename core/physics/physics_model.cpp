@@ -686,7 +686,7 @@ void Builder::buildJointed()
         mergeBones(localBone(compiled.model.skeleton.names.front()), localBone(s.rootBone));
     }
     const PoseRig rig = makePoseRig(model.skeleton);
-    const double scale = project.scaleSet ? project.scale : 1.0;
+    const double scale = qcFileScale(project, project.collision.fileRef);
     auto remap = [&](JointIndex j) {
         return j >= 0 && static_cast<std::size_t>(j) < boneMap.size()
                    ? boneMap[static_cast<std::size_t>(j)]
@@ -1101,7 +1101,7 @@ PhysicsModel buildPhysicsModel(const QcProject& project, const QcCompiled& compi
         return std::move(b.out);
     }
     b.applyOptions();
-    const double scale = project.scaleSet ? project.scale : 1.0;
+    const double scale = qcFileScale(project, project.collision.fileRef);
     b.src = sourceMesh(mesh, scale);
     b.weld = weldTable(b.src, b.out.settings.weldPosition, b.out.settings.weldNormal);
     b.weldByPosition =

@@ -11,6 +11,7 @@
 #include "core/formats/qc/qc_reader.h"
 #include "core/io/file_buffer.h"
 #include "core/model/rotation.h"
+#include "core/text/numbers.h"
 #include "core/pose/effective_weights.h"
 #include "core/pose/flex_binding.h"
 #include "core/text/ascii.h"
@@ -138,6 +139,7 @@ private:
     std::unordered_map<std::string, JointIndex> m_jointByName; // lower case
     std::vector<std::string> m_jointFile; // per merged joint: the file that first declared it
     std::string m_currentFile;            // the file addBone is reading from
+    float m_currentScale = 1.0f;          // its $scale (qcFileScale)
     std::unordered_map<std::string, std::size_t> m_droppedByName; // into droppedBones
     std::vector<std::size_t> m_pointOffsetOfRef; // per files entry: first merged point
     bool m_kindSet = false;
@@ -214,7 +216,7 @@ JointIndex Compiler::addBone(const Skeleton& src, std::size_t j)
         dst.addJoint(src.names[j], parent, static_cast<std::int32_t>(dst.size()), src.where[j]);
     m_jointFile.push_back(m_currentFile);
     const auto i = static_cast<std::size_t>(idx);
-    dst.bindPositions[i] = src.bindPositions[j] * m_project.scale;
+    dst.bindPositions[i] = src.bindPositions[j] * m_currentScale;
     dst.bindRotations[i] = src.bindRotations[j];
     dst.bindAxes[i] = src.bindAxes[j];
     dst.bindScales[i] = src.bindScales[j];
@@ -241,7 +243,7 @@ void Compiler::addMesh(const Model& src, std::uint32_t object, std::vector<Joint
     }
     const std::uint32_t inflBase = d.influenceOffsets.back();
     for (std::size_t p = 0; p < s.pointCount(); ++p) {
-        d.pointPositions.push_back(s.pointPositions[p] * m_project.scale - m_project.origin);
+        d.pointPositions.push_back(s.pointPositions[p] * m_currentScale - m_project.origin);
         const JointIndex pp = s.pointParents[p];
         d.pointParents.push_back(pp == kNoJoint ? kNoJoint : remap[static_cast<std::size_t>(pp)]);
         d.pointLinkState.push_back(s.pointLinkState[p]);
@@ -336,6 +338,7 @@ bool Compiler::mergedFrames(std::int32_t ref, std::int32_t start, std::int32_t e
         return false;
     }
     const Model& src = r->model;
+    const float scale = qcFileScale(m_project, ref);
     const Animation& a = src.animations.front();
     if (a.kind != PoseKind::LocalEulerXYZ || a.rotations.size() != a.positions.size() ||
         a.frameCount() == 0) {
@@ -394,7 +397,7 @@ bool Compiler::mergedFrames(std::int32_t ref, std::int32_t start, std::int32_t e
         // Local transforms in scaled, origin-free space.
         auto srcLocal = [&](std::size_t sj) {
             const std::size_t sk = a.key(f, sj);
-            return Xf{quatFromEuler(a.rotations[sk]), a.positions[sk] * m_project.scale};
+            return Xf{quatFromEuler(a.rotations[sk]), a.positions[sk] * scale};
         };
         if (anyViaWorld) {
             std::fill(srcDone.begin(), srcDone.end(), 0);
@@ -447,7 +450,7 @@ bool Compiler::mergedFrames(std::int32_t ref, std::int32_t start, std::int32_t e
                 // The key as written (no round trip through a quaternion).
                 const std::size_t sk = a.key(f, static_cast<std::size_t>(sj));
                 out.rotations[k] = a.rotations[sk];
-                out.positions[k] = a.positions[sk] * m_project.scale;
+                out.positions[k] = a.positions[sk] * scale;
             } else if (sj < 0) {
                 out.rotations[k] = dst.bindRotations[j];
                 out.positions[k] = local.t;
@@ -838,7 +841,7 @@ void Compiler::addFlexShapes(const Model& body, const Model& shapes, std::size_t
         c.where = s < shapes.flexShapes.size() ? shapes.flexShapes[s].where : SourceLoc{};
         for (std::uint32_t k = t.shapeOffsets[s]; k < t.shapeOffsets[s + 1]; ++k) {
             c.ids.push_back(static_cast<std::int32_t>(cornerBase + t.targets[k]));
-            c.deltaPositions.push_back(t.deltaPositions[k] * m_project.scale);
+            c.deltaPositions.push_back(t.deltaPositions[k] * m_currentScale);
             c.deltaNormals.push_back(t.deltaNormals[k]);
         }
         m_out.model.flexShapes.push_back(std::move(c));
@@ -1000,6 +1003,7 @@ QcCompiled Compiler::run()
             // An LOD shown: its `replacemodel` file stands for this one (`removemodel`: none).
             const std::int32_t lodRef = shown && !ch.blank ? lodReplacement(ch.path) : kNoLod;
             m_currentFile = ch.blank ? std::string() : resolvedOf(ch.fileRef);
+            m_currentScale = ch.blank ? 1.0f : qcFileScale(m_project, ch.fileRef);
             if (r && (!shown || lodRef != kNoLod)) {
                 // Not shown: its bones still belong to the compiled skeleton.
                 if (!m_kindSet && r->model.kind != ModelKind::Flex) {
@@ -1013,6 +1017,7 @@ QcCompiled Compiler::run()
                 }
                 r = shown && lodRef >= 0 ? readRef(lodRef) : nullptr;
                 m_currentFile = lodRef >= 0 ? resolvedOf(lodRef) : std::string();
+                m_currentScale = lodRef >= 0 ? qcFileScale(m_project, lodRef) : 1.0f;
             }
             if (r && r->model.kind != ModelKind::Flex) {
                 const Model& src = r->model;
@@ -1083,7 +1088,8 @@ QcCompiled Compiler::run()
         m_jointFile.push_back(b.at.file);
         constexpr float kDeg = 3.14159265358979f / 180.0f;
         s.bindPositions[static_cast<std::size_t>(idx)] =
-            b.position * m_project.scale - (parent == kNoJoint ? m_project.origin : Vec3::Zero());
+            b.position * qcScaleAt(m_project, b.at) -
+            (parent == kNoJoint ? m_project.origin : Vec3::Zero());
         s.bindRotations[static_cast<std::size_t>(idx)] = b.rotation * kDeg;
         m_jointByName.emplace(asciiLower(b.name), idx);
         m_out.hasModel = true;
@@ -1237,6 +1243,35 @@ QcCompiled Compiler::run()
 }
 
 } // namespace
+
+float qcScaleAt(const QcProject& project, const QcWhere& at)
+{
+    float scale = 1.0f;
+    for (const QcCommand& c : project.commands) {
+        if (c.at.file == at.file && c.at.where.line >= at.where.line) {
+            break;
+        }
+        float v = 0.0f;
+        if (c.name == "scale" && !c.args.empty() && parseFloat(c.args[0], v)) {
+            scale = v;
+        }
+    }
+    return scale;
+}
+
+float qcFileScale(const QcProject& project, std::int32_t ref)
+{
+    if (ref < 0 || static_cast<std::size_t>(ref) >= project.files.size()) {
+        return 1.0f;
+    }
+    const QcFileRef& f = project.files[static_cast<std::size_t>(ref)];
+    for (const QcFileRef& g : project.files) {
+        if (f.resolved.empty() ? g.path == f.path : g.resolved == f.resolved) {
+            return qcScaleAt(project, g.at); // the first reference to the same file
+        }
+    }
+    return qcScaleAt(project, f.at);
+}
 
 void rigidOnFirstJoint(Mesh& mesh)
 {

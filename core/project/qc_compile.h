@@ -81,6 +81,15 @@ struct QcCompileOptions {
 // studiomdl's MakeStaticProp leaves of a `$staticprop` mesh (simplify.cpp).
 void rigidOnFirstJoint(Mesh& mesh);
 
+// The `$scale` studiomdl applies to what the script reads at `at`: the last `$scale` read
+// before it, 1 when none. studiomdl scales a file as it loads it (Option_Studio, Load_Source:
+// scale_vertex) and a `$hbox` as it reads it (Cmd_Hitbox), so a `$scale` after a `$body` leaves
+// that body as written.
+float qcScaleAt(const QcProject& project, const QcWhere& at);
+// The scale of file reference `ref`: that of the first reference to the same file (Load_Source
+// loads a file once and hands the same source back).
+float qcFileScale(const QcProject& project, std::int32_t ref);
+
 // Reads every resolved file of the project through `fs` and core::readAny, and merges them.
 QcCompiled compileQc(const QcProject& project, QcFileSystem& fs,
                      const QcCompileOptions& options = {});

@@ -508,6 +508,30 @@ private slots:
         QCOMPARE(boxes[1].max, Vec3(2, 2, 2));
     }
 
+    // studiomdl scales a file as it loads it, by the $scale read before it (Option_Studio,
+    // Load_Source: scale_vertex), and loads a file once: a $scale after the $body leaves the
+    // body, and the collision model that names the same file, as written (the Spacebuild
+    // neopodo: `$scale 0.9` after its `$body`, compiled at full size).
+    void scaleAppliesToFilesReadAfterIt()
+    {
+        const std::map<std::string, std::string> files{
+            {"a.smd", smd({{"root", -1, Vec3::Zero()}}, quad("m", kUp, kUp, 0, 0, 2))},
+            {"b.smd", smd({{"root", -1, Vec3::Zero()}}, quad("m", kUp, kUp, 0, 0, 4))}};
+        const CompiledModelInfo after =
+            predict("$modelname t.mdl\n$staticprop\n$body b a.smd\n$scale 0.5\n"
+                    "$sequence idle a.smd\n$collisionmodel a.smd {\n $mass 2\n}\n",
+                    files);
+        QCOMPARE(after.hullMin, Vec3(-1.25f, -0.25f, 0));
+        QCOMPARE(after.hullMax, Vec3(0.25f, 1.25f, 2.25f));
+        // A file read after the $scale is scaled: the collision model b.smd at z = 2.
+        const CompiledModelInfo other =
+            predict("$modelname t.mdl\n$staticprop\n$body b a.smd\n$scale 0.5\n"
+                    "$sequence idle a.smd\n$collisionmodel b.smd {\n $mass 2\n}\n",
+                    files);
+        QCOMPARE(other.hullMin, Vec3(-1, -0.25f, 0));
+        QCOMPARE(other.hullMax, Vec3(0.25f, 1, 2.25f));
+    }
+
     // $definebone bones open the bone table, before the bones of the files.
     void defineBonesComeFirst()
     {
@@ -913,9 +937,10 @@ private slots:
         row("engineaddon1",
             sbHead + QStringLiteral("MedBridge2 Source Files/Engines/MedBridge2_EngineAddon1.qc"),
             sbMdl + QStringLiteral("medbridge2_engineaddon1.mdl"), {});
-        // Not explained yet (the prediction may be to blame).
+        // `$scale 0.9` after the `$body`: the body and the collision model naming the same
+        // file stay at full size.
         row("neopodo", sbOld + QStringLiteral("neopod/neopodo.qc"),
-            sbMdl + QStringLiteral("neopodo.mdl"), lit);
+            sbMdl + QStringLiteral("neopodo.mdl"), {});
         // The collision model's hull is vphysics', not its source's: ConvexFromVerts rebuilds
         // each piece from its planes (RebuildConvexFromPlanes: the crossings of every three
         // planes within HALFSPACESOUP_TOLERANCE, points merged within 1 cm), which on a thin
