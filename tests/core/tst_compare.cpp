@@ -971,6 +971,11 @@ private slots:
             QStringLiteral(
                 "riggs9162+lvs-halflife-2/models/riggs9162/vehicles/combine_apc_driveable.mdl"),
             {});
+        // The hull holds the collision box as CollideGetAABB gives it, in the frame of the
+        // solid's bone: conscript_apc.phy (the .mdl's checksum) spans x -153..153, y -65..65,
+        // z -32..47, which is (z - 18, y, -x) of the physics SMD as written (its root bone
+        // at z 18, turned); with 0.25 it gives the hull's x max 153.23 and y +-65.25. The
+        // prediction takes the SMD's points as model space (z -135..171). Not predicted.
         row("conscript_apc",
             QStringLiteral("riggs9162+lvs-halflife-2-99a44f9/models/riggs9162/thirdparty/"
                            "conscript_apc/conscript_apc.qc"),
