@@ -487,6 +487,17 @@ class LodRings {
 public:
     explicit LodRings(const std::vector<const DictVertex*>& all)
     {
+        // Cells of about one vertex each (at least a unit): a large model's search then ends
+        // within a ring or two of cells rather than hundreds of unit cells.
+        Vec3 lo = Vec3::Zero(), hi = Vec3::Zero();
+        for (std::size_t i = 0; i < all.size(); ++i) {
+            lo = i == 0 ? all[i]->pos : Vec3(lo.cwiseMin(all[i]->pos));
+            hi = i == 0 ? all[i]->pos : Vec3(hi.cwiseMax(all[i]->pos));
+        }
+        const double extent = static_cast<double>((hi - lo).maxCoeff());
+        if (!all.empty() && std::isfinite(extent)) {
+            size_ = std::max(1.0, extent / std::cbrt(static_cast<double>(all.size())));
+        }
         for (std::size_t i = 0; i < all.size(); ++i) {
             const std::array<std::int64_t, 3> c = cellOf(all[i]->pos);
             cells_[c].push_back(static_cast<std::uint32_t>(i));
@@ -496,6 +507,7 @@ public:
             }
         }
     }
+    double cellSize() const { return size_; }
     // Far enough that every cell is within the ring from anywhere inside the bounds.
     std::int64_t maxRing() const
     {
@@ -510,30 +522,53 @@ public:
         for (std::size_t k = 0; k < 3; ++k) { // a position outside the bounds: from their edge
             c[k] = std::clamp(c[k], lo_[k], hi_[k]);
         }
-        for (std::int64_t x = c[0] - r; x <= c[0] + r; ++x) {
-            for (std::int64_t y = c[1] - r; y <= c[1] + r; ++y) {
-                for (std::int64_t z = c[2] - r; z <= c[2] + r; ++z) {
-                    if (std::max({std::abs(x - c[0]), std::abs(y - c[1]), std::abs(z - c[2])}) !=
-                        r) {
-                        continue;
+        // Only the shell of the cube, and only where cells can be (inside the bounds): a far
+        // ring of a large model costs its surface within the bounds, not its volume.
+        auto take = [&](std::int64_t x, std::int64_t y, std::int64_t z) {
+            auto it = cells_.find({x, y, z});
+            if (it != cells_.end()) {
+                out.insert(out.end(), it->second.begin(), it->second.end());
+            }
+        };
+        const std::int64_t x0 = std::max(c[0] - r, lo_[0]), x1 = std::min(c[0] + r, hi_[0]);
+        const std::int64_t y0 = std::max(c[1] - r, lo_[1]), y1 = std::min(c[1] + r, hi_[1]);
+        const std::int64_t z0 = std::max(c[2] - r, lo_[2]), z1 = std::min(c[2] + r, hi_[2]);
+        for (std::int64_t x = x0; x <= x1; ++x) {
+            for (std::int64_t y = y0; y <= y1; ++y) {
+                if (std::abs(x - c[0]) == r || std::abs(y - c[1]) == r) {
+                    for (std::int64_t z = z0; z <= z1; ++z) {
+                        take(x, y, z);
                     }
-                    auto it = cells_.find({x, y, z});
-                    if (it != cells_.end()) {
-                        out.insert(out.end(), it->second.begin(), it->second.end());
-                    }
+                    continue;
+                }
+                if (c[2] - r >= z0) {
+                    take(x, y, c[2] - r);
+                }
+                if (r > 0 && c[2] + r <= z1) {
+                    take(x, y, c[2] + r);
                 }
             }
         }
     }
 
 private:
-    static std::array<std::int64_t, 3> cellOf(const Vec3& p)
+    std::array<std::int64_t, 3> cellOf(const Vec3& p) const
     {
-        return {static_cast<std::int64_t>(std::floor(p.x())),
-                static_cast<std::int64_t>(std::floor(p.y())),
-                static_cast<std::int64_t>(std::floor(p.z()))};
+        auto at = [&](float v) {
+            const double c = std::floor(static_cast<double>(v) / size_);
+            return std::isfinite(c) ? static_cast<std::int64_t>(std::clamp(c, -1e15, 1e15))
+                                    : std::int64_t(0);
+        };
+        return {at(p.x()), at(p.y()), at(p.z())};
     }
-    std::map<std::array<std::int64_t, 3>, std::vector<std::uint32_t>> cells_;
+    double size_ = 1.0;
+    struct CellHash {
+        std::size_t operator()(const std::array<std::int64_t, 3>& c) const noexcept
+        {
+            return std::hash<std::int64_t>{}(c[0] * 73856093 ^ c[1] * 19349663 ^ c[2] * 83492791);
+        }
+    };
+    std::unordered_map<std::array<std::int64_t, 3>, std::vector<std::uint32_t>, CellHash> cells_;
     std::array<std::int64_t, 3> lo_{}, hi_{};
 };
 
@@ -601,7 +636,7 @@ std::int32_t lodUnionVertices(const Model& body, const std::vector<LodStep>& ste
                     std::size_t bestIndex = 0;
                     std::array<float, 3> bestErr{};
                     for (std::int64_t ring = 0; ring <= rootFar.maxRing(); ++ring) {
-                        if (best && static_cast<double>(ring - 1) >
+                        if (best && static_cast<double>(ring - 1) * rootFar.cellSize() >
                                         std::sqrt(static_cast<double>(bestErr[0]))) {
                             break;
                         }
