@@ -655,9 +655,11 @@ std::vector<std::uint8_t> Compiler::usedBones()
                 }
             }
             // vbmcompiler's CreateBoneTable adds each body's used bones in its file's order,
-            // body after body (harrison.mdl). HL1 SDK SimplifyModel reads the same way, but the
-            // retail models keep the merged order (barney.mdl: 'Bip01 R Hand', which only its
-            // gun bodies weight, sits before 'Bip01 Head'), so goldsrc keeps that.
+            // body after body (harrison.mdl), and so does the HL1 SDK studiomdl (studiomdl.c
+            // SimplifyModel, "union of all used bones"; malortie's man.mdl, built by it from
+            // its sources, has the head body's Neck after the first body's arms). Retail
+            // barney.mdl, built in 1998, has 'Bip01 R Hand', which only its gun bodies weight,
+            // before 'Bip01 Head': the compiler of its day merged otherwise.
             for (std::size_t j = 0; j < src.size(); ++j) {
                 const auto it = m_jointByName.find(asciiLower(src.names[j]));
                 if (fileUsed[j] && it != m_jointByName.end()) {
@@ -729,7 +731,7 @@ void Compiler::dropUnusedBones()
             }
         }
     };
-    if (m_project.profile == Profile::Pathos) {
+    if (goldSrcFamily(m_project.profile)) {
         for (const std::size_t j : m_tableOrder) {
             place(j);
         }

@@ -259,8 +259,17 @@ private slots:
         const CompareReport r = roundTrip(root.filePath(mdl), tmp.path(), QStringLiteral("m"));
         QVERIFY2(r.ok, r.error.c_str());
         // The prediction's figures are the compiled model's, every one of them (the .vvd
-        // vertex count of item_suit_charger_hl2's LOD 0 and three LODs too: 1,755).
-        QVERIFY2(r.differences.empty(), differences(r).c_str());
+        // vertex count of item_suit_charger_hl2's LOD 0 and three LODs too: 1,755). But the
+        // SDK studiomdl builds a GoldSrc bone table body by body (SimplifyModel): barney's
+        // 'Bip01 R Hand', which only its gun bodies weight, comes after 'Bip01 Head' when
+        // recompiled; the 1998 compiler of the retail model put it before.
+        if (QTest::currentDataTag() ==
+            QByteArrayView("GoldSrc barney: texture order, attachments")) {
+            QCOMPARE(r.differences.size(), std::size_t(1));
+            QCOMPARE(r.differences.front().field, std::string("boneNames"));
+        } else {
+            QVERIFY2(r.differences.empty(), differences(r).c_str());
+        }
         // A source name the project cannot have (stale by name) is in the QC's report.
         if (!r.staleReasons.empty()) {
             QFile qcFile(tmp.filePath(QStringLiteral("m.qc")));
