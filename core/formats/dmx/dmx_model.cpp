@@ -401,10 +401,9 @@ private:
     bool meshWeighted(const Node& n) const
     {
         const Element* mesh = el(n.mesh);
-        const Element* vd =
-            mesh ? el(mesh->find("bindState") ? refNoCheck(*mesh, "bindState")
-                                              : refNoCheck(*mesh, "currentState"))
-                 : nullptr;
+        const Element* vd = mesh ? el(mesh->find("bindState") ? refNoCheck(*mesh, "bindState")
+                                                              : refNoCheck(*mesh, "currentState"))
+                                 : nullptr;
         if (!vd) {
             return false;
         }
