@@ -1012,8 +1012,10 @@ private slots:
         // DAG's bone, as studiomdl's LoadMeshes puts it (not on the DMX's 'blender_implicit').
         // Not explained yet: 2 to 8 more .vvd vertices than the weld predicts (studiomdl keeps
         // a DMX's vertices apart by their index triples, dmxsupport.cpp DefineUniqueVertices,
-        // and every triple here is distinct, so a later weld joins them), and the hull and
-        // light of the $origin-moved, $scale'd viewmodels.
+        // and every triple here is distinct, so a later weld joins them), the hull and light of
+        // the $origin-moved, $scale'd paint gun viewmodel, and the world models' hulls (under
+        // 0.13 off). The pistol viewmodel's hull and light match since the hull is sequence
+        // 0's with every kept bone's bounds.
         const QString mom = QStringLiteral("momentum-mod+game-168ad90/mp/game/momentum/");
         auto momRow = [&](const char* name, const QStringList& fields) {
             row(name,
@@ -1023,7 +1025,7 @@ private slots:
         const QStringList momVerts{QStringLiteral("bodyparts[0].models[0].vertices")};
         momRow("v_mom_paintgun", momVerts + lit);
         momRow("w_mom_paintgun", momVerts + hull);
-        momRow("v_mom_pistol", momVerts + lit);
+        momRow("v_mom_pistol", momVerts);
         momRow("w_mom_pistol", momVerts + hull);
     }
     void publicPairs()
