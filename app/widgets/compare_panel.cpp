@@ -92,6 +92,19 @@ QString ComparePanel::findCompiled(const core::QcReport& qc)
     return {};
 }
 
+// studiomdl's MakeStaticProp bakes its 90° turn about Z into a static prop's points (the bone
+// table is `static_prop` alone, at rest): turned back, the ghost lies over the source instead of
+// across it. An animated model keeps the turn in its root bone.
+void ComparePanel::turnStaticPropBack(core::Model& model)
+{
+    for (core::Vec3& p : model.mesh.pointPositions) {
+        p = core::Vec3(p.y(), -p.x(), p.z());
+    }
+    for (core::Vec3& n : model.mesh.cornerNormals) {
+        n = core::Vec3(n.y(), -n.x(), n.z());
+    }
+}
+
 bool ComparePanel::compareWith(const QString& mdlPath)
 {
     m_table->setRowCount(0);
@@ -110,6 +123,10 @@ bool ComparePanel::compareWith(const QString& mdlPath)
         return false;
     }
     core::OpenedInput in = core::openInput(toStd(mdlPath), core::Profile::Auto, {});
+    if (in.readable && in.result.hasModel && qc->project.staticProp &&
+        !core::goldSrcFamily(qc->project.profile)) {
+        turnStaticPropBack(in.result.model);
+    }
     m_compiledModel = in.readable && in.result.hasModel
                           ? std::make_shared<const core::Model>(std::move(in.result.model))
                           : nullptr;

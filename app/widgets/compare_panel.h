@@ -33,6 +33,8 @@ public:
     // QC's folder or of one of its four parents, or of a folder beside them (hammer/models);
     // empty when none is there.
     static QString findCompiled(const core::QcReport& qc);
+    // A compiled static prop's points in its sources' space (undoes MakeStaticProp's turn).
+    static void turnStaticPropBack(core::Model& model);
 
     QTableWidget* table() const { return m_table; }
     QLabel* summary() const { return m_summary; }

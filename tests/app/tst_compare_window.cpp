@@ -43,6 +43,17 @@ class TstCompareWindow : public QObject {
     Q_OBJECT
 
 private slots:
+    // studiomdl turns a static prop's points 90° about Z ((x, y) -> (-y, x), as the predicted
+    // hull of tst_compare::hullHoldsTheCollisionModel shows); the ghost turns them back.
+    void staticPropGhostIsTurnedBack()
+    {
+        core::Model m;
+        m.mesh.pointPositions = {core::Vec3(-2, 1, 3)};
+        m.mesh.cornerNormals = {core::Vec3(-1, 0, 0)};
+        app::ComparePanel::turnStaticPropBack(m);
+        QCOMPARE(m.mesh.pointPositions[0], core::Vec3(1, 2, 3));
+        QCOMPARE(m.mesh.cornerNormals[0], core::Vec3(0, 1, 0));
+    }
     void rowsSelectWhatTheyName()
     {
         // Our sample model, decompiled (its QC compiles to it exactly, tst_decompile), then
