@@ -401,9 +401,10 @@ private:
     bool meshWeighted(const Node& n) const
     {
         const Element* mesh = el(n.mesh);
-        const Element* vd = mesh ? el(mesh->find("bindState") ? refNoCheck(*mesh, "bindState")
-                                                              : refNoCheck(*mesh, "currentState"))
-                                 : nullptr;
+        const Element* vd =
+            mesh ? el(mesh->find("bindState") ? refNoCheck(*mesh, "bindState")
+                                              : refNoCheck(*mesh, "currentState"))
+                 : nullptr;
         if (!vd) {
             return false;
         }
