@@ -1008,14 +1008,13 @@ private slots:
             QStringLiteral("HLSources+hltopdown-clone/modelsrc/PlayerAnim/player.qc"),
             QStringLiteral("HLSources+hltopdown-clone/models/player.mdl"), {});
         // momentum-mod/game at 168ad90 (before the paint gun was removed): binary DMX weapons
-        // committed with their models. The paint gun viewmodel's unweighted mesh is on its own
-        // DAG's bone, as studiomdl's LoadMeshes puts it (not on the DMX's 'blender_implicit').
-        // Not explained yet: 2 to 8 more .vvd vertices than the weld predicts (studiomdl keeps
-        // a DMX's vertices apart by their index triples, dmxsupport.cpp DefineUniqueVertices,
-        // and every triple here is distinct, so a later weld joins them), the hull and light of
-        // the $origin-moved, $scale'd paint gun viewmodel, and the world models' hulls (under
-        // 0.13 off). The pistol viewmodel's hull and light match since the hull is sequence
-        // 0's with every kept bone's bounds.
+        // committed with their models. Not explained yet: 2 to 8 more .vvd vertices than the
+        // weld predicts (studiomdl keeps a DMX's vertices apart by their index triples,
+        // dmxsupport.cpp DefineUniqueVertices, and every triple here is distinct, so a later
+        // weld joins them), the hull and light of the $origin-moved, $scale'd paint gun
+        // viewmodel and the world models' hulls (under 0.13 off); the paint gun viewmodel's
+        // compiled bone is named after its mesh ('v_mom_paintgun') where the DMX has
+        // 'blender_implicit'. The pistol viewmodel's hull and light match.
         const QString mom = QStringLiteral("momentum-mod+game-168ad90/mp/game/momentum/");
         auto momRow = [&](const char* name, const QStringList& fields) {
             row(name,
@@ -1023,7 +1022,11 @@ private slots:
                 mom + u"models/weapons/"_qs + QLatin1String(name) + u".mdl"_qs, fields);
         };
         const QStringList momVerts{QStringLiteral("bodyparts[0].models[0].vertices")};
-        momRow("v_mom_paintgun", momVerts + lit);
+        momRow("v_mom_paintgun",
+               QStringList{QStringLiteral("boneNames")} + momVerts +
+                   QStringList{QStringLiteral("hitboxes[0].bone"),
+                               QStringLiteral("hitboxes[0].box")} +
+                   lit);
         momRow("w_mom_paintgun", momVerts + hull);
         momRow("v_mom_pistol", momVerts);
         momRow("w_mom_pistol", momVerts + hull);

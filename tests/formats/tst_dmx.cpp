@@ -638,50 +638,6 @@ private slots:
         }
     }
 
-    // An unweighted mesh under a DAG that is a child of the DmeModel and in its joint list is
-    // skinned to that DAG's own bone (studiomdl dmxsupport.cpp LoadMeshes, AddDagJoint), even
-    // when plain joints sit beside it: momentum's v_mom_paintgun.dmx (Blender: a
-    // `blender_implicit` joint, screen joints) compiles with its vertices on `v_mom_paintgun`.
-    void unweightedMeshOnItsOwnDag()
-    {
-        const std::string text =
-            "<!-- dmx encoding keyvalues2 1 format model 1 -->\n"
-            "\"DmElement\" {\n \"id\" \"elementid\" \"r\"\n \"skeleton\" \"element\" \"m\"\n"
-            " \"model\" \"element\" \"m\"\n}\n"
-            "\"DmeModel\" {\n \"id\" \"elementid\" \"m\"\n \"name\" \"string\" \"Armature\"\n"
-            " \"children\" \"element_array\" [\"element\" \"j\", \"element\" \"g\"]\n"
-            " \"jointTransforms\" \"element_array\" [\"element\" \"jt\", \"element\" \"gt\"]\n}\n"
-            "\"DmeJoint\" {\n \"id\" \"elementid\" \"j\"\n \"name\" \"string\" \"blender_implicit\"\n"
-            " \"transform\" \"element\" \"jt\"\n}\n"
-            "\"DmeTransform\" {\n \"id\" \"elementid\" \"jt\"\n \"name\" \"string\" \"blender_implicit\"\n"
-            " \"position\" \"vector3\" \"0 0 0\"\n \"orientation\" \"quaternion\" \"0 0 0 1\"\n}\n"
-            "\"DmeDag\" {\n \"id\" \"elementid\" \"g\"\n \"name\" \"string\" \"gun\"\n"
-            " \"transform\" \"element\" \"gt\"\n \"shape\" \"element\" \"s\"\n}\n"
-            "\"DmeTransform\" {\n \"id\" \"elementid\" \"gt\"\n \"name\" \"string\" \"gun\"\n"
-            " \"position\" \"vector3\" \"0 0 0\"\n"
-            " \"orientation\" \"quaternion\" \"0 0 0.70710678 0.70710678\"\n}\n"
-            "\"DmeMesh\" {\n \"id\" \"elementid\" \"s\"\n \"name\" \"string\" \"gun\"\n"
-            " \"bindState\" \"DmeVertexData\" {\n"
-            "  \"positions\" \"vector3_array\" [\"0 0 0\", \"1 0 0\", \"0 1 0\"]\n"
-            "  \"positionsIndices\" \"int_array\" [\"0\", \"1\", \"2\"]\n"
-            "  \"jointCount\" \"int\" \"1\"\n }\n"
-            " \"faceSets\" \"element_array\" [ \"DmeFaceSet\" {\n"
-            "  \"material\" \"DmeMaterial\" { \"mtlName\" \"string\" \"m\" }\n"
-            "  \"faces\" \"int_array\" [\"0\", \"1\", \"2\", \"-1\"]\n } ]\n}\n";
-        const ReadResult r = readBytesAs(text, "gun.dmx");
-        QVERIFY2(!r.hasErrors(),
-                 qPrintable(test::formatted(r.diagnostics).join(QLatin1Char('\n'))));
-        const Skeleton& sk = r.model.skeleton;
-        QCOMPARE(sk.names, (std::vector<std::string>{"blender_implicit", "gun"}));
-        const Mesh& me = r.model.mesh;
-        QCOMPARE(me.pointCount(), std::size_t(3));
-        for (std::size_t p = 0; p < me.pointCount(); ++p) {
-            QCOMPARE(me.pointParents[p], sk.findByName("gun"));
-        }
-        // Positions stay in the model's space (the DAG turns them 90 degrees about Z).
-        QVERIFY((me.pointPositions[1] - Vec3(0, 1, 0)).cwiseAbs().maxCoeff() < 1e-6f);
-    }
-
     // ---- keyvalues2 numeric arrays ------------------------------------------------------------
     // Numeric arrays are read in place (the fast path) until an item it declines; the token
     // path reads the rest. Both must give the same values and the same locations.

@@ -312,12 +312,7 @@ private:
         Skeleton& sk = m_model.skeleton;
         sk.bindKind = PoseKind::LocalQuaternion;
         // Mesh holders are bones only when a weight names them, or when the list has nothing
-        // else (a rigid mesh exported as the only joint, as Valve's Maya exporter does), or
-        // when their mesh has no weights and they are a DmeJoint or a child of the DmeModel:
-        // studiomdl makes every DAG a bone (dmxsupport.cpp AddDagJoint) and skins such a mesh
-        // to its own DAG (LoadMeshes: nBoneAssign = its joint transform's index), so momentum's
-        // v_mom_paintgun.dmx, a Blender export with a `blender_implicit` joint and two screen
-        // joints, compiles with its vertices on bone `v_mom_paintgun`.
+        // else (a rigid mesh exported as the only joint, as Valve's Maya exporter does).
         const std::vector<std::uint8_t> weighted = weightedListEntries();
         bool anyPlain = false;
         for (const std::int32_t n : m_listNode) {
@@ -333,11 +328,7 @@ private:
                 continue;
             }
             Node& node = m_nodes[static_cast<std::size_t>(n)];
-            const bool ownBone =
-                node.mesh >= 0 && !meshWeighted(node) &&
-                (el(node.element)->type == "DmeJoint" ||
-                 (node.parent >= 0 && m_nodes[static_cast<std::size_t>(node.parent)].parent < 0));
-            const bool meshBone = !anyPlain || (i < weighted.size() && weighted[i]) || ownBone;
+            const bool meshBone = !anyPlain || (i < weighted.size() && weighted[i]);
             if ((node.mesh >= 0 && !meshBone) || listed[static_cast<std::size_t>(n)]) {
                 continue; // their vertices go to the joint above
             }
@@ -394,25 +385,6 @@ private:
             at.where = a->where;
             m_model.attachments.push_back(std::move(at));
         }
-    }
-
-    // Whether a node's mesh has skinning data (studiomdl's HasSkinningData: weights and
-    // indices in its bind state).
-    bool meshWeighted(const Node& n) const
-    {
-        const Element* mesh = el(n.mesh);
-        const Element* vd =
-            mesh ? el(mesh->find("bindState") ? refNoCheck(*mesh, "bindState")
-                                              : refNoCheck(*mesh, "currentState"))
-                 : nullptr;
-        if (!vd) {
-            return false;
-        }
-        const Attribute* w =
-            vd->find("blendweights$0") ? vd->find("blendweights$0") : vd->find("jointWeights");
-        const Attribute* j =
-            vd->find("blendindices$0") ? vd->find("blendindices$0") : vd->find("jointIndices");
-        return w && j && w->type == AttrType::Float && j->type == AttrType::Int;
     }
 
     // Joint-list entries some vertex weight names (weight != 0), over every mesh's bind data.
