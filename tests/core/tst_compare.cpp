@@ -1022,11 +1022,10 @@ private slots:
                 mom + u"models/weapons/"_qs + QLatin1String(name) + u".mdl"_qs, fields);
         };
         const QStringList momVerts{QStringLiteral("bodyparts[0].models[0].vertices")};
-        momRow("v_mom_paintgun",
-               QStringList{QStringLiteral("boneNames")} + momVerts +
-                   QStringList{QStringLiteral("hitboxes[0].bone"),
-                               QStringLiteral("hitboxes[0].box")} +
-                   lit);
+        momRow("v_mom_paintgun", QStringList{QStringLiteral("boneNames")} + momVerts +
+                                     QStringList{QStringLiteral("hitboxes[0].bone"),
+                                                 QStringLiteral("hitboxes[0].box")} +
+                                     lit);
         momRow("w_mom_paintgun", momVerts + hull);
         momRow("v_mom_pistol", momVerts);
         momRow("w_mom_pistol", momVerts + hull);
