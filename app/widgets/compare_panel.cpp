@@ -19,7 +19,8 @@ namespace rigscope::app {
 
 ComparePanel::ComparePanel(QWidget* parent)
     : QWidget(parent), m_summary(new QLabel(this)), m_table(new QTableWidget(0, 4, this)),
-      m_ghost(new QCheckBox(tr("Show compiled model (wireframe over the source)"), this))
+      m_ghost(new QCheckBox(tr("Show compiled model (wireframe over the source)"), this)),
+      m_ignoreTimes(new QCheckBox(tr("Ignore file times (a checkout dates every file)"), this))
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -28,6 +29,11 @@ ComparePanel::ComparePanel(QWidget* parent)
                           "with Compiled…"));
     layout->addWidget(m_summary);
     layout->addWidget(m_ghost);
+    layout->addWidget(m_ignoreTimes);
+    m_ignoreTimes->setToolTip(
+        tr("Leave the files' modification times out of the staleness test, as `rigscope-cli "
+           "compare --ignore-timestamps` does: only the companions' checksums then make the "
+           "compiled model stale."));
     m_table->setHorizontalHeaderLabels(
         {tr("Field"), tr("Predicted"), tr("Compiled"), tr("Verdict")});
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -39,6 +45,11 @@ ComparePanel::ComparePanel(QWidget* parent)
     m_ghost->setChecked(true);
     connect(m_table, &QTableWidget::itemSelectionChanged, this, &ComparePanel::onRowSelected);
     connect(m_ghost, &QCheckBox::toggled, this, &ComparePanel::emitGhost);
+    connect(m_ignoreTimes, &QCheckBox::toggled, this, [this]() {
+        if (!m_mdlPath.isEmpty()) {
+            compareWith(m_mdlPath);
+        }
+    });
 }
 
 void ComparePanel::setDocument(Document* document)
@@ -114,6 +125,7 @@ bool ComparePanel::compareWith(const QString& mdlPath)
         return false;
     }
     core::CompareOptions opt;
+    opt.ignoreTimestamps = m_ignoreTimes->isChecked();
     m_report = core::compareQcToCompiled(qc->file, toStd(mdlPath), opt);
     m_mdlPath = mdlPath;
     if (!m_report.ok) {

@@ -17,7 +17,9 @@ namespace rigscope::app {
 // (core::compareQcToCompiled, as `rigscope-cli compare`): one row per difference (field,
 // predicted, compiled, verdict); selecting a row selects what it names in the Document (a bone,
 // a material, a sequence, a bodypart's first triangle). "Show compiled" draws the compiled model
-// over the source as a wireframe ghost (ghostChanged).
+// over the source as a wireframe ghost (ghostChanged). "Ignore file times" is `compare
+// --ignore-timestamps`: a git checkout gives every file the time of the checkout, so on a fresh
+// clone every source looks newer than the model built from it.
 class ComparePanel : public QWidget {
     Q_OBJECT
 public:
@@ -39,6 +41,7 @@ public:
     QTableWidget* table() const { return m_table; }
     QLabel* summary() const { return m_summary; }
     QCheckBox* ghostBox() const { return m_ghost; }
+    QCheckBox* ignoreTimesBox() const { return m_ignoreTimes; }
     const core::CompareReport& report() const { return m_report; }
     QString compiledPath() const { return m_mdlPath; }
     // What row `row` names, as a Document selection (Kind::None when nothing).
@@ -56,6 +59,7 @@ private:
     QLabel* m_summary;
     QTableWidget* m_table;
     QCheckBox* m_ghost;
+    QCheckBox* m_ignoreTimes;
     core::CompareReport m_report;
     QString m_mdlPath;
     std::shared_ptr<const core::Model> m_compiledModel;

@@ -127,6 +127,15 @@ private slots:
         QVERIFY2(panel.summary()->text().contains(QStringLiteral("Stale: ") + why),
                  qPrintable(panel.summary()->text()));
         QVERIFY(panel.summary()->toolTip().startsWith(why));
+        // Leaving the file times out, the same three rows say `differs` and nothing is stale.
+        panel.ignoreTimesBox()->setChecked(true);
+        QCOMPARE(t.rowCount(), 3);
+        QCOMPARE(t.item(fpsRow, 3)->text(), QStringLiteral("differs"));
+        QVERIFY(panel.report().staleReasons.empty());
+        QVERIFY2(!panel.summary()->text().contains(QLatin1String("Stale")),
+                 qPrintable(panel.summary()->text()));
+        panel.ignoreTimesBox()->setChecked(false);
+        QCOMPARE(t.item(fpsRow, 3)->text(), QStringLiteral("stale"));
 
         const auto outlineSelection = [&outline]() {
             const QModelIndex current =
