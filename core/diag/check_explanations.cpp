@@ -733,6 +733,27 @@ constexpr CheckExplanation kExplanations[] = {
      "reference: 2 \"hand\" 1\nanimation: 2 \"hand\" 0",
      "Re-parent the bone in the rig so that every file uses the same hierarchy, and export "
      "again."},
+    {"xref.blend-mismatch", "a blend's later file does not line up with its first file",
+     "A `$sequence` with several files (a blend) is played as one animation per file. A later "
+     "file is compared with the sequence's first, bone number by bone number (name, case "
+     "ignored, and parent), then in bone count and in frames (within the sequence's `frames` "
+     "range). The first difference is reported in the later file, with a note at the first "
+     "file's line.",
+     "HL1 studiomdl.c maps only the first file's bones onto the bone table (SimplifyModel) and "
+     "then relinks every later blend by the first file's bone numbers (\"relink animations\"): "
+     "a later file whose bones are in another order, or fewer, plays its tracks on other bones, "
+     "and every blend is played over the first file's frame count (a shorter one holds zeros "
+     "past its end, a longer one is cut). The compile succeeds but the blend is not what was "
+     "exported: a warning. vbmcompiler (Pathos, studiocompiler.cpp) compares bone count, frame "
+     "count, then names and parents by index and stops: an error under pathos. Source studiomdl "
+     "maps each animation onto the model by bone name and keeps its own frames: off.",
+     "Warning under goldsrc, error under pathos, off under source, source256 and cod. One "
+     "finding per later file.",
+     "aim_up.smd:5: warning: blend 2 of sequence 'aim' has bone 2 'arm' where its first file "
+     "aim_mid.smd has 'shoulder'; studiomdl plays a later blend's tracks by the first file's "
+     "bone numbers",
+     "Export every blend of a sequence from the same rig with the same frame range, so that "
+     "their `nodes` blocks are identical."},
     {"xref.rest-pose-differs", "two files disagree on a bone's rest pose",
      "Two reference files give a bone different rest transforms (warning), or an animation's "
      "first frame changes a bone's length by more than 1 % (or 0.01 units) from the reference "

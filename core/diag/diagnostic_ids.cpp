@@ -214,6 +214,9 @@ constexpr CatalogEntry kCatalog[] = {
     {"xref.parent-mismatch",
      {S::Error, S::Warning, S::Warning, S::Off},
      "Same bone name, different parent"},
+    {"xref.blend-mismatch",
+     {S::Warning, S::Off, S::Off, S::Off},
+     "A later blend of a $sequence differs from its first file in bones by number or frames"},
     {"xref.rest-pose-differs",
      {S::Warning, S::Warning, S::Warning, S::Note},
      "Two references disagree on a rest pose (W); an animation's frame-0 bone length differs from "

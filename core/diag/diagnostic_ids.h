@@ -89,6 +89,7 @@ inline constexpr std::string_view kXrefAnimBoneMissing = "xref.anim-bone-missing
 inline constexpr std::string_view kXrefRefBoneMissing = "xref.ref-bone-missing";
 inline constexpr std::string_view kXrefParentMismatch = "xref.parent-mismatch";
 inline constexpr std::string_view kXrefRestPoseDiffers = "xref.rest-pose-differs";
+inline constexpr std::string_view kXrefBlendMismatch = "xref.blend-mismatch";
 inline constexpr std::string_view kXrefVtaVertexCount = "xref.vta-vertex-count";
 inline constexpr std::string_view kCodRootCount = "cod.root-count";
 inline constexpr std::string_view kCodBoneMatrix = "cod.bone-matrix";

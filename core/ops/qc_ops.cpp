@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <set>
 #include <system_error>
 
@@ -641,6 +642,110 @@ void onePerMaterial(std::vector<CheckedFile>& files)
     }
 }
 
+// A later blend of a sequence against its first file (xref.blend-mismatch): HL1 relinks the
+// later blends by the first file's bone numbers and plays them over its frames (studiomdl.c
+// "relink animations", numframes from panim[0]); vbmcompiler compares them and stops
+// (studiocompiler.cpp). The first difference, located in `later`, graded by `profile`.
+struct BlendFile {
+    const QcSequence* seq = nullptr;
+    std::size_t index = 0;   // position among the sequence's files (0: its first)
+    std::int32_t first = -1; // read of the sequence's first file
+};
+
+std::string blendParentName(const Skeleton& s, std::size_t j)
+{
+    const JointIndex p = s.parents[j];
+    return p >= 0 && static_cast<std::size_t>(p) < s.size()
+               ? "under '" + s.names[static_cast<std::size_t>(p)] + "'"
+               : std::string("at the root");
+}
+
+// The frames of `a` inside the sequence's `frames A B` range, as each file is read.
+std::vector<std::size_t> framesInRange(const Animation& a, const QcAnimOptions& o)
+{
+    std::vector<std::size_t> frames;
+    for (std::size_t f = 0; f < a.times.size(); ++f) {
+        const double t = a.times[f];
+        if ((o.frameStart < 0 || t >= o.frameStart) && (o.frameEnd < 0 || t <= o.frameEnd)) {
+            frames.push_back(f);
+        }
+    }
+    return frames;
+}
+
+std::optional<Diagnostic> blendMismatch(const BlendFile& b, const QcCompiled::FileRead& first,
+                                        const QcCompiled::FileRead& later, Profile profile)
+{
+    if (!first.result.hasModel || !later.result.hasModel) {
+        return std::nullopt;
+    }
+    const Skeleton& fs = first.result.model.skeleton;
+    const Skeleton& ls = later.result.model.skeleton;
+    const std::string firstName = std::filesystem::path(first.path).filename().string();
+    const std::string head =
+        "blend " + std::to_string(b.index + 1) + " of sequence '" + b.seq->name + "' has ";
+    const bool pathos = profile == Profile::Pathos;
+    const std::string tracks =
+        pathos ? "; vbmcompiler stops"
+               : "; studiomdl plays a later blend's tracks by the first file's bone numbers";
+    Diagnostic d;
+    d.id = ids::kXrefBlendMismatch;
+    d.severity = pathos ? Severity::Error : Severity::Warning;
+    d.fixedSeverity = pathos; // vbmcompiler stops (studiocompiler.cpp)
+    d.file = later.path;
+    RelatedNote note{first.path, {}, "the sequence's first file"};
+    const auto at = [&](std::size_t lj, std::size_t fj) {
+        d.where = checks::jointLoc(ls, lj);
+        note.where = checks::jointLoc(fs, fj);
+        d.element = ElementRef{ElementRef::Kind::Joint, static_cast<std::int32_t>(lj)};
+    };
+    const std::size_t common = std::min(fs.size(), ls.size());
+    for (std::size_t j = 0; j < common && d.message.empty(); ++j) {
+        if (asciiLower(fs.names[j]) != asciiLower(ls.names[j])) {
+            d.message = head + "bone " + std::to_string(j) + " '" + ls.names[j] +
+                        "' where its first file " + firstName + " has '" + fs.names[j] + "'" +
+                        tracks;
+            at(j, j);
+        } else if (asciiLower(blendParentName(fs, j)) != asciiLower(blendParentName(ls, j))) {
+            d.message = head + "bone " + std::to_string(j) + " '" + ls.names[j] + "' " +
+                        blendParentName(ls, j) + " where its first file " + firstName + " has it " +
+                        blendParentName(fs, j) + tracks;
+            at(j, j);
+        }
+    }
+    if (d.message.empty() && fs.size() != ls.size() && common > 0) {
+        d.message = head + std::to_string(ls.size()) + " bones, its first file " + firstName +
+                    " has " + std::to_string(fs.size()) + tracks;
+        at(ls.size() > fs.size() ? common : common - 1,
+           fs.size() > ls.size() ? common : common - 1);
+    }
+    if (d.message.empty() && !first.result.model.animations.empty() &&
+        !later.result.model.animations.empty()) {
+        const Animation& fa = first.result.model.animations.front();
+        const Animation& la = later.result.model.animations.front();
+        const std::vector<std::size_t> ff = framesInRange(fa, b.seq->options);
+        const std::vector<std::size_t> lf = framesInRange(la, b.seq->options);
+        if (!ff.empty() && !lf.empty() && ff.size() != lf.size()) {
+            d.message = head + std::to_string(lf.size()) + " frames, its first file " + firstName +
+                        " has " + std::to_string(ff.size()) +
+                        (pathos ? std::string("; vbmcompiler stops")
+                                : std::string("; studiomdl plays every blend over the first "
+                                              "file's frames"));
+            const auto loc = [](const Animation& a, std::size_t f) {
+                return f < a.frameWhere.size() ? a.frameWhere[f] : SourceLoc{};
+            };
+            const bool longer = lf.size() > ff.size();
+            d.where = loc(la, longer ? lf[ff.size()] : lf.back());
+            note.where = loc(fa, longer ? ff.back() : ff[lf.size()]);
+        }
+    }
+    if (d.message.empty()) {
+        return std::nullopt;
+    }
+    d.related.push_back(std::move(note));
+    return d;
+}
+
 } // namespace
 
 std::vector<std::string> qcMaterialFolders(const QcReport& r)
@@ -875,6 +980,22 @@ std::vector<CheckedFile> checkQcReport(const QcReport& r, const CheckOptions& op
     for (const QcAnimation& a : r.project.animations) {
         role(a.fileRef, kFirstFile);
     }
+    // Per read: where it is a later file of a blend (xref.blend-mismatch, goldsrc and pathos).
+    std::vector<std::vector<BlendFile>> laterBlends(r.compiled.reads.size());
+    const auto readOf = [&](std::int32_t ref) {
+        return ref >= 0 && static_cast<std::size_t>(ref) < r.compiled.fileRead.size()
+                   ? r.compiled.fileRead[static_cast<std::size_t>(ref)]
+                   : -1;
+    };
+    for (const QcSequence& seq : r.project.sequences) {
+        const std::int32_t first = seq.fileRefs.empty() ? -1 : readOf(seq.fileRefs.front());
+        for (std::size_t i = 1; i < seq.fileRefs.size() && first >= 0; ++i) {
+            const std::int32_t k = readOf(seq.fileRefs[i]);
+            if (k >= 0) {
+                laterBlends[static_cast<std::size_t>(k)].push_back({&seq, i, first});
+            }
+        }
+    }
     for (const QcAnimation& a : r.project.animations) {
         QcAnimOptions o = a.options;
         if (subtracted.count(asciiLower(a.name)) != 0) {
@@ -968,6 +1089,34 @@ std::vector<CheckedFile> checkQcReport(const QcReport& r, const CheckOptions& op
                     if (d < f.objectNames.size()) {
                         f.objectNames.erase(f.objectNames.begin() + static_cast<std::ptrdiff_t>(d));
                     }
+                }
+            }
+        }
+        if (f.profile == Profile::GoldSrc || f.profile == Profile::Pathos) {
+            std::vector<Diagnostic> blend;
+            for (const BlendFile& b : laterBlends[k]) {
+                if (std::optional<Diagnostic> d = blendMismatch(
+                        b, r.compiled.reads[static_cast<std::size_t>(b.first)], fr, f.profile)) {
+                    blend.push_back(std::move(*d));
+                }
+            }
+            gradeDiagnostics(blend, f.profile, f.guessed, opt.filter);
+            const Skeleton& ls = fr.result.model.skeleton;
+            for (Diagnostic& d : blend) {
+                const std::int32_t j =
+                    d.element.kind == ElementRef::Kind::Joint ? d.element.index : std::int32_t(-1);
+                std::size_t pos = 0;
+                while (pos < f.diagnostics.size() &&
+                       f.diagnostics[pos].where.line <= d.where.line) {
+                    ++pos;
+                }
+                f.diagnostics.insert(f.diagnostics.begin() + static_cast<std::ptrdiff_t>(pos),
+                                     std::move(d));
+                if (f.objectNames.size() + 1 == f.diagnostics.size()) {
+                    f.objectNames.insert(f.objectNames.begin() + static_cast<std::ptrdiff_t>(pos),
+                                         j >= 0 && static_cast<std::size_t>(j) < ls.size()
+                                             ? ls.names[static_cast<std::size_t>(j)]
+                                             : std::string());
                 }
             }
         }

@@ -378,6 +378,80 @@ private slots:
         QCOMPARE(rows("$modelname t.mdl\n$body b body.smd\n$sequence aim ok.smd bad.smd\n"),
                  std::vector<std::string>{});
     }
+
+    // xref.blend-mismatch: a later blend against the sequence's first file. HL1 relinks the
+    // later blends by the first file's bone numbers and frame range ("relink animations"), so a
+    // blend whose bones differ by number plays its tracks on other bones (warning);
+    // vbmcompiler stops (studiocompiler.cpp: bones, frames, names and parents by index).
+    void blendMismatchAgainstTheFirstFile()
+    {
+        MemoryQcFileSystem fs;
+        fs.files["p/body.smd"] =
+            skeletonSmd({{"root", -1}, {"spine", 0}, {"shoulder", 1}, {"arm", 2}}, {3});
+        fs.files["p/ok.smd"] =
+            skeletonSmd({{"root", -1}, {"spine", 0}, {"shoulder", 1}, {"arm", 2}});
+        fs.files["p/same.smd"] =
+            skeletonSmd({{"ROOT", -1}, {"spine", 0}, {"shoulder", 1}, {"arm", 2}});
+        fs.files["p/bad.smd"] =
+            skeletonSmd({{"root", -1}, {"spine", 0}, {"arm", 1}, {"shoulder", 1}});
+        fs.files["p/short.smd"] = skeletonSmd({{"root", -1}, {"spine", 0}, {"shoulder", 1}});
+        fs.files["p/par.smd"] =
+            skeletonSmd({{"root", -1}, {"spine", 0}, {"shoulder", 0}, {"arm", 2}});
+        std::string two = skeletonSmd({{"root", -1}, {"spine", 0}, {"shoulder", 1}, {"arm", 2}});
+        two.replace(two.rfind("end\n"), 4,
+                    "time 1\n0 0 0 0 0 0 0\n1 0 0 1 0 0 0\n2 0 0 2 0 0 0\n3 0 0 3 0 0 0\nend\n");
+        fs.files["p/two.smd"] = two;
+        auto rows = [&](const char* qc, Profile profile) {
+            fs.files["p/main.qc"] = qc;
+            std::vector<std::string> out;
+            const QcReport r = qcReport("p/main.qc", profile, fs);
+            for (const CheckedFile& f : checkQcReport(r, CheckOptions{})) {
+                for (const Diagnostic& d : f.diagnostics) {
+                    if (d.id != ids::kXrefBlendMismatch) {
+                        continue;
+                    }
+                    std::string row = f.file + ":" + std::to_string(d.where.line) + ": " +
+                                      std::string(severityName(d.severity)) + ": " + d.message;
+                    for (const RelatedNote& n : d.related) {
+                        row += " | " + n.file + ":" + std::to_string(n.where.line);
+                    }
+                    out.push_back(row);
+                }
+            }
+            return out;
+        };
+        const char* qc = "$modelname t.mdl\n$body b body.smd\n"
+                         "$sequence a1 ok.smd same.smd bad.smd blend XR -45 45\n"
+                         "$sequence a2 ok.smd short.smd blend XR -45 45\n"
+                         "$sequence a3 ok.smd par.smd two.smd blend XR -45 45\n";
+        const std::string tracks = "; studiomdl plays a later blend's tracks by the first "
+                                   "file's bone numbers";
+        const std::vector<std::string> goldsrc = {
+            "p/bad.smd:5: warning: blend 3 of sequence 'a1' has bone 2 'arm' where its first "
+            "file ok.smd has 'shoulder'" +
+                tracks + " | p/ok.smd:5",
+            "p/short.smd:5: warning: blend 2 of sequence 'a2' has 3 bones, its first file "
+            "ok.smd has 4" +
+                tracks + " | p/ok.smd:6",
+            "p/par.smd:5: warning: blend 2 of sequence 'a3' has bone 2 'shoulder' under 'root' "
+            "where its first file ok.smd has it under 'spine'" +
+                tracks + " | p/ok.smd:5",
+            "p/two.smd:14: warning: blend 3 of sequence 'a3' has 2 frames, its first file ok.smd "
+            "has 1; studiomdl plays every blend over the first file's frames | p/ok.smd:9"};
+        QCOMPARE(rows(qc, Profile::GoldSrc), goldsrc);
+        const std::vector<std::string> pathos = rows(qc, Profile::Pathos);
+        QCOMPARE(pathos.size(), std::size_t(4));
+        for (const std::string& row : pathos) {
+            QVERIFY2(row.find(": error: ") != std::string::npos, row.c_str());
+            QVERIFY2(row.find("vbmcompiler stops") != std::string::npos, row.c_str());
+        }
+        // Source maps each animation onto the model by bone name and keeps its own frames.
+        QCOMPARE(rows(qc, Profile::Source), std::vector<std::string>{});
+        // One file: nothing to compare.
+        QCOMPARE(
+            rows("$modelname t.mdl\n$body b body.smd\n$sequence aim bad.smd\n", Profile::GoldSrc),
+            std::vector<std::string>{});
+    }
 };
 
 QTEST_APPLESS_MAIN(TstXref)
