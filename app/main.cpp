@@ -139,6 +139,9 @@ int main(int argc, char** argv)
                                     });
         window.openFiles(options.files);
     }
+    if (options.ignoreTimestamps) {
+        window.setCompareIgnoresTimestamps(true);
+    }
     if (!options.compare.isEmpty()) {
         window.document()->waitForLoaded(600000);
         QApplication::processEvents();

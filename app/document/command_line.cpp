@@ -128,7 +128,11 @@ GuiOptions parseGuiCommandLine(const QStringList& arguments)
         QCoreApplication::translate("main", "With a QC project: the Compare dock against this "
                                             "compiled model, drawn over the source."),
         QStringLiteral("MDL"));
-    p.addOption(compare);
+    const QCommandLineOption ignoreTimestamps(
+        QStringLiteral("ignore-timestamps"),
+        QCoreApplication::translate("main", "The Compare dock leaves the files' modification "
+                                            "times out (as rigscope-cli compare does)."));
+    p.addOptions({compare, ignoreTimestamps});
     p.addPositionalArgument(QStringLiteral("files"),
                             QCoreApplication::translate("main", "Files to open."),
                             QStringLiteral("[FILE…]"));
@@ -144,6 +148,7 @@ GuiOptions parseGuiCommandLine(const QStringList& arguments)
     o.screenshot = p.value(shot);
     o.windowScreenshot = p.value(windowShot);
     o.compare = p.value(compare);
+    o.ignoreTimestamps = p.isSet(ignoreTimestamps);
     o.thumbnail = p.isSet(thumbnail);
     o.anim = p.value(anim);
     o.noBackground = p.isSet(noBg);

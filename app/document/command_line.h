@@ -14,12 +14,13 @@ namespace rigscope::app {
 // The GUI binary's command line (UX.md "Command line"), filled by QCommandLineParser::parse().
 struct GuiOptions {
     QStringList files;
-    QString screenshot;       // empty = interactive
-    QString windowScreenshot; // hidden: grab the whole window after loading, then exit
-    QString compare;          // --compare MDL: the Compare dock against a compiled model
-    bool thumbnail = false;   // --thumbnail IN OUT: files = {IN}, screenshot = OUT
-    QSize size{1280, 720};    // --size WxH, or N for N×N (thumbnails default to 256×256)
-    std::optional<int> frame; // 0-based index; negative counts from the end
+    QString screenshot;            // empty = interactive
+    QString windowScreenshot;      // hidden: grab the whole window after loading, then exit
+    QString compare;               // --compare MDL: the Compare dock against a compiled model
+    bool ignoreTimestamps = false; // --ignore-timestamps: the Compare dock leaves file times out
+    bool thumbnail = false;        // --thumbnail IN OUT: files = {IN}, screenshot = OUT
+    QSize size{1280, 720};         // --size WxH, or N for N×N (thumbnails default to 256×256)
+    std::optional<int> frame;      // 0-based index; negative counts from the end
     QString anim;
     QString camera = QStringLiteral("iso"); // front | right | side | top | iso
     bool cameraGiven = false;               // --camera was on the command line

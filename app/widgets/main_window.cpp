@@ -9,6 +9,7 @@
 #include <QtGui/QIcon>
 #include <QtGui/QMouseEvent>
 #include <QtWidgets/QApplication>
+#include <QtWidgets/QCheckBox>
 #include <QtWidgets/QComboBox>
 #include <QtWidgets/QDockWidget>
 #include <QtWidgets/QLabel>
@@ -154,6 +155,10 @@ MainWindow::MainWindow(QSettings& settings, const render::ViewportOptions& viewp
             [this](std::shared_ptr<const core::Model> m) {
                 m_viewport->viewport()->setGhostModel(std::move(m));
             });
+    m_compare->ignoreTimesBox()->setChecked(
+        m_settings.value(kCompareIgnoreTimesKey, false).toBool());
+    connect(m_compare->ignoreTimesBox(), &QCheckBox::toggled, this,
+            [this](bool on) { store(kCompareIgnoreTimesKey, on); });
     inspector->raise();
     QDockWidget* timeline =
         addDock(m_timeline, QStringLiteral("timeline"), tr("Timeline"), Qt::BottomDockWidgetArea);
@@ -781,6 +786,11 @@ void MainWindow::closeEvent(QCloseEvent* e)
 } // namespace rigscope::app
 
 namespace rigscope::app {
+
+void MainWindow::setCompareIgnoresTimestamps(bool on)
+{
+    m_compare->ignoreTimesBox()->setChecked(on);
+}
 
 bool MainWindow::compareWithCompiled(const QString& mdlPath)
 {

@@ -67,6 +67,8 @@ public:
     ComparePanel* comparePanel() const { return m_compare; }
     // The Compare dock against `mdlPath` (File ▸ Compare with Compiled…, --compare).
     bool compareWithCompiled(const QString& mdlPath);
+    // The Compare dock's "Ignore file times" box (--ignore-timestamps; remembered).
+    void setCompareIgnoresTimestamps(bool on);
     PhysicsView* physicsView() const { return m_physics; } // the Physics menu and view
     QLabel* statusSummary() const;
     QLabel* heatLegend() const;

@@ -13,5 +13,6 @@ inline const QString kAutoReloadKey = QStringLiteral("Files/autoReload");
 inline const QString kLastFolderKey = QStringLiteral("Files/lastFolder");
 inline const QString kScreenshotDirKey = QStringLiteral("Screenshot/folder");
 inline const QString kFpsKey = QStringLiteral("Viewport/frameRate");
+inline const QString kCompareIgnoreTimesKey = QStringLiteral("Compare/ignoreTimestamps");
 
 } // namespace rigscope::app::window_keys

@@ -9,6 +9,7 @@
 #include <QtWidgets/QTreeView>
 #include <QtCore/QSortFilterProxyModel>
 
+#include "app/document/command_line.h"
 #include "app/document/document.h"
 #include "app/models/outline_model.h"
 #include "app/widgets/compare_panel.h"
@@ -53,6 +54,18 @@ private slots:
         app::ComparePanel::turnStaticPropBack(m);
         QCOMPARE(m.mesh.pointPositions[0], core::Vec3(1, 2, 3));
         QCOMPARE(m.mesh.cornerNormals[0], core::Vec3(0, 1, 0));
+    }
+    // The window's --ignore-timestamps is the CLI's: it ticks the dock's box.
+    void ignoreTimestampsOption()
+    {
+        const app::GuiOptions o = app::parseGuiCommandLine(
+            {QStringLiteral("rigscope"), QStringLiteral("a.qc"), QStringLiteral("--compare"),
+             QStringLiteral("a.mdl"), QStringLiteral("--ignore-timestamps")});
+        QCOMPARE(o.error, QString());
+        QCOMPARE(o.compare, QStringLiteral("a.mdl"));
+        QVERIFY(o.ignoreTimestamps);
+        QVERIFY(!app::parseGuiCommandLine({QStringLiteral("rigscope"), QStringLiteral("a.qc")})
+                     .ignoreTimestamps);
     }
     void rowsSelectWhatTheyName()
     {
