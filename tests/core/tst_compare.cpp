@@ -1012,9 +1012,9 @@ private slots:
         // weld predicts (studiomdl keeps a DMX's vertices apart by their index triples,
         // dmxsupport.cpp DefineUniqueVertices, and every triple here is distinct, so a later
         // weld joins them), the hull and light of the $origin-moved, $scale'd paint gun
-        // viewmodel and the world models' hulls (under 0.13 off); the paint gun viewmodel's
-        // compiled bone is named after its mesh ('v_mom_paintgun') where the DMX has
-        // 'blender_implicit'. The pistol viewmodel's hull and light match.
+        // viewmodel and the world models' hulls (under 0.13 off). The paint gun viewmodel's
+        // unskinned mesh is on its own DAG's bone 'v_mom_paintgun', as compiled (its first
+        // joint is 'blender_implicit'). The pistol viewmodel's hull and light match.
         const QString mom = QStringLiteral("momentum-mod+game-168ad90/mp/game/momentum/");
         auto momRow = [&](const char* name, const QStringList& fields) {
             row(name,
@@ -1022,10 +1022,7 @@ private slots:
                 mom + u"models/weapons/"_qs + QLatin1String(name) + u".mdl"_qs, fields);
         };
         const QStringList momVerts{QStringLiteral("bodyparts[0].models[0].vertices")};
-        momRow("v_mom_paintgun", QStringList{QStringLiteral("boneNames")} + momVerts +
-                                     QStringList{QStringLiteral("hitboxes[0].bone"),
-                                                 QStringLiteral("hitboxes[0].box")} +
-                                     lit);
+        momRow("v_mom_paintgun", momVerts + lit);
         momRow("w_mom_paintgun", momVerts + hull);
         momRow("v_mom_pistol", momVerts);
         momRow("w_mom_pistol", momVerts + hull);

@@ -598,6 +598,46 @@ private slots:
                            [](const Vec3& x, const Vec3& y) { return sameBits(x, y); }));
     }
 
+    // An unskinned mesh whose DAG no listed node is above (a child of the DmeModel, which a
+    // model 1 file does not list) is on its own DAG's bone, as studiomdl's LoadMeshes skins it
+    // (nBoneAssign), not on the first joint (a Blender Source Tools `blender_implicit`).
+    void unskinnedMeshOnItsOwnBone()
+    {
+        const std::string text =
+            "<!-- dmx encoding keyvalues2 1 format model 1 -->\n"
+            "\"DmElement\" {\n \"model\" \"DmeModel\" {\n  \"children\" \"element_array\" [\n"
+            "  \"DmeJoint\" { \"name\" \"string\" \"blender_implicit\"\n"
+            "   \"transform\" \"DmeTransform\" { \"id\" \"elementid\" "
+            "\"11111111-1111-1111-1111-111111111111\" \"name\" \"string\" \"blender_implicit\" "
+            "}\n  },\n"
+            "  \"DmeDag\" { \"name\" \"string\" \"gun\"\n"
+            "   \"transform\" \"DmeTransform\" { \"id\" \"elementid\" "
+            "\"22222222-2222-2222-2222-222222222222\" \"name\" \"string\" \"gun\"\n"
+            "    \"position\" \"vector3\" \"0 0 2\" }\n"
+            "   \"shape\" \"DmeMesh\" {\n    \"bindState\" \"DmeVertexData\" {\n"
+            "     \"positions\" \"vector3_array\" [\"0 0 0\", \"1 0 0\", \"0 1 0\"]\n"
+            "     \"positionsIndices\" \"int_array\" [\"0\", \"1\", \"2\"]\n"
+            "     \"jointCount\" \"int\" \"0\"\n    }\n"
+            "    \"faceSets\" \"element_array\" [ \"DmeFaceSet\" {\n"
+            "     \"material\" \"DmeMaterial\" { \"mtlName\" \"string\" \"m\" }\n"
+            "     \"faces\" \"int_array\" [\"0\", \"1\", \"2\", \"-1\"]\n    } ]\n   }\n  }\n  ]\n"
+            "  \"jointTransforms\" \"element_array\" "
+            "[\"element\" \"11111111-1111-1111-1111-111111111111\", "
+            "\"element\" \"22222222-2222-2222-2222-222222222222\"]\n }\n}\n";
+        const ReadResult r = readBytesAs(text, "gun.dmx");
+        QVERIFY2(!r.hasErrors(),
+                 qPrintable(test::formatted(r.diagnostics).join(QLatin1Char('\n'))));
+        const Skeleton& sk = r.model.skeleton;
+        QCOMPARE(sk.size(), std::size_t(2));
+        QCOMPARE(sk.names[0], std::string("blender_implicit"));
+        QCOMPARE(sk.names[1], std::string("gun"));
+        QCOMPARE(r.model.mesh.pointParents.size(), std::size_t(3));
+        for (const JointIndex j : r.model.mesh.pointParents) {
+            QCOMPARE(j, JointIndex(1));
+        }
+        QCOMPARE(sk.bindPositions[1].z(), 2.0f);
+    }
+
     // studiomdl's fan: from the corner whose diagonals are shortest (a kite's short diagonal).
     void ngonFan()
     {

@@ -312,12 +312,31 @@ private:
         Skeleton& sk = m_model.skeleton;
         sk.bindKind = PoseKind::LocalQuaternion;
         // Mesh holders are bones only when a weight names them, or when the list has nothing
-        // else (a rigid mesh exported as the only joint, as Valve's Maya exporter does).
+        // else (a rigid mesh exported as the only joint, as Valve's Maya exporter does), or
+        // when their mesh is unskinned and no listed node is above them: studiomdl makes every
+        // DAG a bone (dmxsupport.cpp AddDagJoint) and skins such a mesh, a child of the
+        // DmeModel, to its own DAG's bone (LoadMeshes' nBoneAssign), where joint 0 would be a
+        // guess (momentum's v_mom_paintgun.dmx: its mesh DAG beside a `blender_implicit`
+        // joint compiles as bone `v_mom_paintgun`). Under a listed node (a model 18 file lists
+        // its DmeModel) the mesh stays on that node, as it did.
         const std::vector<std::uint8_t> weighted = weightedListEntries();
         bool anyPlain = false;
+        std::vector<std::uint8_t> inList(m_nodes.size(), 0);
         for (const std::int32_t n : m_listNode) {
             anyPlain = anyPlain || (n >= 0 && m_nodes[static_cast<std::size_t>(n)].mesh < 0);
+            if (n >= 0) {
+                inList[static_cast<std::size_t>(n)] = 1;
+            }
         }
+        const auto listedAbove = [&](const Node& node) {
+            for (std::int32_t p = node.parent; p >= 0;
+                 p = m_nodes[static_cast<std::size_t>(p)].parent) {
+                if (inList[static_cast<std::size_t>(p)]) {
+                    return true;
+                }
+            }
+            return false;
+        };
         std::vector<std::uint8_t> listed(m_nodes.size(), 0);
         for (std::size_t i = 0; i < m_listNode.size(); ++i) {
             const std::int32_t n = m_listNode[i];
@@ -328,7 +347,8 @@ private:
                 continue;
             }
             Node& node = m_nodes[static_cast<std::size_t>(n)];
-            const bool meshBone = !anyPlain || (i < weighted.size() && weighted[i]);
+            const bool ownBone = node.mesh >= 0 && !meshSkinned(node) && !listedAbove(node);
+            const bool meshBone = !anyPlain || (i < weighted.size() && weighted[i]) || ownBone;
             if ((node.mesh >= 0 && !meshBone) || listed[static_cast<std::size_t>(n)]) {
                 continue; // their vertices go to the joint above
             }
@@ -385,6 +405,24 @@ private:
             at.where = a->where;
             m_model.attachments.push_back(std::move(at));
         }
+    }
+
+    // Whether a node's mesh is skinned as studiomdl's LoadVertices sees it (HasSkinningData
+    // and a jointCount above 0); an unskinned one is on one bone (nBoneAssign).
+    bool meshSkinned(const Node& n)
+    {
+        const Element* mesh = el(n.mesh);
+        const Element* vd = mesh ? el(mesh->find("bindState") ? refNoCheck(*mesh, "bindState")
+                                                              : refNoCheck(*mesh, "currentState"))
+                                 : nullptr;
+        if (!vd) {
+            return false;
+        }
+        const Attribute* w =
+            vd->find("blendweights$0") ? vd->find("blendweights$0") : vd->find("jointWeights");
+        const Attribute* j =
+            vd->find("blendindices$0") ? vd->find("blendindices$0") : vd->find("jointIndices");
+        return w && j && number(*vd, "jointCount", 0) > 0;
     }
 
     // Joint-list entries some vertex weight names (weight != 0), over every mesh's bind data.
