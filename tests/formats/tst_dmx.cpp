@@ -598,6 +598,67 @@ private slots:
                            [](const Vec3& x, const Vec3& y) { return sameBits(x, y); }));
     }
 
+    // studiomdl's vertices are a mesh's index triples after its normals are collapsed within
+    // 2 degrees (dmxsupport.cpp DefineUniqueVertices, CDmeMesh::CollapseRedundantNormals).
+    // Positions 0 and 4 are equal but written apart: two vertices. Normals (one per face
+    // vertex): z, 1.5 degrees off, z, 3 degrees off, z, z, z, z, z. Without delta states each
+    // joins the first kept normal within 2 degrees (the 3-degree one is kept apart: 6
+    // vertices); with one, only the normals of one position are compared (position 1's 3-degree
+    // normal joins its 1.5-degree one: 5 vertices).
+    static std::string indexTriplesMesh(bool delta)
+    {
+        return "<!-- dmx encoding keyvalues2 1 format model 1 -->\n"
+               "\"DmElement\" {\n \"model\" \"DmeModel\" {\n  \"children\" \"element_array\" [\n"
+               "  \"DmeDag\" {\n   \"shape\" \"DmeMesh\" {\n    \"bindState\" \"DmeVertexData\" {\n"
+               "     \"positions\" \"vector3_array\" [\"0 0 0\", \"1 0 0\", \"0 1 0\", \"1 1 0\", "
+               "\"0 0 0\"]\n"
+               "     \"positionsIndices\" \"int_array\" [\"0\", \"1\", \"2\", \"1\", \"3\", \"2\", "
+               "\"4\", \"1\", \"2\"]\n"
+               "     \"normals\" \"vector3_array\" [\"0 0 1\", \"0 0.02617695 0.99965732\", "
+               "\"0 0 1\", \"0 0.05233596 0.99862953\", \"0 0 1\", \"0 0 1\", \"0 0 1\", "
+               "\"0 0 1\", \"0 0 1\"]\n"
+               "     \"normalsIndices\" \"int_array\" [\"0\", \"1\", \"2\", \"3\", \"4\", \"5\", "
+               "\"6\", \"7\", \"8\"]\n"
+               "     \"textureCoordinates\" \"vector2_array\" [\"0 0\"]\n"
+               "     \"textureCoordinatesIndices\" \"int_array\" [\"0\", \"0\", \"0\", \"0\", "
+               "\"0\", \"0\", \"0\", \"0\", \"0\"]\n"
+               "     \"jointCount\" \"int\" \"0\"\n    }\n" +
+               std::string(delta ? "    \"deltaStates\" \"element_array\" [ "
+                                   "\"DmeVertexDeltaData\" {\n     \"name\" \"string\" \"up\"\n"
+                                   "     \"positions\" \"vector3_array\" [\"0 0 1\"]\n"
+                                   "     \"positionsIndices\" \"int_array\" [\"3\"]\n    } ]\n"
+                                 : "") +
+               "    \"faceSets\" \"element_array\" [ \"DmeFaceSet\" {\n"
+               "     \"material\" \"DmeMaterial\" { \"mtlName\" \"string\" \"m\" }\n"
+               "     \"faces\" \"int_array\" [\"0\", \"1\", \"2\", \"-1\", \"3\", \"4\", \"5\", "
+               "\"-1\", \"6\", \"7\", \"8\", \"-1\"]\n    } ]\n   }\n  }\n  ]\n }\n}\n";
+    }
+    void studiomdlVerticesAreIndexTriples_data()
+    {
+        QTest::addColumn<bool>("delta");
+        QTest::addColumn<QList<int>>("vertices");
+        QTest::newRow("no delta") << false << QList<int>{0, 1, 2, 3, 4, 2, 5, 1, 2};
+        QTest::newRow("delta") << true << QList<int>{0, 1, 2, 1, 3, 2, 4, 1, 2};
+    }
+    void studiomdlVerticesAreIndexTriples()
+    {
+        QFETCH(bool, delta);
+        QFETCH(QList<int>, vertices);
+        const std::string text = indexTriplesMesh(delta);
+        const ReadResult r = readBytesAs(text, "triples.dmx");
+        QVERIFY2(!r.hasErrors(),
+                 qPrintable(test::formatted(r.diagnostics).join(QLatin1Char('\n'))));
+        QCOMPARE(r.model.mesh.cornerCount(), std::size_t(9));
+        ReadContext ctx;
+        ctx.fileName = "triples.dmx";
+        const std::vector<std::uint32_t> v = dmxStudiomdlVertices(text, ctx);
+        QList<int> got;
+        for (const std::uint32_t x : v) {
+            got << static_cast<int>(x);
+        }
+        QCOMPARE(got, vertices);
+    }
+
     // An unskinned mesh whose DAG no listed node is above (a child of the DmeModel, which a
     // model 1 file does not list) is on its own DAG's bone, as studiomdl's LoadMeshes skins it
     // (nBoneAssign), not on the first joint (a Blender Source Tools `blender_implicit`).

@@ -8,6 +8,12 @@ namespace rigscope::core {
 // way studiomdl sees it. Sniffs on the `<!-- dmx encoding ... -->` header.
 int sniffDmx(std::string_view head) noexcept;
 ReadResult readDmx(std::string_view bytes, const ReadContext& ctx);
+// The vertices studiomdl makes of a DMX file's meshes (docs/dmx.md §4): per corner of
+// readDmx's model, in its order, the number of its vertex. Corners are one vertex when they are
+// in one mesh and material and share the position, (collapsed) normal and texture coordinate
+// *indices* (dmxsupport.cpp DefineUniqueVertices, mrmsupport.cpp UnifyIndices): equal values
+// written apart stay apart. Empty when no model was read.
+std::vector<std::uint32_t> dmxStudiomdlVertices(std::string_view bytes, const ReadContext& ctx);
 
 // The registry's writer: keyvalues2 1, format model 1 (read by every studiomdl that reads DMX).
 WriteResult writeDmx(const Model& m, const WriteContext& ctx);

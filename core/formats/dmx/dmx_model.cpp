@@ -3,7 +3,9 @@
 // delta states as VTA-style vertex frames, DmeChannelsClip logs sampled into frames.
 #include <algorithm>
 #include <cmath>
+#include <array>
 #include <limits>
+#include <map>
 #include <unordered_map>
 
 #include <Eigen/Geometry>
@@ -125,6 +127,33 @@ public:
         }
         orderSkeleton(m_model, m_sink);
         deriveFlexShapes(m_model);
+    }
+
+    // studiomdl's vertices (dmxsupport.cpp LoadMesh / DefineUniqueVertices, then
+    // mrmsupport.cpp UnifyIndices' AddToVlist): per corner of the model, in its order, the
+    // number of the vertex it becomes, numbered as they first appear. A vertex is one mesh's
+    // (material, position index, normal index, texture coordinate index): indices, not values,
+    // so positions written apart stay apart however equal. The normals are first made unit and
+    // collapsed (CDmeMesh::CollapseRedundantNormals, normal_blend = 2 degrees).
+    std::vector<std::uint32_t> studiomdlVertices()
+    {
+        const Mesh& me = m_model.mesh;
+        std::vector<std::uint32_t> out(me.cornerCount(), UINT32_MAX);
+        std::map<std::array<std::uint32_t, 5>, std::uint32_t> number;
+        for (std::size_t si = 0; si < m_meshes.size(); ++si) {
+            const MeshSpan& span = m_meshes[si];
+            const std::vector<std::uint32_t> normalOf = collapsedNormals(si);
+            for (std::uint32_t c = span.firstCorner; c < span.endCorner; ++c) {
+                const std::size_t k = c - span.firstCorner;
+                const std::uint32_t f = span.cornerFace[k];
+                const std::array<std::uint32_t, 5> key{
+                    static_cast<std::uint32_t>(si), me.triangleMaterials[c / 3], span.cornerPos[k],
+                    f < normalOf.size() ? normalOf[f] : UINT32_MAX, span.cornerTex[k]};
+                out[c] =
+                    number.emplace(key, static_cast<std::uint32_t>(number.size())).first->second;
+            }
+        }
+        return out;
     }
 
 private:
@@ -407,6 +436,133 @@ private:
         }
     }
 
+    // Each face vertex's normal after CDmeMesh::CollapseRedundantNormals (UINT32_MAX: the
+    // mesh has none). Normals are made unit (VectorNormalize, a zero one stays zero). Without
+    // delta states each normal joins the first earlier kept one within normal_blend
+    // (CollapseRedundantBaseNormalsAggressive); with them, the face vertices of each position
+    // in turn join the first normal kept for that position (CollapseRedundantBaseNormals).
+    // When that would not make fewer normals they stay as written.
+    std::vector<std::uint32_t> collapsedNormals(std::size_t spanIndex)
+    {
+        const Element& mesh = *el(m_nodes[m_meshes[spanIndex].node].mesh);
+        std::int32_t vdi = ref(mesh, "bindState");
+        if (vdi < 0) {
+            vdi = ref(mesh, "currentState");
+        }
+        const Element* vd = el(vdi);
+        const Attribute* nrm =
+            vd ? vd->find("normal$0") ? vd->find("normal$0") : vd->find("normals") : nullptr;
+        const Attribute* nrmIdx = vd ? vd->find("normal$0Indices") ? vd->find("normal$0Indices")
+                                                                   : vd->find("normalsIndices")
+                                     : nullptr;
+        const Attribute* posIdx = vd ? vd->find("position$0Indices") ? vd->find("position$0Indices")
+                                                                     : vd->find("positionsIndices")
+                                     : nullptr;
+        if (!nrm || !nrmIdx || !posIdx || nrm->type != AttrType::Vector3 ||
+            nrmIdx->type != AttrType::Int || posIdx->type != AttrType::Int ||
+            nrmIdx->count != posIdx->count) {
+            return {};
+        }
+        const float blend = static_cast<float>(std::cos(2.0 * 3.14159265358979323846 / 180.0));
+        std::vector<Vec3> unit(nrm->count);
+        for (std::size_t i = 0; i < nrm->count; ++i) {
+            const Vec3 v(nrm->floats[3 * i], nrm->floats[3 * i + 1], nrm->floats[3 * i + 2]);
+            unit[i] = v / std::sqrt(v.squaredNorm() + 1e-10f);
+        }
+        const std::size_t nfv = nrmIdx->count;
+        const auto normalAt = [&](std::size_t f) -> const Vec3* {
+            const std::int32_t q = nrmIdx->ints[f];
+            return q >= 0 && static_cast<std::size_t>(q) < unit.size()
+                       ? &unit[static_cast<std::size_t>(q)]
+                       : nullptr;
+        };
+        std::vector<std::uint32_t> out(nfv, UINT32_MAX);
+        std::vector<Vec3> kept;
+        if (refs(mesh, "deltaStates").empty()) {
+            // Kept normals by cell of 0.04 (more than the chord of 2 degrees): the first kept
+            // within 2 degrees is among the 27 cells around a normal.
+            std::map<std::array<std::int32_t, 3>, std::vector<std::uint32_t>> cells;
+            const auto cellOf = [](const Vec3& v) {
+                return std::array<std::int32_t, 3>{
+                    static_cast<std::int32_t>(std::floor(v.x() / 0.04f)),
+                    static_cast<std::int32_t>(std::floor(v.y() / 0.04f)),
+                    static_cast<std::int32_t>(std::floor(v.z() / 0.04f))};
+            };
+            std::vector<std::uint32_t> map(unit.size());
+            for (std::size_t i = 0; i < unit.size(); ++i) {
+                const std::array<std::int32_t, 3> c = cellOf(unit[i]);
+                std::uint32_t best = UINT32_MAX;
+                for (int dx = -1; dx <= 1; ++dx) {
+                    for (int dy = -1; dy <= 1; ++dy) {
+                        for (int dz = -1; dz <= 1; ++dz) {
+                            auto it = cells.find({c[0] + dx, c[1] + dy, c[2] + dz});
+                            if (it == cells.end()) {
+                                continue;
+                            }
+                            for (const std::uint32_t r : it->second) {
+                                if (r < best && unit[i].dot(kept[r]) > blend) {
+                                    best = r;
+                                }
+                            }
+                        }
+                    }
+                }
+                if (best == UINT32_MAX) {
+                    best = static_cast<std::uint32_t>(kept.size());
+                    kept.push_back(unit[i]);
+                    cells[c].push_back(best);
+                }
+                map[i] = best;
+            }
+            for (std::size_t f = 0; f < nfv; ++f) {
+                const std::int32_t q = nrmIdx->ints[f];
+                if (q >= 0 && static_cast<std::size_t>(q) < unit.size()) {
+                    out[f] = kept.size() < unit.size() ? map[static_cast<std::size_t>(q)]
+                                                       : static_cast<std::uint32_t>(q);
+                }
+            }
+            return out;
+        }
+        // Per position, its face vertices in order.
+        std::map<std::int32_t, std::vector<std::uint32_t>> byPosition;
+        for (std::size_t f = 0; f < nfv; ++f) {
+            byPosition[posIdx->ints[f]].push_back(static_cast<std::uint32_t>(f));
+        }
+        for (const auto& [position, faces] : byPosition) {
+            if (position < 0) {
+                continue;
+            }
+            const std::size_t first = kept.size();
+            for (const std::uint32_t f : faces) {
+                const Vec3* n = normalAt(f);
+                if (!n) {
+                    continue;
+                }
+                for (std::size_t k = first; k < kept.size() && out[f] == UINT32_MAX; ++k) {
+                    if (n->dot(kept[k]) > blend) {
+                        out[f] = static_cast<std::uint32_t>(k);
+                    }
+                }
+                if (out[f] == UINT32_MAX) {
+                    out[f] = static_cast<std::uint32_t>(kept.size());
+                    kept.push_back(*n);
+                }
+            }
+        }
+        for (std::size_t f = 0; f < nfv; ++f) {
+            if (out[f] == UINT32_MAX && normalAt(f)) {
+                out[f] = static_cast<std::uint32_t>(kept.size());
+                kept.push_back(*normalAt(f));
+            }
+        }
+        if (kept.size() >= unit.size()) {
+            for (std::size_t f = 0; f < nfv; ++f) {
+                out[f] = normalAt(f) ? static_cast<std::uint32_t>(nrmIdx->ints[f]) : UINT32_MAX;
+            }
+        }
+        return out;
+    }
+
     // Whether a node's mesh is skinned as studiomdl's LoadVertices sees it (HasSkinningData
     // and a jointCount above 0); an unskinned one is on one bone (nBoneAssign).
     bool meshSkinned(const Node& n)
@@ -474,6 +630,7 @@ private:
         std::vector<std::uint32_t> cornerPos;  // position index per corner
         std::vector<std::uint32_t> cornerNorm; // normal index per corner (UINT32_MAX: none)
         std::vector<std::uint32_t> cornerTex;  // texture coordinate index (UINT32_MAX: none)
+        std::vector<std::uint32_t> cornerFace; // face-vertex index (into the *Indices arrays)
     };
 
     void readMesh(std::size_t nodeIndex)
@@ -708,6 +865,7 @@ private:
                             span.cornerPos.push_back(static_cast<std::uint32_t>(p));
                             span.cornerNorm.push_back(ni);
                             span.cornerTex.push_back(ti);
+                            span.cornerFace.push_back(c);
                         }
                         me.triangleMaterials.push_back(matIndex);
                         me.triangleWhere.push_back(faces->at(polyAt[apex]));
@@ -1238,7 +1396,10 @@ int sniffDmx(std::string_view head) noexcept
     return 100;
 }
 
-ReadResult readDmx(std::string_view bytes, const ReadContext& ctx)
+namespace {
+
+ReadResult readDmxWith(std::string_view bytes, const ReadContext& ctx,
+                       std::vector<std::uint32_t>* studiomdlVertices)
 {
     ReadResult r;
     dmx::Document doc;
@@ -1279,9 +1440,26 @@ ReadResult readDmx(std::string_view bytes, const ReadContext& ctx)
         Builder b(doc, ctx, sink, r.model);
         b.run();
         r.hasModel = true;
+        if (studiomdlVertices) {
+            *studiomdlVertices = b.studiomdlVertices();
+        }
     }
     r.diagnostics = sink.take();
     return r;
+}
+
+} // namespace
+
+ReadResult readDmx(std::string_view bytes, const ReadContext& ctx)
+{
+    return readDmxWith(bytes, ctx, nullptr);
+}
+
+std::vector<std::uint32_t> dmxStudiomdlVertices(std::string_view bytes, const ReadContext& ctx)
+{
+    std::vector<std::uint32_t> out;
+    const ReadResult r = readDmxWith(bytes, ctx, &out);
+    return r.hasModel ? out : std::vector<std::uint32_t>();
 }
 
 } // namespace rigscope::core
