@@ -20,6 +20,8 @@
 #include "core/ops/compiled_report.h"
 #include "core/ops/qc_ops.h"
 #include "core/ops/read_input.h"
+#include "core/physics/physics_model.h"
+#include "core/physics/vphysics_hull.h"
 #include "core/text/ascii.h"
 #include "core/text/json_writer.h"
 #include "core/text/numbers.h"
@@ -1073,17 +1075,39 @@ CompiledModelInfo predictCompiled(const QcReport& r, std::int32_t version)
         }
     }
     // The collision model of a prop grows the hull; a ragdoll's ($collisionjoints) does not
-    // (collisionmodel.cpp CollisionModel_ExpandBBox returns for g_bJointed).
-    std::vector<Vec3> collisionPoints;
+    // (collisionmodel.cpp CollisionModel_ExpandBBox returns for g_bJointed). It does so with
+    // the corners vphysics keeps for each convex piece (ConvexFromVerts rebuilds a piece from
+    // its planes, a little wider where nearly coplanar faces meet: vphysics_hull.h), in the
+    // compiled model's space where studiomdl hulls them (ProcessSingleBody, ConvertToWorldSpace).
+    std::vector<Vec3> collisionPoints; // compiled space
     for (std::size_t i = 0; i < p.files.size(); ++i) {
         if (p.files[i].kind != QcFileRef::Kind::Collision ||
             p.files[i].command == "collisionjoints") {
             continue;
         }
-        if (const Model* col = fileModel(q, static_cast<std::int32_t>(i))) {
-            const float scale = qcFileScale(p, static_cast<std::int32_t>(i));
+        const Model* col = fileModel(q, static_cast<std::int32_t>(i));
+        if (!col) {
+            continue;
+        }
+        const float scale = qcFileScale(p, static_cast<std::int32_t>(i));
+        const PhysicsModel phys = buildPhysicsModel(p, q, *col, p.files[i].resolved);
+        const std::size_t before = collisionPoints.size();
+        for (const PhysicsSolid& solid : phys.jointed ? std::vector<PhysicsSolid>() : phys.solids) {
+            for (const PhysicsPiece& piece : solid.pieces) {
+                ConvexHull h = piece.hull;
+                for (Vec3d& v : h.vertices) {
+                    v = compiledSpace(v.cast<float>() - p.origin).cast<double>();
+                }
+                std::vector<Vec3d> corners = vphysicsRebuiltCorners(h);
+                for (const Vec3d& v : corners.empty() ? h.vertices : corners) {
+                    collisionPoints.push_back(v.cast<float>());
+                }
+            }
+        }
+        if (collisionPoints.size() == before) { // no piece built: the points as they are
             for (const std::uint32_t pt : col->mesh.cornerPoints) {
-                collisionPoints.push_back(col->mesh.pointPositions[pt] * scale - p.origin);
+                collisionPoints.push_back(
+                    compiledSpace(col->mesh.pointPositions[pt] * scale - p.origin));
             }
         }
     }
@@ -1257,8 +1281,7 @@ CompiledModelInfo predictCompiled(const QcReport& r, std::int32_t version)
         // The light sits at the centre of that; the hull also holds the collision model, grown
         // by the 0.25 margin of its convex pieces.
         illumCentre = (hull.min + hull.max) * 0.5f;
-        for (const Vec3& pos : collisionPoints) {
-            const Vec3 cp = compiledSpace(pos);
+        for (const Vec3& cp : collisionPoints) {
             grow(cp - Vec3::Constant(0.25f));
             grow(cp + Vec3::Constant(0.25f));
         }

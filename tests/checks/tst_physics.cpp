@@ -18,6 +18,7 @@
 #include "core/formats/mdl/compiled_model.h"
 #include "core/ops/qc_ops.h"
 #include "core/physics/convex_hull.h"
+#include "core/physics/vphysics_hull.h"
 #include "tests/support/box_smd.h"
 #include "tests/support/public_data.h"
 
@@ -113,6 +114,7 @@ class TstPhysics : public QObject {
     Q_OBJECT
 private slots:
     void hullOfACube();
+    void vphysicsRebuild();
     void costlyCollision();
     void notConcave();
     void flatPieces();
@@ -142,6 +144,47 @@ void TstPhysics::hullOfACube()
     QVERIFY(
         !core::convexHull(std::vector<core::Vec3d>{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}}));
     QVERIFY(!core::convexHull(std::vector<core::Vec3d>{{0, 0, 0}, {1, 0, 0}}));
+}
+
+// vphysics' ConvexFromVerts rebuilds a hull from its planes (vphysics_hull.h): a 10-unit box
+// whose top rises 0.0005 to a ridge at x = 5 has two top planes 0.011 degrees apart, which IVP
+// keeps as one, the one nearer the origin (through x = 0 .. 5, rising 0.0001 per unit). The
+// ridge's corners go and the top corners at x = 10 rise to 10.001; a box with a plain top keeps
+// its 8 corners where they are.
+void TstPhysics::vphysicsRebuild()
+{
+    auto corners = [](const std::vector<core::Vec3d>& pts) {
+        const auto hull = core::convexHull(pts);
+        return hull ? core::vphysicsRebuiltCorners(*hull) : std::vector<core::Vec3d>();
+    };
+    std::vector<core::Vec3d> box;
+    for (int i = 0; i < 8; ++i) {
+        box.emplace_back(i & 1 ? 10 : 0, i & 2 ? 10 : 0, i & 4 ? 10 : 0);
+    }
+    const std::vector<core::Vec3d> same = corners(box);
+    QCOMPARE(same.size(), std::size_t(8));
+    for (const core::Vec3d& c : same) {
+        QVERIFY(std::abs(c.z() - (c.z() > 5 ? 10.0 : 0.0)) < 1e-9);
+    }
+    std::vector<core::Vec3d> ridge{{0, 0, 0},       {10, 0, 0},      {10, 10, 0}, {0, 10, 0},
+                                   {0, 0, 10},      {0, 10, 10},     {10, 0, 10}, {10, 10, 10},
+                                   {5, 0, 10.0005}, {5, 10, 10.0005}};
+    const std::vector<core::Vec3d> got = corners(ridge);
+    QCOMPARE(got.size(), std::size_t(8));
+    int raised = 0;
+    for (const core::Vec3d& c : got) {
+        QVERIFY2(std::abs(c.x() - 5) > 1, "the ridge is no corner any more");
+        if (c.x() > 5 && c.z() > 5) {
+            QVERIFY(std::abs(c.z() - 10.001) < 1e-9);
+            ++raised;
+        } else {
+            QVERIFY(std::abs(c.z() - (c.z() > 5 ? 10.0 : 0.0)) < 1e-9);
+        }
+    }
+    QCOMPARE(raised, 2);
+    // A ridge of 0.1 (1.1 degrees, more than IVP's 1e-4 on the normals) stays.
+    ridge[8].z() = ridge[9].z() = 10.1;
+    QCOMPARE(corners(ridge).size(), std::size_t(10));
 }
 
 void TstPhysics::costlyCollision()

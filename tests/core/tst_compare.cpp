@@ -942,20 +942,18 @@ private slots:
         row("neopodo", sbOld + QStringLiteral("neopod/neopodo.qc"),
             sbMdl + QStringLiteral("neopodo.mdl"), {});
         // The collision model's hull is vphysics', not its source's: ConvexFromVerts rebuilds
-        // each piece from its planes (RebuildConvexFromPlanes: the crossings of every three
-        // planes within HALFSPACESOUP_TOLERANCE, points merged within 1 cm), which on a thin
-        // sliver puts a point outside the source's. s3t1s.phy (the .mdl's checksum) has a piece
-        // with a point at (-90.538, -47.570, 47.5) where its source has (-90, -47.5, 47.5), and
-        // the hull is that .phy's box plus 0.25 exactly; pjw and pjdw are 0.73 wider on both
-        // sides of y, but their .phy was never committed (PuddleJumper's PJw.phy and PJdw.phy
-        // are other builds: other checksums, another scale). Not predicted.
+        // each piece from its planes (RebuildConvexFromPlanes, vphysics_hull.h), which on a
+        // thin sliver puts a point outside the source's. s3t1s.phy (the .mdl's checksum) has a
+        // piece with a point at (-90.538, -47.570, 47.5) where its source has (-90, -47.5,
+        // 47.5), and the hull is that .phy's box plus 0.25 exactly; pjw and pjdw are 0.73 wider
+        // on both sides of y (their .phy was never committed). All three as compiled.
         for (const auto& [name, path, mdlName] :
              std::vector<std::tuple<const char*, const char*, const char*>>{
                  {"pjdw", "puddleJ/PuddleJ/PJdw.qc", "pjdw"},
                  {"pjw", "puddleJ/PuddleJ/PJw.qc", "pjw"},
                  {"s3t1s", "type3/s3t1s/s3t1s.qc", "s3t1s"}}) {
             row(name, sbOld + QLatin1String(path),
-                sbMdl + QLatin1String(mdlName) + QStringLiteral(".mdl"), hull);
+                sbMdl + QLatin1String(mdlName) + QStringLiteral(".mdl"), {});
         }
         // A ragdoll whose generated box reaches its bone's children.
         row("pjr", sbOld + QStringLiteral("puddleJ/puddleJRag/PJR.qc"),
