@@ -1024,6 +1024,32 @@ private slots:
         momRow("w_mom_paintgun", hull);
         momRow("v_mom_pistol", {});
         momRow("w_mom_pistol", hull);
+        // Tsuey/L4D2-Community-Update at 1749734^ (the sources were deleted in 1749734): v49
+        // static props committed with the models built from them, DMX (Blender Source Tools)
+        // and SMD, LODs, concave collision models. ItemPile_Adrenaline's .phy has a corner
+        // 0.013 beyond its source's (the planes' rebuild, vphysics_hull.h). Not a pair:
+        // fence002_128_breakable.qc, whose reference and physics SMDs were never committed.
+        const QString l4d = QStringLiteral("Tsuey+L4D2-Community-Update/");
+        const QString l4src = l4d + u"sources/modelsrc/props/"_qs;
+        const QString l4mdl = l4d + u"root/models/"_qs;
+        for (const auto& [name, qcPath, mdlPath] :
+             std::vector<std::tuple<const char*, const char*, const char*>>{
+                 {"l4d2_forklift", "forklift/forklift.qc", "props/cs_assault/forklift.mdl"},
+                 {"l4d2_forklift_brokenlift", "forklift/forklift_brokenlift.qc",
+                  "props/cs_assault/forklift_brokenlift.mdl"},
+                 {"l4d2_desk_metal", "metal desk/desk_metal.qc", "props_interiors/desk_metal.mdl"},
+                 {"l4d2_itempile_adrenaline", "item piles/itemPile_Adrenaline.qc",
+                  "w_models/Weapons/itempile_adrenaline_reference.mdl"},
+                 {"l4d2_itempile_molotov", "item piles/itemPile_Molotov.qc",
+                  "w_models/Weapons/itempile_molotov.mdl"},
+                 {"l4d2_itempile_painpills", "item piles/itemPile_PainPills.qc",
+                  "w_models/Weapons/itempile_painpills.mdl"},
+                 {"l4d2_itempile_pipebomb", "item piles/itemPile_Pipebomb.qc",
+                  "w_models/Weapons/itempile_pipebomb.mdl"},
+                 {"l4d2_itempile_vomitjar", "item piles/itemPile_VomitJar.qc",
+                  "w_models/Weapons/itempile_vomitjar.mdl"}}) {
+            row(name, l4src + QLatin1String(qcPath), l4mdl + QLatin1String(mdlPath), {});
+        }
     }
     void publicPairs()
     {
