@@ -73,8 +73,10 @@ std::optional<ConvexHull> convexHull(std::span<const Vec3d> points)
                 t[static_cast<std::size_t>(i)] =
                     indexOf(static_cast<const vertexT*>(f->vertices->e[i].p));
             }
-            // Qhull's facet vertices are sorted; toporient says which way they turn.
-            if (!f->toporient) {
+            // Qhull's facet vertices are sorted; toporient says which way they turn: as
+            // stored they wind clockwise seen from outside when it is set (a cube's 12 came out
+            // inward with the opposite test), so those are turned.
+            if (f->toporient) {
                 std::swap(t[1], t[2]);
             }
             hull.triangles.push_back(t);

@@ -140,6 +140,30 @@ void TstPhysics::hullOfACube()
     QCOMPARE(hull->triangles.size(), std::size_t(12));
     QVERIFY(std::abs(hull->volume - 24.0) < 1e-9);                 // 2 x 4 x 3
     QVERIFY(std::abs(hull->area - 2 * (8.0 + 6.0 + 12.0)) < 1e-9); // 52
+    // Every triangle winds counter-clockwise seen from outside: its normal points away from
+    // the centre (the physics view lights the faces by it).
+    const core::Vec3d centre(2, 2, 3.5);
+    for (const auto& t : hull->triangles) {
+        const core::Vec3d& a = hull->vertices[t[0]];
+        const core::Vec3d n = (hull->vertices[t[1]] - a).cross(hull->vertices[t[2]] - a);
+        QVERIFY2(n.dot(a - centre) > 0, "a triangle winds inward");
+    }
+    // The same on a rounder hull of many facets (points on a sphere, spread by the golden angle).
+    std::vector<core::Vec3d> ball;
+    for (int i = 0; i < 200; ++i) {
+        const double z = 1.0 - (2.0 * i + 1.0) / 200.0;
+        const double r = std::sqrt(1.0 - z * z);
+        const double phi = 2.399963229728653 * i;
+        ball.emplace_back(5 + r * std::cos(phi), -2 + r * std::sin(phi), 1 + z);
+    }
+    const auto round = core::convexHull(ball);
+    QVERIFY(round.has_value());
+    QCOMPARE(round->vertices.size(), std::size_t(200));
+    for (const auto& t : round->triangles) {
+        const core::Vec3d& a = round->vertices[t[0]];
+        const core::Vec3d n = (round->vertices[t[1]] - a).cross(round->vertices[t[2]] - a);
+        QVERIFY2(n.dot(a - core::Vec3d(5, -2, 1)) > 0, "a triangle winds inward");
+    }
     // Flat and short inputs span no volume.
     QVERIFY(
         !core::convexHull(std::vector<core::Vec3d>{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}}));
