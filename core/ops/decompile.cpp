@@ -13,6 +13,7 @@
 #include "core/build/model_builder.h"
 #include "core/formats/mdl/compiled_files.h"
 #include "core/formats/mdl/compiled_model.h"
+#include "core/formats/mdl/vvd_vertices.h"
 #include "core/formats/smd/smd_writer.h"
 #include "core/io/file_buffer.h"
 #include "core/io/make_directory.h"
@@ -246,9 +247,16 @@ std::string smdBytes(const Model& m, const std::string& name, std::vector<std::s
 // One reference SMD: the triangles of mesh object `object` of `src` (a compiled read), one
 // point per vertex they use, in source space; `corners` gets, per triangle corner written, the
 // corner of `src` it came from.
+// A .vvd vertex no .vtx triangle uses, with the material of its .mdl mesh.
+struct LoneVertex {
+    std::uint32_t point = 0;
+    std::uint32_t material = 0;
+    VvdSurface surface;
+};
+
 Model referenceOf(const Model& src, std::int32_t object, const Skeleton& s,
                   const SourceSpace& space, bool flipV, std::vector<std::uint32_t>* corners,
-                  bool byMaterial = false)
+                  bool byMaterial = false, const std::vector<LoneVertex>& lone = {})
 {
     Model m = smdModel(s, ModelKind::Reference);
     m.animations.push_back(bindFrame(s));
@@ -269,12 +277,7 @@ Model referenceOf(const Model& src, std::int32_t object, const Skeleton& s,
             return me.triangleMaterials[a] < me.triangleMaterials[b];
         });
     }
-    for (const std::size_t t : order) {
-        if (object >= 0 && (me.triangleObjects.size() != me.triangleCount() ||
-                            me.triangleObjects[t] != static_cast<std::uint32_t>(object))) {
-            continue;
-        }
-        const std::uint32_t srcMat = me.triangleMaterials[t];
+    const auto materialFor = [&](std::uint32_t srcMat) {
         auto it = materialOf.find(srcMat);
         if (it == materialOf.end()) {
             Material mat;
@@ -286,31 +289,56 @@ Model referenceOf(const Model& src, std::int32_t object, const Skeleton& s,
             it = materialOf.emplace(srcMat, static_cast<std::uint32_t>(out.materials.size() - 1))
                      .first;
         }
-        for (std::size_t c = 3 * t; c < 3 * t + 3; ++c) {
-            const std::uint32_t p = me.cornerPoints[c];
-            if (pointOf[p] < 0) {
-                js.clear();
-                ws.clear();
-                for (std::uint32_t i = me.influenceOffsets.empty() ? 0 : me.influenceOffsets[p];
-                     !me.influenceOffsets.empty() && i < me.influenceOffsets[p + 1]; ++i) {
-                    js.push_back(me.influenceJoints[i]);
-                    ws.push_back(me.influenceWeights[i]);
-                }
-                pointOf[p] = static_cast<std::int32_t>(out.pointCount());
-                appendPoint(out, space.point(me.pointPositions[p]),
-                            js.empty() ? (s.empty() ? kNoJoint : 0) : js.front(), LinkState::List,
-                            js.data(), ws.data(), js.size(), {});
+        return it->second;
+    };
+    const auto pointFor = [&](std::uint32_t p) {
+        if (pointOf[p] < 0) {
+            js.clear();
+            ws.clear();
+            for (std::uint32_t i = me.influenceOffsets.empty() ? 0 : me.influenceOffsets[p];
+                 !me.influenceOffsets.empty() && i < me.influenceOffsets[p + 1]; ++i) {
+                js.push_back(me.influenceJoints[i]);
+                ws.push_back(me.influenceWeights[i]);
             }
-            out.cornerPoints.push_back(static_cast<std::uint32_t>(pointOf[p]));
-            out.cornerNormals.push_back(space.point(me.cornerNormals[c]));
-            const Vec2 uv = me.cornerUvs[c];
-            out.cornerUvs.push_back(flipV ? Vec2(uv.x(), 1.0f - uv.y()) : uv);
-            out.cornerWhere.push_back({});
+            pointOf[p] = static_cast<std::int32_t>(out.pointCount());
+            appendPoint(out, space.point(me.pointPositions[p]),
+                        js.empty() ? (s.empty() ? kNoJoint : 0) : js.front(), LinkState::List,
+                        js.data(), ws.data(), js.size(), {});
+        }
+        return static_cast<std::uint32_t>(pointOf[p]);
+    };
+    const auto addSurface = [&](const Vec3& normal, const Vec2& uv) {
+        out.cornerNormals.push_back(space.point(normal));
+        out.cornerUvs.push_back(flipV ? Vec2(uv.x(), 1.0f - uv.y()) : uv);
+        out.cornerWhere.push_back({});
+    };
+    for (const std::size_t t : order) {
+        if (object >= 0 && (me.triangleObjects.size() != me.triangleCount() ||
+                            me.triangleObjects[t] != static_cast<std::uint32_t>(object))) {
+            continue;
+        }
+        const std::uint32_t material = materialFor(me.triangleMaterials[t]);
+        for (std::size_t c = 3 * t; c < 3 * t + 3; ++c) {
+            out.cornerPoints.push_back(pointFor(me.cornerPoints[c]));
+            addSurface(me.cornerNormals[c], me.cornerUvs[c]);
             if (corners) {
                 corners->push_back(static_cast<std::uint32_t>(c));
             }
         }
-        out.triangleMaterials.push_back(it->second);
+        out.triangleMaterials.push_back(material);
+        out.triangleWhere.push_back({});
+    }
+    // studiomdl drops a triangle two of whose corners weld into one vertex, but the third
+    // vertex it made for it stays in the .vvd (no face, so a zero tangent): written as a
+    // triangle of that one vertex, which the recompile drops the same way.
+    for (const LoneVertex& v : lone) {
+        const std::uint32_t material = materialFor(v.material);
+        const std::uint32_t p = pointFor(v.point);
+        for (int k = 0; k < 3; ++k) {
+            out.cornerPoints.push_back(p);
+            addSurface(v.surface.normal, v.surface.uv);
+        }
+        out.triangleMaterials.push_back(material);
         out.triangleWhere.push_back({});
     }
     return m;
@@ -773,7 +801,8 @@ const char* goldsrcRenderMode(std::int32_t flags)
 DecompiledProject decompileModel(const Model& model, const CompiledModelInfo& info,
                                  const std::vector<Model>& lodModels,
                                  const std::vector<float>& lodSwitchPoints,
-                                 const std::string& qcName)
+                                 const std::string& qcName,
+                                 const std::vector<VvdSurface>& vvdVertices)
 {
     DecompiledProject out;
     std::vector<std::string>& notes = out.notes;
@@ -872,6 +901,45 @@ DecompiledProject decompileModel(const Model& model, const CompiledModelInfo& in
                         "the original files' (the .vtx keeps no triangle studiomdl's LOD weld made "
                         "degenerate, nor a corner's UV before the weld moved it onto LOD 0's)");
     }
+    // The .vvd vertices of a model no .vtx triangle uses. Only without LODs (a LOD's vertices
+    // are LOD 0's unused ones) and flexes (a VTA maps written corners to compiled ones).
+    std::vector<bool> usedPoints;
+    if (!goldsrc && lodModels.empty() && info.lods <= 1 && model.vertexFrames.size() <= 1 &&
+        vvdVertices.size() == model.mesh.pointCount()) {
+        usedPoints.assign(model.mesh.pointCount(), false);
+        for (const std::uint32_t p : model.mesh.cornerPoints) {
+            usedPoints[p] = true;
+        }
+    }
+    const std::vector<std::int32_t>* family = info.skins.empty() ? nullptr : &info.skins.front();
+    const auto loneVertices = [&](const CompiledSubModel& sub) {
+        std::vector<LoneVertex> lone;
+        if (usedPoints.empty()) {
+            return lone;
+        }
+        const std::int64_t first = sub.vertexIndex / 48; // bytes of the .vvd's vertex data
+        for (const CompiledMesh& cm : sub.meshes) {
+            std::uint32_t material = 0; // as the compiled read gives its triangles (buildMesh)
+            if (family && cm.material >= 0 &&
+                static_cast<std::size_t>(cm.material) < family->size()) {
+                material = static_cast<std::uint32_t>((*family)[std::size_t(cm.material)]);
+            } else if (cm.material >= 0) {
+                material = static_cast<std::uint32_t>(cm.material);
+            }
+            if (material >= model.mesh.materials.size()) {
+                material = 0;
+            }
+            for (std::int64_t v = first + cm.vertexOffset;
+                 v < first + cm.vertexOffset + cm.vertices; ++v) {
+                if (v >= 0 && static_cast<std::size_t>(v) < usedPoints.size() &&
+                    !usedPoints[static_cast<std::size_t>(v)]) {
+                    lone.push_back({static_cast<std::uint32_t>(v), material,
+                                    vvdVertices[static_cast<std::size_t>(v)]});
+                }
+            }
+        }
+        return lone;
+    };
     std::size_t flexedModels = 0;
     std::map<std::string, std::pair<std::string, std::string>> sameSource; // name -> file, bytes
     std::vector<std::string> renamed; // compiled names no project file can have
@@ -899,7 +967,8 @@ DecompiledProject decompileModel(const Model& model, const CompiledModelInfo& in
             const std::string compiledStem = withoutSmd(sub.name);
             const std::string stem = sourceFileStem(compiledStem, goldsrc, kept);
             std::vector<std::uint32_t> corners;
-            const Model ref = referenceOf(model, obj, sk, space, !goldsrc, &corners, goldsrc);
+            const Model ref =
+                referenceOf(model, obj, sk, space, !goldsrc, &corners, goldsrc, loneVertices(sub));
             std::string bytes = smdBytes(ref, stem + ".smd", notes);
             std::string file;
             const auto same = sameSource.find(asciiLower(compiledStem));
@@ -1622,7 +1691,9 @@ DecompileResult decompileFile(const std::string& mdlPath, const std::string& qcP
     }
     std::size_t slash = qcPath.find_last_of('/');
     const std::string qcName = slash == std::string::npos ? qcPath : qcPath.substr(slash + 1);
-    DecompiledProject p = decompileModel(r.model, r.info, lods, switchPoints, qcName);
+    DecompiledProject p =
+        decompileModel(r.model, r.info, lods, switchPoints, qcName,
+                       goldsrc ? std::vector<VvdSurface>() : vvdSurfaces(vvdBytes));
     res.notes = p.notes;
     const std::string dir = folderOf(qcPath);
     // Refuse before writing anything.

@@ -11,6 +11,7 @@
 
 #include "core/diag/diagnostic.h"
 #include "core/diag/profile.h"
+#include "core/formats/mdl/vvd_vertices.h"
 
 namespace rigscope::core {
 
@@ -34,10 +35,12 @@ struct DecompiledProject {
 // meshes only are used; may be fewer than info.lods: those LODs are not written, a note says
 // so). `qcName` is the QC's file name ("prop.qc"); the other files are named after the
 // compiled model's parts. `lodSwitchPoints[l]` is the .vtx switch point of LOD l (may be empty).
+// `vvdVertices` (vvdSurfaces of the .vvd; may be empty) gives the vertices no triangle uses.
 DecompiledProject decompileModel(const Model& model, const CompiledModelInfo& info,
                                  const std::vector<Model>& lodModels,
                                  const std::vector<float>& lodSwitchPoints,
-                                 const std::string& qcName);
+                                 const std::string& qcName,
+                                 const std::vector<VvdSurface>& vvdVertices = {});
 
 struct DecompileOptions {
     bool force = false; // overwrite existing files

@@ -7,6 +7,7 @@
 #include "core/build/model_builder.h"
 #include "core/formats/mdl/compiled_model.h"
 #include "core/formats/mdl/source_mdl_internal.h"
+#include "core/formats/mdl/vvd_vertices.h"
 
 namespace rigscope::core {
 
@@ -622,6 +623,24 @@ std::vector<VvdVertex> readVvd(FileReader& f, std::int32_t checksum, CompiledMod
     }
     return out;
 }
+
+} // namespace
+
+std::vector<VvdSurface> vvdSurfaces(std::string_view vvdBytes)
+{
+    FileReader f(vvdBytes, std::string());
+    CompiledModelInfo scratch;
+    // The file's own checksum: a mismatch with the .mdl is the compiled read's to report.
+    const std::vector<VvdVertex> vertices = readVvd(f, f.b.size() >= 12 ? f.b.i32(8) : 0, scratch);
+    std::vector<VvdSurface> out;
+    out.reserve(vertices.size());
+    for (const VvdVertex& v : vertices) {
+        out.push_back({v.normal, v.uv});
+    }
+    return out;
+}
+
+namespace {
 
 // ---- .vtx ----
 
