@@ -119,6 +119,13 @@ std::string withoutSmd(std::string s)
     return s;
 }
 
+// True when the file name (after the last '/') holds a '.'.
+bool hasDotInName(const std::string& path)
+{
+    const std::size_t slash = path.find_last_of('/');
+    return path.find('.', slash == std::string::npos ? 0 : slash + 1) != std::string::npos;
+}
+
 std::string stemOf(const std::string& path)
 {
     std::size_t slash = path.find_last_of("/\\");
@@ -982,8 +989,11 @@ DecompiledProject decompileModel(const Model& model, const CompiledModelInfo& in
             // The QC names it without ".smd" only where the compiled name has no extension
             // (a DMX source's "x.dmx" is written as "x.dmx.smd" and named so).
             const std::size_t dot = compiledStem.find_last_of("./\\");
+            // Nor where the written name keeps a dot of a flattened folder ("XSI_4.2_ModTool"):
+            // studiomdl's Load_Source would take what follows it for the extension.
             const bool bare = compiledStem.size() == sub.name.size() &&
-                              (dot == std::string::npos || compiledStem[dot] != '.');
+                              (dot == std::string::npos || compiledStem[dot] != '.') &&
+                              !hasDotInName(withoutSmd(file));
             choices.push_back(goldsrc || bare ? withoutSmd(file) : file);
             std::string asCompiled = sub.name;
             std::replace(asCompiled.begin(), asCompiled.end(), '\\', '/');
@@ -1416,7 +1426,11 @@ DecompiledProject decompileModel(const Model& model, const CompiledModelInfo& in
             q += " delta";
         }
         if (!seq.activityName.empty()) {
-            q += " " + seq.activityName + " " + std::to_string(seq.activityWeight);
+            // studiomdl's ParseSequence takes a bare token for an activity only when it starts
+            // with "ACT_"; else it must follow `activity` (L4D's `PUSH`).
+            const bool act = asciiLower(seq.activityName.substr(0, 4)) == "act_";
+            q += (act ? " " : " activity ") + seq.activityName + " " +
+                 std::to_string(seq.activityWeight);
         }
         if (!seq.events.empty()) {
             q += " {\n";

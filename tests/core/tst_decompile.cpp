@@ -164,6 +164,43 @@ private slots:
                  0);
     }
 
+    // Names studiomdl reads otherwise than they look. An activity without "ACT_" (L4D's
+    // survivors' `PUSH`): ParseSequence takes a bare token for an animation file unless
+    // `activity` comes first (5 anim_* models had a qc.missing-file error). A source name
+    // whose file name keeps a dot (DayHard's gregori_hat1b, `C:\...\XSI_4.2_ModTool\...`):
+    // Load_Source takes what follows the last dot for the extension unless the QC names the
+    // `.smd` (the body predicted 0 vertices for 918).
+    void namesStudiomdlReads()
+    {
+        QTemporaryDir tmp;
+        test::SourceMdlSpec spec = test::sampleSourceSpec();
+        spec.sequences[0].activity = "PUSH";
+        spec.bodyparts[1].models[1].name = "C:\\XSI_4.2_ModTool\\hat";
+        const test::SourceMdlBytes bytes = test::writeSourceMdl(spec);
+        write(tmp.filePath(QStringLiteral("sample.mdl")), bytes.mdl);
+        write(tmp.filePath(QStringLiteral("sample.vvd")), bytes.vvd);
+        write(tmp.filePath(QStringLiteral("sample.dx90.vtx")), bytes.vtx);
+        const QString out = tmp.filePath(QStringLiteral("out/sample.qc"));
+        QCOMPARE(decompileFile(tmp.filePath(QStringLiteral("sample.mdl")).toStdString(),
+                               out.toStdString(), {})
+                     .exitCode,
+                 0);
+        QFile qc(out);
+        QVERIFY(qc.open(QIODevice::ReadOnly));
+        const QByteArray text = qc.readAll();
+        QVERIFY2(text.contains(" activity PUSH 1"), text.constData());
+        QVERIFY2(text.contains("\tstudio \"C__XSI_4.2_ModTool_hat.smd\""), text.constData());
+        const QcReport back = qcReportFromFile(out.toStdString(), Profile::Auto);
+        QCOMPARE(back.errors, std::size_t(0));
+        CompareOptions opt;
+        opt.ignoreTimestamps = true;
+        const CompareReport r = compareQcToCompiled(
+            out.toStdString(), tmp.filePath(QStringLiteral("sample.mdl")).toStdString(), opt);
+        QVERIFY2(r.ok, r.error.c_str());
+        QVERIFY2(r.differences.empty(), differences(r).c_str());
+        QCOMPARE(r.predicted.sequences.front().activityName, std::string("PUSH"));
+    }
+
     // The CLI: notes on stderr, exit 2 before writing anything over an existing file.
     void cliConvertToQc()
     {
