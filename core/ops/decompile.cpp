@@ -627,6 +627,54 @@ Model vtaOf(const Model& src, const Model& ref, const std::vector<std::uint32_t>
 
 // The collision model: every convex piece of every solid, in source space, weighted to its
 // solid's bone. Pieces keep their own corners, so none welds into another.
+// The order a piece's triangles are written in. studiomdl tests each island for "2-dimensional
+// geometry" along the normal of its first three points (IsApproximatelyPlanar, 0.5 inch; SDK
+// 2013's ProcessSingleBody then drops a flat whole mesh, the 2006 one kept its bounding hull):
+// a piece thinner than that but wider goes first with the triangle across which it spreads
+// most, so that a recompile keeps the hull the .phy has. Else the stored order.
+std::vector<std::size_t> flatSafeOrder(const CompiledConvexPiece& piece)
+{
+    std::vector<std::size_t> order(piece.triangles.size());
+    for (std::size_t t = 0; t < order.size(); ++t) {
+        order[t] = t;
+    }
+    const auto spread = [&](std::size_t t) {
+        const auto& tri = piece.triangles[t];
+        for (const std::int32_t v : tri) {
+            if (v < 0 || static_cast<std::size_t>(v) >= piece.vertices.size()) {
+                return 0.0;
+            }
+        }
+        const Eigen::Vector3d a = piece.vertices[std::size_t(tri[0])].cast<double>();
+        Eigen::Vector3d n = (piece.vertices[std::size_t(tri[1])].cast<double>() - a)
+                                .cross(piece.vertices[std::size_t(tri[2])].cast<double>() - a);
+        if (n.norm() <= 0.001) {
+            return 0.0;
+        }
+        n.normalize();
+        double lo = n.dot(a), hi = lo;
+        for (const Vec3& v : piece.vertices) {
+            const double d = n.dot(v.cast<double>());
+            lo = std::min(lo, d);
+            hi = std::max(hi, d);
+        }
+        return hi - lo;
+    };
+    constexpr double kFlat = 0.5; // studiomdl's g_epsilon_2d, with a margin below
+    if (order.empty() || spread(0) > kFlat + 0.01) {
+        return order;
+    }
+    std::size_t best = 0;
+    for (std::size_t t = 1; t < order.size(); ++t) {
+        if (spread(t) > spread(best)) {
+            best = t;
+        }
+    }
+    std::rotate(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(best),
+                order.begin() + static_cast<std::ptrdiff_t>(best) + 1);
+    return order;
+}
+
 Model physicsOf(const CompiledModelInfo& info, const Bones& bones, const SourceSpace& space)
 {
     Model m = smdModel(bones.skeleton, ModelKind::Reference);
@@ -654,7 +702,8 @@ Model physicsOf(const CompiledModelInfo& info, const Bones& bones, const SourceS
                 centre /= static_cast<double>(piece.vertices.size());
             }
             const Vec3 c = space.point(centre.cast<float>());
-            for (const auto& tri : piece.triangles) {
+            for (const std::size_t t : flatSafeOrder(piece)) {
+                const auto& tri = piece.triangles[t];
                 Vec3 p[3];
                 bool ok = true;
                 for (int k = 0; k < 3; ++k) {

@@ -288,6 +288,12 @@ private slots:
         QTest::newRow("walldoorleft: 2 vertices no triangle uses, 4 meshes")
             << sb + QStringLiteral("/SpacebuildModelPackAlpha2/models/Slyfo/walldoorleft.mdl")
             << QString();
+        // A collision hull 0.15 inch thick that the 2006 studiomdl kept (ProcessSingleBody's
+        // bounding hull); SDK 2013's drops a flat one (IsApproximatelyPlanar, measured along
+        // the normal of the island's first three points): written with a triangle across the
+        // thin side first, it is kept by both (was a phys.flat-piece error).
+        QTest::newRow("occhialini: a hull 0.15 inch thick")
+            << QStringLiteral("ScaryPancake+DayHard/models/occhialini.mdl") << QString();
         QTest::newRow("ratcord: $collisionjoints")
             << QStringLiteral("Valla-Chan+portal-elc-content/models/vallas_dream/ratcord.mdl")
             << QStringLiteral("Valla-Chan+portal-elc-content/models/vallas_dream/ratcord.smd");
