@@ -337,13 +337,35 @@ Model referenceOf(const Model& src, std::int32_t object, const Skeleton& s,
     }
     // studiomdl drops a triangle two of whose corners weld into one vertex, but the third
     // vertex it made for it stays in the .vvd (no face, so a zero tangent): written as a
-    // triangle of that one vertex, which the recompile drops the same way.
+    // triangle of that one vertex, which the recompile drops the same way. A zero normal
+    // welds with nothing (three corners would be three vertices and a kept triangle): its
+    // other two corners are then a copy of a written corner of the material, twice.
+    std::map<std::uint32_t, std::size_t> cornerOfMaterial; // a corner with a normal
+    for (std::size_t c = 0; c < out.cornerCount(); ++c) {
+        if (!out.cornerNormals[c].isZero(0)) {
+            cornerOfMaterial.emplace(out.triangleMaterials[c / 3], c);
+        }
+    }
     for (const LoneVertex& v : lone) {
         const std::uint32_t material = materialFor(v.material);
         const std::uint32_t p = pointFor(v.point);
-        for (int k = 0; k < 3; ++k) {
-            out.cornerPoints.push_back(p);
-            addSurface(v.surface.normal, v.surface.uv);
+        out.cornerPoints.push_back(p);
+        addSurface(v.surface.normal, v.surface.uv);
+        const auto other = cornerOfMaterial.find(material);
+        for (int k = 1; k < 3; ++k) {
+            if (v.surface.normal.isZero(0) && other != cornerOfMaterial.end()) {
+                const std::size_t c = other->second;
+                const std::uint32_t q = out.cornerPoints[c];
+                const Vec3 n = out.cornerNormals[c];
+                const Vec2 uv = out.cornerUvs[c];
+                out.cornerPoints.push_back(q);
+                out.cornerNormals.push_back(n);
+                out.cornerUvs.push_back(uv);
+                out.cornerWhere.push_back({});
+            } else {
+                out.cornerPoints.push_back(p);
+                addSurface(v.surface.normal, v.surface.uv);
+            }
         }
         out.triangleMaterials.push_back(material);
         out.triangleWhere.push_back({});

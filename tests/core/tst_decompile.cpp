@@ -285,6 +285,12 @@ private slots:
         // eggbotstart predicted 2,394 vertices for 2,404, walldoorleft (4 meshes) 252 for 254.
         QTest::newRow("eggbotstart: 10 vertices no triangle uses")
             << h + QStringLiteral("hammer/models/editor/eggbotstart.mdl") << QString();
+        // 20 of its 30 have a zero normal, which welds with nothing: three corners of one
+        // such vertex would be three vertices and a kept triangle (5,725 and 4,728 predicted
+        // for 5,685 and 4,708).
+        QTest::newRow("box_dropper_cover: 30 vertices no triangle uses, 20 without a normal")
+            << QStringLiteral("Valla-Chan+portal-elc-content/models/props/box_dropper_cover.mdl")
+            << QString();
         QTest::newRow("walldoorleft: 2 vertices no triangle uses, 4 meshes")
             << sb + QStringLiteral("/SpacebuildModelPackAlpha2/models/Slyfo/walldoorleft.mdl")
             << QString();
