@@ -811,12 +811,14 @@ void Compiler::collapseToStaticProp()
     Skeleton& sk = m_out.model.skeleton;
     m_out.mergedSkeleton = sk;
     m_out.mergedJointFile = m_jointFile;
-    if (sk.empty()) {
+    // No body bone (every body blank): the sequences' sources have bones, and MakeStaticProp
+    // renames bone 0 of every source, so `static_prop` is still the model's one bone.
+    if (sk.empty() && m_project.sequences.empty()) {
         return;
     }
     Skeleton one;
     one.bindKind = sk.bindKind;
-    (void)one.addJoint("static_prop", kNoJoint, 0, sk.where[0]);
+    (void)one.addJoint("static_prop", kNoJoint, 0, sk.empty() ? SourceLoc{} : sk.where[0]);
     m_jointByName.clear();
     m_jointByName.emplace("static_prop", 0);
     m_out.keptJoints.assign(1, 0);

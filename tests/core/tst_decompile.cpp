@@ -201,6 +201,31 @@ private slots:
         QCOMPARE(r.predicted.sequences.front().activityName, std::string("PUSH"));
     }
 
+    // A $staticprop whose bodies are all blank (Portal's food_can, its .vvd and .vtx missing,
+    // decompiled as `blank`): MakeStaticProp renames bone 0 of every source, the sequences'
+    // too, so the compiled model keeps `static_prop` and `$hbox 0 "static_prop"` names it
+    // (4 Portal props predicted no bone and a hitbox on none).
+    void staticPropWithBlankBodies()
+    {
+        QTemporaryDir tmp;
+        write(tmp.filePath(QStringLiteral("p.qc")),
+              "$modelname \"p.mdl\"\n$staticprop\n$bodygroup \"b\"\n{\n\tblank\n}\n"
+              "$hbox 0 \"static_prop\" -1 -1 -1 1 1 1\n"
+              "$sequence \"idle\" \"idle.smd\" fps 30\n");
+        write(tmp.filePath(QStringLiteral("idle.smd")),
+              "version 1\nnodes\n0 \"static_prop\" -1\nend\nskeleton\ntime 0\n"
+              "0 0 0 0 0 0 0\nend\n");
+        const QcReport r =
+            qcReportFromFile(tmp.filePath(QStringLiteral("p.qc")).toStdString(), Profile::Auto);
+        QCOMPARE(r.errors, std::size_t(0));
+        QCOMPARE(r.compiled.model.skeleton.size(), std::size_t(1));
+        QCOMPARE(r.compiled.model.skeleton.names.front(), std::string("static_prop"));
+        const CompiledModelInfo c = predictCompiled(r, 48);
+        QCOMPARE(c.bones.size(), std::size_t(1));
+        QCOMPARE(c.hitboxCount(), std::size_t(1));
+        QCOMPARE(c.hitboxSets.front().boxes.front().bone, 0);
+    }
+
     // The CLI: notes on stderr, exit 2 before writing anything over an existing file.
     void cliConvertToQc()
     {
