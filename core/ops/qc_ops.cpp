@@ -819,10 +819,12 @@ std::vector<CheckedFile> checkQcReport(const QcReport& r, const CheckOptions& op
             ids::kSkeletonBoneLimit, ids::kMeshMaterialLimit, ids::kMeshVertexLimit,
             ids::kMeshTriangleLimit};
         // vbmcompiler limits the vertices of each body file, not of the model
-        // (geometrysmdparser.cpp): the per-file checks below say it.
-        static const std::set<std::string_view> kMergedPathos = {ids::kSkeletonBoneLimit,
-                                                                 ids::kMeshMaterialLimit};
-        const auto& merged0 = fileOpt.profile == Profile::Pathos ? kMergedPathos : kMerged;
+        // (geometrysmdparser.cpp), and so does GoldSrc's studiomdl (lookup_vertex and the
+        // triangle table are per s_model_t, one per body file): the per-file checks below
+        // say it.
+        static const std::set<std::string_view> kMergedPerBody = {ids::kSkeletonBoneLimit,
+                                                                  ids::kMeshMaterialLimit};
+        const auto& merged0 = goldSrcFamily(fileOpt.profile) ? kMergedPerBody : kMerged;
         CheckedFile merged =
             checkModel(path, &r.compiled.model, {}, nullptr, std::string(), fileOpt);
         // The merged skeleton is the bone table. skeleton.bone-limit counts a GoldSrc-family

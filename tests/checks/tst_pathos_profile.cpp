@@ -85,6 +85,31 @@ std::vector<CheckedFile> check(const QString& qc, Profile p)
     return checkQcProject(qc.toStdString(), opt);
 }
 
+// Two bodies of 470 triangles whose corners are all apart (1,410 vertices each), in a copy of
+// the Pathos fixture project; returns the QC's path.
+QString twoBodiesOf1410(const QTemporaryDir& tmp)
+{
+    QByteArray smd = test::readBytes(fixture() + QStringLiteral("/body.smd")).c_str();
+    smd.truncate(smd.indexOf("triangles\n") + 10);
+    for (int t = 0; t < 470; ++t) {
+        smd += "body.bmp\n";
+        for (int k = 0; k < 3; ++k) {
+            smd += "0 " + QByteArray::number(k == 1 ? 1 : 0) + " " +
+                   QByteArray::number(k == 2 ? 1 : 0) + " " + QByteArray::number(t) + " 0 0 1 " +
+                   QByteArray::number(k) + " 0\n";
+        }
+    }
+    smd += "end\n";
+    QByteArray second = smd;
+    second.replace("\n0 0 ", "\n0 50 "); // the same triangles 50 units aside
+    QByteArray qc = test::readBytes(fixture() + QStringLiteral("/pathos.qc")).c_str();
+    qc += "$body \"second\" \"second\"\n";
+    return copyFixture(tmp, {},
+                       {{QStringLiteral("body.smd"), smd},
+                        {QStringLiteral("second.smd"), second},
+                        {QStringLiteral("pathos.qc"), qc}});
+}
+
 } // namespace
 
 class TstPathosProfile : public QObject {
@@ -290,31 +315,26 @@ private slots:
     {
         QTemporaryDir tmp;
         QVERIFY(tmp.isValid());
-        QByteArray smd = test::readBytes(fixture() + QStringLiteral("/body.smd")).c_str();
-        smd.truncate(smd.indexOf("triangles\n") + 10);
-        for (int t = 0; t < 470; ++t) {
-            smd += "body.bmp\n";
-            for (int k = 0; k < 3; ++k) {
-                smd += "0 " + QByteArray::number(k == 1 ? 1 : 0) + " " +
-                       QByteArray::number(k == 2 ? 1 : 0) + " " + QByteArray::number(t) +
-                       " 0 0 1 " + QByteArray::number(k) + " 0\n";
-            }
-        }
-        smd += "end\n";
-        QByteArray second = smd;
-        second.replace("\n0 0 ", "\n0 50 "); // the same triangles 50 units aside
-        QByteArray qc = test::readBytes(fixture() + QStringLiteral("/pathos.qc")).c_str();
-        qc += "$body \"second\" \"second\"\n";
-        const QString path = copyFixture(tmp, {},
-                                         {{QStringLiteral("body.smd"), smd},
-                                          {QStringLiteral("second.smd"), second},
-                                          {QStringLiteral("pathos.qc"), qc}});
+        const QString path = twoBodiesOf1410(tmp);
         const std::vector<CheckedFile> files = check(path, Profile::Pathos);
         QCOMPARE(count(tally(files), "note mesh.vertex-limit"), std::size_t(0));
         const BudgetMeter& v = files.front().budget.at(2);
         QCOMPARE(v.name, std::string_view("vertices"));
         QCOMPARE(v.used, std::size_t(1410));
         QCOMPARE(v.limit, std::size_t(2047));
+    }
+
+    // GoldSrc's studiomdl limits each model's vertices and triangles too (lookup_vertex
+    // keeps them per s_model_t, MAXSTUDIOVERTS 2,048): the same two bodies were a "merged
+    // model: 2,820 unique vertices" error (Half-Life's loader.mdl, 4,282 vertices in five
+    // bodies of at most 1,038, was one).
+    void goldsrcVertexLimitIsPerModel()
+    {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QString path = twoBodiesOf1410(tmp);
+        const Tally g = tally(check(path, Profile::GoldSrc));
+        QCOMPARE(count(g, "error mesh.vertex-limit"), std::size_t(0));
     }
 
     // The bone limit counts vbmcompiler's bone table, which keeps $attachment bones: 126
