@@ -285,14 +285,27 @@ void checkMaterialNameLength(const Model& m, const Profile& p, DiagnosticSink& s
     if (lim.materialNameLength == 0) {
         return;
     }
+    // The 2006 studiomdl cuts a name at 63 characters (ep1 v1support.cpp, texturename[64]);
+    // SDK 2013's holds MAX_PATH (v1support.cpp Grab_Triangles, source256's limit): past 63 a
+    // source name is a warning, an error only past what neither keeps.
+    const std::size_t hard =
+        p == Profile::Source ? limitsFor(Profile::Source256).materialNameLength : 0;
     const Mesh& me = m.mesh;
     for (std::size_t i = 0; i < me.materials.size(); ++i) {
         const std::size_t n = me.materials[i].name.size();
-        if (n > lim.materialNameLength) {
+        if (n > std::max(hard, lim.materialNameLength)) {
             sink.error(ids::kMeshMaterialNameLength, me.materials[i].where,
                        "material name has " + std::to_string(n) + " chars; " + profileStr(p) +
-                           " allows " + std::to_string(lim.materialNameLength),
+                           " allows " + std::to_string(std::max(hard, lim.materialNameLength)),
                        matRef(i));
+        } else if (n > lim.materialNameLength) {
+            Diagnostic& d = sink.warning(ids::kMeshMaterialNameLength, me.materials[i].where,
+                                         "material name has " + std::to_string(n) +
+                                             " chars: the 2006 studiomdl cuts it at " +
+                                             std::to_string(lim.materialNameLength) +
+                                             ", SDK 2013's keeps " + std::to_string(hard),
+                                         matRef(i));
+            grade(d, p, Severity::Warning);
         }
     }
 }

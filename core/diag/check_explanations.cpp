@@ -529,8 +529,9 @@ constexpr CheckExplanation kExplanations[] = {
      "studiomdl copies the name into a fixed buffer: GoldSrc with `strcpy`, which overflows and "
      "crashes or corrupts the model; Source cuts it, so the game looks for a texture that does "
      "not exist.",
-     "goldsrc 63 (`texturename[64]`, HL SDK studiomdl.c); source 63 (ep1 v1support.cpp); "
-     "source256 259 (`MAX_PATH`); cod: none known.",
+     "goldsrc 63 (`texturename[64]`, HL SDK studiomdl.c); source 63 (ep1 v1support.cpp) as a "
+     "warning up to SDK 2013's 259 (`MAX_PATH`, Grab_Triangles), an error past it; source256 "
+     "259; cod: none known.",
      "triangles\nmodels/props_industrial/a_very_long_folder_name/and_an_even_longer_material_name",
      "Shorten the name; put the folder in the QC's `$cdmaterials` instead of every material."},
     {"mesh.material-chars", "a material name contains a quote, space or path separator",
