@@ -14,6 +14,7 @@
 #include "core/text/plural.h"
 #include "core/text/ascii.h"
 #include "core/model/format_id.h"
+#include "core/model/rotation.h"
 
 namespace rigscope::core::checks {
 
@@ -242,12 +243,52 @@ std::int32_t cell(float v, float size) noexcept
     return static_cast<std::int32_t>(std::floor(v / size));
 }
 
-std::int64_t round2dp(float v) noexcept
+// GoldSrc studiomdl's lookup_vertex: "assume 2 digits of accuracy", (int)(x * 100) / 100.0 on
+// the bone-space position, so toward zero.
+std::int64_t truncate2dp(float v) noexcept
 {
-    if (!std::isfinite(v)) {
+    const float h = v * 100.0f;
+    if (!std::isfinite(h) || std::fabs(h) > 2e9f) {
         return INT64_MIN;
     }
-    return static_cast<std::int64_t>(std::llround(static_cast<double>(v) * 100.0));
+    return static_cast<std::int64_t>(static_cast<std::int32_t>(h));
+}
+
+// Each point in its parent bone's space at the bind pose, as GoldSrc's Grab_Triangles moves it
+// (bonefixup: the inverse of the bone's world transform). Points of no bone, and models whose
+// bind pose is not local Euler keys, keep their model position.
+std::vector<Vec3> boneSpacePoints(const Model& m)
+{
+    const Mesh& me = m.mesh;
+    const Skeleton& sk = m.skeleton;
+    std::vector<Vec3> out(me.pointPositions.begin(), me.pointPositions.end());
+    if (sk.bindKind != PoseKind::LocalEulerXYZ || sk.bindRotations.size() != sk.size() ||
+        sk.bindPositions.size() != sk.size()) {
+        return out;
+    }
+    std::vector<Quatd> rot(sk.size());
+    std::vector<Eigen::Vector3d> pos(sk.size());
+    for (std::size_t j = 0; j < sk.size(); ++j) {
+        const Quatd q = eulerToQuaternion(sk.bindRotations[j]);
+        const Eigen::Vector3d t = sk.bindPositions[j].cast<double>();
+        const JointIndex parent = sk.parents[j];
+        if (parent != kNoJoint && static_cast<std::size_t>(parent) < j) {
+            rot[j] = rot[std::size_t(parent)] * q;
+            pos[j] = rot[std::size_t(parent)] * t + pos[std::size_t(parent)];
+        } else {
+            rot[j] = q;
+            pos[j] = t;
+        }
+    }
+    for (std::size_t p = 0; p < out.size(); ++p) {
+        const JointIndex b = me.pointParents[p];
+        if (b != kNoJoint && static_cast<std::size_t>(b) < sk.size()) {
+            out[p] = (rot[std::size_t(b)].conjugate() *
+                      (me.pointPositions[p].cast<double>() - pos[std::size_t(b)]))
+                         .cast<float>();
+        }
+    }
+    return out;
 }
 
 } // namespace
@@ -273,6 +314,7 @@ WeldStats weldStats(const Model& m, Profile profile, std::size_t vertexLimit,
         return out;
     }
     if (goldSrcFamily(profile)) {
+        const std::vector<Vec3> local = boneSpacePoints(m);
         WeldTable verts(nc);
         std::vector<Key> vertKeys;
         // Normals: per (bone, material), greedy against representatives within 2°, found
@@ -282,11 +324,11 @@ WeldStats weldStats(const Model& m, Profile profile, std::size_t vertexLimit,
         const float cellSize = 0.04f;
         for (std::size_t c = 0; c < nc; ++c) {
             const std::uint32_t p = me.cornerPoints[c];
-            const Vec3& pos = me.pointPositions[p];
+            const Vec3& pos = local[p];
             const auto bone = static_cast<std::uint32_t>(me.pointParents[p]);
             Key k;
             for (float f : {pos.x(), pos.y(), pos.z()}) {
-                const auto r = static_cast<std::uint64_t>(round2dp(f));
+                const auto r = static_cast<std::uint64_t>(truncate2dp(f));
                 k.add(static_cast<std::uint32_t>(r));
                 k.add(static_cast<std::uint32_t>(r >> 32));
             }

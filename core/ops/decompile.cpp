@@ -876,7 +876,32 @@ const char* goldsrcRenderMode(std::int32_t flags)
 
 } // namespace
 
-DecompiledProject decompileModel(const Model& model, const CompiledModelInfo& info,
+// GoldSrc's studiomdl keeps each point in its bone's space truncated to 0.01 (lookup_vertex,
+// "(int)(x * 100) / 100.0"): the compiled value is the low end of a cell the source's point was
+// anywhere in. Moved to the middle of that cell, a point lies at most 0.005 per axis from the
+// source's, and a recompile truncates it back to the same value whatever the rounding of its
+// transforms (at the low end, 0.39 read back as 0.38999998 became 0.38).
+Model snappedToCells(const Model& read, const Bones& bones)
+{
+    Model m = read;
+    Mesh& me = m.mesh;
+    for (std::size_t p = 0; p < me.pointCount(); ++p) {
+        const JointIndex b = me.pointParents[p];
+        if (b == kNoJoint || static_cast<std::size_t>(b) >= bones.world.size()) {
+            continue;
+        }
+        const Xf& w = bones.world[static_cast<std::size_t>(b)];
+        Eigen::Vector3d local = w.q.conjugate() * (me.pointPositions[p].cast<double>() - w.t);
+        for (int a = 0; a < 3; ++a) {
+            const double k = std::round(local[a] * 100.0);
+            local[a] = k == 0 ? 0.0 : (k + (k > 0 ? 0.5 : -0.5)) / 100.0;
+        }
+        me.pointPositions[p] = (w.q * local + w.t).cast<float>();
+    }
+    return m;
+}
+
+DecompiledProject decompileModel(const Model& read, const CompiledModelInfo& info,
                                  const std::vector<Model>& lodModels,
                                  const std::vector<float>& lodSwitchPoints,
                                  const std::string& qcName,
@@ -899,6 +924,8 @@ DecompiledProject decompileModel(const Model& model, const CompiledModelInfo& in
     }
     const Bones bones = bonesOf(info);
     const Skeleton& sk = bones.skeleton;
+    const Model snapped = goldsrc ? snappedToCells(read, bones) : Model();
+    const Model& model = goldsrc ? snapped : read;
     if (bones.renamed > 0) {
         notes.push_back(plural(bones.renamed, "bone") +
                         " without a name or with another bone's written as 'bone_N' (N its "
