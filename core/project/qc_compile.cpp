@@ -811,10 +811,23 @@ void Compiler::collapseToStaticProp()
     Skeleton& sk = m_out.model.skeleton;
     m_out.mergedSkeleton = sk;
     m_out.mergedJointFile = m_jointFile;
-    // No body bone (every body blank): the sequences' sources have bones, and MakeStaticProp
-    // renames bone 0 of every source, so `static_prop` is still the model's one bone.
-    if (sk.empty() && m_project.sequences.empty()) {
-        return;
+    // No body bone (every body blank): MakeStaticProp renames bone 0 of every source, the
+    // sequences' too, so `static_prop` is still the model's one bone when a sequence's file
+    // has a bone; with none anywhere there is no bone 0 to rename.
+    if (sk.empty()) {
+        bool anyBone = false;
+        for (const QcSequence& seq : m_project.sequences) {
+            for (std::size_t k = 0; k < seq.sources.size() && !anyBone; ++k) {
+                const Source src = resolveSource(
+                    seq.sources[k], k < seq.fileRefs.size() ? seq.fileRefs[k] : std::int32_t(-1),
+                    seq.options);
+                const ReadResult* rr = src.ref >= 0 ? readRef(src.ref) : nullptr;
+                anyBone = rr && rr->hasModel && !rr->model.skeleton.empty();
+            }
+        }
+        if (!anyBone) {
+            return;
+        }
     }
     Skeleton one;
     one.bindKind = sk.bindKind;

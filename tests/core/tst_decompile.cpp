@@ -226,6 +226,17 @@ private slots:
         QCOMPARE(c.bones.size(), std::size_t(1));
         QCOMPARE(c.hitboxCount(), std::size_t(1));
         QCOMPARE(c.hitboxSets.front().boxes.front().bone, 0);
+        // No source with a bone at all (Portal's decompiled tree_deciduous_01a: no bone, no
+        // vertex): there is no bone 0 to rename, and the compiled model has none.
+        write(tmp.filePath(QStringLiteral("p.qc")),
+              "$modelname \"p.mdl\"\n$staticprop\n$bodygroup \"b\"\n{\n\tblank\n}\n"
+              "$sequence \"idle\" \"idle.smd\" fps 30\n");
+        write(tmp.filePath(QStringLiteral("idle.smd")),
+              "version 1\nnodes\nend\nskeleton\ntime 0\nend\n");
+        const QcReport none =
+            qcReportFromFile(tmp.filePath(QStringLiteral("p.qc")).toStdString(), Profile::Auto);
+        QCOMPARE(none.compiled.model.skeleton.size(), std::size_t(0));
+        QCOMPARE(predictCompiled(none, 48).bones.size(), std::size_t(0));
     }
 
     // The CLI: notes on stderr, exit 2 before writing anything over an existing file.
