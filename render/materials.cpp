@@ -83,7 +83,7 @@ void main()
     if (dot(n, v) < 0.0)
         n = -n;
     vec3 albedo = baseColor.rgb;
-    float alpha = 1.0;
+    float alpha = baseColor.a; // untextured: the colour's own alpha (the physics hulls)
     if (useTexture > 0.5) {
         // Images are uploaded top row first; SMD v runs up.
         vec4 t = texture(diffuseTexture, vec2(vUv.x, 1.0 - vUv.y));
@@ -258,6 +258,7 @@ void ShadedMaterial::setSurface(const Surface& s)
         m_cull->setMode(s.cullBack ? Qt3DRender::QCullFace::Back
                                    : Qt3DRender::QCullFace::NoCulling);
     }
+    m_blend = s.blend;
     m_blendMode->setValue(s.blend == Blend::Opaque ? 0.0f
                                                    : (s.blend == Blend::Alpha ? 1.0f : 2.0f));
     if (s.blend == Blend::Opaque || m_blendSet) {
@@ -290,6 +291,12 @@ void ShadedMaterial::setHeatMap(bool on)
 void ShadedMaterial::setBaseColor(const QColor& c)
 {
     m_base->setValue(rgba(c));
+}
+
+QColor ShadedMaterial::baseColor() const
+{
+    const auto v = m_base->value().value<QVector4D>();
+    return QColor::fromRgbF(v.x(), v.y(), v.z(), v.w());
 }
 
 void ShadedMaterial::setTexture(Qt3DRender::QAbstractTexture* texture, bool shown)

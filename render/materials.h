@@ -26,6 +26,7 @@ class ShadedMaterial : public Qt3DRender::QMaterial {
 public:
     explicit ShadedMaterial(const QColor& base, Qt3DCore::QNode* parent = nullptr);
     void setBaseColor(const QColor& c);
+    QColor baseColor() const;
     // nullptr = colour only. Set it before the material becomes a component: a texture
     // parameter added to a live material samples black (Qt 6.4, OpenGL renderer). `shown`
     // false: the flat colour until setTextureShown(true) (a texture whose pixels stream in).
@@ -51,6 +52,7 @@ public:
         bool cullBack = false;
     };
     void setSurface(const Surface& s);
+    Blend blend() const { return m_blend; }
 
 private:
     Qt3DRender::QParameter* m_base;
@@ -65,6 +67,7 @@ private:
     Qt3DRender::QParameter* m_fullbright;
     Qt3DRender::QParameter* m_evenLight;
     Qt3DRender::QCullFace* m_cull = nullptr;
+    Blend m_blend = Blend::Opaque;
     bool m_blendSet = false;
     bool m_hasTexture = false;
     bool m_texturesEnabled = true;

@@ -63,10 +63,12 @@ struct DisplayFlags {
     bool operator==(const DisplayFlags&) const = default;
 };
 
-// Layers the viewport's frame graph draws in order: opaque meshes, scene lines (depth-tested,
-// no depth writes), then overlays on top of everything.
+// Layers the viewport's frame graph draws in order: opaque meshes, see-through surfaces over
+// them (depth-tested against the meshes, no depth writes), scene lines (depth-tested, no depth
+// writes), then overlays on top of everything.
 struct SceneLayers {
     Qt3DRender::QLayer* mesh = nullptr;
+    Qt3DRender::QLayer* translucent = nullptr;
     Qt3DRender::QLayer* lines = nullptr;
     Qt3DRender::QLayer* overlay = nullptr;
 };

@@ -222,8 +222,11 @@ PhysicsScene::PhysicsScene(PhysicsDrawModel model, const SceneLayers& layers,
                            Qt3DCore::QNode* parent)
     : Qt3DCore::QEntity(parent), m_model(std::move(model))
 {
+    // The hulls are see-through: the model stays visible inside its collision model, as in
+    // Valve's model viewer. Outward-wound (core::convexHull), so culling their back faces
+    // leaves one layer of colour over the model.
     auto* faces = new Qt3DCore::QEntity(this);
-    faces->addComponent(layers.mesh);
+    faces->addComponent(layers.translucent);
     auto* overlay = new Qt3DCore::QEntity(this);
     overlay->addComponent(layers.overlay);
     Eigen::AlignedBox3d box;
@@ -247,7 +250,14 @@ PhysicsScene::PhysicsScene(PhysicsDrawModel model, const SceneLayers& layers,
             auto* geometry = new TriangleGeometry(e);
             geometry->setVertices(faceVertices(solid.pieces[p], solid.boneToModel));
             e->addComponent(geometry);
-            e->addComponent(new ShadedMaterial(color, e));
+            QColor see = color;
+            see.setAlphaF(kPhysicsHullOpacity);
+            auto* material = new ShadedMaterial(see, e);
+            ShadedMaterial::Surface surface;
+            surface.blend = ShadedMaterial::Blend::Alpha;
+            surface.cullBack = true;
+            material->setSurface(surface);
+            e->addComponent(material);
             m_hulls.push_back(e);
             addEdges(lines, solid.pieces[p], solid.boneToModel, color.darker(160));
             for (const Eigen::Vector3d& v : solid.pieces[p].vertices) {

@@ -57,6 +57,8 @@ PhysicsDrawModel physicsDrawModel(const core::PhysicsModel& physics,
 PhysicsDrawModel physicsDrawModel(const core::CompiledPhysics& physics,
                                   const core::Skeleton& skeleton);
 
+// How opaque a hull's faces are drawn (the model shows through; the edges are drawn whole).
+inline constexpr float kPhysicsHullOpacity = 0.6f;
 // Solid `solid`'s colour, `piece` shading it lighter / darker in turn.
 QColor physicsSolidColor(std::size_t solid, std::size_t piece = 0);
 // The arcs' colours: x red, y green, z blue (the axes gizmo's).

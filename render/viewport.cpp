@@ -82,6 +82,7 @@ Viewport::Viewport(const ViewportOptions& options, QScreen* screen)
     renderSettings()->setRenderPolicy(Qt3DRender::QRenderSettings::OnDemand);
     m_root = new Qt3DCore::QEntity;
     m_layers.mesh = makeLayer(m_root);
+    m_layers.translucent = makeLayer(m_root);
     m_layers.lines = makeLayer(m_root);
     m_layers.overlay = makeLayer(m_root);
     m_backgroundLayer = makeLayer(m_root);
@@ -149,6 +150,11 @@ void Viewport::buildFrameGraph()
     auto* meshes = new Qt3DRender::QCameraSelector(viewport);
     meshes->setCamera(cam);
     layerFilter(m_layers.mesh, meshes);
+
+    // After every opaque mesh, so what lies behind a see-through surface is already drawn.
+    auto* translucent = new Qt3DRender::QCameraSelector(viewport);
+    translucent->setCamera(cam);
+    layerFilter(m_layers.translucent, translucent);
 
     auto* lines = new Qt3DRender::QCameraSelector(viewport);
     lines->setCamera(cam);
