@@ -68,9 +68,9 @@ struct DisplayFlags {
 // writes), then overlays on top of everything.
 struct SceneLayers {
     Qt3DRender::QLayer* mesh = nullptr;
-    Qt3DRender::QLayer* translucent = nullptr;
     Qt3DRender::QLayer* lines = nullptr;
     Qt3DRender::QLayer* overlay = nullptr;
+    Qt3DRender::QLayer* translucent = nullptr; // drawn second, after the meshes
 };
 
 // Radius of an unselected joint sphere on screen, in pixels (selected: 1.6×; the picked
