@@ -5,12 +5,14 @@
 #include <cmath>
 #include <cstring>
 #include <iterator>
+#include <limits>
 #include <map>
 #include <set>
 
 #include <Eigen/Geometry>
 
 #include "core/build/model_builder.h"
+#include "core/checks/check_util.h"
 #include "core/formats/mdl/compiled_files.h"
 #include "core/formats/mdl/compiled_model.h"
 #include "core/formats/mdl/vvd_vertices.h"
@@ -373,39 +375,67 @@ Model referenceOf(const Model& src, std::int32_t object, const Skeleton& s,
     return m;
 }
 
-// The vertices of a compiled read's triangles that another of them equals in position,
-// normal, UV and weights: a DMX source keeps such vertices apart, an SMD cannot (studiomdl
-// welds them).
-std::size_t weldedTwins(const Mesh& m)
+// Points of a written reference that studiomdl's weld would join though the .vvd holds them
+// apart (lookup_index: material, exact position and UV, weights, normals within 2°): a DMX
+// source keeps its indices apart, equal or not, and the SMD of another compile may have held
+// them a float step apart. Each point after the first of its weld gets its u a float step or
+// a few off (u is compared exactly, and nothing else reads it), so the recompile keeps it
+// apart too: else NvTriStrip would also drop the triangle copies they made. `largest` is the
+// largest change of u.
+struct KeptApart {
+    std::size_t points = 0;
+    float largest = 0;
+};
+
+float uStepped(float u, std::uint32_t steps)
 {
-    std::map<std::vector<std::uint32_t>, std::uint32_t> first;
-    std::set<std::uint32_t> twins;
-    std::vector<std::uint32_t> key;
-    const auto put = [&key](float f) {
-        std::uint32_t u = 0;
-        std::memcpy(&u, &f, 4);
-        key.push_back(u);
-    };
-    for (std::size_t c = 0; c < m.cornerCount(); ++c) {
-        const std::uint32_t p = m.cornerPoints[c];
-        key.clear();
-        const Vec3& pos = m.pointPositions[p];
-        const Vec3& n = m.cornerNormals[c];
-        for (const float f : {pos.x(), pos.y(), pos.z(), n.x(), n.y(), n.z(), m.cornerUvs[c].x(),
-                              m.cornerUvs[c].y()}) {
-            put(f);
+    // Below 2^-10 a float step is too small to write well: steps of 2^-33 there.
+    constexpr float kSmall = 1.0f / 1024.0f, kSmallStep = 1.0f / 8589934592.0f;
+    for (std::uint32_t k = 0; k < steps; ++k) {
+        u = std::fabs(u) < kSmall ? u + kSmallStep
+                                  : std::nextafter(u, std::numeric_limits<float>::infinity());
+    }
+    return u;
+}
+
+KeptApart keepWeldedApart(Model& m)
+{
+    KeptApart out;
+    Mesh& me = m.mesh;
+    std::vector<float> original;
+    std::set<std::uint32_t> moved;
+    for (int pass = 0; pass < 8; ++pass) {
+        const checks::WeldStats w = checks::weldStats(m, Profile::Source, 0, 0, true);
+        std::vector<std::uint32_t> first(w.vertices, UINT32_MAX), others(w.vertices, 0);
+        std::map<std::uint32_t, std::uint32_t> steps; // point -> its place after the first
+        for (std::size_t c = 0; c < me.cornerCount() && c < w.cornerVertex.size(); ++c) {
+            const std::uint32_t v = w.cornerVertex[c], p = me.cornerPoints[c];
+            if (first[v] == UINT32_MAX) {
+                first[v] = p;
+            } else if (first[v] != p && steps.find(p) == steps.end()) {
+                steps.emplace(p, ++others[v]);
+            }
         }
-        for (std::uint32_t i = m.influenceOffsets.empty() ? 0 : m.influenceOffsets[p];
-             !m.influenceOffsets.empty() && i < m.influenceOffsets[p + 1]; ++i) {
-            key.push_back(static_cast<std::uint32_t>(m.influenceJoints[i]));
-            put(m.influenceWeights[i]);
+        if (steps.empty()) {
+            break;
         }
-        const auto it = first.emplace(key, p).first;
-        if (it->second != p) {
-            twins.insert(p);
+        if (original.empty()) {
+            original.resize(me.cornerCount());
+            for (std::size_t c = 0; c < me.cornerCount(); ++c) {
+                original[c] = me.cornerUvs[c].x();
+            }
+        }
+        for (std::size_t c = 0; c < me.cornerCount(); ++c) {
+            const auto it = steps.find(me.cornerPoints[c]);
+            if (it != steps.end()) {
+                me.cornerUvs[c].x() = uStepped(me.cornerUvs[c].x(), it->second);
+                moved.insert(it->first);
+                out.largest = std::max(out.largest, std::fabs(me.cornerUvs[c].x() - original[c]));
+            }
         }
     }
-    return twins.size();
+    out.points = moved.size();
+    return out;
 }
 
 // What studiomdl's UnifyLODs left of a LOD's bone replacements (`replacebone`, and
@@ -471,13 +501,16 @@ LodBones lodBonesOf(const Model& lod0, const Model& lod, const Skeleton& s)
         return Key{bitsOf(p.x()), bitsOf(p.y()), bitsOf(p.z()),  bitsOf(n.x()),
                    bitsOf(n.y()), bitsOf(n.z()), bitsOf(uv.x()), bitsOf(uv.y())};
     };
-    std::map<Key, std::uint32_t> root; // LOD 0's vertices by position, normal and UV
+    // LOD 0's vertices by position, normal and UV; equal ones (kept apart: keepWeldedApart)
+    // each take the LOD's copies of that key in turn.
+    std::map<Key, std::vector<std::uint32_t>> root;
+    std::map<Key, std::size_t> taken;
     std::vector<char> rootPoint(m0.pointCount(), 0);
     std::set<JointIndex> used0, usedL;
     for (std::size_t c = 0; c < m0.cornerCount(); ++c) {
         const std::uint32_t p = m0.cornerPoints[c];
-        root.emplace(keyOf(m0, c), p);
         if (!rootPoint[p]) {
+            root[keyOf(m0, c)].push_back(p);
             rootPoint[p] = 1;
             for (const auto& [bone, weight] : weightsOf(m0, p)) {
                 used0.insert(bone);
@@ -493,12 +526,13 @@ LodBones lodBonesOf(const Model& lod0, const Model& lod, const Skeleton& s)
                 usedL.insert(bone);
             }
         }
-        if (rootPoint[p]) {
+        if (rootPoint[p] || out.twin[p] != p) {
             continue;
         }
-        const auto it = root.find(keyOf(ml, c));
+        const Key key = keyOf(ml, c);
+        const auto it = root.find(key);
         if (it != root.end()) {
-            out.twin[p] = it->second;
+            out.twin[p] = it->second[taken[key]++ % it->second.size()];
         }
     }
     for (std::uint32_t p = 0; p < ml.pointCount(); ++p) {
@@ -991,14 +1025,6 @@ DecompiledProject decompileModel(const Model& read, const CompiledModelInfo& inf
         lodRows[l].replaceBones = std::move(lb.replace);
         ownLodVertices += lb.own;
     }
-    if (!goldsrc) {
-        const std::size_t twins = weldedTwins(model.mesh);
-        if (twins > 0) {
-            notes.push_back(plural(twins, "LOD 0 vertex", "LOD 0 vertices") +
-                            " equal to another in position, normal, UV and weights: studiomdl "
-                            "welds the SMD's (a DMX source keeps them apart)");
-        }
-    }
     if (ownLodVertices > 0) {
         notes.push_back(plural(ownLodVertices, "LOD vertex", "LOD vertices") +
                         " of their own (not LOD 0's): their tangents, which decide whether a "
@@ -1046,6 +1072,8 @@ DecompiledProject decompileModel(const Model& read, const CompiledModelInfo& inf
         return lone;
     };
     std::size_t flexedModels = 0;
+    KeptApart apart; // over every body
+    std::vector<Model> noLods;
     std::map<std::string, std::pair<std::string, std::string>> sameSource; // name -> file, bytes
     std::vector<std::string> renamed; // compiled names no project file can have
     std::size_t unread = 0;           // models with vertices whose meshes did not read
@@ -1072,8 +1100,29 @@ DecompiledProject decompileModel(const Model& read, const CompiledModelInfo& inf
             const std::string compiledStem = withoutSmd(sub.name);
             const std::string stem = sourceFileStem(compiledStem, goldsrc, kept);
             std::vector<std::uint32_t> corners;
-            const Model ref =
+            Model ref =
                 referenceOf(model, obj, sk, space, !goldsrc, &corners, goldsrc, loneVertices(sub));
+            if (!goldsrc) {
+                const KeptApart a = keepWeldedApart(ref);
+                apart.points += a.points;
+                apart.largest = std::max(apart.largest, a.largest);
+                // The LODs' corners on such a vertex get its u, so that studiomdl's UnifyLODs
+                // (the LOD 0 vertex nearest in position, then UV) finds it again.
+                std::map<std::uint32_t, float> u;
+                for (std::size_t i = 0; a.points > 0 && i < corners.size(); ++i) {
+                    if (ref.mesh.cornerUvs[i].x() != model.mesh.cornerUvs[corners[i]].x()) {
+                        u.emplace(model.mesh.cornerPoints[corners[i]], ref.mesh.cornerUvs[i].x());
+                    }
+                }
+                for (Model& lm : u.empty() ? noLods : lodWritten) {
+                    for (std::size_t c = 0; c < lm.mesh.cornerCount(); ++c) {
+                        const auto it = u.find(lm.mesh.cornerPoints[c]);
+                        if (it != u.end()) {
+                            lm.mesh.cornerUvs[c].x() = it->second;
+                        }
+                    }
+                }
+            }
             std::string bytes = smdBytes(ref, stem + ".smd", notes);
             std::string file;
             const auto same = sameSource.find(asciiLower(compiledStem));
@@ -1180,6 +1229,13 @@ DecompiledProject decompileModel(const Model& read, const CompiledModelInfo& inf
                 line("}");
             }
         }
+    }
+    if (apart.points > 0) {
+        notes.push_back(plural(apart.points, "vertex", "vertices") +
+                        " equal to another in position, normal (within 2°), UV and weights, which "
+                        "the .vvd holds apart (a DMX source keeps them apart): written with u " +
+                        formatFloat(apart.largest) +
+                        " or less off, so that studiomdl's weld keeps them apart too");
     }
     if (unread > 0) {
         notes.push_back(plural(unread, "model") +
