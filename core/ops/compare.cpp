@@ -14,6 +14,7 @@
 
 #include "core/checks/check_util.h"
 #include "core/diag/diagnostic_ids.h"
+#include "core/formats/mdl/compiled_files.h"
 #include "core/formats/dmx/dmx.h"
 #include "core/io/file_buffer.h"
 #include "core/model/rotation.h"
@@ -265,43 +266,55 @@ LodSource lodSource(const Model& m, const QcCompiled& q, Profile profile, bool s
     return out;
 }
 
-// UnifyLODs.cpp's tolerances: 0.01 in position and UV, 10° between normals and between
-// tangents (whose handedness must agree), 0.05 of weight error.
-constexpr float kLodPositionEpsilon = 0.01f;
-constexpr float kLodTexcoordEpsilon = 0.01f;
-constexpr float kLodWeightEpsilon = 0.05f;
-const float kLodAngleCos = static_cast<float>(std::cos(10.0 * 3.14159265358979323846 / 180.0));
+// UnifyLODs.cpp's tolerances. SDK 2013's: 0.01 in position and UV, 10° between normals and
+// between tangents (whose handedness must agree), 0.05 of weight error. The 2006 studiomdl's
+// (episode1, version 44 models): 0.05, 0.1, 60° and 0.5.
+struct LodTolerance {
+    float position = 0.01f;
+    float texcoord = 0.01f;
+    float weight = 0.05f;
+    float angleCos = static_cast<float>(std::cos(10.0 * 3.14159265358979323846 / 180.0));
+};
+LodTolerance lodToleranceOf(std::int32_t version)
+{
+    if (version == 44) {
+        return {0.05f, 0.1f, 0.5f,
+                static_cast<float>(std::cos(60.0 * 3.14159265358979323846 / 180.0))};
+    }
+    return {};
+}
 
-bool lodPositionNear(const Vec3& a, const Vec3& b, float& err)
+bool lodPositionNear(const Vec3& a, const Vec3& b, const LodTolerance& tol, float& err)
 {
     err = (a - b).squaredNorm();
-    return err <= kLodPositionEpsilon * kLodPositionEpsilon;
+    return err <= tol.position * tol.position;
 }
-bool lodUvNear(const Vec2& a, const Vec2& b, float& err)
+bool lodUvNear(const Vec2& a, const Vec2& b, const LodTolerance& tol, float& err)
 {
     const float dx = std::fabs(b.x() - a.x()), dy = std::fabs(b.y() - a.y());
     err = dx * dx + dy * dy;
-    return err <= kLodTexcoordEpsilon * kLodTexcoordEpsilon;
+    return err <= tol.texcoord * tol.texcoord;
 }
-bool lodDirectionNear(const Vec3& a, const Vec3& b, float& err)
+bool lodDirectionNear(const Vec3& a, const Vec3& b, const LodTolerance& tol, float& err)
 {
     const Vec3 u = a.norm() > 0 ? Vec3(a.normalized()) : a;
     const Vec3 v = b.norm() > 0 ? Vec3(b.normalized()) : b;
     const float dot = u.dot(v);
     err = 1.0f - dot;
-    return dot >= kLodAngleCos;
+    return dot >= tol.angleCos;
 }
-bool lodTangentNear(const std::array<float, 4>& a, const std::array<float, 4>& b, float& err)
+bool lodTangentNear(const std::array<float, 4>& a, const std::array<float, 4>& b,
+                    const LodTolerance& tol, float& err)
 {
     if (a[3] != b[3]) {
         err = 2.0f;
         return false;
     }
-    return lodDirectionNear(Vec3(a[0], a[1], a[2]), Vec3(b[0], b[1], b[2]), err);
+    return lodDirectionNear(Vec3(a[0], a[1], a[2]), Vec3(b[0], b[1], b[2]), tol, err);
 }
 // CompareBoneWeightsFuzzy: at least one bone in common; the squared weight differences (a
 // bone only one side has counts whole), over the square root of both bone counts.
-bool lodWeightsNear(const DictVertex& a, const DictVertex& b, float& err)
+bool lodWeightsNear(const DictVertex& a, const DictVertex& b, const LodTolerance& tol, float& err)
 {
     std::size_t matching = 0;
     err = 0.0f;
@@ -329,14 +342,15 @@ bool lodWeightsNear(const DictVertex& a, const DictVertex& b, float& err)
         }
     }
     err /= std::sqrt(static_cast<float>(a.weights.size() + b.weights.size()));
-    return err <= kLodWeightEpsilon;
+    return err <= tol.weight;
 }
 
-// The dictionary's vertices by cell of 0.01 (the position tolerance), so a search looks at
-// the 27 cells around a position instead of every vertex; each cell lists its vertices in the
-// order they were added.
+// The dictionary's vertices by cell of the position tolerance, so a search looks at the 27
+// cells around a position instead of every vertex; each cell lists its vertices in the order
+// they were added.
 class LodGrid {
 public:
+    explicit LodGrid(float cell) : size_(static_cast<double>(cell)) {}
     void add(const Vec3& p, std::uint32_t index)
     {
         cells_[key(cell(p.x()), cell(p.y()), cell(p.z()))].push_back(index);
@@ -366,9 +380,9 @@ public:
     }
 
 private:
-    static std::int64_t cell(float v)
+    std::int64_t cell(float v) const
     {
-        return static_cast<std::int64_t>(std::floor(double(v) / 0.01));
+        return static_cast<std::int64_t>(std::floor(double(v) / size_));
     }
     static std::uint64_t key(std::int64_t x, std::int64_t y, std::int64_t z)
     {
@@ -376,6 +390,7 @@ private:
                (static_cast<std::uint64_t>(y) * 19349663ULL) ^
                (static_cast<std::uint64_t>(z) * 83492791ULL);
     }
+    double size_;
     std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> cells_;
 };
 
@@ -384,7 +399,7 @@ private:
 // weights, normal, tangent; on a tie the later vertex wins. -1 when none.
 std::ptrdiff_t lodFindNear(const DictVertex& find, const std::vector<DictVertex>& dict,
                            const LodGrid& grid, std::size_t begin, std::size_t end,
-                           bool ignoreWeightsAndTangents)
+                           bool ignoreWeightsAndTangents, const LodTolerance& tol)
 {
     thread_local std::vector<std::uint32_t> candidates;
     grid.near(find.pos, begin, end, candidates);
@@ -395,16 +410,16 @@ std::ptrdiff_t lodFindNear(const DictVertex& find, const std::vector<DictVertex>
     for (const std::uint32_t i : candidates) {
         const DictVertex& d = dict[i];
         std::array<float, 5> e{0, 0, 0, 0, 0};
-        if (!lodPositionNear(find.pos, d.pos, e[0]) || !lodUvNear(find.uv, d.uv, e[1])) {
+        if (!lodPositionNear(find.pos, d.pos, tol, e[0]) || !lodUvNear(find.uv, d.uv, tol, e[1])) {
             continue;
         }
-        if (!ignoreWeightsAndTangents && !lodWeightsNear(find, d, e[2])) {
+        if (!ignoreWeightsAndTangents && !lodWeightsNear(find, d, tol, e[2])) {
             continue;
         }
-        if (!lodDirectionNear(find.normal, d.normal, e[3])) {
+        if (!lodDirectionNear(find.normal, d.normal, tol, e[3])) {
             continue;
         }
-        if (!ignoreWeightsAndTangents && !lodTangentNear(find.tangent, d.tangent, e[4])) {
+        if (!ignoreWeightsAndTangents && !lodTangentNear(find.tangent, d.tangent, tol, e[4])) {
             continue;
         }
         // Lexicographic, the last field compared with >= (studiomdl's chain of ifs).
@@ -609,14 +624,16 @@ private:
 // The vertices of a body file and its LOD files together, as the .vvd holds them
 // (studiomdl's UnifyLODs): per material of LOD 0, its vertices first; then each LOD's vertex
 // of that material takes the LOD 0 vertex nearest it within 0.01 in position and UV and 10°
-// of normal (all of that vertex: LOD weights are never used), or keeps its own position, UV,
-// normal and tangent with the weights of the LOD 0 vertex nearest in position; then it takes
-// the vertex of an earlier LOD within every tolerance (weights and tangent too), its weights
-// then moved by the LOD's bone replacements, and is added unless one exactly like it is there.
-// A LOD material that LOD 0 lacks adds nothing.
+// of normal (the 2006 studiomdl's tolerances for version 44: LodTolerance) (all of that vertex: LOD
+// weights are never used), or keeps its own position, UV, normal and tangent with the weights of
+// the LOD 0 vertex nearest in position; then it takes the vertex of an earlier LOD within every
+// tolerance (weights and tangent too), its weights then moved by the LOD's bone replacements, and
+// is added unless one exactly like it is there. A LOD material that LOD 0 lacks adds nothing.
 std::int32_t lodUnionVertices(const Model& body, const QcCompiled& q,
-                              const std::vector<LodStep>& steps, Profile profile, bool staticProp)
+                              const std::vector<LodStep>& steps, Profile profile, bool staticProp,
+                              std::int32_t version)
 {
+    const LodTolerance tol = lodToleranceOf(version);
     std::map<std::string, std::int32_t> boneIds;
     const LodSource root = lodSource(body, q, profile, staticProp, boneIds);
     std::map<const Model*, LodSource> sources; // a LOD naming no file of its own is LOD 0's
@@ -642,7 +659,7 @@ std::int32_t lodUnionVertices(const Model& body, const QcCompiled& q,
     for (const auto& [material, rootVerts] : root.meshes) {
         std::vector<DictVertex> dict = rootVerts;
         const std::size_t rootEnd = dict.size();
-        LodGrid grid;
+        LodGrid grid(tol.position);
         for (std::size_t i = 0; i < dict.size(); ++i) {
             grid.add(dict[i].pos, static_cast<std::uint32_t>(i));
         }
@@ -658,7 +675,7 @@ std::int32_t lodUnionVertices(const Model& body, const QcCompiled& q,
             const std::size_t prevCount = dict.size();
             for (const DictVertex& v : mesh->second) {
                 DictVertex ideal;
-                const std::ptrdiff_t r = lodFindNear(v, dict, grid, 0, rootEnd, true);
+                const std::ptrdiff_t r = lodFindNear(v, dict, grid, 0, rootEnd, true, tol);
                 if (r >= 0) {
                     ideal = dict[static_cast<std::size_t>(r)];
                 } else {
@@ -678,9 +695,9 @@ std::int32_t lodUnionVertices(const Model& body, const QcCompiled& q,
                         for (const std::uint32_t i : ringHits) {
                             const DictVertex* d = root.all[i];
                             std::array<float, 3> e{};
-                            lodPositionNear(v.pos, d->pos, e[0]);
-                            lodUvNear(v.uv, d->uv, e[1]);
-                            lodDirectionNear(v.normal, d->normal, e[2]);
+                            lodPositionNear(v.pos, d->pos, tol, e[0]);
+                            lodUvNear(v.uv, d->uv, tol, e[1]);
+                            lodDirectionNear(v.normal, d->normal, tol, e[2]);
                             if (!best || e < bestErr || (e == bestErr && i > bestIndex)) {
                                 bestErr = e;
                                 best = d;
@@ -692,7 +709,8 @@ std::int32_t lodUnionVertices(const Model& body, const QcCompiled& q,
                         ideal.weights = best->weights;
                     }
                 }
-                const std::ptrdiff_t earlier = lodFindNear(ideal, dict, grid, 0, prevCount, false);
+                const std::ptrdiff_t earlier =
+                    lodFindNear(ideal, dict, grid, 0, prevCount, false, tol);
                 if (earlier >= 0) {
                     ideal = dict[static_cast<std::size_t>(earlier)];
                 }
@@ -802,9 +820,113 @@ struct BoxBounds {
     }
 };
 
+// Whether a version 44 model's .vvd holds a LOD vertex of its own (not a LOD 0 vertex, nor a
+// copy of one with moved weights: same position, normal and UV) within the 2006 studiomdl's
+// LOD tolerances of a LOD 0 vertex of its material. Episode1's UnifyLODs
+// (CalculateBoneWeightFromRootLod) would have made it that vertex, so a studiomdl with SDK
+// 2013's tolerances built the model though it wrote version 44 (Half-Life 2's foliage as
+// Portal ships it; Counter-Strike: Source's props fit the 2006 ones).
+bool lodsJoinedNarrowly(const std::string& mdlPath, const Model& lod0, std::int32_t lods)
+{
+    if (lods <= 1) {
+        return false;
+    }
+    const CompiledCompanions found = findCompiledCompanions(mdlPath);
+    FileReadResult mdl = readFile(mdlPath), vvd, vtx;
+    if (!mdl.ok() || found.vvd.empty() || found.vtx.empty()) {
+        return false;
+    }
+    vvd = readFile(found.vvd);
+    vtx = readFile(found.vtx);
+    if (!vvd.ok() || !vtx.ok()) {
+        return false;
+    }
+    SourceMdlFiles files;
+    files.mdl = {mdl.bytes, mdlPath, true};
+    files.vvd = {vvd.bytes, found.vvd, true};
+    files.vtx = {vtx.bytes, found.vtx, true};
+    ReadContext ctx;
+    ctx.fileName = mdlPath;
+    const Mesh& m0 = lod0.mesh;
+    const LodTolerance wide = lodToleranceOf(44);
+    const auto cellOf = [&](const Vec3& p) {
+        const auto at = [&](float v) {
+            const double c = std::floor(static_cast<double>(v) / double(wide.position));
+            return std::isfinite(c) ? static_cast<std::int64_t>(std::clamp(c, -1e15, 1e15))
+                                    : std::int64_t(0);
+        };
+        return std::array<std::int64_t, 3>{at(p.x()), at(p.y()), at(p.z())};
+    };
+    std::map<std::array<std::int64_t, 3>, std::vector<std::size_t>> cells; // LOD 0 corners
+    std::vector<char> root(m0.pointCount(), 0);
+    for (std::size_t c = 0; c < m0.cornerCount(); ++c) {
+        const std::uint32_t p = m0.cornerPoints[c];
+        if (!root[p]) {
+            root[p] = 1;
+            cells[cellOf(m0.pointPositions[p])].push_back(c);
+        }
+    }
+    const auto materialName = [](const Mesh& m, std::size_t c) {
+        const std::uint32_t mat = m.triangleMaterials[c / 3];
+        return mat < m.materials.size() ? asciiLower(m.materials[mat].name) : std::string();
+    };
+    for (std::int32_t l = 1; l < lods; ++l) {
+        CompiledReadOptions o;
+        o.lod = l;
+        o.animations = false;
+        const CompiledReadResult lr = readSourceMdl(files, ctx, o);
+        const Mesh& ml = lr.model.mesh;
+        if (!lr.hasModel || ml.pointCount() != m0.pointCount()) {
+            continue;
+        }
+        std::vector<char> seen(ml.pointCount(), 0);
+        for (std::size_t c = 0; c < ml.cornerCount(); ++c) {
+            const std::uint32_t p = ml.cornerPoints[c];
+            if (root[p] || seen[p]) {
+                continue;
+            }
+            seen[p] = 1;
+            const Vec3& pos = ml.pointPositions[p];
+            const std::string mat = materialName(ml, c);
+            bool copy = false, near = false;
+            const std::array<std::int64_t, 3> k = cellOf(pos);
+            for (std::int64_t dx = -1; dx <= 1 && !copy; ++dx) {
+                for (std::int64_t dy = -1; dy <= 1 && !copy; ++dy) {
+                    for (std::int64_t dz = -1; dz <= 1 && !copy; ++dz) {
+                        const auto it = cells.find({k[0] + dx, k[1] + dy, k[2] + dz});
+                        if (it == cells.end()) {
+                            continue;
+                        }
+                        for (const std::size_t r : it->second) {
+                            if (materialName(m0, r) != mat) {
+                                continue;
+                            }
+                            const Vec3& rp = m0.pointPositions[m0.cornerPoints[r]];
+                            if (rp == pos && m0.cornerNormals[r] == ml.cornerNormals[c] &&
+                                m0.cornerUvs[r] == ml.cornerUvs[c]) {
+                                copy = true;
+                                break;
+                            }
+                            float e = 0;
+                            near = near || (lodPositionNear(pos, rp, wide, e) &&
+                                            lodUvNear(ml.cornerUvs[c], m0.cornerUvs[r], wide, e) &&
+                                            lodDirectionNear(ml.cornerNormals[c],
+                                                             m0.cornerNormals[r], wide, e));
+                        }
+                    }
+                }
+            }
+            if (near && !copy) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 } // namespace
 
-CompiledModelInfo predictCompiled(const QcReport& r, std::int32_t version)
+CompiledModelInfo predictCompiled(const QcReport& r, std::int32_t version, bool narrowLodWeld)
 {
     CompiledModelInfo c;
     const QcProject& p = r.project;
@@ -984,7 +1106,8 @@ CompiledModelInfo predictCompiled(const QcReport& r, std::int32_t version)
                 if (std::any_of(steps.begin(), steps.end(), [&](const LodStep& st) {
                         return st.source != file || !st.replace.empty();
                     })) {
-                    sm.vertices = lodUnionVertices(*file, q, steps, r.profile, p.staticProp);
+                    sm.vertices = lodUnionVertices(*file, q, steps, r.profile, p.staticProp,
+                                                   narrowLodWeld ? 0 : version);
                 }
             }
             bp.models.push_back(std::move(sm));
@@ -1544,7 +1667,9 @@ CompareReport compareQcToCompiled(const std::string& qcPath, const std::string& 
     r.ok = true;
     r.compiled = *in.compiled;
     // Predicted as the studiomdl of the compiled model's version would build it.
-    r.predicted = predictCompiled(qc, r.compiled.version);
+    r.predicted = predictCompiled(
+        qc, r.compiled.version,
+        r.compiled.version == 44 && lodsJoinedNarrowly(mdlPath, in.result.model, r.compiled.lods));
     for (const Diagnostic& d : qc.diagnostics) {
         if (d.severity == Severity::Error) {
             r.diagnostics.push_back(d);

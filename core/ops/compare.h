@@ -54,8 +54,12 @@ struct CompareReport {
 // model's welded vertex and triangle counts, materials and skin families, sequences,
 // attachments, hitboxes (given, else generated), $illumposition, $bbox, collision solids.
 // `version`: the .mdl version of the studiomdl predicted (0: SDK 2013's, as 48/49). The one of
-// version 44 welds a $staticprop's vertices after moving them onto its one bone.
-CompiledModelInfo predictCompiled(const QcReport& r, std::int32_t version = 0);
+// version 44 welds a $staticprop's vertices after moving them onto its one bone, and joins LOD
+// vertices with wider tolerances (0.05, 0.1 in UV, 60°) unless `narrowLodWeld`: some version
+// 44 models were built by a studiomdl with SDK 2013's (compareQcToCompiled tells them by their
+// .vvd).
+CompiledModelInfo predictCompiled(const QcReport& r, std::int32_t version = 0,
+                                  bool narrowLodWeld = false);
 
 // The differences of two models' figures (no staleness: every verdict `differs`).
 std::vector<CompareDifference> compareCompiled(const CompiledModelInfo& predicted,

@@ -234,6 +234,38 @@ private slots:
         QCOMPARE(vertices({lod1, mirrored}), 10);
     }
 
+    // The 2006 studiomdl (version 44 models) joins LOD vertices with wider tolerances
+    // (episode1 UnifyLODs.cpp: 0.05 in position, 0.1 in UV, 60° of normal and tangent, 0.5 of
+    // weight error; SDK 2013's 0.01, 0.01, 10°, 0.05): Portal's and DayHard's v44 foliage and
+    // props with LODs predicted up to 243 vertices too many (oak_tree01 4,251 for 4,008).
+    void lodWeldTolerancesOfVersion44()
+    {
+        const std::vector<std::tuple<std::string, int, Vec3>> bones{{"root", -1, Vec3::Zero()}};
+        const std::string qc = "$modelname t.mdl\n$body b a.smd\n$lod 10\n{\n replacemodel a.smd "
+                               "a_lod1.smd\n}\n$sequence idle a.smd\n";
+        auto vertices = [&](const std::string& lod, std::int32_t version) {
+            return predict(qc,
+                           {{"a.smd", smd(bones, quad("m", kUp, kUp))},
+                            {"a_lod1.smd", smd(bones, lod)}},
+                           version)
+                .bodyparts.at(0)
+                .models.at(0)
+                .vertices;
+        };
+        // 0.03 off in position, 0.05 in UV and 30° in normal: LOD 0's vertex for v44 only.
+        const std::string near =
+            "m\n" + corner(0, Vec3(0.03f, 0, 0), Vec3(0, 0.5f, 0.8660254f), Vec2(0.05f, 0)) +
+            corner(0, Vec3(1, 0, 0), kUp, Vec2(1, 0)) + corner(0, Vec3(0, 1, 0), kUp, Vec2(0, 1));
+        QCOMPARE(vertices(near, 48), 5);
+        QCOMPARE(vertices(near, 44), 4);
+        // 0.06 off in position: a vertex of its own for both.
+        const std::string far = "m\n" + corner(0, Vec3(0.06f, 0, 0), kUp, Vec2(0, 0)) +
+                                corner(0, Vec3(1, 0, 0), kUp, Vec2(1, 0)) +
+                                corner(0, Vec3(0, 1, 0), kUp, Vec2(0, 1));
+        QCOMPARE(vertices(far, 48), 5);
+        QCOMPARE(vertices(far, 44), 5);
+    }
+
     // A LOD that collapses bones (replacebone, bonetreecollapse; the LOD's file is LOD 0's
     // own when no replacemodel names it): each LOD 0 vertex whose weights the collapse changes
     // becomes a vertex of its own, unless one with the same position, UV, normal, tangent and

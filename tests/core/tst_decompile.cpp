@@ -391,6 +391,17 @@ private slots:
         // thin side first, it is kept by both (was a phys.flat-piece error).
         QTest::newRow("occhialini: a hull 0.15 inch thick")
             << QStringLiteral("ScaryPancake+DayHard/models/occhialini.mdl") << QString();
+        // Version 44 LODs: the 2006 studiomdl joins a LOD vertex with a LOD 0 vertex within
+        // 0.05 in position, 0.1 in UV and 60° (episode1 UnifyLODs), SDK 2013's within 0.01,
+        // 0.01 and 10°. Counter-Strike: Source's props were built with the first (ClayPot01
+        // predicted 1,053 vertices for 1,048), Half-Life 2's foliage as Portal ships it with
+        // the second, which its .vvd shows (a LOD vertex of its own within 0.05 of LOD 0's).
+        QTest::newRow("v44 LODs joined within 0.05: ClayPot01")
+            << QStringLiteral("ScaryPancake+DayHard/models/props/de_inferno/ClayPot01.mdl")
+            << QString();
+        QTest::newRow("v44 LODs joined within 0.01: tree_pine04")
+            << QStringLiteral("Valla-Chan+portal-elc-content/models/props_foliage/tree_pine04.mdl")
+            << QString();
         QTest::newRow("ratcord: $collisionjoints")
             << QStringLiteral("Valla-Chan+portal-elc-content/models/vallas_dream/ratcord.mdl")
             << QStringLiteral("Valla-Chan+portal-elc-content/models/vallas_dream/ratcord.smd");
