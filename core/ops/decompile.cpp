@@ -1015,10 +1015,14 @@ DecompiledProject decompileModel(const Model& read, const CompiledModelInfo& inf
     lodWritten.reserve(lodModels.size());
     for (std::size_t l = 0; l < lodModels.size(); ++l) {
         lodWritten.push_back(lodModels[l]);
-        if (goldsrc || staticProp) {
+        if (goldsrc) {
             continue;
         }
         LodBones lb = lodBonesOf(model, lodModels[l], sk);
+        if (staticProp) { // one bone: nothing replaced, but the LOD's own vertices count
+            ownLodVertices += lb.own;
+            continue;
+        }
         for (std::uint32_t& p : lodWritten.back().mesh.cornerPoints) {
             p = lb.twin[p];
         }

@@ -691,6 +691,30 @@ private slots:
         QVERIFY(text.contains(" LOD vertices of their own (not LOD 0's): their tangents"));
     }
 
+    // A static prop's LODs (Half-Life 2's fallentree02, as Portal ships it): its LOD vertices
+    // of their own get their tangents from the written LOD triangles too, which decide whether
+    // a later LOD's vertex joins them (2,260 for 2,259; 2,244 if tangents were not compared).
+    // The report said nothing for static props.
+    void staticPropLodTangents()
+    {
+        const QString mdl =
+            QDir(dataRoot())
+                .filePath(QStringLiteral(
+                    "Valla-Chan+portal-elc-content/models/props_foliage/fallentree02.mdl"));
+        if (!QFile::exists(mdl)) {
+            QSKIP("the public models (RIGSCOPE_TESTDATA) are not here");
+        }
+        QTemporaryDir tmp;
+        const CompareReport r = roundTrip(mdl, tmp.path(), QStringLiteral("tree"));
+        QVERIFY2(r.ok, r.error.c_str());
+        QCOMPARE(int(r.differences.size()), 1);
+        QCOMPARE(r.predicted.bodyparts.at(0).models.at(0).vertices, 2260);
+        QCOMPARE(r.compiled.bodyparts.at(0).models.at(0).vertices, 2259);
+        QFile qc(tmp.filePath(QStringLiteral("tree.qc")));
+        QVERIFY(qc.open(QIODevice::ReadOnly));
+        QVERIFY(qc.readAll().contains(" LOD vertices of their own (not LOD 0's): their tangents"));
+    }
+
     // A Left 4 Dead 2 survivor: flex shapes in a VTA with their controllers and % rules, jiggle
     // bones, IK chains with every link, $collisionjoints with its constraints.
     void survivorWithFlexes()
