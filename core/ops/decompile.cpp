@@ -915,10 +915,19 @@ const char* goldsrcRenderMode(std::int32_t flags)
 // anywhere in. Moved to the middle of that cell, a point lies at most 0.005 per axis from the
 // source's, and a recompile truncates it back to the same value whatever the rounding of its
 // transforms (at the low end, 0.39 read back as 0.38999998 became 0.38).
-Model snappedToCells(const Model& read, const Bones& bones)
+// `sharedCells` (when given) gets how many points share their model, bone and cell with an
+// earlier point: GoldSrc's lookup_vertex would have made them one vertex.
+Model snappedToCells(const Model& read, const Bones& bones, std::size_t* sharedCells = nullptr)
 {
     Model m = read;
     Mesh& me = m.mesh;
+    std::vector<std::uint32_t> objectOf(me.pointCount(), 0);
+    for (std::size_t c = 0; c < me.cornerCount(); ++c) {
+        if (me.triangleObjects.size() == me.triangleCount()) {
+            objectOf[me.cornerPoints[c]] = me.triangleObjects[c / 3];
+        }
+    }
+    std::set<std::array<std::int64_t, 5>> cells;
     for (std::size_t p = 0; p < me.pointCount(); ++p) {
         const JointIndex b = me.pointParents[p];
         if (b == kNoJoint || static_cast<std::size_t>(b) >= bones.world.size()) {
@@ -926,11 +935,16 @@ Model snappedToCells(const Model& read, const Bones& bones)
         }
         const Xf& w = bones.world[static_cast<std::size_t>(b)];
         Eigen::Vector3d local = w.q.conjugate() * (me.pointPositions[p].cast<double>() - w.t);
+        std::array<std::int64_t, 5> cell{objectOf[p], b, 0, 0, 0};
         for (int a = 0; a < 3; ++a) {
             const double k = std::round(local[a] * 100.0);
             local[a] = k == 0 ? 0.0 : (k + (k > 0 ? 0.5 : -0.5)) / 100.0;
+            cell[std::size_t(a) + 2] = static_cast<std::int64_t>(std::clamp(k, -1e15, 1e15));
         }
         me.pointPositions[p] = (w.q * local + w.t).cast<float>();
+        if (sharedCells && !cells.insert(cell).second) {
+            ++*sharedCells;
+        }
     }
     return m;
 }
@@ -958,7 +972,15 @@ DecompiledProject decompileModel(const Model& read, const CompiledModelInfo& inf
     }
     const Bones bones = bonesOf(info);
     const Skeleton& sk = bones.skeleton;
-    const Model snapped = goldsrc ? snappedToCells(read, bones) : Model();
+    std::size_t sharedCells = 0;
+    const Model snapped = goldsrc ? snappedToCells(read, bones, &sharedCells) : Model();
+    if (sharedCells > 0) {
+        notes.push_back(plural(sharedCells, "vertex", "vertices") +
+                        " in the same 0.01 cell of the same bone's space as another vertex of "
+                        "their model: GoldSrc's studiomdl (lookup_vertex) makes such vertices "
+                        "one, so no source gives them back (a compiler other than Valve's built "
+                        "this model)");
+    }
     const Model& model = goldsrc ? snapped : read;
     if (bones.renamed > 0) {
         notes.push_back(plural(bones.renamed, "bone") +

@@ -691,6 +691,51 @@ private slots:
         QVERIFY(text.contains(" LOD vertices of their own (not LOD 0's): their tangents"));
     }
 
+    // GoldSrc's studiomdl keeps one vertex per bone and 0.01 cell of its space in a model
+    // (lookup_vertex); rs_props.mdl (Pi0h1/halflife, built by another compiler) holds 35
+    // vertices that share one with another: 5 of its models read back 1 to 20 vertices short,
+    // exactly those, and the report says no source gives them back. Valve's hgrunt has none.
+    void goldsrcVerticesSharingACell()
+    {
+        const QDir root(dataRoot());
+        const QString props =
+            root.filePath(QStringLiteral("Pi0h1+halflife/models/ka_risingsun/rs_props.mdl"));
+        const QString grunt = root.filePath(QStringLiteral("Pi0h1+halflife/models/hgrunt.mdl"));
+        if (!QFile::exists(props) || !QFile::exists(grunt)) {
+            QSKIP("the public models (RIGSCOPE_TESTDATA) are not here");
+        }
+        QTemporaryDir tmp;
+        const DecompileResult d = decompileFile(
+            props.toStdString(), tmp.filePath(QStringLiteral("p/rs.qc")).toStdString(), {});
+        QCOMPARE(d.exitCode, 0);
+        const auto cellNote = [](const std::vector<std::string>& notes) {
+            return std::count_if(notes.begin(), notes.end(), [](const std::string& n) {
+                return n.find("same 0.01 cell of the same bone's space") != std::string::npos;
+            });
+        };
+        QCOMPARE(cellNote(d.notes), 1);
+        QVERIFY(std::find(d.notes.begin(), d.notes.end(),
+                          "35 vertices in the same 0.01 cell of the same bone's space as another "
+                          "vertex of their model: GoldSrc's studiomdl (lookup_vertex) makes such "
+                          "vertices one, so no source gives them back (a compiler other than "
+                          "Valve's built this model)") != d.notes.end());
+        CompareOptions opt;
+        opt.ignoreTimestamps = true;
+        const CompareReport r = compareQcToCompiled(
+            tmp.filePath(QStringLiteral("p/rs.qc")).toStdString(), props.toStdString(), opt);
+        QVERIFY2(r.ok, r.error.c_str());
+        int short_ = 0;
+        for (std::size_t m = 0; m < r.compiled.bodyparts.at(0).models.size(); ++m) {
+            short_ += r.compiled.bodyparts.at(0).models[m].vertices -
+                      r.predicted.bodyparts.at(0).models[m].vertices;
+        }
+        QCOMPARE(short_, 35);
+        const DecompileResult g = decompileFile(
+            grunt.toStdString(), tmp.filePath(QStringLiteral("g/hgrunt.qc")).toStdString(), {});
+        QCOMPARE(g.exitCode, 0);
+        QCOMPARE(cellNote(g.notes), 0);
+    }
+
     // A static prop's LODs (Half-Life 2's fallentree02, as Portal ships it): its LOD vertices
     // of their own get their tangents from the written LOD triangles too, which decide whether
     // a later LOD's vertex joins them (2,260 for 2,259; 2,244 if tangents were not compared).
