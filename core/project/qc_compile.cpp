@@ -1,4 +1,5 @@
 #include "core/project/qc_compile.h"
+#include "core/project/qc_collision_pose.h"
 
 #include <algorithm>
 #include <cmath>
@@ -327,29 +328,26 @@ Vec3 eulerFromQuat(const Eigen::Quaternionf& q)
     return quaternionToEuler(q.cast<double>());
 }
 
-} // namespace
-
-// Frames [start, end] (-1: all) of file `ref`'s first animation on the merged skeleton:
-// $scale applied, $origin taken off the roots, joints the file lacks at their bind pose.
-bool Compiler::mergedFrames(std::int32_t ref, std::int32_t start, std::int32_t end, Animation& out)
+// Frames [start, end] (-1: all) of `src`'s first animation on the merged skeleton `dst`
+// (joints found by lower-case name in `jointByName`): `scale` applied, $origin taken off the
+// roots, joints the file lacks at their bind pose.
+bool mergeFrames(const QcProject& project, const Skeleton& dst,
+                 const std::unordered_map<std::string, JointIndex>& jointByName, const Model& src,
+                 float scale, std::int32_t start, std::int32_t end, Animation& out)
 {
-    const ReadResult* r = readRef(ref);
-    if (!r || r->model.animations.empty()) {
+    if (src.animations.empty()) {
         return false;
     }
-    const Model& src = r->model;
-    const float scale = qcFileScale(m_project, ref);
     const Animation& a = src.animations.front();
     if (a.kind != PoseKind::LocalEulerXYZ || a.rotations.size() != a.positions.size() ||
         a.frameCount() == 0) {
         return false;
     }
-    const Skeleton& dst = m_out.model.skeleton;
     const Skeleton& sks = src.skeleton;
     std::vector<std::int32_t> from(dst.size(), -1); // merged joint -> source joint, by name
     for (std::size_t j = 0; j < sks.size() && j < a.jointCount; ++j) {
-        auto it = m_jointByName.find(asciiLower(sks.names[j]));
-        if (it != m_jointByName.end()) {
+        auto it = jointByName.find(asciiLower(sks.names[j]));
+        if (it != jointByName.end()) {
             from[static_cast<std::size_t>(it->second)] = static_cast<std::int32_t>(j);
         }
     }
@@ -429,7 +427,7 @@ bool Compiler::mergedFrames(std::int32_t ref, std::int32_t start, std::int32_t e
             Xf local;
             if (sj < 0) {
                 local = {quatFromEuler(dst.bindRotations[j]),
-                         dst.bindPositions[j] + (pm == kNoJoint ? m_project.origin : Vec3::Zero())};
+                         dst.bindPositions[j] + (pm == kNoJoint ? project.origin : Vec3::Zero())};
                 out.explicitKey[k] = 0;
             } else {
                 const auto s = static_cast<std::size_t>(sj);
@@ -459,11 +457,53 @@ bool Compiler::mergedFrames(std::int32_t ref, std::int32_t start, std::int32_t e
                 out.positions[k] = local.t;
             }
             if (pm == kNoJoint) {
-                out.positions[k] -= m_project.origin;
+                out.positions[k] -= project.origin;
             }
         }
     }
     return true;
+}
+
+// `$upaxis` and the angle of `$origin X Y Z ANGLE` as one turn of the roots (applyUpAxis).
+Eigen::Quaternionf upAxisTurn(const QcProject& project)
+{
+    constexpr float kQuarter = 1.57079632679f;
+    constexpr float kDeg = 3.14159265358979f / 180.0f;
+    const std::string& axis = project.upAxis;
+    Eigen::Quaternionf r = Eigen::Quaternionf::Identity();
+    if (axis == "y" || axis == "-y") {
+        r = Eigen::AngleAxisf(axis == "y" ? kQuarter : -kQuarter, Vec3::UnitX());
+    } else if (axis == "x" || axis == "-x") {
+        r = Eigen::AngleAxisf(axis == "x" ? kQuarter : -kQuarter, Vec3::UnitY());
+    }
+    if (project.originRotation != 0.0f && std::isfinite(project.originRotation)) {
+        r = Eigen::AngleAxisf(project.originRotation * kDeg, Vec3::UnitZ()) * r;
+    }
+    return r;
+}
+
+// Every root key of `a` turned by `r` (position and rotation).
+void turnRootKeys(const Skeleton& sk, const Eigen::Quaternionf& r, Animation& a)
+{
+    const Mat3 m = r.toRotationMatrix();
+    for (std::size_t f = 0; f < a.frameCount(); ++f) {
+        for (std::size_t j = 0; j < sk.size() && j < a.jointCount; ++j) {
+            if (sk.parents[j] == kNoJoint) {
+                const std::size_t k = a.key(f, j);
+                a.positions[k] = m * a.positions[k];
+                a.rotations[k] = eulerFromQuat(r * quatFromEuler(a.rotations[k]));
+            }
+        }
+    }
+}
+
+} // namespace
+
+bool Compiler::mergedFrames(std::int32_t ref, std::int32_t start, std::int32_t end, Animation& out)
+{
+    const ReadResult* r = readRef(ref);
+    return r && mergeFrames(m_project, m_out.model.skeleton, m_jointByName, r->model,
+                            qcFileScale(m_project, ref), start, end, out);
 }
 
 // A delta animation as the viewer plays it alone: added to the reference (bind) pose the way the
@@ -500,18 +540,7 @@ void Compiler::playOnBind(Animation& anim, const Animation* base, bool post) con
 // the roots: points, normals, flex deltas, root bind poses and root animation keys.
 void Compiler::applyUpAxis()
 {
-    constexpr float kQuarter = 1.57079632679f;
-    constexpr float kDeg = 3.14159265358979f / 180.0f;
-    const std::string& axis = m_project.upAxis;
-    Eigen::Quaternionf r = Eigen::Quaternionf::Identity();
-    if (axis == "y" || axis == "-y") {
-        r = Eigen::AngleAxisf(axis == "y" ? kQuarter : -kQuarter, Vec3::UnitX());
-    } else if (axis == "x" || axis == "-x") {
-        r = Eigen::AngleAxisf(axis == "x" ? kQuarter : -kQuarter, Vec3::UnitY());
-    }
-    if (m_project.originRotation != 0.0f && std::isfinite(m_project.originRotation)) {
-        r = Eigen::AngleAxisf(m_project.originRotation * kDeg, Vec3::UnitZ()) * r;
-    }
+    const Eigen::Quaternionf r = upAxisTurn(m_project);
     if (r.isApprox(Eigen::Quaternionf::Identity())) {
         return;
     }
@@ -543,14 +572,7 @@ void Compiler::applyUpAxis()
         }
     }
     for (Animation& a : model.animations) {
-        for (std::size_t f = 0; f < a.frameCount(); ++f) {
-            for (std::size_t j = 0; j < sk.size() && j < a.jointCount; ++j) {
-                if (sk.parents[j] == kNoJoint) {
-                    const std::size_t k = a.key(f, j);
-                    turn(a.positions[k], a.rotations[k]);
-                }
-            }
-        }
+        turnRootKeys(sk, r, a);
     }
 }
 
@@ -1311,6 +1333,73 @@ QcCompiled compileQc(const QcProject& project, QcFileSystem& fs, const QcCompile
 {
     Compiler c(project, fs, options);
     return c.run();
+}
+
+Animation qcCollisionPose(const QcProject& project, const QcCompiled& compiled)
+{
+    Animation out;
+    if (project.staticProp || goldSrcFamily(project.profile)) {
+        return out;
+    }
+    std::int32_t ref = -1;
+    const QcAnimOptions* options = nullptr;
+    QcAnimOptions merged; // a $sequence's own options
+    for (const QcCommand& c : project.commands) {
+        if (c.name == "animation") {
+            for (const QcAnimation& a : project.animations) {
+                if (!options && a.fileRef >= 0 && a.at.file == c.at.file &&
+                    a.at.where == c.at.where) {
+                    ref = a.fileRef;
+                    options = &a.options;
+                }
+            }
+        } else if (c.name == "sequence") {
+            for (const QcSequence& q : project.sequences) {
+                if (!options && !q.declared && !q.fileRefs.empty() && q.fileRefs.front() >= 0 &&
+                    q.at.file == c.at.file && q.at.where == c.at.where) {
+                    ref = q.fileRefs.front();
+                    merged = q.options;
+                    options = &merged;
+                }
+            }
+        }
+        if (options) {
+            break;
+        }
+    }
+    if (!options || options->delta || !options->subtract.empty() || ref < 0 ||
+        static_cast<std::size_t>(ref) >= compiled.fileRead.size()) {
+        return out;
+    }
+    const std::int32_t read = compiled.fileRead[static_cast<std::size_t>(ref)];
+    if (read < 0 || static_cast<std::size_t>(read) >= compiled.reads.size()) {
+        return out;
+    }
+    // The compiled skeleton's roots turned back, as the sequences were merged before the turn.
+    const Eigen::Quaternionf r = upAxisTurn(project);
+    Skeleton sk = compiled.model.skeleton;
+    if (sk.bindKind != PoseKind::LocalEulerXYZ) {
+        return out;
+    }
+    const Eigen::Quaternionf back = r.conjugate();
+    std::unordered_map<std::string, JointIndex> jointByName;
+    for (std::size_t j = 0; j < sk.size(); ++j) {
+        jointByName.emplace(asciiLower(sk.names[j]), static_cast<JointIndex>(j));
+        if (sk.parents[j] == kNoJoint) {
+            sk.bindPositions[j] = back.toRotationMatrix() * sk.bindPositions[j];
+            sk.bindRotations[j] = eulerFromQuat(back * quatFromEuler(sk.bindRotations[j]));
+        }
+    }
+    const std::int32_t f = std::max(options->frameStart, 0);
+    Animation pose;
+    if (mergeFrames(project, sk, jointByName,
+                    compiled.reads[static_cast<std::size_t>(read)].result.model,
+                    qcFileScale(project, ref), f, f, pose) &&
+        pose.frameCount() == 1) {
+        turnRootKeys(sk, r, pose);
+        out = std::move(pose);
+    }
+    return out;
 }
 
 } // namespace rigscope::core

@@ -496,6 +496,71 @@ private slots:
         QCOMPARE(prop.hullMin, Vec3(-3.25f, -0.25f, -1.25f));
     }
 
+    // studiomdl poses the collision model by the first animation it read, at frame 0
+    // (collisionmodel.cpp ConvertToWorldSpace: each point into its bone's space through the
+    // file's bind pose, then out through CalcBoneTransforms(g_panimation[0], 0)): a $animation
+    // read before the $sequence moves the collision points and so the hull; read after, it does
+    // not. The angle of `$origin` turns the collision model as it turns the rest.
+    void collisionModelIsPosedByTheFirstAnimation()
+    {
+        const std::vector<std::tuple<std::string, int, Vec3>> bones{{"root", -1, Vec3::Zero()}};
+        const std::string col = "m\n" + corner(0, Vec3(0, 0, -1), kUp, Vec2(0, 0)) +
+                                corner(0, Vec3(1, 0, -1), kUp, Vec2(1, 0)) +
+                                corner(0, Vec3(0, 3, -1), kUp, Vec2(0, 1));
+        auto pose = [](const char* key) {
+            return std::string("version 1\nnodes\n0 \"root\" -1\nend\nskeleton\ntime 0\n0 ") + key +
+                   "\nend\n";
+        };
+        const std::map<std::string, std::string> files{
+            {"a.smd", smd(bones, quad("m", kUp, kUp))},
+            {"c.smd", smd(bones, col)},
+            {"up.smd", pose("0 0 10 0 0 0")},
+            {"turned.smd", pose("0 0 0 0 0 1.5707963267948966")}};
+        const std::string tail = "$collisionmodel c.smd {\n $mass 2\n}\n";
+        // Root 10 up in the first animation: the points at z = 9, turned 90 degrees about Z.
+        const CompiledModelInfo up =
+            predict("$modelname t.mdl\n$body b a.smd\n$animation first up.smd\n"
+                    "$sequence idle a.smd\n" +
+                        tail,
+                    files);
+        QCOMPARE(up.hullMin, Vec3(-3.25f, -0.25f, 0));
+        QCOMPARE(up.hullMax, Vec3(0.25f, 1.25f, 9.25f));
+        // The same animation read after the sequence: the bind pose.
+        const CompiledModelInfo after =
+            predict("$modelname t.mdl\n$body b a.smd\n$sequence idle a.smd\n"
+                    "$animation first up.smd\n" +
+                        tail,
+                    files);
+        QCOMPARE(after.hullMin, Vec3(-3.25f, -0.25f, -1.25f));
+        QCOMPARE(after.hullMax, Vec3(0.25f, 1.25f, 0));
+        // Root turned 90 degrees about Z: (1, 0, -1) -> (0, 1, -1), (0, 3, -1) -> (-3, 0, -1),
+        // then studiomdl's own 90 degrees. To 1e-5 (the turn's sine and cosine).
+        auto near = [](const Vec3& a, const Vec3& b) {
+            return (a - b).cwiseAbs().maxCoeff() < 1e-5f;
+        };
+        auto vecText = [](const Vec3& v) {
+            return std::to_string(v.x()) + " " + std::to_string(v.y()) + " " +
+                   std::to_string(v.z());
+        };
+        const CompiledModelInfo turned =
+            predict("$modelname t.mdl\n$body b a.smd\n$animation first turned.smd\n"
+                    "$sequence idle a.smd\n" +
+                        tail,
+                    files);
+        QVERIFY2(near(turned.hullMin, Vec3(-1.25f, -3.25f, -1.25f)),
+                 qPrintable(QString::fromStdString(vecText(turned.hullMin))));
+        QVERIFY2(near(turned.hullMax, Vec3(0.25f, 1, 0)),
+                 qPrintable(QString::fromStdString(vecText(turned.hullMax))));
+        // `$origin 0 0 0 90` turns the body and the collision model alike.
+        const CompiledModelInfo origin = predict(
+            "$modelname t.mdl\n$origin 0 0 0 90\n$body b a.smd\n$sequence idle a.smd\n" + tail,
+            files);
+        QVERIFY2(near(origin.hullMin, Vec3(-1.25f, -3.25f, -1.25f)),
+                 qPrintable(QString::fromStdString(vecText(origin.hullMin))));
+        QVERIFY2(near(origin.hullMax, Vec3(0.25f, 0.25f, 0)),
+                 qPrintable(QString::fromStdString(vecText(origin.hullMax))));
+    }
+
     // The hull is sequence 0's box (write.cpp copies g_sequence[0].bmin/bmax), and that box
     // (CalcSequenceBoundingBoxes) holds, through every frame, each bone's render bounds turned
     // with it (SetupFullBoneRenderBounds): with $hbox given, the bone's origin (its box in
@@ -1001,17 +1066,18 @@ private slots:
             QStringLiteral(
                 "riggs9162+lvs-halflife-2/models/riggs9162/vehicles/combine_apc_driveable.mdl"),
             {});
-        // The hull holds the collision box as CollideGetAABB gives it, in the frame of the
-        // solid's bone: conscript_apc.phy (the .mdl's checksum) spans x -153..153, y -65..65,
-        // z -32..47, which is (z - 18, y, -x) of the physics SMD as written (its root bone
-        // at z 18, turned); with 0.25 it gives the hull's x max 153.23 and y +-65.25. The
-        // prediction takes the SMD's points as model space (z -135..171). Not predicted.
+        // The collision model is posed by the first animation's frame 0 (ConvertToWorldSpace,
+        // CalcBoneTransforms(g_panimation[0], 0)): here Crowbar's aim_y_1_corrective_animation,
+        // whose root sits at the origin turned -90 degrees about Z where the bind pose has it
+        // 18 up and turned (90, 0, -90): conscript_apc.phy spans x -153..153, y -65..65, z
+        // -32..47, (z - 18, y, -x) of the physics SMD as written; with 0.25 the hull's x max
+        // 153.23 and y +-65.25. Before the posing the prediction had z -135.25..171.25.
         row("conscript_apc",
             QStringLiteral("riggs9162+lvs-halflife-2-99a44f9/models/riggs9162/thirdparty/"
                            "conscript_apc/conscript_apc.qc"),
             QStringLiteral(
                 "riggs9162+lvs-halflife-2-99a44f9/models/riggs9162/thirdparty/conscript_apc.mdl"),
-            hull);
+            {});
         // GoldSrc (v10): malortie's sources of the assimp HL1 importer tests, built by the HL1
         // SDK studiomdl into assimp/assimp test/models/MDL/MDL (HL1). man: a bone only its head
         // bodies weight comes after the first body's (SimplifyModel builds the table body by
