@@ -1111,7 +1111,8 @@ private slots:
         // all 3 bones 1.5, 0.2, 1.0 off the QC's place: 4 8.5 4), so its light and hull are
         // off by that; the world models' hulls are their .phy convex's box plus 0.25, and
         // vphysics kept 17 and 23 vertices of each collision mesh, a little inside it (0.02 to
-        // 0.13).
+        // 0.13): IVP's pointsoup drops the middle point of each sliver facet and hulls again
+        // (try_to_build_convex_ledge_from_qhull_result), not reproduced (docs/compiled.md).
         const QString mom = QStringLiteral("momentum-mod+game-168ad90/mp/game/momentum/");
         auto momRow = [&](const char* name, const QStringList& fields) {
             row(name,
