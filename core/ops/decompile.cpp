@@ -910,6 +910,50 @@ const char* goldsrcRenderMode(std::int32_t flags)
 
 } // namespace
 
+// The bone table GoldSrc's studiomdl builds from the written bodies (SimplifyModel, "union of
+// all used bones"): model by model in $body order, each model's bones that a vertex uses (or a
+// used bone's ancestor) in the order of its SMD's nodes, each name at its first use. The
+// decompiled SMDs list the compiled bones in compiled order, so a compiled model built that way
+// gives 0, 1, 2, ... back. Bones no model uses are not in it.
+std::vector<JointIndex> goldsrcUnionOrder(const Model& read, const CompiledModelInfo& info,
+                                          const Skeleton& sk)
+{
+    const Mesh& me = read.mesh;
+    std::vector<JointIndex> order;
+    std::vector<char> placed(sk.size(), 0);
+    if (me.triangleObjects.size() != me.triangleCount()) {
+        return order;
+    }
+    for (const std::vector<std::int32_t>& objects : info.choiceObjects) {
+        for (const std::int32_t obj : objects) {
+            if (obj < 0) {
+                continue;
+            }
+            std::vector<char> used(sk.size(), 0);
+            for (std::size_t t = 0; t < me.triangleCount(); ++t) {
+                if (me.triangleObjects[t] != static_cast<std::uint32_t>(obj)) {
+                    continue;
+                }
+                for (std::size_t c = 3 * t; c < 3 * t + 3; ++c) {
+                    JointIndex b = me.pointParents[me.cornerPoints[c]];
+                    while (b != kNoJoint && static_cast<std::size_t>(b) < sk.size() &&
+                           !used[static_cast<std::size_t>(b)]) {
+                        used[static_cast<std::size_t>(b)] = 1;
+                        b = sk.parents[static_cast<std::size_t>(b)];
+                    }
+                }
+            }
+            for (std::size_t b = 0; b < sk.size(); ++b) {
+                if (used[b] && !placed[b]) {
+                    placed[b] = 1;
+                    order.push_back(static_cast<JointIndex>(b));
+                }
+            }
+        }
+    }
+    return order;
+}
+
 // GoldSrc's studiomdl keeps each point in its bone's space truncated to 0.01 (lookup_vertex,
 // "(int)(x * 100) / 100.0"): the compiled value is the low end of a cell the source's point was
 // anywhere in. Moved to the middle of that cell, a point lies at most 0.005 per axis from the
@@ -982,6 +1026,30 @@ DecompiledProject decompileModel(const Model& read, const CompiledModelInfo& inf
                         "this model)");
     }
     const Model& model = goldsrc ? snapped : read;
+    if (goldsrc) {
+        // A compiled bone order the bodies cannot give back: a recompile orders the bones by
+        // first use, so compare finds the names in another order.
+        const std::vector<JointIndex> order = goldsrcUnionOrder(read, info, sk);
+        for (std::size_t k = 0; k < order.size(); ++k) {
+            if (order[k] == static_cast<JointIndex>(k)) {
+                continue;
+            }
+            const auto at = std::find(order.begin(), order.end(), static_cast<JointIndex>(k));
+            if (at == order.end()) {
+                break; // a bone no body uses: said elsewhere (studiomdl drops it)
+            }
+            const std::size_t before = static_cast<std::size_t>(at - order.begin()) - 1;
+            notes.push_back(
+                "bone '" + sk.names[k] + "' is compiled at index " + std::to_string(k) +
+                " though the bodies before the first one using it use later bones: GoldSrc's "
+                "studiomdl numbers bones by first use, body by body in $body order "
+                "(SimplifyModel), so a recompile puts it after '" +
+                sk.names[static_cast<std::size_t>(order[before])] +
+                "' and compare finds the bone names in another order (a compiler other than the "
+                "SDK's built this model)");
+            break;
+        }
+    }
     if (bones.renamed > 0) {
         notes.push_back(plural(bones.renamed, "bone") +
                         " without a name or with another bone's written as 'bone_N' (N its "

@@ -736,6 +736,54 @@ private slots:
         QCOMPARE(cellNote(g.notes), 0);
     }
 
+    // GoldSrc's studiomdl numbers bones by first use, body by body (SimplifyModel). Valve's
+    // hgrunt has 'Bip01 Head' at 19, right after the neck, though its first body (gruntbody)
+    // has no vertex on it and uses the arms (20-27): no source gives that order back, and the
+    // report says so. The scientist's heads are a bodygroup too, but its order fits: no note.
+    void goldsrcBoneOrderNoSourceGivesBack()
+    {
+        const QDir root(dataRoot());
+        const QString grunt = root.filePath(QStringLiteral("Pi0h1+halflife/models/hgrunt.mdl"));
+        const QString sci = root.filePath(QStringLiteral("Pi0h1+halflife/models/scientist.mdl"));
+        if (!QFile::exists(grunt) || !QFile::exists(sci)) {
+            QSKIP("the public models (RIGSCOPE_TESTDATA) are not here");
+        }
+        const auto orderNote = [](const std::vector<std::string>& notes) {
+            return std::count_if(notes.begin(), notes.end(), [](const std::string& n) {
+                return n.find("numbers bones by first use") != std::string::npos;
+            });
+        };
+        QTemporaryDir tmp;
+        const DecompileResult g = decompileFile(
+            grunt.toStdString(), tmp.filePath(QStringLiteral("g/hgrunt.qc")).toStdString(), {});
+        QCOMPARE(g.exitCode, 0);
+        QCOMPARE(orderNote(g.notes), 1);
+        QVERIFY(std::find(g.notes.begin(), g.notes.end(),
+                          "bone 'Bip01 Head' is compiled at index 19 though the bodies before "
+                          "the first one using it use later bones: GoldSrc's studiomdl numbers "
+                          "bones by first use, body by body in $body order (SimplifyModel), so a "
+                          "recompile puts it after 'Bip01 R Hand' and compare finds the bone "
+                          "names in another order (a compiler other than the SDK's built this "
+                          "model)") != g.notes.end());
+        CompareOptions opt;
+        opt.ignoreTimestamps = true;
+        const CompareReport r = compareQcToCompiled(
+            tmp.filePath(QStringLiteral("g/hgrunt.qc")).toStdString(), grunt.toStdString(), opt);
+        QVERIFY2(r.ok, r.error.c_str());
+        QCOMPARE(r.differences.size(), std::size_t(1));
+        QCOMPARE(r.differences[0].field, std::string("boneNames"));
+        const std::vector<CompiledBone>& p = r.predicted.bones;
+        QCOMPARE(p.size(), std::size_t(30));
+        QCOMPARE(p[18].name, std::string("Bip01 Neck"));
+        QCOMPARE(p[19].name, std::string("Bip01 L Arm"));
+        QCOMPARE(p[27].name, std::string("Bip01 Head"));
+        QCOMPARE(r.compiled.bones[19].name, std::string("Bip01 Head"));
+        const DecompileResult s = decompileFile(
+            sci.toStdString(), tmp.filePath(QStringLiteral("s/scientist.qc")).toStdString(), {});
+        QCOMPARE(s.exitCode, 0);
+        QCOMPARE(orderNote(s.notes), 0);
+    }
+
     // A static prop's LODs (Half-Life 2's fallentree02, as Portal ships it): its LOD vertices
     // of their own get their tangents from the written LOD triangles too, which decide whether
     // a later LOD's vertex joins them (2,260 for 2,259; 2,244 if tangents were not compared).
