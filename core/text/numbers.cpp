@@ -1,5 +1,6 @@
 #include "core/text/numbers.h"
 
+#include <algorithm>
 #include <bit>
 #include <charconv>
 #include <cmath>
@@ -26,6 +27,39 @@ bool ieq(std::string_view a, std::string_view b) noexcept
         }
     }
     return true;
+}
+
+// The power of ten of a decimal's leading digit plus one (0.05 -> -1, 5 -> 1, 1e-50 -> -49):
+// out of a type's range it is far above 0 for an overflow and far below for an underflow.
+long decimalExponent(const char* p, const char* e) noexcept
+{
+    p += p != e && *p == '-' ? 1 : 0;
+    long intDigits = 0, fracZeros = 0;
+    bool significant = false;
+    for (; p != e && *p >= '0' && *p <= '9'; ++p) {
+        significant = significant || *p != '0';
+        intDigits += significant ? 1 : 0;
+    }
+    if (p != e && *p == '.') {
+        for (++p; p != e && *p >= '0' && *p <= '9'; ++p) {
+            if (!significant && *p == '0') {
+                ++fracZeros;
+            } else {
+                significant = true;
+            }
+        }
+    }
+    long exp = 0;
+    if (p != e && (*p == 'e' || *p == 'E')) {
+        ++p;
+        const bool eneg = p != e && *p == '-';
+        p += p != e && (*p == '-' || *p == '+') ? 1 : 0;
+        for (; p != e && *p >= '0' && *p <= '9'; ++p) {
+            exp = std::min(exp * 10 + (*p - '0'), 100000L);
+        }
+        exp = eneg ? -exp : exp;
+    }
+    return (intDigits > 0 ? intDigits : -fracZeros) + exp;
 }
 
 template <typename F> bool parseReal(std::string_view tok, F& out) noexcept
@@ -72,22 +106,19 @@ template <typename F> bool parseReal(std::string_view tok, F& out) noexcept
         return false;
     }
     if (ec == std::errc::result_out_of_range) {
-        // Overflow -> signed infinity, underflow -> signed zero (as strtod).
-        double probe = 0;
-        auto r2 = std::from_chars(first, last, probe, std::chars_format::general);
-        (void)r2;
-        bool bigExp = false;
-        for (const char* p = first; p != last; ++p) {
-            if (*p == 'e' || *p == 'E') {
-                bigExp = p + 1 != last && p[1] != '-';
-                break;
+        // As strtof / strtod (studiomdl's sscanf): overflow -> signed infinity, underflow ->
+        // the subnormal or signed zero (an exporter's "1e-0050" normal is 0 to studiomdl).
+        if constexpr (std::is_same_v<F, float>) {
+            double wide = 0;
+            const auto r2 = std::from_chars(first, last, wide, std::chars_format::general);
+            if (r2.ec == std::errc()) {
+                out = static_cast<float>(wide);
+                return true;
             }
         }
-        if (bigExp || probe != 0) {
-            out = neg ? -std::numeric_limits<F>::infinity() : std::numeric_limits<F>::infinity();
-        } else {
-            out = neg ? F(-0.0) : F(0.0);
-        }
+        out = decimalExponent(first, last) > 0
+                  ? (neg ? -std::numeric_limits<F>::infinity() : std::numeric_limits<F>::infinity())
+                  : (neg ? F(-0.0) : F(0.0));
         return true;
     }
     if (ec != std::errc()) {

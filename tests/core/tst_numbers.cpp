@@ -45,6 +45,14 @@ private slots:
         QTest::newRow("plus-minus") << "+-1" << false << 0.0f;
         QTest::newRow("huge") << "1e999" << true << std::numeric_limits<float>::infinity();
         QTest::newRow("tiny") << "1e-999" << true << 0.0f;
+        // Out of float's range but not double's: as strtof (studiomdl's sscanf). Fortress
+        // Forever's SMDs hold normals like "1e-0050", which once read as infinity.
+        QTest::newRow("underflow") << "1e-0050" << true << 0.0f;
+        QTest::newRow("underflow-neg") << "-2e-0050" << true << -0.0f;
+        QTest::newRow("subnormal") << "1e-40" << true << 1e-40f;
+        QTest::newRow("overflow") << "1e39" << true << std::numeric_limits<float>::infinity();
+        QTest::newRow("overflow-digits") << "1000000000000000000000000000000000000000" << true
+                                         << std::numeric_limits<float>::infinity();
     }
     void parsesFloats()
     {
@@ -57,6 +65,15 @@ private slots:
         if (ok) {
             QCOMPARE(v, value);
         }
+    }
+    // Out of double's range: the magnitude of the text decides, not the exponent's sign.
+    void parsesDoublesOutOfRange()
+    {
+        double v = 1;
+        QVERIFY(parseDouble("0." + std::string(400, '0') + "1", v) && v == 0.0);
+        QVERIFY(parseDouble("-1e-400", v) && v == 0.0 && std::signbit(v));
+        QVERIFY(parseDouble("1" + std::string(400, '0'), v) && std::isinf(v) && v > 0);
+        QVERIFY(parseDouble("0.001e312", v) && std::isinf(v));
     }
     void parsesNonFinite()
     {
