@@ -746,6 +746,29 @@ private slots:
         }
     }
 
+    // A quoted `"studio"` or `"blank"` is the keyword: scriplib's GetToken (and HL1's, and
+    // vbmcompiler's ReadString) drop the quotes before Cmd_Bodygroup compares the word.
+    // Fortress Forever's sentry guns (SG_Level1..3.qc) write `"studio" "reference_SG_Level1"`.
+    void aQuotedKeywordInABodygroup()
+    {
+        MemoryQcFileSystem fs;
+        fs.files["p/a.smd"] = kOneBoneRest;
+        fs.files["p/c.qc"] = "$modelname \"c.mdl\"\n"  // 1
+                             "$bodygroup base {\n"      // 2
+                             "  \"studio\" \"a\"\n" // 3
+                             "  \"blank\"\n"          // 4
+                             "}\n";
+        for (const Profile profile : {Profile::GoldSrc, Profile::Pathos, Profile::Source}) {
+            const QcReport r = qcReport("p/c.qc", profile, fs);
+            QCOMPARE(r.project.bodygroups.size(), std::size_t(1));
+            QCOMPARE(r.project.bodygroups[0].choices.size(), std::size_t(2));
+            QCOMPARE(r.project.bodygroups[0].choices[0].path, std::string("a"));
+            QCOMPARE(r.project.bodygroups[0].choices[0].at.where.line, 3u);
+            QVERIFY(r.project.bodygroups[0].choices[1].blank);
+            QCOMPARE(syntaxRows(r), QStringList{});
+        }
+    }
+
     // An activity takes the next word as its weight: HL1's GetToken + atoi eat `loop` in
     // `ACT_IDLE_ANGRY loop` (Pathos harrison.mdl's standing_aim does not loop), Source's
     // verify_atoi stops ("expecting number"), and with nothing after it both stop ("Line N is

@@ -1601,12 +1601,14 @@ void Reader::bodyCommand(const Node& n, const std::string& name)
         }
         for (std::size_t i = 0; i < toks.size(); ++i) {
             const std::string kw = asciiLower(toks[i].text);
-            if (kw == "blank" && !toks[i].quoted) {
+            // A quoted keyword is the keyword: the compilers' tokenizers drop the quotes
+            // (scriplib GetToken; Fortress Forever's sentry guns write `"studio" "file"`).
+            if (kw == "blank") {
                 QcBodyChoice ch;
                 ch.blank = true;
                 ch.at = at(toks[i]);
                 g.choices.push_back(std::move(ch));
-            } else if (kw == "studio" && !toks[i].quoted) {
+            } else if (kw == "studio") {
                 if (i + 1 >= toks.size()) {
                     error(ids::kSyntaxShortLine, toks[i], "studio needs a file");
                     break;
