@@ -1171,7 +1171,10 @@ constexpr CheckExplanation kExplanations[] = {
      "`$attachment`, `$hbox`, `$ikchain`, `$jigglebone`, `$weightlist`, `bonetreecollapse`, "
      "`replacebone`, `$collisionjoints`, `eyeball` or `$heirarchy` names a bone absent from the "
      "skeleton merged from every body file (names compared ignoring "
-     "case).",
+     "case). In Source a non-rigid `$attachment`, an `$ikchain` or a `$mouth` also finds its "
+     "bone in any other file of the project (a sequence's, the collision model's), which then "
+     "joins the model with its parents (SDK 2013 simplify.cpp TagUsedBones tags it in every "
+     "loaded source, BuildGlobalBonetable adds it).",
      "studiomdl stops with an unknown-bone error, or (for some commands) drops the attachment or "
      "hitbox silently; the attachment then sits at the model origin in game.",
      "None: any unknown bone, in every profile. Under pathos `$attachment` and `$protected` "
@@ -1183,7 +1186,8 @@ constexpr CheckExplanation kExplanations[] = {
      "with `$definebone`."},
     {"qc.ignored-bone", "`$bonemerge` or `$alwayscollapse` names a bone no model has",
      "`$bonemerge` or `$alwayscollapse` names a bone absent from the skeleton merged from every "
-     "body file (names compared ignoring case). Shared include files list every bone of a "
+     "body file (names compared ignoring case); a `$bonemerge` bone that another file of the "
+     "project has (a sequence's) joins the model instead, as studiomdl's TagUsedBones keeps it. Shared include files list every bone of a "
      "family of models, so most models lack some of them.",
      "studiomdl only compares these names with the bones it has (SDK 2013 simplify.cpp "
      "TagUsedBones; BoneShouldCollapse): a name no bone has does nothing, and the model compiles.",

@@ -123,6 +123,7 @@ private:
     std::vector<std::uint8_t> usedBones();
     // Pathos: the merged joints in bone-table order, body by body (usedBones fills it).
     std::vector<std::size_t> m_tableOrder;
+    void addBonesKeptFromOtherFiles();
     void dropUnusedBones();
     void collapseToStaticProp();
     void addFlexShapes(const Model& body, const Model& shapes, std::size_t cornerBase);
@@ -725,6 +726,60 @@ std::vector<std::uint8_t> Compiler::usedBones()
     return used;
 }
 
+// Source: a bone that a non-rigid $attachment, an $ikchain, a $mouth or a $bonemerge names is
+// kept from whichever file of the project has it, not only from the bodies (SDK 2013
+// simplify.cpp TagUsedBones tags it in every loaded source, animations and the collision model
+// included; BuildGlobalBonetable then adds it and its parents from that source, in load order).
+// Fortress Forever's w_railgun attaches to a bone only its collision SMD has. GoldSrc and
+// vbmcompiler build their bone table from the bodies alone ("unknown attachment link").
+void Compiler::addBonesKeptFromOtherFiles()
+{
+    if (goldSrcFamily(m_project.profile) || m_out.model.skeleton.empty()) {
+        return;
+    }
+    std::vector<std::string> wanted;
+    for (const QcAttachment& a : m_project.attachments) {
+        if (!a.rigid) {
+            wanted.push_back(a.bone);
+        }
+    }
+    for (const QcIkChain& k : m_project.ikChains) {
+        wanted.push_back(k.bone);
+    }
+    for (const QcBoneRef& b : m_project.boneRefs) {
+        if (b.command == "bonemerge" || b.command == "mouth") {
+            wanted.push_back(b.bone);
+        }
+    }
+    for (const std::string& name : wanted) {
+        if (m_jointByName.count(asciiLower(name)) != 0) {
+            continue;
+        }
+        for (std::size_t i = 0; i < m_project.files.size(); ++i) {
+            const QcFileRef::Kind kind = m_project.files[i].kind;
+            if (kind != QcFileRef::Kind::Animation && kind != QcFileRef::Kind::Collision &&
+                kind != QcFileRef::Kind::Lod && kind != QcFileRef::Kind::Flex) {
+                continue;
+            }
+            const auto ref = static_cast<std::int32_t>(i);
+            const ReadResult* r = readRef(ref);
+            if (!r || r->model.skeleton.bindKind != m_out.model.skeleton.bindKind) {
+                continue;
+            }
+            const Skeleton& src = r->model.skeleton;
+            const auto it = std::find_if(src.names.begin(), src.names.end(),
+                                         [&](const std::string& n) { return asciiIEquals(n, name); });
+            if (it == src.names.end()) {
+                continue;
+            }
+            m_currentFile = resolvedOf(ref);
+            m_currentScale = qcFileScale(m_project, ref);
+            (void)addBone(src, static_cast<std::size_t>(it - src.names.begin()));
+            break;
+        }
+    }
+}
+
 // Takes the bones studiomdl drops out of the merged skeleton and puts the rest in the bone
 // table's order ($definebone roots first). Dropped bones have no kept descendant, so
 // no bind pose changes; a raw link on one (a weight the compile culls) moves to its nearest
@@ -1142,6 +1197,7 @@ QcCompiled Compiler::run()
     if (m_project.staticProp && !goldSrcFamily(m_project.profile)) {
         collapseToStaticProp();
     } else {
+        addBonesKeptFromOtherFiles();
         dropUnusedBones();
     }
     // The LOD shown: its replacematerial lines put their materials in (before the skin, whose
@@ -1252,7 +1308,12 @@ QcCompiled Compiler::run()
                 m_out.diagnostics.push_back(diagnosticAt(
                     Severity::Error, ids::kQcUnknownBone, b.at,
                     "$" + b.command + " names bone '" + b.bone + "', which no body has (" +
-                        std::to_string(skel.size()) + " bones merged)"));
+                        std::to_string(skel.size()) + " bones merged)" +
+                        (!goldSrcFamily(m_project.profile) &&
+                                 (b.command == "attachment" || b.command == "ikchain" ||
+                                  b.command == "mouth")
+                             ? std::string(", nor any other file of the project")
+                             : std::string())));
             }
         }
     }

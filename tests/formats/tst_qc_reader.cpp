@@ -769,6 +769,48 @@ private slots:
         }
     }
 
+    // Source keeps a bone a non-rigid $attachment names from whichever file has it (SDK 2013
+    // TagUsedBones tags it in every loaded source; BuildGlobalBonetable adds it with its
+    // parents): Fortress Forever's w_railgun attaches to ffSkel_gunEnd, which only its
+    // collision SMD has. GoldSrc builds its bone table from the bodies ("unknown attachment
+    // link").
+    void anAttachmentKeepsABoneOnlyAnotherFileHas()
+    {
+        MemoryQcFileSystem fs;
+        fs.files["p/ref.smd"] = "version 1\nnodes\n0 \"root\" -1\nend\nskeleton\ntime 0\n"
+                                "0 0 0 0 0 0 0\nend\ntriangles\nm\n"
+                                "0 0 0 0 0 0 1 0 0\n0 1 0 0 0 0 1 0 0\n0 0 1 0 0 0 1 0 0\nend\n";
+        fs.files["p/phys.smd"] = "version 1\nnodes\n0 \"root\" -1\n1 \"arm\" 0\n"
+                                 "2 \"tip\" 1\n3 \"other\" 0\nend\nskeleton\ntime 0\n"
+                                 "0 0 0 0 0 0 0\n1 1 2 3 0 0 0\n2 0 0 4 0 0 0\n"
+                                 "3 9 9 9 0 0 0\nend\n";
+        fs.files["p/c.qc"] = "$modelname \"c.mdl\"\n"               // 1
+                             "$body body \"ref.smd\"\n"             // 2
+                             "$attachment \"muzzle\" \"tip\" 0 0 0\n" // 3
+                             "$sequence idle \"ref.smd\"\n"         // 4
+                             "$collisionmodel \"phys.smd\" {\n}\n";  // 5
+        const QcReport r = qcReport("p/c.qc", Profile::Source, fs);
+        const Skeleton& sk = r.compiled.model.skeleton;
+        QCOMPARE(sk.names, (std::vector<std::string>{"root", "arm", "tip"}));
+        QCOMPARE(sk.parents, (std::vector<JointIndex>{kNoJoint, 0, 1}));
+        QVERIFY(sk.bindPositions[1].isApprox(Vec3(1, 2, 3)));
+        QVERIFY(sk.bindPositions[2].isApprox(Vec3(0, 0, 4)));
+        QCOMPARE(r.compiled.attachmentJoints, (std::vector<JointIndex>{2}));
+        for (const Diagnostic& d : r.diagnostics) {
+            QVERIFY2(d.id != ids::kQcUnknownBone, formatDiagnostic(d).c_str());
+        }
+        // GoldSrc: the bodies alone.
+        const QcReport g = qcReport("p/c.qc", Profile::GoldSrc, fs);
+        QCOMPARE(g.compiled.model.skeleton.names, (std::vector<std::string>{"root"}));
+        std::vector<std::uint32_t> lines;
+        for (const Diagnostic& d : g.diagnostics) {
+            if (d.id == ids::kQcUnknownBone) {
+                lines.push_back(d.where.line);
+            }
+        }
+        QCOMPARE(lines, (std::vector<std::uint32_t>{3}));
+    }
+
     // An activity takes the next word as its weight: HL1's GetToken + atoi eat `loop` in
     // `ACT_IDLE_ANGRY loop` (Pathos harrison.mdl's standing_aim does not loop), Source's
     // verify_atoi stops ("expecting number"), and with nothing after it both stop ("Line N is
