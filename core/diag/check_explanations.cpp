@@ -1187,7 +1187,8 @@ constexpr CheckExplanation kExplanations[] = {
     {"qc.ignored-bone", "`$bonemerge` or `$alwayscollapse` names a bone no model has",
      "`$bonemerge` or `$alwayscollapse` names a bone absent from the skeleton merged from every "
      "body file (names compared ignoring case); a `$bonemerge` bone that another file of the "
-     "project has (a sequence's) joins the model instead, as studiomdl's TagUsedBones keeps it. Shared include files list every bone of a "
+     "project has (a sequence's) joins the model instead, as studiomdl's TagUsedBones keeps it. "
+     "Shared include files list every bone of a "
      "family of models, so most models lack some of them.",
      "studiomdl only compares these names with the bones it has (SDK 2013 simplify.cpp "
      "TagUsedBones; BoneShouldCollapse): a name no bone has does nothing, and the model compiles.",

@@ -767,8 +767,9 @@ void Compiler::addBonesKeptFromOtherFiles()
                 continue;
             }
             const Skeleton& src = r->model.skeleton;
-            const auto it = std::find_if(src.names.begin(), src.names.end(),
-                                         [&](const std::string& n) { return asciiIEquals(n, name); });
+            const auto it =
+                std::find_if(src.names.begin(), src.names.end(),
+                             [&](const std::string& n) { return asciiIEquals(n, name); });
             if (it == src.names.end()) {
                 continue;
             }

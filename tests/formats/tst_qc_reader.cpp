@@ -753,9 +753,9 @@ private slots:
     {
         MemoryQcFileSystem fs;
         fs.files["p/a.smd"] = kOneBoneRest;
-        fs.files["p/c.qc"] = "$modelname \"c.mdl\"\n"  // 1
-                             "$bodygroup base {\n"      // 2
-                             "  \"studio\" \"a\"\n" // 3
+        fs.files["p/c.qc"] = "$modelname \"c.mdl\"\n" // 1
+                             "$bodygroup base {\n"    // 2
+                             "  \"studio\" \"a\"\n"   // 3
                              "  \"blank\"\n"          // 4
                              "}\n";
         for (const Profile profile : {Profile::GoldSrc, Profile::Pathos, Profile::Source}) {
@@ -784,11 +784,11 @@ private slots:
                                  "2 \"tip\" 1\n3 \"other\" 0\nend\nskeleton\ntime 0\n"
                                  "0 0 0 0 0 0 0\n1 1 2 3 0 0 0\n2 0 0 4 0 0 0\n"
                                  "3 9 9 9 0 0 0\nend\n";
-        fs.files["p/c.qc"] = "$modelname \"c.mdl\"\n"               // 1
-                             "$body body \"ref.smd\"\n"             // 2
+        fs.files["p/c.qc"] = "$modelname \"c.mdl\"\n"                 // 1
+                             "$body body \"ref.smd\"\n"               // 2
                              "$attachment \"muzzle\" \"tip\" 0 0 0\n" // 3
-                             "$sequence idle \"ref.smd\"\n"         // 4
-                             "$collisionmodel \"phys.smd\" {\n}\n";  // 5
+                             "$sequence idle \"ref.smd\"\n"           // 4
+                             "$collisionmodel \"phys.smd\" {\n}\n";   // 5
         const QcReport r = qcReport("p/c.qc", Profile::Source, fs);
         const Skeleton& sk = r.compiled.model.skeleton;
         QCOMPARE(sk.names, (std::vector<std::string>{"root", "arm", "tip"}));
