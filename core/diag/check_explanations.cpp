@@ -471,8 +471,11 @@ constexpr CheckExplanation kExplanations[] = {
      "A vertex names one bone in two or more links.",
      "studiomdl adds the weights together; other tools keep the last, the first, or both as "
      "separate influences, so the vertex moves differently from tool to tool.",
-     "None: any repeat; warning in source, source256 and cod.", "0 0 0 0 0 0 1 0 0 2 7 0.6 7 0.4",
-     "Merge the vertex groups that map to the same bone."},
+     "None: any repeat. A note in source and source256: studiomdl adds the repeats before it "
+     "sorts, culls and balances the links (mrmsupport.cpp SortAndBalanceBones, \"collapse "
+     "duplicate bone weights\"), so the compiled vertex moves by the sum the file wrote; "
+     "Fortress Forever's viewmodels have 320 such links and shipped. A warning in cod.",
+     "0 0 0 0 0 0 1 0 0 2 7 0.6 7 0.4", "Merge the vertex groups that map to the same bone."},
     {"weights.parent-mismatch", "GoldSrc binds the vertex to its parent field, not its links",
      "A vertex has links, and the parent-bone field (the first number) is not the heaviest "
      "bone of those links.",

@@ -132,7 +132,7 @@ constexpr CatalogEntry kCatalog[] = {
      {S::Off, S::Note, S::Note, S::Off},
      "A link 0 < w < 0.05 that studiomdl drops (never the heaviest link)"},
     {"weights.duplicate-link",
-     {S::Off, S::Warning, S::Warning, S::Warning},
+     {S::Off, S::Note, S::Note, S::Warning},
      "Same bone twice in one vertex's links"},
     {"weights.parent-mismatch",
      {S::Warning, S::Off, S::Off, S::Off},
