@@ -290,31 +290,25 @@ Model toSmdFamily(const Model& in, DiagnosticSink& sink)
         params += mat.params.size();
         out.materials.push_back(std::move(sm));
     }
-    std::vector<JointIndex> js;
-    std::vector<float> ws;
     std::size_t colours = 0;
     for (std::size_t t = 0; t < me.triangleCount(); ++t) {
         for (std::size_t k : {std::size_t{0}, std::size_t{2}, std::size_t{1}}) {
             const std::size_t c = 3 * t + k;
             const std::size_t p = me.cornerPoints[c];
-            js.clear();
-            ws.clear();
-            for (std::uint32_t i = me.influenceOffsets.empty() ? 0 : me.influenceOffsets[p];
-                 !me.influenceOffsets.empty() && i < me.influenceOffsets[p + 1]; ++i) {
-                js.push_back(me.influenceJoints[i]);
-                ws.push_back(me.influenceWeights[i]);
-            }
+            const std::uint32_t links = me.influenceCount(p);
+            const JointIndex* js = me.influenceJoints.data() + (links ? me.influenceOffsets[p] : 0);
+            const float* ws = me.influenceWeights.data() + (links ? me.influenceOffsets[p] : 0);
             JointIndex parent = n > 0 ? 0 : kNoJoint;
             float best = -1;
-            for (std::size_t i = 0; i < js.size(); ++i) {
+            for (std::uint32_t i = 0; i < links; ++i) {
                 if (ws[i] > best) {
                     best = ws[i];
                     parent = js[i];
                 }
             }
             appendPoint(out, me.pointPositions[p], parent,
-                        js.empty() ? LinkState::Zero : LinkState::List, js.data(), ws.data(),
-                        js.size(), me.pointWhere[p]);
+                        links == 0 ? LinkState::Zero : LinkState::List, js, ws, links,
+                        me.pointWhere[p]);
             out.cornerPoints.push_back(static_cast<std::uint32_t>(out.cornerPoints.size()));
             out.cornerNormals.push_back(me.cornerNormals[c]);
             out.cornerUvs.push_back(Vec2(me.cornerUvs[c].x(), 1.0f - me.cornerUvs[c].y()));

@@ -273,8 +273,6 @@ Model referenceOf(const Model& src, std::int32_t object, const Skeleton& s,
     Mesh& out = m.mesh;
     std::map<std::uint32_t, std::uint32_t> materialOf;
     std::vector<std::int32_t> pointOf(me.pointCount(), -1);
-    std::vector<JointIndex> js;
-    std::vector<float> ws;
     // GoldSrc's studiomdl numbers textures in the order the body SMDs first use them: written
     // by texture, the triangles give the compiled numbering back.
     std::vector<std::size_t> order(me.triangleCount());
@@ -302,17 +300,13 @@ Model referenceOf(const Model& src, std::int32_t object, const Skeleton& s,
     };
     const auto pointFor = [&](std::uint32_t p) {
         if (pointOf[p] < 0) {
-            js.clear();
-            ws.clear();
-            for (std::uint32_t i = me.influenceOffsets.empty() ? 0 : me.influenceOffsets[p];
-                 !me.influenceOffsets.empty() && i < me.influenceOffsets[p + 1]; ++i) {
-                js.push_back(me.influenceJoints[i]);
-                ws.push_back(me.influenceWeights[i]);
-            }
+            const std::uint32_t links = me.influenceCount(p);
+            const std::uint32_t first = links ? me.influenceOffsets[p] : 0;
             pointOf[p] = static_cast<std::int32_t>(out.pointCount());
             appendPoint(out, space.point(me.pointPositions[p]),
-                        js.empty() ? (s.empty() ? kNoJoint : 0) : js.front(), LinkState::List,
-                        js.data(), ws.data(), js.size(), {});
+                        links == 0 ? (s.empty() ? kNoJoint : 0) : me.influenceJoints[first],
+                        LinkState::List, me.influenceJoints.data() + first,
+                        me.influenceWeights.data() + first, links, {});
         }
         return static_cast<std::uint32_t>(pointOf[p]);
     };
