@@ -123,6 +123,12 @@ std::string_view compiledFileReason(std::string_view bytes) noexcept
         return "a compiled model (.mdl), not a model source: open it on its own to view it; "
                "studiomdl compiles from the QC, SMD or DMX files it was built from";
     }
+    if (magic == "AFTB") {
+        // Afterburner's studiomdl (abstudiomdl, a Xash3D fork): GoldSrc's layout under its own
+        // magic, textures kept as PNG files under the game's textures/ folder.
+        return "an Afterburner studio model (magic 'AFTB', Xash3D's GoldSrc layout with its "
+               "textures on disk): RigScope does not read this variant yet";
+    }
     if (magic == "IDSQ") {
         return "the sequence group of a compiled GoldSrc model (NAME01.mdl): open the model it "
                "belongs to (NAME.mdl), which reads it";

@@ -84,6 +84,22 @@ private slots:
         }
     }
 
+    // Afterburner's models (HLSources/afterburner-game-clone: 563 of its 689 .mdl) carry
+    // their own magic: one error naming the variant, not "binary data".
+    void afterburnerModelIsNamed()
+    {
+        std::string head("AFTB\x0a\0\0\0Bench.mdl", 17);
+        head.resize(244, '\0');
+        const ReadResult r = readAny(head, {"Bench.mdl"});
+        QVERIFY(!r.hasModel);
+        QCOMPARE(r.diagnostics.size(), std::size_t(1));
+        QCOMPARE(r.diagnostics[0].severity, Severity::Error);
+        QCOMPARE(r.diagnostics[0].message,
+                 std::string("an Afterburner studio model (magic 'AFTB', Xash3D's GoldSrc layout "
+                             "with its textures on disk): RigScope does not read this variant "
+                             "yet"));
+    }
+
     // A clone without git-lfs holds pointers where the models should be ("version https://..."
     // looks like an SMD's first line): one error that says so, whatever the name, never the
     // SMD reader's complaints about missing nodes.
