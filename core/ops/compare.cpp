@@ -783,98 +783,6 @@ Vec3 compiledSpace(const Vec3& v)
     return Vec3(-v.y(), v.x(), v.z());
 }
 
-struct Xf {
-    Eigen::Quaterniond q = Eigen::Quaterniond::Identity();
-    Eigen::Vector3d t = Eigen::Vector3d::Zero();
-    Xf operator*(const Xf& b) const { return {q * b.q, q * b.t + t}; }
-    Eigen::Vector3d apply(const Vec3& v) const { return q * v.cast<double>() + t; }
-    Eigen::Vector3d applyInverse(const Vec3& v) const
-    {
-        return q.conjugate() * (v.cast<double>() - t);
-    }
-};
-
-// World transforms of a skeleton's joints from local Euler keys (`rotations`, `positions` per
-// joint); parents come before children in a merged skeleton, others are taken as roots.
-std::vector<Xf> worldOf(const Skeleton& sk, const std::vector<Vec3>& rotations,
-                        const std::vector<Vec3>& positions)
-{
-    std::vector<Xf> w(sk.size());
-    for (std::size_t j = 0; j < sk.size(); ++j) {
-        const Xf local{eulerToQuaternion(rotations[j]), positions[j].cast<double>()};
-        const JointIndex p = sk.parents[j];
-        w[j] = p != kNoJoint && static_cast<std::size_t>(p) < j
-                   ? w[static_cast<std::size_t>(p)] * local
-                   : local;
-    }
-    return w;
-}
-
-// The collision model `col` (a $collisionmodel file, read with `scale`) with its points where
-// studiomdl hulls them (collisionmodel.cpp ConvertToWorldSpace): each into its bones' space
-// through the file's own bind pose, then out through the first animation's frame 0
-// (CalcBoneTransforms(g_panimation[0], 0): `a`, qcCollisionPose), the merged bind pose
-// without one; in the model's space before studiomdl's own 90 degrees ($origin off, its angle
-// and $upaxis on), divided by `scale` again (the physics builder scales). False (and `col`
-// untouched) when a point's bone is not in the merged skeleton or the file has no Euler bind
-// pose.
-bool poseCollision(Model& col, const Skeleton& sk, const Animation& a, float scale, Profile profile)
-{
-    const Skeleton& fs = col.skeleton;
-    if (fs.bindKind != PoseKind::LocalEulerXYZ || sk.bindKind != PoseKind::LocalEulerXYZ ||
-        !(scale != 0.0f)) {
-        return false;
-    }
-    std::vector<Vec3> rot(sk.bindRotations.begin(), sk.bindRotations.end());
-    std::vector<Vec3> pos(sk.bindPositions.begin(), sk.bindPositions.end());
-    if (a.kind == PoseKind::LocalEulerXYZ && a.jointCount == sk.size() && a.frameCount() == 1) {
-        for (std::size_t j = 0; j < sk.size(); ++j) {
-            rot[j] = a.rotations[a.key(0, j)];
-            pos[j] = a.positions[a.key(0, j)];
-        }
-    }
-    const std::vector<Xf> pose = worldOf(sk, rot, pos);
-    std::vector<Vec3> fileRot(fs.bindRotations.begin(), fs.bindRotations.end());
-    std::vector<Vec3> filePos;
-    for (const Vec3& v : fs.bindPositions) {
-        filePos.push_back(v * scale);
-    }
-    const std::vector<Xf> fileBind = worldOf(fs, fileRot, filePos);
-    std::unordered_map<std::string, std::size_t> merged;
-    for (std::size_t j = 0; j < sk.size(); ++j) {
-        merged.emplace(asciiLower(sk.names[j]), j);
-    }
-    std::vector<std::int32_t> toMerged(fs.size(), -1);
-    for (std::size_t j = 0; j < fs.size(); ++j) {
-        const auto it = merged.find(asciiLower(fs.names[j]));
-        toMerged[j] = it == merged.end() ? -1 : static_cast<std::int32_t>(it->second);
-    }
-    std::vector<Vec3> out(col.mesh.pointCount());
-    std::vector<Link> links;
-    for (std::size_t pt = 0; pt < col.mesh.pointCount(); ++pt) {
-        checks::compiledLinks(col.mesh, pt, profile, links);
-        const Vec3 v = col.mesh.pointPositions[pt] * scale;
-        Eigen::Vector3d sum = Eigen::Vector3d::Zero();
-        double total = 0;
-        for (const Link& l : links) {
-            if (l.joint < 0 || static_cast<std::size_t>(l.joint) >= fs.size() ||
-                toMerged[static_cast<std::size_t>(l.joint)] < 0) {
-                return false;
-            }
-            const auto j = static_cast<std::size_t>(l.joint);
-            const auto g = static_cast<std::size_t>(toMerged[j]);
-            sum += l.weight * pose[g].apply(fileBind[j].applyInverse(v).cast<float>());
-            total += l.weight;
-        }
-        if (!(total > 0)) {
-            return false;
-        }
-        out[pt] = (sum / total / static_cast<double>(scale)).cast<float>();
-    }
-    col.mesh.pointPositions = std::move(out);
-    return true;
-}
-
 struct BoxBounds {
     Vec3 min = Vec3::Zero(), max = Vec3::Zero(); // studiomdl's boxes start at the origin
     bool any = false;
@@ -1268,34 +1176,27 @@ CompiledModelInfo predictCompiled(const QcReport& r, std::int32_t version, bool 
     // the corners vphysics keeps for each convex piece (ConvexFromVerts rebuilds a piece from
     // its planes, a little wider where nearly coplanar faces meet: vphysics_hull.h), in the
     // compiled model's space where studiomdl hulls them (ProcessSingleBody, ConvertToWorldSpace:
-    // posed by the first animation's frame 0, poseCollision).
+    // posed by the first animation's frame 0: qcCollisionMesh, as `physics X.qc` and the
+    // window build it).
     std::vector<Vec3> collisionPoints; // compiled space
-    const Animation collisionPose = qcCollisionPose(p, q);
-    const bool worldspaceCollision =
-        std::any_of(p.collision.options.begin(), p.collision.options.end(),
-                    [](const QcCollisionOption& o) { return o.name == "assumeworldspace"; });
     for (std::size_t i = 0; i < p.files.size(); ++i) {
         if (p.files[i].kind != QcFileRef::Kind::Collision ||
             p.files[i].command == "collisionjoints") {
             continue;
         }
-        const Model* col = fileModel(q, static_cast<std::int32_t>(i));
-        if (!col) {
+        const Model* file = fileModel(q, static_cast<std::int32_t>(i));
+        if (!file) {
             continue;
         }
         const float scale = qcFileScale(p, static_cast<std::int32_t>(i));
-        Model posedCol = *col;
-        const bool posed = !staticProp && !goldsrc && !worldspaceCollision &&
-                           poseCollision(posedCol, sk, collisionPose, scale, r.profile);
-        const Vec3 offset = posed ? Vec3::Zero() : p.origin;
-        const PhysicsModel phys =
-            buildPhysicsModel(p, q, posed ? posedCol : *col, p.files[i].resolved);
+        const Model col = qcCollisionMesh(p, q, *file, static_cast<std::int32_t>(i));
+        const PhysicsModel phys = buildPhysicsModel(p, q, col, p.files[i].resolved);
         const std::size_t before = collisionPoints.size();
         for (const PhysicsSolid& solid : phys.jointed ? std::vector<PhysicsSolid>() : phys.solids) {
             for (const PhysicsPiece& piece : solid.pieces) {
                 ConvexHull h = piece.hull;
                 for (Vec3d& v : h.vertices) {
-                    v = compiledSpace(v.cast<float>() - offset).cast<double>();
+                    v = compiledSpace(v.cast<float>()).cast<double>();
                 }
                 std::vector<Vec3d> corners = vphysicsRebuiltCorners(h);
                 for (const Vec3d& v : corners.empty() ? h.vertices : corners) {
@@ -1304,17 +1205,15 @@ CompiledModelInfo predictCompiled(const QcReport& r, std::int32_t version, bool 
             }
         }
         if (collisionPoints.size() == before) { // no piece built: the points as they are
-            const Model& from = posed ? posedCol : *col;
-            for (const std::uint32_t pt : from.mesh.cornerPoints) {
-                collisionPoints.push_back(
-                    compiledSpace(from.mesh.pointPositions[pt] * scale - offset));
+            for (const std::uint32_t pt : col.mesh.cornerPoints) {
+                collisionPoints.push_back(compiledSpace(col.mesh.pointPositions[pt] * scale));
             }
         }
     }
     std::vector<Vec3> bindRot(sk.bindRotations.begin(), sk.bindRotations.end());
     std::vector<Vec3> bindPos(sk.bindPositions.begin(), sk.bindPositions.end());
-    const std::vector<Xf> bind =
-        staticProp ? std::vector<Xf>(sk.size()) : worldOf(sk, bindRot, bindPos);
+    const std::vector<RigidXf> bind =
+        staticProp ? std::vector<RigidXf>(sk.size()) : eulerWorld(sk, bindRot, bindPos);
     // No $hbox nor $hboxset (Source): one box per bone that vertices are linked to, in bone
     // order, around those vertices in the bone's space and its origin, kept when every side is
     // at least a unit long; $staticprop: one box on static_prop around every vertex of every
@@ -1406,7 +1305,7 @@ CompiledModelInfo predictCompiled(const QcReport& r, std::int32_t version, bool 
             }
         }
         std::vector<Link> links;
-        auto addPose = [&](const std::vector<Xf>& world) {
+        auto addPose = [&](const std::vector<RigidXf>& world) {
             for (std::size_t j = 0; j < renderBones; ++j) {
                 const BoxBounds& b = render[j];
                 for (int k = 0; k < 8; ++k) {
@@ -1470,7 +1369,7 @@ CompiledModelInfo predictCompiled(const QcReport& r, std::int32_t version, bool 
                         rot[j] = a.rotations[a.key(f, j)];
                         pos[j] = a.positions[a.key(f, j)];
                     }
-                    addPose(worldOf(sk, rot, pos));
+                    addPose(eulerWorld(sk, rot, pos));
                     anyFrame = true;
                 }
             }

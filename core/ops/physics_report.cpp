@@ -1,6 +1,7 @@
 #include "core/ops/physics_report.h"
 
 #include <cstdio>
+#include <limits>
 
 #include "core/ops/diagnostic_json.h"
 #include "core/text/ascii.h"
@@ -69,6 +70,20 @@ void writePhysicsJson(JsonWriter& w, const QcReport& r, bool detailed)
                 w.key("drag").value(s.drag);
             }
             w.key("singleHullFallback").value(s.singleHullFallback);
+            // Its pieces' bounds in the model's space at bind (as the window draws them).
+            Vec3d lo = Vec3d::Constant(std::numeric_limits<double>::infinity());
+            Vec3d hi = -lo;
+            for (const PhysicsPiece& p : s.pieces) {
+                for (const Vec3d& v : p.hull.vertices) {
+                    const Vec3d m = s.boneToModel * v;
+                    lo = lo.cwiseMin(m);
+                    hi = hi.cwiseMax(m);
+                }
+            }
+            if (lo.x() <= hi.x()) {
+                w.key("min").beginArray().value(lo.x()).value(lo.y()).value(lo.z()).endArray();
+                w.key("max").beginArray().value(hi.x()).value(hi.y()).value(hi.z()).endArray();
+            }
             w.key("pieceList").beginArray();
             for (const PhysicsPiece& p : s.pieces) {
                 w.beginObject()

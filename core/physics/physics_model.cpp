@@ -12,6 +12,7 @@
 #include "core/formats/registry.h"
 #include "core/pose/effective_weights.h"
 #include "core/pose/pose_rig.h"
+#include "core/project/qc_collision_pose.h"
 #include "core/project/qc_compile.h"
 #include "core/text/ascii.h"
 
@@ -1141,7 +1142,12 @@ PhysicsModel buildPhysicsModel(const QcProject& project, const QcCompiled& compi
     if (!r.hasModel) {
         return none;
     }
-    return buildPhysicsModel(project, compiled, r.model, f.resolved);
+    // A prop's mesh where studiomdl hulls it (qcCollisionMesh: posed by the first animation's
+    // frame 0, in the compiled model's space), the one path `compare` takes too; a ragdoll's
+    // solids stay in the file's space, each in its bone's frame.
+    return buildPhysicsModel(
+        project, compiled,
+        none.jointed ? r.model : qcCollisionMesh(project, compiled, r.model, ref), f.resolved);
 }
 
 } // namespace rigscope::core

@@ -3,6 +3,7 @@
 // here), the phys.* checks at their lines, `info X.qc --json` / `physics X.qc --json`, and the
 // prediction against the compiled .phy of public projects in RIGSCOPE_TESTDATA (default
 // /work/data) when present.
+#include <array>
 #include <cmath>
 
 #include <Eigen/Geometry>
@@ -124,6 +125,7 @@ private slots:
     void massAndOptions();
     void meshLarger();
     void cliKeys();
+    void cliHullIsPosedByTheFirstAnimation();
     void realPairs();
 };
 
@@ -493,6 +495,62 @@ void TstPhysics::cliKeys()
     const QJsonObject c = detail.value(u"constraintList"_qs).toArray()[0].toObject();
     QCOMPARE(c.value(u"zmax"_qs).toDouble(), 20.0);
     QCOMPARE(c.value(u"xmax"_qs).toDouble(), 0.0);
+}
+
+// `physics X.qc` hulls a prop's collision mesh where studiomdl does (ConvertToWorldSpace:
+// CalcBoneTransforms(g_panimation[0], 0)), by the same function as `compare` (qcCollisionMesh):
+// the root 10 up in the first animation's frame 0 lifts the hull 10 up; turned 90 degrees about
+// Z there, the hull turns with it.
+void TstPhysics::cliHullIsPosedByTheFirstAnimation()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    SmdWriter w = rootOnly();
+    w.box(Vec3(0, 0, 0), Vec3(2, 4, 1), 0);
+    SmdWriter b = rootOnly();
+    b.box(Vec3(-5, -5, -5), Vec3(5, 5, 5), 0);
+    auto put = [&](const QString& name, const std::string& text) {
+        QFile f(dir.filePath(name));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(text.data(), static_cast<qint64>(text.size()));
+    };
+    auto pose = [](const char* key) {
+        return std::string("version 1\nnodes\n0 \"root\" -1\nend\nskeleton\ntime 0\n0 ") + key +
+               "\nend\n";
+    };
+    put(u"body.smd"_qs, b.text());
+    put(u"phys.smd"_qs, w.text());
+    put(u"up.smd"_qs, pose("0 0 10 0 0 0"));
+    put(u"turned.smd"_qs, pose("0 0 10 0 0 1.5707963267948966"));
+    put(u"up.qc"_qs, kQcHead + "$sequence idle up.smd\n$collisionmodel \"phys.smd\"\n");
+    put(u"turned.qc"_qs, kQcHead + "$sequence idle turned.smd\n$collisionmodel \"phys.smd\"\n");
+    auto bounds = [&](const QString& qc) {
+        QProcess cli;
+        cli.start(QStringLiteral(RIGSCOPE_CLI_PATH),
+                  {u"physics"_qs, dir.filePath(qc), u"--json"_qs});
+        cli.waitForFinished(60000);
+        const QJsonObject body = QJsonDocument::fromJson(cli.readAllStandardOutput())
+                                     .object()
+                                     .value(u"physics"_qs)
+                                     .toObject()
+                                     .value(u"bodies"_qs)
+                                     .toArray()[0]
+                                     .toObject();
+        std::array<double, 6> out{};
+        for (int i = 0; i < 3; ++i) {
+            out[static_cast<std::size_t>(i)] = body.value(u"min"_qs).toArray()[i].toDouble(-99);
+            out[static_cast<std::size_t>(i + 3)] = body.value(u"max"_qs).toArray()[i].toDouble(-99);
+        }
+        return out;
+    };
+    QCOMPARE(bounds(u"up.qc"_qs), (std::array<double, 6>{0, 0, 10, 2, 4, 11}));
+    // (x, y, z) -> (-y, x, z + 10), to 1e-5 (the turn's sine and cosine).
+    const std::array<double, 6> turned = bounds(u"turned.qc"_qs);
+    const std::array<double, 6> want{-4, 0, 10, 0, 2, 11};
+    for (std::size_t i = 0; i < 6; ++i) {
+        QVERIFY2(std::abs(turned[i] - want[i]) < 1e-5,
+                 qPrintable(QString::number(i) + u' ' + QString::number(turned[i])));
+    }
 }
 
 // The prediction against studiomdl's own output: QC + collision SMD and the compiled .phy of

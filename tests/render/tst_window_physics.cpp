@@ -84,6 +84,7 @@ class TstWindowPhysics : public QObject {
     Q_OBJECT
 private slots:
     void hullsLimitsAndDrop();
+    void propHullIsPosedByTheFirstAnimation();
 };
 
 void TstWindowPhysics::hullsLimitsAndDrop()
@@ -175,6 +176,61 @@ void TstWindowPhysics::hullsLimitsAndDrop()
     pv->toggleAction()->trigger();
     QVERIFY(!pv->scene());
     QCOMPARE(win.settings.value(QStringLiteral("Viewport/physics")).toBool(), false);
+}
+
+// A prop's predicted hull where studiomdl puts it (ConvertToWorldSpace poses the collision mesh
+// by the first animation's frame 0), the same function `compare` and `physics X.qc` use
+// (qcCollisionMesh): the root 10 up in that frame lifts the 2 x 4 x 1 box to z = 10..11.
+void TstWindowPhysics::propHullIsPosedByTheFirstAnimation()
+{
+    QTemporaryDir tmp;
+    auto put = [&](const QString& name, const std::string& text) {
+        QFile f(tmp.filePath(name));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(text.data(), static_cast<qint64>(text.size()));
+    };
+    auto box = [](double x0, double y0, double z0, double x1, double y1, double z1) {
+        std::string s = "version 1\nnodes\n0 \"root\" -1\nend\nskeleton\ntime 0\n"
+                        "0 0 0 0 0 0 0\nend\ntriangles\n";
+        const int quads[6][4] = {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4},
+                                 {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
+        for (const auto& q : quads) {
+            for (const int tri : {0, 1}) {
+                s += "mat\n";
+                for (int k : {q[0], q[1 + tri], q[2 + tri]}) {
+                    s += "0 " + num(k & 1 ? x1 : x0) + " " + num(k & 2 ? y1 : y0) + " " +
+                         num(k & 4 ? z1 : z0) + " 0 0 1 0 0\n";
+                }
+            }
+        }
+        return s + "end\n";
+    };
+    put(QStringLiteral("body.smd"), box(-5, -5, 5, 5, 5, 15));
+    put(QStringLiteral("phys.smd"), box(0, 0, 0, 2, 4, 1));
+    put(QStringLiteral("up.smd"), "version 1\nnodes\n0 \"root\" -1\nend\nskeleton\ntime 0\n"
+                                  "0 0 0 10 0 0 0\nend\n");
+    put(QStringLiteral("prop.qc"), "$modelname \"t/prop.mdl\"\n$body body \"body.smd\"\n"
+                                   "$sequence idle \"up.smd\"\n"
+                                   "$collisionmodel \"phys.smd\" {\n\t$mass 10\n}\n");
+    test::TestWindow win(QStringLiteral("tst_window_physics.ini"), QSize(800, 600));
+    app::MainWindow& w = win.w;
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.openFiles({tmp.filePath(QStringLiteral("prop.qc"))});
+    QTRY_VERIFY(w.document()->qcProject());
+    QTRY_VERIFY(!w.document()->isLoading());
+    app::PhysicsView* pv = w.physicsView();
+    QTRY_COMPARE(pv->drawModel().solids.size(), std::size_t(1));
+    Eigen::Vector3d lo = Eigen::Vector3d::Constant(1e9), hi = -lo;
+    for (const render::PhysicsDrawSolid& s : pv->drawModel().solids) {
+        for (const render::PhysicsDrawPiece& p : s.pieces) {
+            for (const Eigen::Vector3d& v : p.vertices) {
+                lo = lo.cwiseMin(s.boneToModel * v);
+                hi = hi.cwiseMax(s.boneToModel * v);
+            }
+        }
+    }
+    QCOMPARE(lo, Eigen::Vector3d(0, 0, 10));
+    QCOMPARE(hi, Eigen::Vector3d(2, 4, 11));
 }
 
 QTEST_MAIN(TstWindowPhysics)
