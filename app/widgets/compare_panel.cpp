@@ -12,6 +12,7 @@
 #include <QtWidgets/QVBoxLayout>
 
 #include "app/qt_convert.h"
+#include "core/ops/compare_ghost.h"
 #include "core/ops/qc_ops.h"
 #include "core/ops/read_input.h"
 
@@ -135,9 +136,13 @@ bool ComparePanel::compareWith(const QString& mdlPath)
         return false;
     }
     core::OpenedInput in = core::openInput(toStd(mdlPath), core::Profile::Auto, {});
-    if (in.readable && in.result.hasModel && qc->project.staticProp &&
-        !core::goldSrcFamily(qc->project.profile)) {
-        turnStaticPropBack(in.result.model);
+    if (in.readable && in.result.hasModel) {
+        if (qc->project.staticProp && !core::goldSrcFamily(qc->project.profile)) {
+            turnStaticPropBack(in.result.model);
+        } else {
+            // Through the bones' space onto the source as shown (core/ops/compare_ghost.h).
+            core::placeGhostOnSource(in.result.model, qc->compiled.model.skeleton);
+        }
     }
     m_compiledModel = in.readable && in.result.hasModel
                           ? std::make_shared<const core::Model>(std::move(in.result.model))

@@ -67,6 +67,56 @@ private slots:
         QVERIFY(!app::parseGuiCommandLine({QStringLiteral("rigscope"), QStringLiteral("a.qc")})
                      .ignoreTimestamps);
     }
+    // The ghost lies on the source as shown (core/ops/compare_ghost.h): our sample decompiled
+    // and turned by `$origin 0 0 0 90`, which studiomdl gives the sequences, not the .vvd
+    // points; the source is shown turned, and the ghost goes through the bones onto it. Before,
+    // it lay across: x and y swapped.
+    void ghostLiesOnTheSource()
+    {
+        QTemporaryDir tmp;
+        const test::SourceMdlBytes b = test::writeSourceMdl(test::sampleSourceSpec());
+        const QString mdl = tmp.filePath(QStringLiteral("game/models/test/model.mdl"));
+        QVERIFY(QDir().mkpath(tmp.filePath(QStringLiteral("game/models/test"))));
+        QVERIFY(writeBytes(mdl, b.mdl));
+        QVERIFY(writeBytes(tmp.filePath(QStringLiteral("game/models/test/model.vvd")), b.vvd));
+        QVERIFY(writeBytes(tmp.filePath(QStringLiteral("game/models/test/model.dx90.vtx")), b.vtx));
+        QVERIFY(writeBytes(tmp.filePath(QStringLiteral("game/models/test/model.ani")), b.ani));
+        const QString qc = tmp.filePath(QStringLiteral("src/sample.qc"));
+        QCOMPARE(core::decompileFile(mdl.toStdString(), qc.toStdString(), {}).exitCode, 0);
+        for (const bool turned : {false, true}) {
+            if (turned) {
+                QFile f(qc);
+                QVERIFY(f.open(QIODevice::ReadOnly));
+                const QByteArray text = "$origin 0 0 0 90\n" + f.readAll();
+                f.close();
+                QVERIFY(writeBytes(qc, text.toStdString()));
+            }
+            app::Document doc;
+            doc.open({qc});
+            QVERIFY(doc.waitForLoaded());
+            QVERIFY(doc.qcProject());
+            app::ComparePanel panel;
+            panel.setDocument(&doc);
+            std::shared_ptr<const core::Model> ghost;
+            connect(&panel, &app::ComparePanel::ghostChanged, this,
+                    [&ghost](std::shared_ptr<const core::Model> m) { ghost = std::move(m); });
+            QVERIFY(panel.compareWith(mdl));
+            QVERIFY(ghost);
+            // Every point of the source shown (bodygroup choice 0: no hat) on a ghost point.
+            const core::Model& src = *doc.primaryModel();
+            float apart = 0;
+            for (const std::uint32_t p : src.mesh.cornerPoints) {
+                float best = 1e30f;
+                for (const core::Vec3& g : ghost->mesh.pointPositions) {
+                    best = std::min(best, (g - src.mesh.pointPositions[p]).norm());
+                }
+                apart = std::max(apart, best);
+            }
+            QVERIFY2(
+                apart < 1e-3f,
+                qPrintable(QStringLiteral("%1 apart (turned %2)").arg(double(apart)).arg(turned)));
+        }
+    }
     void rowsSelectWhatTheyName()
     {
         // Our sample model, decompiled (its QC compiles to it exactly, tst_decompile), then
