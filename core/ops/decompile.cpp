@@ -469,6 +469,22 @@ float weightOn(const Weights& w, JointIndex j)
     return sum;
 }
 
+// A corner's vertex as the .vvd holds it: the bits of its position, normal and UV.
+using VertexKey = std::array<std::uint32_t, 8>;
+VertexKey keyOf(const Mesh& m, std::size_t c)
+{
+    const auto bitsOf = [](float f) {
+        std::uint32_t u = 0;
+        std::memcpy(&u, &f, 4);
+        return u;
+    };
+    const Vec3& p = m.pointPositions[m.cornerPoints[c]];
+    const Vec3& n = m.cornerNormals[c];
+    const Vec2& uv = m.cornerUvs[c];
+    return VertexKey{bitsOf(p.x()), bitsOf(p.y()), bitsOf(p.z()),  bitsOf(n.x()),
+                     bitsOf(n.y()), bitsOf(n.z()), bitsOf(uv.x()), bitsOf(uv.y())};
+}
+
 LodBones lodBonesOf(const Model& lod0, const Model& lod, const Skeleton& s)
 {
     const Mesh& m0 = lod0.mesh;
@@ -482,23 +498,10 @@ LodBones lodBonesOf(const Model& lod0, const Model& lod, const Skeleton& s)
     if (m0.pointCount() != ml.pointCount()) {
         return out;
     }
-    const auto bitsOf = [](float f) {
-        std::uint32_t u = 0;
-        std::memcpy(&u, &f, 4);
-        return u;
-    };
-    using Key = std::array<std::uint32_t, 8>;
-    const auto keyOf = [&](const Mesh& m, std::size_t c) {
-        const Vec3& p = m.pointPositions[m.cornerPoints[c]];
-        const Vec3& n = m.cornerNormals[c];
-        const Vec2& uv = m.cornerUvs[c];
-        return Key{bitsOf(p.x()), bitsOf(p.y()), bitsOf(p.z()),  bitsOf(n.x()),
-                   bitsOf(n.y()), bitsOf(n.z()), bitsOf(uv.x()), bitsOf(uv.y())};
-    };
     // LOD 0's vertices by position, normal and UV; equal ones (kept apart: keepWeldedApart)
     // each take the LOD's copies of that key in turn.
-    std::map<Key, std::vector<std::uint32_t>> root;
-    std::map<Key, std::size_t> taken;
+    std::map<VertexKey, std::vector<std::uint32_t>> root;
+    std::map<VertexKey, std::size_t> taken;
     std::vector<char> rootPoint(m0.pointCount(), 0);
     std::set<JointIndex> used0, usedL;
     for (std::size_t c = 0; c < m0.cornerCount(); ++c) {
@@ -523,7 +526,7 @@ LodBones lodBonesOf(const Model& lod0, const Model& lod, const Skeleton& s)
         if (rootPoint[p] || out.twin[p] != p) {
             continue;
         }
-        const Key key = keyOf(ml, c);
+        const VertexKey key = keyOf(ml, c);
         const auto it = root.find(key);
         if (it != root.end()) {
             out.twin[p] = it->second[taken[key]++ % it->second.size()];
@@ -618,6 +621,72 @@ LodBones lodBonesOf(const Model& lod0, const Model& lod, const Skeleton& s)
         }
     }
     return out;
+}
+
+// The LOD vertices whose weights one bone map per LOD cannot give. studiomdl's UnifyLODs
+// (CreateLODVertsInDictionary) gives a LOD vertex the weights of the LOD 0 vertex it matches
+// or lies nearest (CalculateBoneWeightFromRootLod), or of an earlier LOD's vertex it matches
+// (CalculateIdealVert), then moves them by the LOD's bone map (BuildBoneLODMapping): a bone
+// the LOD's triangles still use is not in that map, so it keeps at least its weight. A vertex
+// first used by a LOD with the position, normal and UV of vertices used before it, but which
+// lacks (or weighs less) a bone each of them has and its LOD still uses, came from a compiler
+// that kept the LOD files' own weights. `lods` are read as `lod0` is: the same points.
+std::size_t lodWeightsNoMapGives(const Model& lod0, const std::vector<Model>& lods)
+{
+    const Mesh& m0 = lod0.mesh;
+    std::vector<char> used(m0.pointCount(), 0);
+    std::map<VertexKey, std::vector<std::uint32_t>> before; // points used so far, by key
+    for (std::size_t c = 0; c < m0.cornerCount(); ++c) {
+        const std::uint32_t p = m0.cornerPoints[c];
+        if (!used[p]) {
+            used[p] = 1;
+            before[keyOf(m0, c)].push_back(p);
+        }
+    }
+    std::size_t count = 0;
+    for (const Model& lod : lods) {
+        const Mesh& ml = lod.mesh;
+        if (ml.pointCount() != m0.pointCount()) {
+            continue;
+        }
+        std::set<JointIndex> bones; // the bones this LOD's vertices use
+        std::vector<char> seen(ml.pointCount(), 0);
+        std::vector<std::pair<std::uint32_t, VertexKey>> fresh;
+        for (std::size_t c = 0; c < ml.cornerCount(); ++c) {
+            const std::uint32_t p = ml.cornerPoints[c];
+            if (seen[p]) {
+                continue;
+            }
+            seen[p] = 1;
+            for (const auto& [bone, weight] : weightsOf(ml, p)) {
+                bones.insert(bone);
+            }
+            if (!used[p]) {
+                fresh.emplace_back(p, keyOf(ml, c));
+            }
+        }
+        for (const auto& [p, key] : fresh) {
+            const auto it = before.find(key);
+            if (it == before.end()) {
+                continue;
+            }
+            const Weights w = weightsOf(ml, p);
+            const bool given =
+                std::any_of(it->second.begin(), it->second.end(), [&](std::uint32_t q) {
+                    const Weights from = weightsOf(m0, q);
+                    return std::all_of(from.begin(), from.end(), [&](const auto& bw) {
+                        return bones.count(bw.first) == 0 ||
+                               weightOn(w, bw.first) >= weightOn(from, bw.first) - 1e-4f;
+                    });
+                });
+            count += given ? 0u : 1u;
+        }
+        for (const auto& [p, key] : fresh) {
+            used[p] = 1;
+            before[key].push_back(p);
+        }
+    }
+    return count;
 }
 
 // The VTA of one reference: frame 0 every corner of the SMD, then one frame per flex shape of
@@ -1112,6 +1181,19 @@ DecompiledProject decompileModel(const Model& read, const CompiledModelInfo& inf
         }
         lodRows[l].replaceBones = std::move(lb.replace);
         ownLodVertices += lb.own;
+    }
+    if (!goldsrc && !staticProp && !lodModels.empty()) {
+        const std::size_t n = lodWeightsNoMapGives(model, lodModels);
+        if (n > 0) {
+            notes.push_back(
+                plural(n, "LOD vertex", "LOD vertices") +
+                " whose weights no LOD 0 vertex gives: each has the position, normal and UV of a "
+                "vertex an earlier LOD uses, yet lacks a bone of it (or weighs it less) that its "
+                "own LOD still uses. studiomdl takes a LOD vertex's weights from LOD 0 and moves "
+                "them by one bone map per LOD (UnifyLODs: CalculateBoneWeightFromRootLod, "
+                "BuildBoneLODMapping), so a compiler that kept the LOD files' own weights built "
+                "this model and a recompile joins LOD vertices it kept apart");
+        }
     }
     if (ownLodVertices > 0) {
         notes.push_back(plural(ownLodVertices, "LOD vertex", "LOD vertices") +
