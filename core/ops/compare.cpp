@@ -1616,6 +1616,91 @@ void sourceNamesDiffer(const CompiledModelInfo& predicted, const CompiledModelIn
     }
 }
 
+// A compiled model built with another $origin than its QC's. studiomdl takes $origin off every
+// root bone of every animation as the QC gives it, after $scale (BuildRawTransforms; a DMX is
+// scaled as Load_DMX reads it), then turns the roots. Where the first sequence's frame 0 has
+// every root bone shifted alike from the prediction (half-float precision aside), with the
+// same rotations, the model was built with the $origin that shift implies.
+void originDiffers(const QcReport& qc, const ReadResult& compiled, const CompiledModelInfo& info,
+                   std::vector<std::string>& reasons)
+{
+    const QcCompiled& q = qc.compiled;
+    if (q.sequenceAnimation.empty() || info.sequenceAnimation.empty() ||
+        q.sequenceAnimation.front() < 0 || info.sequenceAnimation.front() < 0 ||
+        static_cast<std::size_t>(q.sequenceAnimation.front()) >= q.model.animations.size() ||
+        static_cast<std::size_t>(info.sequenceAnimation.front()) >=
+            compiled.model.animations.size() ||
+        qc.project.staticProp) {
+        return;
+    }
+    const Animation& pa = q.model.animations[static_cast<std::size_t>(q.sequenceAnimation.front())];
+    const Animation& ca =
+        compiled.model.animations[static_cast<std::size_t>(info.sequenceAnimation.front())];
+    const Skeleton& ps = q.model.skeleton;
+    const Skeleton& cs = compiled.model.skeleton;
+    if (pa.kind != PoseKind::LocalEulerXYZ || ca.kind != PoseKind::LocalEulerXYZ ||
+        pa.frameCount() == 0 || ca.frameCount() == 0 || pa.jointCount != ps.size() ||
+        ca.jointCount != cs.size()) {
+        return;
+    }
+    std::unordered_map<std::string, std::size_t> predicted;
+    for (std::size_t j = 0; j < ps.size(); ++j) {
+        predicted.emplace(asciiLower(ps.names[j]), j);
+    }
+    std::vector<Vec3> shifts;
+    for (std::size_t j = 0; j < cs.size(); ++j) {
+        if (cs.parents[j] != kNoJoint) {
+            continue;
+        }
+        const auto it = predicted.find(asciiLower(cs.names[j]));
+        if (it == predicted.end() || ps.parents[it->second] != kNoJoint) {
+            return;
+        }
+        const Vec3 pr = pa.rotations[pa.key(0, it->second)];
+        const Vec3 cr = ca.rotations[ca.key(0, j)];
+        // The prediction's roots are before studiomdl's own 90 degrees about Z.
+        const Eigen::Quaterniond qa = Eigen::Quaterniond(Eigen::AngleAxisd(
+                                          3.14159265358979323846 / 2, Eigen::Vector3d::UnitZ())) *
+                                      eulerToQuaternion(pr);
+        const Eigen::Quaterniond qb = eulerToQuaternion(cr);
+        if (std::fabs(qa.dot(qb)) < 0.9999) { // about 1.6 degrees: not a shift alone
+            return;
+        }
+        shifts.push_back(ca.positions[ca.key(0, j)] -
+                         compiledSpace(pa.positions[pa.key(0, it->second)]));
+    }
+    if (shifts.empty() || shifts.front().norm() < 0.05f) {
+        return;
+    }
+    for (const Vec3& d : shifts) {
+        // Half floats (Vector48) keep 11 bits: 0.004 near 8.
+        if ((d - shifts.front()).norm() > 0.02f) {
+            return;
+        }
+    }
+    Vec3 mean = Vec3::Zero();
+    for (const Vec3& d : shifts) {
+        mean += d;
+    }
+    mean /= static_cast<float>(shifts.size());
+    const auto rounded = [](const Vec3& v) {
+        return Vec3(std::round(v.x() * 100.0f) / 100.0f, std::round(v.y() * 100.0f) / 100.0f,
+                    std::round(v.z() * 100.0f) / 100.0f);
+    };
+    std::string text =
+        "sequence '" + (info.sequences.empty() ? std::string() : info.sequences[0].name) +
+        "' has all " + std::to_string(shifts.size()) + " root bones " + vec3Text(rounded(mean)) +
+        " (compiled space) from where the QC's $origin puts them at frame 0";
+    if (qc.project.originRotation == 0.0f && qc.project.upAxis.empty()) {
+        // Without a turn of the roots the shift is the QC's origin less the compiled one, in
+        // the compiled model's space ((x, y, z) -> (-y, x, z)).
+        const Vec3 origin = qc.project.origin - Vec3(mean.y(), -mean.x(), mean.z());
+        text += ", as $origin " + vec3Text(rounded(origin)) + " would";
+    }
+    reasons.push_back(text + ": built with another $origin (studiomdl takes it off every root "
+                             "bone as written, after $scale: BuildRawTransforms)");
+}
+
 } // namespace
 
 CompareReport compareQcToCompiled(const std::string& qcPath, const std::string& mdlPath,
@@ -1687,6 +1772,7 @@ CompareReport compareQcToCompiled(const std::string& qcPath, const std::string& 
         }
     }
     sourceNamesDiffer(r.predicted, r.compiled, r.staleReasons);
+    originDiffers(qc, in.result, r.compiled, r.staleReasons);
     r.differences = compareCompiled(r.predicted, r.compiled);
     const bool geometryUnread =
         std::any_of(in.result.diagnostics.begin(), in.result.diagnostics.end(),

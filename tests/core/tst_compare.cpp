@@ -1236,6 +1236,46 @@ private slots:
         }
     }
 
+    // momentum-mod's paint gun viewmodel at 168ad90: its sequence's three root bones sit alike
+    // (-1.5, 0.2, -1 in the compiled model's space) from where the QC's `$origin 4.2 10 3` puts
+    // them. studiomdl takes $origin off every root bone as written, after $scale
+    // (BuildRawTransforms; Load_DMX scales the DMX as it loads it): no rule of it turns 4.2 10 3
+    // into 4 8.5 4 (each axis moves its own way), and the pistol viewmodel, whose QC has the
+    // same $origin, is predicted exactly. So the model was built with another $origin: stale.
+    void originOtherThanTheQcsIsStale()
+    {
+        const QDir root(test::publicDataDir() +
+                        QStringLiteral("/momentum-mod+game-168ad90/mp/game/momentum"));
+        const QString qc = root.filePath(QStringLiteral("mdlsrc/v_mom_paintgun/v_mom_paintgun.qc"));
+        const QString mdl = root.filePath(QStringLiteral("models/weapons/v_mom_paintgun.mdl"));
+        const QString pistolQc =
+            root.filePath(QStringLiteral("mdlsrc/v_mom_pistol/v_mom_pistol.qc"));
+        const QString pistol = root.filePath(QStringLiteral("models/weapons/v_mom_pistol.mdl"));
+        if (!QFileInfo::exists(qc) || !QFileInfo::exists(mdl) || !QFileInfo::exists(pistolQc) ||
+            !QFileInfo::exists(pistol)) {
+            QSKIP("the public pairs (RIGSCOPE_TESTDATA) are not here");
+        }
+        CompareOptions opt;
+        opt.ignoreTimestamps = true;
+        const CompareReport r = compareQcToCompiled(qc.toStdString(), mdl.toStdString(), opt);
+        QVERIFY2(r.ok, r.error.c_str());
+        QCOMPARE(r.staleReasons.size(), std::size_t(1));
+        QCOMPARE(QString::fromStdString(r.staleReasons.front()),
+                 u"sequence 'idle' has all 3 root bones -1.5 0.2 -1 (compiled space) from where "
+                 "the QC's $origin puts them at frame 0, as $origin 4 8.5 4 would: built with "
+                 "another $origin (studiomdl takes it off every root bone as written, after "
+                 "$scale: BuildRawTransforms)"_qs);
+        QCOMPARE(r.differences.size(), std::size_t(2));
+        for (const CompareDifference& d : r.differences) {
+            QVERIFY2(d.stale, d.field.c_str());
+        }
+        const CompareReport p =
+            compareQcToCompiled(pistolQc.toStdString(), pistol.toStdString(), opt);
+        QVERIFY2(p.ok, p.error.c_str());
+        QVERIFY(p.staleReasons.empty());
+        QVERIFY(p.differences.empty());
+    }
+
     // The 18 Pathos projects with their compiled .mdl (vbmcompiler): bones in order, sequences,
     // attachments and hitboxes are compared; the meshes and textures are in the .vbm, which is
     // not read, and a line says so.
