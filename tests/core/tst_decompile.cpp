@@ -11,6 +11,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <string_view>
 
 #include "core/formats/mdl/compiled_model.h"
 #include "core/ops/compare.h"
@@ -45,6 +46,14 @@ std::string differences(const CompareReport& r)
         s += d.field + ": predicted " + d.predicted + ", compiled " + d.compiled + "\n";
     }
     return s;
+}
+
+// How many of `notes` hold `words`.
+int notesWith(const std::vector<std::string>& notes, std::string_view words)
+{
+    return static_cast<int>(std::count_if(notes.begin(), notes.end(), [&](const std::string& n) {
+        return n.find(words) != std::string::npos;
+    }));
 }
 
 // Decompiles `mdl` into `dir`/`name`.qc and compares it with the .mdl (file times ignored: the
@@ -708,12 +717,7 @@ private slots:
         const DecompileResult d = decompileFile(
             props.toStdString(), tmp.filePath(QStringLiteral("p/rs.qc")).toStdString(), {});
         QCOMPARE(d.exitCode, 0);
-        const auto cellNote = [](const std::vector<std::string>& notes) {
-            return std::count_if(notes.begin(), notes.end(), [](const std::string& n) {
-                return n.find("same 0.01 cell of the same bone's space") != std::string::npos;
-            });
-        };
-        QCOMPARE(cellNote(d.notes), 1);
+        QCOMPARE(notesWith(d.notes, "same 0.01 cell of the same bone's space"), 1);
         QVERIFY(std::find(d.notes.begin(), d.notes.end(),
                           "35 vertices in the same 0.01 cell of the same bone's space as another "
                           "vertex of their model: GoldSrc's studiomdl (lookup_vertex) makes such "
@@ -733,7 +737,7 @@ private slots:
         const DecompileResult g = decompileFile(
             grunt.toStdString(), tmp.filePath(QStringLiteral("g/hgrunt.qc")).toStdString(), {});
         QCOMPARE(g.exitCode, 0);
-        QCOMPARE(cellNote(g.notes), 0);
+        QCOMPARE(notesWith(g.notes, "same 0.01 cell of the same bone's space"), 0);
     }
 
     // GoldSrc's studiomdl numbers bones by first use, body by body (SimplifyModel). Valve's
@@ -748,16 +752,11 @@ private slots:
         if (!QFile::exists(grunt) || !QFile::exists(sci)) {
             QSKIP("the public models (RIGSCOPE_TESTDATA) are not here");
         }
-        const auto orderNote = [](const std::vector<std::string>& notes) {
-            return std::count_if(notes.begin(), notes.end(), [](const std::string& n) {
-                return n.find("numbers bones by first use") != std::string::npos;
-            });
-        };
         QTemporaryDir tmp;
         const DecompileResult g = decompileFile(
             grunt.toStdString(), tmp.filePath(QStringLiteral("g/hgrunt.qc")).toStdString(), {});
         QCOMPARE(g.exitCode, 0);
-        QCOMPARE(orderNote(g.notes), 1);
+        QCOMPARE(notesWith(g.notes, "numbers bones by first use"), 1);
         QVERIFY(std::find(g.notes.begin(), g.notes.end(),
                           "bone 'Bip01 Head' is compiled at index 19 though the bodies before "
                           "the first one using it use later bones: GoldSrc's studiomdl numbers "
@@ -781,7 +780,7 @@ private slots:
         const DecompileResult s = decompileFile(
             sci.toStdString(), tmp.filePath(QStringLiteral("s/scientist.qc")).toStdString(), {});
         QCOMPARE(s.exitCode, 0);
-        QCOMPARE(orderNote(s.notes), 0);
+        QCOMPARE(notesWith(s.notes, "numbers bones by first use"), 0);
     }
 
     // A static prop's LODs (Half-Life 2's fallentree02, as Portal ships it): its LOD vertices
@@ -825,16 +824,11 @@ private slots:
         if (!QFile::exists(male) || !QFile::exists(hunter)) {
             QSKIP("the public models (RIGSCOPE_TESTDATA) are not here");
         }
-        const auto weightNote = [](const std::vector<std::string>& notes) {
-            return std::count_if(notes.begin(), notes.end(), [](const std::string& n) {
-                return n.find("whose weights no LOD 0 vertex gives") != std::string::npos;
-            });
-        };
         QTemporaryDir tmp;
         const std::string qc = tmp.filePath(QStringLiteral("m/male.qc")).toStdString();
         const DecompileResult d = decompileFile(male.toStdString(), qc, {});
         QCOMPARE(d.exitCode, 0);
-        QCOMPARE(weightNote(d.notes), 1);
+        QCOMPARE(notesWith(d.notes, "whose weights no LOD 0 vertex gives"), 1);
         QVERIFY(std::find(d.notes.begin(), d.notes.end(),
                           "394 LOD vertices whose weights no LOD 0 vertex gives: each has the "
                           "position, normal and UV of a vertex an earlier LOD uses, yet lacks a "
@@ -853,7 +847,7 @@ private slots:
         const DecompileResult h = decompileFile(
             hunter.toStdString(), tmp.filePath(QStringLiteral("h/hunter.qc")).toStdString(), {});
         QCOMPARE(h.exitCode, 0);
-        QCOMPARE(weightNote(h.notes), 0);
+        QCOMPARE(notesWith(h.notes, "whose weights no LOD 0 vertex gives"), 0);
     }
 
     // A Left 4 Dead 2 survivor: flex shapes in a VTA with their controllers and % rules, jiggle
