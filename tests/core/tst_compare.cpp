@@ -1,3 +1,4 @@
+// rigscope-test: TIMEOUT 300
 // Issue 30: `compare` (the QC compile's prediction against the compiled model) and the
 // prediction calibrated on public pairs of sources and the models studiomdl built from them.
 // The pairs are read from RIGSCOPE_TESTDATA (default /work/data) when present.

@@ -1,3 +1,4 @@
+// rigscope-test: TIMEOUT 300
 // Issue 30 item 4: `convert X.mdl OUT.qc` decompiles a compiled model into a QC with its SMD /
 // VTA files; read back through the QC pipeline (`info X.qc`'s) it gives the compiled model's
 // figures, and `compare OUT.qc X.mdl` finds no difference. The public models are read from
