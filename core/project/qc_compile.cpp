@@ -575,6 +575,11 @@ void Compiler::applyUpAxis()
     for (Animation& a : model.animations) {
         turnRootKeys(sk, r, a);
     }
+    // A blend's later files too: each is an animation of its own with the same rotation
+    // (Cmd_ImpliedAnimation: panim->rotation = g_defaultrotation).
+    for (Animation& a : m_out.blendAnimations) {
+        turnRootKeys(sk, r, a);
+    }
 }
 
 // The file that replaces body file `path` in the LOD shown (QcCompileOptions::lod): a file

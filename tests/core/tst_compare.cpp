@@ -449,6 +449,30 @@ private slots:
         QCOMPARE(blend.sequences.size(), std::size_t(1));
         QCOMPARE(blend.hullMin, Vec3(-1, 0, 0));
         QCOMPARE(blend.hullMax, Vec3(0, 1, 5));
+        // Every file of the blend is turned by $origin's angle (Cmd_ImpliedAnimation gives each
+        // its panim->rotation = g_defaultrotation): the root 5 along X in `far` turns to 5
+        // along Y, then studiomdl's own 90 degrees: x -6..-5 (unturned it gave y 5..6). To
+        // 1e-5 (the turn's sine and cosine).
+        const std::map<std::string, std::string> farFiles{
+            {"a.smd", smd(bones, quad("m", kUp, kUp))},
+            {"low.smd", pose(0)},
+            {"far.smd", "version 1\nnodes\n0 \"root\" -1\nend\nskeleton\ntime 0\n0 5 0 0 0 0 0\n"
+                        "end\n"}};
+        const CompiledModelInfo turned =
+            predict("$modelname t.mdl\n$origin 0 0 0 90\n$body b a.smd\n"
+                    "$sequence aim low.smd far.smd blend XR -45 45\n",
+                    farFiles);
+        auto near = [](const Vec3& a, const Vec3& b) {
+            return (a - b).cwiseAbs().maxCoeff() < 1e-5f;
+        };
+        QVERIFY2(near(turned.hullMin, Vec3(-6, -1, 0)) && near(turned.hullMax, Vec3(0, 0, 0)),
+                 qPrintable(QStringLiteral("%1 %2 %3 .. %4 %5 %6")
+                                .arg(double(turned.hullMin.x()))
+                                .arg(double(turned.hullMin.y()))
+                                .arg(double(turned.hullMin.z()))
+                                .arg(double(turned.hullMax.x()))
+                                .arg(double(turned.hullMax.y()))
+                                .arg(double(turned.hullMax.z()))));
     }
 
     // The hull also holds the collision model, grown by a quarter unit on every side (the
