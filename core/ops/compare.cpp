@@ -1156,6 +1156,9 @@ CompiledModelInfo predictCompiled(const QcReport& r, std::int32_t version, bool 
         usedPoint[pt] = 1;
     }
     std::vector<Vec3> lodPoints;
+    // MakeStaticProp turns every source's points by g_defaultrotation ($origin's angle and
+    // $upaxis with the 90 degrees compiledSpace adds), as the compile turns the body.
+    const Mat3 staticTurn = qcUpAxisTurn(p).toRotationMatrix();
     if (staticProp) {
         for (const QcBodygroup& grp : p.bodygroups) {
             for (const QcBodyChoice& ch : grp.choices) {
@@ -1164,7 +1167,8 @@ CompiledModelInfo predictCompiled(const QcReport& r, std::int32_t version, bool 
                     if (const Model* lod = fileModel(q, ref)) {
                         const float scale = qcFileScale(p, ref);
                         for (const std::uint32_t pt : lod->mesh.cornerPoints) {
-                            lodPoints.push_back(lod->mesh.pointPositions[pt] * scale - p.origin);
+                            lodPoints.push_back(staticTurn *
+                                                (lod->mesh.pointPositions[pt] * scale - p.origin));
                         }
                     }
                 }

@@ -106,6 +106,14 @@ Model qcCollisionMesh(const QcProject& project, const QcCompiled& compiled, cons
         for (Vec3& v : out.mesh.pointPositions) {
             v -= shift;
         }
+        if (project.staticProp && !goldsrc && !worldspace) {
+            const Mat3 turn = qcUpAxisTurn(project).toRotationMatrix();
+            for (std::vector<Vec3>* list : {&out.mesh.pointPositions, &out.mesh.cornerNormals}) {
+                for (Vec3& v : *list) {
+                    v = turn * v;
+                }
+            }
+        }
     }
     if (posed) {
         *posed = done;

@@ -26,6 +26,10 @@ struct QcCompiled;
 // identity frame).
 Animation qcCollisionPose(const QcProject& project, const QcCompiled& compiled);
 
+// `$upaxis` and the angle of `$origin X Y Z ANGLE` as one turn (what the compile gives the roots,
+// studiomdl's g_defaultrotation less its own 90 degrees about Z).
+Eigen::Quaternionf qcUpAxisTurn(const QcProject& project);
+
 // A rigid transform in double (rotation, then translation).
 struct RigidXf {
     Eigen::Quaterniond q = Eigen::Quaterniond::Identity();
@@ -47,9 +51,11 @@ std::vector<RigidXf> eulerWorld(const Skeleton& sk, const std::vector<Vec3>& rot
 // `compiled.model` (`$origin` taken off, its angle and `$upaxis` on, studiomdl's own 90 degrees
 // not) and divided by the file's `$scale` again (the physics builder scales): each point into
 // its bones' space through the file's own bind pose, then out through qcCollisionPose (the
-// merged bind pose without one). A $staticprop, a GoldSrc model, `$assumeworldspace`, a point on
-// a bone the compiled skeleton lacks or a file without an Euler bind pose: the points as written
-// less `$origin` (`posed` false).
+// merged bind pose without one). A $staticprop: the points less `$origin`, turned by
+// qcUpAxisTurn as its body is (MakeStaticProp turns every source's points, the collision
+// model's too, by g_defaultrotation). A GoldSrc model, `$assumeworldspace`, a point on a bone
+// the compiled skeleton lacks or a file without an Euler bind pose: the points as written less
+// `$origin`. `posed`: whether the first animation posed them.
 Model qcCollisionMesh(const QcProject& project, const QcCompiled& compiled, const Model& file,
                       std::int32_t ref, bool* posed = nullptr);
 

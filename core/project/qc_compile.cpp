@@ -1402,6 +1402,11 @@ QcCompiled compileQc(const QcProject& project, QcFileSystem& fs, const QcCompile
     return c.run();
 }
 
+Eigen::Quaternionf qcUpAxisTurn(const QcProject& project)
+{
+    return upAxisTurn(project);
+}
+
 Animation qcCollisionPose(const QcProject& project, const QcCompiled& compiled)
 {
     Animation out;

@@ -524,6 +524,7 @@ void TstPhysics::cliHullIsPosedByTheFirstAnimation()
     put(u"turned.smd"_qs, pose("0 0 10 0 0 1.5707963267948966"));
     put(u"up.qc"_qs, kQcHead + "$sequence idle up.smd\n$collisionmodel \"phys.smd\"\n");
     put(u"turned.qc"_qs, kQcHead + "$sequence idle turned.smd\n$collisionmodel \"phys.smd\"\n");
+    put(u"static.qc"_qs, kQcHead + "$staticprop\n$origin 0 0 0 90\n$collisionmodel \"phys.smd\"\n");
     auto bounds = [&](const QString& qc) {
         QProcess cli;
         cli.start(QStringLiteral(RIGSCOPE_CLI_PATH),
@@ -550,6 +551,14 @@ void TstPhysics::cliHullIsPosedByTheFirstAnimation()
     for (std::size_t i = 0; i < 6; ++i) {
         QVERIFY2(std::abs(turned[i] - want[i]) < 1e-5,
                  qPrintable(QString::number(i) + u' ' + QString::number(turned[i])));
+    }
+    // A $staticprop has no animation to pose it: MakeStaticProp turns its points, the
+    // collision model's too, by $origin's angle (g_defaultrotation), as the body is shown.
+    const std::array<double, 6> still = bounds(u"static.qc"_qs);
+    const std::array<double, 6> wantStill{-4, 0, 0, 0, 2, 1};
+    for (std::size_t i = 0; i < 6; ++i) {
+        QVERIFY2(std::abs(still[i] - wantStill[i]) < 1e-5,
+                 qPrintable(QString::number(i) + u' ' + QString::number(still[i])));
     }
 }
 

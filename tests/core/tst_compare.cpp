@@ -493,6 +493,26 @@ private slots:
         QCOMPARE(c.hullMax, Vec3(0.25f, 1.25f, 0));
         // The light: at the centre of the hull before the collision model grows it.
         QCOMPARE(c.illumPosition, Vec3(-0.5f, 0.5f, 0));
+        // `$origin 0 0 0 90`: MakeStaticProp turns every source's points by g_defaultrotation,
+        // the collision model's as the body's: (1, 0, -1) -> (0, 1, -1), (0, 3, -1) ->
+        // (-3, 0, -1), then the 90 degrees (unturned, the collision model gave x -3.25..0.25).
+        // To 1e-5 (the turn's sine and cosine).
+        const CompiledModelInfo t =
+            predict("$modelname t.mdl\n$staticprop\n$origin 0 0 0 90\n$body b a.smd\n"
+                    "$sequence idle a.smd\n$collisionmodel c.smd {\n $mass 2\n}\n",
+                    {{"a.smd", smd(bones, quad("m", kUp, kUp))}, {"c.smd", smd(bones, col)}});
+        auto near = [](const Vec3& a, const Vec3& b) {
+            return (a - b).cwiseAbs().maxCoeff() < 1e-5f;
+        };
+        QVERIFY2(near(t.hullMin, Vec3(-1.25f, -3.25f, -1.25f)) &&
+                     near(t.hullMax, Vec3(0.25f, 0.25f, 0)),
+                 qPrintable(QStringLiteral("%1 %2 %3 .. %4 %5 %6")
+                                .arg(double(t.hullMin.x()))
+                                .arg(double(t.hullMin.y()))
+                                .arg(double(t.hullMin.z()))
+                                .arg(double(t.hullMax.x()))
+                                .arg(double(t.hullMax.y()))
+                                .arg(double(t.hullMax.z()))));
     }
 
     // A ragdoll's collision model does not grow the hull: studiomdl skips the fix-up for
