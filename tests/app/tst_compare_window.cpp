@@ -28,6 +28,24 @@ bool writeBytes(const QString& path, const std::string& bytes)
            f.write(bytes.data(), qint64(bytes.size())) == qint64(bytes.size());
 }
 
+// Our sample model under `dir`/game/models/test/, decompiled to `dir`/src/sample.qc (its QC
+// compiles to it exactly, tst_decompile); the .mdl's path, "" when a step failed.
+QString writeDecompiledSample(const QTemporaryDir& dir)
+{
+    const test::SourceMdlBytes b = test::writeSourceMdl(test::sampleSourceSpec());
+    const QString stem = dir.filePath(QStringLiteral("game/models/test/model"));
+    const QString qc = dir.filePath(QStringLiteral("src/sample.qc"));
+    const bool written =
+        QDir().mkpath(dir.filePath(QStringLiteral("game/models/test"))) &&
+        writeBytes(stem + QStringLiteral(".mdl"), b.mdl) &&
+        writeBytes(stem + QStringLiteral(".vvd"), b.vvd) &&
+        writeBytes(stem + QStringLiteral(".dx90.vtx"), b.vtx) &&
+        writeBytes(stem + QStringLiteral(".ani"), b.ani) &&
+        core::decompileFile((stem + QStringLiteral(".mdl")).toStdString(), qc.toStdString(), {})
+                .exitCode == 0;
+    return written ? stem + QStringLiteral(".mdl") : QString();
+}
+
 int rowOf(const QTableWidget& t, const QString& field)
 {
     for (int r = 0; r < t.rowCount(); ++r) {
@@ -74,15 +92,9 @@ private slots:
     void ghostLiesOnTheSource()
     {
         QTemporaryDir tmp;
-        const test::SourceMdlBytes b = test::writeSourceMdl(test::sampleSourceSpec());
-        const QString mdl = tmp.filePath(QStringLiteral("game/models/test/model.mdl"));
-        QVERIFY(QDir().mkpath(tmp.filePath(QStringLiteral("game/models/test"))));
-        QVERIFY(writeBytes(mdl, b.mdl));
-        QVERIFY(writeBytes(tmp.filePath(QStringLiteral("game/models/test/model.vvd")), b.vvd));
-        QVERIFY(writeBytes(tmp.filePath(QStringLiteral("game/models/test/model.dx90.vtx")), b.vtx));
-        QVERIFY(writeBytes(tmp.filePath(QStringLiteral("game/models/test/model.ani")), b.ani));
+        const QString mdl = writeDecompiledSample(tmp);
+        QVERIFY(!mdl.isEmpty());
         const QString qc = tmp.filePath(QStringLiteral("src/sample.qc"));
-        QCOMPARE(core::decompileFile(mdl.toStdString(), qc.toStdString(), {}).exitCode, 0);
         for (const bool turned : {false, true}) {
             if (turned) {
                 QFile f(qc);
@@ -122,15 +134,9 @@ private slots:
         // Our sample model, decompiled (its QC compiles to it exactly, tst_decompile), then
         // edited: a bone no compiled model has and another fps for the sequence "walk".
         QTemporaryDir tmp;
-        const test::SourceMdlBytes b = test::writeSourceMdl(test::sampleSourceSpec());
-        const QString mdl = tmp.filePath(QStringLiteral("game/models/test/model.mdl"));
-        QVERIFY(QDir().mkpath(tmp.filePath(QStringLiteral("game/models/test"))));
-        QVERIFY(writeBytes(mdl, b.mdl));
-        QVERIFY(writeBytes(tmp.filePath(QStringLiteral("game/models/test/model.vvd")), b.vvd));
-        QVERIFY(writeBytes(tmp.filePath(QStringLiteral("game/models/test/model.dx90.vtx")), b.vtx));
-        QVERIFY(writeBytes(tmp.filePath(QStringLiteral("game/models/test/model.ani")), b.ani));
+        const QString mdl = writeDecompiledSample(tmp);
+        QVERIFY(!mdl.isEmpty());
         const QString qc = tmp.filePath(QStringLiteral("src/sample.qc"));
-        QCOMPARE(core::decompileFile(mdl.toStdString(), qc.toStdString(), {}).exitCode, 0);
         QFile f(qc);
         QVERIFY(f.open(QIODevice::ReadOnly));
         QString text = QString::fromUtf8(f.readAll());

@@ -70,6 +70,22 @@ std::string quad(const std::string& material, const Vec3& n1, const Vec3& n2, in
            corner(bone2, Vec3(0, 1, z), n2, Vec2(0, 1));
 }
 
+// Whether the predicted hull is lo..hi to 1e-5 (a turn's sine and cosine), and its text.
+bool hullNear(const CompiledModelInfo& c, const Vec3& lo, const Vec3& hi)
+{
+    return (c.hullMin - lo).cwiseAbs().maxCoeff() < 1e-5f &&
+           (c.hullMax - hi).cwiseAbs().maxCoeff() < 1e-5f;
+}
+QString hullText(const CompiledModelInfo& c)
+{
+    QString s;
+    for (const Vec3* v : {&c.hullMin, &c.hullMax}) {
+        s +=
+            QStringLiteral("%1 %2 %3 ").arg(double(v->x())).arg(double(v->y())).arg(double(v->z()));
+    }
+    return s;
+}
+
 CompiledModelInfo predict(const std::string& qc, const std::map<std::string, std::string>& files,
                           std::int32_t version = 0)
 {
@@ -462,17 +478,7 @@ private slots:
             predict("$modelname t.mdl\n$origin 0 0 0 90\n$body b a.smd\n"
                     "$sequence aim low.smd far.smd blend XR -45 45\n",
                     farFiles);
-        auto near = [](const Vec3& a, const Vec3& b) {
-            return (a - b).cwiseAbs().maxCoeff() < 1e-5f;
-        };
-        QVERIFY2(near(turned.hullMin, Vec3(-6, -1, 0)) && near(turned.hullMax, Vec3(0, 0, 0)),
-                 qPrintable(QStringLiteral("%1 %2 %3 .. %4 %5 %6")
-                                .arg(double(turned.hullMin.x()))
-                                .arg(double(turned.hullMin.y()))
-                                .arg(double(turned.hullMin.z()))
-                                .arg(double(turned.hullMax.x()))
-                                .arg(double(turned.hullMax.y()))
-                                .arg(double(turned.hullMax.z()))));
+        QVERIFY2(hullNear(turned, Vec3(-6, -1, 0), Vec3(0, 0, 0)), qPrintable(hullText(turned)));
     }
 
     // The hull also holds the collision model, grown by a quarter unit on every side (the
@@ -501,18 +507,8 @@ private slots:
             predict("$modelname t.mdl\n$staticprop\n$origin 0 0 0 90\n$body b a.smd\n"
                     "$sequence idle a.smd\n$collisionmodel c.smd {\n $mass 2\n}\n",
                     {{"a.smd", smd(bones, quad("m", kUp, kUp))}, {"c.smd", smd(bones, col)}});
-        auto near = [](const Vec3& a, const Vec3& b) {
-            return (a - b).cwiseAbs().maxCoeff() < 1e-5f;
-        };
-        QVERIFY2(near(t.hullMin, Vec3(-1.25f, -3.25f, -1.25f)) &&
-                     near(t.hullMax, Vec3(0.25f, 0.25f, 0)),
-                 qPrintable(QStringLiteral("%1 %2 %3 .. %4 %5 %6")
-                                .arg(double(t.hullMin.x()))
-                                .arg(double(t.hullMin.y()))
-                                .arg(double(t.hullMin.z()))
-                                .arg(double(t.hullMax.x()))
-                                .arg(double(t.hullMax.y()))
-                                .arg(double(t.hullMax.z()))));
+        QVERIFY2(hullNear(t, Vec3(-1.25f, -3.25f, -1.25f), Vec3(0.25f, 0.25f, 0)),
+                 qPrintable(hullText(t)));
     }
 
     // A ragdoll's collision model does not grow the hull: studiomdl skips the fix-up for
