@@ -398,6 +398,36 @@ WeldStats weldStats(const Model& m, Profile profile, std::size_t vertexLimit,
     // made unit again when a hash tag matches, so no array of the vertices' corners or normals
     // is written (issue 27 item 10: 15 MB of fresh pages on a 100 MB SMD). The corner map
     // numbers vertices in order of creation: only then a corner -> number table is kept.
+    //
+    // A file that numbers its own vertices (DMX: Mesh::cornerVertices, studiomdl's index
+    // triples) is not welded by value: a corner is the vertex its number names. Only corners of
+    // a part that has no numbers (UINT32_MAX: an SMD a QC compile merged with a DMX) are welded.
+    std::size_t made = 0;                  // vertices made so far, numbered and welded
+    std::vector<std::uint32_t> fileVertex; // the file's number -> ours (UINT32_MAX: not yet)
+    const bool numbered = me.hasCornerVertices();
+    const auto numberedVertex = [&](std::size_t c) {
+        const std::uint32_t id = me.cornerVertices[c];
+        if (id >= fileVertex.size()) {
+            fileVertex.resize(std::max<std::size_t>(id + 1, 2 * fileVertex.size()), UINT32_MAX);
+        }
+        if (fileVertex[id] == UINT32_MAX) {
+            fileVertex[id] = static_cast<std::uint32_t>(made++);
+            if (vertexLimit > 0 && made == vertexLimit + 1) {
+                out.vertexOverflow = static_cast<std::uint32_t>(c);
+            }
+        }
+        if (wantCornerMap) {
+            out.cornerVertex.push_back(fileVertex[id]);
+        }
+    };
+    if (numbered && std::none_of(me.cornerVertices.begin(), me.cornerVertices.end(),
+                                 [](std::uint32_t v) { return v == UINT32_MAX; })) {
+        for (std::size_t c = 0; c < nc; ++c) {
+            numberedVertex(c);
+        }
+        out.vertices = made;
+        return out;
+    }
     WeldTable table(nc);
     std::vector<std::uint32_t> numberOf; // first corner -> vertex number (corner map only)
     if (wantCornerMap) {
@@ -461,6 +491,10 @@ WeldStats weldStats(const Model& m, Profile profile, std::size_t vertexLimit,
         if (c + kAhead < nc) {
             prepare(c + kAhead);
         }
+        if (numbered && me.cornerVertices[c] != UINT32_MAX) {
+            numberedVertex(c);
+            continue;
+        }
         const Vec3 n = unit(me.cornerNormals[c]);
         bool created = false;
         const std::uint32_t first = table.findOrAddKey(
@@ -482,9 +516,10 @@ WeldStats weldStats(const Model& m, Profile profile, std::size_t vertexLimit,
             created);
         if (created) {
             if (wantCornerMap) {
-                numberOf[c] = static_cast<std::uint32_t>(table.groups() - 1);
+                numberOf[c] = static_cast<std::uint32_t>(made);
             }
-            if (vertexLimit > 0 && table.groups() == vertexLimit + 1) {
+            ++made;
+            if (vertexLimit > 0 && made == vertexLimit + 1) {
                 out.vertexOverflow = static_cast<std::uint32_t>(c);
             }
         }
@@ -492,7 +527,7 @@ WeldStats weldStats(const Model& m, Profile profile, std::size_t vertexLimit,
             out.cornerVertex.push_back(numberOf[first]);
         }
     }
-    out.vertices = table.groups();
+    out.vertices = made;
     return out;
 }
 

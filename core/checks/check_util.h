@@ -66,7 +66,10 @@ void compiledLinks(const Mesh& mesh, std::size_t point, Profile profile, std::ve
                    std::size_t* culledCount = nullptr, float* droppedWeight = nullptr);
 
 // Welded counts of CHECKS.md §3 for the profile; `overflow*` = the corner (or XMODEL pool
-// vertex) that makes the count exceed `limit` (UINT32_MAX when it never does).
+// vertex) that makes the count exceed `limit` (UINT32_MAX when it never does). Under Source, a
+// mesh that numbers its own vertices (Mesh::cornerVertices: a DMX's index triples) is counted
+// by those numbers. This is the one count of compiled vertices: mesh.vertex-limit, the vertex
+// budget (check, the window), info of a DMX and compare's prediction all take it from here.
 struct WeldStats {
     std::size_t vertices = 0;
     std::uint32_t vertexOverflow = UINT32_MAX;

@@ -573,7 +573,10 @@ constexpr CheckExplanation kExplanations[] = {
      "tools overflow a 16-bit index.",
      "goldsrc 2048 per submodel, welded on position (2 decimals) and bone (HL SDK studiomdl.c); "
      "source and source256 65536 per SMD, welded on material, position, normal within 2°, UV "
-     "and weights (SDK 2013 `lookup_index`); cod 65535 in XMODEL v5 and v6 (v7 has 32-bit "
+     "and weights (SDK 2013 `lookup_index`); a DMX is not welded by value: its vertices are its "
+     "position, normal and UV index triples per mesh and material after normals within 2° are "
+     "merged (dmxsupport.cpp `DefineUniqueVertices`), the count `info` and `compare` give too; cod "
+     "65535 in XMODEL v5 and v6 (v7 has 32-bit "
      "indices). pathos 2047 per body file, a note: vbmcompiler stops at 2048 only for the "
      ".mdl copy of the geometry and not with -l or -s, which Pathos's models are built with "
      "(geometrysmdparser.cpp, `MAXSTUDIOVERTS_REF`); the .vbm has no such limit.",

@@ -46,6 +46,13 @@ struct Mesh {
     std::vector<Vec2> cornerExtraUvs; // (uvSetCount - 1) per corner
     std::vector<Vec4> cornerColors;   // XMODEL COLOR; empty for SMD
     std::vector<SourceLoc> cornerWhere;
+    // The compiled vertex of each corner when the file itself numbers them, so no weld by value
+    // decides (DMX: studiomdl's (mesh, material, position, collapsed normal, UV) index triples,
+    // docs/dmx.md §4); UINT32_MAX for a corner of a part that does not (a QC compile merging a
+    // DMX with an SMD). Empty for every other format; an edit that changes the corners without
+    // carrying it must leave it empty (hasCornerVertices then says no). Not content: operator==
+    // ignores it, as it ignores the where arrays.
+    std::vector<std::uint32_t> cornerVertices;
 
     // triangles
     std::vector<std::uint32_t> triangleMaterials;
@@ -63,6 +70,10 @@ struct Mesh {
         return influenceOffsets.empty() ? 0 : influenceOffsets[point + 1] - influenceOffsets[point];
     }
     bool empty() const noexcept { return triangleMaterials.empty(); }
+    bool hasCornerVertices() const noexcept
+    {
+        return !cornerVertices.empty() && cornerVertices.size() == cornerPoints.size();
+    }
 
     bool operator==(const Mesh& o) const noexcept; // ignores where arrays
 };

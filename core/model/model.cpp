@@ -327,6 +327,9 @@ std::string verifyInvariants(const Model& m)
     if (!me.cornerColors.empty() && me.cornerColors.size() != nc) {
         return "corner colours have the wrong length";
     }
+    if (!me.cornerVertices.empty() && me.cornerVertices.size() != nc) {
+        return "corner vertices have the wrong length";
+    }
     if (!me.triangleObjects.empty() && me.triangleObjects.size() != nt) {
         return "triangle objects have the wrong length";
     }

@@ -15,7 +15,6 @@
 #include "core/checks/check_util.h"
 #include "core/diag/diagnostic_ids.h"
 #include "core/formats/mdl/compiled_files.h"
-#include "core/formats/dmx/dmx.h"
 #include "core/io/file_buffer.h"
 #include "core/model/rotation.h"
 #include "core/ops/compiled_report.h"
@@ -104,36 +103,6 @@ std::vector<std::int32_t> lodFilesOf(const QcProject& p, const std::string& path
     return out;
 }
 
-// A file's weld as studiomdl makes it (corner map wanted): a DMX file's by its indices, read
-// again from its file (dmxStudiomdlVertices: dmxsupport.cpp DefineUniqueVertices keeps
-// positions written apart apart, equal or not), any other by checks::weldStats.
-checks::WeldStats studiomdlWeld(const Model& m, const QcCompiled& q, Profile profile)
-{
-    if (m.format == "dmx") {
-        for (const QcCompiled::FileRead& fr : q.reads) {
-            if (&fr.result.model != &m) {
-                continue;
-            }
-            const FileReadResult f = readFile(fr.path);
-            ReadContext ctx;
-            ctx.fileName = fr.path;
-            ctx.profile = profile;
-            std::vector<std::uint32_t> map =
-                f.ok() ? dmxStudiomdlVertices(f.bytes, ctx) : std::vector<std::uint32_t>();
-            if (map.size() == m.mesh.cornerCount() &&
-                std::none_of(map.begin(), map.end(),
-                             [](std::uint32_t v) { return v == UINT32_MAX; })) {
-                checks::WeldStats w;
-                w.vertices = map.empty() ? 0 : *std::max_element(map.begin(), map.end()) + 1;
-                w.cornerVertex = std::move(map);
-                return w;
-            }
-            break;
-        }
-    }
-    return checks::weldStats(m, profile, 0, 0, true);
-}
-
 // One vertex of studiomdl's LOD vertex dictionary (UnifyLODs): position, normal and UV as the
 // file's weld keeps them, the tangent studiomdl computes per welded vertex, and the weights on
 // the model's bones (by name; every bone is one under $staticprop).
@@ -178,11 +147,12 @@ void triangleTangents(const Vec3& p0, const Vec3& p1, const Vec3& p2, const Vec2
     normalize(t);
 }
 
-LodSource lodSource(const Model& m, const QcCompiled& q, Profile profile, bool staticProp,
+LodSource lodSource(const Model& m, Profile profile, bool staticProp,
                     std::map<std::string, std::int32_t>& boneIds)
 {
     LodSource out;
-    const checks::WeldStats w = studiomdlWeld(m, q, profile);
+    // studiomdl's weld (a DMX file's vertices are its own: Mesh::cornerVertices).
+    const checks::WeldStats w = checks::weldStats(m, profile, 0, 0, true);
     const Mesh& me = m.mesh;
     std::vector<DictVertex> verts(w.vertices);
     std::vector<std::string> material(w.vertices);
@@ -630,17 +600,16 @@ private:
 // the LOD 0 vertex nearest in position; then it takes the vertex of an earlier LOD within every
 // tolerance (weights and tangent too), its weights then moved by the LOD's bone replacements, and
 // is added unless one exactly like it is there. A LOD material that LOD 0 lacks adds nothing.
-std::int32_t lodUnionVertices(const Model& body, const QcCompiled& q,
-                              const std::vector<LodStep>& steps, Profile profile, bool staticProp,
-                              std::int32_t version)
+std::int32_t lodUnionVertices(const Model& body, const std::vector<LodStep>& steps, Profile profile,
+                              bool staticProp, std::int32_t version)
 {
     const LodTolerance tol = lodToleranceOf(version);
     std::map<std::string, std::int32_t> boneIds;
-    const LodSource root = lodSource(body, q, profile, staticProp, boneIds);
+    const LodSource root = lodSource(body, profile, staticProp, boneIds);
     std::map<const Model*, LodSource> sources; // a LOD naming no file of its own is LOD 0's
     for (const LodStep& st : steps) {
         if (st.source != &body && sources.count(st.source) == 0) {
-            sources.emplace(st.source, lodSource(*st.source, q, profile, staticProp, boneIds));
+            sources.emplace(st.source, lodSource(*st.source, profile, staticProp, boneIds));
         }
     }
     // Each LOD's bone map (BuildBoneLODMapping), on the ids of the weights.
@@ -1057,10 +1026,11 @@ CompiledModelInfo predictCompiled(const QcReport& r, std::int32_t version, bool 
                 // before it welded them (SDK 2013's welds each file as read, MakeStaticProp
                 // comes after: v1support.cpp lookup_index, simplify.cpp RemapBones).
                 const bool weldOnOneBone = version == 44 && p.staticProp && !goldsrc;
-                // A DMX file's vertices are its index triples (studiomdlWeld).
+                // A DMX file's vertices are its own (Mesh::cornerVertices), as for check and
+                // info: checks::weldStats is the one count.
+                const Model oneBone = weldOnOneBone ? onOneBone(*file) : Model();
                 const checks::WeldStats w =
-                    weldOnOneBone ? checks::weldStats(onOneBone(*file), r.profile, 0, 0, true)
-                                  : studiomdlWeld(*file, q, r.profile);
+                    checks::weldStats(weldOnOneBone ? oneBone : *file, r.profile, 0, 0, true);
                 // The .vtx is built by NvTriStrip (optimize.cpp Stripify), whose
                 // NvStripifier::BuildStripifyInfo also drops a triangle whose corners are an
                 // earlier triangle's in the same order (AlreadyExists; a turned copy stays).
@@ -1080,7 +1050,7 @@ CompiledModelInfo predictCompiled(const QcReport& r, std::int32_t version, bool 
                 if (std::any_of(steps.begin(), steps.end(), [&](const LodStep& st) {
                         return st.source != file || !st.replace.empty();
                     })) {
-                    sm.vertices = lodUnionVertices(*file, q, steps, r.profile, p.staticProp,
+                    sm.vertices = lodUnionVertices(*file, steps, r.profile, p.staticProp,
                                                    narrowLodWeld ? 0 : version);
                 }
             }

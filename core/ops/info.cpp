@@ -10,6 +10,7 @@
 #include <system_error>
 
 #include "core/build/weld.h"
+#include "core/checks/check_util.h"
 #include "core/ops/check.h"
 #include "core/formats/content_sniff.h"
 #include "core/ops/read_input.h"
@@ -105,7 +106,11 @@ InfoReport infoFromResult(const std::string& file, const ReadResult& r, Profile 
     }
     out.triangles = m.mesh.triangleCount();
     out.corners = m.mesh.cornerCount();
-    out.vertices = countUniqueVertices(m.mesh);
+    // A file that numbers its vertices (DMX) is counted as studiomdl counts it, by the count
+    // check's vertex budget and compare use (checks::weldStats); any other by the bit-exact
+    // weld the viewport draws.
+    out.vertices = m.mesh.hasCornerVertices() ? checks::weldStats(m, out.profile, 0, 0).vertices
+                                              : countUniqueVertices(m.mesh);
     std::vector<std::size_t> perMaterial(m.mesh.materials.size(), 0);
     for (std::uint32_t mat : m.mesh.triangleMaterials) {
         ++perMaterial[mat];

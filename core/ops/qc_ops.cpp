@@ -159,7 +159,11 @@ void addCheckedFiles(QcInfo& info, std::vector<CheckedFile> files)
 {
     info.checked = true;
     info.diagnostics.clear();
+    info.budget.clear();
     for (CheckedFile& f : files) {
+        if (f.format == "qc" && info.budget.empty()) {
+            info.budget = f.budget;
+        }
         for (Diagnostic& d : f.diagnostics) {
             if (d.file.empty()) {
                 d.file = f.file;
@@ -351,6 +355,16 @@ std::string qcInfoJson(const QcInfo& info)
     w.endArray();
     w.key("bones").value(m.skeleton.size());
     w.key("triangles").value(m.mesh.triangleCount());
+    // The vertices studiomdl makes, as the vertex budget of `check X.qc` counts them (null
+    // with --no-checks).
+    w.key("vertices");
+    const auto vertices = std::find_if(info.budget.begin(), info.budget.end(),
+                                       [](const BudgetMeter& b) { return b.name == "vertices"; });
+    if (vertices != info.budget.end()) {
+        w.value(vertices->used);
+    } else {
+        w.null();
+    }
     w.key("materials").beginArray();
     std::vector<std::size_t> per(m.mesh.materials.size(), 0);
     for (std::uint32_t t : m.mesh.triangleMaterials) {
@@ -416,6 +430,11 @@ std::string qcInfoText(const QcInfo& info)
          std::to_string(m.mesh.triangleCount()) + " triangles, " +
          std::to_string(m.mesh.materials.size()) + " materials, " +
          std::to_string(m.flexShapes.size()) + " flex shapes\n";
+    for (const BudgetMeter& b : info.budget) {
+        if (b.name == "vertices") { // what the vertex budget counts (qcInfoJson)
+            s += "  vertices:    " + std::to_string(b.used) + "\n";
+        }
+    }
     if (r.physics.built) {
         char mass[32];
         std::snprintf(mass, sizeof mass, "%.2f", static_cast<double>(r.physics.mass()));

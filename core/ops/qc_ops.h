@@ -49,7 +49,10 @@ struct QcInfo {
     bool checked = false;
     std::size_t errors = 0, warnings = 0, notes = 0;
     std::vector<Diagnostic> diagnostics; // every file's, graded, in `check`'s order
-    bool hasMaterials = false;           // --materials: the merged model's material lookup
+    // The QC's budget meters as `check X.qc` gives them (bones, materials, vertices: one count,
+    // checks::weldStats); empty with --no-checks.
+    std::vector<BudgetMeter> budget;
+    bool hasMaterials = false; // --materials: the merged model's material lookup
     MaterialLookupReport materials;
 };
 // The totals of `check X.qc` (checkQcReport's files), for QcInfo.

@@ -218,6 +218,7 @@ void showChoices(Model& model, const std::vector<std::vector<std::int32_t>>& cho
         }
     }
     const std::size_t extra = mesh.cornerExtraUvs.empty() ? 0 : mesh.uvSetCount - 1;
+    const bool numbered = mesh.hasCornerVertices();
     std::vector<std::int32_t> newCorner(mesh.cornerCount(), -1);
     std::size_t kept = 0;
     for (std::size_t t = 0; t < mesh.triangleCount(); ++t) {
@@ -238,6 +239,9 @@ void showChoices(Model& model, const std::vector<std::vector<std::int32_t>>& cho
             if (!mesh.cornerColors.empty()) {
                 mesh.cornerColors[to] = mesh.cornerColors[from];
             }
+            if (numbered) {
+                mesh.cornerVertices[to] = mesh.cornerVertices[from];
+            }
             for (std::size_t k = 0; k < extra; ++k) {
                 mesh.cornerExtraUvs[to * extra + k] = mesh.cornerExtraUvs[from * extra + k];
             }
@@ -257,6 +261,7 @@ void showChoices(Model& model, const std::vector<std::vector<std::int32_t>>& cho
     if (!mesh.cornerColors.empty()) {
         mesh.cornerColors.resize(3 * kept);
     }
+    mesh.cornerVertices.resize(numbered ? 3 * kept : 0);
     if (extra > 0) {
         mesh.cornerExtraUvs.resize(3 * kept * extra);
     }

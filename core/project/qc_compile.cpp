@@ -271,6 +271,21 @@ void Compiler::addMesh(const Model& src, std::uint32_t object, std::vector<Joint
         }
         matRemap[m] = found;
     }
+    // A file that numbers its vertices (DMX) keeps its numbers, after those of the files merged
+    // before it (studiomdl keeps each source's vertices apart); corners of a file that does not
+    // are welded by value (UINT32_MAX).
+    if (s.hasCornerVertices() || d.hasCornerVertices()) {
+        std::uint32_t vertexBase = 0;
+        for (const std::uint32_t v : d.cornerVertices) {
+            vertexBase = v != UINT32_MAX ? std::max(vertexBase, v + 1) : vertexBase;
+        }
+        d.cornerVertices.resize(d.cornerCount(), UINT32_MAX);
+        for (std::size_t c = 0; c < s.cornerCount(); ++c) {
+            d.cornerVertices.push_back(s.hasCornerVertices() && s.cornerVertices[c] != UINT32_MAX
+                                           ? vertexBase + s.cornerVertices[c]
+                                           : UINT32_MAX);
+        }
+    }
     for (std::size_t c = 0; c < s.cornerCount(); ++c) {
         d.cornerPoints.push_back(pointBase + s.cornerPoints[c]);
         d.cornerNormals.push_back(s.cornerNormals[c]);

@@ -331,6 +331,25 @@ private slots:
         QTRY_COMPARE(panel.countsText(), QStringLiteral("0 errors · 5 warnings · 3 notes"));
     }
 
+    // The window's vertex budget of a DMX body counts studiomdl's vertices, as info, check and
+    // compare do (tests/fixtures/qc/dmx_weld: 8 of 9 corners; the meter said 7), for the file
+    // and for its QC project.
+    void dmxVertexBudget()
+    {
+        for (const QString& name : {QStringLiteral("weld.dmx"), QStringLiteral("weld.qc")}) {
+            app::Document doc;
+            doc.open({test::fixturesDir() + QStringLiteral("/qc/dmx_weld/") + name});
+            QVERIFY(doc.waitForLoaded());
+            QTRY_VERIFY(!doc.isChecking());
+            const auto budget = doc.budget();
+            const auto it = std::find_if(budget.begin(), budget.end(), [](const auto& b) {
+                return b.name == std::string_view("vertices");
+            });
+            QVERIFY2(it != budget.end(), qPrintable(name));
+            QCOMPARE(it->used, std::size_t(8));
+        }
+    }
+
     void budgetAndLevels()
     {
         app::Document doc;

@@ -14,6 +14,7 @@
 #include <filesystem>
 
 #include "core/ops/compare.h"
+#include "core/ops/info.h"
 #include "core/ops/qc_ops.h"
 #include "tests/support/mdl_writer.h"
 #include "tests/support/public_data.h"
@@ -112,6 +113,28 @@ void write(const QString& path, const std::string& bytes)
     QFile f(path);
     QVERIFY(f.open(QIODevice::WriteOnly));
     QCOMPARE(f.write(bytes.data(), qint64(bytes.size())), qint64(bytes.size()));
+}
+
+// The "vertices" budget meter of a checked file, -1 when it has none.
+long long vertexMeter(const CheckedFile& f)
+{
+    for (const BudgetMeter& b : f.budget) {
+        if (b.name == "vertices") {
+            return static_cast<long long>(b.used);
+        }
+    }
+    return -1;
+}
+
+// `info X.qc --json`'s "vertices" (-1: absent or null).
+long long qcInfoVertices(const std::string& qc)
+{
+    const QJsonObject o =
+        QJsonDocument::fromJson(QByteArray::fromStdString(qcInfoJson(qcInfoFromFile(qc, {}))))
+            .object();
+    return o.value(QStringLiteral("vertices")).isDouble()
+               ? static_cast<long long>(o.value(QStringLiteral("vertices")).toDouble())
+               : -1;
 }
 
 } // namespace
@@ -1232,6 +1255,60 @@ private slots:
         }
     }
 
+    // One count of a DMX body's vertices (tests/fixtures/qc/dmx_weld): studiomdl numbers them
+    // by (mesh, material, position, collapsed normal, UV) index triples (DefineUniqueVertices).
+    // Positions 0 and 3 are equal but written apart (2 vertices where a weld by value makes 1),
+    // normal 1 lies 1 degree off normal 0 and is collapsed into it (so corner 5 is corner 2's
+    // vertex), and material b repeats a triple of material a (a vertex of its own): 8 vertices
+    // of 9 corners. info, the vertex budget of check (the file's and the QC's), info X.qc and
+    // compare's prediction all say 8 (info said 7, the budgets 7, info X.qc nothing).
+    void dmxVerticesAreOneCount()
+    {
+        const std::string dir = (test::fixturesDir() + u"/qc/dmx_weld/"_qs).toStdString();
+        const std::string dmx = dir + "weld.dmx", qc = dir + "weld.qc";
+        QCOMPARE(infoFromFile(dmx, Profile::Auto, {}).vertices, std::size_t(8));
+        const std::vector<CheckedFile> files = checkQcProject(qc, CheckOptions{});
+        QCOMPARE(files.size(), std::size_t(2));
+        QCOMPARE(files[0].format, std::string("qc"));
+        QCOMPARE(vertexMeter(files[0]), 8LL);
+        QCOMPARE(files[1].file, dmx);
+        QCOMPARE(vertexMeter(files[1]), 8LL);
+        QCOMPARE(qcInfoVertices(qc), 8LL);
+        const CompiledModelInfo c = predictCompiled(qcReportFromFile(qc, Profile::Auto));
+        QCOMPARE(c.bodyparts.at(0).models.at(0).vertices, 8);
+        // Read from memory (no file to read again) the prediction is the same.
+        QFile f(QString::fromStdString(dmx));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const CompiledModelInfo m =
+            predict("$modelname t.mdl\n$body b w.dmx\n$sequence idle w.dmx\n",
+                    {{"w.dmx", f.readAll().toStdString()}});
+        QCOMPARE(m.bodyparts.at(0).models.at(0).vertices, 8);
+    }
+
+    // A QC merging the DMX with an SMD: the DMX keeps its 8 numbered vertices, the SMD's 4 are
+    // welded by value, in the merged vertex budget as in the prediction.
+    void dmxAndSmdBodiesMerge()
+    {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QString dmx = test::fixturesDir() + u"/qc/dmx_weld/weld.dmx"_qs;
+        QVERIFY(QFile::copy(dmx, tmp.filePath(QStringLiteral("weld.dmx"))));
+        write(tmp.filePath(QStringLiteral("quad.smd")),
+              smd({{"plate", -1, Vec3::Zero()}}, quad("c", kUp, kUp, 0, 0, 2)));
+        const QString qc = tmp.filePath(QStringLiteral("two.qc"));
+        write(qc, "$modelname t.mdl\n$body plate weld.dmx\n$body quad quad.smd\n"
+                  "$sequence idle weld.dmx\n");
+        const std::vector<CheckedFile> files = checkQcProject(qc.toStdString(), CheckOptions{});
+        QVERIFY(!files.empty());
+        QCOMPARE(vertexMeter(files[0]), 12LL);
+        QCOMPARE(qcInfoVertices(qc.toStdString()), 12LL);
+        const CompiledModelInfo c =
+            predictCompiled(qcReportFromFile(qc.toStdString(), Profile::Auto));
+        QCOMPARE(c.bodyparts.size(), std::size_t(2));
+        QCOMPARE(c.bodyparts[0].models.at(0).vertices, 8);
+        QCOMPARE(c.bodyparts[1].models.at(0).vertices, 4);
+    }
+
     // momentum-mod/game's binary DMX weapons at 168ad90: the .vvd counts and the paint gun
     // viewmodel's bones, predicted as studiomdl wrote them (they were 3,349, 3,349, 2,145 and
     // 2,145 vertices, and bone 'blender_implicit' for the paint gun viewmodel's mesh).
@@ -1268,6 +1345,24 @@ private slots:
         QVERIFY2(r.ok, r.error.c_str());
         QCOMPARE(r.predicted.bodyparts.at(0).models.at(0).vertices, vertices);
         QCOMPARE(r.compiled.bodyparts.at(0).models.at(0).vertices, vertices);
+        // info and check count them as compare does (3,349, 3,349, 2,145, 2,145 before; info
+        // on the body file 3,359, 3,359, 2,336, 2,717): the body file's info and vertex
+        // budget, the QC's vertex budget and `info X.qc --json`.
+        const std::vector<CheckedFile> files = checkQcProject(qc.toStdString(), CheckOptions{});
+        QVERIFY(!files.empty());
+        QCOMPARE(vertexMeter(files[0]), static_cast<long long>(vertices));
+        QCOMPARE(qcInfoVertices(qc.toStdString()), static_cast<long long>(vertices));
+        const QcReport q = qcReportFromFile(qc.toStdString(), Profile::Auto);
+        std::string body;
+        for (const QcFileRef& f : q.project.files) {
+            body = body.empty() && f.command == "body" ? f.resolved : body;
+        }
+        QVERIFY(!body.empty());
+        QCOMPARE(infoFromFile(body, Profile::Auto, {}).vertices, std::size_t(vertices));
+        const auto bodyChecked = std::find_if(files.begin(), files.end(),
+                                              [&](const CheckedFile& f) { return f.file == body; });
+        QVERIFY(bodyChecked != files.end());
+        QCOMPARE(vertexMeter(*bodyChecked), static_cast<long long>(vertices));
         if (!bones.isEmpty()) {
             QStringList got;
             for (const CompiledBone& b : r.predicted.bones) {

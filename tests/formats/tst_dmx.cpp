@@ -649,9 +649,7 @@ private slots:
         QVERIFY2(!r.hasErrors(),
                  qPrintable(test::formatted(r.diagnostics).join(QLatin1Char('\n'))));
         QCOMPARE(r.model.mesh.cornerCount(), std::size_t(9));
-        ReadContext ctx;
-        ctx.fileName = "triples.dmx";
-        const std::vector<std::uint32_t> v = dmxStudiomdlVertices(text, ctx);
+        const std::vector<std::uint32_t>& v = r.model.mesh.cornerVertices;
         QList<int> got;
         for (const std::uint32_t x : v) {
             got << static_cast<int>(x);

@@ -7,13 +7,11 @@ namespace rigscope::core {
 // Valve DMX (docs/dmx.md): keyvalues2 text and binary 1-5 and 9, read into the core model the
 // way studiomdl sees it. Sniffs on the `<!-- dmx encoding ... -->` header.
 int sniffDmx(std::string_view head) noexcept;
+// The model's mesh numbers its vertices as studiomdl does (Mesh::cornerVertices, docs/dmx.md
+// §4): corners are one vertex when they are in one mesh and material and share the position,
+// (collapsed) normal and texture coordinate *indices* (dmxsupport.cpp DefineUniqueVertices,
+// mrmsupport.cpp UnifyIndices): equal values written apart stay apart.
 ReadResult readDmx(std::string_view bytes, const ReadContext& ctx);
-// The vertices studiomdl makes of a DMX file's meshes (docs/dmx.md §4): per corner of
-// readDmx's model, in its order, the number of its vertex. Corners are one vertex when they are
-// in one mesh and material and share the position, (collapsed) normal and texture coordinate
-// *indices* (dmxsupport.cpp DefineUniqueVertices, mrmsupport.cpp UnifyIndices): equal values
-// written apart stay apart. Empty when no model was read.
-std::vector<std::uint32_t> dmxStudiomdlVertices(std::string_view bytes, const ReadContext& ctx);
 
 // The registry's writer: keyvalues2 1, format model 1 (read by every studiomdl that reads DMX).
 WriteResult writeDmx(const Model& m, const WriteContext& ctx);

@@ -5,12 +5,14 @@
 #include <cmath>
 #include <array>
 #include <limits>
-#include <map>
+#include <numeric>
+#include <span>
 #include <unordered_map>
 
 #include <Eigen/Geometry>
 
 #include "core/build/model_builder.h"
+#include "core/build/weld.h"
 #include "core/diag/diagnostic_ids.h"
 #include "core/formats/dmx/dmx.h"
 #include "core/formats/dmx/dmx_document.h"
@@ -127,6 +129,9 @@ public:
         }
         orderSkeleton(m_model, m_sink);
         deriveFlexShapes(m_model);
+        if (hasMesh) {
+            m_model.mesh.cornerVertices = studiomdlVertices();
+        }
     }
 
     // studiomdl's vertices (dmxsupport.cpp LoadMesh / DefineUniqueVertices, then
@@ -139,19 +144,33 @@ public:
     {
         const Mesh& me = m_model.mesh;
         std::vector<std::uint32_t> out(me.cornerCount(), UINT32_MAX);
-        std::map<std::array<std::uint32_t, 5>, std::uint32_t> number;
+        std::uint32_t made = 0;
         for (std::size_t si = 0; si < m_meshes.size(); ++si) {
             const MeshSpan& span = m_meshes[si];
             const std::vector<std::uint32_t> normalOf = collapsedNormals(si);
+            // One mesh's keys (material, position, normal, texture coordinate) in a table of
+            // its own: a vertex is never shared between meshes.
+            std::vector<std::array<std::uint32_t, 4>> keys;
+            WeldTable table(span.endCorner - span.firstCorner);
             for (std::uint32_t c = span.firstCorner; c < span.endCorner; ++c) {
                 const std::size_t k = c - span.firstCorner;
                 const std::uint32_t f = span.cornerFace[k];
-                const std::array<std::uint32_t, 5> key{
-                    static_cast<std::uint32_t>(si), me.triangleMaterials[c / 3], span.cornerPos[k],
+                const std::array<std::uint32_t, 4> key{
+                    me.triangleMaterials[c / 3], span.cornerPos[k],
                     f < normalOf.size() ? normalOf[f] : UINT32_MAX, span.cornerTex[k]};
-                out[c] =
-                    number.emplace(key, static_cast<std::uint32_t>(number.size())).first->second;
+                std::uint64_t h = 0x9e3779b97f4a7c15ull;
+                for (const std::uint32_t v : key) {
+                    h = finishHash(h ^ v);
+                }
+                bool created = false;
+                const std::uint32_t g = table.findOrAdd(
+                    h, [&](std::uint32_t e) { return keys[e] == key; }, created);
+                if (created) {
+                    keys.push_back(key);
+                }
+                out[c] = made + g;
             }
+            made += table.groups();
         }
         return out;
     }
@@ -481,12 +500,23 @@ private:
         if (refs(mesh, "deltaStates").empty()) {
             // Kept normals by cell of 0.04 (more than the chord of 2 degrees): the first kept
             // within 2 degrees is among the 27 cells around a normal.
-            std::map<std::array<std::int32_t, 3>, std::vector<std::uint32_t>> cells;
+            // A cell is packed into 30 bits (a unit vector's cells lie within -26..25; a
+            // non-finite component counts as 0).
+            std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> cells;
+            cells.reserve(unit.size() / 4 + 16);
             const auto cellOf = [](const Vec3& v) {
-                return std::array<std::int32_t, 3>{
-                    static_cast<std::int32_t>(std::floor(v.x() / 0.04f)),
-                    static_cast<std::int32_t>(std::floor(v.y() / 0.04f)),
-                    static_cast<std::int32_t>(std::floor(v.z() / 0.04f))};
+                std::array<std::int32_t, 3> c{};
+                for (int a = 0; a < 3; ++a) {
+                    const float x = std::isfinite(v[a]) ? std::clamp(v[a], -2.0f, 2.0f) : 0.0f;
+                    c[static_cast<std::size_t>(a)] =
+                        static_cast<std::int32_t>(std::floor(x / 0.04f));
+                }
+                return c;
+            };
+            const auto cellKey = [](std::int32_t x, std::int32_t y, std::int32_t z) {
+                return (static_cast<std::uint32_t>(x + 512) << 20) |
+                       (static_cast<std::uint32_t>(y + 512) << 10) |
+                       static_cast<std::uint32_t>(z + 512);
             };
             std::vector<std::uint32_t> map(unit.size());
             for (std::size_t i = 0; i < unit.size(); ++i) {
@@ -495,7 +525,7 @@ private:
                 for (int dx = -1; dx <= 1; ++dx) {
                     for (int dy = -1; dy <= 1; ++dy) {
                         for (int dz = -1; dz <= 1; ++dz) {
-                            auto it = cells.find({c[0] + dx, c[1] + dy, c[2] + dz});
+                            auto it = cells.find(cellKey(c[0] + dx, c[1] + dy, c[2] + dz));
                             if (it == cells.end()) {
                                 continue;
                             }
@@ -510,7 +540,7 @@ private:
                 if (best == UINT32_MAX) {
                     best = static_cast<std::uint32_t>(kept.size());
                     kept.push_back(unit[i]);
-                    cells[c].push_back(best);
+                    cells[cellKey(c[0], c[1], c[2])].push_back(best);
                 }
                 map[i] = best;
             }
@@ -523,12 +553,20 @@ private:
             }
             return out;
         }
-        // Per position, its face vertices in order.
-        std::map<std::int32_t, std::vector<std::uint32_t>> byPosition;
-        for (std::size_t f = 0; f < nfv; ++f) {
-            byPosition[posIdx->ints[f]].push_back(static_cast<std::uint32_t>(f));
-        }
-        for (const auto& [position, faces] : byPosition) {
+        // Per position (in order of index), its face vertices in order.
+        std::vector<std::uint32_t> byPosition(nfv);
+        std::iota(byPosition.begin(), byPosition.end(), 0u);
+        std::stable_sort(
+            byPosition.begin(), byPosition.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return posIdx->ints[a] < posIdx->ints[b]; });
+        for (std::size_t g = 0; g < nfv;) {
+            std::size_t end = g + 1;
+            while (end < nfv && posIdx->ints[byPosition[end]] == posIdx->ints[byPosition[g]]) {
+                ++end;
+            }
+            const std::span<const std::uint32_t> faces(byPosition.data() + g, end - g);
+            const std::int32_t position = posIdx->ints[byPosition[g]];
+            g = end;
             if (position < 0) {
                 continue;
             }
@@ -1396,10 +1434,7 @@ int sniffDmx(std::string_view head) noexcept
     return 100;
 }
 
-namespace {
-
-ReadResult readDmxWith(std::string_view bytes, const ReadContext& ctx,
-                       std::vector<std::uint32_t>* studiomdlVertices)
+ReadResult readDmx(std::string_view bytes, const ReadContext& ctx)
 {
     ReadResult r;
     dmx::Document doc;
@@ -1440,26 +1475,9 @@ ReadResult readDmxWith(std::string_view bytes, const ReadContext& ctx,
         Builder b(doc, ctx, sink, r.model);
         b.run();
         r.hasModel = true;
-        if (studiomdlVertices) {
-            *studiomdlVertices = b.studiomdlVertices();
-        }
     }
     r.diagnostics = sink.take();
     return r;
-}
-
-} // namespace
-
-ReadResult readDmx(std::string_view bytes, const ReadContext& ctx)
-{
-    return readDmxWith(bytes, ctx, nullptr);
-}
-
-std::vector<std::uint32_t> dmxStudiomdlVertices(std::string_view bytes, const ReadContext& ctx)
-{
-    std::vector<std::uint32_t> out;
-    const ReadResult r = readDmxWith(bytes, ctx, &out);
-    return r.hasModel ? out : std::vector<std::uint32_t>();
 }
 
 } // namespace rigscope::core
