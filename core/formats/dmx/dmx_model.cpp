@@ -3,6 +3,7 @@
 // delta states as VTA-style vertex frames, DmeChannelsClip logs sampled into frames.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <array>
 #include <limits>
 #include <numeric>
@@ -12,7 +13,6 @@
 #include <Eigen/Geometry>
 
 #include "core/build/model_builder.h"
-#include "core/build/weld.h"
 #include "core/diag/diagnostic_ids.h"
 #include "core/formats/dmx/dmx.h"
 #include "core/formats/dmx/dmx_document.h"
@@ -130,49 +130,70 @@ public:
         orderSkeleton(m_model, m_sink);
         deriveFlexShapes(m_model);
         if (hasMesh) {
-            m_model.mesh.cornerVertices = studiomdlVertices();
+            numberStudiomdlVertices();
         }
     }
 
     // studiomdl's vertices (dmxsupport.cpp LoadMesh / DefineUniqueVertices, then
-    // mrmsupport.cpp UnifyIndices' AddToVlist): per corner of the model, in its order, the
-    // number of the vertex it becomes, numbered as they first appear. A vertex is one mesh's
-    // (material, position index, normal index, texture coordinate index): indices, not values,
-    // so positions written apart stay apart however equal. The normals are first made unit and
-    // collapsed (CDmeMesh::CollapseRedundantNormals, normal_blend = 2 degrees).
-    std::vector<std::uint32_t> studiomdlVertices()
+    // mrmsupport.cpp UnifyIndices' AddToVlist), written to Mesh::cornerVertices: per corner of
+    // the model, in its order, the number of the vertex it becomes, numbered as they first
+    // appear. A vertex is one mesh's (material, position index, normal index, texture coordinate
+    // index): indices, not values, so positions written apart stay apart however equal. The
+    // normals are first made unit and collapsed (CDmeMesh::CollapseRedundantNormals,
+    // normal_blend = 2 degrees). Runs last and consumes the spans: their face-vertex and normal
+    // index arrays are reused as scratch, so a read costs one array per position and one per
+    // normal beyond what it kept already (bench: rigscope-bench dmx).
+    void numberStudiomdlVertices()
     {
-        const Mesh& me = m_model.mesh;
-        std::vector<std::uint32_t> out(me.cornerCount(), UINT32_MAX);
-        std::uint32_t made = 0;
+        Mesh& me = m_model.mesh;
+        std::vector<std::uint32_t>& out = me.cornerVertices;
+        out.assign(me.cornerCount(), UINT32_MAX);
+        std::vector<std::uint32_t> head; // position index -> last new corner there (span-local)
         for (std::size_t si = 0; si < m_meshes.size(); ++si) {
-            const MeshSpan& span = m_meshes[si];
-            const std::vector<std::uint32_t> normalOf = collapsedNormals(si);
-            // One mesh's keys (material, position, normal, texture coordinate) in a table of
-            // its own: a vertex is never shared between meshes.
-            std::vector<std::array<std::uint32_t, 4>> keys;
-            WeldTable table(span.endCorner - span.firstCorner);
-            for (std::uint32_t c = span.firstCorner; c < span.endCorner; ++c) {
-                const std::size_t k = c - span.firstCorner;
-                const std::uint32_t f = span.cornerFace[k];
-                const std::array<std::uint32_t, 4> key{
-                    me.triangleMaterials[c / 3], span.cornerPos[k],
-                    f < normalOf.size() ? normalOf[f] : UINT32_MAX, span.cornerTex[k]};
-                std::uint64_t h = 0x9e3779b97f4a7c15ull;
-                for (const std::uint32_t v : key) {
-                    h = finishHash(h ^ v);
-                }
-                bool created = false;
-                const std::uint32_t g = table.findOrAdd(
-                    h, [&](std::uint32_t e) { return keys[e] == key; }, created);
-                if (created) {
-                    keys.push_back(key);
-                }
-                out[c] = made + g;
+            MeshSpan& span = m_meshes[si];
+            // cornerFace becomes each corner's collapsed normal (UINT32_MAX: none).
+            collapseNormals(si, span.cornerFace);
+            std::vector<std::uint32_t>& next = span.cornerNorm; // reused: chain of a position
+            std::uint32_t maxPos = 0;
+            for (const std::uint32_t p : span.cornerPos) {
+                maxPos = std::max(maxPos, p + 1);
             }
-            made += table.groups();
+            head.assign(maxPos, UINT32_MAX);
+            // A corner is the vertex of the first earlier corner of its position that agrees
+            // on material, normal and texture coordinate; only a position's first corners are
+            // chained, so a chain is as long as the vertices at its position.
+            for (std::uint32_t c = span.firstCorner; c < span.endCorner; ++c) {
+                const std::uint32_t k = c - span.firstCorner;
+                const std::uint32_t p = span.cornerPos[k];
+                const std::uint32_t mat = me.triangleMaterials[c / 3];
+                std::uint32_t found = UINT32_MAX;
+                for (std::uint32_t j = head[p]; j != UINT32_MAX; j = next[j]) {
+                    if (span.cornerFace[j] == span.cornerFace[k] &&
+                        span.cornerTex[j] == span.cornerTex[k] &&
+                        me.triangleMaterials[(span.firstCorner + j) / 3] == mat) {
+                        found = span.firstCorner + j;
+                        break;
+                    }
+                }
+                if (found == UINT32_MAX) {
+                    next[k] = head[p];
+                    head[p] = k;
+                    found = c;
+                }
+                out[c] = found;
+            }
+            std::vector<std::uint32_t>().swap(span.cornerPos); // done with this mesh
+            std::vector<std::uint32_t>().swap(span.cornerTex);
+            std::vector<std::uint32_t>().swap(span.cornerFace);
+            std::vector<std::uint32_t>().swap(span.cornerNorm);
         }
-        return out;
+        // Each corner names its vertex's first corner (never a later one): numbered in place.
+        std::uint32_t made = 0;
+        for (std::size_t c = 0; c < out.size(); ++c) {
+            if (out[c] != UINT32_MAX) {
+                out[c] = out[c] == c ? made++ : out[out[c]];
+            }
+        }
     }
 
 private:
@@ -455,15 +476,17 @@ private:
         }
     }
 
-    // Each face vertex's normal after CDmeMesh::CollapseRedundantNormals (UINT32_MAX: the
-    // mesh has none). Normals are made unit (VectorNormalize, a zero one stays zero). Without
-    // delta states each normal joins the first earlier kept one within normal_blend
+    // Each corner's normal after CDmeMesh::CollapseRedundantNormals (UINT32_MAX: none), for a
+    // span whose `corners` holds each corner's face-vertex index; written over it. Normals are
+    // made unit (VectorNormalize, a zero one stays zero). Without delta states each normal
+    // joins the first earlier kept one within normal_blend
     // (CollapseRedundantBaseNormalsAggressive); with them, the face vertices of each position
     // in turn join the first normal kept for that position (CollapseRedundantBaseNormals).
     // When that would not make fewer normals they stay as written.
-    std::vector<std::uint32_t> collapsedNormals(std::size_t spanIndex)
+    void collapseNormals(std::size_t spanIndex, std::vector<std::uint32_t>& corners)
     {
-        const Element& mesh = *el(m_nodes[m_meshes[spanIndex].node].mesh);
+        const MeshSpan& span = m_meshes[spanIndex];
+        const Element& mesh = *el(m_nodes[span.node].mesh);
         std::int32_t vdi = ref(mesh, "bindState");
         if (vdi < 0) {
             vdi = ref(mesh, "currentState");
@@ -480,13 +503,26 @@ private:
         if (!nrm || !nrmIdx || !posIdx || nrm->type != AttrType::Vector3 ||
             nrmIdx->type != AttrType::Int || posIdx->type != AttrType::Int ||
             nrmIdx->count != posIdx->count) {
-            return {};
+            std::fill(corners.begin(), corners.end(), UINT32_MAX);
+            return;
         }
         const float blend = static_cast<float>(std::cos(2.0 * 3.14159265358979323846 / 180.0));
+        const auto unitAt = [&](std::size_t i) {
+            const Vec3 v(nrm->floats[3 * i], nrm->floats[3 * i + 1], nrm->floats[3 * i + 2]);
+            return Vec3(v / std::sqrt(v.squaredNorm() + 1e-10f));
+        };
+        if (refs(mesh, "deltaStates").empty()) {
+            // The corners' normal indices (span.cornerNorm) map through the collapse.
+            const std::vector<std::uint32_t> map = aggressiveNormalMap(nrm->count, unitAt, blend);
+            for (std::size_t k = 0; k < corners.size(); ++k) {
+                const std::uint32_t ni = span.cornerNorm[k];
+                corners[k] = ni == UINT32_MAX || map.empty() ? ni : map[ni];
+            }
+            return;
+        }
         std::vector<Vec3> unit(nrm->count);
         for (std::size_t i = 0; i < nrm->count; ++i) {
-            const Vec3 v(nrm->floats[3 * i], nrm->floats[3 * i + 1], nrm->floats[3 * i + 2]);
-            unit[i] = v / std::sqrt(v.squaredNorm() + 1e-10f);
+            unit[i] = unitAt(i);
         }
         const std::size_t nfv = nrmIdx->count;
         const auto normalAt = [&](std::size_t f) -> const Vec3* {
@@ -497,62 +533,6 @@ private:
         };
         std::vector<std::uint32_t> out(nfv, UINT32_MAX);
         std::vector<Vec3> kept;
-        if (refs(mesh, "deltaStates").empty()) {
-            // Kept normals by cell of 0.04 (more than the chord of 2 degrees): the first kept
-            // within 2 degrees is among the 27 cells around a normal.
-            // A cell is packed into 30 bits (a unit vector's cells lie within -26..25; a
-            // non-finite component counts as 0).
-            std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> cells;
-            cells.reserve(unit.size() / 4 + 16);
-            const auto cellOf = [](const Vec3& v) {
-                std::array<std::int32_t, 3> c{};
-                for (int a = 0; a < 3; ++a) {
-                    const float x = std::isfinite(v[a]) ? std::clamp(v[a], -2.0f, 2.0f) : 0.0f;
-                    c[static_cast<std::size_t>(a)] =
-                        static_cast<std::int32_t>(std::floor(x / 0.04f));
-                }
-                return c;
-            };
-            const auto cellKey = [](std::int32_t x, std::int32_t y, std::int32_t z) {
-                return (static_cast<std::uint32_t>(x + 512) << 20) |
-                       (static_cast<std::uint32_t>(y + 512) << 10) |
-                       static_cast<std::uint32_t>(z + 512);
-            };
-            std::vector<std::uint32_t> map(unit.size());
-            for (std::size_t i = 0; i < unit.size(); ++i) {
-                const std::array<std::int32_t, 3> c = cellOf(unit[i]);
-                std::uint32_t best = UINT32_MAX;
-                for (int dx = -1; dx <= 1; ++dx) {
-                    for (int dy = -1; dy <= 1; ++dy) {
-                        for (int dz = -1; dz <= 1; ++dz) {
-                            auto it = cells.find(cellKey(c[0] + dx, c[1] + dy, c[2] + dz));
-                            if (it == cells.end()) {
-                                continue;
-                            }
-                            for (const std::uint32_t r : it->second) {
-                                if (r < best && unit[i].dot(kept[r]) > blend) {
-                                    best = r;
-                                }
-                            }
-                        }
-                    }
-                }
-                if (best == UINT32_MAX) {
-                    best = static_cast<std::uint32_t>(kept.size());
-                    kept.push_back(unit[i]);
-                    cells[cellKey(c[0], c[1], c[2])].push_back(best);
-                }
-                map[i] = best;
-            }
-            for (std::size_t f = 0; f < nfv; ++f) {
-                const std::int32_t q = nrmIdx->ints[f];
-                if (q >= 0 && static_cast<std::size_t>(q) < unit.size()) {
-                    out[f] = kept.size() < unit.size() ? map[static_cast<std::size_t>(q)]
-                                                       : static_cast<std::uint32_t>(q);
-                }
-            }
-            return out;
-        }
         // Per position (in order of index), its face vertices in order.
         std::vector<std::uint32_t> byPosition(nfv);
         std::iota(byPosition.begin(), byPosition.end(), 0u);
@@ -598,7 +578,126 @@ private:
                 out[f] = normalAt(f) ? static_cast<std::uint32_t>(nrmIdx->ints[f]) : UINT32_MAX;
             }
         }
-        return out;
+        for (std::size_t k = 0; k < corners.size(); ++k) {
+            corners[k] = span.cornerNorm[k] == UINT32_MAX ? UINT32_MAX : out[corners[k]];
+        }
+    }
+
+    // CollapseRedundantBaseNormalsAggressive: each normal (in index order) joins the first kept
+    // one within `blend`, else is kept. Returns normal index -> kept index, or nothing when
+    // every normal is kept (the normals then stay as written). The kept normals are found by
+    // cell of 0.08, twice the chord of 2 degrees, so those near a normal lie in the 8 cells
+    // around it; the cells sit in a small open-addressed table grown with the kept normals.
+    template <class UnitAt>
+    static std::vector<std::uint32_t> aggressiveNormalMap(std::size_t count, const UnitAt& unitAt,
+                                                          float blend)
+    {
+        constexpr float kCell = 0.08f;
+        constexpr std::uint64_t kEmpty = ~std::uint64_t(0);
+        std::vector<std::uint32_t> map(count);
+        std::vector<Vec3> kept;
+        // A cell's kept normals in the order kept (ascending), so a cell's walk stops at its
+        // first match or at the best found so far.
+        std::vector<std::uint32_t> nextInCell;        // per kept normal: the next kept there
+        std::vector<std::uint64_t> cells(64, kEmpty); // (cell key << 32) | first kept in it
+        std::vector<std::uint32_t> lastInCell(64);    // per slot: the last kept in it
+        std::size_t used = 0;
+        const auto slotOf = [&](std::uint32_t key) {
+            const std::size_t mask = cells.size() - 1;
+            std::size_t i = (static_cast<std::size_t>(key) * 0x9e3779b97f4a7c15ull >> 20) & mask;
+            while (cells[i] != kEmpty && static_cast<std::uint32_t>(cells[i] >> 32) != key) {
+                i = (i + 1) & mask;
+            }
+            return i;
+        };
+        // Equal unit normals get the same answer (a kept normal's equal is never kept again), so
+        // the last answer per value is cached, by its bits, in a small direct-mapped table:
+        // written normals repeat (one per corner, as many writers write them).
+        struct Cached {
+            std::array<std::uint32_t, 3> bits{};
+            std::uint32_t kept = UINT32_MAX;
+        };
+        std::vector<Cached> cache(4096);
+        for (std::size_t i = 0; i < count; ++i) {
+            const Vec3 u = unitAt(i);
+            std::array<std::uint32_t, 3> bits{};
+            std::memcpy(bits.data(), u.data(), sizeof bits);
+            Cached& hit =
+                cache[(bits[0] * 0x9e3779b1u ^ bits[1] * 0x85ebca6bu ^ bits[2] * 0xc2b2ae35u) >>
+                      20];
+            if (hit.kept != UINT32_MAX && hit.bits == bits) {
+                map[i] = hit.kept;
+                continue;
+            }
+            std::array<std::int32_t, 3> c{};
+            std::array<std::int32_t, 3> side{};
+            for (int a = 0; a < 3; ++a) {
+                const float x = std::isfinite(u[a]) ? std::clamp(u[a], -2.0f, 2.0f) : 0.0f;
+                const float f = x / kCell;
+                const float cell = std::floor(f);
+                c[static_cast<std::size_t>(a)] = static_cast<std::int32_t>(cell);
+                side[static_cast<std::size_t>(a)] = f - cell < 0.5f ? -1 : 1;
+            }
+            const auto keyOf = [](std::int32_t x, std::int32_t y, std::int32_t z) {
+                return (static_cast<std::uint32_t>(x + 512) << 20) |
+                       (static_cast<std::uint32_t>(y + 512) << 10) |
+                       static_cast<std::uint32_t>(z + 512);
+            };
+            std::uint32_t best = UINT32_MAX;
+            for (int b = 0; b < 8; ++b) {
+                const std::size_t s =
+                    slotOf(keyOf(c[0] + ((b & 1) ? side[0] : 0), c[1] + ((b & 2) ? side[1] : 0),
+                                 c[2] + ((b & 4) ? side[2] : 0)));
+                if (cells[s] == kEmpty) {
+                    continue;
+                }
+                for (auto r = static_cast<std::uint32_t>(cells[s]); r < best; r = nextInCell[r]) {
+                    if (u.dot(kept[r]) > blend) {
+                        best = r;
+                        break;
+                    }
+                }
+            }
+            if (best == UINT32_MAX) {
+                best = static_cast<std::uint32_t>(kept.size());
+                kept.push_back(u);
+                const std::uint32_t key = keyOf(c[0], c[1], c[2]);
+                std::size_t s = slotOf(key);
+                nextInCell.push_back(UINT32_MAX);
+                if (cells[s] != kEmpty) {
+                    nextInCell[lastInCell[s]] = best;
+                    lastInCell[s] = best;
+                } else {
+                    if (2 * (used + 1) > cells.size()) { // grow, then find the slot again
+                        std::vector<std::uint64_t> old(2 * cells.size(), kEmpty);
+                        std::vector<std::uint32_t> oldLast(2 * cells.size());
+                        old.swap(cells);
+                        oldLast.swap(lastInCell);
+                        for (std::size_t e = 0; e < old.size(); ++e) {
+                            if (old[e] != kEmpty) {
+                                const std::size_t to =
+                                    slotOf(static_cast<std::uint32_t>(old[e] >> 32));
+                                cells[to] = old[e];
+                                lastInCell[to] = oldLast[e];
+                            }
+                        }
+                        s = slotOf(key);
+                    }
+                    ++used;
+                    cells[s] = (std::uint64_t(key) << 32) | best;
+                    lastInCell[s] = best;
+                }
+            }
+            map[i] = best;
+            if (u.dot(u) > blend) { // not zero nor NaN: it joins its equals
+                hit.bits = bits;
+                hit.kept = best;
+            }
+        }
+        if (kept.size() >= count) {
+            return {};
+        }
+        return map;
     }
 
     // Whether a node's mesh is skinned as studiomdl's LoadVertices sees it (HasSkinningData
