@@ -461,6 +461,52 @@ private slots:
         compareModels(src, readBytesAs(bin, "s.dmx").model);
     }
 
+    // An SMD converted to DMX keeps studiomdl's vertex count (issue 30, "one truth"): the writer
+    // shares one position, normal and texture coordinate index among equal values, so the DMX's
+    // index triples (dmxsupport.cpp DefineUniqueVertices) make the vertices the SMD's weld makes
+    // (v1support.cpp lookup_index): resources/samples/sample_ref.smd 126 both ways (a DMX
+    // written with an index per corner counted 516, one per corner).
+    void smdToDmxKeepsVertexCount_data()
+    {
+        QTest::addColumn<QString>("encoding");
+        QTest::newRow("keyvalues2") << QString();
+        QTest::newRow("binary") << QStringLiteral("dmx-binary");
+    }
+    void smdToDmxKeepsVertexCount()
+    {
+        QFETCH(QString, encoding);
+        const std::string smdPath =
+            (test::samplesDir() + QStringLiteral("/sample_ref.smd")).toStdString();
+        ReadContext ctx;
+        ctx.fileName = smdPath;
+        const std::string text = test::readBytes(QString::fromStdString(smdPath));
+        QVERIFY(!text.empty());
+        ReadResult smd = readSmd(text, ctx);
+        QVERIFY(smd.hasModel);
+        const auto vertices = [](const std::string& file, const ReadResult& r) {
+            CheckOptions opt;
+            opt.profile = Profile::Source;
+            const CheckedFile f = checkReadResult(file, r, nullptr, std::string(), opt);
+            for (const BudgetMeter& b : f.budget) {
+                if (b.name == "vertices") {
+                    return b.used;
+                }
+            }
+            return std::size_t(0);
+        };
+        QCOMPARE(vertices("sample_ref.smd", smd), std::size_t(126));
+        std::string dmx;
+        QCOMPARE(convertModel(smd, "sample_ref.smd", "sample_ref.dmx", encoding.toStdString(), dmx)
+                     .exitCode,
+                 0);
+        const ReadResult back = readBytesAs(dmx, "sample_ref.dmx", Profile::Source);
+        QVERIFY(back.hasModel);
+        QCOMPARE(vertices("sample_ref.dmx", back), std::size_t(126));
+        QCOMPARE(infoFromResult("sample_ref.dmx", back, Profile::Source).vertices,
+                 std::size_t(126));
+        compareModels(smd.model, back.model);
+    }
+
     // tests/fixtures/dmx/valid/gimbal_weapon.dmx (written by tests/fixtures/dmx/gimbal_weapon.py):
     // a grip bone near -90° pitch and, under it, a weapon bone whose quaternion is the exact
     // inverse of the grip's, so the weapon's world axes are the hand's; its children sit at or

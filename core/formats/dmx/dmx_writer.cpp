@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 
+#include "core/build/weld.h"
 #include "core/diag/diagnostic_ids.h"
 #include "core/formats/dmx/dmx.h"
 #include "core/formats/dmx/dmx_document.h"
@@ -102,6 +103,63 @@ void push(Attribute& a, const Vec3& v)
 {
     a.floats.insert(a.floats.end(), {v.x(), v.y(), v.z()});
     ++a.count;
+}
+
+// Hash of values by their bits (equal bits, equal hash).
+struct BitsHash {
+    std::uint64_t h = 0x9e3779b97f4a7c15ull;
+    BitsHash& add(std::uint32_t v) noexcept
+    {
+        h = finishHash(h ^ v);
+        return *this;
+    }
+    BitsHash& add(float f) noexcept
+    {
+        std::uint32_t v = 0;
+        std::memcpy(&v, &f, sizeof v);
+        return add(v);
+    }
+    template <int N> BitsHash& add(const Eigen::Matrix<float, N, 1>& x) noexcept
+    {
+        for (int i = 0; i < N; ++i) {
+            add(x[i]);
+        }
+        return *this;
+    }
+};
+
+template <int N>
+bool sameBits(const Eigen::Matrix<float, N, 1>& a, const Eigen::Matrix<float, N, 1>& b)
+{
+    return std::memcmp(a.data(), b.data(), sizeof(float) * N) == 0;
+}
+
+// One index per group of equal items, numbered as groups first appear; `firsts` receives each
+// index's first item. An item `alone` says true of gets an index of its own.
+template <class Alone, class Hash, class Same>
+std::vector<std::int32_t> shareIndices(std::size_t n, const Alone& alone, const Hash& hash,
+                                       const Same& same, std::vector<std::uint32_t>& firsts)
+{
+    std::vector<std::int32_t> out(n);
+    firsts.clear();
+    WeldTable table(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto item = static_cast<std::uint32_t>(i);
+        if (alone(item)) {
+            out[i] = static_cast<std::int32_t>(firsts.size());
+            firsts.push_back(item);
+            continue;
+        }
+        bool created = false;
+        const std::uint32_t key = table.findOrAddKey(
+            hash(item), static_cast<std::uint32_t>(firsts.size()),
+            [&](std::uint32_t g) { return same(firsts[g], item); }, created);
+        if (created) {
+            firsts.push_back(item);
+        }
+        out[i] = static_cast<std::int32_t>(key);
+    }
+    return out;
 }
 
 // Builds the element graph of a model.
@@ -258,46 +316,123 @@ private:
         fmt.count = fmt.strings.size();
         m_graph.integer(vd, "flipVCoordinates", 1, AttrType::Bool);
         m_graph.integer(vd, "jointCount", rigid ? 0 : static_cast<std::int32_t>(jointCount));
+        // studiomdl makes a vertex of each distinct (position, normal, texture coordinate)
+        // index triple (dmxsupport.cpp DefineUniqueVertices), so equal values share one index
+        // and the DMX compiles to the vertices the SMD's weld makes. A position is a point's
+        // place, skinning and balance; a point or corner a flex shape moves, or whose wrinkle
+        // it scales, keeps an index of its own so no delta is lost.
+        std::vector<bool> movedPoint(me.pointCount(), false);
+        std::vector<bool> movedCorner(me.cornerCount(), false);
+        std::vector<bool> wrinkledCorner(me.cornerCount(), false);
+        for (const FlexShape& shape : m_model.flexShapes) {
+            const bool wrinkled =
+                shape.deltaWrinkles.size() == shape.ids.size() && !shape.deltaWrinkles.empty();
+            for (const std::int32_t c : shape.ids) {
+                if (c >= 0 && static_cast<std::size_t>(c) < me.cornerCount()) {
+                    movedCorner[static_cast<std::size_t>(c)] = true;
+                    movedPoint[me.cornerPoints[static_cast<std::size_t>(c)]] = true;
+                    wrinkledCorner[static_cast<std::size_t>(c)] =
+                        wrinkledCorner[static_cast<std::size_t>(c)] || wrinkled;
+                }
+            }
+        }
+        const bool balanced =
+            !m_model.pointBalance.empty() && m_model.pointBalance.size() == me.pointCount();
+        std::vector<std::uint32_t> posFirst;
+        const std::vector<std::int32_t> posOf = shareIndices(
+            me.pointCount(), [&](std::uint32_t p) { return movedPoint[p]; },
+            [&](std::uint32_t p) {
+                BitsHash h;
+                h.add(me.pointPositions[p]).add(static_cast<std::uint32_t>(me.pointParents[p]));
+                for (std::uint32_t k = me.influenceOffsets.empty() ? 0 : me.influenceOffsets[p];
+                     k < (me.influenceOffsets.empty() ? 0 : me.influenceOffsets[p + 1]); ++k) {
+                    h.add(static_cast<std::uint32_t>(me.influenceJoints[k]))
+                        .add(me.influenceWeights[k]);
+                }
+                if (balanced) {
+                    h.add(m_model.pointBalance[p]);
+                }
+                return h.h;
+            },
+            [&](std::uint32_t a, std::uint32_t b) {
+                if (!sameBits(me.pointPositions[a], me.pointPositions[b]) ||
+                    me.pointParents[a] != me.pointParents[b] ||
+                    me.influenceCount(a) != me.influenceCount(b)) {
+                    return false;
+                }
+                if (balanced && !sameBits(Eigen::Matrix<float, 1, 1>(m_model.pointBalance[a]),
+                                          Eigen::Matrix<float, 1, 1>(m_model.pointBalance[b]))) {
+                    return false;
+                }
+                for (std::uint32_t k = 0; k < me.influenceCount(a); ++k) {
+                    const std::uint32_t ka = me.influenceOffsets[a] + k;
+                    const std::uint32_t kb = me.influenceOffsets[b] + k;
+                    if (me.influenceJoints[ka] != me.influenceJoints[kb] ||
+                        std::memcmp(&me.influenceWeights[ka], &me.influenceWeights[kb],
+                                    sizeof(float)) != 0) {
+                        return false;
+                    }
+                }
+                return true;
+            },
+            posFirst);
+        std::vector<std::uint32_t> nrmFirst;
+        const std::vector<std::int32_t> nrmOf = shareIndices(
+            me.cornerCount(), [&](std::uint32_t c) { return movedCorner[c]; },
+            [&](std::uint32_t c) { return BitsHash().add(me.cornerNormals[c]).h; },
+            [&](std::uint32_t a, std::uint32_t b) {
+                return sameBits(me.cornerNormals[a], me.cornerNormals[b]);
+            },
+            nrmFirst);
+        std::vector<std::uint32_t> uvFirst;
+        const std::vector<std::int32_t> uvOf = shareIndices(
+            me.cornerCount(), [&](std::uint32_t c) { return wrinkledCorner[c]; },
+            [&](std::uint32_t c) { return BitsHash().add(me.cornerUvs[c]).h; },
+            [&](std::uint32_t a, std::uint32_t b) {
+                return sameBits(me.cornerUvs[a], me.cornerUvs[b]);
+            },
+            uvFirst);
         Attribute& pos = m_graph.attr(vd, key("positions", "position$0"), AttrType::Vector3, true);
-        for (const Vec3& p : me.pointPositions) {
-            push(pos, p);
+        for (const std::uint32_t p : posFirst) {
+            push(pos, me.pointPositions[p]);
         }
         Attribute& posIdx =
             m_graph.attr(vd, key("positionsIndices", "position$0Indices"), AttrType::Int, true);
-        posIdx.ints.assign(me.cornerPoints.begin(), me.cornerPoints.end());
+        posIdx.ints.resize(me.cornerCount());
+        for (std::size_t c = 0; c < me.cornerCount(); ++c) {
+            posIdx.ints[c] = posOf[me.cornerPoints[c]];
+        }
         posIdx.count = posIdx.ints.size();
         Attribute& nrm = m_graph.attr(vd, key("normals", "normal$0"), AttrType::Vector3, true);
-        for (const Vec3& n : me.cornerNormals) {
-            push(nrm, n);
-        }
-        std::vector<std::int32_t> iota(me.cornerCount());
-        for (std::size_t c = 0; c < iota.size(); ++c) {
-            iota[c] = static_cast<std::int32_t>(c);
+        for (const std::uint32_t c : nrmFirst) {
+            push(nrm, me.cornerNormals[c]);
         }
         Attribute& nrmIdx =
             m_graph.attr(vd, key("normalsIndices", "normal$0Indices"), AttrType::Int, true);
-        nrmIdx.ints = iota;
-        nrmIdx.count = iota.size();
+        nrmIdx.ints = nrmOf;
+        nrmIdx.count = nrmOf.size();
         Attribute& uv =
             m_graph.attr(vd, key("textureCoordinates", "texcoord$0"), AttrType::Vector2, true);
-        for (const Vec2& t : me.cornerUvs) {
-            uv.floats.insert(uv.floats.end(), {t.x(), t.y()});
+        for (const std::uint32_t c : uvFirst) {
+            uv.floats.insert(uv.floats.end(), {me.cornerUvs[c].x(), me.cornerUvs[c].y()});
             ++uv.count;
         }
         Attribute& uvIdx = m_graph.attr(vd, key("textureCoordinatesIndices", "texcoord$0Indices"),
                                         AttrType::Int, true);
-        uvIdx.ints = iota;
-        uvIdx.count = iota.size();
-        if (!m_model.pointBalance.empty() && m_model.pointBalance.size() == me.pointCount()) {
-            // The stereo split per point, as Blender Source Tools writes it.
+        uvIdx.ints = uvOf;
+        uvIdx.count = uvOf.size();
+        if (balanced) {
+            // The stereo split per position, as Blender Source Tools writes it.
             fmt.strings.push_back(key("balance", "balance$0"));
             fmt.count = fmt.strings.size();
             Attribute& b = m_graph.attr(vd, key("balance", "balance$0"), AttrType::Float, true);
-            b.floats = m_model.pointBalance;
+            for (const std::uint32_t p : posFirst) {
+                b.floats.push_back(m_model.pointBalance[p]);
+            }
             b.count = b.floats.size();
             Attribute& bi =
                 m_graph.attr(vd, key("balanceIndices", "balance$0Indices"), AttrType::Int, true);
-            bi.ints.assign(me.cornerPoints.begin(), me.cornerPoints.end());
+            bi.ints = posIdx.ints;
             bi.count = bi.ints.size();
         }
         if (!rigid) {
@@ -306,7 +441,7 @@ private:
             Attribute& wi =
                 m_graph.attr(vd, key("jointIndices", "blendindices$0"), AttrType::Int, true);
             std::size_t moved = 0;
-            for (std::size_t p = 0; p < me.pointCount(); ++p) {
+            for (const std::uint32_t p : posFirst) {
                 std::size_t n = me.influenceCount(p);
                 if (n == 0) {
                     w.floats.push_back(1.0f);
@@ -391,20 +526,20 @@ private:
                 if (c < 0 || static_cast<std::size_t>(c) >= me.cornerCount()) {
                     continue;
                 }
-                const auto point =
-                    static_cast<std::int32_t>(me.cornerPoints[static_cast<std::size_t>(c)]);
+                const auto corner = static_cast<std::size_t>(c);
+                const std::int32_t point = posOf[me.cornerPoints[corner]];
                 if (seenPoint.insert(point).second) {
                     push(dp, shape.deltaPositions[k]);
                     dpi.ints.push_back(point);
                     ++dpi.count;
                 }
                 push(dn, shape.deltaNormals[k]);
-                dni.ints.push_back(c);
+                dni.ints.push_back(nrmOf[corner]);
                 ++dni.count;
                 if (wrinkled) {
                     dw->floats.push_back(shape.deltaWrinkles[k]);
                     ++dw->count;
-                    dwi->ints.push_back(c);
+                    dwi->ints.push_back(uvOf[corner]);
                     ++dwi->count;
                 }
             }
