@@ -56,6 +56,13 @@ int rowOf(const QTableWidget& t, const QString& field)
     return -1;
 }
 
+// The ghost `panel` last drew (ghostChanged), kept in `*ghost`.
+void keepGhost(app::ComparePanel& panel, std::shared_ptr<const core::Model>* ghost)
+{
+    QObject::connect(&panel, &app::ComparePanel::ghostChanged, &panel,
+                     [ghost](std::shared_ptr<const core::Model> m) { *ghost = std::move(m); });
+}
+
 } // namespace
 
 class TstCompareWindow : public QObject {
@@ -110,8 +117,7 @@ private slots:
             app::ComparePanel panel;
             panel.setDocument(&doc);
             std::shared_ptr<const core::Model> ghost;
-            connect(&panel, &app::ComparePanel::ghostChanged, this,
-                    [&ghost](std::shared_ptr<const core::Model> m) { ghost = std::move(m); });
+            keepGhost(panel, &ghost);
             QVERIFY(panel.compareWith(mdl));
             QVERIFY(ghost);
             // Every point of the source shown (bodygroup choice 0: no hat) on a ghost point.
@@ -166,8 +172,7 @@ private slots:
         app::ComparePanel panel;
         panel.setDocument(&doc);
         std::shared_ptr<const core::Model> ghost;
-        connect(&panel, &app::ComparePanel::ghostChanged, this,
-                [&ghost](std::shared_ptr<const core::Model> m) { ghost = std::move(m); });
+        keepGhost(panel, &ghost);
         QVERIFY(panel.compareWith(mdl));
         QVERIFY(ghost); // the compiled model drawn over the source
         QVERIFY(ghost->mesh.triangleCount() > 0);
