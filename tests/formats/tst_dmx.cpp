@@ -507,6 +507,30 @@ private slots:
         compareModels(smd.model, back.model);
     }
 
+    // DmxWriteOptions::shareIndices false (rigscope-bench's keyvalues2 input): one index per
+    // point and per corner, so studiomdl makes a vertex of each corner (516 for the sample's 172
+    // triangles) where the shared form keeps the SMD's 126; the model read back is the same.
+    void perCornerIndicesGiveAVertexPerCorner()
+    {
+        const std::string smdPath =
+            (test::samplesDir() + QStringLiteral("/sample_ref.smd")).toStdString();
+        ReadContext ctx;
+        ctx.fileName = smdPath;
+        const ReadResult smd = readSmd(test::readBytes(QString::fromStdString(smdPath)), ctx);
+        QVERIFY(smd.hasModel);
+        DmxWriteOptions perCorner;
+        perCorner.shareIndices = false;
+        const WriteResult w = writeDmxWith(smd.model, {"sample_ref.dmx"}, perCorner);
+        QVERIFY(w.ok());
+        const WriteResult shared = writeDmxWith(smd.model, {"sample_ref.dmx"}, DmxWriteOptions{});
+        QVERIFY(w.bytes.size() > shared.bytes.size() * 2);
+        const ReadResult back = readBytesAs(w.bytes, "sample_ref.dmx", Profile::Source);
+        QVERIFY(back.hasModel);
+        QCOMPARE(infoFromResult("sample_ref.dmx", back, Profile::Source).vertices,
+                 std::size_t(516));
+        compareModels(smd.model, back.model);
+    }
+
     // tests/fixtures/dmx/valid/gimbal_weapon.dmx (written by tests/fixtures/dmx/gimbal_weapon.py):
     // a grip bone near -90° pitch and, under it, a weapon bone whose quaternion is the exact
     // inverse of the grip's, so the weapon's world axes are the hand's; its children sit at or

@@ -20,6 +20,11 @@ struct DmxWriteOptions {
     bool binary = false;   // false: keyvalues2 1
     int binaryVersion = 2; // 2: SDK 2013, TF2, Garry's Mod; the writer knows 1-5 and 9
     int formatVersion = 1; // "model N" in the header; >= 22 uses the Source 2 attribute names
+    // true: equal positions (with their skinning), normals and texture coordinates share one
+    // index, so the file compiles to the SMD's vertex count (docs/dmx.md §5). false: one index
+    // per point and per corner, the writer's form before sharing; rigscope-bench's keyvalues2
+    // input, whose ratio to the floor was defined on it (docs/dmx.md §6).
+    bool shareIndices = true;
 };
 WriteResult writeDmxWith(const Model& m, const WriteContext& ctx, const DmxWriteOptions& opt);
 

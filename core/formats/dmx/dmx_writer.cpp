@@ -336,11 +336,12 @@ private:
                 }
             }
         }
+        const bool share = m_options.shareIndices;
         const bool balanced =
             !m_model.pointBalance.empty() && m_model.pointBalance.size() == me.pointCount();
         std::vector<std::uint32_t> posFirst;
         const std::vector<std::int32_t> posOf = shareIndices(
-            me.pointCount(), [&](std::uint32_t p) { return movedPoint[p]; },
+            me.pointCount(), [&](std::uint32_t p) { return !share || movedPoint[p]; },
             [&](std::uint32_t p) {
                 BitsHash h;
                 h.add(me.pointPositions[p]).add(static_cast<std::uint32_t>(me.pointParents[p]));
@@ -378,7 +379,7 @@ private:
             posFirst);
         std::vector<std::uint32_t> nrmFirst;
         const std::vector<std::int32_t> nrmOf = shareIndices(
-            me.cornerCount(), [&](std::uint32_t c) { return movedCorner[c]; },
+            me.cornerCount(), [&](std::uint32_t c) { return !share || movedCorner[c]; },
             [&](std::uint32_t c) { return BitsHash().add(me.cornerNormals[c]).h; },
             [&](std::uint32_t a, std::uint32_t b) {
                 return sameBits(me.cornerNormals[a], me.cornerNormals[b]);
@@ -386,7 +387,7 @@ private:
             nrmFirst);
         std::vector<std::uint32_t> uvFirst;
         const std::vector<std::int32_t> uvOf = shareIndices(
-            me.cornerCount(), [&](std::uint32_t c) { return wrinkledCorner[c]; },
+            me.cornerCount(), [&](std::uint32_t c) { return !share || wrinkledCorner[c]; },
             [&](std::uint32_t c) { return BitsHash().add(me.cornerUvs[c]).h; },
             [&](std::uint32_t a, std::uint32_t b) {
                 return sameBits(me.cornerUvs[a], me.cornerUvs[b]);
