@@ -731,12 +731,18 @@ constexpr CheckExplanation kExplanations[] = {
      "leaves out or adds, is an error; a bone outside the table is skipped.",
      "GoldSrc studiomdl stops (HL1 studiomdl.c SimplifyModel: \"illegal parent bone "
      "replacement in sequence\", names compared with strcmp) and so does vbmcompiler "
-     "(studiocompiler.cpp RemapSequenceBones, case ignored); Source uses the reference's "
-     "hierarchy, so the animation's local transforms are applied under the wrong parent and "
-     "the limb twists.",
-     "None; error under goldsrc and pathos, warning under source and source256 (where a parent "
-     "one file lacks is left to xref.*-bone-missing). Source: HL SDK studiomdl.c (the ep1 "
-     "check is disabled), Blender Source Tools.",
+     "(studiocompiler.cpp RemapSequenceBones, case ignored). Source studiomdl does not stop "
+     "and loses nothing: it builds each frame's bone-to-world transforms through the "
+     "animation file's own hierarchy, then takes each bone's local transform under the "
+     "compiled parent from them (ep1 and SDK 2013 simplify.cpp ConvertAnimation: "
+     "BuildRawTransforms, TranslateAnimations), so every frame puts the bone where the file "
+     "does; only blending and interpolation between keys then run in the compiled hierarchy. "
+     "RigScope's QC preview and compare re-express such bones the same way. Fortress "
+     "Forever's shipped viewmodels have 65 such findings (v_rpg's pistol grip follows a "
+     "finger in its draw animations).",
+     "None; error under goldsrc and pathos, note under source and source256 (where a parent "
+     "one file lacks is left to xref.*-bone-missing). Source: HL SDK studiomdl.c, ep1 and "
+     "SDK 2013 simplify.cpp.",
      "reference: 2 \"hand\" 1\nanimation: 2 \"hand\" 0",
      "Re-parent the bone in the rig so that every file uses the same hierarchy, and export "
      "again."},

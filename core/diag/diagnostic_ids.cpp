@@ -212,7 +212,7 @@ constexpr CatalogEntry kCatalog[] = {
      {S::Note, S::Note, S::Note, S::Note},
      "A reference bone is absent from the animation"},
     {"xref.parent-mismatch",
-     {S::Error, S::Warning, S::Warning, S::Off},
+     {S::Error, S::Note, S::Note, S::Off},
      "Same bone name, different parent"},
     {"xref.blend-mismatch",
      {S::Warning, S::Off, S::Off, S::Off},
