@@ -1127,8 +1127,10 @@ CompiledModelInfo predictCompiled(const QcReport& r, std::int32_t version, bool 
     }
     std::vector<Vec3> lodPoints;
     // MakeStaticProp turns every source's points by g_defaultrotation ($origin's angle and
-    // $upaxis with the 90 degrees compiledSpace adds), as the compile turns the body.
+    // $upaxis with the 90 degrees compiledSpace adds) and then moves them by $origin X Y Z, as
+    // the compile places the body.
     const Mat3 staticTurn = qcUpAxisTurn(p).toRotationMatrix();
+    const Vec3 staticOffset = qcStaticPropOffset(p); // $origin X Y Z, after the turn
     if (staticProp) {
         for (const QcBodygroup& grp : p.bodygroups) {
             for (const QcBodyChoice& ch : grp.choices) {
@@ -1137,8 +1139,8 @@ CompiledModelInfo predictCompiled(const QcReport& r, std::int32_t version, bool 
                     if (const Model* lod = fileModel(q, ref)) {
                         const float scale = qcFileScale(p, ref);
                         for (const std::uint32_t pt : lod->mesh.cornerPoints) {
-                            lodPoints.push_back(staticTurn *
-                                                (lod->mesh.pointPositions[pt] * scale - p.origin));
+                            lodPoints.push_back(
+                                staticTurn * (lod->mesh.pointPositions[pt] * scale) + staticOffset);
                         }
                     }
                 }

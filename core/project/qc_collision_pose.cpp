@@ -102,16 +102,21 @@ Model qcCollisionMesh(const QcProject& project, const QcCompiled& compiled, cons
                 poseCollision(out, compiled.model.skeleton, qcCollisionPose(project, compiled),
                               scale, project.profile);
     if (!done && scale != 0.0f) {
-        const Vec3 shift = project.origin / scale;
-        for (Vec3& v : out.mesh.pointPositions) {
-            v -= shift;
-        }
         if (project.staticProp && !goldsrc && !worldspace) {
             const Mat3 turn = qcUpAxisTurn(project).toRotationMatrix();
             for (std::vector<Vec3>* list : {&out.mesh.pointPositions, &out.mesh.cornerNormals}) {
                 for (Vec3& v : *list) {
                     v = turn * v;
                 }
+            }
+            const Vec3 shift = qcStaticPropOffset(project) / scale;
+            for (Vec3& v : out.mesh.pointPositions) {
+                v += shift;
+            }
+        } else {
+            const Vec3 shift = project.origin / scale;
+            for (Vec3& v : out.mesh.pointPositions) {
+                v -= shift;
             }
         }
     }

@@ -30,6 +30,13 @@ Animation qcCollisionPose(const QcProject& project, const QcCompiled& compiled);
 // studiomdl's g_defaultrotation less its own 90 degrees about Z).
 Eigen::Quaternionf qcUpAxisTurn(const QcProject& project);
 
+// Where a `$staticprop`'s `$origin X Y Z` puts its points, in the viewer's space (studiomdl's 90
+// degrees about Z left out): MakeStaticProp transforms every source's points by one matrix, the
+// turn g_defaultrotation with g_defaultadjust as its translation, so X Y Z is added after the turn
+// in the compiled model's space, where an animated model's roots have it taken off before
+// (BuildRawTransforms). (x, y, z) -> (y, -x, z). Zero for any other model.
+Vec3 qcStaticPropOffset(const QcProject& project);
+
 // A rigid transform in double (rotation, then translation).
 struct RigidXf {
     Eigen::Quaterniond q = Eigen::Quaterniond::Identity();
@@ -51,9 +58,9 @@ std::vector<RigidXf> eulerWorld(const Skeleton& sk, const std::vector<Vec3>& rot
 // `compiled.model` (`$origin` taken off, its angle and `$upaxis` on, studiomdl's own 90 degrees
 // not) and divided by the file's `$scale` again (the physics builder scales): each point into
 // its bones' space through the file's own bind pose, then out through qcCollisionPose (the
-// merged bind pose without one). A $staticprop: the points less `$origin`, turned by
-// qcUpAxisTurn as its body is (MakeStaticProp turns every source's points, the collision
-// model's too, by g_defaultrotation). A GoldSrc model, `$assumeworldspace`, a point on a bone
+// merged bind pose without one). A $staticprop: the points turned by qcUpAxisTurn, then moved
+// by qcStaticPropOffset, as its body is (MakeStaticProp transforms every source's points, the
+// collision model's too). A GoldSrc model, `$assumeworldspace`, a point on a bone
 // the compiled skeleton lacks or a file without an Euler bind pose: the points as written less
 // `$origin`. `posed`: whether the first animation posed them.
 Model qcCollisionMesh(const QcProject& project, const QcCompiled& compiled, const Model& file,

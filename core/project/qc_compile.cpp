@@ -101,7 +101,10 @@ public:
     }
 
     Compiler(const QcProject& p, QcFileSystem& fs, const QcCompileOptions& o)
-        : m_project(p), m_fs(fs), m_opt(o)
+        : m_project(p), m_fs(fs), m_opt(o),
+          // An animated model's points lose $origin with its roots (BuildRawTransforms); a
+          // $staticprop's get it after the turn (qcStaticPropOffset).
+          m_pointShift(p.staticProp && !goldSrcFamily(p.profile) ? Vec3::Zero() : p.origin)
     {
     }
     QcCompiled run();
@@ -142,6 +145,7 @@ private:
     std::vector<std::string> m_jointFile; // per merged joint: the file that first declared it
     std::string m_currentFile;            // the file addBone is reading from
     float m_currentScale = 1.0f;          // its $scale (qcFileScale)
+    Vec3 m_pointShift;                    // taken off every body point
     std::unordered_map<std::string, std::size_t> m_droppedByName; // into droppedBones
     std::vector<std::size_t> m_pointOffsetOfRef; // per files entry: first merged point
     bool m_kindSet = false;
@@ -245,7 +249,7 @@ void Compiler::addMesh(const Model& src, std::uint32_t object, std::vector<Joint
     }
     const std::uint32_t inflBase = d.influenceOffsets.back();
     for (std::size_t p = 0; p < s.pointCount(); ++p) {
-        d.pointPositions.push_back(s.pointPositions[p] * m_currentScale - m_project.origin);
+        d.pointPositions.push_back(s.pointPositions[p] * m_currentScale - m_pointShift);
         const JointIndex pp = s.pointParents[p];
         d.pointParents.push_back(pp == kNoJoint ? kNoJoint : remap[static_cast<std::size_t>(pp)]);
         d.pointLinkState.push_back(s.pointLinkState[p]);
@@ -1254,6 +1258,13 @@ QcCompiled Compiler::run()
         addSequence(s);
     }
     applyUpAxis();
+    // A $staticprop's $origin X Y Z goes on after the turn (qcStaticPropOffset).
+    const Vec3 staticOffset = qcStaticPropOffset(m_project);
+    if (!staticOffset.isZero(0.0f)) {
+        for (Vec3& p : mesh.pointPositions) {
+            p += staticOffset;
+        }
+    }
     addVertexFrames();
     // Animations named by $animation only are read too (their files are part of the project).
     for (const QcAnimation& a : m_project.animations) {
@@ -1420,6 +1431,15 @@ QcCompiled compileQc(const QcProject& project, QcFileSystem& fs, const QcCompile
 Eigen::Quaternionf qcUpAxisTurn(const QcProject& project)
 {
     return upAxisTurn(project);
+}
+
+Vec3 qcStaticPropOffset(const QcProject& project)
+{
+    if (!project.staticProp || goldSrcFamily(project.profile)) {
+        return Vec3::Zero();
+    }
+    const Vec3& o = project.origin;
+    return {o.y(), -o.x(), o.z()};
 }
 
 Animation qcCollisionPose(const QcProject& project, const QcCompiled& compiled)

@@ -525,6 +525,7 @@ void TstPhysics::cliHullIsPosedByTheFirstAnimation()
     put(u"up.qc"_qs, kQcHead + "$sequence idle up.smd\n$collisionmodel \"phys.smd\"\n");
     put(u"turned.qc"_qs, kQcHead + "$sequence idle turned.smd\n$collisionmodel \"phys.smd\"\n");
     put(u"static.qc"_qs, kQcHead + "$staticprop\n$origin 0 0 0 90\n$collisionmodel \"phys.smd\"\n");
+    put(u"moved.qc"_qs, kQcHead + "$staticprop\n$origin 10 20 30\n$collisionmodel \"phys.smd\"\n");
     auto bounds = [&](const QString& qc) {
         QProcess cli;
         cli.start(QStringLiteral(RIGSCOPE_CLI_PATH),
@@ -560,6 +561,10 @@ void TstPhysics::cliHullIsPosedByTheFirstAnimation()
         QVERIFY2(std::abs(still[i] - wantStill[i]) < 1e-5,
                  qPrintable(QString::number(i) + u' ' + QString::number(still[i])));
     }
+    // Its `$origin X Y Z` is added after the turn in the compiled model's space (MakeStaticProp's
+    // matrix carries g_defaultadjust): (10, 20, 30) there is (20, -10, 30) in the viewer's, which
+    // leaves studiomdl's 90 degrees out.
+    QCOMPARE(bounds(u"moved.qc"_qs), (std::array<double, 6>{20, -10, 30, 22, -6, 31}));
 }
 
 // The prediction against studiomdl's own output: QC + collision SMD and the compiled .phy of

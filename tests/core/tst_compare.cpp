@@ -532,6 +532,19 @@ private slots:
                     {{"a.smd", smd(bones, quad("m", kUp, kUp))}, {"c.smd", smd(bones, col)}});
         QVERIFY2(hullNear(t, Vec3(-1.25f, -3.25f, -1.25f), Vec3(0.25f, 0.25f, 0)),
                  qPrintable(hullText(t)));
+        // `$origin 10 20 30 90`: MakeStaticProp's matrix has g_defaultadjust for its
+        // translation, so X Y Z is added after the turn, in the compiled model's space (an
+        // animated model's roots have it taken off before: BuildRawTransforms). The points move
+        // by (10, 20, 30): max 0.25 0.25 0 -> 10.25 20.25 30; static_prop stays at the origin,
+        // and its generated box starts there (SetupHitBoxes with g_bUseBoneInBBox), so the hull
+        // still holds 0 0 0 and the light is at the middle of 0 0 0 .. 10 20 30.
+        const CompiledModelInfo moved =
+            predict("$modelname t.mdl\n$staticprop\n$origin 10 20 30 90\n$body b a.smd\n"
+                    "$sequence idle a.smd\n$collisionmodel c.smd {\n $mass 2\n}\n",
+                    {{"a.smd", smd(bones, quad("m", kUp, kUp))}, {"c.smd", smd(bones, col)}});
+        QVERIFY2(hullNear(moved, Vec3(0, 0, 0), Vec3(10.25f, 20.25f, 30)),
+                 qPrintable(hullText(moved)));
+        QVERIFY((moved.illumPosition - Vec3(5, 10, 15)).norm() < 1e-4f);
     }
 
     // A ragdoll's collision model does not grow the hull: studiomdl skips the fix-up for
