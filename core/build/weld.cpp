@@ -185,20 +185,4 @@ WeldedMesh weldMesh(const Mesh& m)
     return w;
 }
 
-std::size_t countUniqueVertices(const Mesh& m)
-{
-    // assign() without its arrays: a vertex is named by its first corner, so the table's group
-    // numbers are corners and nothing else is kept (info welds a 100 MB model with the table
-    // alone: no corner map, no representatives, nothing grown by doubling).
-    WeldTable table(m.cornerPoints.size());
-    std::size_t vertices = 0;
-    forEachCornerHash(m, table, [&](std::uint32_t c, std::uint64_t h) {
-        bool created = false;
-        table.findOrAddKey(
-            h, c, [&](std::uint32_t first) { return sameCorner(m, first, c); }, created);
-        vertices += created ? 1 : 0;
-    });
-    return vertices;
-}
-
 } // namespace rigscope::core

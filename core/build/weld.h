@@ -125,7 +125,5 @@ struct WeldedMesh {
 };
 
 WeldedMesh weldMesh(const Mesh& mesh);
-// Number of unique vertices under the same rule, without building the buffers.
-std::size_t countUniqueVertices(const Mesh& mesh);
 
 } // namespace rigscope::core

@@ -9,7 +9,6 @@
 #include <filesystem>
 #include <system_error>
 
-#include "core/build/weld.h"
 #include "core/checks/check_util.h"
 #include "core/ops/check.h"
 #include "core/formats/content_sniff.h"
@@ -106,11 +105,11 @@ InfoReport infoFromResult(const std::string& file, const ReadResult& r, Profile 
     }
     out.triangles = m.mesh.triangleCount();
     out.corners = m.mesh.cornerCount();
-    // A file that numbers its vertices (DMX) is counted as studiomdl counts it, by the count
-    // check's vertex budget and compare use (checks::weldStats); any other by the bit-exact
-    // weld the viewport draws.
-    out.vertices = m.mesh.hasCornerVertices() ? checks::weldStats(m, out.profile, 0, 0).vertices
-                                              : countUniqueVertices(m.mesh);
+    // The one count of vertices (issue 30): the profile's compiler weld, as check's vertex
+    // budget, mesh.vertex-limit, compare and the window count them (checks::weldStats; a file
+    // that numbers its own vertices, a DMX, by its numbers). Not the viewport's bit-exact weld,
+    // which ignores the material: sample_ref.smd 126, not 115.
+    out.vertices = checks::weldStats(m, out.profile, 0, 0).vertices;
     std::vector<std::size_t> perMaterial(m.mesh.materials.size(), 0);
     for (std::uint32_t mat : m.mesh.triangleMaterials) {
         ++perMaterial[mat];

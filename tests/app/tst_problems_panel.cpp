@@ -350,6 +350,22 @@ private slots:
         }
     }
 
+    // The window's vertex budget is info's vertex count (tst_info_cli::verticesAreTheBudgets):
+    // studiomdl's weld of the sample, 126 (issue 30: info said 115, the bit-exact weld).
+    void vertexBudgetIsInfos()
+    {
+        app::Document doc;
+        doc.open({test::samplesDir() + QStringLiteral("/sample_ref.smd")});
+        QVERIFY(doc.waitForLoaded());
+        QTRY_VERIFY(!doc.isChecking());
+        const auto budget = doc.budget();
+        const auto it = std::find_if(budget.begin(), budget.end(), [](const auto& b) {
+            return b.name == std::string_view("vertices");
+        });
+        QVERIFY(it != budget.end());
+        QCOMPARE(it->used, std::size_t(126));
+    }
+
     void budgetAndLevels()
     {
         app::Document doc;

@@ -2,7 +2,8 @@
 // Every writer, through the CLI: `rigscope-cli convert IN OUT.<ext>` then back to IN's own format,
 // for the bundled sample, our CoD fixtures and every corpus file. `info --json` of the converted
 // file and of the round trip must report what the input reports (kind, bones, roots, frames,
-// triangles, corners, unique vertices, materials with their triangle counts, flex shapes, bounds).
+// triangles, corners, vertices (within a family), materials with their triangle counts, flex
+// shapes, bounds).
 #include <QtCore/QDir>
 #include <QtCore/QFileInfo>
 #include <QtCore/QJsonArray>
@@ -17,9 +18,15 @@ using namespace rigscope;
 
 namespace {
 
-QJsonObject info(const QString& path)
+// `profile` empty: the one info guesses; else that one, so a converted file's vertices are
+// counted under the input's profile (info counts them with the profile's compiler weld).
+QJsonObject info(const QString& path, const QString& profile = {})
 {
-    const auto r = test::runCli({QStringLiteral("info"), QStringLiteral("--json"), path});
+    QStringList args{QStringLiteral("info"), QStringLiteral("--json"), path};
+    if (!profile.isEmpty()) {
+        args << QStringLiteral("--profile") << profile;
+    }
+    const auto r = test::runCli(args);
     if (r.exitCode != 0 && r.exitCode != 1) {
         return {};
     }
@@ -39,7 +46,12 @@ bool codFamily(const QString& fileOrFormat)
 // extension; the per-material triangle counts are still compared), an XANIM's roots (parts carry
 // no parents) and, in SMDX, flex shape names (the format has none; the count is compared).
 // Through *_BIN, normals are 16-bit (FORMATS.md 5.6), so corners that differed in the last bits
-// of a normal may weld: unique vertices are not compared there.
+// of a normal may weld: unique vertices are not compared there. Across families vertices are
+// not compared either: info counts them as the profile's compiler does (checks::weldStats,
+// issue 30), an SMD by studiomdl's weld and an XMODEL by its VERT pool, what the CoD tools
+// index, and the XMODEL writer gives an SMD's corners a VERT each (sample_ref.smd: 126 welded,
+// 516 VERTs), so no count holds for both. Within a family the converted file is counted under
+// the input's profile (SMDX alone is guessed goldsrc: 1,906 welded where source says 2,117).
 QJsonObject structural(const QJsonObject& o, bool crossFamily, bool viaXanim, bool viaSmdx,
                        bool viaBin)
 {
@@ -61,7 +73,7 @@ QJsonObject structural(const QJsonObject& o, bool crossFamily, bool viaXanim, bo
     if (viaXanim) {
         s.remove(QStringLiteral("roots"));
     }
-    if (viaBin) {
+    if (viaBin || crossFamily) {
         s.remove(QStringLiteral("vertices"));
     }
     if (viaSmdx) {
@@ -174,7 +186,7 @@ private slots:
                      qPrintable(ext + QStringLiteral(" back: ") + QString::fromUtf8(r.err)));
             QVERIFY(QFileInfo::exists(back));
             for (const QString& out : {mid, back}) {
-                const QJsonObject o = info(out);
+                const QJsonObject o = info(out, in.value(QStringLiteral("profile")).toString());
                 const QJsonObject want = structural(in, cross, viaXanim, viaSmdx, viaBin);
                 const QJsonObject got = structural(o, cross, viaXanim, viaSmdx, viaBin);
                 QVERIFY2(got == want,
