@@ -147,7 +147,7 @@ bool ComparePanel::compareWith(const QString& mdlPath)
     m_compiledModel = in.readable && in.result.hasModel
                           ? std::make_shared<const core::Model>(std::move(in.result.model))
                           : nullptr;
-    std::size_t stale = 0;
+    std::size_t stale = 0, vphysics = 0;
     m_table->setRowCount(int(m_report.differences.size()));
     for (std::size_t i = 0; i < m_report.differences.size(); ++i) {
         const core::CompareDifference& d = m_report.differences[i];
@@ -158,8 +158,12 @@ bool ComparePanel::compareWith(const QString& mdlPath)
             item->setToolTip(item->text());
             m_table->setItem(r, c, item);
         }
-        m_table->setItem(r, 3, new QTableWidgetItem(d.stale ? tr("stale") : tr("differs")));
+        m_table->setItem(r, 3,
+                         new QTableWidgetItem(d.stale      ? tr("stale")
+                                              : d.vphysics ? tr("vphysics")
+                                                           : tr("differs")));
         stale += d.stale ? 1 : 0;
+        vphysics += d.vphysics ? 1 : 0;
     }
     m_table->resizeColumnsToContents();
     for (int c = 0; c < 3; ++c) { // long lists (material names) stay readable in the tooltips
@@ -189,6 +193,14 @@ bool ComparePanel::compareWith(const QString& mdlPath)
                 text += QLatin1Char(' ') + tr("(and %n more)", nullptr, int(reasons.size() - 1));
             }
         }
+    }
+    if (vphysics > 0) {
+        // As `compare` says it (core/ops/compare.h CompareDifference::vphysics).
+        text += QLatin1Char(' ') +
+                tr("(%1 vphysics: the collision model's hull sides, each within IVP's 1 cm merge "
+                   "distance; vphysics keeps some of its corners by roundoff, which no "
+                   "prediction gives)")
+                    .arg(vphysics);
     }
     m_summary->setText(text);
     m_summary->setToolTip(reasons.join(QLatin1Char('\n')));

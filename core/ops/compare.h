@@ -7,6 +7,7 @@
 // older than a file of the project or a companion's checksum is not the .mdl's (the prediction
 // is not to blame), else `differs`. docs/cli.md "compare" describes the fields.
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -30,7 +31,26 @@ struct CompareDifference {
     std::string predicted;
     std::string compiled;
     bool stale = false; // verdict `stale` (else `differs`)
+    // Verdict `vphysics` (when not stale): the hull differs only on sides the collision model
+    // sets, each by no more than IVP's merge distance (kVphysicsHullTolerance). vphysics.dll
+    // picks which of the collision mesh's hull corners the .phy keeps by roundoff, and the
+    // public IVP source built here does not pick the same ones (docs/compiled.md), so no
+    // prediction can give them; not the prediction's fault, and not counted as one.
+    bool vphysics = false;
 };
+
+// IVP's merge distance, 0.01 m, in inches (vphysics' 39.37 per metre).
+inline constexpr float kVphysicsHullTolerance = 0.3937f;
+
+// Hull sides (min x y z, max x y z) that the collision model's grown corners set in a
+// prediction, beyond the bodies, hitboxes and bones.
+using HullSides = std::array<bool, 6>;
+
+// Whether `predicted`'s hull differs from `compiled`'s only where `fromCollision` says the
+// collision model set the side, each side by at most kVphysicsHullTolerance, and somewhere by
+// more than compare's 1e-3.
+bool hullWithinVphysicsRounding(const CompiledModelInfo& predicted,
+                                const CompiledModelInfo& compiled, const HullSides& fromCollision);
 
 struct CompareReport {
     std::string qcPath, mdlPath;
@@ -58,8 +78,10 @@ struct CompareReport {
 // vertices with wider tolerances (0.05, 0.1 in UV, 60°) unless `narrowLodWeld`: some version
 // 44 models were built by a studiomdl with SDK 2013's (compareQcToCompiled tells them by their
 // .vvd).
+// `hullFromCollision`, when given, receives the hull sides the collision model set.
 CompiledModelInfo predictCompiled(const QcReport& r, std::int32_t version = 0,
-                                  bool narrowLodWeld = false);
+                                  bool narrowLodWeld = false,
+                                  HullSides* hullFromCollision = nullptr);
 
 // The differences of two models' figures (no staleness: every verdict `differs`).
 std::vector<CompareDifference> compareCompiled(const CompiledModelInfo& predicted,
@@ -70,10 +92,11 @@ CompareReport compareQcToCompiled(const std::string& qcPath, const std::string& 
 
 // {"qc", "mdl", "stale": [...], "predicted": {...}, "compiled": {...}, "differences": [...]}
 std::string compareJson(const CompareReport& r);
-// One line per difference ("FIELD: predicted P, compiled C [stale]") and a summary line.
+// One line per difference ("FIELD: predicted P, compiled C [stale]", "[vphysics]") and a
+// summary line.
 std::string compareText(const CompareReport& r);
-// 0: no difference but stale ones; 1: a difference the prediction is to blame for; 2: a file
-// could not be read.
+// 0: no difference but stale or vphysics ones; 1: a difference the prediction is to blame for;
+// 2: a file could not be read.
 int compareExitCode(const CompareReport& r) noexcept;
 
 } // namespace rigscope::core

@@ -1266,6 +1266,41 @@ private slots:
         if (fields.isEmpty()) {
             QCOMPARE(r.predicted.bones.size(), r.compiled.bones.size());
         }
+        // momentum's world models: only their collision models' hull sides differ, by 0.001 to
+        // 0.109, the corners vphysics keeps by roundoff (docs/compiled.md): verdict vphysics,
+        // exit 0. No other pair's difference is called so.
+        const bool vphysicsRow = QTest::currentDataTag() == QByteArrayView("w_mom_paintgun") ||
+                                 QTest::currentDataTag() == QByteArrayView("w_mom_pistol");
+        for (const CompareDifference& d : r.differences) {
+            QCOMPARE(d.vphysics, vphysicsRow && d.field == "hull");
+        }
+        if (vphysicsRow) {
+            QCOMPARE(compareExitCode(r), 0);
+        }
+    }
+
+    // The vphysics verdict: every differing hull side set by the collision model and within
+    // IVP's 0.01 m (0.3937 in); a side the bodies set, or one further off, is the prediction's.
+    void vphysicsVerdictNeedsCollisionSidesWithinOneCentimetre()
+    {
+        CompiledModelInfo pr, co;
+        pr.hullMin = co.hullMin = Vec3(-1, -2, -3);
+        pr.hullMax = co.hullMax = Vec3(4, 5, 6);
+        const HullSides none{};
+        HullSides maxX{};
+        maxX[3] = true;
+        QVERIFY(!hullWithinVphysicsRounding(pr, co, maxX)); // nothing differs
+        co.hullMax.x() = 4.109f;
+        QVERIFY(hullWithinVphysicsRounding(pr, co, maxX));
+        QVERIFY(!hullWithinVphysicsRounding(pr, co, none)); // the bodies set that side
+        co.hullMax.x() = 4.4f;                              // 0.4 > 0.3937
+        QVERIFY(!hullWithinVphysicsRounding(pr, co, maxX));
+        co.hullMax.x() = 4.05f;
+        co.hullMin.y() = -2.01f; // a second side, which the collision model did not set
+        QVERIFY(!hullWithinVphysicsRounding(pr, co, maxX));
+        HullSides both = maxX;
+        both[1] = true;
+        QVERIFY(hullWithinVphysicsRounding(pr, co, both));
     }
 
     // One count of a DMX body's vertices (tests/fixtures/qc/dmx_weld): studiomdl numbers them
