@@ -1561,9 +1561,13 @@ constexpr CheckExplanation kExplanations[] = {
      "several separate parts, and the block has no `$concave` (`$concaveperjoint` for "
      "ragdolls).",
      "Without it studiomdl builds one convex hull around every vertex: gaps, holes and "
-     "hollows between the parts become solid in game.",
+     "hollows between the parts become solid in game. When a prop's collision file is one of "
+     "its `$body` files (the render mesh reused for physics, as momentum's world-model guns "
+     "and L4D2's forklift tire do), one hull around the model is evidently what was asked "
+     "for: a note there.",
      "Source: `$concave` / `$concaveperjoint` (studiomdl collisionmodel.cpp "
-     "ProcessSingleBody / ProcessJointedModel).",
+     "ProcessSingleBody / ProcessJointedModel). Warning; a note for a prop whose collision "
+     "file is a `$body`'s.",
      "$collisionmodel \"two_boxes_phys.smd\"\n// two_boxes_phys.smd: two boxes apart",
      "Add `$concave` to the `$collisionmodel` block (`$concaveperjoint` for "
      "`$collisionjoints`)."},

@@ -38,6 +38,31 @@ float PhysicsModel::mass() const noexcept
 
 namespace {
 
+// Whether the collision model's file is also a $body / $model choice's file (the same file on
+// disk, else the same name as written): the render mesh reused for physics.
+bool collisionIsABodyFile(const QcProject& project)
+{
+    const std::int32_t ref = project.collision.fileRef;
+    if (ref < 0 || static_cast<std::size_t>(ref) >= project.files.size()) {
+        return false;
+    }
+    const QcFileRef& col = project.files[static_cast<std::size_t>(ref)];
+    for (const QcBodygroup& g : project.bodygroups) {
+        for (const QcBodyChoice& ch : g.choices) {
+            if (ch.blank || ch.fileRef < 0 ||
+                static_cast<std::size_t>(ch.fileRef) >= project.files.size()) {
+                continue;
+            }
+            const QcFileRef& body = project.files[static_cast<std::size_t>(ch.fileRef)];
+            if (ch.fileRef == ref || (!col.resolved.empty() && body.resolved == col.resolved) ||
+                (col.resolved.empty() && body.path == col.path)) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 // studiomdl's Safe_atof / Safe_atoi: atof of the token, 0 when it is missing.
 float argFloat(const QcCollisionOption& o, std::size_t i)
 {
@@ -626,11 +651,21 @@ void Builder::buildSingleBody()
             const std::vector<Island> islands = connectedIslands(src, all, weldByPosition);
             islandCount = islands.size();
             if (islands.size() > 1) {
+                // The render mesh reused as the collision model (the same file as a $body):
+                // a hull around the whole model is evidently what was asked for (momentum's
+                // world-model guns, L4D2's forklift tire), so a note; separate parts in a
+                // collision file of their own stay a warning.
+                const bool bodyFile = collisionIsABodyFile(project);
                 out.diagnostics.push_back(diagnosticAt(
-                    Severity::Warning, ids::kPhysNotConcave, project.collision.at,
+                    bodyFile ? Severity::Note : Severity::Warning, ids::kPhysNotConcave,
+                    project.collision.at,
                     "the collision mesh has " + std::to_string(islands.size()) +
                         " separate parts but no $concave: studiomdl wraps them in one convex "
-                        "hull"));
+                        "hull" +
+                        (bodyFile ? std::string(" (it is a $body's file: one hull around the "
+                                                "model, as usual for a render mesh reused)")
+                                  : std::string())));
+                out.diagnostics.back().fixedSeverity = bodyFile;
             }
         }
     }

@@ -250,6 +250,13 @@ void TstPhysics::notConcave()
     QCOMPARE(p->report.physics.convexPieces(), std::size_t(1));
     QCOMPARE(p->report.physics.solids[0].mass, 1.0f); // studiomdl's default total: 1 kg
     QCOMPARE(physFindings(*p), QStringList{u"p/main.qc:3 phys.not-concave warning"_qs});
+    // The same parts as the $body's own file (the render mesh reused for physics, as
+    // momentum's world-model guns do): a hull around the model is what was asked for, a note.
+    const auto reused =
+        project("$modelname \"t/m.mdl\"\n$body body \"phys.smd\"\n$collisionmodel \"phys.smd\"\n",
+                thirtyBoxes());
+    QCOMPARE(reused->report.physics.convexPieces(), std::size_t(1));
+    QCOMPARE(physFindings(*reused), QStringList{u"p/main.qc:3 phys.not-concave note"_qs});
     // One box with hard edges is one part, not six: no finding.
     SmdWriter hard = rootOnly();
     hard.box(Vec3(0, 0, 0), Vec3(2, 2, 2), 0, false);
