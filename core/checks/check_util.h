@@ -67,9 +67,9 @@ void compiledLinks(const Mesh& mesh, std::size_t point, Profile profile, std::ve
 
 // Welded counts of CHECKS.md §3 for the profile; `overflow*` = the corner (or XMODEL pool
 // vertex) that makes the count exceed `limit` (UINT32_MAX when it never does). Under Source, a
-// mesh that numbers its own vertices (Mesh::cornerVertices: a DMX's index triples) is counted
-// by those numbers. This is the one count of compiled vertices: mesh.vertex-limit, the vertex
-// budget (check, the window), info of a DMX and compare's prediction all take it from here.
+// mesh that numbers its own vertices (Mesh::cornerVertices: a DMX's index triples, a compiled
+// .mdl's .vvd vertices) is counted by those numbers. The one count of vertices: info,
+// mesh.vertex-limit, the vertex budget (check, the window) and compare's prediction take it.
 struct WeldStats {
     std::size_t vertices = 0;
     std::uint32_t vertexOverflow = UINT32_MAX;

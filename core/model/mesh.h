@@ -47,11 +47,11 @@ struct Mesh {
     std::vector<Vec4> cornerColors;   // XMODEL COLOR; empty for SMD
     std::vector<SourceLoc> cornerWhere;
     // The compiled vertex of each corner when the file itself numbers them, so no weld by value
-    // decides (DMX: studiomdl's (mesh, material, position, collapsed normal, UV) index triples,
-    // docs/dmx.md §4); UINT32_MAX for a corner of a part that does not (a QC compile merging a
-    // DMX with an SMD). Empty for every other format; an edit that changes the corners without
-    // carrying it must leave it empty (hasCornerVertices then says no). Not content: operator==
-    // ignores it, as it ignores the where arrays.
+    // decides (DMX: studiomdl's index triples, docs/dmx.md §4; a compiled Source .mdl: the .vvd
+    // vertex); UINT32_MAX for a corner of a part that does not (a QC compile merging a DMX with
+    // an SMD). Empty for every other format; an edit that changes the corners without carrying
+    // it must leave it empty (hasCornerVertices then says no). Not content: operator== ignores
+    // it, as it ignores the where arrays.
     std::vector<std::uint32_t> cornerVertices;
 
     // triangles

@@ -1411,6 +1411,13 @@ private slots:
                                               [&](const CheckedFile& f) { return f.file == body; });
         QVERIFY(bodyChecked != files.end());
         QCOMPARE(vertexMeter(*bodyChecked), static_cast<long long>(vertices));
+        // The compiled model's info and vertex budget count the .vvd vertices its triangles use
+        // (issue 30; they welded the decoded mesh by value: 3,349, 3,349, 2,147, 2,145).
+        QCOMPARE(infoFromFile(mdl.toStdString(), Profile::Auto, {}).vertices,
+                 std::size_t(vertices));
+        const CheckRun compiledRun = runCheck({mdl.toStdString()}, CheckOptions{});
+        QCOMPARE(compiledRun.files.size(), std::size_t(1));
+        QCOMPARE(vertexMeter(compiledRun.files[0]), static_cast<long long>(vertices));
         if (!bones.isEmpty()) {
             QStringList got;
             for (const CompiledBone& b : r.predicted.bones) {

@@ -109,6 +109,50 @@ private slots:
                  qsizetype(m_spec.materials.size()));
     }
 
+    // The one count of vertices (issue 30): a compiled model's are the .vvd vertices its
+    // triangles use (Mesh::cornerVertices), in info, info --json and check's vertex budget, not
+    // a weld of the decoded mesh by value (test::keptApartSourceSpec: 5 of the .vvd's 6, which
+    // a weld by value made 4).
+    void verticesAreTheVvdsTheTrianglesUse()
+    {
+        QTemporaryDir dir;
+        const QString mdl = QString::fromStdString(test::writeSourceMdlFiles(
+            dir.path().toStdString(), "apart", test::keptApartSourceSpec()));
+        QVERIFY(!mdl.isEmpty());
+        const auto info = test::runCli({QStringLiteral("info"), QStringLiteral("--json"), mdl});
+        QCOMPARE(info.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(info.out).array().at(0).toObject();
+        QCOMPARE(o.value(QStringLiteral("vertices")).toInt(), 5);
+        QCOMPARE(o.value(QStringLiteral("corners")).toInt(), 6);
+        const QJsonObject model = o.value(QStringLiteral("bodyparts"))
+                                      .toArray()
+                                      .at(0)
+                                      .toObject()
+                                      .value(QStringLiteral("models"))
+                                      .toArray()
+                                      .at(0)
+                                      .toObject();
+        QCOMPARE(model.value(QStringLiteral("vertices")).toInt(), 6); // the .vvd's
+        const auto text = test::runCli({QStringLiteral("info"), mdl});
+        QVERIFY2(text.out.contains("vertices    5 unique of 6 corners"), text.out.constData());
+        const auto check = test::runCli(
+            {QStringLiteral("check"), QStringLiteral("--format"), QStringLiteral("json"), mdl});
+        int used = -1;
+        for (const QJsonValue& m : QJsonDocument::fromJson(check.out)
+                                       .object()
+                                       .value(QStringLiteral("files"))
+                                       .toArray()
+                                       .at(0)
+                                       .toObject()
+                                       .value(QStringLiteral("budget"))
+                                       .toArray()) {
+            if (m.toObject().value(QStringLiteral("name")) == QStringLiteral("vertices")) {
+                used = m.toObject().value(QStringLiteral("used")).toInt();
+            }
+        }
+        QCOMPARE(used, 5);
+    }
+
     void textNamesTheEngine()
     {
         const auto r = test::runCli({QStringLiteral("info"), m_mdl});

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <string_view>
+#include <utility>
 
 #include <Eigen/Geometry>
 
@@ -960,6 +962,46 @@ SourceMdlSpec sampleSourceSpec()
     wave.posEncoding = {PosEncoding::Absent, PosEncoding::Rle};
     s.sequences = {idle, walk, wave};
     return s;
+}
+
+SourceMdlSpec keptApartSourceSpec()
+{
+    SourceMdlSpec s = sampleSourceSpec();
+    MdlMesh mesh;
+    for (int i = 0; i < 6; ++i) {
+        const int k = i == 4 ? 1 : i == 5 ? 2 : i; // 4 copies 1; 5 (unused) lies above 2
+        MdlVertex v;
+        v.position = Vec3(float(k % 2), float(k / 2), i == 5 ? 1.0f : 0.0f);
+        v.uv = Vec2(float(k % 2), float(k / 2));
+        mesh.vertices.push_back(v);
+    }
+    mesh.triangles = {{0, 1, 2}, {4, 3, 2}};
+    s.bodyparts = {{"body", {{"body_ref", {mesh}, 1}}}};
+    return s;
+}
+
+std::string writeSourceMdlFiles(const std::string& dir, const std::string& stem,
+                                const SourceMdlSpec& spec)
+{
+    const SourceMdlBytes b = writeSourceMdl(spec);
+    const std::string base = dir + "/" + stem;
+    for (const auto& [ext, bytes] : {std::pair<const char*, const std::string*>{".mdl", &b.mdl},
+                                     {".vvd", &b.vvd},
+                                     {".dx90.vtx", &b.vtx},
+                                     {".ani", &b.ani}}) {
+        if (bytes->empty() && std::string_view(ext) == ".ani") {
+            continue;
+        }
+        std::FILE* f = std::fopen((base + ext).c_str(), "wb");
+        const bool ok = f && std::fwrite(bytes->data(), 1, bytes->size(), f) == bytes->size();
+        if (f) {
+            std::fclose(f);
+        }
+        if (!ok) {
+            return {};
+        }
+    }
+    return base + ".mdl";
 }
 
 // ---- GoldSrc ----

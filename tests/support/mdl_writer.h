@@ -169,6 +169,17 @@ SourceMdlBytes writeSourceMdl(const SourceMdlSpec& spec);
 // three sequences (every bone encoding): the tests' standard model.
 SourceMdlSpec sampleSourceSpec();
 
+// The standard model with one bodypart of one mesh whose .vvd keeps vertex 4 apart from vertex
+// 1 though every value is equal (as studiomdl keeps a DMX's index triples apart) and holds
+// vertex 5, which no triangle uses: 6 .vvd vertices, 5 that its two triangles use, 4 after a
+// weld by value (issue 30).
+SourceMdlSpec keptApartSourceSpec();
+
+// Writes DIR/STEM.mdl, STEM.vvd, STEM.dx90.vtx (and STEM.ani when there is one); the .mdl's
+// path, empty when a file could not be written.
+std::string writeSourceMdlFiles(const std::string& dir, const std::string& stem,
+                                const SourceMdlSpec& spec);
+
 // ---- .phy (collision model) ----
 
 struct PhyPiece {

@@ -976,6 +976,10 @@ void buildMesh(const CompiledModelInfo& info, const std::vector<VvdVertex>& vert
         for (const std::uint32_t v : t.vertex) {
             const VvdVertex& src = vertices[v];
             mesh.cornerPoints.push_back(v);
+            // The corner's compiled vertex is its .vvd vertex, whatever its values: studiomdl
+            // keeps apart vertices a weld by value would join (a DMX's index triples), so the
+            // one count of vertices (checks::weldStats) counts the .vvd vertices used.
+            mesh.cornerVertices.push_back(v);
             mesh.cornerNormals.push_back(src.normal);
             mesh.cornerUvs.push_back(src.uv);
             mesh.cornerWhere.push_back(at(static_cast<std::int64_t>(t.offset)));
