@@ -2,6 +2,9 @@
 
 #include <cstring>
 
+#include <QtCore/QDir>
+#include <QtCore/QFileInfo>
+
 #include "core/formats/mdl/compiled_model.h"
 #include "core/ops/qc_ops.h"
 
@@ -9,11 +12,37 @@ namespace rigscope::app {
 
 namespace {
 
-// A GoldSrc model's own 8-bit textures (in the .mdl or its T.mdl), registered for the viewer.
+// An Afterburner model's texture kept on disk: its record names a file under the game's
+// textures/ folder ("mdl/rBench.png"), the game folder being one that holds the model's folder
+// (game/models/X.mdl: game/textures/mdl/rBench.png). Empty when none holds it.
+QString diskTexture(const QString& modelPath, const std::string& name)
+{
+    QDir dir = QFileInfo(modelPath).absoluteDir();
+    for (int up = 0; up < 8; ++up) {
+        const QString found =
+            render::findTexture(name, {}, {dir.filePath(QStringLiteral("textures"))});
+        if (!found.isEmpty()) {
+            return found;
+        }
+        if (!dir.cdUp()) {
+            break;
+        }
+    }
+    return {};
+}
+
+// A GoldSrc model's own 8-bit textures (in the .mdl or its T.mdl), registered for the viewer;
+// an Afterburner model's PNG files found on disk.
 void addEmbeddedTextures(render::MaterialSources& s, const QString& modelPath,
                          const core::CompiledModelInfo& c)
 {
     for (const core::CompiledTexture& t : c.textures) {
+        if (c.variant == "afterburner" && t.indices.empty()) {
+            if (const QString path = diskTexture(modelPath, t.name); !path.isEmpty()) {
+                s.embedded.push_back({t.name, path, t.flags});
+            }
+            continue;
+        }
         const auto pixels = std::size_t(t.width) * std::size_t(t.height);
         if (t.width <= 0 || t.height <= 0 || t.indices.size() < pixels || t.palette.size() < 768) {
             continue;

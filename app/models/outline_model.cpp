@@ -347,7 +347,11 @@ QVariant OutlineModel::data(const QModelIndex& index, int role) const
                     return loc.toString(qlonglong(m_flex.size()));
                 case Compiled: {
                     const auto& c = *m_document->primary()->compiled;
-                    return QStringLiteral("%1 v%2").arg(toQString(c.engine)).arg(c.version);
+                    return QStringLiteral("%1 v%2%3")
+                        .arg(toQString(c.engine))
+                        .arg(c.version)
+                        .arg(c.variant == "afterburner" ? QStringLiteral(" (Afterburner)")
+                                                        : QString());
                 }
                 default:
                     return {};

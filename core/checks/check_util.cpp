@@ -78,6 +78,8 @@ std::string_view compilerName(Profile p) noexcept
         return "GoldSrc studiomdl";
     case Profile::Pathos:
         return "vbmcompiler";
+    case Profile::Afterburner:
+        return "abstudiomdl";
     case Profile::Cod:
         return "the CoD tools";
     default:
@@ -148,7 +150,7 @@ void compiledLinks(const Mesh& mesh, std::size_t point, Profile profile, std::ve
     if (profile == Profile::Cod) {
         core::mergedLinks(raw, out);
         stats.afterCull = out.size();
-    } else if (profile == Profile::GoldSrc) {
+    } else if (goldSrcStudiomdl(profile)) {
         compiledGoldSrcLinks(raw, kNoJoint, out);
         stats.afterCull = out.size();
     } else {

@@ -358,12 +358,19 @@ void checkMaterialNotBmp(const Model& m, const Profile& p, DiagnosticSink& sink)
     if (!isSmdFamily(m) || p == Profile::Pathos) {
         return;
     }
+    // abstudiomdl's texture grabber takes .bmp and .png ("Unsupported graphics format" for any
+    // other extension); a .png only with $flags 2048 or -e, which keep textures out of the
+    // model ("PNG files are not supported if embedding textures into the MDL").
+    const bool png = p == Profile::Afterburner;
     const Mesh& me = m.mesh;
     for (std::size_t i = 0; i < me.materials.size(); ++i) {
         const std::string& name = me.materials[i].name;
-        if (!name.empty() && !asciiIEndsWith(name, ".bmp")) {
+        if (!name.empty() && !asciiIEndsWith(name, ".bmp") &&
+            !(png && asciiIEndsWith(name, ".png"))) {
             sink.error(ids::kMeshMaterialNotBmp, me.materials[i].where,
-                       "GoldSrc loads only .bmp textures (" + quoted(name) + ")", matRef(i));
+                       png ? "abstudiomdl loads only .bmp and .png textures (" + quoted(name) + ")"
+                           : "GoldSrc loads only .bmp textures (" + quoted(name) + ")",
+                       matRef(i));
         }
     }
 }

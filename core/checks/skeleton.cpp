@@ -126,7 +126,7 @@ void checkBoneIdGap(const Model& m, const Profile& p, DiagnosticSink& sink)
     const std::int32_t last = s.sourceIds[order.back()];
     const std::size_t n = s.size();
     std::string msg = "bone ids are not 0.." + std::to_string(n - 1) + " in order; ";
-    if (p == Profile::GoldSrc) { // vbmcompiler sizes it from the largest (smdparser.cpp)
+    if (goldSrcStudiomdl(p)) { // vbmcompiler sizes it from the largest (smdparser.cpp)
         msg += "GoldSrc sizes the table from the last id (" + std::to_string(last) +
                "), not the largest (" + std::to_string(maxId) + ")";
     } else {
@@ -295,15 +295,14 @@ void checkUnreferencedBones(const Model& m, const Profile& p, DiagnosticSink& si
     // Judged on this file alone: in a QC project (core/ops/qc_ops) the bodies are judged
     // together, and Source also keeps bones the QC's attachments and IK chains name.
     const std::string k = std::to_string(names.size());
-    std::string msg = p == Profile::GoldSrc
+    std::string msg = goldSrcStudiomdl(p)
                           ? k + " bones carry no vertices and are dropped by GoldSrc: "
                           : k + " bones carry no vertices; " + std::string(compilerName(p)) +
                                 " drops them unless QC commands keep them: ";
     if (names.size() == 1) {
-        msg = p == Profile::GoldSrc
-                  ? "1 bone carries no vertices and is dropped by GoldSrc: "
-                  : "1 bone carries no vertices; " + std::string(compilerName(p)) +
-                        " drops it unless a QC command keeps it: ";
+        msg = goldSrcStudiomdl(p) ? "1 bone carries no vertices and is dropped by GoldSrc: "
+                                  : "1 bone carries no vertices; " + std::string(compilerName(p)) +
+                                        " drops it unless a QC command keeps it: ";
     }
     msg += nameList(names);
     sink.warning(ids::kSkeletonUnreferencedBone, jointLoc(s, first), std::move(msg),

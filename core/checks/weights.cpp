@@ -208,7 +208,7 @@ void checkWeightsTooManyLinks(const Model& m, const Profile& p, DiagnosticSink& 
         }
         std::size_t n = 0;
         float dropped = 0;
-        if (p == Profile::GoldSrc) {
+        if (goldSrcStudiomdl(p)) {
             // GoldSrc reads no links: everything but the parent field's bone is lost.
             mergedLinks(me, pt, links);
             double total = 0, onParent = 0;
@@ -230,7 +230,7 @@ void checkWeightsTooManyLinks(const Model& m, const Profile& p, DiagnosticSink& 
         }
         sink.warning(ids::kWeightsTooManyLinks, me.pointWhere[pt],
                      "vertex has " + std::to_string(n) +
-                         (p == Profile::GoldSrc ? " links; " : " links after culling; ") +
+                         (goldSrcStudiomdl(p) ? " links; " : " links after culling; ") +
                          std::string(profileName(p)) + " keeps at most " +
                          std::to_string(lim.weightsPerVertex) + " (drops " + num(dropped, 3) +
                          " of weight)",

@@ -95,7 +95,7 @@ void checkXrefAnimBoneMissing(const SceneFile& self, const SceneFile& ref, const
             continue;
         }
         std::string msg = quoted(s.names[j]) + " is not in reference " + quoted(refName(ref));
-        msg += p == Profile::GoldSrc ? "; goldsrc drops it"
+        msg += goldSrcStudiomdl(p) ? "; goldsrc drops it"
                : p == Profile::Pathos
                    // studiocompiler.cpp RemapSequenceBones: a bone outside the bodies' table
                    // is skipped, its children keep their own tracks.
@@ -172,7 +172,7 @@ void checkTableParents(const SceneFile& self, const SceneFile& ref, Profile p, D
 {
     const Skeleton& s = self.model->skeleton;
     const Skeleton& r = ref.model->skeleton;
-    const bool exact = p == Profile::GoldSrc;
+    const bool exact = goldSrcStudiomdl(p);
     const std::vector<std::uint8_t> table = tableBones(*ref.model, p);
     auto same = [&](const std::string& a, const std::string& b) {
         return exact ? a == b : asciiLower(a) == asciiLower(b);

@@ -32,6 +32,15 @@ Limits limitsFor(Profile p, const Model* model) noexcept
         l.framesPerAnimation = 2000;
         l.flexedVertices = 10000;
         break;
+    case Profile::Afterburner:
+        // abstudiomdl (docs/profiles.md "afterburner"), as its binary compares: 16,384 vertices
+        // and 16,384 normals per model ("too many vertices in model", "too many normals in
+        // model"), 256 textures ("too many textures in model"); the rest as GoldSrc's.
+        l = limitsFor(Profile::GoldSrc, model);
+        l.uniqueVertices = 16384;
+        l.uniqueNormals = 16384;
+        l.materials = 256;
+        break;
     case Profile::Pathos:
         // vbmcompiler (Pathos), docs/profiles.md "pathos": the bone table stops at 128
         // (studiocompiler.cpp CreateBoneTable, MAXSTUDIOBONES in shared/studio.h); 4 links per

@@ -21,6 +21,8 @@ std::string_view profileName(Profile p) noexcept
         return "cod";
     case Profile::Pathos:
         return "pathos";
+    case Profile::Afterburner:
+        return "afterburner";
     }
     return "auto";
 }
@@ -50,6 +52,7 @@ int profileColumn(Profile p) noexcept
     switch (p) {
     case Profile::GoldSrc:
     case Profile::Pathos:
+    case Profile::Afterburner:
         return 0;
     case Profile::Source256:
         return 2;

@@ -124,10 +124,11 @@ std::string_view compiledFileReason(std::string_view bytes) noexcept
                "studiomdl compiles from the QC, SMD or DMX files it was built from";
     }
     if (magic == "AFTB") {
-        // Afterburner's studiomdl (abstudiomdl, a Xash3D fork): GoldSrc's layout under its own
-        // magic, textures kept as PNG files under the game's textures/ folder.
-        return "an Afterburner studio model (magic 'AFTB', Xash3D's GoldSrc layout with its "
-               "textures on disk): RigScope does not read this variant yet";
+        // Afterburner's studiomdl (abstudiomdl): GoldSrc's layout under its own magic, which
+        // the compiled-model reader reads (docs/compiled.md "Afterburner").
+        return "a compiled Afterburner model (.mdl, magic 'AFTB'), not a model source: open it "
+               "on its own to view it; abstudiomdl compiles from the QC and SMD files it was "
+               "built from";
     }
     if (magic == "IDSQ") {
         return "the sequence group of a compiled GoldSrc model (NAME01.mdl): open the model it "

@@ -192,6 +192,10 @@ CheckOptions compiledCheckOptions(CheckOptions opt, const CompiledModelInfo& com
 {
     opt.cdMaterials = compiled.cdMaterials;
     opt.materialsFromQc = true;
+    // An 'AFTB' model is abstudiomdl's: checked as its QC is (docs/profiles.md "afterburner").
+    if (opt.profile == Profile::Auto && compiled.variant == "afterburner") {
+        opt.profile = Profile::Afterburner;
+    }
     return opt;
 }
 

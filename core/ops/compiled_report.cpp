@@ -35,6 +35,9 @@ std::int64_t defaultBodyTriangles(const CompiledModelInfo& c)
 void writeCompiledJson(JsonWriter& w, const CompiledModelInfo& c)
 {
     w.key("engine").value(c.engine);
+    if (!c.variant.empty()) {
+        w.key("variant").value(c.variant); // "afterburner": magic 'AFTB'
+    }
     w.key("checksum").value(c.checksum);
     w.key("modelName").value(c.name);
     w.key("companions").beginObject();
@@ -189,7 +192,9 @@ std::string compiledText(const CompiledModelInfo& c, bool verbose)
         o.append(k.size() < 12 ? 12 - k.size() : 1, ' ');
         o += v + "\n";
     };
-    line("compiled", c.engine + " v" + std::to_string(c.version) + " \"" + c.name + "\"" +
+    line("compiled", c.engine + " v" + std::to_string(c.version) +
+                         (c.variant == "afterburner" ? " (Afterburner, magic 'AFTB')" : "") +
+                         " \"" + c.name + "\"" +
                          (c.engine == "source" ? std::string(c.hasVvd ? ", .vvd" : ", no .vvd") +
                                                      (c.hasVtx ? ", .vtx" : ", no .vtx")
                                                : std::string()));

@@ -613,7 +613,7 @@ void addDroppedBones(const QcReport& r, const Model& model, const CheckOptions& 
     d.element = {ElementRef::Kind::Joint, model.skeleton.findByName(first->name)};
     d.message = n + (one ? " bone carries" : " bones carry") + " no vertices in any body of " +
                 checks::quoted(qc) +
-                (f.profile == Profile::GoldSrc
+                (goldSrcStudiomdl(f.profile)
                      ? (one ? " and is dropped by GoldSrc: " : " and are dropped by GoldSrc: ")
                      : (one ? " and nothing keeps it; " +
                                   std::string(checks::compilerName(f.profile)) + " drops it: "
@@ -1052,7 +1052,7 @@ std::vector<CheckedFile> checkQcReport(const QcReport& r, const CheckOptions& op
                 }
             }
         }
-        if (xref && f.profile != Profile::GoldSrc) {
+        if (xref && !goldSrcStudiomdl(f.profile)) {
             // An animation bone the model lacks: Source studiomdl re-expresses the animation
             // through the world (the model's bones move as animated) and a QC command naming
             // the bone is qc.unknown-bone's to report, so nothing differs: a note.
@@ -1063,7 +1063,7 @@ std::vector<CheckedFile> checkQcReport(const QcReport& r, const CheckOptions& op
                 }
             }
         }
-        if (xref && f.profile == Profile::GoldSrc && fr.result.hasModel) {
+        if (xref && goldSrcStudiomdl(f.profile) && fr.result.hasModel) {
             // HL1 studiomdl.c SimplifyModel maps each animation bone to the model's by name
             // and skips one the model lacks; a bone the model has under another parent stops
             // the compile ("illegal parent bone replacement"). A missing bone with nothing of
@@ -1099,7 +1099,7 @@ std::vector<CheckedFile> checkQcReport(const QcReport& r, const CheckOptions& op
                 d.message += "; no bone of the model is below it";
             }
         }
-        if (xref && blendRole[k] == kLaterBlend && f.profile == Profile::GoldSrc) {
+        if (xref && blendRole[k] == kLaterBlend && goldSrcStudiomdl(f.profile)) {
             // HL1 SimplifyModel compares the bones of a sequence's first animation only; the
             // later blends are relinked by that file's bone numbers unchecked ("relink
             // animations"), so a hierarchy of their own does not stop the compile. (vbmcompiler
@@ -1113,7 +1113,7 @@ std::vector<CheckedFile> checkQcReport(const QcReport& r, const CheckOptions& op
                 }
             }
         }
-        if (f.profile == Profile::GoldSrc || f.profile == Profile::Pathos) {
+        if (goldSrcStudiomdl(f.profile) || f.profile == Profile::Pathos) {
             std::vector<Diagnostic> blend;
             for (const BlendFile& b : laterBlends[k]) {
                 if (std::optional<Diagnostic> d = blendMismatch(

@@ -156,7 +156,7 @@ void effectiveLinks(const RawLinks& raw, Profile profile, WeightView view, Joint
 {
     if (view == WeightView::Authored || profile == Profile::Cod) {
         authoredLinks(raw, fallback, out);
-    } else if (profile == Profile::GoldSrc) {
+    } else if (goldSrcStudiomdl(profile)) {
         compiledGoldSrcLinks(raw, fallback, out);
     } else if (profile == Profile::Pathos) {
         // vbmcompiler: up to 4 links above 0.001, renormalised (compiler_types.cpp).

@@ -285,7 +285,8 @@ private slots:
                  QString());
         QVERIFY(app::parseGuiCommandLine({QStringLiteral("rigscope"), QStringLiteral("a.qc"),
                                           QStringLiteral("--profile=quake")})
-                    .error.endsWith(QStringLiteral("(auto|goldsrc|source|source256|cod|pathos)")));
+                    .error.endsWith(
+                        QStringLiteral("(auto|goldsrc|source|source256|cod|pathos|afterburner)")));
     }
 
     void closingWhileCheckingIsSafe()

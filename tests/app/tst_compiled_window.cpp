@@ -181,6 +181,38 @@ private slots:
                  before.count(QStringLiteral("chrome_eye.bmp")));
     }
 
+    // An Afterburner model (magic 'AFTB', flag 0x800) keeps its textures as PNG files under the
+    // game's textures/ folder: game/models/ab.mdl draws 'mdl/skin.png' from
+    // game/textures/mdl/skin.png, as the engine loads it (R_StudioLoadTextureFromDisk); a
+    // texture no folder holds is drawn flat. Profile afterburner, as its QC is checked.
+    void afterburnerTexturesFromTheGamesFolder()
+    {
+        QTemporaryDir dir;
+        test::GoldsrcMdlSpec spec = test::sampleGoldsrcSpec();
+        spec.afterburner = true;
+        spec.textures[0].name = "mdl/skin.png";
+        spec.textures[1].name = "mdl/missing.png";
+        const test::GoldsrcMdlBytes b = test::writeGoldsrcMdl(spec);
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("game/models")));
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("game/textures/mdl")));
+        const QString path = dir.filePath(QStringLiteral("game/models/ab.mdl"));
+        QVERIFY(writeBytes(path, b.mdl));
+        const QString png = dir.filePath(QStringLiteral("game/textures/mdl/skin.png"));
+        QImage image(4, 2, QImage::Format_RGB32);
+        image.fill(Qt::red);
+        QVERIFY(image.save(png));
+        app::Document doc;
+        doc.open({path});
+        QVERIFY(doc.waitForLoaded());
+        QCOMPARE(doc.activeProfile(), core::Profile::Afterburner);
+        const render::MaterialSources sources = doc.materialSources();
+        const auto& mats = doc.primaryModel()->mesh.materials;
+        QCOMPARE(mats.size(), std::size_t(3));
+        QCOMPARE(render::lookUpMaterial(mats[0], sources, nullptr).texturePath, png);
+        QCOMPARE(render::lookUpMaterial(mats[1], sources, nullptr).texturePath, QString());
+        QCOMPARE(render::loadTextureImage(png).pixelColor(0, 0), QColor(Qt::red));
+    }
+
     // Flex controllers on the Flex dock: one row per controller over its range; moving one
     // runs the flex rules (core) and the shapes take the weights; a raw shape still solos.
     void flexControllersDriveTheShapes()

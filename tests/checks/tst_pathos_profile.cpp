@@ -121,7 +121,7 @@ private slots:
         QCOMPARE(profileName(Profile::Pathos), std::string_view("pathos"));
         QVERIFY(std::find(kAllProfiles.begin(), kAllProfiles.end(), Profile::Pathos) !=
                 kAllProfiles.end());
-        QVERIFY(profileChoices().ends_with("|pathos"));
+        QVERIFY(profileChoices().ends_with("|pathos|afterburner"));
         QCOMPARE(profileColumn(Profile::Pathos), 0); // grades as goldsrc, less what differs
         QVERIFY(goldSrcFamily(Profile::Pathos) && goldSrcFamily(Profile::GoldSrc));
         QVERIFY(!goldSrcFamily(Profile::Source) && !goldSrcFamily(Profile::Auto));

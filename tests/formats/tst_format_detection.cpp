@@ -85,7 +85,8 @@ private slots:
     }
 
     // Afterburner's models (HLSources/afterburner-game-clone: 563 of its 689 .mdl) carry
-    // their own magic: one error naming the variant, not "binary data".
+    // their own magic: given where a model source is read, one error naming the variant, not
+    // "binary data" (opened on its own, the compiled-model reader reads it).
     void afterburnerModelIsNamed()
     {
         std::string head("AFTB\x0a\0\0\0Bench.mdl", 17);
@@ -95,9 +96,9 @@ private slots:
         QCOMPARE(r.diagnostics.size(), std::size_t(1));
         QCOMPARE(r.diagnostics[0].severity, Severity::Error);
         QCOMPARE(r.diagnostics[0].message,
-                 std::string("an Afterburner studio model (magic 'AFTB', Xash3D's GoldSrc layout "
-                             "with its textures on disk): RigScope does not read this variant "
-                             "yet"));
+                 std::string("a compiled Afterburner model (.mdl, magic 'AFTB'), not a model "
+                             "source: open it on its own to view it; abstudiomdl compiles from "
+                             "the QC and SMD files it was built from"));
     }
 
     // A clone without git-lfs holds pointers where the models should be ("version https://..."

@@ -13,6 +13,7 @@
 #include "core/formats/mdl/compiled_model.h"
 #include "core/formats/mdl/goldsrc_flags.h"
 #include "tests/support/mdl_writer.h"
+#include "tests/support/public_data.h"
 
 using namespace rigscope;
 using core::Vec3;
@@ -57,6 +58,8 @@ private slots:
     void animations();
     void missingGroupsAndTextures();
     void pathosVbmHoldsTheTextures();
+    void afterburnerTexturesOnDisk();
+    void afterburnerPublicModels();
     void everyPrefix();
     void byteFlips();
     void realModels();
@@ -221,6 +224,89 @@ void TstGoldsrcMdl::pathosVbmHoldsTheTextures()
     QVERIFY2(alone.front().contains(u"skin family 0 names texture 1 of 1 (2 such references) "
                                     u"[compiled.corrupt]"_qs),
              qPrintable(alone.front()));
+}
+
+// Afterburner's abstudiomdl (-e or $flags 2048): GoldSrc's layout under the magic 'AFTB', header
+// flag 0x800, texture records naming PNG files under the game's textures/ folder with their
+// size and no pixels (Xash3D's R_StudioLoadTextureFromDisk). Read whole and named: the layout
+// is v10's but for the pixels.
+void TstGoldsrcMdl::afterburnerTexturesOnDisk()
+{
+    test::GoldsrcMdlSpec spec = test::sampleGoldsrcSpec();
+    spec.afterburner = true;
+    spec.textures[0].name = "mdl/skin.png";
+    const test::GoldsrcMdlBytes bytes = test::writeGoldsrcMdl(spec);
+    QCOMPARE(bytes.mdl.substr(0, 4), std::string("AFTB"));
+    QCOMPARE(core::sniffCompiledMdl(bytes.mdl.substr(0, 8)), 100);
+    const auto r = read(bytes);
+    QVERIFY2(r.diagnostics.empty(), qPrintable(formatted(r).join(u'\n')));
+    const core::CompiledModelInfo& i = r.info;
+    QCOMPARE(i.engine, std::string("goldsrc"));
+    QCOMPARE(i.variant, std::string("afterburner"));
+    QCOMPARE(i.flags, 0x800);
+    QCOMPARE(i.bones.size(), std::size_t(2));
+    QCOMPARE(i.textures.size(), std::size_t(3));
+    QCOMPARE(i.textures[0].name, std::string("mdl/skin.png"));
+    QCOMPARE(i.textures[0].width, 4);
+    QCOMPARE(i.textures[0].height, 2);
+    QVERIFY(i.textures[0].indices.empty());
+    QVERIFY(i.textures[0].palette.empty());
+    QCOMPARE(i.bodyparts[0].models[0].vertices, 4);
+    QCOMPARE(i.sequences.size(), std::size_t(2));
+    // The texels map through the recorded size, as the engine's: (s / 4, 1 - t / 2).
+    QCOMPARE(r.model.mesh.triangleCount(), std::size_t(2));
+    QCOMPARE(r.model.mesh.cornerUvs[1], core::Vec2(1, 1));
+    QCOMPARE(r.model.mesh.materials[0].name, std::string("mdl/skin.png"));
+    // Valve's own models carry no variant.
+    QCOMPARE(read(test::writeGoldsrcMdl(test::sampleGoldsrcSpec())).info.variant, std::string());
+}
+
+// Afterburner's public models (HLSources/afterburner-game-clone): counts as abstudiomdl wrote
+// them, every texture a name under textures/ with its PNG's size.
+void TstGoldsrcMdl::afterburnerPublicModels()
+{
+    const QString dir =
+        test::publicDataDir() +
+        QStringLiteral("/HLSources+afterburner-game-clone/game_content/afterburner");
+    auto file = [](const QString& path) {
+        QFile f(path);
+        return f.open(QIODevice::ReadOnly) ? f.readAll().toStdString() : std::string();
+    };
+    const std::string bench = file(dir + QStringLiteral("/models/Bench.mdl"));
+    const std::string person = file(dir + QStringLiteral("/models/3rd_person.mdl"));
+    if (bench.empty() || person.empty()) {
+        QSKIP("the Afterburner models (RIGSCOPE_TESTDATA) are not here");
+    }
+    core::GoldsrcMdlFiles in;
+    in.mdl = {bench, "Bench.mdl", true};
+    const auto b = core::readGoldsrcMdl(in, {});
+    QVERIFY2(b.diagnostics.empty(), qPrintable(formatted(b).join(u'\n')));
+    QCOMPARE(b.info.variant, std::string("afterburner"));
+    QCOMPARE(b.info.bones.size(), std::size_t(1));
+    QCOMPARE(b.info.textures.size(), std::size_t(1));
+    QCOMPARE(b.info.textures[0].name, std::string("mdl/rBench.png"));
+    QCOMPARE(b.info.textures[0].width, 64);
+    QCOMPARE(b.info.bodyparts[0].models[0].name, std::string("Bench_ref"));
+    QCOMPARE(b.info.bodyparts[0].models[0].vertices, 83);
+    QCOMPARE(b.info.bodyparts[0].models[0].triangles, 168);
+    QCOMPARE(b.info.sequences.size(), std::size_t(1));
+    in.mdl = {person, "3rd_person.mdl", true};
+    const auto p = core::readGoldsrcMdl(in, {});
+    QVERIFY2(p.diagnostics.empty(), qPrintable(formatted(p).join(u'\n')));
+    QCOMPARE(p.info.bodyparts.size(), std::size_t(3));
+    QCOMPARE(p.info.bodyparts[0].models[0].name, std::string("NEW_bond_suit_ref"));
+    QCOMPARE(p.info.bodyparts[0].models[0].vertices, 799);
+    QCOMPARE(p.info.bodyparts[0].models[0].triangles, 1591);
+    QCOMPARE(p.info.sequences.size(), std::size_t(45));
+    QCOMPARE(p.info.hitboxCount(), std::size_t(32));
+    QCOMPARE(p.info.textures.size(), std::size_t(10));
+    QCOMPARE(p.info.textures[9].name, std::string("mdl/bond_suction_cups.PNG"));
+    QCOMPARE(p.info.textures[9].width, 64);
+    QCOMPARE(p.info.textures[9].height, 128);
+    for (const core::CompiledTexture& t : p.info.textures) {
+        QVERIFY(
+            QFileInfo::exists(dir + QStringLiteral("/textures/") + QString::fromStdString(t.name)));
+    }
 }
 
 void TstGoldsrcMdl::everyPrefix()

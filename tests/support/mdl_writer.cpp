@@ -1028,6 +1028,9 @@ void writeGsTextures(Buf& b, const GoldsrcMdlSpec& spec)
         b.i32(o + 64, t.flags);
         b.i32(o + 68, t.width);
         b.i32(o + 72, t.height);
+        if (spec.afterburner) {
+            continue; // the pixels stay in the PNG file the name gives
+        }
         const std::size_t px = b.reserve(std::size_t(t.width) * std::size_t(t.height) + 768);
         b.i32(o + 76, std::int64_t(px));
         if (i == 0) {
@@ -1102,9 +1105,12 @@ GoldsrcMdlBytes writeGoldsrcMdl(const GoldsrcMdlSpec& spec)
     GoldsrcMdlBytes out;
     Buf b;
     b.reserve(244);
-    b.chars(0, "IDST", 5);
+    b.chars(0, spec.afterburner ? "AFTB" : "IDST", 5);
     b.i32(4, 10);
     b.chars(8, spec.name, 64);
+    if (spec.afterburner) {
+        b.i32(136, 0x800);
+    }
     b.vec3(88, Vec3(-1, -1, -1));
     b.vec3(100, Vec3(1, 1, 1));
     const std::size_t nBones = spec.bones.size();

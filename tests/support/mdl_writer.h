@@ -287,6 +287,9 @@ struct GoldsrcMdlSpec {
     std::vector<MdlHitbox> hitboxes;
     std::vector<MdlAttachment> attachments;
     bool texturesApart = false; // textures in NAMEt.mdl
+    // Afterburner's abstudiomdl with -e: magic 'AFTB', header flag 0x800
+    // (STUDIO_NO_EMBEDDED_TEXTURES), texture records with a name and size and no pixels.
+    bool afterburner = false;
 };
 
 struct GoldsrcMdlBytes {

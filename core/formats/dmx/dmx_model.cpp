@@ -1494,8 +1494,11 @@ void checkEncoding(const DmxHeader& h, Profile p, DiagnosticSink& sink)
         return;
     case Profile::GoldSrc:
     case Profile::Pathos:
+    case Profile::Afterburner:
         sink.error(ids::kDmxEncodingUnsupported, {1, 1, 0},
-                   std::string(p == Profile::Pathos ? "vbmcompiler" : "goldsrc studiomdl") +
+                   std::string(p == Profile::Pathos        ? "vbmcompiler"
+                               : p == Profile::Afterburner ? "abstudiomdl"
+                                                           : "goldsrc studiomdl") +
                        " reads no DMX (" + what + "); export SMD");
         return;
     case Profile::Cod:

@@ -292,6 +292,9 @@ struct CompiledIkLock {
 // `info --json` keys of issue 29, the outline, the Bodygroups dock).
 struct CompiledModelInfo {
     std::string engine; // "source" or "goldsrc"
+    // "afterburner": a GoldSrc layout under the magic 'AFTB' (abstudiomdl, docs/compiled.md
+    // "Afterburner"); empty for Valve's own.
+    std::string variant;
     std::int32_t version = 0;
     std::int32_t checksum = 0;
     std::string name; // the name stored in the header
@@ -372,8 +375,8 @@ struct CompiledReadResult {
     bool hasErrors() const noexcept { return countSeverity(diagnostics, Severity::Error) > 0; }
 };
 
-// "IDST" with version 44..49 (Source) or 10 (GoldSrc): 100; "IDSQ" (a GoldSrc sequence
-// group): 90; else 0.
+// "IDST" with version 44..49 (Source) or 10 (GoldSrc), "AFTB" with version 10 (Afterburner's
+// GoldSrc layout): 100; "IDSQ" (a GoldSrc sequence group): 90; else 0.
 int sniffCompiledMdl(std::string_view head) noexcept;
 
 struct SourceMdlFiles {

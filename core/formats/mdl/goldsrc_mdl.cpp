@@ -24,6 +24,8 @@ using mdl::FileReader;
 namespace {
 
 constexpr std::uint32_t kIdst = 0x54534449;
+constexpr std::uint32_t kAftb = 0x42544641;         // Afterburner's abstudiomdl (docs/compiled.md)
+constexpr std::int32_t kNoEmbeddedTextures = 0x800; // STUDIO_NO_EMBEDDED_TEXTURES (Afterburner)
 constexpr std::uint32_t kIdsq = 0x51534449;
 constexpr std::int64_t kHeaderSize = 244;
 constexpr std::int64_t kBoneSize = 112;
@@ -52,7 +54,10 @@ Eigen::Matrix3d eulerMatrix(const Vec3& e)
 }
 
 // `externalTextures`: the skin table names textures another file holds (Pathos .vbm).
-void readTextures(FileReader& f, CompiledModelInfo& info, bool externalTextures)
+// `onDisk`: an Afterburner model with STUDIO_NO_EMBEDDED_TEXTURES, whose texture records name
+// PNG files under the game's textures/ folder and give their size, with no pixels (Xash3D's
+// R_StudioLoadTextureFromDisk loads them by that name).
+void readTextures(FileReader& f, CompiledModelInfo& info, bool externalTextures, bool onDisk)
 {
     const Bytes& b = f.b;
     const std::int32_t n = b.i32(180);
@@ -70,6 +75,8 @@ void readTextures(FileReader& f, CompiledModelInfo& info, bool externalTextures)
             if (t.width <= 0 || t.height <= 0 || t.width > 4096 || t.height > 4096) {
                 f.corrupt(o + 68, "texture '" + t.name + "' is " + std::to_string(t.width) + " x " +
                                       std::to_string(t.height));
+            } else if (onDisk) {
+                // no pixels in the model: the viewer loads the file
             } else if (!b.has(data, pixels + 768)) {
                 f.corrupt(o + 76,
                           "the pixels of texture '" + t.name + "' run past the end of the file");
@@ -163,15 +170,19 @@ CompiledReadResult readGoldsrcMdl(const GoldsrcMdlFiles& files, const ReadContex
         }
     };
     const Bytes& b = f.b;
-    if (b.size() < 8 || b.u32(0) != kIdst || b.i32(4) != 10) {
-        f.sink.error(ids::kCompiledBadVersion, at(b.size() >= 8 && b.u32(0) == kIdst ? 4 : 0),
-                     b.size() >= 8 && b.u32(0) == kIdst
-                         ? "mdl version " + std::to_string(b.i32(4)) + ", expected 10 (GoldSrc)"
-                         : std::string("not a GoldSrc model: the magic is not 'IDST'"));
+    const bool aftb = b.size() >= 8 && b.u32(0) == kAftb;
+    if (b.size() < 8 || (b.u32(0) != kIdst && !aftb) || b.i32(4) != 10) {
+        const bool magicOk = b.size() >= 8 && (b.u32(0) == kIdst || aftb);
+        f.sink.error(ids::kCompiledBadVersion, at(magicOk ? 4 : 0),
+                     magicOk ? "mdl version " + std::to_string(b.i32(4)) + ", expected 10 (GoldSrc)"
+                             : std::string("not a GoldSrc model: the magic is not 'IDST'"));
         finish();
         return r;
     }
     info.version = 10;
+    if (aftb) {
+        info.variant = "afterburner";
+    }
     if (b.size() < static_cast<std::size_t>(kHeaderSize)) {
         f.corrupt(0,
                   "a GoldSrc .mdl header is 244 bytes, the file has " + std::to_string(b.size()));
@@ -262,16 +273,18 @@ CompiledReadResult readGoldsrcMdl(const GoldsrcMdlFiles& files, const ReadContex
                         "attachments are shown");
     }
     if (b.i32(180) != 0) {
-        readTextures(f, info, pathos);
+        readTextures(f, info, pathos, aftb && (info.flags & kNoEmbeddedTextures) != 0);
     } else {
         if (files.textures.present) {
             const Bytes& tb = tex.b;
-            if (tb.size() < static_cast<std::size_t>(kHeaderSize) || tb.u32(0) != kIdst ||
-                tb.i32(4) != 10) {
+            const bool texAftb = tb.size() >= 8 && tb.u32(0) == kAftb;
+            if (tb.size() < static_cast<std::size_t>(kHeaderSize) ||
+                (tb.u32(0) != kIdst && !texAftb) || tb.i32(4) != 10) {
                 tex.sink.error(ids::kCompiledBadVersion, at(0),
                                "not a GoldSrc texture model (IDST version 10)");
             } else {
-                readTextures(tex, info, pathos);
+                readTextures(tex, info, pathos,
+                             texAftb && (tb.i32(136) & kNoEmbeddedTextures) != 0);
             }
         } else if (!pathos && !info.bones.empty() && b.i32(204) > 0) {
             f.sink.error(ids::kCompiledMissingCompanion, {},

@@ -1006,6 +1006,9 @@ int sniffCompiledMdl(std::string_view head) noexcept
     if (magic == kIdst && ((version >= 44 && version <= 49) || version == 10)) {
         return 100;
     }
+    if (magic == 0x42544641 && version == 10) { // "AFTB": Afterburner's GoldSrc layout
+        return 100;
+    }
     if (magic == kIdsq && version == 10) {
         return 90;
     }

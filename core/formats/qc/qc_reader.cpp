@@ -2421,6 +2421,18 @@ void Reader::finish()
         if (m_pathosSign || pathosOutputBeside()) {
             prof = Profile::Pathos;
         }
+        // $flags with 2048 (STUDIO_NO_EMBEDDED_TEXTURES) means nothing to GoldSrc's studiomdl
+        // and engine; abstudiomdl keeps the textures out of the model for it and takes .png
+        // textures only then (docs/profiles.md "afterburner").
+        if (prof == Profile::GoldSrc) {
+            for (const QcCommand& c : p.commands) {
+                std::int32_t v = 0;
+                if (c.name == "flags" && !c.args.empty() && parseInt(c.args[0], v) &&
+                    (v & 0x800) != 0) {
+                    prof = Profile::Afterburner;
+                }
+            }
+        }
     }
     p.profile = prof;
     const unsigned mask = goldSrcFamily(prof) ? kG : kS;
@@ -2451,7 +2463,7 @@ void Reader::finish()
             d.severity = Severity::Note;
             d.id = ids::kQcUnknownCommand;
             d.message = "'$" + c.name + "' is not a " +
-                        std::string(prof == Profile::GoldSrc ? "GoldSrc" : "Source") +
+                        std::string(goldSrcStudiomdl(prof) ? "GoldSrc" : "Source") +
                         " studiomdl command; ignored";
             if (prof == Profile::Pathos) {
                 // vbmcompiler stops on a command it does not know (qcparser.cpp ProcessFile).
@@ -2473,7 +2485,7 @@ void Reader::finish()
     };
     for (const BodygroupStray& b : m_bodygroupStrays) {
         Diagnostic d = syntaxAt(b.at);
-        if (prof == Profile::GoldSrc) {
+        if (goldSrcStudiomdl(prof)) {
             // HL1 studiomdl.c Cmd_Bodygroup reads token after token and acts on `studio` and
             // `blank` only: anything else (a `$origin` with its numbers) is passed over.
             d.severity = Severity::Warning;
@@ -2562,9 +2574,9 @@ void Reader::finish()
         });
     // Limits: 32 body parts of 32 models each; sequences 256 (GoldSrc) / 1,524 (Source).
     // vbmcompiler checks no sequence count.
-    const std::size_t maxSeq = prof == Profile::Pathos    ? SIZE_MAX
-                               : prof == Profile::GoldSrc ? 256
-                                                          : 1524;
+    const std::size_t maxSeq = prof == Profile::Pathos  ? SIZE_MAX
+                               : goldSrcStudiomdl(prof) ? 256
+                                                        : 1524;
     if (p.sequences.size() > maxSeq) {
         const QcSequence& s = p.sequences[maxSeq];
         Diagnostic d;

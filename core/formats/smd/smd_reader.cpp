@@ -1751,7 +1751,7 @@ void SmdReader::gradeByProfile()
         Diagnostic& d = diags[i];
         switch (what) {
         case Deferred::BlockKeywordCase:
-            if (p != Profile::GoldSrc) {
+            if (!goldSrcStudiomdl(p)) {
                 d.severity = Severity::Note;
                 d.fixedSeverity = true;
             }
@@ -1760,7 +1760,7 @@ void SmdReader::gradeByProfile()
             d.message += " for " + pname;
             break;
         case Deferred::TopLevelComment:
-            if (p == Profile::GoldSrc) {
+            if (goldSrcStudiomdl(p)) {
                 d.severity = Severity::Warning;
                 d.fixedSeverity = true;
             }
@@ -1781,7 +1781,7 @@ void SmdReader::gradeByProfile()
     // Version (CHECKS.md §3 "File version").
     const int v = m_model.version;
     const std::string accepts =
-        pname + " accepts " + (p == Profile::GoldSrc || p == Profile::Cod ? "1" : "1-2");
+        pname + " accepts " + (goldSrcStudiomdl(p) || p == Profile::Cod ? "1" : "1-2");
     if (!m_sawVersion) {
         error(ids::kSyntaxBadVersion, {1, 1, 0}, "version missing; " + accepts);
     } else if (v != 1) {
