@@ -715,7 +715,22 @@ std::vector<std::uint8_t> Compiler::usedBones()
             }
         }
     }
-    if (m_project.profile == Profile::GoldSrc) {
+    if (m_project.profile == Profile::Afterburner) {
+        // abstudiomdl keeps a bone a $hbox names when no vertex keeps it, after the bones the
+        // vertices keep, in $hbox order, where Valve's SimplifyModel stops ("cannot find bone
+        // %s for bbox"): Afterburner's waiter.mdl ends its table with Bone09, Bone11, Bone17 and
+        // Bone19 as its $hbox lines name them, bones no vertex uses (docs/profiles.md
+        // "afterburner"; its binary has "Hitbox %d references bone %s which is not contained in
+        // target model %d").
+        for (const QcHitbox& h : m_project.hitboxes) {
+            const auto it = m_jointByName.find(asciiLower(h.bone));
+            if (it != m_jointByName.end() && !used[static_cast<std::size_t>(it->second)]) {
+                keep(it->second);
+                m_tableOrder.push_back(static_cast<std::size_t>(it->second));
+            }
+        }
+    }
+    if (goldSrcStudiomdl(m_project.profile)) {
         return used;
     }
     if (m_project.profile == Profile::Pathos) {
