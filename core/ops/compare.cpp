@@ -1367,11 +1367,11 @@ CompiledModelInfo predictCompiled(const QcReport& r, std::int32_t version, bool 
             grow(cp + Vec3::Constant(0.25f));
         }
         if (hullFromCollision && !collisionPoints.empty()) {
-            for (int i = 0; i < 3; ++i) {
-                (*hullFromCollision)[static_cast<std::size_t>(i)] =
-                    !hadBounds || hull.min[i] < beforeCollision.min[i];
-                (*hullFromCollision)[static_cast<std::size_t>(i + 3)] =
-                    !hadBounds || hull.max[i] > beforeCollision.max[i];
+            for (std::size_t i = 0; i < 3; ++i) {
+                const auto axis = static_cast<Eigen::Index>(i);
+                (*hullFromCollision)[i] = !hadBounds || hull.min[axis] < beforeCollision.min[axis];
+                (*hullFromCollision)[i + 3] =
+                    !hadBounds || hull.max[axis] > beforeCollision.max[axis];
             }
         }
         if (!first) {
