@@ -164,6 +164,24 @@ std::string makeAnimationSmd(int frames, int bones)
     return s;
 }
 
+// `smd` written as keyvalues2 with one index per point and per corner
+// (DmxWriteOptions::shareIndices false): the DMX input the readers' ratios to the floor were
+// set on (docs/dmx.md §6). False, with a line saying so, when it could not be written.
+bool writePerCornerKv2(const std::string& smd, const std::string& out)
+{
+    const core::OpenedInput in = core::openInput(smd, core::Profile::Auto, {});
+    core::DmxWriteOptions perCorner;
+    perCorner.shareIndices = false;
+    const core::WriteResult w =
+        in.readable ? core::writeDmxWith(in.result.model, {out}, perCorner) : core::WriteResult{};
+    if (!in.readable || !w.ok() ||
+        !core::writeFileAtomic(out, w.bytes, core::WriteMode::Overwrite).empty()) {
+        std::printf("could not write %s\n", out.c_str());
+        return false;
+    }
+    return true;
+}
+
 // The floor: memory-map the file and convert every numeric token with from_chars, nothing else
 // (no structure, no model). Timed from open() to munmap(), like a reader is timed from its
 // readFile() to its model.
@@ -373,11 +391,14 @@ int runReaderBench(const ReaderBenchOptions& opt)
             std::printf("could not write %s: %s\n", out.c_str(), c.error.c_str());
         }
     }
-    // DMX: the reference as keyvalues2 and as binary 2 (docs/dmx.md).
-    for (const auto& [out, to] :
-         {std::pair{opt.workDir + "/bench_ref.dmx", std::string()},
-          std::pair{opt.workDir + "/bench_ref_binary.dmx", std::string("dmx-binary")}}) {
-        const core::ConvertResult c = core::convertFile(refPath, out, true, to);
+    // DMX: the reference as keyvalues2 with one index per point and per corner (the form its
+    // ratio to the floor is set on, as in `rigscope-bench dmx`: docs/dmx.md §6) and as binary 2.
+    if (writePerCornerKv2(refPath, opt.workDir + "/bench_ref.dmx")) {
+        inputs.push_back(opt.workDir + "/bench_ref.dmx");
+    }
+    {
+        const std::string out = opt.workDir + "/bench_ref_binary.dmx";
+        const core::ConvertResult c = core::convertFile(refPath, out, true, "dmx-binary");
         if (c.written) {
             inputs.push_back(out);
         } else {
@@ -507,18 +528,8 @@ int runDmxBench(const ReaderBenchOptions& opt)
     const std::string smallSmd = opt.workDir + "/bench_dmx_kv2.smd";
     const std::string kv2 = opt.workDir + "/bench_dmx_kv2.dmx";
     core::writeFileAtomic(smallSmd, makeReferenceSmd(20.0, tris), core::WriteMode::Overwrite);
-    {
-        const core::OpenedInput in = core::openInput(smallSmd, core::Profile::Auto, {});
-        core::DmxWriteOptions perCorner;
-        perCorner.shareIndices = false;
-        const core::WriteResult w = in.readable
-                                        ? core::writeDmxWith(in.result.model, {kv2}, perCorner)
-                                        : core::WriteResult{};
-        if (!in.readable || !w.ok() ||
-            !core::writeFileAtomic(kv2, w.bytes, core::WriteMode::Overwrite).empty()) {
-            std::printf("could not write %s\n", kv2.c_str());
-            return 1;
-        }
+    if (!writePerCornerKv2(smallSmd, kv2)) {
+        return 1;
     }
     double floorBest = 1e9, checksum = 0;
     for (int i = 0; i < opt.repeats; ++i) {
