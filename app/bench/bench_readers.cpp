@@ -86,8 +86,8 @@ std::string makeReferenceSmd(double targetMb, std::size_t& triangles)
         // Small triangles tiling a wavy 100 x 100 sheet (two per grid cell), as in a real mesh:
         // the same number of digits to parse as random points, but a realistic load to draw.
         const std::size_t cell = triangles / 2;
-        const float gx = static_cast<float>(cell % kSheetCells),
-                    gy = static_cast<float>(cell / kSheetCells);
+        const std::size_t row = cell / kSheetCells; // whole rows: integer division meant
+        const float gx = static_cast<float>(cell % kSheetCells), gy = static_cast<float>(row);
         const std::size_t third = (cell % kSheetCells) * 3 / kSheetCells; // materials in bands
         s += third == 0 ? "body.tga\n" : (third == 1 ? "head.tga\n" : "arms.tga\n");
         static constexpr float kCorner[2][3][2] = {{{0, 0}, {1, 0}, {1, 1}},

@@ -595,6 +595,7 @@ void MainWindow::onDiagnosticsChanged()
     const QString profile = toQString(core::profileName(active));
     const LoadedFile* p = document()->primary();
     m_status->showChecked(*document());
+    updateStatus(); // the summary's "(not looked up)" follows the profile the checks settled
 
     // Weight views follow the active profile; vertices the checks flag as unweighted, NaN,
     // zero-sum or weighted to an undeclared bone stand out in the influence-count view.

@@ -315,6 +315,33 @@ private slots:
         app::grabWindow(win.w).save(test::outputDir() + QStringLiteral("/TstWindowUx_garbage.png"));
     }
 
+    // One truth: when the checks settle the profile (auto -> afterburner by `$flags 2048`), the
+    // status bar's summary follows it: a GoldSrc-family model's textures are image files, never
+    // "not looked up" as Source materials are before the profile is known (Afterburner's
+    // Bicycle.qc said "1 material (not looked up)" while its PNG was drawn).
+    void statusSummaryFollowsTheCheckedProfile()
+    {
+        test::TestWindow win(QStringLiteral("tst_ux_profile_status.ini"), QSize(1100, 700));
+        QVERIFY(QTest::qWaitForWindowExposed(&win.w));
+        QTemporaryDir dir;
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("bike_ref.smd")),
+                          "version 1\nnodes\n0 \"root\" -1\nend\nskeleton\ntime 0\n"
+                          "0 0 0 0 0 0 0\nend\ntriangles\nbike.png\n"
+                          "0 0 0 0 0 0 1 0 0\n0 1 0 0 0 0 1 1 0\n0 0 1 0 0 0 1 0 1\nend\n"));
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("bike.png")), QByteArray()));
+        const QString qc = dir.filePath(QStringLiteral("bike.qc"));
+        QVERIFY(writeFile(qc, "$modelname \"bike.mdl\"\n$cdtexture \".\"\n$flags 2048\n"
+                              "$body studio \"bike_ref\"\n$sequence idle \"bike_ref\"\n"));
+        win.w.openFiles({qc});
+        QVERIFY(win.w.document()->waitForLoaded());
+        QTRY_VERIFY(!win.w.document()->isChecking());
+        QCoreApplication::processEvents();
+        QCOMPARE(win.w.document()->activeProfile(), core::Profile::Afterburner);
+        const QString summary = win.w.statusSummary()->text();
+        QVERIFY2(summary.contains(QStringLiteral("1 material")), qPrintable(summary));
+        QVERIFY2(!summary.contains(QStringLiteral("not looked up")), qPrintable(summary));
+    }
+
     // Issue 27: a compiled file the window does not open on its own (a GoldSrc sequence group:
     // its NAME.mdl reads it) and a texture are said to be what they are (with an id F1
     // explains), and the reasons of two failed files are joined in words, not by a "\\x0a".
