@@ -10,6 +10,7 @@
 #include "core/build/flex_match.h"
 #include "core/build/scratch_slots.h"
 #include "core/build/weld.h"
+#include "core/checks/single_precision_bone_space.h"
 #include "core/text/numbers.h"
 #include "core/text/plural.h"
 #include "core/text/ascii.h"
@@ -316,7 +317,11 @@ WeldStats weldStats(const Model& m, Profile profile, std::size_t vertexLimit,
         return out;
     }
     if (goldSrcFamily(profile)) {
-        const std::vector<Vec3> local = boneSpacePoints(m);
+        // abstudiomdl (Afterburner, a 64-bit build) moves the points in single precision;
+        // on a point within float rounding of a 0.01 boundary the two rules truncate apart.
+        const std::vector<Vec3> local = profile == Profile::Afterburner
+                                            ? singlePrecisionBoneSpacePoints(m)
+                                            : boneSpacePoints(m);
         WeldTable verts(nc);
         std::vector<Key> vertKeys;
         // Normals: per (bone, material), greedy against representatives within 2°, found

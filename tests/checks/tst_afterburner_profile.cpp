@@ -4,10 +4,12 @@
 // (RIGSCOPE_TESTDATA, default /work/data; skipped when absent), with the figures pinned here.
 #include <QtTest/QtTest>
 
+#include "core/checks/check_util.h"
 #include "core/diag/limits.h"
 #include "core/diag/profile.h"
 #include "core/ops/check.h"
 #include "core/ops/compare.h"
+#include "core/formats/smd/smd_reader.h"
 #include "core/ops/qc_ops.h"
 #include "tests/support/public_data.h"
 #include "tests/support/test_support.h"
@@ -128,6 +130,27 @@ private slots:
         QCOMPARE(gs.errorIds, QStringList{QStringLiteral("qc.unknown-bone")});
     }
 
+    // abstudiomdl (a 64-bit build) moves each point into its bone's space in single precision,
+    // as Grab_Triangles and Build_Reference write it (AngleMatrix from degrees, float products
+    // and sums), then truncates to 0.01 (lookup_vertex). On a bone turned 0.3 rad about z the
+    // first point is (-4, -3.94) in bone space to within float rounding: its x comes out as
+    // -4 in single precision (cell -4.00) and as -3.9999998 in double (cell -3.99, the second
+    // point's, at (-3.995, -3.945)), so the goldsrc rule welds the two and abstudiomdl does not.
+    void weldInSinglePrecision()
+    {
+        const std::string smd = "version 1\nnodes\n0 \"root\" -1\nend\nskeleton\ntime 0\n"
+                                "0 0 0 0 0 0 0.3\nend\ntriangles\nbox.bmp\n"
+                                "0 -2.656996 -4.946107 0 0 0 1 0 0\n"
+                                "0 -2.650742 -4.949406 0 0 0 1 0 0\n"
+                                "0 0.663115 1.257111 0 0 0 1 0 0\nend\n";
+        ReadContext ctx;
+        ctx.fileName = "turned.smd";
+        const ReadResult r = readSmd(smd, ctx);
+        QVERIFY(r.hasModel);
+        QCOMPARE(checks::weldStats(r.model, Profile::Afterburner, 0, 0).vertices, std::size_t(3));
+        QCOMPARE(checks::weldStats(r.model, Profile::GoldSrc, 0, 0).vertices, std::size_t(2));
+    }
+
     // The Afterburner game's projects against the models abstudiomdl built (563 'AFTB' of the
     // 574 pairs by $modelname match in every field compared; docs/cli.md): a few pinned here,
     // those that differ included, with the errors `check` gives their QCs.
@@ -148,6 +171,20 @@ private slots:
         // qc.unknown-bone errors and 6 differences).
         QTest::newRow("waiter") << u"general/waiter/waiter.qc"_qs << u"waiter.mdl"_qs << 0 << false
                                 << 0;
+        // Points on a 0.01 boundary in their bone's space, truncated as abstudiomdl's single
+        // precision puts them (each was 1 or 2 vertices off with the double precision rule).
+        QTest::newRow("bath_girl")
+            << u"general/bath_girl/bath_girl.qc"_qs << u"bath_girl.mdl"_qs << 0 << false << 0;
+        QTest::newRow("debris_machineparts_sm")
+            << u"general/debris_machineparts_sm/debris_machineparts_sm.qc"_qs
+            << u"debris_machineparts_sm.mdl"_qs << 0 << false << 0;
+        QTest::newRow("helicopter_austria_02")
+            << u"general/helicopter_austria_02/helicopter_austria_02.qc"_qs
+            << u"helicopter_austria_02.mdl"_qs << 0 << false << 0;
+        QTest::newRow("security_guard") << u"general/security_guard/security_guard.qc"_qs
+                                        << u"security_guard.mdl"_qs << 0 << false << 0;
+        QTest::newRow("snow_guard")
+            << u"general/snow_guard/snow_guard.qc"_qs << u"snow_guard.mdl"_qs << 0 << false << 0;
         // Built by Valve's studiomdl ('IDST') from other sources: stale.
         QTest::newRow("p_tripmine")
             << u"general/p_tripmine/p_tripmine.qc"_qs << u"p_tripmine.mdl"_qs << 7 << true << 0;

@@ -1,0 +1,159 @@
+#include "core/checks/single_precision_bone_space.h"
+
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <limits>
+
+// Built with -ffp-contract=off (core/CMakeLists.txt): every product and sum below is rounded
+// to float on its own, as abstudiomdl's SSE code rounds it; a fused multiply-add would not be.
+
+namespace rigscope::core::checks {
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+using Rot3 = std::array<std::array<float, 3>, 3>;
+
+struct BoneFrame {
+    Rot3 toModel{};   // the bone's rotation in model space
+    Rot3 fromModel{}; // its inverse, built as a product of inverses (not a transpose)
+    std::array<float, 3> origin{};
+};
+
+// Grab_Skeleton's wrap of each angle into [-pi, pi), in double and stored as float; an angle
+// too large for 2 pi steps to move it as a float is left as it is (studiomdl would loop).
+float wrapAngle(float radians) noexcept
+{
+    if (!std::isfinite(radians) || std::fabs(radians) > 1.0e4f) {
+        return radians;
+    }
+    while (radians >= kPi) {
+        radians = static_cast<float>(radians - kPi * 2);
+    }
+    while (radians < -kPi) {
+        radians = static_cast<float>(radians + kPi * 2);
+    }
+    return radians;
+}
+
+// The sine and cosine of an angle given in degrees: the angle back in radians (a double
+// product stored as float), its sine and cosine in double, stored as float.
+void sinCos(float degrees, float& s, float& c) noexcept
+{
+    const auto radians = static_cast<float>(degrees * (kPi * 2 / 360));
+    s = static_cast<float>(std::sin(static_cast<double>(radians)));
+    c = static_cast<float>(std::cos(static_cast<double>(radians)));
+}
+
+// AngleMatrix (inverse = false) and AngleIMatrix (true): Z * Y * X from degrees, each entry
+// a float expression evaluated left to right; the inverse holds the same entries transposed.
+Rot3 angleMatrix(const std::array<float, 3>& degrees, bool inverse) noexcept
+{
+    float sr = 0, cr = 0, sp = 0, cp = 0, sy = 0, cy = 0;
+    sinCos(degrees[2], sy, cy);
+    sinCos(degrees[1], sp, cp);
+    sinCos(degrees[0], sr, cr);
+    Rot3 r{};
+    r[0][0] = cp * cy;
+    r[1][0] = cp * sy;
+    r[2][0] = -sp;
+    r[0][1] = sr * sp * cy + cr * -sy;
+    r[1][1] = sr * sp * sy + cr * cy;
+    r[2][1] = sr * cp;
+    r[0][2] = cr * sp * cy + -sr * -sy;
+    r[1][2] = cr * sp * sy + -sr * cy;
+    r[2][2] = cr * cp;
+    if (inverse) {
+        Rot3 t{};
+        for (std::size_t i = 0; i < 3; ++i) {
+            for (std::size_t j = 0; j < 3; ++j) {
+                t[i][j] = r[j][i];
+            }
+        }
+        return t;
+    }
+    return r;
+}
+
+// R_ConcatTransforms on the rotation part (the translations stay zero).
+Rot3 concat(const Rot3& a, const Rot3& b) noexcept
+{
+    Rot3 o{};
+    for (std::size_t i = 0; i < 3; ++i) {
+        for (std::size_t j = 0; j < 3; ++j) {
+            o[i][j] = a[i][0] * b[0][j] + a[i][1] * b[1][j] + a[i][2] * b[2][j];
+        }
+    }
+    return o;
+}
+
+// VectorTransform by a matrix of zero translation: one float dot product a row.
+std::array<float, 3> rotate(const std::array<float, 3>& v, const Rot3& m) noexcept
+{
+    std::array<float, 3> o{};
+    for (std::size_t i = 0; i < 3; ++i) {
+        o[i] = v[0] * m[i][0] + v[1] * m[i][1] + v[2] * m[i][2];
+    }
+    return o;
+}
+
+} // namespace
+
+std::vector<Vec3> singlePrecisionBoneSpacePoints(const Model& m)
+{
+    const Mesh& me = m.mesh;
+    const Skeleton& sk = m.skeleton;
+    std::vector<Vec3> out(me.pointPositions.begin(), me.pointPositions.end());
+    if (sk.bindKind != PoseKind::LocalEulerXYZ || sk.bindRotations.size() != sk.size() ||
+        sk.bindPositions.size() != sk.size()) {
+        return out;
+    }
+    std::vector<BoneFrame> bones(sk.size());
+    for (std::size_t j = 0; j < sk.size(); ++j) {
+        std::array<float, 3> degrees{};
+        for (std::size_t k = 0; k < 3; ++k) {
+            const float radians = wrapAngle(sk.bindRotations[j][static_cast<Eigen::Index>(k)]);
+            const double d = radians * (180.0 / kPi);
+            // Beyond float's range (an absurd angle) infinity, not an undefined conversion.
+            degrees[k] = std::fabs(d) <= std::numeric_limits<float>::max()
+                             ? static_cast<float>(d)
+                             : std::numeric_limits<float>::infinity();
+        }
+        const std::array<float, 3> pos{sk.bindPositions[j].x(), sk.bindPositions[j].y(),
+                                       sk.bindPositions[j].z()};
+        const Rot3 local = angleMatrix(degrees, false);
+        const Rot3 localInverse = angleMatrix(degrees, true);
+        const JointIndex parent = sk.parents[j];
+        BoneFrame& b = bones[j];
+        if (parent != kNoJoint && static_cast<std::size_t>(parent) < j) {
+            const BoneFrame& p = bones[static_cast<std::size_t>(parent)];
+            b.toModel = concat(p.toModel, local);
+            b.fromModel = concat(localInverse, p.fromModel);
+            const std::array<float, 3> moved = rotate(pos, p.toModel);
+            for (std::size_t k = 0; k < 3; ++k) {
+                b.origin[k] = moved[k] + p.origin[k];
+            }
+        } else {
+            b.toModel = local;
+            b.fromModel = localInverse;
+            b.origin = pos;
+        }
+    }
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        const JointIndex bone = me.pointParents[i];
+        if (bone == kNoJoint || static_cast<std::size_t>(bone) >= sk.size()) {
+            continue;
+        }
+        const BoneFrame& b = bones[static_cast<std::size_t>(bone)];
+        const Vec3& p = me.pointPositions[i];
+        const std::array<float, 3> offset{p.x() - b.origin[0], p.y() - b.origin[1],
+                                          p.z() - b.origin[2]};
+        const std::array<float, 3> local = rotate(offset, b.fromModel);
+        out[i] = Vec3(local[0], local[1], local[2]);
+    }
+    return out;
+}
+
+} // namespace rigscope::core::checks
