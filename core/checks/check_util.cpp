@@ -259,14 +259,20 @@ std::int64_t truncate2dp(float v) noexcept
 
 // Each point in its parent bone's space at the bind pose, as GoldSrc's Grab_Triangles moves it
 // (bonefixup: the inverse of the bone's world transform). Points of no bone, and models whose
-// bind pose is not local Euler keys, keep their model position.
-std::vector<Vec3> boneSpacePoints(const Model& m)
+// bind pose is not local Euler keys, keep their model position. abstudiomdl (Afterburner, a
+// 64-bit build) computes in single precision: on a point within float rounding of a 0.01
+// boundary the two truncate apart (docs/profiles.md "afterburner").
+std::vector<Vec3> boneSpacePoints(const Model& m, Profile profile)
 {
     const Mesh& me = m.mesh;
     const Skeleton& sk = m.skeleton;
     std::vector<Vec3> out(me.pointPositions.begin(), me.pointPositions.end());
     if (sk.bindKind != PoseKind::LocalEulerXYZ || sk.bindRotations.size() != sk.size() ||
         sk.bindPositions.size() != sk.size()) {
+        return out;
+    }
+    if (profile == Profile::Afterburner) {
+        singlePrecisionBoneSpacePoints(m, out);
         return out;
     }
     std::vector<Quatd> rot(sk.size());
@@ -317,11 +323,7 @@ WeldStats weldStats(const Model& m, Profile profile, std::size_t vertexLimit,
         return out;
     }
     if (goldSrcFamily(profile)) {
-        // abstudiomdl (Afterburner, a 64-bit build) moves the points in single precision;
-        // on a point within float rounding of a 0.01 boundary the two rules truncate apart.
-        const std::vector<Vec3> local = profile == Profile::Afterburner
-                                            ? singlePrecisionBoneSpacePoints(m)
-                                            : boneSpacePoints(m);
+        const std::vector<Vec3> local = boneSpacePoints(m, profile);
         WeldTable verts(nc);
         std::vector<Key> vertKeys;
         // Normals: per (bone, material), greedy against representatives within 2°, found

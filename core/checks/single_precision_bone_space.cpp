@@ -101,15 +101,10 @@ std::array<float, 3> rotate(const std::array<float, 3>& v, const Rot3& m) noexce
 
 } // namespace
 
-std::vector<Vec3> singlePrecisionBoneSpacePoints(const Model& m)
+void singlePrecisionBoneSpacePoints(const Model& m, std::vector<Vec3>& out)
 {
     const Mesh& me = m.mesh;
     const Skeleton& sk = m.skeleton;
-    std::vector<Vec3> out(me.pointPositions.begin(), me.pointPositions.end());
-    if (sk.bindKind != PoseKind::LocalEulerXYZ || sk.bindRotations.size() != sk.size() ||
-        sk.bindPositions.size() != sk.size()) {
-        return out;
-    }
     std::vector<BoneFrame> bones(sk.size());
     for (std::size_t j = 0; j < sk.size(); ++j) {
         std::array<float, 3> degrees{};
@@ -153,7 +148,6 @@ std::vector<Vec3> singlePrecisionBoneSpacePoints(const Model& m)
         const std::array<float, 3> local = rotate(offset, b.fromModel);
         out[i] = Vec3(local[0], local[1], local[2]);
     }
-    return out;
 }
 
 } // namespace rigscope::core::checks

@@ -14,8 +14,9 @@ namespace rigscope::core::checks {
 // degrees (Grab_Skeleton, Build_Reference), the rotation matrix built from those degrees with
 // float sines and cosines and float products (AngleMatrix, AngleIMatrix), chained to the parent
 // in float (R_ConcatTransforms), and each point's offset from its bone turned by the inverse in
-// float (VectorTransform). Points of no bone, and skeletons whose bind pose is not local Euler
-// keys, keep their model position. The caller truncates to 0.01 (lookup_vertex).
-std::vector<Vec3> singlePrecisionBoneSpacePoints(const Model& m);
+// float (VectorTransform), written over `out` (the model positions, one a point). Points of no
+// bone keep theirs. The caller has checked that the bind pose is local Euler keys, a rotation
+// and a position for each bone, and truncates to 0.01 (lookup_vertex).
+void singlePrecisionBoneSpacePoints(const Model& m, std::vector<Vec3>& out);
 
 } // namespace rigscope::core::checks
