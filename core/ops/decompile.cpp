@@ -21,6 +21,7 @@
 #include "core/io/make_directory.h"
 #include "core/model/format_id.h"
 #include "core/model/rotation.h"
+#include "core/ops/decompile_textures.h"
 #include "core/text/ascii.h"
 #include "core/text/numbers.h"
 #include "core/text/plural.h"
@@ -191,15 +192,20 @@ Bones bonesOf(const CompiledModelInfo& info)
     Skeleton& s = b.skeleton;
     s.bindKind = PoseKind::LocalEulerXYZ;
     b.world.resize(info.bones.size());
+    // Names that differ only in case are one bone to Source's studiomdl (findGlobalBone,
+    // Q_stricmp) and two to GoldSrc's (SimplifyModel's findNode, strcmp; Afterburner's
+    // austria_tree_dead_snow keeps TREE and tree).
+    const bool goldsrc = info.engine == "goldsrc";
+    const auto key = [goldsrc](const std::string& n) { return goldsrc ? n : asciiLower(n); };
     std::set<std::string> taken;
     for (std::size_t i = 0; i < info.bones.size(); ++i) {
         const CompiledBone& bone = info.bones[i];
         const bool parentOk = bone.parent >= 0 && static_cast<std::size_t>(bone.parent) < i;
         std::string name = bone.name;
-        if (name.empty() || !taken.insert(asciiLower(name)).second) {
+        if (name.empty() || !taken.insert(key(name)).second) {
             for (int n = 1; !taken
-                                 .insert(asciiLower(name = "bone_" + std::to_string(i) +
-                                                           (n == 1 ? "" : "_" + std::to_string(n))))
+                                 .insert(key(name = "bone_" + std::to_string(i) +
+                                                    (n == 1 ? "" : "_" + std::to_string(n))))
                                  .second;
                  ++n) {
             }
@@ -1060,7 +1066,8 @@ DecompiledProject decompileModel(const Model& read, const CompiledModelInfo& inf
                                  const std::vector<Model>& lodModels,
                                  const std::vector<float>& lodSwitchPoints,
                                  const std::string& qcName,
-                                 const std::vector<VvdSurface>& vvdVertices)
+                                 const std::vector<VvdSurface>& vvdVertices,
+                                 const DiskTextures& diskTextures)
 {
     DecompiledProject out;
     std::vector<std::string>& notes = out.notes;
@@ -1136,8 +1143,18 @@ DecompiledProject decompileModel(const Model& read, const CompiledModelInfo& inf
         }
     } else {
         line("$cd \".\"");
-        line("$cdtexture \".\"");
+        if (diskTextures.folders.empty()) {
+            line("$cdtexture \".\"");
+        }
+        for (const std::string& f : diskTextures.folders) {
+            line("$cdtexture " + quoted(f));
+        }
         line("$scale 1.0");
+        // GoldSrc's studiomdl sets the header's flags from $flags alone (Cmd_Flags, WriteModel's
+        // phdr->flags = gflags); abstudiomdl's 2048 keeps the textures on disk.
+        if (info.flags != 0) {
+            line("$flags " + std::to_string(info.flags));
+        }
     }
     body += "\n";
 
@@ -1258,6 +1275,21 @@ DecompiledProject decompileModel(const Model& read, const CompiledModelInfo& inf
                 b < info.choiceObjects.size() && mi < info.choiceObjects[b].size()
                     ? info.choiceObjects[b][mi]
                     : -1;
+            if (obj < 0 && goldsrc && sub.vertices == 0 && !sub.name.empty() &&
+                !asciiIEquals(sub.name, "blank")) {
+                // A GoldSrc model named after its file but without a vertex: its SMD had no
+                // triangle (Grab_Triangles reads none, WriteFile writes the model empty;
+                // Afterburner's speaker_alarm, alarm_ref). An SMD without triangles gives it
+                // back; "blank" would name it "blank".
+                bool kept = false;
+                const std::string file =
+                    names.take(sourceFileStem(withoutSmd(sub.name), goldsrc, kept), ".smd");
+                Model empty = smdModel(sk, ModelKind::Reference);
+                empty.animations.push_back(bindFrame(sk));
+                out.files.push_back({file, smdBytes(empty, file, notes)});
+                choices.push_back(withoutSmd(file));
+                continue;
+            }
             if (obj < 0) {
                 unread += sub.vertices > 0 ? 1u : 0u;
                 choices.emplace_back(); // blank
@@ -1557,9 +1589,21 @@ DecompiledProject decompileModel(const Model& read, const CompiledModelInfo& inf
                 line("$texrendermode " + quoted(t.name) + " " + mode);
             }
         }
-        if (!info.textures.empty()) {
-            notes.push_back(plural(info.textures.size(), "texture") +
+        // Textures kept on disk (no pixels in the .mdl) are the game's files, found through
+        // $cdtexture; the others are pixels a recompile reads from BMP files.
+        const auto onDisk = static_cast<std::size_t>(
+            std::count_if(info.textures.begin(), info.textures.end(),
+                          [](const CompiledTexture& t) { return t.indices.empty(); }));
+        const std::size_t embedded =
+            info.variant == "afterburner" ? info.textures.size() - onDisk : info.textures.size();
+        if (embedded > 0) {
+            notes.push_back(plural(embedded, "texture") +
                             " not exported: RigScope has no BMP writer (the QC names them)");
+        }
+        if (info.variant == "afterburner" && diskTextures.missing > 0) {
+            notes.push_back(plural(diskTextures.missing, "texture") +
+                            " the model keeps on disk (flag 0x800) not found in a textures/ "
+                            "folder above it: a recompile needs them in a $cdtexture folder");
         }
     }
 
@@ -1596,13 +1640,14 @@ DecompiledProject decompileModel(const Model& read, const CompiledModelInfo& inf
                    ? sk.names[static_cast<std::size_t>(b)]
                    : std::string();
     };
-    std::size_t attachmentFlags = 0;
+    std::size_t attachmentFlags = 0, attachmentNames = 0;
     for (std::size_t i = 0; i < info.attachments.size(); ++i) {
         const CompiledAttachment& a = info.attachments[i];
         const Vec3 t(a.local[3], a.local[7], a.local[11]);
         if (goldsrc) {
             line("$attachment " + std::to_string(i) + " " + quoted(boneName(a.bone)) + " " +
                  vec(t));
+            attachmentNames += a.name.empty() ? 0u : 1u;
             continue;
         }
         Mat3d r;
@@ -1619,6 +1664,11 @@ DecompiledProject decompileModel(const Model& read, const CompiledModelInfo& inf
         }
         attachmentFlags += a.flags != 0 ? 1u : 0u;
         line(s);
+    }
+    if (attachmentNames > 0) {
+        notes.push_back(plural(attachmentNames, "attachment") +
+                        " with a name: GoldSrc's $attachment gives none (Cmd_Attachment reads "
+                        "an index, a bone and a point), so compare finds the names differ");
     }
     if (attachmentFlags > 0) {
         notes.push_back(plural(attachmentFlags, "attachment") +
@@ -1638,9 +1688,10 @@ DecompiledProject decompileModel(const Model& read, const CompiledModelInfo& inf
              " " + num(c.start) + " " + num(c.end));
     }
     for (const CompiledHitboxSet& set : info.hitboxSets) {
-        // An empty set too: studiomdl generates boxes only when the QC names no set.
-        if (info.hitboxSets.size() > 1 || set.boxes.empty() ||
-            (!set.name.empty() && set.name != "default")) {
+        // An empty set too: studiomdl generates boxes only when the QC names no set. Not for
+        // GoldSrc, whose studiomdl has one set and stops at $hboxset ("bad command").
+        if (!goldsrc && (info.hitboxSets.size() > 1 || set.boxes.empty() ||
+                         (!set.name.empty() && set.name != "default"))) {
             line("$hboxset " + quoted(set.name));
         }
         for (const CompiledHitbox& h : set.boxes) {
@@ -1871,7 +1922,10 @@ DecompiledProject decompileModel(const Model& read, const CompiledModelInfo& inf
     // The QC: a comment block with the notes, then the commands.
     std::string qc =
         "// Decompiled by RigScope from " + info.name + " (" +
-        (goldsrc ? std::string("GoldSrc v10") : "Source v" + std::to_string(info.version)) + ")\n";
+        (goldsrc ? std::string(info.variant == "afterburner" ? "GoldSrc v10, Afterburner's 'AFTB'"
+                                                             : "GoldSrc v10")
+                 : "Source v" + std::to_string(info.version)) +
+        ")\n";
     if (notes.empty()) {
         qc += "// A recompile reproduces everything this decompiler reads.\n";
     } else {
@@ -1936,9 +1990,11 @@ bool isDecompile(const std::string& inPath, const std::string& outPath)
     if (extensionLower(outPath) != "qc") {
         return false;
     }
-    // Any IDST header: the versions RigScope does not read are refused by decompileFile.
+    // Any IDST header (the versions RigScope does not read are refused by decompileFile) or
+    // Afterburner's 'AFTB' (docs/compiled.md "Afterburner").
     const FileReadResult head = readFileHead(inPath, 8);
-    return head.ok() && head.bytes.size() >= 8 && head.bytes.compare(0, 4, "IDST") == 0;
+    return head.ok() && head.bytes.size() >= 8 &&
+           (head.bytes.compare(0, 4, "IDST") == 0 || head.bytes.compare(0, 4, "AFTB") == 0);
 }
 
 DecompileResult decompileFile(const std::string& mdlPath, const std::string& qcPath,
@@ -2031,7 +2087,8 @@ DecompileResult decompileFile(const std::string& mdlPath, const std::string& qcP
     const std::string qcName = slash == std::string::npos ? qcPath : qcPath.substr(slash + 1);
     DecompiledProject p =
         decompileModel(r.model, r.info, lods, switchPoints, qcName,
-                       goldsrc ? std::vector<VvdSurface>() : vvdSurfaces(vvdBytes));
+                       goldsrc ? std::vector<VvdSurface>() : vvdSurfaces(vvdBytes),
+                       diskTexturesOf(r.info, mdlPath, qcPath));
     res.notes = p.notes;
     const std::string dir = folderOf(qcPath);
     // Refuse before writing anything.

@@ -30,17 +30,28 @@ struct DecompiledProject {
     std::vector<std::string> notes;
 };
 
+// Where a model that keeps its textures on disk (Afterburner's 'AFTB' with flag 0x800: the
+// texture records name a PNG under the game's textures/ folder and hold no pixels) finds them:
+// the folders, relative to the QC's, written as its $cdtexture lines (GoldSrc's Grab_Skin tries
+// each in order); `missing` such textures no folder holds.
+struct DiskTextures {
+    std::vector<std::string> folders;
+    std::size_t missing = 0;
+};
+
 // The project of one compiled model: `model` and `info` as core::openInput reads the .mdl (LOD 0,
 // skin family 0, sequences decoded); `lodModels[l - 1]` the same read for .vtx LOD l (their
 // meshes only are used; may be fewer than info.lods: those LODs are not written, a note says
 // so). `qcName` is the QC's file name ("prop.qc"); the other files are named after the
 // compiled model's parts. `lodSwitchPoints[l]` is the .vtx switch point of LOD l (may be empty).
 // `vvdVertices` (vvdSurfaces of the .vvd; may be empty) gives the vertices no triangle uses.
+// `diskTextures`: where the textures kept on disk are (none found: $cdtexture ".").
 DecompiledProject decompileModel(const Model& model, const CompiledModelInfo& info,
                                  const std::vector<Model>& lodModels,
                                  const std::vector<float>& lodSwitchPoints,
                                  const std::string& qcName,
-                                 const std::vector<VvdSurface>& vvdVertices = {});
+                                 const std::vector<VvdSurface>& vvdVertices = {},
+                                 const DiskTextures& diskTextures = {});
 
 struct DecompileOptions {
     bool force = false; // overwrite existing files

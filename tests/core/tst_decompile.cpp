@@ -20,6 +20,7 @@
 #include "core/ops/qc_ops.h"
 #include "core/ops/read_input.h"
 #include "tests/support/mdl_writer.h"
+#include "tests/support/public_data.h"
 #include "tests/support/test_support.h"
 
 using namespace rigscope;
@@ -782,6 +783,199 @@ private slots:
             sci.toStdString(), tmp.filePath(QStringLiteral("s/scientist.qc")).toStdString(), {});
         QCOMPARE(s.exitCode, 0);
         QCOMPARE(notesWith(s.notes, "numbers bones by first use"), 0);
+    }
+
+    // Afterburner's abstudiomdl ('AFTB', header flag 0x800): the texture records name PNG files
+    // under the game's textures/ folder and hold no pixels. The QC points $cdtexture at that
+    // folder, relative to the QC (Grab_Skin tries each $cdtexture), keeps $flags 2048 (the
+    // profile afterburner, which takes .png) and says nothing of a BMP writer; GoldSrc has no
+    // $hboxset. Read back: no difference, 0 errors. A texture no textures/ folder holds is
+    // said, and $cdtexture is then ".".
+    void afterburnerTexturesFromTheGamesFolder()
+    {
+        QTemporaryDir tmp;
+        test::GoldsrcMdlSpec spec = test::sampleGoldsrcSpec();
+        spec.afterburner = true;
+        spec.textures[0].name = "mdl/skin.png";
+        spec.textures[1].name = "mdl/chrome_eye.png";
+        spec.textures[2].name = "mdl/skin_dirty.png";
+        spec.attachments[0].name.clear(); // as studiomdl writes them (Cmd_Attachment: no name)
+        const test::GoldsrcMdlBytes bytes = test::writeGoldsrcMdl(spec);
+        QVERIFY(QDir().mkpath(tmp.filePath(QStringLiteral("game/models"))));
+        QVERIFY(QDir().mkpath(tmp.filePath(QStringLiteral("game/textures/mdl"))));
+        const QString mdl = tmp.filePath(QStringLiteral("game/models/test.mdl"));
+        write(mdl, bytes.mdl);
+        write(tmp.filePath(QStringLiteral("game/models/test01.mdl")), bytes.sequenceGroups.at(0));
+        for (const char* t : {"skin", "chrome_eye", "skin_dirty"}) {
+            write(tmp.filePath(QStringLiteral("game/textures/mdl/%1.png").arg(QLatin1String(t))),
+                  "png");
+        }
+        const QString qc = tmp.filePath(QStringLiteral("src/test.qc"));
+        QVERIFY(isDecompile(mdl.toStdString(), qc.toStdString()));
+        const DecompileResult d = decompileFile(mdl.toStdString(), qc.toStdString(), {});
+        QCOMPARE(d.exitCode, 0);
+        QCOMPARE(d.written.size(), std::size_t(4)); // the QC, body_ref.smd, 2 animations
+        QCOMPARE(d.notes, std::vector<std::string>());
+        QFile f(qc);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray text = f.readAll();
+        QVERIFY2(text.startsWith("// Decompiled by RigScope from test.mdl (GoldSrc v10, "
+                                 "Afterburner's 'AFTB')\n"),
+                 text.constData());
+        QVERIFY2(text.contains("\n$cdtexture \"../game/textures\"\n$scale 1.0\n$flags 2048\n"),
+                 text.constData());
+        QCOMPARE(text.count("$cdtexture"), 1);
+        QVERIFY(!text.contains("$hboxset"));
+        QVERIFY(text.contains("\"mdl/chrome_eye.png\""));
+        CompareOptions opt;
+        opt.ignoreTimestamps = true;
+        const CompareReport r = compareQcToCompiled(qc.toStdString(), mdl.toStdString(), opt);
+        QVERIFY2(r.ok, r.error.c_str());
+        QVERIFY2(r.differences.empty(), differences(r).c_str());
+        QCOMPARE(r.compiled.variant, std::string("afterburner"));
+        QCOMPARE(r.predicted.bones.size(), std::size_t(2));
+        QCOMPARE(r.predicted.textures.size(), std::size_t(3));
+        const auto check = test::runCli({QStringLiteral("check"), qc});
+        QCOMPARE(check.exitCode, 0);
+        QVERIFY2(check.err.contains("0 errors, 0 warnings") &&
+                     check.err.contains("(profile afterburner)"),
+                 check.err.constData());
+        // A texture no textures/ folder holds, an attachment with a name.
+        QVERIFY(QFile::remove(tmp.filePath(QStringLiteral("game/textures/mdl/skin_dirty.png"))));
+        spec.attachments[0].name = "mouth";
+        write(mdl, test::writeGoldsrcMdl(spec).mdl);
+        const QString qc2 = tmp.filePath(QStringLiteral("src2/test.qc"));
+        const DecompileResult m = decompileFile(mdl.toStdString(), qc2.toStdString(), {});
+        QCOMPARE(m.exitCode, 0);
+        QCOMPARE(m.notes,
+                 (std::vector<std::string>{
+                     "1 texture the model keeps on disk (flag 0x800) not found in a textures/ "
+                     "folder above it: a recompile needs them in a $cdtexture folder",
+                     "1 attachment with a name: GoldSrc's $attachment gives none "
+                     "(Cmd_Attachment reads an index, a bone and a point), so compare finds the "
+                     "names differ"}));
+        QFile f2(qc2);
+        QVERIFY(f2.open(QIODevice::ReadOnly));
+        const QByteArray text2 = f2.readAll();
+        QVERIFY2(text2.contains("\n$cdtexture \"../game/textures\"\n$scale"), text2.constData());
+    }
+
+    // GoldSrc's studiomdl keeps bones whose names differ only in case apart (SimplifyModel's
+    // findNode, strcmp; Afterburner's austria_tree_dead_snow has TREE and tree): both are
+    // written as named, not one as 'bone_1'. A model named after its file with no vertex
+    // (speaker_alarm's alarm_ref: an SMD without triangles) is written as such an SMD, not as
+    // "blank", which a recompile would name "blank".
+    void goldsrcCaseBonesAndEmptyModel()
+    {
+        QTemporaryDir tmp;
+        test::GoldsrcMdlSpec spec = test::sampleGoldsrcSpec();
+        spec.bones[1].name = "bip01";
+        spec.attachments[0].name.clear();
+        spec.bodyparts.push_back({"alarm", {test::GsModel{"alarm_ref", {}, {}}}});
+        const test::GoldsrcMdlBytes bytes = test::writeGoldsrcMdl(spec);
+        const QString mdl = tmp.filePath(QStringLiteral("test.mdl"));
+        write(mdl, bytes.mdl);
+        write(tmp.filePath(QStringLiteral("test01.mdl")), bytes.sequenceGroups.at(0));
+        const QString qc = tmp.filePath(QStringLiteral("out/test.qc"));
+        const DecompileResult d = decompileFile(mdl.toStdString(), qc.toStdString(), {});
+        QCOMPARE(d.exitCode, 0);
+        QCOMPARE(notesWith(d.notes, "'bone_N'"), 0);
+        QCOMPARE(d.written.size(), std::size_t(5)); // + alarm_ref.smd
+        QFile f(qc);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray text = f.readAll();
+        QVERIFY2(text.contains("\n$body \"alarm\" \"alarm_ref\"\n"), text.constData());
+        QVERIFY(!text.contains("blank"));
+        QFile body(tmp.filePath(QStringLiteral("out/body_ref.smd")));
+        QVERIFY(body.open(QIODevice::ReadOnly));
+        QVERIFY(
+            body.readAll().startsWith("version 1\nnodes\n0 \"Bip01\" -1\n1 \"bip01\" 0\nend\n"));
+        QFile alarm(tmp.filePath(QStringLiteral("out/alarm_ref.smd")));
+        QVERIFY(alarm.open(QIODevice::ReadOnly));
+        const QByteArray empty = alarm.readAll();
+        QVERIFY2(empty.endsWith("triangles\nend\n"), empty.constData());
+        QCOMPARE(empty.count('\n'), 12); // nodes (2 bones), skeleton (1 frame), no triangle
+    }
+
+    // Afterburner's own models (HLSources/afterburner-game-clone) decompiled where they are:
+    // the QC's $cdtexture is the game's textures/ folder (from wherever the QC is), $flags
+    // 2048 makes check's profile afterburner, nothing is left unsaid, and the project reads
+    // back as the model: no difference, and the bones and sequences of the game's own QC.
+    // waiter keeps bones only its $hbox lines name (afterburner's rule, tst_compare).
+    void afterburnerPublicModels_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("source"); // the game's QC, under assets/models/general/
+        QTest::addColumn<int>("bones");
+        QTest::addColumn<int>("sequences");
+        QTest::addColumn<int>("triangles");
+        QTest::newRow("Bench") << QStringLiteral("Bench") << QStringLiteral("Bench/Bench.qc") << 1
+                               << 1 << 168;
+        QTest::newRow("waiter: $hbox bones")
+            << QStringLiteral("waiter") << QStringLiteral("waiter/waiter.qc") << 71 << 14 << 5356;
+        QTest::newRow("3rd_person: 7 bodyparts, 45 sequences")
+            << QStringLiteral("3rd_person") << QStringLiteral("3rd_person/3rd_person.qc") << 59
+            << 45 << 5791;
+    }
+    void afterburnerPublicModels()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, source);
+        QFETCH(int, bones);
+        QFETCH(int, sequences);
+        QFETCH(int, triangles);
+        const QDir game(test::publicDataDir() +
+                        QStringLiteral("/HLSources+afterburner-game-clone/game_content"));
+        const QString mdl =
+            game.filePath(QStringLiteral("afterburner/models/") + name + QStringLiteral(".mdl"));
+        const QString real = game.filePath(QStringLiteral("assets/models/general/") + source);
+        if (!QFile::exists(mdl) || !QFile::exists(real)) {
+            QSKIP("the Afterburner models (RIGSCOPE_TESTDATA) are not here");
+        }
+        QTemporaryDir tmp;
+        const QString qc = tmp.filePath(QStringLiteral("dec/") + name + QStringLiteral(".qc"));
+        const DecompileResult d = decompileFile(mdl.toStdString(), qc.toStdString(), {});
+        QCOMPARE(d.exitCode, 0);
+        QCOMPARE(d.notes, std::vector<std::string>());
+        const QcReport back = qcReportFromFile(qc.toStdString(), Profile::Auto);
+        QCOMPARE(back.project.profile, Profile::Afterburner);
+        QCOMPARE(back.project.cdTextures.size(), std::size_t(1));
+        const QFileInfo textures(
+            QDir(tmp.filePath(QStringLiteral("dec")))
+                .filePath(QString::fromStdString(back.project.cdTextures[0].path)));
+        QCOMPARE(
+            textures.canonicalFilePath(),
+            QFileInfo(game.filePath(QStringLiteral("afterburner/textures"))).canonicalFilePath());
+        CompareOptions opt;
+        opt.ignoreTimestamps = true;
+        const CompareReport r = compareQcToCompiled(qc.toStdString(), mdl.toStdString(), opt);
+        QVERIFY2(r.ok, r.error.c_str());
+        QVERIFY2(r.differences.empty(), differences(r).c_str());
+        int tris = 0;
+        for (const CompiledBodypart& b : r.predicted.bodyparts) {
+            for (const CompiledSubModel& m : b.models) {
+                tris += m.triangles;
+            }
+        }
+        QCOMPARE(tris, triangles);
+        const CompareReport theirs =
+            compareQcToCompiled(real.toStdString(), mdl.toStdString(), opt);
+        QVERIFY2(theirs.ok, theirs.error.c_str());
+        QCOMPARE(int(r.predicted.bones.size()), bones);
+        QCOMPARE(int(theirs.predicted.bones.size()), bones);
+        for (std::size_t b = 0; b < r.predicted.bones.size(); ++b) {
+            QCOMPARE(r.predicted.bones[b].name, theirs.predicted.bones[b].name);
+        }
+        QCOMPARE(int(r.predicted.sequences.size()), sequences);
+        QCOMPARE(int(theirs.predicted.sequences.size()), sequences);
+        for (std::size_t q = 0; q < r.predicted.sequences.size(); ++q) {
+            QCOMPARE(r.predicted.sequences[q].name, theirs.predicted.sequences[q].name);
+            QCOMPARE(r.predicted.sequences[q].frames, theirs.predicted.sequences[q].frames);
+        }
+        const auto check = test::runCli({QStringLiteral("check"), qc});
+        QCOMPARE(check.exitCode, 0);
+        QVERIFY2(check.err.contains("\n0 errors, ") || check.err.startsWith("0 errors, "),
+                 check.err.constData());
     }
 
     // A static prop's LODs (Half-Life 2's fallentree02, as Portal ships it): its LOD vertices
