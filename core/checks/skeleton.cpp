@@ -87,13 +87,33 @@ void checkDuplicateBoneName(const Model& m, const Profile& p, DiagnosticSink& si
     const Skeleton& s = m.skeleton;
     const bool caseless = p != Profile::Cod;
     std::unordered_map<std::string, std::size_t> seen;
+    std::unordered_map<std::string, std::size_t> sameCase; // GoldSrc: the names that merge
     for (std::size_t j : jointsInFileOrder(s)) {
         const std::string key = caseless ? asciiLower(s.names[j]) : s.names[j];
         auto [it, inserted] = seen.try_emplace(key, j);
+        const auto [exact, newName] = goldSrcStudiomdl(p) ? sameCase.try_emplace(s.names[j], j)
+                                                          : std::pair{sameCase.end(), false};
         if (inserted) {
             continue;
         }
-        const std::size_t first = it->second;
+        const std::size_t first = goldSrcStudiomdl(p) && !newName ? exact->second : it->second;
+        if (goldSrcStudiomdl(p) && newName) {
+            // HL1 studiomdl.c SimplifyModel builds the bone table with findNode (strcmp): names
+            // that differ in case stay two bones (Afterburner's austria_tree_dead_snow.mdl
+            // keeps TREE and tree). Only its stricmp / strcmpi links of $attachment, $hbox,
+            // $hgroup and $controller take the first: nothing is lost, a note.
+            Diagnostic& d = sink.warning(
+                ids::kSkeletonDuplicateName, jointLoc(s, j),
+                "bone names " + quoted(s.names[first]) + " (id " +
+                    std::to_string(s.sourceIds[first]) + ") and " + quoted(s.names[j]) + " (id " +
+                    std::to_string(s.sourceIds[j]) +
+                    ") differ only in case: " + std::string(compilerName(p)) +
+                    " keeps both, and a $hbox or $attachment naming either takes the first",
+                {K::Joint, static_cast<std::int32_t>(j)});
+            d.related.push_back({sink.file(), jointLoc(s, first), "first declared here"});
+            grade(d, p, Severity::Note);
+            continue;
+        }
         Diagnostic& d =
             sink.warning(ids::kSkeletonDuplicateName, jointLoc(s, j),
                          "bone name " + quoted(s.names[j]) + " used by ids " +

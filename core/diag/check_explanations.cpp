@@ -240,7 +240,11 @@ constexpr CheckExplanation kExplanations[] = {
      "compiled bone table, and animations or attachments bind to whichever comes first. The "
      "CoD tools reject the model.",
      "None: any repeated name; warning for the Valve profiles, error for cod. Source: ep1 "
-     "`findGlobalBone` (case-insensitive), Crowbar, zeroy's CoD notes.",
+     "`findGlobalBone` (case-insensitive), Crowbar, zeroy's CoD notes. goldsrc and afterburner: "
+     "names that differ only in case are a note, as HL1 studiomdl.c `SimplifyModel` builds the "
+     "bone table with `findNode`, which compares with `strcmp`: both bones are kept (Afterburner's "
+     "`austria_tree_dead_snow` keeps `TREE` and `tree`); its `$attachment`, `$hbox`, `$hgroup` "
+     "and `$controller` links compare with `stricmp` and take the first.",
      "nodes\n0 \"root\" -1\n1 \"Bip01\" 0\n2 \"bip01\" 0\nend",
      "Rename one of the bones in the modelling tool so every name is unique."},
     {"skeleton.id-gap", "bone ids are not numbered 0 to n-1 in order",

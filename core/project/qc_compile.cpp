@@ -40,6 +40,15 @@ std::string fileKey(std::string_view path, bool dropFolder)
     return s;
 }
 
+// The key bones merge by. HL1 studiomdl.c SimplifyModel builds the bone table with findNode,
+// which compares names with strcmp, and maps each sequence's bones with it: names that differ
+// only in case are two bones (abstudiomdl too: Afterburner's austria_tree_dead_snow.mdl keeps
+// TREE and tree). Source's findGlobalBone compares with Q_stricmp: one bone.
+std::string boneKey(Profile p, std::string_view name)
+{
+    return goldSrcStudiomdl(p) ? std::string(name) : asciiLower(name);
+}
+
 class Compiler {
 public:
     // qc.lod-unknown-model. studiomdl's replacemodel first looks the name up among the loaded
@@ -141,7 +150,7 @@ private:
     const QcCompileOptions& m_opt;
     QcCompiled m_out;
     std::unordered_map<std::string, std::int32_t> m_readByPath;
-    std::unordered_map<std::string, JointIndex> m_jointByName; // lower case
+    std::unordered_map<std::string, JointIndex> m_jointByName; // by boneKey
     std::vector<std::string> m_jointFile; // per merged joint: the file that first declared it
     std::string m_currentFile;            // the file addBone is reading from
     float m_currentScale = 1.0f;          // its $scale (qcFileScale)
@@ -208,7 +217,7 @@ const ReadResult* Compiler::readRef(std::int32_t ref)
 
 JointIndex Compiler::addBone(const Skeleton& src, std::size_t j)
 {
-    const std::string key = asciiLower(src.names[j]);
+    const std::string key = boneKey(m_project.profile, src.names[j]);
     auto it = m_jointByName.find(key);
     if (it != m_jointByName.end()) {
         return it->second;
@@ -349,7 +358,7 @@ Vec3 eulerFromQuat(const Eigen::Quaternionf& q)
 }
 
 // Frames [start, end] (-1: all) of `src`'s first animation on the merged skeleton `dst`
-// (joints found by lower-case name in `jointByName`): `scale` applied, $origin taken off the
+// (joints found by boneKey in `jointByName`): `scale` applied, $origin taken off the
 // roots, joints the file lacks at their bind pose.
 bool mergeFrames(const QcProject& project, const Skeleton& dst,
                  const std::unordered_map<std::string, JointIndex>& jointByName, const Model& src,
@@ -366,7 +375,7 @@ bool mergeFrames(const QcProject& project, const Skeleton& dst,
     const Skeleton& sks = src.skeleton;
     std::vector<std::int32_t> from(dst.size(), -1); // merged joint -> source joint, by name
     for (std::size_t j = 0; j < sks.size() && j < a.jointCount; ++j) {
-        auto it = jointByName.find(asciiLower(sks.names[j]));
+        auto it = jointByName.find(boneKey(project.profile, sks.names[j]));
         if (it != jointByName.end()) {
             from[static_cast<std::size_t>(it->second)] = static_cast<std::int32_t>(j);
         }
@@ -642,7 +651,7 @@ std::vector<std::uint8_t> Compiler::usedBones()
         }
     };
     auto keepName = [&](const std::string& name) {
-        const auto it = m_jointByName.find(asciiLower(name));
+        const auto it = m_jointByName.find(boneKey(m_project.profile, name));
         if (it != m_jointByName.end()) {
             keep(it->second);
         }
@@ -708,7 +717,7 @@ std::vector<std::uint8_t> Compiler::usedBones()
             // barney.mdl, built in 1998, has 'Bip01 R Hand', which only its gun bodies weight,
             // before 'Bip01 Head': the compiler of its day merged otherwise.
             for (std::size_t j = 0; j < src.size(); ++j) {
-                const auto it = m_jointByName.find(asciiLower(src.names[j]));
+                const auto it = m_jointByName.find(boneKey(m_project.profile, src.names[j]));
                 if (fileUsed[j] && it != m_jointByName.end()) {
                     m_tableOrder.push_back(static_cast<std::size_t>(it->second));
                 }
@@ -722,11 +731,20 @@ std::vector<std::uint8_t> Compiler::usedBones()
         // Bone19 as its $hbox lines name them, bones no vertex uses (docs/profiles.md
         // "afterburner"; its binary has "Hitbox %d references bone %s which is not contained in
         // target model %d").
+        // The $hbox name is compared without case (as SimplifyModel's strcmpi): nothing to
+        // keep when a bone of that name but for case is in the table already, else the first.
         for (const QcHitbox& h : m_project.hitboxes) {
-            const auto it = m_jointByName.find(asciiLower(h.bone));
-            if (it != m_jointByName.end() && !used[static_cast<std::size_t>(it->second)]) {
-                keep(it->second);
-                m_tableOrder.push_back(static_cast<std::size_t>(it->second));
+            JointIndex first = kNoJoint;
+            bool inTable = false;
+            for (std::size_t j = 0; j < sk.size(); ++j) {
+                if (asciiIEquals(sk.names[j], h.bone)) {
+                    first = first == kNoJoint ? static_cast<JointIndex>(j) : first;
+                    inTable = inTable || used[j] != 0;
+                }
+            }
+            if (first != kNoJoint && !inTable) {
+                keep(first);
+                m_tableOrder.push_back(static_cast<std::size_t>(first));
             }
         }
     }
@@ -791,7 +809,7 @@ void Compiler::addBonesKeptFromOtherFiles()
         }
     }
     for (const std::string& name : wanted) {
-        if (m_jointByName.count(asciiLower(name)) != 0) {
+        if (m_jointByName.count(boneKey(m_project.profile, name)) != 0) {
             continue;
         }
         for (std::size_t i = 0; i < m_project.files.size(); ++i) {
@@ -857,7 +875,7 @@ void Compiler::dropUnusedBones()
         // placed): one under a file's bone keeps its merged place (not verified on a compiled
         // model yet).
         for (const QcDefineBone& b : m_project.defineBones) {
-            const auto it = m_jointByName.find(asciiLower(b.name));
+            const auto it = m_jointByName.find(boneKey(m_project.profile, b.name));
             if (it == m_jointByName.end()) {
                 continue;
             }
@@ -905,7 +923,7 @@ void Compiler::dropUnusedBones()
         kept.bindWhere[i] = sk.bindWhere[j];
         remap[j] = idx;
         m_out.keptJoints.push_back(static_cast<JointIndex>(j));
-        m_jointByName.emplace(asciiLower(sk.names[j]), idx);
+        m_jointByName.emplace(boneKey(m_project.profile, sk.names[j]), idx);
     }
     Mesh& mesh = m_out.model.mesh;
     auto map = [&](JointIndex& j) {
@@ -1208,12 +1226,12 @@ QcCompiled Compiler::run()
     }
     // $definebone bones that no file has.
     for (const QcDefineBone& b : m_project.defineBones) {
-        if (m_jointByName.count(asciiLower(b.name))) {
+        if (m_jointByName.count(boneKey(m_project.profile, b.name))) {
             continue;
         }
         JointIndex parent = kNoJoint;
         if (!b.parent.empty()) {
-            auto it = m_jointByName.find(asciiLower(b.parent));
+            auto it = m_jointByName.find(boneKey(m_project.profile, b.parent));
             parent = it == m_jointByName.end() ? kNoJoint : it->second;
         }
         Skeleton& s = m_out.model.skeleton;
@@ -1225,7 +1243,7 @@ QcCompiled Compiler::run()
             b.position * qcScaleAt(m_project, b.at) -
             (parent == kNoJoint ? m_project.origin : Vec3::Zero());
         s.bindRotations[static_cast<std::size_t>(idx)] = b.rotation * kDeg;
-        m_jointByName.emplace(asciiLower(b.name), idx);
+        m_jointByName.emplace(boneKey(m_project.profile, b.name), idx);
         m_out.hasModel = true;
     }
     if (mesh.pointPositions.empty()) {
@@ -1293,7 +1311,18 @@ QcCompiled Compiler::run()
         }
     }
     const Skeleton& skel = m_out.model.skeleton;
+    // A QC command's bone: HL1 SimplifyModel links $attachment, $hbox and $hgroup with
+    // stricmp / strcmpi, the first bone of the table that matches but for case (both of
+    // Afterburner's austria_tree_dead_snow $hbox lines, "TREE" and "tree", are on TREE).
     auto jointOf = [&](const std::string& name) {
+        if (goldSrcStudiomdl(m_project.profile)) {
+            for (std::size_t j = 0; j < skel.size(); ++j) {
+                if (asciiIEquals(skel.names[j], name)) {
+                    return static_cast<JointIndex>(j);
+                }
+            }
+            return kNoJoint;
+        }
         auto it = m_jointByName.find(asciiLower(name));
         return it == m_jointByName.end() ? kNoJoint : it->second;
     };
@@ -1506,7 +1535,7 @@ Animation qcCollisionPose(const QcProject& project, const QcCompiled& compiled)
     const Eigen::Quaternionf back = r.conjugate();
     std::unordered_map<std::string, JointIndex> jointByName;
     for (std::size_t j = 0; j < sk.size(); ++j) {
-        jointByName.emplace(asciiLower(sk.names[j]), static_cast<JointIndex>(j));
+        jointByName.emplace(boneKey(project.profile, sk.names[j]), static_cast<JointIndex>(j));
         if (sk.parents[j] == kNoJoint) {
             sk.bindPositions[j] = back.toRotationMatrix() * sk.bindPositions[j];
             sk.bindRotations[j] = eulerFromQuat(back * quatFromEuler(sk.bindRotations[j]));

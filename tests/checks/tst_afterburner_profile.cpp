@@ -68,6 +68,24 @@ Outcome check(const QString& qc, Profile requested = Profile::Auto)
     return o;
 }
 
+// "id severity" of every diagnostic with `id` that checking the QC gives, over all its files.
+QStringList graded(const QString& qc, std::string_view id, Profile profile)
+{
+    CheckOptions opt;
+    opt.profile = profile;
+    QStringList out;
+    for (const CheckedFile& f : checkQcProject(qc.toStdString(), opt)) {
+        for (const Diagnostic& d : f.diagnostics) {
+            if (d.id == id) {
+                out << QString::fromUtf8(d.id.data(), qsizetype(d.id.size())) + u' ' +
+                           QString::fromUtf8(severityName(d.severity).data(),
+                                             qsizetype(severityName(d.severity).size()));
+            }
+        }
+    }
+    return out;
+}
+
 } // namespace
 
 class TstAfterburnerProfile : public QObject {
@@ -151,8 +169,57 @@ private slots:
         QCOMPARE(checks::weldStats(r.model, Profile::GoldSrc, 0, 0).vertices, std::size_t(2));
     }
 
-    // The Afterburner game's projects against the models abstudiomdl built (563 'AFTB' of the
-    // 574 pairs by $modelname match in every field compared; docs/cli.md): a few pinned here,
+    // Two bones whose names differ only in case (Afterburner's austria_tree_dead_snow: TREE and
+    // tree). HL1 studiomdl.c SimplifyModel builds the bone table with findNode, which compares
+    // with strcmp: both are kept; its $hbox and $attachment links compare with strcmpi /
+    // stricmp and take the first. Source's findGlobalBone compares with Q_stricmp: one bone.
+    void caseOnlyBoneNamesStayApart_data()
+    {
+        QTest::addColumn<QByteArray>("flags");
+        QTest::addColumn<int>("profile");
+        QTest::addColumn<QStringList>("bones");
+        QTest::addColumn<QString>("duplicateName");
+        const QStringList both{QStringLiteral("root"), QStringLiteral("Root")};
+        QTest::newRow("afterburner") << QByteArray("$flags 2048\n") << int(Profile::Afterburner)
+                                     << both << QStringLiteral("skeleton.duplicate-name note");
+        QTest::newRow("goldsrc") << QByteArray("$flags 0\n") << int(Profile::GoldSrc) << both
+                                 << QStringLiteral("skeleton.duplicate-name note");
+        QTest::newRow("source") << QByteArray() << int(Profile::Source)
+                                << QStringList{QStringLiteral("root")}
+                                << QStringLiteral("skeleton.duplicate-name warning");
+    }
+    void caseOnlyBoneNamesStayApart()
+    {
+        QFETCH(QByteArray, flags);
+        QFETCH(int, profile);
+        QFETCH(QStringList, bones);
+        QFETCH(QString, duplicateName);
+        const auto p = static_cast<Profile>(profile);
+        QTemporaryDir dir;
+        write(dir.filePath(QStringLiteral("case.smd")),
+              "version 1\nnodes\n0 \"root\" -1\n1 \"Root\" -1\nend\nskeleton\ntime 0\n"
+              "0 0 0 0 0 0 0\n1 0 0 5 0 0 0\nend\ntriangles\n"
+              "box.bmp\n0 0 0 0 0 0 1 0 0\n0 1 0 0 0 0 1 1 0\n0 0 1 0 0 0 1 0 1\n"
+              "box.bmp\n1 0 0 5 0 0 1 0 0\n1 1 0 5 0 0 1 1 0\n1 0 1 5 0 0 1 0 1\nend\n");
+        const QString qc = dir.filePath(QStringLiteral("case.qc"));
+        write(qc, "$modelname \"case.mdl\"\n$cdtexture \".\"\n" + flags +
+                      "$body studio \"case\"\n$sequence idle \"case\"\n"
+                      "$attachment 0 \"Root\" 1 0 0\n$hbox 0 \"Root\" 0 0 0 1 1 1\n");
+        const QcReport r = qcReportFromFile(qc.toStdString(), p);
+        QVERIFY(r.compiled.hasModel);
+        QStringList names;
+        for (const std::string& n : r.compiled.model.skeleton.names) {
+            names << QString::fromStdString(n);
+        }
+        QCOMPARE(names, bones);
+        QCOMPARE(r.compiled.hitboxJoints, std::vector<JointIndex>{0});
+        QCOMPARE(r.compiled.attachmentJoints, std::vector<JointIndex>{0});
+        QCOMPARE(check(qc, p).errorIds, QStringList());
+        QCOMPARE(graded(qc, "skeleton.duplicate-name", p), QStringList{duplicateName});
+    }
+
+    // The Afterburner game's projects against the models abstudiomdl built (562 of the 563
+    // 'AFTB' pairs by $modelname match in every field compared; docs/cli.md): a few pinned here,
     // those that differ included, with the errors `check` gives their QCs.
     void publicPairs_data()
     {
@@ -185,6 +252,13 @@ private slots:
                                         << u"security_guard.mdl"_qs << 0 << false << 0;
         QTest::newRow("snow_guard")
             << u"general/snow_guard/snow_guard.qc"_qs << u"snow_guard.mdl"_qs << 0 << false << 0;
+        // Bones whose names differ only in case, kept apart (SimplifyModel's findNode, strcmp);
+        // both $hbox lines on the first (strcmpi): TREE, tree / open book, Open book.
+        QTest::newRow("austria_tree_dead_snow")
+            << u"general/austria_tree_dead_snow/austria_tree_dead_snow.qc"_qs
+            << u"austria_tree_dead_snow.mdl"_qs << 0 << false << 0;
+        QTest::newRow("japanese_books") << u"general/japanese_books/japanese_books.qc"_qs
+                                        << u"japanese_books.mdl"_qs << 0 << false << 0;
         // Built by Valve's studiomdl ('IDST') from other sources: stale.
         QTest::newRow("p_tripmine")
             << u"general/p_tripmine/p_tripmine.qc"_qs << u"p_tripmine.mdl"_qs << 7 << true << 0;
