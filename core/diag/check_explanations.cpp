@@ -220,7 +220,13 @@ constexpr CheckExplanation kExplanations[] = {
      "Every vertex must be bound to a bone and every animation moves bones: studiomdl stops with "
      "an error, Blender Source Tools reports that no bones were imported, and the CoD tools need "
      "at least the root `tag_origin`.",
-     "None: a model needs at least one bone, in every profile.",
+     "None: a model needs at least one bone, in every profile (Source: `missing all bones in "
+     "file`, studiomdl.cpp), but for one case. goldsrc and afterburner: a body file with no "
+     "triangles either is a note. HL1 studiomdl.c `Grab_Triangles` reads no vertex, "
+     "`SimplifyModel` keeps no bone (no vertex uses one) and `WriteFile` writes the submodel "
+     "empty: the model is as empty as its source (Afterburner's `speaker_alarm`, built by "
+     "abstudiomdl: 0 bones, 1 skin family of 0 textures). The same file played by a `$sequence` "
+     "stays an error: `Grab_Animation` finds no key in it.",
      "version 1\nnodes\nend\nskeleton\ntime 0\nend",
      "Export the armature with the mesh; a static prop still needs one root bone."},
     {"skeleton.duplicate-id", "a bone id is declared twice with a different name or parent",

@@ -1141,6 +1141,23 @@ std::vector<CheckedFile> checkQcReport(const QcReport& r, const CheckOptions& op
                 }
             }
         }
+        if (isBody[k] && !isSequenceFile[k] && use[k] == kUnused && blendRole[k] == 0 &&
+            goldSrcStudiomdl(f.profile) && fr.result.hasModel &&
+            fr.result.model.mesh.triangleCount() == 0) {
+            // A body file with neither bones nor triangles (Afterburner's speaker_alarm): HL1
+            // studiomdl.c Grab_Triangles reads no vertex, SimplifyModel keeps no bone (none is
+            // used) and WriteFile writes the submodel empty: the model is as empty as its
+            // source and nothing is lost. Played by a sequence the file stays an error
+            // (Grab_Animation finds no key).
+            for (Diagnostic& d : f.diagnostics) {
+                if (d.id == ids::kSkeletonNoBones && d.severity == Severity::Error) {
+                    d.severity = Severity::Note;
+                    d.fixedSeverity = true;
+                    d.message += " and no triangles: studiomdl writes its submodel empty, with "
+                                 "no bone";
+                }
+            }
+        }
         if (use[k] == kPose && !isBody[k] && !isLod[k] && fr.result.hasModel &&
             fr.result.model.kind == ModelKind::Reference) {
             // A reference file played as a sequence (a ragdoll sequence in the collision

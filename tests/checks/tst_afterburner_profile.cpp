@@ -11,6 +11,7 @@
 #include "core/ops/compare.h"
 #include "core/formats/smd/smd_reader.h"
 #include "core/ops/qc_ops.h"
+#include "tests/support/mdl_writer.h"
 #include "tests/support/public_data.h"
 #include "tests/support/test_support.h"
 
@@ -85,6 +86,8 @@ QStringList graded(const QString& qc, std::string_view id, Profile profile)
     }
     return out;
 }
+
+const QByteArray kEmptySmd = "version 1\nnodes\nend\nskeleton\ntime 0\nend\ntriangles\nend\n";
 
 } // namespace
 
@@ -169,6 +172,57 @@ private slots:
         QCOMPARE(checks::weldStats(r.model, Profile::GoldSrc, 0, 0).vertices, std::size_t(2));
     }
 
+    // An empty SMD as the only body (Afterburner's speaker_alarm: `nodes`, `skeleton` and
+    // `triangles` all empty). HL1 studiomdl.c Grab_Nodes reads no bone, SimplifyModel keeps none
+    // (no vertex uses one), SetSkinValues gives 1 skin family of 0 references and WriteFile
+    // writes that model: it compiles, and the model is as empty as its source, a note. The same
+    // file played by a $sequence has no key to play (Grab_Animation): the error stays.
+    void emptyBodyCompilesEmpty_data()
+    {
+        QTest::addColumn<QByteArray>("flags");
+        QTest::addColumn<bool>("afterburner");
+        QTest::newRow("afterburner") << QByteArray("$flags 2048\n") << true;
+        QTest::newRow("goldsrc") << QByteArray("$flags 0\n") << false;
+    }
+    void emptyBodyCompilesEmpty()
+    {
+        QFETCH(QByteArray, flags);
+        QFETCH(bool, afterburner);
+        const Profile profile = afterburner ? Profile::Afterburner : Profile::GoldSrc;
+        QTemporaryDir dir;
+        write(dir.filePath(QStringLiteral("empty.smd")), kEmptySmd);
+        const QString qc = dir.filePath(QStringLiteral("empty.qc"));
+        write(qc, "$modelname \"empty.mdl\"\n" + flags + "$body studio \"empty\"\n");
+        const Outcome o = check(qc, profile);
+        QCOMPARE(o.profile, profile);
+        QCOMPARE(o.errorIds, QStringList());
+        QCOMPARE(graded(qc, "skeleton.no-bones", profile),
+                 QStringList{QStringLiteral("skeleton.no-bones note")});
+        // What abstudiomdl wrote for speaker_alarm: no bone, no texture, 1 family of 0.
+        test::GoldsrcMdlSpec spec;
+        spec.name = "empty.mdl";
+        spec.afterburner = profile == Profile::Afterburner;
+        spec.bodyparts = {{"studio", {{"empty", {}, {}}}}};
+        const test::GoldsrcMdlBytes bytes = test::writeGoldsrcMdl(spec);
+        const QString mdl = dir.filePath(QStringLiteral("empty.mdl"));
+        write(mdl, QByteArray::fromStdString(bytes.mdl));
+        CompareOptions copt;
+        copt.ignoreTimestamps = true;
+        copt.profile = profile;
+        const CompareReport r = compareQcToCompiled(qc.toStdString(), mdl.toStdString(), copt);
+        QVERIFY2(r.ok, r.error.c_str());
+        QStringList fields;
+        for (const CompareDifference& d : r.differences) {
+            fields << QString::fromStdString(d.field + ": " + d.predicted + " / " + d.compiled);
+        }
+        QCOMPARE(fields, QStringList());
+        // Played by a sequence as well: studiomdl has no frame to take from it.
+        write(qc, "$modelname \"empty.mdl\"\n" + flags +
+                      "$body studio \"empty\"\n$sequence idle \"empty\"\n");
+        QCOMPARE(graded(qc, "skeleton.no-bones", profile),
+                 QStringList{QStringLiteral("skeleton.no-bones error")});
+    }
+
     // Two bones whose names differ only in case (Afterburner's austria_tree_dead_snow: TREE and
     // tree). HL1 studiomdl.c SimplifyModel builds the bone table with findNode, which compares
     // with strcmp: both are kept; its $hbox and $attachment links compare with strcmpi /
@@ -218,7 +272,7 @@ private slots:
         QCOMPARE(graded(qc, "skeleton.duplicate-name", p), QStringList{duplicateName});
     }
 
-    // The Afterburner game's projects against the models abstudiomdl built (562 of the 563
+    // The Afterburner game's projects against the models abstudiomdl built (all 563
     // 'AFTB' pairs by $modelname match in every field compared; docs/cli.md): a few pinned here,
     // those that differ included, with the errors `check` gives their QCs.
     void publicPairs_data()
@@ -252,6 +306,10 @@ private slots:
                                         << u"security_guard.mdl"_qs << 0 << false << 0;
         QTest::newRow("snow_guard")
             << u"general/snow_guard/snow_guard.qc"_qs << u"snow_guard.mdl"_qs << 0 << false << 0;
+        // An empty SMD, an empty model (skeleton.no-bones a note, 1 skin family of 0 read from
+        // the model itself).
+        QTest::newRow("speaker_alarm") << u"general/speaker_alarm/speaker_alarm.qc"_qs
+                                       << u"speaker_alarm.mdl"_qs << 0 << false << 0;
         // Bones whose names differ only in case, kept apart (SimplifyModel's findNode, strcmp);
         // both $hbox lines on the first (strcmpi): TREE, tree / open book, Open book.
         QTest::newRow("austria_tree_dead_snow")

@@ -57,6 +57,7 @@ private slots:
     void texturesApart();
     void animations();
     void missingGroupsAndTextures();
+    void noTexturesOneEmptyFamily();
     void pathosVbmHoldsTheTextures();
     void afterburnerTexturesOnDisk();
     void afterburnerPublicModels();
@@ -192,6 +193,29 @@ void TstGoldsrcMdl::missingGroupsAndTextures()
     QCOMPARE(formatted(core::readGoldsrcMdl(in, {})),
              (QStringList{u"x.mdl:@0x0004: error: mdl version 48, expected 10 (GoldSrc) "
                           u"[compiled.bad-version]"_qs}));
+}
+
+// A model with no texture and no NAMEt.mdl (Afterburner's speaker_alarm, from an empty SMD):
+// HL1 SetSkinValues gives 1 skin family of 0 references and WriteTextures writes it in the model
+// itself; the family is read from there. (A model whose textures are apart has 0 in its own
+// header: missingGroupsAndTextures.)
+void TstGoldsrcMdl::noTexturesOneEmptyFamily()
+{
+    test::GoldsrcMdlSpec spec;
+    spec.bodyparts = {{"studio", {{"empty", {}, {}}}}};
+    for (const bool afterburner : {false, true}) {
+        spec.afterburner = afterburner;
+        const test::GoldsrcMdlBytes bytes = test::writeGoldsrcMdl(spec);
+        QVERIFY(bytes.textures.empty());
+        const auto r = read(bytes);
+        QVERIFY2(r.diagnostics.empty(), qPrintable(formatted(r).join(u'\n')));
+        QCOMPARE(r.info.bones.size(), std::size_t(0));
+        QCOMPARE(r.info.textures.size(), std::size_t(0));
+        QCOMPARE(r.info.skinReferences, 0);
+        QCOMPARE(r.info.skins, (std::vector<std::vector<std::int32_t>>{{}}));
+        QCOMPARE(r.info.bodyparts.size(), std::size_t(1));
+        QCOMPARE(r.info.bodyparts[0].models[0].vertices, 0);
+    }
 }
 
 // The Pathos engine's studiomdl leaves one placeholder texture in the .mdl and a skin table

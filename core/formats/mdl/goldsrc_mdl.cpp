@@ -289,6 +289,11 @@ CompiledReadResult readGoldsrcMdl(const GoldsrcMdlFiles& files, const ReadContex
         } else if (!pathos && !info.bones.empty() && b.i32(204) > 0) {
             f.sink.error(ids::kCompiledMissingCompanion, {},
                          "the model has no textures and its texture file (NAMEt.mdl) is missing");
+        } else if (b.i32(192) == 0) {
+            // No texture at all (an empty source): HL1 SetSkinValues gives 1 family of 0
+            // references and WriteTextures writes it in the model itself (Afterburner's
+            // speaker_alarm); a model whose textures are apart has 0 of both here.
+            mdl::readSkinTable(f, 192, 0, "texture", info);
         }
     }
 
