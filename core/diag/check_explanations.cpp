@@ -1182,12 +1182,15 @@ constexpr CheckExplanation kExplanations[] = {
      "Rename the file or write the name in the QC exactly as on disk."},
     {"qc.unknown-command", "a command the profile's studiomdl does not know",
      "The `$command` is neither a studiomdl command of the profile (GoldSrc or Source) nor a "
-     "macro. RigScope ignores it.",
-     "studiomdl stops with an unknown-command error; a GoldSrc command in a Source QC (or the "
-     "reverse) usually means the wrong compiler or a typo.",
-     "Source: the commands of Source SDK 2013 studiomdl; GoldSrc: those of Half-Life's "
-     "studiomdl (both a note: RigScope reads on). pathos: the 32 commands of vbmcompiler's "
-     "table (qcparser.cpp), no `$include`; any other is an error, as vbmcompiler stops on it.",
+     "macro. RigScope ignores it and reads on.",
+     "studiomdl stops: Half-Life's ParseScript ends with \"bad command %s\", SDK 2013's "
+     "ParseScript looks the token up in its command table and stops the same way. A GoldSrc "
+     "command in a Source QC (or the reverse) usually means the wrong compiler or a typo.",
+     "An error in every profile: Source, the commands of Source SDK 2013 studiomdl; GoldSrc, "
+     "those of Half-Life's studiomdl; pathos, the 32 commands of vbmcompiler's table "
+     "(qcparser.cpp), no `$include`. A sprgen sprite script (`$spritename` and no model command) "
+     "gets one note saying so instead. Across every public QC RigScope was tried on (the "
+     "projects whose compiled models exist among them) no model QC has one.",
      "$frobnicate 1 2 3", "Correct the command's spelling or remove it; check the profile."},
     {"qc.unknown-bone", "a QC command names a bone that no model of the project has",
      "`$attachment`, `$hbox`, `$ikchain`, `$jigglebone`, `$weightlist`, `bonetreecollapse`, "

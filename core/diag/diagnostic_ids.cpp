@@ -368,8 +368,8 @@ constexpr CatalogEntry kCatalog[] = {
      {S::Note, S::Note, S::Note, S::Off},
      "a file the QC names is found only by a case-insensitive match"},
     {"qc.unknown-command",
-     {S::Note, S::Note, S::Note, S::Off},
-     "a $command the profile's studiomdl does not know (ignored)"},
+     {S::Error, S::Error, S::Error, S::Off},
+     "a $command the profile's studiomdl does not know (it stops)"},
     {"qc.unknown-bone",
      {S::Error, S::Error, S::Error, S::Off},
      "$attachment, $hbox, $ikchain, $jigglebone, $weightlist, bonetreecollapse, replacebone "

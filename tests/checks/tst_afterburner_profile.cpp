@@ -234,9 +234,12 @@ private slots:
         QTest::addColumn<QStringList>("bones");
         QTest::addColumn<QString>("duplicateName");
         const QStringList both{QStringLiteral("root"), QStringLiteral("Root")};
-        QTest::newRow("afterburner") << QByteArray("$flags 2048\n") << int(Profile::Afterburner)
-                                     << both << QStringLiteral("skeleton.duplicate-name note");
-        QTest::newRow("goldsrc") << QByteArray("$flags 0\n") << int(Profile::GoldSrc) << both
+        // $cdtexture only in the GoldSrc QCs: SDK 2013's ParseScript stops on it ("bad command").
+        QTest::newRow("afterburner")
+            << QByteArray("$cdtexture \".\"\n$flags 2048\n") << int(Profile::Afterburner) << both
+            << QStringLiteral("skeleton.duplicate-name note");
+        QTest::newRow("goldsrc") << QByteArray("$cdtexture \".\"\n$flags 0\n")
+                                 << int(Profile::GoldSrc) << both
                                  << QStringLiteral("skeleton.duplicate-name note");
         QTest::newRow("source") << QByteArray() << int(Profile::Source)
                                 << QStringList{QStringLiteral("root")}
@@ -256,7 +259,7 @@ private slots:
               "box.bmp\n0 0 0 0 0 0 1 0 0\n0 1 0 0 0 0 1 1 0\n0 0 1 0 0 0 1 0 1\n"
               "box.bmp\n1 0 0 5 0 0 1 0 0\n1 1 0 5 0 0 1 1 0\n1 0 1 5 0 0 1 0 1\nend\n");
         const QString qc = dir.filePath(QStringLiteral("case.qc"));
-        write(qc, "$modelname \"case.mdl\"\n$cdtexture \".\"\n" + flags +
+        write(qc, "$modelname \"case.mdl\"\n" + flags +
                       "$body studio \"case\"\n$sequence idle \"case\"\n"
                       "$attachment 0 \"Root\" 1 0 0\n$hbox 0 \"Root\" 0 0 0 1 1 1\n");
         const QcReport r = qcReportFromFile(qc.toStdString(), p);

@@ -235,10 +235,10 @@ private slots:
         QCOMPARE(count(t, "error skeleton.bone-limit"), std::size_t(0));
         QCOMPARE(count(t, "error mesh.material-not-bmp"), std::size_t(2));    // body, visor
         QCOMPARE(count(t, "error qc.unknown-bone"), std::size_t(1));          // $attachment head
-        QCOMPARE(count(t, "note qc.unknown-command"), std::size_t(2));        // $protected x2
+        QCOMPARE(count(t, "error qc.unknown-command"), std::size_t(2));       // $protected x2
         QCOMPARE(count(t, "warning weights.too-many-links"), std::size_t(3)); // 3 vertices
         QCOMPARE(count(t, "warning skeleton.id-gap"), std::size_t(1));
-        QCOMPARE(t.errors, std::size_t(3));
+        QCOMPARE(t.errors, std::size_t(5)); // ParseScript stops at the first $protected
     }
 
     void unknownCommandStopsVbmcompiler()

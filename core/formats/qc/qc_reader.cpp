@@ -2460,11 +2460,13 @@ void Reader::finish()
                 return b.command == c.name && b.at.file == c.at.file &&
                        b.at.where.line == c.at.where.line;
             });
-            d.severity = Severity::Note;
+            // HL1 studiomdl.c ParseScript ("bad command %s") and SDK 2013 studiomdl.cpp
+            // ParseScript (TokenError "bad command %s") stop on it; RigScope reads on.
+            d.severity = Severity::Error;
             d.id = ids::kQcUnknownCommand;
             d.message = "'$" + c.name + "' is not a " +
                         std::string(goldSrcStudiomdl(prof) ? "GoldSrc" : "Source") +
-                        " studiomdl command; ignored";
+                        " studiomdl command; studiomdl stops (\"bad command\")";
             if (prof == Profile::Pathos) {
                 // vbmcompiler stops on a command it does not know (qcparser.cpp ProcessFile).
                 d.severity = Severity::Error;
@@ -2639,6 +2641,7 @@ void Reader::finish()
     if (sprite && !model) {
         Diagnostic d;
         d.severity = Severity::Note;
+        d.fixedSeverity = true; // not a model's script: nothing of studiomdl's fails
         d.id = ids::kQcUnknownCommand;
         d.file = sprite->at.file;
         d.where = sprite->at.where;
