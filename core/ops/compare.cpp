@@ -755,8 +755,12 @@ Vec3 compiledSpace(const Vec3& v)
 struct BoxBounds {
     Vec3 min = Vec3::Zero(), max = Vec3::Zero(); // studiomdl's boxes start at the origin
     bool any = false;
+    bool fromOrigin = true; // false under $skipboneinbbox: the box starts empty
     void add(const Vec3& v)
     {
+        if (!any && !fromOrigin) {
+            min = max = v;
+        }
         min = min.cwiseMin(v);
         max = max.cwiseMax(v);
         any = true;
@@ -1202,7 +1206,14 @@ CompiledModelInfo predictCompiled(const QcReport& r, std::int32_t version, bool 
     // was opened at all (SetupHitBoxes).
     // Each bone's box also takes in its children's origins (SetupHitBoxes "add in all your
     // children as well"); the boxes, kept or not, are the bones' render bounds below.
-    std::vector<BoxBounds> boxes(sk.size());
+    // $skipboneinbbox (g_bUseBoneInBBox false) starts each box empty rather than at the bone's
+    // origin; a bone with neither a vertex nor a child then has no box and no render bounds
+    // (TransformAABB of SetupHitBoxes' inverted 9999 / -9999 box widens nothing).
+    BoxBounds empty;
+    empty.fromOrigin = std::none_of(p.commands.begin(), p.commands.end(), [](const QcCommand& cmd) {
+        return cmd.name == "skipboneinbbox";
+    });
+    std::vector<BoxBounds> boxes(sk.size(), empty);
     const bool generated =
         p.hitboxes.empty() && !anyHboxset && !goldsrc && !sk.empty() && m.mesh.pointCount() > 0;
     if (generated) {
@@ -1235,8 +1246,10 @@ CompiledModelInfo predictCompiled(const QcReport& r, std::int32_t version, bool 
         }
         CompiledHitboxSet set{"default", {}};
         for (std::size_t j = 0; j < boxes.size(); ++j) {
-            const Vec3 size = boxes[j].max - boxes[j].min;
-            if (boxes[j].any && (staticProp || size.minCoeff() >= 1.0f)) {
+            // Kept when every side is longer than a unit, in studiomdl's float arithmetic
+            // (`bmin < bmax - 1` on each axis).
+            const Vec3 shrunk = boxes[j].max - Vec3::Ones();
+            if (boxes[j].any && (staticProp || (boxes[j].min.array() < shrunk.array()).all())) {
                 CompiledHitbox b;
                 b.bone = static_cast<std::int32_t>(j);
                 b.min = boxes[j].min;
@@ -1274,7 +1287,7 @@ CompiledModelInfo predictCompiled(const QcReport& r, std::int32_t version, bool 
             if (generated) {
                 render[j] = boxes[j];
             }
-            render[j].any = true;
+            render[j].any = render[j].any || render[j].fromOrigin;
         }
         for (const CompiledHitboxSet& set : c.hitboxSets) {
             for (const CompiledHitbox& b : set.boxes) {
@@ -1288,6 +1301,9 @@ CompiledModelInfo predictCompiled(const QcReport& r, std::int32_t version, bool 
         auto addPose = [&](const std::vector<RigidXf>& world) {
             for (std::size_t j = 0; j < renderBones; ++j) {
                 const BoxBounds& b = render[j];
+                if (!b.any) {
+                    continue;
+                }
                 for (int k = 0; k < 8; ++k) {
                     const Vec3 corner((k & 1) ? b.max.x() : b.min.x(),
                                       (k & 2) ? b.max.y() : b.min.y(),

@@ -364,11 +364,11 @@ private slots:
     }
 
     // Without $hbox studiomdl boxes the vertices of each bone in its own space, from the bone's
-    // origin, in bone order, and keeps a box only when each side is at least one unit long.
+    // origin, in bone order, and keeps a box only when each side is longer than one unit.
     void hitboxesAreGenerated()
     {
         const std::string qc = "$modelname t.mdl\n$body b a.smd\n$sequence idle a.smd\n";
-        // root (no vertex), arm at (10,0,0): a 2 x 1 x 3 block from x=11; tip at (0,5,0): a
+        // root (no vertex), arm at (10,0,0): a 2 x 1.5 x 3 block from x=11; tip at (0,5,0): a
         // thin sliver 0.25 deep.
         std::string tris;
         auto box = [&](int bone, const Vec3& lo, const Vec3& hi) {
@@ -376,7 +376,7 @@ private slots:
                     corner(bone, Vec3(hi.x(), lo.y(), lo.z()), kUp, Vec2(1, 0)) +
                     corner(bone, hi, kUp, Vec2(1, 1));
         };
-        box(1, Vec3(11, 0, 0), Vec3(13, 1, 3));
+        box(1, Vec3(11, 0, 0), Vec3(13, 1.5f, 3));
         box(2, Vec3(1, 5, 1), Vec3(3, 5.25f, 3));
         const CompiledModelInfo c = predict(qc, {{"a.smd", smd({{"root", -1, Vec3::Zero()},
                                                                 {"arm", 0, Vec3(10, 0, 0)},
@@ -387,13 +387,58 @@ private slots:
         QCOMPARE(boxes.size(), std::size_t(1));
         QCOMPARE(c.bones.at(std::size_t(boxes[0].bone)).name, std::string("arm"));
         QCOMPARE(boxes[0].min, Vec3(0, 0, 0));
-        QCOMPARE(boxes[0].max, Vec3(3, 1, 3));
+        QCOMPARE(boxes[0].max, Vec3(3, 1.5f, 3));
         // The hull: every bone's box kept or not (the root's from its origin to its
         // children's) and the vertices, through the model's 90° turn about Z; the light at
         // its centre.
         QCOMPARE(c.hullMin, Vec3(-5.25f, 0, 0));
         QCOMPARE(c.hullMax, Vec3(0, 13, 3));
         QCOMPARE(c.illumPosition, Vec3(-2.625f, 6.5f, 1.5f));
+    }
+
+    // A side of exactly one unit is not enough: SetupHitBoxes keeps a bone's box when
+    // `bmin < bmax - 1` on every axis. $skipboneinbbox (g_bUseBoneInBBox false) starts each box
+    // empty instead of at the bone's origin, so the box hugs the vertices, and a bone with
+    // neither a vertex nor a child adds nothing to the hull (its box stays inverted, 9999 to
+    // -9999, and TransformAABB of it widens nothing).
+    void skipBoneInBBoxStartsBoxesEmpty()
+    {
+        std::string tris;
+        auto box = [&](int bone, const Vec3& lo, const Vec3& hi) {
+            tris += "m\n" + corner(bone, lo, kUp, Vec2(0, 0)) +
+                    corner(bone, Vec3(hi.x(), lo.y(), lo.z()), kUp, Vec2(1, 0)) +
+                    corner(bone, hi, kUp, Vec2(1, 1));
+        };
+        box(1, Vec3(11, 0, 0), Vec3(13, 1.5f, 3)); // arm: 1..3 x 0..1.5 x 0..3 in its space
+        box(2, Vec3(1, 5, 1), Vec3(3, 6, 3));      // tip: exactly one unit deep from its origin
+        const std::map<std::string, std::string> files{
+            {"a.smd", smd({{"root", -1, Vec3::Zero()},
+                           {"arm", 0, Vec3(10, 0, 0)},
+                           {"tip", 0, Vec3(0, 5, 0)},
+                           {"spare", -1, Vec3(0, -20, 0)}},
+                          tris)}};
+        // The attachment keeps the spare root, which has no vertex (studiomdl drops such a bone
+        // unless something uses it).
+        const std::string qc = "$modelname t.mdl\n$body b a.smd\n$sequence idle a.smd\n"
+                               "$attachment hook spare 0 0 0\n";
+        const CompiledModelInfo plain = predict(qc, files);
+        QCOMPARE(plain.bones.size(), std::size_t(4));
+        QCOMPARE(plain.hitboxSets.size(), std::size_t(1));
+        QCOMPARE(plain.hitboxSets.front().boxes.size(), std::size_t(1)); // tip's 3 x 1 x 2: no
+        QCOMPARE(plain.hitboxSets.front().boxes[0].min, Vec3(0, 0, 0));
+        // The spare root's origin (0,-20,0) is its render bounds: turned 90° about Z, x = 20.
+        QCOMPARE(plain.hullMin, Vec3(-6, 0, 0));
+        QCOMPARE(plain.hullMax, Vec3(20, 13, 3));
+
+        const CompiledModelInfo skip = predict(qc + "$skipboneinbbox\n", files);
+        QCOMPARE(skip.hitboxSets.size(), std::size_t(1));
+        const auto& boxes = skip.hitboxSets.front().boxes;
+        QCOMPARE(boxes.size(), std::size_t(1));
+        QCOMPARE(skip.bones.at(std::size_t(boxes[0].bone)).name, std::string("arm"));
+        QCOMPARE(boxes[0].min, Vec3(1, 0, 0));
+        QCOMPARE(boxes[0].max, Vec3(3, 1.5f, 3));
+        QCOMPARE(skip.hullMin, Vec3(-6, 0, 0));
+        QCOMPARE(skip.hullMax, Vec3(0, 13, 3));
     }
 
     // A $hboxset without any $hbox makes an empty set, and studiomdl generates boxes only when
