@@ -1222,6 +1222,26 @@ constexpr CheckExplanation kExplanations[] = {
      "$bonemerge \"ValveBiped.weapon_bone\"",
      "Nothing, if the list is shared on purpose; otherwise check the spelling, since a misspelt "
      "`$bonemerge` leaves the bone out of the merge and a misspelt `$alwayscollapse` keeps it."},
+    {"qc.case-variant-bone",
+     "GoldSrc: a QC line names the later of two bones that differ only in case",
+     "`$hbox`, `$attachment`, `$controller` or `$hgroup` names a bone spelt exactly as one of "
+     "the model's bones, but an earlier bone of the compiled bone table has the same name "
+     "ignoring case (`TREE` before `tree`). Only under goldsrc and afterburner, where such bones "
+     "stay two bones.",
+     "Half-Life's studiomdl.c SimplifyModel builds its bone table with findNode, which compares "
+     "with strcmp, so `TREE` and `tree` are two bones; then it links `$controller` and "
+     "`$attachment` with stricmp and `$hgroup` and `$hbox` with strcmpi, each to the first bone "
+     "that matches ignoring case. The line lands on the other bone with no message: the "
+     "hitbox, attachment, controller or hit group moves with a bone its author did not name "
+     "(Afterburner's japanese_books.mdl, compiled by abstudiomdl, has its `\"Open book\"` "
+     "hitbox on `open book`, a bone turned 90 degrees from it).",
+     "A warning under goldsrc and afterburner. Off in the Source profiles, whose studiomdl "
+     "merges such names into one bone (findGlobalBone, Q_stricmp); not checked under pathos. "
+     "Other HL1 bone names are compared with strcmp (`$renamebone`, `$mirrorbone`) or not at "
+     "all (`$root`, `$pivot`), so they cannot land elsewhere.",
+     "$hbox 0 \"tree\" -10 -10 0 10 10 300   (the body has bones TREE, then tree)",
+     "Rename one of the two bones in the source files so that the names differ in more than "
+     "case."},
     {"qc.texturegroup-rows", "`$texturegroup` rows have different lengths",
      "A skin row of a `$texturegroup` lists more or fewer materials than the first row.",
      "Each skin replaces the first row's materials one for one; studiomdl rejects a short or "

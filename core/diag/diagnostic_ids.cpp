@@ -377,6 +377,10 @@ constexpr CatalogEntry kCatalog[] = {
     {"qc.ignored-bone",
      {S::Note, S::Note, S::Note, S::Off},
      "$bonemerge or $alwayscollapse names a bone absent from the merged skeleton (ignored)"},
+    {"qc.case-variant-bone",
+     {S::Warning, S::Off, S::Off, S::Off},
+     "GoldSrc: $hbox, $attachment, $controller or $hgroup names the later of two bones whose "
+     "names differ only in case; studiomdl links it to the first"},
     {"qc.texturegroup-rows",
      {S::Error, S::Error, S::Error, S::Off},
      "$texturegroup rows of unequal length"},

@@ -147,6 +147,7 @@ inline constexpr std::string_view kQcCaseMismatch = "qc.case-mismatch";
 inline constexpr std::string_view kQcUnknownCommand = "qc.unknown-command";
 inline constexpr std::string_view kQcUnknownBone = "qc.unknown-bone";
 inline constexpr std::string_view kQcIgnoredBone = "qc.ignored-bone";
+inline constexpr std::string_view kQcCaseVariantBone = "qc.case-variant-bone";
 inline constexpr std::string_view kQcTexturegroupRows = "qc.texturegroup-rows";
 inline constexpr std::string_view kQcSkinMaterialUnused = "qc.skin-material-unused";
 inline constexpr std::string_view kQcDuplicateName = "qc.duplicate-name";

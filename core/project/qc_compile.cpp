@@ -109,6 +109,43 @@ public:
         }
     }
 
+    // qc.case-variant-bone. HL1 studiomdl.c SimplifyModel keeps bones whose names differ only
+    // in case apart (findNode, strcmp) but links $controller and $attachment (stricmp), $hgroup
+    // and $hbox (strcmpi) to the first bone of its table that matches without case: a line that
+    // names a later one, spelt as that bone is, lands on the first (Afterburner's
+    // japanese_books.mdl has its "Open book" hitbox on "open book", turned 90 degrees).
+    template <typename JointOf> void caseVariantBones(const JointOf& jointOf)
+    {
+        if (!goldSrcStudiomdl(m_project.profile)) {
+            return;
+        }
+        const Skeleton& skel = m_out.model.skeleton;
+        for (const QcBoneRef& b : m_project.boneRefs) {
+            const char* what = b.command == "hbox"         ? "hitbox"
+                               : b.command == "attachment" ? "attachment"
+                               : b.command == "controller" ? "bone controller"
+                               : b.command == "hgroup"     ? "hit group"
+                                                           : nullptr;
+            const JointIndex got = what ? jointOf(b.bone) : kNoJoint;
+            if (got == kNoJoint || skel.names[static_cast<std::size_t>(got)] == b.bone) {
+                continue;
+            }
+            const auto exact = std::find(skel.names.begin(), skel.names.end(), b.bone);
+            if (exact == skel.names.end()) {
+                continue;
+            }
+            const std::string& first = skel.names[static_cast<std::size_t>(got)];
+            m_out.diagnostics.push_back(
+                diagnosticAt(Severity::Warning, ids::kQcCaseVariantBone, b.at,
+                             "$" + b.command + " names bone '" + b.bone + "' (bone " +
+                                 std::to_string(exact - skel.names.begin()) +
+                                 "), but studiomdl links it without case to the first bone "
+                                 "of that name, '" +
+                                 first + "' (bone " + std::to_string(got) + "): the " + what +
+                                 " is on '" + first + "'"));
+        }
+    }
+
     Compiler(const QcProject& p, QcFileSystem& fs, const QcCompileOptions& o)
         : m_project(p), m_fs(fs), m_opt(o),
           // An animated model's points lose $origin with its roots (BuildRawTransforms); a
@@ -1338,7 +1375,8 @@ QcCompiled Compiler::run()
     // qc.unknown-bone: only when a skeleton was merged (missing files are reported already).
     if (!skel.empty()) {
         for (const QcBoneRef& b : m_project.boneRefs) {
-            if (jointOf(b.bone) != kNoJoint) {
+            // $controller and $hgroup bones are read for qc.case-variant-bone only.
+            if (jointOf(b.bone) != kNoJoint || b.command == "controller" || b.command == "hgroup") {
                 continue;
             }
             const auto dropped = m_droppedByName.find(asciiLower(b.bone));
@@ -1393,6 +1431,7 @@ QcCompiled Compiler::run()
             }
         }
     }
+    caseVariantBones(jointOf);
     // qc.skin-material-unused: row 1 of each $texturegroup against the merged materials.
     if (!mesh.empty()) {
         std::vector<std::string> used;

@@ -275,6 +275,72 @@ private slots:
         QCOMPARE(graded(qc, "skeleton.duplicate-name", p), QStringList{duplicateName});
     }
 
+    // qc.case-variant-bone: HL1 studiomdl.c SimplifyModel links $attachment and $controller
+    // (stricmp), $hbox and $hgroup (strcmpi) to the first bone matching without case, so a line
+    // naming the later of root / Root lands on root; a warning at the bone name. Source merges
+    // the two (findGlobalBone, Q_stricmp): nothing to say.
+    void caseVariantBoneLinks_data()
+    {
+        QTest::addColumn<QByteArray>("flags");
+        QTest::addColumn<int>("profile");
+        QTest::addColumn<QStringList>("warnings");
+        const QStringList four{
+            u"case.qc:6:15: warning: $attachment names bone 'Root' (bone 1), but studiomdl links "
+            u"it without case to the first bone of that name, 'root' (bone 0): the attachment is "
+            u"on 'root' [qc.case-variant-bone]"_qs,
+            u"case.qc:8:9: warning: $hbox names bone 'Root' (bone 1), but studiomdl links it "
+            u"without case to the first bone of that name, 'root' (bone 0): the hitbox is on "
+            u"'root' [qc.case-variant-bone]"_qs,
+            u"case.qc:10:15: warning: $controller names bone 'Root' (bone 1), but studiomdl links "
+            u"it without case to the first bone of that name, 'root' (bone 0): the bone "
+            u"controller is on 'root' [qc.case-variant-bone]"_qs,
+            u"case.qc:11:11: warning: $hgroup names bone 'Root' (bone 1), but studiomdl links it "
+            u"without case to the first bone of that name, 'root' (bone 0): the hit group is on "
+            u"'root' [qc.case-variant-bone]"_qs};
+        QTest::newRow("afterburner")
+            << QByteArray("$cdtexture \".\"\n$flags 2048\n") << int(Profile::Afterburner) << four;
+        QTest::newRow("goldsrc") << QByteArray("$cdtexture \".\"\n$flags 0\n")
+                                 << int(Profile::GoldSrc) << four;
+        QTest::newRow("source") << QByteArray("\n\n") << int(Profile::Source) << QStringList();
+    }
+    void caseVariantBoneLinks()
+    {
+        QFETCH(QByteArray, flags);
+        QFETCH(int, profile);
+        QFETCH(QStringList, warnings);
+        const auto p = static_cast<Profile>(profile);
+        QTemporaryDir dir;
+        write(dir.filePath(QStringLiteral("case.smd")),
+              "version 1\nnodes\n0 \"root\" -1\n1 \"Root\" -1\nend\nskeleton\ntime 0\n"
+              "0 0 0 0 0 0 0\n1 0 0 5 0 0 0\nend\ntriangles\n"
+              "box.bmp\n0 0 0 0 0 0 1 0 0\n0 1 0 0 0 0 1 1 0\n0 0 1 0 0 0 1 0 1\n"
+              "box.bmp\n1 0 0 5 0 0 1 0 0\n1 1 0 5 0 0 1 1 0\n1 0 1 5 0 0 1 0 1\nend\n");
+        const QString qc = dir.filePath(QStringLiteral("case.qc"));
+        // Lines 7 and 9 name the first bone and a spelling neither bone has: no warning.
+        write(qc, "$modelname \"case.mdl\"\n" + flags +
+                      "$body studio \"case\"\n$sequence idle \"case\"\n"
+                      "$attachment 0 \"Root\" 1 0 0\n$attachment 1 \"root\" 1 0 0\n"
+                      "$hbox 0 \"Root\" 0 0 0 1 1 1\n$hbox 0 \"ROOT\" 0 0 0 1 1 1\n"
+                      "$controller 0 \"Root\" XR -30 30\n$hgroup 1 \"Root\"\n");
+        CheckOptions opt;
+        opt.profile = p;
+        QStringList got;
+        std::size_t count = 0;
+        for (const CheckedFile& f : checkQcProject(qc.toStdString(), opt)) {
+            for (const Diagnostic& d : f.diagnostics) {
+                if (d.id == "qc.case-variant-bone") {
+                    QCOMPARE(d.severity, Severity::Warning);
+                    count += d.count();
+                    got << QString::fromStdString(formatDiagnostic(d))
+                               .replace(dir.path() + QLatin1Char('/'), QString());
+                }
+            }
+        }
+        QCOMPARE(got, warnings);
+        QCOMPARE(count, std::size_t(warnings.size()));
+        QCOMPARE(check(qc, p).errorIds, QStringList());
+    }
+
     // The Afterburner game's projects against the models abstudiomdl built (all 563
     // 'AFTB' pairs by $modelname match in every field compared; docs/cli.md): a few pinned here,
     // those that differ included, with the errors `check` gives their QCs.

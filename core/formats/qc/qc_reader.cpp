@@ -2248,6 +2248,12 @@ void Reader::command(const Node& n)
             boneRef(n.tokens[2], "hbox");
             m_project.hitboxes.push_back(std::move(h));
         }
+    } else if (name == "controller" || name == "hgroup") {
+        // `$controller INDEX BONE TYPE START END`, `$hgroup GROUP BONE`: only the bone is kept,
+        // for qc.case-variant-bone (HL1 studiomdl.c SimplifyModel links both without case).
+        if (n.tokens.size() > 2) {
+            boneRef(n.tokens[2], name);
+        }
     } else if (name == "hboxset") {
         if (needArgs(n, 1, "a name")) {
             m_hboxSet = n.tokens[1].text;
