@@ -1264,13 +1264,19 @@ CompiledModelInfo predictCompiled(const QcReport& r, std::int32_t version, bool 
     // each bone's render bounds (SetupFullBoneRenderBounds: its generated box, or the origin
     // when boxes are given, with every hitbox on it) turned with the bone, and every vertex
     // blended over its compiled links (the bind pose without a sequence).
+    // With $bbox the hull is as written, and the light still at the centre of sequence 0's box
+    // (simplify.cpp: illumposition is g_sequence[0]'s bmin..bmax halved; Cmd_BBox sets only
+    // the header's hull): Faceposable-CSS-Models' players, $bbox -13 -13 0 13 13 72, have
+    // their light at 0.30 0.02 37.33, not 0 0 36.
     Vec3 v;
     Vec3 illumCentre = Vec3::Zero();
-    if (commandVector(p, "bbox", 0, v)) {
-        c.hullMin = v;
-        (void)commandVector(p, "bbox", 3, c.hullMax);
-        illumCentre = (c.hullMin + c.hullMax) * 0.5f;
-    } else if (!goldsrc && !sk.empty()) {
+    Vec3 bboxMin = Vec3::Zero(), bboxMax = Vec3::Zero();
+    const bool bbox = commandVector(p, "bbox", 0, bboxMin);
+    if (bbox) {
+        (void)commandVector(p, "bbox", 3, bboxMax);
+        illumCentre = (bboxMin + bboxMax) * 0.5f;
+    }
+    if (!goldsrc && !sk.empty()) {
         BoxBounds hull;
         bool first = true;
         auto grow = [&](const Vec3& cw) {
@@ -1375,14 +1381,16 @@ CompiledModelInfo predictCompiled(const QcReport& r, std::int32_t version, bool 
         }
         // The light sits at the centre of that; the hull also holds the collision model, grown
         // by the 0.25 margin of its convex pieces.
-        illumCentre = (hull.min + hull.max) * 0.5f;
+        if (!bbox || !first) {
+            illumCentre = (hull.min + hull.max) * 0.5f;
+        }
         const BoxBounds beforeCollision = hull;
         const bool hadBounds = !first;
         for (const Vec3& cp : collisionPoints) {
             grow(cp - Vec3::Constant(0.25f));
             grow(cp + Vec3::Constant(0.25f));
         }
-        if (hullFromCollision && !collisionPoints.empty()) {
+        if (hullFromCollision && !collisionPoints.empty() && !bbox) {
             for (std::size_t i = 0; i < 3; ++i) {
                 const auto axis = static_cast<Eigen::Index>(i);
                 (*hullFromCollision)[i] = !hadBounds || hull.min[axis] < beforeCollision.min[axis];
@@ -1390,10 +1398,14 @@ CompiledModelInfo predictCompiled(const QcReport& r, std::int32_t version, bool 
                     !hadBounds || hull.max[axis] > beforeCollision.max[axis];
             }
         }
-        if (!first) {
+        if (!first && !bbox) {
             c.hullMin = hull.min;
             c.hullMax = hull.max;
         }
+    }
+    if (bbox) {
+        c.hullMin = bboxMin;
+        c.hullMax = bboxMax;
     }
     // $illumposition in the compiled model's space, else the hull's centre.
     if (commandVector(p, "illumposition", 0, v)) {

@@ -1163,7 +1163,10 @@ DecompiledProject decompileModel(const Model& read, const CompiledModelInfo& inf
     if (!staticProp && !goldsrc && !sk.empty()) {
         for (std::size_t j = 0; j < sk.size(); ++j) {
             const JointIndex p = sk.parents[j];
-            const Vec3 r = sk.bindRotations[j] * static_cast<float>(180.0 / kPi);
+            // Its angles as studiomdl reads them, a QAngle: pitch, yaw, roll (Euler Y, Z, X;
+            // Cmd_DefineBone), as Crowbar writes them.
+            const Vec3 e = sk.bindRotations[j] * static_cast<float>(180.0 / kPi);
+            const Vec3 r(e.y(), e.z(), e.x());
             line("$definebone " + quoted(sk.names[j]) + " " +
                  quoted(p == kNoJoint ? std::string() : sk.names[static_cast<std::size_t>(p)]) +
                  " " + vec(sk.bindPositions[j]) + " " + vec(r) + " 0 0 0 0 0 0");

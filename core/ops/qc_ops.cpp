@@ -546,6 +546,18 @@ Model xrefReference(const QcCompiled& c, const QcProject& p)
         }
     }
     m.mesh = c.model.mesh;
+    // The bodies' points too (each at `$scale`, less $origin unless a $staticprop): a VTA is
+    // matched to them as written (flex.unmatched-vertices; the CSS players' $scale 1.04 left
+    // 98% of their VTA vertices unmatched).
+    const bool shifted = moved && !(p.staticProp && !goldSrcFamily(p.profile));
+    for (Vec3& at : m.mesh.pointPositions) {
+        if (shifted) {
+            at += p.origin;
+        }
+        if (scaled) {
+            at /= p.scale;
+        }
+    }
     auto back = [&](JointIndex& j) {
         if (j != kNoJoint && static_cast<std::size_t>(j) < c.keptJoints.size()) {
             j = c.keptJoints[static_cast<std::size_t>(j)];
@@ -945,6 +957,35 @@ std::vector<CheckedFile> checkQcReport(const QcReport& r, const CheckOptions& op
     CheckOptions undrawnOpt = fileOpt;
     undrawnOpt.filter.disable.emplace_back("mesh.*");
     undrawnOpt.filter.disable.emplace_back("weights.*");
+    // A file only the collision model reads: its materials reach no table either (the CSS
+    // players' compiled models list none of gmod_physics.smd's 'phy'), where an animation's
+    // do.
+    std::vector<std::uint8_t> collisionOnly(r.compiled.reads.size(), 0);
+    for (std::size_t i = 0; i < r.project.files.size(); ++i) {
+        const std::int32_t k = r.compiled.fileRead[i];
+        if (k >= 0 && r.project.files[i].kind == QcFileRef::Kind::Collision &&
+            collisionOnly[static_cast<std::size_t>(k)] == 0) {
+            collisionOnly[static_cast<std::size_t>(k)] = 1;
+        }
+    }
+    for (std::size_t i = 0; i < r.project.files.size(); ++i) {
+        const std::int32_t k = r.compiled.fileRead[i];
+        if (k >= 0 && r.project.files[i].kind != QcFileRef::Kind::Collision) {
+            collisionOnly[static_cast<std::size_t>(k)] = 2;
+        }
+    }
+    for (const QcBodygroup& g : r.project.bodygroups) {
+        for (const QcBodyChoice& c : g.choices) {
+            if (!c.blank && c.fileRef >= 0 &&
+                static_cast<std::size_t>(c.fileRef) < r.compiled.fileRead.size() &&
+                r.compiled.fileRead[static_cast<std::size_t>(c.fileRef)] >= 0) {
+                collisionOnly[static_cast<std::size_t>(
+                    r.compiled.fileRead[static_cast<std::size_t>(c.fileRef)])] = 2;
+            }
+        }
+    }
+    CheckOptions collisionOpt = undrawnOpt;
+    collisionOpt.filter.disable.emplace_back("material.*");
     for (std::size_t i = 0; i < r.project.files.size(); ++i) {
         const std::int32_t k = r.compiled.fileRead[i];
         const QcFileRef::Kind kind = r.project.files[i].kind;
@@ -1030,11 +1071,30 @@ std::vector<CheckedFile> checkQcReport(const QcReport& r, const CheckOptions& op
         const bool undrawn = !drawn[k] && !isBody[k] && !isLod[k];
         CheckedFile f = checkReadResult(fr.path, fr.result, xref ? reference : nullptr,
                                         xref ? path : std::string(),
-                                        isBody[k] || isLod[k] ? bodyOpt
-                                        : undrawn             ? undrawnOpt
-                                                              : fileOpt);
+                                        isBody[k] || isLod[k]              ? bodyOpt
+                                        : undrawn && collisionOnly[k] == 1 ? collisionOpt
+                                        : undrawn                          ? undrawnOpt
+                                                                           : fileOpt);
         if (isBody[k] && fr.result.hasModel && r.compiled.hasModel) {
             addDroppedBones(r, fr.result.model, fileOpt, f);
+        }
+        // Source studiomdl reads up to MAXSTUDIOSRCBONES (512) bones from a body or LOD file
+        // and limits only its bone table ("Too many bones used in model" after
+        // BuildGlobalBonetable and CollapseBones), which the merged model above is: a file's
+        // own count is no error below 512 (Faceposable-CSS-Models: 181-bone references, 50
+        // bones compiled).
+        constexpr std::size_t kSourceFileBones = 512;
+        if ((isBody[k] || isLod[k]) && r.compiled.hasModel && fr.result.hasModel &&
+            !goldSrcFamily(f.profile) && f.profile != Profile::Cod &&
+            fr.result.model.skeleton.size() <= kSourceFileBones) {
+            for (std::size_t d = f.diagnostics.size(); d-- > 0;) {
+                if (f.diagnostics[d].id == ids::kSkeletonBoneLimit) {
+                    f.diagnostics.erase(f.diagnostics.begin() + static_cast<std::ptrdiff_t>(d));
+                    if (d < f.objectNames.size()) {
+                        f.objectNames.erase(f.objectNames.begin() + static_cast<std::ptrdiff_t>(d));
+                    }
+                }
+            }
         }
         if (xref && fr.result.hasModel) {
             pointAtDeclaringFiles(r.compiled, *reference, path, fr.result.model.skeleton, f);

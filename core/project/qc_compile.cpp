@@ -40,6 +40,14 @@ std::string fileKey(std::string_view path, bool dropFolder)
     return s;
 }
 
+// A $definebone's rotation as the Euler XYZ radians of an SMD: studiomdl reads its three
+// angles into a QAngle (pitch, yaw, roll: about Y, Z and X) for AngleMatrix (Cmd_DefineBone).
+Vec3 defineBoneEuler(const QcDefineBone& b)
+{
+    constexpr float kDeg = 3.14159265358979f / 180.0f;
+    return Vec3(b.rotation.z(), b.rotation.x(), b.rotation.y()) * kDeg;
+}
+
 // The key bones merge by. HL1 studiomdl.c SimplifyModel builds the bone table with findNode,
 // which compares names with strcmp, and maps each sequence's bones with it: names that differ
 // only in case are two bones (abstudiomdl too: Afterburner's austria_tree_dead_snow.mdl keeps
@@ -173,6 +181,12 @@ private:
     // Pathos: the merged joints in bone-table order, body by body (usedBones fills it).
     std::vector<std::size_t> m_tableOrder;
     void addBonesKeptFromOtherFiles();
+    bool collapsesBones() const;
+    std::vector<std::uint8_t> collapseFlags();
+    bool boneMoves(const std::string& name);
+    bool collapseTable(const std::vector<std::uint8_t>& inTable, std::vector<std::size_t>& order,
+                       std::vector<std::uint8_t>& kept, std::vector<JointIndex>& parents,
+                       std::vector<std::uint8_t>& predefined);
     void dropUnusedBones();
     void collapseToStaticProp();
     void addFlexShapes(const Model& body, const Model& shapes, std::size_t cornerBase);
@@ -879,12 +893,314 @@ void Compiler::addBonesKeptFromOtherFiles()
 // table's order ($definebone roots first). Dropped bones have no kept descendant, so
 // no bind pose changes; a raw link on one (a weight the compile culls) moves to its nearest
 // kept ancestor, as studiomdl maps a source bone missing from the bone table.
+// Source studiomdl collapses bones (simplify.cpp CollapseBones) when the QC has $definebone
+// (g_numimportbones) or $collapsebones, $collapsebonesaggressive or $alwayscollapse: each of
+// those sets g_collapse_bones (Cmd_AlwaysCollapse too, not only for the bone it names).
+bool Compiler::collapsesBones() const
+{
+    if (m_project.profile != Profile::Source && m_project.profile != Profile::Source256) {
+        return false;
+    }
+    if (!m_project.defineBones.empty()) {
+        return true;
+    }
+    return std::any_of(m_project.commands.begin(), m_project.commands.end(),
+                       [](const QcCommand& c) {
+                           return c.name == "collapsebones" ||
+                                  c.name == "collapsebonesaggressive" || c.name == "alwayscollapse";
+                       });
+}
+
+// Per merged joint, whether studiomdl's TagUsedBones gives it flags of its own: a body's
+// vertices weight it, a non-rigid $attachment, an $ikchain, a $mouth or a $bonemerge names it,
+// or it is the nearest vertex-weighted bone up the file's hierarchy from a rigid $attachment's.
+std::vector<std::uint8_t> Compiler::collapseFlags()
+{
+    const Skeleton& sk = m_out.model.skeleton;
+    std::vector<std::uint8_t> own(sk.size(), 0);
+    auto jointOf = [&](const std::string& name) {
+        const auto it = m_jointByName.find(boneKey(m_project.profile, name));
+        return it == m_jointByName.end() ? kNoJoint : it->second;
+    };
+    auto mark = [&](const std::string& name) {
+        const JointIndex j = jointOf(name);
+        if (j != kNoJoint) {
+            own[static_cast<std::size_t>(j)] = 1;
+        }
+    };
+    for (const QcBodygroup& g : m_project.bodygroups) {
+        for (const QcBodyChoice& ch : g.choices) {
+            const ReadResult* r = ch.blank ? nullptr : readRef(ch.fileRef);
+            if (!r || r->model.kind == ModelKind::Flex ||
+                r->model.skeleton.bindKind != sk.bindKind) {
+                continue;
+            }
+            const Skeleton& src = r->model.skeleton;
+            const Influences inf = effectiveInfluences(r->model.mesh, src.size(), m_project.profile,
+                                                       WeightView::Compiled);
+            for (const JointIndex j : inf.joints) {
+                if (j >= 0 && static_cast<std::size_t>(j) < src.size()) {
+                    mark(src.names[static_cast<std::size_t>(j)]);
+                }
+            }
+        }
+    }
+    const std::vector<std::uint8_t> weighted = own;
+    for (const QcBodygroup& g : m_project.bodygroups) {
+        for (const QcBodyChoice& ch : g.choices) {
+            const ReadResult* r = ch.blank ? nullptr : readRef(ch.fileRef);
+            if (!r || r->model.skeleton.bindKind != sk.bindKind) {
+                continue;
+            }
+            for (const Attachment& a : r->model.attachments) {
+                if (!a.rigid && a.joint >= 0 &&
+                    static_cast<std::size_t>(a.joint) < r->model.skeleton.size()) {
+                    mark(r->model.skeleton.names[static_cast<std::size_t>(a.joint)]);
+                }
+            }
+        }
+    }
+    for (const QcAttachment& a : m_project.attachments) {
+        if (!a.rigid) {
+            mark(a.bone);
+            continue;
+        }
+        for (JointIndex j = jointOf(a.bone); j != kNoJoint;
+             j = sk.parents[static_cast<std::size_t>(j)]) {
+            if (weighted[static_cast<std::size_t>(j)]) {
+                own[static_cast<std::size_t>(j)] = 1;
+                break;
+            }
+        }
+    }
+    for (const QcIkChain& k : m_project.ikChains) {
+        mark(k.bone);
+    }
+    for (const QcBoneRef& b : m_project.boneRefs) {
+        if (b.command == "bonemerge" || b.command == "mouth") {
+            mark(b.bone);
+        }
+    }
+    return own;
+}
+
+// Whether an animation of the project moves the bone (simplify.cpp BoneHasAnimation: a frame
+// whose position or Euler rotation is more than 0.01 off the first frame's, AnimationDifferent).
+bool Compiler::boneMoves(const std::string& name)
+{
+    std::vector<std::int32_t> refs;
+    for (const QcSequence& s : m_project.sequences) {
+        for (const std::int32_t r : s.fileRefs) {
+            refs.push_back(r);
+        }
+    }
+    for (const QcAnimation& a : m_project.animations) {
+        refs.push_back(a.fileRef);
+    }
+    for (const std::int32_t ref : refs) {
+        const ReadResult* r = ref >= 0 ? readRef(ref) : nullptr;
+        if (!r || r->model.animations.empty()) {
+            continue;
+        }
+        const Skeleton& src = r->model.skeleton;
+        const Animation& an = r->model.animations.front();
+        std::size_t j = 0;
+        while (j < src.size() && !asciiIEquals(src.names[j], name)) {
+            ++j;
+        }
+        if (j >= src.size() || j >= an.jointCount) {
+            continue;
+        }
+        const auto off = [](const Vec3& a, const Vec3& b) {
+            return (a - b).cwiseAbs().maxCoeff() > 0.01f;
+        };
+        for (std::size_t f = 1; f < an.frameCount(); ++f) {
+            const std::size_t k0 = an.key(0, j), k = an.key(f, j);
+            if (k < an.positions.size() && off(an.positions[k0], an.positions[k])) {
+                return true;
+            }
+            if (k < an.rotations.size() && off(an.rotations[k0], an.rotations[k])) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+// The bone table of a Source compile that collapses bones (simplify.cpp BuildGlobalBonetable,
+// then CollapseBones): the $definebone bones first, in script order, each under the parent it
+// names when that is an earlier $definebone bone (else a root); then the files' bones in merged
+// order under their files' parents. Flags go up to every parent. CollapseBones then walks the
+// table: a $definebone bone stays; another stays when it has flags and BoneShouldCollapse says
+// no: it is not in an $alwayscollapse and is a root of the table as it stands, a bone an
+// animation moves, a jiggle bone or an $ikchain's. A removed bone's children take its parent.
+// Returns false when nothing would be kept.
+bool Compiler::collapseTable(const std::vector<std::uint8_t>& inTable,
+                             std::vector<std::size_t>& order, std::vector<std::uint8_t>& kept,
+                             std::vector<JointIndex>& parents,
+                             std::vector<std::uint8_t>& predefined)
+{
+    const Skeleton& sk = m_out.model.skeleton;
+    const std::size_t n = sk.size();
+    order.clear();
+    kept.assign(n, 0);
+    parents.assign(n, kNoJoint);
+    predefined.assign(n, 0);
+    for (const QcDefineBone& b : m_project.defineBones) {
+        const auto it = m_jointByName.find(boneKey(m_project.profile, b.name));
+        if (it == m_jointByName.end() || predefined[static_cast<std::size_t>(it->second)]) {
+            continue;
+        }
+        const auto j = static_cast<std::size_t>(it->second);
+        predefined[j] = 1;
+        order.push_back(j);
+        const auto p = m_jointByName.find(boneKey(m_project.profile, b.parent));
+        if (!b.parent.empty() && p != m_jointByName.end() &&
+            predefined[static_cast<std::size_t>(p->second)] && p->second != it->second) {
+            parents[j] = p->second;
+        }
+    }
+    std::vector<std::uint8_t> placed = predefined;
+    for (std::size_t j = 0; j < n; ++j) {
+        if (!inTable[j] || placed[j]) {
+            continue;
+        }
+        std::vector<std::size_t> chain;
+        for (JointIndex k = static_cast<JointIndex>(j);
+             k != kNoJoint && !placed[static_cast<std::size_t>(k)] && chain.size() <= n;
+             k = sk.parents[static_cast<std::size_t>(k)]) {
+            chain.push_back(static_cast<std::size_t>(k));
+        }
+        for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+            placed[*it] = 1;
+            order.push_back(*it);
+            parents[*it] = sk.parents[*it];
+        }
+    }
+    // Flags of the table's bones, each with its children's.
+    const std::vector<std::uint8_t> own = collapseFlags();
+    std::vector<std::uint8_t> flags(n, 0);
+    for (const std::size_t j : order) {
+        if (!own[j]) {
+            continue;
+        }
+        std::size_t guard = 0;
+        for (JointIndex k = static_cast<JointIndex>(j); k != kNoJoint && guard++ <= n;
+             k = parents[static_cast<std::size_t>(k)]) {
+            flags[static_cast<std::size_t>(k)] = 1;
+        }
+    }
+    bool anyAnimation = false;
+    for (const QcSequence& s : m_project.sequences) {
+        anyAnimation = anyAnimation || !s.fileRefs.empty();
+    }
+    anyAnimation = anyAnimation || !m_project.animations.empty();
+    bool any = false;
+    for (const std::size_t j : order) {
+        if (predefined[j]) {
+            kept[j] = 1;
+            any = true;
+            continue;
+        }
+        const std::string& name = sk.names[j];
+        bool always = false, procedural = false, ik = false;
+        for (const QcBoneRef& b : m_project.boneRefs) {
+            always = always || (b.command == "alwayscollapse" && asciiIEquals(b.bone, name));
+        }
+        for (const QcJiggleBone& b : m_project.jiggleBones) {
+            procedural = procedural || asciiIEquals(b.bone, name);
+        }
+        for (const QcIkChain& k : m_project.ikChains) {
+            ik = ik || asciiIEquals(k.bone, name);
+        }
+        const bool moves = anyAnimation && (parents[j] == kNoJoint || boneMoves(name));
+        if (flags[j] && !always && (moves || procedural || ik)) {
+            kept[j] = 1;
+            any = true;
+            continue;
+        }
+        for (const std::size_t c : order) {
+            if (parents[c] == static_cast<JointIndex>(j)) {
+                parents[c] = parents[j];
+            }
+        }
+    }
+    return any;
+}
+
 void Compiler::dropUnusedBones()
 {
     Skeleton& sk = m_out.model.skeleton;
     m_out.mergedSkeleton = sk;
     m_out.mergedJointFile = m_jointFile;
     const std::vector<std::uint8_t> used = usedBones();
+    std::vector<std::size_t> collapsedOrder;
+    std::vector<std::uint8_t> collapsedKept, predefined;
+    std::vector<JointIndex> collapsedParents;
+    if (collapsesBones() &&
+        collapseTable(used, collapsedOrder, collapsedKept, collapsedParents, predefined)) {
+        const bool unlocked =
+            std::any_of(m_project.commands.begin(), m_project.commands.end(),
+                        [](const QcCommand& c) { return c.name == "unlockdefinebones"; });
+        Skeleton kept;
+        kept.bindKind = sk.bindKind;
+        std::vector<JointIndex> remap(sk.size(), kNoJoint);
+        m_jointByName.clear();
+        for (const std::size_t j : collapsedOrder) {
+            if (!collapsedKept[j]) {
+                continue;
+            }
+            const JointIndex p = collapsedParents[j];
+            const JointIndex parent = p == kNoJoint ? kNoJoint : remap[static_cast<std::size_t>(p)];
+            const JointIndex idx = kept.addJoint(
+                sk.names[j], parent, static_cast<std::int32_t>(kept.size()), sk.where[j]);
+            const auto i = static_cast<std::size_t>(idx);
+            kept.bindPositions[i] = sk.bindPositions[j];
+            kept.bindRotations[i] = sk.bindRotations[j];
+            kept.bindAxes[i] = sk.bindAxes[j];
+            kept.bindScales[i] = sk.bindScales[j];
+            kept.bindHasScale[i] = sk.bindHasScale[j];
+            kept.bindWhere[i] = sk.bindWhere[j];
+            // A $definebone bone is placed as the command says (BuildGlobalBonetable's
+            // rawLocal), unless $unlockdefinebones lets the files move it.
+            const auto def = std::find_if(
+                m_project.defineBones.begin(), m_project.defineBones.end(),
+                [&](const QcDefineBone& b) { return asciiIEquals(b.name, sk.names[j]); });
+            if (predefined[j] && !unlocked && def != m_project.defineBones.end() &&
+                isParentRelative(sk.bindKind)) {
+                kept.bindPositions[i] =
+                    def->position - (parent == kNoJoint ? m_project.origin : Vec3::Zero());
+                kept.bindRotations[i] = defineBoneEuler(*def);
+            }
+            remap[j] = idx;
+            m_out.keptJoints.push_back(static_cast<JointIndex>(j));
+            m_jointByName.emplace(boneKey(m_project.profile, sk.names[j]), idx);
+        }
+        // A bone not kept: its vertices go to its nearest kept ancestor in the files'
+        // hierarchy, else to bone 0 (MapSourcesToGlobalBonetable).
+        for (std::size_t j = 0; j < sk.size(); ++j) {
+            if (collapsedKept[j]) {
+                continue;
+            }
+            JointIndex k = sk.parents[j];
+            while (k != kNoJoint && !collapsedKept[static_cast<std::size_t>(k)]) {
+                k = sk.parents[static_cast<std::size_t>(k)];
+            }
+            remap[j] = k != kNoJoint ? remap[static_cast<std::size_t>(k)] : JointIndex(0);
+            m_droppedByName.emplace(asciiLower(sk.names[j]), m_out.droppedBones.size());
+            m_out.droppedBones.push_back({sk.names[j], m_jointFile[j], sk.where[j]});
+        }
+        Mesh& mesh = m_out.model.mesh;
+        auto map = [&](JointIndex& j) {
+            if (j != kNoJoint && static_cast<std::size_t>(j) < remap.size()) {
+                j = remap[static_cast<std::size_t>(j)];
+            }
+        };
+        std::for_each(mesh.pointParents.begin(), mesh.pointParents.end(), map);
+        std::for_each(mesh.influenceJoints.begin(), mesh.influenceJoints.end(), map);
+        sk = std::move(kept);
+        return;
+    }
     // The bone table's order (Source): the $definebone bones first, in script order (each
     // after its parent), then the files' bones in merged order.
     std::vector<std::size_t> order;
@@ -1275,11 +1591,12 @@ QcCompiled Compiler::run()
         const JointIndex idx =
             s.addJoint(b.name, parent, static_cast<std::int32_t>(s.size()), b.at.where);
         m_jointFile.push_back(b.at.file);
-        constexpr float kDeg = 3.14159265358979f / 180.0f;
+        // studiomdl takes its numbers as written, without $scale (Cmd_DefineBone): the
+        // players of Faceposable-CSS-Models, $scale 1.04, have the pelvis at the $definebone's
+        // z 40.10959, not 41.71.
         s.bindPositions[static_cast<std::size_t>(idx)] =
-            b.position * qcScaleAt(m_project, b.at) -
-            (parent == kNoJoint ? m_project.origin : Vec3::Zero());
-        s.bindRotations[static_cast<std::size_t>(idx)] = b.rotation * kDeg;
+            b.position - (parent == kNoJoint ? m_project.origin : Vec3::Zero());
+        s.bindRotations[static_cast<std::size_t>(idx)] = defineBoneEuler(b);
         m_jointByName.emplace(boneKey(m_project.profile, b.name), idx);
         m_out.hasModel = true;
     }
@@ -1363,11 +1680,29 @@ QcCompiled Compiler::run()
         auto it = m_jointByName.find(asciiLower(name));
         return it == m_jointByName.end() ? kNoJoint : it->second;
     };
+    // Source links an attachment on a bone it dropped to the nearest kept bone up the files'
+    // hierarchy (simplify.cpp LinkAttachments).
+    auto attachmentJoint = [&](const std::string& name) {
+        JointIndex j = jointOf(name);
+        if (j != kNoJoint || goldSrcFamily(m_project.profile)) {
+            return j;
+        }
+        const Skeleton& merged = m_out.mergedSkeleton;
+        JointIndex k = kNoJoint;
+        for (std::size_t i = 0; i < merged.size() && k == kNoJoint; ++i) {
+            k = asciiIEquals(merged.names[i], name) ? static_cast<JointIndex>(i) : kNoJoint;
+        }
+        while (k != kNoJoint && j == kNoJoint) {
+            k = merged.parents[static_cast<std::size_t>(k)];
+            j = k == kNoJoint ? kNoJoint : jointOf(merged.names[static_cast<std::size_t>(k)]);
+        }
+        return j;
+    };
     for (const QcAttachment& a : m_project.attachments) {
         m_out.attachmentJoints.push_back(m_project.staticProp &&
                                                  !goldSrcFamily(m_project.profile) && !skel.empty()
                                              ? JointIndex(0)
-                                             : jointOf(a.bone));
+                                             : attachmentJoint(a.bone));
     }
     for (const QcHitbox& h : m_project.hitboxes) {
         m_out.hitboxJoints.push_back(jointOf(h.bone));

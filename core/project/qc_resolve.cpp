@@ -128,8 +128,14 @@ void resolveQcFiles(QcProject& project, QcFileSystem& fs)
             continue; // found (or reported) while reading
         }
         std::vector<std::string> names;
+        // A `flexfile` without extension is a VTA: studiomdl loads it with Load_Source(vtafile,
+        // "vta"), which tries that one extension (Faceposable-CSS-Models: `flexfile
+        // "ct_gign_expressions"` beside ct_gign_expressions.VTA).
+        const bool vta = f.kind == QcFileRef::Kind::Flex && asciiLower(f.command) == "flexfile";
         if (hasExtension(f.path)) {
             names.push_back(f.path);
+        } else if (vta) {
+            names.push_back(f.path + ".vta");
         } else {
             names.push_back(f.path + ".smd");
             names.push_back(f.path + ".dmx");
@@ -182,7 +188,9 @@ void resolveQcFiles(QcProject& project, QcFileSystem& fs)
             d.id = ids::kQcMissingFile;
             d.message = std::string(qcFileKindName(f.kind)) + " file '" + f.path + "' (" +
                         f.command + ") is not found" +
-                        (hasExtension(f.path) ? std::string() : "; tried .smd and .dmx");
+                        (hasExtension(f.path) ? std::string()
+                         : vta                ? std::string("; tried .vta")
+                                              : std::string("; tried .smd and .dmx"));
             project.diagnostics.push_back(std::move(d));
         } else if (f.caseMismatch) {
             d.severity = Severity::Note;

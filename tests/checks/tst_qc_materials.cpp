@@ -169,6 +169,39 @@ private slots:
                      qPrintable(missing.join(QLatin1Char('\n'))));
         }
     }
+
+    // A collision model's materials reach no material table (the CSS players' compiled models
+    // list none of gmod_physics.smd's 'phy'): no material.missing for them. A body's missing
+    // material is still reported.
+    void collisionMaterialsAreNotLookedUp()
+    {
+        QTemporaryDir dir;
+        const QByteArray head =
+            "version 1\nnodes\n0 \"root\" -1\nend\nskeleton\ntime 0\n0 0 0 0 0 0 0\nend\n"
+            "triangles\n";
+        put(dir, QStringLiteral("box.smd"), head + triangle("box", 0) + "end\n");
+        put(dir, QStringLiteral("box_phys.smd"), head + triangle("phy", 0) + "end\n");
+        put(dir, QStringLiteral("box.qc"),
+            "$modelname \"box.mdl\"\n"
+            "$cdmaterials \"models\\\\box\\\\\"\n"
+            "$body body \"box.smd\"\n"
+            "$sequence idle \"box.smd\"\n"
+            "$collisionmodel \"box_phys.smd\" {\n $mass 10\n}\n");
+        CheckOptions opt;
+        opt.profile = Profile::Source;
+        opt.materialRoots = {dir.path().toStdString()};
+        opt.discoverMaterialRoots = false;
+        QStringList missing;
+        for (const CheckedFile& f :
+             checkQcProject(dir.filePath(QStringLiteral("box.qc")).toStdString(), opt)) {
+            for (const Diagnostic& d : f.diagnostics) {
+                if (d.id == ids::kMaterialMissing) {
+                    missing << QFileInfo(QString::fromStdString(d.file)).fileName();
+                }
+            }
+        }
+        QCOMPARE(missing, QStringList{QStringLiteral("box.smd")});
+    }
 };
 
 QTEST_MAIN(TstQcMaterials)

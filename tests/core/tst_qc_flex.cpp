@@ -4,6 +4,8 @@
 // reports the flex.* findings at their lines; evaluation gives hand-computed shape weights; a
 // real playermodel (QSKIP when absent) lists every controller and reaches each shape.
 #include <QtCore/QDir>
+#include <QtCore/QFile>
+#include <QtCore/QTemporaryDir>
 #include <QtCore/QFileInfo>
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
@@ -144,6 +146,67 @@ private slots:
         QCOMPARE(pairs[0], 1);
         QCOMPARE(pairs[1], 0);
         QCOMPARE(pairs[2], -1);
+    }
+
+    // `flexfile NAME` without extension: studiomdl loads NAME.vta (Load_Source(vtafile,
+    // "vta")), found whatever its case on Windows (Faceposable-CSS-Models' players name
+    // "ct_gign_expressions" beside ct_gign_expressions.VTA); never a .smd of that name.
+    void flexfileWithoutExtensionIsVta()
+    {
+        MemoryQcFileSystem fs;
+        fs.files["p/main.qc"] = "$modelname t.mdl\n$model head \"head.smd\" {\n"
+                                " flexfile \"head_expr\" {\n  defaultflex frame 0\n }\n}\n"
+                                "$sequence idle head.smd\n";
+        fs.files["p/head.smd"] = test::readBytes(fixture("head.smd"));
+        fs.files["p/head_expr.VTA"] = test::readBytes(fixture("head.vta"));
+        const QcReport r = qcReport("p/main.qc", Profile::Auto, fs);
+        QStringList missing;
+        for (const Diagnostic& d : r.diagnostics) {
+            if (d.id == "qc.missing-file" || d.severity == Severity::Error) {
+                missing << QString::fromStdString(d.message);
+            }
+        }
+        QCOMPARE(missing, QStringList());
+        // A .smd of the name is not taken for it.
+        fs.files.erase("p/head_expr.VTA");
+        fs.files["p/head_expr.smd"] = test::readBytes(fixture("head.smd"));
+        const QcReport none = qcReport("p/main.qc", Profile::Auto, fs);
+        QStringList messages;
+        for (const Diagnostic& d : none.diagnostics) {
+            if (d.id == "qc.missing-file") {
+                messages << QString::fromStdString(d.message);
+            }
+        }
+        QCOMPARE(messages, QStringList{QStringLiteral(
+                               "flex file 'head_expr' (flexfile) is not found; tried .vta")});
+    }
+
+    // A VTA is matched to the bodies as written: studiomdl loads both at `$scale`, so `check`
+    // compares them unscaled (the CSS players' $scale 1.04 had 2,535 of 2,579 VTA vertices
+    // called unmatched, flex.unmatched-vertices, on models whose flexes work).
+    void scaledProjectMatchesItsVta()
+    {
+        QTemporaryDir dir;
+        for (const char* name : {"head.smd", "head.vta"}) {
+            QVERIFY(QFile::copy(fixture(name), dir.filePath(QLatin1String(name))));
+        }
+        QFile qc(dir.filePath(QStringLiteral("face.qc")));
+        QVERIFY(qc.open(QIODevice::WriteOnly));
+        qc.write("$modelname t.mdl\n$scale 2\n$model head \"head.smd\" {\n"
+                 " flexfile \"head.vta\" {\n  defaultflex frame 0\n  flex \"frown\" frame 2\n }\n"
+                 "}\n$sequence idle head.smd\n");
+        qc.close();
+        CheckOptions opt;
+        opt.profile = Profile::Source;
+        QStringList unmatched;
+        for (const CheckedFile& f : checkQcProject(qc.fileName().toStdString(), opt)) {
+            for (const Diagnostic& d : f.diagnostics) {
+                if (d.id == "flex.unmatched-vertices") {
+                    unmatched << QString::fromStdString(d.message);
+                }
+            }
+        }
+        QCOMPARE(unmatched, QStringList());
     }
 
     // Three controller settings against weights computed by hand from face.qc's rules.

@@ -455,6 +455,22 @@ private slots:
         QVERIFY(near(a.rotations[a.key(0, 1)], Vec3(0, 0.3f, 0)));
     }
 
+    // $flags is a GoldSrc command (HL1 studiomdl.c ParseScript); Source's studiomdl has none
+    // (SDK 2013 and episode1 command tables): tschumann/basis's effect models, `$cd`, `$scale`,
+    // `$body`, `$sequence` and `$flags 4`, are GoldSrc (their models are v10) and check without
+    // Source's errors.
+    void flagsMakeGoldSrc()
+    {
+        MemoryQcFileSystem fs;
+        fs.files["p/c.qc"] = "$modelname c.mdl\n$flags 4\n$body body \"b\"\n"
+                             "$sequence idle \"b\" loop fps 1\n";
+        fs.files["p/b.smd"] = "version 1\nnodes\n0 \"Bone1\" 1\nend\nskeleton\ntime 0\n"
+                              "0 0 0 0 0 0 0\nend\ntriangles\nend\n";
+        const QcReport r = qcReport("p/c.qc", Profile::Auto, fs);
+        QCOMPARE(r.profile, Profile::GoldSrc);
+        QVERIFY2(r.errors == 0, qPrintable(dump(r.diagnostics)));
+    }
+
     void goldsrcProject()
     {
         const QcReport r = qcReportFromFile(
@@ -513,7 +529,8 @@ private slots:
     {
         // Source SDK 2013 studiomdl (simplify.cpp TagUsedBones, BuildGlobalBonetable): a merged
         // bone stays when a compiled vertex weight of some body lies on it or below it, or a
-        // non-rigid $attachment, $ikchain, $bonemerge or $definebone keeps it.
+        // non-rigid $attachment, $ikchain or $bonemerge keeps it. (A $definebone would turn
+        // CollapseBones on, which drops far more: tst_compare defineBonesCollapseTheRest.)
         MemoryQcFileSystem fs;
         const std::string a = "version 1\nnodes\n0 \"root\" -1\n1 \"spine\" 0\n2 \"head\" 1\n"
                               "3 \"unused_a\" 1\n4 \"helper\" 1\n5 \"rigid_att\" 1\n"
@@ -537,7 +554,7 @@ private slots:
         fs.files["p/c.qc"] = "$modelname \"t/c.mdl\"\n"                           // 1
                              "$body a \"a.smd\"\n"                                // 2
                              "$body b \"b.smd\"\n"                                // 3
-                             "$definebone \"extra\" \"spine\" 0 0 1 0 0 0\n"      // 4
+                             "$surfaceprop \"flesh\"\n"                           // 4
                              "$attachment \"att\" \"helper\" 0 0 0\n"             // 5
                              "$attachment \"ratt\" \"rigid_att\" 0 0 0 rigid\n"   // 6
                              "$ikchain \"chain\" \"ik_end\" knee 0 1 0\n"         // 7
@@ -548,10 +565,9 @@ private slots:
         const QcReport r = qcReport("p/c.qc", Profile::Source, fs);
         const Skeleton& sk = r.compiled.model.skeleton;
         std::vector<std::string> names(sk.names.begin(), sk.names.end());
-        QCOMPARE(names, (std::vector<std::string>{"root", "spine", "head", "helper", "ik_end", "bm",
-                                                  "extra"}));
-        QCOMPARE(sk.parents[6], JointIndex(1)); // extra under spine
-        QCOMPARE(r.compiled.mergedSkeleton.size(), std::size_t(10));
+        QCOMPARE(names,
+                 (std::vector<std::string>{"root", "spine", "head", "helper", "ik_end", "bm"}));
+        QCOMPARE(r.compiled.mergedSkeleton.size(), std::size_t(9));
         QCOMPARE(r.compiled.droppedBones.size(), std::size_t(3));
         QCOMPARE(r.compiled.droppedBones[0].name, std::string("unused_a"));
         QCOMPARE(r.compiled.droppedBones[0].file, std::string("p/a.smd"));
@@ -561,7 +577,7 @@ private slots:
         QCOMPARE(mesh.influenceJoints.size(), std::size_t(2));
         QCOMPARE(mesh.influenceJoints[0], JointIndex(1));
         QCOMPARE(mesh.influenceJoints[1], JointIndex(1));
-        QCOMPARE(r.compiled.model.animations.at(0).jointCount, std::size_t(7));
+        QCOMPARE(r.compiled.model.animations.at(0).jointCount, std::size_t(6));
         // The $hbox on a dropped bone is the error studiomdl stops with; the $jigglebone and the
         // rigid $attachment (linked to the nearest kept ancestor) are not.
         std::vector<std::string> unknown;
@@ -600,7 +616,7 @@ private slots:
             goldsrcUnknown += d.id == ids::kQcUnknownBone ? 1 : 0;
         }
         // att and ratt (GoldSrc links attachments in the bone table only) and the hbox; GoldSrc
-        // ignores $definebone, $ikchain, $bonemerge and $jigglebone, and the bones they name.
+        // ignores $ikchain, $bonemerge and $jigglebone, and the bones they name.
         QCOMPARE(goldsrcUnknown, std::size_t(3));
     }
 

@@ -314,11 +314,13 @@ const std::unordered_map<std::string_view, unsigned>& commandTable()
     return t;
 }
 
-// GoldSrc-only commands: their presence makes an Auto profile GoldSrc.
+// GoldSrc-only commands: their presence makes an Auto profile GoldSrc. $flags is one: HL1
+// studiomdl.c's ParseScript has it, Source's command tables (SDK 2013, episode1) do not.
 bool isGoldSrcSign(std::string_view name)
 {
     return name == "cdtexture" || name == "texrendermode" || name == "sequencegroup" ||
-           name == "sequencegroupsize" || name == "pivot" || name == "mirrorbone";
+           name == "sequencegroupsize" || name == "pivot" || name == "mirrorbone" ||
+           name == "flags";
 }
 
 // The commands Pathos's vbmcompiler knows (its qcparser.cpp command table); any other stops it
