@@ -1735,6 +1735,16 @@ QcCompiled Compiler::run()
                     (b.command == "attachment" && !goldSrcFamily(m_project.profile))) {
                     continue;
                 }
+                // $bonemerge only tags the bone (Cmd_BoneMerge, TagUsedBones): one that the
+                // collapse removes is merged onto nothing, and the compile goes on.
+                if (b.command == "bonemerge") {
+                    m_out.diagnostics.push_back(diagnosticAt(
+                        Severity::Note, ids::kQcIgnoredBone, b.at,
+                        "$bonemerge names bone '" + b.bone +
+                            "', which studiomdl drops from the compiled model; it ignores the "
+                            "$bonemerge"));
+                    continue;
+                }
                 m_out.diagnostics.push_back(diagnosticAt(
                     Severity::Error, ids::kQcUnknownBone, b.at,
                     "$" + b.command + " names bone '" + b.bone +

@@ -899,6 +899,19 @@ private slots:
         const CompiledModelInfo c = predict(qc + "$alwayscollapse \"nothing\"\n", {{"a.smd", ref}});
         QCOMPARE(int(c.bones.size()), 1);
         QCOMPARE(c.bones.at(0).name, std::string("root"));
+        // A $bonemerge on the collapsed bone only tags it (Cmd_BoneMerge): no error, a note
+        // (the L4D2 survivor template of xDShot/alastor-playermodel: Ulna and Wrist bones).
+        MemoryQcFileSystem fs;
+        fs.files["p/main.qc"] = qc + "$alwayscollapse \"nothing\"\n$bonemerge \"arm\"\n";
+        fs.files["p/a.smd"] = ref;
+        QStringList ids;
+        for (const Diagnostic& d : qcReport("p/main.qc", Profile::Auto, fs).diagnostics) {
+            if (d.id.starts_with("qc.") && d.id.find("bone") != std::string::npos) {
+                ids << QString::fromStdString(std::string(d.id) + " " +
+                                              std::string(severityName(d.severity)));
+            }
+        }
+        QCOMPARE(ids, (QStringList{u"qc.ignored-bone note"_qs, u"qc.ignored-bone note"_qs}));
     }
 
     // A generated pair: a QC with its SMD, and a compiled model written to differ in known
