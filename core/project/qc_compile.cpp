@@ -1139,9 +1139,37 @@ void Compiler::dropUnusedBones()
     std::vector<JointIndex> collapsedParents;
     if (collapsesBones() &&
         collapseTable(used, collapsedOrder, collapsedKept, collapsedParents, predefined)) {
-        const bool unlocked =
-            std::any_of(m_project.commands.begin(), m_project.commands.end(),
-                        [](const QcCommand& c) { return c.name == "unlockdefinebones"; });
+        // Each kept bone keeps its place in the files' bind pose, re-expressed under its new
+        // parent. studiomdl writes a $definebone bone where the command puts it and moves the
+        // bone's vertices with it (RemapVerticesToGlobalBones: the source bind's inverse, then
+        // the table's boneToPose); the prediction keeps both in the files' pose, which poses
+        // the same (the ghost of a compiled model is placed back on it, placeGhostOnSource).
+        const bool relative = isParentRelative(sk.bindKind);
+        std::vector<Eigen::Matrix3d> worldRot(relative ? sk.size() : 0);
+        std::vector<Eigen::Vector3d> worldPos(relative ? sk.size() : 0);
+        std::vector<std::uint8_t> done(worldRot.size(), 0);
+        auto world = [&](std::size_t j) {
+            std::vector<std::size_t> chain;
+            for (JointIndex k = static_cast<JointIndex>(j);
+                 k != kNoJoint && !done[static_cast<std::size_t>(k)] && chain.size() <= sk.size();
+                 k = sk.parents[static_cast<std::size_t>(k)]) {
+                chain.push_back(static_cast<std::size_t>(k));
+            }
+            for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+                const Eigen::Matrix3d r = eulerToMatrixD(sk.bindRotations[*it]);
+                const Eigen::Vector3d t = sk.bindPositions[*it].cast<double>();
+                const JointIndex pp = sk.parents[*it];
+                if (pp != kNoJoint && done[static_cast<std::size_t>(pp)]) {
+                    const auto q = static_cast<std::size_t>(pp);
+                    worldRot[*it] = worldRot[q] * r;
+                    worldPos[*it] = worldRot[q] * t + worldPos[q];
+                } else {
+                    worldRot[*it] = r;
+                    worldPos[*it] = t;
+                }
+                done[*it] = 1;
+            }
+        };
         Skeleton kept;
         kept.bindKind = sk.bindKind;
         std::vector<JointIndex> remap(sk.size(), kNoJoint);
@@ -1161,16 +1189,18 @@ void Compiler::dropUnusedBones()
             kept.bindScales[i] = sk.bindScales[j];
             kept.bindHasScale[i] = sk.bindHasScale[j];
             kept.bindWhere[i] = sk.bindWhere[j];
-            // A $definebone bone is placed as the command says (BuildGlobalBonetable's
-            // rawLocal), unless $unlockdefinebones lets the files move it.
-            const auto def = std::find_if(
-                m_project.defineBones.begin(), m_project.defineBones.end(),
-                [&](const QcDefineBone& b) { return asciiIEquals(b.name, sk.names[j]); });
-            if (predefined[j] && !unlocked && def != m_project.defineBones.end() &&
-                isParentRelative(sk.bindKind)) {
-                kept.bindPositions[i] =
-                    def->position - (parent == kNoJoint ? m_project.origin : Vec3::Zero());
-                kept.bindRotations[i] = defineBoneEuler(*def);
+            if (relative && p != sk.parents[j]) {
+                world(j);
+                Eigen::Matrix3d r = worldRot[j];
+                Eigen::Vector3d t = worldPos[j];
+                if (p != kNoJoint) {
+                    const auto q = static_cast<std::size_t>(p);
+                    world(q);
+                    r = worldRot[q].transpose() * worldRot[j];
+                    t = worldRot[q].transpose() * (worldPos[j] - worldPos[q]);
+                }
+                kept.bindPositions[i] = t.cast<float>();
+                kept.bindRotations[i] = matrixToEuler(r);
             }
             remap[j] = idx;
             m_out.keptJoints.push_back(static_cast<JointIndex>(j));

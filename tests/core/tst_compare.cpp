@@ -808,20 +808,26 @@ private slots:
     }
 
     // A $definebone's numbers are taken as written: no $scale (the CSS players, $scale 1.04,
-    // keep the pelvis at z 40.10959), and its angles are a QAngle, pitch yaw roll (Euler Y, Z,
-    // X; Cmd_DefineBone reads them into a QAngle for AngleMatrix): "0 0 90" turns about X.
+    // have the pelvis at the command's z 40.10959), and its angles are a QAngle, pitch yaw roll
+    // (Euler Y, Z, X; Cmd_DefineBone reads them into a QAngle for AngleMatrix): "0 0 90" turns
+    // about X. (A bone the files have stays in their pose, re-expressed under its new parent:
+    // studiomdl moves it and its vertices together, RemapVerticesToGlobalBones.)
     void defineBoneNumbersAsWritten()
     {
         const std::string qc = "$modelname t.mdl\n$scale 2\n$body b a.smd\n$sequence idle a.smd\n"
-                               "$definebone \"root\" \"\" 0 1 40 0 0 90 0 0 0 0 0 0\n";
+                               "$definebone \"extra\" \"\" 0 1 40 0 0 90 0 0 0 0 0 0\n";
         MemoryQcFileSystem fs;
         fs.files["p/main.qc"] = qc;
-        fs.files["p/a.smd"] = smd({{"root", -1, Vec3::Zero()}}, quad("m", kUp, kUp));
+        fs.files["p/a.smd"] = smd({{"root", -1, Vec3(0, 0, 1)}, {"arm", 0, Vec3(1, 0, 0)}},
+                                  quad("m", kUp, kUp, 0, 1));
         const QcReport r = qcReport("p/main.qc", Profile::Auto, fs);
         const Skeleton& sk = r.compiled.model.skeleton;
-        QCOMPARE(int(sk.size()), 1);
+        QCOMPARE(int(sk.size()), 2); // extra, root; arm collapses (no animation moves it)
+        QCOMPARE(sk.names[0], std::string("extra"));
         QCOMPARE(sk.bindPositions[0], Vec3(0, 1, 40));
         QVERIFY((sk.bindRotations[0] - Vec3(1.5707964f, 0, 0)).cwiseAbs().maxCoeff() < 1e-6f);
+        QCOMPARE(sk.names[1], std::string("root"));
+        QCOMPARE(sk.bindPositions[1], Vec3(0, 0, 2));
     }
 
     // $bbox sets the hull, not the light: that stays at the centre of sequence 0's box
