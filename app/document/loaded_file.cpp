@@ -78,13 +78,21 @@ template <class Files> int primaryOf(const Files& files)
 // A QC project's checks as `rigscope-cli check X.qc` gives them (the QC's own, the merged
 // model's budgets at $modelname, every file of the project with its own lines), in one list
 // filed under the QC. Their elements index the models `check` read (every bodygroup choice
-// merged, or one component file), not the model shown, so they select nothing.
-core::CheckedFile checkedQcProject(const core::QcReport& qc, const core::CheckOptions& opt)
+// merged, or one component file), not the model shown, so they select nothing; but a joint the
+// QC's own finding names (qc.case-variant-bone: the bone the line lands on) selects the bone of
+// that name in `shown`.
+core::CheckedFile checkedQcProject(const core::QcReport& qc, const core::Model* shown,
+                                   const core::CheckOptions& opt)
 {
     std::vector<core::CheckedFile> parts = core::checkQcReport(qc, opt);
     core::CheckedFile out = std::move(parts.front());
-    for (core::Diagnostic& d : out.diagnostics) {
-        d.element = {};
+    for (std::size_t i = 0; i < out.diagnostics.size(); ++i) {
+        const std::string name = i < out.objectNames.size() ? out.objectNames[i] : std::string();
+        const core::JointIndex j =
+            shown && !name.empty() ? shown->skeleton.findByName(name) : core::kNoJoint;
+        out.diagnostics[i].element = j == core::kNoJoint
+                                         ? core::ElementRef{}
+                                         : core::ElementRef{core::ElementRef::Kind::Joint, j};
     }
     for (std::size_t k = 1; k < parts.size(); ++k) {
         for (core::Diagnostic& d : parts[k].diagnostics) {
@@ -130,7 +138,7 @@ std::vector<FileChecks> checkInputs(const std::vector<CheckInput>& files, core::
         // A QC project: what `rigscope-cli check X.qc` reports, in one list.
         core::CheckedFile c =
             f.qc
-                ? checkedQcProject(*f.qc, opt)
+                ? checkedQcProject(*f.qc, f.model.get(), opt)
                 : core::checkModel(toStd(f.path), f.model.get(), f.readerDiagnostics, reference,
                                    ref ? toStd(ref->path) : std::string(),
                                    f.compiled ? core::compiledCheckOptions(opt, *f.compiled) : opt);

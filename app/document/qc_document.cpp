@@ -67,11 +67,24 @@ QColor hitGroupColor(int group)
 std::vector<render::SceneMarker> qcMarkers(const core::QcReport& qc, const core::Model& shown)
 {
     std::vector<render::SceneMarker> out;
+    // The bone the compile linked the k-th command to, by its name in the compiled bone table:
+    // GoldSrc links "tree" to TREE when TREE comes first (qc.case-variant-bone).
+    const auto linked = [&](const std::vector<core::JointIndex>& joints, std::size_t k,
+                            const std::string& written) {
+        const core::Skeleton& table = qc.compiled.model.skeleton;
+        const core::JointIndex j = k < joints.size() ? joints[k] : core::kNoJoint;
+        return j >= 0 && std::size_t(j) < table.size()
+                   ? shown.skeleton.findByName(table.names[std::size_t(j)])
+                   : shown.skeleton.findByName(written);
+    };
     for (const core::QcAttachment& a : qc.project.attachments) {
         render::SceneMarker m;
         m.kind = render::SceneMarker::Kind::Axes;
         // $staticprop links every attachment to static_prop, its offset kept (docs/qc.md).
-        m.joint = shown.skeleton.findByName(qc.project.staticProp ? "static_prop" : a.bone);
+        m.joint = qc.project.staticProp
+                      ? shown.skeleton.findByName("static_prop")
+                      : linked(qc.compiled.attachmentJoints,
+                               std::size_t(&a - qc.project.attachments.data()), a.bone);
         m.offset = a.offset;
         m.absolute = a.absolute;
         m.name = toQString(a.name);
@@ -82,7 +95,8 @@ std::vector<render::SceneMarker> qcMarkers(const core::QcReport& qc, const core:
     for (const core::QcHitbox& h : qc.project.hitboxes) {
         render::SceneMarker m;
         m.kind = render::SceneMarker::Kind::Box;
-        m.joint = shown.skeleton.findByName(h.bone);
+        m.joint =
+            linked(qc.compiled.hitboxJoints, std::size_t(&h - qc.project.hitboxes.data()), h.bone);
         m.min = h.min;
         m.max = h.max;
         m.color = hitGroupColor(h.group);

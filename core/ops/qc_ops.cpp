@@ -906,6 +906,15 @@ std::vector<CheckedFile> checkQcReport(const QcReport& r, const CheckOptions& op
     gradeDiagnostics(diags, qc.profile, false, opt.filter);
     qc.diagnostics = std::move(diags);
     qc.objectNames.assign(qc.diagnostics.size(), std::string());
+    // A qc.* finding's joint is one of the compiled bone table (qc.case-variant-bone's).
+    const Skeleton& table = r.compiled.model.skeleton;
+    for (std::size_t i = 0; i < qc.diagnostics.size(); ++i) {
+        const Diagnostic& d = qc.diagnostics[i];
+        if (d.id.starts_with("qc.") && d.element.kind == ElementRef::Kind::Joint &&
+            d.element.index >= 0 && static_cast<std::size_t>(d.element.index) < table.size()) {
+            qc.objectNames[i] = table.names[static_cast<std::size_t>(d.element.index)];
+        }
+    }
     const std::size_t qcIndex = out.size();
     out.push_back(std::move(qc));
     // vbmcompiler limits each body file's vertices, not the model's (above): the QC's meter

@@ -143,14 +143,17 @@ public:
                 continue;
             }
             const std::string& first = skel.names[static_cast<std::size_t>(got)];
-            m_out.diagnostics.push_back(
+            // The element is the bone it lands on, in the compiled bone table.
+            Diagnostic d =
                 diagnosticAt(Severity::Warning, ids::kQcCaseVariantBone, b.at,
                              "$" + b.command + " names bone '" + b.bone + "' (bone " +
                                  std::to_string(exact - skel.names.begin()) +
                                  "), but studiomdl links it without case to the first bone "
                                  "of that name, '" +
                                  first + "' (bone " + std::to_string(got) + "): the " + what +
-                                 " is on '" + first + "'"));
+                                 " is on '" + first + "'");
+            d.element = {ElementRef::Kind::Joint, got};
+            m_out.diagnostics.push_back(std::move(d));
         }
     }
 

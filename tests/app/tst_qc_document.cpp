@@ -204,6 +204,37 @@ private slots:
                                       "matched by position [xref.vta-vertex-count]"));
     }
 
+    // qc.case-variant-bone (goldsrc): the Problems row selects the bone the line lands on, TREE,
+    // not the tree it names, and the window draws the hitbox and attachment there, as HL1
+    // studiomdl links them (SimplifyModel, strcmpi / stricmp: the first bone of that name).
+    void caseVariantBoneRowsSelectTheBoneTheyLandOn()
+    {
+        app::Document doc;
+        doc.open({test::fixturesDir() + QStringLiteral("/qc/checks/case-variant-bone.qc")});
+        QVERIFY(doc.waitForLoaded());
+        QTRY_VERIFY(!doc.isChecking());
+        const core::Model& m = *doc.primaryModel();
+        QCOMPARE(m.skeleton.findByName("TREE"), core::JointIndex(0));
+        QCOMPARE(m.skeleton.findByName("tree"), core::JointIndex(1));
+        const std::vector<core::Diagnostic>& diags = doc.files()[0].diagnostics;
+        std::vector<int> rows;
+        for (std::size_t i = 0; i < diags.size(); ++i) {
+            if (diags[i].id == "qc.case-variant-bone") {
+                rows.push_back(int(i));
+            }
+        }
+        QCOMPARE(rows.size(), std::size_t(2)); // $hbox "tree" (line 7), $attachment "tree"
+        for (int i : rows) {
+            QVERIFY(doc.selectDiagnostic(0, i));
+            QCOMPARE(doc.selection(), (app::Selection{app::Selection::Kind::Joint, 0, -1}));
+        }
+        const auto marks = app::qcMarkers(*doc.qcProject(), m);
+        QCOMPARE(marks.size(), std::size_t(3)); // the attachment, then the two hitboxes
+        for (const render::SceneMarker& mark : marks) {
+            QCOMPARE(mark.joint, core::JointIndex(0));
+        }
+    }
+
     void lodShowsItsReplacementModels()
     {
         // hero.qc's `$lod 10` replaces hero_body.smd by lod1/hero_body_lod1.smd.
