@@ -43,6 +43,13 @@ QString writeProject(const QTemporaryDir& dir, const QByteArray& flags, const QB
     return dir.filePath(QStringLiteral("box.qc"));
 }
 
+// Bones root and Root, whose names differ only in case, each weighting one triangle.
+const QByteArray kCaseSmd =
+    "version 1\nnodes\n0 \"root\" -1\n1 \"Root\" -1\nend\nskeleton\ntime 0\n"
+    "0 0 0 0 0 0 0\n1 0 0 5 0 0 0\nend\ntriangles\n"
+    "box.bmp\n0 0 0 0 0 0 1 0 0\n0 1 0 0 0 0 1 1 0\n0 0 1 0 0 0 1 0 1\n"
+    "box.bmp\n1 0 0 5 0 0 1 0 0\n1 1 0 5 0 0 1 1 0\n1 0 1 5 0 0 1 0 1\nend\n";
+
 struct Outcome {
     Profile profile = Profile::Auto;
     std::size_t errors = 0;
@@ -253,11 +260,7 @@ private slots:
         QFETCH(QString, duplicateName);
         const auto p = static_cast<Profile>(profile);
         QTemporaryDir dir;
-        write(dir.filePath(QStringLiteral("case.smd")),
-              "version 1\nnodes\n0 \"root\" -1\n1 \"Root\" -1\nend\nskeleton\ntime 0\n"
-              "0 0 0 0 0 0 0\n1 0 0 5 0 0 0\nend\ntriangles\n"
-              "box.bmp\n0 0 0 0 0 0 1 0 0\n0 1 0 0 0 0 1 1 0\n0 0 1 0 0 0 1 0 1\n"
-              "box.bmp\n1 0 0 5 0 0 1 0 0\n1 1 0 5 0 0 1 1 0\n1 0 1 5 0 0 1 0 1\nend\n");
+        write(dir.filePath(QStringLiteral("case.smd")), kCaseSmd);
         const QString qc = dir.filePath(QStringLiteral("case.qc"));
         write(qc, "$modelname \"case.mdl\"\n" + flags +
                       "$body studio \"case\"\n$sequence idle \"case\"\n"
@@ -310,11 +313,7 @@ private slots:
         QFETCH(QStringList, warnings);
         const auto p = static_cast<Profile>(profile);
         QTemporaryDir dir;
-        write(dir.filePath(QStringLiteral("case.smd")),
-              "version 1\nnodes\n0 \"root\" -1\n1 \"Root\" -1\nend\nskeleton\ntime 0\n"
-              "0 0 0 0 0 0 0\n1 0 0 5 0 0 0\nend\ntriangles\n"
-              "box.bmp\n0 0 0 0 0 0 1 0 0\n0 1 0 0 0 0 1 1 0\n0 0 1 0 0 0 1 0 1\n"
-              "box.bmp\n1 0 0 5 0 0 1 0 0\n1 1 0 5 0 0 1 1 0\n1 0 1 5 0 0 1 0 1\nend\n");
+        write(dir.filePath(QStringLiteral("case.smd")), kCaseSmd);
         const QString qc = dir.filePath(QStringLiteral("case.qc"));
         // Lines 7 and 9 name the first bone and a spelling neither bone has: no warning.
         write(qc, "$modelname \"case.mdl\"\n" + flags +
