@@ -180,6 +180,12 @@ private:
     bool mergedFrames(std::int32_t ref, std::int32_t start, std::int32_t end, Animation& out);
     void playOnBind(Animation& anim, const Animation* base, bool post) const;
     void applyUpAxis();
+    // The body files that take part in the bone table, in bodygroup order: not blank, with the
+    // model's kind of bind pose, flex files only when `withFlex`. The pointers hold until the
+    // next readRef of a file not read yet.
+    std::vector<const ReadResult*> bodyFiles(bool withFlex);
+    // Which of a file's own bones its compiled weights use.
+    std::vector<std::uint8_t> weightedJoints(const Model& model) const;
     std::vector<std::uint8_t> usedBones();
     // Pathos: the merged joints in bone-table order, body by body (usedBones fills it).
     std::vector<std::size_t> m_tableOrder;
@@ -689,6 +695,44 @@ const std::string& Compiler::resolvedOf(std::int32_t ref) const
                : kNone;
 }
 
+std::vector<const ReadResult*> Compiler::bodyFiles(bool withFlex)
+{
+    // Every file is read before any pointer is taken: a read appends to m_out.reads, which
+    // would leave the pointers taken before it dangling.
+    for (const QcBodygroup& g : m_project.bodygroups) {
+        for (const QcBodyChoice& ch : g.choices) {
+            if (!ch.blank) {
+                (void)readRef(ch.fileRef);
+            }
+        }
+    }
+    std::vector<const ReadResult*> out;
+    for (const QcBodygroup& g : m_project.bodygroups) {
+        for (const QcBodyChoice& ch : g.choices) {
+            const ReadResult* r = ch.blank ? nullptr : readRef(ch.fileRef);
+            if (r && (withFlex || r->model.kind != ModelKind::Flex) &&
+                r->model.skeleton.bindKind == m_out.model.skeleton.bindKind) {
+                out.push_back(r);
+            }
+        }
+    }
+    return out;
+}
+
+std::vector<std::uint8_t> Compiler::weightedJoints(const Model& model) const
+{
+    const std::size_t n = model.skeleton.size();
+    const Influences inf =
+        effectiveInfluences(model.mesh, n, m_project.profile, WeightView::Compiled);
+    std::vector<std::uint8_t> weighted(n, 0);
+    for (const JointIndex j : inf.joints) {
+        if (j >= 0 && static_cast<std::size_t>(j) < n) {
+            weighted[static_cast<std::size_t>(j)] = 1;
+        }
+    }
+    return weighted;
+}
+
 // The merged joints studiomdl keeps (TagUsedBones): those under a compiled vertex weight of a
 // body choice (LOD replacements and flex files are not bodies), with their ancestors in that
 // file and in the merged tree. Source also keeps the bones of non-rigid $attachment (a rigid
@@ -710,71 +754,57 @@ std::vector<std::uint8_t> Compiler::usedBones()
             keep(it->second);
         }
     };
-    for (const QcBodygroup& g : m_project.bodygroups) {
-        for (const QcBodyChoice& ch : g.choices) {
-            const ReadResult* r = ch.blank ? nullptr : readRef(ch.fileRef);
-            if (!r || r->model.kind == ModelKind::Flex ||
-                r->model.skeleton.bindKind != sk.bindKind) {
-                continue;
-            }
-            const Skeleton& src = r->model.skeleton;
-            const Influences inf = effectiveInfluences(r->model.mesh, src.size(), m_project.profile,
-                                                       WeightView::Compiled);
-            std::vector<std::uint8_t> weighted(src.size(), 0);
-            for (const JointIndex j : inf.joints) {
+    for (const ReadResult* r : bodyFiles(false)) {
+        const Skeleton& src = r->model.skeleton;
+        std::vector<std::uint8_t> weighted = weightedJoints(r->model);
+        // vbmcompiler also keeps each vertex's parent-field bone, weighted or not
+        // (studiocompiler.cpp MarkSubmodelUsedBones).
+        if (m_project.profile == Profile::Pathos) {
+            for (const JointIndex j : r->model.mesh.pointParents) {
                 if (j >= 0 && static_cast<std::size_t>(j) < src.size()) {
                     weighted[static_cast<std::size_t>(j)] = 1;
                 }
             }
-            // vbmcompiler also keeps each vertex's parent-field bone, weighted or not
-            // (studiocompiler.cpp MarkSubmodelUsedBones).
-            if (m_project.profile == Profile::Pathos) {
-                for (const JointIndex j : r->model.mesh.pointParents) {
-                    if (j >= 0 && static_cast<std::size_t>(j) < src.size()) {
-                        weighted[static_cast<std::size_t>(j)] = 1;
-                    }
-                }
+        }
+        // A DMX body's own attachments (DmeAttachment) keep their bones in Source.
+        for (const Attachment& a : r->model.attachments) {
+            if (!a.rigid && !goldSrcFamily(m_project.profile) && a.joint >= 0 &&
+                static_cast<std::size_t>(a.joint) < src.size()) {
+                weighted[static_cast<std::size_t>(a.joint)] = 1;
             }
-            // A DMX body's own attachments (DmeAttachment) keep their bones in Source.
-            for (const Attachment& a : r->model.attachments) {
-                if (!a.rigid && !goldSrcFamily(m_project.profile) && a.joint >= 0 &&
-                    static_cast<std::size_t>(a.joint) < src.size()) {
-                    weighted[static_cast<std::size_t>(a.joint)] = 1;
-                }
-            }
-            // vbmcompiler counts the $attachment and $protected bones of each body file in it
-            // (MarkSubmodelUsedBones), which places them in the table with that file.
-            if (m_project.profile == Profile::Pathos) {
-                for (std::size_t j = 0; j < src.size(); ++j) {
-                    for (const QcAttachment& a : m_project.attachments) {
-                        weighted[j] = weighted[j] || asciiIEquals(a.bone, src.names[j]);
-                    }
-                    for (const QcBoneRef& b : m_project.boneRefs) {
-                        weighted[j] = weighted[j] || (b.command == "protected" &&
-                                                      asciiIEquals(b.bone, src.names[j]));
-                    }
-                }
-            }
-            std::vector<std::uint8_t> fileUsed(src.size(), 0);
+        }
+        // vbmcompiler counts the $attachment and $protected bones of each body file in it
+        // (MarkSubmodelUsedBones), which places them in the table with that file.
+        if (m_project.profile == Profile::Pathos) {
             for (std::size_t j = 0; j < src.size(); ++j) {
-                for (JointIndex k = weighted[j] ? static_cast<JointIndex>(j) : kNoJoint;
-                     k != kNoJoint && !fileUsed[static_cast<std::size_t>(k)];
-                     k = src.parents[static_cast<std::size_t>(k)]) {
-                    fileUsed[static_cast<std::size_t>(k)] = 1;
-                    keepName(src.names[static_cast<std::size_t>(k)]);
+                for (const QcAttachment& a : m_project.attachments) {
+                    weighted[j] = weighted[j] || asciiIEquals(a.bone, src.names[j]);
+                }
+                for (const QcBoneRef& b : m_project.boneRefs) {
+                    weighted[j] = weighted[j] ||
+                                  (b.command == "protected" && asciiIEquals(b.bone, src.names[j]));
                 }
             }
-            // vbmcompiler's CreateBoneTable adds each body's used bones in its file's order,
-            // body after body (harrison.mdl), and so does the HL1 SDK studiomdl (studiomdl.c
-            // SimplifyModel, "union of all used bones"; malortie's man.mdl, built by it from
-            // its sources, has the head body's Neck after the first body's arms). Retail
-            // barney.mdl, built in 1998, has 'Bip01 R Hand', which only its gun bodies weight,
-            // before 'Bip01 Head': the compiler of its day merged otherwise.
-            for (std::size_t j = 0; j < src.size(); ++j) {
-                const auto it = m_jointByName.find(boneKey(m_project.profile, src.names[j]));
-                if (fileUsed[j] && it != m_jointByName.end()) {
-                    m_tableOrder.push_back(static_cast<std::size_t>(it->second));
-                }
+        }
+        std::vector<std::uint8_t> fileUsed(src.size(), 0);
+        for (std::size_t j = 0; j < src.size(); ++j) {
+            for (JointIndex k = weighted[j] ? static_cast<JointIndex>(j) : kNoJoint;
+                 k != kNoJoint && !fileUsed[static_cast<std::size_t>(k)];
+                 k = src.parents[static_cast<std::size_t>(k)]) {
+                fileUsed[static_cast<std::size_t>(k)] = 1;
+                keepName(src.names[static_cast<std::size_t>(k)]);
+            }
+        }
+        // vbmcompiler's CreateBoneTable adds each body's used bones in its file's order,
+        // body after body (harrison.mdl), and so does the HL1 SDK studiomdl (studiomdl.c
+        // SimplifyModel, "union of all used bones"; malortie's man.mdl, built by it from
+        // its sources, has the head body's Neck after the first body's arms). Retail
+        // barney.mdl, built in 1998, has 'Bip01 R Hand', which only its gun bodies weight,
+        // before 'Bip01 Head': the compiler of its day merged otherwise.
+        for (std::size_t j = 0; j < src.size(); ++j) {
+            const auto it = m_jointByName.find(boneKey(m_project.profile, src.names[j]));
+            if (fileUsed[j] && it != m_jointByName.end()) {
+                m_tableOrder.push_back(static_cast<std::size_t>(it->second));
             }
         }
     }
@@ -931,35 +961,20 @@ std::vector<std::uint8_t> Compiler::collapseFlags()
             own[static_cast<std::size_t>(j)] = 1;
         }
     };
-    for (const QcBodygroup& g : m_project.bodygroups) {
-        for (const QcBodyChoice& ch : g.choices) {
-            const ReadResult* r = ch.blank ? nullptr : readRef(ch.fileRef);
-            if (!r || r->model.kind == ModelKind::Flex ||
-                r->model.skeleton.bindKind != sk.bindKind) {
-                continue;
-            }
-            const Skeleton& src = r->model.skeleton;
-            const Influences inf = effectiveInfluences(r->model.mesh, src.size(), m_project.profile,
-                                                       WeightView::Compiled);
-            for (const JointIndex j : inf.joints) {
-                if (j >= 0 && static_cast<std::size_t>(j) < src.size()) {
-                    mark(src.names[static_cast<std::size_t>(j)]);
-                }
+    for (const ReadResult* r : bodyFiles(false)) {
+        const std::vector<std::uint8_t> used = weightedJoints(r->model);
+        for (std::size_t j = 0; j < used.size(); ++j) {
+            if (used[j]) {
+                mark(r->model.skeleton.names[j]);
             }
         }
     }
     const std::vector<std::uint8_t> weighted = own;
-    for (const QcBodygroup& g : m_project.bodygroups) {
-        for (const QcBodyChoice& ch : g.choices) {
-            const ReadResult* r = ch.blank ? nullptr : readRef(ch.fileRef);
-            if (!r || r->model.skeleton.bindKind != sk.bindKind) {
-                continue;
-            }
-            for (const Attachment& a : r->model.attachments) {
-                if (!a.rigid && a.joint >= 0 &&
-                    static_cast<std::size_t>(a.joint) < r->model.skeleton.size()) {
-                    mark(r->model.skeleton.names[static_cast<std::size_t>(a.joint)]);
-                }
+    for (const ReadResult* r : bodyFiles(true)) {
+        for (const Attachment& a : r->model.attachments) {
+            if (!a.rigid && a.joint >= 0 &&
+                static_cast<std::size_t>(a.joint) < r->model.skeleton.size()) {
+                mark(r->model.skeleton.names[static_cast<std::size_t>(a.joint)]);
             }
         }
     }
