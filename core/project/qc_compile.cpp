@@ -48,6 +48,23 @@ Vec3 defineBoneEuler(const QcDefineBone& b)
     return Vec3(b.rotation.z(), b.rotation.x(), b.rotation.y()) * kDeg;
 }
 
+// Joint j and those of its ancestors not marked in `seen`, root first: the order a walk down
+// the hierarchy meets them in. The climb stops at a marked joint, at one not below `limit` and
+// after parents.size() + 1 joints (a cycle in a hostile file).
+std::vector<std::size_t> unseenAncestry(const std::vector<JointIndex>& parents, std::size_t j,
+                                        const std::vector<std::uint8_t>& seen, std::size_t limit)
+{
+    std::vector<std::size_t> chain;
+    for (JointIndex k = static_cast<JointIndex>(j);
+         k != kNoJoint && static_cast<std::size_t>(k) < limit &&
+         !seen[static_cast<std::size_t>(k)] && chain.size() <= parents.size();
+         k = parents[static_cast<std::size_t>(k)]) {
+        chain.push_back(static_cast<std::size_t>(k));
+    }
+    std::reverse(chain.begin(), chain.end());
+    return chain;
+}
+
 // The key bones merge by. HL1 studiomdl.c SimplifyModel builds the bone table with findNode,
 // which compares names with strcmp, and maps each sequence's bones with it: names that differ
 // only in case are two bones (abstudiomdl too: Afterburner's austria_tree_dead_snow.mdl keeps
@@ -490,22 +507,14 @@ bool mergeFrames(const QcProject& project, const Skeleton& dst,
             std::fill(srcDone.begin(), srcDone.end(), 0);
             // Iterative: each joint after its parent chain, cycles cut at the file's size.
             for (std::size_t sj = 0; sj < sks.size() && sj < a.jointCount; ++sj) {
-                std::vector<std::size_t> chain;
-                for (JointIndex c = static_cast<JointIndex>(sj);
-                     c != kNoJoint && static_cast<std::size_t>(c) < a.jointCount &&
-                     !srcDone[static_cast<std::size_t>(c)] && chain.size() <= sks.size();
-                     c = sks.parents[static_cast<std::size_t>(c)]) {
-                    chain.push_back(static_cast<std::size_t>(c));
-                }
-                for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
-                    const JointIndex p = sks.parents[*it];
+                for (const std::size_t c : unseenAncestry(sks.parents, sj, srcDone, a.jointCount)) {
+                    const JointIndex p = sks.parents[c];
                     const bool hasParent = p != kNoJoint &&
                                            static_cast<std::size_t>(p) < a.jointCount &&
                                            srcDone[static_cast<std::size_t>(p)];
-                    srcWorld[*it] = hasParent
-                                        ? srcWorld[static_cast<std::size_t>(p)] * srcLocal(*it)
-                                        : srcLocal(*it);
-                    srcDone[*it] = 1;
+                    srcWorld[c] = hasParent ? srcWorld[static_cast<std::size_t>(p)] * srcLocal(c)
+                                            : srcLocal(c);
+                    srcDone[c] = 1;
                 }
             }
         }
@@ -1083,16 +1092,10 @@ bool Compiler::collapseTable(const std::vector<std::uint8_t>& inTable,
         if (!inTable[j] || placed[j]) {
             continue;
         }
-        std::vector<std::size_t> chain;
-        for (JointIndex k = static_cast<JointIndex>(j);
-             k != kNoJoint && !placed[static_cast<std::size_t>(k)] && chain.size() <= n;
-             k = sk.parents[static_cast<std::size_t>(k)]) {
-            chain.push_back(static_cast<std::size_t>(k));
-        }
-        for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
-            placed[*it] = 1;
-            order.push_back(*it);
-            parents[*it] = sk.parents[*it];
+        for (const std::size_t k : unseenAncestry(sk.parents, j, placed, n)) {
+            placed[k] = 1;
+            order.push_back(k);
+            parents[k] = sk.parents[k];
         }
     }
     // Flags of the table's bones, each with its children's.
@@ -1167,25 +1170,19 @@ void Compiler::dropUnusedBones()
         std::vector<Eigen::Vector3d> worldPos(relative ? sk.size() : 0);
         std::vector<std::uint8_t> done(worldRot.size(), 0);
         auto world = [&](std::size_t j) {
-            std::vector<std::size_t> chain;
-            for (JointIndex k = static_cast<JointIndex>(j);
-                 k != kNoJoint && !done[static_cast<std::size_t>(k)] && chain.size() <= sk.size();
-                 k = sk.parents[static_cast<std::size_t>(k)]) {
-                chain.push_back(static_cast<std::size_t>(k));
-            }
-            for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
-                const Eigen::Matrix3d r = eulerToMatrixD(sk.bindRotations[*it]);
-                const Eigen::Vector3d t = sk.bindPositions[*it].cast<double>();
-                const JointIndex pp = sk.parents[*it];
+            for (const std::size_t k : unseenAncestry(sk.parents, j, done, sk.size())) {
+                const Eigen::Matrix3d r = eulerToMatrixD(sk.bindRotations[k]);
+                const Eigen::Vector3d t = sk.bindPositions[k].cast<double>();
+                const JointIndex pp = sk.parents[k];
                 if (pp != kNoJoint && done[static_cast<std::size_t>(pp)]) {
                     const auto q = static_cast<std::size_t>(pp);
-                    worldRot[*it] = worldRot[q] * r;
-                    worldPos[*it] = worldRot[q] * t + worldPos[q];
+                    worldRot[k] = worldRot[q] * r;
+                    worldPos[k] = worldRot[q] * t + worldPos[q];
                 } else {
-                    worldRot[*it] = r;
-                    worldPos[*it] = t;
+                    worldRot[k] = r;
+                    worldPos[k] = t;
                 }
-                done[*it] = 1;
+                done[k] = 1;
             }
         };
         Skeleton kept;
@@ -1254,16 +1251,10 @@ void Compiler::dropUnusedBones()
     std::vector<std::size_t> order;
     std::vector<std::uint8_t> placed(sk.size(), 0);
     auto place = [&](std::size_t j) {
-        std::vector<std::size_t> chain;
-        for (JointIndex k = static_cast<JointIndex>(j);
-             k != kNoJoint && !placed[static_cast<std::size_t>(k)] && chain.size() <= sk.size();
-             k = sk.parents[static_cast<std::size_t>(k)]) {
-            chain.push_back(static_cast<std::size_t>(k));
-        }
-        for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
-            if (!placed[*it]) {
-                placed[*it] = 1;
-                order.push_back(*it);
+        for (const std::size_t k : unseenAncestry(sk.parents, j, placed, sk.size())) {
+            if (!placed[k]) {
+                placed[k] = 1;
+                order.push_back(k);
             }
         }
     };
