@@ -247,11 +247,13 @@ std::int32_t cell(float v, float size) noexcept
 }
 
 // GoldSrc studiomdl's lookup_vertex: "assume 2 digits of accuracy", (int)(x * 100) / 100.0 on
-// the bone-space position, so toward zero.
-std::int64_t truncate2dp(float v) noexcept
+// the bone-space position, so toward zero. The product is a float (rounded before the cut) in
+// an SSE build; Valve's x87 build cuts the product unrounded (`x87`: in double, where a float
+// times 100 is exact).
+std::int64_t truncate2dp(float v, bool x87) noexcept
 {
-    const float h = v * 100.0f;
-    if (!std::isfinite(h) || std::fabs(h) > 2e9f) {
+    const double h = x87 ? static_cast<double>(v) * 100.0 : static_cast<double>(v * 100.0f);
+    if (!std::isfinite(h) || std::fabs(h) > 2e9) {
         return INT64_MIN;
     }
     return static_cast<std::int64_t>(static_cast<std::int32_t>(h));
@@ -259,9 +261,11 @@ std::int64_t truncate2dp(float v) noexcept
 
 // Each point in its parent bone's space at the bind pose, as GoldSrc's Grab_Triangles moves it
 // (bonefixup: the inverse of the bone's world transform). Points of no bone, and models whose
-// bind pose is not local Euler keys, keep their model position. abstudiomdl (Afterburner, a
-// 64-bit build) computes in single precision: on a point within float rounding of a 0.01
-// boundary the two truncate apart (docs/profiles.md "afterburner").
+// bind pose is not local Euler keys, keep their model position. The compilers compute in
+// single precision, each its own way: abstudiomdl (Afterburner, a 64-bit build) rounds every
+// operation, Valve's studiomdl (goldsrc, a 32-bit x87 build) every stored expression; on a point
+// within float rounding of a 0.01 boundary the rules truncate apart (docs/profiles.md "The weld
+// in single precision"). pathos keeps the computation in double.
 std::vector<Vec3> boneSpacePoints(const Model& m, Profile profile)
 {
     const Mesh& me = m.mesh;
@@ -271,8 +275,9 @@ std::vector<Vec3> boneSpacePoints(const Model& m, Profile profile)
         sk.bindPositions.size() != sk.size()) {
         return out;
     }
-    if (profile == Profile::Afterburner) {
-        singlePrecisionBoneSpacePoints(m, out);
+    if (profile == Profile::Afterburner || profile == Profile::GoldSrc) {
+        floatBoneSpacePoints(
+            m, profile == Profile::GoldSrc ? FloatArithmetic::X87 : FloatArithmetic::Sse, out);
         return out;
     }
     std::vector<Quatd> rot(sk.size());
@@ -337,7 +342,8 @@ WeldStats weldStats(const Model& m, Profile profile, std::size_t vertexLimit,
             const auto bone = static_cast<std::uint32_t>(me.pointParents[p]);
             Key k;
             for (float f : {pos.x(), pos.y(), pos.z()}) {
-                const auto r = static_cast<std::uint64_t>(truncate2dp(f));
+                const auto r =
+                    static_cast<std::uint64_t>(truncate2dp(f, profile == Profile::GoldSrc));
                 k.add(static_cast<std::uint32_t>(r));
                 k.add(static_cast<std::uint32_t>(r >> 32));
             }

@@ -5,8 +5,11 @@
 #include <cstddef>
 #include <limits>
 
-// Built with -ffp-contract=off (core/CMakeLists.txt): every product and sum below is rounded
-// to float on its own, as abstudiomdl's SSE code rounds it; a fused multiply-add would not be.
+// Built with -ffp-contract=off (core/CMakeLists.txt): with E = float every product and sum below
+// is rounded to float on its own, as abstudiomdl's SSE code rounds it (a fused multiply-add would
+// not be); with E = double each expression is evaluated in double and rounded to float where
+// studiomdl stores it in a float, as Valve's 32-bit x87 build does (precision control at 53
+// bits, Microsoft's C runtime default).
 
 namespace rigscope::core::checks {
 
@@ -48,23 +51,25 @@ void sinCos(float degrees, float& s, float& c) noexcept
 }
 
 // AngleMatrix (inverse = false) and AngleIMatrix (true): Z * Y * X from degrees, each entry
-// a float expression evaluated left to right; the inverse holds the same entries transposed.
-Rot3 angleMatrix(const std::array<float, 3>& degrees, bool inverse) noexcept
+// an expression evaluated left to right in E and stored as float; the inverse holds the same
+// entries transposed.
+template <typename E> Rot3 angleMatrix(const std::array<float, 3>& degrees, bool inverse) noexcept
 {
-    float sr = 0, cr = 0, sp = 0, cp = 0, sy = 0, cy = 0;
-    sinCos(degrees[2], sy, cy);
-    sinCos(degrees[1], sp, cp);
-    sinCos(degrees[0], sr, cr);
+    float fsr = 0, fcr = 0, fsp = 0, fcp = 0, fsy = 0, fcy = 0;
+    sinCos(degrees[2], fsy, fcy);
+    sinCos(degrees[1], fsp, fcp);
+    sinCos(degrees[0], fsr, fcr);
+    const E sr = fsr, cr = fcr, sp = fsp, cp = fcp, sy = fsy, cy = fcy;
     Rot3 r{};
-    r[0][0] = cp * cy;
-    r[1][0] = cp * sy;
-    r[2][0] = -sp;
-    r[0][1] = sr * sp * cy + cr * -sy;
-    r[1][1] = sr * sp * sy + cr * cy;
-    r[2][1] = sr * cp;
-    r[0][2] = cr * sp * cy + -sr * -sy;
-    r[1][2] = cr * sp * sy + -sr * cy;
-    r[2][2] = cr * cp;
+    r[0][0] = static_cast<float>(cp * cy);
+    r[1][0] = static_cast<float>(cp * sy);
+    r[2][0] = static_cast<float>(-sp);
+    r[0][1] = static_cast<float>(sr * sp * cy + cr * -sy);
+    r[1][1] = static_cast<float>(sr * sp * sy + cr * cy);
+    r[2][1] = static_cast<float>(sr * cp);
+    r[0][2] = static_cast<float>(cr * sp * cy + -sr * -sy);
+    r[1][2] = static_cast<float>(cr * sp * sy + -sr * cy);
+    r[2][2] = static_cast<float>(cr * cp);
     if (inverse) {
         Rot3 t{};
         for (std::size_t i = 0; i < 3; ++i) {
@@ -78,30 +83,31 @@ Rot3 angleMatrix(const std::array<float, 3>& degrees, bool inverse) noexcept
 }
 
 // R_ConcatTransforms on the rotation part (the translations stay zero).
-Rot3 concat(const Rot3& a, const Rot3& b) noexcept
+template <typename E> Rot3 concat(const Rot3& a, const Rot3& b) noexcept
 {
     Rot3 o{};
     for (std::size_t i = 0; i < 3; ++i) {
         for (std::size_t j = 0; j < 3; ++j) {
-            o[i][j] = a[i][0] * b[0][j] + a[i][1] * b[1][j] + a[i][2] * b[2][j];
+            o[i][j] = static_cast<float>(E(a[i][0]) * E(b[0][j]) + E(a[i][1]) * E(b[1][j]) +
+                                         E(a[i][2]) * E(b[2][j]));
         }
     }
     return o;
 }
 
-// VectorTransform by a matrix of zero translation: one float dot product a row.
+// VectorTransform by a matrix of zero translation: one dot product a row, stored as float.
+template <typename E>
 std::array<float, 3> rotate(const std::array<float, 3>& v, const Rot3& m) noexcept
 {
     std::array<float, 3> o{};
     for (std::size_t i = 0; i < 3; ++i) {
-        o[i] = v[0] * m[i][0] + v[1] * m[i][1] + v[2] * m[i][2];
+        o[i] =
+            static_cast<float>(E(v[0]) * E(m[i][0]) + E(v[1]) * E(m[i][1]) + E(v[2]) * E(m[i][2]));
     }
     return o;
 }
 
-} // namespace
-
-void singlePrecisionBoneSpacePoints(const Model& m, std::vector<Vec3>& out)
+template <typename E> void boneSpacePointsIn(const Model& m, std::vector<Vec3>& out)
 {
     const Mesh& me = m.mesh;
     const Skeleton& sk = m.skeleton;
@@ -118,15 +124,15 @@ void singlePrecisionBoneSpacePoints(const Model& m, std::vector<Vec3>& out)
         }
         const std::array<float, 3> pos{sk.bindPositions[j].x(), sk.bindPositions[j].y(),
                                        sk.bindPositions[j].z()};
-        const Rot3 local = angleMatrix(degrees, false);
-        const Rot3 localInverse = angleMatrix(degrees, true);
+        const Rot3 local = angleMatrix<E>(degrees, false);
+        const Rot3 localInverse = angleMatrix<E>(degrees, true);
         const JointIndex parent = sk.parents[j];
         BoneFrame& b = bones[j];
         if (parent != kNoJoint && static_cast<std::size_t>(parent) < j) {
             const BoneFrame& p = bones[static_cast<std::size_t>(parent)];
-            b.toModel = concat(p.toModel, local);
-            b.fromModel = concat(localInverse, p.fromModel);
-            const std::array<float, 3> moved = rotate(pos, p.toModel);
+            b.toModel = concat<E>(p.toModel, local);
+            b.fromModel = concat<E>(localInverse, p.fromModel);
+            const std::array<float, 3> moved = rotate<E>(pos, p.toModel);
             for (std::size_t k = 0; k < 3; ++k) {
                 b.origin[k] = moved[k] + p.origin[k];
             }
@@ -145,8 +151,19 @@ void singlePrecisionBoneSpacePoints(const Model& m, std::vector<Vec3>& out)
         const Vec3& p = me.pointPositions[i];
         const std::array<float, 3> offset{p.x() - b.origin[0], p.y() - b.origin[1],
                                           p.z() - b.origin[2]};
-        const std::array<float, 3> local = rotate(offset, b.fromModel);
+        const std::array<float, 3> local = rotate<E>(offset, b.fromModel);
         out[i] = Vec3(local[0], local[1], local[2]);
+    }
+}
+
+} // namespace
+
+void floatBoneSpacePoints(const Model& m, FloatArithmetic arithmetic, std::vector<Vec3>& out)
+{
+    if (arithmetic == FloatArithmetic::X87) {
+        boneSpacePointsIn<double>(m, out);
+    } else {
+        boneSpacePointsIn<float>(m, out);
     }
 }
 

@@ -163,7 +163,9 @@ private slots:
     // and sums), then truncates to 0.01 (lookup_vertex). On a bone turned 0.3 rad about z the
     // first point is (-4, -3.94) in bone space to within float rounding: its x comes out as
     // -4 in single precision (cell -4.00) and as -3.9999998 in double (cell -3.99, the second
-    // point's, at (-3.995, -3.945)), so the goldsrc rule welds the two and abstudiomdl does not.
+    // point's, at (-3.995, -3.945)), so a weld in double would join the two. Neither compiler
+    // does: Valve's x87 build stores the same floats here (3 vertices from HL1 studiomdl built
+    // for 32-bit x87, docs/profiles.md "The weld in single precision").
     void weldInSinglePrecision()
     {
         const std::string smd = "version 1\nnodes\n0 \"root\" -1\nend\nskeleton\ntime 0\n"
@@ -176,7 +178,34 @@ private slots:
         const ReadResult r = readSmd(smd, ctx);
         QVERIFY(r.hasModel);
         QCOMPARE(checks::weldStats(r.model, Profile::Afterburner, 0, 0).vertices, std::size_t(3));
-        QCOMPARE(checks::weldStats(r.model, Profile::GoldSrc, 0, 0).vertices, std::size_t(2));
+        QCOMPARE(checks::weldStats(r.model, Profile::GoldSrc, 0, 0).vertices, std::size_t(3));
+    }
+
+    // Where the two builds part: Valve's studiomdl.exe (32-bit x87) evaluates each float
+    // expression of AngleMatrix, R_ConcatTransforms and VectorTransform in extended precision and
+    // rounds it once where it is stored, and cuts `x * 100` unrounded (lookup_vertex); abstudiomdl
+    // (SSE) rounds every product and sum. Each triangle below holds a point on a 0.01 boundary in
+    // its bone's space (turned 0.3 rad about z: (-4.71, -7.08, 0.99) and (-8.42, 8.11, -1.02)) and
+    // one 0.005 below it in x: the x87 rounding keeps each boundary point in its cell (4
+    // vertices), the SSE one drops both into their neighbour's (6 = each point its own). Counts
+    // as HL1 studiomdl built for 32-bit x87 (53- and 64-bit precision control alike) and for SSE
+    // write them; the weld in double counted 6 too.
+    void weldAsEachBuildRounds()
+    {
+        const std::string smd = "version 1\nnodes\n0 \"root\" -1\nend\nskeleton\ntime 0\n"
+                                "0 0 0 0 0 0 0.3\nend\ntriangles\nbox.bmp\n"
+                                "0 -2.407352 -8.155683 0.990000 0 0 1 0 0\n"
+                                "0 -2.413606 -8.152383 0.995000 0 0 1 0 0\n"
+                                "0 34.812295 73.573801 70.000000 0 0 1 0 0\nbox.bmp\n"
+                                "0 -10.440602 5.259499 -1.020000 0 0 1 0 0\n"
+                                "0 -10.446856 5.262798 -1.015000 0 0 1 0 0\n"
+                                "0 35.767631 73.869321 70.000000 0 0 1 0 0\nend\n";
+        ReadContext ctx;
+        ctx.fileName = "boundary.smd";
+        const ReadResult r = readSmd(smd, ctx);
+        QVERIFY(r.hasModel);
+        QCOMPARE(checks::weldStats(r.model, Profile::GoldSrc, 0, 0).vertices, std::size_t(4));
+        QCOMPARE(checks::weldStats(r.model, Profile::Afterburner, 0, 0).vertices, std::size_t(6));
     }
 
     // An empty SMD as the only body (Afterburner's speaker_alarm: `nodes`, `skeleton` and
