@@ -857,6 +857,41 @@ private slots:
         }
     }
 
+    // HL1 studiomdl's Cmd_Sequence gives a word an activity only if lookupActivity knows it (a
+    // name of the HL SDK's activity_map, or ACT_ and a nonzero number); any other word is one
+    // more animation file. ACT_INVALID (Afterburner's player sequences, which abstudiomdl
+    // builds) is "ACT_INVALID.smd doesn't exist" to HL1 studiomdl built from the SDK, seen so on
+    // 21 of Afterburner's QCs. Source and abstudiomdl keep the name; a file of that name is read.
+    void anActivityHl1DoesNotKnowIsAFile()
+    {
+        MemoryQcFileSystem fs;
+        fs.files["p/aim.smd"] = kOneBoneRest;
+        fs.files["p/c.qc"] = "$cd \".\"\n"                                // 1
+                             "$body body \"aim\"\n"                       // 2
+                             "$sequence a \"aim\" ACT_INVALID 1 fps 20\n" // 3
+                             "$sequence b \"aim\" act_idle 1\n"           // 4
+                             "$sequence c \"aim\" ACT_12 1\n"             // 5
+                             "$sequence d \"aim\" ACT_RESET 1\n";         // 6
+        auto missing = [&](Profile profile) {
+            QStringList rows;
+            for (const Diagnostic& d : qcReport("p/c.qc", profile, fs).project.diagnostics) {
+                if (d.id == ids::kQcMissingFile) {
+                    rows << QStringLiteral("%1:%2 %3")
+                                .arg(d.where.line)
+                                .arg(d.where.column)
+                                .arg(QString::fromUtf8(severityName(d.severity)));
+                }
+            }
+            return rows;
+        };
+        QCOMPARE(missing(Profile::GoldSrc),
+                 (QStringList{QStringLiteral("3:19 error"), QStringLiteral("6:19 error")}));
+        QCOMPARE(missing(Profile::Afterburner), QStringList());
+        QCOMPARE(missing(Profile::Source), QStringList());
+        fs.files["p/ACT_RESET.smd"] = kOneBoneRest;
+        QCOMPARE(missing(Profile::GoldSrc), QStringList{QStringLiteral("3:19 error")});
+    }
+
     // The files of a GoldSrc-family project are read for its compiler: under goldsrc a null
     // model's undeclared parent is a note in the QC as it is for the file alone
     // (tschumann/basis null.qc; null.mdl has 0 bones), under source an error.

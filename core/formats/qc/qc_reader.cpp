@@ -1,4 +1,5 @@
 #include "core/formats/qc/qc_reader.h"
+#include "core/formats/qc/hl1_activity.h"
 
 #include <algorithm>
 #include <cctype>
@@ -620,6 +621,14 @@ private:
         std::string word;
     };
     std::vector<ActivityMisread> m_activityMisreads;
+    // An ACT_ word HL1 studiomdl's lookupActivity does not know: where, the word, and the
+    // folders an animation file of that name would be looked up in. Graded in finish().
+    struct UnknownActivity {
+        QcWhere at;
+        std::string word;
+        std::vector<std::string> dirs;
+    };
+    std::vector<UnknownActivity> m_hl1UnknownActivities;
     // A word in a $bodygroup block that is neither `studio FILE` nor `blank`: graded by profile
     // in finish() (HL1 skips it, Source and vbmcompiler stop).
     struct BodygroupStray {
@@ -1944,6 +1953,15 @@ void Reader::parseAnimLine(const std::vector<Token>& toks, std::size_t from, QcA
             // The next word is the weight, whatever it is (HL1 GetToken + atoi, Source
             // Option_Activity + verify_atoi); finish() grades a word that is not a number.
             o.activity = t.text;
+            if (!hl1KnowsActivity(t.text)) {
+                std::vector<std::string> dirs;
+                if (!m_cd.empty()) {
+                    dirs.push_back(m_cd.back());
+                }
+                dirs.push_back(m_qcDir);
+                dirs.push_back(m_sources[t.file]->dir);
+                m_hl1UnknownActivities.push_back({at(t), t.text, std::move(dirs)});
+            }
             if (i + 1 < toks.size() && isNumberToken(toks[i + 1])) {
                 o.activityWeight = static_cast<std::int32_t>(number(toks[++i]));
             } else {
@@ -2510,6 +2528,31 @@ void Reader::finish()
                         (prof == Profile::Pathos ? "vbmcompiler" : "studiomdl") + " stops";
         }
         p.diagnostics.push_back(std::move(d));
+    }
+    // HL1 studiomdl.c Cmd_Sequence: a word lookupActivity gives no activity is one more
+    // animation file (`ACT_INVALID`, which Afterburner's abstudiomdl knows, is "ACT_INVALID.smd
+    // doesn't exist" to HL1 studiomdl built from the SDK). Source keeps any ACT_ name.
+    if (prof == Profile::GoldSrc) {
+        for (const UnknownActivity& a : m_hl1UnknownActivities) {
+            bool found = false;
+            bool mismatch = false;
+            for (const std::string& dir : a.dirs) {
+                found =
+                    found || (m_opt.fs && !m_opt.fs->find(dir, a.word + ".smd", mismatch).empty());
+            }
+            if (found) {
+                continue;
+            }
+            Diagnostic d;
+            d.id = ids::kQcMissingFile;
+            d.file = a.at.file;
+            d.where = a.at.where;
+            d.severity = Severity::Error;
+            d.message = "HL1 studiomdl knows no activity '" + a.word +
+                        "' and reads the word as an animation file, '" + a.word +
+                        ".smd', which is not found";
+            p.diagnostics.push_back(std::move(d));
+        }
     }
     for (const ActivityMisread& a : m_activityMisreads) {
         Diagnostic d = syntaxAt(a.at);
