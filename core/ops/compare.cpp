@@ -752,6 +752,37 @@ Vec3 compiledSpace(const Vec3& v)
     return Vec3(-v.y(), v.x(), v.z());
 }
 
+// The joints a sequence's animation leaves unturned: studiomdl turns the roots of each
+// animation file by its rotation ($upaxis, $origin's angle and the 90 degrees about Z,
+// BuildRawTransforms) and gives each bone the file lacks its rest pose (g_bonetable's pos / rot)
+// under its parent's animated pose (TranslateAnimations). A root the file lacks, and each bone
+// below it that it lacks too, thus stays where the reference put it, turned by nothing.
+// A joint is lacking when no frame of `a` keys it (Animation::explicitKey, 0 where the merge
+// filled in the bind pose).
+std::vector<std::uint8_t> rootsLeftUnturned(const Skeleton& sk, const Animation& a)
+{
+    std::vector<std::uint8_t> out(sk.size(), 0);
+    if (a.explicitKey.size() != a.frameCount() * a.jointCount || a.jointCount != sk.size()) {
+        return out;
+    }
+    std::vector<std::uint8_t> lacking(sk.size(), 1);
+    for (std::size_t f = 0; f < a.frameCount(); ++f) {
+        for (std::size_t j = 0; j < sk.size(); ++j) {
+            if (a.explicitKey[a.key(f, j)] != 0) {
+                lacking[j] = 0;
+            }
+        }
+    }
+    // Parents before children in a compiled skeleton; a parent after its child (or a cycle)
+    // leaves the child turned.
+    for (std::size_t j = 0; j < sk.size(); ++j) {
+        const JointIndex parent = sk.parents[j];
+        out[j] = lacking[j] && (parent == kNoJoint || (static_cast<std::size_t>(parent) < j &&
+                                                       out[static_cast<std::size_t>(parent)]));
+    }
+    return out;
+}
+
 struct BoxBounds {
     Vec3 min = Vec3::Zero(), max = Vec3::Zero(); // studiomdl's boxes start at the origin
     bool any = false;
@@ -1304,6 +1335,16 @@ CompiledModelInfo predictCompiled(const QcReport& r, std::int32_t version, bool 
             }
         }
         std::vector<Link> links;
+        // Per joint: 1 where the animation played leaves it at the reference's rest pose
+        // without the roots' turn (rootsLeftUnturned); posed in the compiled model's space by
+        // the upright turn's inverse rather than compiledSpace.
+        std::vector<std::uint8_t> unturned(sk.size(), 0);
+        const Eigen::Matrix3d uprightInverse =
+            qcUpAxisTurn(p).conjugate().toRotationMatrix().cast<double>();
+        auto toCompiled = [&](std::size_t j, const Eigen::Vector3d& at) {
+            return unturned[j] ? Eigen::Vector3d(uprightInverse * at)
+                               : Eigen::Vector3d(-at.y(), at.x(), at.z()); // compiledSpace
+        };
         auto addPose = [&](const std::vector<RigidXf>& world) {
             for (std::size_t j = 0; j < renderBones; ++j) {
                 const BoxBounds& b = render[j];
@@ -1314,7 +1355,8 @@ CompiledModelInfo predictCompiled(const QcReport& r, std::int32_t version, bool 
                     const Vec3 corner((k & 1) ? b.max.x() : b.min.x(),
                                       (k & 2) ? b.max.y() : b.min.y(),
                                       (k & 4) ? b.max.z() : b.min.z());
-                    grow(staticProp ? corner : compiledSpace(world[j].apply(corner).cast<float>()));
+                    grow(staticProp ? corner
+                                    : toCompiled(j, world[j].apply(corner)).cast<float>().eval());
                 }
             }
             for (std::size_t pt = 0; pt < m.mesh.pointCount(); ++pt) {
@@ -1327,16 +1369,18 @@ CompiledModelInfo predictCompiled(const QcReport& r, std::int32_t version, bool 
                     continue;
                 }
                 checks::compiledLinks(m.mesh, pt, r.profile, links);
-                Eigen::Vector3d sum = Eigen::Vector3d::Zero();
+                Eigen::Vector3d sum = Eigen::Vector3d::Zero(); // in the compiled model's space
                 double total = 0;
                 for (const Link& l : links) {
                     if (l.joint >= 0 && static_cast<std::size_t>(l.joint) < sk.size()) {
                         const auto k = static_cast<std::size_t>(l.joint);
-                        sum += l.weight * world[k].apply(bind[k].applyInverse(pos).cast<float>());
+                        sum +=
+                            l.weight *
+                            toCompiled(k, world[k].apply(bind[k].applyInverse(pos).cast<float>()));
                         total += l.weight;
                     }
                 }
-                grow(compiledSpace(total > 0 ? (sum / total).cast<float>() : pos));
+                grow(total > 0 ? (sum / total).cast<float>() : compiledSpace(pos));
             }
             for (const Vec3& pos : lodPoints) {
                 grow(compiledSpace(pos));
@@ -1360,6 +1404,7 @@ CompiledModelInfo predictCompiled(const QcReport& r, std::int32_t version, bool 
         for (const Animation* ap : staticProp ? std::vector<const Animation*>() : played) {
             const Animation& a = *ap;
             if (a.kind == PoseKind::LocalEulerXYZ && a.jointCount == sk.size()) {
+                unturned = rootsLeftUnturned(sk, a);
                 std::vector<Vec3> rot(sk.size()), pos(sk.size());
                 for (std::size_t f = 0; f < a.frameCount(); ++f) {
                     const std::size_t cost = m.mesh.pointCount() + sk.size();
@@ -1376,6 +1421,7 @@ CompiledModelInfo predictCompiled(const QcReport& r, std::int32_t version, bool 
                 }
             }
         }
+        std::fill(unturned.begin(), unturned.end(), std::uint8_t{0});
         if (!anyFrame) {
             addPose(bind);
         }

@@ -59,6 +59,13 @@ std::string smd(const std::vector<std::tuple<std::string, int, Vec3>>& bones,
 
 const Vec3 kUp(0, 0, 1);
 
+// One triangle of material "m" on `bone` (no links), facing up, UVs (0,0) (1,0) (0,1).
+std::string triangle(int bone, const Vec3& a, const Vec3& b, const Vec3& c)
+{
+    return "m\n" + corner(bone, a, kUp, Vec2(0, 0)) + corner(bone, b, kUp, Vec2(1, 0)) +
+           corner(bone, c, kUp, Vec2(0, 1));
+}
+
 // Two triangles on one material sharing the edge (1,0,0)-(0,1,0).
 std::string quad(const std::string& material, const Vec3& n1, const Vec3& n2, int bone1 = 0,
                  int bone2 = 0, float z = 0)
@@ -691,9 +698,7 @@ private slots:
     {
         const std::string qc = "$modelname t.mdl\n$body b a.smd\n$hbox 0 root -1 -1 -1 1 1 1\n"
                                "$sequence idle a.smd\n$sequence far far.smd\n";
-        const std::string arm = "m\n" + corner(1, Vec3(0, 0, 1), kUp, Vec2(0, 0)) +
-                                corner(1, Vec3(1, 0, 1), kUp, Vec2(1, 0)) +
-                                corner(1, Vec3(0, 1, 1), kUp, Vec2(0, 1));
+        const std::string arm = triangle(1, Vec3(0, 0, 1), Vec3(1, 0, 1), Vec3(0, 1, 1));
         const CompiledModelInfo c = predict(
             qc, {{"a.smd", smd({{"root", -1, Vec3::Zero()}, {"arm", 0, Vec3(20, 0, 0)}},
                                quad("m", kUp, kUp) + arm)},
@@ -703,6 +708,38 @@ private slots:
         QCOMPARE(c.hullMin, Vec3(-1, -1, -1));
         QCOMPARE(c.hullMax, Vec3(1, 20, 1));
         QCOMPARE(c.illumPosition, Vec3(0, 9.5f, 0));
+    }
+
+    // A bone the animation file lacks takes its rest pose under its parent's animated one
+    // (TranslateAnimations: g_bonetable's pos / rot). A root that the file lacks has no
+    // animated parent: it stays where the reference put it, without the 90 degrees about Z
+    // that BuildRawTransforms gives the file's own roots. Points on it sit unturned in the
+    // sequence's box: t_leet's twelve unlinked corners at x = -22.996 and 22.674 (x 1.04) on
+    // its extra root t_leet_reference, which ragdoll_pose.smd does not have, set the box's
+    // x sides at -23.916 and 23.581.
+    void rootMissingFromTheAnimationStaysUnturned()
+    {
+        const std::string qc = "$modelname t.mdl\n$body b a.smd\n$hbox 0 root -1 -1 -1 1 1 1\n"
+                               "$sequence idle anim.smd\n";
+        // On "loose" (a root, no links: the corner's bone) at x = 10..11, y = 0..3; on "tip"
+        // (the root's child, also missing from the animation) at y = 5..5.5.
+        const std::string loose = triangle(1, Vec3(10, 0, 0), Vec3(11, 0, 0), Vec3(10, 3, 0));
+        const std::string tip = triangle(2, Vec3(0, 5, 0), Vec3(0, 5.5f, 0), Vec3(0.5f, 5, 0));
+        const std::map<std::string, std::string> files{
+            {"a.smd", smd({{"root", -1, Vec3::Zero()},
+                           {"loose", -1, Vec3::Zero()},
+                           {"tip", 0, Vec3(0, 5, 0)}},
+                          quad("m", kUp, kUp) + loose + tip)},
+            {"anim.smd", smd({{"root", -1, Vec3::Zero()}}, "")}};
+        const CompiledModelInfo c = predict(qc, files);
+        // root's box -1..1 and the quad turned; tip's points turned to x = -5.5..-5; loose's
+        // points as written.
+        QVERIFY2(hullNear(c, Vec3(-5.5f, -1, -1), Vec3(11, 3, 1)), qPrintable(hullText(c)));
+        QCOMPARE(c.illumPosition, Vec3(2.75f, 1, 0));
+        // `$upaxis y` turns the animation's roots 90 degrees about X as well, not "loose": tip
+        // goes up to z = 5.5, loose stays at y = 0..3 (turned, it would be at z = 0..3).
+        const CompiledModelInfo y = predict("$upaxis y\n" + qc, files);
+        QVERIFY2(hullNear(y, Vec3(-1, -1, -1), Vec3(11, 3, 5.5f)), qPrintable(hullText(y)));
     }
 
     // A generated box also takes in the origins of the bone's children (SetupHitBoxes: "add in
@@ -1433,13 +1470,12 @@ private slots:
         // They showed CollapseBones (every bone but the $definebone ones, roots and animated
         // ones goes), a rigid attachment's bone, the light at sequence 0's box under $bbox,
         // $definebone's QAngle and unscaled numbers and a VTA flexfile without extension.
-        // Left: t_leet's light is 1.22 off in x (1.05 predicted, -0.17 compiled) where its
-        // seven siblings match: the box's back edge, not found (docs/compiled.md).
+        // t_leet's twelve unlinked corners on its extra root t_leet_reference, which the
+        // ragdoll sequence lacks, set sequence 0's x sides unturned (TranslateAnimations).
         const QString css = QStringLiteral("DeadZoneLuna+Faceposable-CSS-Models/");
         for (const char* name : {"ct_gign", "ct_gsg9", "ct_sas", "ct_urban", "t_arctic",
                                  "t_guerilla", "t_leet", "t_phoenix"}) {
-            const QStringList fields =
-                QByteArrayView(name) == "t_leet" ? QStringList{u"illumPosition"_qs} : QStringList{};
+            const QStringList fields;
             for (const char* suffix : {"", "_g"}) {
                 const QString n = QLatin1String(name) + QLatin1String(suffix);
                 row(qPrintable(u"css_"_qs + n),
