@@ -1194,7 +1194,8 @@ constexpr CheckExplanation kExplanations[] = {
      "$frobnicate 1 2 3", "Correct the command's spelling or remove it; check the profile."},
     {"qc.unknown-bone", "a QC command names a bone that no model of the project has",
      "`$attachment`, `$hbox`, `$ikchain`, `$jigglebone`, `$weightlist`, `bonetreecollapse`, "
-     "`replacebone`, `$collisionjoints`, `eyeball` or `$heirarchy` names a bone absent from the "
+     "`replacebone`, `$collisionjoints`, `eyeball` or `$heirarchy` (and under goldsrc and "
+     "afterburner `$controller` or `$hgroup`) names a bone absent from the "
      "skeleton merged from every body file (names compared ignoring "
      "case). In Source a non-rigid `$attachment`, an `$ikchain` or a `$mouth` also finds its "
      "bone in any other file of the project (a sequence's, the collision model's), which then "
@@ -1202,7 +1203,10 @@ constexpr CheckExplanation kExplanations[] = {
      "loaded source, BuildGlobalBonetable adds it).",
      "studiomdl stops with an unknown-bone error, or (for some commands) drops the attachment or "
      "hitbox silently; the attachment then sits at the model origin in game.",
-     "None: any unknown bone, in every profile. Under pathos `$attachment` and `$protected` "
+     "None: any unknown bone, in every profile. Half-Life's studiomdl.c SimplifyModel stops "
+     "(Error) on each of the four bones it links, to the bones vertices use: \"unknown "
+     "bonecontroller link\", \"unknown attachment link\", \"cannot find bone %s for "
+     "hitgroup\", \"cannot find bone %s for bbox\". Under pathos `$attachment` and `$protected` "
      "keep an unweighted bone, so only a bone no body has is unknown (vbmcompiler "
      "studiocompiler.cpp MarkSubmodelUsedBones, LinkAttachments); an absent `$protected` or "
      "`$movement_bone` is qc.ignored-bone (it only warns).",
@@ -1226,15 +1230,18 @@ constexpr CheckExplanation kExplanations[] = {
      "GoldSrc: a QC line names the later of two bones that differ only in case",
      "`$hbox`, `$attachment`, `$controller` or `$hgroup` names a bone spelt exactly as one of "
      "the model's bones, but an earlier bone of the compiled bone table has the same name "
-     "ignoring case (`TREE` before `tree`). Only under goldsrc and afterburner, where such bones "
-     "stay two bones.",
+     "ignoring case (`TREE` before `tree`), or names a bone the compile drops (no vertex uses "
+     "it or a bone below it) while a kept bone has its name in another case. Only under goldsrc "
+     "and afterburner, where such bones stay two bones.",
      "Half-Life's studiomdl.c SimplifyModel builds its bone table with findNode, which compares "
      "with strcmp, so `TREE` and `tree` are two bones; then it links `$controller` and "
      "`$attachment` with stricmp and `$hgroup` and `$hbox` with strcmpi, each to the first bone "
      "that matches ignoring case. The line lands on the other bone with no message: the "
      "hitbox, attachment, controller or hit group moves with a bone its author did not name "
      "(Afterburner's japanese_books.mdl, compiled by abstudiomdl, has its `\"Open book\"` "
-     "hitbox on `open book`, a bone turned 90 degrees from it).",
+     "hitbox on `open book`, a bone turned 90 degrees from it). The table holds only bones "
+     "vertices use, so a line naming an unweighted `Root` links to a weighted `root` the same "
+     "way, where it would otherwise be qc.unknown-bone.",
      "A warning under goldsrc and afterburner. Off in the Source profiles, whose studiomdl "
      "merges such names into one bone (findGlobalBone, Q_stricmp); not checked under pathos. "
      "Other HL1 bone names are compared with strcmp (`$renamebone`, `$mirrorbone`) or not at "

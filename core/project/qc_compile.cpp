@@ -155,20 +155,31 @@ public:
             if (got == kNoJoint || skel.names[static_cast<std::size_t>(got)] == b.bone) {
                 continue;
             }
-            const auto exact = std::find(skel.names.begin(), skel.names.end(), b.bone);
-            if (exact == skel.names.end()) {
-                continue;
-            }
             const std::string& first = skel.names[static_cast<std::size_t>(got)];
+            const auto exact = std::find(skel.names.begin(), skel.names.end(), b.bone);
+            std::string message;
+            if (exact != skel.names.end()) {
+                message = "$" + b.command + " names bone '" + b.bone + "' (bone " +
+                          std::to_string(exact - skel.names.begin()) +
+                          "), but studiomdl links it without case to the first bone of that "
+                          "name, '" +
+                          first + "' (bone " + std::to_string(got) + ")";
+            } else {
+                // The bone spelt as written was left out of the table (no vertex uses it or
+                // a bone below it): the line links to the other spelling that was kept.
+                const std::vector<std::string>& merged = m_out.mergedSkeleton.names;
+                if (std::find(merged.begin(), merged.end(), b.bone) == merged.end()) {
+                    continue;
+                }
+                message = "$" + b.command + " names bone '" + b.bone +
+                          "', which studiomdl drops from the compiled model (no vertex of any "
+                          "body is weighted to it or to a bone below it), but it links the line "
+                          "without case to '" +
+                          first + "' (bone " + std::to_string(got) + ")";
+            }
             // The element is the bone it lands on, in the compiled bone table.
-            Diagnostic d =
-                diagnosticAt(Severity::Warning, ids::kQcCaseVariantBone, b.at,
-                             "$" + b.command + " names bone '" + b.bone + "' (bone " +
-                                 std::to_string(exact - skel.names.begin()) +
-                                 "), but studiomdl links it without case to the first bone "
-                                 "of that name, '" +
-                                 first + "' (bone " + std::to_string(got) + "): the " + what +
-                                 " is on '" + first + "'");
+            Diagnostic d = diagnosticAt(Severity::Warning, ids::kQcCaseVariantBone, b.at,
+                                        message + ": the " + what + " is on '" + first + "'");
             d.element = {ElementRef::Kind::Joint, got};
             m_out.diagnostics.push_back(std::move(d));
         }
@@ -1749,8 +1760,12 @@ QcCompiled Compiler::run()
     // qc.unknown-bone: only when a skeleton was merged (missing files are reported already).
     if (!skel.empty()) {
         for (const QcBoneRef& b : m_project.boneRefs) {
-            // $controller and $hgroup bones are read for qc.case-variant-bone only.
-            if (jointOf(b.bone) != kNoJoint || b.command == "controller" || b.command == "hgroup") {
+            // HL1 SimplifyModel stops on a $controller or $hgroup bone it cannot link
+            // ("unknown bonecontroller link", "cannot find bone %s for hitgroup"); under the
+            // other profiles they are read for nothing else.
+            if (jointOf(b.bone) != kNoJoint ||
+                ((b.command == "controller" || b.command == "hgroup") &&
+                 !goldSrcStudiomdl(m_project.profile))) {
                 continue;
             }
             const auto dropped = m_droppedByName.find(asciiLower(b.bone));

@@ -369,6 +369,93 @@ private slots:
         QCOMPARE(check(qc, p).errorIds, QStringList());
     }
 
+    // qc.unknown-bone for $controller and $hgroup: HL1 studiomdl.c SimplifyModel stops with
+    // Error() on "unknown bonecontroller link" and "cannot find bone %s for hitgroup" when no
+    // bone of the compiled table matches without case (stricmp / strcmpi), as it does for
+    // $attachment ("unknown attachment link") and $hbox ("cannot find bone %s for bbox"). "tip"
+    // has no vertex: SimplifyModel leaves it out of the table, and "TIP" or "Root" name no bone.
+    void unknownControllerAndHitGroupBone_data()
+    {
+        QTest::addColumn<QByteArray>("flags");
+        QTest::addColumn<int>("profile");
+        QTest::addColumn<QStringList>("errors");
+        const QStringList four{
+            u"box.qc:6:15: error: $controller names bone 'nose', which no body has (1 bones "
+            u"merged) [qc.unknown-bone]"_qs,
+            u"box.qc:7:11: error: $hgroup names bone 'nose', which no body has (1 bones merged) "
+            u"[qc.unknown-bone]"_qs,
+            u"box.qc:8:15: error: $controller names bone 'TIP', which studiomdl drops from the "
+            u"compiled model: no vertex of any body is weighted to it or to a bone below it "
+            u"[qc.unknown-bone]"_qs,
+            u"box.qc:9:11: error: $hgroup names bone 'tip', which studiomdl drops from the "
+            u"compiled model: no vertex of any body is weighted to it or to a bone below it "
+            u"[qc.unknown-bone]"_qs};
+        QTest::newRow("afterburner") << QByteArray("$flags 2048\n") << int(Profile::Afterburner)
+                                     << four;
+        QTest::newRow("goldsrc") << QByteArray("$flags 0\n") << int(Profile::GoldSrc) << four;
+    }
+    void unknownControllerAndHitGroupBone()
+    {
+        QFETCH(QByteArray, flags);
+        QFETCH(int, profile);
+        QFETCH(QStringList, errors);
+        QTemporaryDir dir;
+        // Line 10 and 11 name root in another case: found (strcmpi), nothing to say.
+        const QString qc = writeProject(dir, flags, "box.bmp",
+                                        "$controller 0 \"nose\" XR -30 30\n$hgroup 1 \"nose\"\n"
+                                        "$controller 1 \"TIP\" YR -30 30\n$hgroup 2 \"tip\"\n"
+                                        "$controller 2 \"ROOT\" ZR -30 30\n$hgroup 3 \"Root\"\n");
+        CheckOptions opt;
+        opt.profile = static_cast<Profile>(profile);
+        QStringList got;
+        for (const CheckedFile& f : checkQcProject(qc.toStdString(), opt)) {
+            for (const Diagnostic& d : f.diagnostics) {
+                if (d.severity == Severity::Error) {
+                    got << QString::fromStdString(formatDiagnostic(d))
+                               .replace(dir.path() + QLatin1Char('/'), QString());
+                }
+            }
+        }
+        QCOMPARE(got, errors);
+    }
+
+    // qc.case-variant-bone when the bone spelt as written is dropped: HL1 SimplifyModel builds
+    // its table from the bones vertices use only, so with "Root" unweighted the table holds
+    // "root" alone, and the lines naming "Root" link to it without case (stricmp / strcmpi).
+    void caseVariantOfADroppedBone()
+    {
+        QTemporaryDir dir;
+        write(dir.filePath(QStringLiteral("case.smd")),
+              "version 1\nnodes\n0 \"Root\" -1\n1 \"root\" -1\nend\nskeleton\ntime 0\n"
+              "0 0 0 0 0 0 0\n1 0 0 5 0 0 0\nend\ntriangles\n"
+              "box.bmp\n1 0 0 5 0 0 1 0 0\n1 1 0 5 0 0 1 1 0\n1 0 1 5 0 0 1 0 1\nend\n");
+        const QString qc = dir.filePath(QStringLiteral("case.qc"));
+        write(qc, "$modelname \"case.mdl\"\n$cdtexture \".\"\n$flags 2048\n"
+                  "$body studio \"case\"\n$sequence idle \"case\"\n"
+                  "$attachment 0 \"Root\" 1 0 0\n$hbox 0 \"Root\" 0 0 0 1 1 1\n");
+        CheckOptions opt;
+        opt.profile = Profile::Afterburner;
+        QStringList got;
+        for (const CheckedFile& f : checkQcProject(qc.toStdString(), opt)) {
+            for (const Diagnostic& d : f.diagnostics) {
+                if (d.id == "qc.case-variant-bone" || d.severity == Severity::Error) {
+                    got << QString::fromStdString(formatDiagnostic(d))
+                               .replace(dir.path() + QLatin1Char('/'), QString());
+                }
+            }
+        }
+        const QStringList want{
+            u"case.qc:6:15: warning: $attachment names bone 'Root', which studiomdl drops from "
+            u"the compiled model (no vertex of any body is weighted to it or to a bone below "
+            u"it), but it links the line without case to 'root' (bone 0): the attachment is on "
+            u"'root' [qc.case-variant-bone]"_qs,
+            u"case.qc:7:9: warning: $hbox names bone 'Root', which studiomdl drops from the "
+            u"compiled model (no vertex of any body is weighted to it or to a bone below it), "
+            u"but it links the line without case to 'root' (bone 0): the hitbox is on 'root' "
+            u"[qc.case-variant-bone]"_qs};
+        QCOMPARE(got, want);
+    }
+
     // The Afterburner game's projects against the models abstudiomdl built (all 563
     // 'AFTB' pairs by $modelname match in every field compared; docs/cli.md): a few pinned here,
     // those that differ included, with the errors `check` gives their QCs.
