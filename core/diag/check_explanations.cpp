@@ -271,7 +271,12 @@ constexpr CheckExplanation kExplanations[] = {
      "the compile fails or the bone ends up at the origin. Blender Source Tools crash on it.",
      "None: any undeclared parent, in every profile; under goldsrc a note in a file with an "
      "empty `triangles` block (a null model): HL1 studiomdl keeps only bones that vertices use "
-     "(`SimplifyModel`), so the bone never reaches the model.",
+     "(`SimplifyModel`), so the bone never reaches the model. In a QC project, in every "
+     "profile, a note on a bone the compiled model does not have and no vertex of the file "
+     "uses: studiomdl stores the parent unchecked (SDK 2013 and HL1 Grab_Nodes), builds its "
+     "bone table from used bones only (SDK 2013 simplify.cpp BuildGlobalBonetable, HL1 "
+     "SimplifyModel) and skips a sequence's bone the table lacks, so the broken parent reaches "
+     "nothing (tschumann/basis null.qc, read as source: its null.mdl has 0 bones).",
      "nodes\n0 \"root\" -1\n1 \"arm\" 7\nend",
      "Fix the parent id, or declare the missing parent bone."},
     {"skeleton.cycle", "the parent chain of a bone loops back to itself",
@@ -1206,7 +1211,13 @@ constexpr CheckExplanation kExplanations[] = {
      "None: any unknown bone, in every profile. Half-Life's studiomdl.c SimplifyModel stops "
      "(Error) on each of the four bones it links, to the bones vertices use: \"unknown "
      "bonecontroller link\", \"unknown attachment link\", \"cannot find bone %s for "
-     "hitgroup\", \"cannot find bone %s for bbox\". Under pathos `$attachment` and `$protected` "
+     "hitgroup\", \"cannot find bone %s for bbox\". A `$lod`'s `bonetreecollapse` or "
+     "`replacebone` is a warning: SDK 2013 UnifyLODs.cpp skips the line "
+     "(ConvertSingleBoneTreeCollapseToReplaceBones warns \"Couldn't find bone %s for "
+     "bonetreecollapse, skipping\"; BuildBoneLODMapping warns only under -verbose), and the LOD "
+     "keeps the bones the line meant to fold; a `bonetreecollapse` on a bone studiomdl drops, or "
+     "either under `$staticprop` (one bone left), is qc.ignored-bone. Under pathos `$attachment` "
+     "and `$protected` "
      "keep an unweighted bone, so only a bone no body has is unknown (vbmcompiler "
      "studiocompiler.cpp MarkSubmodelUsedBones, LinkAttachments); an absent `$protected` or "
      "`$movement_bone` is qc.ignored-bone (it only warns).",
@@ -1218,9 +1229,15 @@ constexpr CheckExplanation kExplanations[] = {
      "body file (names compared ignoring case); a `$bonemerge` bone that another file of the "
      "project has (a sequence's) joins the model instead, as studiomdl's TagUsedBones keeps it. "
      "Shared include files list every bone of a "
-     "family of models, so most models lack some of them.",
+     "family of models, so most models lack some of them. Also a `$lod`'s `bonetreecollapse` "
+     "on a bone studiomdl drops (no vertex on it or below it, nothing keeps it), and a "
+     "`bonetreecollapse` or `replacebone` of a `$staticprop`.",
      "studiomdl only compares these names with the bones it has (SDK 2013 simplify.cpp "
-     "TagUsedBones; BoneShouldCollapse): a name no bone has does nothing, and the model compiles.",
+     "TagUsedBones; BoneShouldCollapse): a name no bone has does nothing, and the model compiles. "
+     "UnifyLODs.cpp ConvertSingleBoneTreeCollapseToReplaceBones looks a `bonetreecollapse` bone "
+     "up in the bone table, warns and skips it when absent; a dropped bone has no vertex on it "
+     "or below it (TagUsedBones tags every used bone's parents), and a `$staticprop` has one "
+     "bone left (MakeStaticProp runs first, in RemapBones), so there was nothing to collapse.",
      "None: any absent bone, in the Source profiles; under pathos also `$protected` and "
      "`$movement_bone` (vbmcompiler studiocompiler.cpp CreateBoneTable only warns).",
      "$bonemerge \"ValveBiped.weapon_bone\"",

@@ -373,10 +373,12 @@ constexpr CatalogEntry kCatalog[] = {
     {"qc.unknown-bone",
      {S::Error, S::Error, S::Error, S::Off},
      "$attachment, $hbox, $ikchain, $jigglebone, $weightlist, bonetreecollapse, replacebone "
-     "or $collisionjoints names a bone absent from the merged skeleton"},
+     "or $collisionjoints names a bone absent from the merged skeleton (bonetreecollapse, "
+     "replacebone: a warning)"},
     {"qc.ignored-bone",
      {S::Note, S::Note, S::Note, S::Off},
-     "$bonemerge or $alwayscollapse names a bone absent from the merged skeleton (ignored)"},
+     "$bonemerge or $alwayscollapse names a bone absent from the merged skeleton (ignored), or "
+     "a LOD's bonetreecollapse a bone studiomdl drops (or any under $staticprop)"},
     {"qc.case-variant-bone",
      {S::Warning, S::Off, S::Off, S::Off},
      "GoldSrc: $hbox, $attachment, $controller or $hgroup names the later of two bones whose "

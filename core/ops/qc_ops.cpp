@@ -595,6 +595,47 @@ void pointAtDeclaringFiles(const QcCompiled& c, const Model& reference, const st
     }
 }
 
+// skeleton.unknown-parent in file `f` on a bone the compiled model does not have, which no
+// vertex of this file uses (on it or below it): studiomdl reads the parent unchecked (SDK 2013
+// studiomdl.cpp Grab_Nodes, HL1 studiomdl.c Grab_Nodes), and a bone reaches the model only
+// through its bone table (SDK 2013 simplify.cpp BuildGlobalBonetable, boneref; HL1
+// SimplifyModel, vertex bones); a sequence's bone the table lacks is skipped. The broken
+// parent then reaches nothing: a note (tschumann/basis null.qc: 0 bones compiled).
+void unknownParentsOfDroppedBones(const QcReport& r, const Model& model, CheckedFile& f)
+{
+    const Skeleton& sk = model.skeleton;
+    const Skeleton& compiled = r.compiled.model.skeleton;
+    std::vector<std::uint8_t> used(sk.size(), 0);
+    const auto mark = [&](JointIndex j) {
+        // At most size() steps up: a cycle (skeleton.cycle's to report) ends too.
+        for (std::size_t step = 0; step < sk.size() && j >= 0 && j < JointIndex(sk.size());
+             ++step) {
+            used[static_cast<std::size_t>(j)] = 1;
+            j = sk.parents[static_cast<std::size_t>(j)];
+        }
+    };
+    std::for_each(model.mesh.pointParents.begin(), model.mesh.pointParents.end(), mark);
+    std::for_each(model.mesh.influenceJoints.begin(), model.mesh.influenceJoints.end(), mark);
+    for (Diagnostic& d : f.diagnostics) {
+        const auto j = static_cast<std::size_t>(d.element.index);
+        if (d.id != ids::kSkeletonUnknownParent || d.severity != Severity::Error ||
+            d.element.kind != ElementRef::Kind::Joint || d.element.index < 0 || j >= sk.size() ||
+            used[j] != 0) {
+            continue;
+        }
+        const std::string& name = sk.names[j];
+        if (std::any_of(compiled.names.begin(), compiled.names.end(),
+                        [&](const std::string& n) { return asciiIEquals(n, name); })) {
+            continue;
+        }
+        d.severity = Severity::Note;
+        d.fixedSeverity = true;
+        d.message += "; the compiled model has no bone '" + name +
+                     "' (no vertex is on it or below it, no command keeps it), so studiomdl "
+                     "never links it";
+    }
+}
+
 // skeleton.unreferenced-bone for body file `f`, judged against the compiled model: the bones it
 // declared first that studiomdl drops (QcCompiled::droppedBones). A bone this file leaves
 // unweighted but another body weights is kept, so it is not reported.
@@ -1104,6 +1145,9 @@ std::vector<CheckedFile> checkQcReport(const QcReport& r, const CheckOptions& op
                     }
                 }
             }
+        }
+        if (fr.result.hasModel && r.compiled.hasModel) {
+            unknownParentsOfDroppedBones(r, fr.result.model, f);
         }
         if (xref && fr.result.hasModel) {
             pointAtDeclaringFiles(r.compiled, *reference, path, fr.result.model.skeleton, f);

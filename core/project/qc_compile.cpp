@@ -225,6 +225,7 @@ private:
                        std::vector<std::uint8_t>& kept, std::vector<JointIndex>& parents,
                        std::vector<std::uint8_t>& predefined);
     void dropUnusedBones();
+    void lodBoneRefUnknown(const QcBoneRef& b, bool dropped);
     void collapseToStaticProp();
     void addFlexShapes(const Model& body, const Model& shapes, std::size_t cornerBase);
     void addFlexRig(const Model& body, std::size_t pointBase);
@@ -1160,6 +1161,48 @@ bool Compiler::collapseTable(const std::vector<std::uint8_t>& inTable,
     return any;
 }
 
+// A $lod's bonetreecollapse or replacebone bone that the bone table lacks: SDK 2013
+// UnifyLODs.cpp skips the line with a warning (ConvertSingleBoneTreeCollapseToReplaceBones:
+// "Couldn't find bone %s for bonetreecollapse, skipping"; BuildBoneLODMapping: "Couldn't
+// replace unknown bone", only under -verbose), so the compile goes on. $staticprop leaves one
+// bone (MakeStaticProp runs first, in RemapBones) and a dropped bone has no vertex on it or
+// below it (TagUsedBones tags every used bone's parents): nothing was to collapse, a note.
+// Otherwise the LOD keeps bones its author meant to fold: a warning.
+void Compiler::lodBoneRefUnknown(const QcBoneRef& b, bool dropped)
+{
+    const std::string skipped = b.command == "replacebone"
+                                    ? "studiomdl skips the replacement (it warns only under "
+                                      "-verbose)"
+                                    : "studiomdl warns that it cannot find the bone and skips "
+                                      "the line";
+    const std::string head = b.command + " names bone '" + b.bone + "'";
+    if (m_project.staticProp) {
+        m_out.diagnostics.push_back(diagnosticAt(
+            Severity::Note, ids::kQcIgnoredBone, b.at,
+            head + "; $staticprop collapses every bone into one bone named 'static_prop', so " +
+                skipped + ", which had nothing to collapse"));
+    } else if (dropped && b.command == "bonetreecollapse") {
+        m_out.diagnostics.push_back(diagnosticAt(
+            Severity::Note, ids::kQcIgnoredBone, b.at,
+            head +
+                ", which studiomdl drops from the compiled model with every bone below it (no "
+                "vertex of any body is weighted to them); " +
+                skipped + ", which had nothing to collapse"));
+    } else {
+        Diagnostic d = diagnosticAt(
+            Severity::Warning, ids::kQcUnknownBone, b.at,
+            head +
+                (dropped ? std::string(", which studiomdl drops from the compiled model")
+                         : ", which no body has (" + std::to_string(m_out.model.skeleton.size()) +
+                               " bones merged)") +
+                "; " + skipped + ", so this LOD " +
+                (b.command == "replacebone" ? "keeps that bone's vertices where they are"
+                                            : "collapses nothing there"));
+        d.fixedSeverity = true;
+        m_out.diagnostics.push_back(std::move(d));
+    }
+}
+
 void Compiler::dropUnusedBones()
 {
     Skeleton& sk = m_out.model.skeleton;
@@ -1769,6 +1812,11 @@ QcCompiled Compiler::run()
                 continue;
             }
             const auto dropped = m_droppedByName.find(asciiLower(b.bone));
+            if ((b.command == "bonetreecollapse" || b.command == "replacebone") &&
+                !goldSrcFamily(m_project.profile)) {
+                lodBoneRefUnknown(b, dropped != m_droppedByName.end());
+                continue;
+            }
             if (m_project.staticProp && !goldSrcFamily(m_project.profile)) {
                 // MakeStaticProp links every $attachment to static_prop; the rest name bones
                 // that no longer exist when studiomdl looks them up.

@@ -94,6 +94,25 @@ QStringList graded(const QString& qc, std::string_view id, Profile profile)
     return out;
 }
 
+// The diagnostics of checking the QC in `dir` under `profile` that `keep` takes, formatted with
+// paths relative to `dir`.
+template <typename Keep>
+QStringList formattedIf(const QTemporaryDir& dir, const QString& qc, Profile profile, Keep keep)
+{
+    CheckOptions opt;
+    opt.profile = profile;
+    QStringList out;
+    for (const CheckedFile& f : checkQcProject(qc.toStdString(), opt)) {
+        for (const Diagnostic& d : f.diagnostics) {
+            if (keep(d)) {
+                out << QString::fromStdString(formatDiagnostic(d))
+                           .replace(dir.path() + QLatin1Char('/'), QString());
+            }
+        }
+    }
+    return out;
+}
+
 const QByteArray kEmptySmd = "version 1\nnodes\nend\nskeleton\ntime 0\nend\ntriangles\nend\n";
 
 } // namespace
@@ -373,7 +392,8 @@ private slots:
     // Error() on "unknown bonecontroller link" and "cannot find bone %s for hitgroup" when no
     // bone of the compiled table matches without case (stricmp / strcmpi), as it does for
     // $attachment ("unknown attachment link") and $hbox ("cannot find bone %s for bbox"). "tip"
-    // has no vertex: SimplifyModel leaves it out of the table, and "TIP" or "Root" name no bone.
+    // has no vertex: SimplifyModel leaves it out of the table ("TIP" does not find it either);
+    // "ROOT" and "Root" find root.
     void unknownControllerAndHitGroupBone_data()
     {
         QTest::addColumn<QByteArray>("flags");
@@ -390,8 +410,8 @@ private slots:
             u"box.qc:9:11: error: $hgroup names bone 'tip', which studiomdl drops from the "
             u"compiled model: no vertex of any body is weighted to it or to a bone below it "
             u"[qc.unknown-bone]"_qs};
-        QTest::newRow("afterburner") << QByteArray("$flags 2048\n") << int(Profile::Afterburner)
-                                     << four;
+        QTest::newRow("afterburner")
+            << QByteArray("$flags 2048\n") << int(Profile::Afterburner) << four;
         QTest::newRow("goldsrc") << QByteArray("$flags 0\n") << int(Profile::GoldSrc) << four;
     }
     void unknownControllerAndHitGroupBone()
@@ -405,18 +425,9 @@ private slots:
                                         "$controller 0 \"nose\" XR -30 30\n$hgroup 1 \"nose\"\n"
                                         "$controller 1 \"TIP\" YR -30 30\n$hgroup 2 \"tip\"\n"
                                         "$controller 2 \"ROOT\" ZR -30 30\n$hgroup 3 \"Root\"\n");
-        CheckOptions opt;
-        opt.profile = static_cast<Profile>(profile);
-        QStringList got;
-        for (const CheckedFile& f : checkQcProject(qc.toStdString(), opt)) {
-            for (const Diagnostic& d : f.diagnostics) {
-                if (d.severity == Severity::Error) {
-                    got << QString::fromStdString(formatDiagnostic(d))
-                               .replace(dir.path() + QLatin1Char('/'), QString());
-                }
-            }
-        }
-        QCOMPARE(got, errors);
+        QCOMPARE(formattedIf(dir, qc, static_cast<Profile>(profile),
+                             [](const Diagnostic& d) { return d.severity == Severity::Error; }),
+                 errors);
     }
 
     // qc.case-variant-bone when the bone spelt as written is dropped: HL1 SimplifyModel builds
@@ -433,17 +444,9 @@ private slots:
         write(qc, "$modelname \"case.mdl\"\n$cdtexture \".\"\n$flags 2048\n"
                   "$body studio \"case\"\n$sequence idle \"case\"\n"
                   "$attachment 0 \"Root\" 1 0 0\n$hbox 0 \"Root\" 0 0 0 1 1 1\n");
-        CheckOptions opt;
-        opt.profile = Profile::Afterburner;
-        QStringList got;
-        for (const CheckedFile& f : checkQcProject(qc.toStdString(), opt)) {
-            for (const Diagnostic& d : f.diagnostics) {
-                if (d.id == "qc.case-variant-bone" || d.severity == Severity::Error) {
-                    got << QString::fromStdString(formatDiagnostic(d))
-                               .replace(dir.path() + QLatin1Char('/'), QString());
-                }
-            }
-        }
+        const QStringList got = formattedIf(dir, qc, Profile::Afterburner, [](const Diagnostic& d) {
+            return d.id == "qc.case-variant-bone" || d.severity == Severity::Error;
+        });
         const QStringList want{
             u"case.qc:6:15: warning: $attachment names bone 'Root', which studiomdl drops from "
             u"the compiled model (no vertex of any body is weighted to it or to a bone below "

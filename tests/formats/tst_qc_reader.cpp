@@ -620,6 +620,134 @@ private slots:
         QCOMPARE(goldsrcUnknown, std::size_t(3));
     }
 
+    // skeleton.unknown-parent on a bone the compiled model does not have: SDK 2013
+    // studiomdl.cpp Grab_Nodes stores the parent unchecked, and a bone reaches the model only
+    // through BuildGlobalBonetable (boneref: vertices on it or below it, or a command keeping
+    // it); one that does not, with its broken parent, feeds nothing but its own
+    // BuildRawTransforms slot. tschumann/basis null.qc (HL1 studiomdl built its null.mdl: 0
+    // bones) is read as source by `auto`: a note there too. A kept bone keeps the error.
+    void unknownParentOfADroppedBoneIsANote()
+    {
+        MemoryQcFileSystem fs;
+        const std::string null = "version 1\nnodes\n  0 \"Bone1\"  1\nend\nskeleton\ntime 0\n"
+                                 "  0 0 0 0 0 0 0\nend\ntriangles\n\nend\n";
+        fs.files["p/null.smd"] = null;
+        fs.files["p/idle.smd"] = null;
+        fs.files["p/null.qc"] = "$modelname null.mdl\n$body body \"null\"\n"
+                                "$sequence idle \"idle\" loop fps 1\n";
+        fs.files["p/kept.smd"] = "version 1\nnodes\n0 \"root\" -1\n1 \"arm\" 7\nend\n"
+                                 "skeleton\ntime 0\n0 0 0 0 0 0 0\n1 0 0 1 0 0 0\nend\n"
+                                 "triangles\nm\n1 0 0 0 0 0 1 0 0\n1 1 0 0 0 0 1 0 0\n"
+                                 "1 0 1 0 0 0 1 0 0\nend\n";
+        fs.files["p/kept.qc"] = "$modelname kept.mdl\n$body body \"kept\"\n"
+                                "$sequence idle \"kept\"\n";
+        const auto graded = [&](const std::string& qc) {
+            const QcReport r = qcReport(qc, Profile::Auto, fs);
+            CheckOptions opt;
+            std::vector<std::string> got;
+            for (const CheckedFile& f : checkQcReport(r, opt)) {
+                for (const Diagnostic& d : f.diagnostics) {
+                    if (d.id == ids::kSkeletonUnknownParent) {
+                        got.push_back(formatDiagnostic(d));
+                    }
+                }
+            }
+            return got;
+        };
+        QCOMPARE(graded("p/null.qc"),
+                 (std::vector<std::string>{
+                     "p/null.smd:3:14: note: parent 1 of bone 'Bone1' is not declared; the "
+                     "compiled model has no bone 'Bone1' (no vertex is on it or below it, no "
+                     "command keeps it), so studiomdl never links it [skeleton.unknown-parent]",
+                     "p/idle.smd:3:14: note: parent 1 of bone 'Bone1' is not declared; the "
+                     "compiled model has no bone 'Bone1' (no vertex is on it or below it, no "
+                     "command keeps it), so studiomdl never links it [skeleton.unknown-parent]"}));
+        QCOMPARE(graded("p/kept.qc"),
+                 (std::vector<std::string>{"p/kept.smd:4:9: error: parent 7 of bone 'arm' is "
+                                           "not declared [skeleton.unknown-parent]"}));
+    }
+
+    // A $lod's bonetreecollapse whose bone is not in the global bone table: SDK 2013
+    // UnifyLODs.cpp ConvertSingleBoneTreeCollapseToReplaceBones warns "Couldn't find bone %s
+    // for bonetreecollapse, skipping" (MdlWarning) and the compile goes on. A dropped bone's
+    // subtree has no vertex (TagUsedBones tags the parents of used bones), so the skipped line
+    // collapsed nothing: a note. A bone no file has leaves the LOD without the collapse its
+    // author wrote: a warning. replacebone likewise (BuildBoneLODMapping skips a pair with an
+    // unknown bone, warning only under -verbose).
+    void boneTreeCollapseOfAnAbsentBoneOnlyWarns()
+    {
+        MemoryQcFileSystem fs;
+        fs.files["p/a.smd"] = "version 1\nnodes\n0 \"root\" -1\n1 \"spine\" 0\n"
+                              "2 \"unused\" 1\n3 \"child\" 2\nend\n"
+                              "skeleton\ntime 0\n0 0 0 0 0 0 0\n1 0 0 1 0 0 0\n"
+                              "2 0 0 1 0 0 0\n3 0 0 1 0 0 0\nend\n"
+                              "triangles\nm\n1 0 0 0 0 0 1 0 0\n1 1 0 0 0 0 1 0 0\n"
+                              "1 0 1 0 0 0 1 0 0\nend\n";
+        fs.files["p/c.qc"] = "$modelname \"t/c.mdl\"\n"                // 1
+                             "$body a \"a.smd\"\n"                     // 2
+                             "$sequence idle \"a.smd\"\n"              // 3
+                             "$lod 10\n{\n"                            // 4, 5
+                             " bonetreecollapse \"unused\"\n"          // 6
+                             " bonetreecollapse \"nosuch\"\n"          // 7
+                             " bonetreecollapse \"spine\"\n"           // 8
+                             " replacebone \"child\" \"spine\"\n"      // 9
+                             " replacebone \"spine\" \"nosuch\"\n}\n"; // 10, 11
+        const QcReport r = qcReport("p/c.qc", Profile::Source, fs);
+        QCOMPARE(r.compiled.model.skeleton.size(), std::size_t(2)); // root, spine
+        CheckOptions opt;
+        opt.profile = Profile::Source;
+        std::vector<std::string> got;
+        for (const CheckedFile& f : checkQcReport(r, opt)) {
+            for (const Diagnostic& d : f.diagnostics) {
+                if (d.id.substr(0, 3) == "qc.") {
+                    got.push_back(formatDiagnostic(d));
+                }
+            }
+        }
+        QCOMPARE(got,
+                 (std::vector<std::string>{
+                     "p/c.qc:6:19: note: bonetreecollapse names bone 'unused', which studiomdl "
+                     "drops from the compiled model with every bone below it (no vertex of any "
+                     "body is weighted to them); studiomdl warns that it cannot find the bone "
+                     "and skips the line, which had nothing to collapse [qc.ignored-bone]",
+                     "p/c.qc:7:19: warning: bonetreecollapse names bone 'nosuch', which no body "
+                     "has (2 bones merged); studiomdl warns that it cannot find the bone and "
+                     "skips the line, so this LOD collapses nothing there [qc.unknown-bone]",
+                     "p/c.qc:9:14: warning: replacebone names bone 'child', which studiomdl "
+                     "drops from the compiled model; studiomdl skips the replacement (it warns "
+                     "only under -verbose), so this LOD keeps that bone's vertices where they "
+                     "are [qc.unknown-bone]",
+                     "p/c.qc:10:22: warning: replacebone names bone 'nosuch', which no body has "
+                     "(2 bones merged); studiomdl skips the replacement (it warns only under "
+                     "-verbose), so this LOD keeps that bone's vertices where they are "
+                     "[qc.unknown-bone]"}));
+        // $staticprop: MakeStaticProp (in RemapBones, before the LODs' lines are looked up)
+        // leaves one bone, so both lines are skipped with nothing to collapse.
+        fs.files["p/s.qc"] = "$modelname \"t/s.mdl\"\n$staticprop\n$body a \"a.smd\"\n"
+                             "$sequence idle \"a.smd\"\n$lod 10\n{\n"
+                             " bonetreecollapse \"spine\"\n replacebone \"root\" \"spine\"\n}\n";
+        got.clear();
+        for (const CheckedFile& f : checkQcReport(qcReport("p/s.qc", Profile::Source, fs), opt)) {
+            for (const Diagnostic& d : f.diagnostics) {
+                if (d.id.substr(0, 3) == "qc.") {
+                    got.push_back(formatDiagnostic(d));
+                }
+            }
+        }
+        const std::string skip = "; $staticprop collapses every bone into one bone named "
+                                 "'static_prop', so ";
+        QCOMPARE(got, (std::vector<std::string>{
+                          "p/s.qc:7:19: note: bonetreecollapse names bone 'spine'" + skip +
+                              "studiomdl warns that it cannot find the bone and skips the line, "
+                              "which had nothing to collapse [qc.ignored-bone]",
+                          "p/s.qc:8:14: note: replacebone names bone 'root'" + skip +
+                              "studiomdl skips the replacement (it warns only under -verbose), "
+                              "which had nothing to collapse [qc.ignored-bone]",
+                          "p/s.qc:8:21: note: replacebone names bone 'spine'" + skip +
+                              "studiomdl skips the replacement (it warns only under -verbose), "
+                              "which had nothing to collapse [qc.ignored-bone]"}));
+    }
+
     // studiomdl reads only positions and bones from a collision model, and nothing but the
     // skeleton from a sequence's file: their normals, UVs, materials and weights are nobody's
     // concern (20 mesh.misdirected-normals warnings on the L4D2 template's physics.dmx, which
@@ -894,7 +1022,8 @@ private slots:
 
     // The files of a GoldSrc-family project are read for its compiler: under goldsrc a null
     // model's undeclared parent is a note in the QC as it is for the file alone
-    // (tschumann/basis null.qc; null.mdl has 0 bones), under source an error.
+    // (tschumann/basis null.qc; null.mdl has 0 bones); under source a note too, as the bone
+    // is not in the compiled model (unknownParentOfADroppedBoneIsANote).
     void filesAreReadForTheProjectsCompiler()
     {
         MemoryQcFileSystem fs;
@@ -904,7 +1033,7 @@ private slots:
                                 "$sequence idle \"null\" loop fps 1\n";
         for (const auto& [profile, severity] : {std::pair{Profile::GoldSrc, Severity::Note},
                                                 {Profile::Pathos, Severity::Note},
-                                                {Profile::Source, Severity::Error}}) {
+                                                {Profile::Source, Severity::Note}}) {
             const QcReport r = qcReport("p/null.qc", profile, fs);
             std::vector<Severity> found;
             for (const CheckedFile& f : checkQcReport(r, CheckOptions{})) {
