@@ -390,19 +390,20 @@ MaterialSources materialSourcesFor(const QString& modelPath, const QStringList& 
     return out;
 }
 
-void addQcTextureSettings(MaterialSources& sources, const QString& qcPath,
-                          const core::QcProject& project)
+void addQcTextureSettings(MaterialSources& sources, const core::QcProject& project,
+                          const std::vector<core::QcTexture>& textures)
 {
-    const QDir qcDir = QFileInfo(qcPath).absoluteDir();
     QStringList cd;
-    for (const core::QcPath& p : project.cdTextures) {
-        QString rel = QString::fromStdString(p.path);
-        rel.replace(QLatin1Char('\\'), QLatin1Char('/'));
-        cd << QDir::cleanPath(qcDir.filePath(rel));
+    for (const std::string& f : core::qcTextureFolders(project)) {
+        cd << QDir::cleanPath(
+            QFileInfo(QString::fromStdString(f.empty() ? "." : f)).absoluteFilePath());
     }
     sources.folders = cd + sources.folders;
     sources.folders.removeDuplicates();
     sources.renderModes = project.texRenderModes;
+    for (const core::QcTexture& t : textures) {
+        sources.qcTextures.emplace_back(t.name, QString::fromStdString(t.resolved));
+    }
 }
 
 MaterialLook lookUpMaterial(const core::Material& material, const MaterialSources& sources,
@@ -448,7 +449,12 @@ MaterialLook lookUpMaterial(const core::Material& material, const MaterialSource
         }
     }
     look.notLookedUp = !resolver && sources.notLookedUp();
-    look.texturePath = findTexture(material.name, material.images, folders);
+    const auto qc =
+        std::find_if(sources.qcTextures.begin(), sources.qcTextures.end(),
+                     [&](const auto& t) { return core::asciiIEquals(t.first, material.name); });
+    look.texturePath = qc != sources.qcTextures.end()
+                           ? qc->second
+                           : findTexture(material.name, material.images, folders);
     // With Source roots, a material with no VMT is the checkerboard even when an image file of
     // its name lies next to the model (the game never reads those).
     if (look.source) {

@@ -11,6 +11,7 @@
 #include "core/model/mesh.h"
 
 #include "core/formats/qc/qc_project.h"
+#include "core/project/qc_textures.h"
 #include "core/materials/material_lookup.h"
 
 namespace rigscope::render {
@@ -107,6 +108,10 @@ struct MaterialSources {
         int flags = 0;
     };
     std::vector<Embedded> embedded;
+    // A GoldSrc / Afterburner QC's textures as `check` looks them up (core::QcReport::textures,
+    // qc_textures.h): name -> the file studiomdl reads, empty when it finds none (then drawn
+    // flat, as qc.missing-texture says). Names it does not cover use `folders`.
+    std::vector<std::pair<std::string, QString>> qcTextures;
     bool sourceLookup() const { return !query.roots.empty(); }
     // The profile wants a Source lookup (not goldsrc or cod): with no roots, the model's
     // materials were not looked up, which the Inspector and the status bar say.
@@ -123,9 +128,10 @@ struct MaterialSources {
 MaterialSources materialSourcesFor(const QString& modelPath, const QStringList& materialRoots,
                                    const std::vector<std::string>* cdMaterials = nullptr,
                                    bool sourceProfile = true);
-// A QC's image-file settings: `$cdtexture` folders (relative to the QC's folder) searched first,
-// and its `$texrendermode` lines.
-void addQcTextureSettings(MaterialSources& sources, const QString& qcPath,
-                          const core::QcProject& project);
+// A QC's image-file settings: its texture folders (core::qcTextureFolders: `$cdtexture`, else
+// `$cd` and the QC's folder) searched first, the textures `check` found (`textures`), and its
+// `$texrendermode` lines.
+void addQcTextureSettings(MaterialSources& sources, const core::QcProject& project,
+                          const std::vector<core::QcTexture>& textures);
 
 } // namespace rigscope::render

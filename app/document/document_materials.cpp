@@ -83,7 +83,7 @@ render::MaterialSources documentMaterialSources(const LoadedFile* p, const QStri
     render::MaterialSources s =
         render::materialSourcesFor(p->path, roots, qc || p->compiled ? &cds : nullptr, source);
     if (qc) {
-        render::addQcTextureSettings(s, p->path, qc->project);
+        render::addQcTextureSettings(s, qc->project, qc->textures);
     }
     if (p->compiled) {
         addEmbeddedTextures(s, p->path, *p->compiled);

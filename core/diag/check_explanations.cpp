@@ -1185,6 +1185,23 @@ constexpr CheckExplanation kExplanations[] = {
      "in a case-sensitive build step it does not.",
      "None: a note in every profile.", "$body body \"REF.SMD\"   (the file is ref.smd)",
      "Rename the file or write the name in the QC exactly as on disk."},
+    {"qc.missing-texture", "a texture the model uses is found in no texture folder",
+     "A texture a body file's triangles name (or a `$texturegroup` row) is not in any "
+     "`$cdtexture` folder (every path of every `$cdtexture` line, relative to the QC's folder); "
+     "without `$cdtexture`, not in the `$cd` folder nor the QC's. A name is looked up once, at "
+     "the line naming it first, subfolders allowed, case ignored as Windows does. Names of a "
+     "type the compiler does not load are `mesh.material-not-bmp`'s.",
+     "Half-Life's studiomdl reads every texture before it writes the model (SetSkinValues, "
+     "Grab_Skin): with `$cdtexture` it tries each folder and stops with \"%s not found\"; "
+     "without, it opens `$cd`/NAME and stops when LoadBMP cannot (\"error -1 reading BMP "
+     "image\"). Afterburner's abstudiomdl reads its .bmp and .png files too, also with "
+     "`$flags 2048` (the model records each texture's size); its messages include \"%s not "
+     "found\" and \"Could not find texture file %s\".",
+     "An error in goldsrc and afterburner; off in source, source256 and pathos (vbmcompiler "
+     "opens no image here, the engine draws .vbm models with their own materials).",
+     "$cdtexture \".\"\n$body body \"ref\"   (ref.smd names missing.bmp)",
+     "Put the image in a `$cdtexture` folder, add its folder to `$cdtexture`, or correct the "
+     "name in the body file."},
     {"qc.unknown-command", "a command the profile's studiomdl does not know",
      "The `$command` is neither a studiomdl command of the profile (GoldSrc or Source) nor a "
      "macro. RigScope ignores it and reads on.",

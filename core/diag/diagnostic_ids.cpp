@@ -367,6 +367,10 @@ constexpr CatalogEntry kCatalog[] = {
     {"qc.case-mismatch",
      {S::Note, S::Note, S::Note, S::Off},
      "a file the QC names is found only by a case-insensitive match"},
+    {"qc.missing-texture",
+     {S::Error, S::Off, S::Off, S::Off},
+     "goldsrc / afterburner: a texture a body file or $texturegroup names is in no $cdtexture "
+     "folder (none: the $cd folder or the QC's), at its first naming line"},
     {"qc.unknown-command",
      {S::Error, S::Error, S::Error, S::Off},
      "a $command the profile's studiomdl does not know (it stops)"},

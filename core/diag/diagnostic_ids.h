@@ -144,6 +144,7 @@ inline constexpr std::string_view kWriteDataDropped = "write.data-dropped";
 // ---- qc.* (issue 17) ----
 inline constexpr std::string_view kQcMissingFile = "qc.missing-file";
 inline constexpr std::string_view kQcCaseMismatch = "qc.case-mismatch";
+inline constexpr std::string_view kQcMissingTexture = "qc.missing-texture";
 inline constexpr std::string_view kQcUnknownCommand = "qc.unknown-command";
 inline constexpr std::string_view kQcUnknownBone = "qc.unknown-bone";
 inline constexpr std::string_view kQcIgnoredBone = "qc.ignored-bone";

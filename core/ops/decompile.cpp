@@ -13,6 +13,7 @@
 
 #include "core/build/model_builder.h"
 #include "core/checks/check_util.h"
+#include "core/formats/bmp/bmp_writer.h"
 #include "core/formats/mdl/compiled_files.h"
 #include "core/formats/mdl/compiled_model.h"
 #include "core/formats/mdl/vvd_vertices.h"
@@ -75,6 +76,29 @@ std::string safeName(std::string_view s)
         out = "unnamed";
     }
     return out;
+}
+
+// True when `path` ('/'-separated) names a file inside the QC's folder that a file system
+// takes as written: relative, no empty, "." or ".." part, no drive and no character Windows
+// refuses. A texture's file is written under its exact name (the SMDs name it), or not at all.
+bool projectFilePath(std::string_view path)
+{
+    if (path.empty() || path.front() == '/' || path.back() == '/') {
+        return false;
+    }
+    std::size_t start = 0;
+    while (start <= path.size()) {
+        const std::size_t end = std::min(path.find('/', start), path.size());
+        const std::string_view part = path.substr(start, end - start);
+        if (part.empty() || part == "." || part == ".." || part.back() == ' ' ||
+            part.back() == '.') {
+            return false;
+        }
+        start = end + 1;
+    }
+    return std::none_of(path.begin(), path.end(), [](char c) {
+        return static_cast<unsigned char>(c) < 0x20 || std::strchr("<>:\"|?*", c) != nullptr;
+    });
 }
 
 // The file a compiled model's source name is written to, relative to the QC: the name as
@@ -1592,16 +1616,50 @@ DecompiledProject decompileModel(const Model& read, const CompiledModelInfo& inf
                 line("$texrendermode " + quoted(t.name) + " " + mode);
             }
         }
-        // Textures kept on disk (no pixels in the .mdl) are the game's files, found through
-        // $cdtexture; the others are pixels a recompile reads from BMP files.
-        const auto onDisk = static_cast<std::size_t>(
-            std::count_if(info.textures.begin(), info.textures.end(),
-                          [](const CompiledTexture& t) { return t.indices.empty(); }));
-        const std::size_t embedded =
-            info.variant == "afterburner" ? info.textures.size() - onDisk : info.textures.size();
-        if (embedded > 0) {
-            notes.push_back(plural(embedded, "texture") +
-                            " not exported: RigScope has no BMP writer (the QC names them)");
+        // The pixels the .mdl holds, written as the 8-bit BMP files its SMDs name, in the
+        // QC's folder (the $cdtexture "." above), where Grab_Skin finds them and LoadBMP reads
+        // them. Textures kept on disk (Afterburner's flag 0x800: no pixels) are the game's
+        // files, found through the $cdtexture folders of `diskTextures`.
+        const bool onDiskModel = info.variant == "afterburner" && !diskTextures.folders.empty();
+        std::set<std::string> bmpNames;
+        std::size_t unwritable = 0, noPixels = 0;
+        std::string firstUnwritable;
+        for (const CompiledTexture& t : info.textures) {
+            if (t.indices.empty()) {
+                noPixels += info.variant == "afterburner" ? 0u : 1u;
+                continue;
+            }
+            std::string file = t.name;
+            std::replace(file.begin(), file.end(), '\\', '/');
+            if (!bmpNames.insert(asciiLower(file)).second) {
+                continue; // one file per name: the recompile lists the name once
+            }
+            std::string bytes;
+            if (projectFilePath(file) && asciiIEndsWith(file, ".bmp") && !onDiskModel) {
+                bytes = writeIndexedBmp(t.width, t.height, t.indices, t.palette);
+            }
+            if (bytes.empty()) {
+                firstUnwritable = unwritable == 0 ? t.name : firstUnwritable;
+                ++unwritable;
+                continue;
+            }
+            out.files.push_back({file, std::move(bytes)});
+        }
+        if (unwritable > 0) {
+            notes.push_back(plural(unwritable, "texture") + " not written as a BMP file (first '" +
+                            firstUnwritable +
+                            "': not a .bmp name in the QC's folder, or an 8-bit size or "
+                            "palette LoadBMP cannot take): a recompile needs the file");
+        }
+        if (noPixels > 0) {
+            notes.push_back(plural(noPixels, "texture") +
+                            " without pixels in the .mdl not written as a BMP file: a "
+                            "recompile needs the file");
+        }
+        if (info.textures.empty() && read.mesh.triangleCount() > 0) {
+            notes.push_back("the textures are in the model's texture file (NAMEt.mdl), which "
+                            "was not read: no BMP file written, and a recompile needs them "
+                            "(convert with that file beside the .mdl)");
         }
         if (info.variant == "afterburner" && diskTextures.missing > 0) {
             notes.push_back(plural(diskTextures.missing, "texture") +

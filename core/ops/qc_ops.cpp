@@ -87,6 +87,7 @@ void finishReport(QcReport& r, QcFileSystem& fs)
     r.diagnostics.insert(r.diagnostics.end(), r.compiled.diagnostics.begin(),
                          r.compiled.diagnostics.end());
     jiggleSkeletonChecks(r.project, r.compiled, r.diagnostics);
+    r.textures = lookUpQcTextures(r.project, r.compiled, fs, r.diagnostics);
     if (!goldSrcFamily(r.profile)) {
         r.flex = buildQcFlexRig(r.project, r.compiled.model, r.compiled.flexSources, 96);
         r.diagnostics.insert(r.diagnostics.end(), r.flex.diagnostics.begin(),
@@ -98,6 +99,13 @@ void finishReport(QcReport& r, QcFileSystem& fs)
     for (const QcFileRef& f : r.project.files) {
         if (f.kind == QcFileRef::Kind::Include && !f.resolved.empty()) {
             order.push_back(f.resolved);
+        }
+    }
+    // Then the body files (qc.missing-texture) in the order their findings come.
+    for (const Diagnostic& d : r.diagnostics) {
+        if (d.id == ids::kQcMissingTexture &&
+            std::find(order.begin(), order.end(), d.file) == order.end()) {
+            order.push_back(d.file);
         }
     }
     auto rank = [&](const std::string& file) {

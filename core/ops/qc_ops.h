@@ -8,6 +8,7 @@
 #include "core/physics/physics_model.h"
 #include "core/project/qc_compile.h"
 #include "core/project/qc_resolve.h"
+#include "core/project/qc_textures.h"
 
 namespace rigscope::core {
 
@@ -24,6 +25,9 @@ struct QcReport {
     // The face (core/pose/qc_flex.h): controllers, rules, shape keys and eyes; its flex.*
     // findings are in `diagnostics`.
     QcFlexRig flex;
+    // GoldSrc / Afterburner: the textures studiomdl reads and where they are (qc_textures.h);
+    // the viewer draws these files.
+    std::vector<QcTexture> textures;
     Profile profile = Profile::Source; // resolved
     // Reading, resolution and project checks (qc.*), graded for the profile, in script order.
     std::vector<Diagnostic> diagnostics;

@@ -22,13 +22,14 @@ namespace {
 
 void write(const QString& path, const QByteArray& text)
 {
+    QDir().mkpath(QFileInfo(path).absolutePath());
     QFile f(path);
     QVERIFY(f.open(QIODevice::WriteOnly));
     f.write(text);
 }
 
-// box.qc and box.smd (bones root and tip, one triangle on root textured `material`) in `dir`,
-// with `extra` QC lines; the QC's path.
+// box.qc and box.smd (bones root and tip, one triangle on root textured `material`, whose
+// file is there too: qc.missing-texture) in `dir`, with `extra` QC lines; the QC's path.
 QString writeProject(const QTemporaryDir& dir, const QByteArray& flags, const QByteArray& material,
                      const QByteArray& extra = {})
 {
@@ -40,6 +41,7 @@ QString writeProject(const QTemporaryDir& dir, const QByteArray& flags, const QB
           "0 0 0 0 0 0 0\n1 0 0 1 0 0 0\nend\n"
           "triangles\n" +
               material + "\n0 0 0 0 0 0 1 0 0\n0 1 0 0 0 0 1 1 0\n0 0 1 0 0 0 1 0 1\nend\n");
+    write(dir.filePath(QString::fromUtf8(material)), {});
     return dir.filePath(QStringLiteral("box.qc"));
 }
 
@@ -49,6 +51,13 @@ const QByteArray kCaseSmd =
     "0 0 0 0 0 0 0\n1 0 0 5 0 0 0\nend\ntriangles\n"
     "box.bmp\n0 0 0 0 0 0 1 0 0\n0 1 0 0 0 0 1 1 0\n0 0 1 0 0 0 1 0 1\n"
     "box.bmp\n1 0 0 5 0 0 1 0 0\n1 1 0 5 0 0 1 1 0\n1 0 1 5 0 0 1 0 1\nend\n";
+
+// kCaseSmd as case.smd in `dir`, with the texture it names (else qc.missing-texture).
+void writeCaseSmd(const QTemporaryDir& dir)
+{
+    write(dir.filePath(QStringLiteral("case.smd")), kCaseSmd);
+    write(dir.filePath(QStringLiteral("box.bmp")), {});
+}
 
 struct Outcome {
     Profile profile = Profile::Auto;
@@ -308,7 +317,7 @@ private slots:
         QFETCH(QString, duplicateName);
         const auto p = static_cast<Profile>(profile);
         QTemporaryDir dir;
-        write(dir.filePath(QStringLiteral("case.smd")), kCaseSmd);
+        writeCaseSmd(dir);
         const QString qc = dir.filePath(QStringLiteral("case.qc"));
         write(qc, "$modelname \"case.mdl\"\n" + flags +
                       "$body studio \"case\"\n$sequence idle \"case\"\n"
@@ -361,7 +370,7 @@ private slots:
         QFETCH(QStringList, warnings);
         const auto p = static_cast<Profile>(profile);
         QTemporaryDir dir;
-        write(dir.filePath(QStringLiteral("case.smd")), kCaseSmd);
+        writeCaseSmd(dir);
         const QString qc = dir.filePath(QStringLiteral("case.qc"));
         // Lines 7 and 9 name the first bone and a spelling neither bone has: no warning.
         write(qc, "$modelname \"case.mdl\"\n" + flags +
@@ -440,6 +449,7 @@ private slots:
               "version 1\nnodes\n0 \"Root\" -1\n1 \"root\" -1\nend\nskeleton\ntime 0\n"
               "0 0 0 0 0 0 0\n1 0 0 5 0 0 0\nend\ntriangles\n"
               "box.bmp\n1 0 0 5 0 0 1 0 0\n1 1 0 5 0 0 1 1 0\n1 0 1 5 0 0 1 0 1\nend\n");
+        write(dir.filePath(QStringLiteral("box.bmp")), {});
         const QString qc = dir.filePath(QStringLiteral("case.qc"));
         write(qc, "$modelname \"case.mdl\"\n$cdtexture \".\"\n$flags 2048\n"
                   "$body studio \"case\"\n$sequence idle \"case\"\n"

@@ -9,7 +9,9 @@
 #include <QtTest/QtTest>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <cstring>
 #include <map>
 #include <set>
 #include <string_view>
@@ -19,6 +21,7 @@
 #include "core/ops/decompile.h"
 #include "core/ops/qc_ops.h"
 #include "core/ops/read_input.h"
+#include "core/project/qc_textures.h"
 #include "tests/support/mdl_writer.h"
 #include "tests/support/public_data.h"
 #include "tests/support/test_support.h"
@@ -125,6 +128,102 @@ std::size_t matched(const std::vector<Corner>& a, const std::vector<Corner>& b,
         n += found ? 1 : 0;
     }
     return n;
+}
+
+// `bytes` written as `dir`/test.mdl with its sequence group test01.mdl; the .mdl's path.
+QString writeGoldsrcTest(const QString& dir, const test::GoldsrcMdlBytes& bytes)
+{
+    const QString mdl = QDir(dir).filePath(QStringLiteral("test.mdl"));
+    write(mdl, bytes.mdl);
+    write(QDir(dir).filePath(QStringLiteral("test01.mdl")), bytes.sequenceGroups.at(0));
+    return mdl;
+}
+
+// An 8-bit BMP read as HL1 studiomdl's LoadBMP (lbmlib.c) reads it, refusing what it refuses:
+// reserved words not 0, an info header other than 40 bytes or 1 plane, other than 8 bits,
+// compressed; the palette (biClrUsed entries, 0 meaning 256) right after the headers, the
+// pixels the rest of the file up to bfSize, rows padded to 4 bytes and stored bottom-up.
+// `error` empty when read; `indices` top row first, `palette` 256 RGB triples.
+struct StudiomdlBmp {
+    std::int32_t width = 0, height = 0;
+    std::vector<std::uint8_t> indices, palette;
+    std::string error;
+};
+StudiomdlBmp readBmpAsStudiomdl(const QString& path)
+{
+    StudiomdlBmp out;
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        out.error = "unable to open BMP file";
+        return out;
+    }
+    const QByteArray b = f.readAll();
+    const auto u8 = [&b](qsizetype o) { return static_cast<std::uint8_t>(b[o]); };
+    const auto u16 = [&](qsizetype o) {
+        return std::uint32_t(u8(o)) | std::uint32_t(u8(o + 1)) << 8;
+    };
+    const auto u32 = [&](qsizetype o) { return u16(o) | u16(o + 2) << 16; };
+    if (b.size() < 54 || b[0] != 'B' || b[1] != 'M') {
+        out.error = "not a BMP file";
+    } else if (u16(6) != 0 || u16(8) != 0) {
+        out.error = "-2000: reserved words";
+    } else if (u32(14) != 40 || u16(26) != 1) {
+        out.error = "-3000: invalid BMP file header";
+    } else if (u16(28) != 8) {
+        out.error = "-4: BMP file not 8 bit";
+    } else if (u32(30) != 0) {
+        out.error = "-5: invalid BMP compression type";
+    }
+    if (!out.error.empty()) {
+        return out;
+    }
+    const std::uint32_t used = u32(46) == 0 ? 256 : u32(46);
+    const qsizetype pixels = 54 + qsizetype(used) * 4;
+    const auto width = static_cast<std::int32_t>(u32(18));
+    const auto height = static_cast<std::int32_t>(u32(22));
+    const qsizetype stride = (width + 3) & ~3;
+    if (used > 256 || qsizetype(u32(2)) != b.size() || width <= 0 || height <= 0 ||
+        b.size() - pixels != stride * height) {
+        out.error = "-7: the pixels are not the rest of the file up to bfSize";
+        return out;
+    }
+    out.width = width;
+    out.height = height;
+    out.palette.assign(768, 0);
+    for (std::uint32_t c = 0; c < used; ++c) {
+        out.palette[c * 3] = u8(54 + qsizetype(c) * 4 + 2);
+        out.palette[c * 3 + 1] = u8(54 + qsizetype(c) * 4 + 1);
+        out.palette[c * 3 + 2] = u8(54 + qsizetype(c) * 4);
+    }
+    for (std::int32_t row = height; row-- > 0;) {
+        const qsizetype o = pixels + qsizetype(row) * stride;
+        out.indices.insert(out.indices.end(), b.begin() + o, b.begin() + o + width);
+    }
+    return out;
+}
+
+// Every texture of the GoldSrc model `mdl` is a BMP in `dir` under its name that LoadBMP reads
+// back to the .mdl's size, indices and palette; the names compared (lower case) in `names`.
+void verifyBmpsOf(const QString& mdl, const QDir& dir, std::set<std::string>* names = nullptr)
+{
+    const OpenedInput in = openInput(mdl.toStdString(), Profile::Auto, {});
+    QVERIFY(in.readable && in.compiled);
+    QVERIFY(!in.compiled->textures.empty());
+    for (const CompiledTexture& t : in.compiled->textures) {
+        QVERIFY2(!t.indices.empty(), t.name.c_str());
+        const StudiomdlBmp bmp = readBmpAsStudiomdl(dir.filePath(QString::fromStdString(t.name)));
+        QVERIFY2(bmp.error.empty(), (t.name + ": " + bmp.error).c_str());
+        QCOMPARE(bmp.width, t.width);
+        QCOMPARE(bmp.height, t.height);
+        QVERIFY2(bmp.indices == t.indices, t.name.c_str());
+        QVERIFY2(bmp.palette == t.palette, t.name.c_str());
+        if (names) {
+            std::string lower = t.name;
+            std::transform(lower.begin(), lower.end(), lower.begin(),
+                           [](unsigned char c) { return char(std::tolower(c)); });
+            names->insert(lower);
+        }
+    }
 }
 
 } // namespace
@@ -461,6 +560,9 @@ private slots:
         const QcReport back =
             qcReportFromFile(tmp.filePath(QStringLiteral("m.qc")).toStdString(), Profile::Auto);
         QCOMPARE(back.errors, std::size_t(0));
+        if (r.compiled.engine == "goldsrc") {
+            verifyBmpsOf(root.filePath(mdl), QDir(tmp.path())); // its textures, as BMP files
+        }
         QCOMPARE(back.physics.solids.size(), r.compiled.physics.solids.size());
         QCOMPARE(back.physics.convexPieces(), r.compiled.physics.convexPieces());
         if (source.isEmpty()) {
@@ -803,9 +905,7 @@ private slots:
         const test::GoldsrcMdlBytes bytes = test::writeGoldsrcMdl(spec);
         QVERIFY(QDir().mkpath(tmp.filePath(QStringLiteral("game/models"))));
         QVERIFY(QDir().mkpath(tmp.filePath(QStringLiteral("game/textures/mdl"))));
-        const QString mdl = tmp.filePath(QStringLiteral("game/models/test.mdl"));
-        write(mdl, bytes.mdl);
-        write(tmp.filePath(QStringLiteral("game/models/test01.mdl")), bytes.sequenceGroups.at(0));
+        const QString mdl = writeGoldsrcTest(tmp.filePath(QStringLiteral("game/models")), bytes);
         for (const char* t : {"skin", "chrome_eye", "skin_dirty"}) {
             write(tmp.filePath(QStringLiteral("game/textures/mdl/%1.png").arg(QLatin1String(t))),
                   "png");
@@ -873,14 +973,12 @@ private slots:
         spec.attachments[0].name.clear();
         spec.bodyparts.push_back({"alarm", {test::GsModel{"alarm_ref", {}, {}}}});
         const test::GoldsrcMdlBytes bytes = test::writeGoldsrcMdl(spec);
-        const QString mdl = tmp.filePath(QStringLiteral("test.mdl"));
-        write(mdl, bytes.mdl);
-        write(tmp.filePath(QStringLiteral("test01.mdl")), bytes.sequenceGroups.at(0));
+        const QString mdl = writeGoldsrcTest(tmp.path(), bytes);
         const QString qc = tmp.filePath(QStringLiteral("out/test.qc"));
         const DecompileResult d = decompileFile(mdl.toStdString(), qc.toStdString(), {});
         QCOMPARE(d.exitCode, 0);
         QCOMPARE(notesWith(d.notes, "'bone_N'"), 0);
-        QCOMPARE(d.written.size(), std::size_t(5)); // + alarm_ref.smd
+        QCOMPARE(d.written.size(), std::size_t(8)); // + alarm_ref.smd, 3 BMPs
         QFile f(qc);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QByteArray text = f.readAll();
@@ -895,6 +993,98 @@ private slots:
         const QByteArray empty = alarm.readAll();
         QVERIFY2(empty.endsWith("triangles\nend\n"), empty.constData());
         QCOMPARE(empty.count('\n'), 12); // nodes (2 bones), skeleton (1 frame), no triangle
+    }
+
+    // GoldSrc keeps a model's textures as 8-bit pixels and a palette in the .mdl; studiomdl
+    // reads them from BMP files (Grab_Skin: "%s not found" without one). convert writes each
+    // as the 8-bit BMP LoadBMP reads, named as the SMDs name it, in the QC's folder ($cd and
+    // $cdtexture "."): pixel for pixel and colour for colour the .mdl's, and `check` finds
+    // every texture (0 errors; before, one qc.missing-texture each). Written atomically like
+    // the SMDs: an existing BMP is refused without --force. Textures in a NAMEt.mdl that is
+    // not there are said, not written.
+    void goldsrcTexturesWrittenAsBmp()
+    {
+        QTemporaryDir tmp;
+        test::GoldsrcMdlSpec spec = test::sampleGoldsrcSpec();
+        spec.attachments[0].name.clear();
+        spec.textures[1].name = "{chrome eye.bmp"; // written under its name, as the SMD has it
+        test::GoldsrcMdlBytes bytes = test::writeGoldsrcMdl(spec);
+        // Distinct indices in every texture (the writer fills each with one): row order and
+        // the padding of the eye's 2-texel rows show.
+        const auto i32 = [&bytes](std::size_t o) {
+            std::int32_t v = 0;
+            std::memcpy(&v, bytes.mdl.data() + o, 4);
+            return static_cast<std::size_t>(v);
+        };
+        for (std::size_t t = 0; t < spec.textures.size(); ++t) {
+            const std::size_t record = i32(184) + 80 * t;
+            const std::size_t n = i32(record + 68) * i32(record + 72);
+            for (std::size_t k = 0; k < n; ++k) {
+                bytes.mdl[i32(record + 76) + k] = static_cast<char>(17 * t + 37 * k + 5);
+            }
+        }
+        const QString mdl = writeGoldsrcTest(tmp.path(), bytes);
+        const QString qc = tmp.filePath(QStringLiteral("out/test.qc"));
+        const DecompileResult d = decompileFile(mdl.toStdString(), qc.toStdString(), {});
+        QCOMPARE(d.exitCode, 0);
+        QCOMPARE(notesWith(d.notes, "BMP"), 0);
+        QCOMPARE(d.written.size(), std::size_t(7)); // the QC, 3 SMDs, 3 BMPs
+        const QDir out(tmp.filePath(QStringLiteral("out")));
+        std::set<std::string> names;
+        verifyBmpsOf(mdl, out, &names);
+        QCOMPARE(names, (std::set<std::string>{"skin.bmp", "{chrome eye.bmp", "skin_dirty.bmp"}));
+        const StudiomdlBmp eye =
+            readBmpAsStudiomdl(out.filePath(QStringLiteral("{chrome eye.bmp")));
+        QCOMPARE(eye.indices, (std::vector<std::uint8_t>{22, 59, 96, 133}));
+        QCOMPARE(QFileInfo(out.filePath(QStringLiteral("{chrome eye.bmp"))).size(),
+                 qint64(14 + 40 + 1024 + 2 * 4));
+        const QcReport back = qcReportFromFile(qc.toStdString(), Profile::Auto);
+        QCOMPARE(back.errors, std::size_t(0));
+        QCOMPARE(back.textures.size(), std::size_t(3));
+        for (const QcTexture& t : back.textures) {
+            QVERIFY2(!t.resolved.empty() && !t.caseMismatch, t.name.c_str());
+        }
+        const auto check = test::runCli({QStringLiteral("check"), qc});
+        QCOMPARE(check.exitCode, 0);
+        QVERIFY2(check.err.contains("0 errors") && check.err.contains("(profile goldsrc)"),
+                 check.err.constData());
+        // Only a BMP left: refused, nothing written; forced: written again.
+        QVERIFY(QDir(out.filePath(QStringLiteral("anims"))).removeRecursively());
+        for (const QString& f : out.entryList(QDir::Files)) {
+            if (f != QStringLiteral("skin.bmp")) {
+                QVERIFY(QFile::remove(out.filePath(f)));
+            }
+        }
+        const DecompileResult again = decompileFile(mdl.toStdString(), qc.toStdString(), {});
+        QCOMPARE(again.exitCode, 2);
+        QVERIFY2(again.error.find("skin.bmp' exists; pass --force") != std::string::npos,
+                 again.error.c_str());
+        QCOMPARE(out.entryList(QDir::Files), QStringList{QStringLiteral("skin.bmp")});
+        DecompileOptions force;
+        force.force = true;
+        QCOMPARE(decompileFile(mdl.toStdString(), qc.toStdString(), force).exitCode, 0);
+        verifyBmpsOf(mdl, out);
+        // Textures in testt.mdl: written from it when it is there, said when it is not.
+        spec.texturesApart = true;
+        const test::GoldsrcMdlBytes apart = test::writeGoldsrcMdl(spec);
+        QVERIFY(QDir().mkpath(tmp.filePath(QStringLiteral("split"))));
+        const QString split = writeGoldsrcTest(tmp.filePath(QStringLiteral("split")), apart);
+        const QString qcNoTex = tmp.filePath(QStringLiteral("notex/test.qc"));
+        const DecompileResult noTex = decompileFile(split.toStdString(), qcNoTex.toStdString(), {});
+        QCOMPARE(noTex.exitCode, 0);
+        QCOMPARE(noTex.written.size(), std::size_t(4)); // the QC and 3 SMDs
+        QCOMPARE(notesWith(noTex.notes,
+                           "the textures are in the model's texture file (NAMEt.mdl), which was "
+                           "not read: no BMP file written"),
+                 1);
+        write(tmp.filePath(QStringLiteral("split/testt.mdl")), apart.textures);
+        const QString qcTex = tmp.filePath(QStringLiteral("tex/test.qc"));
+        const DecompileResult withTex = decompileFile(split.toStdString(), qcTex.toStdString(), {});
+        QCOMPARE(withTex.exitCode, 0);
+        QCOMPARE(withTex.written.size(), std::size_t(7));
+        QCOMPARE(notesWith(withTex.notes, "BMP"), 0);
+        verifyBmpsOf(split, QDir(tmp.filePath(QStringLiteral("tex"))));
+        QCOMPARE(qcReportFromFile(qcTex.toStdString(), Profile::Auto).errors, std::size_t(0));
     }
 
     // Afterburner's own models (HLSources/afterburner-game-clone) decompiled where they are:

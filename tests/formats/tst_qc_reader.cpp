@@ -493,6 +493,107 @@ private slots:
         QCOMPARE(r.compiled.model.animations[2].frameCount(), std::size_t(4));
     }
 
+    // HL1 studiomdl.c Grab_Skin: with $cdtexture (every path of every line) it tries each
+    // folder and stops ("%s not found") when none holds the texture. One error per name (its
+    // lookup_texture ignores case), at the body file's line naming it first, or at the
+    // $texturegroup row; a name found only by ignoring case is found (Windows opens it); a .tga
+    // is mesh.material-not-bmp's, not looked up.
+    void goldsrcMissingTexture()
+    {
+        auto tri = [](const char* texture) {
+            return std::string(texture) +
+                   "\n0 0 0 0 0 0 1 0 0\n0 1 0 0 0 0 1 1 0\n0 0 1 0 0 0 1 0 1\n";
+        };
+        MemoryQcFileSystem fs;
+        fs.files["p/main.qc"] = "$modelname \"m.mdl\"\n$cdtexture \"tex\" \"more\"\n"
+                                "$cdtexture \"../shared\"\n$body body \"ref\"\n"
+                                "$sequence idle \"ref\"\n$texturegroup skins\n{\n"
+                                "{ \"a.bmp\" }\n{ \"skin2.bmp\" }\n}\n";
+        fs.files["p/ref.smd"] = std::string(kOneBoneRest) + "triangles\n" + tri("a.bmp") +
+                                tri("B.bmp") + tri("c.bmp") + tri("C.BMP") + tri("d.tga") +
+                                tri("e.bmp") + "end\n";
+        fs.files["p/tex/a.bmp"] = "";
+        fs.files["p/more/b.bmp"] = "";
+        fs.files["shared/e.bmp"] = "";
+        fs.files["p/c.bmp"] = ""; // beside the QC, in no $cdtexture folder
+        const QcReport r = qcReport("p/main.qc", Profile::Auto, fs);
+        QCOMPARE(r.profile, Profile::GoldSrc);
+        QCOMPARE(qcTextureFolders(r.project),
+                 (std::vector<std::string>{"p/tex", "p/more", "shared"}));
+        QCOMPARE(idsAt(r.diagnostics, ids::kQcMissingTexture),
+                 (std::vector<std::string>{"p/main.qc:9", "p/ref.smd:18"}));
+        QCOMPARE(r.errors, std::size_t(2));
+        const Diagnostic& c = r.diagnostics[std::size_t(
+            std::find_if(r.diagnostics.begin(), r.diagnostics.end(),
+                         [](const Diagnostic& d) { return d.file == "p/ref.smd"; }) -
+            r.diagnostics.begin())];
+        QCOMPARE(c.severity, Severity::Error);
+        QCOMPARE(c.message, std::string("texture 'c.bmp' is not found in 'p/tex', 'p/more' and "
+                                        "'shared' ($cdtexture); studiomdl stops (\"not found\")"));
+        QCOMPARE(c.related.size(), std::size_t(3));
+        QCOMPARE(c.related[2].file, std::string("shared/c.bmp"));
+        QCOMPARE(r.textures.size(), std::size_t(5));
+        QCOMPARE(r.textures[0].resolved, std::string("p/tex/a.bmp"));
+        QCOMPARE(r.textures[1].resolved, std::string("p/more/b.bmp"));
+        QVERIFY(r.textures[1].caseMismatch);
+        QCOMPARE(r.textures[2].name, std::string("c.bmp"));
+        QCOMPARE(r.textures[2].resolved, std::string());
+        QCOMPARE(r.textures[3].resolved, std::string("shared/e.bmp"));
+        QCOMPARE(r.textures[4].name, std::string("skin2.bmp"));
+        QCOMPARE(r.textures[4].at.where.line, 9u);
+
+        // The same project under Source: studiomdl reads no image (materials are VMTs).
+        const QcReport source = qcReport("p/main.qc", Profile::Source, fs);
+        QCOMPARE(count(source.diagnostics, ids::kQcMissingTexture), std::size_t(0));
+        QVERIFY(source.textures.empty());
+    }
+
+    // Without $cdtexture Grab_Skin opens $cd/NAME (Grab_BMP fails when it cannot); RigScope
+    // also looks in the QC's folder, as it does for body files.
+    void goldsrcTextureWithoutCdtexture()
+    {
+        MemoryQcFileSystem fs;
+        fs.files["p/main.qc"] = "$modelname \"m.mdl\"\n$cd \"src\"\n$body body \"ref\"\n"
+                                "$sequence idle \"ref\"\n$cliptotextures\n";
+        fs.files["p/src/ref.smd"] =
+            std::string(kOneBoneRest) +
+            "triangles\nx.bmp\n0 0 0 0 0 0 1 0 0\n"
+            "0 1 0 0 0 0 1 1 0\n0 0 1 0 0 0 1 0 1\ny.bmp\n0 0 0 0 0 0 1 0 0\n"
+            "0 1 0 0 0 0 1 1 0\n0 0 1 0 0 0 1 0 1\nz.bmp\n0 0 0 0 0 0 1 0 0\n"
+            "0 1 0 0 0 0 1 1 0\n0 0 1 0 0 0 1 0 1\nend\n";
+        fs.files["p/x.bmp"] = "";
+        fs.files["p/src/y.bmp"] = "";
+        const QcReport r = qcReport("p/main.qc", Profile::GoldSrc, fs);
+        QCOMPARE(qcTextureFolders(r.project), (std::vector<std::string>{"p/src", "p"}));
+        QCOMPARE(idsAt(r.diagnostics, ids::kQcMissingTexture),
+                 (std::vector<std::string>{"p/src/ref.smd:18"}));
+        QCOMPARE(r.textures.size(), std::size_t(3));
+        QCOMPARE(r.textures[0].resolved, std::string("p/x.bmp"));
+        QCOMPARE(r.textures[1].resolved, std::string("p/src/y.bmp"));
+    }
+
+    // Afterburner's abstudiomdl loads .bmp and .png (also with $flags 2048: the model records
+    // each texture's size), names may hold a subfolder ("mdl/w_raptor.png" under
+    // ../textures), and it fixes the case of the path itself.
+    void afterburnerTexturesInSubfolders()
+    {
+        MemoryQcFileSystem fs;
+        fs.files["g/src/w.qc"] = "$modelname \"w.mdl\"\n$cdtexture \"../textures\"\n"
+                                 "$flags 2048\n$body body \"ref\"\n$sequence idle \"ref\"\n";
+        fs.files["g/src/ref.smd"] =
+            std::string(kOneBoneRest) +
+            "triangles\nmdl/w_raptor.png\n0 0 0 0 0 0 1 0 0\n"
+            "0 1 0 0 0 0 1 1 0\n0 0 1 0 0 0 1 0 1\nmdl/gone.png\n0 0 0 0 0 0 1 0 0\n"
+            "0 1 0 0 0 0 1 1 0\n0 0 1 0 0 0 1 0 1\nend\n";
+        fs.files["g/textures/mdl/w_Raptor.PNG"] = "";
+        const QcReport r = qcReport("g/src/w.qc", Profile::Auto, fs);
+        QCOMPARE(r.profile, Profile::Afterburner);
+        QCOMPARE(idsAt(r.diagnostics, ids::kQcMissingTexture),
+                 (std::vector<std::string>{"g/src/ref.smd:14"}));
+        QCOMPARE(r.textures.size(), std::size_t(2));
+        QCOMPARE(r.textures[0].resolved, std::string("g/textures/mdl/w_Raptor.PNG"));
+    }
+
     // vbmcompiler's CreateBoneTable builds the bone table body by body, each body's used bones
     // in its file's order: a bone only a later body uses comes after the first body's,
     // wherever the first file lists it. Pathos harrison.mdl: the head's bones first, the legs

@@ -17,8 +17,14 @@
 #include "app/document/document.h"
 #include "app/widgets/screenshot.h"
 #include "app/widgets/viewport_widget.h"
+#include "core/formats/mdl/compiled_model.h"
+#include "core/ops/decompile.h"
+#include "core/ops/qc_ops.h"
+#include "core/ops/read_input.h"
+#include "render/texture_loader.h"
 #include "render/model_scene.h"
 #include "render/render_capture.h"
+#include "tests/support/mdl_writer.h"
 #include "tests/support/render_support.h"
 #include "tests/support/vtf_encoder.h"
 
@@ -128,6 +134,8 @@ private slots:
     void thumbnailTint();
     void thumbnailCull();
     void profileChangeLooksMaterialsUpAgain();
+    void qcTexturesAsCheckFindsThem();
+    void decompiledGoldsrcTexturesReadBack();
 };
 
 void TstMaterialModes::goldsrcTexRenderModes()
@@ -608,6 +616,81 @@ void TstMaterialModes::profileChangeLooksMaterialsUpAgain()
     QTRY_VERIFY(!win.w.document()->isChecking() && view->scene()->materialLook(0)->found);
     const int again = countPixels(render::captureViewport(*view), isGreen);
     QVERIFY2(again > before * 9 / 10, qPrintable(QString::number(again)));
+}
+
+// One truth (qc_textures.h): a QC's textures are drawn from the files `check` finds, studiomdl's
+// way: an Afterburner name with a subfolder under $cdtexture whose case differs on disk is
+// drawn; a texture in no $cdtexture folder (qc.missing-texture) is flat, even with a file of its
+// name beside the QC (the viewer used to draw that one and miss the first).
+void TstMaterialModes::qcTexturesAsCheckFindsThem()
+{
+    QTemporaryDir dir;
+    write(dir.filePath(QStringLiteral("src/ref.smd")),
+          quads({"mdl/w_raptor.png", "gone.png"}, false));
+    write(dir.filePath(QStringLiteral("src/w.qc")),
+          "$modelname \"w.mdl\"\n$cdtexture \"../textures\"\n$flags 2048\n"
+          "$body body \"ref\"\n$sequence idle \"ref\"\n");
+    QImage red(8, 8, QImage::Format_RGB32);
+    red.fill(qRgb(230, 20, 20));
+    QDir().mkpath(dir.filePath(QStringLiteral("textures/mdl")));
+    QVERIFY(red.save(dir.filePath(QStringLiteral("textures/mdl/w_Raptor.PNG")), "PNG"));
+    QVERIFY(red.save(dir.filePath(QStringLiteral("src/gone.png")), "PNG"));
+
+    test::TestWindow win(QStringLiteral("tst_material_modes.ini"), QSize(900, 600));
+    render::Viewport* view = openInWindow(win, dir.filePath(QStringLiteral("src/w.qc")));
+    QVERIFY(view);
+    QTRY_VERIFY(win.w.document()->qcProject());
+    QCOMPARE(win.w.document()->qcProject()->textures.size(), std::size_t(2));
+    QCOMPARE(win.w.document()->qcProject()->errors, std::size_t(1)); // gone.png
+    const render::ModelScene* scene = view->scene();
+    QCOMPARE(int(scene->model().mesh.materials.size()), 2);
+    QVERIFY2(
+        scene->materialLook(0)->texturePath.endsWith(QStringLiteral("textures/mdl/w_Raptor.PNG")),
+        qPrintable(scene->materialLook(0)->texturePath));
+    QCOMPARE(scene->materialLook(1)->texturePath, QString());
+}
+
+// `convert X.mdl OUT.qc` writes a GoldSrc model's textures as 8-bit BMP files
+// (core/formats/bmp/bmp_writer.h); the viewer's reader (Qt's BMP plugin through
+// loadTextureImage) reads each back as the .mdl's texture: an 8-bit image of its palette, and
+// every pixel the colour of its index. tst_decompile reads them as studiomdl's LoadBMP does.
+void TstMaterialModes::decompiledGoldsrcTexturesReadBack()
+{
+    QTemporaryDir dir;
+    const test::GoldsrcMdlSpec spec = test::sampleGoldsrcSpec();
+    const test::GoldsrcMdlBytes bytes = test::writeGoldsrcMdl(spec);
+    const QString mdl = dir.filePath(QStringLiteral("test.mdl"));
+    write(mdl, QByteArray::fromStdString(bytes.mdl));
+    write(dir.filePath(QStringLiteral("test01.mdl")),
+          QByteArray::fromStdString(bytes.sequenceGroups.at(0)));
+    const QString qc = dir.filePath(QStringLiteral("out/test.qc"));
+    QCOMPARE(core::decompileFile(mdl.toStdString(), qc.toStdString(), {}).exitCode, 0);
+    const core::OpenedInput in = core::openInput(mdl.toStdString(), core::Profile::Auto, {});
+    QVERIFY(in.compiled);
+    QCOMPARE(in.compiled->textures.size(), std::size_t(3));
+    for (const core::CompiledTexture& t : in.compiled->textures) {
+        const QString path = dir.filePath(QStringLiteral("out/") + QString::fromStdString(t.name));
+        const QImage indexed(path);
+        QCOMPARE(indexed.format(), QImage::Format_Indexed8);
+        QCOMPARE(indexed.size(), QSize(t.width, t.height));
+        const QList<QRgb> table = indexed.colorTable();
+        QCOMPARE(table.size(), qsizetype(256));
+        const auto colour = [&t](std::size_t i) {
+            return qRgb(t.palette[i * 3], t.palette[i * 3 + 1], t.palette[i * 3 + 2]);
+        };
+        for (std::size_t c = 0; c < 256; ++c) {
+            QCOMPARE(table[qsizetype(c)], colour(c));
+        }
+        const QImage drawn = render::loadTextureImage(path);
+        QCOMPARE(drawn.size(), indexed.size());
+        for (int y = 0; y < t.height; ++y) {
+            for (int x = 0; x < t.width; ++x) {
+                const std::size_t i = t.indices[std::size_t(y * t.width + x)];
+                QCOMPARE(indexed.pixelIndex(x, y), int(i));
+                QCOMPARE(drawn.pixel(x, y) | 0xff000000u, colour(i));
+            }
+        }
+    }
 }
 
 QTEST_MAIN(TstMaterialModes)
