@@ -244,6 +244,15 @@ Bones bonesOf(const CompiledModelInfo& info)
         s.bindPositions[ju] = p;
         s.bindRotations[ju] = r;
     }
+    // A GoldSrc model of no bone (a null model: its source's bone held no vertex, so
+    // SimplifyModel kept none) gets one unused bone, so that the SMDs have a skeleton: HL1
+    // studiomdl crashes on a file with none and builds the same empty model from this one.
+    if (goldsrc && info.bones.empty()) {
+        const JointIndex j = s.addJoint("root", kNoJoint, 0, {});
+        s.bindPositions[static_cast<std::size_t>(j)] = Vec3::Zero();
+        s.bindRotations[static_cast<std::size_t>(j)] = Vec3::Zero();
+        b.world.emplace_back();
+    }
     return b;
 }
 

@@ -1002,6 +1002,43 @@ private slots:
     // every texture (0 errors; before, one qc.missing-texture each). Written atomically like
     // the SMDs: an existing BMP is refused without --force. Textures in a NAMEt.mdl that is
     // not there are said, not written.
+    // A GoldSrc null model (tschumann/basis null.mdl: its source's one bone held no vertex, so
+    // SimplifyModel kept none) has no bone. Its SMDs get one unused bone: HL1 studiomdl crashes
+    // on an SMD with no skeleton (seen so on the 9 basis models, decompiled and recompiled with
+    // HL1 studiomdl built from the SDK, outside the repository) and builds the same empty model
+    // from one whose bone no vertex uses.
+    void goldsrcNullModelGetsAnUnusedBone()
+    {
+        QTemporaryDir tmp;
+        test::GoldsrcMdlSpec spec;
+        spec.name = "null.mdl";
+        spec.bodyparts.push_back({"body", {test::GsModel{"null", {}, {}}}});
+        test::GsSequence idle;
+        idle.name = "idle";
+        idle.frames = 1;
+        idle.positions.assign(1, {});
+        idle.rotations.assign(1, {});
+        spec.sequences.push_back(idle);
+        const QString mdl = tmp.filePath(QStringLiteral("null.mdl"));
+        write(mdl, test::writeGoldsrcMdl(spec).mdl);
+        const OpenedInput compiled = openInput(mdl.toStdString(), Profile::Auto, {});
+        QVERIFY(compiled.compiled);
+        QCOMPARE(compiled.compiled->bones.size(), std::size_t(0));
+        const QString qc = tmp.filePath(QStringLiteral("out/null.qc"));
+        const DecompileResult d = decompileFile(mdl.toStdString(), qc.toStdString(), {});
+        QCOMPARE(d.exitCode, 0);
+        for (const QString& name :
+             {QStringLiteral("out/null.smd"), QStringLiteral("out/anims/idle.smd")}) {
+            QFile f(tmp.filePath(name));
+            QVERIFY2(f.open(QIODevice::ReadOnly), qPrintable(name));
+            QVERIFY2(f.readAll().contains("nodes\n0 \"root\" -1\nend\n"), qPrintable(name));
+        }
+        const QcReport back = qcReportFromFile(qc.toStdString(), Profile::Auto);
+        QCOMPARE(back.profile, Profile::GoldSrc);
+        QCOMPARE(back.errors, std::size_t(0));
+        QCOMPARE(back.compiled.model.skeleton.size(), std::size_t(0));
+    }
+
     void goldsrcTexturesWrittenAsBmp()
     {
         QTemporaryDir tmp;
