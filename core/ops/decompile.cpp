@@ -256,6 +256,67 @@ Bones bonesOf(const CompiledModelInfo& info)
     return b;
 }
 
+// The $texturegroup columns in the order that gives the compiled texture numbers back. The
+// compiler numbers a texture the group names for the first time as it meets it, row by row and
+// column by column (HL1 Cmd_TextureGroup's lookup_texture; the textures of row 0 the bodies
+// numbered already): within a row, the columns whose texture is new come in the order of their
+// compiled numbers (Half-Life's scientist.mdl numbers full_back_gore before full_front_gore,
+// though the skin table has the front column first). Other columns keep their place; an order
+// no column order can give leaves the columns as they are.
+std::vector<std::size_t>
+texturegroupColumnOrder(const std::vector<std::vector<std::int32_t>>& skins,
+                        std::vector<std::size_t> columns)
+{
+    const std::size_t n = columns.size();
+    const auto at = [&skins](std::size_t row, std::size_t c) {
+        return c < skins[row].size() ? skins[row][c] : std::int32_t(-1);
+    };
+    std::vector<std::vector<std::size_t>> after(n); // after[a]: the columns that follow a
+    std::vector<std::size_t> before(n, 0);
+    std::set<std::int32_t> seen;
+    for (std::size_t k = 0; k < n; ++k) {
+        seen.insert(at(0, columns[k]));
+    }
+    for (std::size_t row = 1; row < skins.size(); ++row) {
+        std::vector<std::pair<std::int32_t, std::size_t>> fresh; // (texture, column slot)
+        for (std::size_t k = 0; k < n; ++k) {
+            const std::int32_t t = at(row, columns[k]);
+            if (t >= 0 && !seen.count(t) &&
+                std::none_of(fresh.begin(), fresh.end(),
+                             [t](const auto& f) { return f.first == t; })) {
+                fresh.emplace_back(t, k);
+            }
+        }
+        std::sort(fresh.begin(), fresh.end());
+        for (std::size_t i = 1; i < fresh.size(); ++i) {
+            after[fresh[i - 1].second].push_back(fresh[i].second);
+            ++before[fresh[i].second];
+        }
+        for (const auto& f : fresh) {
+            seen.insert(f.first);
+        }
+    }
+    std::vector<std::size_t> order;
+    std::vector<char> placed(n, 0);
+    while (order.size() < n) {
+        std::size_t next = n;
+        for (std::size_t k = 0; k < n && next == n; ++k) {
+            if (!placed[k] && before[k] == 0) {
+                next = k;
+            }
+        }
+        if (next == n) {
+            return columns; // a cycle: no column order gives the compiled numbers
+        }
+        placed[next] = 1;
+        order.push_back(columns[next]);
+        for (const std::size_t b : after[next]) {
+            --before[b];
+        }
+    }
+    return order;
+}
+
 Animation bindFrame(const Skeleton& s)
 {
     Animation a;
@@ -1557,6 +1618,7 @@ DecompiledProject decompileModel(const Model& read, const CompiledModelInfo& inf
                 }
             }
         }
+        columns = texturegroupColumnOrder(info.skins, std::move(columns));
         const auto names2 = info.skinMaterialNames();
         line("$texturegroup \"skinfamilies\"");
         line("{");

@@ -133,7 +133,7 @@ std::size_t matched(const std::vector<Corner>& a, const std::vector<Corner>& b,
 // `bytes` written as `dir`/test.mdl with its sequence group test01.mdl; the .mdl's path.
 QString writeGoldsrcTest(const QString& dir, const test::GoldsrcMdlBytes& bytes)
 {
-    const QString mdl = QDir(dir).filePath(QStringLiteral("test.mdl"));
+    QString mdl = QDir(dir).filePath(QStringLiteral("test.mdl"));
     write(mdl, bytes.mdl);
     write(QDir(dir).filePath(QStringLiteral("test01.mdl")), bytes.sequenceGroups.at(0));
     return mdl;
@@ -1002,6 +1002,45 @@ private slots:
     // every texture (0 errors; before, one qc.missing-texture each). Written atomically like
     // the SMDs: an existing BMP is refused without --force. Textures in a NAMEt.mdl that is
     // not there are said, not written.
+    // $texturegroup columns in the order that numbers the textures as compiled: HL1's
+    // Cmd_TextureGroup numbers the textures a group adds row by row, column by column, so the
+    // second family's eye_dirty (2) before skin_dirty (3) needs the eye column first, though the
+    // skin table has the skin column first (Half-Life's scientist.mdl: full_back_gore before
+    // full_front_gore; decompiled and recompiled with HL1 studiomdl built from the SDK, outside
+    // the repository, its textures came back in order only so).
+    void texturegroupColumnsNumberTexturesAsCompiled()
+    {
+        QTemporaryDir tmp;
+        test::GoldsrcMdlSpec spec = test::sampleGoldsrcSpec();
+        spec.textures[2].name = "eye_dirty.bmp";
+        spec.textures.push_back({"skin_dirty.bmp", 0, 4, 2, 9});
+        spec.skins = {{0, 1}, {3, 2}};
+        const QString mdl = writeGoldsrcTest(tmp.path(), test::writeGoldsrcMdl(spec));
+        const QString qc = tmp.filePath(QStringLiteral("out/test.qc"));
+        QCOMPARE(decompileFile(mdl.toStdString(), qc.toStdString(), {}).exitCode, 0);
+        QFile f(qc);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray text = f.readAll();
+        QVERIFY2(text.contains("\t{ \"chrome_eye.bmp\" \"skin.bmp\" }\n"
+                               "\t{ \"eye_dirty.bmp\" \"skin_dirty.bmp\" }\n"),
+                 text.constData());
+        const QcReport back = qcReportFromFile(qc.toStdString(), Profile::Auto);
+        QCOMPARE(back.errors, std::size_t(0));
+        const OpenedInput compiled = openInput(mdl.toStdString(), Profile::Auto, {});
+        QVERIFY(compiled.compiled);
+        const auto names = [](const CompiledModelInfo& i) {
+            std::vector<std::string> n;
+            for (const CompiledTexture& t : i.textures) {
+                n.push_back(t.name);
+            }
+            return n;
+        };
+        QCOMPARE(names(*compiled.compiled),
+                 (std::vector<std::string>{"skin.bmp", "chrome_eye.bmp", "eye_dirty.bmp",
+                                           "skin_dirty.bmp"}));
+        QCOMPARE(names(predictCompiled(back)), names(*compiled.compiled));
+    }
+
     // A GoldSrc null model (tschumann/basis null.mdl: its source's one bone held no vertex, so
     // SimplifyModel kept none) has no bone. Its SMDs get one unused bone: HL1 studiomdl crashes
     // on an SMD with no skeleton (seen so on the 9 basis models, decompiled and recompiled with
