@@ -1,4 +1,4 @@
-// rigscope-test: TIMEOUT 240
+// rigscope-test: TIMEOUT 600
 // XMODEL_EXPORT / XANIM_EXPORT read in shares on threads (ReadContext::threads and
 // parallelMinBytes): on every input (canonical and irregular files, the fixtures, hostile counts
 // and thousands of one-line mutations) the readers must return exactly what one thread returns:
